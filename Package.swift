@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
         .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),
-        .library(name: "QuarryShell", targets: ["QuarryShell"]),
+        .library(name: "QuarryShell", targets: ["QuarryShell"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -28,7 +28,7 @@ let package = Package(
         // Swift's own parser, to read `#Predicate` and sort descriptors written as Swift.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // Exact decimals past 38 digits (PostgreSQL's numeric): an integer significand and a scale.
-        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0")
     ],
     targets: [
         // No pkgConfig for these two: their .pc files put -L/usr/lib/x86_64-linux-gnu ahead of
@@ -52,62 +52,122 @@ let package = Package(
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
         .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows"], swiftSettings: swift5),
         // The core: the context, objects, the stores' protocol, the layouts written once, import.
-        .target(name: "QuarryStore", dependencies: [
-            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows",
-        ], swiftSettings: swift5),
+        .target(
+            name: "QuarryStore",
+            dependencies: [
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows"
+            ], swiftSettings: swift5),
         // SQLite: its engine (GRDB, the C functions, the one-scan summary) and its layouts
         // (Quarry's files, another program's).
-        .target(name: "QuarrySQLite", dependencies: [
-            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore",
-            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        ], swiftSettings: swift5),
+        .target(
+            name: "QuarrySQLite",
+            dependencies: [
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore",
+                "CQuarrySignals", "CQuarryRows", "CQuarrySQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
+            ], swiftSettings: swift5),
         // Core Data's layout of a SQLite file: its tables, triggers, history, external data.
-        .target(name: "QuarryCoreData", dependencies: [
-            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
-            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        ], swiftSettings: swift5),
+        .target(
+            name: "QuarryCoreData",
+            dependencies: [
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
+                "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
+            ], swiftSettings: swift5),
         // PostgreSQL: its engine (libpq, rows, COPY) and its layouts (a schema's tables, Quarry's own).
-        .target(name: "QuarryPostgreSQL", dependencies: [
-            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows",
-        ], swiftSettings: swift5),
+        .target(
+            name: "QuarryPostgreSQL",
+            dependencies: [
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows"
+            ], swiftSettings: swift5),
         // The one place that knows every engine and layout: the registry that opens a location.
-        .target(name: "QuarryStores", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"], swiftSettings: swift5),
+        .target(
+            name: "QuarryStores",
+            dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
+            swiftSettings: swift5),
         .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift5),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
-        .target(name: "QuarrySwiftInput", dependencies: ["QuarryModel", 
-            "QuarryStore", "QuarryPredicates", "CQuarrySignals",
-            .product(name: "SwiftSyntax", package: "swift-syntax"),
-            .product(name: "SwiftParser", package: "swift-syntax"),
-            .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
-        ], swiftSettings: swift5),
-        .target(name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"], swiftSettings: swift5),
+        .target(
+            name: "QuarrySwiftInput",
+            dependencies: [
+                "QuarryModel",
+                "QuarryStore", "QuarryPredicates", "CQuarrySignals",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax")
+            ], swiftSettings: swift5),
+        .target(
+            name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
+            swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift5),
-        .target(name: "QuarryLua", dependencies: ["QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
-        .target(name: "QuarryShell", dependencies: ["QuarryStores", "QuarryModel", "QuarryModelFiles", 
-            "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: swift5),
-        .executableTarget(name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift5,
-                          linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
+        .target(
+            name: "QuarryLua",
+            dependencies: [
+                "QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput",
+                "QuarryFetch", "QuarryFormat"
+            ], swiftSettings: swift5),
+        .target(
+            name: "QuarryShell",
+            dependencies: [
+                "QuarryStores", "QuarryModel", "QuarryModelFiles",
+                "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ], swiftSettings: swift5),
+        .executableTarget(
+            name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift5,
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
 
         // What several test targets share (a seeded random generator).
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
         // Quarry's #Predicate export against swift-foundation's macro: a store as plain Swift
         // classes and objects, compiled with swiftc, evaluated, compared with Quarry's fetch.
-        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryStores", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
-                path: "Tests/SwiftEvaluation", swiftSettings: swift5),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryModel", "QuarryFormat", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryModel", "QuarryShell", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine"], swiftSettings: swift5),
-        .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),
+        .target(
+            name: "QuarrySwiftEvaluation",
+            dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryStores", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
+            path: "Tests/SwiftEvaluation", swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryStoreTests",
+            dependencies: [
+                "QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
+                "QuarryCoreData", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryPredicatesTests",
+            dependencies: [
+                "QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
+                "QuarryEngine", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarrySwiftInputTests",
+            dependencies: [
+                "QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
+                "QuarryEngine", "QuarryTestSupport"
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryFetchTests",
+            dependencies: [
+                "QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
+                "QuarryEngine", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryFormatTests",
+            dependencies: [
+                "QuarryModel", "QuarryFormat", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryLuaTests",
+            dependencies: [
+                "QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore",
+                "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryShellTests",
+            dependencies: ["QuarryModel", "QuarryShell", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine"],
+            swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5)
     ]
 )

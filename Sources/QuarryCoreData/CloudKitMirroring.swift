@@ -19,8 +19,9 @@ enum CloudKitMirroring {
 
     /// Whether the store holds any of the mirror's tables.
     static func isPresent(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 5) = ?)",
-                          arguments: [tablePrefix]) ?? false
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 5) = ?)",
+            arguments: [tablePrefix]) ?? false
     }
 
     /// Whether `name`, numbered `code` in `Z_PRIMARYKEY`, is one of the mirror's entities
@@ -30,5 +31,6 @@ enum CloudKitMirroring {
     }
 
     /// Why a save to a mirrored store that keeps no history is refused.
-    static let refusal = "the store is mirrored to CloudKit (its ANSCK tables) but keeps no persistent history, from which the mirror exports changes; a save would never reach CloudKit, so nothing was written"
+    static let refusal =
+        "the store is mirrored to CloudKit (its ANSCK tables) but keeps no persistent history, from which the mirror exports changes; a save would never reach CloudKit, so nothing was written"
 }

@@ -5,6 +5,7 @@ import QuarryModel
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStore
+
 /// Reading the model a Core Data store carries with it: `Z_MODELCACHE.Z_CONTENT`, the
 /// compiled model (a keyed archive) compressed with raw DEFLATE. Core Data writes it in
 /// stores made since iOS 10/macOS 10.12; older stores have no such table. The store is
@@ -69,7 +70,8 @@ extension CoreDataModel {
         let folder = SQLiteEngine.folder(of: path)
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
         guard !hasLog || !FileManager.default.isWritableFile(atPath: folder),
-              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        else { return path }
         return "file:\(encoded)?immutable=1"
     }
 

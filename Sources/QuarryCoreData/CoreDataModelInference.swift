@@ -20,10 +20,14 @@ enum CoreDataModelInference {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         // Core Data's own history entities (CHANGE, TRANSACTION, TRANSACTIONSTRING, from
         // 16001) are listed in Z_PRIMARYKEY but are no part of the app's model.
-        let history: Set = [PersistentHistoryLayout.changeEntityName, PersistentHistoryLayout.transactionEntityName,
-                            PersistentHistoryLayout.stringEntityName]
+        let history: Set = [
+            PersistentHistoryLayout.changeEntityName, PersistentHistoryLayout.transactionEntityName,
+            PersistentHistoryLayout.stringEntityName
+        ]
         // CloudKit mirroring's (`CloudKitMirroring`) are not either.
-        let codes = numbers.codes.filter { !(history.contains($0.key) && $0.value > 16000) && !CloudKitMirroring.isMirrorEntity($0.key, code: $0.value) }
+        let codes = numbers.codes.filter {
+            !(history.contains($0.key) && $0.value > 16000) && !CloudKitMirroring.isMirrorEntity($0.key, code: $0.value)
+        }
         let byUpper = Dictionary(codes.keys.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var entities: [String: CoreDataEntity] = [:]
         for name in codes.keys.sorted() {
@@ -47,12 +51,16 @@ enum CoreDataModelInference {
                     // One name per entity: a second to-one to the same destination names
                     // its inverse after itself too (`coretransportpayloads_sourceorganizationpending`).
                     let plain = name.lowercased() + "s"
-                    let taken = entities[destination].map { e in e.relationships.contains { $0.name == plain } || e.attributes.contains { $0.name == plain } } ?? false
+                    let taken =
+                        entities[destination].map { e in e.relationships.contains { $0.name == plain } || e.attributes.contains { $0.name == plain } }
+                        ?? false
                     let inverse = taken ? plain + "_" + key.lowercased() : plain
                     entities[name]?.relationships.append(CoreDataRelationship(name: key.lowercased(), destination: destination, inverse: inverse))
                     // A `Z_FOK_` column beside the key keeps the order of an ordered to-many.
-                    entities[destination]?.relationships.append(CoreDataRelationship(name: inverse, destination: name, inverse: key.lowercased(), isToMany: true,
-                                                                                      isOrdered: upperNames.contains("Z_FOK_" + key)))
+                    entities[destination]?.relationships.append(
+                        CoreDataRelationship(
+                            name: inverse, destination: name, inverse: key.lowercased(), isToMany: true,
+                            isOrdered: upperNames.contains("Z_FOK_" + key)))
                     continue
                 }
                 if let owner = hiddenToManyOwner(key, numbers: numbers, codes: codes), declared.uppercased().contains("INT") {
@@ -69,7 +77,9 @@ enum CoreDataModelInference {
         for pair in try joinPairs(db, tables: tables, numbers: numbers, codes: codes) {
             // A name the entity already has (a to-one's inferred inverse) is not taken twice.
             let clash = pair.sides.contains { side in
-                entities[side.owner].map { e in e.relationships.contains { $0.name == side.relationship.name } || e.attributes.contains { $0.name == side.relationship.name } } ?? true
+                entities[side.owner].map { e in
+                    e.relationships.contains { $0.name == side.relationship.name } || e.attributes.contains { $0.name == side.relationship.name }
+                } ?? true
             }
             guard !clash else { continue }
             for side in pair.sides { entities[side.owner]?.relationships.append(side.relationship) }
@@ -78,7 +88,9 @@ enum CoreDataModelInference {
         var notes: [String] = []
         if !joined.isEmpty {
             let listed = joined.prefix(3).joined(separator: "; ") + (joined.count > 3 ? "; and \(joined.count - 3) more" : "")
-            notes.append("many-to-many relationships inferred from the store's join tables, named after their key columns (the store does not keep the model's names or their case): \(listed)")
+            notes.append(
+                "many-to-many relationships inferred from the store's join tables, named after their key columns (the store does not keep the model's names or their case): \(listed)"
+            )
         }
         return (CoreDataModel(entities: entities.values.sorted { $0.name < $1.name }), notes)
     }
@@ -87,8 +99,10 @@ enum CoreDataModelInference {
     /// column `Z<n>_<NAME>` beside its key `Z<NAME>`, n the destination's number
     /// (`screentime/`: `ZBLUEPRINT.Z7_ORGANIZATION`, 7 CoreOrganization): such keys by
     /// NAME with their destination, and the number columns, which are no attributes.
-    static func entityNumberColumns(_ upperNames: Set<String>, numbers: CoreDataNumbers,
-                                    codes: [String: Int64]) -> (destinations: [String: String], columns: Set<String>) {
+    static func entityNumberColumns(
+        _ upperNames: Set<String>, numbers: CoreDataNumbers,
+        codes: [String: Int64]
+    ) -> (destinations: [String: String], columns: Set<String>) {
         var destinations: [String: String] = [:]
         var columns: Set<String> = []
         for column in upperNames.sorted() where column.hasPrefix("Z") {
@@ -111,7 +125,8 @@ enum CoreDataModelInference {
     static func hiddenToManyOwner(_ key: String, numbers: CoreDataNumbers, codes: [String: Int64]) -> String? {
         let digits = key.prefix { $0.isASCII && $0.isNumber }
         guard let code = Int64(digits), let first = key.dropFirst(digits.count).first, first.isLetter,
-              let owner = numbers.names[code], codes[owner] == code else { return nil }
+            let owner = numbers.names[code], codes[owner] == code
+        else { return nil }
         return owner
     }
 
@@ -131,8 +146,10 @@ enum CoreDataModelInference {
     /// keeps the order of the members of NAME. A name Core Data gave a numeric suffix to
     /// tell it from another join table's column (`Z_3REPRESENTATIVEASSETS1` beside
     /// `Z_3REPRESENTATIVEASSETS`) is read without it.
-    static func joinPairs(_ db: Database, tables: Set<String>, numbers: CoreDataNumbers,
-                          codes: [String: Int64]) throws -> [JoinPair] {
+    static func joinPairs(
+        _ db: Database, tables: Set<String>, numbers: CoreDataNumbers,
+        codes: [String: Int64]
+    ) throws -> [JoinPair] {
         var found: [(table: String, keys: [String], ordered: Set<String>)] = []
         for table in tables.sorted() where keyColumn(table.uppercased()) != nil {
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
@@ -140,7 +157,8 @@ enum CoreDataModelInference {
             let keys = columns.filter { !$0.hasPrefix("Z_FOK_") }
             let ordered = Set(columns.filter { $0.hasPrefix("Z_FOK_") }.map { "Z_" + $0.dropFirst("Z_FOK_".count) })
             guard keys.count == 2, keys.allSatisfy({ keyColumn($0) != nil || $0 == "REFLEXIVE" }),
-                  keys.contains(where: { keyColumn($0) != nil }) else { continue }
+                keys.contains(where: { keyColumn($0) != nil })
+            else { continue }
             found.append((table, keys, ordered))
         }
         let allKeys = Set(found.flatMap(\.keys))
@@ -156,17 +174,37 @@ enum CoreDataModelInference {
             let parsed = keys.compactMap { column in keyColumn(column).map { (column: column, code: $0.code, base: $0.name) } }
             if parsed.count == 1, let only = parsed.first, let owner = entity(only.code) {
                 let relationship = name(only.column, only.base)
-                pairs.append(JoinPair(table: table, sides: [(owner, CoreDataRelationship(name: relationship, destination: owner, inverse: relationship,
-                                                                                          isToMany: true, isOrdered: ordered.contains(only.column)))]))
+                pairs.append(
+                    JoinPair(
+                        table: table,
+                        sides: [
+                            (
+                                owner,
+                                CoreDataRelationship(
+                                    name: relationship, destination: owner, inverse: relationship,
+                                    isToMany: true, isOrdered: ordered.contains(only.column))
+                            )
+                        ]))
                 continue
             }
             guard parsed.count == 2, let a = entity(parsed[0].code), let b = entity(parsed[1].code) else { continue }
             let (nameA, nameB) = (name(parsed[0].column, parsed[0].base), name(parsed[1].column, parsed[1].base))
             // Column A holds a's keys: the members of b's relationship named by column A.
-            pairs.append(JoinPair(table: table, sides: [
-                (b, CoreDataRelationship(name: nameA, destination: a, inverse: nameB, isToMany: true, isOrdered: ordered.contains(parsed[0].column))),
-                (a, CoreDataRelationship(name: nameB, destination: b, inverse: nameA, isToMany: true, isOrdered: ordered.contains(parsed[1].column))),
-            ]))
+            pairs.append(
+                JoinPair(
+                    table: table,
+                    sides: [
+                        (
+                            b,
+                            CoreDataRelationship(
+                                name: nameA, destination: a, inverse: nameB, isToMany: true, isOrdered: ordered.contains(parsed[0].column))
+                        ),
+                        (
+                            a,
+                            CoreDataRelationship(
+                                name: nameB, destination: b, inverse: nameA, isToMany: true, isOrdered: ordered.contains(parsed[1].column))
+                        )
+                    ]))
         }
         return pairs
     }

@@ -109,8 +109,10 @@ extension CoreDataStore {
         /// The declaration is the one `entity` inherits (or its own), else each sub-entity's
         /// that declares it. `chain` is `entity` and its ancestors' names, nearest first
         /// (worked out once per entity, not per property).
-        func placed(_ property: String, for entity: String, chain: [String], lookups: ModelLookups, numbers: CoreDataNumbers,
-                    upper: [String: String]) -> (placed: [(codes: [Int64], column: String)], base: String) {
+        func placed(
+            _ property: String, for entity: String, chain: [String], lookups: ModelLookups, numbers: CoreDataNumbers,
+            upper: [String: String]
+        ) -> (placed: [(codes: [Int64], column: String)], base: String) {
             guard let found = declarations[property] else { return ([], "Z" + property.uppercased()) }
             func column(declaredBy declarer: String) -> String? {
                 if let assigned = found.by.first(where: { $0.entity == declarer })?.column, let column = upper[assigned] { return column }
@@ -120,7 +122,9 @@ extension CoreDataStore {
                 return (column(declaredBy: owner).map { [(codes: [], column: $0)] } ?? [], found.base)
             }
             let placed = lookups.descendants(of: entity).filter { d in found.by.contains { $0.entity == d.name } }.compactMap { declarer in
-                column(declaredBy: declarer.name).map { (codes: lookups.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] }, column: $0) }
+                column(declaredBy: declarer.name).map {
+                    (codes: lookups.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] }, column: $0)
+                }
             }
             return (placed, found.base)
         }

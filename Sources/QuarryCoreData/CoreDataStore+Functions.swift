@@ -21,7 +21,7 @@ extension CoreDataStore {
     static let triggerNotices = [
         "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
         "NSCoreDataDATriggerUpdatedAffectedObjectValue",
-        "NSCoreDataTriggerUpdateAffectedObjectValue",
+        "NSCoreDataTriggerUpdateAffectedObjectValue"
     ]
 
     /// `NSCoreDataNow()`: the time now, in Core Data's encoding (seconds since 2001).
@@ -37,12 +37,13 @@ extension CoreDataStore {
     /// whose trigger notices go to `log`. A notice returns NULL, as the triggers' SELECT
     /// discards it.
     public static func sqlFunctions(noting log: TriggerNoticeLog?) -> [DatabaseFunction] {
-        [uuidBlob, now] + triggerNotices.map { name in
-            DatabaseFunction(name, argumentCount: 5, pure: false) { arguments in
-                log?.note(arguments)
-                return nil as DatabaseValue?
+        [uuidBlob, now]
+            + triggerNotices.map { name in
+                DatabaseFunction(name, argumentCount: 5, pure: false) { arguments in
+                    log?.note(arguments)
+                    return nil as DatabaseValue?
+                }
             }
-        }
     }
 
     /// The names of Core Data's functions Quarry provides, folded as SQLite folds them.
@@ -61,7 +62,9 @@ extension CoreDataStore {
     static func triggersCallingMissingFunctions(_ db: Database) throws -> [String] {
         var found: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name") {
-            guard let name = String.fromDatabaseValue(row[0] as DatabaseValue), let sql = String.fromDatabaseValue(row[1] as DatabaseValue) else { continue }
+            guard let name = String.fromDatabaseValue(row[0] as DatabaseValue), let sql = String.fromDatabaseValue(row[1] as DatabaseValue) else {
+                continue
+            }
             for function in calledFunctions(sql) where function.hasPrefix("NS") && !providedFunctions.contains(function.lowercased()) {
                 found.append("\(name) (\(function))")
             }
@@ -86,8 +89,11 @@ extension CoreDataStore {
                 pending = nil
                 continue
             }
-            if !word.isEmpty { pending = word; word = "" }
-            if c == "(" , let name = pending, !names.contains(name) { names.append(name) }
+            if !word.isEmpty {
+                pending = word
+                word = ""
+            }
+            if c == "(", let name = pending, !names.contains(name) { names.append(name) }
             if !c.isWhitespace { pending = nil }
             if c == "'" || c == "\"" || c == "`" { quote = c }
         }

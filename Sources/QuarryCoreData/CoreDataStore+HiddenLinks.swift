@@ -19,8 +19,10 @@ extension CoreDataStore {
     /// The join table `name` or `name` with a numeric suffix (`Z_23USERS1`), with its two
     /// key columns: the first, plain or suffixed, that has a column `keyColumn` (plain or
     /// suffixed); else `name` itself when it has two key columns.
-    static func joinTable(_ name: String, keyColumn: String, tables: Set<String>,
-                          columns: (String) throws -> [String]) throws -> (table: String, keys: [String])? {
+    static func joinTable(
+        _ name: String, keyColumn: String, tables: Set<String>,
+        columns: (String) throws -> [String]
+    ) throws -> (table: String, keys: [String])? {
         // `tables` are upper-cased already: a prefix test passes over the many that are not
         // candidates without upper-casing each again (79 tables for each of 25 pairs).
         let candidates = [name] + tables.filter { $0 != name && $0.hasPrefix(name) && isNamed($0, name) }.sorted()
@@ -39,14 +41,17 @@ extension CoreDataStore {
     /// holding the owner's `Z_PK` (`photos/`: Asset's `libraryScopeAssetContributors` is
     /// `ZASSETCONTRIBUTOR.Z3LIBRARYSCOPEASSETCONTRIBUTORS`). Shown as the link view
     /// Quarry's relationship storage names; linking sets the column, unlinking clears it.
-    func mapHiddenToManyColumns(_ lookups: ModelLookups, numbers: CoreDataNumbers,
-                                         columns: (String) throws -> [String]) throws {
+    func mapHiddenToManyColumns(
+        _ lookups: ModelLookups, numbers: CoreDataNumbers,
+        columns: (String) throws -> [String]
+    ) throws {
         var done: Set<String> = []
         for mapped in entities {
             for r in mapped.entity.relationships where r.isToMany {
                 guard let destination = self.mapped(r.destination) else { continue }
                 if let inverse = r.inverse, destination.entity.relationship(named: inverse) != nil { continue }
-                let declarer = ([mapped.entity.name] + lookups.ancestors(of: mapped.entity.name).map(\.name))
+                let declarer =
+                    ([mapped.entity.name] + lookups.ancestors(of: mapped.entity.name).map(\.name))
                     .first { lookups.model.entity(named: $0)?.relationship(named: r.name) != nil } ?? mapped.entity.name
                 let linkName = "quarry_link_\(declarer)_\(r.name)"
                 guard done.insert(linkName).inserted else { continue }
@@ -57,17 +62,19 @@ extension CoreDataStore {
                     column = available.first { $0.uppercased() == base } ?? available.first { Self.isNamed($0, base) }
                 }
                 guard let column else {
-                    notes.append("\(declarer).\(r.name): a to-many with no inverse, and no column Z<n>\(r.name.uppercased()) in \(destination.table) keeps it")
+                    notes.append(
+                        "\(declarer).\(r.name): a to-many with no inverse, and no column Z<n>\(r.name.uppercased()) in \(destination.table) keeps it")
                     continue
                 }
                 let (link, table, c) = (quoteIdentifier(linkName), quoteIdentifier(destination.table), quoteIdentifier(column))
-                linkViews.append(LinkView(
-                    name: linkName,
-                    view: "CREATE TEMP VIEW \(link) AS SELECT \(c) AS source, Z_PK AS target FROM main.\(table) WHERE \(c) IS NOT NULL",
-                    triggers: [
-                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN UPDATE \(table) SET \(c) = NEW.source WHERE Z_PK = NEW.target; END",
-                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN UPDATE \(table) SET \(c) = NULL WHERE Z_PK = OLD.target AND \(c) = OLD.source; END",
-                    ]))
+                linkViews.append(
+                    LinkView(
+                        name: linkName,
+                        view: "CREATE TEMP VIEW \(link) AS SELECT \(c) AS source, Z_PK AS target FROM main.\(table) WHERE \(c) IS NOT NULL",
+                        triggers: [
+                            "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN UPDATE \(table) SET \(c) = NEW.source WHERE Z_PK = NEW.target; END",
+                            "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN UPDATE \(table) SET \(c) = NULL WHERE Z_PK = OLD.target AND \(c) = OLD.source; END"
+                        ]))
             }
         }
     }

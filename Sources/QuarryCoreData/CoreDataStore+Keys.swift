@@ -34,7 +34,8 @@ extension CoreDataStore {
     /// more keys for `entity`; else the refusal that names both.
     static func checkKeysLeft(_ value: DatabaseValue, count: Int64, entity: String) throws {
         let refuse = { (reason: String) in
-            StoreError.during(operation: "save", .database(message: "\(entity): no key is left for a new row (Z_PRIMARYKEY.Z_MAX \(reason)); nothing was written"))
+            StoreError.during(
+                operation: "save", .database(message: "\(entity): no key is left for a new row (Z_PRIMARYKEY.Z_MAX \(reason)); nothing was written"))
         }
         switch value.storage {
         case .null: return

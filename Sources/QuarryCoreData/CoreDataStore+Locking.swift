@@ -13,7 +13,8 @@ extension CoreDataStore {
     /// cannot be read now, the comparison of values alone guards it).
     func noteVersion(_ object: ManagedObject, in context: ObjectContext) {
         guard let key = object.primaryKey, bookkeeping.versions[ObjectIdentifier(object)] == nil,
-              let table = table(of: object.entity.name) else { return }
+            let table = table(of: object.entity.name)
+        else { return }
         if let version = try? context.read({ db in try Self.version(in: table, key: key, db) }) {
             bookkeeping.versions[ObjectIdentifier(object)] = version
         }
@@ -27,7 +28,8 @@ extension CoreDataStore {
     /// Whether the row's `Z_OPT` differs from the one noted (inside the save's transaction).
     func versionMoved(_ object: ManagedObject, in db: Database) throws -> Bool {
         guard let key = object.primaryKey, let noted = bookkeeping.versions[ObjectIdentifier(object)],
-              let table = table(of: object.entity.name) else { return false }
+            let table = table(of: object.entity.name)
+        else { return false }
         return try Self.version(in: table, key: key, db) != noted
     }
 

@@ -16,10 +16,13 @@ extension CoreDataStore {
         // By name folded as SQLite folds it (ASCII only: `ZPERſON` is not `ZPERSON`), and
         // read as stored values: a schema written by hand may hold a blob (GRDB's String
         // conversion would trap), and such a table is simply not known to be rowid-keyed.
-        let tableSQL = Dictionary(try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> (String, String)? in
-            guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage else { return nil }
-            return (Self.asciiUppercased(name), sql)
-        }, uniquingKeysWith: { first, _ in first })
+        let tableSQL = Dictionary(
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> (String, String)? in
+                guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage else {
+                    return nil
+                }
+                return (Self.asciiUppercased(name), sql)
+            }, uniquingKeysWith: { first, _ in first })
         func columns(_ table: String) throws -> [String] {
             if let known = columnsByTable[table] { return known }
             // Stepped directly: GRDB's rows were a third of this for Photos.app's 2,000 columns.
@@ -34,7 +37,8 @@ extension CoreDataStore {
                 }
             }
             if keys.count == 1, keys[0].name.uppercased() == "Z_PK", keys[0].type.uppercased() == "INTEGER",
-               let sql = tableSQL[Self.asciiUppercased(table)], Self.declaresRowidAlias(sql) {
+                let sql = tableSQL[Self.asciiUppercased(table)], Self.declaresRowidAlias(sql)
+            {
                 rowidKeyed.insert(table)
             }
             columnsByTable[table] = names
@@ -113,7 +117,8 @@ extension CoreDataStore {
             var attributes: [AttributeDescription] = []
             // The view's columns, appended to one string (Photos.app's views read 2,000
             // columns: a string and an array entry for each, then joined, cost more).
-            var selections = "\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityStorage.quarryKeyColumn)), "
+            var selections =
+                "\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityStorage.quarryKeyColumn)), "
                 + "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(EntityStorage.entityColumn))"
             func select(_ read: String, as key: String) {
                 selections += ", "
@@ -144,7 +149,8 @@ extension CoreDataStore {
                 }
             }
             for (property, piece) in pieces {
-                let attribute = piece.attribute, key = piece.key
+                let attribute = piece.attribute
+                let key = piece.key
                 // A composite's element path that is also another property's name (a model
                 // with an attribute named `author.person` beside `author`) is read once.
                 if key != property.name, !seen.insert(key.lowercased()).inserted {
@@ -168,12 +174,16 @@ extension CoreDataStore {
                 let declared = ownAttributeNames.contains(property.name)
                 if !declared { subentityKeys.insert(key) }
                 // A new object starts from the model's default, as Core Data's does.
-                attributes.append(AttributeDescription(name: key, type: type,
-                                                       isOptional: attribute.isOptional || !declared,
-                                                       defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
+                attributes.append(
+                    AttributeDescription(
+                        name: key, type: type,
+                        isOptional: attribute.isOptional || !declared,
+                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
                 let external = type == .binary && attribute.allowsExternalBinaryDataStorage
                 if external { hasExternalAttributes = true }
-                let read = byEntity.isEmpty ? Self.reading(column, as: type, external: external)
+                let read =
+                    byEntity.isEmpty
+                    ? Self.reading(column, as: type, external: external)
                     : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
                 select(read, as: key)
                 // A derived attribute is the store's to compute (its triggers): never written.
@@ -216,16 +226,20 @@ extension CoreDataStore {
                         return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
                     }?.column
                     let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
-                    writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable,
-                                              byEntity: byEntity))
+                    writes.append(
+                        ColumnWrite(
+                            key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable,
+                            byEntity: byEntity))
                 }
                 if r.isToMany, r.isOrdered, let inverseName = r.inverse,
-                   lookups.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany }) {
+                    lookups.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany })
+                {
                     let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
                     let destinationColumns = tables.contains(destinationTable) ? try columns(destinationTable) : []
                     if let keyColumn = destinationColumns.first(where: { $0.uppercased() == "Z" + inverseName.uppercased() }) {
-                        noteOrdering(entity: name, relationship: r.name, table: destinationTable, keyColumn: keyColumn,
-                                     inverse: inverseName, columns: destinationColumns)
+                        noteOrdering(
+                            entity: name, relationship: r.name, table: destinationTable, keyColumn: keyColumn,
+                            inverse: inverseName, columns: destinationColumns)
                     }
                 }
                 // Sibling sub-entities' relationships of one name may lead to different
@@ -235,10 +249,13 @@ extension CoreDataStore {
                 var destination = r.destination
                 if !ownRelationshipNames.contains(r.name) {
                     let destinations = Set(relationshipCandidates.lazy.filter { $0.name == r.name && !$0.isTransient }.map(\.destination))
-                    if destinations.count > 1 { destination = Self.commonAncestor(of: destinations, lookups: lookups, numbers: numbers) ?? r.destination }
+                    if destinations.count > 1 {
+                        destination = Self.commonAncestor(of: destinations, lookups: lookups, numbers: numbers) ?? r.destination
+                    }
                 }
-                var relationship = RelationshipDescription(name: r.name, destination: destination, inverse: r.inverse,
-                                                           isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
+                var relationship = RelationshipDescription(
+                    name: r.name, destination: destination, inverse: r.inverse,
+                    isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
                 if !ownRelationshipNames.contains(r.name) {
                     subentityKeys.insert(r.name)
                 } else if !r.isToMany, !r.isOptional {
@@ -270,14 +287,22 @@ extension CoreDataStore {
             // every open: that read all of a big store.
             let strayTest = "(\(quoteIdentifier("Z_ENT")) IS NULL OR \(quoteIdentifier("Z_ENT")) NOT IN (\(codes)))"
             if onlyFamily, descendantCodes.contains(where: { $0 != code }),
-               let strays = try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE " + ([keyed].compactMap { $0 } + [strayTest]).joined(separator: " AND ")),
-               strays > 0 {
-                notes.append("\(table): \(strays) row\(strays == 1 ? "" : "s") whose Z_ENT names no entity of \(name)'s family \(strays == 1 ? "is" : "are") read as \(name)")
+                let strays = try Int.fetchOne(
+                    db,
+                    sql: "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE "
+                        + ([keyed].compactMap { $0 } + [strayTest]).joined(separator: " AND ")),
+                strays > 0
+            {
+                notes.append(
+                    "\(table): \(strays) row\(strays == 1 ? "" : "s") whose Z_ENT names no entity of \(name)'s family \(strays == 1 ? "is" : "are") read as \(name)"
+                )
             }
             let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections) FROM main.\(quoteIdentifier(table))\(filter)"
             let rootCode = numbers.codes[root] ?? code
-            entities.append(Mapped(entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
-                                   viewSQL: sql, writes: writes))
+            entities.append(
+                Mapped(
+                    entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
+                    viewSQL: sql, writes: writes))
         }
         try mapLinkTables(lookups, numbers: numbers, tables: tables, columns: columns)
         try mapHiddenToManyColumns(lookups, numbers: numbers, columns: columns)
@@ -299,10 +324,12 @@ extension CoreDataStore {
         // later an array per word, cost more than the rest of this check at each open).
         var text = sql
         return text.withUTF8 { bytes in
-            var word: UInt64 = 0, length = 0
+            var word: UInt64 = 0
+            var length = 0
             func isRefusal() -> Bool { (length == 4 && word == descWord) || (length == 7 && word == withoutWord) }
             for byte in bytes {
-                let isWordByte = byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                let isWordByte =
+                    byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 if isWordByte {
                     if length < 8 { word = word << 8 | UInt64((0x61...0x7A).contains(byte) ? byte - 32 : byte) }
                     length += 1
@@ -332,7 +359,9 @@ extension CoreDataStore {
     /// A property sibling sub-entities keep in columns of their own, read from the column
     /// of each row's entity (nil for a row of none of them).
     static func byEntity(_ placed: [(codes: [Int64], column: String)], reading: (String) -> String) -> String {
-        "CASE " + placed.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(reading($0.column))" }.joined(separator: " ") + " END"
+        "CASE "
+            + placed.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(reading($0.column))" }
+            .joined(separator: " ") + " END"
     }
 
     /// `epochOffset` as the views write it, made once (a Double's text is slow to make).
@@ -348,7 +377,8 @@ extension CoreDataStore {
             return "(\(c) + \(epochOffsetText))"
         case .uuid:
             let h = "hex(\(c))"
-            return "CASE WHEN typeof(\(c)) = 'blob' AND length(\(c)) = 16 THEN substr(\(h), 1, 8) || '-' || substr(\(h), 9, 4) || '-' || substr(\(h), 13, 4) || '-' || substr(\(h), 17, 4) || '-' || substr(\(h), 21, 12) ELSE \(c) END"
+            return
+                "CASE WHEN typeof(\(c)) = 'blob' AND length(\(c)) = 16 THEN substr(\(h), 1, 8) || '-' || substr(\(h), 9, 4) || '-' || substr(\(h), 13, 4) || '-' || substr(\(h), 17, 4) || '-' || substr(\(h), 21, 12) ELSE \(c) END"
         default:
             return c
         }
@@ -357,15 +387,19 @@ extension CoreDataStore {
     /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
     /// side's entity, NAME its relationship) with a key column per side, shown as the
     /// link view Quarry's relationship storage names (`quarry_link_<Entity>_<name>`).
-    private func mapLinkTables(_ lookups: ModelLookups, numbers: CoreDataNumbers, tables: Set<String>,
-                                        columns: (String) throws -> [String]) throws {
+    private func mapLinkTables(
+        _ lookups: ModelLookups, numbers: CoreDataNumbers, tables: Set<String>,
+        columns: (String) throws -> [String]
+    ) throws {
         var done: Set<String> = []
         for mapped in entities {
             let entity = mapped.entity
             for r in entity.relationships where r.isToMany {
                 guard let inverseName = r.inverse, let destination = self.mapped(r.destination)?.entity,
-                      let inverse = destination.relationship(named: inverseName), inverse.isToMany else { continue }
-                let mine = "\(entity.name)_\(r.name)", theirs = "\(destination.name)_\(inverse.name)"
+                    let inverse = destination.relationship(named: inverseName), inverse.isToMany
+                else { continue }
+                let mine = "\(entity.name)_\(r.name)"
+                let theirs = "\(destination.name)_\(inverse.name)"
                 let linkName = "quarry_link_" + min(mine, theirs)
                 guard done.insert(linkName).inserted else { continue }
                 // The join table is named after one side: try both, and each side's ancestors' numbers.
@@ -376,10 +410,14 @@ extension CoreDataStore {
                 var ownColumns: (mine: String, theirs: String)?
                 for (a, ra, b, rb) in sides where found == nil {
                     for codeA in Self.codes(of: a.name, lookups: lookups, numbers: numbers) {
-                        guard let (table, keys) = try Self.joinTable("Z_\(codeA)\(ra.name.uppercased())", keyColumn: "Z_\(codeA)\(rb.name.uppercased())",
-                                                                     tables: tables, columns: columns) else { continue }
+                        guard
+                            let (table, keys) = try Self.joinTable(
+                                "Z_\(codeA)\(ra.name.uppercased())", keyColumn: "Z_\(codeA)\(rb.name.uppercased())",
+                                tables: tables, columns: columns)
+                        else { continue }
                         // The column of a's key is named after b's relationship back to a.
-                        let aColumn = keys.first { Self.isNamed($0, "Z_\(codeA)\(rb.name.uppercased())") }
+                        let aColumn =
+                            keys.first { Self.isNamed($0, "Z_\(codeA)\(rb.name.uppercased())") }
                             ?? keys.first { $0.uppercased().hasSuffix(rb.name.uppercased()) && $0.uppercased().hasPrefix("Z_\(codeA)") } ?? keys[0]
                         let bColumn = keys.first { $0 != aColumn } ?? keys[1]
                         // The link view's "source" is the side whose name sorts first.
@@ -396,23 +434,26 @@ extension CoreDataStore {
                 if let ownColumns {
                     let joinColumns = try columns(found.table)
                     if Self.isOrdered(r.name, of: entity.name, in: lookups) {
-                        noteOrdering(entity: entity.name, relationship: r.name, joinTable: found.table, ownerColumn: ownColumns.mine,
-                                     memberColumn: ownColumns.theirs, columns: joinColumns)
+                        noteOrdering(
+                            entity: entity.name, relationship: r.name, joinTable: found.table, ownerColumn: ownColumns.mine,
+                            memberColumn: ownColumns.theirs, columns: joinColumns)
                     }
                     if Self.isOrdered(inverse.name, of: destination.name, in: lookups) {
-                        noteOrdering(entity: destination.name, relationship: inverse.name, joinTable: found.table, ownerColumn: ownColumns.theirs,
-                                     memberColumn: ownColumns.mine, columns: joinColumns)
+                        noteOrdering(
+                            entity: destination.name, relationship: inverse.name, joinTable: found.table, ownerColumn: ownColumns.theirs,
+                            memberColumn: ownColumns.mine, columns: joinColumns)
                     }
                 }
                 let (link, join) = (quoteIdentifier(linkName), quoteIdentifier(found.table))
                 let (source, target) = (quoteIdentifier(found.sourceColumn), quoteIdentifier(found.targetColumn))
-                linkViews.append(LinkView(
-                    name: linkName,
-                    view: "CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)",
-                    triggers: [
-                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END",
-                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END",
-                    ]))
+                linkViews.append(
+                    LinkView(
+                        name: linkName,
+                        view: "CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)",
+                        triggers: [
+                            "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END",
+                            "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END"
+                        ]))
             }
         }
     }

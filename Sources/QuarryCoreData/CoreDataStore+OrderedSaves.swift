@@ -38,7 +38,8 @@ extension CoreDataStore {
     /// Members not yet saved in the relationship, in the order they were added.
     package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] {
         members.enumerated().sorted { a, b in
-            let x = bookkeeping.stamps[ObjectIdentifier(a.element)] ?? Int.max, y = bookkeeping.stamps[ObjectIdentifier(b.element)] ?? Int.max
+            let x = bookkeeping.stamps[ObjectIdentifier(a.element)] ?? Int.max
+            let y = bookkeeping.stamps[ObjectIdentifier(b.element)] ?? Int.max
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
     }
@@ -49,7 +50,8 @@ extension CoreDataStore {
         guard let ordering = ordering(of: owner.entity.name, name), let key = owner.primaryKey, saved.count > 1 else { return saved }
         let positions = try storedPositions(ordering, owner: key, context: context)
         return saved.sorted { a, b in
-            let x = a.primaryKey.flatMap { positions[$0] } ?? Int64.max, y = b.primaryKey.flatMap { positions[$0] } ?? Int64.max
+            let x = a.primaryKey.flatMap { positions[$0] } ?? Int64.max
+            let y = b.primaryKey.flatMap { positions[$0] } ?? Int64.max
             return x != y ? x < y : (a.primaryKey ?? 0) < (b.primaryKey ?? 0)
         }
     }
@@ -71,7 +73,10 @@ extension CoreDataStore {
     func plannedOrderRewrites(_ request: SaveChangesRequest, context: ObjectContext) throws -> [OrderedRewrite] {
         guard !orderings.isEmpty else { return [] }
         var touched: [(ManagedObject, String)] = []
-        struct Touched: Hashable { let owner: ObjectIdentifier; let name: String }
+        struct Touched: Hashable {
+            let owner: ObjectIdentifier
+            let name: String
+        }
         var seen: Set<Touched> = []
         func touch(_ owner: ManagedObject, _ name: String) {
             if seen.insert(Touched(owner: ObjectIdentifier(owner), name: name)).inserted { touched.append((owner, name)) }
@@ -80,8 +85,9 @@ extension CoreDataStore {
         for member in request.inserts + request.updates {
             for (name, target) in member.pendingToOne {
                 guard let owner = target ?? nil, !owner.isDeleted,
-                      let inverse = context.currentEntity(of: member).relationship(named: name)?.inverse,
-                      ordering(of: owner.entity.name, inverse) != nil else { continue }
+                    let inverse = context.currentEntity(of: member).relationship(named: name)?.inverse,
+                    ordering(of: owner.entity.name, inverse) != nil
+                else { continue }
                 touch(owner, inverse)
             }
         }
@@ -90,7 +96,8 @@ extension CoreDataStore {
             for owner in [link.source, link.target] where !owner.isDeleted {
                 for r in context.currentEntity(of: owner).relationships where r.isToMany && ordering(of: owner.entity.name, r.name) != nil {
                     guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: r, in: owner.entity.name), table == link.table,
-                          (sourceColumn == "source" ? link.source : link.target) === owner else { continue }
+                        (sourceColumn == "source" ? link.source : link.target) === owner
+                    else { continue }
                     touch(owner, r.name)
                 }
             }

@@ -35,11 +35,13 @@ extension CoreDataStore {
 
     /// Each member's order value under `owner` (members whose value is NULL are absent).
     func positions(_ ordering: Ordering, owner: Int64, in db: Database) throws -> [Int64: Int64] {
-        let sql = "SELECT \(quoteIdentifier(ordering.memberColumn)), \(quoteIdentifier(ordering.orderColumn)) FROM main.\(quoteIdentifier(ordering.table)) WHERE \(quoteIdentifier(ordering.ownerColumn)) = ?"
+        let sql =
+            "SELECT \(quoteIdentifier(ordering.memberColumn)), \(quoteIdentifier(ordering.orderColumn)) FROM main.\(quoteIdentifier(ordering.table)) WHERE \(quoteIdentifier(ordering.ownerColumn)) = ?"
         var result: [Int64: Int64] = [:]
         for row in try Row.fetchAll(db, sql: sql, arguments: [owner]) {
             // Whatever a file holds there: only integers are positions (no decoding that could trap).
-            guard let member = Int64.fromDatabaseValue(row[0] as DatabaseValue), let position = Int64.fromDatabaseValue(row[1] as DatabaseValue) else { continue }
+            guard let member = Int64.fromDatabaseValue(row[0] as DatabaseValue), let position = Int64.fromDatabaseValue(row[1] as DatabaseValue)
+            else { continue }
             result[member] = position
         }
         return result
@@ -47,7 +49,8 @@ extension CoreDataStore {
 
     /// Sets one member's order value under `owner`.
     func writePosition(_ ordering: Ordering, owner: Int64, member: Int64, position: Int64, in db: Database) throws {
-        let sql = "UPDATE main.\(quoteIdentifier(ordering.table)) SET \(quoteIdentifier(ordering.orderColumn)) = ? WHERE \(quoteIdentifier(ordering.memberColumn)) = ? AND \(quoteIdentifier(ordering.ownerColumn)) = ?"
+        let sql =
+            "UPDATE main.\(quoteIdentifier(ordering.table)) SET \(quoteIdentifier(ordering.orderColumn)) = ? WHERE \(quoteIdentifier(ordering.memberColumn)) = ? AND \(quoteIdentifier(ordering.ownerColumn)) = ?"
         try db.execute(sql: sql, arguments: [position, member, owner])
     }
 
@@ -65,7 +68,11 @@ extension CoreDataStore {
         var lower: Int64 = 0
         var i = 0
         while i < members.count {
-            if kept.contains(i), let value = values[i] { lower = value; i += 1; continue }
+            if kept.contains(i), let value = values[i] {
+                lower = value
+                i += 1
+                continue
+            }
             // The members up to the next kept one.
             var end = i
             while end < members.count, !kept.contains(end) { end += 1 }
@@ -97,7 +104,8 @@ extension CoreDataStore {
         var tops: [Int64] = []
         for i in values.indices.reversed() {
             guard let value = values[i] else { continue }
-            var low = 0, high = tops.count
+            var low = 0
+            var high = tops.count
             while low < high {
                 let middle = (low + high) / 2
                 if tops[middle] > value { low = middle + 1 } else { high = middle }
@@ -105,7 +113,8 @@ extension CoreDataStore {
             longest[i] = low + 1
             if low == tops.count { tops.append(value) } else { tops[low] = max(tops[low], value) }
         }
-        var need = tops.count, last: Int64 = 0
+        var need = tops.count
+        var last: Int64 = 0
         var kept: Set<Int> = []
         for i in values.indices where need > 0 {
             guard let value = values[i], value > last, longest[i] == need else { continue }
@@ -127,8 +136,10 @@ extension CoreDataStore {
 extension CoreDataStore {
     /// Records the ordering of a one-to-many relationship `owner.name` whose inverse is
     /// the to-one `inverse` (its key in `keyColumn` of the destination's `table`).
-    func noteOrdering(entity: String, relationship: String, table: String, keyColumn: String,
-                               inverse: String, columns: [String]) {
+    func noteOrdering(
+        entity: String, relationship: String, table: String, keyColumn: String,
+        inverse: String, columns: [String]
+    ) {
         let wanted = "Z_FOK_" + inverse.uppercased()
         guard let column = columns.first(where: { $0.uppercased() == wanted }) else {
             notes.append("\(entity).\(relationship) is ordered but \(table) has no column \(wanted): read in key order")
@@ -139,8 +150,10 @@ extension CoreDataStore {
 
     /// Records the ordering of a many-to-many relationship kept in `joinTable`, whose
     /// member keys are in `memberColumn`.
-    func noteOrdering(entity: String, relationship: String, joinTable: String, ownerColumn: String,
-                               memberColumn: String, columns: [String]) {
+    func noteOrdering(
+        entity: String, relationship: String, joinTable: String, ownerColumn: String,
+        memberColumn: String, columns: [String]
+    ) {
         let wanted = "Z_FOK_" + memberColumn.uppercased().dropFirst(2)
         guard let column = columns.first(where: { $0.uppercased() == wanted }) else {
             notes.append("\(entity).\(relationship) is ordered but \(joinTable) has no column \(wanted): read in key order")

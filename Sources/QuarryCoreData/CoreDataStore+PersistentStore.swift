@@ -33,8 +33,6 @@ extension CoreDataStore: SQLiteStore {
     /// Core Data's own persistent history: the app's saves and Quarry's alike.
     package func historyToken(in db: Database) throws -> Int64 { try PersistentHistoryReader.lastToken(db) }
 
-
-
     package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
         forgetTriggerNotices(in: context)
         return StoreSaveWork(planned: CoreDataSaveWork(rewrites: try plannedOrderRewrites(request, context: context)))
@@ -49,17 +47,22 @@ extension CoreDataStore: SQLiteStore {
         try versionMoved(object, in: db)
     }
 
-    package func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                        in db: Database, context: ObjectContext) throws {
+    package func willDeleteRows(
+        _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext
+    ) throws {
         try finishSave(request, rewrites: work.coreData.rewrites, keys: keys, in: db)
         // Read before the rows go: Core Data's delete copies them into the history.
         work.coreData.tombstones = try tombstones(request.deletes, in: db)
     }
 
-    package func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                      in db: Database, context: ObjectContext) throws {
-        try writeHistory(inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-                         tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, context: context)
+    package func didWriteRows(
+        _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext
+    ) throws {
+        try writeHistory(
+            inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
+            tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, context: context)
     }
 
     package func didSave(in context: ObjectContext) {
@@ -68,9 +71,11 @@ extension CoreDataStore: SQLiteStore {
     }
 
     package func refuseDefining(_ entity: String, whole: Bool) throws {
-        throw StoreError.invalidSchema(entity: entity, reason: whole
-            ? "this is a Core Data store: its entities are its own model's"
-            : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
+        throw StoreError.invalidSchema(
+            entity: entity,
+            reason: whole
+                ? "this is a Core Data store: its entities are its own model's"
+                : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
     }
 
     package var modelAsRead: CoreDataModel? { model }
@@ -82,8 +87,8 @@ extension CoreDataStore: SQLiteStore {
 
     /// SQLite names Z-tables and Z-columns: say the model's names.
     package func inModelNames(_ error: StoreError) -> StoreError {
-        if case let .sqlite(code, sql, message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
-        if case var .constraint(violation) = error {
+        if case .sqlite(let code, let sql, let message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
+        if case .constraint(var violation) = error {
             // The parts too: the entity and its attributes, where the Z-column is one of them.
             if let table = violation.table {
                 let named = violation.columns.map { columnNames["\(table).\($0)"] }

@@ -24,8 +24,9 @@ extension CoreDataStore {
         let names = Dictionary(entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
         for notice in notices {
             guard let name = names[notice.entity], let object = context.registeredObject(entity: name, primaryKey: notice.key),
-                  let entity = context.managedObjectModel.entitiesByName[object.entity.name],
-                  let attribute = attribute(notice.name, of: entity) else { continue }
+                let entity = context.managedObjectModel.entitiesByName[object.entity.name],
+                let attribute = attribute(notice.name, of: entity)
+            else { continue }
             object.committed[attribute.name] = attribute.type.decode(Value(notice.value))
         }
     }

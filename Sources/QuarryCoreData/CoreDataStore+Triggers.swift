@@ -40,10 +40,12 @@ extension CoreDataStore {
     /// row. (Trigger bodies may not name a schema: the Z-tables are found in main, as no
     /// temporary object has their names.)
     static func triggers(view: String, table: String, code: Int64, rootCode: Int64, writes: [ColumnWrite]) -> [String] {
-        let v = quoteIdentifier(view), t = quoteIdentifier(table)
+        let v = quoteIdentifier(view)
+        let t = quoteIdentifier(table)
         let pk = quoteIdentifier(EntityStorage.quarryKeyColumn)
         func name(_ suffix: String) -> String { quoteIdentifier("quarry_\(view)_\(suffix)") }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
         var sql: [String] = []
         for w in writes {
             let written = writing("NEW.\(quoteIdentifier(w.key))", as: w.type)
@@ -65,7 +67,8 @@ extension CoreDataStore {
                 }
                 assignments = w.byEntity.map { c in
                     let column = quoteIdentifier(c.column)
-                    return "\(column) = CASE WHEN Z_ENT IN (\(c.codes.map(String.init).joined(separator: ", "))) THEN \(value(replacing: column)) ELSE \(column) END"
+                    return
+                        "\(column) = CASE WHEN Z_ENT IN (\(c.codes.map(String.init).joined(separator: ", "))) THEN \(value(replacing: column)) ELSE \(column) END"
                 }
             }
             if let entityColumn = w.entityColumn, let destination = w.destinationTable {
@@ -74,10 +77,16 @@ extension CoreDataStore {
                 values.append(target)
                 assignments.append("\(quoteIdentifier(entityColumn)) = \(target)")
             }
-            sql.append("CREATE TEMP TRIGGER \(name("set_" + w.key)) INSTEAD OF UPDATE OF \(quoteIdentifier(w.key)) ON \(v) BEGIN UPDATE \(t) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = OLD.\(pk); END")
+            sql.append(
+                "CREATE TEMP TRIGGER \(name("set_" + w.key)) INSTEAD OF UPDATE OF \(quoteIdentifier(w.key)) ON \(v) BEGIN UPDATE \(t) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = OLD.\(pk); END"
+            )
         }
-        sql.append("CREATE TEMP TRIGGER \(name("insert")) INSTEAD OF INSERT ON \(v) BEGIN UPDATE Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + 1 WHERE Z_ENT = \(rootCode); INSERT INTO \(t) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END")
-        sql.append("CREATE TEMP TRIGGER \(name("update")) INSTEAD OF UPDATE ON \(v) BEGIN UPDATE \(t) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = OLD.\(pk); END")
+        sql.append(
+            "CREATE TEMP TRIGGER \(name("insert")) INSTEAD OF INSERT ON \(v) BEGIN UPDATE Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + 1 WHERE Z_ENT = \(rootCode); INSERT INTO \(t) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END"
+        )
+        sql.append(
+            "CREATE TEMP TRIGGER \(name("update")) INSTEAD OF UPDATE ON \(v) BEGIN UPDATE \(t) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = OLD.\(pk); END"
+        )
         // A deleted row's external values' files go once the delete commits.
         let releases = writes.filter(\.external).flatMap { w in w.byEntity.isEmpty ? [w.column] : w.byEntity.map(\.column) }.map { column in
             "SELECT \(ExternalBinaryData.releaseFunction)(\(quoteIdentifier(column))) FROM \(t) WHERE Z_PK = OLD.\(pk); "

@@ -18,11 +18,15 @@ extension CoreDataStore {
             throw StoreError.during(operation: operation, .database(message: CloudKitMirroring.refusal))
         }
         if store.keepsPersistentHistory {
-            if operation == "save" { try refuseUnwritableHistory(in: context) }
-            else { try refuseUnwritableBatchHistory(operation, in: context) }
+            if operation == "save" { try refuseUnwritableHistory(in: context) } else { try refuseUnwritableBatchHistory(operation, in: context) }
         }
         if let trigger = try store.triggersMissingFunctions(in: context).first {
-            throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
+            throw StoreError.during(
+                operation: operation,
+                .database(
+                    message:
+                        "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"
+                ))
         }
         guard operation == "save" else { return }
         try refuseExhaustedKeys(in: context)
@@ -39,7 +43,8 @@ extension CoreDataStore {
         for key in keys.sorted() {
             guard let expression = derived[key] else { continue }
             let how = expression.isEmpty ? "" : " (\(expression))"
-            throw StoreError.during(operation: operation, .database(message: "\(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written"))
+            throw StoreError.during(
+                operation: operation, .database(message: "\(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written"))
         }
     }
 }
@@ -58,10 +63,13 @@ extension CoreDataStore {
             let columns = ([storage.keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let chunk = Array(keys[start..<min(keys.count, start + 500)])
-                let sql = "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql =
+                    "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 guard let rows = try? context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
                 for row in rows {
-                    guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue), let object = context.registeredObject(entity: entityName, primaryKey: key) else { continue }
+                    guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue),
+                        let object = context.registeredObject(entity: entityName, primaryKey: key)
+                    else { continue }
                     for (i, name) in names.enumerated() {
                         guard let attribute = entity.attribute(named: name) else { continue }
                         let value = attribute.type.decode(Value(row[i + 1] as DatabaseValue))
@@ -95,10 +103,13 @@ extension CoreDataStore {
         let layout = try context.read { db in try historyLayout(operation: operation, in: db) }
         guard modelSource == "inferred" else { return layout }
         if layout.tombstoneColumns > 0, deletes {
-            throw unwritableHistory("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)", operation: operation)
+            throw unwritableHistory(
+                "keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)",
+                operation: operation)
         }
         if updates {
-            throw unwritableHistory("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)", operation: operation)
+            throw unwritableHistory(
+                "records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)", operation: operation)
         }
         return layout
     }
@@ -108,7 +119,9 @@ extension CoreDataStore {
     func refuseUnwritableTombstones(of entity: String, layout: PersistentHistoryLayout, operation: String) throws {
         let preserved = tombstonedAttributes(of: entity)
         if preserved.count > layout.tombstoneColumns {
-            throw unwritableHistory("has no tombstone column for \(entity).\(preserved[layout.tombstoneColumns]), which the model preserves after deletion", operation: operation)
+            throw unwritableHistory(
+                "has no tombstone column for \(entity).\(preserved[layout.tombstoneColumns]), which the model preserves after deletion",
+                operation: operation)
         }
     }
 
@@ -145,13 +158,16 @@ extension CoreDataStore {
         let columns = try db.columns(in: table).map(\.name)
         let selected = try preserved.map { name in
             guard let column = store.attributeColumns[entity]?[name] ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
-                throw StoreError.during(operation: operation, .database(message: "\(entity).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
+                throw StoreError.during(
+                    operation: operation,
+                    .database(message: "\(entity).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
             }
             return quoteIdentifier(column)
         }
         var result: [Int64: [Value]] = [:]
         try forEachChunk(keys) { chunk in
-            let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM main.\(quoteIdentifier(table)) WHERE Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let sql =
+                "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM main.\(quoteIdentifier(table)) WHERE Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
                 guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
                 result[key] = (1...selected.count).map { Value(row[$0] as DatabaseValue) }
@@ -167,9 +183,11 @@ extension CoreDataStore {
     /// deleted is updated in its to-many relationship, as the save's observers hear it);
     /// `orders` the relationships whose members were placed by position (their owner is
     /// updated in that relationship).
-    func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-                      tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
-                      in db: Database, context: ObjectContext) throws {
+    func writeHistory(
+        inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
+        tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
+        in db: Database, context: ObjectContext
+    ) throws {
         let store = self
         guard keepsPersistentHistory else { return }
         let layout = try historyLayout(operation: "save", in: db)
@@ -222,12 +240,17 @@ extension CoreDataStore {
     }
 
     func unwritableHistory(_ reason: String, operation: String) -> StoreError {
-        StoreError.during(operation: operation, .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
+        StoreError.during(
+            operation: operation,
+            .database(
+                message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
     }
 
     /// Writes one transaction of `changes`, as this context's author.
-    func writeHistory(_ changes: [PersistentHistoryWriter.Change], layout: PersistentHistoryLayout, operation: String,
-                      in db: Database, context: ObjectContext) throws {
+    func writeHistory(
+        _ changes: [PersistentHistoryWriter.Change], layout: PersistentHistoryLayout, operation: String,
+        in db: Database, context: ObjectContext
+    ) throws {
         do {
             // This context's own transaction is no outside change when it next looks for some.
             if let token = try PersistentHistoryWriter(layout: layout, author: context.author ?? "quarry").write(changes, in: db) {
@@ -249,8 +272,9 @@ extension CoreDataStore {
         let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
         let transactions = try context.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
         return transactions.map { transaction in
-            var result = HistoryTransaction(token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,
-                                            author: transaction.author, inserted: [], updated: [], deleted: [])
+            var result = HistoryTransaction(
+                token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,
+                author: transaction.author, inserted: [], updated: [], deleted: [])
             for change in transaction.changes {
                 guard let name = names[change.entity] else { continue }
                 let id = "\(name)/\(change.key)"

@@ -78,8 +78,9 @@ public final class CoreDataStore {
     /// `ZCAR.ZNUMBERPLATE` is `Car.numberPlate` (its root entity's key).
     /// Made when first asked, from `namedColumns`: only a refused save's message reads it,
     /// and hashing 1,250 names into it was 1.6 million instructions of a first open of Photos.app's store.
-    package lazy var columnNames: [String: String] = Dictionary(namedColumns.map { ("\($0.table).\($0.column)", "\($0.entity).\($0.key)") },
-                                                        uniquingKeysWith: { _, later in later })
+    package lazy var columnNames: [String: String] = Dictionary(
+        namedColumns.map { ("\($0.table).\($0.column)", "\($0.entity).\($0.key)") },
+        uniquingKeysWith: { _, later in later })
     /// Each root entity's stored attribute: its table and column, and its name.
     var namedColumns: [(table: String, column: String, entity: String, key: String)] = []
     /// The column each entity's own rows keep an attribute in, by entity and attribute
@@ -146,7 +147,9 @@ public final class CoreDataStore {
                 let inferred = try CoreDataModelInference.infer(db, numbers: numbers)
                 model = inferred.model
                 source = "inferred"
-                notes.append("\(path): \(why) and none was given (--model MODEL)\(besideNote): entity, attribute and relationship names were inferred from its tables")
+                notes.append(
+                    "\(path): \(why) and none was given (--model MODEL)\(besideNote): entity, attribute and relationship names were inferred from its tables"
+                )
                 notes += inferred.notes.map { "\(path): \($0)" }
             }
         }
@@ -169,9 +172,11 @@ public final class CoreDataStore {
         let listed = unread.prefix(5).joined(separator: ", ") + (unread.count > 5 ? " and \(unread.count - 5) more" : "")
         if store.entities.isEmpty {
             let inferred = try CoreDataModelInference.infer(db, numbers: numbers)
-            return try mapping(inferred.model, source: "inferred", notes: [
-                "\(path): the model (\(source)) matches none of the store's entities (\(listed)): entity, attribute and relationship names were inferred from its tables",
-            ] + inferred.notes.map { "\(path): \($0)" })
+            return try mapping(
+                inferred.model, source: "inferred",
+                notes: [
+                    "\(path): the model (\(source)) matches none of the store's entities (\(listed)): entity, attribute and relationship names were inferred from its tables"
+                ] + inferred.notes.map { "\(path): \($0)" })
         }
         store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
@@ -226,7 +231,6 @@ public final class CoreDataStore {
         return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [mapped.rootCode])
     }
 
-
     public func mapped(_ name: String) -> Mapped? {
         if positions == nil {
             positions = Dictionary(entities.enumerated().map { ($1.entity.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -243,7 +247,8 @@ public final class CoreDataStore {
         }
         if let mapped = entities.first(where: { text.contains("\($0.table).Z_PK") }) {
             let root = entities.first { $0.code == mapped.rootCode }?.entity.name ?? mapped.entity.name
-            text = text.replacingOccurrences(of: "\(mapped.table).Z_PK", with: "\(root)'s key (Z_PK: Z_PRIMARYKEY.Z_MAX is behind the keys in \(mapped.table))")
+            text = text.replacingOccurrences(
+                of: "\(mapped.table).Z_PK", with: "\(root)'s key (Z_PK: Z_PRIMARYKEY.Z_MAX is behind the keys in \(mapped.table))")
         }
         return text
     }
@@ -322,7 +327,8 @@ struct CoreDataNumbers {
             var current = supers[name]
             while let parent = current {
                 if seen.contains(parent) {
-                    throw StoreError.database(message: "\(path): Z_PRIMARYKEY gives the entities \(seen.joined(separator: ", ")) a cycle of super-entities (Z_SUPER)")
+                    throw StoreError.database(
+                        message: "\(path): Z_PRIMARYKEY gives the entities \(seen.joined(separator: ", ")) a cycle of super-entities (Z_SUPER)")
                 }
                 seen.append(parent)
                 current = supers[parent]

@@ -36,7 +36,10 @@ public final class ExternalBinaryData: @unchecked Sendable {
     private var released: [URL] = []
 
     init(storePath: String?) {
-        guard let storePath, storePath != ":memory:" else { folder = nil; return }
+        guard let storePath, storePath != ":memory:" else {
+            folder = nil
+            return
+        }
         let store = URL(fileURLWithPath: storePath)
         let name = store.deletingPathExtension().lastPathComponent
         folder = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
@@ -48,14 +51,16 @@ public final class ExternalBinaryData: @unchecked Sendable {
 
     /// The SQL functions the views and triggers call, bound to this store's folder.
     var sqlFunctions: [DatabaseFunction] {
-        [DatabaseFunction(Self.readFunction, argumentCount: 1, pure: false) { [self] values in try read(values[0]) },
-         DatabaseFunction(Self.writeFunction, argumentCount: 2, pure: false) { [self] values in
-             try write(values[0], replacing: values[1])
-         },
-         DatabaseFunction(Self.releaseFunction, argumentCount: 1, pure: false) { [self] values in
-             release(values[0])
-             return nil as DatabaseValue?
-         }]
+        [
+            DatabaseFunction(Self.readFunction, argumentCount: 1, pure: false) { [self] values in try read(values[0]) },
+            DatabaseFunction(Self.writeFunction, argumentCount: 2, pure: false) { [self] values in
+                try write(values[0], replacing: values[1])
+            },
+            DatabaseFunction(Self.releaseFunction, argumentCount: 1, pure: false) { [self] values in
+                release(values[0])
+                return nil as DatabaseValue?
+            }
+        ]
     }
 
     // MARK: Reading
@@ -121,25 +126,37 @@ public final class ExternalBinaryData: @unchecked Sendable {
         } catch {
             throw DatabaseError(message: "cannot write the external data file \(name): \(error.localizedDescription)")
         }
-        lock.lock(); written.append(file); lock.unlock()
+        lock.lock()
+        written.append(file)
+        lock.unlock()
         return (Data([2]) + Data(name.utf8) + Data([0])).databaseValue
     }
 
     /// Notes that the column's value `old` is replaced or deleted: its file goes at commit.
     func release(_ old: DatabaseValue) {
         guard isInUse, case .blob(let data) = old.storage, data.first == 2, let file = try? file(named: data) else { return }
-        lock.lock(); released.append(file); lock.unlock()
+        lock.lock()
+        released.append(file)
+        lock.unlock()
     }
 
     // MARK: The transaction's end
 
     private func committed() {
-        lock.lock(); let gone = released; released = []; written = []; lock.unlock()
+        lock.lock()
+        let gone = released
+        released = []
+        written = []
+        lock.unlock()
         for file in gone { try? FileManager.default.removeItem(at: file) }
     }
 
     private func rolledBack() {
-        lock.lock(); let gone = written; written = []; released = []; lock.unlock()
+        lock.lock()
+        let gone = written
+        written = []
+        released = []
+        lock.unlock()
         for file in gone { try? FileManager.default.removeItem(at: file) }
     }
 }

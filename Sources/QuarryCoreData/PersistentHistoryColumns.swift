@@ -49,7 +49,8 @@ public enum PersistentHistoryColumns {
         /// sub-entities (an inverse may be declared below the entity the relationship names).
         func inverse(of relationship: CoreDataRelationship) -> CoreDataRelationship? {
             guard let name = relationship.inverse else { return nil }
-            let candidates = model.allRelationships(of: relationship.destination)
+            let candidates =
+                model.allRelationships(of: relationship.destination)
                 + model.descendants(of: relationship.destination).flatMap(\.relationships)
             return candidates.first { $0.name == name }
         }

@@ -34,8 +34,10 @@ public struct PersistentHistoryLayout: Equatable, Sendable {
     public static let stringTable = "ATRANSACTIONSTRING"
     /// Column order as Core Data creates the tables (integers, then doubles, text, blobs).
     public static let changeColumns = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
-    public static let transactionColumns = ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS",
-                                            "ZTIMESTAMP", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZQUERYGEN"]
+    public static let transactionColumns = [
+        "Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS",
+        "ZTIMESTAMP", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZQUERYGEN"
+    ]
     public static let stringColumns = ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"]
     /// The history entities' names in `Z_PRIMARYKEY`, and the offset their numbers start after.
     public static let changeEntityName = "CHANGE", transactionEntityName = "TRANSACTION", stringEntityName = "TRANSACTIONSTRING"
@@ -71,15 +73,21 @@ public struct PersistentHistoryLayout: Equatable, Sendable {
             if table == changeTable {
                 // ZTOMBSTONE0, ZTOMBSTONE1, ... numbered from 0 without a gap.
                 var n = 0
-                while extra.contains("ZTOMBSTONE\(n)") { extra.removeAll { $0 == "ZTOMBSTONE\(n)" }; n += 1 }
+                while extra.contains("ZTOMBSTONE\(n)") {
+                    extra.removeAll { $0 == "ZTOMBSTONE\(n)" }
+                    n += 1
+                }
             }
             if let unknown = extra.first { return .failure(Problem("table \(table) has a column \(unknown) Core Data does not make")) }
-            if let missing = known.first(where: { !columns.contains($0) }) { return .failure(Problem("table \(table) lacks Core Data's column \(missing)")) }
+            if let missing = known.first(where: { !columns.contains($0) }) {
+                return .failure(Problem("table \(table) lacks Core Data's column \(missing)"))
+            }
         }
         var numbers: [String: Int64] = [:]
         for name in [changeEntityName, transactionEntityName, stringEntityName] {
-            let row = try Row.fetchOne(db, sql: "SELECT Z_ENT FROM main.Z_PRIMARYKEY WHERE Z_NAME = ? AND Z_ENT > ? ORDER BY Z_ENT LIMIT 1",
-                                       arguments: [name, entityOffset])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT Z_ENT FROM main.Z_PRIMARYKEY WHERE Z_NAME = ? AND Z_ENT > ? ORDER BY Z_ENT LIMIT 1",
+                arguments: [name, entityOffset])
             guard let number = row.flatMap({ Int64.fromDatabaseValue($0[0] as DatabaseValue) }) else {
                 return .failure(Problem("has no \(name) row in Z_PRIMARYKEY"))
             }
@@ -87,8 +95,10 @@ public struct PersistentHistoryLayout: Equatable, Sendable {
         }
         let changeInfo = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(changeTable))")
         let tombstones = changeInfo.filter { (String.fromDatabaseValue($0["name"] as DatabaseValue) ?? "").hasPrefix("ZTOMBSTONE") }.count
-        return .success(PersistentHistoryLayout(changeEntity: numbers[changeEntityName] ?? 0, transactionEntity: numbers[transactionEntityName] ?? 0,
-                                                stringEntity: numbers[stringEntityName] ?? 0, tombstoneColumns: tombstones))
+        return .success(
+            PersistentHistoryLayout(
+                changeEntity: numbers[changeEntityName] ?? 0, transactionEntity: numbers[transactionEntityName] ?? 0,
+                stringEntity: numbers[stringEntityName] ?? 0, tombstoneColumns: tombstones))
     }
 
     /// Why a store's history cannot be written as Core Data writes it.

@@ -48,32 +48,40 @@ public enum PersistentHistoryReader {
         let columns = try db.columns(in: PersistentHistoryLayout.transactionTable).map(\.name)
         let interned = try columns.contains("ZAUTHORTS") && db.hasTable(PersistentHistoryLayout.stringTable)
         let inline = columns.contains("ZAUTHOR")
-        let authorSQL = switch (interned, inline) {
-        case (true, true): "coalesce(s.ZNAME, t.ZAUTHOR)"
-        case (true, false): "s.ZNAME"
-        case (false, true): "t.ZAUTHOR"
-        case (false, false): "NULL"
-        }
+        let authorSQL =
+            switch (interned, inline) {
+            case (true, true): "coalesce(s.ZNAME, t.ZAUTHOR)"
+            case (true, false): "s.ZNAME"
+            case (false, true): "t.ZAUTHOR"
+            case (false, false): "NULL"
+            }
         let join = interned ? "LEFT JOIN main.\(PersistentHistoryLayout.stringTable) s ON s.Z_PK = t.ZAUTHORTS" : ""
         var sql = "SELECT t.Z_PK, t.ZTIMESTAMP, \(authorSQL) FROM main.\(PersistentHistoryLayout.transactionTable) t \(join) WHERE t.Z_PK > ?"
         var arguments: [DatabaseValueConvertible?] = [since]
-        if let author { sql += " AND \(authorSQL) IS ?"; arguments.append(author) }
-        var transactions = try Row.fetchAll(db, sql: sql + " ORDER BY t.Z_PK", arguments: StatementArguments(arguments)).compactMap { row -> Transaction? in
+        if let author {
+            sql += " AND \(authorSQL) IS ?"
+            arguments.append(author)
+        }
+        var transactions = try Row.fetchAll(db, sql: sql + " ORDER BY t.Z_PK", arguments: StatementArguments(arguments)).compactMap {
+            row -> Transaction? in
             guard let token = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { return nil }
-            return Transaction(token: token, timestamp: Double.fromDatabaseValue(row[1] as DatabaseValue) ?? 0,
-                               author: String.fromDatabaseValue(row[2] as DatabaseValue), changes: [])
+            return Transaction(
+                token: token, timestamp: Double.fromDatabaseValue(row[1] as DatabaseValue) ?? 0,
+                author: String.fromDatabaseValue(row[2] as DatabaseValue), changes: [])
         }
         guard let first = transactions.first?.token, let last = transactions.last?.token else { return [] }
         var index: [Int64: Int] = [:]
         for (i, transaction) in transactions.enumerated() { index[transaction.token] = i }
-        let changes = try Row.fetchAll(db, sql: """
-            SELECT ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM main.\(PersistentHistoryLayout.changeTable)
-            WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY ZTRANSACTIONID, Z_PK
-            """, arguments: [first, last])
+        let changes = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM main.\(PersistentHistoryLayout.changeTable)
+                WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY ZTRANSACTIONID, Z_PK
+                """, arguments: [first, last])
         for row in changes {
             guard let transaction = Int64.fromDatabaseValue(row[0] as DatabaseValue), let i = index[transaction],
-                  let type = Int64.fromDatabaseValue(row[1] as DatabaseValue).flatMap(PersistentHistoryLayout.ChangeType.init(rawValue:)),
-                  let entity = Int64.fromDatabaseValue(row[2] as DatabaseValue), let key = Int64.fromDatabaseValue(row[3] as DatabaseValue)
+                let type = Int64.fromDatabaseValue(row[1] as DatabaseValue).flatMap(PersistentHistoryLayout.ChangeType.init(rawValue:)),
+                let entity = Int64.fromDatabaseValue(row[2] as DatabaseValue), let key = Int64.fromDatabaseValue(row[3] as DatabaseValue)
             else { continue }
             transactions[i].changes.append(Change(type: type, entity: entity, key: key))
         }

@@ -30,7 +30,11 @@ public struct PersistentHistoryWriter {
         public var tombstones: [Value]
 
         public init(type: PersistentHistoryLayout.ChangeType, entity: Int64, key: Int64, columns: Data? = nil, tombstones: [Value] = []) {
-            self.type = type; self.entity = entity; self.key = key; self.columns = columns; self.tombstones = tombstones
+            self.type = type
+            self.entity = entity
+            self.key = key
+            self.columns = columns
+            self.tombstones = tombstones
         }
     }
 
@@ -58,24 +62,32 @@ public struct PersistentHistoryWriter {
         let bundleKey = try interned(bundleID, in: db)
         let processKey = try interned(processID, in: db)
         let transaction = try nextKeys(of: layout.transactionEntity, count: 1, in: db)
-        try db.execute(sql: """
-            INSERT INTO main.\(PersistentHistoryLayout.transactionTable) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN)
-            VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, NULL, NULL, NULL, NULL, NULL)
-            """, arguments: [transaction, layout.transactionEntity, authorKey, bundleKey, processKey, date.timeIntervalSinceReferenceDate])
+        try db.execute(
+            sql: """
+                INSERT INTO main.\(PersistentHistoryLayout.transactionTable) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN)
+                VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, NULL, NULL, NULL, NULL, NULL)
+                """, arguments: [transaction, layout.transactionEntity, authorKey, bundleKey, processKey, date.timeIntervalSinceReferenceDate])
         let first = try nextKeys(of: layout.changeEntity, count: Int64(changes.count), in: db)
         let tombstoneCount = changes.map(\.tombstones.count).max() ?? 0
         guard tombstoneCount <= layout.tombstoneColumns else {
-            throw PersistentHistoryLayout.Problem("table \(PersistentHistoryLayout.changeTable) has \(layout.tombstoneColumns) tombstone columns, fewer than the model preserves (\(tombstoneCount))")
+            throw PersistentHistoryLayout.Problem(
+                "table \(PersistentHistoryLayout.changeTable) has \(layout.tombstoneColumns) tombstone columns, fewer than the model preserves (\(tombstoneCount))"
+            )
         }
         let tombstoneColumns = (0..<tombstoneCount).map { ", ZTOMBSTONE\($0)" }.joined()
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO main.\(PersistentHistoryLayout.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns))
-            VALUES (?, ?, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneCount)))
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO main.\(PersistentHistoryLayout.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns))
+                VALUES (?, ?, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneCount)))
+                """)
         for (offset, change) in changes.enumerated() {
             let tombstones = (0..<tombstoneCount).map { $0 < change.tombstones.count ? change.tombstones[$0].databaseValue : .null }
-            try statement.execute(arguments: StatementArguments([first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
-                                                                 transaction, change.columns] + tombstones.map { $0 as DatabaseValueConvertible? }))
+            try statement.execute(
+                arguments: StatementArguments(
+                    [
+                        first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
+                        transaction, change.columns
+                    ] + tombstones.map { $0 as DatabaseValueConvertible? }))
         }
         return transaction
     }
@@ -83,13 +95,16 @@ public struct PersistentHistoryWriter {
     /// The key of `name`'s row in `ATRANSACTIONSTRING`, written when there is none yet
     /// (strings are kept once: the table's names are unique).
     func interned(_ name: String, in db: Database) throws -> Int64 {
-        if let key = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM main.\(PersistentHistoryLayout.stringTable) WHERE ZNAME = ? ORDER BY Z_PK LIMIT 1",
-                                        arguments: [name]) {
+        if let key = try Int64.fetchOne(
+            db, sql: "SELECT Z_PK FROM main.\(PersistentHistoryLayout.stringTable) WHERE ZNAME = ? ORDER BY Z_PK LIMIT 1",
+            arguments: [name])
+        {
             return key
         }
         let key = try nextKeys(of: layout.stringEntity, count: 1, in: db)
-        try db.execute(sql: "INSERT INTO main.\(PersistentHistoryLayout.stringTable) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)",
-                       arguments: [key, layout.stringEntity, name])
+        try db.execute(
+            sql: "INSERT INTO main.\(PersistentHistoryLayout.stringTable) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)",
+            arguments: [key, layout.stringEntity, name])
         return key
     }
 
@@ -100,7 +115,8 @@ public struct PersistentHistoryWriter {
     /// and the keys taken from it would repeat the last one.
     func nextKeys(of entity: Int64, count: Int64, in db: Database) throws -> Int64 {
         let row = try Row.fetchOne(db, sql: "SELECT Z_MAX, Z_NAME FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity])
-        var stored = DatabaseValue.null, name = "history entity \(entity)"
+        var stored = DatabaseValue.null
+        var name = "history entity \(entity)"
         if let row {
             stored = row[0]
             if let text = String.fromDatabaseValue(row[1]) { name = "history entity \(text)" }

@@ -32,8 +32,10 @@ public final class TriggerNoticeLog: @unchecked Sendable {
     /// no notice (nothing is trusted from a file's trigger text).
     func note(_ arguments: [DatabaseValue]) {
         guard arguments.count == 5, let table = String.fromDatabaseValue(arguments[0]), let entity = Int64.fromDatabaseValue(arguments[1]),
-              let key = Int64.fromDatabaseValue(arguments[2]), let name = String.fromDatabaseValue(arguments[3]) else { return }
-        lock.lock(); defer { lock.unlock() }
+            let key = Int64.fromDatabaseValue(arguments[2]), let name = String.fromDatabaseValue(arguments[3])
+        else { return }
+        lock.lock()
+        defer { lock.unlock() }
         // A busy trigger may notify the same row many times: the last value is the one kept.
         notices.append(Notice(table: table, entity: entity, key: key, name: name, value: arguments[4]))
         if notices.count > 100_000 { notices.removeFirst(notices.count - 100_000) }
@@ -41,7 +43,8 @@ public final class TriggerNoticeLog: @unchecked Sendable {
 
     /// The notices since the last call, oldest first; the log is empty after.
     public func drain() -> [Notice] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         defer { notices = [] }
         return notices
     }

@@ -34,7 +34,7 @@ package final class DeferredViews {
     /// Identifiers that read the schema: any of them makes every view.
     static let schemaReaders: Set<String> = [
         "sqlite_temp_master", "sqlite_temp_schema", "sqlite_master", "sqlite_schema",
-        "pragma_table_list", "pragma_table_info", "pragma_table_xinfo", "table_list", "table_info", "table_xinfo",
+        "pragma_table_list", "pragma_table_info", "pragma_table_xinfo", "table_list", "table_info", "table_xinfo"
     ]
 
     package init(_ views: [(name: String, statements: [String])]) {
@@ -95,7 +95,8 @@ package final class DeferredViews {
             let folded = Self.folded(sql)
             // Quoted in the SQL, a `"` in the name is doubled (`"quarry_rows a""b"`); PostgreSQL,
             // unlike SQLite, says no missing name to make it afterwards.
-            for name in spaced where pending[name] != nil && (folded.contains(name) || folded.contains(name.replacingOccurrences(of: "\"", with: "\"\""))) {
+            for name in spaced
+            where pending[name] != nil && (folded.contains(name) || folded.contains(name.replacingOccurrences(of: "\"", with: "\"\""))) {
                 names.insert(name)
             }
         }
@@ -129,7 +130,10 @@ package final class DeferredViews {
     /// Every view not yet made (before a write: triggers read the views).
     package func takeAll() -> [Making] {
         taken = pending
-        defer { pending = [:]; spaced = [] }
+        defer {
+            pending = [:]
+            spaced = []
+        }
         return pending.keys.sorted().flatMap { pending[$0] ?? [] }
     }
 
@@ -138,7 +142,7 @@ package final class DeferredViews {
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
+            UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
             return true
         default:
             return false

@@ -31,8 +31,10 @@ public struct TextFunctions {
     public let match: (_ text: String, _ pattern: String, _ op: Int, _ options: Int) -> Bool?
     public let fold: (_ text: String, _ options: Int) -> String
 
-    public init(match: @escaping (_ text: String, _ pattern: String, _ op: Int, _ options: Int) -> Bool?,
-                fold: @escaping (_ text: String, _ options: Int) -> String) {
+    public init(
+        match: @escaping (_ text: String, _ pattern: String, _ op: Int, _ options: Int) -> Bool?,
+        fold: @escaping (_ text: String, _ options: Int) -> String
+    ) {
         self.match = match
         self.fold = fold
     }

@@ -28,8 +28,10 @@ package protocol StoreEngine: AnyObject {
     /// Writes `sql`'s rows (columns from `firstColumn` on, read as `types`) into `file` by
     /// the engine's own bulk path, as the rows would be written one at a time; returns how
     /// many, or nil when it has none for this query (before anything is written).
-    func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
-                    writer: inout TableWriter, file: OutputFile) throws -> Int?
+    func exportRows(
+        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int?
 
     /// What the open had to say (a private copy was read), for stderr.
     var openingNotes: [String] { get }

@@ -8,7 +8,10 @@ public struct SummaryScan {
         public var sql: String
         /// Numbers or dates: the mean, spread and quartiles are asked too.
         public var measured: Bool
-        public init(sql: String, measured: Bool) { self.sql = sql; self.measured = measured }
+        public init(sql: String, measured: Bool) {
+            self.sql = sql
+            self.measured = measured
+        }
     }
     /// What the rows are read from (a table, or a subquery) and the filter on them.
     public var source: String
@@ -22,8 +25,10 @@ public struct SummaryScan {
     /// DISTINCT would follow it, which a one-scan aggregate may not.
     public var schemaMayNameCollation: Bool
 
-    public init(source: String, filter: String?, arguments: [Value], columns: [Column], sampleSize: Int,
-                exactDistinctLimit: Int, schemaMayNameCollation: Bool) {
+    public init(
+        source: String, filter: String?, arguments: [Value], columns: [Column], sampleSize: Int,
+        exactDistinctLimit: Int, schemaMayNameCollation: Bool
+    ) {
         self.source = source
         self.filter = filter
         self.arguments = arguments
@@ -48,8 +53,10 @@ public struct ColumnStatistics {
     public var distinctIsEstimate: Bool
     public var quartilesAreEstimates: Bool
 
-    public init(count: Int, distinct: Int, min: Value, max: Value, mean: Double?, stddev: Double?, q25: Double?, q50: Double?,
-                q75: Double?, distinctIsEstimate: Bool, quartilesAreEstimates: Bool) {
+    public init(
+        count: Int, distinct: Int, min: Value, max: Value, mean: Double?, stddev: Double?, q25: Double?, q50: Double?,
+        q75: Double?, distinctIsEstimate: Bool, quartilesAreEstimates: Bool
+    ) {
         self.count = count
         self.distinct = distinct
         self.min = min
@@ -69,5 +76,8 @@ public struct ColumnStatistics {
 public struct SummaryScanResult {
     public var rows: Int
     public var columns: [ColumnStatistics?]
-    public init(rows: Int, columns: [ColumnStatistics?]) { self.rows = rows; self.columns = columns }
+    public init(rows: Int, columns: [ColumnStatistics?]) {
+        self.rows = rows
+        self.columns = columns
+    }
 }

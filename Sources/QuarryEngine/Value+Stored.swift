@@ -25,11 +25,11 @@ extension Value {
     package static func storedEqual(_ a: Value, _ b: Value) -> Bool {
         switch (a.storedForm, b.storedForm) {
         case (.null, .null): return true
-        case let (.integer(x), .integer(y)): return x == y
-        case let (.real(x), .real(y)): return x == y
-        case let (.integer(x), .real(y)), let (.real(y), .integer(x)): return Int64(exactly: y) == x
-        case let (.text(x), .text(y)): return x == y
-        case let (.blob(x), .blob(y)): return x == y
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.real(let x), .real(let y)): return x == y
+        case (.integer(let x), .real(let y)), (.real(let y), .integer(let x)): return Int64(exactly: y) == x
+        case (.text(let x), .text(let y)): return x == y
+        case (.blob(let x), .blob(let y)): return x == y
         default: return false
         }
     }
@@ -41,11 +41,21 @@ extension Value {
     package func hashStored(into hasher: inout Hasher) {
         switch storedForm {
         case .null: hasher.combine(UInt8(0))
-        case .integer(let integer): hasher.combine(UInt8(1)); hasher.combine(Double(integer))
-        case .real(let real): hasher.combine(UInt8(1)); hasher.combine(real)
-        case .text(let text): hasher.combine(UInt8(2)); hasher.combine(text)
-        case .blob(let bytes): hasher.combine(UInt8(3)); hasher.combine(Data(bytes))
-        case .bool, .date, .decimal: hasher.combine(UInt8(4)); hasher.combine(self)
+        case .integer(let integer):
+            hasher.combine(UInt8(1))
+            hasher.combine(Double(integer))
+        case .real(let real):
+            hasher.combine(UInt8(1))
+            hasher.combine(real)
+        case .text(let text):
+            hasher.combine(UInt8(2))
+            hasher.combine(text)
+        case .blob(let bytes):
+            hasher.combine(UInt8(3))
+            hasher.combine(Data(bytes))
+        case .bool, .date, .decimal:
+            hasher.combine(UInt8(4))
+            hasher.combine(self)
         }
     }
 

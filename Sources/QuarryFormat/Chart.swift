@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Charts drawn as text: horizontal bars (histograms, bar charts) and a column plot
 /// (line charts), with labelled axes and values, fitting `width` columns. Unicode block
@@ -13,7 +13,8 @@ public struct ChartStyle {
     public var height = 12
 
     public init(width: Int = 80, unicode: Bool = ChartStyle.environmentAllowsUnicode()) {
-        self.width = width; self.unicode = unicode
+        self.width = width
+        self.unicode = unicode
     }
 
     /// False under `TERM=dumb` or with `NO_COLOR` set.
@@ -64,9 +65,13 @@ public enum Chart {
         let given = zip(xs, ys).compactMap { x, y in x.flatMap { x in y.map { (x, $0) } } }
         let points = given.filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
         let note = leftOutNote(given.count - points.count)
-        guard let first = points.first, let last = points.last else { return [CellText.flat(title), "(no points)", note].compactMap { $0 }.joined(separator: "\n") }
-        let low = min(0, points.map(\.1).min() ?? 0), high = points.map(\.1).max() ?? 0
-        let topText = CellText.number(high), bottomText = CellText.number(low)
+        guard let first = points.first, let last = points.last else {
+            return [CellText.flat(title), "(no points)", note].compactMap { $0 }.joined(separator: "\n")
+        }
+        let low = min(0, points.map(\.1).min() ?? 0)
+        let high = points.map(\.1).max() ?? 0
+        let topText = CellText.number(high)
+        let bottomText = CellText.number(low)
         let gutter = max(topText.count, bottomText.count)
         let room = max(1, style.width - gutter - 2)
         let columns = max(1, min(points.count, room))
@@ -74,7 +79,8 @@ public enum Chart {
         let cellWidth = max(1, min(4, room / columns))
         // Each column's mean y over the points whose x falls in it, kept as a running mean:
         // a sum of values near ±1.8e308 would overflow.
-        var means = [Double](repeating: 0, count: columns), counts = [Int](repeating: 0, count: columns)
+        var means = [Double](repeating: 0, count: columns)
+        var counts = [Int](repeating: 0, count: columns)
         for (x, y) in points {
             let column = min(columns - 1, Int(fraction(x, from: first.0, to: last.0) * Double(columns)))
             counts[column] += 1
@@ -82,7 +88,9 @@ public enum Chart {
             means[column] = counts[column] == 1 ? y : means[column] + (y / 2 - means[column] / 2) * (2 / Double(counts[column]))
         }
         let levels = style.height * 8
-        let heights: [Int?] = (0..<columns).map { counts[$0] == 0 ? nil : (high > low ? Int((fraction(means[$0], from: low, to: high) * Double(levels)).rounded()) : levels) }
+        let heights: [Int?] = (0..<columns).map {
+            counts[$0] == 0 ? nil : (high > low ? Int((fraction(means[$0], from: low, to: high) * Double(levels)).rounded()) : levels)
+        }
         let axis = style.unicode ? "┤" : "|"
         var lines = [CellText.flat(title)]
         for row in (0..<style.height).reversed() {
@@ -96,9 +104,11 @@ public enum Chart {
             }.map { String(repeating: $0, count: cellWidth) }.joined()
             lines.append(String(repeating: " ", count: gutter - label.count) + label + " " + axis + cells)
         }
-        let corner = style.unicode ? "└" : "+", rule = style.unicode ? "─" : "-"
+        let corner = style.unicode ? "└" : "+"
+        let rule = style.unicode ? "─" : "-"
         lines.append(String(repeating: " ", count: gutter + 1) + corner + String(repeating: rule, count: columns * cellWidth))
-        let left = CellText.flat(xLabel(first.0)), right = CellText.flat(xLabel(last.0))
+        let left = CellText.flat(xLabel(first.0))
+        let right = CellText.flat(xLabel(last.0))
         let gap = max(1, columns * cellWidth - left.count - right.count)
         lines.append(String(repeating: " ", count: gutter + 2) + left + (last.0 > first.0 ? String(repeating: " ", count: gap) + right : ""))
         if let note { lines.append(note) }
@@ -128,7 +138,7 @@ public enum Chart {
     }
 }
 
-public extension CellText {
+extension CellText {
     /// A number as charts label it: integers whole and grouped, others to six digits.
     /// Dates as charts label them: to the minute, or the day when every label is midnight.
     public static func dates(_ seconds: [Double]) -> [String] {

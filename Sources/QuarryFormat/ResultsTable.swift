@@ -1,6 +1,6 @@
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Results as a table: one row per object (ID, then attributes); a long result shows its
 /// first and last rows (`.maxrows` in all) and says how many there are.
@@ -13,7 +13,10 @@ public struct ResultsTable {
     public var pageStart: Int?
     public var mark: ((Int64) -> String?)?
 
-    public init(_ results: FetchResults, format: TableFormat = TableFormat()) { self.results = results; self.format = format }
+    public init(_ results: FetchResults, format: TableFormat = TableFormat()) {
+        self.results = results
+        self.format = format
+    }
 
     public func render() throws -> String {
         guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: format.maxRows) }
@@ -46,7 +49,9 @@ public struct ResultsTable {
             // One page of the live view: "rows 21-40 of 336,776".
             let first = min(max(0, pageStart), max(0, total - 1))
             indexes = Array(first..<min(total, first + shown))
-            footer = indexes.isEmpty ? "(0 objects)"
+            footer =
+                indexes.isEmpty
+                ? "(0 objects)"
                 : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : Self.footer(total)
         } else {
             // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.

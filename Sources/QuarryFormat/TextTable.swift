@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// How tables print: the REPL's `.mode`. Data, not branches in the printing code.
 public enum OutputMode: String, CaseIterable {
@@ -40,7 +40,10 @@ public struct TextTable {
     public var marks: [String]?
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
-        self.headers = headers; self.rows = values; self.footer = footer; self.gap = gap
+        self.headers = headers
+        self.rows = values
+        self.footer = footer
+        self.gap = gap
     }
 
     /// Cells of text (nil is nil), as a table shows names and IDs.
@@ -63,8 +66,13 @@ public struct TextTable {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
-            let cells = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime)).replacingOccurrences(of: "|", with: "\\|") } }
-            var lines = format.headers ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"] : []
+            let cells = rows.map {
+                $0.map { CellText.flat(CellText.display($0, local: format.localTime)).replacingOccurrences(of: "|", with: "\\|") }
+            }
+            var lines =
+                format.headers
+                ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"]
+                : []
             lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
         case .csv:
@@ -77,7 +85,10 @@ public struct TextTable {
             let names = headers.map(CellText.flat)
             let width = names.map(\.count).max() ?? 0
             return rows.map { row in
-                zip(names, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.flat(CellText.display($1, local: format.localTime, full: true)) }.joined(separator: "\n")
+                zip(names, row).map {
+                    String(repeating: " ", count: width - $0.count) + $0 + " = "
+                        + CellText.flat(CellText.display($1, local: format.localTime, full: true))
+                }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
     }
@@ -100,12 +111,17 @@ public struct TextTable {
             var used = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2)
             for (i, width) in widths.enumerated() {
                 let needed = width + (i > 0 ? style.separator.count : 0)
-                if used + needed > format.width, i > 0 { shown = i; break }
+                if used + needed > format.width, i > 0 {
+                    shown = i
+                    break
+                }
                 used += needed
             }
         }
         widths = Array(widths.prefix(shown))
-        let bold = format.colors ? "\u{1B}[1m" : "", dim = format.colors ? "\u{1B}[2m" : "", reset = format.colors ? "\u{1B}[0m" : ""
+        let bold = format.colors ? "\u{1B}[1m" : ""
+        let dim = format.colors ? "\u{1B}[2m" : ""
+        let reset = format.colors ? "\u{1B}[0m" : ""
         func line(_ cells: [String], values: [Value]?) -> String {
             let body = widths.indices.map { i -> String in
                 let text = CellText.clip(cells[i], widths[i])
@@ -204,8 +220,8 @@ extension Value {
     }
 }
 
-private extension String {
-    func trimmingTrailingSpaces() -> String {
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
         var s = self
         while s.last == " " { s.removeLast() }
         return s
@@ -222,8 +238,9 @@ extension TextTable {
         if let id = headers.firstIndex(of: "id"), !indexes.contains(id) { indexes.insert(id, at: 0) }
         var seen = Set<Int>()
         indexes = indexes.filter { seen.insert($0).inserted }
-        var chosen = TextTable(headers: indexes.map { headers[$0] }, values: rows.map { row in indexes.map { $0 < row.count ? row[$0] : .null } },
-                               footer: footer, gap: gap)
+        var chosen = TextTable(
+            headers: indexes.map { headers[$0] }, values: rows.map { row in indexes.map { $0 < row.count ? row[$0] : .null } },
+            footer: footer, gap: gap)
         chosen.marks = marks
         return chosen
     }
@@ -236,7 +253,8 @@ extension TextTable {
         guard !format.mode.isData, format.width > 0 else { return table.render(format) }
         let cells = (table.rows.first ?? []).map { CellText.flat(CellText.display($0, local: format.localTime)).count }
         let cut = cells.contains { $0 > 40 }
-        let needed = zip(table.headers, cells).map { max($0.count, min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
+        let needed =
+            zip(table.headers, cells).map { max($0.count, min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
             + (format.mode == .box ? 4 : 0)
         if !cut, needed <= format.width { return table.render(format) }
         var vertical = format
@@ -261,8 +279,10 @@ extension TextTable {
         guard !format.mode.isData, total > format.maxRows else {
             return TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
         }
-        let head = (format.maxRows + 1) / 2, tail = format.maxRows - head
-        return TextTable(headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
-                         footer: "(\(grouped(total)) \(noun))", gap: tail > 0 ? head : nil)
+        let head = (format.maxRows + 1) / 2
+        let tail = format.maxRows - head
+        return TextTable(
+            headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
+            footer: "(\(grouped(total)) \(noun))", gap: tail > 0 ? head : nil)
     }
 }

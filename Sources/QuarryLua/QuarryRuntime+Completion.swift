@@ -3,8 +3,10 @@ import CQuarryShim
 import QuarryStore
 
 extension QuarryRuntime {
-    static let keywords = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
-                           "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
+    static let keywords = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+        "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"
+    ]
 
     /// What Tab may complete `word` to, given the text before it: entity names as the first
     /// string of `fetch(`, `count(`...; inside a predicate or sort string, the keys of the
@@ -50,7 +52,8 @@ extension QuarryRuntime {
         guard var description = try? context.entity(named: entity) else { return [] }
         for name in path {
             guard let relationship = description.relationship(named: name),
-                  let next = try? context.entity(named: relationship.destination) else { return [] }
+                let next = try? context.entity(named: relationship.destination)
+            else { return [] }
             description = next
         }
         return description.keyNames
@@ -77,8 +80,9 @@ extension QuarryRuntime {
                 LuaTable.field(state, -1, name)
                 quarry_remove(state, -2)
             } else if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self),
-                      let relationship = context.entitiesRelationship(name, of: object), !relationship.isToMany,
-                      let target = try? context.relatedObject(name, of: object) {
+                let relationship = context.entitiesRelationship(name, of: object), !relationship.isToMany,
+                let target = try? context.relatedObject(name, of: object)
+            {
                 quarry_pop(state, 1)
                 pushManagedObject(state, target)
             } else {
@@ -96,7 +100,8 @@ extension QuarryRuntime {
             // `Item.` reads the handle's fields; keys belong to objects, methods follow `:`.
             return methods ? methodNames(.entity) : ["name", "attributes"]
         }
-        for kind in [UserdataKind.results, .set, .predicate, .observer, .namespace, .binding, .state] where userdataKind(state, index) == kind.rawValue {
+        for kind in [UserdataKind.results, .set, .predicate, .observer, .namespace, .binding, .state]
+        where userdataKind(state, index) == kind.rawValue {
             return methodNames(kind) + (methods ? [] : (kind == .results ? ["predicate", "args", "sort", "limit", "offset", "section"] : ["value"]))
         }
         if lua_type(state, index) == LUA_TSTRING, methods {

@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A Lua error that reached Swift: the message, and the traceback when one was taken.
 public struct LuaFailure: Error, CustomStringConvertible {
@@ -220,151 +220,151 @@ enum PreludeBytecode {
 /// Lua-side helpers: printing goes through `tostring`, which may call user
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
-local quarry = ...
-local writeOnce, page = quarry.__writeonce, quarry.__page
-quarry.__writeonce, quarry.__page = nil, nil
-local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
-quarry.__objecttable, quarry.__rowstable = nil, nil
-rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
-local function repr(v, depth, seen)
-  local t = type(v)
-  if t == "string" then return string.format("%q", v) end
-  if t ~= "table" then return tostring(v) end
-  local mt = getmetatable(v)
-  if type(mt) == "table" and rawget(mt, "__tostring") then return tostring(v) end
-  if seen[v] or depth > 3 then return "{...}" end
-  seen[v] = true
-  local parts, n = {}, rawlen(v)
-  for i = 1, math.min(n, 100) do parts[#parts + 1] = repr(rawget(v, i), depth + 1, seen) end
-  if n > 100 then parts[#parts + 1] = "... " .. (n - 100) .. " more" end
-  local keys = {}
-  for k in next, v do
-    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
-  end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  for _, k in ipairs(keys) do
-    local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. repr(k, depth + 1, seen) .. "]"
-    parts[#parts + 1] = key .. " = " .. repr(rawget(v, k), depth + 1, seen)
-  end
-  seen[v] = nil
-  return "{" .. table.concat(parts, ", ") .. "}"
-end
-function quarry.repr(v)
-  if type(v) == "string" then return v end
-  return repr(v, 0, {})
-end
-function quarry.show(...)
-  local out = {}
-  if select("#", ...) > 0 then rawset(_G, "_", (select(1, ...))) end
-  for i = 1, select("#", ...) do
-    local v = select(i, ...)
-    if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
-    -- A list of records (sql(), summarize(), group/having) prints as a table.
-    out[i] = quarry.typeof(v) == "object" and objectTable(v)
-      or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
-  end
-  local text = table.concat(out, "\t") .. "\n"
-  local once = quarry.__once
-  if once then
-    -- .once FILE: this result goes to the file, then output returns to the terminal.
-    quarry.__once = nil
-    writeOnce(once, text)
-    return
-  end
-  if page(text) then return end
-  io.write(text)
-  io.flush()
-end
--- print as Lua's (tostring of each argument, tabs, a newline, to standard output), except
--- that rows Quarry made (sql(), summarize(), dictionary results) print as a table, as
--- results do: in a script, print(sql(...)) shows the rows, not "table: 0x...".
-do
-  local stdout, tostring, select, type, getmetatable, concat = io.stdout, tostring, select, type, getmetatable, table.concat
-  rawset(_G, "print", function(...)
-    local out = {}
-    for i = 1, select("#", ...) do
-      local v = select(i, ...)
-      out[i] = (type(v) == "table" and getmetatable(v) == nil and rowsTable(v, true)) or tostring(v)
+    local quarry = ...
+    local writeOnce, page = quarry.__writeonce, quarry.__page
+    quarry.__writeonce, quarry.__page = nil, nil
+    local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
+    quarry.__objecttable, quarry.__rowstable = nil, nil
+    rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
+    local function repr(v, depth, seen)
+      local t = type(v)
+      if t == "string" then return string.format("%q", v) end
+      if t ~= "table" then return tostring(v) end
+      local mt = getmetatable(v)
+      if type(mt) == "table" and rawget(mt, "__tostring") then return tostring(v) end
+      if seen[v] or depth > 3 then return "{...}" end
+      seen[v] = true
+      local parts, n = {}, rawlen(v)
+      for i = 1, math.min(n, 100) do parts[#parts + 1] = repr(rawget(v, i), depth + 1, seen) end
+      if n > 100 then parts[#parts + 1] = "... " .. (n - 100) .. " more" end
+      local keys = {}
+      for k in next, v do
+        if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+      end
+      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+      for _, k in ipairs(keys) do
+        local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. repr(k, depth + 1, seen) .. "]"
+        parts[#parts + 1] = key .. " = " .. repr(rawget(v, k), depth + 1, seen)
+      end
+      seen[v] = nil
+      return "{" .. table.concat(parts, ", ") .. "}"
     end
-    stdout:write(concat(out, "\t"), "\n")
-    stdout:flush()
-  end)
-end
--- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua
--- closure, so no Swift function is made per call.
--- entity("Car", { abstract = true }) { ... } and entity("SportCar", { parent = "Car" }, { ... }):
--- a table of options only (abstract, parent naming no attribute type, uniqueness as a
--- list of lists) is the options, not the definition.
-local define = quarry.entity
-local types = { string = 1, int16 = 1, int32 = 1, int64 = 1, int = 1, double = 1, decimal = 1,
-                bool = 1, date = 1, uuid = 1, binary = 1, json = 1 }
-local function isOptions(t)
-  if type(t) ~= "table" or next(t) == nil then return false end
-  for k, v in pairs(t) do
-    if k == "abstract" then if type(v) ~= "boolean" then return false end
-    elseif k == "parent" then
-      if type(v) == "string" then
-        if types[(v:gsub("%?$", ""))] then return false end
-      elseif type(v) ~= "userdata" then return false end
-    elseif k == "uniqueness" then if type(v) ~= "table" or type(v[1]) ~= "table" then return false end
-    else return false end
-  end
-  return true
-end
-local function entity(name, definition, more)
-  if definition == nil and type(name) == "string" then
-    return function(d) return define(name, d) end
-  end
-  if more ~= nil then return define(name, more, definition) end
-  if isOptions(definition) then
-    return function(d) return define(name, d, definition) end
-  end
-  return define(name, definition)
-end
-quarry.entity = entity
-rawset(_G, "entity", entity)
--- history{ since = token } and history.prune(token).
-local readHistory, prune = quarry.__history, quarry.__prune
-quarry.__history, quarry.__prune = nil, nil
-rawset(_G, "__history", nil); rawset(_G, "__prune", nil)
-local history = setmetatable({ prune = function(token) return prune(token) end },
-  { __call = function(_, options) return readHistory(options) end })
-quarry.history = history
-rawset(_G, "history", history)
-local helpers = {}
-local objectAt, walkOf = quarry.__objectat, quarry.__walk
-quarry.__objectat, quarry.__walk = nil, nil
-rawset(_G, "__objectat", nil); rawset(_G, "__walk", nil)
--- r:objects(): every object in order, sectioned or not, as r held them when the loop
--- began (a walk, as ipairs(r) takes). Unsectioned, the walk's w[i] (read in batches of
--- rows, as ipairs(r) is); sectioned, w[i] is a section, so the flat i-th.
-function helpers.objects(r)
-  local i, w = 0, walkOf(r)
-  if r.section == nil then
-    return function()
-      i = i + 1
-      return w[i]
+    function quarry.repr(v)
+      if type(v) == "string" then return v end
+      return repr(v, 0, {})
     end
-  end
-  return function()
-    i = i + 1
-    return objectAt(w, i)
-  end
-end
--- coroutine.wrap as Lua's, except that an error message keeps the one position it has
--- (Lua's own prefixes a second: "x.lua:1: x.lua:1: unknown entity").
-do
-  local create, resume, close, raise = coroutine.create, coroutine.resume, coroutine.close, error
-  local function finish(co, ok, ...)
-    if ok then return ... end
-    local message = ...
-    close(co)
-    raise(message, 0)
-  end
-  coroutine.wrap = function(f)
-    local co = create(f)
-    return function(...) return finish(co, resume(co, ...)) end
-  end
-end
-return helpers
-"""#
+    function quarry.show(...)
+      local out = {}
+      if select("#", ...) > 0 then rawset(_G, "_", (select(1, ...))) end
+      for i = 1, select("#", ...) do
+        local v = select(i, ...)
+        if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
+        -- A list of records (sql(), summarize(), group/having) prints as a table.
+        out[i] = quarry.typeof(v) == "object" and objectTable(v)
+          or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
+      end
+      local text = table.concat(out, "\t") .. "\n"
+      local once = quarry.__once
+      if once then
+        -- .once FILE: this result goes to the file, then output returns to the terminal.
+        quarry.__once = nil
+        writeOnce(once, text)
+        return
+      end
+      if page(text) then return end
+      io.write(text)
+      io.flush()
+    end
+    -- print as Lua's (tostring of each argument, tabs, a newline, to standard output), except
+    -- that rows Quarry made (sql(), summarize(), dictionary results) print as a table, as
+    -- results do: in a script, print(sql(...)) shows the rows, not "table: 0x...".
+    do
+      local stdout, tostring, select, type, getmetatable, concat = io.stdout, tostring, select, type, getmetatable, table.concat
+      rawset(_G, "print", function(...)
+        local out = {}
+        for i = 1, select("#", ...) do
+          local v = select(i, ...)
+          out[i] = (type(v) == "table" and getmetatable(v) == nil and rowsTable(v, true)) or tostring(v)
+        end
+        stdout:write(concat(out, "\t"), "\n")
+        stdout:flush()
+      end)
+    end
+    -- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua
+    -- closure, so no Swift function is made per call.
+    -- entity("Car", { abstract = true }) { ... } and entity("SportCar", { parent = "Car" }, { ... }):
+    -- a table of options only (abstract, parent naming no attribute type, uniqueness as a
+    -- list of lists) is the options, not the definition.
+    local define = quarry.entity
+    local types = { string = 1, int16 = 1, int32 = 1, int64 = 1, int = 1, double = 1, decimal = 1,
+                    bool = 1, date = 1, uuid = 1, binary = 1, json = 1 }
+    local function isOptions(t)
+      if type(t) ~= "table" or next(t) == nil then return false end
+      for k, v in pairs(t) do
+        if k == "abstract" then if type(v) ~= "boolean" then return false end
+        elseif k == "parent" then
+          if type(v) == "string" then
+            if types[(v:gsub("%?$", ""))] then return false end
+          elseif type(v) ~= "userdata" then return false end
+        elseif k == "uniqueness" then if type(v) ~= "table" or type(v[1]) ~= "table" then return false end
+        else return false end
+      end
+      return true
+    end
+    local function entity(name, definition, more)
+      if definition == nil and type(name) == "string" then
+        return function(d) return define(name, d) end
+      end
+      if more ~= nil then return define(name, more, definition) end
+      if isOptions(definition) then
+        return function(d) return define(name, d, definition) end
+      end
+      return define(name, definition)
+    end
+    quarry.entity = entity
+    rawset(_G, "entity", entity)
+    -- history{ since = token } and history.prune(token).
+    local readHistory, prune = quarry.__history, quarry.__prune
+    quarry.__history, quarry.__prune = nil, nil
+    rawset(_G, "__history", nil); rawset(_G, "__prune", nil)
+    local history = setmetatable({ prune = function(token) return prune(token) end },
+      { __call = function(_, options) return readHistory(options) end })
+    quarry.history = history
+    rawset(_G, "history", history)
+    local helpers = {}
+    local objectAt, walkOf = quarry.__objectat, quarry.__walk
+    quarry.__objectat, quarry.__walk = nil, nil
+    rawset(_G, "__objectat", nil); rawset(_G, "__walk", nil)
+    -- r:objects(): every object in order, sectioned or not, as r held them when the loop
+    -- began (a walk, as ipairs(r) takes). Unsectioned, the walk's w[i] (read in batches of
+    -- rows, as ipairs(r) is); sectioned, w[i] is a section, so the flat i-th.
+    function helpers.objects(r)
+      local i, w = 0, walkOf(r)
+      if r.section == nil then
+        return function()
+          i = i + 1
+          return w[i]
+        end
+      end
+      return function()
+        i = i + 1
+        return objectAt(w, i)
+      end
+    end
+    -- coroutine.wrap as Lua's, except that an error message keeps the one position it has
+    -- (Lua's own prefixes a second: "x.lua:1: x.lua:1: unknown entity").
+    do
+      local create, resume, close, raise = coroutine.create, coroutine.resume, coroutine.close, error
+      local function finish(co, ok, ...)
+        if ok then return ... end
+        local message = ...
+        close(co)
+        raise(message, 0)
+      end
+      coroutine.wrap = function(f)
+        local co = create(f)
+        return function(...) return finish(co, resume(co, ...)) end
+      end
+    end
+    return helpers
+    """#

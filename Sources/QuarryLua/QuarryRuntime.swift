@@ -2,9 +2,9 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One Lua state with Quarry's API installed over one object context.
 public final class QuarryRuntime {
@@ -70,7 +70,9 @@ public final class QuarryRuntime {
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
-    public init(context: ObjectContext, memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole()) throws {
+    public init(context: ObjectContext, memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole())
+        throws
+    {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
         self.memoryLimit = memoryLimit
         self.settings = settings
@@ -88,8 +90,10 @@ public final class QuarryRuntime {
     /// nothing the user can see: it starts empty, with no notes to print. `open` cannot
     /// fail in a way it can report as a value (it runs inside whatever first needs the
     /// store), so it must say what went wrong and end the process itself.
-    public init(memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole(),
-                opening open: @escaping () -> ObjectContext) throws {
+    public init(
+        memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole(),
+        opening open: @escaping () -> ObjectContext
+    ) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
         self.memoryLimit = memoryLimit
         self.settings = settings
@@ -219,8 +223,8 @@ public final class QuarryRuntime {
             pushBinding(binding)
             lua_pushvalue(state, -2)
             lua_pushvalue(state, -2)
-            lua_rawset(state, -6)  // _G
-            lua_rawset(state, -3)  // quarry
+            lua_rawset(state, -6) // _G
+            lua_rawset(state, -3) // quarry
         }
         quarry_pop(state, 2)
     }
@@ -299,10 +303,13 @@ public final class QuarryRuntime {
             LuaTable.setField(state, -2, binding.name)
         }
         if kind.holdsSwiftObject {
-            push(BoundFunction(name: "__gc", function: { _, call in
-                releaseSwiftObject(call.state, 1, kind: kind)
-                return 0
-            }, runtime: self))
+            push(
+                BoundFunction(
+                    name: "__gc",
+                    function: { _, call in
+                        releaseSwiftObject(call.state, 1, kind: kind)
+                        return 0
+                    }, runtime: self))
             LuaTable.setField(state, -2, "__gc")
         }
     }
@@ -369,7 +376,10 @@ public final class QuarryRuntime {
     }
 
     func pushObject(_ object: ManagedObject?) -> Int32 {
-        guard let object else { lua_pushnil(state); return 1 }
+        guard let object else {
+            lua_pushnil(state)
+            return 1
+        }
         pushManagedObject(state, object)
         return 1
     }

@@ -12,7 +12,8 @@ public func closestMatch(to word: String, in candidates: [String]) -> String? {
 
 /// Levenshtein distance, with a transposition counted as one edit.
 public func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous2 = [Int](repeating: 0, count: b.count + 1)

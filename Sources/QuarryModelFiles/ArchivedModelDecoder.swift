@@ -133,7 +133,9 @@ enum ArchivedModelDecoder {
         var elements: [CoreDataAttribute] = []
         var isEnum = false
         if type == .composite {
-            guard depth < compositeDepthLimit else { throw p.archive.broken("\(entity).\(name): composites nested more than \(compositeDepthLimit) deep") }
+            guard depth < compositeDepthLimit else {
+                throw p.archive.broken("\(entity).\(name): composites nested more than \(compositeDepthLimit) deep")
+            }
             var names: Set<String> = []
             for n in try p.elements("NSCompositeElements") {
                 let element = try p.archive.instance(n)
@@ -145,7 +147,9 @@ enum ArchivedModelDecoder {
                 }
                 // An element is named by its path (`author.person`): a dot in a name would
                 // make two elements one path.
-                guard !elementName.contains(".") else { throw p.archive.broken("\(entity).\(name): a composite element is named \(elementName), with a dot") }
+                guard !elementName.contains(".") else {
+                    throw p.archive.broken("\(entity).\(name): a composite element is named \(elementName), with a dot")
+                }
                 guard names.insert(elementName).inserted else { throw p.archive.broken("\(entity).\(name): two elements named \(elementName)") }
                 elements.append(try attribute(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
             }
@@ -180,7 +184,7 @@ enum ArchivedModelDecoder {
             if let s = fields["NS.string"]?.string { return s }
         default: break
         }
-        return nil  // data, decimals and other objects: no text form
+        return nil // data, decimals and other objects: no text form
     }
 
     private static func relationship(_ p: ArchivedObject, name: String, entity: String) throws -> CoreDataRelationship {

@@ -48,12 +48,14 @@ package enum BinaryPlistCheck {
             let count = bytes.count
             guard count >= 8 + 32 else { throw fail("a binary property list of \(count) bytes is truncated") }
             let trailer = count - 32
-            let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
+            let offsetSize = Int(bytes[trailer + 6])
+            let refSize = Int(bytes[trailer + 7])
             guard (1...8).contains(offsetSize), (1...8).contains(refSize),
-                  let objectCount = uint(at: trailer + 8, width: 8), let top = uint(at: trailer + 16, width: 8),
-                  let table = uint(at: trailer + 24, width: 8),
-                  objectCount >= 1, objectCount <= count, top < objectCount,
-                  table >= 8, table <= trailer, (trailer - table) / offsetSize >= objectCount else {
+                let objectCount = uint(at: trailer + 8, width: 8), let top = uint(at: trailer + 16, width: 8),
+                let table = uint(at: trailer + 24, width: 8),
+                objectCount >= 1, objectCount <= count, top < objectCount,
+                table >= 8, table <= trailer, (trailer - table) / offsetSize >= objectCount
+            else {
                 throw fail("the binary property list's trailer is invalid")
             }
             func offset(_ i: Int) throws -> Int {
@@ -147,7 +149,8 @@ package enum BinaryPlistCheck {
             if length == 0x0F {
                 // The length is an integer object: 0x1n, then 2^n bytes.
                 guard start < bytes.count, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3,
-                      let n = uint(at: start + 1, width: 1 << Int(bytes[start] & 0x0F)) else {
+                    let n = uint(at: start + 1, width: 1 << Int(bytes[start] & 0x0F))
+                else {
                     throw fail("object \(object) of the binary property list has an invalid length")
                 }
                 start += 1 + (1 << Int(bytes[start] & 0x0F))

@@ -57,9 +57,10 @@ package enum BinaryPropertyList {
                 return n <= UInt64(Int.max) ? Int(n) : nil
             }
             guard (1...8).contains(offsetSize), (1...8).contains(refSize),
-                  let objects = big(trailer + 8), let top = big(trailer + 16), let table = big(trailer + 24),
-                  objects >= 1, objects <= count, top < objects, table >= 8, table <= trailer,
-                  (trailer - table) / offsetSize >= objects else {
+                let objects = big(trailer + 8), let top = big(trailer + 16), let table = big(trailer + 24),
+                objects >= 1, objects <= count, top < objects, table >= 8, table <= trailer,
+                (trailer - table) / offsetSize >= objects
+            else {
                 throw ModelFileError(.malformedPlist, path: path, "the binary property list's trailer is invalid")
             }
             objectCount = objects
@@ -197,7 +198,8 @@ package enum BinaryPropertyList {
                     let ref = try reference(n, at: start + i * refSize)
                     let key = try self.key(ref, of: n)
                     if keyTags[ref] == Self.untagged { keyTags[ref] = PlistDictionary.asciiTag(key) ?? PlistDictionary.notASCII }
-                    entries.append(PlistDictionary.Entry(tag: keyTags[ref], key: key, value: try object(reference(n, at: start + (count + i) * refSize))))
+                    entries.append(
+                        PlistDictionary.Entry(tag: keyTags[ref], key: key, value: try object(reference(n, at: start + (count + i) * refSize))))
                 }
                 return .dictionary(PlistDictionary(entries: entries))
             default:

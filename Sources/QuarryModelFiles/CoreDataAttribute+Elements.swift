@@ -17,7 +17,9 @@ extension CoreDataAttribute {
         public var columnName: String
 
         package init(key: String, attribute: CoreDataAttribute, columnName: String) {
-            self.key = key; self.attribute = attribute; self.columnName = columnName
+            self.key = key
+            self.attribute = attribute
+            self.columnName = columnName
         }
     }
 

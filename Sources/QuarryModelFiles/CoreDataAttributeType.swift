@@ -51,7 +51,10 @@ public enum CoreDataAttributeType: String, CaseIterable, Equatable, Sendable {
 
     /// From Xcode's `attributeType` (`"Binary"` is also written `"Binary Data"` in old models).
     public init?(xmlName: String) {
-        if xmlName == "Binary Data" { self = .binary; return }
+        if xmlName == "Binary Data" {
+            self = .binary
+            return
+        }
         self.init(rawValue: xmlName)
     }
 

@@ -54,10 +54,13 @@ extension CoreDataModel {
             entity.isAbstract = try r.flags(1)[0]
             for _ in 0..<(try r.count()) { entity.attributes.append(try r.attribute(depth: 0)) }
             for _ in 0..<(try r.count()) {
-                let name = try r.string(), destination = try r.string(), inverse: String? = try r.optional()
+                let name = try r.string()
+                let destination = try r.string()
+                let inverse: String? = try r.optional()
                 let f = try r.flags(4)
-                var relationship = CoreDataRelationship(name: name, destination: destination, inverse: inverse, isToMany: f[0],
-                                                        isOrdered: f[1], isOptional: f[2], isTransient: f[3])
+                var relationship = CoreDataRelationship(
+                    name: name, destination: destination, inverse: inverse, isToMany: f[0],
+                    isOrdered: f[1], isOptional: f[2], isTransient: f[3])
                 relationship.minCount = try r.integer()
                 relationship.maxCount = try r.integer()
                 let rule = try r.count()
@@ -83,8 +86,10 @@ extension ModelBytes.Writer {
     package mutating func attribute(_ a: CoreDataAttribute) {
         string(a.name)
         count(CoreDataAttributeType.allCases.firstIndex(of: a.type) ?? 0)
-        flags([a.isOptional, a.isTransient, a.isDerived, a.isIndexed, a.allowsExternalBinaryDataStorage,
-               a.preservesValueInHistoryOnDeletion, a.isEnum])
+        flags([
+            a.isOptional, a.isTransient, a.isDerived, a.isIndexed, a.allowsExternalBinaryDataStorage,
+            a.preservesValueInHistoryOnDeletion, a.isEnum
+        ])
         optional(a.derivationExpression)
         optional(a.defaultValue)
         optional(a.valueTransformerName)
@@ -161,8 +166,12 @@ enum ModelBytes {
             string(request.entity)
             switch request.predicate {
             case nil: bytes.append(0)
-            case .format(let text): bytes.append(1); string(text)
-            case .unsupported(let why): bytes.append(2); string(why)
+            case .format(let text):
+                bytes.append(1)
+                string(text)
+            case .unsupported(let why):
+                bytes.append(2)
+                string(why)
             }
         }
     }
@@ -241,7 +250,8 @@ enum ModelBytes {
         }
 
         package mutating func fetchRequest() throws -> CoreDataFetchRequest {
-            let name = try string(), entity = try string()
+            let name = try string()
+            let entity = try string()
             switch try byte() {
             case 0: return CoreDataFetchRequest(name: name, entity: entity)
             case 1: return CoreDataFetchRequest(name: name, entity: entity, predicate: .format(try string()))

@@ -24,17 +24,18 @@ extension CoreDataModel {
             }
             return result
         }
-        self.init(entities: entities.map { entity in
-            let inherited = Set(ancestors(of: entity).flatMap(\.keyNames))
-            let attributes = entity.attributes.filter { !inherited.contains($0.name) }
-            var constraints = attributes.filter(\.isUnique).map { [$0.name] }
-            for constraint in entity.uniqueness where !constraints.contains(constraint) { constraints.append(constraint) }
-            return CoreDataEntity(
-                name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.name,
-                attributes: attributes.map(CoreDataAttribute.init(quarry:)),
-                relationships: entity.relationships.filter { !inherited.contains($0.name) }.map(CoreDataRelationship.init(quarry:)),
-                uniquenessConstraints: constraints)
-        })
+        self.init(
+            entities: entities.map { entity in
+                let inherited = Set(ancestors(of: entity).flatMap(\.keyNames))
+                let attributes = entity.attributes.filter { !inherited.contains($0.name) }
+                var constraints = attributes.filter(\.isUnique).map { [$0.name] }
+                for constraint in entity.uniqueness where !constraints.contains(constraint) { constraints.append(constraint) }
+                return CoreDataEntity(
+                    name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.name,
+                    attributes: attributes.map(CoreDataAttribute.init(quarry:)),
+                    relationships: entity.relationships.filter { !inherited.contains($0.name) }.map(CoreDataRelationship.init(quarry:)),
+                    uniquenessConstraints: constraints)
+            })
     }
 
     /// The model as Quarry entities: transient attributes left out (they have no storage),
@@ -46,15 +47,17 @@ extension CoreDataModel {
         entities.map { source in
             let attributes = source.attributes.compactMap { attribute -> AttributeDescription? in
                 guard !attribute.isTransient, let type = attribute.type.quarryType else { return nil }
-                var result = AttributeDescription(name: attribute.name, type: type, isOptional: attribute.isOptional,
-                                                  defaultValue: attribute.defaultValue.flatMap { Self.quarryDefault($0, type: type) },
-                                                  isIndexed: attribute.isIndexed)
+                var result = AttributeDescription(
+                    name: attribute.name, type: type, isOptional: attribute.isOptional,
+                    defaultValue: attribute.defaultValue.flatMap { Self.quarryDefault($0, type: type) },
+                    isIndexed: attribute.isIndexed)
                 result.isUnique = source.uniquenessConstraints.contains([attribute.name])
                 return result
             }
             let relationships = source.relationships.filter { !$0.isTransient }.map {
-                var relationship = RelationshipDescription(name: $0.name, destination: $0.destination, inverse: $0.inverse,
-                                                           isToMany: $0.isToMany, deleteRule: DeleteRule($0.deleteRule))
+                var relationship = RelationshipDescription(
+                    name: $0.name, destination: $0.destination, inverse: $0.inverse,
+                    isToMany: $0.isToMany, deleteRule: DeleteRule($0.deleteRule))
                 if !$0.isToMany, !$0.isOptional { relationship.isRequired = true }
                 return relationship
             }
@@ -114,8 +117,9 @@ extension CoreDataAttribute {
         case .uuid: type = .uuid
         case .binary: type = .binary
         }
-        self.init(name: attribute.name, type: type, isOptional: attribute.isOptional,
-                  defaultValue: attribute.defaultValue.flatMap(Self.defaultValueString), isIndexed: attribute.isIndexed)
+        self.init(
+            name: attribute.name, type: type, isOptional: attribute.isOptional,
+            defaultValue: attribute.defaultValue.flatMap(Self.defaultValueString), isIndexed: attribute.isIndexed)
     }
 
     /// A Quarry value as Xcode writes a default: booleans YES/NO, dates in seconds since
@@ -145,8 +149,9 @@ extension CoreDataRelationship {
         case .deny: rule = .deny
         case .noaction: rule = .noAction
         }
-        self.init(name: relationship.name, destination: relationship.destination, inverse: relationship.inverse,
-                  isToMany: relationship.isToMany, deleteRule: rule)
+        self.init(
+            name: relationship.name, destination: relationship.destination, inverse: relationship.inverse,
+            isToMany: relationship.isToMany, deleteRule: rule)
         isOptional = relationship.isRequired != true
     }
 }

@@ -1,14 +1,15 @@
+import Foundation
+
 /// Finding and reading a Core Data model on disk, in each form it ships in: Xcode's
 /// `.xcdatamodeld` (versions, `.xccurrentversion` naming the current one) and `.xcdatamodel`
 /// (a folder with `contents` XML), the compiled `.momd` (`VersionInfo.plist` naming the
 /// current `.mom`) and `.mom` (a keyed archive), or a store holding `Z_MODELCACHE`.
 /// A folder without one of those extensions is recognized by what it holds.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import Foundation
 
 extension CoreDataModel {
     /// Reads the model at `path`: a model file or folder of any kind above, or a Core Data store.
@@ -87,7 +88,9 @@ extension CoreDataModel {
         }
         let versions = children.filter { $0.hasSuffix(".xcdatamodel") }.sorted()
         guard versions.count == 1 else {
-            throw ModelFileError(.notAModel, path: path, versions.isEmpty ? "no .xcdatamodel inside" : "\(versions.count) versions and no .xccurrentversion to choose one")
+            throw ModelFileError(
+                .notAModel, path: path,
+                versions.isEmpty ? "no .xcdatamodel inside" : "\(versions.count) versions and no .xccurrentversion to choose one")
         }
         return folder.appendingPathComponent(versions[0]).appendingPathComponent("contents").path
     }
@@ -106,7 +109,8 @@ extension CoreDataModel {
         }
         let moms = children.filter { $0.hasSuffix(".mom") }.sorted()
         guard moms.count == 1 else {
-            throw ModelFileError(.notAModel, path: path, moms.isEmpty ? "no .mom inside" : "\(moms.count) versions and no VersionInfo.plist to choose one")
+            throw ModelFileError(
+                .notAModel, path: path, moms.isEmpty ? "no .mom inside" : "\(moms.count) versions and no VersionInfo.plist to choose one")
         }
         return folder.appendingPathComponent(moms[0]).path
     }
@@ -116,7 +120,8 @@ extension CoreDataModel {
         let data = Data(try ModelFileReader.read(path, limit: 64 << 10))
         let plist = try PropertyListValue.read(data, path: path)
         guard let value = plist.dictionary?[key]?.string,
-              !value.isEmpty, !value.contains("/"), value != "..", value != "." else {
+            !value.isEmpty, !value.contains("/"), value != "..", value != "."
+        else {
             throw ModelFileError(.malformedPlist, path: path, "no \(key) naming a version")
         }
         return value

@@ -90,10 +90,12 @@ public struct CoreDataEntity: Equatable, Sendable {
     public var fetchIndexes: [CoreDataFetchIndex]
     public var fetchedProperties: [CoreDataFetchedProperty]
 
-    public init(name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
-                attributes: [CoreDataAttribute] = [], relationships: [CoreDataRelationship] = [],
-                uniquenessConstraints: [[String]] = [], fetchIndexes: [CoreDataFetchIndex] = [],
-                fetchedProperties: [CoreDataFetchedProperty] = []) {
+    public init(
+        name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
+        attributes: [CoreDataAttribute] = [], relationships: [CoreDataRelationship] = [],
+        uniquenessConstraints: [[String]] = [], fetchIndexes: [CoreDataFetchIndex] = [],
+        fetchedProperties: [CoreDataFetchedProperty] = []
+    ) {
         self.name = name
         self.parent = parent
         self.isAbstract = isAbstract
@@ -137,10 +139,12 @@ public struct CoreDataAttribute: Equatable, Sendable {
     /// has a single element named like the composite, holding the raw value.
     public var isEnum: Bool
 
-    public init(name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
-                isDerived: Bool = false, derivationExpression: String? = nil, defaultValue: String? = nil,
-                isIndexed: Bool = false, allowsExternalBinaryDataStorage: Bool = false, valueTransformerName: String? = nil,
-                preservesValueInHistoryOnDeletion: Bool = false, elements: [CoreDataAttribute] = [], isEnum: Bool = false) {
+    public init(
+        name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        isDerived: Bool = false, derivationExpression: String? = nil, defaultValue: String? = nil,
+        isIndexed: Bool = false, allowsExternalBinaryDataStorage: Bool = false, valueTransformerName: String? = nil,
+        preservesValueInHistoryOnDeletion: Bool = false, elements: [CoreDataAttribute] = [], isEnum: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -188,9 +192,11 @@ public struct CoreDataRelationship: Equatable, Sendable {
     public var isOptional: Bool
     public var isTransient: Bool
 
-    public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool = false, isOrdered: Bool = false,
-                minCount: Int = 0, maxCount: Int? = nil, deleteRule: CoreDataDeleteRule = .nullify,
-                isOptional: Bool = true, isTransient: Bool = false) {
+    public init(
+        name: String, destination: String, inverse: String? = nil, isToMany: Bool = false, isOrdered: Bool = false,
+        minCount: Int = 0, maxCount: Int? = nil, deleteRule: CoreDataDeleteRule = .nullify,
+        isOptional: Bool = true, isTransient: Bool = false
+    ) {
         self.name = name
         self.destination = destination
         self.inverse = inverse

@@ -1,3 +1,6 @@
+import CZlib
+import Foundation
+
 /// Models decoded from stores' `Z_MODELCACHE`, kept between runs in the user's cache folder
 /// (`$QUARRY_CACHE_DIR`, else `$XDG_CACHE_HOME/quarry`, else `~/.cache/quarry`; an empty
 /// `QUARRY_CACHE_DIR` turns it off). Decoding Photos.app's model takes a third of opening its
@@ -14,12 +17,10 @@
 /// Nothing is ever written beside the store; a folder that cannot be written only costs
 /// the speed.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import CZlib
-import Foundation
 
 package struct DecodedModelCache {
     /// Where the files are; nil turns the cache off.
@@ -45,15 +46,17 @@ package struct DecodedModelCache {
     /// The model decoded earlier from `blob`, if a file holds it.
     package func model(for blob: [UInt8]) -> CoreDataModel? {
         guard let folder, let path = path(for: blob), Self.isTrusted(folder, directory: true), Self.isTrusted(path, directory: false),
-              let identity = Self.executableIdentity,
-              let bytes = try? ModelFileReader.read(path, limit: Self.largestFile(for: blob)) else { return nil }
+            let identity = Self.executableIdentity,
+            let bytes = try? ModelFileReader.read(path, limit: Self.largestFile(for: blob))
+        else { return nil }
         var r = ModelBytes.Reader(bytes)
         guard let head = try? (0..<Self.magic.count).map({ _ in try r.byte() }), head == Self.magic,
-              identity.allSatisfy({ (try? r.unsigned()) == $0 }),
-              let length = try? r.count(), length == blob.count,
-              let stored = try? r.bytes(length), Self.same(stored, blob),
-              let crc = try? r.unsigned(), let modelBytes = try? r.bytes(r.remaining),
-              crc == Self.crc(modelBytes), let model = try? CoreDataModel(bytes: Array(modelBytes)) else { return nil }
+            identity.allSatisfy({ (try? r.unsigned()) == $0 }),
+            let length = try? r.count(), length == blob.count,
+            let stored = try? r.bytes(length), Self.same(stored, blob),
+            let crc = try? r.unsigned(), let modelBytes = try? r.bytes(r.remaining),
+            crc == Self.crc(modelBytes), let model = try? CoreDataModel(bytes: Array(modelBytes))
+        else { return nil }
         // Checked as a decoded archive is: what maps a model counts on it.
         guard (try? ModelValidation.check(model, path: path)) != nil else { return nil }
         return model
@@ -73,8 +76,9 @@ package struct DecodedModelCache {
         w.unsigned(Self.crc(modelBytes[...]))
         w.bytes.append(contentsOf: modelBytes)
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             // Nothing is kept where another user could change it before the next run reads it.
             guard Self.isTrusted(folder, directory: true) else { return }
             // Atomic: a temporary file renamed over the old, so a second quarry reading it
@@ -92,14 +96,14 @@ package struct DecodedModelCache {
     /// whose delete rules all cascade. Such a folder is not used, and a note says so once.
     static func isTrusted(_ path: String, directory: Bool) -> Bool {
         #if canImport(Glibc) || canImport(Darwin)
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return !directory }
-        let kind = info.st_mode & S_IFMT
-        let trusted = kind == (directory ? S_IFDIR : S_IFREG) && info.st_uid == geteuid() && info.st_mode & 0o022 == 0
-        if !trusted, directory { noteDistrust(path) }
-        return trusted
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return !directory }
+            let kind = info.st_mode & S_IFMT
+            let trusted = kind == (directory ? S_IFDIR : S_IFREG) && info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+            if !trusted, directory { noteDistrust(path) }
+            return trusted
         #else
-        return false
+            return false
         #endif
     }
 
@@ -134,9 +138,10 @@ package struct DecodedModelCache {
         let dated = names.filter(Self.isCacheFileName).compactMap { name -> (String, Date)? in
             let path = folder + "/" + name
             guard let attributes = try? manager.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let date = attributes[.modificationDate] as? Date,
-                  (try? ModelFileReader.head(path, count: Self.magic.count)) == Self.magic else { return nil }
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let date = attributes[.modificationDate] as? Date,
+                (try? ModelFileReader.head(path, count: Self.magic.count)) == Self.magic
+            else { return nil }
             return (path, date)
         }
         guard dated.count > limit else { return }
@@ -154,9 +159,10 @@ package struct DecodedModelCache {
     /// Byte for byte, with memcmp: the generic comparison of Photos' 154 KB showed in
     /// profiles of an open (1.3% of it).
     private static func same(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in x.baseAddress.flatMap { p in y.baseAddress.map { memcmp(p, $0, x.count) == 0 } } ?? x.isEmpty }
-        }
+        a.count == b.count
+            && a.withUnsafeBytes { x in
+                b.withUnsafeBytes { y in x.baseAddress.flatMap { p in y.baseAddress.map { memcmp(p, $0, x.count) == 0 } } ?? x.isEmpty }
+            }
     }
 
     private static func crc(_ bytes: ArraySlice<UInt8>) -> UInt64 {
@@ -170,15 +176,17 @@ package struct DecodedModelCache {
     /// (`cp -p`, tar): a copy is a new inode with a new change time.
     private static let executableIdentity: [UInt64]? = {
         #if os(Linux)
-        var info = stat()
-        guard stat("/proc/self/exe", &info) == 0 else { return nil }
-        func nanoseconds(_ t: timespec) -> UInt64 {
-            UInt64(bitPattern: Int64(t.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(t.tv_nsec))
-        }
-        return [UInt64(info.st_dev), UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_size)),
-                nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)]
+            var info = stat()
+            guard stat("/proc/self/exe", &info) == 0 else { return nil }
+            func nanoseconds(_ t: timespec) -> UInt64 {
+                UInt64(bitPattern: Int64(t.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(t.tv_nsec))
+            }
+            return [
+                UInt64(info.st_dev), UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_size)),
+                nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)
+            ]
         #else
-        return nil
+            return nil
         #endif
     }()
 

@@ -37,7 +37,9 @@ final class KeyedArchive {
             throw ModelFileError(.brokenArchive, path: path, "no $top.root")
         }
         guard let root = rootRef.uid else { throw ModelFileError(.brokenArchive, path: path, "$top.root is not a UID") }
-        guard root > 0, root < objects.count else { throw ModelFileError(.brokenArchive, path: path, "$top.root UID \(root) is out of range (\(objects.count) objects)") }
+        guard root > 0, root < objects.count else {
+            throw ModelFileError(.brokenArchive, path: path, "$top.root UID \(root) is out of range (\(objects.count) objects)")
+        }
         self.root = root
     }
 
@@ -61,7 +63,8 @@ final class KeyedArchive {
         guard n > 0, n < objects.count else { throw broken("UID \(n) is out of range (\(objects.count) objects)") }
         guard let fields = objects[n].dictionary else { throw broken("object \(n) is \(objects[n].kind), not an instance") }
         guard let c = fields["$class"]?.uid, c > 0, c < objects.count,
-              let classInfo = objects[c].dictionary, let className = classInfo["$classname"]?.string else {
+            let classInfo = objects[c].dictionary, let className = classInfo["$classname"]?.string
+        else {
             throw broken("object \(n) has no valid $class")
         }
         let classes: [String]
@@ -174,7 +177,8 @@ final class WorkBudget {
     func spend(_ units: Int) throws {
         remaining -= units
         guard remaining >= 0 else {
-            throw ModelFileError(.brokenArchive, path: path, "its objects refer to each other so often that reading them takes more than \(limit) steps")
+            throw ModelFileError(
+                .brokenArchive, path: path, "its objects refer to each other so often that reading them takes more than \(limit) steps")
         }
         sinceCheck += units
         if sinceCheck >= 4096 {

@@ -20,7 +20,7 @@ struct ManagedObjectClass {
         lines += [
             "    @nonobjc public class func fetchRequest() -> NSFetchRequest<\(name)> {",
             "        return NSFetchRequest<\(name)>(entityName: \(SwiftModelSource.stringLiteral(entity.name)))",
-            "    }", "",
+            "    }", ""
         ]
         for attribute in entity.attributes {
             let property = names.property(attribute.name, of: entity.name)
@@ -31,14 +31,18 @@ struct ManagedObjectClass {
             }
         }
         for relationship in entity.relationships {
-            let type = relationship.isToMany ? (relationship.isOrdered ? "NSOrderedSet" : "NSSet")
-                                             : names.type(of: relationship.destination)
+            let type =
+                relationship.isToMany
+                ? (relationship.isOrdered ? "NSOrderedSet" : "NSSet")
+                : names.type(of: relationship.destination)
             lines += managed(relationship.name, names.property(relationship.name, of: entity.name), type + "?", objectType: type + "?")
         }
         lines += ["", "}"]
         // Accessors are Objective-C methods named after the relationship: only for a name
         // that can be one (KVC's mutableSetValue(forKey:) reaches the others).
-        for relationship in entity.relationships where relationship.isToMany && Self.isObjCName(relationship.name) { lines += accessors(relationship) }
+        for relationship in entity.relationships where relationship.isToMany && Self.isObjCName(relationship.name) {
+            lines += accessors(relationship)
+        }
         if entity.parent == nil { lines += ["", "extension \(name) : Identifiable {", "", "}"] }
         return lines.joined(separator: "\n")
     }
@@ -56,7 +60,7 @@ struct ManagedObjectClass {
             "    public var \(property): \(objectType) {",
             "        get { value(forKey: \(key)) as? \(cast) }",
             "        set { setValue(newValue, forKey: \(key)) }",
-            "    }",
+            "    }"
         ]
     }
 
@@ -102,13 +106,17 @@ struct ManagedObjectClass {
         let collection = relationship.isOrdered ? "NSOrderedSet" : "NSSet"
         var methods: [(String, String)] = []
         if relationship.isOrdered {
-            methods += [("insertObject:in\(key)AtIndex:", "insertInto\(key)(_ value: \(element), at idx: Int)"),
-                        ("removeObjectFrom\(key)AtIndex:", "removeFrom\(key)(at idx: Int)")]
+            methods += [
+                ("insertObject:in\(key)AtIndex:", "insertInto\(key)(_ value: \(element), at idx: Int)"),
+                ("removeObjectFrom\(key)AtIndex:", "removeFrom\(key)(at idx: Int)")
+            ]
         }
-        methods += [("add\(key)Object:", "addTo\(key)(_ value: \(element))"),
-                    ("remove\(key)Object:", "removeFrom\(key)(_ value: \(element))"),
-                    ("add\(key):", "addTo\(key)(_ values: \(collection))"),
-                    ("remove\(key):", "removeFrom\(key)(_ values: \(collection))")]
+        methods += [
+            ("add\(key)Object:", "addTo\(key)(_ value: \(element))"),
+            ("remove\(key)Object:", "removeFrom\(key)(_ value: \(element))"),
+            ("add\(key):", "addTo\(key)(_ values: \(collection))"),
+            ("remove\(key):", "removeFrom\(key)(_ values: \(collection))")
+        ]
         var lines = ["", "// MARK: Generated accessors for \(relationship.name)", "extension \(name) {", ""]
         for (selector, signature) in methods {
             lines += ["    @objc(\(selector))", "    @NSManaged public func \(signature)", ""]

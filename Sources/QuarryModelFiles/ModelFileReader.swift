@@ -5,9 +5,9 @@
 /// FIFO) without bound. Here only a regular file is read, at most `limit` bytes of it, and
 /// every failure is a `ModelFileError` naming the file.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 package enum ModelFileReader {

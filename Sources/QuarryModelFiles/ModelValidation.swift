@@ -48,10 +48,13 @@ package enum ModelValidation {
         for entity in model.entities {
             for relationship in entity.relationships {
                 guard names.contains(relationship.destination) else {
-                    throw dangling("relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which is not in the model")
+                    throw dangling(
+                        "relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which is not in the model")
                 }
                 if let inverse = relationship.inverse, !hasRelationship(relationship.destination, inverse) {
-                    throw dangling("relationship \(entity.name).\(relationship.name) has inverse \(relationship.destination).\(inverse), which is not in the model")
+                    throw dangling(
+                        "relationship \(entity.name).\(relationship.name) has inverse \(relationship.destination).\(inverse), which is not in the model"
+                    )
                 }
             }
         }

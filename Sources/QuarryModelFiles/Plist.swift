@@ -170,7 +170,8 @@ package struct PlistDictionary: Equatable {
 
     /// Equal as dictionaries: the same keys with equal values, in any order.
     package static func == (a: PlistDictionary, b: PlistDictionary) -> Bool {
-        let aKeys = Set(a.keys), bKeys = Set(b.keys)
+        let aKeys = Set(a.keys)
+        let bKeys = Set(b.keys)
         return aKeys == bKeys && aKeys.allSatisfy { a[$0] == b[$0] }
     }
 }

@@ -37,7 +37,9 @@ struct PredicateRenderer {
     }
 
     private func enter(_ object: ArchivedObject, _ path: inout Set<Int>) throws {
-        guard path.count < PredicateRenderer.maxDepth else { throw archive.broken("predicate nested deeper than \(PredicateRenderer.maxDepth) levels") }
+        guard path.count < PredicateRenderer.maxDepth else {
+            throw archive.broken("predicate nested deeper than \(PredicateRenderer.maxDepth) levels")
+        }
         guard path.insert(object.index).inserted else { throw archive.broken("predicate object \(object.index) contains itself") }
     }
 
@@ -130,7 +132,9 @@ struct PredicateRenderer {
     private func constant(_ owner: ArchivedObject, _ key: String, path: inout Set<Int>) throws -> String {
         guard let ref = owner.fields[key] else { return "nil" }
         guard let n = ref.uid else { return try literal(ref) }
-        guard n >= 0, n < archive.objects.count else { throw archive.broken("\(owner.className) (object \(owner.index)) key \(key): UID \(n) is out of range") }
+        guard n >= 0, n < archive.objects.count else {
+            throw archive.broken("\(owner.className) (object \(owner.index)) key \(key): UID \(n) is out of range")
+        }
         return try constant(at: n, path: &path)
     }
 
@@ -171,6 +175,6 @@ struct PredicateRenderer {
     /// `NSPredicate.Operator` raw values and their format-string spelling.
     package static let operators: [Int: String] = [
         0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 6: "MATCHES", 7: "LIKE",
-        8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN",
+        8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN"
     ]
 }

@@ -38,7 +38,8 @@ package enum PropertyListValue {
             return .array(items)
         }
         if let dictionary = value as? [String: Any] {
-            var keys: [String] = [], values: [Plist] = []
+            var keys: [String] = []
+            var values: [Plist] = []
             keys.reserveCapacity(dictionary.count)
             values.reserveCapacity(dictionary.count)
             for (key, item) in dictionary {

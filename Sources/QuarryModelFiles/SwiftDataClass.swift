@@ -102,12 +102,18 @@ struct SwiftDataClass {
         var options: [String] = []
         if entity.uniquenessConstraints.contains([attribute.name]) { options.append(".unique") }
         if attribute.allowsExternalBinaryDataStorage { options.append(".externalStorage") }
-        if attribute.type == .transformable { options.append(".transformable(by: \(SwiftModelSource.stringLiteral(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")))") }
+        if attribute.type == .transformable {
+            options.append(".transformable(by: \(SwiftModelSource.stringLiteral(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")))")
+        }
         // The store's name, where the property is spelled otherwise.
-        if let original = names.original(attribute.name, of: entity.name) { options.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
+        if let original = names.original(attribute.name, of: entity.name) {
+            options.append("originalName: " + SwiftModelSource.stringLiteral(original))
+        }
         var wrapper = options.isEmpty ? "" : "@Attribute(\(options.joined(separator: ", "))) "
         // A transient property needs a value from the start, so without a default it is optional.
-        let optional = attribute.isOptional || attribute.type == .transformable || (attribute.isTransient && SwiftModelSource.defaultExpression(attribute) == nil)
+        let optional =
+            attribute.isOptional || attribute.type == .transformable
+            || (attribute.isTransient && SwiftModelSource.defaultExpression(attribute) == nil)
         if attribute.isTransient { wrapper = "@Transient " }
         var line = "\(wrapper)var \(property): \(type)\(optional ? "?" : "")"
         if let value = SwiftModelSource.defaultExpression(attribute) {
@@ -129,14 +135,18 @@ struct SwiftDataClass {
         }
         if relationship.isToMany, relationship.minCount > 0 { arguments.append("minimumModelCount: \(relationship.minCount)") }
         if relationship.isToMany, relationship.maxCount > 0 { arguments.append("maximumModelCount: \(relationship.maxCount)") }
-        if let original = names.original(relationship.name, of: entity.name) { arguments.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
+        if let original = names.original(relationship.name, of: entity.name) {
+            arguments.append("originalName: " + SwiftModelSource.stringLiteral(original))
+        }
         if let inverse = relationship.inverse, declaresInverse(relationship) {
             arguments.append("inverse: \\\(destination).\(names.property(inverse, of: relationship.destination))")
         }
         let wrapper = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
         let property = names.property(relationship.name, of: entity.name)
-        var line = relationship.isToMany ? "\(wrapper)var \(property): [\(destination)] = []"
-                                         : "\(wrapper)var \(property): \(destination)?\(wrapper.isEmpty ? "" : " = nil")"
+        var line =
+            relationship.isToMany
+            ? "\(wrapper)var \(property): [\(destination)] = []"
+            : "\(wrapper)var \(property): \(destination)?\(wrapper.isEmpty ? "" : " = nil")"
         if relationship.isOrdered { line += "  // ordered in the model: a SwiftData array keeps no order" }
         return line
     }
@@ -144,7 +154,8 @@ struct SwiftDataClass {
     /// Whether this side of a pair carries `inverse:` (see the type's comment).
     private func declaresInverse(_ relationship: CoreDataRelationship) -> Bool {
         guard let inverseName = relationship.inverse,
-              let inverse = model.allRelationships(of: relationship.destination).first(where: { $0.name == inverseName }) else { return true }
+            let inverse = model.allRelationships(of: relationship.destination).first(where: { $0.name == inverseName })
+        else { return true }
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
         return (entity.name, relationship.name) <= (relationship.destination, inverseName)
     }

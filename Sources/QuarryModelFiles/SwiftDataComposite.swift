@@ -20,7 +20,8 @@ struct SwiftDataComposite {
     /// A raw-value enum: written as its raw type.
     var rawValueElement: CoreDataAttribute? {
         guard attribute.isEnum, attribute.elements.count == 1, let only = attribute.elements.first,
-              only.name == attribute.name, only.type != .composite else { return nil }
+            only.name == attribute.name, only.type != .composite
+        else { return nil }
         return only
     }
 
@@ -32,7 +33,9 @@ struct SwiftDataComposite {
 
     package static func typeName(for property: String, avoiding taken: Set<String>) -> String {
         let plain = property.first.map { String($0).uppercased() + property.dropFirst() } ?? "Value"
-        let reserved: Set<String> = ["Self", "Type", "Any", "Protocol", "Optional", "String", "Int", "Data", "Date", "UUID", "URL", "Decimal", "Double", "Bool"]
+        let reserved: Set<String> = [
+            "Self", "Type", "Any", "Protocol", "Optional", "String", "Int", "Data", "Date", "UUID", "URL", "Decimal", "Double", "Bool"
+        ]
         let name = taken.contains(plain) || reserved.contains(plain) ? plain + "Value" : plain
         return SwiftModelSource.identifier(name)
     }

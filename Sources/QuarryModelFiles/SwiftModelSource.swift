@@ -72,8 +72,7 @@ public struct SwiftModelSource: Sendable {
         if isIdentifier(name) { return keywords.contains(name) ? "`\(name)`" : name }
         var out = ""
         for scalar in name.unicodeScalars {
-            if scalar.properties.isXIDContinue { out.unicodeScalars.append(scalar) }
-            else if !out.hasSuffix("_") { out += "_" }
+            if scalar.properties.isXIDContinue { out.unicodeScalars.append(scalar) } else if !out.hasSuffix("_") { out += "_" }
         }
         if out.allSatisfy({ $0 == "_" }) {
             return "_" + name.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.joined(separator: "_")
@@ -101,22 +100,23 @@ public struct SwiftModelSource: Sendable {
         "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
         "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough",
         "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is",
-        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type",
+        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type"
     ]
 
     /// A Swift string literal holding `text`.
     static func stringLiteral(_ text: String) -> String {
-        "\"" + escaping(text) { scalar in
-            switch scalar {
-            case "\\": return "\\\\"
-            case "\"": return "\\\""
-            case "\n": return "\\n"
-            case "\r": return "\\r"
-            case "\t": return "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\u{\(String(scalar.value, radix: 16))}"
-            default: return nil
-            }
-        } + "\""
+        "\""
+            + escaping(text) { scalar in
+                switch scalar {
+                case "\\": return "\\\\"
+                case "\"": return "\\\""
+                case "\n": return "\\n"
+                case "\r": return "\\r"
+                case "\t": return "\\t"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\u{\(String(scalar.value, radix: 16))}"
+                default: return nil
+                }
+            } + "\""
     }
 
     /// Xcode's `defaultValueString` as a Swift expression of the attribute's type; nil when
@@ -141,15 +141,17 @@ public struct SwiftModelSource: Sendable {
             }
         case .date:
             guard let seconds = Double(text), seconds.isFinite else { return nil }
-            return "Date(timeIntervalSinceReferenceDate: \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)))"
+            return
+                "Date(timeIntervalSinceReferenceDate: \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)))"
         case .string: return stringLiteral(text)
         case .uuid:
             // A literal the generated code may force: checked here to be a UUID's text.
             let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
             guard groups == [8, 4, 4, 4, 12], text.allSatisfy({ $0 == "-" || $0.isHexDigit }) else { return nil }
             return "UUID(uuidString: \(stringLiteral(text)))!"
-        case .uri,  // URL(string:) is optional: no literal of type URL
-             .binary, .transformable, .undefined, .objectID, .composite: return nil
+        case .uri, // URL(string:) is optional: no literal of type URL
+            .binary, .transformable, .undefined, .objectID, .composite:
+            return nil
         }
     }
 }

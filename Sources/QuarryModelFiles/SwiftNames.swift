@@ -47,8 +47,12 @@ public struct SwiftNames: Sendable {
         }
         for entity in model.entities.sorted(by: { $0.name < $1.name }) where types[entity.name] == nil {
             let base = SwiftModelSource.className(entity)
-            var written = base, n = 2
-            while used.contains(written) { written = base + "_\(n)"; n += 1 }
+            var written = base
+            var n = 2
+            while used.contains(written) {
+                written = base + "_\(n)"
+                n += 1
+            }
             types[entity.name] = written
             used.insert(written)
         }
@@ -73,8 +77,12 @@ public struct SwiftNames: Sendable {
         }
         for name in names.sorted() where result[name] == nil {
             let base = SwiftModelSource.identifier(name)
-            var written = base, n = 2
-            while used.contains(written) { written = base + "_\(n)"; n += 1 }
+            var written = base
+            var n = 2
+            while used.contains(written) {
+                written = base + "_\(n)"
+                n += 1
+            }
             result[name] = written
             used.insert(written)
         }

@@ -9,7 +9,8 @@ extension XCDataModelParser {
     static func notUTF8(_ data: Data) -> String? {
         var iterator = data.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
-        var offset = 0, line = 1
+        var offset = 0
+        var line = 1
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let scalar):
@@ -38,17 +39,24 @@ extension XCDataModelParser {
         func at(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
         func skip(from i: Int, past end: String) -> Int? {
             var j = i
-            while j < bytes.count { if at(j, end) { return j + end.utf8.count }; j += 1 }
+            while j < bytes.count {
+                if at(j, end) { return j + end.utf8.count }
+                j += 1
+            }
             return nil
         }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var i = start, line = 1
+        var i = start
+        var line = 1
         while i < bytes.count - 1 {
             if bytes[i] == UInt8(ascii: "\n") { line += 1 }
-            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
             if at(i, "<!--") || at(i, "<![CDATA[") {
                 let end = at(i, "<!--") ? "-->" : "]]>"
-                guard let after = skip(from: i + 4, past: end) else { return nil }  // unclosed: the parser says so
+                guard let after = skip(from: i + 4, past: end) else { return nil } // unclosed: the parser says so
                 line += bytes[i..<after].filter { $0 == UInt8(ascii: "\n") }.count
                 i = after
                 continue

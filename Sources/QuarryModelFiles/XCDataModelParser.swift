@@ -4,8 +4,9 @@
 /// (`elements`/`element`) and code-generation settings are ignored.
 import CQuarrySignals
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 final class XCDataModelParser: NSObject, XMLParserDelegate {
@@ -50,7 +51,8 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
             throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): \(reason)")
         }
         guard delegate.depth == 0 else {
-            throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): the XML ends before its elements are closed (a truncated file?)")
+            throw ModelFileError(
+                .malformedXML, path: path, "line \(parser.lineNumber): the XML ends before its elements are closed (a truncated file?)")
         }
         guard delegate.sawModel else { throw ModelFileError(.notAModel, path: path, "no <model> element") }
         let model = CoreDataModel(entities: delegate.entities, fetchRequests: delegate.fetchRequests)
@@ -83,8 +85,10 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         return n
     }
 
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    package func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         depth += 1
         guard error == nil, !stopped else { return }
         elements += 1
@@ -100,25 +104,29 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         switch name {
         case "entity":
             guard let entityName = required(attributes, "name", of: name) else { return }
-            entity = CoreDataEntity(name: entityName, parent: attributes["parentEntity"], isAbstract: flag(attributes, "isAbstract"),
-                                    className: attributes["representedClassName"])
+            entity = CoreDataEntity(
+                name: entityName, parent: attributes["parentEntity"], isAbstract: flag(attributes, "isAbstract"),
+                className: attributes["representedClassName"])
         case "attribute":
             guard let attributeName = required(attributes, "name", of: name),
-                  let typeName = required(attributes, "attributeType", of: name) else { return }
+                let typeName = required(attributes, "attributeType", of: name)
+            else { return }
             guard let type = CoreDataAttributeType(xmlName: typeName) else {
                 return fail(.unknownAttributeType, "attribute \(entity?.name ?? "?").\(attributeName) has attributeType \"\(typeName)\"")
             }
             let expression = attributes["derivationExpression"]
-            entity?.attributes.append(CoreDataAttribute(
-                name: attributeName, type: type, isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"),
-                isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
-                defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
-                allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
-                valueTransformerName: attributes["valueTransformerName"],
-                preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion")))
+            entity?.attributes.append(
+                CoreDataAttribute(
+                    name: attributeName, type: type, isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"),
+                    isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
+                    defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
+                    allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
+                    valueTransformerName: attributes["valueTransformerName"],
+                    preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion")))
         case "relationship":
             guard let relationshipName = required(attributes, "name", of: name),
-                  let destination = required(attributes, "destinationEntity", of: name) else { return }
+                let destination = required(attributes, "destinationEntity", of: name)
+            else { return }
             let toMany = flag(attributes, "toMany")
             let rule: CoreDataDeleteRule
             if let ruleName = attributes["deletionRule"] {
@@ -131,10 +139,11 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
             }
             let minCount = count(attributes, "minCount") ?? 0
             let maxCount = count(attributes, "maxCount") ?? (toMany ? 0 : 1)
-            entity?.relationships.append(CoreDataRelationship(
-                name: relationshipName, destination: destination, inverse: attributes["inverseName"], isToMany: toMany,
-                isOrdered: flag(attributes, "ordered"), minCount: minCount, maxCount: maxCount, deleteRule: rule,
-                isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient")))
+            entity?.relationships.append(
+                CoreDataRelationship(
+                    name: relationshipName, destination: destination, inverse: attributes["inverseName"], isToMany: toMany,
+                    isOrdered: flag(attributes, "ordered"), minCount: minCount, maxCount: maxCount, deleteRule: rule,
+                    isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient")))
         case "uniquenessConstraint":
             constraint = []
         case "constraint":
@@ -167,10 +176,13 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         guard error == nil else { return }
         switch name {
         case "entity":
-            if let entity { entities.append(CoreDataEntity(
-                name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
-                attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
-                fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties)) }
+            if let entity {
+                entities.append(
+                    CoreDataEntity(
+                        name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
+                        attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
+                        fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties))
+            }
             entity = nil
         case "uniquenessConstraint":
             if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }

@@ -63,8 +63,12 @@ public enum XCDataModelWriter {
         for property in entity.fetchedProperties {
             // A predicate this reader could not render cannot be written back: leaving the
             // property out is better than writing one that fetches every object.
-            guard let request = fetchRequest(CoreDataFetchRequest(name: "fetchedPropertyFetchRequest", entity: property.entity,
-                                                                  predicate: property.predicate), name: "fetchedPropertyFetchRequest") else { continue }
+            guard
+                let request = fetchRequest(
+                    CoreDataFetchRequest(
+                        name: "fetchedPropertyFetchRequest", entity: property.entity,
+                        predicate: property.predicate), name: "fetchedPropertyFetchRequest")
+            else { continue }
             body.append("<fetchedProperty name=\"\(escape(property.name))\" optional=\"YES\">")
             body.append("    " + request)
             body.append("</fetchedProperty>")

@@ -18,8 +18,9 @@ package enum PostgresServerKind: ServerStoreKind {
         // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).
         try server.executeForSession("LISTEN \(PostgresConnection.channel)")
         server.announcedSchema = address.schema
-        try server.executeForSession("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
-                           [.text(quoteIdentifier(address.schema))])
+        try server.executeForSession(
+            "SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
+            [.text(quoteIdentifier(address.schema))])
         let connection = StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
         if readOnly, address.installsTriggers {
             throw StoreError.readOnly(operation: "notify=triggers")

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A predicate that cannot be parsed or does not fit its entity, with where it went wrong.
 public struct PredicateError: QuarryError, Equatable {

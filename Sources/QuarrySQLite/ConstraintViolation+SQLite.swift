@@ -57,7 +57,8 @@ extension ConstraintViolation {
     /// when the count says one is broken, so a save that breaks none scans nothing.
     static func brokenForeignKey(in db: Database) throws -> ConstraintViolation? {
         guard let connection = db.sqliteConnection else { return nil }
-        var broken: Int32 = 0, highest: Int32 = 0
+        var broken: Int32 = 0
+        var highest: Int32 = 0
         guard sqlite3_db_status(connection, SQLITE_DBSTATUS_DEFERRED_FKS, &broken, &highest, 0) == SQLITE_OK, broken > 0 else { return nil }
         let said = "FOREIGN KEY constraint failed"
         guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check"), let table: String = row[0] else {

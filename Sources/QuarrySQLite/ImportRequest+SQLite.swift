@@ -11,11 +11,14 @@ import QuarryStore
 /// `SQLiteStore`): one write transaction of the connection's database, the rows bound in
 /// C a batch at a time.
 extension SQLiteStore {
-    package func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-              defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
-              progress: ((Int, Int) -> Void)?) throws -> Int {
-        try request.loadIntoSQLite(table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-                                   creating: creating, in: context, progress: progress)
+    package func load(
+        _ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+        progress: ((Int, Int) -> Void)?
+    ) throws -> Int {
+        try request.loadIntoSQLite(
+            table, check: check, attributes: attributes, defaults: defaults, entity: entity,
+            creating: creating, in: context, progress: progress)
     }
 }
 
@@ -23,12 +26,15 @@ extension ImportRequest {
     /// Inserts `table`'s rows in one transaction, making `entity`'s table first when
     /// `creating`; returns how many. SQLite's refusal is the import's, an interrupt stays
     /// one.
-    func loadIntoSQLite(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-                        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool,
-                        in context: ObjectContext, progress: ((Int, Int) -> Void)?) throws -> Int {
+    func loadIntoSQLite(
+        _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool,
+        in context: ObjectContext, progress: ((Int, Int) -> Void)?
+    ) throws -> Int {
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
-        let sql = columns.isEmpty
+        let sql =
+            columns.isEmpty
             ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
             : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
@@ -39,7 +45,8 @@ extension ImportRequest {
                     // after the table's SQL is built; this says what the header holds.
                     let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
                     if table.columns.count + 1 > limit {
-                        throw StoreError.importFailed(path: path, line: 1,
+                        throw StoreError.importFailed(
+                            path: path, line: 1,
                             reason: "\(table.columns.count) columns are too many: a table holds at most \(limit - 1) besides its key")
                     }
                     try context.write(entity, replacing: nil, in: db)
@@ -61,8 +68,10 @@ extension ImportRequest {
     /// batches (`ImportPipeline`) while this thread, the connection's, binds and steps
     /// them, several rows per INSERT. Returns the rows inserted; the parser thread has
     /// ended by the time this returns or throws.
-    private func insert(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
-                        sql: String, progress: ((Int, Int) -> Void)?, _ db: Database) throws -> Int {
+    private func insert(
+        _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+        sql: String, progress: ((Int, Int) -> Void)?, _ db: Database
+    ) throws -> Int {
         guard let connection = db.sqliteConnection else { return 0 }
         let width = attributes.count + fixed.count
         let variables = Int(sqlite3_limit(connection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
@@ -70,8 +79,10 @@ extension ImportRequest {
         // spent half its time starting the statement and updating sqlite_sequence).
         let perStatement = width == 0 ? 1 : max(1, min(32, variables / width))
         let one = try db.makeStatement(sql: sql)
-        let many = perStatement > 1
-            ? try db.makeStatement(sql: sql + String(repeating: ", (" + Array(repeating: "?", count: width).joined(separator: ", ") + ")", count: perStatement - 1))
+        let many =
+            perStatement > 1
+            ? try db.makeStatement(
+                sql: sql + String(repeating: ", (" + Array(repeating: "?", count: width).joined(separator: ", ") + ")", count: perStatement - 1))
             : nil
         // About 64k cells a batch (a wide table gets fewer rows), a whole number of statements.
         let rowsPerBatch = max(perStatement, min(1024, 65_536 / max(width, 1)) / perStatement * perStatement)
@@ -82,9 +93,10 @@ extension ImportRequest {
             // Rows are short statements SQLite's progress handler may never see: ask here.
             if quarry_should_stop() != 0 { throw StoreError.stopped() }
             var failed: Int32 = 0
-            let code = quarry_insert_cells(many?.sqliteStatement, Int32(perStatement), one.sqliteStatement, Int32(width),
-                                           Int32(batch.rows), batch.kinds, batch.values, batch.lengths,
-                                           batch.arena.assumingMemoryBound(to: UInt8.self), &failed)
+            let code = quarry_insert_cells(
+                many?.sqliteStatement, Int32(perStatement), one.sqliteStatement, Int32(width),
+                Int32(batch.rows), batch.kinds, batch.values, batch.lengths,
+                batch.arena.assumingMemoryBound(to: UInt8.self), &failed)
             if code != SQLITE_DONE {
                 let message = String(cString: sqlite3_errmsg(connection))
                 // A constraint a row breaks (UNIQUE, say) is reported at that row's line.

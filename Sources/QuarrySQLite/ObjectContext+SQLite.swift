@@ -36,8 +36,10 @@ extension ObjectContext {
     /// The SQLite file at `path` opened (nil or ":memory:": in memory), with the store of
     /// the first of `kinds` that recognises it (Quarry's own when none does), for the
     /// context the registry makes over them; `finishOpening` follows.
-    package static func openingFile(_ path: String?, readOnly: Bool, functions: [SQLFunction], model: String?,
-                                    kinds: [any OpenableStore.Type]) throws -> (StoreConnection, any PersistentStore) {
+    package static func openingFile(
+        _ path: String?, readOnly: Bool, functions: [SQLFunction], model: String?,
+        kinds: [any OpenableStore.Type]
+    ) throws -> (StoreConnection, any PersistentStore) {
         let connection = try StoreConnection.openingSQLite(path: path, readOnly: readOnly, functions: functions)
         let kind = try connection.read { db in try storeKind(of: db, path: connection.path, among: kinds) }
         return (connection, try kind.open(connection, modelPath: model))
@@ -58,7 +60,9 @@ extension ObjectContext {
     /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
     /// `remember` must follow once that commits.
     package func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
-        guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
+        guard let store = store as? any SQLiteStore else {
+            throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction")
+        }
         try store.writeTable(entity, replacing: existing, in: db, context: self)
     }
 
@@ -71,14 +75,20 @@ extension ObjectContext {
                 try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
                 if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
                 // Inverse sets look rows up by the column.
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
+                try db.execute(
+                    sql:
+                        "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))"
+                )
                 // Key paths (`airline.name`) join the destination by the matched column;
                 // its index serves the join and the check for an earlier row with the
                 // same value (a table's key needs none). Only in Quarry's own stores: a
                 // file Quarry did not create keeps its bytes, and SQLite builds a
                 // transient index there when a join needs one.
                 if let targetKey, !mapped(to).isView {
-                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
+                    try db.execute(
+                        sql:
+                            "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))"
+                    )
                 }
             }
         } catch let error as DatabaseError { throw StoreError(error) }

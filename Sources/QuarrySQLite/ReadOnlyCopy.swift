@@ -21,7 +21,8 @@ struct ReadOnlyCopy {
         let files = FileManager.default
         let log = path + "-wal"
         guard files.fileExists(atPath: path), !files.isWritableFile(atPath: SQLiteEngine.folder(of: path)),
-              let size = (try? files.attributesOfItem(atPath: log))?[.size] as? NSNumber, size.intValue > 0 else { return nil }
+            let size = (try? files.attributesOfItem(atPath: log))?[.size] as? NSNumber, size.intValue > 0
+        else { return nil }
         let folder = NSTemporaryDirectory() + "quarry-readonly-" + UUID().uuidString
         do {
             try files.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -32,7 +33,9 @@ struct ReadOnlyCopy {
             return ReadOnlyCopy(path: copy, folder: folder)
         } catch {
             try? files.removeItem(atPath: folder)
-            throw StoreError.database(message: "cannot open \(path): its folder is not writable and its -wal could not be copied to read it (\(error.localizedDescription))")
+            throw StoreError.database(
+                message: "cannot open \(path): its folder is not writable and its -wal could not be copied to read it (\(error.localizedDescription))"
+            )
         }
     }
 

@@ -17,13 +17,14 @@ extension SQLFunction {
             let box = Unmanaged.passRetained(FunctionBody(body)).toOpaque()
             // SQLite calls the destructor when the function is replaced, the connection
             // closes, or installing fails.
-            sqlite3_create_function_v2(sqlite, name, Int32(argumentCount), SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0), box,
-                                       { context, count, arguments in
-                                           guard let context, let data = sqlite3_user_data(context) else { return }
-                                           let function = Unmanaged<FunctionBody>.fromOpaque(data).takeUnretainedValue()
-                                           SQLFunction.answer(function.body(SQLiteFunctionArguments(values: arguments, count: Int(count))), context)
-                                       }, nil, nil,
-                                       { data in if let data { Unmanaged<FunctionBody>.fromOpaque(data).release() } })
+            sqlite3_create_function_v2(
+                sqlite, name, Int32(argumentCount), SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0), box,
+                { context, count, arguments in
+                    guard let context, let data = sqlite3_user_data(context) else { return }
+                    let function = Unmanaged<FunctionBody>.fromOpaque(data).takeUnretainedValue()
+                    SQLFunction.answer(function.body(SQLiteFunctionArguments(values: arguments, count: Int(count))), context)
+                }, nil, nil,
+                { data in if let data { Unmanaged<FunctionBody>.fromOpaque(data).release() } })
         }
     }
 

@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryModel
 import QuarryModelFiles
 import QuarryStore
+
 /// The pragmas SQL that a person wrote (`sql()`) may run: those that only read. SQLite
 /// carries out most pragmas while it compiles them, so `sqlite3_stmt_readonly` says
 /// nothing of them and a pragma would have taken effect before any check of the compiled
@@ -12,14 +13,14 @@ public enum SQLPragmas {
     /// Pragmas that list or check something; an argument names what (`table_info(t)`).
     static let listing: Set<String> = [
         "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
-        "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check",
+        "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check"
     ]
     /// Pragmas that read a setting when given no argument (and set it when given one).
     static let reading: Set<String> = [
         "application_id", "auto_vacuum", "collation_list", "compile_options", "data_version",
         "database_list", "encoding", "foreign_keys", "freelist_count", "function_list",
         "journal_mode", "module_list", "page_count", "page_size", "pragma_list",
-        "recursive_triggers", "schema_version", "user_version",
+        "recursive_triggers", "schema_version", "user_version"
     ]
 
     /// Why `sql` may not run, naming the first pragma it holds that is not one of these;
@@ -30,7 +31,10 @@ public enum SQLPragmas {
             var j = i + 1
             var name = j < tokens.count ? tokens[j].name : nil
             // A schema-qualified pragma: `main.table_info(t)`.
-            if j + 2 < tokens.count, tokens[j + 1].isPunctuation("."), let qualified = tokens[j + 2].name { name = qualified; j += 2 }
+            if j + 2 < tokens.count, tokens[j + 1].isPunctuation("."), let qualified = tokens[j + 2].name {
+                name = qualified
+                j += 2
+            }
             let hasArgument = j + 1 < tokens.count && (tokens[j + 1].isPunctuation("=") || tokens[j + 1].isPunctuation("("))
             guard let name = name?.lowercased() else { return "PRAGMA names no pragma" }
             if listing.contains(name) || (reading.contains(name) && !hasArgument) { continue }
@@ -50,19 +54,19 @@ struct SQLTokens {
         case punctuation(Character)
 
         func isWord(_ word: String) -> Bool {
-            if case let .word(text) = self { return text.lowercased() == word }
+            if case .word(let text) = self { return text.lowercased() == word }
             return false
         }
 
         func isPunctuation(_ c: Character) -> Bool {
-            if case let .punctuation(p) = self { return p == c }
+            if case .punctuation(let p) = self { return p == c }
             return false
         }
 
         /// The token as a name: a word or a quoted name.
         var name: String? {
             switch self {
-            case let .word(text), let .quoted(text): return text
+            case .word(let text), .quoted(let text): return text
             case .punctuation: return nil
             }
         }
@@ -92,7 +96,11 @@ struct SQLTokens {
                 i += 1
                 while i < s.count {
                     if s[i] == close {
-                        if close != "]", i + 1 < s.count, s[i + 1] == close { text.append(close); i += 2; continue }
+                        if close != "]", i + 1 < s.count, s[i + 1] == close {
+                            text.append(close)
+                            i += 2
+                            continue
+                        }
                         break
                     }
                     text.append(s[i])
@@ -102,7 +110,10 @@ struct SQLTokens {
                 tokens.append(c == "'" ? .punctuation("'") : .quoted(String(text)))
             } else if isWordScalar(c) {
                 var text = String.UnicodeScalarView()
-                while i < s.count, isWordScalar(s[i]) { text.append(s[i]); i += 1 }
+                while i < s.count, isWordScalar(s[i]) {
+                    text.append(s[i])
+                    i += 1
+                }
                 tokens.append(.word(String(text)))
             } else {
                 if !c.properties.isWhitespace { tokens.append(.punctuation(Character(c))) }

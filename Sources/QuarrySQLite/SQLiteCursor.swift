@@ -135,7 +135,8 @@ extension Database {
             sqlite3_clear_bindings(handle)
             defer { sqlite3_reset(handle) }
             do { return try body(SQLiteCursor(handle: handle)) } catch let failure as SQLiteCursor.StepFailure {
-                throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)), sql: sql)
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)), sql: sql)
             }
         }
     }

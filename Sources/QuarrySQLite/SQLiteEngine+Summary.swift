@@ -39,7 +39,10 @@ extension SQLiteEngine {
             rows = Int(row[0].storedInteger ?? 0)
             for j in indexes.indices {
                 // The aggregate answers a blob, or NULL when it read no row.
-                guard case .blob(let blob) = row[1 + j - indexes.lowerBound] else { columns.append(nil); continue }
+                guard case .blob(let blob) = row[1 + j - indexes.lowerBound] else {
+                    columns.append(nil)
+                    continue
+                }
                 columns.append(Self.statistics(blob))
             }
         }
@@ -52,7 +55,8 @@ extension SQLiteEngine {
         return blob.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> ColumnStatistics in
             let header = bytes.loadUnaligned(as: quarry_summary_header.self)
             var offset = MemoryLayout<quarry_summary_header>.size
-            let low = Self.summaryValue(bytes, &offset), high = Self.summaryValue(bytes, &offset)
+            let low = Self.summaryValue(bytes, &offset)
+            let high = Self.summaryValue(bytes, &offset)
             let number = { (x: Double) -> Double? in x.isNaN ? nil : x }
             return ColumnStatistics(
                 count: Int(header.count), distinct: Int(header.distinct), min: low, max: high, mean: number(header.mean),
@@ -86,10 +90,12 @@ extension SQLiteEngine {
     private func schemaNamesCollation() throws -> Bool {
         // EXISTS answers 0 or 1.
         try read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE sql LIKE '%collate%')
-                    OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')
-                """) ?? true
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE sql LIKE '%collate%')
+                        OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')
+                    """) ?? true
         }
     }
 }

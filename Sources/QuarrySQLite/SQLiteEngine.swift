@@ -36,8 +36,10 @@ package final class SQLiteEngine: StoreEngine {
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
     /// `prepare` runs on the handle before anything else (the SQL functions every
     /// statement may call, observers of its transactions).
-    init(path: String?, readOnly: Bool, summaryProgress: SummaryProgress, extensionStates: [AnyObject],
-         prepare: @escaping (Database) -> Void) throws {
+    init(
+        path: String?, readOnly: Bool, summaryProgress: SummaryProgress, extensionStates: [AnyObject],
+        prepare: @escaping (Database) -> Void
+    ) throws {
         self.summaryProgress = summaryProgress
         self.extensionStates = extensionStates
         var configuration = Configuration.hardened()
@@ -146,8 +148,10 @@ package final class SQLiteEngine: StoreEngine {
     }
 
     /// None: the rows are streamed one at a time, which is SQLite's fastest way out.
-    package func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
-                    writer: inout TableWriter, file: OutputFile) throws -> Int? { nil }
+    package func exportRows(
+        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int? { nil }
 
     /// None: another connection's commits are found by asking `PRAGMA data_version`.
     package var changeDescriptor: Int32? { nil }
@@ -162,8 +166,7 @@ package final class SQLiteEngine: StoreEngine {
     /// the read names (`DeferredViews`) is made, and the read runs again.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         while true {
-            do { return try database.read(body) }
-            catch let error as DatabaseError {
+            do { return try database.read(body) } catch let error as DatabaseError {
                 guard try madeMissingView(error) else { throw StoreError(error) }
             }
         }
@@ -254,7 +257,8 @@ package final class SQLiteEngine: StoreEngine {
     static func openingPath(_ path: String, readOnly: Bool) -> String {
         let folder = Self.folder(of: path)
         guard readOnly, FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: folder),
-              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        else { return path }
         return "file:\(encoded)?immutable=1"
     }
 

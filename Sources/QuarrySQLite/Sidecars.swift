@@ -3,8 +3,9 @@ import QuarryEngine
 import QuarryModel
 import QuarryModelFiles
 import QuarryStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading a file must leave its folder as it was found. A connection to a WAL file makes
@@ -21,7 +22,12 @@ package struct Sidecars {
     /// Which files existed before the process first opened the file, and how many of
     /// its contexts have it open: its own connections share its locks, so the lock test
     /// below cannot see them, and a second open must not forget what the first made.
-    private struct Opening { var database: String; var count: Int; var madeWAL: Bool; var madeSHM: Bool }
+    private struct Opening {
+        var database: String
+        var count: Int
+        var madeWAL: Bool
+        var madeSHM: Bool
+    }
     /// A list, not a dictionary by path: a process opens a file or two, and a dictionary
     /// of this type would cost the Swift runtime a search of the binary's conformances
     /// (0.3 ms) at every start.
@@ -36,8 +42,10 @@ package struct Sidecars {
             if let i = Self.openings.firstIndex(where: { $0.database == path }) {
                 Self.openings[i].count += 1
             } else {
-                Self.openings.append(Opening(database: path, count: 1, madeWAL: !files.fileExists(atPath: path + "-wal"),
-                                             madeSHM: !files.fileExists(atPath: path + "-shm")))
+                Self.openings.append(
+                    Opening(
+                        database: path, count: 1, madeWAL: !files.fileExists(atPath: path + "-wal"),
+                        madeSHM: !files.fileExists(atPath: path + "-shm")))
             }
         }
     }
@@ -50,7 +58,8 @@ package struct Sidecars {
             return Self.openings[i].count > 0 ? nil : Self.openings.remove(at: i)
         }
         guard let last, last.madeSHM else { return }
-        let wal = database + "-wal", shm = database + "-shm"
+        let wal = database + "-wal"
+        let shm = database + "-shm"
         // As SQLite does before it deletes a WAL: an exclusive lock on the database's
         // SHARED range keeps new connections out while the files go (when the file can be
         // opened for writing at all; a lock for writing needs that).

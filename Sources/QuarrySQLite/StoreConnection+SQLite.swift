@@ -13,8 +13,10 @@ extension StoreConnection {
     package static func openingSQLite(path: String?, readOnly: Bool, functions: [SQLFunction]) throws -> StoreConnection {
         let summaryProgress = SummaryProgress()
         let prepared = SQLiteEngine.extensions.map { $0.prepare(path) }
-        let sqlite = try SQLiteEngine(path: path, readOnly: readOnly, summaryProgress: summaryProgress,
-                                      extensionStates: prepared.map(\.state)) { db in
+        let sqlite = try SQLiteEngine(
+            path: path, readOnly: readOnly, summaryProgress: summaryProgress,
+            extensionStates: prepared.map(\.state)
+        ) { db in
             if let handle = db.sqliteConnection { for function in functions { function.install(on: handle) } }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)

@@ -13,23 +13,28 @@ enum TextFunctionsInstaller {
 
     static func install(_ functions: TextFunctions, on sqlite: OpaquePointer) {
         installed = functions
-        quarry_sqlite_add_text_functions(sqlite, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
-            // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
-            guard let functions = TextFunctionsInstaller.installed,
-                  let text = TextFunctionsInstaller.string(text, textCount, textIsBlob),
-                  let pattern = TextFunctionsInstaller.string(pattern, patternCount, patternIsBlob),
-                  let matched = functions.match(text, pattern, Int(op), Int(options)) else { return -1 }
-            return matched ? 1 : 0
-        }, { bytes, count, isBlob, options, length in
-            guard let functions = TextFunctionsInstaller.installed,
-                  let text = TextFunctionsInstaller.string(bytes, count, isBlob) else { return nil }
-            let folded = Array(functions.fold(text, Int(options)).utf8)
-            guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            for (i, byte) in folded.enumerated() { out[i] = byte }
-            out[folded.count] = 0
-            length?.pointee = Int32(folded.count)
-            return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
-        })
+        quarry_sqlite_add_text_functions(
+            sqlite,
+            { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
+                // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
+                guard let functions = TextFunctionsInstaller.installed,
+                    let text = TextFunctionsInstaller.string(text, textCount, textIsBlob),
+                    let pattern = TextFunctionsInstaller.string(pattern, patternCount, patternIsBlob),
+                    let matched = functions.match(text, pattern, Int(op), Int(options))
+                else { return -1 }
+                return matched ? 1 : 0
+            },
+            { bytes, count, isBlob, options, length in
+                guard let functions = TextFunctionsInstaller.installed,
+                    let text = TextFunctionsInstaller.string(bytes, count, isBlob)
+                else { return nil }
+                let folded = Array(functions.fold(text, Int(options)).utf8)
+                guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+                for (i, byte) in folded.enumerated() { out[i] = byte }
+                out[folded.count] = 0
+                length?.pointee = Int32(folded.count)
+                return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
+            })
     }
 
     /// A value's bytes as GRDB reads them into a String: text as UTF-8 (repaired), a blob

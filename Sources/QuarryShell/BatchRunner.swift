@@ -23,10 +23,11 @@ struct BatchRunner {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             var code = String(decoding: data, as: UTF8.self)
-            if code.hasPrefix("#") { code = "--" + code }  // a shebang line, as lua skips it
+            if code.hasPrefix("#") { code = "--" + code } // a shebang line, as lua skips it
             loaded = runtime.load(code, chunkName: "=stdin")
             // Text that is not Lua as a whole may be REPL input with dot-commands in it.
-            if case .loaded = loaded {} else if let parts = PipedScript.parts(code, isFinished: runtime.isFinishedChunk) {
+            if case .loaded = loaded {
+            } else if let parts = PipedScript.parts(code, isFinished: runtime.isFinishedChunk) {
                 return runParts(parts, arguments: arguments)
             }
         } else {
@@ -54,12 +55,14 @@ struct BatchRunner {
         let commands = DotCommands(session: session)
         for part in parts {
             switch part {
-            case let .lua(code):
+            case .lua(let code):
                 switch runtime.load(code, chunkName: "=stdin") {
                 case .loaded: guard report(runtime.runGuarded(arguments: arguments)) else { return false }
-                case .incomplete(let message), .failed(let message): reportError(message); return false
+                case .incomplete(let message), .failed(let message):
+                    reportError(message)
+                    return false
                 }
-            case let .command(line):
+            case .command(let line):
                 let before = reportedErrors
                 if commands.run(line) == .quit { return true }
                 guard reportedErrors == before else { return false }

@@ -15,7 +15,11 @@ enum DotCommandWords {
             }
             switch c {
             case " ", "\t":
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
             case "\"", "'":
                 quote = c
                 inWord = true

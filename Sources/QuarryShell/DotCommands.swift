@@ -1,9 +1,9 @@
 import Foundation
 import QuarryFormat
 import QuarryLua
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryStore
 import QuarryStores
 
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
@@ -68,7 +68,10 @@ struct DotCommands {
             print(TextTable(headers: ["entity", "table"], rows: rows).render(format))
             return .ok
         },
-        Command(name: "schema", usage: ".schema [--swift|--sql] [NAME]", summary: "show entity definitions (--swift: as SwiftData classes; --sql: the tables' SQL, as sqlite3 shows it)") { shell, arguments in
+        Command(
+            name: "schema", usage: ".schema [--swift|--sql] [NAME]",
+            summary: "show entity definitions (--swift: as SwiftData classes; --sql: the tables' SQL, as sqlite3 shows it)"
+        ) { shell, arguments in
             if arguments.contains("--sql") { return shell.showSQL(of: arguments.filter { $0 != "--sql" }) }
             let args = arguments.filter { $0 != "--swift" }
             if args.count < arguments.count {
@@ -78,7 +81,9 @@ struct DotCommands {
                     reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: context.entities.map(\.name))))
                     return .ok
                 }
-                print(SwiftModelSource(model: CoreDataModel(of: context, entities: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
+                print(
+                    SwiftModelSource(model: CoreDataModel(of: context, entities: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: ""
+                )
                 return .ok
             }
             // As declared (a sub-entity's own keys, with its parent), so the output runs
@@ -93,9 +98,13 @@ struct DotCommands {
                 if let parent = entity.parent { header.append("parent = \(luaQuote(parent))") }
                 if entity.isAbstract { header.append("abstract = true") }
                 if !entity.uniqueness.isEmpty {
-                    header.append("uniqueness = { " + entity.uniqueness.map { "{ " + $0.map(luaQuote).joined(separator: ", ") + " }" }.joined(separator: ", ") + " }")
+                    header.append(
+                        "uniqueness = { " + entity.uniqueness.map { "{ " + $0.map(luaQuote).joined(separator: ", ") + " }" }.joined(separator: ", ")
+                            + " }")
                 }
-                print(header.isEmpty ? "entity \(luaQuote(entity.name)) {" : "entity(\(luaQuote(entity.name)), { \(header.joined(separator: ", ")) }) {")
+                print(
+                    header.isEmpty ? "entity \(luaQuote(entity.name)) {" : "entity(\(luaQuote(entity.name)), { \(header.joined(separator: ", ")) }) {"
+                )
                 for a in entity.attributes {
                     var options = ""
                     if a.isIndexed { options += ", indexed = true" }
@@ -114,8 +123,9 @@ struct DotCommands {
                         // No relate() call makes a key of several columns: said as the key, a
                         // name that is no plain word quoted, so none ends the comment's line.
                         func named(_ name: String) -> String { luaKey(name) == name ? name : luaQuote(name) }
-                        related.append("-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
-                                       + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))")
+                        related.append(
+                            "-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
+                                + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))")
                         continue
                     }
                     if let column = r.column {
@@ -136,7 +146,10 @@ struct DotCommands {
             return .ok
         },
         Command(name: "read", usage: ".read FILE", summary: "run a Lua script") { shell, args in
-            guard let path = args.first else { reportError("usage: .read FILE"); return .ok }
+            guard let path = args.first else {
+                reportError("usage: .read FILE")
+                return .ok
+            }
             _ = BatchRunner(session: shell.session, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
             return .ok
         },
@@ -161,7 +174,8 @@ struct DotCommands {
             shell.settings.format.maxRows = n
             return .ok
         },
-        Command(name: "columns", usage: ".columns [NAME ...]", summary: "show only these columns of tables that have them (none: all)") { shell, args in
+        Command(name: "columns", usage: ".columns [NAME ...]", summary: "show only these columns of tables that have them (none: all)") {
+            shell, args in
             // Names may be given with spaces or commas between them, as in a SELECT list.
             shell.settings.format.columns = args.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
             let chosen = shell.settings.format.columns
@@ -182,7 +196,10 @@ struct DotCommands {
             return .ok
         },
         Command(name: "once", usage: ".once FILE", summary: "send the next printed result to FILE") { shell, args in
-            guard args.count == 1 else { reportError("usage: .once FILE"); return .ok }
+            guard args.count == 1 else {
+                reportError("usage: .once FILE")
+                return .ok
+            }
             if shell.session.isSafe {
                 reportError(".once: --safe does not write files (export() and .export do)")
                 return .ok
@@ -206,19 +223,30 @@ struct DotCommands {
             return .ok
         },
         Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY") { shell, args in
-            guard args.count == 2 else { reportError("usage: .import FILE ENTITY"); return .ok }
+            guard args.count == 2 else {
+                reportError("usage: .import FILE ENTITY")
+                return .ok
+            }
             shell.runLua("print(import(\(luaQuote(args[0])), { entity = \(luaQuote(args[1])) }) .. ' rows imported into ' .. \(luaQuote(args[1])))")
             return .ok
         },
         Command(name: "export", usage: ".export FILE", summary: "write the last results printed (_) to a CSV or JSON file") { shell, args in
-            guard args.count == 1 else { reportError("usage: .export FILE"); return .ok }
-            shell.runLua("local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
-                + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))")
+            guard args.count == 1 else {
+                reportError("usage: .export FILE")
+                return .ok
+            }
+            shell.runLua(
+                "local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
+                    + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))"
+            )
             return .ok
         },
         Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
             // A libpq connection string may be typed unquoted: `.open host=h dbname=d`.
-            guard let location = openLocation(args) else { reportError("usage: .open DB"); return .ok }
+            guard let location = openLocation(args) else {
+                reportError("usage: .open DB")
+                return .ok
+            }
             let path = location == ":memory:" ? nil : location
             // --safe writes no new files, and --readonly holds for every store of the session.
             if let path, shell.session.isSafe, StoreRegistry.namesFile(path), !FileManager.default.fileExists(atPath: path) {
@@ -247,7 +275,9 @@ struct DotCommands {
             do {
                 let all = try shell.runtime.context.history()
                 for t in all.suffix(count) {
-                    print("\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)")
+                    print(
+                        "\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)"
+                    )
                 }
                 if all.isEmpty { print("no transactions recorded yet") }
             } catch {
@@ -256,7 +286,7 @@ struct DotCommands {
             return .ok
         },
         Command(name: "quit", usage: ".quit", summary: "leave quarry") { _, _ in .quit },
-        Command(name: "exit", usage: ".exit", summary: "leave quarry") { _, _ in .quit },
+        Command(name: "exit", usage: ".exit", summary: "leave quarry") { _, _ in .quit }
     ]
 
     /// `.schema --sql [NAME ...]`: the SQL that made each entity's table, its indexes and
@@ -270,7 +300,8 @@ struct DotCommands {
         let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }
         // Through sql(), which reads only: SQLite's catalogue, or its error on another engine.
         let tables = entities.map { luaQuote(context.mapped($0).relation) }.joined(separator: ", ")
-        runLua("""
+        runLua(
+            """
             for _, t in ipairs({ \(tables) }) do
               local rows = sql("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type <> 'table', name", t)
               if #rows == 0 then print("-- " .. t .. ": no SQL in sqlite_master (a view Quarry made for the session)") end
@@ -289,7 +320,9 @@ struct DotCommands {
         switch args.first {
         case "on": return true
         case "off": return false
-        default: reportError("usage: \(name) on|off"); return nil
+        default:
+            reportError("usage: \(name) on|off")
+            return nil
         }
     }
 
@@ -332,7 +365,10 @@ func parentsFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
     while !waiting.isEmpty {
         let ready = waiting.filter { entity in entity.parent.map { placed.contains($0) || !names.contains($0) } ?? true }
         // A cycle cannot be stored; should one be found, the rest keep their order.
-        guard !ready.isEmpty else { ordered += waiting; break }
+        guard !ready.isEmpty else {
+            ordered += waiting
+            break
+        }
         for entity in ready { placed.insert(entity.name) }
         ordered += ready
         waiting.removeAll { placed.contains($0.name) }
@@ -342,26 +378,30 @@ func parentsFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
 
 /// A Lua string literal for any text.
 func luaQuote(_ text: String) -> String {
-    "\"" + text.unicodeScalars.map { scalar -> String in
-        switch scalar {
-        case "\"": return "\\\""
-        case "\\": return "\\\\"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F: return String(format: "\\%03d", scalar.value)
-        // C1 controls and the line separators would act on a terminal or end a line.
-        case _ where (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
-            return "\\u{" + String(scalar.value, radix: 16) + "}"
-        default: return String(scalar)
-        }
-    }.joined() + "\""
+    "\""
+        + text.unicodeScalars.map { scalar -> String in
+            switch scalar {
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return String(format: "\\%03d", scalar.value)
+            // C1 controls and the line separators would act on a terminal or end a line.
+            case _ where (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+                return "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: return String(scalar)
+            }
+        }.joined() + "\""
 }
 
 /// A table key as Lua source writes it: bare when it is a name Lua takes (`title`), else
 /// quoted in brackets (`["my col"]`, `["end"]`), so `.schema`'s output loads again.
 func luaKey(_ name: String) -> String {
-    let reserved: Set<String> = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
-                                 "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
+    let reserved: Set<String> = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"
+    ]
     let bytes = Array(name.utf8)
-    let isName = !bytes.isEmpty && !(bytes[0] >= 48 && bytes[0] <= 57)
+    let isName =
+        !bytes.isEmpty && !(bytes[0] >= 48 && bytes[0] <= 57)
         && bytes.allSatisfy { $0 == 95 || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
     return isName && !reserved.contains(name) ? name : "[" + luaQuote(name) + "]"
 }

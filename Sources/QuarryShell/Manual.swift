@@ -87,29 +87,53 @@ enum Manual {
         out.append(".SH EXIT STATUS")
         out += items([
             ("0", "Success."),
-            ("1", "A Lua or store error (one line on standard error, SCRIPT:LINE: message), an error in LUA_INIT or in the init file of a batch run, --timeout reached, or an observer that raised an error in a batch run."),
-            ("2", "Bad usage: an unknown option, a missing or bad value."),
+            (
+                "1",
+                "A Lua or store error (one line on standard error, SCRIPT:LINE: message), an error in LUA_INIT or in the init file of a batch run, --timeout reached, or an observer that raised an error in a batch run."
+            ),
+            ("2", "Bad usage: an unknown option, a missing or bad value.")
         ])
         out.append(".SH ENVIRONMENT")
         out += items([
-            ("LUA_INIT_5_4, LUA_INIT", "Lua run before the script, the chunks or the REPL, as lua(1) runs it: a chunk, or @FILE for a file. LUA_INIT is read only when LUA_INIT_5_4 is not set. It runs under --safe when that is given; an error in it ends the run with status 1. -E ignores both."),
-            ("LUA_PATH_5_4, LUA_PATH, LUA_CPATH_5_4, LUA_CPATH", "Where require looks for Lua and C modules, as in lua(1) (;; stands for the default path). -E ignores them; under --safe no C module loads."),
+            (
+                "LUA_INIT_5_4, LUA_INIT",
+                "Lua run before the script, the chunks or the REPL, as lua(1) runs it: a chunk, or @FILE for a file. LUA_INIT is read only when LUA_INIT_5_4 is not set. It runs under --safe when that is given; an error in it ends the run with status 1. -E ignores both."
+            ),
+            (
+                "LUA_PATH_5_4, LUA_PATH, LUA_CPATH_5_4, LUA_CPATH",
+                "Where require looks for Lua and C modules, as in lua(1) (;; stands for the default path). -E ignores them; under --safe no C module loads."
+            ),
             ("XDG_CONFIG_HOME", "The init file of an interactive session is $XDG_CONFIG_HOME/quarry/init.lua (default ~/.config/quarry/init.lua)."),
             ("XDG_STATE_HOME", "When set, the REPL's history is kept in $XDG_STATE_HOME/quarry/history."),
-            ("XDG_CACHE_HOME, QUARRY_CACHE_DIR", "Where models decoded from Core Data stores are cached: $QUARRY_CACHE_DIR, else $XDG_CACHE_HOME/quarry, else ~/.cache/quarry. An empty QUARRY_CACHE_DIR turns the cache off."),
+            (
+                "XDG_CACHE_HOME, QUARRY_CACHE_DIR",
+                "Where models decoded from Core Data stores are cached: $QUARRY_CACHE_DIR, else $XDG_CACHE_HOME/quarry, else ~/.cache/quarry. An empty QUARRY_CACHE_DIR turns the cache off."
+            ),
             ("NO_COLOR", "When set, no colour is used (as when standard output or standard error is not a terminal)."),
-            ("QUARRY_PAGER, PAGER, LESS", "The pager for long output in the REPL (QUARRY_PAGER first; empty for none), else less; LESS defaults to FRSX."),
+            (
+                "QUARRY_PAGER, PAGER, LESS",
+                "The pager for long output in the REPL (QUARRY_PAGER first; empty for none), else less; LESS defaults to FRSX."
+            ),
             ("TERM", "With TERM=dumb, charts are drawn in ASCII."),
             ("TMPDIR", "Where large imports spool their rows (default /tmp)."),
-            ("HOME", "The home folder the default paths below start from."),
+            ("HOME", "The home folder the default paths below start from.")
         ])
         out.append(".SH FILES")
         out += items([
-            ("~/.config/quarry/init.lua", "The init file an interactive session runs after the store is open and again after .open (see XDG_CONFIG_HOME); --init FILE runs FILE instead in any kind of run, --no-init runs none. Scripts and -e chunks read none unless --init names one. An error in it is one line naming the file and line, and the REPL goes on; a batch run stops with status 1."),
-            ("$XDG_STATE_HOME/quarry/history, ~/.quarry_history", "The REPL's history (1000 lines). The first is used when XDG_STATE_HOME is set; the old ~/.quarry_history is still read while the new file does not exist."),
+            (
+                "~/.config/quarry/init.lua",
+                "The init file an interactive session runs after the store is open and again after .open (see XDG_CONFIG_HOME); --init FILE runs FILE instead in any kind of run, --no-init runs none. Scripts and -e chunks read none unless --init names one. An error in it is one line naming the file and line, and the REPL goes on; a batch run stops with status 1."
+            ),
+            (
+                "$XDG_STATE_HOME/quarry/history, ~/.quarry_history",
+                "The REPL's history (1000 lines). The first is used when XDG_STATE_HOME is set; the old ~/.quarry_history is still read while the new file does not exist."
+            ),
             ("~/.cache/quarry/", "Models decoded from Core Data stores (see XDG_CACHE_HOME)."),
-            ("DB.quarry", "Beside a SQLite file Quarry did not make: what relate(), format() and entity definitions added to it (JSON, Quarry's own), restored when it is opened again. Not written under --safe."),
-            ("DB-wal, DB-shm, DB-journal", "SQLite's own files beside DB while it is open."),
+            (
+                "DB.quarry",
+                "Beside a SQLite file Quarry did not make: what relate(), format() and entity definitions added to it (JSON, Quarry's own), restored when it is opened again. Not written under --safe."
+            ),
+            ("DB-wal, DB-shm, DB-journal", "SQLite's own files beside DB while it is open.")
         ])
         out.append(".SH EXAMPLES")
         for (what, line) in [
@@ -121,7 +145,7 @@ enum Manual {
             ("The same, written as a libpq connection string:", "quarry 'host=db.internal port=5432 user=analyst dbname=flights schema=public'"),
             ("An app's Core Data store, read only:", "quarry --readonly ~/Library/Containers/App/Data/App.sqlite"),
             ("Helpers loaded before a script, as lua loads LUA_INIT:", "LUA_INIT=@helpers.lua quarry todo.db report.lua"),
-            ("A set-up file before a script (scripts read no init file otherwise):", "quarry --init setup.lua todo.db report.lua"),
+            ("A set-up file before a script (scripts read no init file otherwise):", "quarry --init setup.lua todo.db report.lua")
         ] {
             out += [".PP", text(what), ".PP", ".RS 4", ".nf", text(line), ".fi", ".RE"]
         }

@@ -47,7 +47,10 @@ extension Options {
                 guard index < head.count else { return nil }
                 let value = head[index]
                 index += 1
-                if argument == "-e" { options.chunks.append(value); continue }
+                if argument == "-e" {
+                    options.chunks.append(value)
+                    continue
+                }
                 guard !seen.contains(argument) else { return nil }
                 seen.append(argument)
                 switch argument {

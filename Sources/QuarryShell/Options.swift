@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The command line: `quarry [options] [DB] [SCRIPT [ARGS...]]`.
 struct Options: ParsableCommand {
@@ -11,7 +11,9 @@ struct Options: ParsableCommand {
         commandName: "quarry",
         abstract: "A Lua shell over a Core Data-like object store on SQLite.",
         usage: usage,
-        discussion: "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits), or a libpq connection string as psql takes it ('host=db.internal dbname=flights user=analyst'; schema= and notify= are keywords there). No password is ever shown. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua.")
+        discussion:
+            "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits), or a libpq connection string as psql takes it ('host=db.internal dbname=flights user=analyst'; schema= and notify= are keywords there). No password is ever shown. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua."
+    )
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a chunk of Lua, then exit (repeatable).", valueName: "code"))
     var chunks: [String] = []
@@ -34,15 +36,19 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("Cap the Lua heap, e.g. 512M or 2G; exceeding it is an error.", valueName: "size"))
     var memory: String?
 
-    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"),
-            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "momd", "mom"]))
+    @Option(
+        help: ArgumentHelp(
+            "The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"),
+        completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "momd", "mom"]))
     var model: String?
 
     @Flag(help: "Print a Lua traceback after an error.")
     var traceback = false
 
-    @Option(name: .customLong("init"), help: ArgumentHelp("Run this Lua file before the script, the chunks or the REPL, instead of the interactive init file.", valueName: "file"),
-            completion: .file(extensions: ["lua"]))
+    @Option(
+        name: .customLong("init"),
+        help: ArgumentHelp("Run this Lua file before the script, the chunks or the REPL, instead of the interactive init file.", valueName: "file"),
+        completion: .file(extensions: ["lua"]))
     var initFile: String?
 
     @Flag(help: "Run no init file, not even in the REPL.")
@@ -56,16 +62,21 @@ struct Options: ParsableCommand {
 
     // Three arguments, not one list, so that each position completes its own way: DB,
     // then a .lua script, then any file. The command line is still split by `Invocation`.
-    @Argument(help: ArgumentHelp("The database: a file (created if missing), :memory: or none for in-memory, a postgres:// URL, or a libpq connection string (host=… dbname=…).", valueName: "db"),
-              completion: .custom(Options.completeDatabase))
+    @Argument(
+        help: ArgumentHelp(
+            "The database: a file (created if missing), :memory: or none for in-memory, a postgres:// URL, or a libpq connection string (host=… dbname=…).",
+            valueName: "db"),
+        completion: .custom(Options.completeDatabase))
     var database: String?
 
-    @Argument(help: ArgumentHelp("The Lua script to run ('-' reads standard input).", valueName: "script"),
-              completion: .file(extensions: ["lua"]))
+    @Argument(
+        help: ArgumentHelp("The Lua script to run ('-' reads standard input).", valueName: "script"),
+        completion: .file(extensions: ["lua"]))
     var script: String?
 
-    @Argument(help: ArgumentHelp("The script's own arguments, in the global 'arg'.", valueName: "args"),
-              completion: .file())
+    @Argument(
+        help: ArgumentHelp("The script's own arguments, in the global 'arg'.", valueName: "args"),
+        completion: .file())
     var scriptArguments: [String] = []
 
     /// DB and SCRIPT as given, in order.
@@ -137,9 +148,10 @@ struct Options: ParsableCommand {
 
     /// The values ArgumentParser read, as the rest of the shell takes them.
     var run: RunOptions {
-        RunOptions(chunks: chunks, interactive: interactive, readonly: readonly, demo: demo, safe: safe, timeout: timeout,
-                   memory: memory, model: model, traceback: traceback, version: version, initFile: initFile, noInit: noInit,
-                   ignoreEnvironment: ignoreEnvironment, positionals: positionals)
+        RunOptions(
+            chunks: chunks, interactive: interactive, readonly: readonly, demo: demo, safe: safe, timeout: timeout,
+            memory: memory, model: model, traceback: traceback, version: version, initFile: initFile, noInit: noInit,
+            ignoreEnvironment: ignoreEnvironment, positionals: positionals)
     }
 
     /// "512M" → bytes.
@@ -148,7 +160,10 @@ struct Options: ParsableCommand {
         var digits = text.uppercased()
         if digits.hasSuffix("B") { digits.removeLast() }
         var scale = 1
-        if let last = digits.last, let unit = units[last] { scale = unit; digits.removeLast() }
+        if let last = digits.last, let unit = units[last] {
+            scale = unit
+            digits.removeLast()
+        }
         guard let n = Double(digits), n.isFinite, n > 0 else { return nil }
         let bytes = n * Double(scale)
         // Below a megabyte Lua cannot even load its libraries.
@@ -180,7 +195,10 @@ struct Invocation {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+            if !optionsEnded, argument == "--" {
+                optionsEnded = true
+                continue
+            }
             if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
                 let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
                 guard Options.known.contains(name) else {

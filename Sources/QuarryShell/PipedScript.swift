@@ -24,7 +24,8 @@ enum PipedScript {
             stretchStart = line + 1
         }
         for (number, line) in lines.enumerated() {
-            let isCommand = line.first == "." && line.dropFirst().first?.isLetter == true
+            let isCommand =
+                line.first == "." && line.dropFirst().first?.isLetter == true
                 && isFinished(stretch.joined(separator: "\n"))
             if isCommand {
                 flush(upTo: number)

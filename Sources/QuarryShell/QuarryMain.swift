@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import QuarryLua
-import QuarryPredicates
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryPredicates
+import QuarryStore
 import QuarryStores
 
 /// The `quarry` program: parses the command line, opens the store, runs chunks and the
@@ -59,8 +59,9 @@ public enum QuarryMain {
                 // Read before the store is opened, so a bad model makes no new file.
                 _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try CoreDataModel.load(contentsOf: model) }
             }
-            session = try Session(database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
-                                  memoryLimit: options.memory.flatMap(Options.bytes) ?? 0, ignoreLuaEnvironment: options.ignoreEnvironment)
+            session = try Session(
+                database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
+                memoryLimit: options.memory.flatMap(Options.bytes) ?? 0, ignoreLuaEnvironment: options.ignoreEnvironment)
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
@@ -91,8 +92,11 @@ public enum QuarryMain {
         let interactive = options.interactive || (!ranSomething && script == nil)
         // As lua: `arg` is set before LUA_INIT runs (the script and its arguments; with -e
         // only, arg[0] names the program), so start-up code may read it too.
-        if let script { runtime.setScriptArguments(script: script, arguments: invocation.scriptArguments) }
-        else if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
+        if let script {
+            runtime.setScriptArguments(script: script, arguments: invocation.scriptArguments)
+        } else if !options.chunks.isEmpty {
+            runtime.setScriptArguments(script: "quarry", arguments: [])
+        }
         // LUA_INIT, then the init file, before anything else runs (chunks go after them).
         let startup = StartupFiles(options: options, interactive: interactive)
         if let luaInit = startup.luaInit {
@@ -120,7 +124,9 @@ public enum QuarryMain {
         } else if let context = runtime.openedContext, context.hasChanges {
             // Never written without save(), as the contract says; but not dropped unsaid.
             let pending = context.pendingChanges
-            reportNote("the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them")
+            reportNote(
+                "the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them"
+            )
         }
         return observerFailed ? Status.failure.rawValue : Status.success.rawValue
     }

@@ -52,7 +52,10 @@ final class REPL {
     func run() {
         REPL.current = self
         session.console.pager = session.pager
-        defer { REPL.current = nil; session.console.pager = nil }
+        defer {
+            REPL.current = nil
+            session.console.pager = nil
+        }
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0
         rl_attempted_completion_function = { text, start, _ in REPL.complete(text, start) }
@@ -111,8 +114,9 @@ final class REPL {
                 cancelLine()
                 continue
             }
-            if ready > 0, fdIsSet(STDIN_FILENO, &readable) { rl_callback_read_char() }
-            else if ready >= 0 {
+            if ready > 0, fdIsSet(STDIN_FILENO, &readable) {
+                rl_callback_read_char()
+            } else if ready >= 0 {
                 runtime.noticeOutsideChanges(beforeOutput: { rl_clear_visible_line() }, afterOutput: { rl_forced_update_display() })
             }
         }
@@ -141,7 +145,11 @@ final class REPL {
         guard let cLine else {
             rl_callback_handler_remove()
             fputs("\n", stdout)
-            if mayQuit(again: "Ctrl-D") { finished = true } else { install(prompt: pendingLines.isEmpty ? Self.primaryPrompt : Self.continuationPrompt) }
+            if mayQuit(again: "Ctrl-D") {
+                finished = true
+            } else {
+                install(prompt: pendingLines.isEmpty ? Self.primaryPrompt : Self.continuationPrompt)
+            }
             return
         }
         let line = String(cString: cLine)
@@ -204,7 +212,7 @@ final class REPL {
         pendingLines.append(pendingLines.isEmpty && line.hasPrefix("=") ? "return " + line.dropFirst() : line)
         switch runtime.evaluateLine(pendingLines.joined(separator: "\n")) {
         case .incomplete:
-            return  // unfinished as an expression or as statements: keep reading lines
+            return // unfinished as an expression or as statements: keep reading lines
         case .failed(let message):
             pendingLines = []
             reportError(message)

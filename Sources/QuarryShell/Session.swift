@@ -1,8 +1,8 @@
 import Foundation
 import QuarryLua
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One run of the shell: its store (opened at the start, replaced by `.open`, closed at
 /// the end), the runtime over it, one set of output settings and the flags the command

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Mistakes at the shell's own level: dot-commands and command-line options. They render
 /// through `ErrorRendering` like every other error, so "did you mean" reads the same.
@@ -13,23 +13,23 @@ enum ShellError: QuarryError {
 
     var message: String {
         switch self {
-        case let .unknownCommand(name, _, _): return "unknown command '.\(name)'"
-        case let .unknownMode(name, _, _): return "unknown mode '\(name)'"
-        case let .unknownOption(argument, _): return "unknown option '\(argument)'"
+        case .unknownCommand(let name, _, _): return "unknown command '.\(name)'"
+        case .unknownMode(let name, _, _): return "unknown mode '\(name)'"
+        case .unknownOption(let argument, _): return "unknown option '\(argument)'"
         }
     }
 
     var suggestion: String? {
         switch self {
-        case let .unknownCommand(_, suggestion, _), let .unknownMode(_, suggestion, _), let .unknownOption(_, suggestion):
+        case .unknownCommand(_, let suggestion, _), .unknownMode(_, let suggestion, _), .unknownOption(_, let suggestion):
             return suggestion
         }
     }
 
     var remedy: String? {
         switch self {
-        case let .unknownCommand(_, _, remedy): return remedy
-        case let .unknownMode(_, _, modes): return "modes: " + modes.joined(separator: ", ")
+        case .unknownCommand(_, _, let remedy): return remedy
+        case .unknownMode(_, _, let modes): return "modes: " + modes.joined(separator: ", ")
         case .unknownOption: return nil
         }
     }

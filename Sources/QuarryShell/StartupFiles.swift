@@ -18,14 +18,18 @@ struct StartupFiles {
     init(options: RunOptions, interactive: Bool, variable: (String) -> String? = StartupFiles.variable) {
         if !options.ignoreEnvironment {
             for name in ["LUA_INIT_5_4", "LUA_INIT"] {
-                if let value = variable(name) { luaInit = (name, value); break }
+                if let value = variable(name) {
+                    luaInit = (name, value)
+                    break
+                }
             }
         }
         if options.noInit { return }
         if let file = options.initFile {
             initFile = file
         } else if interactive, let file = StartupFiles.userInitFile(variable: variable),
-                  FileManager.default.fileExists(atPath: file) {
+            FileManager.default.fileExists(atPath: file)
+        {
             initFile = file
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import QuarryModel
+import QuarryPredicates
 import QuarryStore
 import QuarryStores
-import QuarryPredicates
 
 /// Opens a store ready for predicates: the predicate layer's SQL functions (folding,
 /// string operators, arithmetic) installed on its connection, so the SQL a predicate
@@ -28,21 +28,25 @@ public enum StoreOpener {
         guard location != ":memory:", !FileManager.default.fileExists(atPath: location) else { return nil }
         let shown = URLSecrets.withoutPasswords(in: location)
         if let colon = location.firstIndex(of: ":") {
-            let scheme = location[..<colon], rest = location[location.index(after: colon)...]
-            let isScheme = scheme.first.map { $0.isASCII && $0.isLetter } ?? false
+            let scheme = location[..<colon]
+            let rest = location[location.index(after: colon)...]
+            let isScheme =
+                scheme.first.map { $0.isASCII && $0.isLetter } ?? false
                 && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
             if isScheme, rest.hasPrefix("//") || rest.contains("@") {
                 // Without the slashes no part of what follows the scheme is shown: any may
                 // be a piece of a password (`postgress:user:SECRET@host`).
                 let shown = rest.hasPrefix("//") ? shown : scheme + ":…"
                 let hint = closestMatch(to: scheme.lowercased(), in: ["postgres", "postgresql"]).map { " (did you mean \($0)://?)" } ?? ""
-                return .database(message: "\(shown) names no file, and \(scheme): is no scheme Quarry opens\(hint); "
-                    + "a PostgreSQL store is postgres://USER@HOST[:PORT]/DB or host=… dbname=…; no file was made")
+                return .database(
+                    message: "\(shown) names no file, and \(scheme): is no scheme Quarry opens\(hint); "
+                        + "a PostgreSQL store is postgres://USER@HOST[:PORT]/DB or host=… dbname=…; no file was made")
             }
         }
         if shown != location {
-            return .database(message: "\(shown) names no file and holds a password: a libpq connection string starts with a keyword, "
-                + "as host=… dbname=… does; no file was made")
+            return .database(
+                message: "\(shown) names no file and holds a password: a libpq connection string starts with a keyword, "
+                    + "as host=… dbname=… does; no file was made")
         }
         return nil
     }

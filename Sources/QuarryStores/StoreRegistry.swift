@@ -30,8 +30,10 @@ public enum StoreRegistry {
     /// (nil: a store in memory). `functions`: SQL functions a file's connection needs (the
     /// predicate layer's; a server defines its own). `model`: the model file for a Core
     /// Data store that carries none.
-    public static func open(_ location: String?, readOnly: Bool = false,
-                            functions: [SQLFunction] = [], model: String? = nil) throws -> ObjectContext {
+    public static func open(
+        _ location: String?, readOnly: Bool = false,
+        functions: [SQLFunction] = [], model: String? = nil
+    ) throws -> ObjectContext {
         prepare()
         if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
         return try ObjectContext(path: location, readOnly: readOnly, functions: functions, model: model)

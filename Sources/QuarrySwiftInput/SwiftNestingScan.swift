@@ -30,7 +30,11 @@ struct SwiftNestingScan {
     static func check(_ source: String, columns: SourceColumns) throws {
         let bytes = Array(source.utf8)
         var stack: [Frame] = []
-        var total = 0, chain = 0, angles = 0, ternary = 0, i = 0
+        var total = 0
+        var chain = 0
+        var angles = 0
+        var ternary = 0
+        var i = 0
         /// The last byte before `i` that is not white space.
         var previous: UInt8 = 0
         func tooDeep(_ offset: Int) -> PredicateError {
@@ -61,7 +65,10 @@ struct SwiftNestingScan {
                 let outer = run()
                 let run = b == UInt8(ascii: "{") ? 0 : b == UInt8(ascii: "[") ? outer + 1 : outer > 0 ? outer + 1 : 0
                 if run > maximumTypeRun {
-                    throw PredicateError(.tooDeep, "[ ] and ( ) nest more than \(maximumTypeRun) levels deep inside [ ]: Quarry reads lists of values, not lists of lists", column: columns.column(ofUTF8: i))
+                    throw PredicateError(
+                        .tooDeep,
+                        "[ ] and ( ) nest more than \(maximumTypeRun) levels deep inside [ ]: Quarry reads lists of values, not lists of lists",
+                        column: columns.column(ofUTF8: i))
                 }
                 stack.append(.bracket(chain: chain, run: run, ternary: ternary, square: b == UInt8(ascii: "[")))
                 total += 1 + chain + ternary
@@ -71,8 +78,10 @@ struct SwiftNestingScan {
                 i += 1
             case UInt8(ascii: "<"):
                 // `a<b` may open generic arguments; `a < b`, `a<1` and `a<$0` do not.
-                if i > 0, i + 1 < bytes.count, isName(bytes[i - 1]), isName(bytes[i + 1]) || bytes[i + 1] == UInt8(ascii: "[") || bytes[i + 1] == UInt8(ascii: "("),
-                   !(bytes[i + 1] >= 0x30 && bytes[i + 1] <= 0x39), bytes[i + 1] != UInt8(ascii: "$") {
+                if i > 0, i + 1 < bytes.count, isName(bytes[i - 1]),
+                    isName(bytes[i + 1]) || bytes[i + 1] == UInt8(ascii: "[") || bytes[i + 1] == UInt8(ascii: "("),
+                    !(bytes[i + 1] >= 0x30 && bytes[i + 1] <= 0x39), bytes[i + 1] != UInt8(ascii: "$")
+                {
                     angles += 1
                     try deeper(i)
                 }
@@ -85,7 +94,10 @@ struct SwiftNestingScan {
                 i += 1
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                 i += 1
-                guard let frame = stack.popLast() else { chain = 0; continue }
+                guard let frame = stack.popLast() else {
+                    chain = 0
+                    continue
+                }
                 switch frame {
                 case .bracket(let outer, _, let outerTernary, _):
                     total -= 1 + outer + outerTernary
@@ -94,7 +106,9 @@ struct SwiftNestingScan {
                     total -= 1 + outer + outerTernary
                     (chain, ternary) = (outer, outerTernary)
                     // Back inside the string: on to its end or its next interpolation.
-                    i = try skipString(bytes, from: i, quotes: quotes, hashes: hashes, stack: &stack, total: &total, chain: &chain, ternary: &ternary, tooDeep: tooDeep)
+                    i = try skipString(
+                        bytes, from: i, quotes: quotes, hashes: hashes, stack: &stack, total: &total, chain: &chain, ternary: &ternary,
+                        tooDeep: tooDeep)
                 }
             case UInt8(ascii: "."):
                 if i + 1 < bytes.count, isName(bytes[i + 1]) {
@@ -106,7 +120,8 @@ struct SwiftNestingScan {
                 i += 1
             case UInt8(ascii: "?"), UInt8(ascii: "!"):
                 // Postfix (`a?`, `a!`, `f()!`) after a name or a bracket; else an operator.
-                if i > 0, isName(bytes[i - 1]) || [UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "!")].contains(bytes[i - 1]) {
+                if i > 0, isName(bytes[i - 1]) || [UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "!")].contains(bytes[i - 1])
+                {
                     chain += 1
                     try deeper(i)
                 } else {
@@ -131,7 +146,8 @@ struct SwiftNestingScan {
                 // Quarry does not read; swift-syntax's recovery from `[a: b: c: ...]` takes
                 // time growing with the square of its length.
                 if ternary == 0, i > 0, bytes[i - 1] != UInt8(ascii: ":"), squareInnermost(stack) {
-                    throw PredicateError(.unsupported, "a dictionary [key: value] has no #Predicate form Quarry reads", column: columns.column(ofUTF8: i))
+                    throw PredicateError(
+                        .unsupported, "a dictionary [key: value] has no #Predicate form Quarry reads", column: columns.column(ofUTF8: i))
                 }
                 ternary = max(0, ternary - 1)
                 chain = 0
@@ -142,26 +158,42 @@ struct SwiftNestingScan {
                 // Swift's block comments nest.
                 var open = 0
                 repeat {
-                    if bytes[i] == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "*") { open += 1; i += 2 }
-                    else if bytes[i] == UInt8(ascii: "*"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") { open -= 1; i += 2 }
-                    else { i += 1 }
+                    if bytes[i] == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "*") {
+                        open += 1
+                        i += 2
+                    } else if bytes[i] == UInt8(ascii: "*"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") {
+                        open -= 1
+                        i += 2
+                    } else {
+                        i += 1
+                    }
                 } while open > 0 && i < bytes.count
             case UInt8(ascii: "\""), UInt8(ascii: "#"):
-                var hashes = 0, j = i
-                while j < bytes.count, bytes[j] == UInt8(ascii: "#") { hashes += 1; j += 1 }
+                var hashes = 0
+                var j = i
+                while j < bytes.count, bytes[j] == UInt8(ascii: "#") {
+                    hashes += 1
+                    j += 1
+                }
                 guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else {
                     // `#if` blocks nest in swift-syntax's lookahead, which rescans them; a
                     // #Predicate holds none, so none is read.
                     var k = j
                     while k < bytes.count, isName(bytes[k]) { k += 1 }
                     if hashes == 1, ["if", "elseif", "else", "endif"].contains(String(decoding: bytes[j..<k], as: UTF8.self)) {
-                        throw PredicateError(.unsupported, "#\(String(decoding: bytes[j..<k], as: UTF8.self)) has no place in a #Predicate or the lets before it", column: columns.column(ofUTF8: i))
+                        throw PredicateError(
+                            .unsupported, "#\(String(decoding: bytes[j..<k], as: UTF8.self)) has no place in a #Predicate or the lets before it",
+                            column: columns.column(ofUTF8: i))
                     }
-                    chain = 0; i = max(j, i + 1); continue
+                    chain = 0
+                    i = max(j, i + 1)
+                    continue
                 }
                 var quotes = 1
                 if j + 2 < bytes.count, bytes[j + 1] == UInt8(ascii: "\""), bytes[j + 2] == UInt8(ascii: "\"") { quotes = 3 }
-                i = try skipString(bytes, from: j + quotes, quotes: quotes, hashes: hashes, stack: &stack, total: &total, chain: &chain, ternary: &ternary, tooDeep: tooDeep)
+                i = try skipString(
+                    bytes, from: j + quotes, quotes: quotes, hashes: hashes, stack: &stack, total: &total, chain: &chain, ternary: &ternary,
+                    tooDeep: tooDeep)
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 // `a\n  .b` continues a chain.
                 i += 1
@@ -181,8 +213,10 @@ struct SwiftNestingScan {
     /// Skips a string's text from `start` (after its opening quotes) to just past its
     /// closing quotes, or into an interpolation (`\(`, `\#(` in a raw string), which opens
     /// a level whose `)` comes back here. Returns the offset to go on from.
-    private static func skipString(_ bytes: [UInt8], from start: Int, quotes: Int, hashes: Int, stack: inout [Frame],
-                                   total: inout Int, chain: inout Int, ternary: inout Int, tooDeep: (Int) -> PredicateError) throws -> Int {
+    private static func skipString(
+        _ bytes: [UInt8], from start: Int, quotes: Int, hashes: Int, stack: inout [Frame],
+        total: inout Int, chain: inout Int, ternary: inout Int, tooDeep: (Int) -> PredicateError
+    ) throws -> Int {
         var i = start
         func hashesFollow(_ at: Int) -> Bool {
             guard at + hashes <= bytes.count else { return false }

@@ -40,7 +40,8 @@ public enum SwiftPredicateReader {
         guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return false }
         let type = rest[rest.index(after: rest.startIndex)..<close].filter { !$0.isWhitespace }
         guard let first = type.first, first.isLetter || first == "_",
-              type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return false }
+            type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+        else { return false }
         return rest[rest.index(after: close)...].drop(while: \.isWhitespace).hasPrefix("{")
     }
 
@@ -57,14 +58,23 @@ public enum SwiftPredicateReader {
         for item in file.statements {
             if macro != nil { throw PredicateError(.syntax, "nothing may follow the #Predicate", column: columns.column(of: item)) }
             if let declaration = item.item.as(VariableDeclSyntax.self) {
-                guard declaration.bindingSpecifier.tokenKind == .keyword(.let), declaration.bindings.count == 1, let binding = declaration.bindings.first,
-                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = binding.initializer?.value else {
-                    throw PredicateError(.syntax, "before the #Predicate, only lets of the values it captures: let name = value", column: columns.column(of: declaration))
+                guard declaration.bindingSpecifier.tokenKind == .keyword(.let), declaration.bindings.count == 1,
+                    let binding = declaration.bindings.first,
+                    let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = binding.initializer?.value
+                else {
+                    throw PredicateError(
+                        .syntax, "before the #Predicate, only lets of the values it captures: let name = value",
+                        column: columns.column(of: declaration))
                 }
-                if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) { macro = expansion; continue }
+                if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) {
+                    macro = expansion
+                    continue
+                }
                 let captured = SwiftPredicateTranslator.unescaped(name)
                 if let first = lets[captured] {
-                    throw PredicateError(.syntax, "'\(captured)' is bound twice (first at column \(first)): each captured value has one let", column: columns.column(of: binding.pattern))
+                    throw PredicateError(
+                        .syntax, "'\(captured)' is bound twice (first at column \(first)): each captured value has one let",
+                        column: columns.column(of: binding.pattern))
                 }
                 lets[captured] = columns.column(of: binding.pattern)
                 translator.capture(captured, try translator.constant(value))
@@ -77,9 +87,11 @@ public enum SwiftPredicateReader {
             }
         }
         guard let macro, macro.macroName.text == "Predicate" else {
-            throw PredicateError(.syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
+            throw PredicateError(
+                .syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
         }
-        var typeName: String?, typeColumn: Int?
+        var typeName: String?
+        var typeColumn: Int?
         if let generic = macro.genericArgumentClause {
             guard generic.arguments.count == 1, let argument = generic.arguments.first else {
                 throw PredicateError(.syntax, "#Predicate takes one type, the entity's", column: columns.column(of: generic))
@@ -122,7 +134,8 @@ public enum SwiftPredicateReader {
                 throw PredicateError(.syntax, "Swift: \(message)", column: columns.column(of: token.position))
             }
             if token.parent?.kind == .unexpectedNodes || token.tokenDiagnostic?.severity == .error {
-                throw PredicateError(.syntax, "Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
+                throw PredicateError(
+                    .syntax, "Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
             }
         }
         throw PredicateError(.syntax, "Swift: the text does not parse", column: 1)
@@ -138,8 +151,10 @@ public enum SwiftPredicateReader {
     /// of its ancestors (`ancestors`, nearest first), whose keys it would not have.
     public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
         guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
-        let which = ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
-        throw PredicateError(.typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
+        let which =
+            ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
+        throw PredicateError(
+            .typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
     }
 }
 
@@ -159,9 +174,13 @@ struct SourceColumns {
         if source.utf8.allSatisfy({ $0 < 0x80 }), !source.utf8.contains(0x0D) {
             starts = []
         } else {
-            var starts: [Int] = [], offset = 0
+            var starts: [Int] = []
+            var offset = 0
             starts.reserveCapacity(utf8Count)
-            for character in source { starts.append(offset); offset += character.utf8.count }
+            for character in source {
+                starts.append(offset)
+                offset += character.utf8.count
+            }
             self.starts = starts
         }
     }
@@ -170,7 +189,8 @@ struct SourceColumns {
         let offset = min(max(0, offset), utf8Count)
         if starts.isEmpty { return offset + 1 }
         // The number of characters that start at or before `offset`.
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let middle = (low + high) / 2
             if starts[middle] <= offset { low = middle + 1 } else { high = middle }

@@ -9,10 +9,11 @@ import SwiftSyntax
 extension SwiftPredicateTranslator {
     mutating func constant(_ node: ExprSyntax) throws -> PredicateArgument {
         if let array = node.as(ArrayExprSyntax.self) {
-            return .list(try array.elements.map { element in
-                guard case .value(let v) = try constant(element.expression) else { throw refuse("a list of lists is no captured value", element) }
-                return v
-            })
+            return .list(
+                try array.elements.map { element in
+                    guard case .value(let v) = try constant(element.expression) else { throw refuse("a list of lists is no captured value", element) }
+                    return v
+                })
         }
         if let member = node.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "Double" {
             switch member.declName.baseName.text {
@@ -22,7 +23,8 @@ extension SwiftPredicateTranslator {
             }
         }
         if let prefix = node.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
-           let member = prefix.expression.as(MemberAccessExprSyntax.self), member.trimmedDescription == "Double.infinity" {
+            let member = prefix.expression.as(MemberAccessExprSyntax.self), member.trimmedDescription == "Double.infinity"
+        {
             return .value(.real(-.infinity))
         }
         if let call = node.as(FunctionCallExprSyntax.self) {
@@ -46,10 +48,14 @@ extension SwiftPredicateTranslator {
                 let groups = [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }
                 return .value(.text(groups.joined(separator: "-")))
             case ("Data", [nil]):
-                guard let array = call.arguments.first?.expression.as(ArrayExprSyntax.self) else { throw refuse("Data is read from an array of bytes", call) }
+                guard let array = call.arguments.first?.expression.as(ArrayExprSyntax.self) else {
+                    throw refuse("Data is read from an array of bytes", call)
+                }
                 return .value(.blob(try array.elements.map { try byte($0.expression) }))
             default:
-                throw refuse("\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))", call)
+                throw refuse(
+                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))",
+                    call)
             }
         }
         guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }
@@ -57,7 +63,9 @@ extension SwiftPredicateTranslator {
     }
 
     private mutating func byte(_ node: ExprSyntax) throws -> UInt8 {
-        guard case .constant(.integer(let n), _) = try value(node), let byte = UInt8(exactly: n) else { throw refuse("expected a byte, 0 to 255", node) }
+        guard case .constant(.integer(let n), _) = try value(node), let byte = UInt8(exactly: n) else {
+            throw refuse("expected a byte, 0 to 255", node)
+        }
         return byte
     }
 }

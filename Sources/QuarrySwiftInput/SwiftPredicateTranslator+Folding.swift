@@ -33,7 +33,7 @@ extension SwiftPredicateTranslator {
         "...": (5, nil), "..<": (5, nil),
         "+": (6, true), "-": (6, true), "|": (6, true), "^": (6, true), "&+": (6, true), "&-": (6, true),
         "*": (7, true), "/": (7, true), "%": (7, true), "&": (7, true), "&*": (7, true),
-        "<<": (8, true), ">>": (8, true),
+        "<<": (8, true), ">>": (8, true)
     ]
 
     /// `node` without its parentheses, folded when it is an operator sequence.
@@ -48,9 +48,13 @@ extension SwiftPredicateTranslator {
     /// recursion; `a + b + ...` nests one level per operator, bounded as the format
     /// grammar bounds it.
     private func fold(_ sequence: SequenceExprSyntax) throws -> SwiftTerm {
-        var operands: [ExprSyntax] = [], operators: [(String, ExprSyntax)] = []
+        var operands: [ExprSyntax] = []
+        var operators: [(String, ExprSyntax)] = []
         for (i, element) in sequence.elements.enumerated() {
-            if i % 2 == 0 { operands.append(element); continue }
+            if i % 2 == 0 {
+                operands.append(element)
+                continue
+            }
             guard let op = element.as(BinaryOperatorExprSyntax.self)?.operator.text else {
                 // `? :`, `as`, `is`, `=`: no #Predicate form.
                 throw refuse("\(describe(sequence)) has no #Predicate form Quarry reads", sequence)
@@ -62,9 +66,11 @@ extension SwiftPredicateTranslator {
         }
         guard operands.count == operators.count + 1 else { throw refuse("\(describe(sequence)) has no #Predicate form Quarry reads", sequence) }
         func split(_ range: Range<Int>, at op: String, _ inner: (Range<Int>) throws -> SwiftTerm) throws -> SwiftTerm {
-            var parts: [SwiftTerm] = [], start = range.lowerBound
+            var parts: [SwiftTerm] = []
+            var start = range.lowerBound
             for i in range.dropLast() where operators[i].0 == op {
-                parts.append(try inner(start..<(i + 1))); start = i + 1
+                parts.append(try inner(start..<(i + 1)))
+                start = i + 1
             }
             parts.append(try inner(start..<range.upperBound))
             return parts.count == 1 ? parts[0] : .chain(op, parts)
@@ -86,7 +92,8 @@ extension SwiftPredicateTranslator {
         var pending: [(String, ExprSyntax, Int)] = []
         func reduce() throws {
             let (op, node, _) = pending.removeLast()
-            let rhs = values.removeLast(), lhs = values.removeLast()
+            let rhs = values.removeLast()
+            let lhs = values.removeLast()
             let depth = max(lhs.depth, rhs.depth) + 1
             // Reading the term enters one level more than its operators nest.
             if self.depth + depth + 1 > PredicateParser.maximumDepth { throw PredicateParser.nestingError(column: columns.column(of: node)) }
@@ -95,7 +102,10 @@ extension SwiftPredicateTranslator {
         for (offset, (op, node)) in operators.enumerated() {
             guard let (precedence, left) = Self.precedences[op] else { throw refuse("'\(op)' is no operator a #Predicate takes", node) }
             while let top = pending.last {
-                if top.2 > precedence || (top.2 == precedence && left == true) { try reduce(); continue }
+                if top.2 > precedence || (top.2 == precedence && left == true) {
+                    try reduce()
+                    continue
+                }
                 if top.2 == precedence, left == nil {
                     throw refuse("'\(top.0)' and '\(op)' do not chain in Swift: write each comparison apart, joined by &&", node)
                 }

@@ -25,25 +25,34 @@ extension SwiftPredicateTranslator {
         defer { quantifying.removeLast() }
         func side(_ term: SwiftTerm) throws -> (Expression, member: Bool, outer: Bool) {
             let last = quantifying.count - 1
-            quantifying[last].readsMember = false; quantifying[last].readsOuter = false
+            quantifying[last].readsMember = false
+            quantifying[last].readsOuter = false
             let expression = try value(term)
             return (expression, quantifying[last].readsMember, quantifying[last].readsOuter)
         }
-        let left = try side(lhs), right = try side(rhs)
+        let left = try side(lhs)
+        let right = try side(rhs)
         if !left.outer && !right.outer {
             return .member(.comparison(Comparison(lhs: left.0, op: comparisonOperator, rhs: right.0)))
         }
-        let refusal = refuse("inside \(all ? "allSatisfy" : "contains(where:)"), the outer object's keys are read on one side of one comparison, the member's keys on the other (as { m in m.salary > dept.budget })", body)
-        let member: Expression, outer: Expression, flipped: Bool
+        let refusal = refuse(
+            "inside \(all ? "allSatisfy" : "contains(where:)"), the outer object's keys are read on one side of one comparison, the member's keys on the other (as { m in m.salary > dept.budget })",
+            body)
+        let member: Expression
+        let outer: Expression
+        let flipped: Bool
         switch (left.member, left.outer, right.member) {
         case (true, false, false): (member, outer, flipped) = (left.0, right.0, false)
         case (false, _, true) where !right.outer: (member, outer, flipped) = (right.0, left.0, true)
         default: throw refusal
         }
         guard let members = Self.prefixed(member, with: collection) else { throw refusal }
-        let swapped: [ComparisonOperator: ComparisonOperator] = [.less: .greater, .lessOrEqual: .greaterOrEqual, .greater: .less, .greaterOrEqual: .lessOrEqual]
-        let comparison = Comparison(lhs: members, op: flipped ? swapped[comparisonOperator] ?? comparisonOperator : comparisonOperator, rhs: outer,
-                                    modifier: all ? .all : .any)
+        let swapped: [ComparisonOperator: ComparisonOperator] = [
+            .less: .greater, .lessOrEqual: .greaterOrEqual, .greater: .less, .greaterOrEqual: .lessOrEqual
+        ]
+        let comparison = Comparison(
+            lhs: members, op: flipped ? swapped[comparisonOperator] ?? comparisonOperator : comparisonOperator, rhs: outer,
+            modifier: all ? .all : .any)
         return .quantified(.comparison(comparison))
     }
 
@@ -55,10 +64,10 @@ extension SwiftPredicateTranslator {
             return .keyPath(KeyPath(collection.components + path.components, column: path.column))
         case .constant:
             return expression
-        case let .arithmetic(op, lhs, rhs, column):
+        case .arithmetic(let op, let lhs, let rhs, let column):
             guard let l = prefixed(lhs, with: collection), let r = prefixed(rhs, with: collection) else { return nil }
             return .arithmetic(op, l, r, column: column)
-        case let .negate(inner, column):
+        case .negate(let inner, let column):
             return prefixed(inner, with: collection).map { .negate($0, column: column) }
         default:
             return nil

@@ -1,8 +1,8 @@
 import CQuarrySignals
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import SwiftSyntax
-import QuarryModel
 
 /// What a closure variable stands for while its body is read.
 enum SwiftClosureScope {
@@ -46,8 +46,10 @@ struct SwiftPredicateTranslator {
     // MARK: Closures
 
     /// Reads a closure's single expression with its parameter standing for `scope`.
-    mutating func closureBody<T>(_ closure: ClosureExprSyntax, scope: SwiftClosureScope, parameterCount: Int,
-                                 _ read: (inout SwiftPredicateTranslator, ExprSyntax) throws -> T) throws -> T {
+    mutating func closureBody<T>(
+        _ closure: ClosureExprSyntax, scope: SwiftClosureScope, parameterCount: Int,
+        _ read: (inout SwiftPredicateTranslator, ExprSyntax) throws -> T
+    ) throws -> T {
         var names: Set<String> = ["$0"]
         if let clause = closure.signature?.parameterClause {
             switch clause {
@@ -133,7 +135,8 @@ struct SwiftPredicateTranslator {
         }
         if let call = e.as(FunctionCallExprSyntax.self) { return try method(call) }
         if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "isEmpty", let base = member.base {
-            return .comparison(Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
+            return .comparison(
+                Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
         }
         if e.is(MemberAccessExprSyntax.self) || e.is(DeclReferenceExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) {
             // A Bool key (`$0.isActive`) or a captured Bool.
@@ -145,19 +148,23 @@ struct SwiftPredicateTranslator {
     }
 
     static let comparisonOperators: [String: ComparisonOperator] = [
-        "==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual,
+        "==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual
     ]
 
     private mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
         guard let comparisonOperator = Self.comparisonOperators[op] else { throw refuse("unknown comparison '\(op)'", opNode) }
         // `a.caseInsensitiveCompare(b) == .orderedSame` is `a ==[c] b`.
         if case .operand(let left) = lhs, let call = left.as(FunctionCallExprSyntax.self),
-           let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "caseInsensitiveCompare" {
+            let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "caseInsensitiveCompare"
+        {
             guard op == "==" || op == "!=", case .operand(let right) = rhs, let order = right.as(MemberAccessExprSyntax.self), order.base == nil,
-                  order.declName.baseName.text == "orderedSame", let receiver = callee.base, let argument = call.arguments.first, call.arguments.count == 1 else {
+                order.declName.baseName.text == "orderedSame", let receiver = callee.base, let argument = call.arguments.first,
+                call.arguments.count == 1
+            else {
                 throw refuse("caseInsensitiveCompare(_:) is read compared with == or != .orderedSame", lhs.node)
             }
-            return .comparison(Comparison(lhs: try value(receiver), op: comparisonOperator, rhs: try value(argument.expression), options: [.caseInsensitive]))
+            return .comparison(
+                Comparison(lhs: try value(receiver), op: comparisonOperator, rhs: try value(argument.expression), options: [.caseInsensitive]))
         }
         return .comparison(Comparison(lhs: try value(lhs), op: comparisonOperator, rhs: try value(rhs)))
     }
@@ -170,15 +177,20 @@ struct SwiftPredicateTranslator {
         if case .operand(let right) = rhs, let fallback = right.as(BooleanLiteralExprSyntax.self) {
             whenNil = fallback.literal.tokenKind == .keyword(.true)
         } else if case .operand(let right) = rhs, right.is(DeclReferenceExprSyntax.self),
-                  case .constant(.bool(let b), _) = try value(right) {
+            case .constant(.bool(let b), _) = try value(right)
+        {
             whenNil = b
         } else {
             throw refuse("?? in a test takes true or false on its right", rhs.node)
         }
-        guard case .operand(let left) = lhs else { throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", lhs.node) }
-        let base: Expression, test: Predicate
+        guard case .operand(let left) = lhs else {
+            throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", lhs.node)
+        }
+        let base: Expression
+        let test: Predicate
         if let call = left.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
-           callee.declName.baseName.text == "flatMap", let receiver = callee.base {
+            callee.declName.baseName.text == "flatMap", let receiver = callee.base
+        {
             guard let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) else {
                 throw refuse("flatMap takes a closure", call)
             }
@@ -201,10 +213,23 @@ struct SwiftPredicateTranslator {
         var current: ExprSyntax? = node
         var found: OptionalChainingExprSyntax?
         while let e = current.map(unparenthesised) {
-            if let chain = e.as(OptionalChainingExprSyntax.self) { found = chain; current = chain.expression; continue }
-            if let call = e.as(FunctionCallExprSyntax.self) { current = call.calledExpression; continue }
-            if let member = e.as(MemberAccessExprSyntax.self) { current = member.base; continue }
-            if let unwrap = e.as(ForceUnwrapExprSyntax.self) { current = unwrap.expression; continue }
+            if let chain = e.as(OptionalChainingExprSyntax.self) {
+                found = chain
+                current = chain.expression
+                continue
+            }
+            if let call = e.as(FunctionCallExprSyntax.self) {
+                current = call.calledExpression
+                continue
+            }
+            if let member = e.as(MemberAccessExprSyntax.self) {
+                current = member.base
+                continue
+            }
+            if let unwrap = e.as(ForceUnwrapExprSyntax.self) {
+                current = unwrap.expression
+                continue
+            }
             break
         }
         return found
@@ -238,10 +263,14 @@ struct SwiftPredicateTranslator {
             guard let argument = call.arguments.first?.expression else { throw refuse("\(name) takes one argument", call) }
             if name == "contains", let membership = try membership(receiver, argument) { return membership }
             let op: ComparisonOperator = name == "starts" ? .beginsWith : .contains
-            return .comparison(Comparison(lhs: try value(receiver), op: op, rhs: try value(argument),
-                                          options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
+            return .comparison(
+                Comparison(
+                    lhs: try value(receiver), op: op, rhs: try value(argument),
+                    options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
         default:
-            throw refuse("\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)", callee.declName)
+            throw refuse(
+                "\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)",
+                callee.declName)
         }
     }
 
@@ -254,9 +283,13 @@ struct SwiftPredicateTranslator {
             return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
         }
         if case .infix(let op, _, let lower, let upper) = try term(r), op == "..." || op == "..<" {
-            let low = try value(lower), high = try value(upper), tested = try value(argument)
+            let low = try value(lower)
+            let high = try value(upper)
+            let tested = try value(argument)
             if op == "..." { return .comparison(Comparison(lhs: tested, op: .between, rhs: .aggregate([low, high], column: column))) }
-            return .and([.comparison(Comparison(lhs: tested, op: .greaterOrEqual, rhs: low)), .comparison(Comparison(lhs: tested, op: .less, rhs: high))])
+            return .and([
+                .comparison(Comparison(lhs: tested, op: .greaterOrEqual, rhs: low)), .comparison(Comparison(lhs: tested, op: .less, rhs: high))
+            ])
         }
         if let name = r.as(DeclReferenceExprSyntax.self), scopeIndex(of: name.baseName.text) == nil {
             return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
@@ -285,7 +318,9 @@ struct SwiftPredicateTranslator {
             throw refuse("'\(op)' gives a Bool, which a #Predicate compares with nothing here", term.node)
         case .infix(let op, let node, let lhs, let rhs):
             let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply]
-            if op == "/" { throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", node) }
+            if op == "/" {
+                throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", node)
+            }
             if op == "??" { return try countOrZero(lhs, rhs, node) }
             guard let a = arithmetic[op] else { throw refuse("'\(op)' gives no value a #Predicate compares", node) }
             return .arithmetic(a, try value(lhs), try value(rhs), column: columns.column(of: node))
@@ -334,7 +369,10 @@ struct SwiftPredicateTranslator {
         if let name = e.as(DeclReferenceExprSyntax.self) {
             let text = Self.unescaped(name.baseName.text)
             if let index = scopeIndex(of: name.baseName.text) {
-                if case .bound(let expression) = scopes[index].scope { try checkReachable(index, e); return expression }
+                if case .bound(let expression) = scopes[index].scope {
+                    try checkReachable(index, e)
+                    return expression
+                }
                 throw refuse("'\(text)' alone is the object itself; compare one of its keys, as \(text).name", e)
             }
             guard let captured = captures[text] else {
@@ -351,11 +389,14 @@ struct SwiftPredicateTranslator {
         if let call = e.as(FunctionCallExprSyntax.self) {
             // `item.owner.flatMap { $0.year }`: a required key past an optional to-one.
             if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "flatMap",
-               let receiver = callee.base, let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) {
+                let receiver = callee.base, let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self)
+            {
                 let base = try value(receiver)
                 return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.keyOfBound(body) }
             }
-            throw refuse("\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
+            throw refuse(
+                "\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a call the macro does not take inside the closure: capture its value in a let before it",
+                call)
         }
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
     }
@@ -364,10 +405,12 @@ struct SwiftPredicateTranslator {
     /// the value is nil, as Quarry's key path through a nil to-one is. Anything else
     /// (`$0.items.count`, `{ _ in 5 }`) has a value where Swift's flatMap gives nil.
     private mutating func keyOfBound(_ body: ExprSyntax) throws -> Expression {
-        var current = unparenthesised(body), depth = 0
+        var current = unparenthesised(body)
+        var depth = 0
         while true {
             if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-                depth += 1; current = unparenthesised(base)
+                depth += 1
+                current = unparenthesised(base)
             } else if let chain = current.as(OptionalChainingExprSyntax.self) {
                 current = unparenthesised(chain.expression)
             } else if let unwrap = current.as(ForceUnwrapExprSyntax.self) {
@@ -378,7 +421,8 @@ struct SwiftPredicateTranslator {
         }
         let refusal = refuse("flatMap { } on a value is read only as a key of it, as { $0.name }", body)
         guard depth > 0, let root = current.as(DeclReferenceExprSyntax.self), let names = scopes.last?.names,
-              names.contains(root.baseName.text) || names.contains(Self.unescaped(root.baseName.text)) else { throw refusal }
+            names.contains(root.baseName.text) || names.contains(Self.unescaped(root.baseName.text))
+        else { throw refusal }
         let key = try value(body)
         guard case .keyPath(let path) = key, path.components.last?.hasPrefix("@") == false else { throw refusal }
         return key
@@ -389,7 +433,8 @@ struct SwiftPredicateTranslator {
     private mutating func count(of base: ExprSyntax, at node: some SyntaxProtocol) throws -> Expression {
         let b = unparenthesised(base)
         if let call = b.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
-           callee.declName.baseName.text == "filter", let receiver = callee.base {
+            callee.declName.baseName.text == "filter", let receiver = callee.base
+        {
             guard let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) else {
                 throw refuse("filter takes a closure", call)
             }
@@ -461,7 +506,9 @@ struct SwiftPredicateTranslator {
         let members = scopes.indices.dropFirst(index + 1).filter { if case .member = scopes[$0].scope { return true } else { return false } }
         guard !members.isEmpty else { return }
         guard members.count == 1, let last = quantifying.indices.last, quantifying[last].scope == members[0] else {
-            throw refuse("a key of an outer object inside contains(where:), allSatisfy or filter: NSPredicate's SUBQUERY reads only its member's keys, and ANY/ALL one comparison of a member's key with the object's (as { m in m.salary > dept.budget })", node)
+            throw refuse(
+                "a key of an outer object inside contains(where:), allSatisfy or filter: NSPredicate's SUBQUERY reads only its member's keys, and ANY/ALL one comparison of a member's key with the object's (as { m in m.salary > dept.budget })",
+                node)
         }
         quantifying[last].readsOuter = true
     }
@@ -474,7 +521,9 @@ struct SwiftPredicateTranslator {
 
     /// The operator sequence `node` holds inside parentheses, if it is one.
     static func parenthesisedSequence(_ node: ExprSyntax) -> ExprSyntax? {
-        guard let tuple = node.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil else { return nil }
+        guard let tuple = node.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil else {
+            return nil
+        }
         return only.expression
     }
 

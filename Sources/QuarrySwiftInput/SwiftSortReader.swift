@@ -14,7 +14,9 @@ public enum SwiftSortReader {
         public var comparator: String?
 
         public init(key: String, ascending: Bool, comparator: String?) {
-            self.key = key; self.ascending = ascending; self.comparator = comparator
+            self.key = key
+            self.ascending = ascending
+            self.comparator = comparator
         }
     }
 
@@ -33,7 +35,9 @@ public enum SwiftSortReader {
         func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
             PredicateError(.unsupported, message, column: columns.column(of: node)).given(as: "sort")
         }
-        do { try SwiftPredicateReader.throwFirstSyntaxError(parsed, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }
+        do { try SwiftPredicateReader.throwFirstSyntaxError(parsed, columns: columns) } catch let error as PredicateError {
+            throw error.given(as: "sort")
+        }
         func keyPath(_ node: ExprSyntax) throws -> String {
             guard let path = node.as(KeyPathExprSyntax.self) else { throw refuse("expected a key path such as \\.name", node) }
             var names: [String] = []
@@ -50,7 +54,8 @@ public enum SwiftSortReader {
         func key(_ node: ExprSyntax) throws -> Key {
             if node.is(KeyPathExprSyntax.self) { return Key(key: try keyPath(node), ascending: true, comparator: nil) }
             guard let call = node.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "SortDescriptor",
-                  let first = call.arguments.first, first.label == nil else {
+                let first = call.arguments.first, first.label == nil
+            else {
                 throw refuse("expected \\.key or SortDescriptor(\\.key, order: .reverse)", node)
             }
             var result = Key(key: try keyPath(first.expression), ascending: true, comparator: nil)
@@ -61,7 +66,10 @@ public enum SwiftSortReader {
                 case ("order", "reverse"?): result.ascending = false
                 case ("comparator", "localizedStandard"?), ("comparator", "localized"?): result.comparator = "localized"
                 case ("comparator", "lexical"?): result.comparator = nil
-                default: throw refuse("SortDescriptor's \(argument.label?.text ?? "argument") is read as order: .forward/.reverse or comparator: .localizedStandard/.lexical", argument)
+                default:
+                    throw refuse(
+                        "SortDescriptor's \(argument.label?.text ?? "argument") is read as order: .forward/.reverse or comparator: .localizedStandard/.lexical",
+                        argument)
                 }
             }
             return result

@@ -9,7 +9,9 @@ import Testing
     /// Lua's print prints it, and print keeps Lua's tabs and order.
     @Test func printShowsRowsQuarryMade() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("t.lua", #"""
+        try sandbox.write(
+            "t.lua",
+            #"""
             entity "Sale" { country = "string", total = "double" }
             Sale:new{ country = "FR", total = 2 }; Sale:new{ country = "FR", total = 3 }; Sale:new{ country = "DE", total = 7 }
             save()
@@ -45,7 +47,9 @@ import Testing
         #expect(made.status == 0 && made.stderr.isEmpty, "\(made)")
         let left = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 2 }; Item:new{ n = 3 }; Item:first().n = 9"])
         #expect(left.status == 0, "\(left)")
-        #expect(left.errorLines == ["note: the run ended with unsaved changes (2 inserted, 1 updated, 0 deleted), not written: call save() to keep them"], "\(left)")
+        #expect(
+            left.errorLines == ["note: the run ended with unsaved changes (2 inserted, 1 updated, 0 deleted), not written: call save() to keep them"],
+            "\(left)")
         let count = try await sandbox.quarry(["store.db", "-e", "print(count('Item'), Item:first().n)"])
         #expect(count.lines == ["1\t1"] && count.stderr.isEmpty, "\(count)")
         let failed = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 2 }; error('stop')"])
@@ -85,7 +89,10 @@ import Testing
     /// it made a file named "-".
     @Test func exportToDashIsStandardOutput() async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["-e", #"entity "I" { n = "int64" }; I:new{ n = 1 }; I:new{ n = 2 }; save(); print("before"); export(fetch{ "I", sort = "n" }, "-"); export(sql("SELECT 7 AS x"), "-"); print("after")"#])
+        let result = try await sandbox.quarry([
+            "-e",
+            #"entity "I" { n = "int64" }; I:new{ n = 1 }; I:new{ n = 2 }; save(); print("before"); export(fetch{ "I", sort = "n" }, "-"); export(sql("SELECT 7 AS x"), "-"); print("after")"#
+        ])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         #expect(result.lines == ["before", "n", "1", "2", "x", "7", "after"], "\(result)")
         #expect(!sandbox.exists("-"))
@@ -105,8 +112,12 @@ extension AnalystScriptTests {
     /// writes keys Lua cannot take bare in brackets, so its output loads again.
     @Test func dotCommandsEscapeNamesFromTheFile() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [sandbox.path("f.db"),
-            "CREATE TABLE items (id INTEGER PRIMARY KEY, \"my col\" TEXT, \"end\" INT, \"a\"\"b\" TEXT); CREATE TABLE \"T\u{1B}[2J\nquarry: x\" (id INTEGER PRIMARY KEY, c TEXT)"])
+        let made = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            [
+                sandbox.path("f.db"),
+                "CREATE TABLE items (id INTEGER PRIMARY KEY, \"my col\" TEXT, \"end\" INT, \"a\"\"b\" TEXT); CREATE TABLE \"T\u{1B}[2J\nquarry: x\" (id INTEGER PRIMARY KEY, c TEXT)"
+            ])
         #expect(made.status == 0, "\(made)")
         let shown = try await sandbox.quarry(["f.db", "-"], stdin: ".entities\n.schema\n")
         #expect(shown.status == 0, "\(shown)")

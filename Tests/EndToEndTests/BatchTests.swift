@@ -32,18 +32,21 @@ import Testing
     /// look like options), and the same arguments are the chunk's `...`.
     @Test func scriptSeesArgAndVarargs() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("args.lua", """
+        try sandbox.write(
+            "args.lua",
+            """
             print("arg[0]=" .. arg[0], "#arg=" .. #arg)
             for i = 1, #arg do print(i, arg[i]) end
             print("...", select("#", ...), ...)
             """)
         let result = try await sandbox.quarry(["store.db", "args.lua", "a", "b c", "-e", "--timeout"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            "arg[0]=args.lua\t#arg=4",
-            "1\ta", "2\tb c", "3\t-e", "4\t--timeout",
-            "...\t4\ta\tb c\t-e\t--timeout",
-        ])
+        #expect(
+            result.lines == [
+                "arg[0]=args.lua\t#arg=4",
+                "1\ta", "2\tb c", "3\t-e", "4\t--timeout",
+                "...\t4\ta\tb c\t-e\t--timeout"
+            ])
         #expect(result.stderr == "")
         #expect(sandbox.exists("store.db"), "the DB named before the script is created")
     }
@@ -58,13 +61,14 @@ import Testing
 
     @Test func scriptFromStandardInput() async throws {
         let sandbox = try Sandbox()
-        let script = itemSchema + """
+        let script =
+            itemSchema + """
 
-            Item:new{ title = "from stdin", n = 7 }
-            save()
-            print(arg[0], ...)
-            print(Item:first().title)
-            """
+                Item:new{ title = "from stdin", n = 7 }
+                save()
+                print(arg[0], ...)
+                print(Item:first().title)
+                """
         let result = try await sandbox.quarry(["store.db", "-", "x", "y"], stdin: script)
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["-\tx\ty", "from stdin"])
@@ -109,12 +113,14 @@ import Testing
     /// memory: nothing is written to disk, and a second run starts empty.
     @Test func firstArgumentEndingInLuaIsScriptWithMemoryStore() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("make.lua", itemSchema + """
+        try sandbox.write(
+            "make.lua",
+            itemSchema + """
 
-            Item:new{ title = "a", n = 1 }
-            local s = save()
-            print(s.inserted, Item:count(), Item:first():objectID())
-            """)
+                Item:new{ title = "a", n = 1 }
+                local s = save()
+                print(s.inserted, Item:count(), Item:first():objectID())
+                """)
         let first = try await sandbox.quarry(["make.lua"])
         #expect(first.status == 0, "\(first)")
         #expect(first.stdout == "1\t1\tItem/1\n")
@@ -146,11 +152,14 @@ import Testing
 
     @Test func functionsAlsoLiveInTheQuarryTable() async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["-e", """
+        let result = try await sandbox.quarry([
+            "-e",
+            """
             quarry.entity "Item" { title = "string", n = "int64" }
             Item:new{ title = "a", n = 1 }
             print(quarry.haschanges(), quarry.save().inserted, quarry.count("Item"), #quarry.fetch("Item"))
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "true\t1\t1\t1\n")
     }
@@ -160,7 +169,8 @@ import Testing
 @Suite struct DemoTests {
     @Test func theDemoStoreIsFilledAndDeterministic() async throws {
         let sandbox = try Sandbox()
-        let code = #"print(count("Quake"), count("Item"), count("Tag")); local q = fetch{ "Quake", sort = { "-magnitude" }, limit = 1 }[1]; print(q.code, q.magnitude, q.place)"#
+        let code =
+            #"print(count("Quake"), count("Item"), count("Tag")); local q = fetch{ "Quake", sort = { "-magnitude" }, limit = 1 }[1]; print(q.code, q.magnitude, q.place)"#
         let first = try await sandbox.quarry(["--demo", "-e", code])
         let second = try await sandbox.quarry(["--demo", "-e", code])
         #expect(first.status == 0, "\(first)")

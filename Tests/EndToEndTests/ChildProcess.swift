@@ -1,9 +1,10 @@
 import Foundation
 import QuarryTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Starts and reaps child processes with `posix_spawn`, not Foundation's `Process`.
@@ -15,10 +16,13 @@ import Darwin
 enum ChildProcess {
     /// Starts `executable` with the given standard streams (paths opened for the child),
     /// with an empty signal mask and default signal actions (`Subprocess.spawn`).
-    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
-                      directory: String, stdin: String, stdout: String, stderr: String) throws -> pid_t {
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        directory: String, stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
         do {
-            return try Subprocess.spawn(executable, arguments, environment: environment, directory: directory, stdin: stdin, stdout: stdout, stderr: stderr)
+            return try Subprocess.spawn(
+                executable, arguments, environment: environment, directory: directory, stdin: stdin, stdout: stdout, stderr: stderr)
         } catch let failure as Subprocess.Failure {
             throw HarnessError(failure.description)
         }

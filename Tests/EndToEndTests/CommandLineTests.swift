@@ -32,7 +32,7 @@ import Testing
         (["-e"], "-e"),
         (["--timeout"], "--timeout"),
         (["--timeout", "soon", "-e", "print('ran')"], "soon"),
-        (["-dash.lua"], "-dash.lua"),
+        (["-dash.lua"], "-dash.lua")
     ])
     func badUsageExitsTwo(arguments: [String], named: String) async throws {
         let sandbox = try Sandbox()
@@ -79,7 +79,7 @@ import Testing
     /// timeout into an ordinary error that the script survives (or loops on forever).
     @Test(arguments: [
         "print(pcall(function() while true do end end)); print('survived')",
-        "while true do pcall(function() while true do end end) end; print('survived')",
+        "while true do pcall(function() while true do end end) end; print('survived')"
     ])
     func timeoutCannotBeCaughtByPcall(code: String) async throws {
         let sandbox = try Sandbox()
@@ -103,13 +103,16 @@ import Testing
         #expect(setup.status == 0, "\(setup)")
         let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path(db)))
 
-        let result = try await sandbox.quarry(["--readonly", db, "-e", """
+        let result = try await sandbox.quarry([
+            "--readonly", db, "-e",
+            """
             print(Item:count(), Item:first().title)
             Item:new{ title = "new", n = 2 }
             Item:first().n = 10
             save()
             print("not reached")
-            """])
+            """
+        ])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == "1\tkept\n")
         #expect(result.errorLines == ["(command line):4: save: the store is read-only"], "\(result)")
@@ -123,11 +126,14 @@ import Testing
     @Test func readonlySaveErrorCanBeCaught() async throws {
         let sandbox = try Sandbox()
         _ = try await sandbox.quarry(["store.db", "-e", itemSchema + #"; Item:new{ title = "a", n = 1 }; save()"#])
-        let result = try await sandbox.quarry(["--readonly", "store.db", "-e", """
+        let result = try await sandbox.quarry([
+            "--readonly", "store.db", "-e",
+            """
             Item:new{ title = "b", n = 2 }
             local ok, message = pcall(save)
             print(ok, message, haschanges())
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
         // The position is that of the Lua line that led to the call, even through pcall.
         #expect(result.stdout == "false\t(command line):2: save: the store is read-only\ttrue\n", "\(result)")

@@ -20,7 +20,9 @@ import Testing
     @Test func childrenOfANoCaseColumnMatchWithTheParentsBinaryKey() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", Self.schema)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             local function ids(p) local t = {} for _, c in ipairs(p.tcs) do t[#t + 1] = c.id end table.sort(t) return table.concat(t, ",") end
             for _, p in ipairs(fetch{ "tp", sort = {"v"} }) do
               local n = #p.tcs
@@ -34,8 +36,9 @@ import Testing
         let result = try await sandbox.quarry(["lite.db", "script.lua"])
         #expect(result.status == 0, "\(result)")
         // SQLite's own answer: the children each parent has by the key as the engine matches it.
-        let sqlite = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
-                                           [sandbox.path("lite.db"), "SELECT id FROM tc ORDER BY id"], timeout: 60)
+        let sqlite = try await sandbox.run(
+            URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
+            [sandbox.path("lite.db"), "SELECT id FROM tc ORDER BY id"], timeout: 60)
         #expect(result.lines == ["1\t2\t1\ttrue", "2\t1\t1\ttrue", "3\t\t1\ttrue", "1", "left\t1,3"], "\(result)")
         #expect(sqlite.stdout == "1\n3\n", "\(sqlite)")
     }

@@ -10,7 +10,9 @@ import Testing
 @Suite struct CompositeForeignKeyDeleteallTests {
     @Test func noActionOverSeveralColumnsIsCheckedAtTheEndOfADeleteall() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE a (k1 integer NOT NULL, k2 integer NOT NULL, PRIMARY KEY (k1, k2));
             CREATE TABLE c (id integer PRIMARY KEY, x1 integer, x2 integer, y1 integer, y2 integer, note text,
               FOREIGN KEY (x1, x2) REFERENCES a (k1, k2), FOREIGN KEY (y1, y2) REFERENCES a (k1, k2) ON DELETE CASCADE);
@@ -19,7 +21,9 @@ import Testing
             INSERT INTO c VALUES (1, 1, 1, 1, 1, 'x'), (2, 2, 2, 3, 3, 'y');
             INSERT INTO d VALUES (1, 3, 3);
             """)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(a:deleteall("k1 == 1"))
             print(count("a"), count("c"), count("d"))
             -- c/2 holds a(2, 2) by its NO ACTION key, which no cascade takes: refused.
@@ -33,8 +37,9 @@ import Testing
         let result = try await sandbox.quarry(["lite.db", "script.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["1", "2\t1\t1", "false", "false\ttrue", "2\t1\t1"], "\(result)")
-        let rows = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
-                                         ["lite.db", "SELECT (SELECT group_concat(k1) FROM a) || ':' || (SELECT group_concat(id) FROM c)"], timeout: 60)
+        let rows = try await sandbox.run(
+            URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
+            ["lite.db", "SELECT (SELECT group_concat(k1) FROM a) || ':' || (SELECT group_concat(id) FROM c)"], timeout: 60)
         #expect(rows.stdout == "2,3:2\n", "\(rows)")
     }
 }

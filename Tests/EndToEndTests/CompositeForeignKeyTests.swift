@@ -25,18 +25,30 @@ import Testing
 
     /// The questions, each as Quarry's predicate and as SQL over the tables, counted.
     static let questions: [(entity: String, predicate: String, sql: String)] = [
-        ("lineitem", "partsupp.ps_availqty > 100",
-         "SELECT count(*) FROM lineitem l JOIN partsupp ps ON ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey WHERE ps.ps_availqty > 100"),
-        ("lineitem", "partsupp == nil",
-         "SELECT count(*) FROM lineitem l WHERE NOT EXISTS (SELECT 1 FROM partsupp ps WHERE ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey)"),
-        ("lineitem", "partsupp.ps_comment == 'a' OR l_quantity > 40",
-         "SELECT count(*) FROM lineitem l LEFT JOIN partsupp ps ON ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey WHERE ps.ps_comment = 'a' OR l.l_quantity > 40"),
-        ("partsupp", "ANY lineitems.l_quantity > 40",
-         "SELECT count(*) FROM partsupp ps WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey AND l.l_quantity > 40)"),
-        ("partsupp", "lineitems.@count == 0",
-         "SELECT count(*) FROM partsupp ps WHERE (SELECT count(*) FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey) = 0"),
-        ("partsupp", "lineitems.@sum.l_quantity > 10",
-         "SELECT count(*) FROM partsupp ps WHERE (SELECT coalesce(sum(l.l_quantity), 0) FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey) > 10"),
+        (
+            "lineitem", "partsupp.ps_availqty > 100",
+            "SELECT count(*) FROM lineitem l JOIN partsupp ps ON ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey WHERE ps.ps_availqty > 100"
+        ),
+        (
+            "lineitem", "partsupp == nil",
+            "SELECT count(*) FROM lineitem l WHERE NOT EXISTS (SELECT 1 FROM partsupp ps WHERE ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey)"
+        ),
+        (
+            "lineitem", "partsupp.ps_comment == 'a' OR l_quantity > 40",
+            "SELECT count(*) FROM lineitem l LEFT JOIN partsupp ps ON ps.ps_partkey = l.l_partkey AND ps.ps_suppkey = l.l_suppkey WHERE ps.ps_comment = 'a' OR l.l_quantity > 40"
+        ),
+        (
+            "partsupp", "ANY lineitems.l_quantity > 40",
+            "SELECT count(*) FROM partsupp ps WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey AND l.l_quantity > 40)"
+        ),
+        (
+            "partsupp", "lineitems.@count == 0",
+            "SELECT count(*) FROM partsupp ps WHERE (SELECT count(*) FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey) = 0"
+        ),
+        (
+            "partsupp", "lineitems.@sum.l_quantity > 10",
+            "SELECT count(*) FROM partsupp ps WHERE (SELECT coalesce(sum(l.l_quantity), 0) FROM lineitem l WHERE l.l_partkey = ps.ps_partkey AND l.l_suppkey = ps.ps_suppkey) > 10"
+        )
     ]
 
     /// Each question's count in SQL and in memory (`p:matches` over every object), the
@@ -95,10 +107,11 @@ import Testing
         try sandbox.write("script.lua", Self.report + "\nreport()\n" + Self.writes + "\nreport()\n")
         let (url, lite, postgres) = try await PostgresJoinTableTests.onBothEngines(sandbox, database: "compositekeys")
         let before = Array(lite.lines.prefix(while: { !$0.hasPrefix("unsaved") }))
-        #expect(Array(before.prefix(11)) == [
-            "1-1\t1/1\t100", "1-2\t1/2\t50", "2-1\t2/1\t300", "2-2\t1/1\t100", "3-1\tnil\tnil", "3-2\tnil\tnil", "4-1\t2/1\t300",
-            "1/1\t2\t1-1,2-2", "1/2\t1\t1-2", "2/1\t2\t2-1,4-1", "3/2\t0\t",
-        ], "\(lite)")
+        #expect(
+            Array(before.prefix(11)) == [
+                "1-1\t1/1\t100", "1-2\t1/2\t50", "2-1\t2/1\t300", "2-2\t1/1\t100", "3-1\tnil\tnil", "3-2\tnil\tnil", "4-1\t2/1\t300",
+                "1/1\t2\t1-1,2-2", "1/2\t1\t1-2", "2/1\t2\t2-1,4-1", "3/2\t0\t"
+            ], "\(lite)")
         #expect(before.dropFirst(11).first == "sorted\t2-1,4-1,1-1,2-2,1-2", "\(lite)")
         #expect(lite.lines.contains("unsaved\t1\t1\ttrue\ttrue\t2\t0\t300"), "\(lite)")
         #expect(lite.lines.contains("saved"), "\(lite)")
@@ -119,18 +132,21 @@ import Testing
             #expect(line == "\(question.predicate)\t\(count)\t\(count)", "\(question.sql): psql says \(count), Quarry \(line)")
         }
         // The writes, as sqlite3 and psql read the rows.
-        let query = "SELECT l_orderkey || '-' || l_linenumber || ':' || coalesce(l_partkey::text, '') || '/' || coalesce(l_suppkey::text, '') FROM lineitem ORDER BY 1"
+        let query =
+            "SELECT l_orderkey || '-' || l_linenumber || ':' || coalesce(l_partkey::text, '') || '/' || coalesce(l_suppkey::text, '') FROM lineitem ORDER BY 1"
         let expected = ["1-1:3/2", "1-2:/", "2-1:2/1", "2-2:1/1", "3-1:2/1", "3-2:3/", "4-1:2/1", "5-1:1/1"]
         let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", query, url], timeout: 60)
         #expect(rows.stdout.split(separator: "\n").map(String.init) == expected, "\(rows)")
-        let liteRows = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
-                                             ["lite.db", query.replacingOccurrences(of: "::text", with: "")], timeout: 60)
+        let liteRows = try await sandbox.run(
+            URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()),
+            ["lite.db", query.replacingOccurrences(of: "::text", with: "")], timeout: 60)
         #expect(liteRows.stdout.split(separator: "\n").map(String.init) == expected, "\(liteRows)")
         // Both engines answer alike, and the key is no longer said to be read as its columns.
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
-        #expect(!lite.stderr.contains("lineitem(l_partkey, l_suppkey)") && !postgres.stderr.contains("lineitem(l_partkey, l_suppkey)"),
-                "\(lite.stderr)\n\(postgres.stderr)")
+        #expect(
+            !lite.stderr.contains("lineitem(l_partkey, l_suppkey)") && !postgres.stderr.contains("lineitem(l_partkey, l_suppkey)"),
+            "\(lite.stderr)\n\(postgres.stderr)")
     }
 
     /// A parent with children by such a key is refused a delete (NO ACTION), naming them,
@@ -138,7 +154,9 @@ import Testing
     @Test func aParentHeldByAKeyOfSeveralColumnsIsKeptByItsDenyRule() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", Self.schema)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             local ps = fetch("partsupp", "ps_partkey == 1 AND ps_suppkey == 2")[1]
             print((pcall(function() ps:delete() end)))
             for _, l in ipairs(ps.lineitems) do l.partsupp = nil end
@@ -149,7 +167,9 @@ import Testing
         #expect(lite.lines == ["false", "3\t3"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
-        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM lineitem WHERE l_partkey IS NULL AND l_suppkey IS NULL", url], timeout: 60)
+        let rows = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM lineitem WHERE l_partkey IS NULL AND l_suppkey IS NULL", url],
+            timeout: 60)
         #expect(rows.stdout == "1\n", "\(rows)")
     }
 
@@ -158,9 +178,14 @@ import Testing
     /// psql count the rows left.
     @Test func aCascadeOfAKeyOfSeveralColumnsTakesTheChildren() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", Self.schema.replacingOccurrences(of: "REFERENCES partsupp (ps_partkey, ps_suppkey))",
-                                                                         with: "REFERENCES partsupp (ps_partkey, ps_suppkey) ON DELETE CASCADE)"))
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "schema.sql",
+            Self.schema.replacingOccurrences(
+                of: "REFERENCES partsupp (ps_partkey, ps_suppkey))",
+                with: "REFERENCES partsupp (ps_partkey, ps_suppkey) ON DELETE CASCADE)"))
+        try sandbox.write(
+            "script.lua",
+            #"""
             local ps = fetch("partsupp", "ps_partkey == 1 AND ps_suppkey == 1")[1]
             ps:delete(); save()
             print(count("lineitem"), count("partsupp"))
@@ -187,7 +212,9 @@ import Testing
     @Test func resultsThroughAKeyOfSeveralColumnsFollowEachSave() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", Self.schema)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             local function line(o, n) return fetch("lineitem", "l_orderkey == %@ AND l_linenumber == %@", o, n)[1] end
             local function ps(p, s) return fetch("partsupp", "ps_partkey == %@ AND ps_suppkey == %@", p, s)[1] end
             local r = fetch{ "lineitem", predicate = "partsupp.ps_availqty > 100", sort = {"l_orderkey", "l_linenumber"} }

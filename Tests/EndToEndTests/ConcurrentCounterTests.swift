@@ -13,13 +13,17 @@ import Testing
 
     @Test func threeWritersForSixSecondsLoseNoIncrement() async throws {
         let sandbox = try Sandbox()
-        let writers = 3, seconds = 6
-        let setup = try await sandbox.quarry(["store.db", "-e", """
+        let writers = 3
+        let seconds = 6
+        let setup = try await sandbox.quarry([
+            "store.db", "-e",
+            """
             entity "Counter" { name = { "string", unique = true }, value = "int64" }
             Counter:new{ name = "shared", value = 0 }
             for i = 1, \(writers) do Counter:new{ name = "writer" .. i, value = 0 } end
             save()
-            """])
+            """
+        ])
         try #require(setup.status == 0, "\(setup)")
         let results = try await withThrowingTaskGroup(of: (Int, ProcessResult).self) { group in
             for writer in 1...writers {
@@ -30,7 +34,8 @@ import Testing
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
         var privateSaves: [Int: Int] = [:]
-        var sharedSaves = 0, conflicts = 0
+        var sharedSaves = 0
+        var conflicts = 0
         for (writer, result) in results.sorted(by: { $0.key < $1.key }) {
             #expect(result.status == 0 && result.stderr.isEmpty, "writer \(writer): \(result)")
             #expect(!result.stderr.contains("database is locked"), "writer \(writer): \(result)")
@@ -40,7 +45,9 @@ import Testing
             sharedSaves += Int(fields[5]) ?? 0
             conflicts += Int(fields[7]) ?? 0
         }
-        let final = try await sandbox.quarry(["store.db", "-e", #"for _, c in ipairs(fetch{ "Counter", sort = "name" }) do print(c.name, c.value) end"#])
+        let final = try await sandbox.quarry([
+            "store.db", "-e", #"for _, c in ipairs(fetch{ "Counter", sort = "name" }) do print(c.name, c.value) end"#
+        ])
         var values: [String: Int] = [:]
         for line in final.lines {
             let parts = line.split(separator: "\t")

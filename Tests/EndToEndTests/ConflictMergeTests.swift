@@ -12,18 +12,23 @@ import Testing
     @Test func twoQuarryProcessesOnOneFile() async throws {
         let sandbox = try Sandbox()
         let db = sandbox.path("own.db")
-        let setup = try await sandbox.quarry([db, "-e", #"""
+        let setup = try await sandbox.quarry([
+            db, "-e",
+            #"""
             entity "Person" { name = "string", cars = { many = "Car", inverse = "owner" },
                               tickets = { many = "Ticket", inverse = "owner", delete = "cascade" } }
             entity "Car" { plate = "string", owner = { one = "Person", inverse = "cars" } }
             entity "Ticket" { n = "int", owner = { one = "Person", inverse = "tickets" } }
             Person:new{ name = "ann" }; Person:new{ name = "bob" }; Person:new{ name = "cy" }
             save()
-            """#])
+            """#
+        ])
         #expect(setup.status == 0, "\(setup)")
         // The other session: another quarry process deleting people.
         let other = "\(sandbox.binary.path) \(db) -e"
-        try sandbox.write("merge.lua", #"""
+        try sandbox.write(
+            "merge.lua",
+            #"""
             local other = arg[1]
             local ann, bob = Person:fetch{ predicate = "name == 'ann'" }[1], Person:fetch{ predicate = "name == 'bob'" }[1]
             local car = Car:new{ plate = "A1", owner = ann }
@@ -46,11 +51,13 @@ import Testing
         let lines = result.lines
         #expect(lines.count == 6, "\(result)")
         guard lines.count == 6 else { return }
-        #expect(lines[0].hasPrefix("false\t") && lines[0].contains("another process deleted Person/1")
+        #expect(
+            lines[0].hasPrefix("false\t") && lines[0].contains("another process deleted Person/1")
                 && lines[0].contains(#"save{ merge = "store" } keeps theirs"#), "\(lines[0])")
         #expect(lines[1] == "1\tnil\ttrue\t1\t2", "\(lines[1])")
         for line in lines[2...3] {
-            #expect(line.hasPrefix("false\t") && line.contains("another process deleted Person/2") && !line.contains("merge =")
+            #expect(
+                line.hasPrefix("false\t") && line.contains("another process deleted Person/2") && !line.contains("merge =")
                     && line.contains("Ticket/t") && line.contains(".owner would be deleted with it (Person.tickets cascades)")
                     && line.contains("link to another object, or rollback()"), "\(line)")
         }
@@ -76,7 +83,9 @@ import Testing
         try await PostgresStoreTests.psql(sandbox, url, file: "pg.sql")
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
         let sqlite = try PostgresStoreTests.sqlite3Shell()
-        try sandbox.write("merge.lua", #"""
+        try sandbox.write(
+            "merge.lua",
+            #"""
             local other = arg[1]
             local p, q = parent:get(30), parent:get(31)
             print(p.name, q.name)
@@ -105,10 +114,13 @@ import Testing
             #expect(lines[1].contains("another process deleted parent/30") && lines[1].contains(#"merge = "mine""#), "\(store): \(lines[1])")
             #expect(lines[2] == "1\tnil\tnil\ttrue", "\(store): \(lines[2])")
             for line in lines[3...4] {
-                #expect(line.hasPrefix("false\t") && line.contains("deleted parent/31") && !line.contains("merge =")
-                        && line.contains("cascaded/t") && line.contains(".parent would be deleted with it (parent.cascadeds cascades)"), "\(store): \(line)")
+                #expect(
+                    line.hasPrefix("false\t") && line.contains("deleted parent/31") && !line.contains("merge =")
+                        && line.contains("cascaded/t") && line.contains(".parent would be deleted with it (parent.cascadeds cascades)"),
+                    "\(store): \(line)")
             }
-            #expect(lines[5].hasPrefix("false\t") && lines[5].contains(".parent is required") && !lines[5].contains("merge ="), "\(store): \(lines[5])")
+            #expect(
+                lines[5].hasPrefix("false\t") && lines[5].contains(".parent is required") && !lines[5].contains("merge ="), "\(store): \(lines[5])")
             #expect(lines[6] == "2\t1\t1\t1", "\(store): \(lines[6])")
         }
         #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")

@@ -18,14 +18,16 @@ import Testing
 
     @Test func aConnectionStringOpensTheServerAndMakesNoFile() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("kvopen", in: sandbox, schema: """
-            CREATE TABLE item (id serial PRIMARY KEY, n text);
-            INSERT INTO item (n) VALUES ('a'), ('b');
-            CREATE SCHEMA other;
-            CREATE TABLE other.thing (id serial PRIMARY KEY, n text);
-            INSERT INTO other.thing (n) VALUES ('x');
+        let url = try await PostgresStoreTests.database(
+            "kvopen", in: sandbox,
+            schema: """
+                CREATE TABLE item (id serial PRIMARY KEY, n text);
+                INSERT INTO item (n) VALUES ('a'), ('b');
+                CREATE SCHEMA other;
+                CREATE TABLE other.thing (id serial PRIMARY KEY, n text);
+                INSERT INTO other.thing (n) VALUES ('x');
 
-            """)
+                """)
         try FileManager.default.removeItem(atPath: sandbox.path("kvopen.sql"))
         let address = try Self.keywordValue(url)
         let result = try await sandbox.quarry([address + " password=SECRET", "-e", #"print(count("item")); item:new{ n = "c" }; save()"#])
@@ -58,7 +60,7 @@ import Testing
         "postgress:u:SECRET@127.0.0.1",
         "mysql://u@h/db?password=SECRET",
         "mydb password=SECRET",
-        "mydb.db sslpassword='SEC RET'",
+        "mydb.db sslpassword='SEC RET'"
     ])
     func nothingOpenedShowsThePasswordOrMakesAFile(_ location: String) async throws {
         let sandbox = try Sandbox()
@@ -88,7 +90,8 @@ import Testing
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("password")
         // The server's own user keeps trust; `pw` must give its password.
-        try await PostgresStoreTests.load("""
+        try await PostgresStoreTests.load(
+            """
             CREATE ROLE pw LOGIN PASSWORD 'SEC RET';
             CREATE TABLE item (id serial PRIMARY KEY, n text);
             GRANT ALL ON item TO pw;
@@ -106,8 +109,9 @@ import Testing
         #expect(given.status == 0 && given.lines == ["1\tpw"], "\(given)")
         let fromEnvironment = try await sandbox.quarry([base] + count, environment: ["PGPASSWORD": "SEC RET"])
         #expect(fromEnvironment.status == 0 && fromEnvironment.lines == ["1\tpw"], "\(fromEnvironment)")
-        let urlFromEnvironment = try await sandbox.quarry([server.url.replacingOccurrences(of: "quarry@", with: "pw@")] + count,
-                                                          environment: ["PGPASSWORD": "SEC RET"])
+        let urlFromEnvironment = try await sandbox.quarry(
+            [server.url.replacingOccurrences(of: "quarry@", with: "pw@")] + count,
+            environment: ["PGPASSWORD": "SEC RET"])
         #expect(urlFromEnvironment.status == 0 && urlFromEnvironment.lines == ["1\tpw"], "\(urlFromEnvironment)")
         // Without it, the server refuses; a wrong one is not repeated.
         let none = try await sandbox.quarry([base] + count, environment: ["PGPASSWORD": ""])
@@ -126,11 +130,13 @@ import Testing
     /// one line without the password; the history file keeps no password; no file is made.
     @Test func theREPLShowsNoPassword() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("kvrepl", in: sandbox, schema: """
-            CREATE TABLE item (id serial PRIMARY KEY, n text);
-            INSERT INTO item (n) VALUES ('a'), ('b');
+        let url = try await PostgresStoreTests.database(
+            "kvrepl", in: sandbox,
+            schema: """
+                CREATE TABLE item (id serial PRIMARY KEY, n text);
+                INSERT INTO item (n) VALUES ('a'), ('b');
 
-            """)
+                """)
         try FileManager.default.removeItem(atPath: sandbox.path("kvrepl.sql"))
         let address = try Self.keywordValue(url)
         let state = sandbox.path("state")

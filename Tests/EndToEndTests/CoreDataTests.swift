@@ -17,13 +17,16 @@ import Testing
         let sandbox = try Sandbox()
         let store = try copy("cars/SampleModel_V1.sqlite", into: sandbox)
         let before = try sandbox.listing().map { ($0, try Data(contentsOf: URL(fileURLWithPath: sandbox.path($0)))) }
-        let result = try await sandbox.quarry([store, "-e", #"""
+        let result = try await sandbox.quarry([
+            store, "-e",
+            #"""
             local names = {}
             for _, e in ipairs(entities()) do names[#names + 1] = e.name end
             print(table.concat(names, ","))
             print(count("Car"), count("SportCar"), #fetch{ "Car", subentities = false })
             print(Car:first("maker == 'McLaren'"):entity().name)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["Car,ExpensiveSportCar,Person,SportCar", "125\t10\t115", "ExpensiveSportCar"], "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
@@ -81,7 +84,8 @@ import Testing
         let other = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld")
         let mismatched = try await sandbox.quarry(["--model", other, journal, "-e", #"print(count("JournalEntry"))"#])
         #expect(mismatched.status == 0 && (Int(mismatched.lines.first ?? "") ?? 0) > 0, "\(mismatched)")
-        #expect(mismatched.errorLines.count == 1 && mismatched.stderr.contains("matches none of the store's entities (JournalEntry)"), "\(mismatched)")
+        #expect(
+            mismatched.errorLines.count == 1 && mismatched.stderr.contains("matches none of the store's entities (JournalEntry)"), "\(mismatched)")
 
         let notAModel = try await sandbox.quarry(["--model", sandbox.path("missing.momd"), journal, "-e", "print(1)"])
         #expect(notAModel.status == 1 && notAModel.errorLines.count == 1 && notAModel.stderr.contains("missing.momd"), "\(notAModel)")
@@ -90,16 +94,27 @@ import Testing
     @Test func aSaveIsWrittenAsCoreDataWouldAndReadBack() async throws {
         let sandbox = try Sandbox()
         let store = try copy("cars/SampleModel_V1.sqlite", into: sandbox)
-        let saved = try await sandbox.quarry([store, "-e", #"""
+        let saved = try await sandbox.quarry([
+            store, "-e",
+            #"""
             local c = SportCar:new{ maker = "Ferrari", model = "F40", numberPlate = "Q-9", markedForDeletionAsOf = date("2024-01-02T03:04:05Z") }
             c.owner = Person:get("Person/2")
             save()
             print(c:objectID())
-            """#])
+            """#
+        ])
         #expect(saved.status == 0 && saved.lines == ["SportCar/126"], "\(saved)")
-        let read = try await sandbox.quarry(["--readonly", store, "-e", #"local c = Car:get("Car/126"); print(c:entity().name, c.maker, tostring(c.markedForDeletionAsOf), c.owner:objectID())"#])
+        let read = try await sandbox.quarry([
+            "--readonly", store, "-e",
+            #"local c = Car:get("Car/126"); print(c:entity().name, c.maker, tostring(c.markedForDeletionAsOf), c.owner:objectID())"#
+        ])
         #expect(read.lines == ["SportCar\tFerrari\t2024-01-02T03:04:05Z\tPerson/2"], "\(read)")
-        let check = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(store), "SELECT Z_ENT, Z_OPT, ZMARKEDFORDELETIONASOF FROM ZCAR WHERE Z_PK = 126; SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'; PRAGMA integrity_check"])
+        let check = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path(store),
+                "SELECT Z_ENT, Z_OPT, ZMARKEDFORDELETIONASOF FROM ZCAR WHERE Z_PK = 126; SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'; PRAGMA integrity_check"
+            ])
         #expect(check.lines == ["2|1|725857445", "126", "ok"], "\(check)")
     }
 
@@ -115,7 +130,8 @@ import Testing
         // What plain SQLite reads from the store with its -wal (in a writable copy).
         let check = sandbox.path("check.sqlite")
         for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: check + suffix) }
-        let expected = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [check, "SELECT count(*) FROM ZJOURNALENTRY"], environment: sandbox.environment())
+        let expected = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [check, "SELECT count(*) FROM ZJOURNALENTRY"], environment: sandbox.environment())
         #expect(expected.status == 0 && (Int(expected.lines.first ?? "") ?? 0) > 0, "\(expected)")
 
         let files = ["store.sqlite", "store.sqlite-wal"]
@@ -146,8 +162,9 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: temporary)
         let looping = [executable.path] + arguments.dropLast() + ["while true do end"]
         let quoted = looping.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let killed = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"), ["-c", quoted.joined(separator: " ") + " & p=$!; sleep 2; kill -TERM $p; wait $p; echo status $?"],
-                                           environment: sandbox.environment(["TMPDIR": temporary]))
+        let killed = try await sandbox.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", quoted.joined(separator: " ") + " & p=$!; sleep 2; kill -TERM $p; wait $p; echo status $?"],
+            environment: sandbox.environment(["TMPDIR": temporary]))
         #expect(killed.lines == ["status 143"], "\(killed)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the private copy was left behind")
     }

@@ -8,23 +8,29 @@ import Testing
 @Suite struct DayColumnNoteTests {
     @Test func aTimeWrittenToADayColumnIsDroppedWithOneNote() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("days.sql", """
+        try sandbox.write(
+            "days.sql",
+            """
             CREATE TABLE visit (id INTEGER PRIMARY KEY, day DATE, note TEXT);
             INSERT INTO visit VALUES (1, '2024-01-22', 'a'), (2, '2024-01-23', 'b'), (3, '2024-01-24', 'c');
             """)
         try await PostgresStoreTests.sqlite3(sandbox, "days.db", file: "days.sql")
-        let result = try await sandbox.quarry(["days.db", "-e", #"""
+        let result = try await sandbox.quarry([
+            "days.db", "-e",
+            #"""
             visit:get(1).day = date("2024-02-01T10:30:00Z"); visit:get(2).day = date("2024-02-02T23:00:00Z")
             visit:get(3).day = date("2024-02-03T00:00:00Z")
             print(save().updated)
             print(visit:updateall("id == 3", {}, { day = date("2024-02-05T08:00:00Z") }))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["3", "1"], "\(result)")
         let notes = result.stderr.split(separator: "\n").filter { $0.contains("visit.day keeps days alone") }
         #expect(notes.count == 1, "\(result)")
         #expect(notes.first?.contains("time of day") == true, "\(result)")
-        let stored = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["days.db", "SELECT day FROM visit ORDER BY id"])
+        let stored = try await sandbox.run(
+            URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["days.db", "SELECT day FROM visit ORDER BY id"])
         #expect(stored.stdout == "2024-02-01\n2024-02-02\n2024-02-05\n", "\(stored)")
         // Days alone say nothing.
         let quiet = try await sandbox.quarry(["days.db", "-e", #"visit:get(1).day = date("2024-03-01"); save()"#])
@@ -36,11 +42,15 @@ import Testing
     /// said once; a comparison with an instant is exact, in SQL as in memory.
     @Test func aServersDateColumnTakesDatesAndSaysADroppedTime() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("days", in: sandbox, schema: """
-            CREATE TABLE visit (id integer PRIMARY KEY, day date, note text);
-            INSERT INTO visit VALUES (1, '2024-01-22', 'a'), (2, '2024-01-23', 'b'), (3, '0044-03-15 BC', 'c');
-            """)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let url = try await PostgresStoreTests.database(
+            "days", in: sandbox,
+            schema: """
+                CREATE TABLE visit (id integer PRIMARY KEY, day date, note text);
+                INSERT INTO visit VALUES (1, '2024-01-22', 'a'), (2, '2024-01-23', 'b'), (3, '0044-03-15 BC', 'c');
+                """)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             print(visit:get(1).day, typeof(visit:get(1).day), #fetch("visit"))
             local noon = date("2024-01-22T12:00:00Z")
             print(count("visit", "day == %@", noon), count("visit", "day < %@", noon), count("visit", "day == %@", date("2024-01-22")))
@@ -50,7 +60,8 @@ import Testing
             visit:get(1).day = date("2024-02-01T10:30:00Z"); visit:get(2).day = date("2024-02-02T23:00:00Z")
             print(save().updated, visit:get(1).day)
             print(visit:updateall("id == 2", {}, { day = date("2024-02-05T08:00:00Z") }))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["2024-01-22T00:00:00Z\tdate\t3", "0\t2\t1", "2", "2\t2024-02-01T00:00:00Z", "1"], "\(result)")
         let notes = result.stderr.split(separator: "\n").filter { $0.contains("visit.day keeps days alone") }

@@ -5,8 +5,10 @@ import Testing
 /// `SCRIPT:LINE: message`, naming what was wrong and what would be right.
 @Suite struct ErrorTests {
     /// Runs the script `t.lua` (in memory) and expects status 1 with `line` as all of stderr.
-    func expectFailure(_ script: String, stderr line: String, stdout: String = "",
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectFailure(
+        _ script: String, stderr line: String, stdout: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let sandbox = try Sandbox()
         try sandbox.write("t.lua", script)
         let result = try await sandbox.quarry(["t.lua"])
@@ -16,46 +18,53 @@ import Testing
     }
 
     @Test func wrongTypeAssignmentIsReportedAtOnce() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            local o = Item:new{ title = "a", n = 1 }
-            o.n = "abc"
-            print("not reached")
-            """, stderr: #"t.lua:3: Item.n expects int64, got string ("abc")"#)
+                local o = Item:new{ title = "a", n = 1 }
+                o.n = "abc"
+                print("not reached")
+                """, stderr: #"t.lua:3: Item.n expects int64, got string ("abc")"#)
     }
 
     @Test func wrongTypeInNewIsReported() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            Item:new{ title = "a", n = "1" }
-            """, stderr: #"t.lua:2: Item.n expects int64, got string ("1")"#)
+                Item:new{ title = "a", n = "1" }
+                """, stderr: #"t.lua:2: Item.n expects int64, got string ("1")"#)
     }
 
     @Test func wrongTypeForADate() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            local o = Item:new{ title = "a", n = 1 }
-            print("made")
-            o.when = true
-            """, stderr: #"t.lua:4: Item.when expects date, got boolean (true)"#, stdout: "made\n")
+                local o = Item:new{ title = "a", n = 1 }
+                print("made")
+                o.when = true
+                """, stderr: #"t.lua:4: Item.when expects date, got boolean (true)"#, stdout: "made\n")
     }
 
     @Test func wrongTypeCanBeCaughtAndLeavesTheValue() async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["-e", itemSchema + """
+        let result = try await sandbox.quarry([
+            "-e",
+            itemSchema + """
 
-            local o = Item:new{ title = "a", n = 1 }
-            local ok, message = pcall(function() o.n = "abc" end)
-            print(ok, o.n)
-            print(message)
-            """])
+                local o = Item:new{ title = "a", n = 1 }
+                local ok, message = pcall(function() o.n = "abc" end)
+                print(ok, o.n)
+                print(message)
+                """
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["false\t1", #"(command line):3: Item.n expects int64, got string ("abc")"#])
     }
 
     @Test func luaRuntimeErrorNamesScriptAndLine() async throws {
-        try await expectFailure("print('start')\nlocal t = nil\nprint(t.x)\n",
-                                stderr: "t.lua:3: attempt to index a nil value (local 't')", stdout: "start\n")
+        try await expectFailure(
+            "print('start')\nlocal t = nil\nprint(t.x)\n",
+            stderr: "t.lua:3: attempt to index a nil value (local 't')", stdout: "start\n")
     }
 
     @Test func syntaxErrorIsOneLineAndRunsNothing() async throws {
@@ -70,19 +79,21 @@ import Testing
     }
 
     @Test func unknownKeyPathInPredicateSuggestsTheRightOne() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            Item:new{ title = "a", n = 1 }
-            save()
-            local r = fetch("Item", "titel == %@", "a")
-            """, stderr: "t.lua:4: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")
+                Item:new{ title = "a", n = 1 }
+                save()
+                local r = fetch("Item", "titel == %@", "a")
+                """, stderr: "t.lua:4: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")
     }
 
     @Test func unknownKeyPathFurtherIntoThePredicate() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            print(count("Item", "n > 1 AND nn < 3"))
-            """, stderr: "t.lua:2: predicate: unknown key path 'nn' on entity Item (did you mean 'n'?) at column 11")
+                print(count("Item", "n > 1 AND nn < 3"))
+                """, stderr: "t.lua:2: predicate: unknown key path 'nn' on entity Item (did you mean 'n'?) at column 11")
     }
 
     /// Malformed predicates fail with one `predicate: ...` line, not a crash or a partial result.
@@ -98,11 +109,12 @@ import Testing
     }
 
     @Test func unknownAttributeIsNamed() async throws {
-        try await expectFailure(itemSchema + """
+        try await expectFailure(
+            itemSchema + """
 
-            local o = Item:new{ title = "a", n = 1 }
-            o.titel = "b"
-            """, stderr: "t.lua:3: unknown key 'titel' on entity Item (did you mean 'title'?)")
+                local o = Item:new{ title = "a", n = 1 }
+                o.titel = "b"
+                """, stderr: "t.lua:3: unknown key 'titel' on entity Item (did you mean 'title'?)")
     }
 
     @Test func missingScriptFileIsAnErrorNotUsage() async throws {

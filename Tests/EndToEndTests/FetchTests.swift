@@ -4,21 +4,22 @@ import Testing
 /// Fetch requests, results, counts and the predicate language, against a saved store.
 @Suite struct FetchTests {
     /// Five saved items; b and d have a date, the others none; b and c share n = 2.
-    static let fixture = itemSchema + """
+    static let fixture =
+        itemSchema + """
 
-        Item:new{ title = "a", n = 1 }
-        Item:new{ title = "b", n = 2, when = date(1700000000) }
-        Item:new{ title = "c", n = 2 }
-        Item:new{ title = "d", n = 4, when = date(1700000100) }
-        Item:new{ title = "e", n = 5 }
-        save()
-        function titles(r)
-          local t = {}
-          for _, o in ipairs(r) do t[#t + 1] = o.title end
-          return table.concat(t, ",")
-        end
+            Item:new{ title = "a", n = 1 }
+            Item:new{ title = "b", n = 2, when = date(1700000000) }
+            Item:new{ title = "c", n = 2 }
+            Item:new{ title = "d", n = 4, when = date(1700000100) }
+            Item:new{ title = "e", n = 5 }
+            save()
+            function titles(r)
+              local t = {}
+              for _, o in ipairs(r) do t[#t + 1] = o.title end
+              return table.concat(t, ",")
+            end
 
-        """
+            """
 
     /// Runs `code` after the fixture, in one process, and returns stdout's lines.
     func run(_ code: String) async throws -> [String] {
@@ -30,7 +31,8 @@ import Testing
     }
 
     @Test func fetchWithFormatAndArguments() async throws {
-        let lines = try await run("""
+        let lines = try await run(
+            """
             local r = fetch("Item", "n > %@", 2)
             print(#r, r[1] ~= nil, r[3])
             print(titles(fetch{ "Item", predicate = "n > %@", args = { 2 }, sort = { "title" } }))
@@ -39,7 +41,8 @@ import Testing
     }
 
     @Test func resultsIndexLengthAndIpairs() async throws {
-        let lines = try await run("""
+        let lines = try await run(
+            """
             local r = fetch{ "Item", sort = { "title" } }
             print(#r, r[1].title, r[5].title, r[0], r[6])
             local n = 0
@@ -50,7 +53,8 @@ import Testing
     }
 
     @Test func sortKeysAscendingDescendingAndTies() async throws {
-        let lines = try await run("""
+        let lines = try await run(
+            """
             print(titles(fetch{ "Item", sort = { "-n", "title" } }))
             print(titles(fetch{ "Item", sort = { "n", "-title" } }))
             print(titles(fetch{ "Item", sort = { "-title" } }))
@@ -59,7 +63,8 @@ import Testing
     }
 
     @Test func limitAndOffset() async throws {
-        let lines = try await run("""
+        let lines = try await run(
+            """
             print(titles(fetch{ "Item", sort = { "-n", "title" }, limit = 2 }))
             print(titles(fetch{ "Item", sort = { "-n", "title" }, limit = 2, offset = 1 }))
             print(titles(fetch{ "Item", predicate = "n >= %@", args = { 2 }, sort = { "n", "title" }, offset = 2 }))
@@ -69,7 +74,8 @@ import Testing
     }
 
     @Test func countFirstAndGet() async throws {
-        let lines = try await run("""
+        let lines = try await run(
+            """
             print(count("Item"), count("Item", "n == %@", 2), count("Item", "n > %@ AND title != %@", 1, "e"))
             print(Item:count(), Item:count("n < %@", 3))
             print(Item:first("n == %@", 2) ~= nil, Item:first("n > 100"))
@@ -99,12 +105,13 @@ import Testing
         (#"when == NULL"#, #""#, "a,c,e"),
         (#"when == nil"#, #""#, "a,c,e"),
         (#"when != nil"#, #""#, "b,d"),
-        (#"when > %@"#, #"date(1700000050)"#, "d"),
+        (#"when > %@"#, #"date(1700000050)"#, "d")
     ])
     func predicates(format: String, arguments: String, expected: String) async throws {
         let matches = expected.split(separator: ",").count
         let extra = arguments.isEmpty ? "" : ", " + arguments
-        let lines = try await run("""
+        let lines = try await run(
+            """
             print(titles(fetch{ "Item", predicate = "\(format)", args = { \(arguments) }, sort = { "title" } }))
             print(#fetch("Item", "\(format)"\(extra)), count("Item", "\(format)"\(extra)))
             """)

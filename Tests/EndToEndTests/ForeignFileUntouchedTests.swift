@@ -12,22 +12,31 @@ import Testing
     /// Every row of `sqlite_master`, every column quoted, in rowid order, as the sqlite3
     /// shell reads it: what must not change.
     private func schema(_ sandbox: Sandbox) async throws -> [String] {
-        let result = try await sandbox.run(Self.sqlite3, [sandbox.path("music.sqlite"),
-            "SELECT quote(type) || '|' || quote(name) || '|' || quote(tbl_name) || '|' || rootpage || '|' || quote(sql) FROM sqlite_master ORDER BY rowid"])
+        let result = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("music.sqlite"),
+                "SELECT quote(type) || '|' || quote(name) || '|' || quote(tbl_name) || '|' || rootpage || '|' || quote(sql) FROM sqlite_master ORDER BY rowid"
+            ])
         try #require(result.status == 0, "\(result)")
         return result.lines
     }
 
     private func music(_ sandbox: Sandbox) async throws {
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("music.sqlite"), """
-            CREATE TABLE artist (id INTEGER PRIMARY KEY, name TEXT);
-            CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT, artist_id INTEGER REFERENCES artist(id) ON DELETE CASCADE, label TEXT);
-            CREATE TABLE label (code TEXT, city TEXT);
-            CREATE INDEX album_title ON album (title);
-            INSERT INTO artist VALUES (1, 'ann'), (2, 'bob');
-            INSERT INTO album VALUES (1, 'one', 1, 'L1'), (2, 'two', 1, 'L2'), (3, 'three', 2, 'L1');
-            INSERT INTO label VALUES ('L1', 'Oslo'), ('L2', 'Rome');
-            """])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("music.sqlite"),
+                """
+                CREATE TABLE artist (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT, artist_id INTEGER REFERENCES artist(id) ON DELETE CASCADE, label TEXT);
+                CREATE TABLE label (code TEXT, city TEXT);
+                CREATE INDEX album_title ON album (title);
+                INSERT INTO artist VALUES (1, 'ann'), (2, 'bob');
+                INSERT INTO album VALUES (1, 'one', 1, 'L1'), (2, 'two', 1, 'L2'), (3, 'three', 2, 'L1');
+                INSERT INTO label VALUES ('L1', 'Oslo'), ('L2', 'Rome');
+                """
+            ])
         try #require(made.status == 0, "\(made)")
     }
 
@@ -40,20 +49,24 @@ import Testing
         #expect(read.status == 0, "\(read)")
         #expect(try await schema(sandbox) == before)
         // relate(), saving changed, new and deleted rows, and a cascade.
-        let saved = try await sandbox.quarry(["music.sqlite", "-e", """
+        let saved = try await sandbox.quarry([
+            "music.sqlite", "-e",
+            """
             relate("album", "label", "label", "code")
             album:get(1).title = "uno"
             album:new{ title = "four", artist_id = 2, label = "L2" }
             artist:get(2):delete()
             save()
             print(album:get(1).label_rel.city, #fetch("album"), #history())
-            """])
+            """
+        ])
         #expect(saved.status == 0, "\(saved)")
         #expect(saved.stdout == "Oslo\t2\t0\n")
         #expect(try await schema(sandbox) == before)
         // The relationship comes back from the sidecar; the file still has no table of Quarry's.
         #expect(sandbox.exists("music.sqlite.quarry"))
-        let reopened = try await sandbox.quarry(["music.sqlite", "-e", #"print(album:get(2).label_rel.city, #label:first("code == 'L1'").album_set)"#])
+        let reopened = try await sandbox.quarry(["music.sqlite", "-e", #"print(album:get(2).label_rel.city, #label:first("code == 'L1'").album_set)"#]
+        )
         #expect(reopened.status == 0, "\(reopened)")
         #expect(reopened.stdout == "Rome\t1\n")
         #expect(try await schema(sandbox) == before)
@@ -87,15 +100,20 @@ import Testing
     @Test func definedEntitiesLiveInTheSidecar() async throws {
         let sandbox = try Sandbox()
         try await music(sandbox)
-        let made = try await sandbox.quarry(["music.sqlite", "-e", """
+        let made = try await sandbox.quarry([
+            "music.sqlite", "-e",
+            """
             entity "Note" { text = "string", done = "bool" }
             entity("Memo", { parent = "Note" }) { due = "date" }
             Note:new{ text = "a", done = true }; Memo:new{ text = "b", done = false, due = date("2024-05-06T00:00:00Z") }
             save()
-            """])
+            """
+        ])
         #expect(made.status == 0, "\(made)")
         #expect(!(try await schema(sandbox)).contains { $0.contains("'quarry_model'") || $0.contains("'quarry_history'") })
-        let reopened = try await sandbox.quarry(["music.sqlite", "-e", #"local m = Memo:first(); print(count("Note"), Note:first("text == 'a'").done, m.done, m.due)"#])
+        let reopened = try await sandbox.quarry([
+            "music.sqlite", "-e", #"local m = Memo:first(); print(count("Note"), Note:first("text == 'a'").done, m.done, m.due)"#
+        ])
         #expect(reopened.status == 0, "\(reopened)")
         #expect(reopened.stdout == "2\ttrue\tfalse\t2024-05-06T00:00:00Z\n")
     }
@@ -121,10 +139,13 @@ import Testing
         try await music(sandbox)
         // A directory where the sidecar would go: the rename onto it fails.
         try FileManager.default.createDirectory(atPath: sandbox.path("music.sqlite.quarry.tmp"), withIntermediateDirectories: true)
-        let result = try await sandbox.quarry(["music.sqlite", "-e", """
+        let result = try await sandbox.quarry([
+            "music.sqlite", "-e",
+            """
             print(pcall(relate, "album", "label", "label", "code"))
             print(pcall(function() return album:get(1).label_rel end))
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.count == 2 && result.lines[0].hasPrefix("false") && result.lines[0].contains("music.sqlite.quarry"), "\(result)")
         #expect(result.lines.count == 2 && result.lines[1].hasPrefix("false"), "\(result)")
@@ -139,19 +160,27 @@ import Testing
     /// file's (it read Quarry's, `_row` and all, once `x` had been read). No byte changes.
     @Test func aFilesOwnQuarryRowsViewIsNotShadowed() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("v.sqlite"), """
-            CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT);
-            INSERT INTO t VALUES (1, 'p'), (2, 'q');
-            CREATE VIEW x AS SELECT a FROM t;
-            CREATE VIEW "quarry_rows x" AS SELECT id, a || '!' AS a FROM t;
-            """])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("v.sqlite"),
+                """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT);
+                INSERT INTO t VALUES (1, 'p'), (2, 'q');
+                CREATE VIEW x AS SELECT a FROM t;
+                CREATE VIEW "quarry_rows x" AS SELECT id, a || '!' AS a FROM t;
+                """
+            ])
         try #require(made.status == 0, "\(made)")
         let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("v.sqlite")))
-        let result = try await sandbox.quarry(["v.sqlite", "-e", #"""
+        let result = try await sandbox.quarry([
+            "v.sqlite", "-e",
+            #"""
             print(fetch{ "x", sort = { "a" } }[2].a, count("x"))
             local r = sql('SELECT * FROM "quarry_rows x" ORDER BY id')
             print(#r, r[1].id, r[1].a, r[1]._row)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["q\t2", "2\t1\tp!\tnil"], "\(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("v.sqlite"))) == before)

@@ -15,8 +15,12 @@ extension HostileFileTests {
             try FileManager.default.copyItem(atPath: source + suffix, toPath: sandbox.path("store.sqlite" + suffix))
         }
         let hostile = "char(27)||']0;pwned'||char(7)||char(27)||'[2J'||char(10)||'quarry: forged'"
-        let changed = try await sandbox.run(Self.sqlite3, [sandbox.path("store.sqlite"),
-            "INSERT INTO Z_PRIMARYKEY VALUES (99, \(hostile), 0, 0); DELETE FROM Z_MODELCACHE"])
+        let changed = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("store.sqlite"),
+                "INSERT INTO Z_PRIMARYKEY VALUES (99, \(hostile), 0, 0); DELETE FROM Z_MODELCACHE"
+            ])
         try #require(changed.status == 0, "\(changed)")
         let result = try await sandbox.quarry(["store.sqlite", "-e", "print(count('Car'))"])
         #expect(result.status == 0 && result.lines.count == 1, "\(result)")

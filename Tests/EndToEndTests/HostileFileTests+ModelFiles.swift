@@ -1,8 +1,9 @@
 import Foundation
 import QuarryTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The third hostile review's model-file cases (issue #33) with the real binary: files
@@ -75,7 +76,8 @@ extension HostileFileTests {
         var xml = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n<model>\n"
         for i in 0..<count {
             let next = (i + 1) % count
-            xml += #"<entity name="E\#(i)"><attribute name="name" optional="YES" attributeType="String"/>"#
+            xml +=
+                #"<entity name="E\#(i)"><attribute name="name" optional="YES" attributeType="String"/>"#
                 + #"<relationship name="next" optional="YES" maxCount="1" destinationEntity="E\#(next)" inverseName="back"/>"#
                 + #"<relationship name="back" optional="YES" toMany="YES" destinationEntity="E\#((i + count - 1) % count)" inverseName="next"/></entity>"#
                 + "\n"
@@ -90,8 +92,9 @@ extension HostileFileTests {
     @Test func theTimeoutCoversTheModelOption() async throws {
         let sandbox = try Sandbox()
         try bigModel(sandbox, entities: 12_000)
-        let viaOption = try await sandbox.quarry(["--timeout", "6", "--model", "big.xcdatamodel", "new.db", "-e", #"print("ran")"#],
-                                                 timeout: 60)
+        let viaOption = try await sandbox.quarry(
+            ["--timeout", "6", "--model", "big.xcdatamodel", "new.db", "-e", #"print("ran")"#],
+            timeout: 60)
         expectOneLine(viaOption, ["quarry: ", "big.xcdatamodel", "timeout"])
         #expect(viaOption.lines.isEmpty, "\(viaOption)")
         // The file made to hold the model is gone with it.
@@ -120,7 +123,8 @@ extension HostileFileTests {
     func modelOfAStoreWithALogLeavesNoSideFile(_ flags: [String]) async throws {
         let sandbox = try Sandbox()
         try await storeWithLog(sandbox)
-        let store = try bytes(sandbox, "store.sqlite"), log = try bytes(sandbox, "store.sqlite-wal")
+        let store = try bytes(sandbox, "store.sqlite")
+        let log = try bytes(sandbox, "store.sqlite-wal")
         let listing = try sandbox.listing()
         let result = try await sandbox.quarry(flags + ["-e", #"print(pcall(model, "store.sqlite"))"#])
         #expect(result.status == 0 && result.lines.count == 1, "\(result)")

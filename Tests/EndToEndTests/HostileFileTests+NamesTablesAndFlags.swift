@@ -14,7 +14,7 @@ extension HostileFileTests {
         #expect(sandbox.exists("x"))
         let repl = try await TmuxSession(sandbox)
         try await repl.waitForPrompt()
-        let opened = try await repl.enter(".open q")  // a new file without a database's name: a note, no crash
+        let opened = try await repl.enter(".open q") // a new file without a database's name: a note, no crash
         #expect(opened.count <= 1 && opened.allSatisfy { $0.hasPrefix("note: q did not exist") }, "\(opened)")
         #expect(try await repl.enter(#"entity "T" { n = "int64" }; T:new{ n = 1 }; save(); print(count("T"))"#) == ["1"])
         #expect(sandbox.exists("q"))
@@ -28,7 +28,7 @@ extension HostileFileTests {
         ("UPDATE quarry_history SET time = 'x'", "quarry_history.time"),
         ("UPDATE quarry_history SET inserted = x'ff00'", "quarry_history.inserted"),
         ("UPDATE quarry_history SET author = x'ff00'", "quarry_history.author"),
-        ("UPDATE quarry_history SET time = x'00'", "quarry_history.time"),
+        ("UPDATE quarry_history SET time = x'00'", "quarry_history.time")
     ])
     func quarrysOwnTablesChangedByAnotherProgram(_ change: String, _ named: String) async throws {
         let sandbox = try Sandbox()
@@ -51,7 +51,9 @@ extension HostileFileTests {
     /// crafted one can read and write any memory); it does run without --safe, as in lua.
     @Test func aBinaryScriptDoesNotRunUnderSafe() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["-e", #"local f = assert(io.open("chunk.lua", "wb")); f:write(string.dump(load("print('ran')"))); f:close()"#])
+        let made = try await sandbox.quarry([
+            "-e", #"local f = assert(io.open("chunk.lua", "wb")); f:write(string.dump(load("print('ran')"))); f:close()"#
+        ])
         try #require(made.status == 0, "\(made)")
         let safe = try await sandbox.quarry(["--safe", ":memory:", "chunk.lua"])
         expectOneLine(safe, ["chunk.lua", "--safe"])
@@ -101,10 +103,11 @@ extension HostileFileTests {
         #expect(try await repl.enter(".open store.db") == [])
         let saved = try await repl.enter("T:new{ n = 2 }; save()")
         #expect(saved.count == 1 && saved[0].contains("read-only"), "\(saved)")
-        #expect(try await repl.enter("print(count('T'))") == ["2"])  // the pending insert counts
+        #expect(try await repl.enter("print(count('T'))") == ["2"]) // the pending insert counts
         // The first .quit says the pending insert would be lost; the second quits.
         #expect(try await repl.enter(".quit").contains { $0.contains("would be lost") })
-        try await repl.type(".quit"); try await repl.press("Enter")
+        try await repl.type(".quit")
+        try await repl.press("Enter")
         _ = try await repl.waitForExit()
         #expect(try bytes(sandbox, "store.db") == before, "the store changed")
         let afterREPL = try sandbox.listing()
@@ -115,8 +118,10 @@ extension HostileFileTests {
 
     @Test func aTimeoutInsideAnObserverIsOneLine() async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["--timeout", "1", "-e",
-            #"entity "T" { n = "int64" }; local r = fetch("T"); observe(r, function() while true do end end); T:new{ n = 1 }; save()"#])
+        let result = try await sandbox.quarry([
+            "--timeout", "1", "-e",
+            #"entity "T" { n = "int64" }; local r = fetch("T"); observe(r, function() while true do end end); T:new{ n = 1 }; save()"#
+        ])
         expectOneLine(result, ["timeout: the script ran past its time limit"])
         #expect(result.errorLines.first?.hasPrefix("(command line):1: ") == true, "\(result)")
     }

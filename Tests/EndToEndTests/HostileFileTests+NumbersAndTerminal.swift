@@ -13,8 +13,11 @@ extension HostileFileTests {
     @Test(arguments: [
         (#"linechart(sql("SELECT 1 AS x, -1.7e308 AS y UNION ALL SELECT 2, 1.7e308 UNION ALL SELECT 3, 9e999"), "x", "y")"#, "1 value is inf"),
         (#"linechart(sql("SELECT -1.7e308 AS x, 1 AS y UNION ALL SELECT 1.7e308, 2"), "x", "y")"#, "y by x"),
-        (#"barchart(sql("SELECT 9e999 AS v, 'a' AS k UNION ALL SELECT 1, 'b' UNION ALL SELECT -9e999, 'c'"), "k", "v")"#, "2 values are inf or nan, left out"),
-        (#"barchart(sql("SELECT -1.7e308 AS v, 'a' AS k UNION ALL SELECT 1.7e308, 'b'"), "k", "v")"#, "v by k"),
+        (
+            #"barchart(sql("SELECT 9e999 AS v, 'a' AS k UNION ALL SELECT 1, 'b' UNION ALL SELECT -9e999, 'c'"), "k", "v")"#,
+            "2 values are inf or nan, left out"
+        ),
+        (#"barchart(sql("SELECT -1.7e308 AS v, 'a' AS k UNION ALL SELECT 1.7e308, 'b'"), "k", "v")"#, "v by k")
     ])
     func chartsOfHugeAndInfiniteNumbersDraw(_ chart: String, _ said: String) async throws {
         let sandbox = try Sandbox()
@@ -29,10 +32,12 @@ extension HostileFileTests {
     @Test func aPostgresHistogramCountsInfinityAndNaNApart() async throws {
         let sandbox = try Sandbox()
         let values = ["1", "2", "3", "'-1.7e308'", "'1.7e308'", "'Infinity'", "'-Infinity'", "'NaN'"]
-        let url = try await PostgresStoreTests.database("roundfour", in: sandbox, schema: """
-            CREATE TABLE v (id integer PRIMARY KEY, x float8);
-            INSERT INTO v VALUES \(values.enumerated().map { "(\($0.offset + 1), \($0.element))" }.joined(separator: ", "));
-            """)
+        let url = try await PostgresStoreTests.database(
+            "roundfour", in: sandbox,
+            schema: """
+                CREATE TABLE v (id integer PRIMARY KEY, x float8);
+                INSERT INTO v VALUES \(values.enumerated().map { "(\($0.offset + 1), \($0.element))" }.joined(separator: ", "));
+                """)
         let result = try await sandbox.quarry([url, "-e", #"print(histogram("v", "x", { bins = 2 }))"#])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "x: 5 values in 2 bins" && result.lines.last == "3 values are inf or nan, left out", "\(result)")
@@ -46,17 +51,27 @@ extension HostileFileTests {
     /// with 300 crashed: each is one line now, and the file is as it was.
     @Test func dateLayoutsPastNineFractionDigitsAreRefused() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("f.db"),
-            "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME); INSERT INTO ev (at) VALUES ('2021-01-01T00:00:00.1234567890123456789Z')"])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("f.db"),
+                "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME); INSERT INTO ev (at) VALUES ('2021-01-01T00:00:00.1234567890123456789Z')"
+            ])
         try #require(made.status == 0, "\(made)")
-        let saved = try await expectRefused(sandbox, "f.db", ["-e", "ev:new{ at = date(1e9 + 0.99) }; save()"], ["ev.at", "19 fraction digits", "nothing was written"])
+        let saved = try await expectRefused(
+            sandbox, "f.db", ["-e", "ev:new{ at = date(1e9 + 0.99) }; save()"], ["ev.at", "19 fraction digits", "nothing was written"])
         #expect(!saved.stderr.contains("Fatal error"), "\(saved)")
         let zeros = String(repeating: "0", count: 300)
-        let declared = try await expectRefused(sandbox, "f.db", ["-e", #"format("ev", "at", "2021-01-01T00:00:00.\#(zeros)Z")"#], ["300 fraction digits", "at most 9"])
+        let declared = try await expectRefused(
+            sandbox, "f.db", ["-e", #"format("ev", "at", "2021-01-01T00:00:00.\#(zeros)Z")"#], ["300 fraction digits", "at most 9"])
         #expect(!declared.stderr.contains(zeros), "the layout is shortened: \(declared)")
         // A date the column's layout would round into the year 10000 is refused at save.
-        let minutes = try await sandbox.run(Self.sqlite3, [sandbox.path("m.db"),
-            "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME); INSERT INTO ev (at) VALUES ('2021-01-01 00:00')"])
+        let minutes = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("m.db"),
+                "CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME); INSERT INTO ev (at) VALUES ('2021-01-01 00:00')"
+            ])
         try #require(minutes.status == 0, "\(minutes)")
         try await expectRefused(sandbox, "m.db", ["-e", #"ev:new{ at = date("9999-12-31T23:59:50Z") }; save()"#], ["ev.at", "year 10000"])
     }
@@ -69,8 +84,12 @@ extension HostileFileTests {
     @Test func printedValuesSendNoEscapesToTheTerminal() async throws {
         let sandbox = try Sandbox()
         let hostile = "char(27)||']52;c;cHduZWQ='||char(7)||char(27)||'[2J'||char(27)||']0;pwned'||char(7)"
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("f.db"),
-            "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); INSERT INTO t (s) VALUES (\(hostile))"])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("f.db"),
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); INSERT INTO t (s) VALUES (\(hostile))"
+            ])
         try #require(made.status == 0, "\(made)")
         let script = #"print(fetch("t")); print(t:first()); print(summarize("t")); print(sql("SELECT s AS \"h\27[2J\", s FROM t"))"#
         let result = try await sandbox.quarry(["f.db", "-e", script])
@@ -94,7 +113,7 @@ extension HostileFileTests {
         "postgres://user:SEC@RET@127.0.0.1:1/db",
         "postgres://user:SECRET@127.0.0.1:1/db?PASSWORD=SECRET&foo=bar",
         "postgres://user:SE/CRET@127.0.0.1:1/db",
-        "postgres://127.0.0.1:1/db?pass%77ord=SECRET",
+        "postgres://127.0.0.1:1/db?pass%77ord=SECRET"
     ])
     func postgresMessagesHoldNoPassword(_ url: String) async throws {
         let sandbox = try Sandbox()
@@ -109,7 +128,7 @@ extension HostileFileTests {
         ["x.db", "postgres://u:SECRET@127.0.0.1:1/db"],
         ["--model", "postgres://u:SECRET@127.0.0.1:1/db", "x.db", "-e", "print(1)"],
         ["-e", #"import("postgres://u:SECRET@h/d", { entity = "X" })"#],
-        ["-e", #"error("see postgres://h/d?password=SECRET")"#],
+        ["-e", #"error("see postgres://h/d?password=SECRET")"#]
     ])
     func aURLSaidAsAPathHoldsNoPassword(_ arguments: [String]) async throws {
         let sandbox = try Sandbox()

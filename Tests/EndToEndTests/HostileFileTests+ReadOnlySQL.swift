@@ -9,10 +9,15 @@ extension HostileFileTests {
 
     /// A file another program made, with an FTS3 table of three rows.
     func makeFullTextStore(_ sandbox: Sandbox) async throws {
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("docs.db"), """
-            CREATE VIRTUAL TABLE docs USING fts3(body);
-            INSERT INTO docs(body) VALUES ('the quick brown fox'), ('a lazy dog'), ('quick thinking');
-            """])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("docs.db"),
+                """
+                CREATE VIRTUAL TABLE docs USING fts3(body);
+                INSERT INTO docs(body) VALUES ('the quick brown fox'), ('a lazy dog'), ('quick thinking');
+                """
+            ])
         try #require(made.status == 0, "\(made)")
     }
 
@@ -36,7 +41,9 @@ extension HostileFileTests {
     @Test func fullTextQueriesWorkAfterTheAttempt() async throws {
         let sandbox = try Sandbox()
         try await makeFullTextStore(sandbox)
-        let result = try await sandbox.quarry(["docs.db", "-e", """
+        let result = try await sandbox.quarry([
+            "docs.db", "-e",
+            """
             print(pcall(sql, "\(Self.plantedTokenizer)"))
             assert(os.execute("\(Self.sqlite3.path) docs.db 'CREATE TABLE other(x)'"))
             for _, row in ipairs(sql("SELECT body FROM docs WHERE docs MATCH ? ORDER BY body", "quick")) do print(row.body) end
@@ -44,14 +51,16 @@ extension HostileFileTests {
             local r = sql([[SELECT date('2024-02-28', '+1 day') AS d, json_extract('{"a":3}', '$.a') AS j, printf('%03d', 7) AS p,
                 count(*) OVER () AS n, group_concat(body, '|') OVER (ORDER BY rowid) AS g FROM docs ORDER BY rowid]])
             print(r[3].d, r[3].j, r[3].p, r[3].n, r[3].g)
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.count == 5, "\(result)")
         #expect(result.lines.first?.hasPrefix("false\t(command line):1: sql: fts3_tokenizer() is not allowed here") == true, "\(result)")
-        #expect(Array(result.lines.dropFirst()) == [
-            "quick thinking", "the quick brown fox", "a <b>lazy</b> dog",
-            "2024-02-29\t3\t007\t3\tthe quick brown fox|a lazy dog|quick thinking",
-        ], "\(result)")
+        #expect(
+            Array(result.lines.dropFirst()) == [
+                "quick thinking", "the quick brown fox", "a <b>lazy</b> dog",
+                "2024-02-29\t3\t007\t3\tthe quick brown fox|a lazy dog|quick thinking"
+            ], "\(result)")
     }
 
     /// 100,000 rows of 200 KB under --memory 50M: one line naming the limit and what to

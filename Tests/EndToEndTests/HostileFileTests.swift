@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hostile input catalogue, with real files and the real binary: corrupt files,
@@ -13,13 +14,16 @@ import Glibc
 
     /// A store of three entities and 2,000 items of about 100 bytes (a file of many pages).
     func makeStore(_ sandbox: Sandbox, _ name: String = "store.db") async throws {
-        let made = try await sandbox.quarry([name, "-e", #"""
+        let made = try await sandbox.quarry([
+            name, "-e",
+            #"""
             entity "Person" { name = "string", items = { many = "Item", inverse = "owner" } }
             entity "Item" { title = "string", n = "int64", code = { "string?", unique = true }, owner = { one = "Person", inverse = "items" } }
             local p = Person:new{ name = "ann" }
             for i = 1, 2000 do Item:new{ title = ("x"):rep(100) .. i, n = i, code = "c" .. i, owner = p } end
             save()
-            """#])
+            """#
+        ])
         try #require(made.status == 0, "\(made)")
     }
 
@@ -41,8 +45,10 @@ import Glibc
     /// Runs quarry on `file` (with `arguments` after it), expects one error line holding
     /// `parts`, and the file's bytes as they were.
     @discardableResult
-    func expectRefused(_ sandbox: Sandbox, _ file: String, _ arguments: [String], _ parts: [String],
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+    func expectRefused(
+        _ sandbox: Sandbox, _ file: String, _ arguments: [String], _ parts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ProcessResult {
         let before = try bytes(sandbox, file)
         let result = try await sandbox.quarry([file] + arguments)
         expectOneLine(result, parts, sourceLocation: sourceLocation)
@@ -66,8 +72,9 @@ import Glibc
         guard getuid() == 0 else { return try await sandbox.quarry(arguments) }
         let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
         try #require(FileManager.default.isExecutableFile(atPath: setpriv.path), "setpriv (util-linux) is needed to drop root for this test")
-        return try await sandbox.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", sandbox.binary.path] + arguments,
-                                     environment: sandbox.environment())
+        return try await sandbox.run(
+            setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", sandbox.binary.path] + arguments,
+            environment: sandbox.environment())
     }
 
     // MARK: Corrupt files
@@ -115,7 +122,8 @@ import Glibc
     @Test func anUnreadableStoredModel() async throws {
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
-        let broken = try await sandbox.run(Self.sqlite3, [sandbox.path("store.db"), "UPDATE quarry_model SET definition = '{not json' WHERE name = 'Item'"])
+        let broken = try await sandbox.run(
+            Self.sqlite3, [sandbox.path("store.db"), "UPDATE quarry_model SET definition = '{not json' WHERE name = 'Item'"])
         try #require(broken.status == 0, "\(broken)")
         let before = try await content(sandbox)
         let result = try await sandbox.quarry(["store.db", "-e", "print(1)"])
@@ -125,8 +133,12 @@ import Glibc
 
     @Test func aForeignFileWithHostileTableNames() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("foreign.db"),
-            #"CREATE TABLE "x; DROP TABLE y" (a INTEGER, "b"" OR 1=1 --" TEXT); INSERT INTO "x; DROP TABLE y" VALUES (1, 'one'); CREATE TABLE y (z);"#])
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("foreign.db"),
+                #"CREATE TABLE "x; DROP TABLE y" (a INTEGER, "b"" OR 1=1 --" TEXT); INSERT INTO "x; DROP TABLE y" VALUES (1, 'one'); CREATE TABLE y (z);"#
+            ])
         try #require(made.status == 0, "\(made)")
         let before = try await content(sandbox, "foreign.db")
         try sandbox.write("t.lua", #"print(count("x; DROP TABLE y"))"# + "\n" + #"print(count("x; DROP TABLE y", "c == 1"))"# + "\n")
@@ -151,7 +163,9 @@ import Glibc
 
     @Test func aReadOnlyFile() async throws {
         let (sandbox, before) = try await readOnlyStore()
-        try sandbox.write("t.lua", """
+        try sandbox.write(
+            "t.lua",
+            """
             print(count("Item"))
             Item:new{ title = "x", n = 0 }
             local ok, message = pcall(save)
@@ -195,7 +209,8 @@ import Glibc
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         let result = try await quarryUnprivileged(sandbox, ["--readonly", "shelf/store.db", "-e", #"print(count("Item"))"#])
-        #expect(result.status == 0 && result.stderr.isEmpty && Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0, "\(result)")
+        #expect(
+            result.status == 0 && result.stderr.isEmpty && Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0, "\(result)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
         #expect(try await content(sandbox, "shelf/store.db") == before)
         #expect(!sandbox.exists("shelf/store.db-shm"))
@@ -230,9 +245,13 @@ import Glibc
     /// The sqlite3 shell holds an exclusive transaction for `seconds`, then rolls it back.
     func holdLock(_ sandbox: Sandbox, _ name: String, seconds: Int) throws -> pid_t {
         let ready = sandbox.path("lock-ready")
-        let pid = try ChildProcess.spawn(Self.sqlite3.path, [sandbox.path(name),
-            "BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lockheld (x); INSERT INTO lockheld VALUES (1);",
-            ".shell touch \(ready)", ".shell sleep \(seconds)", "ROLLBACK;"],
+        let pid = try ChildProcess.spawn(
+            Self.sqlite3.path,
+            [
+                sandbox.path(name),
+                "BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lockheld (x); INSERT INTO lockheld VALUES (1);",
+                ".shell touch \(ready)", ".shell sleep \(seconds)", "ROLLBACK;"
+            ],
             environment: sandbox.environment(), directory: sandbox.directory.path,
             stdin: "/dev/null", stdout: sandbox.path("lock.out"), stderr: sandbox.path("lock.err"))
         let deadline = Date().addingTimeInterval(10)
@@ -245,7 +264,9 @@ import Glibc
         try await makeStore(sandbox)
         let before = try await content(sandbox)
         let holder = try holdLock(sandbox, "store.db", seconds: 9)
-        try sandbox.write("t.lua", """
+        try sandbox.write(
+            "t.lua",
+            """
             print(count("Item"))
             Item:new{ title = "x", n = 0 }
             local ok, message = pcall(save)
@@ -298,8 +319,9 @@ import Glibc
         try await makeStore(sandbox)
         let size = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("store.db"))).count
         // Room for the file and a little more: the save of 3,000 more rows cannot fit.
-        try #require(system("mount -t tmpfs -o size=\(size + 128 * 1024) tmpfs '\(disk)'") == 0,
-                     "mounting a tmpfs failed (is util-linux's mount installed, and may this machine mount?)")
+        try #require(
+            system("mount -t tmpfs -o size=\(size + 128 * 1024) tmpfs '\(disk)'") == 0,
+            "mounting a tmpfs failed (is util-linux's mount installed, and may this machine mount?)")
         defer { _ = system("umount '\(disk)'") }
         try FileManager.default.copyItem(atPath: sandbox.path("store.db"), toPath: disk + "/store.db")
         let before = try bytes(sandbox, "disk/store.db")
@@ -322,7 +344,8 @@ import Glibc
         // TMPDIR names no folder: ThreadSanitizer's runtime would otherwise write a 512 KB
         // /tmp/tsan.rodata.PID at start-up and die of SIGBUS under the limit (without it, it
         // skips that optimisation); SQLite, which looks at TMPDIR too, falls back to /var/tmp.
-        let result = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"),
+        let result = try await sandbox.run(
+            URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -f 200; trap '' XFSZ; TMPDIR=/nonexistent exec \"$0\" store.db t.lua", sandbox.binary.path])
         expectOneLine(result, ["t.lua:3: save: ", "while writing (is the disk full, or the file at its size limit?)"])
         #expect(result.stdout == "2000\nfalse\ttrue\t5000\n", "the pending changes are kept: \(result)")
@@ -355,10 +378,13 @@ import Glibc
         #expect(link(sandbox.path("a.csv"), sandbox.path("b.csv")) == 0)
         try sandbox.write("private.csv", "old\n")
         #expect(chmod(sandbox.path("private.csv"), 0o600) == 0)
-        let result = try await sandbox.quarry(["store.db", "-e", #"""
+        let result = try await sandbox.quarry([
+            "store.db", "-e",
+            #"""
             local r = fetch("Person")
             print(export(r, "link.csv"), export(r, "/dev/null"), export(r, "a.csv"), export(r, "private.csv"))
-            """#])
+            """#
+        ])
         #expect(result.status == 0 && result.stdout == "1\t1\t1\t1\n", "\(result)")
         #expect(info(sandbox.path("link.csv")).st_mode & S_IFMT == S_IFLNK, "the symlink became a file")
         #expect(try String(contentsOfFile: sandbox.path("target.csv"), encoding: .utf8) == Self.personCSV)
@@ -378,8 +404,9 @@ import Glibc
         let writer = try await sandbox.quarry(["store.db", "-e", #"print(export(fetch{ "Item", sort = "n" }, "fifo"))"#])
         let read = try await reader
         #expect(writer.status == 0 && writer.stdout == "2000\n", "\(writer)")
-        #expect(read.lines.count == 2001 && read.lines.first == "code,n,title" && read.lines.last?.hasPrefix("c2000,2000,") == true,
-                "\(read.lines.count) lines: \(read.lines.prefix(2))")
+        #expect(
+            read.lines.count == 2001 && read.lines.first == "code,n,title" && read.lines.last?.hasPrefix("c2000,2000,") == true,
+            "\(read.lines.count) lines: \(read.lines.prefix(2))")
         #expect(info(sandbox.path("fifo")).st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
     }
 
@@ -389,7 +416,8 @@ import Glibc
         try sandbox.write("out.csv", "old\n")
         // The 2,000 items make over 200 KB of CSV; the limit (50 or 100 KB, as in
         // theFileSizeLimit) stops the export partway through.
-        let result = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"),
+        let result = try await sandbox.run(
+            URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -f 100; trap '' XFSZ; exec \"$0\" store.db -e 'export(fetch(\"Item\"), \"out.csv\")'", sandbox.binary.path])
         expectOneLine(result, ["(command line):1: export: cannot write out.csv: file too large"])
         #expect(try String(contentsOfFile: sandbox.path("out.csv"), encoding: .utf8) == "old\n")
@@ -431,7 +459,9 @@ import Glibc
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
         let before = try await content(sandbox)
-        try sandbox.write("t.lua", """
+        try sandbox.write(
+            "t.lua",
+            """
             for i = 1, 1000 do Item:get(i).title = "changed" end
             for i = 1001, 1500 do Item:get(i):delete() end
             for i = 1, 3000 do Item:new{ title = "new", n = -i } end
@@ -447,7 +477,9 @@ import Glibc
     @Test func aScriptThatFailsAfterSomeSaves() async throws {
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
-        try sandbox.write("t.lua", """
+        try sandbox.write(
+            "t.lua",
+            """
             for round = 1, 3 do
               for i = 1, 100 do Item:new{ title = "round" .. round, n = -i } end
               save()

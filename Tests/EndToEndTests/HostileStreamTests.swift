@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Hostile input, round three, with the quarry binary: imports from a FIFO, and reads
 /// that wait for a writer. A FIFO's import holds a chunk of it, not all of it; Ctrl-C
@@ -19,9 +20,10 @@ import Testing
         guard let command else { return (path, nil) }
         // The shell opens the FIFO, after exec: posix_spawn waits for its child's exec, and
         // a FIFO opened by its file actions would wait for a reader not started yet.
-        let pid = try ChildProcess.spawn("/bin/sh", ["-c", "exec > \"$0\"; " + command, path], environment: sandbox.environment(),
-                                         directory: sandbox.directory.path, stdin: "/dev/null", stdout: "/dev/null",
-                                         stderr: sandbox.path(name + ".writer.err"))
+        let pid = try ChildProcess.spawn(
+            "/bin/sh", ["-c", "exec > \"$0\"; " + command, path], environment: sandbox.environment(),
+            directory: sandbox.directory.path, stdin: "/dev/null", stdout: "/dev/null",
+            stderr: sandbox.path(name + ".writer.err"))
         return (path, pid)
     }
 
@@ -42,7 +44,8 @@ import Testing
 
     @Test func importFromAFIFOKeepsTheMemoryOfAPlainFileImport() async throws {
         guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            Issue.record("no /proc/self/status to read the peak memory from"); return
+            Issue.record("no /proc/self/status to read the peak memory from")
+            return
         }
         let sandbox = try Sandbox()
         // About 100 MB of CSV: rows of long text, so the bytes are many and the rows few
@@ -68,7 +71,8 @@ import Testing
         try await stop(writer)
         #expect(streamed.status == 0, "\(streamed)")
         #expect(plain.lines.first == "520000" && streamed.lines.first == "520000", "\(plain)\n\(streamed)")
-        let plainPeak = try #require(plain.lines.last.flatMap { Int($0) }), streamedPeak = try #require(streamed.lines.last.flatMap { Int($0) })
+        let plainPeak = try #require(plain.lines.last.flatMap { Int($0) })
+        let streamedPeak = try #require(streamed.lines.last.flatMap { Int($0) })
         // Within 24 MB of the plain file's peak (a chunk, a second reader, the allocator's
         // moods), well under the 100 MB the stream would add if it were held.
         #expect(streamedPeak < plainPeak + 24_000, "FIFO peak \(streamedPeak) kB, plain file peak \(plainPeak) kB")
@@ -79,7 +83,9 @@ import Testing
         _ = try await sandbox.quarry(["store.db", "-e", #"entity "Keep" { n = "int64" }; Keep:new{ n = 7 }; save()"#])
         // A header, then rows for ever.
         let (path, writer) = try fifo(sandbox, "endless.fifo", writer: "echo a,b; exec yes 12,some text")
-        try sandbox.write("imp.lua", """
+        try sandbox.write(
+            "imp.lua",
+            """
             io.stderr:write("importing\\n")
             import(arg[1], { entity = "Big" })
             print("finished")
@@ -106,7 +112,7 @@ import Testing
     static let blockedReads: [(name: String, chunk: String, writer: String?)] = [
         ("import", #"import("in.fifo", { entity = "X" }); print("finished")"#, nil),
         ("io.read", #"local f = io.open("in.fifo"); print(f:read("l")); print("finished")"#, "exec sleep 60"),
-        ("io.open", #"local f = io.open("in.fifo"); print(f); print("finished")"#, nil),
+        ("io.open", #"local f = io.open("in.fifo"); print(f); print("finished")"#, nil)
     ]
 
     @Test(arguments: 0..<blockedReads.count)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Ctrl-C during an import, while its parser thread reads ahead of the inserts: the
 /// import stops with one line, the parser thread is joined (the process exits), and the
@@ -24,12 +25,15 @@ import Testing
         let data = Data(block.utf8)
         for _ in 0..<500 { file.write(data) }
         file.closeFile()
-        try sandbox.write("imp.lua", """
+        try sandbox.write(
+            "imp.lua",
+            """
             io.stderr:write("importing\\n")
             import("big.csv", { entity = "Big" })
             print("finished")
             """)
-        let err = sandbox.path("imp.err"), out = sandbox.path("imp.out")
+        let err = sandbox.path("imp.err")
+        let out = sandbox.path("imp.out")
         let (pid, started) = try await sandbox.startInBackground(["store.db", "imp.lua"], name: "imp", marker: "importing")
         #expect(started)
         try await Task.sleep(nanoseconds: 300_000_000)

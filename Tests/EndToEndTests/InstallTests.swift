@@ -57,8 +57,9 @@ import Testing
         var installEnvironment = sandbox.environment()
         installEnvironment["PATH"] = "/usr/bin:/bin"
         let script = Self.root.appendingPathComponent("scripts/install").path
-        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, installed.prefix],
-                                            environment: installEnvironment, timeout: 120)
+        let install = try await sandbox.run(
+            bash, [script, "--binary", sandbox.binary.path, installed.prefix],
+            environment: installEnvironment, timeout: 120)
         try #require(install.status == 0, "\(install)")
         for file in [installed.bin + "/quarry", installed.man, installed.bash, installed.zsh, installed.fish, installed.manifest] {
             #expect(FileManager.default.fileExists(atPath: file), "\(file) installed")
@@ -68,8 +69,9 @@ import Testing
         // The manifest names every file the install made, and nothing else is there.
         let manifest = try String(contentsOfFile: installed.manifest, encoding: .utf8)
         let listed = Set(manifest.split(separator: "\n").filter { $0.hasPrefix("file ") }.map { String($0.dropFirst(5)) })
-        let present = Set(Self.contents(installed.prefix).map { installed.prefix + "/" + $0 }
-            .filter { !$0.hasSuffix("install-manifest") && !Self.isFolder($0) })
+        let present = Set(
+            Self.contents(installed.prefix).map { installed.prefix + "/" + $0 }
+                .filter { !$0.hasSuffix("install-manifest") && !Self.isFolder($0) })
         #expect(listed == present, "manifest \(listed.sorted()) against \(present.sorted())")
 
         // Stripped: the debug build has DWARF sections, the installed copy none.
@@ -88,11 +90,15 @@ import Testing
 
         // man -l renders the page, with the sections the contract asks for, without warnings.
         var manEnvironment = environment
-        manEnvironment["MANPAGER"] = "cat"; manEnvironment["PAGER"] = "cat"; manEnvironment["MANWIDTH"] = "100"
+        manEnvironment["MANPAGER"] = "cat"
+        manEnvironment["PAGER"] = "cat"
+        manEnvironment["MANWIDTH"] = "100"
         let page = try await sandbox.run(man, ["--warnings", "-l", installed.man], environment: manEnvironment)
         #expect(page.status == 0 && page.stderr.isEmpty, "\(page)")
-        for text in ["QUARRY(1)", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "--timeout", "--no-init",
-                     "LUA_INIT_5_4", "XDG_CONFIG_HOME", "NO_COLOR", "quarry/history", "init.lua"] {
+        for text in [
+            "QUARRY(1)", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "--timeout", "--no-init",
+            "LUA_INIT_5_4", "XDG_CONFIG_HOME", "NO_COLOR", "quarry/history", "init.lua"
+        ] {
             #expect(page.stdout.contains(text), "the page has \(text)")
         }
 
@@ -117,7 +123,7 @@ import Testing
         var environment = sandbox.environment()
         environment["PATH"] = "/usr/bin:/bin"
         let script = Self.root.appendingPathComponent("scripts/install").path
-        for _ in 0 ..< 2 {
+        for _ in 0..<2 {
             let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 120)
             try #require(install.status == 0, "\(install)")
         }
@@ -180,14 +186,16 @@ import Testing
     /// SCRIPT, whose completions read the command line (which fish gives only to an
     /// interactive session), are completed with Tab on a terminal (tmux).
     static func checkFish(_ sandbox: Sandbox, _ fish: URL, _ installed: Installed, _ environment: [String: String]) async throws {
-        let result = try await sandbox.run(fish, ["--no-config", "-c", "source \(installed.fish); and complete -C 'quarry --ti'"],
-                                           environment: environment)
+        let result = try await sandbox.run(
+            fish, ["--no-config", "-c", "source \(installed.fish); and complete -C 'quarry --ti'"],
+            environment: environment)
         #expect(result.status == 0, "fish loads the script: \(result)")
         let option = result.lines.map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
         #expect(option == ["--timeout"], "fish: --ti completes to --timeout: \(result)")
         let pane = try await ShellPane(sandbox, command: "\(TmuxSession.quote(fish.path)) --no-config --private", environment: environment)
         _ = try await pane.waitUntil("fish to start") { !$0.isEmpty }
-        try await pane.type("set -g fish_autosuggestion_enabled 0; function fish_prompt; echo -n 'fish> '; end; source \(installed.fish); cd elsewhere")
+        try await pane.type(
+            "set -g fish_autosuggestion_enabled 0; function fish_prompt; echo -n 'fish> '; end; source \(installed.fish); cd elsewhere")
         try await pane.press("Enter")
         _ = try await pane.waitUntil("fish's prompt") { $0.last == "fish>" }
         try await pane.complete("quarry po", to: "quarry postgres://", prompt: "fish>")
@@ -207,13 +215,17 @@ final class ShellPane {
         socket = sandbox.path("pane.sock")
         let assignments = environment.filter { ["PATH", "HOME", "LC_ALL"].contains($0.key) }.sorted { $0.key < $1.key }
             .map { "\($0.key)=\(TmuxSession.quote($0.value)) " }.joined()
-        try await run(["new-session", "-d", "-s", "pane", "-x", "120", "-y", "40",
-                       "cd \(TmuxSession.quote(sandbox.directory.path)) && env \(assignments)\(command); sleep 600"])
+        try await run([
+            "new-session", "-d", "-s", "pane", "-x", "120", "-y", "40",
+            "cd \(TmuxSession.quote(sandbox.directory.path)) && env \(assignments)\(command); sleep 600"
+        ])
     }
 
     deinit {
-        if let pid = try? ChildProcess.spawn(tmux.path, ["-S", socket, "kill-server"], environment: sandbox.environment(),
-                                             directory: sandbox.directory.path, stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null") {
+        if let pid = try? ChildProcess.spawn(
+            tmux.path, ["-S", socket, "kill-server"], environment: sandbox.environment(),
+            directory: sandbox.directory.path, stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+        {
             _ = ChildProcess.waitBlocking(pid, timeout: 5)
         }
     }

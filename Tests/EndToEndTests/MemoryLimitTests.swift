@@ -14,12 +14,15 @@ import Testing
 
         let own = try await sandbox.quarry(["--memory", "2M", db, "-e", "local t = {} for i = 1, 1e7 do t[i] = i end"])
         #expect(own.status == 1 && own.errorLines.count == 1 && own.stderr.contains("not enough memory"), "\(own)")
-        for call in [#"fetch("T"):totable()"#, #"fetch{ "T", result = "ids" }"#, #"fetch{ "T", properties = { "n", "s" } }"#, #"sql("SELECT * FROM T")"#] {
+        for call in [
+            #"fetch("T"):totable()"#, #"fetch{ "T", result = "ids" }"#, #"fetch{ "T", properties = { "n", "s" } }"#, #"sql("SELECT * FROM T")"#
+        ] {
             let result = try await sandbox.quarry(["--memory", "2M", db, "-e", "local t = \(call)"])
             #expect(result.status == own.status, "\(call): \(result)")
             #expect(result.errorLines.count == 1, "\(call): \(result)")
-            #expect(result.stderr.hasPrefix("(command line):1: not enough memory:") && result.stderr.contains("--memory limit (2 MB)"),
-                    "\(call): \(result)")
+            #expect(
+                result.stderr.hasPrefix("(command line):1: not enough memory:") && result.stderr.contains("--memory limit (2 MB)"),
+                "\(call): \(result)")
         }
         let fits = try await sandbox.quarry(["--memory", "64M", db, "-e", #"print(#fetch("T"):totable())"#])
         #expect(fits.status == 0 && fits.stdout == "60000\n", "under a higher limit it fits: \(fits)")
@@ -45,10 +48,13 @@ import Testing
             .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         #expect(peak.map { $0 < 600_000 } == true, "peak \(peak.map(String.init) ?? "unread") kB: \(result)")
         // Within the limit the same statement runs, and the store keeps working after a refusal.
-        let fits = try await sandbox.quarry(["--memory", "200M", db, "-e", #"""
+        let fits = try await sandbox.quarry([
+            "--memory", "200M", db, "-e",
+            #"""
             print(pcall(sql, "SELECT printf('%.*c', 900000000, 'x') AS s"))
             print(#sql("SELECT printf('%.*c', 1000000, 'x') AS s")[1].s, count("T"))
-            """#])
+            """#
+        ])
         #expect(fits.status == 0 && fits.lines.count == 2 && fits.lines.last == "1000000\t1", "\(fits)")
         #expect(fits.lines.first?.contains("not enough memory: SQLite's heap") == true, "\(fits)")
     }

@@ -57,9 +57,14 @@ import Testing
         try sandbox.write("schema.sql", Self.schema)
         try sandbox.write("script.lua", Self.script)
         let (url, lite, postgres) = try await PostgresJoinTableTests.onBothEngines(sandbox, database: "multicolumnkeys")
-        #expect(Array(lite.lines.prefix(6)) == ["DE/BY\t1\tmountains", "FR/BRE\t1\tcoast", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast", "2\t0\t2", "2"], "\(lite)")
-        #expect(Array(lite.lines.dropFirst(6).prefix(6)) == ["DE/BY\t2\tcoast,mountains", "FR/BRE\t0\t", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast",
-                                                              "2\t2\t0", "FR\tIDF\t1"], "\(lite)")
+        #expect(
+            Array(lite.lines.prefix(6)) == ["DE/BY\t1\tmountains", "FR/BRE\t1\tcoast", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast", "2\t0\t2", "2"],
+            "\(lite)")
+        #expect(
+            Array(lite.lines.dropFirst(6).prefix(6)) == [
+                "DE/BY\t2\tcoast,mountains", "FR/BRE\t0\t", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast",
+                "2\t2\t0", "FR\tIDF\t1"
+            ], "\(lite)")
         // The join table's NO ACTION refuses a parent's delete while it has links, on
         // either side; once the links go in the same save, the parent goes.
         #expect(lite.lines.dropFirst(12).first?.contains("cannot be deleted: 'tags' denies it while it holds tag/2") == true, "\(lite)")
@@ -75,10 +80,18 @@ import Testing
         let liteRows = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["lite.db", query], timeout: 60)
         #expect(liteRows.stdout.split(separator: "\n").map(String.init) == expected, "\(liteRows)")
         // The store's key of two columns is a relationship (`CompositeForeignKeyTests`), named in no note.
-        #expect(!lite.stderr.contains("store(country, region_code)") && !postgres.stderr.contains("store(country, region_code)"), "\(lite.stderr)\n\(postgres.stderr)")
+        #expect(
+            !lite.stderr.contains("store(country, region_code)") && !postgres.stderr.contains("store(country, region_code)"),
+            "\(lite.stderr)\n\(postgres.stderr)")
         #expect(!lite.stderr.contains("region_tag") && !postgres.stderr.contains("region_tag"), "\(lite.stderr)\n\(postgres.stderr)")
         // Nothing is added to the schema.
-        let relations = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'f')", url], timeout: 60)
+        let relations = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-Atc",
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'f')",
+                url
+            ], timeout: 60)
         #expect(relations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(relations)")
     }
 
@@ -87,7 +100,9 @@ import Testing
     /// are read and written alike on both engines, and deleting a parent takes its links.
     @Test func aSelfJoinByKeysOfSeveralColumnsInAnyOrder() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE region (country text NOT NULL, code text NOT NULL, name text, PRIMARY KEY (country, code));
             CREATE TABLE border (a_country text NOT NULL, a_code text NOT NULL, b_country text NOT NULL, b_code text NOT NULL,
               FOREIGN KEY (a_country, a_code) REFERENCES region (country, code) ON DELETE CASCADE,
@@ -96,7 +111,9 @@ import Testing
             INSERT INTO region VALUES ('FR', 'IDF', 'Ile-de-France'), ('FR', 'BRE', 'Bretagne'), ('FR', 'NOR', 'Normandie'), ('DE', 'BY', 'Bayern');
             INSERT INTO border VALUES ('FR', 'BRE', 'FR', 'NOR'), ('FR', 'IDF', 'FR', 'NOR');
             """)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             local function r(c, k) return fetch("region", "country == %@ AND code == %@", c, k)[1] end
             for _, x in ipairs(fetch{ "region", sort = {"country", "code"} }) do
               local a, b = {}, {}
@@ -139,7 +156,9 @@ import Testing
             """
         try sandbox.write("lite.sql", schema.replacingOccurrences(of: "id KEY", with: "id INTEGER"))
         try sandbox.write("pg.sql", schema.replacingOccurrences(of: "id KEY", with: "id serial"))
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(#film:get(1).actors_via_casting, #actor:get(2).films_via_casting, count("film", "ANY actors_via_casting.name == 'Bo'"), casting:get(1).actor.name, #film:get(1).actors)
             film:get(2).actors_via_casting:add(actor:get(3)); film:get(1).actors_via_casting:remove(actor:get(1))
             save()
@@ -166,7 +185,8 @@ import Testing
         #expect(lite.lines == ["2\t2\t2\tAnn\t1", "Up\tBo", "Down\tBo,Cy", "3\t1", "false", "2\t1"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
-        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT actor_id || '-' || film_id FROM casting ORDER BY 1", url], timeout: 60)
+        let rows = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT actor_id || '-' || film_id FROM casting ORDER BY 1", url], timeout: 60)
         #expect(rows.stdout.split(separator: "\n").map(String.init) == ["3-2"], "\(rows)")
         // award's key has no default on PostgreSQL: its pair is read there only.
         try sandbox.write("award.lua", "print(select(2, pcall(function() film:get(2).actors:add(actor:get(1)) end)))")

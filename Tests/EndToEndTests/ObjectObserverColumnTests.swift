@@ -8,7 +8,9 @@ import Testing
 @Suite struct ObjectObserverColumnTests {
     @Test func aToOneSetThroughItsColumnIsHeard() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("lite.sql", """
+        try sandbox.write(
+            "lite.sql",
+            """
             CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name text);
             CREATE TABLE Album (AlbumId INTEGER PRIMARY KEY, Title text, ArtistId INTEGER NOT NULL REFERENCES Artist(ArtistId));
             INSERT INTO Artist VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Aerosmith');
@@ -33,7 +35,9 @@ import Testing
     /// (it was heard as the stored key 1 and nil).
     @Test func anotherSessionsChangeToAToOneIsHeardAsObjects() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("lite.sql", """
+        try sandbox.write(
+            "lite.sql",
+            """
             CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name text);
             CREATE TABLE Album (AlbumId INTEGER PRIMARY KEY, Title text, ArtistId INTEGER REFERENCES Artist(ArtistId) ON DELETE SET NULL);
             INSERT INTO Artist VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Aerosmith');

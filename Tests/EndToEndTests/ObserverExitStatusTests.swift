@@ -26,7 +26,9 @@ import Testing
         let result = try await sandbox.quarry(["store.db", "t.lua"])
         #expect(result.status == 1, "\(result)")
         #expect(result.lines == ["after save\t2", "end\t3"], "\(result)")
-        #expect(result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.hasPrefix("observer: ") && $0.contains("boom in the observer") }, "\(result)")
+        #expect(
+            result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.hasPrefix("observer: ") && $0.contains("boom in the observer") },
+            "\(result)")
         let count = try await sandbox.quarry(["store.db", "-e", "print(count('Item'))"])
         #expect(count.status == 0 && count.lines == ["3"], "\(count)")
     }

@@ -13,10 +13,14 @@ import Testing
 
     @Test func observersHearAnotherQuarryAndTheSqlite3Shell() async throws {
         let sandbox = try Sandbox()
-        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; for i = 1, 3 do Item:new{ title = "t" .. i, n = i } end; save()"#])
+        _ = try await sandbox.quarry([
+            "store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; for i = 1, 3 do Item:new{ title = "t" .. i, n = i } end; save()"#
+        ])
         let sqlite = try sqlite3()
         let quarry = try QuarryBinary.url()
-        let result = try await sandbox.quarry(["store.db", "-e", """
+        let result = try await sandbox.quarry([
+            "store.db", "-e",
+            """
             local r = fetch{ "Item", sort = "n" }
             observe(r, function(ev) print("results", #ev.inserted, #ev.updated, #ev.deleted, #ev.moved) end)
             observe("Item", function(ch) print("entity", #ch.inserted, #ch.updated, #ch.deleted) end)
@@ -28,19 +32,21 @@ import Testing
             print("noticed", refresh())
             local tx = history{ since = before }
             print(#tx, tx[1].author, tx[1].inserted[1], tx[1].updated[1])
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            results\t1\t1\t0\t0
-            entity\t1\t1\t0
-            noticed\ttrue
-            results\t0\t0\t0\t1
-            entity\t0\t1\t0
-            noticed\ttrue
-            noticed\tfalse
-            1\tother\tItem/4\tItem/2
+        #expect(
+            result.stdout == """
+                results\t1\t1\t0\t0
+                entity\t1\t1\t0
+                noticed\ttrue
+                results\t0\t0\t0\t1
+                entity\t0\t1\t0
+                noticed\ttrue
+                noticed\tfalse
+                1\tother\tItem/4\tItem/2
 
-            """, "\(result)")
+                """, "\(result)")
     }
 
     /// A save that only links objects records a transaction naming both ends (it recorded
@@ -48,16 +54,21 @@ import Testing
     /// and joined. The other session's observers hear them as updated.
     @Test func anotherProcessesLinksAreRecordedAndHeard() async throws {
         let sandbox = try Sandbox()
-        _ = try await sandbox.quarry(["store.db", "-e", #"""
+        _ = try await sandbox.quarry([
+            "store.db", "-e",
+            #"""
             entity "Tag" { name = "string", posts = { many = "Post", inverse = "tags" } }
             entity "Author" { name = "string", posts = { many = "Post", inverse = "author" } }
             entity "Post" { title = "string", tags = { many = "Tag", inverse = "posts" }, author = { one = "Author", inverse = "posts" } }
             local a = Author:new{ name = "a" }; Author:new{ name = "b" }; Tag:new{ name = "t" }
             Post:new{ title = "p", author = a }
             save()
-            """#])
+            """#
+        ])
         let quarry = try QuarryBinary.url()
-        let result = try await sandbox.quarry(["store.db", "-e", """
+        let result = try await sandbox.quarry([
+            "store.db", "-e",
+            """
             observe("Tag", function(ch) for _, o in ipairs(ch.updated) do print("tag", o.name, #o.posts) end end)
             observe("Author", function(ch) for _, o in ipairs(ch.updated) do print("author", o.name, #o.posts) end end)
             local before = historytoken()
@@ -66,13 +77,15 @@ import Testing
             os.execute([[\(quarry.path) store.db -e 'Post:get(1).author = Author:get(2); print(save().updated)']])
             print("noticed", refresh())
             for _, tx in ipairs(history{ since = before }) do table.sort(tx.updated); print(table.concat(tx.updated, " ")) end
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            "2", "tag\tt\t1", "noticed\ttrue",
-            "3", "author\ta\t0", "author\tb\t1", "noticed\ttrue",
-            "Post/1 Tag/1", "Author/1 Author/2 Post/1",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "2", "tag\tt\t1", "noticed\ttrue",
+                "3", "author\ta\t0", "author\tb\t1", "noticed\ttrue",
+                "Post/1 Tag/1", "Author/1 Author/2 Post/1"
+            ], "\(result)")
     }
 
     @Test func theREPLShowsAnotherProcessesChangeWhileWaiting() async throws {
@@ -95,9 +108,16 @@ import Testing
         let sandbox = try Sandbox()
         let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
         try #require(FileManager.default.isExecutableFile(atPath: sqlite.path), "the sqlite3 shell is not installed")
-        _ = try await sandbox.run(sqlite, ["big.db", "CREATE TABLE t (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400000) INSERT INTO t SELECT 'row ' || i FROM n;"])
+        _ = try await sandbox.run(
+            sqlite,
+            [
+                "big.db",
+                "CREATE TABLE t (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400000) INSERT INTO t SELECT 'row ' || i FROM n;"
+            ])
         // Timed by the shell that starts quarry, not by this task (see timedQuarry).
-        let (result, elapsed) = try await sandbox.timedQuarry(["--timeout", "0.5", "big.db", "-e", #"print(count("t", "x MATCHES %@", ".*9.*9.*9.*9.*"))"#])
+        let (result, elapsed) = try await sandbox.timedQuarry([
+            "--timeout", "0.5", "big.db", "-e", #"print(count("t", "x MATCHES %@", ".*9.*9.*9.*9.*"))"#
+        ])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr == "(command line):1: timeout: the script ran past its time limit\n", "\(result)")
         #expect(elapsed < 5, "stopped near the deadline, not after \(elapsed)s")
@@ -129,7 +149,9 @@ import Testing
     @Test func killedMidSaveLosesNothingReported() async throws {
         let sandbox = try Sandbox()
         _ = try await sandbox.quarry(["store.db", "-e", #"entity "Row" { batch = "int64", i = "int64" }"#])
-        try sandbox.write("saver.lua", """
+        try sandbox.write(
+            "saver.lua",
+            """
             local batch = count("Row") // 3
             while true do
               batch = batch + 1
@@ -141,12 +163,15 @@ import Testing
         let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
         for round in 1...5 {
             let out = sandbox.path("saver-\(round).out")
-            let pid = try ChildProcess.spawn(try QuarryBinary.url().path, ["store.db", "saver.lua"], environment: sandbox.environment(),
-                                             directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: "/dev/null")
+            let pid = try ChildProcess.spawn(
+                try QuarryBinary.url().path, ["store.db", "saver.lua"], environment: sandbox.environment(),
+                directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: "/dev/null")
             try await Task.sleep(nanoseconds: UInt64(150 + 70 * round) * 1_000_000)
             kill(pid, SIGKILL)
             _ = try await ChildProcess.wait(pid, timeout: 10)
-            let reported = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").last.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            let reported =
+                (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").last.flatMap { Int($0.split(separator: " ").last ?? "") }
+                ?? 0
             let check = try await sandbox.quarry(["store.db", "-e", #"print(count("Row"), count("Row", "i == 3"))"#])
             let numbers = check.stdout.split(whereSeparator: { $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
             try #require(numbers.count == 2, "\(check)")

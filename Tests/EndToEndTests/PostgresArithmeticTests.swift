@@ -48,17 +48,25 @@ import Testing
         #expect(refused.stderr.contains("integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops"), "\(refused)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
         // NaN is nil, as SQLite stores it: written so, and read so from another program's row.
-        try await PostgresStoreTests.psql(sandbox, url, file: try { try sandbox.write("nan.sql", "CREATE TABLE w (id bigint PRIMARY KEY, f float8); INSERT INTO w VALUES (1, 'NaN');\n"); return "nan.sql" }())
+        try await PostgresStoreTests.psql(
+            sandbox, url,
+            file: try {
+                try sandbox.write("nan.sql", "CREATE TABLE w (id bigint PRIMARY KEY, f float8); INSERT INTO w VALUES (1, 'NaN');\n")
+                return "nan.sql"
+            }())
         let nan = try await sandbox.quarry([url, "-e", "print(w:get(1).f); w:new{ id = 2, f = 0/0 }; save(); print(count('w', 'f == nil'))"])
         #expect(nan.status == 0 && nan.lines == ["nil", "1"], "\(nan)")
         let stored = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-At", "-c", "SELECT id, f IS NULL FROM w ORDER BY id", url])
         #expect(stored.stdout == "1|f\n2|t\n", "\(stored)")
         // A decimal's arithmetic is numeric's, exact (PostgresDecimalTests); its division,
         // as every division, a real's.
-        let decimal = try await sandbox.quarry([url, "-e", #"""
+        let decimal = try await sandbox.quarry([
+            url, "-e",
+            #"""
             entity "Price" { m = "decimal?" }; Price:new{ m = 5.05 }; Price:new{ m = 4.95 }; save()
             print(count("Price", "m * 2 > 10"), count("Price", "m * 2 == 10.1"), count("Price", "m / 2 > 2.5"))
-            """#])
+            """#
+        ])
         #expect(decimal.status == 0 && decimal.lines == ["1\t1\t1"], "\(decimal)")
     }
 }

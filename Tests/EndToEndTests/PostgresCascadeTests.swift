@@ -49,7 +49,10 @@ import Testing
         try sandbox.write("delete.lua", Self.delete)
         let url = try PostgresServer.database("cascades")
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["define.lua", "delete.lua"], on: ["lite.db", url])
-        guard outputs.count == 2 else { Issue.record("\(outputs)"); return }
+        guard outputs.count == 2 else {
+            Issue.record("\(outputs)")
+            return
+        }
         let (lite, postgres) = (outputs[0], outputs[1])
         // Worth comparing: the to-one and many-to-many ends went with their people.
         #expect(lite.first == "6\t7\t6\t3\t6", "\(lite)")
@@ -91,7 +94,10 @@ import Testing
         try sandbox.write("dup.csv", "name,vin\nc1,V1\nc2,V1\n")
         let url = try PostgresServer.database("denies")
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["define.lua", "use.lua"], on: ["lite.db", url])
-        guard outputs.count == 2 else { Issue.record("\(outputs)"); return }
+        guard outputs.count == 2 else {
+            Issue.record("\(outputs)")
+            return
+        }
         #expect(outputs[0].first == "false\tuse.lua:1: deleteall: 'tags' denies deleting Truck rows while they hold Tag/1", "\(outputs[0])")
         #expect(outputs[0].contains("300\t1"), "\(outputs[0])")
         #expect(outputs[0].contains("false\tuse.lua:7: import: dup.csv:3: UNIQUE constraint failed: Car.vin"), "\(outputs[0])")
@@ -107,15 +113,25 @@ import Testing
         let sandbox = try Sandbox()
         let url = try PostgresServer.database("schemarefusals")
         let long = String(repeating: "E", count: 55)
-        let links = try await sandbox.quarry([url, "-e", #"entity "Tag" { name = "string" }; print(pcall(entity("\#(long)"), { red = { many = "Tag", inverse = "reds" } }))"#])
-        #expect(links.status == 0 && links.stdout.contains("'red' would keep its links in a table named 'quarry_link_\(long)_red', 71 bytes long"), "\(links)")
+        let links = try await sandbox.quarry([
+            url, "-e", #"entity "Tag" { name = "string" }; print(pcall(entity("\#(long)"), { red = { many = "Tag", inverse = "reds" } }))"#
+        ])
+        #expect(
+            links.status == 0 && links.stdout.contains("'red' would keep its links in a table named 'quarry_link_\(long)_red', 71 bytes long"),
+            "\(links)")
         _ = try await sandbox.quarry([url, "-e", #"entity "Vehicle" { name = "string" }; entity "Truck" { load = "int?" }"#])
         try sandbox.write("rides.sql", #"CREATE TABLE rides (id serial PRIMARY KEY, truck_id bigint REFERENCES "Truck"(_pk));"# + "\n")
         try await PostgresStoreTests.psql(sandbox, url, file: "rides.sql")
         let parent = try await sandbox.quarry([url, "-e", #"print(pcall(entity("Truck", { parent = "Vehicle" }), { load = "int?" }))"#])
-        #expect(parent.stdout.contains("it cannot take a parent while table rides, which Quarry did not make, keeps a foreign key to it (rides_truck_id_fkey)"), "\(parent)")
-        let kept = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            "SELECT conname FROM pg_constraint WHERE conname = 'rides_truck_id_fkey' UNION ALL SELECT count(*)::text FROM pg_tables WHERE tablename LIKE 'quarry_link_EEE%'"])
+        #expect(
+            parent.stdout.contains(
+                "it cannot take a parent while table rides, which Quarry did not make, keeps a foreign key to it (rides_truck_id_fkey)"), "\(parent)")
+        let kept = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                "SELECT conname FROM pg_constraint WHERE conname = 'rides_truck_id_fkey' UNION ALL SELECT count(*)::text FROM pg_tables WHERE tablename LIKE 'quarry_link_EEE%'"
+            ])
         #expect(kept.stdout == "rides_truck_id_fkey\n0\n", "\(kept)")
     }
 }

@@ -34,38 +34,52 @@ import Testing
     @Test func aCopiedExportIsTheRowByRowExportByteForByte() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("copyexport", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
-            for _, entity in ipairs{ "mixed", "plain" } do
-              local copied = fetch{ entity, sort = { "id" } }
-              local rows = fetch{ entity, predicate = "id > %@", args = { -1 }, sort = { "id" } }
-              for _, suffix in ipairs{ "csv", "tsv", "json" } do
-                print(export(copied, entity .. "-copy." .. suffix), export(rows, entity .. "-rows." .. suffix))
-              end
-            end
-            -- A copy that fails halfway leaves the connection ready for the next statement.
-            print(pcall(export, fetch{ "mixed", sort = { "id" } }, "/dev/full"))
-            print(count("mixed"))
-            """#], timeout: 60)
+        let result = try await sandbox.quarry(
+            [
+                url, "-e",
+                #"""
+                for _, entity in ipairs{ "mixed", "plain" } do
+                  local copied = fetch{ entity, sort = { "id" } }
+                  local rows = fetch{ entity, predicate = "id > %@", args = { -1 }, sort = { "id" } }
+                  for _, suffix in ipairs{ "csv", "tsv", "json" } do
+                    print(export(copied, entity .. "-copy." .. suffix), export(rows, entity .. "-rows." .. suffix))
+                  end
+                end
+                -- A copy that fails halfway leaves the connection ready for the next statement.
+                print(pcall(export, fetch{ "mixed", sort = { "id" } }, "/dev/full"))
+                print(count("mixed"))
+                """#
+            ], timeout: 60)
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == Array(repeating: "7\t7", count: 3) + Array(repeating: "5\t5", count: 3)
-            + ["false\t(command line):9: export: cannot write /dev/full: no space left on device", "7"], "\(result)")
+        #expect(
+            result.lines == Array(repeating: "7\t7", count: 3) + Array(repeating: "5\t5", count: 3)
+                + ["false\t(command line):9: export: cannot write /dev/full: no space left on device", "7"], "\(result)")
         for entity in ["mixed", "plain"] {
             for suffix in ["csv", "tsv", "json"] {
                 let copied = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("\(entity)-copy.\(suffix)")))
                 let rows = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("\(entity)-rows.\(suffix)")))
-                #expect(copied == rows, "\(entity).\(suffix):\n\(String(decoding: copied, as: UTF8.self))\nrow by row:\n\(String(decoding: rows, as: UTF8.self))")
+                #expect(
+                    copied == rows,
+                    "\(entity).\(suffix):\n\(String(decoding: copied, as: UTF8.self))\nrow by row:\n\(String(decoding: rows, as: UTF8.self))")
             }
         }
         // Values that show the reading was the text path's: float4 1.1 as 1.1, -0 as -0.0,
         // NaN as nil, a numeric exact as the server writes it (0.9900, 1.00), BC and
         // infinite timestamps.
         let mixed = try sandbox.read("mixed-copy.csv")
-        #expect(mixed.hasPrefix("id,label,n,s,big,r,f,price,wide,ok,at,wall,raw,code,pad\n1,plain,1,2,9007199254740993,2.5,1.1,0.9900,1.00,true,2013-01-01T05:00:00Z,2013-01-01T05:00:00Z,AP8Q,abc,ab  \n"), "\(mixed)")
+        #expect(
+            mixed.hasPrefix(
+                "id,label,n,s,big,r,f,price,wide,ok,at,wall,raw,code,pad\n1,plain,1,2,9007199254740993,2.5,1.1,0.9900,1.00,true,2013-01-01T05:00:00Z,2013-01-01T05:00:00Z,AP8Q,abc,ab  \n"
+            ), "\(mixed)")
         #expect(mixed.contains("\n3,\"line\nbreak\r\n\",,,,1e+20,,,-0.000001,,"), "\(mixed)")
         #expect(mixed.contains(",infinity,"), "\(mixed)")
 
-        let psql = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            #"\copy (SELECT * FROM plain ORDER BY id) TO 'plain-psql.csv' WITH (FORMAT csv, HEADER)"#])
+        let psql = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                #"\copy (SELECT * FROM plain ORDER BY id) TO 'plain-psql.csv' WITH (FORMAT csv, HEADER)"#
+            ])
         #expect(psql.status == 0, "\(psql)")
         let theirs = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("plain-psql.csv")))
         let ours = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("plain-copy.csv")))

@@ -29,12 +29,16 @@ import Testing
         // What psql prints, to the digit, before Quarry writes.
         let sums = try await Self.psqlRows(sandbox, url, "SELECT sum(total), avg(total), sum(total * 2) FROM invoice")
         let groups = try await Self.psqlRows(sandbox, url, "SELECT country, sum(total) FROM invoice GROUP BY country ORDER BY country")
-        let counts = try await Self.psqlRows(sandbox, url, """
+        let counts = try await Self.psqlRows(
+            sandbox, url,
+            """
             SELECT (SELECT count(*) FROM invoice WHERE total > 1.98), (SELECT count(*) FROM invoice WHERE total > 1.98),
               (SELECT count(*) FROM invoice WHERE total = 0.1), (SELECT count(*) FROM invoice WHERE total * 2 >= 3.96),
               (SELECT count(*) FROM invoice WHERE total + total = 0.20), (SELECT count(*) FROM invoice WHERE total * rate > 1)
             """)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             print(invoice)
             local o = invoice:get(9)
             print(o.total, typeof(o.total), invoice:get(7).total)
@@ -59,10 +63,14 @@ import Testing
             print(save().updated)
             print(o.total + decimal("0.05"), o.total * 2, -o.total, o.total < 13, o.total == decimal("12.3"), o.total.number)
             print(invoice:get(1).total, fetch{ "invoice", sort = { "-total" }, limit = 1 }[1].invoice_id)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
-        #expect(lines.first == "entity invoice { invoice_id: int32?, customer_id: int32?, country: string?, total: decimal, rate: double?, customer: one customer }", "\(result)")
+        #expect(
+            lines.first
+                == "entity invoice { invoice_id: int32?, customer_id: int32?, country: string?, total: decimal, rate: double?, customer: one customer }",
+            "\(result)")
         #expect(lines.dropFirst().first == "1.90\tdecimal\t0.10", "\(result)")
         #expect(sums == "38.14\t3.8140000000000000\t76.28\n")
         #expect(lines.dropFirst(2).first.map { $0 + "\n" } == sums, "\(result)")
@@ -99,7 +107,9 @@ import Testing
     @Test func numericKeepsEveryDigitAndNamesItsColumn() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("exactdecimals", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local o = t:get(1)
             o.x = o.x + 1; print(save().updated, o.x)
             local big = decimal("1" .. ("0"):rep(39) .. "1")
@@ -114,16 +124,22 @@ import Testing
             o.small = o.x; print(select(2, pcall(save))); rollback()
             o.m = decimal("1e20"); print(select(2, pcall(save))); rollback()
             o.m = decimal("12.345"); print(save().updated)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
         #expect(lines.first == "1\t\(Self.fifty)1", "\(result)")
         #expect(lines.dropFirst().first == "2\t2\t1\t1", "\(result)")
         #expect(lines.dropFirst(2).first == "true\t0." + String(repeating: "0", count: 139) + "1", "\(result)")
         #expect(lines.dropFirst(3).first == "1\t1", "\(result)")
-        #expect(lines.dropFirst(4).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got 12345.1") == true, "\(result)")
-        #expect(lines.dropFirst(5).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got \(Self.fifty)1") == true, "\(result)")
-        #expect(lines.dropFirst(6).first?.contains("t.m expects money, from -92233720368547758.08 to 92233720368547758.07, got 100000000000000000000") == true, "\(result)")
+        #expect(
+            lines.dropFirst(4).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got 12345.1") == true, "\(result)")
+        #expect(
+            lines.dropFirst(5).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got \(Self.fifty)1") == true,
+            "\(result)")
+        #expect(
+            lines.dropFirst(6).first?.contains("t.m expects money, from -92233720368547758.08 to 92233720368547758.07, got 100000000000000000000")
+                == true, "\(result)")
         #expect(lines.dropFirst(7).first == "1", "\(result)")
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT x::text, small::text, m::numeric::text FROM t WHERE id = 1")
         #expect(stored == "\(Self.fifty)1\t1.00\t12.35\n", "\(stored)")

@@ -10,7 +10,9 @@ import Testing
 @Suite struct PostgresDeleteOrderTests {
     @Test func keysActInTheServersOrder() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE p (id integer PRIMARY KEY, label text);
             CREATE TABLE c1 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE RESTRICT);
             CREATE TABLE c2 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE RESTRICT, a integer REFERENCES p ON DELETE CASCADE);
@@ -27,10 +29,12 @@ import Testing
         // What the server takes, each in a transaction rolled back.
         let server = try await serverTakes(1...5, sandbox, url, then: "SET CONSTRAINTS ALL IMMEDIATE; ")
         #expect(server == ["1\ttrue", "2\tfalse", "3\ttrue", "4\tfalse", "5\ttrue"], "\(server)")
-        try sandbox.write("delete.lua", Self.triesEach(1...5) + """
-            p:get(1):delete(); p:get(5):delete()
-            print(save().deleted, count("p"), count("c1"), count("c5"))
-            """)
+        try sandbox.write(
+            "delete.lua",
+            Self.triesEach(1...5) + """
+                p:get(1):delete(); p:get(5):delete()
+                print(save().deleted, count("p"), count("c1"), count("c5"))
+                """)
         let result = try await sandbox.quarry([url, "delete.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(Array(result.lines.prefix(5)) == server, "\(result)")
@@ -42,7 +46,9 @@ import Testing
     /// cascade take the child first, and one added before it refuses.
     @Test func keysActInTheOrderTheyWereMadeNotOfTheirColumns() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE p (id integer PRIMARY KEY, label text);
             CREATE TABLE later_restrict (id integer PRIMARY KEY, r integer, c integer REFERENCES p ON DELETE CASCADE);
             CREATE TABLE early_restrict (id integer PRIMARY KEY, c integer, r integer REFERENCES p ON DELETE RESTRICT);
@@ -55,10 +61,12 @@ import Testing
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\ttrue", "2\tfalse"], "\(server)")
-        try sandbox.write("delete.lua", Self.triesEach(1...2) + """
-            p:get(1):delete()
-            print(save().deleted, count("p"), count("later_restrict"), count("early_restrict"))
-            """)
+        try sandbox.write(
+            "delete.lua",
+            Self.triesEach(1...2) + """
+                p:get(1):delete()
+                print(save().deleted, count("p"), count("later_restrict"), count("early_restrict"))
+                """)
         let result = try await sandbox.quarry([url, "delete.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(Array(result.lines.prefix(2)) == server, "\(result)")
@@ -71,7 +79,9 @@ import Testing
     /// would have taken it later (SQLite's cascades act at once and take it first).
     @Test func aCascadesOwnCascadesActAfterTheParentsOtherKeys() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE p (id integer PRIMARY KEY);
             CREATE TABLE zeta (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE CASCADE);
             CREATE TABLE alpha (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE RESTRICT, z_id integer REFERENCES zeta ON DELETE CASCADE);
@@ -85,10 +95,12 @@ import Testing
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\tfalse", "2\ttrue"], "\(server)")
-        try sandbox.write("delete.lua", Self.triesEach(1...2) + """
-            p:get(2):delete()
-            print(save().deleted, count("p"), count("zeta"), count("beta"))
-            """)
+        try sandbox.write(
+            "delete.lua",
+            Self.triesEach(1...2) + """
+                p:get(2):delete()
+                print(save().deleted, count("p"), count("zeta"), count("beta"))
+                """)
         let result = try await sandbox.quarry([url, "delete.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(Array(result.lines.prefix(2)) == server, "\(result)")
@@ -100,7 +112,9 @@ import Testing
     private func serverTakes(_ ids: ClosedRange<Int>, _ sandbox: Sandbox, _ url: String, then: String = "") async throws -> [String] {
         var answers: [String] = []
         for id in ids {
-            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); \(then)ROLLBACK", url], timeout: 60)
+            let run = try await sandbox.run(
+                URL(fileURLWithPath: "/usr/bin/psql"),
+                ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); \(then)ROLLBACK", url], timeout: 60)
             answers.append("\(id)\t\(run.status == 0)")
         }
         return answers

@@ -29,7 +29,9 @@ import Testing
         let psqlCounts = counts.split(separator: "\n").map(String.init)
         #expect(psqlCounts.count == conditions.count)
         for (i, condition) in conditions.enumerated() {
-            #expect(lines.dropFirst(i).first == "\(psqlCounts.dropFirst(i).first ?? "")\t\(psqlCounts.dropFirst(i).first ?? "")", "\(condition.quarry): \(result)")
+            #expect(
+                lines.dropFirst(i).first == "\(psqlCounts.dropFirst(i).first ?? "")\t\(psqlCounts.dropFirst(i).first ?? "")",
+                "\(condition.quarry): \(result)")
         }
         return Array(lines.dropFirst(conditions.count))
     }
@@ -46,7 +48,7 @@ import Testing
         ("ANY notes.m > 'ok'", "EXISTS (SELECT 1 FROM note n WHERE n.person_id = p.id AND n.m > 'ok')"),
         ("ANY notes.m > m", "EXISTS (SELECT 1 FROM note n WHERE n.person_id = p.id AND n.m > p.m)"),
         ("notes.@max.m == 'ok'", "(SELECT max(n.m) FROM note n WHERE n.person_id = p.id) = 'ok'"),
-        ("notes.@min.m < 'ok'", "(SELECT min(n.m) FROM note n WHERE n.person_id = p.id) < 'ok'"),
+        ("notes.@min.m < 'ok'", "(SELECT min(n.m) FROM note n WHERE n.person_id = p.id) < 'ok'")
     ]
 
     static func psql(_ sandbox: Sandbox, _ url: String, _ query: String) async throws -> String {
@@ -57,37 +59,42 @@ import Testing
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("enumorder", in: sandbox, schema: Self.schema)
         // psql's counts, each condition's; and Quarry's, in SQL and by `matches` over every object.
-        let counts = try await Self.psql(sandbox, url, Self.conditions.map { "SELECT count(*) FROM person p WHERE \($0.psql)" }
-            .joined(separator: " UNION ALL "))
+        let counts = try await Self.psql(
+            sandbox, url,
+            Self.conditions.map { "SELECT count(*) FROM person p WHERE \($0.psql)" }
+                .joined(separator: " UNION ALL "))
         // psql's orders: labels in their order; NULL first ascending and last descending, as Quarry sorts nil everywhere.
         let ascending = try await Self.psql(sandbox, url, "SELECT string_agg(name, ' ' ORDER BY m NULLS FIRST, id) FROM person")
         let descending = try await Self.psql(sandbox, url, "SELECT string_agg(name, ' ' ORDER BY m DESC NULLS LAST, id DESC) FROM person")
         let throughPath = try await Self.psql(sandbox, url, "SELECT count(*) FROM note n JOIN person p ON p.id = n.person_id WHERE p.m > 'meh'")
-        let sortedByPath = try await Self.psql(sandbox, url, "SELECT string_agg(n.id::text, ' ' ORDER BY p.m NULLS FIRST, n.id) FROM note n LEFT JOIN person p ON p.id = n.person_id")
+        let sortedByPath = try await Self.psql(
+            sandbox, url, "SELECT string_agg(n.id::text, ' ' ORDER BY p.m NULLS FIRST, n.id) FROM note n LEFT JOIN person p ON p.id = n.person_id")
         let groups = try await Self.psql(sandbox, url, "SELECT m, count(*) FROM person GROUP BY m ORDER BY m NULLS FIRST")
         let extremes = try await Self.psql(sandbox, url, "SELECT min(m), max(m) FROM person")
-        let sections = try await Self.psql(sandbox, url, "SELECT string_agg(coalesce(m::text, 'nil'), ' ' ORDER BY m NULLS FIRST) FROM (SELECT DISTINCT m FROM person) AS d")
-        let script = Self.conditions.map { c in
-            """
-            do local p = predicate("\(c.quarry)"); local k = 0
-              for _, o in ipairs(fetch("person")) do if p:matches(o) then k = k + 1 end end
-              print(count("person", p), k) end
-            """
-        }.joined(separator: "\n") + #"""
+        let sections = try await Self.psql(
+            sandbox, url, "SELECT string_agg(coalesce(m::text, 'nil'), ' ' ORDER BY m NULLS FIRST) FROM (SELECT DISTINCT m FROM person) AS d")
+        let script =
+            Self.conditions.map { c in
+                """
+                do local p = predicate("\(c.quarry)"); local k = 0
+                  for _, o in ipairs(fetch("person")) do if p:matches(o) then k = k + 1 end end
+                  print(count("person", p), k) end
+                """
+            }.joined(separator: "\n") + #"""
 
-            local function names(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.name end return table.concat(t, " ") end
-            print(names(fetch{ "person", sort = { "m" } }))
-            print(names(fetch{ "person", sort = { "-m" } }))
-            print(count("note", "person.m > 'meh'"))
-            local ids = {} for _, n in ipairs(fetch{ "note", sort = { "person.m" } }) do ids[#ids + 1] = n.id end print(table.concat(ids, " "))
-            for _, g in ipairs(fetch{ "person", result = "dictionaries", properties = { "m", "count(*)" }, group = { "m" } }) do
-              print(tostring(g.m) .. "\t" .. g.count) end
-            local e = fetch{ "person", result = "dictionaries", properties = { "min(m)", "max(m)" } }[1]
-            print(e["min(m)"] .. "\t" .. e["max(m)"])
-            local r = fetch{ "person", section = "m" }; local ids = {} for i = 1, #r do ids[#ids + 1] = tostring(r[i].id) end
-            print(table.concat(ids, " "))
-            for _, s in ipairs(summarize("person")) do if s.column == "m" then print(s.min .. "\t" .. s.max) end end
-            """#
+                local function names(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.name end return table.concat(t, " ") end
+                print(names(fetch{ "person", sort = { "m" } }))
+                print(names(fetch{ "person", sort = { "-m" } }))
+                print(count("note", "person.m > 'meh'"))
+                local ids = {} for _, n in ipairs(fetch{ "note", sort = { "person.m" } }) do ids[#ids + 1] = n.id end print(table.concat(ids, " "))
+                for _, g in ipairs(fetch{ "person", result = "dictionaries", properties = { "m", "count(*)" }, group = { "m" } }) do
+                  print(tostring(g.m) .. "\t" .. g.count) end
+                local e = fetch{ "person", result = "dictionaries", properties = { "min(m)", "max(m)" } }[1]
+                print(e["min(m)"] .. "\t" .. e["max(m)"])
+                local r = fetch{ "person", section = "m" }; local ids = {} for i = 1, #r do ids[#ids + 1] = tostring(r[i].id) end
+                print(table.concat(ids, " "))
+                for _, s in ipairs(summarize("person")) do if s.column == "m" then print(s.min .. "\t" .. s.max) end end
+                """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
         let rest = Self.expectPsqlsCounts(counts, Self.conditions, result)
@@ -111,7 +118,9 @@ import Testing
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("enumwrites", in: sandbox, schema: Self.schema)
         let before = try await Self.psql(sandbox, url, "SELECT id, name, m FROM person ORDER BY id")
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local function names(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.name end return table.concat(t, " ") end
             person:new{ name = "Ivy", m = "meh" }; person:new{ name = "Jo", m = "happy" }; person:new{ name = "Kim" }
             person:get(2).m = "ok"
@@ -125,7 +134,8 @@ import Testing
             print(names(fetch{ "person", sort = { "m" } }))
             print(names(fetch{ "person", sort = { "-m" } }))
             print(count("person", p))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
         #expect(lines.first == "true\tfalse\ttrue", "\(result)")
@@ -143,7 +153,9 @@ import Testing
         #expect(saved != before)
         // Equality and string tests stay the text's, as before (psql's answers, before the run below writes).
         let others = try await Self.psql(sandbox, url, "SELECT 0, count(*), count(*) FILTER (WHERE m::text LIKE 'h%') FROM person")
-        let refused = try await sandbox.quarry([url, "-e", #"""
+        let refused = try await sandbox.quarry([
+            url, "-e",
+            #"""
             print(pcall(function() person:get(1).m = "glad" end))
             print(pcall(count, "person", "m > 'glad'"))
             print(pcall(count, "person", "m > name"))
@@ -152,12 +164,21 @@ import Testing
             print(count("person", "m == 'glad'"), count("person", "m != 'glad'"), count("person", "m LIKE 'h*'"))
             person:get(1).m = "sad"
             print(save().updated)
-            """#])
+            """#
+        ])
         #expect(refused.status == 0, "\(refused)")
         let said = refused.lines
-        #expect(said.first == "false\t(command line):1: person.m expects one of enum mood's labels ('sad', 'meh', 'ok', 'happy'), got string (\"glad\")", "\(refused)")
-        #expect(said.dropFirst().first == "false\t(command line):2: predicate: 'm' is of enum mood, ordered 'sad' < 'meh' < 'ok' < 'happy'; 'glad' is none of its labels at column 5", "\(refused)")
-        #expect(said.dropFirst(2).first?.contains("'m' is of enum mood, ordered 'sad' < 'meh' < 'ok' < 'happy'; > orders it against its labels or another value of mood, not 'name'") == true, "\(refused)")
+        #expect(
+            said.first == "false\t(command line):1: person.m expects one of enum mood's labels ('sad', 'meh', 'ok', 'happy'), got string (\"glad\")",
+            "\(refused)")
+        #expect(
+            said.dropFirst().first
+                == "false\t(command line):2: predicate: 'm' is of enum mood, ordered 'sad' < 'meh' < 'ok' < 'happy'; 'glad' is none of its labels at column 5",
+            "\(refused)")
+        #expect(
+            said.dropFirst(2).first?.contains(
+                "'m' is of enum mood, ordered 'sad' < 'meh' < 'ok' < 'happy'; > orders it against its labels or another value of mood, not 'name'")
+                == true, "\(refused)")
         #expect(said.dropFirst(3).first?.contains("'glad' is none of its labels") == true, "\(refused)")
         #expect(said.dropFirst(4).first?.contains("expects one of enum mood's labels") == true, "\(refused)")
         // No label is 'glad', and nil is not.
@@ -173,12 +194,15 @@ import Testing
     @Test func swiftSaysNoEnumOrder() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("enumswift", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             print(predicate("m < 'ok'"):swift("person"))
             print(predicate("m BETWEEN {'meh', 'happy'}"):swift("person"))
             print(predicate("m == 'ok'"):swift("person"))
             print(fetch{ "person", sort = { "m" } }:swift("query"))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         let text = result.lines.joined(separator: "\n")
         #expect(!text.contains("$0 < \"ok\""), "\(result)")

@@ -12,7 +12,7 @@ import Testing
         (9, "DVORAK", "Dvořák", 4), (10, "Łódź", "lodz", 4), (11, "İstanbul", "istanbul", 1), (12, "ǅemal", "ǆemal", nil),
         (13, "ﬁnal", "FINAL", 2), (14, "Résumé", "resume", 3), (15, "RE\u{301}SUME\u{301}", "résumé", 3), (16, "한국어", "한국어", nil),
         (17, "日本語", "にほんご", 1), (18, "Ёлка", "елка", 2), (19, "mañana", "MANANA", 4), (20, "Zoë", "zoe", nil), (21, "zoe", "ZOË", 1),
-        (22, "Ⱦ", "ⱦ", nil), (23, "K", "k", 2), (24, "Ωmega", "ωMEGA", 3), (25, "a", "A", 1), (26, "B", "b", 2),
+        (22, "Ⱦ", "ⱦ", nil), (23, "K", "k", 2), (24, "Ωmega", "ωMEGA", 3), (25, "a", "A", 1), (26, "B", "b", 2)
     ]
     static let cities: [(Int, String)] = [(1, "Łódź"), (2, "Zürich"), (3, "ΑΘΗΝΑ"), (4, "São Paulo")]
 
@@ -33,29 +33,30 @@ import Testing
         return out + "COMMIT;\n"
     }
 
-    static let script = PostgresStoreTests.luaShow + #"""
-        local preds = {
-          "name ==[c] 'straße'", "name ==[c] 'STRASSE'", "name ==[cd] 'CAFE'", "name ==[d] 'Cafe'", "name BEGINSWITH[cd] 'cafe'",
-          "name CONTAINS[d] 'o'", "name CONTAINS[c] 'Σ'", "name ENDSWITH[c] 'É'", "name ENDSWITH[cd] 'e'", "name LIKE[cd] '*resume*'",
-          "name LIKE[c] '?afe*'", "name ==[cd] 'dvorak'", "name <[c] 'm'", "name >=[cd] 'r'", "name IN[c] {'σίσυφος', 'B', 'ǆemal'}",
-          "name ==[c] nick", "name ==[cd] nick", "name BEGINSWITH[c] nick", "nick CONTAINS[cd] name", "name !=[c] 'a'",
-          "city.name BEGINSWITH[cd] 'lod'", "city.name ==[c] 'αθηνα'", "NOT (name CONTAINS[cd] 'e')", "name ==[c] nil",
-          "'STRASSE' ==[c] name", "'Dvořák' BEGINSWITH[cd] nick",
-        }
-        for _, p in ipairs(preds) do print(p, count("people", p)) end
-        for _, c in ipairs(fetch("cities", "ANY people_set.name CONTAINS[cd] 'e'")) do print("any", c.id) end
-        show(fetch{"people", sort = {{"name", compare = "caseInsensitive"}, "id"}}, {"id", "name"})
-        show(fetch{"people", sort = {{"name", compare = "localized", ascending = false}, "id"}, limit = 9}, {"id"})
-        show(fetch{"people", predicate = "name BEGINSWITH[cd] 'r'", sort = {{"nick", compare = "caseInsensitive"}, "id"}}, {"id", "nick"})
-        local r = fetch{"people", section = "city_id", predicate = "name CONTAINS[cd] 'a'", sort = {"city_id", {"name", compare = "localized"}, "id"}}
-        for _, s in ipairs(r) do print(s.name, #s, s[1].id) end
-        print(quarry.predicate("name ==[cd] 'resume'"):matches(people:get(14)))
-        print(people:updateall("name BEGINSWITH[cd] %@", {"cafe"}, {nick = "coffee"}))
-        print(count("people", "nick == 'coffee'"))
-        print(people:deleteall("name ==[c] %@", {"zoe"}))
-        print(count("people"))
-        print(count("notes", "body ==[c] 'PLAIN'"), count("notes", "body ==[cd] %@", "x"), count("notes", "body BEGINSWITH[d] %@", "o"))
-        """#
+    static let script =
+        PostgresStoreTests.luaShow + #"""
+            local preds = {
+              "name ==[c] 'straße'", "name ==[c] 'STRASSE'", "name ==[cd] 'CAFE'", "name ==[d] 'Cafe'", "name BEGINSWITH[cd] 'cafe'",
+              "name CONTAINS[d] 'o'", "name CONTAINS[c] 'Σ'", "name ENDSWITH[c] 'É'", "name ENDSWITH[cd] 'e'", "name LIKE[cd] '*resume*'",
+              "name LIKE[c] '?afe*'", "name ==[cd] 'dvorak'", "name <[c] 'm'", "name >=[cd] 'r'", "name IN[c] {'σίσυφος', 'B', 'ǆemal'}",
+              "name ==[c] nick", "name ==[cd] nick", "name BEGINSWITH[c] nick", "nick CONTAINS[cd] name", "name !=[c] 'a'",
+              "city.name BEGINSWITH[cd] 'lod'", "city.name ==[c] 'αθηνα'", "NOT (name CONTAINS[cd] 'e')", "name ==[c] nil",
+              "'STRASSE' ==[c] name", "'Dvořák' BEGINSWITH[cd] nick",
+            }
+            for _, p in ipairs(preds) do print(p, count("people", p)) end
+            for _, c in ipairs(fetch("cities", "ANY people_set.name CONTAINS[cd] 'e'")) do print("any", c.id) end
+            show(fetch{"people", sort = {{"name", compare = "caseInsensitive"}, "id"}}, {"id", "name"})
+            show(fetch{"people", sort = {{"name", compare = "localized", ascending = false}, "id"}, limit = 9}, {"id"})
+            show(fetch{"people", predicate = "name BEGINSWITH[cd] 'r'", sort = {{"nick", compare = "caseInsensitive"}, "id"}}, {"id", "nick"})
+            local r = fetch{"people", section = "city_id", predicate = "name CONTAINS[cd] 'a'", sort = {"city_id", {"name", compare = "localized"}, "id"}}
+            for _, s in ipairs(r) do print(s.name, #s, s[1].id) end
+            print(quarry.predicate("name ==[cd] 'resume'"):matches(people:get(14)))
+            print(people:updateall("name BEGINSWITH[cd] %@", {"cafe"}, {nick = "coffee"}))
+            print(count("people", "nick == 'coffee'"))
+            print(people:deleteall("name ==[c] %@", {"zoe"}))
+            print(count("people"))
+            print(count("notes", "body ==[c] 'PLAIN'"), count("notes", "body ==[cd] %@", "x"), count("notes", "body BEGINSWITH[d] %@", "o"))
+            """#
 
     @Test func foldedComparisonsAndSortsPrintAsOnSQLite() async throws {
         let sandbox = try Sandbox()
@@ -96,7 +97,8 @@ import Testing
         #expect(liteAnswer.status == 0 && liteAnswer.lines == ["0"], "\(liteAnswer)")
         let refused = try await sandbox.quarry([url, "-e", refusal])
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr.contains("[d] (or a localized sort) cannot compare '가\u{301}\u{323}' on PostgreSQL: it has combining marks"), "\(refused)")
+        #expect(
+            refused.stderr.contains("[d] (or a localized sort) cannot compare '가\u{301}\u{323}' on PostgreSQL: it has combining marks"), "\(refused)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
     }
 
@@ -106,10 +108,13 @@ import Testing
     @Test func textIsOrderedByBytesWhateverTheColumnsCollation() async throws {
         let sandbox = try Sandbox()
         let rows = "INSERT INTO words VALUES (1, 'a', 'ab'), (2, 'B', 'b'), (3, 'b', 'ab '), (4, 'ä', NULL), (5, 'Z', 'Z'), (6, 'en', 'en');\n"
-        let url = try await PostgresStoreTests.database("collated", in: sandbox,
+        let url = try await PostgresStoreTests.database(
+            "collated", in: sandbox,
             schema: "CREATE TABLE words (id bigint PRIMARY KEY, name text COLLATE \"en-x-icu\", code char(4));\n" + rows)
-        try sandbox.write("lite.sql", "CREATE TABLE words (id INTEGER PRIMARY KEY, name TEXT, code TEXT);\n"
-            + rows.replacingOccurrences(of: "'ab '", with: "'ab'"))
+        try sandbox.write(
+            "lite.sql",
+            "CREATE TABLE words (id INTEGER PRIMARY KEY, name TEXT, code TEXT);\n"
+                + rows.replacingOccurrences(of: "'ab '", with: "'ab'"))
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
         let script = #"""
             -- A char(n)'s padding is no part of its value (PostgreSQL drops it comparing).
@@ -138,7 +143,10 @@ import Testing
         let name = "ascii_" + UUID().uuidString.prefix(8).lowercased()
         try sandbox.write("make.sql", "CREATE DATABASE \(name) ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;\n")
         try await PostgresStoreTests.psql(sandbox, base, file: "make.sql")
-        guard let slash = base.lastIndex(of: "/") else { Issue.record("no database in \(base)"); return }
+        guard let slash = base.lastIndex(of: "/") else {
+            Issue.record("no database in \(base)")
+            return
+        }
         let url = String(base[...slash]) + name
         try sandbox.write("rows.sql", "CREATE TABLE people (id bigint PRIMARY KEY, name text); INSERT INTO people VALUES (1, 'Cafe'), (2, 'cafe');\n")
         try await PostgresStoreTests.psql(sandbox, url, file: "rows.sql")

@@ -124,20 +124,26 @@ import Testing
         #expect(shown.isEmpty, "SQLite and PostgreSQL answered differently:\n\(shown)")
         // One table per hierarchy, its members views of it; the keys refer to the roots'
         // tables; the trigger that announces commits is on the tables, the link table's too.
-        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", """
-            SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-              WHERE n.nspname = 'h' AND c.relkind IN ('r', 'v') AND c.relname NOT LIKE 'quarry%'
-            UNION ALL SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'quarry_notify'
-            UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'quarry_fk_Part_car'
-            UNION ALL SELECT string_agg(DISTINCT _entity, ',' ORDER BY _entity) FROM h."Vehicle"
-            """])
-        #expect(held.stdout == """
-            Bike:v,Car:v,Garage:r,Part:r,SportCar:v,Tag:r,Vehicle:r
-            Garage,Part,Tag,Vehicle,quarry_link_Tag_vehicles
-            FOREIGN KEY (car) REFERENCES h."Vehicle"(_pk) ON DELETE CASCADE NOT VALID
-            Bike,SportCar
+        let held = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                """
+                SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                  WHERE n.nspname = 'h' AND c.relkind IN ('r', 'v') AND c.relname NOT LIKE 'quarry%'
+                UNION ALL SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'quarry_notify'
+                UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'quarry_fk_Part_car'
+                UNION ALL SELECT string_agg(DISTINCT _entity, ',' ORDER BY _entity) FROM h."Vehicle"
+                """
+            ])
+        #expect(
+            held.stdout == """
+                Bike:v,Car:v,Garage:r,Part:r,SportCar:v,Tag:r,Vehicle:r
+                Garage,Part,Tag,Vehicle,quarry_link_Tag_vehicles
+                FOREIGN KEY (car) REFERENCES h."Vehicle"(_pk) ON DELETE CASCADE NOT VALID
+                Bike,SportCar
 
-            """, "\(held)")
+                """, "\(held)")
         // Every table has the trigger: an observer of a sub-entity is told nothing about refresh().
         let observed = try await sandbox.quarry([url + "?schema=h", "-e", #"observe("SportCar", function() end); print(count("Vehicle"))"#])
         #expect(observed.stderr.isEmpty && observed.lines == ["6"], "\(observed)")
@@ -150,7 +156,9 @@ import Testing
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("carmodel", in: sandbox, schema: "CREATE SCHEMA byflag; CREATE SCHEMA bycall;\n")
         let model = try SharedData.path("coredata/cars/SampleModel.xcdatamodeld")
-        try sandbox.write("use.lua", #"""
+        try sandbox.write(
+            "use.lua",
+            #"""
             for _, e in ipairs(entities()) do print(e) end
             local p = Person:new{ firstName = "Ann", lastName = "Lee", updatedAt = date("2020-01-01T00:00:00Z"), id = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11" }
             Car:new{ maker = "FIAT", numberPlate = "A1", owner = p }
@@ -162,7 +170,9 @@ import Testing
             print((pcall(save))); rollback()
             print(p.cars, count("Person", "ANY cars.isLimitedEdition == YES"))
             """#)
-        try sandbox.write("read.lua", #"""
+        try sandbox.write(
+            "read.lua",
+            #"""
             for _, e in ipairs(entities()) do print(e) end
             print(fetch{ "Car", sort = { "maker" } })
             print(count("SportCar"), Person:first().cars, Car:first("numberPlate == 'B1'"):entity().name)
@@ -202,7 +212,9 @@ import Testing
         let url = try await PostgresStoreTests.database("moves", in: sandbox, schema: "CREATE SCHEMA m;\n")
         try sandbox.write("sc.csv", "maker,topSpeed\nA,100\nB,200\n")
         try sandbox.write("t.csv", "maker\nV\n")
-        try sandbox.write("moves.lua", #"""
+        try sandbox.write(
+            "moves.lua",
+            #"""
             entity("Car", { abstract = true }) { maker = "string" }
             entity("SportCar", { parent = "Car" }) { topSpeed = "int64?" }
             entity("Truck", { parent = "Car" }) { load = { "double", default = 1.5 } }
@@ -228,11 +240,12 @@ import Testing
             print(Depot:deleteall(nil, {}), count("Bus"), count("Tag", "buses.@count > 0"), sql(links)[1].n)
             """#)
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["moves.lua"], on: ["m.db", url + "?schema=m"])
-        #expect(outputs[0] == [
-            "2\t1", "moves.lua:5: import: t.csv: Car is abstract: it makes no objects (import into one of its sub-entities)",
-            "A\tSportCar\t100", "B\tSportCar\t200", "V\tTruck\t1.5",
-            "2\t1\t1\tBus", "1\t0\t0\t0", "1\t0\t1\t9", "1\t0\t0\t0",
-        ], "\(outputs[0])")
+        #expect(
+            outputs[0] == [
+                "2\t1", "moves.lua:5: import: t.csv: Car is abstract: it makes no objects (import into one of its sub-entities)",
+                "A\tSportCar\t100", "B\tSportCar\t200", "V\tTruck\t1.5",
+                "2\t1\t1\tBus", "1\t0\t0\t0", "1\t0\t1\t9", "1\t0\t0\t0"
+            ], "\(outputs[0])")
         let shown = Self.differences(outputs[0], outputs[1])
         #expect(shown.isEmpty, "SQLite and PostgreSQL answered differently:\n\(shown)")
     }
@@ -242,7 +255,9 @@ import Testing
     /// reads with them: one note names them, not one "left out" note each.
     @Test func tablesThatInheritAnotherAreReadThroughIt() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE payment (payment_id integer PRIMARY KEY, amount numeric(5,2), month integer);
             CREATE TABLE payment_p1 (CHECK (month = 1)) INHERITS (payment);
             CREATE TABLE payment_p2 (CHECK (month = 2)) INHERITS (payment);
@@ -252,9 +267,13 @@ import Testing
             """)
         let url = try PostgresServer.database("inherits")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        let result = try await sandbox.quarry([url, "-e", #"print(count("payment"), count("payment", "amount > 2"), payment:get(3).month, #entities())"#])
+        let result = try await sandbox.quarry([
+            url, "-e", #"print(count("payment"), count("payment", "amount > 2"), payment:get(3).month, #entities())"#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["4\t3\t2\t1"], "\(result)")
-        #expect(result.stderr == "note: payment_p1, payment_p2 inherit payment: their rows are read through payment's, not as entities of their own\n", "\(result)")
+        #expect(
+            result.stderr == "note: payment_p1, payment_p2 inherit payment: their rows are read through payment's, not as entities of their own\n",
+            "\(result)")
     }
 }

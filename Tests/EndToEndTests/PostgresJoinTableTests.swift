@@ -60,11 +60,18 @@ import Testing
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
         // The rows as psql reads them; and the table that joins no entities is named in a note.
-        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT playlist_id || '-' || track_id FROM playlist_track ORDER BY 1", url], timeout: 60)
+        let rows = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT playlist_id || '-' || track_id FROM playlist_track ORDER BY 1", url], timeout: 60)
         #expect(rows.stdout.split(separator: "\n") == ["1-2", "1-3", "2-4", "3-3", "3-4"], "\(rows)")
         // A key of two columns that is no join table is an entity's, known by a number made from it.
         #expect(!postgres.stderr.contains("pair"), "\(postgres.stderr)")
-        let relations = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'f')", url], timeout: 60)
+        let relations = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-Atc",
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'f')",
+                url
+            ], timeout: 60)
         #expect(relations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(relations)")
     }
 
@@ -76,7 +83,9 @@ import Testing
     /// `:add` and `:remove` are refused naming the time; the table is an entity besides.
     @Test func aJoinTablesPairIsNamedAlikeAndReadOnlyWhenItRequiresATime() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE customer (code text PRIMARY KEY, name text NOT NULL);
             CREATE TABLE tag (tag_id integer PRIMARY KEY, word text);
             CREATE TABLE customer_tag (customer_code text NOT NULL REFERENCES customer (code),
@@ -92,7 +101,9 @@ import Testing
             INSERT INTO film VALUES (1, 'ACADEMY DINOSAUR'), (2, 'ACE GOLDFINGER');
             INSERT INTO film_actor VALUES (1, 1, '2006-02-15 05:05:03'), (2, 1, '2006-02-15 05:05:03'), (3, 2, '2006-02-15 05:05:03');
             """)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(#tag:get(1).customer_code_customers, count("tag", "ANY customer_code_customers.name == 'Bon app'"), count("customer", "tags.@count == 2"))
             print(#film:get(1).actors, #actor:get(3).films, count("film", "ANY actors.last_name == 'CHASE'"), count("film", "actors.@count == 2"))
             print(select(2, pcall(function() film:get(2).actors:add(actor:get(1)) end)))
@@ -112,7 +123,9 @@ import Testing
     @Test func aParentGoesOnceItsLinksDo() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("jointabledeletes", schema: Self.schema, in: sandbox)
-        try sandbox.write("delete.lua", #"""
+        try sandbox.write(
+            "delete.lua",
+            #"""
             print(pcall(function() playlist:get(3):delete() end))
             local heavy = playlist:get(3)
             for _, t in ipairs(heavy.tracks) do heavy.tracks:remove(t) end
@@ -132,7 +145,9 @@ import Testing
     @Test func aJoinTablesLinksAreHeardWithTheTriggers() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("jointriggers", schema: Self.schema, in: sandbox)
-        try sandbox.write("links.lua", """
+        try sandbox.write(
+            "links.lua",
+            """
             local p = playlist:get(2)
             print(#p.tracks)
             os.execute("psql -q '\(url)' -c 'INSERT INTO playlist_track VALUES (2, 1), (2, 2)'")
@@ -143,7 +158,9 @@ import Testing
         let result = try await sandbox.quarry([url + "?notify=triggers", "links.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["0", "true\t2", "true\t1"], "\(result)")
-        let triggers = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = 'quarry_notify' ORDER BY 1", url], timeout: 60)
+        let triggers = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            ["-Atc", "SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = 'quarry_notify' ORDER BY 1", url], timeout: 60)
         // `pair`, keyed by two columns, is an entity: its table has the trigger too.
         #expect(triggers.stdout.split(separator: "\n") == ["pair", "playlist", "playlist_track", "track"], "\(triggers)")
     }
@@ -154,7 +171,9 @@ import Testing
     /// extra column has no default and may not be NULL stays out (SQLite: an entity only).
     @Test func aJoinTableWithATimestampTheDatabaseFillsIsManyToMany() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE actor (actor_id integer PRIMARY KEY, name text);
             CREATE TABLE film (film_id integer PRIMARY KEY, title text);
             CREATE TABLE film_actor (actor_id integer NOT NULL REFERENCES actor (actor_id),
@@ -167,7 +186,9 @@ import Testing
             INSERT INTO film_actor (actor_id, film_id) VALUES (1, 1), (2, 1), (2, 2);
             INSERT INTO rating VALUES (1, 1, 5);
             """)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(#film:get(1).actors, #actor:get(2).films, count("film", "ANY actors.name == 'Bo'"))
             film:get(2).actors:add(actor:get(3)); film:get(1).actors:remove(actor:get(1))
             save()
@@ -184,7 +205,9 @@ import Testing
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
         // The new link's time is the database's own.
-        let stamped = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM film_actor WHERE actor_id = 3 AND last_update > now() - interval '1 hour'", url], timeout: 60)
+        let stamped = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            ["-Atc", "SELECT count(*) FROM film_actor WHERE actor_id = 3 AND last_update > now() - interval '1 hour'", url], timeout: 60)
         #expect(stamped.stdout == "1\n", "\(stamped)")
         // A table keyed by the same two columns with a value of its own is an entity.
         #expect(!postgres.stderr.contains("rating"), "\(postgres.stderr)")
@@ -196,13 +219,17 @@ import Testing
     /// engines, and a change to a view's object is refused.
     @Test func viewsAreReadOnlyEntitiesOnBothEngines() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE item (id integer PRIMARY KEY, name text, kind text, price integer);
             INSERT INTO item VALUES (1, 'a', 'x', 5), (2, 'b', 'y', 15), (3, 'c', 'x', 8), (4, 'd', 'z', 3);
             CREATE VIEW cheap AS SELECT id, name, price FROM item WHERE price < 10;
             CREATE VIEW by_kind AS SELECT kind, count(*) AS n FROM item GROUP BY kind;
             """)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(count("cheap"), count("cheap", "price > 4"), cheap:get(3).name, cheap:get(2))
             print(count("by_kind"), count("by_kind", "n > 1"))
             for _, r in ipairs(fetch{ "by_kind", sort = "kind" }) do print(r.kind, r.n) end
@@ -210,12 +237,21 @@ import Testing
             print(ok, (tostring(err):gsub("^.-: ", "")))
             """#)
         let (url, lite, postgres) = try await Self.onBothEngines(sandbox, database: "views")
-        #expect(lite.lines == ["3\t2\tc\tnil", "3\t1", "x\t2", "y\t1", "z\t1",
-                               "false\tcheap is a view: its rows cannot be changed (change the tables it reads)"], "\(lite)")
+        #expect(
+            lite.lines == [
+                "3\t2\tc\tnil", "3\t1", "x\t2", "y\t1", "z\t1",
+                "false\tcheap is a view: its rows cannot be changed (change the tables it reads)"
+            ], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
         // Nothing was added to the schema.
-        let relations = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v')", url], timeout: 60)
+        let relations = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-Atc",
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v')",
+                url
+            ], timeout: 60)
         #expect(relations.stdout == "3\n", "\(relations)")
     }
 }

@@ -24,7 +24,9 @@ import Testing
     @Test func aTextKeyedTableIsAnEntityOnBothEngines() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", Self.schema)
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(count("customer"), count("customer", "city BEGINSWITH 'B'"), count("orders", "customer.city == 'Berlin'"))
             for _, c in ipairs(fetch{ "customer", sort = "code" }) do print(c.code, c.name, #c.orders) end
             local o = fetch{ "orders", predicate = "total == 5" }[1]
@@ -50,14 +52,21 @@ import Testing
         #expect(postgres.status == 0, "\(postgres)")
         // Worth comparing: the rows are read, related and written.
         #expect(lite.lines.first == "3\t2\t2", "\(lite)")
-        #expect(lite.lines.contains("false\tscript.lua:10: new: customer needs a value for its key 'code': the table fills in no key of its own"), "\(lite)")
+        #expect(
+            lite.lines.contains("false\tscript.lua:10: new: customer needs a value for its key 'code': the table fills in no key of its own"),
+            "\(lite)")
         #expect(lite.lines.suffix(4) == ["3\t1\t1\t1\t0", "ALFKI\tBerlin\t2", "BONAP\tLyon\t0", "DUMON\tNantes\t1"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
         // The rows as psql reads them; nothing was added to the schema.
-        let rows = try await psql(sandbox, url, "SELECT code || ':' || city FROM customer ORDER BY 1; SELECT order_id || ':' || coalesce(customer_code, '-') FROM orders ORDER BY 1")
+        let rows = try await psql(
+            sandbox, url,
+            "SELECT code || ':' || city FROM customer ORDER BY 1; SELECT order_id || ':' || coalesce(customer_code, '-') FROM orders ORDER BY 1")
         #expect(rows == ["ALFKI:Berlin", "BONAP:Lyon", "DUMON:Nantes", "1:ALFKI", "2:ALFKI", "3:DUMON", "4:-"], "\(rows)")
-        let relations = try await psql(sandbox, url, "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm')")
+        let relations = try await psql(
+            sandbox, url,
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm')"
+        )
         #expect(relations == ["4"], "\(relations)")
     }
 
@@ -68,7 +77,9 @@ import Testing
     @Test func aJoinTableToATextKeyIsManyToManyAndHeard() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("textkeylinks", schema: Self.schema, in: sandbox)
-        try sandbox.write("links.lua", """
+        try sandbox.write(
+            "links.lua",
+            """
             local function words(c) local w = {} for _, t in ipairs(c.tags) do w[#w + 1] = t.word end table.sort(w) return table.concat(w, ",") end
             local alfki = fetch{ "customer", predicate = "code == 'ALFKI'" }[1]
             local cactus = fetch{ "customer", predicate = "code == 'CACTU'" }[1]
@@ -95,7 +106,9 @@ import Testing
     /// joins nothing is named in a note.
     @Test func uuidCharAndCompositeKeys() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE region (region_id uuid PRIMARY KEY DEFAULT gen_random_uuid(), label varchar(20) NOT NULL);
             CREATE TABLE site (site_id uuid PRIMARY KEY, region_id uuid REFERENCES region (region_id), name text);
             CREATE TABLE state (abbr char(2) PRIMARY KEY, name text);
@@ -111,7 +124,9 @@ import Testing
             """)
         let url = try PostgresServer.database("otherkeys")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        try sandbox.write("keys.lua", #"""
+        try sandbox.write(
+            "keys.lua",
+            #"""
             print(count("region"), count("site", "region.label == 'North'"), #fetch{ "region", predicate = "label == 'North'" }[1].sites)
             print(count("site", "region_id == '11111111-1111-1111-1111-111111111111'"), count("visit", "site.region.label == 'North' AND guests > 5"))
             local east = region:new{ label = "East" }
@@ -135,15 +150,19 @@ import Testing
             """#)
         let result = try await sandbox.quarry([url, "keys.lua"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            "2\t2\t2", "2\t1",
-            "false\tkeys.lua:4: new: site needs a value for its key 'site_id': the table fills in no key of its own",
-            "true\t1", "1\t1", "1\tOslo", "New York\t1",
-            "false\tkeys.lua:17: save: state.abbr is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written",
-            "1",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "2\t2\t2", "2\t1",
+                "false\tkeys.lua:4: new: site needs a value for its key 'site_id': the table fills in no key of its own",
+                "true\t1", "1\t1", "1\tOslo", "New York\t1",
+                "false\tkeys.lua:17: save: state.abbr is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written",
+                "1"
+            ], "\(result)")
         #expect(result.stderr.contains("loose has no primary key"), "\(result.stderr)")
-        let rows = try await psql(sandbox, url, "SELECT count(*) FROM region WHERE label = 'East'; SELECT s.name FROM site s JOIN region r USING (region_id) WHERE r.label = 'East'; SELECT guests FROM visit WHERE day = '2024-01-02'; SELECT string_agg(abbr, ',') FROM state")
+        let rows = try await psql(
+            sandbox, url,
+            "SELECT count(*) FROM region WHERE label = 'East'; SELECT s.name FROM site s JOIN region r USING (region_id) WHERE r.label = 'East'; SELECT guests FROM visit WHERE day = '2024-01-02'; SELECT string_agg(abbr, ',') FROM state"
+        )
         #expect(rows == ["1", "Tokyo", "8", "NY"], "\(rows)")
     }
 
@@ -154,7 +173,9 @@ import Testing
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("keyedrestart")
         try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
-        try sandbox.write("restart.lua", """
+        try sandbox.write(
+            "restart.lua",
+            """
             local bonap = fetch{ "customer", predicate = "code == 'BONAP'" }[1]
             local before = tostring(bonap):match("^%S+")
             bonap.city = "Lyon"
@@ -168,7 +189,9 @@ import Testing
         let result = try await sandbox.quarry([server.url, "restart.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["1\ttrue", "true\ttrue\t1\t1"], "\(result)")
-        let rows = try await psql(sandbox, server.url, "SELECT code || ':' || city FROM customer WHERE code = 'BONAP'; SELECT count(*) FROM customer_tag WHERE customer_code = 'BONAP'")
+        let rows = try await psql(
+            sandbox, server.url,
+            "SELECT code || ':' || city FROM customer WHERE code = 'BONAP'; SELECT count(*) FROM customer_tag WHERE customer_code = 'BONAP'")
         #expect(rows == ["BONAP:Lyon", "1"], "\(rows)")
     }
 
@@ -179,13 +202,17 @@ import Testing
     /// key and for a key of two columns.
     @Test func rowsReadByNumberComeThroughTheSessionsNumbers() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("keyednumbers", schema: """
-            CREATE TABLE item (code text PRIMARY KEY, n integer NOT NULL);
-            INSERT INTO item SELECT 'k' || g, g FROM generate_series(1, 6000) g;
-            CREATE TABLE cell (x integer, y text, v integer NOT NULL, PRIMARY KEY (x, y));
-            INSERT INTO cell SELECT g % 50, 'y' || (g / 50), g FROM generate_series(1, 6000) g;
-            """, in: sandbox)
-        try sandbox.write("numbers.lua", """
+        let url = try await PostgresStoreTests.database(
+            "keyednumbers",
+            schema: """
+                CREATE TABLE item (code text PRIMARY KEY, n integer NOT NULL);
+                INSERT INTO item SELECT 'k' || g, g FROM generate_series(1, 6000) g;
+                CREATE TABLE cell (x integer, y text, v integer NOT NULL, PRIMARY KEY (x, y));
+                INSERT INTO cell SELECT g % 50, 'y' || (g / 50), g FROM generate_series(1, 6000) g;
+                """, in: sandbox)
+        try sandbox.write(
+            "numbers.lua",
+            """
             local function sum(name, key) local s, c = 0, 0 for _, o in ipairs(fetch(name)) do s = s + o[key]; c = c + 1 end return c, s end
             local function numbered(name) return sql('SELECT count(*) AS n FROM pg_temp."quarry_rows ' .. name .. '" WHERE "_row" > 0')[1].n end
             print(sum("item", "n")); print(sum("cell", "v"))
@@ -209,13 +236,17 @@ import Testing
     /// place among the saved rows, where it is after the save. As psql orders them.
     @Test func keyedTablesComeInTheirKeysOrder() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("keyedorder", schema: """
-            CREATE TABLE word (w text PRIMARY KEY, n integer NOT NULL);
-            INSERT INTO word SELECT 'w' || lpad((g * 7919 % 1000)::text, 4, '0'), g % 3 FROM generate_series(1, 1000) g;
-            CREATE TABLE pair (a integer, b text, v integer, PRIMARY KEY (a, b));
-            INSERT INTO pair SELECT g * 37 % 10, 'b' || (g * 13 % 17), g FROM generate_series(1, 170) g;
-            """, in: sandbox)
-        try sandbox.write("order.lua", """
+        let url = try await PostgresStoreTests.database(
+            "keyedorder",
+            schema: """
+                CREATE TABLE word (w text PRIMARY KEY, n integer NOT NULL);
+                INSERT INTO word SELECT 'w' || lpad((g * 7919 % 1000)::text, 4, '0'), g % 3 FROM generate_series(1, 1000) g;
+                CREATE TABLE pair (a integer, b text, v integer, PRIMARY KEY (a, b));
+                INSERT INTO pair SELECT g * 37 % 10, 'b' || (g * 13 % 17), g FROM generate_series(1, 170) g;
+                """, in: sandbox)
+        try sandbox.write(
+            "order.lua",
+            """
             local function keys(r, ...) local t = {} for _, o in ipairs(r) do local k = {} for _, name in ipairs{...} do k[#k + 1] = o[name] end t[#t + 1] = table.concat(k, ":") end return table.concat(t, ",") end
             print(keys(fetch("word"), "w"))
             print(keys(fetch{ "word", sort = "-n" }, "n", "w"))
@@ -227,7 +258,9 @@ import Testing
             """)
         let result = try await sandbox.quarry([url, "order.lua"])
         #expect(result.status == 0, "\(result)")
-        let expected = try await psql(sandbox, url, """
+        let expected = try await psql(
+            sandbox, url,
+            """
             SELECT string_agg(w, ',' ORDER BY w COLLATE "C") FROM word WHERE w <> 'w0500x';
             SELECT string_agg(n || ':' || w, ',' ORDER BY n DESC, w COLLATE "C" DESC) FROM word WHERE w <> 'w0500x';
             SELECT string_agg(a || ':' || b, ',' ORDER BY a, b COLLATE "C") FROM pair;

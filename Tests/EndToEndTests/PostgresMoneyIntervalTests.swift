@@ -27,7 +27,10 @@ import Testing
         ("iv < 86400 * 365", "f.iv < interval '365 days'"),
         ("iv >= 2592000", "f.iv >= interval '1 mon'"),
         ("iv < 0", "f.iv < interval '0'"),
-        ("owner.name == 'Ann' AND iv > 86400", "EXISTS (SELECT 1 FROM owner o WHERE o.id = f.owner_id AND o.name = 'Ann') AND f.iv > interval '1 day'"),
+        (
+            "owner.name == 'Ann' AND iv > 86400",
+            "EXISTS (SELECT 1 FROM owner o WHERE o.id = f.owner_id AND o.name = 'Ann') AND f.iv > interval '1 day'"
+        )
     ]
 
     @Test func moneyAndIntervalsCompareAsNumbersAsPsqlDoes() async throws {
@@ -41,26 +44,27 @@ import Testing
         let sums = try await psql("SELECT sum(c)::numeric, max(c)::numeric, min(c)::numeric FROM fee")
         let groups = try await psql("SELECT owner_id, sum(c)::numeric FROM fee WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id")
         let ownerSums = try await psql("SELECT count(*) FROM owner o WHERE (SELECT sum(c)::numeric FROM fee WHERE owner_id = o.id) > 1000")
-        let script = Self.conditions.map { c in
-            """
-            do local p = predicate("\(c.quarry)"); local k = 0
-              for _, o in ipairs(fetch("fee")) do if p:matches(o) then k = k + 1 end end
-              print(count("fee", p), k) end
-            """
-        }.joined(separator: "\n") + #"""
+        let script =
+            Self.conditions.map { c in
+                """
+                do local p = predicate("\(c.quarry)"); local k = 0
+                  for _, o in ipairs(fetch("fee")) do if p:matches(o) then k = k + 1 end end
+                  print(count("fee", p), k) end
+                """
+            }.joined(separator: "\n") + #"""
 
-            local function ids(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.id end return table.concat(t, " ") end
-            print(fee)
-            print(ids(fetch{ "fee", sort = { "c" } }))
-            print(ids(fetch{ "fee", sort = { "-c" } }))
-            print(ids(fetch{ "fee", sort = { "iv" } }))
-            local r = fetch{ "fee", result = "dictionaries", properties = { "sum(c)", "max(c)", "min(c)" } }[1]
-            print(r["sum(c)"] .. "\t" .. r["max(c)"] .. "\t" .. r["min(c)"])
-            for _, g in ipairs(fetch{ "fee", predicate = "owner_id != nil", result = "dictionaries", properties = { "owner_id", "sum(c) AS s" }, group = { "owner_id" } }) do
-              print(g.owner_id .. "\t" .. g.s) end
-            print(count("owner", "fees.@sum.c > 1000"))
-            local f = fee:get(2); print(f.c, typeof(f.c), f.iv, fee:get(3).iv, fee:get(5).iv)
-            """#
+                local function ids(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.id end return table.concat(t, " ") end
+                print(fee)
+                print(ids(fetch{ "fee", sort = { "c" } }))
+                print(ids(fetch{ "fee", sort = { "-c" } }))
+                print(ids(fetch{ "fee", sort = { "iv" } }))
+                local r = fetch{ "fee", result = "dictionaries", properties = { "sum(c)", "max(c)", "min(c)" } }[1]
+                print(r["sum(c)"] .. "\t" .. r["max(c)"] .. "\t" .. r["min(c)"])
+                for _, g in ipairs(fetch{ "fee", predicate = "owner_id != nil", result = "dictionaries", properties = { "owner_id", "sum(c) AS s" }, group = { "owner_id" } }) do
+                  print(g.owner_id .. "\t" .. g.s) end
+                print(count("owner", "fees.@sum.c > 1000"))
+                local f = fee:get(2); print(f.c, typeof(f.c), f.iv, fee:get(3).iv, fee:get(5).iv)
+                """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
         let rest = PostgresEnumOrderTests.expectPsqlsCounts(counts, Self.conditions, result)
@@ -83,7 +87,9 @@ import Testing
     @Test func writesGoBackAsTheServersTypes() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("moneyintervalwrites", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             -- Each row by its interval, all distinct (a decimal reads back as the server's numeric: 7 is 7.00 once saved).
             local function ids(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = tostring(o.iv) end return table.concat(t, " ") end
             local f = fee:get(4); f.c = decimal("12.34"); f.iv = 7200.5
@@ -93,27 +99,34 @@ import Testing
             for _, o in ipairs(fetch("fee")) do if p:matches(o) then k = k + 1 end end
             local s = save(); print(s.inserted, s.updated)
             print(before[1] == ids(fetch{ "fee", sort = { "c" } }), before[2] == ids(fetch{ "fee", sort = { "-iv" } }), before[3], k, count("fee", p))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "2\t1", "\(result)")
-        let agreed = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT count(*) FROM fee WHERE c::numeric > 7 OR iv < interval '60 seconds'")
+        let agreed = try await PostgresDecimalTests.psqlRows(
+            sandbox, url, "SELECT count(*) FROM fee WHERE c::numeric > 7 OR iv < interval '60 seconds'")
         #expect(result.lines.dropFirst().first == "true\ttrue\t\(agreed.dropLast())\t\(agreed.dropLast())\t\(agreed.dropLast())", "\(result)")
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT c::text, iv::text FROM fee WHERE id IN (4, 9, 10) ORDER BY id")
         #expect(stored == "$12.34\t02:00:00.5\n$7.00\t-00:00:30\n$1,234,567.89\t25:01:01\n", "\(stored)")
 
         // A double whose shortest text has an exponent is still seconds; one past the
         // interval's range is refused in one line, and nothing of that save is written.
-        let edges = try await sandbox.quarry([url, "-e", #"""
+        let edges = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local f = fee:get(1); f.iv = 1.5e-6; save(); print(f.iv)
             fee:get(2).iv = 1e20; fee:get(3).c = 1; print(pcall(save))
-            """#])
+            """#
+        ])
         #expect(edges.status == 0, "\(edges)")
         #expect(edges.lines.first == "2e-06", "\(edges)")
         #expect(edges.lines.dropFirst().first == "false\t(command line):2: save: PostgreSQL: interval out of range", "\(edges)")
         let kept = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT id, c::text, iv::text FROM fee WHERE id <= 3 ORDER BY id")
         #expect(kept == "1\t$5.00\t00:00:00.000002\n2\t$1,200.50\t03:00:00\n3\t\t1 mon\n", "\(kept)")
         // `updateall` writes seconds as a save does, exponent or not.
-        let batch = try await sandbox.quarry([url, "-e", #"print(fee:updateall("id == 1", {}, { iv = 1.5e-5 }), fee:updateall("id == 2", {}, { iv = 3600.5 }), fee:get(1).iv)"#])
+        let batch = try await sandbox.quarry([
+            url, "-e", #"print(fee:updateall("id == 1", {}, { iv = 1.5e-5 }), fee:updateall("id == 2", {}, { iv = 3600.5 }), fee:get(1).iv)"#
+        ])
         #expect(batch.lines == ["1\t1\t1.5e-05"], "\(batch)")
         let batched = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT iv::text FROM fee WHERE id <= 2 ORDER BY id")
         #expect(batched == "00:00:00.000015\n01:00:00.5\n", "\(batched)")
@@ -126,13 +139,16 @@ import Testing
     @Test func exportsWriteTheNumbersTheAttributesRead() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("moneyexport", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local r = fetch{ "fee", predicate = "id <= 3", sort = { "id" } }
             export(r, "copied.csv"); export(r, "copied.json")
             fee:get(8).c = decimal("1")
             export(fetch{ "fee", predicate = "id <= 3", sort = { "id" } }, "objects.csv")
             print(fee:get(2).c, fee:get(3).iv)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "1200.50\t2592000.0", "\(result)")
         let copied = try String(contentsOfFile: sandbox.path("copied.csv"), encoding: .utf8)
@@ -151,11 +167,14 @@ import Testing
     @Test func moneyIsWrittenAsItsNumber() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("moneywrites", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local f = fee:get(1); f.c = 1e-7; fee:get(2).c = 1e16; fee:new{ c = 2.5e-3 }
             print(pcall(save))
             print(f.c, fee:get(2).c)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first?.hasPrefix("true") == true, "\(result)")
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT c::numeric FROM fee WHERE id IN (1, 2, 9) ORDER BY id")

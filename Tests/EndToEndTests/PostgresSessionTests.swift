@@ -44,7 +44,9 @@ import Testing
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("restart")
         try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
-        try sandbox.write("session.lua", """
+        try sandbox.write(
+            "session.lua",
+            """
             local o = item:get(1)
             o.n = "changed"
             item:new{ n = "new" }
@@ -66,22 +68,26 @@ import Testing
             """)
         let result = try await sandbox.quarry([server.url, "session.lua"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            // The next statement works (counting the pending insert), the changes still
-            // pending; LISTEN was issued again.
-            "3\ttrue", "quarry_changes",
-            // They save: the link through the join table's temporary view, made again
-            // (the item updated, and the playlist and track linked).
-            "1\t3", "1",
-            // A save that lost its connection before COMMIT ran once more...
-            "1",
-            // ... and one that lost it twice failed, its changes still pending.
-            "false\ttrue", "0\t1",
-        ], "\(result)")
-        #expect(result.errorLines.count == 1 && result.stderr.contains("save: PostgreSQL: ")
+        #expect(
+            result.lines == [
+                // The next statement works (counting the pending insert), the changes still
+                // pending; LISTEN was issued again.
+                "3\ttrue", "quarry_changes",
+                // They save: the link through the join table's temporary view, made again
+                // (the item updated, and the playlist and track linked).
+                "1\t3", "1",
+                // A save that lost its connection before COMMIT ran once more...
+                "1",
+                // ... and one that lost it twice failed, its changes still pending.
+                "false\ttrue", "0\t1"
+            ], "\(result)")
+        #expect(
+            result.errorLines.count == 1 && result.stderr.contains("save: PostgreSQL: ")
                 && result.stderr.contains("(the connection to the server was lost; the next statement connects again)"), "\(result)")
         #expect(try await Self.psql(sandbox, server.url, "SELECT string_agg(n, ',' ORDER BY id) FROM item") == "changed,b,new")
-        #expect(try await Self.psql(sandbox, server.url, "SELECT string_agg(playlist_id || '-' || track_id, ',' ORDER BY 1) FROM playlist_track") == "1-1,2-2")
+        #expect(
+            try await Self.psql(sandbox, server.url, "SELECT string_agg(playlist_id || '-' || track_id, ',' ORDER BY 1) FROM playlist_track")
+                == "1-1,2-2")
         #expect(try await Self.psql(sandbox, server.url, "SELECT (SELECT count(*) FROM fragile) || ' ' || (SELECT count(*) FROM doomed)") == "1 0")
     }
 
@@ -109,7 +115,8 @@ import Testing
     @Test func observersHearAnotherSessionsUpdateWithItsKeys() async throws {
         let sandbox = try Sandbox()
         let url = try PostgresServer.database("outsidekeys")
-        let schema = "CREATE TABLE item (id integer PRIMARY KEY, n text, k integer);\nINSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3);\n"
+        let schema =
+            "CREATE TABLE item (id integer PRIMARY KEY, n text, k integer);\nINSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3);\n"
         try sandbox.write("schema.sql", schema)
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
@@ -117,7 +124,9 @@ import Testing
             // The other session: another quarry, which changes row 2 (never read here) and
             // row 1 (read here); then refresh() takes the news in.
             let other = "'\(sandbox.binary.path)' '\(store)' -e 'item:get(2).n = \"z\"; item:get(2).k = 20; item:get(1).k = 10; save()'"
-            let result = try await sandbox.quarry([store, "-e", """
+            let result = try await sandbox.quarry([
+                store, "-e",
+                """
                 r = fetch{ "item", sort = { "id" } }
                 print(item:get(1).k)
                 observe(r, function(ev)
@@ -126,9 +135,11 @@ import Testing
                 end)
                 assert(os.execute([[\(other)]]))
                 print(refresh())
-                """])
+                """
+            ])
             #expect(result.status == 0, "\(store): \(result)")
-            #expect(result.lines == ["1", "updated\t1\t1\tk", "updated\t2\t2\tk,n", "inserted\t0\tdeleted\t0\tmoved\t0", "true"], "\(store): \(result)")
+            #expect(
+                result.lines == ["1", "updated\t1\t1\tk", "updated\t2\t2\tk,n", "inserted\t0\tdeleted\t0\tmoved\t0", "true"], "\(store): \(result)")
         }
     }
 

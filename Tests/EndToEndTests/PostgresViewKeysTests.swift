@@ -10,14 +10,18 @@ import Testing
 @Suite struct PostgresViewKeysTests {
     @Test func viewsAreKeyedWhenFirstRead() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("viewkeys", schema: """
-            CREATE TABLE item (id integer PRIMARY KEY, kind text, price float8);
-            INSERT INTO item VALUES (3, 'a', 1.5), (5, 'b', 2.0), (8, 'a', 4.0);
-            CREATE VIEW priced AS SELECT id, price FROM item;
-            CREATE VIEW kinds AS SELECT 1 AS id, kind, sum(price) AS total FROM item GROUP BY kind;
-            """, in: sandbox)
+        let url = try await PostgresStoreTests.database(
+            "viewkeys",
+            schema: """
+                CREATE TABLE item (id integer PRIMARY KEY, kind text, price float8);
+                INSERT INTO item VALUES (3, 'a', 1.5), (5, 'b', 2.0), (8, 'a', 4.0);
+                CREATE VIEW priced AS SELECT id, price FROM item;
+                CREATE VIEW kinds AS SELECT 1 AS id, kind, sum(price) AS total FROM item GROUP BY kind;
+                """, in: sandbox)
         let temporary = #"sql("SELECT string_agg(relname, ',' ORDER BY relname) AS v FROM pg_class WHERE relnamespace = pg_my_temp_schema()")[1].v"#
-        let result = try await sandbox.quarry([url, "-e", """
+        let result = try await sandbox.quarry([
+            url, "-e",
+            """
             print(\(temporary))
             print(priced:get(5).price, \(temporary))
             local k = fetch{ "kinds", sort = { "kind" } }
@@ -27,9 +31,14 @@ import Testing
             -- A new connection makes the views already made again.
             print((pcall(sql, "SELECT pg_terminate_backend(pg_backend_pid())")))
             print(count("kinds"), priced:get(8).price, \(temporary))
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == ["nil", "2.0\tquarry_rows priced", "2\t1\t1\t5.5\t2.0\tfalse", "quarry_rows kinds,quarry_rows priced", "3\t2.0\tnil", "false", "2\t4.0\tquarry_rows kinds,quarry_rows priced"], "\(result)")
+        #expect(
+            result.lines == [
+                "nil", "2.0\tquarry_rows priced", "2\t1\t1\t5.5\t2.0\tfalse", "quarry_rows kinds,quarry_rows priced", "3\t2.0\tnil", "false",
+                "2\t4.0\tquarry_rows kinds,quarry_rows priced"
+            ], "\(result)")
         // The ids of `kinds` repeat: its objects are its rows' places.
         let places = try await sandbox.quarry([url, "-e", #"for _, o in ipairs(fetch{ "kinds", sort = { "kind" } }) do print(o:objectID()) end"#])
         #expect(places.lines.sorted() == ["kinds/1", "kinds/2"], "\(places)")
@@ -40,13 +49,15 @@ import Testing
     /// lost check counted as "ids repeat", and the session keyed the view by row places.
     @Test func aViewsCheckThatLosesItsConnectionDecidesNothing() async throws {
         let sandbox = try Sandbox()
-        let url = try await PostgresStoreTests.database("viewlost", schema: """
-            CREATE TABLE item (id integer PRIMARY KEY, kind text);
-            INSERT INTO item VALUES (3, 'a'), (5, 'b');
-            CREATE TABLE pause (id integer PRIMARY KEY, seconds float8);
-            INSERT INTO pause VALUES (1, 60);
-            CREATE VIEW slow AS SELECT id, kind FROM item CROSS JOIN (SELECT pg_sleep(seconds) FROM pause) p;
-            """, in: sandbox)
+        let url = try await PostgresStoreTests.database(
+            "viewlost",
+            schema: """
+                CREATE TABLE item (id integer PRIMARY KEY, kind text);
+                INSERT INTO item VALUES (3, 'a'), (5, 'b');
+                CREATE TABLE pause (id integer PRIMARY KEY, seconds float8);
+                INSERT INTO pause VALUES (1, 60);
+                CREATE VIEW slow AS SELECT id, kind FROM item CROSS JOIN (SELECT pg_sleep(seconds) FROM pause) p;
+                """, in: sandbox)
         // Ends the session's backend while it runs the check, which the view holds for 60 s.
         let killer = #"""
             for i in $(seq 1 600); do
@@ -55,15 +66,19 @@ import Testing
             done
             """#
         let killerPath = try sandbox.write("killer.sh", killer)
-        let result = try await sandbox.quarry([url, "-e", """
-            os.execute("sh '\(killerPath)' '\(url)' &")
-            local ok, message = pcall(count, "slow")
-            print(ok, (tostring(message):find("connection to the server was lost", 1, true)) ~= nil)
-            pause:get(1).seconds = 0
-            save()
-            print(count("slow"))
-            for _, o in ipairs(fetch{ "slow", sort = { "id" } }) do print(o:objectID()) end
-            """], timeout: 120)
+        let result = try await sandbox.quarry(
+            [
+                url, "-e",
+                """
+                os.execute("sh '\(killerPath)' '\(url)' &")
+                local ok, message = pcall(count, "slow")
+                print(ok, (tostring(message):find("connection to the server was lost", 1, true)) ~= nil)
+                pause:get(1).seconds = 0
+                save()
+                print(count("slow"))
+                for _, o in ipairs(fetch{ "slow", sort = { "id" } }) do print(o:objectID()) end
+                """
+            ], timeout: 120)
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["false\ttrue", "2", "slow/3", "slow/5"], "\(result)")
     }
@@ -76,22 +91,27 @@ import Testing
     @Test func longAndQuotedViewNamesReadTheirOwnRows() async throws {
         let sandbox = try Sandbox()
         let long = String(repeating: "a_very_long_view_name_", count: 2) + "padding_"
-        let url = try await PostgresStoreTests.database("viewnames", schema: """
-            CREATE TABLE one (id integer PRIMARY KEY, a text);
-            CREATE TABLE two (id integer PRIMARY KEY, a text);
-            INSERT INTO one VALUES (1, 'one'); INSERT INTO two VALUES (1, 'two');
-            CREATE VIEW "\(long)1" AS SELECT id, a FROM one;
-            CREATE VIEW "\(long)2" AS SELECT id, a FROM two;
-            CREATE VIEW "q""uote" AS SELECT id, a FROM two;
-            CREATE VIEW v AS SELECT id, a FROM one;
-            CREATE TABLE "quarry_rows v" (id integer PRIMARY KEY, note text);
-            INSERT INTO "quarry_rows v" VALUES (42, 'mine');
-            """, in: sandbox)
-        let result = try await sandbox.quarry([url, "-e", """
+        let url = try await PostgresStoreTests.database(
+            "viewnames",
+            schema: """
+                CREATE TABLE one (id integer PRIMARY KEY, a text);
+                CREATE TABLE two (id integer PRIMARY KEY, a text);
+                INSERT INTO one VALUES (1, 'one'); INSERT INTO two VALUES (1, 'two');
+                CREATE VIEW "\(long)1" AS SELECT id, a FROM one;
+                CREATE VIEW "\(long)2" AS SELECT id, a FROM two;
+                CREATE VIEW "q""uote" AS SELECT id, a FROM two;
+                CREATE VIEW v AS SELECT id, a FROM one;
+                CREATE TABLE "quarry_rows v" (id integer PRIMARY KEY, note text);
+                INSERT INTO "quarry_rows v" VALUES (42, 'mine');
+                """, in: sandbox)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            """
             print(fetch{ "\(long)1" }[1].a, fetch{ "\(long)2" }[1].a, fetch{ "\(long)2" }[1].a)
             print(fetch{ 'q"uote' }[1].a, count('q"uote'))
             print(fetch{ "v" }[1].a, sql('SELECT * FROM "quarry_rows v"')[1].note)
-            """])
+            """
+        ])
         #expect(result.status == 0, "\(result)")
         // The schema's own "quarry_rows v" is not shadowed by the session's view that keys v.
         #expect(result.lines == ["one\ttwo\ttwo", "two\t1", "one\tmine"], "\(result)")

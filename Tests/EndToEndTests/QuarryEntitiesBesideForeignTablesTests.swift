@@ -12,7 +12,9 @@ import Testing
 @Suite struct QuarryEntitiesBesideForeignTablesTests {
     @Test func theOtherProgramsTableStaysItsOwnAndKeepsItsInverses() async throws {
         let sandbox = try Sandbox()
-        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(sandbox, #"""
+        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(
+            sandbox,
+            #"""
             entity "Review" { stars = "int16", flight = { one = "flights", inverse = "reviews" } }
             entity "Crew" { name = "string", flights = { many = "flights", inverse = "crews" } }
             local f, g = flights:get(1), flights:get(2)
@@ -44,7 +46,9 @@ import Testing
         #expect(outputs.first == outputs.last, "\(outputs)")
         // Only Quarry's entities are declared: in the file's sidecar, and on the server.
         let sidecar = try sandbox.read("lite.db.quarry")
-        #expect(sidecar.contains("\"Review\"") && sidecar.contains("\"Crew\"") && !sidecar.contains("\"name\":\"flights\"") && !sidecar.contains("\"name\" : \"flights\""), "\(sidecar)")
+        #expect(
+            sidecar.contains("\"Review\"") && sidecar.contains("\"Crew\"") && !sidecar.contains("\"name\":\"flights\"")
+                && !sidecar.contains("\"name\" : \"flights\""), "\(sidecar)")
         let declared = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(name, ',' ORDER BY name) FROM quarry_model")
         #expect(declared == "Crew,Review\n", "\(declared)")
     }
@@ -55,7 +59,9 @@ import Testing
     /// relationship renamed was refused ("flights.reviews names 'flight' as its inverse").
     @Test func aRelationshipLeftOutOfARedefinitionLeavesTheOtherProgramsTable() async throws {
         let sandbox = try Sandbox()
-        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(sandbox, #"""
+        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(
+            sandbox,
+            #"""
             entity "Review" { stars = "int16", flight = { one = "flights", inverse = "reviews" } }
             Review:new{ stars = 4, flight = flights:get(1) }
             save()
@@ -67,7 +73,9 @@ import Testing
         #expect(lite.lines.count == 2 && lite.lines.allSatisfy { $0.hasPrefix("false\t") && $0.contains("unknown key") }, "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
         // At the next open too; and the relationship comes back under another name.
-        _ = try sandbox.write("again.lua", #"""
+        _ = try sandbox.write(
+            "again.lua",
+            #"""
             print(pcall(function() return flights:get(1).reviews end))
             entity "Review" { stars = "int16", plane = { one = "flights", inverse = "reviews" } }
             Review:first().plane = flights:get(2)
@@ -91,7 +99,9 @@ import Testing
     /// again with that key (a text key's, a reused rowid) was linked in the deleted one's place.
     @Test func aDeletedRowOfTheOtherProgramsTableLeavesNoLinkWithoutAnInverse() async throws {
         let sandbox = try Sandbox()
-        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(sandbox, #"""
+        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(
+            sandbox,
+            #"""
             entity "Fan" { name = "string", likes = { many = "airlines" } }
             local f = Fan:new{ name = "Ann" }
             local kept, gone = airlines:first("flights.@count > 0"), airlines:first("flights.@count == 0")
@@ -114,7 +124,9 @@ import Testing
     /// again with a deleted one's key came back linked).
     @Test func deleteallLeavesNoLinkWithoutAnInverse() async throws {
         let sandbox = try Sandbox()
-        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(sandbox, #"""
+        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(
+            sandbox,
+            #"""
             entity "Tag" { label = "string" }
             entity "Fan" { name = "string", likes = { many = "airlines" }, tags = { many = "Tag" } }
             local f = Fan:new{ name = "Ann" }
@@ -139,7 +151,9 @@ import Testing
     /// PostgreSQL's hierarchy write that table again ("a table of that name already exists").
     @Test func aSubEntityRelatesToTheOtherProgramsTable() async throws {
         let sandbox = try Sandbox()
-        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(sandbox, #"""
+        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(
+            sandbox,
+            #"""
             entity("Post", { abstract = false }) { title = "string?" }
             entity("Review", { parent = "Post" }) { stars = "int16", flight = { one = "flights", inverse = "reviews" } }
             local f = flights:get(1)

@@ -73,9 +73,11 @@ final class Sandbox {
     /// signal sent next reaches the script, not quarry's start-up. Returns the pid and
     /// whether the marker came.
     func startInBackground(_ arguments: [String], name: String, marker: String) async throws -> (pid: pid_t, started: Bool) {
-        let err = path(name + ".err"), out = path(name + ".out")
-        let pid = try ChildProcess.spawn(binary.path, arguments, environment: environment(),
-                                         directory: directory.path, stdin: "/dev/null", stdout: out, stderr: err)
+        let err = path(name + ".err")
+        let out = path(name + ".out")
+        let pid = try ChildProcess.spawn(
+            binary.path, arguments, environment: environment(),
+            directory: directory.path, stdin: "/dev/null", stdout: out, stderr: err)
         var started = false
         for _ in 0..<600 where !started {
             try await Task.sleep(nanoseconds: 50_000_000)
@@ -123,8 +125,10 @@ final class Sandbox {
     /// never the test runner's own terminal).
     /// `timeout` only keeps a hung run from hanging the suite: generous, since a loaded
     /// machine (the whole suite, or two, on two cores) slows every process several times.
-    func quarry(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
-                timeout: Double = 120) async throws -> ProcessResult {
+    func quarry(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+        timeout: Double = 120
+    ) async throws -> ProcessResult {
         try await run(binary, arguments, stdin: stdin, environment: environment(extra), timeout: timeout)
     }
 
@@ -135,10 +139,12 @@ final class Sandbox {
     func timedQuarry(_ arguments: [String], timeout: Double = 20) async throws -> (result: ProcessResult, seconds: Double) {
         let clock = ".stream-\(UUID().uuidString.prefix(8)).time"
         defer { try? FileManager.default.removeItem(atPath: path(clock)) }
-        let script = #"s=$(date +%s.%N); "$0" "$@"; status=$?; echo "$s $(date +%s.%N)" > "#
+        let script =
+            #"s=$(date +%s.%N); "$0" "$@"; status=$?; echo "$s $(date +%s.%N)" > "#
             + clock + "; exit $status"
-        let result = try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path] + arguments,
-                                   environment: environment(), timeout: timeout)
+        let result = try await run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path] + arguments,
+            environment: environment(), timeout: timeout)
         let times = try read(clock).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         guard times.count == 2 else { throw HarnessError("the shell did not time quarry: \(times)") }
         return (result, times[1] - times[0])
@@ -147,15 +153,20 @@ final class Sandbox {
     /// Runs any executable with the sandbox as working directory. stdout and stderr go to
     /// files (no pipe can fill up and stall the child); a process still running after
     /// `timeout` seconds is killed and reported.
-    func run(_ executable: URL, _ arguments: [String], stdin: String? = nil,
-             environment: [String: String]? = nil, timeout: Double = 20) async throws -> ProcessResult {
+    func run(
+        _ executable: URL, _ arguments: [String], stdin: String? = nil,
+        environment: [String: String]? = nil, timeout: Double = 20
+    ) async throws -> ProcessResult {
         let tag = UUID().uuidString.prefix(8)
-        let outPath = path(".stream-\(tag).out"), errPath = path(".stream-\(tag).err"), inPath = path(".stream-\(tag).in")
+        let outPath = path(".stream-\(tag).out")
+        let errPath = path(".stream-\(tag).err")
+        let inPath = path(".stream-\(tag).in")
         defer { for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) } }
         _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
 
-        let pid = try ChildProcess.spawn(executable.path, arguments, environment: environment ?? self.environment(),
-                                         directory: directory.path, stdin: inPath, stdout: outPath, stderr: errPath)
+        let pid = try ChildProcess.spawn(
+            executable.path, arguments, environment: environment ?? self.environment(),
+            directory: directory.path, stdin: inPath, stdout: outPath, stderr: errPath)
         guard let status = try await ChildProcess.wait(pid, timeout: timeout) else {
             throw HarnessError("\(executable.lastPathComponent) \(arguments) still running after \(timeout)s; killed")
         }

@@ -7,10 +7,13 @@ extension REPLHabitsTests {
     /// sqlite3 does; CSV keeps the exact value.
     @Test func tablesShowRealsAsSqlite3Does() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["r.db", "-e", #"""
+        let made = try await sandbox.quarry([
+            "r.db", "-e",
+            #"""
             entity "L" { g = "string", p = "double" }
             L:new{ g = "a", p = 0.1 }; L:new{ g = "a", p = 0.2 }; L:new{ g = "b", p = 12615.05 }; save()
-            """#])
+            """#
+        ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["r.db"])
         try await repl.waitForPrompt()
@@ -31,8 +34,12 @@ extension REPLHabitsTests {
     /// are read from, in `.help` and completed by Tab as every dot-command is.
     @Test func dotTablesListsEntitiesAndTheirTables() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("f.db"),
-            "CREATE TABLE invoice_items (id INTEGER PRIMARY KEY, price REAL); INSERT INTO invoice_items (price) VALUES (1.5)"])
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("f.db"),
+                "CREATE TABLE invoice_items (id INTEGER PRIMARY KEY, price REAL); INSERT INTO invoice_items (price) VALUES (1.5)"
+            ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["f.db"])
         try await repl.waitForPrompt()
@@ -64,7 +71,8 @@ extension REPLHabitsTests {
         try await repl.waitForPrompt()
         _ = try await repl.enter("T:new{ n = 2 }")
         let first = try await repl.enter(".quit")
-        #expect(first.count == 1 && first[0].contains("1 pending change (1 inserted) would be lost") && first[0].contains("save()")
+        #expect(
+            first.count == 1 && first[0].contains("1 pending change (1 inserted) would be lost") && first[0].contains("save()")
                 && first[0].contains("rollback()") && first[0].contains(".quit again"), "\(first)")
         // Another line in between: the next .quit asks again.
         #expect(try await repl.enter("=haschanges()") == ["true"])
@@ -105,19 +113,19 @@ extension REPLHabitsTests {
         let state = sandbox.path("state")
         let environment = LuaInitTests.clean(["XDG_STATE_HOME": state])
         do {
-        let repl = try await TmuxSession(sandbox, environment: environment)
-        try await repl.waitForPrompt()
-        #expect(try await repl.enter("function twice(x)", then: ">>") == [])
-        #expect(try await repl.enter("  return x * 2", then: ">>") == [])
-        #expect(try await repl.enter("end") == [])
-        #expect(try await repl.enter("=twice(21)") == ["42"])
-        try await repl.press("Up")
-        try await repl.press("Up")
-        _ = try await repl.waitUntil("the whole function recalled") { $0.suffix(3) == ["> function twice(x)", "  return x * 2", "end"] }
-        try await repl.press("C-c")
-        try await repl.waitForPrompt()
-        try await repl.press("C-d")
-        _ = try await repl.waitForExit()
+            let repl = try await TmuxSession(sandbox, environment: environment)
+            try await repl.waitForPrompt()
+            #expect(try await repl.enter("function twice(x)", then: ">>") == [])
+            #expect(try await repl.enter("  return x * 2", then: ">>") == [])
+            #expect(try await repl.enter("end") == [])
+            #expect(try await repl.enter("=twice(21)") == ["42"])
+            try await repl.press("Up")
+            try await repl.press("Up")
+            _ = try await repl.waitUntil("the whole function recalled") { $0.suffix(3) == ["> function twice(x)", "  return x * 2", "end"] }
+            try await repl.press("C-c")
+            try await repl.waitForPrompt()
+            try await repl.press("C-d")
+            _ = try await repl.waitForExit()
         }
         let history = try String(contentsOfFile: state + "/quarry/history", encoding: .utf8)
         #expect(history.contains("function twice(x)\n  return x * 2\nend\n"), "\(history)")
@@ -146,7 +154,7 @@ extension REPLHabitsTests {
         try await Task.sleep(nanoseconds: 500_000_000)
         try await repl.press("C-c")
         let after = try await repl.waitForPrompt(after: before.count)
-        let report = Array(after[before.count ..< after.count - 1])
+        let report = Array(after[before.count..<after.count - 1])
         #expect(report.count == 2 && report[0] == "^C" && report[1].contains("interrupted"), "\(report)")
     }
 
@@ -169,11 +177,16 @@ extension REPLHabitsTests {
     /// foreign table's SQL as sqlite3's `.schema` does.
     @Test func schemaCompletesEveryEntityAndShowsAForeignTablesSQL() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("c.db"), """
-            CREATE TABLE Invoice (InvoiceId INTEGER PRIMARY KEY);
-            CREATE TABLE InvoiceLine (LineId INTEGER PRIMARY KEY, InvoiceId INTEGER REFERENCES Invoice (InvoiceId));
-            CREATE INDEX IFK_InvoiceLineInvoiceId ON InvoiceLine (InvoiceId);
-            """])
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("c.db"),
+                """
+                CREATE TABLE Invoice (InvoiceId INTEGER PRIMARY KEY);
+                CREATE TABLE InvoiceLine (LineId INTEGER PRIMARY KEY, InvoiceId INTEGER REFERENCES Invoice (InvoiceId));
+                CREATE INDEX IFK_InvoiceLineInvoiceId ON InvoiceLine (InvoiceId);
+                """
+            ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["c.db"])
         let start = try await repl.waitForPrompt()

@@ -8,7 +8,7 @@ import Testing
         let repl = try await TmuxSession(sandbox)
         try await repl.waitForPrompt()
         #expect(try await repl.enter("=1 + 2") == ["3"])
-        let two = try await repl.enter(#"=1 + 2, "x""#)  // a tab between, as print writes (the screen shows spaces)
+        let two = try await repl.enter(#"=1 + 2, "x""#) // a tab between, as print writes (the screen shows spaces)
         #expect(two.count == 1 && two[0].hasPrefix("3") && two[0].hasSuffix("x"), "\(two)")
         #expect(try await repl.enter("x = 5") == [])
         #expect(try await repl.enter("=x * 2") == ["10"])
@@ -35,11 +35,14 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.write("p.csv", "a,b\n1,x\n")
         try sandbox.write("q.csv", "b,c\nx,2\n")
-        let made = try await sandbox.quarry(["s.db", "-e", #"""
+        let made = try await sandbox.quarry([
+            "s.db", "-e",
+            #"""
             import("p.csv", { entity = "P" }); import("q.csv", { entity = "Q" }); relate("P", "b", "Q", "b")
             entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner", delete = "cascade" } }
             entity "Pet" { name = "string" }
-            """#])
+            """#
+        ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["s.db"])
         try await repl.waitForPrompt()
@@ -79,21 +82,27 @@ extension WatchTests {
     /// attribute (again: the other way), r reverses, q ends the watch.
     @Test func keysSortTheWatchedResultsThroughTheirRequest() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["k.db", "-e", #"entity "T" { a = "int64", b = "string" }; T:new{ a = 1, b = "z" }; T:new{ a = 2, b = "y" }; save()"#])
+        let made = try await sandbox.quarry([
+            "k.db", "-e", #"entity "T" { a = "int64", b = "string" }; T:new{ a = 1, b = "z" }; T:new{ a = 2, b = "y" }; save()"#
+        ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["k.db"])
         try await repl.waitForPrompt()
         try await repl.type(#"r = fetch("T"); watch(r)"#)
         try await repl.press("Enter")
         _ = try await repl.waitUntil("the table") { $0.contains("(2 objects)") }
-        try await repl.type("2")  // by b: y before z
+        try await repl.type("2") // by b: y before z
         _ = try await repl.waitUntil("sorted by b") { lines in
-            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else { return false }
+            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else {
+                return false
+            }
             return y < z
         }
-        try await repl.type("r")  // reversed: z before y
+        try await repl.type("r") // reversed: z before y
         _ = try await repl.waitUntil("reversed") { lines in
-            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else { return false }
+            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else {
+                return false
+            }
             return z < y
         }
         try await repl.type("q")
@@ -190,11 +199,14 @@ extension WatchTests {
 
     @Test func tabCompletesEntityNamesAndKeyPathsThroughRelationships() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["c.db", "-e", #"""
+        let made = try await sandbox.quarry([
+            "c.db", "-e",
+            #"""
             entity "Airline" { name = "string" }
             entity "Flight" { n = "int64", airline = { one = "Airline", inverse = "flights" } }
             Flight:new{ n = 1, airline = Airline:new{ name = "Delta" } }; save()
-            """#])
+            """#
+        ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["c.db"])
         try await repl.waitForPrompt()

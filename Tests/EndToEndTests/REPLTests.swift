@@ -7,14 +7,17 @@ import Testing
     /// A sandbox whose `store.db` holds three saved items (and, with `tags`, an entity Tag).
     func storeWithItems(tags: Bool = false) async throws -> Sandbox {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["store.db", "-e", itemSchema + """
+        let result = try await sandbox.quarry([
+            "store.db", "-e",
+            itemSchema + """
 
-            Item:new{ title = "a", n = 5 }
-            Item:new{ title = "bb", n = 12 }
-            Item:new{ title = "ccc", n = 7 }
-            \(tags ? #"entity "Tag" { name = "string" }"# : "")
-            save()
-            """])
+                Item:new{ title = "a", n = 5 }
+                Item:new{ title = "bb", n = 12 }
+                Item:new{ title = "ccc", n = 7 }
+                \(tags ? #"entity "Tag" { name = "string" }"# : "")
+                save()
+                """
+        ])
         #expect(result.status == 0, "\(result)")
         return sandbox
     }
@@ -53,7 +56,8 @@ import Testing
         let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
         try await repl.waitForPrompt()
         try expectTable(try await repl.enter("Item:get(1)"), ids: ["Item/1"], columns: ["n": ["5"], "title": ["a"], "when": ["nil"]], footer: false)
-        try expectTable(try await repl.enter("Item:first('n > 10')"), ids: ["Item/2"], columns: ["n": ["12"], "title": ["bb"], "when": ["nil"]], footer: false)
+        try expectTable(
+            try await repl.enter("Item:first('n > 10')"), ids: ["Item/2"], columns: ["n": ["12"], "title": ["bb"], "when": ["nil"]], footer: false)
         #expect(try await repl.enter("print(Item:get(1))") == [#"Item/1 {n = 5, title = "a", when = nil}"#])
         #expect(try await repl.enter("tostring(Item:new{ title = 'new', n = 1 })") == [#"Item/t1 {n = 1, title = "new", when = nil}"#])
     }
@@ -63,9 +67,11 @@ import Testing
         let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
         try await repl.waitForPrompt()
         let output = try await repl.enter(#"fetch{ "Item", sort = { "n" } }"#)
-        try expectTable(output, ids: ["Item/1", "Item/3", "Item/2"], columns: [
-            "n": ["5", "7", "12"], "title": ["a", "ccc", "bb"], "when": ["nil", "nil", "nil"],
-        ])
+        try expectTable(
+            output, ids: ["Item/1", "Item/3", "Item/2"],
+            columns: [
+                "n": ["5", "7", "12"], "title": ["a", "ccc", "bb"], "when": ["nil", "nil", "nil"]
+            ])
         let filtered = try await repl.enter(#"fetch("Item", "n > %@", 6)"#)
         #expect(filtered.last == "(2 objects)", "\(filtered)")
         let none = try await repl.enter(#"fetch("Item", "n > %@", 100)"#)
@@ -76,21 +82,26 @@ import Testing
     /// break an object's one-line form nor a table's alignment.
     @Test func controlCharactersInValuesAreEscaped() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["store.db", "-e", itemSchema + """
+        let made = try await sandbox.quarry([
+            "store.db", "-e",
+            itemSchema + """
 
-            Item:new{ title = "two\\nlines", n = 1 }
-            Item:new{ title = "tab\\there", n = 2 }
-            save()
-            """])
+                Item:new{ title = "two\\nlines", n = 1 }
+                Item:new{ title = "tab\\there", n = 2 }
+                save()
+                """
+        ])
         #expect(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
         try await repl.waitForPrompt()
         #expect(try await repl.enter("print(Item:get(1))") == [#"Item/1 {n = 1, title = "two\nlines", when = nil}"#])
         #expect(try await repl.enter("print(Item:get(2))") == [#"Item/2 {n = 2, title = "tab\there", when = nil}"#])
         let table = try await repl.enter(#"fetch{ "Item", sort = { "n" } }"#)
-        try expectTable(table, ids: ["Item/1", "Item/2"], columns: [
-            "n": ["1", "2"], "title": [#"two\nlines"#, #"tab\there"#], "when": ["nil", "nil"],
-        ])
+        try expectTable(
+            table, ids: ["Item/1", "Item/2"],
+            columns: [
+                "n": ["1", "2"], "title": [#"two\nlines"#, #"tab\there"#], "when": ["nil", "nil"]
+            ])
     }
 
     @Test func errorsPrintAsStdinLineAndTheREPLGoesOn() async throws {
@@ -99,12 +110,16 @@ import Testing
         try await repl.waitForPrompt()
         #expect(try await repl.enter(#"Item:get(1).n = "abc""#) == [#"stdin:1: Item.n expects int64, got string ("abc")"#])
         #expect(try await repl.enter(#"error("boom")"#) == ["stdin:1: boom"])
-        #expect(try await repl.enter(#"fetch("Item", "titel == 'a'")"#)
-            == ["stdin:1: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1"])
+        #expect(
+            try await repl.enter(#"fetch("Item", "titel == 'a'")"#)
+                == ["stdin:1: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1"])
         // A syntax error in a predicate: the one-line error, then the predicate with a caret.
-        #expect(try await repl.enter(#"fetch("Item", "title == 'a' AND (n >")"#)
-            == ["stdin:1: predicate: expected a key path or a value, found the end of the predicate at column 22",
-                "  title == 'a' AND (n >", "                       ^"])
+        #expect(
+            try await repl.enter(#"fetch("Item", "title == 'a' AND (n >")"#)
+                == [
+                    "stdin:1: predicate: expected a key path or a value, found the end of the predicate at column 22",
+                    "  title == 'a' AND (n >", "                       ^"
+                ])
         #expect(try await repl.enter("if true then", then: ">>") == [])
         #expect(try await repl.enter(#"error("second line")"#, then: ">>") == [])
         #expect(try await repl.enter("end") == ["stdin:2: second line"])
@@ -242,7 +257,7 @@ import Testing
         try await repl.type(line)
         try await repl.press("Enter")
         let after = try await repl.waitForPrompt(">", after: before.count)
-        return (after[before.count - 1], Array(after[before.count ..< after.count - 1]))
+        return (after[before.count - 1], Array(after[before.count..<after.count - 1]))
     }
 
     @Test func tabCompletesKeysMethodsPredicateKeysAndCommands() async throws {
@@ -369,8 +384,10 @@ import Testing
 
     /// Checks a printed result table: a header naming `id` and each column, one row per
     /// ID (in order), cells as given, every `|` aligned, and a `(N objects)` footer.
-    func expectTable(_ output: [String], ids: [String], columns: [String: [String]], footer: Bool = true,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectTable(
+        _ output: [String], ids: [String], columns: [String: [String]], footer: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let shown = output.joined(separator: "\n")
         let header = try #require(output.first, "a header line", sourceLocation: sourceLocation)
         let names = header.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -49,7 +49,9 @@ import Testing
     /// keeps them, so PostgreSQL keeps their case.
     @Test func aColumnNamedAsTheKeyItReferencesNamesTheParent() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE offices ("officeCode" varchar(10) NOT NULL, city varchar(50), PRIMARY KEY ("officeCode"));
             CREATE TABLE employees ("employeeNumber" int NOT NULL, "lastName" varchar(50), "reportsTo" int REFERENCES employees ("employeeNumber"),
               "officeCode" varchar(10) NOT NULL REFERENCES offices ("officeCode"), PRIMARY KEY ("employeeNumber"));
@@ -71,7 +73,9 @@ import Testing
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
         let url = try PostgresServer.database("keynamednames")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        try sandbox.write("script.lua", #"""
+        try sandbox.write(
+            "script.lua",
+            #"""
             print(count("orders", "customer.customerName == 'Atelier'"), #customers:first("customerNumber == 103").orders,
               count("employees", "office.city == 'Tokyo'"), #offices:first("officeCode == '5'").employees,
               count("customers", "salesRepEmployeeNumberEmployee.office.city == 'Tokyo'"), count("employees", "reportsToEmployee.lastName == 'Murphy'"))
@@ -84,9 +88,14 @@ import Testing
         #expect(postgres.lines == lite.lines, "\(postgres)")
         let liteSchema = try await sandbox.quarry(["lite.db", "-"], stdin: ".schema\n")
         let postgresSchema = try await sandbox.quarry([url, "-"], stdin: ".schema\n")
-        #expect(Self.relationships(liteSchema.stdout).contains(#"-- relate("orders", "customernumber", "customers", "customernumber", "customer")"#), "\(liteSchema)")
-        #expect(Self.relationships(postgresSchema.stdout).contains(#"-- relate("orders", "customernumber", "customers", "customernumber", "customer")"#), "\(postgresSchema)")
-        #expect(Self.relationships(postgresSchema.stdout).contains(#"  tags = { many = "tags", inverse = "products", delete = "deny" },"#), "\(postgresSchema)")
+        #expect(
+            Self.relationships(liteSchema.stdout).contains(#"-- relate("orders", "customernumber", "customers", "customernumber", "customer")"#),
+            "\(liteSchema)")
+        #expect(
+            Self.relationships(postgresSchema.stdout).contains(#"-- relate("orders", "customernumber", "customers", "customernumber", "customer")"#),
+            "\(postgresSchema)")
+        #expect(
+            Self.relationships(postgresSchema.stdout).contains(#"  tags = { many = "tags", inverse = "products", delete = "deny" },"#),
+            "\(postgresSchema)")
     }
 }
-

@@ -8,7 +8,9 @@ import Testing
 @Suite struct SchemaRelateLineTests {
     @Test func aForeignKeysLineNamesTheKeyAndRunsAgain() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE Employees (EmployeeID INTEGER PRIMARY KEY, LastName TEXT, ReportsTo INTEGER REFERENCES Employees (EmployeeID));
             CREATE TABLE [Order Details] (id INTEGER PRIMARY KEY, EmployeeID INTEGER REFERENCES Employees (EmployeeID));
             """)
@@ -26,7 +28,9 @@ import Testing
     /// name that is no plain word is quoted, and plain ones stay as they are.
     @Test func aKeyOfSeveralColumnsLineQuotesANameThatIsNoPlainWord() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", """
+        try sandbox.write(
+            "schema.sql",
+            """
             CREATE TABLE p (k1 integer, "k 2" integer, PRIMARY KEY (k1, "k 2"));
             CREATE TABLE c (id integer PRIMARY KEY, a integer, "b
             print('injected') --" integer, FOREIGN KEY (a, "b

@@ -38,7 +38,8 @@ import Testing
 
     /// `sql`'s rows as the engine's own shell reads them.
     static func rows(_ sql: String, in store: String, _ sandbox: Sandbox) async throws -> [String] {
-        let result = store.hasPrefix("postgres")
+        let result =
+            store.hasPrefix("postgres")
             ? try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", sql, store], timeout: 60)
             : try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), [store, sql], timeout: 60)
         return result.stdout.split(separator: "\n").map(String.init)
@@ -79,7 +80,8 @@ import Testing
         let reference = try PostgresServer.database("setdefault_refused")
         try sandbox.write("ref.sql", Self.schema)
         try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
-        let refused = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-c", "DELETE FROM parent WHERE id = 40", reference], timeout: 60)
+        let refused = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-c", "DELETE FROM parent WHERE id = 40", reference], timeout: 60)
         #expect(refused.status != 0 && refused.stderr.contains("foreign key"), "\(refused)")
 
         let script = #"""
@@ -132,7 +134,9 @@ import Testing
     /// its column keeps (it was the text "1", naming no parent in memory).
     @Test func aSQLiteDefaultThatIsAnExpressionIsNotEvaluated() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("lite.sql", """
+        try sandbox.write(
+            "lite.sql",
+            """
             PRAGMA foreign_keys = ON;
             CREATE TABLE parent (id integer PRIMARY KEY, name text);
             CREATE TABLE child (id integer PRIMARY KEY, parent_id integer DEFAULT (abs(-1)) REFERENCES parent(id) ON DELETE SET DEFAULT);
@@ -156,10 +160,13 @@ import Testing
             print(o.parent_id, math.type(o.parent_id), o.parent.name, save().deleted)
             """#
         let result = try await sandbox.quarry(["lite.db", "-e", script])
-        let refusal = "delete: the default of child.parent_id is an expression Quarry does not evaluate: abs(-1) (ON DELETE SET DEFAULT); set the column in SQL"
+        let refusal =
+            "delete: the default of child.parent_id is an expression Quarry does not evaluate: abs(-1) (ON DELETE SET DEFAULT); set the column in SQL"
         #expect(result.status == 0, "\(result)")
         // The value refused is named as a person reads it (it was "integer(40)").
-        #expect(result.lines.first?.hasSuffix("delete: stray.parent_id is set to its default 40 on delete (ON DELETE SET DEFAULT), and no parent row has it") == true, "\(result)")
+        #expect(
+            result.lines.first?.hasSuffix(
+                "delete: stray.parent_id is set to its default 40 on delete (ON DELETE SET DEFAULT), and no parent row has it") == true, "\(result)")
         let lines = Array(result.lines.dropFirst())
         #expect(lines.count == 4 && lines[0].hasPrefix("false") && lines[0].hasSuffix(refusal), "\(result)")
         #expect(lines.dropFirst().first == "30\tfalse", "\(result)")
@@ -179,7 +186,9 @@ import Testing
     @Test func aServerDefaultThatWritesIsRefusedWithItsReason() async throws {
         let sandbox = try Sandbox()
         let url = try PostgresServer.database("setdefault_nextval")
-        try sandbox.write("pg.sql", """
+        try sandbox.write(
+            "pg.sql",
+            """
             CREATE SEQUENCE s START 100;
             CREATE TABLE parent (id integer PRIMARY KEY, name text);
             CREATE TABLE child (id integer PRIMARY KEY, parent_id integer DEFAULT nextval('s') REFERENCES parent(id) ON DELETE SET DEFAULT);
@@ -199,7 +208,8 @@ import Testing
             """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0 && result.lines.count == 4, "\(result)")
-        #expect(result.lines.first?.contains("delete: the default of child.parent_id cannot be read: nextval('s'::regclass) (PostgreSQL: ") == true
+        #expect(
+            result.lines.first?.contains("delete: the default of child.parent_id cannot be read: nextval('s'::regclass) (PostgreSQL: ") == true
                 && result.lines.first?.contains("read-only transaction") == true, "\(result)")
         #expect(Array(result.lines.dropFirst()) == ["5\tfalse", "true", "1"], "\(result)")
         #expect(try await Self.rows("SELECT last_value || ':' || is_called FROM s", in: url, sandbox) == ["100:false"])

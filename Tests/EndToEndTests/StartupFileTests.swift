@@ -15,8 +15,10 @@ import Testing
     }
 
     /// Runs quarry with none of the variables the rules read but those in `variables`.
-    static func quarry(_ sandbox: Sandbox, _ arguments: [String], _ variables: [String: String] = [:],
-                       stdin: String? = nil) async throws -> ProcessResult {
+    static func quarry(
+        _ sandbox: Sandbox, _ arguments: [String], _ variables: [String: String] = [:],
+        stdin: String? = nil
+    ) async throws -> ProcessResult {
         var environment = sandbox.environment()
         for name in ["LUA_INIT", "LUA_INIT_5_4", "LUA_PATH", "LUA_PATH_5_4", "LUA_CPATH", "LUA_CPATH_5_4", "XDG_CONFIG_HOME"] {
             environment[name] = nil
@@ -172,8 +174,9 @@ import Testing
         let repl = try await TmuxSession(sandbox, arguments: ["--no-init"], environment: environment)
         try await repl.waitForPrompt()
         #expect(try await repl.enter("=fromInit") == ["nil"])
-        let named = try await LuaInitTests.quarry(sandbox, ["--no-init", "--init", sandbox.path("config/quarry/init.lua"), "-e", "print(fromInit)"],
-                                                  environment)
+        let named = try await LuaInitTests.quarry(
+            sandbox, ["--no-init", "--init", sandbox.path("config/quarry/init.lua"), "-e", "print(fromInit)"],
+            environment)
         #expect(named.status == 0 && named.lines == ["nil"], "--no-init wins over --init: \(named)")
     }
 

@@ -22,23 +22,27 @@ final class TmuxSession {
         socket = sandbox.path("tmux.sock")
         let run = ([Self.quote(sandbox.binary.path)] + arguments.map(Self.quote)).joined(separator: " ")
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value)) " }.joined()
-        let command = "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(assignments)\(run); "
+        let command =
+            "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(assignments)\(run); "
             + #"echo "\#(Self.exitMarker)$?]"; sleep 600"#
         try await tmux(["new-session", "-d", "-s", Self.target, "-x", "120", "-y", "40", command])
-        serverPID = pid_t(try await tmux(["display-message", "-p", "#{pid}"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines))
+        serverPID = pid_t(
+            try await tmux(["display-message", "-p", "#{pid}"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     deinit {
         // Synchronous on purpose: a test that fails halfway still leaves no server behind.
         let environment = sandbox.environment()
-        if let pid = try? ChildProcess.spawn(tmux.path, ["-S", socket, "kill-server"], environment: environment,
-                                             directory: sandbox.directory.path,
-                                             stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null") {
+        if let pid = try? ChildProcess.spawn(
+            tmux.path, ["-S", socket, "kill-server"], environment: environment,
+            directory: sandbox.directory.path,
+            stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+        {
             _ = ChildProcess.waitBlocking(pid, timeout: 5)
         }
         guard let server = serverPID else { return }
-        for _ in 0 ..< 100 where kill(server, 0) == 0 { usleep(20_000) }
+        for _ in 0..<100 where kill(server, 0) == 0 { usleep(20_000) }
         if kill(server, 0) == 0 { kill(server, SIGKILL) }
     }
 
@@ -93,7 +97,7 @@ final class TmuxSession {
         let after = try await waitForPrompt(prompt, after: before.count)
         let echo = after[before.count - 1]
         #expect(echo == before[before.count - 1] + " " + line, "the entered line is echoed after the prompt")
-        return Array(after[before.count ..< after.count - 1])
+        return Array(after[before.count..<after.count - 1])
     }
 
     /// Waits for quarry to end and returns its exit status, as the pane's shell printed it.

@@ -6,11 +6,14 @@ import Testing
 /// redrawn in place.
 @Suite struct WatchRowsREPLTests {
     private func store(_ sandbox: Sandbox) async throws {
-        let made = try await sandbox.quarry(["s.db", "-e", #"""
+        let made = try await sandbox.quarry([
+            "s.db", "-e",
+            #"""
             entity "Sale" { country = "string", total = "double" }
             Sale:new{ country = "FR", total = 10 }; Sale:new{ country = "FR", total = 5 }; Sale:new{ country = "DE", total = 7 }
             save()
-            """#])
+            """#
+        ])
         try #require(made.status == 0, "\(made)")
     }
 
@@ -25,8 +28,12 @@ import Testing
         try await repl.press("Enter")
         let first = try await repl.waitUntil("the grouped table") { $0.contains("(2 rows)") }
         #expect(first.contains { $0.hasPrefix("country | revenue") }, "\(first)")
-        let change = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("s.db"),
-            "INSERT INTO Sale (country, total) VALUES ('US', 40); UPDATE Sale SET total = 20 WHERE country = 'DE'"])
+        let change = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("s.db"),
+                "INSERT INTO Sale (country, total) VALUES ('US', 40); UPDATE Sale SET total = 20 WHERE country = 'DE'"
+            ])
         try #require(change.status == 0, "\(change)")
         let redrawn = try await repl.waitUntil("the table redrawn with US") { $0.contains("(3 rows)") }
         // In place: one table on the screen; the new group marked +, the changed one ~.
@@ -61,8 +68,12 @@ import Testing
         try await repl.press("Enter")
         let first = try await repl.waitUntil("the sql table") { $0.contains { $0.hasPrefix("n | big") } && $0.contains("(1 row)") }
         #expect(first.contains { Self.cells($0) == ["2", "17"] }, "\(first)")
-        let insert = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("s.db"),
-            "INSERT INTO Sale (country, total) VALUES ('US', 40), ('US', 1)"])
+        let insert = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("s.db"),
+                "INSERT INTO Sale (country, total) VALUES ('US', 40), ('US', 1)"
+            ])
         try #require(insert.status == 0, "\(insert)")
         let redrawn = try await repl.waitUntil("the count redrawn") { $0.contains { Self.cells($0) == ["3", "57"] } }
         #expect(redrawn.filter { $0.hasPrefix("n | big") }.count == 1, "\(redrawn)")

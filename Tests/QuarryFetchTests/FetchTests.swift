@@ -1,42 +1,49 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 // GRDB and Foundation have types of these names too.
 typealias FetchRequest = QuarryFetch.FetchRequest
 typealias PredicateError = QuarryPredicates.PredicateError
 
-let itemEntity = EntityDescription(name: "Item", attributes: [
-    AttributeDescription(name: "name", type: .string),
-    AttributeDescription(name: "n", type: .int64),
-    AttributeDescription(name: "x", type: .double, isOptional: true),
-    AttributeDescription(name: "tag", type: .string, isOptional: true),
-])
+let itemEntity = EntityDescription(
+    name: "Item",
+    attributes: [
+        AttributeDescription(name: "name", type: .string),
+        AttributeDescription(name: "n", type: .int64),
+        AttributeDescription(name: "x", type: .double, isOptional: true),
+        AttributeDescription(name: "tag", type: .string, isOptional: true)
+    ])
 
 /// A store with `Item` rows built from `rows` (name, n, x, tag), saved.
 func store(_ rows: [(String, Int64, Double?, String?)]) throws -> ObjectContext {
     let context = try StoreOpener.open(nil)
     try context.define(itemEntity)
     for (name, n, x, tag) in rows {
-        _ = try context.insert(into: "Item", values: [
-            "name": .text(name), "n": .integer(n), "x": x.map(Value.real) ?? .null, "tag": tag.map(Value.text) ?? .null,
-        ])
+        _ = try context.insert(
+            into: "Item",
+            values: [
+                "name": .text(name), "n": .integer(n), "x": x.map(Value.real) ?? .null, "tag": tag.map(Value.text) ?? .null
+            ])
     }
     try context.save()
     return context
 }
 
-func request(_ predicate: String? = nil, _ args: [Value] = [], sort: [String] = [], limit: Int? = nil, offset: Int = 0,
-             batch: Int = 200) throws -> FetchRequest {
-    FetchRequest(entityName: "Item",
-                 predicate: try predicate.map { try PredicateParser.parse($0, arguments: PredicateArguments(args)) },
-                 sortDescriptors: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset, batchSize: batch)
+func request(
+    _ predicate: String? = nil, _ args: [Value] = [], sort: [String] = [], limit: Int? = nil, offset: Int = 0,
+    batch: Int = 200
+) throws -> FetchRequest {
+    FetchRequest(
+        entityName: "Item",
+        predicate: try predicate.map { try PredicateParser.parse($0, arguments: PredicateArguments(args)) },
+        sortDescriptors: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset, batchSize: batch)
 }
 
 func names(_ results: FetchResults) throws -> [String] {
@@ -123,7 +130,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 @Suite struct SortTests {
     @Test func multipleKeysAndDirections() throws {
         let context = try store([
-            ("a", 2, 1, "y"), ("b", 1, 2, "x"), ("c", 2, 3, "x"), ("d", 1, 4, "y"), ("e", 3, 5, "x"), ("f", 2, 6, nil),
+            ("a", 2, 1, "y"), ("b", 1, 2, "x"), ("c", 2, 3, "x"), ("d", 1, 4, "y"), ("e", 3, 5, "x"), ("f", 2, 6, nil)
         ])
         #expect(try names(request(sort: ["tag", "-n"]).execute(in: context)) == ["f", "e", "c", "b", "a", "d"])
         #expect(try names(request(sort: ["-tag", "n"]).execute(in: context)) == ["d", "a", "b", "c", "e", "f"])
@@ -151,12 +158,15 @@ func numbered(_ count: Int) throws -> ObjectContext {
     }
 
     @Test func caseInsensitiveAndLocalized() throws {
-        let context = try store([("b", 1, nil, nil), ("A", 2, nil, nil), ("c", 3, nil, nil), ("B", 4, nil, nil),
-                                 ("a", 5, nil, nil), ("é", 6, nil, nil), ("E", 7, nil, nil), ("d", 8, nil, nil)])
+        let context = try store([
+            ("b", 1, nil, nil), ("A", 2, nil, nil), ("c", 3, nil, nil), ("B", 4, nil, nil),
+            ("a", 5, nil, nil), ("é", 6, nil, nil), ("E", 7, nil, nil), ("d", 8, nil, nil)
+        ])
         #expect(try names(request(sort: ["name"]).execute(in: context)) == ["A", "B", "E", "a", "b", "c", "d", "é"])
         let insensitive = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", comparison: .caseInsensitive)])
         #expect(try names(insensitive.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "E", "é"])
-        let descending = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)])
+        let descending = FetchRequest(
+            entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)])
         #expect(try names(descending.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "E", "é"].reversed())
         let localized = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", comparison: .localized)])
         #expect(try names(localized.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "é", "E"])
@@ -243,11 +253,11 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
         _ = try context.insert(into: "Item", values: ["name": .text("new"), "n": .integer(6)])
         var saved = try request(sort: ["n"])
-        saved.includesPendingChanges = false  // the ten saved rows, without the insert above
+        saved.includesPendingChanges = false // the ten saved rows, without the insert above
         let all = try saved.execute(in: context).objects()
-        try all[9].setValue(.integer(1), forKey: "n")   // n 9 → 1: leaves the results
-        try all[2].setValue(.integer(50), forKey: "n")  // n 2 → 50: joins them
-        try context.delete(all[7])                            // n 7: goes
+        try all[9].setValue(.integer(1), forKey: "n") // n 9 → 1: leaves the results
+        try all[2].setValue(.integer(50), forKey: "n") // n 2 → 50: joins them
+        try context.delete(all[7]) // n 7: goes
         try context.save()
         #expect(context.generation > generation)
 
@@ -264,7 +274,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
         context.rollback()
         #expect(try results.count() == 4)
         try context.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE n = 0") }
-        context.rollback()  // nothing pending, but a rollback still means "look again"
+        context.rollback() // nothing pending, but a rollback still means "look again"
         #expect(try results.count() == 3)
     }
 
@@ -281,11 +291,18 @@ func numbered(_ count: Int) throws -> ObjectContext {
         try results.reconfigure { $0.sortDescriptors = [SortDescriptor(parsing: "-n")] }
         #expect(try ns(results) == [11, 8, 5, 2])
 
-        try results.reconfigure { $0.limit = 2; $0.offset = 1 }
+        try results.reconfigure {
+            $0.limit = 2
+            $0.offset = 1
+        }
         #expect(try results.count() == 2)
         #expect(try ns(results) == [8, 5])
 
-        try results.reconfigure { $0.predicate = nil; $0.limit = nil; $0.offset = 0 }
+        try results.reconfigure {
+            $0.predicate = nil
+            $0.limit = nil
+            $0.offset = 0
+        }
         #expect(try results.count() == 12)
     }
 

@@ -1,18 +1,17 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 // Every fetch option against the nycflights13 data, each answer compared with a plain SQL
 // query written by hand and run on the same connection, plus a GRDB trace showing that
 // filtering, sorting, grouping and counting run inside SQLite.
-
 
 /// Which flights are imported: every `flightStride`-th line of the file (1: all 336,776).
 /// A debug build on two busy cores takes about 40 s to import the whole file, so a fixed
@@ -30,7 +29,10 @@ final class FlightsStore {
     let seconds: Double
 
     private init(context: ObjectContext, flights: Int, hasAirlines: Bool, hasAirports: Bool, seconds: Double) {
-        self.context = context; self.flights = flights; self.hasAirlines = hasAirlines; self.hasAirports = hasAirports
+        self.context = context
+        self.flights = flights
+        self.hasAirlines = hasAirlines
+        self.hasAirports = hasAirports
         self.seconds = seconds
     }
 
@@ -52,7 +54,8 @@ final class FlightsStore {
             var flights = 0
             data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 let base = buffer.baseAddress!
-                var line = 0, start = 0
+                var line = 0
+                var start = 0
                 while start < buffer.count {
                     let newline = memchr(base + start, 0x0A, buffer.count - start)
                     let end = newline.map { $0 - UnsafeMutableRawPointer(mutating: base) + 1 } ?? buffer.count
@@ -72,12 +75,14 @@ final class FlightsStore {
         let summary = try ImportRequest(path, into: "Flight").execute(in: context)
         _ = try ImportRequest(airlinesCSV, into: "Airline").execute(in: context)
         _ = try ImportRequest(airportsCSV, into: "Airport").execute(in: context)
-        let hasAirlines = true, hasAirports = true
+        let hasAirlines = true
+        let hasAirports = true
         guard summary.rows == expected else {
             throw StoreError.database(message: "imported \(summary.rows) flights, expected \(expected)")
         }
-        return FlightsStore(context: context, flights: summary.rows, hasAirlines: hasAirlines, hasAirports: hasAirports,
-                            seconds: Date().timeIntervalSince(start))
+        return FlightsStore(
+            context: context, flights: summary.rows, hasAirlines: hasAirlines, hasAirports: hasAirports,
+            seconds: Date().timeIntervalSince(start))
     }
 }
 
@@ -88,12 +93,15 @@ func flightsContext() throws -> ObjectContext {
     return store.context
 }
 
-func flightRequest(_ predicate: String? = nil, _ args: [Value] = [], vars: [String: Value] = [:],
-                           entity: String = "Flight", sort: [String] = [], limit: Int? = nil, offset: Int = 0,
-                           batch: Int = 200, section: String? = nil) throws -> FetchRequest {
-    var request = FetchRequest(entityName: entity,
-                               predicate: try predicate.map { try PredicateParser.parse($0, arguments: PredicateArguments(args, variables: vars)) },
-                               sortDescriptors: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset, batchSize: batch)
+func flightRequest(
+    _ predicate: String? = nil, _ args: [Value] = [], vars: [String: Value] = [:],
+    entity: String = "Flight", sort: [String] = [], limit: Int? = nil, offset: Int = 0,
+    batch: Int = 200, section: String? = nil
+) throws -> FetchRequest {
+    var request = FetchRequest(
+        entityName: entity,
+        predicate: try predicate.map { try PredicateParser.parse($0, arguments: PredicateArguments(args, variables: vars)) },
+        sortDescriptors: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset, batchSize: batch)
     request.sectionKey = section
     return request
 }
@@ -141,7 +149,9 @@ private final class StatementLog {
         try context.database.writeWithoutTransaction { db in
             db.trace(options: .statement) { [weak self] event in
                 guard let self else { return }
-                self.lock.lock(); self.log.append(event.description); self.lock.unlock()
+                self.lock.lock()
+                self.log.append(event.description)
+                self.lock.unlock()
             }
         }
     }
@@ -150,9 +160,17 @@ private final class StatementLog {
         (try? context.database)?.writeWithoutTransaction { db in db.trace(options: [], nil) }
     }
 
-    func reset() { lock.lock(); log = []; lock.unlock() }
+    func reset() {
+        lock.lock()
+        log = []
+        lock.unlock()
+    }
 
-    var statements: [String] { lock.lock(); defer { lock.unlock() }; return log }
+    var statements: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return log
+    }
 
     /// The SELECTs (not GRDB's or Quarry's BEGIN/COMMIT/PRAGMA).
     var selects: [String] {
@@ -198,8 +216,9 @@ struct FlightsOptionsTests {
         }
 
         // %K, %d and %f.
-        let typed = try flightRequest("%K == %@ AND dep_delay >= %d AND distance > %f",
-                                      [.text("carrier"), .text("UA"), .integer(60), .real(1000.5)])
+        let typed = try flightRequest(
+            "%K == %@ AND dep_delay >= %d AND distance > %f",
+            [.text("carrier"), .text("UA"), .integer(60), .real(1000.5)])
         let handTyped = try sqlKeys(context, "SELECT _pk FROM Flight WHERE carrier = 'UA' AND dep_delay >= 60 AND distance > 1000.5 ORDER BY _pk")
         #expect(handTyped.count > 100)
         #expect(try typed.count(in: context) == handTyped.count)
@@ -208,10 +227,12 @@ struct FlightsOptionsTests {
 
     @Test func predicateWithVariablesMatchesSQL() throws {
         let context = try flightsContext()
-        let request = try flightRequest("carrier == $CARRIER AND origin == $ORIGIN AND dep_delay > $MIN",
-                                        vars: ["CARRIER": .text("B6"), "ORIGIN": .text("JFK"), "MIN": .integer(120)])
-        let hand = try sqlKeys(context, "SELECT _pk FROM Flight WHERE carrier = ? AND origin = ? AND dep_delay > ? ORDER BY _pk",
-                               ["B6", "JFK", 120])
+        let request = try flightRequest(
+            "carrier == $CARRIER AND origin == $ORIGIN AND dep_delay > $MIN",
+            vars: ["CARRIER": .text("B6"), "ORIGIN": .text("JFK"), "MIN": .integer(120)])
+        let hand = try sqlKeys(
+            context, "SELECT _pk FROM Flight WHERE carrier = ? AND origin = ? AND dep_delay > ? ORDER BY _pk",
+            ["B6", "JFK", 120])
         #expect(hand.count > 20)
         #expect(try request.count(in: context) == hand.count)
         #expect(try keys(request.execute(in: context)) == hand)
@@ -223,9 +244,12 @@ struct FlightsOptionsTests {
             ("dep_time == nil", PredicateArguments(), "dep_time IS NULL"),
             ("dep_time != nil AND arr_time == nil", PredicateArguments(), "dep_time IS NOT NULL AND arr_time IS NULL"),
             ("carrier IN %@", PredicateArguments(arguments: [.list([.text("AA"), .text("DL")])], variables: [:]), "carrier IN ('AA', 'DL')"),
-            ("origin == 'LGA' AND (dest BEGINSWITH 'S' OR dest == 'ORD')", PredicateArguments(), "origin = 'LGA' AND (dest LIKE 'S%' OR dest = 'ORD')"),
+            (
+                "origin == 'LGA' AND (dest BEGINSWITH 'S' OR dest == 'ORD')", PredicateArguments(),
+                "origin = 'LGA' AND (dest LIKE 'S%' OR dest = 'ORD')"
+            ),
             ("dep_delay BETWEEN {10, 20}", PredicateArguments(), "dep_delay BETWEEN 10 AND 20"),
-            ("NOT (month > 6) AND air_time < %d", PredicateArguments([.integer(60)]), "NOT (month > 6) AND air_time < 60"),
+            ("NOT (month > 6) AND air_time < %d", PredicateArguments([.integer(60)]), "NOT (month > 6) AND air_time < 60")
         ]
         for (format, args, sql) in cases {
             let request = FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: args))
@@ -242,7 +266,9 @@ struct FlightsOptionsTests {
         let context = try flightsContext()
         let request = try flightRequest("origin == 'JFK' AND month == 3", sort: ["carrier", "-dep_delay"])
         // Quarry breaks ties by the primary key in the direction of the last key.
-        let hand = try sqlRows(context, """
+        let hand = try sqlRows(
+            context,
+            """
             SELECT _pk, carrier, dep_delay FROM Flight
             WHERE origin = 'JFK' AND month = 3
             ORDER BY carrier ASC, dep_delay DESC, _pk DESC
@@ -258,7 +284,9 @@ struct FlightsOptionsTests {
 
         // Three keys, the last ascending: ties go by ascending key.
         let three = try flightRequest("dest == 'SFO' AND month == 7", sort: ["-origin", "carrier", "sched_dep_time"])
-        let handThree = try sqlKeys(context, """
+        let handThree = try sqlKeys(
+            context,
+            """
             SELECT _pk FROM Flight WHERE dest = 'SFO' AND month = 7
             ORDER BY origin DESC, carrier ASC, sched_dep_time ASC, _pk ASC
             """)
@@ -286,7 +314,9 @@ struct FlightsOptionsTests {
         // On flights: case-insensitive tail number, then delay descending.
         var flights = try flightRequest("carrier == 'VX' AND month == 8")
         flights.sortDescriptors = [SortDescriptor(key: "tailnum", comparison: .caseInsensitive), SortDescriptor(parsing: "-dep_delay")]
-        let handFlights = try sqlKeys(context, """
+        let handFlights = try sqlKeys(
+            context,
+            """
             SELECT _pk FROM Flight WHERE carrier = 'VX' AND month = 8
             ORDER BY lower(tailnum) ASC, dep_delay DESC, _pk DESC
             """)
@@ -307,15 +337,20 @@ struct FlightsOptionsTests {
         #expect(try results.object(at: 100) == nil)
 
         // Limit alone, offset alone.
-        #expect(try keys(flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 40).execute(in: context))
+        #expect(
+            try keys(flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 40).execute(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 40"))
         let tail = try flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], offset: total - 30)
         #expect(try tail.count(in: context) == 30)
-        #expect(try keys(tail.execute(in: context)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT -1 OFFSET ?", [total - 30]))
+        #expect(
+            try keys(tail.execute(in: context))
+                == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT -1 OFFSET ?", [total - 30]))
         // A window running past the end, and one wholly past it.
         let pastEnd = try flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 100, offset: total - 10)
         #expect(try pastEnd.count(in: context) == 10)
-        #expect(try keys(pastEnd.execute(in: context)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 100 OFFSET ?", [total - 10]))
+        #expect(
+            try keys(pastEnd.execute(in: context))
+                == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 100 OFFSET ?", [total - 10]))
         let beyond = try flightRequest("origin == 'EWR'", sort: ["-dep_delay"], limit: 100, offset: total + 5)
         #expect(try beyond.count(in: context) == 0)
         #expect(try beyond.execute(in: context).objects().isEmpty)
@@ -325,7 +360,9 @@ struct FlightsOptionsTests {
 
     @Test func batchesWalkTheSameSequence() throws {
         let context = try flightsContext()
-        let hand = try sqlKeys(context, """
+        let hand = try sqlKeys(
+            context,
+            """
             SELECT _pk FROM Flight WHERE carrier = 'AA' AND month == 6 ORDER BY dep_delay DESC, _pk DESC
             """)
         #expect(hand.count > 300)
@@ -340,7 +377,8 @@ struct FlightsOptionsTests {
             #expect(try results.object(at: index)?.primaryKey == hand[index], "index \(index)")
         }
         // A window with batches that do not divide it.
-        let window = try flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], limit: 200, offset: 101, batch: 40).execute(in: context)
+        let window = try flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], limit: 200, offset: 101, batch: 40).execute(
+            in: context)
         #expect(try keys(window) == Array(hand[101..<301]))
     }
 
@@ -360,19 +398,26 @@ struct FlightsOptionsTests {
         #expect(sections.map(\.name) == hand.map { String($0["month"] as Int) })
         #expect(sections.map(\.count) == hand.map { $0["n"] as Int })
         var start = 0
-        for section in sections { #expect(section.start == start); start += section.count }
+        for section in sections {
+            #expect(section.start == start)
+            start += section.count
+        }
         #expect(try results.count() == start)
         #expect(start == (try sqlCount(context, "SELECT count(*) FROM Flight WHERE dest = 'LAX'")))
 
         // The rows of each section, in its order.
         for section in sections {
-            guard case .integer(let month) = section.id else { Issue.record("section id \(section.id)"); continue }
+            guard case .integer(let month) = section.id else {
+                Issue.record("section id \(section.id)")
+                continue
+            }
             let handRows = try sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' AND month = ? ORDER BY dep_delay DESC, _pk DESC", [month])
             let rows = try (section.start..<(section.start + section.count)).map { try results.object(at: $0)?.primaryKey }
             #expect(rows == handRows.map(Optional.some), "month \(month)")
         }
         // The flat order is the section key, then the request's sort.
-        #expect(try keys(ids: request.objectIDs(in: context))
+        #expect(
+            try keys(ids: request.objectIDs(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month ASC, dep_delay DESC, _pk DESC"))
     }
 
@@ -385,12 +430,14 @@ struct FlightsOptionsTests {
         let sections = try results.sections()
         #expect(sections.map(\.id) == hand.map { value($0, "month") })
         #expect(sections.map(\.count) == hand.map { $0["n"] as Int })
-        #expect(try keys(ids: request.objectIDs(in: context))
+        #expect(
+            try keys(ids: request.objectIDs(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month DESC, dep_delay DESC, _pk DESC"))
         // The last section's last row is the last row.
         let last = try #require(sections.last)
-        let lastKey = try sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month DESC, dep_delay DESC, _pk DESC LIMIT 1 OFFSET ?",
-                                  [last.start + last.count - 1])
+        let lastKey = try sqlKeys(
+            context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month DESC, dep_delay DESC, _pk DESC LIMIT 1 OFFSET ?",
+            [last.start + last.count - 1])
         #expect(try results.object(at: last.start + last.count - 1)?.primaryKey == lastKey.first)
     }
 
@@ -399,7 +446,9 @@ struct FlightsOptionsTests {
         // Cancelled flights have no dep_time (NA in the file).
         let handNil = try sqlCount(context, "SELECT count(*) FROM Flight WHERE origin = 'LGA' AND month = 2 AND dep_time IS NULL")
         try #require(handNil > 0, "the data should include cancelled LGA flights in February")
-        let hand = try sqlRows(context, """
+        let hand = try sqlRows(
+            context,
+            """
             SELECT dep_time, count(*) AS n FROM Flight WHERE origin = 'LGA' AND month = 2
             GROUP BY dep_time ORDER BY dep_time ASC
             """)
@@ -415,7 +464,9 @@ struct FlightsOptionsTests {
         #expect(sections.first?.count == handNil)
         #expect(sections.filter { $0.id.isNull }.count == 1)
         let nilRows = try (0..<handNil).map { try results.object(at: $0)?.primaryKey }
-        let handNilRows = try sqlKeys(context, """
+        let handNilRows = try sqlKeys(
+            context,
+            """
             SELECT _pk FROM Flight WHERE origin = 'LGA' AND month = 2 AND dep_time IS NULL ORDER BY dep_delay DESC, _pk DESC
             """)
         #expect(nilRows == handNilRows.map(Optional.some))
@@ -450,9 +501,13 @@ struct FlightsOptionsTests {
         // Rows of the second section, by index.
         if sections.count > 1 {
             let second = sections[1]
-            guard case .integer(let month) = second.id else { Issue.record("section id \(second.id)"); return }
+            guard case .integer(let month) = second.id else {
+                Issue.record("section id \(second.id)")
+                return
+            }
             let handSecond = try sqlKeys(context, "SELECT _pk FROM (\(windowed)) WHERE month = ?", [month])
-            #expect(try (second.start..<(second.start + second.count)).map { try results.object(at: $0)?.primaryKey } == handSecond.map(Optional.some))
+            #expect(
+                try (second.start..<(second.start + second.count)).map { try results.object(at: $0)?.primaryKey } == handSecond.map(Optional.some))
         }
         // A window past the end has no sections.
         let beyond = try flightRequest("dest == 'LAX'", sort: ["-dep_delay"], limit: 10, offset: 1_000_000, section: "month").execute(in: context)
@@ -477,11 +532,14 @@ struct FlightsOptionsTests {
     @Test func dictionariesWithAggregatesGroupAndHaving() throws {
         let context = try flightsContext()
         let base = try flightRequest("origin != 'LGA'", sort: ["-count"])
-        let request = DictionaryRequest(base: base,
-                                        properties: ["carrier", "count(*)", "sum(distance)", "avg(dep_delay)", "min(dep_delay)", "max(arr_delay)"],
-                                        group: ["carrier"], having: try PredicateParser.parse("count > 1500"))
+        let request = DictionaryRequest(
+            base: base,
+            properties: ["carrier", "count(*)", "sum(distance)", "avg(dep_delay)", "min(dep_delay)", "max(arr_delay)"],
+            group: ["carrier"], having: try PredicateParser.parse("count > 1500"))
         let rows = try request.execute(in: context).map(dictionary)
-        let hand = try sqlRows(context, """
+        let hand = try sqlRows(
+            context,
+            """
             SELECT carrier, count(*) AS n, sum(distance) AS s, avg(dep_delay) AS a, min(dep_delay) AS lo, max(arr_delay) AS hi
             FROM Flight WHERE origin != 'LGA'
             GROUP BY carrier HAVING count(*) > 1500 ORDER BY count(*) DESC
@@ -500,13 +558,19 @@ struct FlightsOptionsTests {
             #expect(row["max(arr_delay)"] == value(h, "hi"))
         }
         // avg is a real, sum and count integers.
-        if case .real = rows.first?["avg(dep_delay)"] ?? .null {} else { Issue.record("avg(dep_delay) should be a number: \(String(describing: rows.first?["avg(dep_delay)"]))") }
+        if case .real = rows.first?["avg(dep_delay)"] ?? .null {
+        } else {
+            Issue.record("avg(dep_delay) should be a number: \(String(describing: rows.first?["avg(dep_delay)"]))")
+        }
 
         // No group: one row over the whole filtered table.
         let totals = try DictionaryRequest(
             base: try flightRequest("month == %@ AND origin == %@", [.integer(12), .text("JFK")]),
-            properties: ["count(*)", "count(dep_time)", "sum(air_time)", "avg(arr_delay)", "min(distance)", "max(distance)"]).execute(in: context).map(dictionary)
-        let handTotals = try sqlRows(context, """
+            properties: ["count(*)", "count(dep_time)", "sum(air_time)", "avg(arr_delay)", "min(distance)", "max(distance)"]
+        ).execute(in: context).map(dictionary)
+        let handTotals = try sqlRows(
+            context,
+            """
             SELECT count(*) AS n, count(dep_time) AS d, sum(air_time) AS s, avg(arr_delay) AS a, min(distance) AS lo, max(distance) AS hi
             FROM Flight WHERE month = 12 AND origin = 'JFK'
             """)
@@ -524,13 +588,17 @@ struct FlightsOptionsTests {
         let twoBase = try flightRequest("dep_delay > 0", sort: ["origin", "-avg(dep_delay)"], limit: 10, offset: 3)
         let two = try DictionaryRequest(
             base: twoBase, properties: ["origin", "carrier", "count(*)", "avg(dep_delay)"], group: ["origin", "carrier"],
-            having: try PredicateParser.parse("count >= %d", arguments: PredicateArguments([.integer(50)]))).execute(in: context).map(dictionary)
-        let handTwo = try sqlRows(context, """
+            having: try PredicateParser.parse("count >= %d", arguments: PredicateArguments([.integer(50)]))
+        ).execute(in: context).map(dictionary)
+        let handTwo = try sqlRows(
+            context,
+            """
             SELECT origin, carrier, count(*) AS n, avg(dep_delay) AS a FROM Flight WHERE dep_delay > 0
             GROUP BY origin, carrier HAVING count(*) >= 50 ORDER BY origin ASC, avg(dep_delay) DESC LIMIT 10 OFFSET 3
             """)
         #expect(handTwo.count == 10)
-        #expect(two.map { [$0["origin"], $0["carrier"], $0["count"], $0["avg(dep_delay)"]] }
+        #expect(
+            two.map { [$0["origin"], $0["carrier"], $0["count"], $0["avg(dep_delay)"]] }
                 == handTwo.map { [value($0, "origin"), value($0, "carrier"), value($0, "n"), value($0, "a")] as [Value?] })
     }
 
@@ -561,10 +629,17 @@ struct FlightsOptionsTests {
         let lastDelay = value(saved[saved.count - 1], "dep_delay")
         let leavingKey: Int64 = saved[10]["_pk"]
         let deletedKey: Int64 = saved[20]["_pk"]
-        let coming0 = try #require(sqlRows(context, "SELECT _pk, dep_delay FROM Flight WHERE dest = 'SFO' AND month = 1 AND dep_delay BETWEEN 10 AND 60 ORDER BY _pk LIMIT 1").first)
-        let comingKey: Int64 = coming0["_pk"], comingDelay: Int64 = coming0["dep_delay"]
+        let coming0 = try #require(
+            sqlRows(
+                context, "SELECT _pk, dep_delay FROM Flight WHERE dest = 'SFO' AND month = 1 AND dep_delay BETWEEN 10 AND 60 ORDER BY _pk LIMIT 1"
+            ).first)
+        let comingKey: Int64 = coming0["_pk"]
+        let comingDelay: Int64 = coming0["dep_delay"]
         func object(_ key: Int64) throws -> ManagedObject { try #require(try context.object(entityName: "Flight", primaryKey: key)) }
-        let last = try object(lastKey), leaving = try object(leavingKey), deleted = try object(deletedKey), coming = try object(comingKey)
+        let last = try object(lastKey)
+        let leaving = try object(leavingKey)
+        let deleted = try object(deletedKey)
+        let coming = try object(comingKey)
         try last.setValue(.integer(5_000), forKey: "dep_delay")
         try leaving.setValue(.text("SFO"), forKey: "dest")
         try context.delete(deleted)
@@ -583,13 +658,13 @@ struct FlightsOptionsTests {
         expected.append((key: nil, delay: 10_000))
         expected.sort { a, b in
             switch (a.delay, b.delay) {
-            case let (x?, y?) where x != y: return x > y
+            case (let x?, let y?) where x != y: return x > y
             case (nil, _?): return false
             case (_?, nil): return true
             default: break
             }
             switch (a.key, b.key) {
-            case let (x?, y?): return x > y
+            case (let x?, let y?): return x > y
             case (_?, nil): return true
             default: return false
             }
@@ -605,7 +680,8 @@ struct FlightsOptionsTests {
 
         // Sectioned results see the same changes.
         let sectioned = try flightRequest("dest == 'LAX' AND month <= 2", sort: ["-dep_delay"], section: "month").execute(in: context)
-        let handSections = try sqlRows(context, "SELECT month, count(*) AS n FROM Flight WHERE dest = 'LAX' AND month <= 2 GROUP BY month ORDER BY month")
+        let handSections = try sqlRows(
+            context, "SELECT month, count(*) AS n FROM Flight WHERE dest = 'LAX' AND month <= 2 GROUP BY month ORDER BY month")
         #expect(try sectioned.sections().map(\.count) == [handSections[0]["n"] as Int + 1 + 1 - 2, handSections[1]["n"] as Int])
 
         // Nothing was written.
@@ -635,7 +711,9 @@ struct FlightsOptionsTests {
         let renamedKey = try #require(sqlKeys(context, "SELECT _pk FROM Airport WHERE tz = -5 ORDER BY lower(name) DESC, _pk LIMIT 1").first)
         try #require(try context.object(entityName: "Airport", primaryKey: renamedKey)).setValue(.text("deFUNIAK springs"), forKey: "name")
         // The order SQL gives once the name is changed, computed by SQL over the changed value.
-        let hand = try sqlKeys(context, """
+        let hand = try sqlKeys(
+            context,
+            """
             SELECT _pk FROM (SELECT _pk, CASE WHEN _pk = ? THEN 'deFUNIAK springs' ELSE name END AS name FROM Airport WHERE tz = -5)
             ORDER BY lower(name) ASC, _pk ASC
             """, [renamedKey])
@@ -674,7 +752,9 @@ struct FlightsOptionsTests {
             let relationship = try context.relate("Flight", "carrier", "Airline", "carrier")
             #expect(relationship.name == "airline")
         }
-        let hand = try sqlRows(context, """
+        let hand = try sqlRows(
+            context,
+            """
             SELECT f._pk, a.name FROM Flight AS f LEFT JOIN Airline AS a ON a.carrier = f.carrier
             WHERE f.month = 5 ORDER BY f._pk LIMIT 1000
             """)
@@ -715,7 +795,7 @@ struct FlightsOptionsTests {
         let context = try flightsContext()
         let log = try StatementLog(context)
         defer { log.remove() }
-        let flightColumns = "\"tailnum\""   // only a statement loading whole rows names it
+        let flightColumns = "\"tailnum\"" // only a statement loading whole rows names it
 
         // #r of a filtered, sorted request: one SELECT count(*) with the WHERE, nothing per row.
         let handLAX = try sqlCount(context, "SELECT count(*) FROM Flight WHERE dest = 'LAX' AND month = 1")
@@ -747,7 +827,10 @@ struct FlightsOptionsTests {
         #expect(sections.count == 12)
         selects = log.selects
         #expect(selects.count == 1, "\(selects)")
-        #expect(selects.allSatisfy { $0.contains("WHERE") && $0.contains("GROUP BY") && $0.contains("count(") && $0.contains("ORDER BY") && !$0.contains(flightColumns) }, "\(selects)")
+        #expect(
+            selects.allSatisfy {
+                $0.contains("WHERE") && $0.contains("GROUP BY") && $0.contains("count(") && $0.contains("ORDER BY") && !$0.contains(flightColumns)
+            }, "\(selects)")
         // The same with the section key first in the sort: a plain GROUP BY.
         let plainSectioned = try flightRequest("dest == 'LAX'", sort: ["month"], section: "month").execute(in: context)
         log.reset()
@@ -761,8 +844,10 @@ struct FlightsOptionsTests {
         // Dictionaries, grouped: one SELECT with WHERE, GROUP BY, the aggregates and ORDER BY.
         let base = try flightRequest("origin == 'JFK'", sort: ["-count"])
         log.reset()
-        let groups = try DictionaryRequest(base: base, properties: ["carrier", "count(*)", "avg(dep_delay)"],
-                                           group: ["carrier"], having: try PredicateParser.parse("count > 100")).execute(in: context)
+        let groups = try DictionaryRequest(
+            base: base, properties: ["carrier", "count(*)", "avg(dep_delay)"],
+            group: ["carrier"], having: try PredicateParser.parse("count > 100")
+        ).execute(in: context)
         #expect(!groups.isEmpty)
         selects = log.selects
         #expect(selects.count == 1, "\(selects)")
@@ -772,7 +857,10 @@ struct FlightsOptionsTests {
         log.reset()
         _ = try flightRequest("carrier == 'HA'", sort: ["-arr_delay"], limit: 10).objectIDs(in: context)
         selects = log.selects
-        #expect(selects.count == 1 && selects.allSatisfy { $0.contains("WHERE") && $0.contains("ORDER BY") && $0.contains("LIMIT") && !$0.contains(flightColumns) }, "\(selects)")
+        #expect(
+            selects.count == 1
+                && selects.allSatisfy { $0.contains("WHERE") && $0.contains("ORDER BY") && $0.contains("LIMIT") && !$0.contains(flightColumns) },
+            "\(selects)")
 
         // The count of the whole table: one SELECT count(*).
         log.reset()

@@ -1,14 +1,13 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
-
 
 /// Real data: quarry's count and sorted fetch against SQL written by hand over the same table.
 @Suite struct FlightsTests {
@@ -22,32 +21,38 @@ import QuarrySQLite
         let (carrierAt, monthAt, delayAt, destAt) = (try column("carrier"), try column("month"), try column("dep_delay"), try column("dest"))
 
         let context = try StoreOpener.open(nil)
-        try context.define(EntityDescription(name: "Flight", attributes: [
-            AttributeDescription(name: "carrier", type: .string),
-            AttributeDescription(name: "month", type: .int64),
-            AttributeDescription(name: "dep_delay", type: .int64, isOptional: true),
-            AttributeDescription(name: "dest", type: .string),
-        ]))
-        var expectedDelays: [Int64?] = []  // LAX in January, straight from the CSV
+        try context.define(
+            EntityDescription(
+                name: "Flight",
+                attributes: [
+                    AttributeDescription(name: "carrier", type: .string),
+                    AttributeDescription(name: "month", type: .int64),
+                    AttributeDescription(name: "dep_delay", type: .int64, isOptional: true),
+                    AttributeDescription(name: "dest", type: .string)
+                ]))
+        var expectedDelays: [Int64?] = [] // LAX in January, straight from the CSV
         for line in lines.dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let month = try #require(Int64(fields[monthAt]))
-            let delay = Int64(fields[delayAt])  // "NA" is nil
+            let delay = Int64(fields[delayAt]) // "NA" is nil
             #expect(delay != nil || fields[delayAt] == "NA", "unexpected dep_delay \(fields[delayAt])")
-            _ = try context.insert(into: "Flight", values: [
-                "carrier": .text(fields[carrierAt]), "month": .integer(month),
-                "dep_delay": delay.map(Value.integer) ?? .null, "dest": .text(fields[destAt]),
-            ])
+            _ = try context.insert(
+                into: "Flight",
+                values: [
+                    "carrier": .text(fields[carrierAt]), "month": .integer(month),
+                    "dep_delay": delay.map(Value.integer) ?? .null, "dest": .text(fields[destAt])
+                ])
             if fields[destAt] == "LAX" && month == 1 { expectedDelays.append(delay) }
         }
         #expect(try context.save() == SaveSummary(inserted: 4_999))
         #expect(expectedDelays.count > 100)
         #expect(expectedDelays.contains(nil), "the sample should include a cancelled flight")
 
-        let request = FetchRequest(entityName: "Flight",
-                                   predicate: try PredicateParser.parse("dest == 'LAX' AND month == 1"),
-                                   sortDescriptors: [SortDescriptor(parsing: "-dep_delay")],
-                                   batchSize: 50)
+        let request = FetchRequest(
+            entityName: "Flight",
+            predicate: try PredicateParser.parse("dest == 'LAX' AND month == 1"),
+            sortDescriptors: [SortDescriptor(parsing: "-dep_delay")],
+            batchSize: 50)
         let results = try request.execute(in: context)
         let objects = try results.objects()
         let quarryKeys = objects.map { $0.primaryKey! }
@@ -58,11 +63,13 @@ import QuarrySQLite
 
         let (handCount, handRows) = try context.read { db -> (Int, [Row]) in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE dest = 'LAX' AND month = 1") ?? -1
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT _pk, dep_delay FROM Flight
-                WHERE dest = 'LAX' AND month = 1
-                ORDER BY dep_delay DESC, _pk ASC
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT _pk, dep_delay FROM Flight
+                    WHERE dest = 'LAX' AND month = 1
+                    ORDER BY dep_delay DESC, _pk ASC
+                    """)
             return (count, rows)
         }
         #expect(try results.count() == handCount)
@@ -94,8 +101,9 @@ import QuarrySQLite
         let bound = try #require(results.predicate)
         let fragment = bound.sql(dialect: SQLiteDialect())
         let viaFragment = try context.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE \(fragment.sql)",
-                             arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM Flight WHERE \(fragment.sql)",
+                arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
         }
         #expect(viaFragment == handCount)
         let all = try FetchRequest(entityName: "Flight").execute(in: context).objects()
@@ -103,7 +111,10 @@ import QuarrySQLite
         #expect(all.filter { bound.matches($0) }.count == handCount)
 
         // A carrier breakdown, for a second query shape.
-        let ua = try FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse("carrier == %@ AND dep_delay > %d", arguments: PredicateArguments([.text("UA"), .integer(30)]))).count(in: context)
+        let ua = try FetchRequest(
+            entityName: "Flight",
+            predicate: try PredicateParser.parse("carrier == %@ AND dep_delay > %d", arguments: PredicateArguments([.text("UA"), .integer(30)]))
+        ).count(in: context)
         let handUA = try context.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE carrier = 'UA' AND dep_delay > 30")
         }

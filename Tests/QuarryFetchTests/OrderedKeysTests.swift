@@ -1,5 +1,6 @@
-@testable import QuarryFetch
 import Testing
+
+@testable import QuarryFetch
 
 /// Keys kept as a range (a table's rows in key order without gaps) give every batch the
 /// keys the same list would.

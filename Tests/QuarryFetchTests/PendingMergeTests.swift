@@ -1,11 +1,11 @@
 import Foundation
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
 
 /// Results with unsaved changes merge them into the saved rows' keys; whatever they show
 /// must be what saving and fetching again shows: the same objects in the same order
@@ -21,8 +21,9 @@ import QuarryModel
         var section: String?
 
         func request() throws -> FetchRequest {
-            var r = FetchRequest(entityName: "Item", predicate: try predicate.map { try PredicateParser.parse($0) },
-                                 sortDescriptors: sort, limit: limit, offset: offset, batchSize: 7)
+            var r = FetchRequest(
+                entityName: "Item", predicate: try predicate.map { try PredicateParser.parse($0) },
+                sortDescriptors: sort, limit: limit, offset: offset, batchSize: 7)
             r.sectionKey = section
             return r
         }
@@ -32,13 +33,15 @@ import QuarryModel
         Case(predicate: nil, sort: []),
         Case(predicate: "n >= 2", sort: [QuarryFetch.SortDescriptor(key: "n")]),
         Case(predicate: nil, sort: [QuarryFetch.SortDescriptor(key: "n", ascending: false)]),
-        Case(predicate: nil, sort: [QuarryFetch.SortDescriptor(key: "tag", comparison: .caseInsensitive), QuarryFetch.SortDescriptor(key: "x", ascending: false)]),
+        Case(
+            predicate: nil,
+            sort: [QuarryFetch.SortDescriptor(key: "tag", comparison: .caseInsensitive), QuarryFetch.SortDescriptor(key: "x", ascending: false)]),
         Case(predicate: "tag == 'a' OR n < 1", sort: [QuarryFetch.SortDescriptor(key: "name")], limit: 5, offset: 3),
         Case(predicate: nil, sort: [QuarryFetch.SortDescriptor(key: "n")], section: "tag"),
         Case(predicate: "x > 1", sort: [QuarryFetch.SortDescriptor(key: "name", ascending: false)], limit: 9, section: "n"),
         Case(predicate: "name BEGINSWITH[c] 'a'", sort: [], limit: 7, offset: 2),
         Case(predicate: nil, sort: [], offset: 4, section: "tag"),
-        Case(predicate: "tag == nil", sort: [QuarryFetch.SortDescriptor(key: "x")]),
+        Case(predicate: "tag == nil", sort: [QuarryFetch.SortDescriptor(key: "x")])
     ]
 
     /// What results show: objects by identity (held, so a row is one object throughout),
@@ -65,8 +68,10 @@ import QuarryModel
     static let tags: [Value] = [.null, .text("a"), .text("A"), .text("b")]
 
     static func randomValues(_ rng: inout SplitMix64) -> [String: Value] {
-        ["name": .text(rng.pick(names)), "n": .integer(Int64(rng.int(0...4))), "x": rng.chance(0.2) ? .null : .real(Double(rng.int(0...3)) / 2),
-         "tag": rng.pick(tags)]
+        [
+            "name": .text(rng.pick(names)), "n": .integer(Int64(rng.int(0...4))), "x": rng.chance(0.2) ? .null : .real(Double(rng.int(0...3)) / 2),
+            "tag": rng.pick(tags)
+        ]
     }
 
     static func seededStore(_ rng: inout SplitMix64, rows: Int) throws -> ObjectContext {
@@ -129,7 +134,10 @@ import QuarryModel
 
     /// A loop over results that changes, deletes and inserts as it walks them: at every
     /// step the results are what merging afresh gives, and at the end what saving gives.
-    @Test(arguments: [[QuarryFetch.SortDescriptor](), [QuarryFetch.SortDescriptor(key: "n")], [QuarryFetch.SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)]])
+    @Test(arguments: [
+        [QuarryFetch.SortDescriptor](), [QuarryFetch.SortDescriptor(key: "n")],
+        [QuarryFetch.SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)]
+    ])
     func aLoopChangingWhatItWalksAgrees(sort: [QuarryFetch.SortDescriptor]) throws {
         var rng = SplitMix64(seed: 41)
         let context = try Self.seededStore(&rng, rows: 150)
@@ -145,7 +153,8 @@ import QuarryModel
             default: try object.setValue(.integer(Int64(rng.int(0...4))), forKey: "n")
             }
             if index % 25 == 0 {
-                let a = try Self.answer(results), b = try Self.answer(request.execute(in: context))
+                let a = try Self.answer(results)
+                let b = try Self.answer(request.execute(in: context))
                 #expect(a == b, "step \(index)")
             }
             index += 1
@@ -183,8 +192,8 @@ import QuarryModel
         let second = try context.insert(into: "Item", values: ["name": .text("new2"), "n": .integer(2)])
         let up = try request(sort: ["n"]).execute(in: context).objects()
         let down = try request(sort: ["-n"]).execute(in: context).objects()
-        #expect(up[2 ... 4].map { try? $0.value(forKey: "name") } == [.text("item2"), .text("new1"), .text("new2")])
-        #expect(down[3 ... 5].map { try? $0.value(forKey: "name") } == [.text("new2"), .text("new1"), .text("item2")])
+        #expect(up[2...4].map { try? $0.value(forKey: "name") } == [.text("item2"), .text("new1"), .text("new2")])
+        #expect(down[3...5].map { try? $0.value(forKey: "name") } == [.text("new2"), .text("new1"), .text("item2")])
         try context.save()
         #expect(zip(try request(sort: ["n"]).execute(in: context).objects(), up).allSatisfy { $0 === $1 })
         #expect(zip(try request(sort: ["-n"]).execute(in: context).objects(), down).allSatisfy { $0 === $1 })
@@ -196,8 +205,9 @@ import QuarryModel
     @Test func toOneKeyPathsAgreeWithSaveThenFetch() throws {
         let context = try RelationshipJoinTests.flightStore()
         func items(_ predicate: String?, _ sort: [String]) throws -> FetchRequest {
-            FetchRequest(entityName: "Item", predicate: try predicate.map { try PredicateParser.parse($0) },
-                         sortDescriptors: sort.map(QuarryFetch.SortDescriptor.init(parsing:)), batchSize: 2)
+            FetchRequest(
+                entityName: "Item", predicate: try predicate.map { try PredicateParser.parse($0) },
+                sortDescriptors: sort.map(QuarryFetch.SortDescriptor.init(parsing:)), batchSize: 2)
         }
         let requests = try [items(nil, ["owner.name", "-title"]), items("owner.name != 'bob'", ["-owner.name"]), items(nil, ["title"])]
         let results = try requests.map { try $0.execute(in: context) }

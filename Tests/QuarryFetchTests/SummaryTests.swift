@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 // summarize() and sql() on nycflights13 (the sample FlightsOptionsTests imports), each
 // statistic compared with a query written by hand on the same connection.
@@ -40,7 +40,9 @@ struct SummaryTests {
         #expect(summaries.map(\.column) == entity.attributeNames)
         for summary in summaries {
             let c = "\"\(summary.column)\""
-            let row = try handRow(context, "SELECT count(\(c)) AS n, count(*) - count(\(c)) AS nulls, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM Flight")
+            let row = try handRow(
+                context,
+                "SELECT count(\(c)) AS n, count(*) - count(\(c)) AS nulls, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM Flight")
             #expect(summary.count == row["n"], "\(summary.column) count")
             #expect(summary.nulls == row["nulls"], "\(summary.column) nulls")
             #expect(summary.distinct == row["d"], "\(summary.column) distinct")
@@ -54,7 +56,8 @@ struct SummaryTests {
         let summaries = try SummaryRequest(FetchRequest(entityName: "Flight")).execute(in: context)
         for column in ["dep_delay", "distance", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
-            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1") }
+            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
+            }
             let mean = values.reduce(0, +) / Double(values.count)
             let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
             let tolerance = column == "time_hour" ? 1e-3 : 1e-9
@@ -66,7 +69,10 @@ struct SummaryTests {
         }
         // Dates are summarised as dates; text has no mean.
         let time = try #require(summaries.first { $0.column == "time_hour" })
-        guard case .date? = time.q50, case .date? = time.mean else { Issue.record("time_hour statistics are not dates: \(time)"); return }
+        guard case .date? = time.q50, case .date? = time.mean else {
+            Issue.record("time_hour statistics are not dates: \(time)")
+            return
+        }
         let carrier = try #require(summaries.first { $0.column == "carrier" })
         #expect(carrier.mean == nil && carrier.q50 == nil && carrier.min == .text("9E"))
     }
@@ -76,11 +82,15 @@ struct SummaryTests {
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("origin == %@ AND month <= 3", arguments: PredicateArguments([.text("JFK")]))
         let summary = try #require(try SummaryRequest(request).execute(in: context).first { $0.column == "arr_delay" })
-        let row = try handRow(context, "SELECT count(arr_delay) AS n, avg(arr_delay) AS m, count(*) - count(arr_delay) AS nulls FROM Flight WHERE origin = 'JFK' AND month <= 3")
+        let row = try handRow(
+            context,
+            "SELECT count(arr_delay) AS n, avg(arr_delay) AS m, count(*) - count(arr_delay) AS nulls FROM Flight WHERE origin = 'JFK' AND month <= 3")
         #expect(summary.count == row["n"])
         #expect(summary.nulls == row["nulls"])
         #expect(abs((real(summary.mean) ?? .nan) - (row["m"] as Double)) < 1e-9)
-        let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT arr_delay FROM Flight WHERE origin = 'JFK' AND month <= 3 AND arr_delay IS NOT NULL ORDER BY 1") }
+        let values = try context.read { db in
+            try Double.fetchAll(db, sql: "SELECT arr_delay FROM Flight WHERE origin = 'JFK' AND month <= 3 AND arr_delay IS NOT NULL ORDER BY 1")
+        }
         #expect(real(summary.q75) == linearQuantile(values, 0.75))
     }
 
@@ -92,16 +102,18 @@ struct SummaryTests {
         for run in [
             { (admit: RowAdmission) in _ = try ReadOnlyQuery("SELECT * FROM Flight", arguments: []).execute(in: context, admit: admit) },
             { (admit: RowAdmission) in
-                _ = try DictionaryRequest(base: FetchRequest(entityName: "Flight"), properties: ["carrier", "dep_delay"]).execute(in: context, admit: admit)
-            },
+                _ = try DictionaryRequest(base: FetchRequest(entityName: "Flight"), properties: ["carrier", "dep_delay"]).execute(
+                    in: context, admit: admit)
+            }
         ] {
             var largest = 0
             #expect(throws: Over.self) {
-                try run(RowAdmission { rows, columns, _ in
-                    largest = max(largest, rows)
-                    #expect(columns >= 2)
-                    if rows >= 10_000 { throw Over() }
-                })
+                try run(
+                    RowAdmission { rows, columns, _ in
+                        largest = max(largest, rows)
+                        #expect(columns >= 2)
+                        if rows >= 10_000 { throw Over() }
+                    })
             }
             #expect(largest < 10_000 + RowAdmission.stride, "stopped at \(largest) of 336,776 rows")
         }
@@ -109,14 +121,20 @@ struct SummaryTests {
 
     @Test func sqlReadsWithBoundArgumentsAndRefusesWrites() throws {
         let context = try flightsContext()
-        let rows = try ReadOnlyQuery("SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")]).execute(in: context)
+        let rows = try ReadOnlyQuery(
+            "SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")]
+        ).execute(in: context)
         #expect(rows.columns == ["carrier", "n"])
-        let hand = try context.read { db in try Row.fetchAll(db, sql: "SELECT carrier, count(*) FROM Flight WHERE origin = 'LGA' GROUP BY carrier ORDER BY 2 DESC, carrier") }
+        let hand = try context.read { db in
+            try Row.fetchAll(db, sql: "SELECT carrier, count(*) FROM Flight WHERE origin = 'LGA' GROUP BY carrier ORDER BY 2 DESC, carrier")
+        }
         #expect(rows.rows.map { $0[0] } == hand.map { Value($0[0] as DatabaseValue) })
         #expect(rows.rows.map { $0[1] } == hand.map { Value($0[1] as DatabaseValue) })
-        for (sql, words) in [("DELETE FROM Flight", "would write"), ("UPDATE Flight SET month = 1", "would write"),
-                             ("SELECT 1; DELETE FROM Flight", "one statement"), ("ATTACH ':memory:' AS x", "would write or returns nothing"),
-                             ("SELECT ?", "do not match")] {
+        for (sql, words) in [
+            ("DELETE FROM Flight", "would write"), ("UPDATE Flight SET month = 1", "would write"),
+            ("SELECT 1; DELETE FROM Flight", "one statement"), ("ATTACH ':memory:' AS x", "would write or returns nothing"),
+            ("SELECT ?", "do not match")
+        ] {
             #expect { _ = try ReadOnlyQuery(sql, arguments: []).execute(in: context) } throws: { error in
                 let text = (error as? FetchError)?.message ?? "\(error)"
                 return text.contains(words) && !text.contains("\n")
@@ -131,7 +149,8 @@ struct SummaryTests {
             let (_, buckets, _) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
             #expect(buckets.count == bins)
             let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
-            let low: Double = range["lo"], high: Double = range["hi"]
+            let low: Double = range["lo"]
+            let high: Double = range["hi"]
             #expect(buckets.first?.lower == low && buckets.last?.upper == high)
             #expect(buckets.reduce(0) { $0 + $1.count } == range["n"] as Int, "\(key): every value in one bucket")
             // Bucket i holds lower <= x < upper; the last one also holds the maximum.
@@ -145,7 +164,11 @@ struct SummaryTests {
         request.predicate = try PredicateParser.parse("carrier == 'HA'", arguments: PredicateArguments([]))
         let (_, ha, _) = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context)
         #expect(ha.reduce(0) { $0 + $1.count } == (try handRow(context, "SELECT count(arr_delay) AS n FROM Flight WHERE carrier = 'HA'"))["n"] as Int)
-        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3).execute(in: context) } throws: { "\($0)".contains("needs numbers or dates") }
-        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0).execute(in: context) } throws: { "\($0)".contains("bins must be") }
+        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3).execute(in: context) } throws: {
+            "\($0)".contains("needs numbers or dates")
+        }
+        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0).execute(in: context) } throws: {
+            "\($0)".contains("bins must be")
+        }
     }
 }

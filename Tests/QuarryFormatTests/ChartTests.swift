@@ -14,7 +14,8 @@ struct ChartTests {
     }
 
     @Test func aTinyValueStillShowsAndLongLabelsAreCut() {
-        let text = Chart.bars(title: "t", labels: [String(repeating: "x", count: 30), "y"], values: [1000, 1], style: ChartStyle(width: 40, unicode: true))
+        let text = Chart.bars(
+            title: "t", labels: [String(repeating: "x", count: 30), "y"], values: [1000, 1], style: ChartStyle(width: 40, unicode: true))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[1].hasPrefix("xxxxxxxxxxxx… │"), "\(text)")
         #expect(lines[2].hasSuffix("│▏ 1"), "\(text)")
@@ -44,7 +45,9 @@ struct TextTableTests {
         var format = TableFormat()
         format.width = 30
         let table = TextTable(headers: ["scheduled_departure", "carrier", "destination_airport"], values: [[.integer(5), .text("UA"), .text("LAX")]])
-        #expect(table.render(format) == "scheduled_departure | carrier\n--------------------+--------\n                  5 | UA\n… +1 column", "\(table.render(format))")
+        #expect(
+            table.render(format) == "scheduled_departure | carrier\n--------------------+--------\n                  5 | UA\n… +1 column",
+            "\(table.render(format))")
     }
 
     /// As `sqlite3` prints them: the shortest text of at most 15 significant digits, so

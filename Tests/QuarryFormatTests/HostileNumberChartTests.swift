@@ -7,12 +7,14 @@ import Testing
 /// arithmetic trap, and what has no mark counted in a line under the chart.
 @Suite struct HostileNumberChartTests {
     @Test func barsLeaveOutInfinitiesAndNaNAndCountThem() {
-        let text = Chart.bars(title: "v by k", labels: ["a", "b", "c", "d", "e"], values: [.infinity, 1, nil, -.infinity, .nan],
-                              style: ChartStyle(width: 20, unicode: false))
+        let text = Chart.bars(
+            title: "v by k", labels: ["a", "b", "c", "d", "e"], values: [.infinity, 1, nil, -.infinity, .nan],
+            style: ChartStyle(width: 20, unicode: false))
         #expect(text == "v by k\na | inf\nb |############ 1\nc | nil\nd | -inf\ne | nan\n3 values are inf or nan, left out", "\(text)")
         // The whole range of doubles scales, and counted-apart values add to the line.
-        let wide = Chart.bars(title: "t", labels: ["lo", "hi"], values: [-1.7976931348623157e308, 1.7976931348623157e308], leftOut: 1,
-                              style: ChartStyle(width: 30, unicode: false))
+        let wide = Chart.bars(
+            title: "t", labels: ["lo", "hi"], values: [-1.7976931348623157e308, 1.7976931348623157e308], leftOut: 1,
+            style: ChartStyle(width: 30, unicode: false))
         #expect(wide.hasSuffix("\n1 value is inf or nan, left out") && wide.contains("hi |#"), "\(wide)")
     }
 
@@ -27,8 +29,10 @@ import Testing
         #expect(lines.last == "2 values are inf or nan, left out", "\(text)")
         // Points at the largest double in one column average to it (a sum would be inf,
         // and draw nothing): the column is full.
-        let crowded = Chart.line(title: "y", xs: Array(repeating: 1, count: 5), ys: Array(repeating: max, count: 5), xLabel: { _ in "x" }, style: style)
+        let crowded = Chart.line(
+            title: "y", xs: Array(repeating: 1, count: 5), ys: Array(repeating: max, count: 5), xLabel: { _ in "x" }, style: style)
         #expect(crowded.split(separator: "\n").dropFirst().prefix(2).allSatisfy { $0.hasSuffix("|#    ") }, "\(crowded)")
-        #expect(Chart.line(title: "y", xs: [.infinity], ys: [1], xLabel: { _ in "x" }, style: style) == "y\n(no points)\n1 value is inf or nan, left out")
+        #expect(
+            Chart.line(title: "y", xs: [.infinity], ys: [1], xLabel: { _ in "x" }, style: style) == "y\n(no points)\n1 value is inf or nan, left out")
     }
 }

@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func tablesRoundAndDataModesKeepTheExactValue() {
-        let noisy = 2328.600000000004, exact = Value.format(2328.600000000004)
+        let noisy = 2328.600000000004
+        let exact = Value.format(2328.600000000004)
         #expect(exact.count > "2328.6".count, "\(exact)")
         let table = TextTable(headers: ["total"], values: [[.real(noisy)], [.real(12615.05)]])
         #expect(table.render(mode: .table) == "total\n--------\n  2328.6\n12615.05", "\(table.render(mode: .table))")

@@ -1,8 +1,8 @@
 import Foundation
 import QuarryFormat
+import QuarryModel
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// How tables are shown: one object vertically when it would not fit, a choice of
 /// columns, dates in local time, and the live view's row marks.
@@ -66,7 +66,9 @@ import QuarryModel
         var local = format(width: 0)
         local.localTime = true
         let table = TextTable(headers: ["when"], values: [[.date(1_357_034_400)], [.date(1_372_680_000.5)]])
-        #expect(table.render(local) == "when\n---------------------------\n2013-01-01T05:00:00-05:00\n2013-07-01T08:00:00.5-04:00", "\(table.render(local))")
+        #expect(
+            table.render(local) == "when\n---------------------------\n2013-01-01T05:00:00-05:00\n2013-07-01T08:00:00.5-04:00",
+            "\(table.render(local))")
         #expect(table.render(format(width: 0)).contains("2013-01-01T10:00:00Z"), "UTC by default")
         let old = TextTable(headers: ["when"], values: [[.date(-5_364_662_400)]])
         #expect(old.render(local).hasSuffix("1799-12-31T19:03:58-04:56:02"), "local mean time keeps its seconds: \(old.render(local))")

@@ -58,10 +58,16 @@ import Testing
         try "a\n1\n".write(to: dir.appendingPathComponent("a.csv"), atomically: true, encoding: .utf8)
         let h = try Harness()
         h.run(#"entity "I" { n = "int64" }; I:new{ n = 1 }; save()"#)
-        #expect(h.error(#"import("\#(dir.path)/a.csv", { entity = "A", entiy = "B" })"#).contains("import: unknown option 'entiy' (did you mean 'entity'?)"))
+        #expect(
+            h.error(#"import("\#(dir.path)/a.csv", { entity = "A", entiy = "B" })"#).contains(
+                "import: unknown option 'entiy' (did you mean 'entity'?)"))
         #expect(h.error(#"histogram("I", "n", { bin = 3 })"#).contains("histogram: unknown option 'bin' (did you mean 'bins'?)"))
-        #expect(h.error(#"export(fetch("I"), "\#(dir.path)/x.csv", { format = "json" })"#).contains("bad argument #3 to 'export' (export takes no options"))
-        #expect(h.error(#"barchart(sql("SELECT n, n AS m FROM I"), "n", "m", { width = 3 })"#).contains("bad argument #4 to 'barchart' (barchart takes no options)"))
+        #expect(
+            h.error(#"export(fetch("I"), "\#(dir.path)/x.csv", { format = "json" })"#).contains(
+                "bad argument #3 to 'export' (export takes no options"))
+        #expect(
+            h.error(#"barchart(sql("SELECT n, n AS m FROM I"), "n", "m", { width = 3 })"#).contains(
+                "bad argument #4 to 'barchart' (barchart takes no options)"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.csv").path))
         #expect(h.string("typeof(A)") == "nil" && h.string("typeof(B)") == "nil")
     }

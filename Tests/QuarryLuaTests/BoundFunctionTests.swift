@@ -10,18 +10,19 @@ import Testing
     /// stack) serves the coroutine and, afterwards, the main thread.
     @Test func methodsFirstUsedInACoroutineWorkThereAndAfter() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "Item" { title = "string" }
-        Item:new{ title = "a" }
-        save()
-        local co = coroutine.wrap(function()
-          local r = fetch("Item")
-          coroutine.yield(r:first().title)
-          return #r:totable()
-        end)
-        first = co()
-        n = co()
-        """#)
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            Item:new{ title = "a" }
+            save()
+            local co = coroutine.wrap(function()
+              local r = fetch("Item")
+              coroutine.yield(r:first().title)
+              return #r:totable()
+            end)
+            first = co()
+            n = co()
+            """#)
         #expect(h.string("first") == "a")
         #expect(h.string("n") == "1")
         #expect(h.string(#"fetch("Item"):first().title"#) == "a")
@@ -36,15 +37,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             let h = try Harness()
-            h.run(#"""
-            entity "Item" { title = "string" }
-            keep = setmetatable({}, { __gc = function()
-              local ok, message = pcall(count, "Item")
-              local f = io.open("\#(path)", "w")
-              f:write(tostring(ok), " ", tostring(message))
-              f:close()
-            end })
-            """#)
+            h.run(
+                #"""
+                entity "Item" { title = "string" }
+                keep = setmetatable({}, { __gc = function()
+                  local ok, message = pcall(count, "Item")
+                  local f = io.open("\#(path)", "w")
+                  f:write(tostring(ok), " ", tostring(message))
+                  f:close()
+                end })
+                """#)
         }
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written == "false t:3: quarry is closing; 'count' cannot run now")

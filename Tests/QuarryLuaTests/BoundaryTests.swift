@@ -19,39 +19,40 @@ import Testing
     @Test func wrongArgumentsThousandsOfTimesGiveCleanErrors() throws {
         let h = try Harness()
         h.run(#"entity "Item" { title = "string", n = "int64" }; o = Item:new{ title = "x", n = 1 }; save(); r = fetch("Item")"#)
-        h.run(#"""
-        local targets = {
-          fetch, count, entity, save, rollback, haschanges, date, now, typeof, predicate, entities, decimal,
-          quarry.delete, quarry.objectID, quarry.changes, quarry.isInserted, quarry.isDeleted,
-          Item.new, Item.fetch, Item.count, Item.first, Item.get,
-          r.first, r.ids, r.totable,
-          function(a, b) return o[a] end, function(a, b) o[a] = b end,
-          function(a) return r[a] end, function(a, b) r[a] = b end,
-          function(a) return #r end, function(a) return Item[a] end,
-          function(a, b) return date(0) < a end, function(a) return date(0) - a end,
-          function(a, b) return decimal("1.5") + a end, function(a) return decimal("1.5") < a end,
-          function(a) return decimal("1") / a end, function(a) return a .. decimal("2") end,
-        }
-        local junk = { 1, 2.5, -1, 0, math.huge, "", "x", "Item", "n > ", "%K", {}, { "Item" }, true, false,
-                       print, coroutine.create(print), io.stdout, date(0), decimal("1.50") }
-        local errors, calls = 0, 0
-        math.randomseed(42)
-        for round = 1, 4000 do
-          local f = targets[math.random(#targets)]
-          local a, b = junk[math.random(#junk)], junk[math.random(#junk)]
-          local ok, message = pcall(f, a, b)
-          calls = calls + 1
-          if not ok then
-            errors = errors + 1
-            assert(type(message) == "string", "error is not a string: " .. tostring(message))
-            assert(not message:find("\n"), "error spans lines: " .. message)
-          end
-        end
-        assert(calls == 4000)
-        assert(errors > 1000, "expected most junk calls to fail, got " .. errors)
-        rollback()
-        assert(count("Item") == 1, "the store changed: " .. count("Item"))
-        """#)
+        h.run(
+            #"""
+            local targets = {
+              fetch, count, entity, save, rollback, haschanges, date, now, typeof, predicate, entities, decimal,
+              quarry.delete, quarry.objectID, quarry.changes, quarry.isInserted, quarry.isDeleted,
+              Item.new, Item.fetch, Item.count, Item.first, Item.get,
+              r.first, r.ids, r.totable,
+              function(a, b) return o[a] end, function(a, b) o[a] = b end,
+              function(a) return r[a] end, function(a, b) r[a] = b end,
+              function(a) return #r end, function(a) return Item[a] end,
+              function(a, b) return date(0) < a end, function(a) return date(0) - a end,
+              function(a, b) return decimal("1.5") + a end, function(a) return decimal("1.5") < a end,
+              function(a) return decimal("1") / a end, function(a) return a .. decimal("2") end,
+            }
+            local junk = { 1, 2.5, -1, 0, math.huge, "", "x", "Item", "n > ", "%K", {}, { "Item" }, true, false,
+                           print, coroutine.create(print), io.stdout, date(0), decimal("1.50") }
+            local errors, calls = 0, 0
+            math.randomseed(42)
+            for round = 1, 4000 do
+              local f = targets[math.random(#targets)]
+              local a, b = junk[math.random(#junk)], junk[math.random(#junk)]
+              local ok, message = pcall(f, a, b)
+              calls = calls + 1
+              if not ok then
+                errors = errors + 1
+                assert(type(message) == "string", "error is not a string: " .. tostring(message))
+                assert(not message:find("\n"), "error spans lines: " .. message)
+              end
+            end
+            assert(calls == 4000)
+            assert(errors > 1000, "expected most junk calls to fail, got " .. errors)
+            rollback()
+            assert(count("Item") == 1, "the store changed: " .. count("Item"))
+            """#)
         #expect(h.stackTop == 0)
         #expect(h.string("fetch('Item')[1].title") == "x")
     }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// What an independent review of the collector's loan (shim.c) and of objects kept across
 /// a model change found: a collector a callback restarts or stops, the snapshot a save
@@ -19,7 +19,8 @@ import QuarrySQLite
     /// precisely than this: save's frame is on the stack until its trampoline returns.)
     @Test func anObserverThatRestartsTheCollectorLeavesItRunningAtItsPace() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "T" { n = "int64", s = "string" }
             finalized = 0
             local fmt = { __gc = function() finalized = finalized + 1 end }
@@ -50,7 +51,8 @@ import QuarrySQLite
     /// A collector an observer stops stays stopped: nothing is finalized after that.
     @Test func aCollectorStoppedInAnObserverStaysStopped() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "T" { n = "int64", s = "string" }
             stopped, after, total = false, 0, 0
             local mt = { __gc = function() total = total + 1; if stopped then after = after + 1 end end }
@@ -73,7 +75,8 @@ import QuarrySQLite
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             entity "P" { b = "string", n = "int64" }; entity "Q" { b = "string", c = "int64" }
             kept = P:new{ b = "x", n = 1 }; other = P:new{ b = "y", n = 1 }; Q:new{ b = "x", c = 2 }; save()
             kept.n = 5
@@ -95,7 +98,8 @@ import QuarrySQLite
     /// An inserted row whose link was set through its column has the link once saved,
     /// and its next save is no conflict: on a foreign file, and through relate().
     @Test func anInsertedRowsLinkColumnIsItsLinkOnceSaved() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (1, 'Ann');
@@ -107,7 +111,8 @@ import QuarrySQLite
         #expect(h.string(#"count("book", "title == 'U'")"#) == "1")
 
         let own = try Harness()
-        own.run(#"""
+        own.run(
+            #"""
             entity "P" { b = "string", n = "int64" }; entity "Q" { b = "string", c = "int64" }
             Q:new{ b = "x", c = 2 }; save()
             relate("P", "b", "Q", "b", "target", "sources")
@@ -124,7 +129,8 @@ extension CollectorAndModelChangeTests {
     /// rows, counts and walks answer in it.
     @Test func resultsKeptAcrossAMigrationStillRead() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "P" { b = "string", n = "int64" }
             for i = 1, 30 do P:new{ b = string.format("x%02d", i), n = i } end
             save()
@@ -133,7 +139,8 @@ extension CollectorAndModelChangeTests {
             assert(r[2].n == 2)
             entity "P" { b = "string", m = { "int64", default = 7 } }
             """#)
-        h.run(#"""
+        h.run(
+            #"""
             assert(r[2].m == 7 and r[25].b == "x25" and #r == 30)
             local walked = 0
             for _, p in ipairs(r) do walked = walked + p.m end
@@ -148,7 +155,8 @@ extension CollectorAndModelChangeTests {
     @Test func resultsOfAStoreOpenReplacedSaySo() throws {
         let folder = try TemporaryFolder()
         let h = try Harness(context: StoreOpener.open(folder.path("a.sqlite")))
-        h.run(#"""
+        h.run(
+            #"""
             entity "P" { n = "int64" }
             for i = 1, 30 do P:new{ n = i } end
             save()

@@ -5,10 +5,11 @@ import Testing
 struct CompletionTests {
     private func harness() throws -> Harness {
         let h = try Harness()
-        h.run("""
-        entity "Airline" { carrier = "string", name = "string" }
-        entity "Flight" { carrier = "string", dep_delay = "double?", airline = { one = "Airline", inverse = "flights" } }
-        """)
+        h.run(
+            """
+            entity "Airline" { carrier = "string", name = "string" }
+            entity "Flight" { carrier = "string", dep_delay = "double?", airline = { one = "Airline", inverse = "flights" } }
+            """)
         return h
     }
 

@@ -6,7 +6,8 @@ import Testing
 @Suite struct ConfigureTests {
     private func harness() throws -> Harness {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "T" { n = "int64", g = "string" }
             for i = 1, 10 do T:new{ n = i, g = i % 2 == 0 and "even" or "odd" } end
             save()
@@ -34,7 +35,8 @@ import Testing
 
     @Test func everyKeyAtOnceGivesObserversOneEvent() throws {
         let h = try harness()
-        h.run(#"""
+        h.run(
+            #"""
             r = fetch("T", "n > %@", 5)
             events, last = 0, nil
             observe(r, function(ev) events = events + 1; last = ev end)
@@ -58,7 +60,8 @@ import Testing
 
     @Test func unknownKeysAndBadValuesLeaveTheResultsAsTheyWere() throws {
         let h = try harness()
-        h.run(#"""
+        h.run(
+            #"""
             r = fetch("T", "n > %@", 5)
             events = 0
             observe(r, function() events = events + 1 end)
@@ -99,7 +102,7 @@ import Testing
             (#"r:configure{ section = 3 }"#, "section must be"),
             (#"r:configure{ limit = 1.5 }"#, "limit must be an integer"),
             (#"r:configure{ sort = 4 }"#, "sort must be"),
-            (#"r.configure(3, {})"#, "results expected"),
+            (#"r.configure(3, {})"#, "results expected")
         ]
         for (code, expected) in cases {
             let message = h.error(code)

@@ -1,10 +1,10 @@
 import Foundation
 import QuarryLua
+import QuarryModel
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// The runtime writes through the console it is handed (no terminal code of its own), and
 /// a failure keeps the value a Swift function threw, so the REPL reads a predicate's
@@ -44,7 +44,8 @@ import QuarryModel
         defer { try? FileManager.default.removeItem(at: folder) }
         let csv = "name,n\n" + (1...3).map { "x\($0),\($0)" }.joined(separator: "\n") + "\n"
         try csv.write(to: folder.appendingPathComponent("rows.csv"), atomically: true, encoding: .utf8)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             assert(import("\(folder.path)/rows.csv", { entity = "Row" }) == 3)
             watch(fetch("Row"))
             local r = fetch{ "Row", section = "name" }

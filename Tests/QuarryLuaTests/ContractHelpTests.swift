@@ -14,7 +14,7 @@ import Testing
     private static let luaStandard: Set<String> = [
         "assert", "collectgarbage", "dofile", "error", "getmetatable", "ipairs", "load", "loadfile", "next", "pairs",
         "pcall", "print", "rawequal", "rawget", "rawlen", "rawset", "require", "select", "setmetatable", "tonumber",
-        "tostring", "type", "xpcall",
+        "tostring", "type", "xpcall"
     ]
     /// Names the contract writes as calls that are no global functions: `fn(new, old)`, the
     /// callback observers are given; `new{}`, a handle's method (`Item:new{}`).
@@ -32,7 +32,10 @@ import Testing
         let call = try NSRegularExpression(pattern: #"^\s*(?:local\s+[A-Za-z0-9_, ]+=\s*)?([a-z_][A-Za-z0-9_]*)\s*[({"]"#)
         var inLua = false
         for line in text.components(separatedBy: "\n") {
-            if line.hasPrefix("```") { inLua = !inLua && line.hasPrefix("```lua"); continue }
+            if line.hasPrefix("```") {
+                inLua = !inLua && line.hasPrefix("```lua")
+                continue
+            }
             guard inLua else { continue }
             let nsLine = line as NSString
             if let match = call.firstMatch(in: line, range: NSRange(location: 0, length: nsLine.length)) {

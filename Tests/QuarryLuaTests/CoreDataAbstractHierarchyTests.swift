@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Issue 49, items 2 and 3, on Apple's Screen Time store (`screentime/`): the abstract
 /// CoreOrganization > Cloud/Family/LocalOrganization share `ZCOREORGANIZATION`, whose
@@ -25,8 +25,11 @@ import QuarrySQLite
                 try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, ZSETTINGS, ZSETTINGS1 FROM ZCOREORGANIZATION ORDER BY Z_PK").map { "\($0)" }
                     + Row.fetchAll(db, sql: "SELECT Z_PK, ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT").map { "\($0)" }
             }
-            #expect(facts == ["[Z_PK:1 Z_ENT:10 ZSETTINGS:NULL ZSETTINGS1:1]", "[Z_PK:2 Z_ENT:8 ZSETTINGS:2 ZSETTINGS1:NULL]",
-                              "[Z_PK:1 ZORGANIZATION:2 Z7_ORGANIZATION:8]"])
+            #expect(
+                facts == [
+                    "[Z_PK:1 Z_ENT:10 ZSETTINGS:NULL ZSETTINGS1:1]", "[Z_PK:2 Z_ENT:8 ZSETTINGS:2 ZSETTINGS1:NULL]",
+                    "[Z_PK:1 ZORGANIZATION:2 Z7_ORGANIZATION:8]"
+                ])
         }
 
         func open() throws -> Harness { try Harness(context: try StoreOpener.open(path)) }
@@ -37,7 +40,8 @@ import QuarrySQLite
     @Test func aToOneToAnAbstractEntityComparesWithItsSubentitiesObjects() throws {
         let f = try Fixture()
         let h = try f.open()
-        h.run(#"""
+        h.run(
+            #"""
             cloud = CloudOrganization:get("CloudOrganization/2")
             loc = LocalOrganization:get("LocalOrganization/1")
             bp = Blueprint:get("Blueprint/1")
@@ -45,7 +49,7 @@ import QuarrySQLite
         let cases: [(String, String, String)] = [
             ("organization == %@", "cloud", "1"), ("organization == %@", "loc", "0"),
             ("organization != %@", "cloud", "0"), ("organization != %@", "loc", "1"),
-            ("organization IN %@", "{cloud, loc}", "1"), ("organization IN %@", "{loc}", "0"),
+            ("organization IN %@", "{cloud, loc}", "1"), ("organization IN %@", "{loc}", "0")
         ]
         for (format, argument, expected) in cases {
             #expect(h.string(#"count("Blueprint", "\#(format)", \#(argument))"#) == expected, "\(format) \(argument)")
@@ -58,20 +62,25 @@ import QuarrySQLite
         #expect(h.string(#"count("CoreOrganization", "SELF IN %@", {cloud, loc})"#) == "2")
         #expect(h.string(#"count("CoreOrganization", "SELF == %@", cloud)"#) == "1")
         // Objects of no entity of the destination's family are still refused.
-        #expect(h.error(#"count("Blueprint", "organization == %@", CoreUser:get("CoreUser/1"))"#)
-            .contains("'organization' holds CoreOrganization objects, not CoreUser"))
-        #expect(h.error(#"count("LocalOrganizationSettings", "organization == %@", cloud)"#)
-            .contains("'organization' holds LocalOrganization objects, not CloudOrganization"))
+        #expect(
+            h.error(#"count("Blueprint", "organization == %@", CoreUser:get("CoreUser/1"))"#)
+                .contains("'organization' holds CoreOrganization objects, not CoreUser"))
+        #expect(
+            h.error(#"count("LocalOrganizationSettings", "organization == %@", cloud)"#)
+                .contains("'organization' holds LocalOrganization objects, not CloudOrganization"))
         // An unsaved blueprint of the local organization: in memory, then in SQL after
         // saving, whose row keeps the target's entity number as Core Data does.
-        h.run(#"""
+        h.run(
+            #"""
             nb = Blueprint:new{ identifier = "issue49", organization = loc }
             assert(#fetch("Blueprint", "organization == %@", loc) == 1)
             assert(predicate("organization == %@", loc):matches(nb))
             save()
             """#)
         #expect(h.string(#"count("Blueprint", "organization == %@", loc)"#) == "1")
-        let written = try f.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT WHERE ZIDENTIFIER = 'issue49'").map { "\($0)" } }
+        let written = try f.sql.read { db in
+            try Row.fetchOne(db, sql: "SELECT ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT WHERE ZIDENTIFIER = 'issue49'").map { "\($0)" }
+        }
         #expect(written == "[ZORGANIZATION:1 Z7_ORGANIZATION:10]")
     }
 
@@ -81,7 +90,8 @@ import QuarrySQLite
     @Test func anObjectReadThroughItsParentHasItsOwnEntitysColumns() throws {
         let f = try Fixture()
         let h = try f.open()
-        h.run(#"""
+        h.run(
+            #"""
             got = {}
             for _, o in ipairs(fetch("CoreOrganization")) do got[o:objectID()] = o.settings and o.settings:objectID() or "nil" end
             """#)
@@ -89,7 +99,8 @@ import QuarrySQLite
         #expect(h.string(#"got["CloudOrganization/2"]"#) == "CloudOrganizationSettings/2")
         #expect(h.string(#"fetch("LocalOrganization")[1].settings:objectID()"#) == "LocalOrganizationSettings/1")
         // The settings' parent likewise: Local's organization and user are in ZORGANIZATION2 and ZUSER2.
-        h.run(#"""
+        h.run(
+            #"""
             for _, s in ipairs(fetch("CoreOrganizationSettings")) do got[s:objectID()] = s.organization:objectID() .. " " .. s.user:objectID() end
             """#)
         #expect(h.string(#"got["LocalOrganizationSettings/1"]"#) == "LocalOrganization/1 CoreUser/1")
@@ -99,7 +110,8 @@ import QuarrySQLite
         #expect(h.string(#"count("CoreOrganization", "settings == %@", LocalOrganizationSettings:get("LocalOrganizationSettings/1"))"#) == "1")
         #expect(h.string(#"predicate("settings != nil"):matches(LocalOrganization:get("LocalOrganization/1"))"#) == "true")
         // Deleting the object met through the parent cascades to the settings read from its column.
-        h.run(#"""
+        h.run(
+            #"""
             fetch("CoreOrganization", "SELF == %@", LocalOrganization:get("LocalOrganization/1"))[1]:delete()
             save()
             """#)

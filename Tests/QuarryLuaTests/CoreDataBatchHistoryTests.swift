@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// `updateall` and `deleteall` on a Core Data store with persistent history write it as
 /// Core Data's batch requests do: one transaction, an update change per row with the
@@ -25,10 +25,14 @@ import QuarryCoreData
         h.run(#"n = Car:updateall("maker == 'McLaren'", {}, { model = "x", color = "red" })"#)
         #expect(h.string("n") == "\(matching.count)")
         let model = try #require(h.context.coreData?.model)
-        let names = try Dictionary(uniqueKeysWithValues: rows(path, "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").map { (Int64.fromDatabaseValue($0[0])!, String.fromDatabaseValue($0[1])!) })
+        let names = try Dictionary(
+            uniqueKeysWithValues: rows(path, "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").map {
+                (Int64.fromDatabaseValue($0[0])!, String.fromDatabaseValue($0[1])!)
+            })
         let expected: [[DatabaseValue]] = try matching.map { row in
             let entity = try #require(Int64.fromDatabaseValue(row[1]))
-            let bits = PersistentHistoryColumns.bitmap(changed: ["model", "color"], order: PersistentHistoryColumns.coreDataOrder(of: names[entity] ?? "?", in: model))
+            let bits = PersistentHistoryColumns.bitmap(
+                changed: ["model", "color"], order: PersistentHistoryColumns.coreDataOrder(of: names[entity] ?? "?", in: model))
             return [1.databaseValue, row[1], row[0], bits.databaseValue]
         }
         #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK") == expected)
@@ -36,8 +40,14 @@ import QuarryCoreData
         h.run(#"local c = Car:first("maker == 'McLaren'"); c.model = "y"; c.color = "blue"; save()"#)
         let saved = try rows(path, "SELECT ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 3")
         #expect(saved.count == 1 && expected.contains { $0[3] == saved[0][0] })
-        #expect(try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('TRANSACTION', 'CHANGE') ORDER BY Z_NAME") == [[(matching.count + 2).databaseValue], [3.databaseValue]])
-        #expect(try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [["quarry".databaseValue]])
+        #expect(
+            try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('TRANSACTION', 'CHANGE') ORDER BY Z_NAME") == [
+                [(matching.count + 2).databaseValue], [3.databaseValue]
+            ])
+        #expect(
+            try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [
+                ["quarry".databaseValue]
+            ])
         // history{} reads it back as the app would.
         #expect(h.string("#history{ since = 1 }[1].updated") == "\(matching.count)")
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
@@ -51,7 +61,8 @@ import QuarryCoreData
         h.run(#"n = Person:deleteall("lastName == 'Gleaves'", {})"#)
         #expect(h.string("n") == "\(doomed.count)")
         // Each row's id as stored (a 16-byte UUID), copied before the row went.
-        #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
+        #expect(
+            try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
                 == doomed.map { [2.databaseValue, $0[1], $0[0], .null, $0[2]] })
         #expect(doomed.allSatisfy { Data.fromDatabaseValue($0[2])?.count == 16 })
         #expect(try rows(path, "SELECT count(*) FROM ZPERSON WHERE ZLASTNAME = 'Gleaves'") == [[0.databaseValue]])
@@ -67,13 +78,19 @@ import QuarryCoreData
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 0)) }
         try queue.close()
-        let before = try rows(path, "SELECT * FROM ZPERSON ORDER BY Z_PK") + rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") + rows(path, "SELECT count(*) FROM ACHANGE")
+        let before =
+            try rows(path, "SELECT * FROM ZPERSON ORDER BY Z_PK") + rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            + rows(path, "SELECT count(*) FROM ACHANGE")
         let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"Person:deleteall("lastName == 'Gleaves'", {})"#)
-        #expect(message.contains("deleteall: this Core Data store's persistent history has no tombstone column for Person.id") && message.contains("nothing was written"), "\(message)")
+        #expect(
+            message.contains("deleteall: this Core Data store's persistent history has no tombstone column for Person.id")
+                && message.contains("nothing was written"), "\(message)")
         #expect(!message.contains("\n"))
         h.context.close()
-        #expect(try rows(path, "SELECT * FROM ZPERSON ORDER BY Z_PK") + rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") + rows(path, "SELECT count(*) FROM ACHANGE") == before)
+        #expect(
+            try rows(path, "SELECT * FROM ZPERSON ORDER BY Z_PK") + rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+                + rows(path, "SELECT count(*) FROM ACHANGE") == before)
     }
 
     /// A store without history gets none from a batch change.

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// Stores `NSPersistentCloudKitContainer` mirrors (issue 49 item 5). No shareable real store
 /// here has the mirror's tables, so each test adds them to a copy of a real store as the

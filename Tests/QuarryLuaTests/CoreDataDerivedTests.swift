@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// Derived attributes of Core Data stores: computed by the store's own triggers, which call
 /// Core Data's SQL functions. None of the real stores here has one, so each test adds one
@@ -21,31 +21,35 @@ import QuarryCoreData
 
         init(extraSQL: String = "") throws {
             path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-            let xml = try String(contentsOfFile: try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"), encoding: .utf8)
+            let xml = try String(
+                contentsOfFile: try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"), encoding: .utf8)
             let marker = #"<attribute name="firstName" optional="YES" attributeType="String"/>"#
             #expect(xml.contains(marker))
-            let derived = marker
+            let derived =
+                marker
                 + #"<attribute name="carCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="cars.@count" usesScalarValueType="YES"/>"#
                 + #"<attribute name="touched" optional="YES" attributeType="Date" derived="YES" derivationExpression="now()" usesScalarValueType="NO"/>"#
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("Derived.xcdatamodel")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try xml.replacingOccurrences(of: marker, with: derived).write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            try xml.replacingOccurrences(of: marker, with: derived).write(
+                to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
             model = folder.path
             let count = "(SELECT IFNULL(COUNT(ZOWNER), 0) FROM ZCAR WHERE ZOWNER = ZPERSON.Z_PK)"
             let notice = "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPERSON', Z_ENT, Z_PK, 'carCount', ZCARCOUNT) FROM ZPERSON"
             let writer = try DatabaseQueue(path: path)
             try writer.write { db in
-                try db.execute(sql: """
-                    DELETE FROM Z_MODELCACHE;
-                    ALTER TABLE ZPERSON ADD COLUMN ZCARCOUNT INTEGER;
-                    ALTER TABLE ZPERSON ADD COLUMN ZTOUCHED TIMESTAMP;
-                    UPDATE ZPERSON SET ZCARCOUNT = \(count);
-                    CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_INSERT AFTER INSERT ON ZCAR FOR EACH ROW WHEN NEW.ZOWNER IS NOT NULL BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK = NEW.ZOWNER; \(notice) WHERE Z_PK = NEW.ZOWNER; END;
-                    CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_UPDATE AFTER UPDATE OF ZOWNER ON ZCAR FOR EACH ROW BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK IN (OLD.ZOWNER, NEW.ZOWNER); \(notice) WHERE Z_PK IN (OLD.ZOWNER, NEW.ZOWNER); END;
-                    CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_DELETE AFTER DELETE ON ZCAR FOR EACH ROW WHEN OLD.ZOWNER IS NOT NULL BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK = OLD.ZOWNER; \(notice) WHERE Z_PK = OLD.ZOWNER; END;
-                    CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_touched_UPDATE AFTER UPDATE OF Z_OPT ON ZPERSON FOR EACH ROW BEGIN UPDATE ZPERSON SET ZTOUCHED = NSCoreDataNow() WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPERSON', Z_ENT, Z_PK, 'touched', ZTOUCHED) FROM ZPERSON WHERE Z_PK = NEW.Z_PK; END;
-                    \(extraSQL)
-                    """)
+                try db.execute(
+                    sql: """
+                        DELETE FROM Z_MODELCACHE;
+                        ALTER TABLE ZPERSON ADD COLUMN ZCARCOUNT INTEGER;
+                        ALTER TABLE ZPERSON ADD COLUMN ZTOUCHED TIMESTAMP;
+                        UPDATE ZPERSON SET ZCARCOUNT = \(count);
+                        CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_INSERT AFTER INSERT ON ZCAR FOR EACH ROW WHEN NEW.ZOWNER IS NOT NULL BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK = NEW.ZOWNER; \(notice) WHERE Z_PK = NEW.ZOWNER; END;
+                        CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_UPDATE AFTER UPDATE OF ZOWNER ON ZCAR FOR EACH ROW BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK IN (OLD.ZOWNER, NEW.ZOWNER); \(notice) WHERE Z_PK IN (OLD.ZOWNER, NEW.ZOWNER); END;
+                        CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_carCount_ZCAR_DELETE AFTER DELETE ON ZCAR FOR EACH ROW WHEN OLD.ZOWNER IS NOT NULL BEGIN UPDATE ZPERSON SET ZCARCOUNT = \(count) WHERE Z_PK = OLD.ZOWNER; \(notice) WHERE Z_PK = OLD.ZOWNER; END;
+                        CREATE TRIGGER IF NOT EXISTS Z_DA_ZPERSON_Person_touched_UPDATE AFTER UPDATE OF Z_OPT ON ZPERSON FOR EACH ROW BEGIN UPDATE ZPERSON SET ZTOUCHED = NSCoreDataNow() WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPERSON', Z_ENT, Z_PK, 'touched', ZTOUCHED) FROM ZPERSON WHERE Z_PK = NEW.Z_PK; END;
+                        \(extraSQL)
+                        """)
             }
             try writer.close()
             sql = try DatabaseQueue(path: path)
@@ -59,14 +63,20 @@ import QuarryCoreData
     @Test func theStoresTriggersKeepDerivedAttributesWhenQuarrySaves() throws {
         let f = try Fixture()
         let h = try f.open()
-        let (owner, before) = try #require(try f.sql.read { db in
-            try Row.fetchOne(db, sql: "SELECT Z_PK, ZCARCOUNT FROM ZPERSON WHERE ZCARCOUNT > 0 ORDER BY Z_PK LIMIT 1").map { ($0[0] as Int64, $0[1] as Int64) }
-        })
+        let (owner, before) = try #require(
+            try f.sql.read { db in
+                try Row.fetchOne(db, sql: "SELECT Z_PK, ZCARCOUNT FROM ZPERSON WHERE ZCARCOUNT > 0 ORDER BY Z_PK LIMIT 1").map {
+                    ($0[0] as Int64, $0[1] as Int64)
+                }
+            })
         #expect(h.string(#"Person:get("Person/\#(owner)").carCount"#) == String(before))
-        #expect(h.string(#"count("Person", "carCount > 1")"#) == String(try f.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPERSON WHERE ZCARCOUNT > 1") ?? -1 }))
+        #expect(
+            h.string(#"count("Person", "carCount > 1")"#)
+                == String(try f.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPERSON WHERE ZCARCOUNT > 1") ?? -1 }))
         // A new car for the owner: the store's triggers count it, and the object in use
         // has the new count after the save, as Core Data's trigger notices give it.
-        h.run(#"""
+        h.run(
+            #"""
             p = Person:get("Person/\#(owner)")
             Car:new{ maker = "Alfa", model = "Giulia", numberPlate = "DERIVED-1", owner = p }
             save()
@@ -86,7 +96,9 @@ import QuarryCoreData
         let h = try f.open()
         let before = f.files()
         let message = h.error(#"local p = Person:get("Person/1"); p.carCount = 99; p.lastName = "x"; save()"#)
-        #expect(message.contains("Person.carCount") && message.contains("derived") && message.contains("cars.@count") && message.contains("nothing was written"), "\(message)")
+        #expect(
+            message.contains("Person.carCount") && message.contains("derived") && message.contains("cars.@count")
+                && message.contains("nothing was written"), "\(message)")
         #expect(h.string("haschanges()") == "true")
         h.run("rollback()")
         #expect(h.error(#"Person:updateall("lastName != nil", {}, { carCount = 1 })"#).contains("derived"))
@@ -94,12 +106,17 @@ import QuarryCoreData
     }
 
     @Test func aTriggerCallingAFunctionQuarryLacksRefusesSaves() throws {
-        let f = try Fixture(extraSQL: "CREATE TRIGGER Z_DA_ZCAR_Car_other_UPDATE AFTER UPDATE OF ZMODEL ON ZCAR FOR EACH ROW BEGIN SELECT NSCoreDataSomethingNew(NEW.Z_PK); END;")
+        let f = try Fixture(
+            extraSQL:
+                "CREATE TRIGGER Z_DA_ZCAR_Car_other_UPDATE AFTER UPDATE OF ZMODEL ON ZCAR FOR EACH ROW BEGIN SELECT NSCoreDataSomethingNew(NEW.Z_PK); END;"
+        )
         let h = try f.open()
         #expect(h.string(#"count("Car")"#) == "125")
         let before = f.files()
         let message = h.error(#"Car:get("Car/1").model = "x"; save()"#)
-        #expect(message.contains("Z_DA_ZCAR_Car_other_UPDATE") && message.contains("NSCoreDataSomethingNew") && message.contains("nothing was written"), "\(message)")
+        #expect(
+            message.contains("Z_DA_ZCAR_Car_other_UPDATE") && message.contains("NSCoreDataSomethingNew") && message.contains("nothing was written"),
+            "\(message)")
         #expect(f.files() == before)
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// Binary attributes that allow external storage (issue 49 item 5). No real store here has
 /// one, so each test adds one to a copy of the cars store in the format Core Data writes
@@ -24,13 +24,15 @@ import QuarryCoreData
 
         init(extraSQL: String = "") throws {
             path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-            let xml = try String(contentsOfFile: try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"), encoding: .utf8)
+            let xml = try String(
+                contentsOfFile: try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"), encoding: .utf8)
             let marker = #"<attribute name="firstName" optional="YES" attributeType="String"/>"#
             #expect(xml.contains(marker))
             let photo = marker + #"<attribute name="photo" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>"#
             let modelFolder = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("External.xcdatamodel")
             try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
-            try xml.replacingOccurrences(of: marker, with: photo).write(to: modelFolder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            try xml.replacingOccurrences(of: marker, with: photo).write(
+                to: modelFolder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
             model = modelFolder.path
             folder = URL(fileURLWithPath: path).deletingLastPathComponent()
                 .appendingPathComponent(".SampleModel_V1_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
@@ -43,7 +45,8 @@ import QuarryCoreData
                 try #require(keys.count == 3)
                 // Inline, in a file, and a blob from before the attribute allowed external storage.
                 try db.execute(sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data([1]) + Data("small".utf8), keys[0]])
-                try db.execute(sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data([2]) + Data(Self.uuid.utf8) + Data([0]), keys[1]])
+                try db.execute(
+                    sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data([2]) + Data(Self.uuid.utf8) + Data([0]), keys[1]])
                 try db.execute(sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data("plain".utf8), keys[2]])
                 if !extraSQL.isEmpty { try db.execute(sql: extraSQL) }
             }
@@ -70,7 +73,10 @@ import QuarryCoreData
         let k = try f.keys()
         #expect(h.string(#"Person:get("Person/\#(k[0])").photo"#) == "small")
         #expect(h.string(#"#Person:get("Person/\#(k[1])").photo"#) == "\(Fixture.large.count)")
-        #expect(h.string(#"string.char(Person:get("Person/\#(k[1])").photo:byte(1, 3)) == string.char(\#(Fixture.large.prefix(3).map(String.init).joined(separator: ", ")))"#) == "true")
+        #expect(
+            h.string(
+                #"string.char(Person:get("Person/\#(k[1])").photo:byte(1, 3)) == string.char(\#(Fixture.large.prefix(3).map(String.init).joined(separator: ", ")))"#
+            ) == "true")
         #expect(h.string(#"Person:get("Person/\#(k[2])").photo"#) == "plain")
         // SQL reads the bytes too: a predicate compares them, not the stored marker.
         #expect(h.string(#"count("Person", "photo == %@", "small")"#) == "1")
@@ -94,7 +100,8 @@ import QuarryCoreData
         let f = try Fixture()
         let h = try f.open()
         let k = try f.keys()
-        h.run(#"""
+        h.run(
+            #"""
             local a, b = Person:get("Person/\#(k[0])"), Person:get("Person/\#(k[1])")
             a.photo = string.rep("q", 200000)
             b.photo = "tiny"
@@ -103,7 +110,8 @@ import QuarryCoreData
         let stored = try #require(try f.column(k[0]))
         #expect(stored.first == 2 && stored.last == 0 && stored.count == 38, "\(stored.count) bytes")
         let name = String(decoding: stored.dropFirst().dropLast(), as: UTF8.self)
-        #expect(FileManager.default.contents(atPath: f.folder.appendingPathComponent(name).path) == Data(repeating: UInt8(ascii: "q"), count: 200_000))
+        #expect(
+            FileManager.default.contents(atPath: f.folder.appendingPathComponent(name).path) == Data(repeating: UInt8(ascii: "q"), count: 200_000))
         #expect(try f.column(k[1]) == Data([1]) + Data("tiny".utf8))
         // The replaced value's file is gone with the commit; the new one is the only file.
         #expect(try f.files() == [name])
@@ -117,9 +125,14 @@ import QuarryCoreData
     }
 
     @Test func aSaveThatFailsLeavesNoFileBehind() throws {
-        let f = try Fixture(extraSQL: "CREATE TRIGGER refuse BEFORE INSERT ON ZPERSON WHEN NEW.ZFIRSTNAME = 'boom' AND length(NEW.ZPHOTO) = 38 BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        let f = try Fixture(
+            extraSQL:
+                "CREATE TRIGGER refuse BEFORE INSERT ON ZPERSON WHEN NEW.ZFIRSTNAME = 'boom' AND length(NEW.ZPHOTO) = 38 BEGIN SELECT RAISE(ABORT, 'boom'); END"
+        )
         let h = try f.open()
-        let message = h.error(#"Person:new{ firstName = "boom", id = "6F9619FF-8B86-D011-B42D-00C04FC964FF", updatedAt = now(), photo = string.rep("z", 200000) }; save()"#)
+        let message = h.error(
+            #"Person:new{ firstName = "boom", id = "6F9619FF-8B86-D011-B42D-00C04FC964FF", updatedAt = now(), photo = string.rep("z", 200000) }; save()"#
+        )
         // The trigger refuses only a row whose reference was made: the file was written first.
         #expect(message.contains("boom"), "\(message)")
         #expect(try f.files() == [Fixture.uuid])
@@ -133,7 +146,8 @@ import QuarryCoreData
         let missing = h.error(#"print(#Person:get("Person/\#(k[1])").photo)"#)
         #expect(missing.contains("external data file") && missing.contains(Fixture.uuid) && missing.contains("missing"), "\(missing)")
         try f.sql.write { db in
-            try db.execute(sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data([2]) + Data("../../etc/passwd".utf8) + Data([0]), k[1]])
+            try db.execute(
+                sql: "UPDATE ZPERSON SET ZPHOTO = ? WHERE Z_PK = ?", arguments: [Data([2]) + Data("../../etc/passwd".utf8) + Data([0]), k[1]])
         }
         let forged = try f.open().error(#"print(#Person:get("Person/\#(k[1])").photo)"#)
         #expect(forged.contains("not a file name"), "\(forged)")

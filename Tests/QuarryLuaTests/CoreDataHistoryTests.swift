@@ -6,15 +6,16 @@ import Foundation
 import GRDB
 import QuarryPredicates
 import QuarryShell
+import QuarryStores
 import QuarryTestSupport
 import Testing
+
+@testable import QuarryCoreData
+@testable import QuarryEngine
 @testable import QuarryLua
 @testable import QuarryPredicates
-@testable import QuarryStore
 @testable import QuarrySQLite
-@testable import QuarryCoreData
-import QuarryStores
-@testable import QuarryEngine
+@testable import QuarryStore
 
 @Suite struct CoreDataHistoryTests {
     func storeWithHistory(_ relative: String) throws -> String { try CoreDataHistoryStores.copy(relative) }
@@ -31,9 +32,13 @@ import QuarryStores
         // of Car's and of ExpensiveSportCar's properties. (Before those rows were read, this
         // test asserted all properties by name: owner 6th of Car's, 7th of ExpensiveSportCar's.)
         let bits: [UInt8] = [0x80]
-        #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
+        #expect(
+            try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
                 == [[1.databaseValue, entity.last ?? .null, 5.databaseValue, Data(bits).databaseValue]])
-        #expect(try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [["fixer".databaseValue]])
+        #expect(
+            try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [
+                ["fixer".databaseValue]
+            ])
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
 
@@ -42,7 +47,8 @@ import QuarryStores
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"a = Author:new{ firstName = "Ursula", lastName = "Le Guin" }; b = Book:new{ title = "The Dispossessed" }; save()"#)
         let codes = try rows(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Author', 'Book') ORDER BY Z_NAME").map { $0[0] }
-        #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
+        #expect(
+            try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
                 == [[0.databaseValue, codes[0], 1.databaseValue, .null], [0.databaseValue, codes[1], 1.databaseValue, .null]])
         h.run("a.books:add(b); save()")
         #expect(try rows(path, "SELECT Z_2BOOKS FROM Z_1BOOKS") == [[1.databaseValue]])
@@ -51,9 +57,15 @@ import QuarryStores
         // books), authors the 2nd of Book's (title, authors). (Before those rows were read,
         // this test asserted all properties by name: each the first.)
         let changes = try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 3 ORDER BY ZENTITY")
-        #expect(changes == [[1.databaseValue, codes[0], 1.databaseValue, Data([0x20]).databaseValue],
-                            [1.databaseValue, codes[1], 1.databaseValue, Data([0x40]).databaseValue]], "\(changes)")
-        #expect(try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('CHANGE', 'TRANSACTION') ORDER BY Z_NAME") == [[5.databaseValue], [3.databaseValue]])
+        #expect(
+            changes == [
+                [1.databaseValue, codes[0], 1.databaseValue, Data([0x20]).databaseValue],
+                [1.databaseValue, codes[1], 1.databaseValue, Data([0x40]).databaseValue]
+            ], "\(changes)")
+        #expect(
+            try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('CHANGE', 'TRANSACTION') ORDER BY Z_NAME") == [
+                [5.databaseValue], [3.databaseValue]
+            ])
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
 
@@ -65,16 +77,21 @@ import QuarryStores
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string("historytoken()") == "1")
         // The fixture's transaction: author "app", an insert of entity 1 (Car), key 1.
-        let carEntity = try rows(path, "SELECT p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 9").first?.first
+        let carEntity =
+            try rows(path, "SELECT p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 9").first?.first
             .flatMap { String.fromDatabaseValue($0) } ?? "?"
         #expect(h.string(#"(function() local t = history{}[1]; return t.token .. " " .. t.author .. " " .. t.inserted[1] end)()"#) == "1 app Car/1")
         // 700000000.5 seconds after 2001-01-01 (the fixture's ZTIMESTAMP).
         #expect(h.string("history{}[1].time")?.hasPrefix("2023-03-08T20:26:40") == true, "\(h.string("history{}[1].time") ?? "")")
         h.run(#"Car:get("Car/9").maker = "Q"; save{ author = "me" }; Car:get("Car/10"):delete(); save()"#)
         #expect(h.string("historytoken()") == "3")
-        #expect(h.string(#"(function() local t = history{ since = 1, author = "me" }; return #t .. " " .. t[1].token .. " " .. t[1].updated[1] end)()"#)
+        #expect(
+            h.string(#"(function() local t = history{ since = 1, author = "me" }; return #t .. " " .. t[1].token .. " " .. t[1].updated[1] end)()"#)
                 == "1 2 \(carEntity)/9")
-        #expect(h.string(#"(function() local t = history{ since = 2 }; return #t .. " " .. t[1].author .. " " .. #t[1].deleted .. " " .. tostring(tostring(t[1].time) > "2020") end)()"#)
+        #expect(
+            h.string(
+                #"(function() local t = history{ since = 2 }; return #t .. " " .. t[1].author .. " " .. #t[1].deleted .. " " .. tostring(tostring(t[1].time) > "2020") end)()"#
+            )
                 == "1 quarry 1 true")
     }
 

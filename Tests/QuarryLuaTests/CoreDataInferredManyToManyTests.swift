@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// Issue 49, item 4, from Lua: a store with no model (its `Z_MODELCACHE` dropped from a
 /// copy) reads its join tables as many-to-many relationships, where the inferred names
@@ -33,7 +33,9 @@ import QuarryCoreData
         // Blueprint.organization, kept with its target's entity number (Z7_ORGANIZATION),
         // is a to-one to CoreOrganization that compares with its sub-entities' objects.
         h.run(#"cloud = CloudOrganization:get("CloudOrganization/2")"#)
-        #expect(h.string(#"bp.organization:objectID() .. " " .. count("Blueprint", "organization == %@", cloud) .. " " .. #cloud.blueprints"#) == "CloudOrganization/2 1 1")
+        #expect(
+            h.string(#"bp.organization:objectID() .. " " .. count("Blueprint", "organization == %@", cloud) .. " " .. #cloud.blueprints"#)
+                == "CloudOrganization/2 1 1")
         // A link made and not saved: in memory, the same answer (saving is refused: the
         // store keeps persistent history, whose columns need the model's order).
         h.run(#"nb = Blueprint:new{ identifier = "issue49" }; nb.users:add(u)"#)
@@ -56,8 +58,11 @@ import QuarryCoreData
         }
         #expect(order == [8, 3])
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.string(#"(function() local t = {} for _, a in ipairs(Album:get("Album/48").assets) do t[#t + 1] = a:objectID() end return table.concat(t, " ") end)()"#)
-            == "Asset/8 Asset/3")
+        #expect(
+            h.string(
+                #"(function() local t = {} for _, a in ipairs(Album:get("Album/48").assets) do t[#t + 1] = a:objectID() end return table.concat(t, " ") end)()"#
+            )
+                == "Asset/8 Asset/3")
         #expect(h.string(#"#Asset:get("Asset/8").albums"#) == "3")
     }
 
@@ -67,14 +72,19 @@ import QuarryCoreData
         let path = try Self.withoutModel("authors/TestModel.sqlite")
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.context.coreData?.modelSource == "inferred")
-        h.run(#"""
+        h.run(
+            #"""
             a = Author:new{ firstname = "Ursula", lastname = "Le Guin" }
             b = Book:new{ title = "The Dispossessed" }
             a.books:add(b)
             save()
             """#)
         let rows = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: "SELECT ZAUTHOR.ZLASTNAME, ZBOOK.ZTITLE FROM Z_1BOOKS JOIN ZAUTHOR ON ZAUTHOR.Z_PK = Z_1AUTHORS JOIN ZBOOK ON ZBOOK.Z_PK = Z_2BOOKS").map { "\($0)" }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT ZAUTHOR.ZLASTNAME, ZBOOK.ZTITLE FROM Z_1BOOKS JOIN ZAUTHOR ON ZAUTHOR.Z_PK = Z_1AUTHORS JOIN ZBOOK ON ZBOOK.Z_PK = Z_2BOOKS"
+            ).map { "\($0)" }
         }
         #expect(rows == [#"[ZLASTNAME:"Le Guin" ZTITLE:"The Dispossessed"]"#])
         #expect(h.string(#"count("Book", "ANY authors.lastname == 'Le Guin'")"#) == "1")

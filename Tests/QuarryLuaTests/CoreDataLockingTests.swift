@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Core Data's optimistic locking on a copy of a real store: every write of a row adds 1
 /// to its `Z_OPT`, so a save over a row whose `Z_OPT` moved since Quarry took it up is a
@@ -45,7 +45,9 @@ import QuarrySQLite
         try o.appWrites(1)
         let before = try o.row(2)
         let message = o.h.error("save()")
-        #expect(message.contains("conflict") && message.contains("Car/1") && message.contains("Z_OPT") && message.contains("nothing was written"), "\(message)")
+        #expect(
+            message.contains("conflict") && message.contains("Car/1") && message.contains("Z_OPT") && message.contains("nothing was written"),
+            "\(message)")
         #expect(!message.contains("\n"))
         #expect(o.h.string("haschanges()") == "true")
         // Nothing written: neither the row in conflict nor the other one.
@@ -64,14 +66,18 @@ import QuarrySQLite
     /// A new row's Z_OPT is 1, even when the save points it at a row inserted after it.
     @Test func newRowsStartAtVersionOne() throws {
         let o = try Opened()
-        o.h.run(#"""
+        o.h.run(
+            #"""
             local c = Car:new{ maker = "A", model = "B", numberPlate = "VERSION-1" }
             c.owner = Person:new{ firstName = "New", lastName = "Owner", id = "1CD6E50D-94D1-4E02-B82A-BB220F6AFCA5", updatedAt = now() }
             save()
             """#)
         let rows = try o.sql.read { db in
-            try Row.fetchAll(db, sql: "SELECT c.Z_OPT, p.Z_OPT, c.ZOWNER = p.Z_PK FROM ZCAR c, ZPERSON p WHERE c.ZNUMBERPLATE = 'VERSION-1' AND p.ZFIRSTNAME = 'New'")
-                .map { Array($0.databaseValues.map { Int64.fromDatabaseValue($0) }) }
+            try Row.fetchAll(
+                db,
+                sql: "SELECT c.Z_OPT, p.Z_OPT, c.ZOWNER = p.Z_PK FROM ZCAR c, ZPERSON p WHERE c.ZNUMBERPLATE = 'VERSION-1' AND p.ZFIRSTNAME = 'New'"
+            )
+            .map { Array($0.databaseValues.map { Int64.fromDatabaseValue($0) }) }
         }
         #expect(rows == [[1, 1, 1]] as [[Int64?]])
     }

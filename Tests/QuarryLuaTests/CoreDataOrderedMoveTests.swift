@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// `s:insert(i, x)` and `s:move(from, to)` on ordered to-many relationships, as an
 /// `NSMutableOrderedSet` places members: in memory at once, in the store's `Z_FOK_`
@@ -16,7 +16,8 @@ import QuarryCoreData
 /// (`Z_28ASSETS.Z_FOK_3ASSETS`: an album's assets); the one-to-many case uses the cars
 /// store made ordered (`CoreDataOrderedTests.cars()`). Every answer is checked with SQL.
 @Suite struct CoreDataOrderedMoveTests {
-    static let keysFunction = #"function keys(s) local t = {} for _, o in ipairs(s) do t[#t + 1] = o:objectID():match("%d+$") end return table.concat(t, ",") end"#
+    static let keysFunction =
+        #"function keys(s) local t = {} for _, o in ipairs(s) do t[#t + 1] = o:objectID():match("%d+$") end return table.concat(t, ",") end"#
 
     /// A copy of Photos' store, with a read-only connection for checking it.
     struct Photos {
@@ -34,11 +35,16 @@ import QuarryCoreData
             return h
         }
         func order(of album: Int64) throws -> [Int64] {
-            try sql.read { db in try Int64.fetchAll(db, sql: "SELECT Z_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ? ORDER BY Z_FOK_3ASSETS", arguments: [album]) }
+            try sql.read { db in
+                try Int64.fetchAll(db, sql: "SELECT Z_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ? ORDER BY Z_FOK_3ASSETS", arguments: [album])
+            }
         }
         func positions(of album: Int64) throws -> [Int64: Int64] {
             try sql.read { db in
-                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT Z_3ASSETS, Z_FOK_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ?", arguments: [album])
+                Dictionary(
+                    uniqueKeysWithValues: try Row.fetchAll(
+                        db, sql: "SELECT Z_3ASSETS, Z_FOK_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ?", arguments: [album]
+                    )
                     .map { ($0[0] as Int64, $0[1] as Int64) })
             }
         }
@@ -49,21 +55,27 @@ import QuarryCoreData
     @Test func anAlbumsAssetsMoveAndTakeAnInsertedOneWhereCoreDataReadsThem() throws {
         let photos = try Photos()
         // An album with at least three assets, and an asset in none of its.
-        let album = try #require(try photos.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_28ALBUMS FROM Z_28ASSETS GROUP BY Z_28ALBUMS HAVING count(*) >= 3 ORDER BY Z_28ALBUMS LIMIT 1")
-        })
+        let album = try #require(
+            try photos.sql.read { db in
+                try Int64.fetchOne(db, sql: "SELECT Z_28ALBUMS FROM Z_28ASSETS GROUP BY Z_28ALBUMS HAVING count(*) >= 3 ORDER BY Z_28ALBUMS LIMIT 1")
+            })
         let before = try photos.order(of: album)
         let oldPositions = try photos.positions(of: album)
-        let outsider = try #require(try photos.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZASSET WHERE Z_PK NOT IN (SELECT Z_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ?) ORDER BY Z_PK LIMIT 1", arguments: [album])
-        })
+        let outsider = try #require(
+            try photos.sql.read { db in
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT Z_PK FROM ZASSET WHERE Z_PK NOT IN (SELECT Z_3ASSETS FROM Z_28ASSETS WHERE Z_28ALBUMS = ?) ORDER BY Z_PK LIMIT 1",
+                    arguments: [album])
+            })
         let lastTransaction = try photos.sql.read { db in try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION") } ?? 0
         // The last asset moved to the front, then the outsider placed second.
         var expected = before
         expected.insert(expected.removeLast(), at: 0)
         expected.insert(outsider, at: 1)
         let h = try photos.open()
-        h.run(#"""
+        h.run(
+            #"""
             a = GenericAlbum:get("GenericAlbum/\#(album)")
             a.assets:move(#a.assets, 1)
             a.assets:insert(2, Asset:get("Asset/\#(outsider)"))
@@ -77,7 +89,8 @@ import QuarryCoreData
         for key in before.dropLast() { #expect(after[key] == oldPositions[key], "Asset/\(key) was renumbered") }
         // The moved one and the inserted one fit below the first kept value, no renumbering.
         let firstKept = try #require(oldPositions[before[0]])
-        let moved = try #require(after[expected[0]]), inserted = try #require(after[outsider])
+        let moved = try #require(after[expected[0]])
+        let inserted = try #require(after[outsider])
         #expect(0 < moved && moved < inserted && inserted < firstKept)
         try photos.sql.read { db in
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
@@ -85,7 +98,8 @@ import QuarryCoreData
             // the insert added), as Core Data records a change of an ordered relationship.
             let transaction = try #require(try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION"))
             #expect(transaction == lastTransaction + 1)
-            let changes = try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = ?", arguments: [transaction])
+            let changes = try Row.fetchAll(
+                db, sql: "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = ?", arguments: [transaction])
             let albumEntity = try #require(try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM ZGENERICALBUM WHERE Z_PK = ?", arguments: [album]))
             let update = try #require(changes.first { ($0[1] as Int64) == albumEntity && ($0[2] as Int64) == album })
             #expect((update[0] as Int64) == PersistentHistoryLayout.ChangeType.update.rawValue)
@@ -100,17 +114,22 @@ import QuarryCoreData
 
     @Test func aOneToManyMoveKeepsTheRunInOrderAndObserversHearTheOwner() throws {
         let fixture = try CoreDataOrderedTests.cars()
-        let owner = try #require(try fixture.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL GROUP BY ZOWNER HAVING count(*) >= 3 ORDER BY ZOWNER LIMIT 1")
-        })
+        let owner = try #require(
+            try fixture.sql.read { db in
+                try Int64.fetchOne(
+                    db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL GROUP BY ZOWNER HAVING count(*) >= 3 ORDER BY ZOWNER LIMIT 1")
+            })
         let before = try fixture.keys("SELECT Z_PK FROM ZCAR WHERE ZOWNER = ? ORDER BY Z_FOK_OWNER", [owner]).split(separator: ",").map { Int64($0)! }
         let old = try fixture.sql.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT Z_PK, Z_FOK_OWNER, Z_OPT FROM ZCAR WHERE ZOWNER = ?", arguments: [owner]).map { ($0[0] as Int64, ($0[1] as Int64, $0[2] as Int64)) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT Z_PK, Z_FOK_OWNER, Z_OPT FROM ZCAR WHERE ZOWNER = ?", arguments: [owner]).map
+                { ($0[0] as Int64, ($0[1] as Int64, $0[2] as Int64)) })
         }
         var expected = before
         expected.insert(expected.remove(at: 0), at: expected.count - 1)
         let h = try fixture.open()
-        h.run(#"""
+        h.run(
+            #"""
             p = Person:get("Person/\#(owner)")
             heard, keysHeard = {}, {}
             observe("Person", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = o:objectID() end end)
@@ -130,7 +149,8 @@ import QuarryCoreData
                 if key != before[0] { #expect((row[0] as Int64) == old[key]?.0, "Car/\(key) was renumbered") }
             }
             let moved = try #require(try Int64.fetchOne(db, sql: "SELECT Z_FOK_OWNER FROM ZCAR WHERE Z_PK = ?", arguments: [before[0]]))
-            let neighbours = try #require(old[expected[expected.count - 3]]?.0), next = try #require(old[expected[expected.count - 1]]?.0)
+            let neighbours = try #require(old[expected[expected.count - 3]]?.0)
+            let next = try #require(old[expected[expected.count - 1]]?.0)
             #expect(neighbours < moved && moved < next, "placed between its new neighbours")
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
         }
@@ -142,7 +162,8 @@ import QuarryCoreData
     @Test func membersArePlacedAsAnOrderedSetPlacesThem() throws {
         let fixture = try CoreDataOrderedTests.authors()
         let h = try fixture.open()
-        h.run(#"""
+        h.run(
+            #"""
             a = Author:new{ firstName = "Ada", lastName = "Lovelace" }
             b1, b2, b3, b4 = Book:new{ title = "One" }, Book:new{ title = "Two" }, Book:new{ title = "Three" }, Book:new{ title = "Four" }
             a.books:add(b1); a.books:add(b2); a.books:add(b3)
@@ -165,14 +186,18 @@ import QuarryCoreData
             save()
             """#)
         #expect(h.string("titles()") == "Three One Four Two")
-        #expect(try fixture.open().string(#"(function() local t = {} for _, b in ipairs(Author:first("lastName == 'Lovelace'").books) do t[#t + 1] = b.title end return table.concat(t, " ") end)()"#)
+        #expect(
+            try fixture.open().string(
+                #"(function() local t = {} for _, b in ipairs(Author:first("lastName == 'Lovelace'").books) do t[#t + 1] = b.title end return table.concat(t, " ") end)()"#
+            )
                 == "Three One Four Two")
     }
 
     @Test func aRelationshipWithNoOrderOrAPositionOutsideIsRefusedWithOneLine() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let h = try Harness(context: try StoreOpener.open(path))
-        let owner = try #require(try DatabaseQueue(path: path).read { db in try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL LIMIT 1") })
+        let owner = try #require(
+            try DatabaseQueue(path: path).read { db in try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL LIMIT 1") })
         h.run(#"p = Person:get("Person/\#(owner)")"#)
         let unordered = h.error("p.cars:move(1, 1)")
         #expect(unordered.contains("move: Person.cars is not ordered") && !unordered.contains("\n"), "\(unordered)")
@@ -188,7 +213,8 @@ import QuarryCoreData
         #expect(ordered.string("haschanges()") == "false")
         // Quarry's own stores keep no order.
         let own = try Harness()
-        own.run(#"""
+        own.run(
+            #"""
             entity "Tag" { name = "string", notes = { many = "Note", inverse = "tags" } }
             entity "Note" { title = "string", tags = { many = "Tag", inverse = "notes" } }
             n = Note:new{ title = "a" }; n.tags:add(Tag:new{ name = "x" })

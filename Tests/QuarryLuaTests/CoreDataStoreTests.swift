@@ -1,15 +1,15 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryFetch
 import QuarryLua
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
-import QuarryCoreData
 
 /// Stores written by Core Data itself (`../shared/data/coredata`), opened as their model's
 /// entities: every answer is checked against plain SQL over the Z-tables of the same copy,
@@ -32,11 +32,13 @@ import QuarryCoreData
         /// Z_ENT numbers of `entity` and its sub-entities, from Z_PRIMARYKEY.
         func family(_ entity: String) throws -> [Int64] {
             try sql.read { db in
-                try Int64.fetchAll(db, sql: """
-                    WITH RECURSIVE family(e) AS (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?
-                      UNION SELECT p.Z_ENT FROM Z_PRIMARYKEY p JOIN family f ON p.Z_SUPER = f.e)
-                    SELECT e FROM family ORDER BY e
-                    """, arguments: [entity])
+                try Int64.fetchAll(
+                    db,
+                    sql: """
+                        WITH RECURSIVE family(e) AS (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?
+                          UNION SELECT p.Z_ENT FROM Z_PRIMARYKEY p JOIN family f ON p.Z_SUPER = f.e)
+                        SELECT e FROM family ORDER BY e
+                        """, arguments: [entity])
             }
         }
 
@@ -44,7 +46,9 @@ import QuarryCoreData
         func table(_ entity: String) throws -> String {
             try sql.read { db in
                 var name = entity
-                while let parent = try String.fetchOne(db, sql: "SELECT s.Z_NAME FROM Z_PRIMARYKEY e JOIN Z_PRIMARYKEY s ON e.Z_SUPER = s.Z_ENT WHERE e.Z_NAME = ?", arguments: [name]) {
+                while let parent = try String.fetchOne(
+                    db, sql: "SELECT s.Z_NAME FROM Z_PRIMARYKEY e JOIN Z_PRIMARYKEY s ON e.Z_SUPER = s.Z_ENT WHERE e.Z_NAME = ?", arguments: [name])
+                {
                     name = parent
                 }
                 return "Z" + name.uppercased()
@@ -63,7 +67,7 @@ import QuarryCoreData
 
         /// Every object of `entity`, in key order.
         func objects(_ entity: String) throws -> [ManagedObject] {
-            try FetchRequest(entityName: entity).execute(in: context).objects()  // in key order, the default
+            try FetchRequest(entityName: entity).execute(in: context).objects() // in key order, the default
         }
     }
 
@@ -115,11 +119,16 @@ import QuarryCoreData
         let h = try Harness(context: opened.context)
         #expect(h.string(#"count("Car")"#) == "\(try opened.column("Car", "1").count)")
         #expect(h.string(#"count("SportCar")"#) == "\(try opened.column("SportCar", "1").count)")
-        #expect(h.string(#"#fetch{ "Car", subentities = false }"#) == "\(try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT = 1") ?? -1 })")
+        #expect(
+            h.string(#"#fetch{ "Car", subentities = false }"#)
+                == "\(try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT = 1") ?? -1 })")
         // Each row's own entity, whatever it was fetched as.
-        let kinds = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT c.Z_PK, p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT ORDER BY c.Z_PK") }
+        let kinds = try opened.sql.read { db in
+            try Row.fetchAll(db, sql: "SELECT c.Z_PK, p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT ORDER BY c.Z_PK")
+        }
         for row in kinds {
-            let key: Int64 = row[0], name: String = row[1]
+            let key: Int64 = row[0]
+            let name: String = row[1]
             #expect(h.string(#"Car:get("Car/\#(key)"):entity().name"#) == name)
         }
         // A predicate over the parent may name a sub-entity's attribute.
@@ -135,8 +144,11 @@ import QuarryCoreData
         let writer = try DatabaseQueue(path: path)
         try writer.write { db in try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'SportCar'") }
         let expected = try writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY)") ?? -1,
-             try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZCAR WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar') ORDER BY Z_PK"))
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY)") ?? -1,
+                try Int64.fetchAll(
+                    db, sql: "SELECT Z_PK FROM ZCAR WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar') ORDER BY Z_PK")
+            )
         }
         try writer.close()
         #expect(!expected.1.isEmpty, "the store has ExpensiveSportCar rows")
@@ -157,17 +169,25 @@ import QuarryCoreData
     @Test func relationshipsFollowTheKeysOfSQL() throws {
         let opened = try Opened("cars/SampleModel_V1.sqlite")
         let h = try Harness(context: opened.context)
-        let owners = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT Z_PK, ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK LIMIT 30") }
+        let owners = try opened.sql.read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_PK, ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK LIMIT 30")
+        }
         for row in owners {
-            let car: Int64 = row[0], owner: Int64 = row[1]
+            let car: Int64 = row[0]
+            let owner: Int64 = row[1]
             #expect(h.string(#"Car:get("Car/\#(car)").owner:objectID()"#) == "Person/\(owner)")
         }
-        let perPerson = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT p.Z_PK, (SELECT count(*) FROM ZCAR c WHERE c.ZOWNER = p.Z_PK) FROM ZPERSON p ORDER BY p.Z_PK") }
+        let perPerson = try opened.sql.read { db in
+            try Row.fetchAll(db, sql: "SELECT p.Z_PK, (SELECT count(*) FROM ZCAR c WHERE c.ZOWNER = p.Z_PK) FROM ZPERSON p ORDER BY p.Z_PK")
+        }
         for row in perPerson {
-            let person: Int64 = row[0], cars: Int = row[1]
+            let person: Int64 = row[0]
+            let cars: Int = row[1]
             #expect(h.string(#"#Person:get("Person/\#(person)").cars"#) == "\(cars)")
         }
-        let joined = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR c JOIN ZPERSON p ON c.ZOWNER = p.Z_PK WHERE p.ZFIRSTNAME LIKE 'V%'") ?? -1 }
+        let joined = try opened.sql.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR c JOIN ZPERSON p ON c.ZOWNER = p.Z_PK WHERE p.ZFIRSTNAME LIKE 'V%'") ?? -1
+        }
         #expect(h.string(#"count("Car", "owner.firstName BEGINSWITH 'V'")"#) == "\(joined)")
         #expect(h.string(#"count("Person", "cars.@count > 1")"#) == "\(perPerson.filter { ($0[1] as Int) > 1 }.count)")
     }
@@ -213,8 +233,10 @@ import QuarryCoreData
         let opened = try Opened("cars/SampleModel_V1.sqlite")
         let h = try Harness(context: opened.context)
         let maxBefore = try opened.sql.read { db in try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'") ?? -1 }
-        let untouched = try opened.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZMARKEDFORDELETIONASOF, ZCOLOR, Z_OPT FROM ZCAR WHERE Z_PK = 1") }
-        h.run(#"""
+        let untouched = try opened.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZMARKEDFORDELETIONASOF, ZCOLOR, Z_OPT FROM ZCAR WHERE Z_PK = 1")
+        }
+        h.run(
+            #"""
             local owner = Person:get("Person/1")
             assert(not pcall(SportCar.new, SportCar, { maker = "Ferrari", numberPlate = "Q-0", isLimitedEdition = true }),
                    "a SportCar has no isLimitedEdition (its sub-entity's)")
@@ -229,7 +251,10 @@ import QuarryCoreData
             """#)
         try opened.sql.read { db in
             #expect(try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'") == maxBefore + 1)
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZOWNER, ZMAKER, ZMARKEDFORDELETIONASOF, ZISLIMITEDEDITION FROM ZCAR WHERE Z_PK = ?", arguments: [maxBefore + 1]))
+            let row = try #require(
+                try Row.fetchOne(
+                    db, sql: "SELECT Z_ENT, Z_OPT, ZOWNER, ZMAKER, ZMARKEDFORDELETIONASOF, ZISLIMITEDEDITION FROM ZCAR WHERE Z_PK = ?",
+                    arguments: [maxBefore + 1]))
             let expensive = try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar'")
             #expect(row[0] as Int64? == expensive && row[1] as Int64 == 1 && row[2] as Int64 == 1 && row[3] as String == "Ferrari")
             #expect(row[4] as Double == 1_704_164_645 - CoreDataStore.epochOffset && row[5] as Int64 == 1)
@@ -263,7 +288,8 @@ import QuarryCoreData
         let h = try Harness(context: opened.context)
         let before = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPOST") }
         #expect(h.error(#"Post:new{ postID = "x" }; save()"#).contains("Post/t1.color is required but nil"))
-        h.run(#"""
+        h.run(
+            #"""
             rollback()
             local p = Post:new{ postID = "y" }
             p.color = Color:new{ colorID = "c", hex = "#ffffff" }
@@ -295,7 +321,8 @@ import QuarryCoreData
     /// names are inferred.
     @Test func anUnreadableModelCacheIsNamedInTheNote() throws {
         let context = try carsOpened(after: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'0102030405'")
-        #expect(context.openingNotes.contains { $0.contains("its model cache could not be read") && $0.contains("inferred") }, "\(context.openingNotes)")
+        #expect(
+            context.openingNotes.contains { $0.contains("its model cache could not be read") && $0.contains("inferred") }, "\(context.openingNotes)")
         #expect(try FetchRequest(entityName: "Car").count(in: context) == 125, "inferred names read the rows")
     }
 
@@ -329,10 +356,11 @@ import QuarryCoreData
         let opened = try Opened("cars/SampleModel_V1.sqlite")
         let person = try #require(opened.context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
         #expect(!person.contains("typeof(\"Z_PK\")") && person.hasSuffix("FROM main.\"ZPERSON\""), "\(person)")
-        let context = try carsOpened(after: """
-            ALTER TABLE ZPERSON RENAME TO OLDPERSON; CREATE TABLE ZPERSON AS SELECT * FROM OLDPERSON; DROP TABLE OLDPERSON;
-            INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT) VALUES ('text', 4, 1)
-            """)
+        let context = try carsOpened(
+            after: """
+                ALTER TABLE ZPERSON RENAME TO OLDPERSON; CREATE TABLE ZPERSON AS SELECT * FROM OLDPERSON; DROP TABLE OLDPERSON;
+                INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT) VALUES ('text', 4, 1)
+                """)
         let filtered = try #require(context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
         #expect(filtered.contains("typeof(\"Z_PK\") = 'integer'"), "\(filtered)")
         #expect(try FetchRequest(entityName: "Person").count(in: context) == 20)
@@ -342,25 +370,28 @@ import QuarryCoreData
     /// text conversion trapped on it), and a table whose name folds to another's only in
     /// Unicode (`ZPERſON`; SQLite folds ASCII only), beside a Z_PK that may hold text.
     @Test func oddSchemasAreReadAsSQLiteReadsThem() throws {
-        let blobbed = try carsOpened(after: """
-            CREATE TABLE ZJUNK(a); PRAGMA writable_schema=ON;
-            UPDATE sqlite_master SET sql = CAST(CAST('CREATE TABLE ZJUNK(a /*' AS BLOB) || X'FF' || CAST('*/)' AS BLOB) AS BLOB) WHERE name = 'ZJUNK';
-            PRAGMA writable_schema=OFF
-            """)
+        let blobbed = try carsOpened(
+            after: """
+                CREATE TABLE ZJUNK(a); PRAGMA writable_schema=ON;
+                UPDATE sqlite_master SET sql = CAST(CAST('CREATE TABLE ZJUNK(a /*' AS BLOB) || X'FF' || CAST('*/)' AS BLOB) AS BLOB) WHERE name = 'ZJUNK';
+                PRAGMA writable_schema=OFF
+                """)
         #expect(try FetchRequest(entityName: "Car").count(in: blobbed) == 125)
-        let folded = try carsOpened(after: """
-            ALTER TABLE ZPERSON RENAME TO ZOLD; CREATE TABLE "ZPERſON"(Z_PK INTEGER PRIMARY KEY);
-            CREATE TABLE ZPERSON (Z_PK INTEGER PRIMARY KEY DESC, Z_ENT INTEGER, Z_OPT INTEGER, ZUPDATEDAT TIMESTAMP, ZFIRSTNAME VARCHAR, ZLASTNAME VARCHAR, ZID BLOB);
-            INSERT INTO ZPERSON SELECT * FROM ZOLD; DROP TABLE ZOLD;
-            INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZUPDATEDAT) VALUES ('abc', 4, 1, 't', 0), (1.5, 4, 1, 'r', 0)
-            """)
+        let folded = try carsOpened(
+            after: """
+                ALTER TABLE ZPERSON RENAME TO ZOLD; CREATE TABLE "ZPERſON"(Z_PK INTEGER PRIMARY KEY);
+                CREATE TABLE ZPERSON (Z_PK INTEGER PRIMARY KEY DESC, Z_ENT INTEGER, Z_OPT INTEGER, ZUPDATEDAT TIMESTAMP, ZFIRSTNAME VARCHAR, ZLASTNAME VARCHAR, ZID BLOB);
+                INSERT INTO ZPERSON SELECT * FROM ZOLD; DROP TABLE ZOLD;
+                INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZUPDATEDAT) VALUES ('abc', 4, 1, 't', 0), (1.5, 4, 1, 'r', 0)
+                """)
         #expect(try FetchRequest(entityName: "Person").count(in: folded) == 20)
     }
 
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)
-        h.run(#"""
+        h.run(
+            #"""
             local a = Author:new{ firstName = "Ada", lastName = "Lovelace" }
             local b, c = Book:new{ title = "Notes" }, Book:new{ title = "Letters" }
             a.books:add(b); c.authors:add(a)
@@ -370,8 +401,10 @@ import QuarryCoreData
             b:delete(); save()
             """#)
         let (links, books, integrity) = try opened.sql.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_1BOOKS"), try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK"),
-             try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_1BOOKS"), try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK"),
+                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            )
         }
         #expect(links == 1 && books == 1 && integrity == "ok")
     }
@@ -382,7 +415,9 @@ import QuarryCoreData
         #expect(h.error(#"entity "Thing" { n = "int64" }"#).contains("Core Data store"))
         let before = try Data(contentsOf: URL(fileURLWithPath: opened.path))
         // The store's own uniqueness constraint holds: nothing is written.
-        let plate = try opened.sql.read { db in try String.fetchOne(db, sql: "SELECT ZNUMBERPLATE FROM ZCAR WHERE ZNUMBERPLATE IS NOT NULL LIMIT 1") ?? "" }
+        let plate = try opened.sql.read { db in
+            try String.fetchOne(db, sql: "SELECT ZNUMBERPLATE FROM ZCAR WHERE ZNUMBERPLATE IS NOT NULL LIMIT 1") ?? ""
+        }
         let message = h.error(#"Car:new{ maker = "x", model = "y", numberPlate = "\#(plate)" }; save()"#)
         #expect(message.contains("UNIQUE"), "\(message)")
         #expect(h.string("haschanges()") == "true")

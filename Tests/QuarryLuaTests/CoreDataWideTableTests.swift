@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// A Core Data table as wide as SQLite allows (2,000 columns, `Z_PK`, `Z_ENT` and `Z_OPT`
 /// among them): the entity's view holds its key, its entity column and every attribute,
@@ -18,13 +18,14 @@ import QuarrySQLite
         let attributes = (0..<1997).map { "ZA\($0) INTEGER" }.joined(separator: ", ")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE ZWIDE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(attributes));
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Wide', 0, 1);
-                INSERT INTO ZWIDE (Z_PK, Z_ENT, Z_OPT, ZA0, ZA1996) VALUES (1, 1, 1, 7, 9);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZWIDE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(attributes));
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Wide', 0, 1);
+                    INSERT INTO ZWIDE (Z_PK, Z_ENT, Z_OPT, ZA0, ZA1996) VALUES (1, 1, 1, 7, 9);
+                    """)
         }
         #expect(try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(ZWIDE)").count } == 2000)
         let h = try Harness(context: try StoreOpener.open(path))

@@ -5,7 +5,8 @@ import Testing
 @Suite struct DateComponentTests {
     @Test func componentsAgreeWithOsDateInUTC() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             for _, t in ipairs({ 0, 1710692772, -1, -86400 * 365 * 300 + 12345, 951782400, 253402300799, -62135596800 }) do
               local d, want = date(t), os.date("!*t", t)
               for key, field in pairs({ year = "year", month = "month", day = "day", hour = "hour", minute = "min",

@@ -13,18 +13,20 @@ struct DeepCascadeTests {
 
     @Test func aDeepCascadeOfObjectsDeletesEveryLink() throws {
         let h = try Harness()
-        h.run(Self.chain + #"""
-        Node:first("name == %@", "n20000"):delete()
-        local saved = save()
-        assert(saved.deleted == 20000 and count("Node") == 0, saved.deleted .. " " .. count("Node"))
-        """#)
+        h.run(
+            Self.chain + #"""
+                Node:first("name == %@", "n20000"):delete()
+                local saved = save()
+                assert(saved.deleted == 20000 and count("Node") == 0, saved.deleted .. " " .. count("Node"))
+                """#)
     }
 
     @Test func aDeepCascadeOfRowsDeletesEveryLink() throws {
         let h = try Harness()
-        h.run(Self.chain + #"""
-        assert(Node:deleteall("name == %@", { "n15000" }) == 15000)
-        assert(count("Node") == 5000 and Node:first("name == %@", "n20000").next.name == "n19999" and count("Node", "name == %@", "n1") == 0)
-        """#)
+        h.run(
+            Self.chain + #"""
+                assert(Node:deleteall("name == %@", { "n15000" }) == 15000)
+                assert(count("Node") == 5000 and Node:first("name == %@", "n20000").next.name == "n19999" and count("Node", "name == %@", "n1") == 0)
+                """#)
     }
 }

@@ -12,7 +12,8 @@ import Testing
     @Test func aRedefinitionNamesWhatItDropsAndHowManyValuesWentWithIt() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             entity "Item" { name = "string?", note = "string?", n = "int?" }
             Item:new{ name = "a", note = "x" }; Item:new{ name = "b" }
             save()
@@ -22,10 +23,11 @@ import Testing
             assert(count("Item") == 2)
             """)
         #expect(failure == nil, "\(failure?.message ?? "")")
-        #expect(console.notes == [
-            "note: entity Item: dropped attribute note (1 value) with its column",
-            "note: entity Item: dropped attributes n (0 values), name (2 values) with their columns",
-        ], "\(console.notes)")
+        #expect(
+            console.notes == [
+                "note: entity Item: dropped attribute note (1 value) with its column",
+                "note: entity Item: dropped attributes n (0 values), name (2 values) with their columns"
+            ], "\(console.notes)")
     }
 
     /// A rename keeps the values under the new name: no note says they were dropped
@@ -33,7 +35,8 @@ import Testing
     @Test func aRenameDropsNothing() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             entity "Item" { name = "string?" }
             Item:new{ name = "a" }; save()
             entity "Item" { title = { "string?", renamedFrom = "name" } }
@@ -42,7 +45,8 @@ import Testing
         #expect(failure == nil, "\(failure?.message ?? "")")
         #expect(console.notes.isEmpty, "\(console.notes)")
         // A renamedFrom that renames nothing (its new name exists already) drops the old one.
-        let again = runtime.run("""
+        let again = runtime.run(
+            """
             entity "Item" { title = "string?", name = "string?" }; Item:first().name = "n"; save()
             entity "Item" { name = { "string?", renamedFrom = "title" } }
             """)
@@ -55,7 +59,8 @@ import Testing
     @Test func objectsInUseTakeTheDefaultAMigrationFilledIn() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             entity "Item" { name = "string?", n = "int?" }
             local a, b = Item:new{ name = "a" }, Item:new{ name = "b", n = 2 }; save()
             entity "Item" { name = "string?", n = { "int", default = 5 } }
@@ -68,7 +73,8 @@ import Testing
     @Test func aRefusedMigrationSaysNothingOfDropping() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             entity "Item" { name = "string?", note = "string?" }
             Item:new{ name = "a", note = "x" }
             entity "Item" { name = "string?" }

@@ -16,7 +16,7 @@ import Testing
         let cases: [(String, String)] = [
             ("195.10", "195.10"), ("  +001.50 ", "1.50"), ("-0", "0"), ("-0.00", "0.00"), (".5", "0.5"), ("5.", "5"),
             ("1e3", "1000"), ("1.5e3", "1500"), ("1.50e-3", "0.00150"), ("1E-70", "0." + String(repeating: "0", count: 69) + "1"),
-            ("0e-5", "0.00000"), ("-12.345", "-12.345"), ("1e+300", "1" + String(repeating: "0", count: 300)),
+            ("0e-5", "0.00000"), ("-12.345", "-12.345"), ("1e+300", "1" + String(repeating: "0", count: 300))
         ]
         for (input, printed) in cases { #expect(try d(input).description == printed, "\(input)") }
         for bad in ["", ".", "abc", "1e", "1e+", "--1", "1.2.3", "1_000", "0x10", "nan", "Infinity", "1 2", "e5"] {
@@ -37,8 +37,10 @@ import Testing
         #expect(try d(wide).description == wide)
         #expect(try d("1e-16383").scale == 16_383)
         #expect(try d("0." + String(repeating: "0", count: 16_382) + "1").description.hasSuffix("0001"))
-        for past in ["1e131072", "1" + String(repeating: "0", count: 131_072), "1e-16384", "0." + String(repeating: "0", count: 16_384),
-                     "1e999999999999", "1e-999999999999"] {
+        for past in [
+            "1e131072", "1" + String(repeating: "0", count: 131_072), "1e-16384", "0." + String(repeating: "0", count: 16_384),
+            "1e999999999999", "1e-999999999999"
+        ] {
             #expect(throws: ExactDecimal.Failure.overflow) { try ExactDecimal(parsing: past) }
         }
         #expect(!ExactDecimal.Failure.overflow.description.contains("\n"))
@@ -75,7 +77,8 @@ import Testing
 
     /// Order by value, whatever the scale, at any size.
     @Test func comparesExactly() throws {
-        let a = "1" + String(repeating: "0", count: 39) + "1", b = "1" + String(repeating: "0", count: 39) + "2"
+        let a = "1" + String(repeating: "0", count: 39) + "1"
+        let b = "1" + String(repeating: "0", count: 39) + "2"
         #expect(try d(a) < d(b) && d(a) != d(b))
         #expect(try d("1.0") == d("1.000") && d("-0") == d("0.00"))
         #expect(try d("1e-16383") > d("0") && d("-1e-16383") < d("0") && d("1e-16383") < d("1e-16382"))
@@ -87,9 +90,11 @@ import Testing
     /// what the server takes.
     @Test func reportedFailuresInLua() throws {
         let h = try Harness()
-        #expect(h.string(#"select(2, pcall(function() return decimal("1e-70") * decimal("1e-70") end))"#)
+        #expect(
+            h.string(#"select(2, pcall(function() return decimal("1e-70") * decimal("1e-70") end))"#)
                 == "0." + String(repeating: "0", count: 139) + "1")
-        let big1 = #"decimal("1" .. ("0"):rep(39) .. "1")"#, big2 = #"decimal("1" .. ("0"):rep(39) .. "2")"#
+        let big1 = #"decimal("1" .. ("0"):rep(39) .. "1")"#
+        let big2 = #"decimal("1" .. ("0"):rep(39) .. "2")"#
         #expect(h.string("\(big1) == \(big2)") == "false")
         #expect(h.string("\(big1) - \(big2)") == "-1")
         #expect(h.string("\(big1) < \(big2)") == "true")
@@ -109,10 +114,12 @@ import Testing
 
     /// In memory, predicates compute and compare as the server does past 38 digits.
     @Test func predicateEvaluationIsExact() throws {
-        let a = Value.decimal("1" + String(repeating: "0", count: 40)), b = Value.decimal("1" + String(repeating: "0", count: 39) + "1")
+        let a = Value.decimal("1" + String(repeating: "0", count: 40))
+        let b = Value.decimal("1" + String(repeating: "0", count: 39) + "1")
         #expect(SQLOrdering.compare(a, b) == -1)
         #expect(ExpressionValues.arithmetic(.add, a, .integer(1)) == b)
-        #expect(ExpressionValues.arithmetic(.multiply, .decimal("1e-70"), .decimal("1e-70")) == .decimal("0." + String(repeating: "0", count: 139) + "1"))
+        #expect(
+            ExpressionValues.arithmetic(.multiply, .decimal("1e-70"), .decimal("1e-70")) == .decimal("0." + String(repeating: "0", count: 139) + "1"))
         #expect(ExpressionValues.aggregate(.sum, [a, b, .decimal("0.50")]) == .decimal("2" + String(repeating: "0", count: 39) + "1.50"))
         #expect(ExpressionValues.aggregate(.avg, [.decimal("1"), .decimal("2")]) == .decimal("1.5000000000000000"))
         #expect(ExpressionValues.arithmetic(.divide, .decimal("1"), .integer(3)) == .decimal("0.33333333333333333333"))
@@ -194,7 +201,8 @@ import Testing
                 #expect(ExpressionValues.arithmetic(.divide, .decimal(pairs[i].0), .decimal(pairs[i].1)) == .decimal(f[6]), "\(i): evaluator /")
             }
             if i % 10 < 3 {
-                let lua = "decimal('\(pairs[i].0)')", lub = "decimal('\(pairs[i].1)')"
+                let lua = "decimal('\(pairs[i].0)')"
+                let lub = "decimal('\(pairs[i].1)')"
                 #expect(h.string("\(lua) + \(lub)") == f[3], "\(i): Lua +")
                 #expect(h.string("\(lua) * \(lub)") == f[5], "\(i): Lua *")
                 if f[6] != "zero" { #expect(h.string("\(lua) / \(lub)") == f[6], "\(i): Lua /") }

@@ -8,13 +8,13 @@ import Testing
 /// results hold unsaved changes and are written object by object.
 @Suite struct ExportKeyPathTests {
     private static let model = #"""
-    entity "Airline" { name = "string", code = "int64" }
-    entity "Flight" { number = "int64", delay = "double", airline = { one = "Airline", inverse = "flights" } }
-    local aa, ba = Airline:new{ name = "AA", code = 1 }, Airline:new{ name = "BA", code = 2 }
-    for i = 1, 4 do Flight:new{ number = i, delay = i * 1.5, airline = (i % 2 == 0) and ba or aa } end
-    Flight:new{ number = 5, delay = 0 }
-    save()
-    """#
+        entity "Airline" { name = "string", code = "int64" }
+        entity "Flight" { number = "int64", delay = "double", airline = { one = "Airline", inverse = "flights" } }
+        local aa, ba = Airline:new{ name = "AA", code = 1 }, Airline:new{ name = "BA", code = 2 }
+        for i = 1, 4 do Flight:new{ number = i, delay = i * 1.5, airline = (i % 2 == 0) and ba or aa } end
+        Flight:new{ number = 5, delay = 0 }
+        save()
+        """#
 
     private func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-keypath-export-\(UUID().uuidString)")
@@ -25,17 +25,20 @@ import Testing
     /// Exports `request` to `name` in `dir`, first as saved (one SELECT), then with an
     /// unsaved change that changes no value (so the results are written object by
     /// object), and expects the same text both times.
-    private func export(_ h: Harness, _ request: String, _ dir: URL, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    private func export(_ h: Harness, _ request: String, _ dir: URL, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let streamed = dir.appendingPathComponent("streamed-" + name).path
         let objects = dir.appendingPathComponent("objects-" + name).path
-        h.run(#"""
-        assert(not haschanges())
-        export(fetch\#(request), "\#(streamed)")
-        local f = Flight:new{ number = 99, delay = 1 }; f:delete()
-        local o = fetch{ "Flight", predicate = "number == 1" }[1]; o.delay = 9; o.delay = 1.5
-        Flight:new{ number = 98, delay = 1 }
-        assert(haschanges())
-        """#, sourceLocation: sourceLocation)
+        h.run(
+            #"""
+            assert(not haschanges())
+            export(fetch\#(request), "\#(streamed)")
+            local f = Flight:new{ number = 99, delay = 1 }; f:delete()
+            local o = fetch{ "Flight", predicate = "number == 1" }[1]; o.delay = 9; o.delay = 1.5
+            Flight:new{ number = 98, delay = 1 }
+            assert(haschanges())
+            """#, sourceLocation: sourceLocation)
         h.run(#"local r = fetch\#(request); r.predicate = "number < 90"; export(r, "\#(objects)"); rollback()"#, sourceLocation: sourceLocation)
         let a = try String(contentsOfFile: streamed, encoding: .utf8)
         let b = try String(contentsOfFile: objects, encoding: .utf8)
@@ -77,7 +80,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let h = try Harness()
         h.run(Self.model)
-        let both = try export(h, #"{ "Flight", section = "airline.name", sort = { { "airline.name", ascending = false }, "-number" } }"#, dir, "b.csv")
+        let both = try export(
+            h, #"{ "Flight", section = "airline.name", sort = { { "airline.name", ascending = false }, "-number" } }"#, dir, "b.csv")
         #expect(both.split(separator: "\n") == ["delay,number,airline.name", "6.0,4,BA", "3.0,2,BA", "4.5,3,AA", "1.5,1,AA", "0.0,5,"], "\(both)")
         let plain = try export(h, #"{ "Flight", section = "number", sort = { "number", "delay" } }"#, dir, "p.csv")
         #expect(plain.split(separator: "\n").first == "delay,number", "\(plain)")

@@ -1,11 +1,11 @@
 import Foundation
 import QuarryLua
+import QuarryModelFiles
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModelFiles
 
 /// `fetch{ template = "name", vars = { ... } }`: a model's fetch request templates, kept in
 /// the Quarry store the model was loaded into.
@@ -33,7 +33,8 @@ import QuarryModelFiles
         let path = folder.appendingPathComponent("cars.db").path
         do {
             let h = try Harness(context: StoreOpener.open(path))
-            h.run(#"""
+            h.run(
+                #"""
                 model("\#(modelFolder.path)")
                 SportCar:new{ make = "Ferrari", topSpeed = 320 }
                 SportCar:new{ make = "Fiat", topSpeed = 150 }
@@ -41,7 +42,8 @@ import QuarryModelFiles
                 """#)
         }
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             local fast = fetch{ template = "FastCars", vars = { MIN = 200 } }
             assert(#fast == 1 and fast[1].make == "Ferrari")
             assert(#fetch{ template = "AllCars" } == 2, "a template without a predicate fetches everything")

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A parent known by `code TEXT PRIMARY KEY COLLATE NOCASE`: SQLite's foreign key matches a
 /// child's `'ABC'` to the parent's `'abc'` (the parent column's collation), and so do the
@@ -30,13 +30,22 @@ import QuarrySQLite
         // As SQLite's join with the parent's collation finds them.
         let members = try sqlAnswer(path, "SELECT p.label || '=' || (SELECT count(*) FROM c WHERE p.code = c.p_code) FROM p ORDER BY p.label")
         #expect(members == "x=2,y=1,z=1")
-        #expect(h.string(#"(function() local out = {}; for _, o in ipairs(fetch{ "p", sort = "label" }) do out[#out + 1] = o.label .. "=" .. #o.cs end; return table.concat(out, ",") end)()"#) == members)
-        #expect(h.string(#"count("p", "cs.@count == 2") .. "," .. count("p", "ANY cs.label == 'c2'") .. "," .. count("c", "p_code_p.label == 'x'")"#) == "1,1,2")
-        #expect(h.string(#"(function() local pr, n = predicate("ANY cs.label == 'c2'"), 0; for _, o in ipairs(fetch("p")) do if pr:matches(o) then n = n + 1 end end; return n end)()"#) == "1")
+        #expect(
+            h.string(
+                #"(function() local out = {}; for _, o in ipairs(fetch{ "p", sort = "label" }) do out[#out + 1] = o.label .. "=" .. #o.cs end; return table.concat(out, ",") end)()"#
+            ) == members)
+        #expect(
+            h.string(#"count("p", "cs.@count == 2") .. "," .. count("p", "ANY cs.label == 'c2'") .. "," .. count("c", "p_code_p.label == 'x'")"#)
+                == "1,1,2")
+        #expect(
+            h.string(
+                #"(function() local pr, n = predicate("ANY cs.label == 'c2'"), 0; for _, o in ipairs(fetch("p")) do if pr:matches(o) then n = n + 1 end end; return n end)()"#
+            ) == "1")
         // The join table's pair: 'ABC' and 'abc' are links of one parent.
         #expect(h.string(#"#p:first("label == 'x'").ts .. "," .. #t:get(2).p_code_ps .. "," .. count("t", "ANY p_code_ps.label == 'x'")"#) == "2,2,2")
         // A link written as 'ABC' is removed through the pair.
-        h.run(#"""
+        h.run(
+            #"""
             local x = p:first("label == 'x'")
             x.ts:remove(t:get(1))
             save()

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A new object in a file Quarry did not create starts with each column's DEFAULT, as a
 /// Core Data object starts with its model's defaults: Northwind's `Products:new{...}`
@@ -38,23 +38,30 @@ import QuarrySQLite
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: "INSERT INTO p (name, odd) VALUES ('sqlite', NULL)") }
         let rows = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT flag, typeof(flag), qty, price, neg, note, big, yes, odd, length(made), day = CURRENT_DATE FROM p ORDER BY id")
-                .map { Array($0.databaseValues.map(\.description)) }
+            try Row.fetchAll(
+                db, sql: "SELECT flag, typeof(flag), qty, price, neg, note, big, yes, odd, length(made), day = CURRENT_DATE FROM p ORDER BY id"
+            )
+            .map { Array($0.databaseValues.map(\.description)) }
         }
         #expect(rows.count == 2 && rows[0] == rows[1], "\(rows)")
     }
 
     /// A default in parentheses may call any function: the file's text never makes Quarry call one.
     @Test func aDefaultThatCallsAFunctionIsNeverRun() throws {
-        let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB DEFAULT (quarry_cd_external_write(zeroblob(200000), NULL)), w INTEGER DEFAULT (random()));")
+        let path = try foreignFile(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB DEFAULT (quarry_cd_external_write(zeroblob(200000), NULL)), w INTEGER DEFAULT (random()));"
+        )
         defer { try? FileManager.default.removeItem(atPath: path) }
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"x = t:new{}"#)
         #expect(h.string("x.v") == "nil" && h.string("x.w") == "nil")
         let support = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".\(support)_SUPPORT").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".\(support)_SUPPORT").path))
         // Nor can the file's own trigger make Quarry write or remove an external data file.
-        let trap = try foreignFile("""
+        let trap = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER);
             CREATE TRIGGER w AFTER INSERT ON t BEGIN SELECT quarry_cd_external_write(zeroblob(200000), NULL); END;
             """)

@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import QuarryPredicates
 import QuarryShell
-@testable import QuarryStore
-import Testing
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A foreign file's keys act on a parent's delete as SQLite (`foreign_keys=ON`) carries
 /// them out, so one save takes what SQLite takes and refuses what it refuses: a RESTRICT
@@ -17,8 +18,10 @@ import QuarryStores
 @Suite struct ForeignDeleteOrderTests {
     /// Runs `statements` in one transaction on a copy of `path` with foreign keys on, and
     /// `lua` through Quarry saved once: both take or both refuse, leaving the same rows.
-    private func compare(_ path: String, tables: [String], statements: [String], lua: String, expectTook: Bool,
-                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func compare(
+        _ path: String, tables: [String], statements: [String], lua: String, expectTook: Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         // Each on a copy of its own: every comparison starts from the file as made.
         let (copy, mine) = (path + ".sqlite", path + ".quarry-copy")
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -32,28 +35,33 @@ import QuarryStores
         try sqlite.close()
         #expect(sqliteTook == expectTook, "SQLite \(sqliteTook ? "took" : "refused") \(statements)", sourceLocation: sourceLocation)
         let h = try Harness(context: try StoreOpener.open(mine))
-        let outcome = h.string("""
-            (function()
-              local ok, err = pcall(function()
-                \(lua)
-                save()
-              end)
-              if not ok then rollback() end
-              return ok and "took" or ("refused: " .. tostring(err))
-            end)()
-            """) ?? "?"
+        let outcome =
+            h.string(
+                """
+                (function()
+                  local ok, err = pcall(function()
+                    \(lua)
+                    save()
+                  end)
+                  if not ok then rollback() end
+                  return ok and "took" or ("refused: " .. tostring(err))
+                end)()
+                """) ?? "?"
         #expect((outcome == "took") == sqliteTook, "Quarry: \(outcome)", sourceLocation: sourceLocation)
         func rows(_ file: String) throws -> [String] {
             let queue = try DatabaseQueue(path: file)
             defer { try? queue.close() }
-            return try queue.read { db in try tables.flatMap { t in try Row.fetchAll(db, sql: "SELECT rowid, * FROM \(t) ORDER BY rowid").map { "\(t): \($0)" } } }
+            return try queue.read { db in
+                try tables.flatMap { t in try Row.fetchAll(db, sql: "SELECT rowid, * FROM \(t) ORDER BY rowid").map { "\(t): \($0)" } }
+            }
         }
         #expect(try rows(mine) == rows(copy), sourceLocation: sourceLocation)
     }
 
     /// Seed 219's shape: a child with a CASCADE key and a RESTRICT key to one parent.
     @Test func aRestrictKeyDeclaredAfterACascadeKeyRefusesTheParentsDelete() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
             CREATE TABLE cascadeFirst (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p ON DELETE CASCADE, b INTEGER REFERENCES p ON DELETE RESTRICT);
             CREATE TABLE restrictFirst (id INTEGER PRIMARY KEY, b INTEGER REFERENCES p ON DELETE RESTRICT, a INTEGER REFERENCES p ON DELETE CASCADE);
@@ -68,8 +76,9 @@ import QuarryStores
         // The CASCADE key acts first: the child is gone when the RESTRICT key is checked.
         try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2"], lua: "p:get(2):delete()", expectTook: true)
         // Deleted before its parent, the child holds it no longer.
-        try compare(path, tables: tables, statements: ["DELETE FROM cascadeFirst WHERE id = 1", "DELETE FROM p WHERE id = 1"],
-                    lua: "cascadeFirst:get(1):delete(); p:get(1):delete()", expectTook: true)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM cascadeFirst WHERE id = 1", "DELETE FROM p WHERE id = 1"],
+            lua: "cascadeFirst:get(1):delete(); p:get(1):delete()", expectTook: true)
         // Across tables: `restrictFirst`, declared later, acts first, and then `cascadeFirst`'s RESTRICT key refuses.
         try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 3"], lua: "p:get(3):delete()", expectTook: false)
         // `deleteall` the same, without objects: each key at its turn, a cascade's rows
@@ -78,7 +87,9 @@ import QuarryStores
             try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = \(id)"], lua: "p:deleteall('id == \(id)', {})", expectTook: took)
         }
         try compare(path, tables: tables, statements: ["DELETE FROM p"], lua: "p:deleteall(nil, {})", expectTook: false)
-        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2 OR id = 1 AND 0"], lua: "p:deleteall('id IN {2, 5}', {})", expectTook: true)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM p WHERE id = 2 OR id = 1 AND 0"], lua: "p:deleteall('id IN {2, 5}', {})", expectTook: true
+        )
     }
 
     /// Across tables the keys act in the order the tables were made, not of their names:
@@ -86,9 +97,11 @@ import QuarryStores
     /// made earlier is checked, and not the other way round.
     @Test func tablesActInTheOrderTheyWereMade() throws {
         for (madeFirst, took) in [("zeta", true), ("alpha", false)] {
-            let restrict = "CREATE TABLE zeta (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE RESTRICT, a_id INTEGER REFERENCES alpha ON DELETE CASCADE)"
+            let restrict =
+                "CREATE TABLE zeta (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE RESTRICT, a_id INTEGER REFERENCES alpha ON DELETE CASCADE)"
             let cascade = "CREATE TABLE alpha (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE CASCADE)"
-            let path = try foreignFile("""
+            let path = try foreignFile(
+                """
                 CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
                 \(madeFirst == "zeta" ? restrict : cascade);
                 \(madeFirst == "zeta" ? cascade : restrict);
@@ -107,7 +120,8 @@ import QuarryStores
     /// may go before its child in one save, and a save leaving the child is refused whole.
     /// A RESTRICT key is checked at once, deferrable or not.
     @Test func aDeferredKeyIsCheckedAtTheSave() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
             CREATE TABLE later (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER
               CONSTRAINT "the key, (deferred)" REFERENCES p (id) ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED);
@@ -119,17 +133,22 @@ import QuarryStores
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let tables = ["p", "later", "now"]
-        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE b = 1"],
-                    lua: "p:get(1):delete(); later:get(1):delete(); later:get(2):delete()", expectTook: true)
-        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE id = 1"],
-                    lua: "p:get(1):delete(); later:get(1):delete()", expectTook: false)
-        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2", "DELETE FROM now WHERE id = 1"],
-                    lua: "p:get(2):delete(); now:get(1):delete()", expectTook: false)
-        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 3", "DELETE FROM now WHERE id = 2"],
-                    lua: "p:get(3):delete(); now:get(2):delete()", expectTook: false)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE b = 1"],
+            lua: "p:get(1):delete(); later:get(1):delete(); later:get(2):delete()", expectTook: true)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE id = 1"],
+            lua: "p:get(1):delete(); later:get(1):delete()", expectTook: false)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM p WHERE id = 2", "DELETE FROM now WHERE id = 1"],
+            lua: "p:get(2):delete(); now:get(1):delete()", expectTook: false)
+        try compare(
+            path, tables: tables, statements: ["DELETE FROM p WHERE id = 3", "DELETE FROM now WHERE id = 2"],
+            lua: "p:get(3):delete(); now:get(2):delete()", expectTook: false)
         // A new child of a new parent, and a cycle of deferred keys, in one save.
-        try compare(path, tables: tables, statements: ["INSERT INTO later (id, b) VALUES (9, 9)", "INSERT INTO p VALUES (9, 'new')"],
-                    lua: "local c = later:new{ id = 9 }; local n = p:new{ id = 9, label = 'new' }; c.b = 9", expectTook: true)
+        try compare(
+            path, tables: tables, statements: ["INSERT INTO later (id, b) VALUES (9, 9)", "INSERT INTO p VALUES (9, 'new')"],
+            lua: "local c = later:new{ id = 9 }; local n = p:new{ id = 9, label = 'new' }; c.b = 9", expectTook: true)
     }
 
     @Test func theDeferredClausesAreReadOffTheTablesSQL() {

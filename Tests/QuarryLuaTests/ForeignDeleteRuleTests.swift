@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A foreign file's `ON DELETE` actions are its relationships' delete rules: deleting a
 /// parent through Quarry and saving leaves the same rows as SQLite itself leaves, with
@@ -14,7 +14,8 @@ import QuarrySQLite
     /// A parent table and a child table whose key has `action`; the child's column
     /// defaults to 2 (a parent that stays), so SET DEFAULT has somewhere to point.
     private func file(_ action: String, defaultParent: Int = 2) throws -> String {
-        try foreignFile("""
+        try foreignFile(
+            """
             CREATE TABLE genre (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE track (id INTEGER PRIMARY KEY, title TEXT,
                 genre_id INTEGER DEFAULT \(defaultParent) REFERENCES genre(id) ON DELETE \(action));
@@ -69,7 +70,9 @@ import QuarrySQLite
         #expect(error?.contains("track/1") == true && error?.contains("track/2") == true)
         #expect(error?.contains("foreign key track.genre_id") == true)
         // A parent nothing points at goes, as SQLite lets it.
-        let lone = try foreignFile("CREATE TABLE genre (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE track (id INTEGER PRIMARY KEY, title TEXT, genre_id INTEGER REFERENCES genre(id) ON DELETE \(action)); INSERT INTO genre VALUES (1, 'rock'), (9, 'none'); INSERT INTO track VALUES (1, 'a', 1);")
+        let lone = try foreignFile(
+            "CREATE TABLE genre (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE track (id INTEGER PRIMARY KEY, title TEXT, genre_id INTEGER REFERENCES genre(id) ON DELETE \(action)); INSERT INTO genre VALUES (1, 'rock'), (9, 'none'); INSERT INTO track VALUES (1, 'a', 1);"
+        )
         #expect(try sqliteDeletes(lone, genre: 9) == quarryDeletes(lone, genre: 9).rows)
     }
 

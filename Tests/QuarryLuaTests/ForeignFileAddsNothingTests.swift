@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Issue #29: a file Quarry did not create gains only what its user asks for. Entities
 /// defined or imported into it add their tables, and nothing of Quarry's choosing:
@@ -19,7 +19,9 @@ import QuarrySQLite
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master ORDER BY type, name").map { "\($0["type"] as String) \($0["name"] as String)" }
+            try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master ORDER BY type, name").map {
+                "\($0["type"] as String) \($0["name"] as String)"
+            }
         }
     }
 
@@ -33,7 +35,8 @@ import QuarrySQLite
         try "a,b\n1,x\n2,y\n".write(to: csv, atomically: true, encoding: .utf8)
         do {
             let h = try Harness(context: StoreOpener.open(path))
-            h.run(#"""
+            h.run(
+                #"""
                 model("\#(modelFolder.path)")
                 entity("Racer", { parent = "SportCar" }) { wins = "int" }
                 SportCar:new{ make = "Ferrari", topSpeed = 320 }
@@ -53,7 +56,8 @@ import QuarrySQLite
         // Reopened, the sub-entities' views are there again (TEMP), writable, and the
         // templates fetch; the file still gains nothing.
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             assert(count("Car") == 2 and count("SportCar") == 2 and count("Racer") == 1, count("Car") .. " " .. count("SportCar") .. " " .. count("Racer"))
             local fast = fetch{ template = "FastCars", vars = { MIN = 200 } }
             assert(#fast == 1 and fast[1].make == "Ferrari")

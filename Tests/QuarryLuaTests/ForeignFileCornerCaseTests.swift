@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryModelFiles
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModelFiles
-import QuarrySQLite
 
 /// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
 /// Swift-export and store-seam changes, kept from coming back.
@@ -15,12 +15,14 @@ import QuarrySQLite
     /// distinct, aggregate and section as booleans, as they compare and as objects read
     /// them: two groups, not one per spelling.
     @Test func textBooleansGroupAndSectionAsBooleans() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
             INSERT INTO t VALUES (1, 'true'), (2, 'false'), (3, 'TRUE'), (4, '1'), (5, 'False');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run("""
+        h.run(
+            """
             local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
             assert(#g == 2 and g[1].b == false and g[1]["count(*)"] == 2 and g[2].b == true and g[2]["count(*)"] == 3, #g)
             local a = fetch{ "t", properties = { "count(distinct b) AS d", "min(b) AS lo", "max(b) AS hi", "sum(b) AS s" } }[1]
@@ -35,12 +37,14 @@ import QuarrySQLite
     /// Dates kept as Unix milliseconds or Julian days read as those dates in dictionary
     /// rows, groups, aggregates and section names too, not as Unix seconds.
     @Test func numericDatesReadAsDatesInDictionariesAndSections() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME, jd DATE);
             INSERT INTO ev VALUES (1, 1700000000000, 2460000.5), (2, 1700000001000, 2460001.5), (3, 1700000000000, 2460000.5);
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run("""
+        h.run(
+            """
             local first = fetch{ "ev", sort = { "at" } }[1]
             local g = fetch{ "ev", properties = { "at", "count(*)" }, group = { "at" }, sort = { "at" } }
             assert(#g == 2 and g[1].at == first.at and g[1]["count(*)"] == 2, tostring(g[1].at))
@@ -58,20 +62,23 @@ extension ForeignFileCornerCaseTests {
     /// `b == YES` selects in SQL the rows objects read as true and a predicate matches in
     /// memory.
     @Test func numbersOtherThanOneAreTrueInSQLAsInMemory() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
             INSERT INTO t VALUES (1, -1), (2, 2), (3, 0), (4, 1), (5, 0.5), (6, NULL), (7, 'Y');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         for (predicate, expected) in [("b == YES", 5), ("b == NO", 1), ("b != YES", 2)] {
             #expect(h.string("count('t', '\(predicate)')") == "\(expected)", "\(predicate)")
-            h.run("""
+            h.run(
+                """
                 local p, n = predicate('\(predicate)'), 0
                 for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
                 assert(n == \(expected), '\(predicate): ' .. n)
                 """)
         }
-        h.run("""
+        h.run(
+            """
             local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
             assert(#g == 3 and g[2].b == false and g[2]["count(*)"] == 1 and g[3]["count(*)"] == 5, #g)
             """)
@@ -110,28 +117,34 @@ extension ForeignFileCornerCaseTests {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.write { db in try db.execute(sql: """
-            CREATE TABLE p (a INTEGER, b TEXT, PRIMARY KEY (a, b));
-            CREATE TABLE q (x INTEGER PRIMARY KEY, y);
-            CREATE TABLE j (pa, pb, qx REFERENCES q (nonexistent), FOREIGN KEY (pa, pb) REFERENCES p);
-            CREATE TABLE k (pa INTEGER, pb TEXT, qx INTEGER REFERENCES q, FOREIGN KEY (pa, pb) REFERENCES p (a, b), PRIMARY KEY (pa, pb, qx));
-            CREATE TABLE byname (id INTEGER PRIMARY KEY, qy REFERENCES q (y));
-            INSERT INTO q VALUES (2, 'q1');
-            INSERT INTO byname VALUES (1, 'q1');
-            INSERT INTO p VALUES (1, 'x'), (2, 'y');
-            INSERT INTO q VALUES (1, 'q1');
-            INSERT INTO j VALUES (1, 'x', 1);
-            INSERT INTO k VALUES (1, 'x', 1), (2, 'y', 1);
-            """) }
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE p (a INTEGER, b TEXT, PRIMARY KEY (a, b));
+                    CREATE TABLE q (x INTEGER PRIMARY KEY, y);
+                    CREATE TABLE j (pa, pb, qx REFERENCES q (nonexistent), FOREIGN KEY (pa, pb) REFERENCES p);
+                    CREATE TABLE k (pa INTEGER, pb TEXT, qx INTEGER REFERENCES q, FOREIGN KEY (pa, pb) REFERENCES p (a, b), PRIMARY KEY (pa, pb, qx));
+                    CREATE TABLE byname (id INTEGER PRIMARY KEY, qy REFERENCES q (y));
+                    INSERT INTO q VALUES (2, 'q1');
+                    INSERT INTO byname VALUES (1, 'q1');
+                    INSERT INTO p VALUES (1, 'x'), (2, 'y');
+                    INSERT INTO q VALUES (1, 'q1');
+                    INSERT INTO j VALUES (1, 'x', 1);
+                    INSERT INTO k VALUES (1, 'x', 1), (2, 'y', 1);
+                    """)
+        }
         try queue.close()
         let context = try StoreOpener.open(path)
-        #expect(context.openingNotes.contains("j(qx) references q(nonexistent), which q does not have: read as its columns, not as a relationship"),
-                "\(context.openingNotes)")
+        #expect(
+            context.openingNotes.contains("j(qx) references q(nonexistent), which q does not have: read as its columns, not as a relationship"),
+            "\(context.openingNotes)")
         // Two rows of q hold 'q1': as a to-one, its inverse set held the child twice over.
-        #expect(context.openingNotes.contains("byname(qy) references q(y), which q does not hold unique: read as its columns, not as a relationship"),
-                "\(context.openingNotes)")
+        #expect(
+            context.openingNotes.contains("byname(qy) references q(y), which q does not hold unique: read as its columns, not as a relationship"),
+            "\(context.openingNotes)")
         let h = try Harness(context: context)
-        h.run("""
+        h.run(
+            """
             assert(#fetch("j") == 1 and fetch("j")[1].qx == 1)
             local ok, err = pcall(count, "j", "qx_q.y == 'q1'")
             assert(not ok and tostring(err):find("unknown key 'qx_q'"), tostring(err))
@@ -144,7 +157,8 @@ extension ForeignFileCornerCaseTests {
     /// artist (artistid)` for `Artist.ArtistId`) is the relationship SQLite's own
     /// matching makes of it, as if spelled as declared; it was read as its column only.
     @Test func aKeyNamingItsParentInAnotherCaseIsARelationship() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name TEXT);
             CREATE TABLE album (id INTEGER PRIMARY KEY, artist_id INTEGER REFERENCES artist (artistid) ON DELETE CASCADE, title TEXT);
             INSERT INTO Artist VALUES (1, 'A'), (2, 'B');
@@ -152,7 +166,8 @@ extension ForeignFileCornerCaseTests {
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run("""
+        h.run(
+            """
             assert(count("album", "artist.Name == 'A'") == 2 and #Artist:get(1).albums == 2 and fetch("album")[3].artist.Name == "B")
             Artist:get(1):delete(); save()
             assert(count("album") == 1 and count("Artist") == 1)
@@ -171,7 +186,8 @@ extension ForeignFileCornerCaseTests {
     /// SELF is written bare in an NSPredicate format: Apple's parser reads `#SELF` as a key
     /// named SELF, not the object.
     @Test func selfIsBareInAnAppleFormat() throws {
-        let h = try Harness(context: try StoreOpener.open(try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t VALUES (1, 1);")))
+        let h = try Harness(
+            context: try StoreOpener.open(try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t VALUES (1, 1);")))
         let swift = try #require(h.string(#"fetch("t", "SELF == %@ OR n == 2", t:get(1)):swift("nsfetchrequest")"#))
         #expect(swift.contains(#"format: #"SELF == "#) && !swift.contains("#SELF"), "\(swift)")
         #expect(h.string(#"tostring(predicate("SELF IN %@", {t:get(1)}))"#)?.hasPrefix("SELF IN") == true)
@@ -183,7 +199,8 @@ extension ForeignFileCornerCaseTests {
     /// without a word; a table keyed by an integer stays an entity, and the rest of the
     /// file reads as before.
     @Test func aWithoutRowidTableLeftOutIsNamedInANote() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE country (iso TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT, iso TEXT REFERENCES country (iso));
             CREATE TABLE visit (city_id INTEGER NOT NULL REFERENCES city (id), day TEXT NOT NULL, PRIMARY KEY (city_id, day)) WITHOUT ROWID;
@@ -194,10 +211,11 @@ extension ForeignFileCornerCaseTests {
         let context = try StoreOpener.open(path)
         let h = try Harness(context: context)
         #expect(h.string(#"count("city", "iso == 'FR'") .. "," .. count("plain")"#) == "1,1")
-        #expect(context.openingNotes == [
-            "country is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)",
-            "visit is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)",
-        ], "\(context.openingNotes)")
+        #expect(
+            context.openingNotes == [
+                "country is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)",
+                "visit is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)"
+            ], "\(context.openingNotes)")
     }
 
     /// A generated column (`GENERATED ALWAYS AS (...)`, VIRTUAL or STORED), which `PRAGMA
@@ -205,7 +223,8 @@ extension ForeignFileCornerCaseTests {
     /// read back by a save that inserts or changes what it is computed from, and never
     /// written: setting it is refused, as on PostgreSQL. It was left out without a word.
     @Test func generatedColumnsAreReadAndNeverWritten() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE reading (id INTEGER PRIMARY KEY, celsius REAL NOT NULL,
               fahrenheit REAL GENERATED ALWAYS AS (celsius * 9 / 5 + 32) VIRTUAL,
               label TEXT NOT NULL GENERATED ALWAYS AS ('t' || id) STORED);
@@ -214,7 +233,8 @@ extension ForeignFileCornerCaseTests {
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"count("reading", "fahrenheit > 40") .. "," .. reading:get(3).fahrenheit .. "," .. reading:get(2).label"#) == "2,212.0,t2")
         #expect(h.string(#"fetch{ "reading", result = "dictionaries", properties = { "sum(fahrenheit) AS s" } }[1].s"#) == "284.1")
-        h.run(#"""
+        h.run(
+            #"""
             local r = reading:new{ celsius = 20 }
             reading:get(1).celsius = 0
             save()
@@ -224,7 +244,8 @@ extension ForeignFileCornerCaseTests {
         #expect(h.error(#"reading:get(2).fahrenheit = 1; save()"#).contains("reading.fahrenheit is generated by SQLite and cannot be set"))
         h.run("rollback()")
         #expect(h.error(#"reading:updateall("id == 2", {}, { label = "x" })"#).contains("reading.label is generated by SQLite and cannot be set"))
-        #expect(try sqlAnswer(path, "SELECT group_concat(id || ':' || celsius || ':' || fahrenheit || ':' || label) FROM reading") == "1:0.0:32.0:t1,2:-1.0:30.2:t2,3:100.0:212.0:t3,4:20.0:68.0:t4")
+        #expect(
+            try sqlAnswer(path, "SELECT group_concat(id || ':' || celsius || ':' || fahrenheit || ':' || label) FROM reading")
+                == "1:0.0:32.0:t1,2:-1.0:30.2:t2,3:100.0:212.0:t3,4:20.0:68.0:t4")
     }
 }
-

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Issue 29's "done when": generated files Quarry did not create, each with a date column
 /// in one of every format, booleans in one of every spelling, UUIDs in one of every
@@ -27,16 +27,26 @@ import QuarrySQLite
         /// The album's relationship to its artist.
         let relationship: String
         static let all: [Style] = [
-            Style(artist: "artist", album: "album", tag: "tag", join: "album_tag", artistKey: "artist_id", albumKey: "album_id", tagKey: "tag_id", relationship: "artist"),
-            Style(artist: "Artist", album: "Album", tag: "Tag", join: "AlbumTag", artistKey: "ArtistId", albumKey: "AlbumId", tagKey: "TagId", relationship: "artist"),
-            Style(artist: "artist", album: "album", tag: "tag", join: "albumTag", artistKey: "artistID", albumKey: "albumID", tagKey: "tagID", relationship: "artist"),
-            Style(artist: "Artist", album: "Album", tag: "Tag", join: "AlbumTag", artistKey: "OwnerId", albumKey: "AlbumId", tagKey: "TagId", relationship: "owner"),
+            Style(
+                artist: "artist", album: "album", tag: "tag", join: "album_tag", artistKey: "artist_id", albumKey: "album_id", tagKey: "tag_id",
+                relationship: "artist"),
+            Style(
+                artist: "Artist", album: "Album", tag: "Tag", join: "AlbumTag", artistKey: "ArtistId", albumKey: "AlbumId", tagKey: "TagId",
+                relationship: "artist"),
+            Style(
+                artist: "artist", album: "album", tag: "tag", join: "albumTag", artistKey: "artistID", albumKey: "albumID", tagKey: "tagID",
+                relationship: "artist"),
+            Style(
+                artist: "Artist", album: "Album", tag: "Tag", join: "AlbumTag", artistKey: "OwnerId", albumKey: "AlbumId", tagKey: "TagId",
+                relationship: "owner")
         ]
     }
 
     static let actions = ["NO ACTION", "RESTRICT", "CASCADE", "SET NULL", "SET DEFAULT"]
-    static let booleans: [(String, String)?] = [nil, ("true", "false"), ("TRUE", "FALSE"), ("True", "False"), ("Y", "N"), ("y", "n"),
-                                                ("yes", "no"), ("T", "F"), ("on", "off")]
+    static let booleans: [(String, String)?] = [
+        nil, ("true", "false"), ("TRUE", "FALSE"), ("True", "False"), ("Y", "N"), ("y", "n"),
+        ("yes", "no"), ("T", "F"), ("on", "off")
+    ]
 
     /// Every row of every table, as plain SQL quotes them.
     private func rows(_ path: String, _ s: Style) throws -> [String] {
@@ -57,14 +67,17 @@ import QuarrySQLite
         let date = DateFormat.all[seed % DateFormat.all.count]
         let boolean = Self.booleans[seed % Self.booleans.count]
         let uuid = UUIDFormat.all[seed % UUIDFormat.all.count]
-        let action = Self.actions[seed % Self.actions.count], joinAction = Self.actions[(seed / 5) % Self.actions.count]
-        let label = "seed \(seed): \(style.album).\(style.artistKey) ON DELETE \(action), \(style.join) ON DELETE \(joinAction), \(date), \(String(describing: boolean)), \(uuid)"
+        let action = Self.actions[seed % Self.actions.count]
+        let joinAction = Self.actions[(seed / 5) % Self.actions.count]
+        let label =
+            "seed \(seed): \(style.album).\(style.artistKey) ON DELETE \(action), \(style.join) ON DELETE \(joinAction), \(date), \(String(describing: boolean)), \(uuid)"
         let q = quoteIdentifier
         func bytes() -> [UInt8] { (0..<16).map { _ in UInt8(truncatingIfNeeded: g.next()) } }
         func stored(_ value: Bool) -> DatabaseValue { boolean.map { (value ? $0.0 : $0.1).databaseValue } ?? (value ? 1 : 0).databaseValue }
 
         // The file, as its owner made it.
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE \(q(style.artist)) (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE \(q(style.album)) (id INTEGER PRIMARY KEY, title TEXT,
               \(q(style.artistKey)) INTEGER DEFAULT 1 REFERENCES \(q(style.artist))(id) ON DELETE \(action),
@@ -80,8 +93,10 @@ import QuarrySQLite
             for i in 1...artists { try db.execute(sql: "INSERT INTO \(q(style.artist)) VALUES (?, ?)", arguments: [i, "artist \(i)"]) }
             for i in 1...tags { try db.execute(sql: "INSERT INTO \(q(style.tag)) VALUES (?, ?)", arguments: [i, "tag \(i)"]) }
             for i in 1...albums {
-                try db.execute(sql: "INSERT INTO \(q(style.album)) VALUES (?, ?, ?, \(date.ownerSQL.replacingOccurrences(of: "?1", with: "?4")), ?, \(uuid.ownerSQL.replacingOccurrences(of: "?1", with: "?6")))",
-                               arguments: [i, "album \(i)", g.int(0...5) == 0 ? nil : g.int(1...artists), g.instant(), stored(g.int(0...1) == 1), Data(bytes())])
+                try db.execute(
+                    sql:
+                        "INSERT INTO \(q(style.album)) VALUES (?, ?, ?, \(date.ownerSQL.replacingOccurrences(of: "?1", with: "?4")), ?, \(uuid.ownerSQL.replacingOccurrences(of: "?1", with: "?6")))",
+                    arguments: [i, "album \(i)", g.int(0...5) == 0 ? nil : g.int(1...artists), g.instant(), stored(g.int(0...1) == 1), Data(bytes())])
                 for t in 1...tags where g.int(0...2) == 0 { links.insert([i, t]) }
             }
             for link in links { try db.execute(sql: "INSERT INTO \(q(style.join)) VALUES (?, ?)", arguments: [link[0], link[1]]) }
@@ -98,17 +113,25 @@ import QuarrySQLite
             }
             #expect(h.string("#\(artist):get(\(i)).albums .. ',' .. count('\(album)', '\(rel).id == \(i)')") == "\(count),\(count)", "\(label)")
         }
-        var dates: [Int: Double] = [:], flags: [Int: Bool] = [:], codes: [Int: [UInt8]] = [:]
+        var dates: [Int: Double] = [:]
+        var flags: [Int: Bool] = [:]
+        var codes: [Int: [UInt8]] = [:]
         for _ in 0..<g.int(1...4) {
-            let id = g.int(1...albums), seconds = Double(g.instant()) + 0.25, flag = g.int(0...1) == 1, code = bytes()
-            h.run("""
+            let id = g.int(1...albums)
+            let seconds = Double(g.instant()) + 0.25
+            let flag = g.int(0...1) == 1
+            let code = bytes()
+            h.run(
+                """
                 local a = \(album):get(\(id)); a.released = date(\(seconds)); a.live = \(flag)
                 a.code = "\(UUIDFormat.hex(code, upper: g.int(0...1) == 1, hyphens: true))"; a.\(rel) = \(artist):get(\(g.int(1...artists)))
                 """)
             (dates[id], flags[id], codes[id]) = (seconds, flag, code)
         }
-        let newSeconds = Double(g.instant()) + 0.25, newCode = bytes()
-        h.run("""
+        let newSeconds = Double(g.instant()) + 0.25
+        let newCode = bytes()
+        h.run(
+            """
             __new = \(album):new{ title = "new", released = date(\(newSeconds)), live = true, code = "\(UUIDFormat.hex(newCode, upper: false, hyphens: true))" }
             __new.\(rel) = \(artist):get(1)
             """)
@@ -139,15 +162,25 @@ import QuarrySQLite
                 let live: DatabaseValue = row["live"]
                 #expect(live == stored(true) || live == stored(false), "\(label): album \(id) live \(live)")
                 if let flag = flags[id] { #expect(live == stored(flag), "\(label): album \(id) live \(live)") }
-                if let code = codes[id] { #expect(row["code"] == uuid.stored(code), "\(label): album \(id) code \(String(describing: row["code"] as DatabaseValue))") }
+                if let code = codes[id] {
+                    #expect(row["code"] == uuid.stored(code), "\(label): album \(id) code \(String(describing: row["code"] as DatabaseValue))")
+                }
             }
             for (id, seconds) in dates {
-                let read = try Double.fetchOne(db, sql: "SELECT CAST(\(date.secondsSQL.replacingOccurrences(of: "v", with: "released")) AS REAL) FROM \(q(style.album)) WHERE id = ?", arguments: [id])
+                let read = try Double.fetchOne(
+                    db,
+                    sql:
+                        "SELECT CAST(\(date.secondsSQL.replacingOccurrences(of: "v", with: "released")) AS REAL) FROM \(q(style.album)) WHERE id = ?",
+                    arguments: [id])
                 #expect(abs((read ?? .nan) - date.kept(seconds)) < 0.002, "\(label): album \(id) read \(String(describing: read)) for \(seconds)")
             }
-            let saved = try Row.fetchAll(db, sql: "SELECT \(q(style.albumKey)), \(q(style.tagKey)) FROM \(q(style.join))").map { [$0[0] as Int, $0[1] as Int] }
+            let saved = try Row.fetchAll(db, sql: "SELECT \(q(style.albumKey)), \(q(style.tagKey)) FROM \(q(style.join))").map {
+                [$0[0] as Int, $0[1] as Int]
+            }
             #expect(Set(saved) == links, "\(label)")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(q(style.album)) WHERE title = 'new' AND \(q(style.artistKey)) = 1") == 1, "\(label)")
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(q(style.album)) WHERE title = 'new' AND \(q(style.artistKey)) = 1") == 1, "\(label)"
+            )
         }
         try check.close()
         #expect(try schemaRows(path) == schema, "\(label): sqlite_master changed")
@@ -171,7 +204,8 @@ import QuarrySQLite
             sqliteDeleted = false
         }
         try sqlite.close()
-        let quarryDeleted = h.string("""
+        let quarryDeleted = h.string(
+            """
             (function()
               local ok = pcall(function() \(artist):get(\(goneArtist)):delete(); \(tag):get(\(goneTag)):delete(); save() end)
               if not ok then rollback() end

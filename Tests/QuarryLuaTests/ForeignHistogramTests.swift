@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 /// A file Quarry did not create may hold text in a number column; text sorts above every
 /// number, so it is the column's maximum. A histogram then says which column holds what,

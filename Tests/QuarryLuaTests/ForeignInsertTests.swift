@@ -2,17 +2,18 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Inserts into files Quarry did not create, whose key column is also an attribute (`id`,
 /// a WITHOUT ROWID table's `k`) and whose links are attribute columns (`author_id`): what
 /// save writes, and what the saved objects read, must be what the file then holds.
 @Suite struct ForeignInsertTests {
     func schema() throws -> String {
-        try foreignFile("""
+        try foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             CREATE TABLE wr (k INTEGER PRIMARY KEY, v TEXT, book_id INTEGER REFERENCES book(id)) WITHOUT ROWID;
@@ -27,14 +28,17 @@ import QuarrySQLite
     @Test func aLinkToAnObjectInsertedInTheSameSaveIsWritten() throws {
         let path = try schema()
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             local zed = author:new{ name = "zed" }
             book:get(2).author = zed
             local n = book:new{ title = "n", author = zed }
             wr:new{ k = 4, v = "y", book = n }
             save()
             """#)
-        #expect(h.string(#"sql("SELECT author_id FROM book WHERE id = 2")[1].author_id == sql("SELECT id FROM author WHERE name = 'zed'")[1].id"#) == "true")
+        #expect(
+            h.string(#"sql("SELECT author_id FROM book WHERE id = 2")[1].author_id == sql("SELECT id FROM author WHERE name = 'zed'")[1].id"#)
+                == "true")
         #expect(h.string(#"count("book", "author.name == 'zed'")"#) == "2")
         #expect(h.string(#"sql("SELECT b.title FROM wr JOIN book b ON b.id = wr.book_id WHERE wr.k = 4")[1].title"#) == "n")
         // The objects read what the file holds, so a later change is no conflict.
@@ -59,7 +63,8 @@ import QuarrySQLite
     @Test func aWithoutRowidInsertIsTheRowWithItsKey() throws {
         let path = try schema()
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             book:new{ title = "sets a rowid" }
             a = wr:new{ k = 7, v = "p" }
             c = wr:new{ k = 99, v = "q" }

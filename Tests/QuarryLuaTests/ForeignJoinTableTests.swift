@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A table of a file Quarry did not create made only of two foreign keys (plus its own key
 /// or a position) is a many-to-many pair between the tables it joins (issue 29), kept as
@@ -17,26 +17,33 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"#Playlist:get(1).tracks .. "," .. #Track:get(3).playlists .. "," .. #Track:get(6).playlists"#) == "4,2,0")
         // In SQL, and in memory, as plain SQL counts.
-        let music = try sqlAnswer(path, "SELECT count(DISTINCT TrackId) FROM PlaylistTrack JOIN Playlist USING (PlaylistId) WHERE Playlist.Name = 'Music'")
+        let music = try sqlAnswer(
+            path, "SELECT count(DISTINCT TrackId) FROM PlaylistTrack JOIN Playlist USING (PlaylistId) WHERE Playlist.Name = 'Music'")
         #expect(h.string(#"count("Track", "ANY playlists.Name == 'Music'")"#) == music)
-        h.run(#"""
+        h.run(
+            #"""
             local p = predicate("ANY playlists.Name == 'Music'"); local n = 0
             for _, t in ipairs(fetch("Track")) do if p:matches(t) then n = n + 1 end end
             __inMemory = n
             """#)
         #expect(h.string("__inMemory") == music)
         #expect(h.string(#"count("Playlist", "tracks.@count >= 2") .. "," .. count("Track", "playlists.@count == 0")"#) == "2,1")
-        #expect(h.string(#"count("Track", "NONE playlists.Name BEGINSWITH 'Heavy'") .. "," .. count("Playlist", "ANY tracks.genre.Name == 'Metal'")"#) == "4,1")
+        #expect(
+            h.string(#"count("Track", "NONE playlists.Name BEGINSWITH 'Heavy'") .. "," .. count("Playlist", "ANY tracks.genre.Name == 'Metal'")"#)
+                == "4,1")
         // The table is still an entity, with its own to-one relationships.
         #expect(h.string(#"count("PlaylistTrack") .. "," .. PlaylistTrack:first().playlist.Name"#) == "6,Music")
         // :add and :remove are the join table's rows once saved.
-        h.run(#"""
+        h.run(
+            #"""
             Playlist:get(2).tracks:add(Track:get(6)); Track:get(4).playlists:add(Playlist:get(1))
             Playlist:get(1).tracks:remove(Track:get(1))
             assert(#Track:get(6).playlists == 1 and #Playlist:get(1).tracks == 4)
             save()
             """#)
-        #expect(try sqlAnswer(path, "SELECT PlaylistId || '-' || TrackId FROM PlaylistTrack ORDER BY PlaylistId, TrackId") == "1-2,1-3,1-4,1-5,2-6,3-3,3-4")
+        #expect(
+            try sqlAnswer(path, "SELECT PlaylistId || '-' || TrackId FROM PlaylistTrack ORDER BY PlaylistId, TrackId")
+                == "1-2,1-3,1-4,1-5,2-6,3-3,3-4")
         #expect(h.string(#"count("Track", "ANY playlists.Name == 'Movies'") .. "," .. count("PlaylistTrack")"#) == "1,7")
         // Assigning the whole set writes the difference.
         h.run(#"Playlist:get(3).tracks = { Track:get(1) }; save()"#)
@@ -50,7 +57,8 @@ import QuarrySQLite
     /// The join table's own foreign keys decide what deleting a parent does, as SQLite
     /// with `foreign_keys=ON` does: NO ACTION refuses while links exist; CASCADE removes them.
     @Test(arguments: ["NO ACTION", "CASCADE"]) func deletingAParentFollowsTheJoinTablesKeys(action: String) throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE tag (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE post (id INTEGER PRIMARY KEY, title TEXT);
             CREATE TABLE post_tag (post_id INTEGER REFERENCES post(id) ON DELETE \(action), tag_id INTEGER REFERENCES tag(id) ON DELETE \(action), PRIMARY KEY (post_id, tag_id));
@@ -75,7 +83,8 @@ import QuarrySQLite
     /// position the link's insert could not leave out, makes it an entity only. A table
     /// joining one table to itself gives it both sides, under two names.
     @Test func whichTablesAreJoinTables() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE club (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE member (id INTEGER PRIMARY KEY, person_id INTEGER REFERENCES person(id), club_id INTEGER REFERENCES club(id), position INTEGER);

@@ -2,17 +2,18 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A foreign key column of a file Quarry did not create (author_id) is both an attribute
 /// and the relationship's link: writing the attribute moves the link, before saving (the
 /// relationship, its inverse, predicates in memory and in results) and after.
 @Suite struct ForeignKeyColumnWriteTests {
     @Test func writingTheColumnMovesTheLink() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (3, 'ann'), (7, 'bob');
@@ -21,7 +22,8 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"b = book:get(5); b.author = author:get(7); b.author_id = 3; book:get(1).author_id = 3"#)
         let expected = "ann|true|3|0|3|1"
-        let probe = #"b.author.name .. "|" .. tostring(predicate("author.name == 'ann'"):matches(b)) .. "|" .. #author:get(3).book_set .. "|" .. #author:get(7).book_set .. "|" .. #fetch("book", "author.name == 'ann'") .. "|" .. count("author", "book_set.@count >= 3")"#
+        let probe =
+            #"b.author.name .. "|" .. tostring(predicate("author.name == 'ann'"):matches(b)) .. "|" .. #author:get(3).book_set .. "|" .. #author:get(7).book_set .. "|" .. #fetch("book", "author.name == 'ann'") .. "|" .. count("author", "book_set.@count >= 3")"#
         #expect(h.string(probe) == expected)
         h.run("save()")
         #expect(h.string(probe) == expected)
@@ -33,7 +35,8 @@ import QuarrySQLite
     /// given. Before, the row moved to the new key while the object kept its ID, and
     /// `get` of the new key gave a second object (found by review).
     @Test func aSavedObjectKeepsItsKey() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT);
             INSERT INTO t VALUES (1, 'a'), (2, 'b');
             """)
@@ -47,7 +50,8 @@ import QuarrySQLite
     /// A key that is also a foreign key is kept too when the link would move it through
     /// the relationship or its inverse (found by review).
     @Test func aKeyThatIsAForeignKeyIsNotMovedThroughItsRelationship() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE prof (user_id INTEGER PRIMARY KEY REFERENCES author(id), bio TEXT);
             INSERT INTO author VALUES (1, 'A'), (2, 'B');
@@ -62,7 +66,8 @@ import QuarrySQLite
 
     /// relate() links by value: changing the column changes the partner.
     @Test func writingARelatedColumnMovesTheLink() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE Airline (carrier TEXT, name TEXT);
             CREATE TABLE Flight (carrier TEXT, num INT);
             INSERT INTO Airline VALUES ('AA', 'American'), ('UA', 'United');
@@ -70,7 +75,8 @@ import QuarrySQLite
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"relate("Flight", "carrier", "Airline", "carrier"); f = Flight:first("num == 1"); f.carrier = "UA""#)
-        let probe = #"f.airline.name .. "|" .. #fetch{ "Airline", predicate = "flight_set.@count >= 2" } .. "|" .. fetch{ "Flight", sort = { "airline.name", "num" } }[2].num"#
+        let probe =
+            #"f.airline.name .. "|" .. #fetch{ "Airline", predicate = "flight_set.@count >= 2" } .. "|" .. fetch{ "Flight", sort = { "airline.name", "num" } }[2].num"#
         #expect(h.string(probe) == "United|1|1")
         h.run("save()")
         #expect(h.string(probe) == "United|1|1")

@@ -2,16 +2,17 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Files Quarry did not create, shaped the way real schemas are: several foreign keys to
 /// one table, a column named like the relationship its foreign key would get.
 @Suite struct ForeignKeyNamingTests {
     @Test func everyForeignKeyGetsAUniquePredictableName() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id), editor_id INTEGER REFERENCES author(id));
             CREATE TABLE note (id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book(id), book TEXT);
@@ -36,7 +37,8 @@ import QuarrySQLite
     /// A WITHOUT ROWID table's INTEGER PRIMARY KEY is no rowid alias and takes text: rows
     /// whose key is not an integer are no objects, and count, fetch and get agree on that.
     @Test func aWithoutRowidTableWithTextInItsIntegerKeyAnswersConsistently() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE wr (id INTEGER PRIMARY KEY, t TEXT) WITHOUT ROWID;
             INSERT INTO wr VALUES (1, 'a'), ('x', 'b'), (3, 'c');
             """)
@@ -49,7 +51,8 @@ import QuarrySQLite
     /// relate() takes both names: the relationship's (fifth) and its inverse's (sixth).
     @Test func relateTakesBothNames() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "P" { b = "string" }; entity "Q" { b = "string", c = "int64" }
             P:new{ b = "x" }; Q:new{ b = "x", c = 2 }; save()
             assert(relate("P", "b", "Q", "b", "target", "sources") == "target")
@@ -64,7 +67,8 @@ import QuarrySQLite
     /// stays the one object of its row.
     @Test func objectsKeptAcrossAModelChangeTakeTheNewModel() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "P" { b = "string", n = "int64" }; entity "Q" { b = "string", c = "int64" }
             kept = P:new{ b = "x", n = 1 }; Q:new{ b = "x", c = 2 }; save()
             kept.n = 5

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Sakila's SQLite `film_actor(actor_id, film_id, last_update TIMESTAMP NOT NULL)`, whose
 /// time has no default: a join table a link cannot be written to without that time. Its
@@ -33,10 +33,16 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         // Members and counts, as SQL joins them.
         #expect(h.string("#film:get(1).actors .. ',' .. #film:get(2).actors .. ',' .. #actor:get(2).films") == "2,0,2")
-        let chase = try sqlAnswer(path, "SELECT count(*) FROM film f WHERE EXISTS (SELECT 1 FROM film_actor j JOIN actor a ON a.actor_id = j.actor_id WHERE j.film_id = f.film_id AND a.last_name = 'CHASE')")
+        let chase = try sqlAnswer(
+            path,
+            "SELECT count(*) FROM film f WHERE EXISTS (SELECT 1 FROM film_actor j JOIN actor a ON a.actor_id = j.actor_id WHERE j.film_id = f.film_id AND a.last_name = 'CHASE')"
+        )
         #expect(h.string(#"count("film", "ANY actors.last_name == 'CHASE'")"#) == chase)
         #expect(h.string(#"count("film", "actors.@count == 2") .. ',' .. count("actor", "films.@count == 0")"#) == "2,0")
-        #expect(h.string(#"(function() local p, n = predicate("ANY actors.last_name == 'CHASE'"), 0; for _, f in ipairs(fetch("film")) do if p:matches(f) then n = n + 1 end end; return n end)()"#) == chase)
+        #expect(
+            h.string(
+                #"(function() local p, n = predicate("ANY actors.last_name == 'CHASE'"), 0; for _, f in ipairs(fetch("film")) do if p:matches(f) then n = n + 1 end end; return n end)()"#
+            ) == chase)
         // Its links are not written through the pair: the time has no default.
         let add = h.error("film:get(2).actors:add(actor:get(1))")
         #expect(add.contains("film.actors is read only") && add.contains("film_actor requires last_update"), "\(add)")
@@ -45,7 +51,8 @@ import QuarrySQLite
         #expect(remove.contains("actor.films is read only") && remove.contains("last_update"), "\(remove)")
         // The table is an entity: its objects write its rows, and the pair reads them.
         #expect(h.string(#"count("film_actor")"#) == "4")
-        h.run(#"""
+        h.run(
+            #"""
             film_actor:new{ actor = actor:get(1), film = film:get(2), last_update = date("2024-01-02T03:04:05Z") }
             save()
             """#)

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
+import QuarrySQLite
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// The saves of `ForeignSchemaPropertyTests`: deletes in one save against SQLite's own
 /// foreign keys, and parents inserted with their children.
@@ -29,7 +29,9 @@ extension ForeignSchemaPropertyTests {
         }
         guard !all.isEmpty else { return }
         let picked = (0..<g.int(1...3)).map { _ in g.pick(all) }
-        var order: [RowRef] = [], explicit: Set<RowRef> = [], seen: Set<RowRef> = []
+        var order: [RowRef] = []
+        var explicit: Set<RowRef> = []
+        var seen: Set<RowRef> = []
         try read(path) { db in
             func visit(_ row: RowRef, named: Bool) throws {
                 if named { explicit.insert(row) }
@@ -37,7 +39,8 @@ extension ForeignSchemaPropertyTests {
                 let table = schema.tables[row.table]
                 for (c, child) in schema.tables.enumerated() {
                     for key in child.foreignKeys where key.parent == row.table && key.action != "SET NULL" {
-                        let children = "SELECT c.rowid FROM \(q(child.name)) c JOIN \(q(table.name)) p ON c.\(q(key.column)) = p.\(q(key.ref)) WHERE p.rowid = ?"
+                        let children =
+                            "SELECT c.rowid FROM \(q(child.name)) c JOIN \(q(table.name)) p ON c.\(q(key.column)) = p.\(q(key.ref)) WHERE p.rowid = ?"
                         for rowid in try Int64.fetchAll(db, sql: children, arguments: [row.rowid]) {
                             try visit(RowRef(table: c, rowid: rowid), named: key.action != "CASCADE")
                         }
@@ -55,14 +58,15 @@ extension ForeignSchemaPropertyTests {
         let steps = moves.map(\.description).joined() + deletes.map { "\(schema.tables[$0.table].name)/\($0.rowid)" }.joined(separator: " ")
 
         let list = deletes.map { "{\(lua(schema.tables[$0.table].name)), \($0.rowid)}" }.joined(separator: ", ")
-        try compare(h, schema, path, "deleting \(steps) (mode \(mode))", label,
-                    sql: moves.map(\.sql) + deletes.map { "DELETE FROM \(q(schema.tables[$0.table].name)) WHERE rowid = \($0.rowid)" },
-                    lua: moves.map(\.lua).joined() + """
-                        for _, d in ipairs({\(list)}) do
-                          local o = __E[d[1]]:get(d[2])
-                          if o and not o:isDeleted() then o:delete() end
-                        end
-                        """)
+        try compare(
+            h, schema, path, "deleting \(steps) (mode \(mode))", label,
+            sql: moves.map(\.sql) + deletes.map { "DELETE FROM \(q(schema.tables[$0.table].name)) WHERE rowid = \($0.rowid)" },
+            lua: moves.map(\.lua).joined() + """
+                for _, d in ipairs({\(list)}) do
+                  local o = __E[d[1]]:get(d[2])
+                  if o and not o:isDeleted() then o:delete() end
+                end
+                """)
     }
 
     /// A row of one side of a join table, its links removed through the pair the table
@@ -74,20 +78,25 @@ extension ForeignSchemaPropertyTests {
         let rows = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name))") }
         guard !rows.isEmpty else { return }
         let row = g.pick(rows)
-        try compare(h, schema, path, "unlinking \(table.name)/\(row).\(toMany.name) and deleting it", label, sql: [
-            "DELETE FROM \(q(join.name)) WHERE \(q(from.column)) = (SELECT \(q(from.ref)) FROM \(q(table.name)) WHERE rowid = \(row))",
-            "DELETE FROM \(q(table.name)) WHERE rowid = \(row)",
-        ], lua: """
-            local o, r = __E[\(lua(table.name))]:get(\(row)), \(lua(toMany.name))
-            for _, m in ipairs(o[r]) do o[r]:remove(m) end
-            o:delete()
-            """)
+        try compare(
+            h, schema, path, "unlinking \(table.name)/\(row).\(toMany.name) and deleting it", label,
+            sql: [
+                "DELETE FROM \(q(join.name)) WHERE \(q(from.column)) = (SELECT \(q(from.ref)) FROM \(q(table.name)) WHERE rowid = \(row))",
+                "DELETE FROM \(q(table.name)) WHERE rowid = \(row)"
+            ],
+            lua: """
+                local o, r = __E[\(lua(table.name))]:get(\(row)), \(lua(toMany.name))
+                for _, m in ipairs(o[r]) do o[r]:remove(m) end
+                o:delete()
+                """)
     }
 
     /// `sql` run in plain SQL (`foreign_keys=ON`, each statement checked) on a copy of the
     /// file, and `lua` through Quarry and saved once: both take the change or both refuse
     /// it, and the rows left are the same.
-    private func compare(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ what: String, _ label: String, sql: [String], lua: String) throws {
+    private func compare(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ what: String, _ label: String, sql: [String], lua: String)
+        throws
+    {
         let copy = path + ".copy"
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -124,17 +133,26 @@ extension ForeignSchemaPropertyTests {
         for _ in 0..<g.int(1...3) {
             let keyed = schema.tables.indices.filter { schema.tables[$0].join == nil && !schema.tables[$0].foreignKeys.isEmpty }
             guard !keyed.isEmpty else { break }
-            let c = g.pick(keyed), table = schema.tables[c], key = g.pick(table.foreignKeys), parent = schema.tables[key.parent]
+            let c = g.pick(keyed)
+            let table = schema.tables[c]
+            let key = g.pick(table.foreignKeys)
+            let parent = schema.tables[key.parent]
             let (children, parents) = try read(path) { db in
-                (try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name))"), try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(parent.name))"))
+                (
+                    try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name))"),
+                    try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(parent.name))")
+                )
             }
             guard !children.isEmpty, !parents.isEmpty else { continue }
             let (child, to) = (g.pick(children), key.notNull || g.chance(0.8) ? g.pick(parents) : nil)
             let relationship = try h.context.entity(named: table.name).relationships.first { !$0.isToMany && $0.column == key.column }?.name ?? "?"
             let value = to.map { "(SELECT \(q(key.ref)) FROM \(q(parent.name)) WHERE rowid = \($0))" } ?? "NULL"
-            moves.append(Move(sql: "UPDATE \(q(table.name)) SET \(q(key.column)) = \(value) WHERE rowid = \(child)",
-                              lua: "__E[\(lua(table.name))]:get(\(child))[\(lua(relationship))] = \(to.map { "__E[\(lua(parent.name))]:get(\($0))" } ?? "nil")\n",
-                              description: "\(table.name)/\(child).\(relationship) = \(to.map { "\(parent.name)/\($0)" } ?? "nil"); "))
+            moves.append(
+                Move(
+                    sql: "UPDATE \(q(table.name)) SET \(q(key.column)) = \(value) WHERE rowid = \(child)",
+                    lua:
+                        "__E[\(lua(table.name))]:get(\(child))[\(lua(relationship))] = \(to.map { "__E[\(lua(parent.name))]:get(\($0))" } ?? "nil")\n",
+                    description: "\(table.name)/\(child).\(relationship) = \(to.map { "\(parent.name)/\($0)" } ?? "nil"); "))
         }
         return moves
     }
@@ -150,9 +168,13 @@ extension ForeignSchemaPropertyTests {
                 let parent = schema.tables[key.parent]
                 let (childLabel, parentLabel) = ("new child \(made)", "new parent \(made)")
                 guard let childInit = try newObject(schema, c, path, &g, label: childLabel, besides: key.column),
-                      let parentInit = try newObject(schema, key.parent, path, &g, label: parentLabel) else { continue }
-                let relationship = try h.context.entity(named: table.name).relationships.first { !$0.isToMany && $0.column == key.column }?.name ?? "?"
-                let outcome = saving(h, """
+                    let parentInit = try newObject(schema, key.parent, path, &g, label: parentLabel)
+                else { continue }
+                let relationship =
+                    try h.context.entity(named: table.name).relationships.first { !$0.isToMany && $0.column == key.column }?.name ?? "?"
+                let outcome = saving(
+                    h,
+                    """
                     local c = __E[\(lua(table.name))]:new\(childInit)
                     local p = __E[\(lua(parent.name))]:new\(parentInit)
                     c[\(lua(relationship))] = p
@@ -160,10 +182,12 @@ extension ForeignSchemaPropertyTests {
                 let what = "\(label): a new \(table.name) with a new \(parent.name) by \(key.column)"
                 #expect(outcome == "took", "\(what): \(outcome)")
                 let linked = try read(path) { db in
-                    try String.fetchAll(db, sql: """
-                        SELECT CAST(c.\(q(key.column)) AS TEXT) || '|' || CAST(p.\(q(key.ref)) AS TEXT) FROM \(q(table.name)) c, \(q(parent.name)) p
-                        WHERE c.label = ? AND p.label = ?
-                        """, arguments: [childLabel, parentLabel])
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT CAST(c.\(q(key.column)) AS TEXT) || '|' || CAST(p.\(q(key.ref)) AS TEXT) FROM \(q(table.name)) c, \(q(parent.name)) p
+                            WHERE c.label = ? AND p.label = ?
+                            """, arguments: [childLabel, parentLabel])
                 }
                 #expect(linked.count == 1 && linked.first.map { Set($0.split(separator: "|")).count == 1 } == true, "\(what): \(linked)")
             }
@@ -175,11 +199,16 @@ extension ForeignSchemaPropertyTests {
             let (a, b) = (schema.tables[x.parent], schema.tables[y.parent])
             let (aLabel, bLabel) = ("new a \(made)", "new b \(made)")
             guard let aInit = try newObject(schema, x.parent, path, &g, label: aLabel),
-                  let bInit = try newObject(schema, y.parent, path, &g, label: bLabel) else { continue }
-            let pair = try h.context.entity(named: a.name).relationships.first { r in
-                r.isToMany && r.destination == b.name && (try? h.context.entity(named: b.name).relationship(named: r.inverse ?? ""))?.isToMany == true
-            }?.name ?? "?"
-            let outcome = saving(h, """
+                let bInit = try newObject(schema, y.parent, path, &g, label: bLabel)
+            else { continue }
+            let pair =
+                try h.context.entity(named: a.name).relationships.first { r in
+                    r.isToMany && r.destination == b.name
+                        && (try? h.context.entity(named: b.name).relationship(named: r.inverse ?? ""))?.isToMany == true
+                }?.name ?? "?"
+            let outcome = saving(
+                h,
+                """
                 local b = __E[\(lua(b.name))]:new\(bInit)
                 local a = __E[\(lua(a.name))]:new\(aInit)
                 a[\(lua(pair))]:add(b)
@@ -187,10 +216,12 @@ extension ForeignSchemaPropertyTests {
             let what = "\(label): new \(a.name) and \(b.name) linked by \(pair) through \(table.name)"
             #expect(outcome == "took", "\(what): \(outcome)")
             let links = try read(path) { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT count(*) FROM \(q(table.name)) j, \(q(a.name)) a, \(q(b.name)) b WHERE a.label = ? AND b.label = ?
-                    AND ((j.\(q(x.column)) = a.\(q(a.ident!)) AND j.\(q(y.column)) = b.\(q(b.ident!))) OR (j.\(q(y.column)) = a.\(q(a.ident!)) AND j.\(q(x.column)) = b.\(q(b.ident!))))
-                    """, arguments: [aLabel, bLabel])
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM \(q(table.name)) j, \(q(a.name)) a, \(q(b.name)) b WHERE a.label = ? AND b.label = ?
+                        AND ((j.\(q(x.column)) = a.\(q(a.ident!)) AND j.\(q(y.column)) = b.\(q(b.ident!))) OR (j.\(q(y.column)) = a.\(q(a.ident!)) AND j.\(q(x.column)) = b.\(q(b.ident!))))
+                        """, arguments: [aLabel, bLabel])
             }
             #expect(links == 1, "\(what): \(links ?? -1) rows")
         }
@@ -199,7 +230,8 @@ extension ForeignSchemaPropertyTests {
 
     /// Runs `code` and saves: "took", or "refused: " and the error (rolled back).
     func saving(_ h: Harness, _ code: String) -> String {
-        h.string("""
+        h.string(
+            """
             (function()
               local ok, err = pcall(function()
                 \(code)
@@ -214,7 +246,9 @@ extension ForeignSchemaPropertyTests {
     /// The Lua table making a new object of table `t` labelled `label`: its key when the
     /// file gives none, and an existing parent for each required foreign key (nil when
     /// there is none).
-    private func newObject(_ schema: RandomForeignSchema, _ t: Int, _ path: String, _ g: inout SplitMix64, label: String, besides: String? = nil) throws -> String? {
+    private func newObject(_ schema: RandomForeignSchema, _ t: Int, _ path: String, _ g: inout SplitMix64, label: String, besides: String? = nil)
+        throws -> String?
+    {
         let table = schema.tables[t]
         let q = quoteIdentifier
         var fields = ["score = \(g.int(0...9))", "label = \(lua(label))"]
@@ -226,7 +260,12 @@ extension ForeignSchemaPropertyTests {
         }
         for key in table.foreignKeys where key.notNull && key.column != besides {
             let parent = schema.tables[key.parent]
-            guard let value = try read(path, { db in try DatabaseValue.fetchOne(db, sql: "SELECT \(q(key.ref)) FROM \(q(parent.name)) WHERE \(q(key.ref)) IS NOT NULL LIMIT 1") }) else { return nil }
+            guard
+                let value = try read(
+                    path,
+                    { db in try DatabaseValue.fetchOne(db, sql: "SELECT \(q(key.ref)) FROM \(q(parent.name)) WHERE \(q(key.ref)) IS NOT NULL LIMIT 1")
+                    })
+            else { return nil }
             fields.append("[\(lua(key.column))] = " + (String.fromDatabaseValue(value).map(lua) ?? "\(Int64.fromDatabaseValue(value) ?? 0)"))
         }
         return "{ " + fields.joined(separator: ", ") + " }"

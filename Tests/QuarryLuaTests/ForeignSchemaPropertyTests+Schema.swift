@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+import QuarrySQLite
 import QuarryStore
 import QuarryTestSupport
-import QuarrySQLite
 
 /// A random SQLite schema as another program makes it, for `ForeignSchemaPropertyTests`:
 /// tables keyed by an integer, by text, by UUID text or by their rowid (referred to by a
@@ -50,8 +50,10 @@ struct RandomForeignSchema {
     var views: [View] = []
     var g: SplitMix64
 
-    static let names = ["Artist", "album", "Order Details", "line items", "Customer", "EMPLOYEE", "Shelf", "book", "Tag Set",
-                        "Person", "category", "Invoice-Lines", "Territories"]
+    static let names = [
+        "Artist", "album", "Order Details", "line items", "Customer", "EMPLOYEE", "Shelf", "book", "Tag Set",
+        "Person", "category", "Invoice-Lines", "Territories"
+    ]
     static let actions = ["NO ACTION", "RESTRICT", "CASCADE", "SET NULL"]
 
     init(seed: UInt64) {
@@ -62,11 +64,12 @@ struct RandomForeignSchema {
         for i in 0..<count {
             let name = pool[i]
             let key = g.pick([Key.integer, .text, .uuid, .rowid])
-            let ident: String = switch key {
-            case .integer: g.pick(["Id", "id", "\(Self.stem(name))Id", "Key"])
-            case .text, .uuid: g.pick(["Code", "\(Self.stem(name))ID", "key"])
-            case .rowid: "code"
-            }
+            let ident: String =
+                switch key {
+                case .integer: g.pick(["Id", "id", "\(Self.stem(name))Id", "Key"])
+                case .text, .uuid: g.pick(["Code", "\(Self.stem(name))ID", "key"])
+                case .rowid: "code"
+                }
             var table = Table(name: name, key: key, ident: ident)
             table.integerCode = key == .rowid && g.chance(0.5)
             table.hasAlt = key == .integer && g.chance(0.5)
@@ -87,9 +90,13 @@ struct RandomForeignSchema {
             var cb = a == b ? "Other" + Self.keyColumn(tables[b].name, style: 0) : Self.keyColumn(tables[b].name, style: g.int(0...3))
             if cb.lowercased() == ca.lowercased() { cb += "2" }
             let action = g.pick(Self.actions.filter { $0 != "SET NULL" })
-            var join = Table(name: name.replacingOccurrences(of: "-", with: ""), key: shape == .ownKey ? .integer : .rowid, ident: shape == .ownKey ? "LinkId" : nil)
-            join.foreignKeys = [ForeignKey(column: ca, parent: a, action: action, notNull: true, ref: tables[a].ident!),
-                                ForeignKey(column: cb, parent: b, action: action, notNull: true, ref: tables[b].ident!)]
+            var join = Table(
+                name: name.replacingOccurrences(of: "-", with: ""), key: shape == .ownKey ? .integer : .rowid,
+                ident: shape == .ownKey ? "LinkId" : nil)
+            join.foreignKeys = [
+                ForeignKey(column: ca, parent: a, action: action, notNull: true, ref: tables[a].ident!),
+                ForeignKey(column: cb, parent: b, action: action, notNull: true, ref: tables[b].ident!)
+            ]
             join.join = shape
             tables.append(join)
         }
@@ -104,13 +111,15 @@ struct RandomForeignSchema {
     /// A foreign key of `table` (the `i`th) to `parent`, and sometimes a column named as its
     /// relationship or its inverse would be, in another case (`ARTIST`, `ALBUMS`).
     private mutating func addForeignKey(_ table: inout Table, _ i: Int, to parent: Int) {
-        let role = table.foreignKeys.contains { $0.parent == parent } ? g.pick(["Editor", "backup owner"]) : parent < i ? tables[parent].name : table.name
+        let role =
+            table.foreignKeys.contains { $0.parent == parent } ? g.pick(["Editor", "backup owner"]) : parent < i ? tables[parent].name : table.name
         var column = parent == i ? g.pick(["ReportsTo", "parent_id", "ManagerID", "reports_to"]) : Self.keyColumn(role, style: g.int(0...3))
         while table.columnNames.contains(where: { $0.lowercased() == column.lowercased() }) { column += "2" }
         let action = g.pick(Self.actions)
         let target = parent < i ? tables[parent] : table
-        var key = ForeignKey(column: column, parent: parent, action: action, notNull: parent != i && action != "SET NULL" && g.chance(0.4),
-                             ref: target.hasAlt && g.chance(0.5) ? "alt" : target.ident!)
+        var key = ForeignKey(
+            column: column, parent: parent, action: action, notNull: parent != i && action != "SET NULL" && g.chance(0.4),
+            ref: target.hasAlt && g.chance(0.5) ? "alt" : target.ident!)
         key.implicit = key.ref == target.ident && target.key != .rowid && g.chance(0.3)
         table.foreignKeys.append(key)
         let twin = Self.stem(role).uppercased()
@@ -162,7 +171,9 @@ struct RandomForeignSchema {
         }
         for view in views {
             let key = q(tables[view.child].foreignKeys[view.foreignKey].column)
-            statements.append("CREATE VIEW \(q(view.name)) AS SELECT \(key) AS ref, count(*) AS n, sum(score) AS total, avg(score) AS mean, max(label) AS top FROM \(q(tables[view.child].name)) GROUP BY \(key)")
+            statements.append(
+                "CREATE VIEW \(q(view.name)) AS SELECT \(key) AS ref, count(*) AS n, sum(score) AS total, avg(score) AS mean, max(label) AS top FROM \(q(tables[view.child].name)) GROUP BY \(key)"
+            )
         }
         return statements.joined(separator: ";\n") + ";\n" + rowsSQL()
     }
@@ -183,7 +194,8 @@ struct RandomForeignSchema {
         for (t, table) in tables.enumerated() {
             var pairs: Set<[String]> = []
             for _ in 0..<g.int(0...(table.join == nil ? 8 : 10)) {
-                var columns: [String] = [], values: [String] = []
+                var columns: [String] = []
+                var values: [String] = []
                 if let ident = table.ident, table.join == nil {
                     let value = Self.newIdent(table, existing: idents[t], &g)
                     idents[t].append(value)
@@ -191,7 +203,10 @@ struct RandomForeignSchema {
                     values.append(Self.literal(value))
                     columns += ["score", "label"]
                     values += ["\(g.int(0...9))", "'\(g.pick(["a", "b", "c"]))'"]
-                    if table.hasAlt { columns.append("alt"); values.append(Self.literal(Self.alt(value))) }
+                    if table.hasAlt {
+                        columns.append("alt")
+                        values.append(Self.literal(Self.alt(value)))
+                    }
                 }
                 var pair: [String] = []
                 var missing = false
@@ -206,7 +221,10 @@ struct RandomForeignSchema {
                 }
                 if table.join != nil {
                     guard !pair.contains("NULL"), pairs.insert(pair).inserted else { continue }
-                    if table.join == .position { columns.append("position"); values.append(g.chance(0.2) ? "NULL" : "\(g.int(0...20))") }
+                    if table.join == .position {
+                        columns.append("position")
+                        values.append(g.chance(0.2) ? "NULL" : "\(g.int(0...20))")
+                    }
                 }
                 if missing, table.join == nil {
                     idents[t].removeLast()
@@ -228,7 +246,10 @@ struct RandomForeignSchema {
             switch table.key {
             case .integer: value = g.int(1...60).databaseValue
             case .text: value = (g.pick(["k", "K", "K ", "x-"]) + String(g.int(1...99))).databaseValue
-            case .uuid: value = UUID(uuid: (0..<16).map { _ in UInt8(truncatingIfNeeded: g.next()) }.withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString.lowercased().databaseValue
+            case .uuid:
+                value =
+                    UUID(uuid: (0..<16).map { _ in UInt8(truncatingIfNeeded: g.next()) }.withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString
+                    .lowercased().databaseValue
             case .rowid: value = table.integerCode ? g.int(100...999).databaseValue : "c\(g.int(100...999))".databaseValue
             }
             if !existing.contains(value) { return value }
@@ -237,7 +258,10 @@ struct RandomForeignSchema {
 
     var description: String {
         tables.map { t in
-            "\(t.name) [\(t.key)\(t.join.map { " join \($0)" } ?? "")] " + t.foreignKeys.map { "\($0.column)->\(tables[$0.parent].name).\($0.implicit ? "(key)" : $0.ref) \($0.action)\($0.notNull ? " NOT NULL" : "")" }.joined(separator: ", ")
+            "\(t.name) [\(t.key)\(t.join.map { " join \($0)" } ?? "")] "
+                + t.foreignKeys.map {
+                    "\($0.column)->\(tables[$0.parent].name).\($0.implicit ? "(key)" : $0.ref) \($0.action)\($0.notNull ? " NOT NULL" : "")"
+                }.joined(separator: ", ")
         }.joined(separator: "; ")
     }
 }

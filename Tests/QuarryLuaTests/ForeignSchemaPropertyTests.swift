@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Issue 45's "done when": random files another program made (`RandomForeignSchema`),
 /// opened with Quarry and asked what plain SQL answers. Every relationship name is an
@@ -72,13 +72,16 @@ import QuarrySQLite
             for key in table.foreignKeys {
                 let parent = schema.tables[key.parent]
                 guard let toOne = child.relationships.first(where: { !$0.isToMany && $0.column == key.column }),
-                      let inverse = try h.context.entity(named: parent.name).relationship(named: toOne.inverse ?? "") else {
+                    let inverse = try h.context.entity(named: parent.name).relationship(named: toOne.inverse ?? "")
+                else {
                     Issue.record("\(label): no relationship for \(table.name).\(key.column)")
                     continue
                 }
                 #expect(inverse.isToMany && inverse.destination == table.name, "\(label): \(parent.name).\(inverse.name)")
-                toManys.append(ToMany(entity: key.parent, name: inverse.name, destination: c,
-                                      members: "FROM \(q(table.name)) m WHERE m.\(q(key.column)) = p.\(q(key.ref))"))
+                toManys.append(
+                    ToMany(
+                        entity: key.parent, name: inverse.name, destination: c,
+                        members: "FROM \(q(table.name)) m WHERE m.\(q(key.column)) = p.\(q(key.ref))"))
             }
             guard table.join != nil else { continue }
             // The pair a join table gives: one to-many each way (both on one entity for a
@@ -91,7 +94,8 @@ import QuarrySQLite
             #expect(pairs.count == (x.parent == y.parent ? 2 : 1), "\(label): \(table.name) joins \(a.name) and \(b.name) by \(pairs.map(\.name))")
             func through(_ from: RandomForeignSchema.ForeignKey, _ to: RandomForeignSchema.ForeignKey) -> String {
                 let (f, t) = (schema.tables[from.parent], schema.tables[to.parent])
-                return "FROM \(q(table.name)) j JOIN \(q(t.name)) m ON m.\(q(t.ident!)) = j.\(q(to.column)) WHERE j.\(q(from.column)) = p.\(q(f.ident!))"
+                return
+                    "FROM \(q(table.name)) j JOIN \(q(t.name)) m ON m.\(q(t.ident!)) = j.\(q(to.column)) WHERE j.\(q(from.column)) = p.\(q(f.ident!))"
             }
             if x.parent != y.parent, let ab = pairs.first, let ba = ab.inverse {
                 toManys.append(ToMany(entity: x.parent, name: ab.name, destination: y.parent, members: through(x, y), join: (c, x)))
@@ -99,8 +103,10 @@ import QuarrySQLite
             } else if pairs.count == 2 {
                 // Which way each goes is told by their members.
                 let forward = try members(h, a, pairs[0].name, a) == sqlMembers(schema, x.parent, through(x, y), x.parent, path)
-                toManys.append(ToMany(entity: x.parent, name: pairs[forward ? 0 : 1].name, destination: x.parent, members: through(x, y), join: (c, x)))
-                toManys.append(ToMany(entity: x.parent, name: pairs[forward ? 1 : 0].name, destination: x.parent, members: through(y, x), join: (c, y)))
+                toManys.append(
+                    ToMany(entity: x.parent, name: pairs[forward ? 0 : 1].name, destination: x.parent, members: through(x, y), join: (c, x)))
+                toManys.append(
+                    ToMany(entity: x.parent, name: pairs[forward ? 1 : 0].name, destination: x.parent, members: through(y, x), join: (c, y)))
             }
         }
         return toManys
@@ -110,30 +116,39 @@ import QuarrySQLite
 
     /// Each object's members of `relationship`, by ident: `ident=m1,m2#count` a line,
     /// sorted (members sorted too).
-    private func members(_ h: Harness, _ table: RandomForeignSchema.Table, _ relationship: String, _ destination: RandomForeignSchema.Table) throws -> [String] {
+    private func members(_ h: Harness, _ table: RandomForeignSchema.Table, _ relationship: String, _ destination: RandomForeignSchema.Table) throws
+        -> [String]
+    {
         let member = destination.ident.map { "tostring(m[\(lua($0))])" } ?? "'?'"
-        let lines = h.string("""
-            (function()
-              local out = {}
-              for _, o in ipairs(fetch(\(lua(table.name)))) do
-                local ids = {}
-                for _, m in ipairs(o[\(lua(relationship))]) do ids[#ids + 1] = \(member) end
-                table.sort(ids)
-                out[#out + 1] = tostring(o[\(lua(table.ident!))]) .. "=" .. table.concat(ids, ",") .. "#" .. #o[\(lua(relationship))]
-              end
-              return table.concat(out, "\\n")
-            end)()
-            """) ?? ""
+        let lines =
+            h.string(
+                """
+                (function()
+                  local out = {}
+                  for _, o in ipairs(fetch(\(lua(table.name)))) do
+                    local ids = {}
+                    for _, m in ipairs(o[\(lua(relationship))]) do ids[#ids + 1] = \(member) end
+                    table.sort(ids)
+                    out[#out + 1] = tostring(o[\(lua(table.ident!))]) .. "=" .. table.concat(ids, ",") .. "#" .. #o[\(lua(relationship))]
+                  end
+                  return table.concat(out, "\\n")
+                end)()
+                """) ?? ""
         return lines.split(separator: "\n").map { sortedMembers($0) }.sorted()
     }
 
     /// The same lines as plain SQL finds them.
-    private func sqlMembers(_ schema: RandomForeignSchema, _ entity: Int, _ membersSQL: String, _ destination: Int, _ path: String) throws -> [String] {
+    private func sqlMembers(_ schema: RandomForeignSchema, _ entity: Int, _ membersSQL: String, _ destination: Int, _ path: String) throws -> [String]
+    {
         let q = quoteIdentifier
         let (table, member) = (schema.tables[entity], schema.tables[destination].ident.map { "CAST(m.\(quoteIdentifier($0)) AS TEXT)" } ?? "'?'")
         return try read(path) { db in
-            try Row.fetchAll(db, sql: "SELECT CAST(p.\(q(table.ident!)) AS TEXT), (SELECT group_concat(x, ',') FROM (SELECT \(member) AS x \(membersSQL) ORDER BY 1)), (SELECT count(*) \(membersSQL)) FROM \(q(table.name)) p")
-                .map { row in sortedMembers("\(row[0] as String)=\((row[1] as String?) ?? "")#\(row[2] as Int)") }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT CAST(p.\(q(table.ident!)) AS TEXT), (SELECT group_concat(x, ',') FROM (SELECT \(member) AS x \(membersSQL) ORDER BY 1)), (SELECT count(*) \(membersSQL)) FROM \(q(table.name)) p"
+            )
+            .map { row in sortedMembers("\(row[0] as String)=\((row[1] as String?) ?? "")#\(row[2] as Int)") }
         }.sorted()
     }
 
@@ -145,7 +160,9 @@ import QuarrySQLite
         let counts = expected.compactMap { $0.split(separator: "#").last.flatMap { Int($0) } }
         for n in Set(counts + [0, 99]) {
             let want = counts.filter { $0 == n }.count
-            #expect(h.string("count(\(lua(table.name)), \(lua("\(toMany.name).@count == \(n)")))") == "\(want)", "\(label): \(table.name).\(toMany.name).@count == \(n)")
+            #expect(
+                h.string("count(\(lua(table.name)), \(lua("\(toMany.name).@count == \(n)")))") == "\(want)",
+                "\(label): \(table.name).\(toMany.name).@count == \(n)")
         }
     }
 
@@ -158,28 +175,38 @@ import QuarrySQLite
             ("ANY \(r).label == label", "EXISTS (SELECT 1 \(toMany.members) AND m.label = p.label)"),
             ("NONE \(r).score >= score", "NOT EXISTS (SELECT 1 \(toMany.members) AND m.score >= p.score)"),
             ("ALL \(r).score > score - 3", "NOT EXISTS (SELECT 1 \(toMany.members) AND NOT (m.score > p.score - 3))"),
-            ("ANY \(r).score * 2 > score + 5", "EXISTS (SELECT 1 \(toMany.members) AND m.score * 2 > p.score + 5)"),
+            ("ANY \(r).score * 2 > score + 5", "EXISTS (SELECT 1 \(toMany.members) AND m.score * 2 > p.score + 5)")
         ]
         for (predicate, exists) in cases {
-            let want = try read(path) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name)) p WHERE \(exists)") ?? -1 }
+            let want = try read(path) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table.name)) p WHERE \(exists)") ?? -1
+            }
             let inSQL = h.string("count(\(lua(table.name)), \(lua(predicate)))")
-            let inMemory = h.string("""
+            let inMemory = h.string(
+                """
                 (function()
                   local p, n = predicate(\(lua(predicate))), 0
                   for _, o in ipairs(fetch(\(lua(table.name)))) do if p:matches(o) then n = n + 1 end end
                   return n
                 end)()
                 """)
-            #expect(inSQL == "\(want)" && inMemory == "\(want)", "\(label): \(table.name) \(predicate): SQL \(inSQL ?? "-"), memory \(inMemory ?? "-"), plain SQL \(want)")
+            #expect(
+                inSQL == "\(want)" && inMemory == "\(want)",
+                "\(label): \(table.name) \(predicate): SQL \(inSQL ?? "-"), memory \(inMemory ?? "-"), plain SQL \(want)")
         }
         // A batch change, which names no objects, takes the same rows.
-        let (predicate, exists) = cases[0], mark = "u-\(r)"
+        let (predicate, exists) = cases[0]
+        let mark = "u-\(r)"
         let q = quoteIdentifier
         let want = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT p.rowid FROM \(q(table.name)) p WHERE \(exists) ORDER BY 1") }
         let changed = h.string("__E[\(lua(table.name))]:updateall(\(lua(predicate)), {}, { label = \(lua(mark)) })")
-        let marked = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name)) WHERE label = ? ORDER BY 1", arguments: [mark]) }
-        #expect(changed == "\(want.count)" && marked == want, "\(label): \(table.name):updateall(\(predicate)) changed \(changed ?? "-"): \(marked), not \(want)")
-        #expect(h.string("count(\(lua(table.name)), 'label == %@', \(lua(mark)))") == "\(want.count)", "\(label): \(table.name) objects after updateall")
+        let marked = try read(path) { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name)) WHERE label = ? ORDER BY 1", arguments: [mark])
+        }
+        #expect(
+            changed == "\(want.count)" && marked == want,
+            "\(label): \(table.name):updateall(\(predicate)) changed \(changed ?? "-"): \(marked), not \(want)")
+        #expect(
+            h.string("count(\(lua(table.name)), 'label == %@', \(lua(mark)))") == "\(want.count)", "\(label): \(table.name) objects after updateall")
     }
 
     /// A view's computed columns have the type of their values, and filter as SQL does.
@@ -190,7 +217,9 @@ import QuarrySQLite
             let entity = try h.context.entity(named: view.name)
             let types = ["n", "total", "mean", "top"].map { entity.attribute(named: $0)?.type }
             #expect(types == [.int64, .int64, .double, .string], "\(label): view \(view.name) types \(types)")
-            let want = try read(path) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(view.name)) WHERE n >= 2 AND mean > 3") ?? -1 }
+            let want = try read(path) { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(view.name)) WHERE n >= 2 AND mean > 3") ?? -1
+            }
             #expect(h.string("count(\(lua(view.name)), 'n >= 2 AND mean > 3')") == "\(want)", "\(label): view \(view.name)")
         }
     }

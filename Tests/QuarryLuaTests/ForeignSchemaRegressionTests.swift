@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Bugs `ForeignSchemaPropertyTests` and trying sample files by hand found in reading and
 /// writing files Quarry did not create, each in its smallest form.
@@ -14,14 +14,16 @@ import QuarrySQLite
     /// changes after it was linked writes its last key into its child (the column was left
     /// NULL).
     @Test func aLinkToAParentGivenItsTextKeyAfterwardsWritesThatKey() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE Customer (Code TEXT PRIMARY KEY, label TEXT);
             CREATE TABLE Orders (id INTEGER PRIMARY KEY, label TEXT, CustomerCode TEXT REFERENCES Customer (Code));
             INSERT INTO Customer VALUES ('A', 'a');
             INSERT INTO Orders VALUES (1, 'o1', 'A');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             -- A key nothing fills is given at :new; changed after the link, the new one is written.
             local c = Customer:new{ label = "c", Code = "X" }
             local o = Orders:new{ label = "o2" }
@@ -32,7 +34,8 @@ import QuarrySQLite
             save()
             """#)
         #expect(try sqlAnswer(path, "SELECT group_concat(label || '@' || ifnull(CustomerCode, 'nil')) FROM Orders") == "o1@C,o2@C")
-        h.run(#"""
+        h.run(
+            #"""
             local o = Orders:get(1)
             o.customerCodeCustomer = Customer:first("Code == 'A'")
             o.CustomerCode = "C"
@@ -46,7 +49,8 @@ import QuarrySQLite
     /// were found, inserts linked by rowid failed the file's key check, and deletes went
     /// by the wrong children).
     @Test func aForeignKeyNamingNoColumnMatchesTheParentsTextKey() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE book (Code TEXT PRIMARY KEY, label TEXT, ManagerID TEXT REFERENCES book ON DELETE SET NULL);
             CREATE TABLE note (id INTEGER PRIMARY KEY, label TEXT, book_id TEXT NOT NULL REFERENCES book ON DELETE CASCADE);
             INSERT INTO book VALUES ('x', 'a', NULL), ('y', 'b', 'x'), ('z', 'c', 'x');
@@ -55,7 +59,8 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"#book:first("Code == 'x'").books .. "," .. #book:first("Code == 'y'").notes .. "," .. note:get(3).book.Code"#) == "2,2,z")
         #expect(h.string(#"count("book", "notes.@count == 2") .. "," .. count("book", "ANY books.label > label")"#) == "1,1")
-        h.run(#"""
+        h.run(
+            #"""
             local n = note:new{ label = "n4" }
             local b = book:new{ Code = "w", label = "d" }
             n.book = b
@@ -72,7 +77,8 @@ import QuarrySQLite
     /// takes (the join rows go first): the deny rule no longer counts the rows whose links
     /// were removed (it refused, naming them). A row still linked refuses as before.
     @Test func aJoinRowWhoseLinkWasRemovedNoLongerDeniesTheDelete() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE Playlist (PlaylistId INTEGER PRIMARY KEY, Name TEXT);
             CREATE TABLE Track (TrackId INTEGER PRIMARY KEY, Name TEXT);
             CREATE TABLE PlaylistTrack (PlaylistId INTEGER NOT NULL REFERENCES Playlist (PlaylistId) ON DELETE NO ACTION,
@@ -82,12 +88,16 @@ import QuarrySQLite
             INSERT INTO PlaylistTrack VALUES (1, 7), (2, 7), (1, 8);
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.error(#"""
-            local t = Track:get(7)
-            Playlist:get(1).tracks:remove(t)
-            t:delete()
-            """#).contains("denies it while it holds PlaylistTrack/2"))
-        h.run(#"""
+        #expect(
+            h.error(
+                #"""
+                local t = Track:get(7)
+                Playlist:get(1).tracks:remove(t)
+                t:delete()
+                """#
+            ).contains("denies it while it holds PlaylistTrack/2"))
+        h.run(
+            #"""
             rollback()
             local t = Track:get(7)
             for _, p in ipairs(t.playlists) do p.tracks:remove(t) end
@@ -107,14 +117,16 @@ import QuarrySQLite
     /// leaves the rows naming it the other way, which still deny its delete, as SQLite's
     /// NO ACTION does (they were taken for removed links, and deleted without a word).
     @Test func aSelfJoinUnlinkedOneWayStillDenies() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE album (Code TEXT PRIMARY KEY, label TEXT);
             CREATE TABLE [album links] (album_id TEXT NOT NULL REFERENCES album (Code), OtherAlbumId TEXT NOT NULL REFERENCES album (Code));
             INSERT INTO album VALUES ('k89', 'a'), ('x-26', 'b');
             INSERT INTO [album links] VALUES ('x-26', 'k89'), ('k89', 'x-26');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        let message = h.error(#"""
+        let message = h.error(
+            #"""
             local a = album:first("Code == 'k89'")
             for _, m in ipairs(a.otherAlbums) do a.otherAlbums:remove(m) end
             a:delete()
@@ -125,7 +137,8 @@ import QuarrySQLite
     /// A child whose other key to the same parent cascades goes with the parent in the
     /// same delete, so its NO ACTION key to it does not deny, as SQLite takes it.
     @Test func aChildCascadedByAnotherKeyDoesNotDeny() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
             CREATE TABLE c (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p (id) ON DELETE NO ACTION, b INTEGER REFERENCES p (id) ON DELETE CASCADE);
             INSERT INTO p VALUES (1, 'x'), (2, 'y');

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Shapes real databases have that a file Quarry did not make may show (the Northwind
 /// sample's, issue 45): a table named with a space, a join table whose ends have TEXT
@@ -42,7 +42,8 @@ import QuarrySQLite
     /// In SQL (count) and in memory (`p:matches` over every object) alike.
     private func bothWays(_ h: Harness, _ entity: String, _ predicate: String) -> String {
         let inSQL = h.string("count(\"\(entity)\", [[\(predicate)]])") ?? "?"
-        h.run("""
+        h.run(
+            """
             local p, n = predicate([[\(predicate)]]), 0
             for _, o in ipairs(fetch("\(entity)")) do if p:matches(o) then n = n + 1 end end
             __n = n
@@ -55,28 +56,45 @@ import QuarrySQLite
         let path = try foreignFile(Self.schema)
         let h = try Harness(context: try StoreOpener.open(path))
         // Managers with a report hired before them: the right side is the manager's own.
-        let plain = try sqlAnswer(path, "SELECT count(*) FROM Employees e WHERE EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.HireDate < e.HireDate)")
+        let plain = try sqlAnswer(
+            path,
+            "SELECT count(*) FROM Employees e WHERE EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.HireDate < e.HireDate)")
         #expect(plain == "1")
         #expect(bothWays(h, "Employees", "ANY reports.HireDate < HireDate") == plain)
         #expect(h.string(#"fetch{ "Employees", predicate = "ANY reports.HireDate < HireDate" }[1].LastName"#) == "Fuller")
         // ALL and NONE, arithmetic on either side, and a key path through a to-one.
-        let all = try sqlAnswer(path, "SELECT count(*) FROM Employees e WHERE NOT EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND NOT (r.Salary < e.Salary))")
+        let all = try sqlAnswer(
+            path,
+            "SELECT count(*) FROM Employees e WHERE NOT EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND NOT (r.Salary < e.Salary))"
+        )
         #expect(bothWays(h, "Employees", "ALL reports.Salary < Salary") == all)
-        let none = try sqlAnswer(path, "SELECT count(*) FROM Employees e WHERE NOT EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.Salary * 2 > e.Salary + 10000)")
+        let none = try sqlAnswer(
+            path,
+            "SELECT count(*) FROM Employees e WHERE NOT EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.Salary * 2 > e.Salary + 10000)"
+        )
         #expect(bothWays(h, "Employees", "NONE reports.Salary * 2 > Salary + 10000") == none)
-        let through = try sqlAnswer(path, "SELECT count(*) FROM Employees e WHERE EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.Salary > (SELECT m.Salary FROM Employees m WHERE m.EmployeeID = e.ReportsTo) / 2)")
+        let through = try sqlAnswer(
+            path,
+            "SELECT count(*) FROM Employees e WHERE EXISTS (SELECT 1 FROM Employees r WHERE r.ReportsTo = e.EmployeeID AND r.Salary > (SELECT m.Salary FROM Employees m WHERE m.EmployeeID = e.ReportsTo) / 2)"
+        )
         #expect(bothWays(h, "Employees", "ANY reports.Salary > reportsToEmployee.Salary / 2") == through)
         // On another entity, a key of the object that its members lack answers too.
-        let shipped = try sqlAnswer(path, "SELECT count(*) FROM Customers c WHERE EXISTS (SELECT 1 FROM Orders o WHERE o.CustomerID = c.CustomerID AND o.ShipCity != c.City)")
+        let shipped = try sqlAnswer(
+            path, "SELECT count(*) FROM Customers c WHERE EXISTS (SELECT 1 FROM Orders o WHERE o.CustomerID = c.CustomerID AND o.ShipCity != c.City)")
         #expect(shipped == "1")
         #expect(bothWays(h, "Customers", "ANY orders.ShipCity != City") == shipped)
-        #expect(bothWays(h, "Orders", "ANY orderDetails.UnitPrice > Freight") == (try sqlAnswer(path,
-            "SELECT count(*) FROM Orders o WHERE EXISTS (SELECT 1 FROM [Order Details] d WHERE d.OrderID = o.OrderID AND d.UnitPrice > o.Freight)")))
+        #expect(
+            bothWays(h, "Orders", "ANY orderDetails.UnitPrice > Freight")
+                == (try sqlAnswer(
+                    path,
+                    "SELECT count(*) FROM Orders o WHERE EXISTS (SELECT 1 FROM [Order Details] d WHERE d.OrderID = o.OrderID AND d.UnitPrice > o.Freight)"
+                )))
         // The same through a batch change, which names no objects.
         h.run(#"Employees:updateall("ANY reports.HireDate < HireDate", {}, { LastName = "Manager" }); save()"#)
         #expect(try sqlAnswer(path, "SELECT group_concat(EmployeeID) FROM Employees WHERE LastName = 'Manager'") == "1")
         // An object the SQL has not seen yet: its in-memory answer reads it too.
-        h.run(#"""
+        h.run(
+            #"""
             local e = Employees:get(4)
             local r = Employees:new{ EmployeeID = 7, LastName = "New", HireDate = date("1990-01-01T00:00:00Z"), Salary = 1 }
             r.reportsToEmployee = e
@@ -115,18 +133,26 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"#Employees:get(1).territories .. "," .. #Employees:get(4).territories"#) == "2,0")
         #expect(h.string(#"#Territories:first("TerritoryID == '01581'").employees"#) == "2")
-        let westboro = try sqlAnswer(path, "SELECT count(DISTINCT EmployeeID) FROM EmployeeTerritories JOIN Territories USING (TerritoryID) WHERE TerritoryDescription = 'Westboro'")
+        let westboro = try sqlAnswer(
+            path,
+            "SELECT count(DISTINCT EmployeeID) FROM EmployeeTerritories JOIN Territories USING (TerritoryID) WHERE TerritoryDescription = 'Westboro'")
         #expect(bothWays(h, "Employees", "ANY territories.TerritoryDescription == 'Westboro'") == westboro)
-        #expect(bothWays(h, "Territories", "employees.@count == 1") == (try sqlAnswer(path,
-            "SELECT count(*) FROM Territories t WHERE (SELECT count(*) FROM EmployeeTerritories j WHERE j.TerritoryID = t.TerritoryID) = 1")))
+        #expect(
+            bothWays(h, "Territories", "employees.@count == 1")
+                == (try sqlAnswer(
+                    path,
+                    "SELECT count(*) FROM Territories t WHERE (SELECT count(*) FROM EmployeeTerritories j WHERE j.TerritoryID = t.TerritoryID) = 1")))
         // :add and :remove write the join table's rows, by the TEXT key.
-        h.run(#"""
+        h.run(
+            #"""
             local boston = Territories:first("TerritoryID == '02116'")
             Employees:get(4).territories:add(boston)
             Employees:get(1).territories:remove(Territories:first("TerritoryID == '01730'"))
             save()
             """#)
-        #expect(try sqlAnswer(path, "SELECT EmployeeID || '-' || TerritoryID FROM EmployeeTerritories ORDER BY 1") == "1-01581,2-19713,3-01581,3-02116,4-02116")
+        #expect(
+            try sqlAnswer(path, "SELECT EmployeeID || '-' || TerritoryID FROM EmployeeTerritories ORDER BY 1")
+                == "1-01581,2-19713,3-01581,3-02116,4-02116")
         #expect(try schemaRows(path) == schema, "sqlite_master changed")
         let again = try Harness(context: try StoreOpener.open(path))
         #expect(again.string(#"Employees:get(4).territories[1].TerritoryDescription"#) == "Boston")
@@ -141,7 +167,8 @@ import QuarrySQLite
         #expect(entity.attribute(named: "Note")?.type == .string)
         let big = try sqlAnswer(path, "SELECT count(*) FROM [Order Subtotals] WHERE Subtotal > 500")
         #expect(h.string(#"count("Order Subtotals", "Subtotal > 500")"#) == big)
-        #expect(h.string(#"count("Order Subtotals", "Lines >= 3")"#) == (try sqlAnswer(path, "SELECT count(*) FROM [Order Subtotals] WHERE Lines >= 3")))
+        #expect(
+            h.string(#"count("Order Subtotals", "Lines >= 3")"#) == (try sqlAnswer(path, "SELECT count(*) FROM [Order Subtotals] WHERE Lines >= 3")))
     }
 
     /// One save deletes a customer with its orders and their lines: a deny rule (NO ACTION)
@@ -150,7 +177,8 @@ import QuarrySQLite
     @Test func oneSaveDeletesAParentWithItsChildren() throws {
         let path = try foreignFile(Self.schema)
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             local c = Customers:first("CustomerID == 'ALFKI'")
             for _, o in ipairs(c.orders) do
               -- ipairs walks the members as they were: deleting them skips none.
@@ -162,7 +190,11 @@ import QuarrySQLite
             local s = save()
             assert(s.deleted == 8, s.deleted)
             """#)
-        #expect(try sqlAnswer(path, "SELECT (SELECT count(*) FROM Customers WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM Orders WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM [Order Details] WHERE OrderID IN (10248, 10249))") == "0,0,0")
+        #expect(
+            try sqlAnswer(
+                path,
+                "SELECT (SELECT count(*) FROM Customers WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM Orders WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM [Order Details] WHERE OrderID IN (10248, 10249))"
+            ) == "0,0,0")
         #expect(try sqlAnswer(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
         // A self-reference: a report and then the manager, in one save.
         h.run(#"Employees:get(6):delete(); Employees:get(5):delete(); save()"#)
@@ -174,7 +206,8 @@ import QuarrySQLite
     /// RESTRICT is checked at each statement, even where keys are checked at the commit:
     /// a parent whose key is smaller than its child's goes after it all the same.
     @Test func childrenAreDeletedBeforeTheirParentsWhateverTheirKeys() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE shelf (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, shelf_id INTEGER NOT NULL REFERENCES shelf (id) ON DELETE RESTRICT);
             CREATE TABLE note (id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL REFERENCES book (id) ON DELETE RESTRICT);
@@ -183,7 +216,8 @@ import QuarrySQLite
             INSERT INTO note VALUES (9, 5), (10, 6);
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             for _, b in ipairs(shelf:get(1).books) do
               for _, n in ipairs(b.notes) do n:delete() end
               b:delete()
@@ -204,7 +238,8 @@ import QuarrySQLite
     /// of a foreign key), names the pair after it as one identifier (found by
     /// `ForeignSchemaPropertyTests`: was `shelfs_via_shelf links`).
     @Test func aPairNamedAfterAJoinTableWithSpacesIsAnIdentifier() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE shelf (id INTEGER PRIMARY KEY, name TEXT, parent_id INTEGER REFERENCES shelf (id));
             CREATE TABLE [shelf links] (shelf_id INTEGER NOT NULL REFERENCES shelf (id), other_id INTEGER NOT NULL REFERENCES shelf (id));
             CREATE TABLE [Tag Set] (id INTEGER PRIMARY KEY, shelf_id INTEGER REFERENCES shelf (id));
@@ -228,9 +263,11 @@ import QuarrySQLite
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.error(#"Customers:new{ City = "Paris" }"#).contains("new: Customers needs a value for its key 'CustomerID'"))
         // A key column that is a foreign key is given by its relationship too.
-        #expect(h.error(#"local d = _G["Order Details"]:new{ order = Orders:get(10248), Quantity = 1 }"#)
-            .contains("needs a value for its key 'ProductID'"))
-        h.run(#"""
+        #expect(
+            h.error(#"local d = _G["Order Details"]:new{ order = Orders:get(10248), Quantity = 1 }"#)
+                .contains("needs a value for its key 'ProductID'"))
+        h.run(
+            #"""
             Customers:new{ CustomerID = "PARIS", City = "Paris" }
             _G["Order Details"]:new{ order = Orders:get(10250), ProductID = 99, Quantity = 1 }
             save()
@@ -244,7 +281,8 @@ import QuarrySQLite
     /// A to-many is a set: a link another program wrote twice gives its member once, in
     /// the objects, in @count and @sum, and in memory (issue 48).
     @Test func aLinkWrittenTwiceCountsOnce() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE post (id INTEGER PRIMARY KEY, title TEXT);
             CREATE TABLE tag (id INTEGER PRIMARY KEY, name TEXT, weight INTEGER);
             CREATE TABLE post_tag (post_id INTEGER REFERENCES post (id), tag_id INTEGER REFERENCES tag (id));

@@ -1,9 +1,9 @@
 import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// A foreign file's sidecar (`<file>.quarry`) is read as a model file is: a regular file
 /// of bounded size. A link to a special file (`/proc/self/pagemap`, which has no end) or
@@ -30,7 +30,8 @@ import QuarryModel
 
     /// Under --safe, relate() and format() hold for the session and write no sidecar.
     @Test func underSafeDeclarationsLastTheSessionAndWriteNoSidecar() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE airline (carrier TEXT, name TEXT);
             CREATE TABLE flight (id INTEGER PRIMARY KEY, carrier TEXT, at DATE);
             INSERT INTO airline VALUES ('UA', 'United'); INSERT INTO flight VALUES (1, 'UA', NULL);
@@ -46,12 +47,15 @@ import QuarryModel
     /// A sidecar that declares a table of the file a sub-entity of another would hide the
     /// table behind a view of the other: refused in one line, the sidecar left as it was.
     @Test func aSidecarMayNotMakeATableOfTheFileASubentity() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE v (id INTEGER PRIMARY KEY, name TEXT);
             INSERT INTO u VALUES (1, 'a'), (2, 'b');
             """)
-        let definition = #"{"name": "u", "parent": "v", "attributes": [{"name": "name", "type": "string", "isOptional": true, "isIndexed": false, "isUnique": false}]}"#
-        let sidecar = #"{"quarry": 1, "relate": [], "entities": [{"name": "u", "definition": \#(jsonQuoted(definition))}], "formats": [], "templates": []}"#
+        let definition =
+            #"{"name": "u", "parent": "v", "attributes": [{"name": "name", "type": "string", "isOptional": true, "isIndexed": false, "isUnique": false}]}"#
+        let sidecar =
+            #"{"quarry": 1, "relate": [], "entities": [{"name": "u", "definition": \#(jsonQuoted(definition))}], "formats": [], "templates": []}"#
         try sidecar.write(toFile: path + ".quarry", atomically: true, encoding: .utf8)
         do {
             let context = try StoreOpener.open(path)

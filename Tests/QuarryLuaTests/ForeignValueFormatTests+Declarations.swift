@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A column whose values show no one format refuses writes until its format is declared.
 extension ForeignValueFormatTests {
@@ -22,7 +22,8 @@ extension ForeignValueFormatTests {
     /// column and how to declare its format, with nothing written; once declared, both
     /// write in the declared format.
     @Test func aColumnInTwoFormatsIsRefusedUntilDeclared() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, b BOOLEAN, note TEXT);
             INSERT INTO t VALUES (1, '2021-01-01 00:00:00', 'Y', 'a'), (2, 1609459200, 'y', 'b');
             """)
@@ -30,7 +31,8 @@ extension ForeignValueFormatTests {
         let h = try Harness(context: try StoreOpener.open(path))
         h.run("t:get(1).d = date('2022-06-01T12:00:00Z'); t:get(2).note = 'changed'")
         let message = h.error("save()")
-        #expect(message.contains("t.d") && message.contains("'2021-01-01 00:00:00'") && message.contains("'unix'")
+        #expect(
+            message.contains("t.d") && message.contains("'2021-01-01 00:00:00'") && message.contains("'unix'")
                 && message.contains(#"format("t", "d", "#) && message.contains("nothing was written"), "\(message)")
         #expect(!message.contains("\n"))
         let batch = h.error(#"t:updateall("id > 0", {}, { d = date(0) })"#)
@@ -48,9 +50,14 @@ extension ForeignValueFormatTests {
         h.run("save()")
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
-        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT d || '|' || b || '|' || (SELECT note FROM t WHERE id = 2) FROM t WHERE id = 1") } == "2022-06-01 12:00:00|N|changed")
+        #expect(
+            try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT d || '|' || b || '|' || (SELECT note FROM t WHERE id = 2) FROM t WHERE id = 1")
+            } == "2022-06-01 12:00:00|N|changed")
         h.run(#"t:updateall("id == 2", {}, { d = date('2023-01-02T03:04:05Z'), b = true })"#)
-        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT typeof(d) || '|' || d || '|' || b FROM t WHERE id = 2") } == "text|2023-01-02 03:04:05|Y")
+        #expect(
+            try queue.read { db in try String.fetchOne(db, sql: "SELECT typeof(d) || '|' || d || '|' || b FROM t WHERE id = 2") }
+                == "text|2023-01-02 03:04:05|Y")
     }
 
     /// An empty date column says nothing of its format: a date is refused, nil is not;
@@ -97,7 +104,8 @@ extension ForeignValueFormatTests {
     /// layout: Quarry writes the most digits seen. Dates and times told apart, or a `Z`
     /// on some values only, are two.
     @Test func fractionsShownWhenPresentAreOneLayout() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, e DATETIME, f DATETIME);
             INSERT INTO t VALUES (1, '2021-01-01 00:00:00', '2021-01-01', '2021-01-01T00:00:00Z'),
                                  (2, '2021-01-01 00:00:00.123456', '2021-01-01 10:00:00', '2021-01-01T00:00:00');
@@ -119,7 +127,8 @@ extension ForeignValueFormatTests {
     /// SQLite's affinity makes them, as its owner's writes are: SQLite turns numeric text
     /// into numbers there, so such a column holds no text to keep.
     @Test func decimalsAreWrittenAsTheColumnsNumbers() throws {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, price DECIMAL(10,2), weight REAL);
             INSERT INTO t VALUES (1, '1.50', 2), (2, 3, 2.5);
             """)
@@ -127,7 +136,9 @@ extension ForeignValueFormatTests {
         h.run("t:get(1).price = 2.25; t:get(2).price = 4.0; t:get(1).weight = 7; save()")
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
-        let kinds = try queue.read { db in try String.fetchAll(db, sql: "SELECT typeof(price) || ':' || price || ':' || typeof(weight) FROM t ORDER BY id") }
+        let kinds = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT typeof(price) || ':' || price || ':' || typeof(weight) FROM t ORDER BY id")
+        }
         #expect(kinds == ["real:2.25:real", "integer:4:real"])
     }
 }

@@ -2,17 +2,18 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Layouts past what Quarry can write, and values a layout cannot hold (issue 48): each
 /// refused with one line, the file as it was; none stops the process.
 extension ForeignValueFormatTests {
     /// A file whose table `t` has one date written as `text` in `d`, opened.
     func dateColumn(_ text: String) throws -> (path: String, h: Harness) {
-        let path = try foreignFile("""
+        let path = try foreignFile(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME);
             INSERT INTO t VALUES (1, '\(text)');
             """)
@@ -35,7 +36,8 @@ extension ForeignValueFormatTests {
         // 0.99 s: the fraction times 10^19 is past Int.max, where the write trapped.
         h.run("t:new{ d = date(1000000000.99) }")
         let message = h.error("save()")
-        #expect(message.contains("t.d") && message.contains("19 fraction digits") && message.contains("nothing was written")
+        #expect(
+            message.contains("t.d") && message.contains("19 fraction digits") && message.contains("nothing was written")
                 && message.contains(#"format("t", "d", "2021-01-01T00:00:00.000000000Z")"#), "\(message)")
         #expect(!message.contains("\n"))
         #expect(h.error(#"format("t", "d")"#).contains("19 fraction digits"))

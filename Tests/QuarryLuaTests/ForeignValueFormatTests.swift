@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A value Quarry writes into a file it did not create keeps the format its column already
 /// uses (issue 29): files are made by plain SQL with each date, boolean and UUID format,
@@ -41,30 +41,43 @@ import QuarrySQLite
         let precision: Double
 
         static let all: [DateFormat] = [
-            .init(description: "iso-space", ownerSQL: "strftime('%Y-%m-%d %H:%M:%S', ?1, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
-            .init(description: "iso-t", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
-            .init(description: "iso-t millis Z", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%fZ', ?1 + 0.5, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, secondsSQL: "(julianday(v) - 2440587.5) * 86400", precision: 0.001),
-            .init(description: "iso-t Z", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%SZ', ?1, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, secondsSQL: "strftime('%s', v)", precision: 1),
-            .init(description: "iso-space micros", ownerSQL: "strftime('%Y-%m-%d %H:%M:%S', ?1, 'unixepoch') || '.000000'", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$"#, secondsSQL: "(julianday(v) - 2440587.5) * 86400", precision: 0.001),
-            .init(description: "iso-t offset", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch', '+2 hours') || '+02:00'", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
-            .init(description: "iso-t offset without colon", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch', '-5 hours') || '-0500'", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}$"#,
-                  secondsSQL: "strftime('%s', substr(v, 1, 22) || ':' || substr(v, 23))", precision: 1),
-            .init(description: "iso-date", ownerSQL: "strftime('%Y-%m-%d', ?1, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 86400),
-            .init(description: "iso-space minutes", ownerSQL: "strftime('%Y-%m-%d %H:%M', ?1, 'unixepoch')", storageClass: "text",
-                  pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 60),
+            .init(
+                description: "iso-space", ownerSQL: "strftime('%Y-%m-%d %H:%M:%S', ?1, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
+            .init(
+                description: "iso-t", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
+            .init(
+                description: "iso-t millis Z", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%fZ', ?1 + 0.5, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, secondsSQL: "(julianday(v) - 2440587.5) * 86400", precision: 0.001),
+            .init(
+                description: "iso-t Z", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%SZ', ?1, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, secondsSQL: "strftime('%s', v)", precision: 1),
+            .init(
+                description: "iso-space micros", ownerSQL: "strftime('%Y-%m-%d %H:%M:%S', ?1, 'unixepoch') || '.000000'", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$"#, secondsSQL: "(julianday(v) - 2440587.5) * 86400", precision: 0.001),
+            .init(
+                description: "iso-t offset", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch', '+2 hours') || '+02:00'", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 1),
+            .init(
+                description: "iso-t offset without colon", ownerSQL: "strftime('%Y-%m-%dT%H:%M:%S', ?1, 'unixepoch', '-5 hours') || '-0500'",
+                storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}$"#,
+                secondsSQL: "strftime('%s', substr(v, 1, 22) || ':' || substr(v, 23))", precision: 1),
+            .init(
+                description: "iso-date", ownerSQL: "strftime('%Y-%m-%d', ?1, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 86400),
+            .init(
+                description: "iso-space minutes", ownerSQL: "strftime('%Y-%m-%d %H:%M', ?1, 'unixepoch')", storageClass: "text",
+                pattern: #"^\d{4}-\d\d-\d\d \d\d:\d\d$"#, secondsSQL: "strftime('%s', v)", precision: 60),
             .init(description: "unix", ownerSQL: "?1", storageClass: "integer", pattern: nil, secondsSQL: "v", precision: 1),
             .init(description: "unix-real", ownerSQL: "?1 + 0.5", storageClass: "real", pattern: nil, secondsSQL: "v", precision: 0),
-            .init(description: "unix-ms", ownerSQL: "?1 * 1000 + 250", storageClass: "integer", pattern: nil, secondsSQL: "v / 1000.0", precision: 0.001),
-            .init(description: "julian", ownerSQL: "julianday(?1, 'unixepoch')", storageClass: "real", pattern: nil,
-                  secondsSQL: "(v - 2440587.5) * 86400", precision: 0),
+            .init(
+                description: "unix-ms", ownerSQL: "?1 * 1000 + 250", storageClass: "integer", pattern: nil, secondsSQL: "v / 1000.0", precision: 0.001
+            ),
+            .init(
+                description: "julian", ownerSQL: "julianday(?1, 'unixepoch')", storageClass: "real", pattern: nil,
+                secondsSQL: "(v - 2440587.5) * 86400", precision: 0)
         ]
 
         /// The instant a value in this format keeps of `seconds` (Quarry rounds to the
@@ -88,15 +101,17 @@ import QuarrySQLite
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
                 for i in 1...rows {
-                    try db.execute(sql: "INSERT INTO t (id, d, note) VALUES (?, \(format.ownerSQL.replacingOccurrences(of: "?1", with: "?2")), ?)",
-                                   arguments: [i, g.instant(), i % 3 == 0 ? "u" : nil])
+                    try db.execute(
+                        sql: "INSERT INTO t (id, d, note) VALUES (?, \(format.ownerSQL.replacingOccurrences(of: "?1", with: "?2")), ?)",
+                        arguments: [i, g.instant(), i % 3 == 0 ? "u" : nil])
                 }
             }
             // What Quarry is asked to write, by row: a whole second and a quarter.
             var expected: [Int64: Double] = [:]
             let h = try Harness(context: try StoreOpener.open(path))
             for _ in 0..<g.int(1...5) {
-                let id = Int64(g.int(1...rows)), seconds = Double(g.instant()) + 0.25
+                let id = Int64(g.int(1...rows))
+                let seconds = Double(g.instant()) + 0.25
                 h.run("t:get(\(id)).d = date(\(seconds))")
                 expected[id] = seconds
             }
@@ -114,7 +129,11 @@ import QuarrySQLite
             try queue.read { db in
                 for (id, seconds) in expected {
                     // SQLite's own date functions read the value (NULL when they cannot).
-                    let row = try Row.fetchOne(db, sql: "SELECT typeof(d) AS kind, d AS v, CAST(\(format.secondsSQL.replacingOccurrences(of: "v", with: "d")) AS REAL) AS s FROM t WHERE id = ?", arguments: [id])
+                    let row = try Row.fetchOne(
+                        db,
+                        sql:
+                            "SELECT typeof(d) AS kind, d AS v, CAST(\(format.secondsSQL.replacingOccurrences(of: "v", with: "d")) AS REAL) AS s FROM t WHERE id = ?",
+                        arguments: [id])
                     let where_ = "\(format) seed \(seed) \(declared) row \(id)"
                     #expect(row?["kind"] == format.storageClass, "\(where_): \(String(describing: row))")
                     if let pattern = format.pattern, let text: String = row?["v"] {
@@ -129,8 +148,11 @@ import QuarrySQLite
     }
 
     /// One way a file keeps booleans: its true and false (nil: the integers 1 and 0).
-    @Test(arguments: [nil, ("true", "false"), ("TRUE", "FALSE"), ("True", "False"), ("Y", "N"), ("y", "n"),
-                      ("yes", "no"), ("T", "F"), ("on", "off")] as [(String, String)?])
+    @Test(
+        arguments: [
+            nil, ("true", "false"), ("TRUE", "FALSE"), ("True", "False"), ("Y", "N"), ("y", "n"),
+            ("yes", "no"), ("T", "F"), ("on", "off")
+        ] as [(String, String)?])
     func writtenBooleansKeepTheColumnsSpelling(_ spelling: (String, String)?) throws {
         for seed in 1...3 {
             var g = Generator(state: UInt64(seed) &* 104_729 &+ UInt64(spelling?.0.utf8.count ?? 0))
@@ -149,7 +171,8 @@ import QuarrySQLite
             let h = try Harness(context: try StoreOpener.open(path))
             var expected: [Int64: Bool] = [:]
             for _ in 0..<g.int(1...4) {
-                let id = Int64(g.int(1...rows)), value = g.int(0...1) == 1
+                let id = Int64(g.int(1...rows))
+                let value = g.int(0...1) == 1
                 h.run("t:get(\(id)).b = \(value)")
                 expected[id] = value
             }
@@ -191,14 +214,24 @@ import QuarrySQLite
         }
 
         static let all: [UUIDFormat] = [
-            .init(description: "uuid", declared: "TEXT", ownerSQL: "lower(substr(hex(?1),1,8)||'-'||substr(hex(?1),9,4)||'-'||substr(hex(?1),13,4)||'-'||substr(hex(?1),17,4)||'-'||substr(hex(?1),21))",
-                  stored: { hex($0, upper: false, hyphens: true).databaseValue }),
-            .init(description: "UUID", declared: "VARCHAR(36)", ownerSQL: "substr(hex(?1),1,8)||'-'||substr(hex(?1),9,4)||'-'||substr(hex(?1),13,4)||'-'||substr(hex(?1),17,4)||'-'||substr(hex(?1),21)",
-                  stored: { hex($0, upper: true, hyphens: true).databaseValue }),
-            .init(description: "uuid-compact", declared: "TEXT", ownerSQL: "lower(hex(?1))", stored: { hex($0, upper: false, hyphens: false).databaseValue }),
-            .init(description: "UUID-COMPACT", declared: "CHAR(32)", ownerSQL: "hex(?1)", stored: { hex($0, upper: true, hyphens: false).databaseValue }),
+            .init(
+                description: "uuid", declared: "TEXT",
+                ownerSQL:
+                    "lower(substr(hex(?1),1,8)||'-'||substr(hex(?1),9,4)||'-'||substr(hex(?1),13,4)||'-'||substr(hex(?1),17,4)||'-'||substr(hex(?1),21))",
+                stored: { hex($0, upper: false, hyphens: true).databaseValue }),
+            .init(
+                description: "UUID", declared: "VARCHAR(36)",
+                ownerSQL:
+                    "substr(hex(?1),1,8)||'-'||substr(hex(?1),9,4)||'-'||substr(hex(?1),13,4)||'-'||substr(hex(?1),17,4)||'-'||substr(hex(?1),21)",
+                stored: { hex($0, upper: true, hyphens: true).databaseValue }),
+            .init(
+                description: "uuid-compact", declared: "TEXT", ownerSQL: "lower(hex(?1))",
+                stored: { hex($0, upper: false, hyphens: false).databaseValue }),
+            .init(
+                description: "UUID-COMPACT", declared: "CHAR(32)", ownerSQL: "hex(?1)", stored: { hex($0, upper: true, hyphens: false).databaseValue }
+            ),
             .init(description: "uuid-blob (UUID)", declared: "UUID", ownerSQL: "?1", stored: { Data($0).databaseValue }),
-            .init(description: "uuid-blob (BLOB)", declared: "BLOB", ownerSQL: "?1", stored: { Data($0).databaseValue }),
+            .init(description: "uuid-blob (BLOB)", declared: "BLOB", ownerSQL: "?1", stored: { Data($0).databaseValue })
         ]
     }
 
@@ -213,13 +246,16 @@ import QuarrySQLite
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
                 for i in 1...rows {
-                    try db.execute(sql: "INSERT INTO t (id, u) VALUES (?, \(format.ownerSQL.replacingOccurrences(of: "?1", with: "?2")))", arguments: [i, Data(bytes())])
+                    try db.execute(
+                        sql: "INSERT INTO t (id, u) VALUES (?, \(format.ownerSQL.replacingOccurrences(of: "?1", with: "?2")))",
+                        arguments: [i, Data(bytes())])
                 }
             }
             let h = try Harness(context: try StoreOpener.open(path))
             var expected: [Int64: [UInt8]] = [:]
             for _ in 0..<g.int(1...4) {
-                let id = Int64(g.int(1...rows)), value = bytes()
+                let id = Int64(g.int(1...rows))
+                let value = bytes()
                 // Given in any layout.
                 let given = UUIDFormat.hex(value, upper: g.int(0...1) == 1, hyphens: g.int(0...1) == 1)
                 h.run(#"t:get(\#(id)).u = "\#(given)""#)

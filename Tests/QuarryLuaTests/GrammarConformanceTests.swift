@@ -25,7 +25,9 @@ import Testing
         Case(source: "KVC Collection Operators, @sum (empty: 0)", format: "children.@sum.age == 0", selects: ["Bob", "Dan"]),
         Case(source: "KVC Collection Operators, @count", format: "children.@count == 0", selects: ["Bob", "Dan"]),
         Case(source: "KVC Collection Operators, @avg (empty: nil)", format: "children.@avg.age == nil", selects: ["Bob", "Dan"]),
-        Case(source: "KVC Collection Operators, @min/@max (empty: nil)", format: "children.@min.age == nil AND children.@max.age == nil", selects: ["Bob", "Dan"]),
+        Case(
+            source: "KVC Collection Operators, @min/@max (empty: nil)", format: "children.@min.age == nil AND children.@max.age == nil",
+            selects: ["Bob", "Dan"]),
         Case(source: "KVC Collection Operators, @sum", format: "children.@sum.age < 11", selects: ["Ann", "Bob", "Dan"]),
         // 6. Format String Syntax, "Parser Basics": a nil argument is [NSNull null], so == %@ tests for nil.
         Case(source: "Parser Basics, nil for %@", format: "nick == %@", args: "nil", selects: ["Ann", "Bob", "Cat"]),
@@ -70,50 +72,51 @@ import Testing
         Case(source: "NSExpression sum: of a list", format: "sum:({1, 2, 3}) == 6 AND max:({1, 5}) == 5", selects: ["Ann", "Bob", "Cat", "Dan"]),
         Case(source: "NSExpression count: average: max:", format: "count:(children) == 1 OR average:(children.age) == 5", selects: ["Ann", "Cat"]),
         Case(source: "NSExpression now", format: #"now() > CAST(0, "NSDate")"#, selects: ["Ann", "Bob", "Cat", "Dan"]),
-        Case(source: "Format String Syntax, FUNCTION", format: "FUNCTION(name, 'uppercaseString') == 'DAN'", selects: ["Dan"]),
+        Case(source: "Format String Syntax, FUNCTION", format: "FUNCTION(name, 'uppercaseString') == 'DAN'", selects: ["Dan"])
     ]
 
     static let model = #"""
-    entity "Child" { name = "string", age = "int", parent = { one = "Person", inverse = "children" } }
-    entity "Person" { name = "string", qty = "int", score = "double", flag = "bool", nick = "string?", text = "string",
-                      boss = { one = "Person" } }
-    local ann = Person:new{ name = "Ann", qty = 1, score = 2.5, flag = true, text = "hello" }
-    local bob = Person:new{ name = "Bob", qty = 0, score = 10, flag = false, text = "yellow", boss = ann }
-    local cat = Person:new{ name = "Cat", qty = 4, score = -1.5, flag = true, text = "world", boss = ann }
-    local dan = Person:new{ name = "Dan", qty = 7, score = 0, flag = false, nick = "D", text = "", boss = bob }
-    kids = {
-      Cy = Child:new{ name = "Cy", age = 3, parent = ann }, Di = Child:new{ name = "Di", age = 7, parent = ann },
-      Ed = Child:new{ name = "Ed", age = 12, parent = cat },
-    }
-    function child(name) return kids[name] end
-    save()
-    function names(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.name end return table.concat(t, ",") end
-    function matching(p) local t = {} for _, o in ipairs(fetch{ "Person", sort = "name" }) do if p:matches(o) then t[#t + 1] = o.name end end return table.concat(t, ",") end
-    """#
+        entity "Child" { name = "string", age = "int", parent = { one = "Person", inverse = "children" } }
+        entity "Person" { name = "string", qty = "int", score = "double", flag = "bool", nick = "string?", text = "string",
+                          boss = { one = "Person" } }
+        local ann = Person:new{ name = "Ann", qty = 1, score = 2.5, flag = true, text = "hello" }
+        local bob = Person:new{ name = "Bob", qty = 0, score = 10, flag = false, text = "yellow", boss = ann }
+        local cat = Person:new{ name = "Cat", qty = 4, score = -1.5, flag = true, text = "world", boss = ann }
+        local dan = Person:new{ name = "Dan", qty = 7, score = 0, flag = false, nick = "D", text = "", boss = bob }
+        kids = {
+          Cy = Child:new{ name = "Cy", age = 3, parent = ann }, Di = Child:new{ name = "Di", age = 7, parent = ann },
+          Ed = Child:new{ name = "Ed", age = 12, parent = cat },
+        }
+        function child(name) return kids[name] end
+        save()
+        function names(r) local t = {} for _, o in ipairs(r) do t[#t + 1] = o.name end return table.concat(t, ",") end
+        function matching(p) local t = {} for _, o in ipairs(fetch{ "Person", sort = "name" }) do if p:matches(o) then t[#t + 1] = o.name end end return table.concat(t, ",") end
+        """#
 
     @Test(arguments: cases)
     func selectsWhatFoundationSelects(_ example: Case) throws {
         let h = try Harness()
         h.run(Self.model)
         let expected = example.selects.joined(separator: ",")
-        h.run("""
-        local format, args, vars = [==[\(example.format)]==], table.pack(\(example.args)), { \(example.vars) }
-        -- A table cannot hold nil: the table form passes null where the call passes nil.
-        local listed = {}
-        for i = 1, args.n do if args[i] == nil then listed[i] = null else listed[i] = args[i] end end
-        local r = fetch{ "Person", predicate = format, args = listed, vars = vars, sort = "name" }
-        assert(names(r) == "\(expected)", "SQLite selected " .. names(r))
-        if next(vars) == nil then
-          local p = predicate(format, table.unpack(args, 1, args.n))
-          assert(matching(p) == names(r), "in memory: " .. matching(p))
-          assert(names(fetch("Person", format, table.unpack(args, 1, args.n))) == names(r), "positional arguments")
-          if not format:find("%%") then
-            local again = predicate(tostring(p))
-            assert(tostring(again) == tostring(p), tostring(p) .. " parses back as " .. tostring(again))
-            assert(matching(again) == names(r), tostring(p) .. " selects " .. matching(again))
-          end
-        end
-        """)
+        h.run(
+            """
+            local format, args, vars = [==[\(example.format)]==], table.pack(\(example.args)), { \(example.vars) }
+            -- A table cannot hold nil: the table form passes null where the call passes nil.
+            local listed = {}
+            for i = 1, args.n do if args[i] == nil then listed[i] = null else listed[i] = args[i] end end
+            local r = fetch{ "Person", predicate = format, args = listed, vars = vars, sort = "name" }
+            assert(names(r) == "\(expected)", "SQLite selected " .. names(r))
+            if next(vars) == nil then
+              local p = predicate(format, table.unpack(args, 1, args.n))
+              assert(matching(p) == names(r), "in memory: " .. matching(p))
+              assert(names(fetch("Person", format, table.unpack(args, 1, args.n))) == names(r), "positional arguments")
+              if not format:find("%%") then
+                local again = predicate(tostring(p))
+                assert(tostring(again) == tostring(p), tostring(p) .. " parses back as " .. tostring(again))
+                assert(matching(again) == names(r), tostring(p) .. " selects " .. matching(again))
+              end
+            end
+            """)
     }
 
     /// Refused on purpose, each in one line that names the column and the reason.
@@ -127,7 +130,7 @@ import Testing
         ("FUNCTION(name, 'myMethod') == 1", "myMethod", 16),
         ("text + 1 == 2", "arithmetic takes numbers", 1),
         ("qty * 2 == 'x'", "cannot be compared with string", 12),
-        ("children.age > 3", "ANY", 1),
+        ("children.age > 3", "ANY", 1)
     ])
     func refusesWithOneLine(_ format: String, _ fragment: String, _ column: Int) throws {
         let h = try Harness()

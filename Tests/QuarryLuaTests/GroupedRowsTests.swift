@@ -11,7 +11,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let h = try Harness()
         let out = folder.appendingPathComponent("g.csv").path
-        h.run(#"""
+        h.run(
+            #"""
             entity "F" { carrier = "string", delay = "int64" }
             F:new{ carrier = "UA", delay = 3 }; F:new{ carrier = "AA", delay = 5 }; F:new{ carrier = "AA", delay = 7 }; save()
             local r = fetch{ "F", result = "dictionaries", properties = { "carrier", "count(*)", "avg(delay)" }, group = { "carrier" }, sort = "carrier" }

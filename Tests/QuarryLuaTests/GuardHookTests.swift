@@ -23,7 +23,8 @@ import Testing
 
     @Test func coroutinesAreAlwaysGuarded() throws {
         let h = try Harness()
-        h.run("""
+        h.run(
+            """
             co = coroutine.create(function() coroutine.yield(debug.gethook()) end)
             wrapped = coroutine.wrap(function() return debug.gethook() end)
             """)
@@ -39,7 +40,8 @@ import Testing
         let h = try Harness(memoryLimit: 4 << 20)
         let message = h.error("local t = {} for i = 1, 1e6 do t[i] = {} end")
         #expect(message.contains("not enough memory"), "\(message)")
-        h.run("""
+        h.run(
+            """
             collectgarbage(); collectgarbage()
             base = collectgarbage("count")
             for k = 1, 100 do local t = {} for i = 1, 5000 do t[i] = { i } end end

@@ -7,7 +7,8 @@ import Testing
 @Suite struct HierarchyIdentityTests {
     @Test func aRowFetchedThroughItsParentOrItsOwnEntityIsOneValue() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity("Car", { abstract = true }) { plate = "string", rank = "int" }
             entity("Truck", { parent = "Car" }) { load = "double?" }
             entity("Monster", { parent = "Truck" }) { wheels = "int?" }

@@ -9,25 +9,31 @@ import Testing
 /// two positions, none, or SQLite's words instead of Quarry's.
 extension HostileCase {
     static let roundTwo: [HostileCase] = [
-        HostileCase(name: "round two: an error through coroutine.wrap names its position once",
-                    code: #"coroutine.wrap(function() fetch("Nope") end)()"#,
-                    expected: ["unknown entity 'Nope'"], absent: ["t:1: t:1:"]),
-        HostileCase(name: "round two: error() through coroutine.wrap names its position once",
-                    code: #"coroutine.wrap(function() error("plain") end)()"#,
-                    expected: ["t:1: plain"], absent: ["t:1: t:1:"]),
-        HostileCase(name: "round two: a NUL byte in an entity name",
-                    code: #"entity "A\0B" { n = "int64" }"#,
-                    expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
-        HostileCase(name: "round two: a NUL byte in an attribute name",
-                    code: #"entity "A" { ["n\0x"] = "int64" }"#,
-                    expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
-        HostileCase(name: "round two: a NUL byte in a relationship name",
-                    code: #"entity "Person" { name = "string", ["it\0ems"] = { many = "Item", inverse = "owner" } }"#,
-                    expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
-        HostileCase(name: "round two: a NUL byte in a JSON string value says so",
-                    code: #"import("$DIR/n.json", { entity = "N" })"#,
-                    expected: ["element 1: 's' expects string, got string with a NUL byte"],
-                    files: ["n.json": Array(#"[{"s": "a\u0000b"}]"#.utf8)]),
+        HostileCase(
+            name: "round two: an error through coroutine.wrap names its position once",
+            code: #"coroutine.wrap(function() fetch("Nope") end)()"#,
+            expected: ["unknown entity 'Nope'"], absent: ["t:1: t:1:"]),
+        HostileCase(
+            name: "round two: error() through coroutine.wrap names its position once",
+            code: #"coroutine.wrap(function() error("plain") end)()"#,
+            expected: ["t:1: plain"], absent: ["t:1: t:1:"]),
+        HostileCase(
+            name: "round two: a NUL byte in an entity name",
+            code: #"entity "A\0B" { n = "int64" }"#,
+            expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
+        HostileCase(
+            name: "round two: a NUL byte in an attribute name",
+            code: #"entity "A" { ["n\0x"] = "int64" }"#,
+            expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
+        HostileCase(
+            name: "round two: a NUL byte in a relationship name",
+            code: #"entity "Person" { name = "string", ["it\0ems"] = { many = "Item", inverse = "owner" } }"#,
+            expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
+        HostileCase(
+            name: "round two: a NUL byte in a JSON string value says so",
+            code: #"import("$DIR/n.json", { entity = "N" })"#,
+            expected: ["element 1: 's' expects string, got string with a NUL byte"],
+            files: ["n.json": Array(#"[{"s": "a\u0000b"}]"#.utf8)])
     ]
 }
 

@@ -10,13 +10,14 @@ import Testing
     /// values, even from -1.7e308 to 1.7e308 (whose span overflows a double).
     @Test func histogramsCountInfinitiesApartAndSpanTheFiniteValues() throws {
         let h = try Harness()
-        h.run("""
-        entity "V" { v = "double?", k = "int64" }
-        for i, v in ipairs{ 1, 2, 3, 1/0, -1/0 } do V:new{ v = v, k = 1 } end
-        for i, v in ipairs{ -1.7e308, 1.7e308, 0 } do V:new{ v = v, k = 2 } end
-        V:new{ k = 3 }
-        save()
-        """)
+        h.run(
+            """
+            entity "V" { v = "double?", k = "int64" }
+            for i, v in ipairs{ 1, 2, 3, 1/0, -1/0 } do V:new{ v = v, k = 1 } end
+            for i, v in ipairs{ -1.7e308, 1.7e308, 0 } do V:new{ v = v, k = 2 } end
+            V:new{ k = 3 }
+            save()
+            """)
         let small = h.string(#"histogram(fetch("V", "k == 1"), "v", { bins = 2 })"#) ?? ""
         #expect(small.contains("v: 3 values in 2 bins") && small.contains("1 – 2 ") && small.contains("2 – 3 "), "\(small)")
         #expect(small.hasSuffix("\n2 values are inf or nan, left out") && !small.contains("nan –") && !small.contains("inf –"), "\(small)")

@@ -3,12 +3,12 @@ import GRDB
 import QuarryFetch
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
+import QuarryStores
 import QuarryTestSupport
 import Testing
-import QuarryStores
-import QuarrySQLite
 
 /// The third hostile review's findings on `sql()`: `fts3_tokenizer` reached native code
 /// (a pointer given as a blob, called by the next query on an FTS3 table), and a result
@@ -37,7 +37,7 @@ import QuarrySQLite
             "sql(\"SELECT * FROM (SELECT fts3_tokenizer(?) AS p)\", 'simple')",
             "sql(\"WITH t(p) AS (SELECT fts3_tokenizer('simple')) SELECT p FROM t\")",
             "sql(\"SELECT 1 WHERE (SELECT length(fts3_tokenizer('simple', ?))) > 0\", 'AAAAAAAA')",
-            "sql(\"SELECT max(fts3_tokenizer('simple')) OVER () FROM (SELECT 1)\")",
+            "sql(\"SELECT max(fts3_tokenizer('simple')) OVER () FROM (SELECT 1)\")"
         ] {
             expectRefused(h, code, ["sql: fts3_tokenizer() is not allowed here", "SQLite's ordinary functions"])
         }
@@ -63,12 +63,14 @@ import QuarrySQLite
     /// predicate layer compiles to (its functions are Quarry's own).
     @Test func ordinaryQueriesStillRun() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Item" { title = "string", n = "int64", tags = "string?" }
             for i = 1, 5 do Item:new{ title = "item" .. i, n = i * 10, tags = '{"k":' .. i .. '}' } end
             save()
             """#)
-        h.run(#"""
+        h.run(
+            #"""
             local r = sql([[SELECT date('2024-02-28', '+1 day') AS d, strftime('%Y', '2001-01-01') AS y,
                 json_extract('{"a":{"b":3}}', '$.a.b') AS j, '{"x":7}' ->> '$.x' AS arrow,
                 printf('%05d|%s', 42, 'x') AS p, upper(substr('quarry', 1, 1)) || lower('UARRY') AS u,
@@ -79,7 +81,8 @@ import QuarrySQLite
             assert(row.p == "00042|x", row.p); assert(row.u == "Quarry"); assert(row.c == "yes"); assert(row.m == 6)
             assert(row.l == 1); assert(row.t == "text")
             """#)
-        h.run(#"""
+        h.run(
+            #"""
             local r = sql([[SELECT count(*) AS n, group_concat(title, ',') AS titles, sum(n) AS total, avg(n) AS mean,
                 max(json_extract(tags, '$.k')) AS k FROM Item WHERE n > ?]], 10)
             assert(r[1].n == 4 and r[1].titles == "item2,item3,item4,item5" and r[1].total == 140 and r[1].mean == 35 and r[1].k == 5)
@@ -102,7 +105,8 @@ import QuarrySQLite
     @Test(arguments: CoreDataFixtures.stores.map(\.path))
     func coreDataViewsStillRead(_ store: String) throws {
         let h = try Harness(context: try StoreOpener.open(try CoreDataFixtures.copyOfStore(store)))
-        h.run("""
+        h.run(
+            """
             local n = 0
             for _, e in ipairs(entities()) do
               local rows = sql('SELECT * FROM "' .. e.name .. '" LIMIT 5')
@@ -143,8 +147,9 @@ import QuarrySQLite
     @Test func bigValuesAreRefusedByTheirBytes() throws {
         let h = try Harness(memoryLimit: 50 << 20)
         let recursive = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r LIMIT %d) SELECT x, randomblob(200000) AS b FROM r"
-        expectRefused(h, "sql(\"\(String(format: recursive, 100_000))\")",
-                      ["t:1: not enough memory", "--memory limit (50 MB)", "add a LIMIT to the query"])
+        expectRefused(
+            h, "sql(\"\(String(format: recursive, 100_000))\")",
+            ["t:1: not enough memory", "--memory limit (50 MB)", "add a LIMIT to the query"])
         #expect(h.string("#sql(\"\(String(format: recursive, 100))\")") == "100")
         #expect(h.string(#"sql("SELECT 1 AS one")[1].one"#) == "1")
 
@@ -163,10 +168,12 @@ import QuarrySQLite
         let context = try StoreOpener.open(nil)
         var asked: [(rows: Int, bytes: Int)] = []
         #expect(throws: Over.self) {
-            _ = try ReadOnlyQuery("SELECT 1 AS a, zeroblob(30000000) AS b, 'xyz' AS c", arguments: []).execute(in: context, admit: RowAdmission { rows, _, bytes in
-                asked.append((rows, bytes))
-                if bytes > 10_000_000 { throw Over() }
-            })
+            _ = try ReadOnlyQuery("SELECT 1 AS a, zeroblob(30000000) AS b, 'xyz' AS c", arguments: []).execute(
+                in: context,
+                admit: RowAdmission { rows, _, bytes in
+                    asked.append((rows, bytes))
+                    if bytes > 10_000_000 { throw Over() }
+                })
         }
         #expect(asked.count == 1 && asked.first?.rows == 1 && asked.first?.bytes == 30_000_003, "\(asked)")
     }

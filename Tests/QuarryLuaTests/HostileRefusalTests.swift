@@ -5,14 +5,15 @@ import Foundation
 import GRDB
 import QuarryPredicates
 import QuarryShell
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryLua
-@testable import QuarryStore
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarryLua
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct HostileRefusalTests {
     /// SQLite carries out a pragma while compiling it, so a setting one is refused from
@@ -24,14 +25,16 @@ import QuarryStores
         let refused = [
             #"PRAGMA hard_heap_limit=1"#, #"SELECT 1; PRAGMA hard_heap_limit=1"#, #"/* x */ pragma main."hard_heap_limit"(5)"#,
             #"PRAGMA user_version = 5"#, #"EXPLAIN PRAGMA optimize"#, #"PRAGMA soft_heap_limit(1)"#, #"PRAGMA locking_mode=exclusive"#,
-            #"PRAGMA wal_checkpoint"#, #"PRAGMA [busy_timeout] = 1"#, "-- a comment\nPRAGMA mmap_size=1",
+            #"PRAGMA wal_checkpoint"#, #"PRAGMA [busy_timeout] = 1"#, "-- a comment\nPRAGMA mmap_size=1"
         ]
         for sql in refused {
             let message = h.error("sql(\(luaLiteral(sql)))")
             #expect(message.contains("sql: PRAGMA ") && message.contains("is not allowed here"), "\(sql): \(message)")
         }
         // The connection is as it was: a large query still runs, and so do reading pragmas.
-        #expect(h.string(#"#sql("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 5000) SELECT x, randomblob(100) FROM r")"#) == "5000")
+        #expect(
+            h.string(#"#sql("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 5000) SELECT x, randomblob(100) FROM r")"#)
+                == "5000")
         #expect(h.string(#"#sql("PRAGMA table_info(I)")"#) == "2")
         #expect(h.string(#"sql("PRAGMA user_version")[1].user_version"#) == "0")
         #expect(h.string(#"#sql("PRAGMA main.index_list('I')")"#) == "0")
@@ -61,7 +64,9 @@ import QuarryStores
     /// (an observer never fired; a binding read stale values); bind names a relationship.
     @Test func observersAndBindingsOfAClosedStoresObjectAreRefused() throws {
         let h = try Harness()
-        h.run(#"entity "P" { name = "string", pet = { one = "P", inverse = "owners" }, owners = { many = "P", inverse = "pet" } }; P:new{ name = "ann" }; save(); old = P:first()"#)
+        h.run(
+            #"entity "P" { name = "string", pet = { one = "P", inverse = "owners" }, owners = { many = "P", inverse = "pet" } }; P:new{ name = "ann" }; save(); old = P:first()"#
+        )
         #expect(h.error(#"bind(old, "pet")"#).contains("bind: P.pet is a relationship; bind takes an attribute"))
         h.runtime.use(try StoreOpener.open(nil))
         h.run(#"entity "P" { name = "string" }; P:new{ name = "bob" }; save()"#)
@@ -88,7 +93,8 @@ import QuarryStores
         let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("fts.db").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE f3 USING fts3(body); INSERT INTO f3 VALUES ('hello world'); INSERT INTO f3 VALUES ('other text')")
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE f3 USING fts3(body); INSERT INTO f3 VALUES ('hello world'); INSERT INTO f3 VALUES ('other text')")
         }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -102,6 +108,8 @@ import QuarryStores
     }
 
     private func luaLiteral(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+                of: "\n", with: "\\n") + "\""
     }
 }

@@ -5,14 +5,15 @@ import Foundation
 import GRDB
 import QuarryPredicates
 import QuarryShell
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryLua
-@testable import QuarryStore
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarryLua
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct HostileSaveTests {
     func carsWithHistory(then sql: String) throws -> String {
@@ -27,7 +28,8 @@ import QuarryStores
         let folder = try CoreDataFixtures.temporaryFolder()
         let first = folder.appendingPathComponent("first.db").path
         let h = try Harness(context: try StoreOpener.open(first))
-        h.run(#"""
+        h.run(
+            #"""
             entity "Tag" { name = "string" }
             entity "Item" { n = "int64", owner = { one = "Item", inverse = "owned" }, owned = { many = "Item", inverse = "owner" },
                             tags = { many = "Tag", inverse = "items" } }
@@ -38,8 +40,10 @@ import QuarryStores
             """#)
         h.runtime.use(try StoreOpener.open(folder.appendingPathComponent("second.db").path))
         h.run(#"entity "Item" { n = "int64", owner = { one = "Item", inverse = "owned" }, owned = { many = "Item", inverse = "owner" } }"#)
-        let changes = ["old.n = 5", "old.owner = other", "old.owned:add(other)", "old.tags:add(tag)", "old:delete()", "quarry.delete(old)",
-                       "old.tags = {}", "old:refresh()", "refresh(old)", "return old.owner", "return #old.owned"]
+        let changes = [
+            "old.n = 5", "old.owner = other", "old.owned:add(other)", "old.tags:add(tag)", "old:delete()", "quarry.delete(old)",
+            "old.tags = {}", "old:refresh()", "refresh(old)", "return old.owner", "return #old.owned"
+        ]
         for change in changes {
             let message = h.error(change)
             #expect(message.contains("its store is closed (.open replaced it)"), "\(change): \(message)")
@@ -70,7 +74,7 @@ import QuarryStores
             ("save{ author = {} }", "save: author must be a string, got table"),
             ("save{ author = true }", "save: author must be a string, got boolean"),
             (#"save{ autor = "me" }"#, "save: unknown option 'autor' (did you mean 'author'?)"),
-            ("save(42)", "bad argument #1 to 'save' (table expected, got number)"),
+            ("save(42)", "bad argument #1 to 'save' (table expected, got number)")
         ]
         for (code, expected) in refusals {
             let message = h.error(code)
@@ -149,7 +153,10 @@ import QuarryStores
             Issue.record("a tampered model row opened")
         } catch {
             let line = String(describing: error)
-            #expect(line == "the stored model of entity Other: quarry_model.definition holds a blob where text is expected; was the file changed by another program?", "\(line)")
+            #expect(
+                line
+                    == "the stored model of entity Other: quarry_model.definition holds a blob where text is expected; was the file changed by another program?",
+                "\(line)")
         }
     }
 }

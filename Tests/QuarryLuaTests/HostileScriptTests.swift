@@ -1,4 +1,5 @@
 import CLua
+import Foundation
 import QuarryLua
 import Testing
 
@@ -7,12 +8,13 @@ import Testing
 @Suite struct HostileScriptTests {
     @Test func boundFunctionsAnswerOnTheCallingCoroutine() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()
-        local count, kind = coroutine.wrap(function() local r = fetch("Item") return #r, typeof(r) end)()
-        assert(count == 1 and kind == "results", tostring(count) .. " " .. tostring(kind))
-        coroutine.wrap(function() for i = 1, 20000 do fetch("Item") end end)()
-        """#)
+        h.run(
+            #"""
+            entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()
+            local count, kind = coroutine.wrap(function() local r = fetch("Item") return #r, typeof(r) end)()
+            assert(count == 1 and kind == "results", tostring(count) .. " " .. tostring(kind))
+            coroutine.wrap(function() for i = 1, 20000 do fetch("Item") end end)()
+            """#)
         #expect(h.stackTop == 0)
     }
 
@@ -59,7 +61,8 @@ import Testing
         for (name, bytes) in [("plain.luac", compiled), ("marked.luac", [0xEF, 0xBB, 0xBF] + compiled), ("shebang.luac", shebang + compiled)] {
             let path = folder.appendingPathComponent(name).path
             FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            #expect(h.runtime.loadFile(path) == .failed("\(path): a compiled (binary) chunk cannot run under --safe; give the script as text"), "\(name)")
+            #expect(
+                h.runtime.loadFile(path) == .failed("\(path): a compiled (binary) chunk cannot run under --safe; give the script as text"), "\(name)")
         }
         // Text after a # line loads; text that does not compile keeps Lua's own words.
         let text = folder.appendingPathComponent("text.lua").path
@@ -68,7 +71,10 @@ import Testing
         lua_settop(h.runtime.state, 0)
         let broken = folder.appendingPathComponent("broken.lua").path
         FileManager.default.createFile(atPath: broken, contents: Data("return +\n".utf8))
-        guard case .failed(let message) = h.runtime.loadFile(broken) else { Issue.record("broken text loaded"); return }
+        guard case .failed(let message) = h.runtime.loadFile(broken) else {
+            Issue.record("broken text loaded")
+            return
+        }
         #expect(!message.contains("compiled (binary)"), "\(message)")
     }
 
@@ -106,13 +112,12 @@ import Testing
         let h = try Harness(memoryLimit: 64 << 20)
         // A finalizer that allocates a lot would have escaped the cap if it ran while a
         // bound function allocated; now it runs under Lua's own accounting.
-        h.run(#"""
-        setmetatable({}, { __gc = function() local t = {} for i = 1, 2e7 do t[i] = i end filled = #t end })
-        for i = 1, 200000 do now() end
-        collectgarbage()
-        assert(filled == nil, "the finalizer escaped the memory cap")
-        """#)
+        h.run(
+            #"""
+            setmetatable({}, { __gc = function() local t = {} for i = 1, 2e7 do t[i] = i end filled = #t end })
+            for i = 1, 200000 do now() end
+            collectgarbage()
+            assert(filled == nil, "the finalizer escaped the memory cap")
+            """#)
     }
 }
-
-import Foundation

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryModelFiles
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModelFiles
-import QuarrySQLite
 
 /// Entity inheritance in Quarry's own stores: `entity("Car", { abstract = true })`,
 /// `entity("SportCar", { parent = "Car" })`, stored as Core Data stores it.
@@ -25,8 +25,10 @@ import QuarrySQLite
     static func dump(_ context: ObjectContext) throws -> String {
         try context.database.read { db in
             var text = try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master ORDER BY name").map { "\($0)" }.joined(separator: "\n")
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name") {
-                text += "\n" + (try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table)) ORDER BY 1").map { "\($0)" }.joined(separator: "\n"))
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
+            {
+                text +=
+                    "\n" + (try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table)) ORDER BY 1").map { "\($0)" }.joined(separator: "\n"))
             }
             return text
         }
@@ -34,31 +36,32 @@ import QuarrySQLite
 
     @Test func subEntitiesInheritAndParentsIncludeTheirRows() throws {
         let h = try Harness()
-        h.run(Self.cars + #"""
-            local ann = Person:new{ name = "Ann" }
-            local f = SportCar:new{ make = "Ferrari", topSpeed = 320, owner = ann }
-            local v = Truck:new{ make = "Volvo", load = 12.5 }
-            v.owner = ann
-            RaceCar:new{ make = "McLaren", topSpeed = 350, team = "Papaya" }
-            save()
-            assert(count("Car") == 3, "a parent counts its sub-entities' rows")
-            assert(count("SportCar") == 2 and count("RaceCar") == 1 and count("Truck") == 1)
-            assert(count{ "Car", subentities = false } == 0)
-            assert(count{ "SportCar", subentities = false } == 1)
-            assert(#fetch{ "SportCar", subentities = false } == 1)
-            local kinds = {}
-            for _, c in ipairs(fetch{ "Car", sort = "make" }) do kinds[#kinds + 1] = c:entity().name end
-            assert(table.concat(kinds, ",") == "SportCar,RaceCar,Truck", table.concat(kinds, ","))
-            -- A predicate or sort over a parent may name a sub-entity's attributes (nil elsewhere).
-            assert(count("Car", "topSpeed > 300") == 2)
-            assert(count("Car", "load == nil") == 2)
-            assert(fetch{ "Car", predicate = "team != nil" }[1].make == "McLaren")
-            assert(fetch{ "Car", sort = "-topSpeed" }[1].make == "McLaren")
-            -- A relationship to the parent holds sub-entity objects, both ways.
-            assert(#ann.cars == 2 and ann.cars[1].owner == ann)
-            assert(f.owner.name == "Ann" and f.make == "Ferrari")
-            assert(count("Person", "ANY cars.topSpeed > 300") == 1)
-            """#)
+        h.run(
+            Self.cars + #"""
+                local ann = Person:new{ name = "Ann" }
+                local f = SportCar:new{ make = "Ferrari", topSpeed = 320, owner = ann }
+                local v = Truck:new{ make = "Volvo", load = 12.5 }
+                v.owner = ann
+                RaceCar:new{ make = "McLaren", topSpeed = 350, team = "Papaya" }
+                save()
+                assert(count("Car") == 3, "a parent counts its sub-entities' rows")
+                assert(count("SportCar") == 2 and count("RaceCar") == 1 and count("Truck") == 1)
+                assert(count{ "Car", subentities = false } == 0)
+                assert(count{ "SportCar", subentities = false } == 1)
+                assert(#fetch{ "SportCar", subentities = false } == 1)
+                local kinds = {}
+                for _, c in ipairs(fetch{ "Car", sort = "make" }) do kinds[#kinds + 1] = c:entity().name end
+                assert(table.concat(kinds, ",") == "SportCar,RaceCar,Truck", table.concat(kinds, ","))
+                -- A predicate or sort over a parent may name a sub-entity's attributes (nil elsewhere).
+                assert(count("Car", "topSpeed > 300") == 2)
+                assert(count("Car", "load == nil") == 2)
+                assert(fetch{ "Car", predicate = "team != nil" }[1].make == "McLaren")
+                assert(fetch{ "Car", sort = "-topSpeed" }[1].make == "McLaren")
+                -- A relationship to the parent holds sub-entity objects, both ways.
+                assert(#ann.cars == 2 and ann.cars[1].owner == ann)
+                assert(f.owner.name == "Ann" and f.make == "Ferrari")
+                assert(count("Person", "ANY cars.topSpeed > 300") == 1)
+                """#)
         #expect(h.error("Car:new{ make = 'x' }").contains("Car is abstract"))
         // Sample data imports into a sub-entity, never into an abstract entity.
         let csv = try CoreDataFixtures.temporaryFolder().appendingPathComponent("cars.csv")
@@ -68,7 +71,10 @@ import QuarrySQLite
         #expect(h.string(#"count("Car")"#) == "4")
         #expect(h.error("local _ = Truck:first().topSpeed").contains("topSpeed"), "a Truck has no topSpeed")
         // One table for the hierarchy, with a column naming each row's entity.
-        let tables = try h.context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'quarry%' AND name NOT LIKE 'sqlite%' ORDER BY name") }
+        let tables = try h.context.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'quarry%' AND name NOT LIKE 'sqlite%' ORDER BY name")
+        }
         #expect(tables == ["Car", "Person"])
         let tags = try h.context.read { db in try String.fetchAll(db, sql: "SELECT _entity FROM Car ORDER BY _pk") }
         #expect(tags == ["SportCar", "Truck", "RaceCar", "SportCar"])
@@ -76,46 +82,48 @@ import QuarrySQLite
 
     @Test func changesThroughSubEntitiesAreSavedAndHeardByAParentsObservers() throws {
         let h = try Harness()
-        h.run(Self.cars + #"""
-            local r = fetch{ "Car", sort = "make" }
-            heard = 0
-            observe(r, function() heard = heard + 1 end)
-            local s = SportCar:new{ make = "Lotus", topSpeed = 250 }
-            save()
-            assert(#r == 1 and r[1].make == "Lotus", "inserted sub-entity rows are in the parent's results")
-            s.topSpeed = 260
-            save()
-            assert(SportCar:first().topSpeed == 260)
-            assert(Car:updateall("topSpeed > 200", {}, { make = "Lotus Evora" }) == 1)
-            assert(SportCar:first().make == "Lotus Evora")
-            assert(Car:deleteall("make BEGINSWITH 'Lotus'", {}) == 1 and count("Car") == 0)
-            """#)
+        h.run(
+            Self.cars + #"""
+                local r = fetch{ "Car", sort = "make" }
+                heard = 0
+                observe(r, function() heard = heard + 1 end)
+                local s = SportCar:new{ make = "Lotus", topSpeed = 250 }
+                save()
+                assert(#r == 1 and r[1].make == "Lotus", "inserted sub-entity rows are in the parent's results")
+                s.topSpeed = 260
+                save()
+                assert(SportCar:first().topSpeed == 260)
+                assert(Car:updateall("topSpeed > 200", {}, { make = "Lotus Evora" }) == 1)
+                assert(SportCar:first().make == "Lotus Evora")
+                assert(Car:deleteall("make BEGINSWITH 'Lotus'", {}) == 1 and count("Car") == 0)
+                """#)
         #expect((Int(h.string("heard") ?? "") ?? 0) >= 3, "observers of Car heard the SportCar changes")
     }
 
     @Test func redefiningAMemberMigratesTheRootTableInPlace() throws {
         let h = try Harness()
-        h.run(Self.cars + #"""
-            SportCar:new{ make = "Ferrari", topSpeed = 320 }
-            Truck:new{ make = "Volvo" }
-            save()
-            entity("SportCar", { parent = "Car" }) { topSpeed = "int", turbo = { "bool", default = true } }
-            assert(SportCar:first().turbo == true, "the sub-entity's rows take the default")
-            assert(count("Car", "turbo == nil") == 1, "other rows are nil there")
-            entity("Car", { abstract = true }) { make = "string", year = { "int", default = 2020 }, owner = { one = "Person", inverse = "cars" } }
-            assert(Truck:first().year == 2020 and SportCar:first().year == 2020, "a parent's new attribute reaches every sub-entity")
-            -- A plain entity with rows becomes a parent: its rows stay its own.
-            entity("Boat") { name = "string" }
-            Boat:new{ name = "Ark" }
-            save()
-            entity("Yacht", { parent = "Boat" }) { length = "double?" }
-            entity("Dinghy", { parent = Boat }) { oars = "int?" }
-            assert(Dinghy.name == "Dinghy" and count("Dinghy") == 0, "an entity handle names the parent too")
-            Yacht:new{ name = "Sea", length = 30 }
-            save()
-            assert(count("Boat") == 2 and count{ "Boat", subentities = false } == 1)
-            assert(Boat:first("name == 'Ark'"):entity().name == "Boat")
-            """#)
+        h.run(
+            Self.cars + #"""
+                SportCar:new{ make = "Ferrari", topSpeed = 320 }
+                Truck:new{ make = "Volvo" }
+                save()
+                entity("SportCar", { parent = "Car" }) { topSpeed = "int", turbo = { "bool", default = true } }
+                assert(SportCar:first().turbo == true, "the sub-entity's rows take the default")
+                assert(count("Car", "turbo == nil") == 1, "other rows are nil there")
+                entity("Car", { abstract = true }) { make = "string", year = { "int", default = 2020 }, owner = { one = "Person", inverse = "cars" } }
+                assert(Truck:first().year == 2020 and SportCar:first().year == 2020, "a parent's new attribute reaches every sub-entity")
+                -- A plain entity with rows becomes a parent: its rows stay its own.
+                entity("Boat") { name = "string" }
+                Boat:new{ name = "Ark" }
+                save()
+                entity("Yacht", { parent = "Boat" }) { length = "double?" }
+                entity("Dinghy", { parent = Boat }) { oars = "int?" }
+                assert(Dinghy.name == "Dinghy" and count("Dinghy") == 0, "an entity handle names the parent too")
+                Yacht:new{ name = "Sea", length = 30 }
+                save()
+                assert(count("Boat") == 2 and count{ "Boat", subentities = false } == 1)
+                assert(Boat:first("name == 'Ark'"):entity().name == "Boat")
+                """#)
         let columns = try h.context.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(Car)").map { row -> String in row["name"] } }
         #expect(columns.contains("turbo") && columns.contains("year"), "\(columns)")
     }
@@ -136,7 +144,7 @@ import QuarrySQLite
             (#"entity("SportCar", { parent = "Car" }) { topSpeed = "string" }"#, "'topSpeed' would change type"),
             (#"entity("X", { parent = "Car", bogus = 1 }, { a = "int" })"#, "unknown option 'bogus'"),
             (#"Car:new{ make = "x" }"#, "Car is abstract"),
-            (#"entity("SportCar", { parent = "Car" }) { topSpeed = "int", wings = "int" }"#, "'wings' is required"),
+            (#"entity("SportCar", { parent = "Car" }) { topSpeed = "int", wings = "int" }"#, "'wings' is required")
         ]
         for (code, expected) in cases {
             let message = h.error(code)
@@ -150,7 +158,8 @@ import QuarrySQLite
 
     @Test func uniquenessConstraintsHoldForTheirEntitysRowsOnly() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity("Pair", { uniqueness = { {"a", "b"} } }) { a = "int", b = "int" }
             Pair:new{ a = 1, b = 1 }; Pair:new{ a = 1, b = 2 }
             save()
@@ -179,7 +188,7 @@ import QuarrySQLite
         let before = try Self.dump(h.context)
         for (name, entities) in [
             ("Cycle", #"<entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/>"#),
-            ("Missing", #"<entity name="A" parentEntity="Nowhere"/>"#),
+            ("Missing", #"<entity name="A" parentEntity="Nowhere"/>"#)
         ] {
             let model = folder.appendingPathComponent("\(name).xcdatamodel")
             try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
@@ -198,7 +207,8 @@ import QuarrySQLite
         let momd = try CoreDataFixtures.path("cars/SampleModel.momd")
         do {
             let h = try Harness(context: StoreOpener.open(path))
-            h.run(#"""
+            h.run(
+                #"""
                 model("\#(xcdatamodeld)")
                 local p = Person:new{ id = "8E6F2B8C-37B4-4E9B-9F8E-1A2B3C4D5E6F", updatedAt = "2024-01-01", firstName = "Ann" }
                 ExpensiveSportCar:new{ numberPlate = "E1", maker = "Bugatti", owner = p, isLimitedEdition = true }
@@ -208,7 +218,8 @@ import QuarrySQLite
                 """#)
         }
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             assert(count("Car") == 3 and count("SportCar") == 2 and count("ExpensiveSportCar") == 1)
             assert(count{ "Car", subentities = false } == 1)
             local p = Person:first()
@@ -223,11 +234,13 @@ import QuarrySQLite
         // Exported and loaded back, the hierarchy is the same.
         let out = folder.appendingPathComponent("Cars.xcdatamodel").path
         h.run(#"export(entities(), "\#(out)")"#)
-        let exported = try CoreDataModel.load(contentsOf: out), original = try CoreDataModel.load(contentsOf: xcdatamodeld)
+        let exported = try CoreDataModel.load(contentsOf: out)
+        let original = try CoreDataModel.load(contentsOf: xcdatamodeld)
         for entity in original.entities {
             let back = exported.entity(named: entity.name)
             #expect(back?.parent == entity.parent && back?.isAbstract == entity.isAbstract, "\(entity.name)")
-            #expect(back?.attributes.filter { !$0.isTransient }.map(\.name) == entity.attributes.filter { !$0.isTransient }.map(\.name), "\(entity.name)")
+            #expect(
+                back?.attributes.filter { !$0.isTransient }.map(\.name) == entity.attributes.filter { !$0.isTransient }.map(\.name), "\(entity.name)")
         }
         let fresh = try Harness()
         fresh.run(#"model("\#(out)")"#)
@@ -242,10 +255,11 @@ extension InheritanceTests {
     /// each value under its own name and nil where the row's entity lacks the key.
     @Test func aParentsResultsPrintEveryRowUnderItsOwnColumns() throws {
         let h = try Harness()
-        h.run(Self.cars + #"""
-        Truck:new{ make = "t", load = 2.5 }; SportCar:new{ make = "s", topSpeed = 300 }; RaceCar:new{ make = "r", topSpeed = 350, team = "x" }
-        save()
-        """#)
+        h.run(
+            Self.cars + #"""
+                Truck:new{ make = "t", load = 2.5 }; SportCar:new{ make = "s", topSpeed = 300 }; RaceCar:new{ make = "r", topSpeed = 350, team = "x" }
+                save()
+                """#)
         let text = try #require(h.string(#"fetch{ "Car", sort = "make" }"#))
         // Sectioned, and one section alone, print too.
         #expect(h.string(#"fetch{ "Car", section = "make", sort = "make" }"#)?.contains("[make = t]") == true)
@@ -282,16 +296,19 @@ extension InheritanceTests {
         let model = folder.appendingPathComponent("Clash.xcdatamodel")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         try #"""
-            <model><entity name="A"><attribute name="x" attributeType="String"/><attribute name="y" optional="YES" attributeType="Integer 64"/></entity>
-            <entity name="C"><attribute name="z" attributeType="String"/></entity>
-            <entity name="B" parentEntity="A"><attribute name="x" attributeType="Integer 64"/></entity></model>
-            """#.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        <model><entity name="A"><attribute name="x" attributeType="String"/><attribute name="y" optional="YES" attributeType="Integer 64"/></entity>
+        <entity name="C"><attribute name="z" attributeType="String"/></entity>
+        <entity name="B" parentEntity="A"><attribute name="x" attributeType="Integer 64"/></entity></model>
+        """#.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let context = try StoreOpener.open(folder.appendingPathComponent("s.db").path)
         let h = try Harness(context: context)
         h.run(#"entity("A") { x = "string" }; A:new{ x = "1" }; save()"#)
         let before = try Self.dump(context)
         let message = h.error(#"model("\#(model.path)")"#)
-        #expect(message.hasSuffix("Clash.xcdatamodel: cannot define this model here: entity B: 'x' is already a key of its ancestor A; nothing was defined"), "\(message)")
+        #expect(
+            message.hasSuffix(
+                "Clash.xcdatamodel: cannot define this model here: entity B: 'x' is already a key of its ancestor A; nothing was defined"),
+            "\(message)")
         #expect(try Self.dump(context) == before, "the store changed")
         h.run(#"assert(#entities() == 1 and A:first().x == "1")"#)
     }
@@ -303,36 +320,39 @@ extension InheritanceTests {
     /// sub-entity: each side's link table is named after the entity that declares it.
     @Test func manyToManyRelationshipsAcrossAHierarchy() throws {
         let h = try Harness()
-        h.run(#"""
-        entity("Tag") { name = "string" }
-        entity("Car", { abstract = true }) { make = "string", labels = { many = "Tag", inverse = "cars" } }
-        entity("Truck", { parent = "Car" }) { load = "double?", tags = { many = "Tag", inverse = "trucks" } }
-        entity("Tag") { name = "string", trucks = { many = "Truck", inverse = "tags" }, cars = { many = "Car", inverse = "labels" } }
-        local g = Tag:new{ name = "g" }
-        local t = Truck:new{ make = "m" }; t.tags:add(g); t.labels:add(g)
-        Truck:new{ make = "n" }
-        save()
-        assert(count("Car", "ANY tags.name == %@", "g") == 1 and count("Car", "tags.@count > 0") == 1)
-        assert(count("Truck", "ANY labels.name == %@", "g") == 1 and #g.trucks == 1 and #g.cars == 1)
-        assert(Car:deleteall("make == %@", { "m" }) == 1 and count("Car") == 1 and count("Tag") == 1)
-        """#)
+        h.run(
+            #"""
+            entity("Tag") { name = "string" }
+            entity("Car", { abstract = true }) { make = "string", labels = { many = "Tag", inverse = "cars" } }
+            entity("Truck", { parent = "Car" }) { load = "double?", tags = { many = "Tag", inverse = "trucks" } }
+            entity("Tag") { name = "string", trucks = { many = "Truck", inverse = "tags" }, cars = { many = "Car", inverse = "labels" } }
+            local g = Tag:new{ name = "g" }
+            local t = Truck:new{ make = "m" }; t.tags:add(g); t.labels:add(g)
+            Truck:new{ make = "n" }
+            save()
+            assert(count("Car", "ANY tags.name == %@", "g") == 1 and count("Car", "tags.@count > 0") == 1)
+            assert(count("Truck", "ANY labels.name == %@", "g") == 1 and #g.trucks == 1 and #g.cars == 1)
+            assert(Car:deleteall("make == %@", { "m" }) == 1 and count("Car") == 1 and count("Tag") == 1)
+            """#)
     }
 
     /// A batch change made through a parent names each row by its own entity, so a
     /// sub-entity's observers hear it, and the parent's observers hear every row.
     @Test func batchChangesThroughAParentReachSubEntityObservers() throws {
         let h = try Harness()
-        h.run(Self.cars + #"""
-            SportCar:new{ make = "Lotus", topSpeed = 250 }; Truck:new{ make = "Volvo" }; RaceCar:new{ make = "Lotus", topSpeed = 300 }
-            save()
-            heard = {}
-            observe("Truck", function(ch) heard[#heard + 1] = "Truck u" .. #ch.updated .. " d" .. #ch.deleted end)
-            observe("SportCar", function(ch) heard[#heard + 1] = "SportCar u" .. #ch.updated .. " d" .. #ch.deleted end)
-            observe("Car", function(ch) heard[#heard + 1] = "Car u" .. #ch.updated .. " d" .. #ch.deleted end)
-            assert(Car:updateall("make != nil", {}, { make = "X" }) == 3)
-            """#)
+        h.run(
+            Self.cars + #"""
+                SportCar:new{ make = "Lotus", topSpeed = 250 }; Truck:new{ make = "Volvo" }; RaceCar:new{ make = "Lotus", topSpeed = 300 }
+                save()
+                heard = {}
+                observe("Truck", function(ch) heard[#heard + 1] = "Truck u" .. #ch.updated .. " d" .. #ch.deleted end)
+                observe("SportCar", function(ch) heard[#heard + 1] = "SportCar u" .. #ch.updated .. " d" .. #ch.deleted end)
+                observe("Car", function(ch) heard[#heard + 1] = "Car u" .. #ch.updated .. " d" .. #ch.deleted end)
+                assert(Car:updateall("make != nil", {}, { make = "X" }) == 3)
+                """#)
         #expect(h.string(#"table.concat(heard, ",")"#) == "Truck u1 d0,SportCar u2 d0,Car u3 d0")
-        h.run(#"""
+        h.run(
+            #"""
             heard = {}
             assert(Car:deleteall() == 3 and count("Car") == 0)
             """#)
@@ -343,7 +363,8 @@ extension InheritanceTests {
     /// declare (Core Data would refuse the key), though predicates over it may name them.
     @Test func aParentsObjectsRefuseSubEntityKeys() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity("Person") { name = "string", cars = { many = "Lorry", inverse = "owner" } }
             entity("Vehicle") { make = "string" }
             entity("Lorry", { parent = "Vehicle" }) { load = "double?", owner = { one = "Person", inverse = "cars" } }
@@ -354,7 +375,8 @@ extension InheritanceTests {
         #expect(h.error(#"Vehicle:new{ make = "C", load = 3 }"#).contains("load"))
         #expect(h.error("v.owner = p").contains("owner"))
         #expect(h.error(#"Vehicle:updateall("make != nil", {}, { load = 1 })"#).contains("unknown key 'load' on entity Vehicle"))
-        h.run(#"""
+        h.run(
+            #"""
             l.load = 4; l.owner = p; save()
             assert(count("Vehicle") == 2 and count("Vehicle", "load == 4") == 1 and count("Vehicle", "load == nil") == 1)
             assert(#p.cars == 1)
@@ -366,12 +388,16 @@ extension InheritanceTests {
     /// was accepted and left nil (found by review).
     @Test func aSubEntitysAttributeMadeRequiredIsFilledOrRefused() throws {
         let h = try Harness()
-        #expect(h.error(#"""
-            entity "Vehicle" { name = "string?" }; entity("Car", { parent = "Vehicle" }) { doors = "int?" }
-            car = Car:new{}; Vehicle:new{}; save()
-            entity("Car", { parent = "Vehicle" }) { doors = "int" }
-            """#).contains("entity Car: cannot migrate: 'doors' would become required, but 1 rows have nil and there is no default"))
-        h.run(#"""
+        #expect(
+            h.error(
+                #"""
+                entity "Vehicle" { name = "string?" }; entity("Car", { parent = "Vehicle" }) { doors = "int?" }
+                car = Car:new{}; Vehicle:new{}; save()
+                entity("Car", { parent = "Vehicle" }) { doors = "int" }
+                """#
+            ).contains("entity Car: cannot migrate: 'doors' would become required, but 1 rows have nil and there is no default"))
+        h.run(
+            #"""
             entity("Car", { parent = "Vehicle" }) { doors = { "int", default = 4 } }
             assert(car.doors == 4); car.name = "x"; save()
             assert(count("Car", "doors == 4") == 1 and count("Vehicle") == 2)

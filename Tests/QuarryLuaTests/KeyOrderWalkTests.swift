@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A loop over every row of a table in key order reads windows of `min...max` before the
 /// keys are counted (`FetchResults.rows(around:)`): whatever gaps the keys have, and
@@ -18,11 +18,12 @@ import QuarrySQLite
         let path = folder.path("walk.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);
-                WITH RECURSIVE c(x) AS (SELECT \(first) UNION ALL SELECT x + 1 FROM c WHERE x < \(first + rows - 1))
-                INSERT INTO t (id, n) SELECT x, x FROM c;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);
+                    WITH RECURSIVE c(x) AS (SELECT \(first) UNION ALL SELECT x + 1 FROM c WHERE x < \(first + rows - 1))
+                    INSERT INTO t (id, n) SELECT x, x FROM c;
+                    """)
             for key in deleted { try db.execute(sql: "DELETE FROM t WHERE id = ?", arguments: [key]) }
             for key in extra { try db.execute(sql: "INSERT INTO t (id, n) VALUES (?, ?)", arguments: [key, key]) }
         }
@@ -32,7 +33,8 @@ import QuarrySQLite
 
     /// The `n` of every row a loop sees, checked against `r[i]` (the same object) and `#r`.
     private func walk(_ h: Harness, loops: Int = 1) -> (seen: [Int], count: Int) {
-        h.run("""
+        h.run(
+            """
             r = fetch("t")
             got, mismatches = {}, 0
             for pass = 1, \(loops) do
@@ -51,7 +53,7 @@ import QuarrySQLite
 
     @Test(arguments: [
         // No gap; gaps in the first window, far past it, at either end, and many.
-        [Int](), [3], [4_500], [1], [5_000], [1, 2, 3, 4_999, 5_000], Array(stride(from: 2, through: 5_000, by: 7)),
+        [Int](), [3], [4_500], [1], [5_000], [1, 2, 3, 4_999, 5_000], Array(stride(from: 2, through: 5_000, by: 7))
     ])
     func everyRowOnceInOrder(deleted: [Int]) throws {
         let (h, folder) = try file(rows: 5_000, deleted: deleted)

@@ -29,7 +29,8 @@ import Testing
     @Test func theFirstUseOpensItOnceAndTheStoreWorks() throws {
         let opener = try Opener()
         let runtime = try QuarryRuntime { opener.open() }
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             entity "Item" { name = "string", n = "int64" }
             Item:new{ name = "a", n = 1 }; Item:new{ name = "b", n = 2 }
             save()

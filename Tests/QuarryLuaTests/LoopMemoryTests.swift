@@ -2,14 +2,15 @@ import CLua
 import Foundation
 import GRDB
 import QuarryLua
-@testable import QuarryStore
 import QuarryPredicates
 import QuarryShell
-import Testing
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A loop over every row keeps a batch or two in memory, whichever form it takes, and
 /// what Quarry builds for Lua in one call counts against `--memory`.
@@ -25,11 +26,12 @@ import QuarryStores
         let path = folder.path("big.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, s TEXT);
-                WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(rows))
-                INSERT INTO t (n, s) SELECT x % 7, 'row ' || x FROM c;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, s TEXT);
+                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(rows))
+                    INSERT INTO t (n, s) SELECT x % 7, 'row ' || x FROM c;
+                    """)
         }
         try queue.close()
         let context = try StoreOpener.open(path)
@@ -47,10 +49,11 @@ import QuarryStores
             "for _, o in ipairs(r) do visit(o) end",
             "for o in r:objects() do visit(o) end",
             "for i = 1, #r do visit(r[i]) end",
-            "local f = r:first(); for o in r:objects() do visit(o); local _ = o:objectID() end",
+            "local f = r:first(); for o in r:objects() do visit(o); local _ = o:objectID() end"
         ]
         for (form, loop) in loops.enumerated() {
-            h.run("""
+            h.run(
+                """
                 collectgarbage(); collectgarbage()
                 base, peak, seen, sum = collectgarbage("count"), 0, 0, 0
                 function visit(o)
@@ -76,7 +79,8 @@ import QuarryStores
     @Test func sectionedObjectsAreCollected() throws {
         let (h, folder) = try bigFile(rows: 50_000)
         defer { withExtendedLifetime(folder) {} }
-        h.run("""
+        h.run(
+            """
             collectgarbage(); collectgarbage()
             local base, peak, seen = collectgarbage("count"), 0, 0
             r = fetch{ "t", section = "n" }
@@ -102,8 +106,10 @@ import QuarryStores
         let limit = 10 << 20
         let (h, folder) = try bigFile(rows: 300_000, memoryLimit: limit)
         defer { withExtendedLifetime(folder) {} }
-        for call in [#"fetch("t"):totable()"#, #"fetch{ "t", result = "ids" }"#, #"fetch("t"):ids()"#,
-                     #"fetch{ "t", properties = { "n", "s" } }"#, #"sql("SELECT * FROM t")"#] {
+        for call in [
+            #"fetch("t"):totable()"#, #"fetch{ "t", result = "ids" }"#, #"fetch("t"):ids()"#,
+            #"fetch{ "t", properties = { "n", "s" } }"#, #"sql("SELECT * FROM t")"#
+        ] {
             let message = h.error("local t = \(call)")
             #expect(message.hasPrefix("t:1: not enough memory:") && message.contains("--memory limit (10 MB)"), "\(call): \(message)")
             #expect(!message.contains("\n"))
@@ -112,7 +118,8 @@ import QuarryStores
         // heap is then under the limit, the table still referenced) or raises the message.
         var refused = 0
         for n in stride(from: 40_000, through: 100_000, by: 10_000) {
-            h.run("""
+            h.run(
+                """
                 ok, err = pcall(function() local t = fetch{ "t", limit = \(n) }:totable(); return collectgarbage("count") * 1024 end)
                 small = #fetch{ "t", limit = 100 }:totable()
                 """)
@@ -137,7 +144,8 @@ import QuarryStores
         let (h, folder) = try bigFile(rows: 10, memoryLimit: limit)
         defer { withExtendedLifetime(folder) {} }
         // 60,000 terms: about 0.9 MB of text, some 160 MB to read as Swift.
-        h.run("""
+        h.run(
+            """
             terms = {}
             for i = 1, 60000 do terms[i] = "$0.n == " .. i end
             big = "#Predicate<t> { " .. table.concat(terms, " || ") .. " }"
@@ -150,7 +158,8 @@ import QuarryStores
             #expect(message.contains("not enough memory: reading a") && message.contains("--memory limit (10 MB)"), "\(call): \(message)")
             #expect(!message.contains("\n"))
         }
-        h.run(#"""
+        h.run(
+            #"""
             n = count("t", "#Predicate<t> { $0.n > 3 }")
             m = count("t", "n > 3")
             """#)
@@ -165,7 +174,8 @@ import QuarryStores
     /// pause, objects made meanwhile are finalized as the loop goes.
     @Test func callsIntoQuarryKeepTheCollectorsPace() throws {
         let h = try Harness()
-        h.run("""
+        h.run(
+            """
             collectgarbage(); collectgarbage()
             local keep = {}
             for i = 1, 2000 do keep[i] = { i } end

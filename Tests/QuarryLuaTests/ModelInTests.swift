@@ -9,7 +9,8 @@ import Testing
     @Test func aModelsEntitiesAreDefinedAndHoldData() throws {
         let h = try Harness()
         let authors = try CoreDataFixtures.path("authors/Sample.xcdatamodeld")
-        h.run(#"""
+        h.run(
+            #"""
             local es = model("\#(authors)")
             assert(#es == 3 and Author and Book and Publisher, "the current version's entities, bound as globals")
             local a = Author:new{ firstName = "Ada", lastName = "Lovelace" }

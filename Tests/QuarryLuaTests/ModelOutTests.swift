@@ -1,11 +1,11 @@
 /// `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")` from Lua.
 import Foundation
+import QuarryCoreData
+import QuarryModelFiles
 import QuarryStore
+import QuarryStores
 import QuarryTestSupport
 import Testing
-import QuarryModelFiles
-import QuarryStores
-import QuarryCoreData
 
 @Suite struct ModelOutTests {
     static let definitions = """
@@ -18,13 +18,17 @@ import QuarryCoreData
         let h = try Harness()
         h.run(Self.definitions)
         let swiftData = h.string("Item:swift()") ?? ""
-        for line in ["@Model", "final class Item {", "var title: String?", "@Attribute(.unique) var code: String", "var n: Int16 = 3",
-                     "@Relationship(deleteRule: .cascade) var owner: Person? = nil", "init(code: String) {"] {
+        for line in [
+            "@Model", "final class Item {", "var title: String?", "@Attribute(.unique) var code: String", "var n: Int16 = 3",
+            "@Relationship(deleteRule: .cascade) var owner: Person? = nil", "init(code: String) {"
+        ] {
             #expect(swiftData.contains(line), "\(line) in \(swiftData)")
         }
         let coreData = h.string("Item:swift('coredata')") ?? ""
-        for line in ["@objc(Item)", "public class Item: NSManagedObject {", "@NSManaged public var n: Int16",
-                     "@nonobjc public class func fetchRequest() -> NSFetchRequest<Item> {"] {
+        for line in [
+            "@objc(Item)", "public class Item: NSManagedObject {", "@NSManaged public var n: Int16",
+            "@nonobjc public class func fetchRequest() -> NSFetchRequest<Item> {"
+        ] {
             #expect(coreData.contains(line), "\(line) in \(coreData)")
         }
         #expect(h.string("Item:swift('SwiftData')") == swiftData)

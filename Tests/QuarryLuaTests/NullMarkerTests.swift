@@ -1,13 +1,14 @@
 import QuarryLua
-import Testing
 import QuarrySQLite
+import Testing
 
 /// `null` (`quarry.null`) stands for nil where a Lua table cannot hold nil: in `new{}`,
 /// in `updateall`'s values and inside json values (the contract's "Objects" section).
 @Suite struct NullMarkerTests {
     @Test func nullIsNilInNewUpdateallAndJSON() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "I" { title = "string?", n = "int64?", j = "json?" }
             local o = I:new{ title = null, n = quarry.null, j = { a = null, b = 1 } }
             assert(o.title == nil and o.n == nil and o.j.b == 1)
@@ -19,6 +20,7 @@ import QuarrySQLite
             """#)
         // The json value keeps the key whose value is null.
         #expect(h.string(#"I:first().j.b"#) == "1")
-        #expect(try h.context.database.read { db in try String.fetchOne(db, sql: "SELECT j FROM I WHERE j IS NOT NULL") }?.contains("\"a\":null") == true)
+        #expect(
+            try h.context.database.read { db in try String.fetchOne(db, sql: "SELECT j FROM I WHERE j IS NOT NULL") }?.contains("\"a\":null") == true)
     }
 }

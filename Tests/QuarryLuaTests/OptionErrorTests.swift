@@ -1,19 +1,20 @@
 import QuarryLua
+import QuarryModel
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// "option X must be Y": one error shape for every options table, whose line reads as the
 /// bindings wrote it before they shared `OptionError`, and whose value keeps its parts.
 @Suite struct OptionErrorTests {
     private func harness() throws -> Harness {
         let h = try Harness()
-        h.run(#"""
-        entity "Tag" { name = "string" }
-        entity "Item" { title = "string", n = "int64", tags = { many = "Tag" } }
-        Item:new{ title = "a", n = 1 }
-        save()
-        """#)
+        h.run(
+            #"""
+            entity "Tag" { name = "string" }
+            entity "Item" { title = "string", n = "int64", tags = { many = "Tag" } }
+            Item:new{ title = "a", n = 1 }
+            save()
+            """#)
         return h
     }
 
@@ -25,17 +26,21 @@ import QuarryModel
             (#"fetch{ "Item", sort = 42 }"#, "t:1: fetch: sort must be a key, or a table of keys"),
             (#"fetch{ "Item", result = "dictionaries", properties = { "title", 5 } }"#, "t:1: fetch: properties[2] must be a string"),
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),
-            (#"fetch{ "Item", sort = { { "title", compare = "weird" } } }"#,
-             #"t:1: sort: compare must be "binary", "caseInsensitive" or "localized", got 'weird'"#),
+            (
+                #"fetch{ "Item", sort = { { "title", compare = "weird" } } }"#,
+                #"t:1: sort: compare must be "binary", "caseInsensitive" or "localized", got 'weird'"#
+            ),
             (#"local r = fetch("Item"); r:configure{ limit = 1.5 }"#, "t:1: r:configure: limit must be an integer or false"),
             (#"local r = fetch("Item"); r.args = { function() end }"#, "t:1: r.args[1] must be a value or a list of values"),
             (#"save{ merge = "bogus" }"#, #"t:1: save: merge must be "store" or "mine", got 'bogus'"#),
             ("save{ author = 42 }", "t:1: save: author must be a string, got number"),
             (#"summarize(Item, { exact = "yes" })"#, "t:1: summarize: exact must be true or false, got string"),
-            (#"entity "R2" { owner = { one = "Tag", delete = "explode" } }"#,
-             "t:1: entity R2: 'owner': delete must be nullify, cascade, deny or noaction, got 'explode'"),
+            (
+                #"entity "R2" { owner = { one = "Tag", delete = "explode" } }"#,
+                "t:1: entity R2: 'owner': delete must be nullify, cascade, deny or noaction, got 'explode'"
+            ),
             (#"Item:new{ title = "b", tags = { 1 } }"#, "t:1: Item.tags[1] must be a Tag object, got number"),
-            (#"histogram(Item, "n", { bins = 0 })"#, "t:1: histogram: bins must be from 1 to 1000, got 0"),
+            (#"histogram(Item, "n", { bins = 0 })"#, "t:1: histogram: bins must be from 1 to 1000, got 0")
         ]
         for (code, message) in cases {
             let caught = h.string("select(2, pcall(load(\(luaQuoted(code)), \"=t\")))")
@@ -75,8 +80,9 @@ import QuarryModel
 
     /// The renderer adds the suggestion and the remedy around the sentence, as for any error.
     @Test func suggestionAndRemedyFollowTheSentence() {
-        let error = OptionError("'zip'", mustBe: "a type name", got: "'strng'", in: "types", operation: "import",
-                                suggestion: "string", remedy: "types: string, int64")
+        let error = OptionError(
+            "'zip'", mustBe: "a type name", got: "'strng'", in: "types", operation: "import",
+            suggestion: "string", remedy: "types: string, int64")
         #expect(error.description == "import: types: 'zip' must be a type name, got 'strng' (did you mean 'string'?); types: string, int64")
     }
 

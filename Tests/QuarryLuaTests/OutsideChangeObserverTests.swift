@@ -1,10 +1,10 @@
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Entity observers hear another process's commits to rows no object holds, as they
 /// hear a local save: the rows it updated, inserted and deleted, and nothing of the
@@ -14,7 +14,8 @@ import QuarrySQLite
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             entity("Vehicle") { make = "string" }
             entity("Lorry", { parent = "Vehicle" }) { load = "double?" }
             entity "Other" { n = "int64" }
@@ -52,7 +53,8 @@ import QuarrySQLite
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             entity "Item" { n = "int64?", s = "string?" }
             Item:new{ n = nil }
             save()

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// With unsaved changes a fetch or count is answered partly in memory; each answer must be
 /// the one SQLite gives once the changes are saved. Each test takes the answers with the
@@ -69,20 +69,21 @@ import QuarryCoreData
               { "Car", predicate = "maker == 'Pending'" },
             }
             """#
-        cars.h.run(Self.recorder + #"""
-            local requests = \#(requests)
-            record("before", requests)
-            -- Changed objects of each level of the hierarchy, and inserted ones.
-            Car:get(\#(expensive)).maker = "Pending"
-            Car:get(\#(sport)).maker = "Pending"
-            Car:get(\#(plain)).maker = "Pending"
-            ExpensiveSportCar:new{ maker = "Pending", model = "E", numberPlate = "P-1", isLimitedEdition = true }
-            SportCar:new{ maker = "Pending", model = "S", numberPlate = "P-2" }
-            Car:new{ maker = "Pending", model = "C", numberPlate = "P-3" }
-            record("pending", requests)
-            save()
-            record("saved", requests)
-            """#)
+        cars.h.run(
+            Self.recorder + #"""
+                local requests = \#(requests)
+                record("before", requests)
+                -- Changed objects of each level of the hierarchy, and inserted ones.
+                Car:get(\#(expensive)).maker = "Pending"
+                Car:get(\#(sport)).maker = "Pending"
+                Car:get(\#(plain)).maker = "Pending"
+                ExpensiveSportCar:new{ maker = "Pending", model = "E", numberPlate = "P-1", isLimitedEdition = true }
+                SportCar:new{ maker = "Pending", model = "S", numberPlate = "P-2" }
+                Car:new{ maker = "Pending", model = "C", numberPlate = "P-3" }
+                record("pending", requests)
+                save()
+                record("saved", requests)
+                """#)
         #expect(cars.h.string("answers.pending") == cars.h.string("answers.saved"))
         #expect(cars.h.string("answers.before") != cars.h.string("answers.saved"), "the changes must change some answer")
         // The saved answer is SQLite's: the entity's own rows by Z_ENT.
@@ -94,27 +95,28 @@ import QuarryCoreData
 
     @Test func subentitiesFalseAgreesWithTheSavedStoreInQuarryStores() throws {
         let h = try Harness()
-        h.run(Self.recorder + #"""
-            entity "Car" { maker = "string?", model = "string?" }
-            entity("SportCar", { parent = "Car" }) { topSpeed = "int?" }
-            entity("RaceCar", { parent = "SportCar" }) { team = "string?" }
-            local requests = {
-              { "Car", subentities = false }, { "Car" },
-              { "SportCar", subentities = false }, { "SportCar" },
-              { "Car", subentities = false, predicate = "maker == 'p'" },
-              { "SportCar", subentities = false, predicate = "maker == 'p'" },
-            }
-            Car:new{ maker = "a" }; SportCar:new{ maker = "b" }; RaceCar:new{ maker = "c" }
-            save()
-            assert(count{ "Car", subentities = false } == 1)
-            SportCar:new{ maker = "p" }; RaceCar:new{ maker = "p" }
-            fetch{ "RaceCar" }[1].maker = "p"
-            fetch{ "SportCar", subentities = false }[1].maker = "p"
-            record("pending", requests)
-            assert(count{ "Car", subentities = false } == 1, "an unsaved SportCar is no Car of its own")
-            save()
-            record("saved", requests)
-            """#)
+        h.run(
+            Self.recorder + #"""
+                entity "Car" { maker = "string?", model = "string?" }
+                entity("SportCar", { parent = "Car" }) { topSpeed = "int?" }
+                entity("RaceCar", { parent = "SportCar" }) { team = "string?" }
+                local requests = {
+                  { "Car", subentities = false }, { "Car" },
+                  { "SportCar", subentities = false }, { "SportCar" },
+                  { "Car", subentities = false, predicate = "maker == 'p'" },
+                  { "SportCar", subentities = false, predicate = "maker == 'p'" },
+                }
+                Car:new{ maker = "a" }; SportCar:new{ maker = "b" }; RaceCar:new{ maker = "c" }
+                save()
+                assert(count{ "Car", subentities = false } == 1)
+                SportCar:new{ maker = "p" }; RaceCar:new{ maker = "p" }
+                fetch{ "RaceCar" }[1].maker = "p"
+                fetch{ "SportCar", subentities = false }[1].maker = "p"
+                record("pending", requests)
+                assert(count{ "Car", subentities = false } == 1, "an unsaved SportCar is no Car of its own")
+                save()
+                record("saved", requests)
+                """#)
         #expect(h.string("answers.pending") == h.string("answers.saved"))
     }
 
@@ -122,18 +124,24 @@ import QuarryCoreData
         let cars = try Cars()
         // What SQLite gives: each owner's first name and its number of BMWs, in order.
         let expected = try cars.sql.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.ZFIRSTNAME, count(*) FROM ZCAR c LEFT JOIN ZPERSON p ON p.Z_PK = c.ZOWNER
-                WHERE c.ZMAKER = 'BMW' GROUP BY p.ZFIRSTNAME ORDER BY p.ZFIRSTNAME
-                """).map { "\(($0[0] as String?) ?? ""):\($0[1] as Int)" }.joined(separator: ",")
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.ZFIRSTNAME, count(*) FROM ZCAR c LEFT JOIN ZPERSON p ON p.Z_PK = c.ZOWNER
+                    WHERE c.ZMAKER = 'BMW' GROUP BY p.ZFIRSTNAME ORDER BY p.ZFIRSTNAME
+                    """
+            ).map { "\(($0[0] as String?) ?? ""):\($0[1] as Int)" }.joined(separator: ",")
         }
-        let bmwOwned = try #require(try cars.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZMAKER = 'BMW' AND ZOWNER IS NOT NULL ORDER BY Z_PK")
-        })
-        let other = try #require(try cars.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZMAKER <> 'BMW' ORDER BY Z_PK")
-        })
-        cars.h.run(#"""
+        let bmwOwned = try #require(
+            try cars.sql.read { db in
+                try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZMAKER = 'BMW' AND ZOWNER IS NOT NULL ORDER BY Z_PK")
+            })
+        let other = try #require(
+            try cars.sql.read { db in
+                try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZMAKER <> 'BMW' ORDER BY Z_PK")
+            })
+        cars.h.run(
+            #"""
             function sections(r)
               local t = {}
               for i = 1, #r do t[#t + 1] = r[i].name .. ":" .. #r[i] end
@@ -166,7 +174,8 @@ import QuarryCoreData
 
     @Test func sectionsByAToOneKeyPathAgreeInQuarryStores() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Person" { name = "string?", cars = { many = "Car", inverse = "owner" } }
             entity "Car" { maker = "string?", owner = { one = "Person", inverse = "cars" } }
             entity("SportCar", { parent = "Car" }) {}
@@ -198,7 +207,8 @@ import QuarryCoreData
     @Test func objectIDsNameEachObjectsOwnEntityHoweverAskedForInCoreDataStores() throws {
         let cars = try Cars()
         let expected = try cars.carEntities().map { "\($0.entity)/\($0.key)" }.joined(separator: ",")
-        cars.h.run(#"""
+        cars.h.run(
+            #"""
             function ids() return table.concat(fetch{ "Car", result = "ids" }, ",") end
             function resultIDs() return table.concat(fetch{ "Car" }:ids(), ",") end
             function objectIDs()
@@ -226,9 +236,14 @@ import QuarryCoreData
         #expect(cars.h.string("trips") == "true")
         #expect(cars.h.string("pendingIDs") == expected)
         #expect(cars.h.string("pendingListed") == expected)
-        let mclaren = try #require(try cars.sql.read { db in
-            try String.fetchOne(db, sql: "SELECT p.Z_NAME || '/' || c.Z_PK FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.ZMAKER = 'McLaren' ORDER BY c.Z_PK")
-        })
+        let mclaren = try #require(
+            try cars.sql.read { db in
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT p.Z_NAME || '/' || c.Z_PK FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.ZMAKER = 'McLaren' ORDER BY c.Z_PK"
+                )
+            })
         #expect(cars.h.string("mclaren") == mclaren)
         // A parent's get takes its sub-entities' IDs; a sub-entity's get does not take a
         // row of another entity, nor an unrelated entity's ID.
@@ -241,7 +256,8 @@ import QuarryCoreData
 
     @Test func objectIDsNameEachObjectsOwnEntityInQuarryStores() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Car" { maker = "string?" }
             entity("SportCar", { parent = "Car" }) {}
             Car:new{ maker = "a" }; SportCar:new{ maker = "b" }; Car:new{ maker = "c" }
@@ -268,11 +284,15 @@ import QuarryCoreData
     @Test func aChangeToARelatedObjectShowsInFetchesThroughIt() throws {
         let cars = try Cars()
         let (bmwOwner, someCar) = try cars.sql.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZMAKER = 'BMW' AND ZOWNER IS NOT NULL ORDER BY Z_PK"),
-             try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK DESC"))
+            (
+                try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZMAKER = 'BMW' AND ZOWNER IS NOT NULL ORDER BY Z_PK"),
+                try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK DESC")
+            )
         }
-        let owner = try #require(bmwOwner), car = try #require(someCar)
-        cars.h.run(#"""
+        let owner = try #require(bmwOwner)
+        let car = try #require(someCar)
+        cars.h.run(
+            #"""
             function answers()
               local r = fetch{ "Car", section = "owner.firstName", sort = { "owner.firstName", "model" }, predicate = "maker == 'BMW'" }
               local t = {}
@@ -303,7 +323,8 @@ import QuarryCoreData
     /// index) fetches every row of its own and of its sub-entity, saved and pending alike.
     @Test func aMiddleEntityFetchesEveryRow() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Car" { maker = "string?" }
             entity("SportCar", { parent = "Car" }) {}
             entity("RaceCar", { parent = "SportCar" }) {}

@@ -8,7 +8,8 @@ import Testing
 @Suite struct PendingLoopTests {
     @Test func aLoopChangingWhatItWalksSeesWhatSavingGives() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Item" { n = "int64", tag = "string?" }
             for i = 1, 500 do Item:new{ n = i % 17, tag = (i % 3 == 0) and "a" or nil } end
             save()

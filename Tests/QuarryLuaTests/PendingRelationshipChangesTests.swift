@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// An object whose many-to-many links changed, or whose ordered members were placed, is
 /// an updated object among the pending changes (`.changes`, the note at the end of a
@@ -11,7 +11,8 @@ import QuarrySQLite
 @Suite struct PendingRelationshipChangesTests {
     @Test func linksAddedOrRemovedUpdateBothEnds() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Tag" { name = "string" }
             entity "Item" { title = "string", tags = { many = "Tag", inverse = "items" } }
             i = Item:new{ title = "a" }; t = Tag:new{ name = "x" }; save()
@@ -26,9 +27,10 @@ import QuarrySQLite
 
     @Test func anOrderedMoveUpdatesTheOwner() throws {
         let photos = try CoreDataOrderedMoveTests.Photos()
-        let album = try #require(try photos.sql.read { db in
-            try Int64.fetchOne(db, sql: "SELECT Z_28ALBUMS FROM Z_28ASSETS GROUP BY Z_28ALBUMS HAVING count(*) >= 3 ORDER BY Z_28ALBUMS LIMIT 1")
-        })
+        let album = try #require(
+            try photos.sql.read { db in
+                try Int64.fetchOne(db, sql: "SELECT Z_28ALBUMS FROM Z_28ASSETS GROUP BY Z_28ALBUMS HAVING count(*) >= 3 ORDER BY Z_28ALBUMS LIMIT 1")
+            })
         let h = try photos.open()
         h.run(#"a = GenericAlbum:get("GenericAlbum/\#(album)"); a.assets:move(#a.assets, 1)"#)
         let updated = h.context.pendingChanges.updated

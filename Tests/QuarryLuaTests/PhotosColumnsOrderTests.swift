@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
+import QuarryCoreData
+import QuarryModelFiles
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModelFiles
-import QuarrySQLite
-import QuarryCoreData
 
 /// Photos.app's store holds 1,489 update rows Core Data itself wrote, each with its
 /// `ZCOLUMNS` bit vector. One reader (`PersistentHistoryColumns.names` over
@@ -27,12 +27,15 @@ import QuarryCoreData
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.ZTRANSACTIONID, coalesce(s.ZNAME, ''), p.Z_NAME, c.ZCOLUMNS FROM ACHANGE c
-                JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID
-                LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZCONTEXTNAMETS
-                WHERE c.ZCHANGETYPE = 1 ORDER BY c.Z_PK
-                """).map { Update(transaction: $0[0], context: $0[1], entity: $0[2], columns: ($0[3] as Data?) ?? Data()) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.ZTRANSACTIONID, coalesce(s.ZNAME, ''), p.Z_NAME, c.ZCOLUMNS FROM ACHANGE c
+                    JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID
+                    LEFT JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZCONTEXTNAMETS
+                    WHERE c.ZCHANGETYPE = 1 ORDER BY c.Z_PK
+                    """
+            ).map { Update(transaction: $0[0], context: $0[1], entity: $0[2], columns: ($0[3] as Data?) ?? Data()) }
         }
     }
 
@@ -96,20 +99,24 @@ import QuarryCoreData
         #expect(located.isSuperset(of: ["latitude", "longitude", "dateCreated", "timezoneName", "timezoneOffset"]))
         // Rewriting stashed order keys sets only an album's position in its folder.
         for entity in ["Album", "Folder", "FetchingAlbum"] {
-            #expect(decoded(entity, context: "writeStashedLocationValuesInContext").contains([PersistentHistoryColumns.positionSlot(of: "parentFolder")]), "\(entity)")
+            #expect(
+                decoded(entity, context: "writeStashedLocationValuesInContext").contains([PersistentHistoryColumns.positionSlot(of: "parentFolder")]),
+                "\(entity)")
         }
         // Updating import sessions' caches: their counts and their date range.
-        #expect(decoded("ImportSession", context: "PLCacheUpdatesMaintenanceTask")
+        #expect(
+            decoded("ImportSession", context: "PLCacheUpdatesMaintenanceTask")
                 == [["cachedCount", "cachedPhotosCount"], ["endDate", "startDate"], ["cachedCount", "cachedPhotosCount", "endDate", "startDate"]])
     }
 
     /// Asset's to-many relationships whose inverse is a to-many (`manyToMany`) or not.
     func assetToMany(manyToMany: Bool) -> Set<String> {
-        Set(model.allRelationships(of: "Asset").filter { relationship in
-            guard relationship.isToMany else { return false }
-            let inverse = model.allRelationships(of: relationship.destination).first { $0.name == relationship.inverse }
-            return (inverse?.isToMany ?? false) == manyToMany
-        }.map(\.name))
+        Set(
+            model.allRelationships(of: "Asset").filter { relationship in
+                guard relationship.isToMany else { return false }
+                let inverse = model.allRelationships(of: relationship.destination).first { $0.name == relationship.inverse }
+                return (inverse?.isToMany ?? false) == manyToMany
+            }.map(\.name))
     }
 
     /// Both ends of a relationship change in one transaction: an album moved into a folder,
@@ -148,7 +155,10 @@ import QuarryCoreData
         let row = rows.first { $0.entity == "Asset" && $0.context.contains("resetImageRequestHintsInContext") }
         let columns = row?.columns ?? Data()
         #expect(PersistentHistoryColumns.names(in: columns, order: Self.nameOrder(of: "Asset", in: model)) != ["imageRequestHints"])
-        #expect(PersistentHistoryColumns.names(in: columns, order: PersistentHistoryColumns.coreDataOrder(of: "Asset", in: model)) == ["imageRequestHints"])
+        #expect(
+            PersistentHistoryColumns.names(in: columns, order: PersistentHistoryColumns.coreDataOrder(of: "Asset", in: model)) == [
+                "imageRequestHints"
+            ])
     }
 
     /// Every stored property by name: the order Quarry wrote before Photos' rows showed Core Data's.

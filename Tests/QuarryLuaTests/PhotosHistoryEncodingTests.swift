@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
+import QuarryCoreData
+import QuarryModelFiles
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModelFiles
-import QuarrySQLite
-import QuarryCoreData
 
 /// Photos.app's store holds persistent history Core Data itself wrote. Its delete rows fix
 /// the order of tombstones (`ZTOMBSTONE0...`) for entities that preserve several
@@ -38,8 +38,12 @@ import QuarryCoreData
         return try queue.read { db in
             let count = try db.columns(in: "ACHANGE").filter { $0.name.hasPrefix("ZTOMBSTONE") }.count
             let columns = (0..<count).map { "c.ZTOMBSTONE\($0)" }.joined(separator: ", ")
-            return try Row.fetchAll(db, sql: "SELECT p.Z_NAME, \(columns) FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY WHERE c.ZCHANGETYPE = 2 AND \(condition) ORDER BY c.Z_PK")
-                .map { row in (String.fromDatabaseValue(row[0]) ?? "?", (1...count).map { row[$0] as DatabaseValue }) }
+            return try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT p.Z_NAME, \(columns) FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY WHERE c.ZCHANGETYPE = 2 AND \(condition) ORDER BY c.Z_PK"
+            )
+            .map { row in (String.fromDatabaseValue(row[0]) ?? "?", (1...count).map { row[$0] as DatabaseValue }) }
         }
     }
 
@@ -72,12 +76,24 @@ import QuarryCoreData
     @Test func quarrysTombstonesReadAsCoreDatas() throws {
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
         let queue = try DatabaseQueue(path: path)
-        let album = try #require(try queue.read { db in try Row.fetchOne(db, sql: "SELECT Z_PK, ZCLOUDDELETESTATE, ZCLOUDGUID, ZUUID FROM ZGENERICALBUM WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Album') ORDER BY Z_PK LIMIT 1") })
-        let person = try #require(try queue.read { db in try Row.fetchOne(db, sql: "SELECT Z_PK, ZCLOUDDELETESTATE, ZPERSONUUID FROM ZPERSON WHERE ZPERSONUUID IS NOT NULL ORDER BY Z_PK LIMIT 1") })
+        let album = try #require(
+            try queue.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT Z_PK, ZCLOUDDELETESTATE, ZCLOUDGUID, ZUUID FROM ZGENERICALBUM WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Album') ORDER BY Z_PK LIMIT 1"
+                )
+            })
+        let person = try #require(
+            try queue.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT Z_PK, ZCLOUDDELETESTATE, ZPERSONUUID FROM ZPERSON WHERE ZPERSONUUID IS NOT NULL ORDER BY Z_PK LIMIT 1")
+            })
         let last = try queue.read { db in try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ACHANGE") } ?? 0
         try queue.close()
         let h = try Harness(context: try StoreOpener.open(path))
-        let albumKey: Int64 = album[0], personKey: Int64 = person[0]
+        let albumKey: Int64 = album[0]
+        let personKey: Int64 = person[0]
         h.run(#"GenericAlbum:get("GenericAlbum/\#(albumKey)"):delete(); Person:get("Person/\#(personKey)"):delete(); save()"#)
         let model = try #require(h.context.coreData?.model)
         let written = try Self.tombstones(path, where: "c.Z_PK > \(last)")

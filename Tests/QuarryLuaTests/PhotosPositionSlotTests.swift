@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// Moving an album to another folder changes its `parentFolder` and its place in the
 /// folder's ordered `childCollections` (the row's `Z_FOK_PARENTFOLDER`). Core Data's own
@@ -21,20 +21,26 @@ import QuarryCoreData
 
         let queue = try DatabaseQueue(path: path)
         let (album, albumEntity, folder) = try queue.read { db -> (Int64, String, Int64) in
-            let row = try #require(try Row.fetchOne(db, sql: """
-                SELECT a.Z_PK, p.Z_NAME, (SELECT f.Z_PK FROM ZGENERICALBUM f JOIN Z_PRIMARYKEY fp ON fp.Z_ENT = f.Z_ENT
-                                          WHERE fp.Z_NAME = 'Folder' AND f.Z_PK IS NOT a.ZPARENTFOLDER LIMIT 1)
-                FROM ZGENERICALBUM a JOIN Z_PRIMARYKEY p ON p.Z_ENT = a.Z_ENT
-                WHERE p.Z_NAME = 'Album' AND a.ZPARENTFOLDER IS NOT NULL LIMIT 1
-                """))
+            let row = try #require(
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT a.Z_PK, p.Z_NAME, (SELECT f.Z_PK FROM ZGENERICALBUM f JOIN Z_PRIMARYKEY fp ON fp.Z_ENT = f.Z_ENT
+                                                  WHERE fp.Z_NAME = 'Folder' AND f.Z_PK IS NOT a.ZPARENTFOLDER LIMIT 1)
+                        FROM ZGENERICALBUM a JOIN Z_PRIMARYKEY p ON p.Z_ENT = a.Z_ENT
+                        WHERE p.Z_NAME = 'Album' AND a.ZPARENTFOLDER IS NOT NULL LIMIT 1
+                        """))
             return (row[0], row[1], try #require(row[2] as Int64?))
         }
         try queue.close()
-        let lastChange = try CoreDataHistoryStores.rows(path, "SELECT max(Z_PK) FROM ACHANGE").first?.first.flatMap { Int64.fromDatabaseValue($0) } ?? 0
+        let lastChange =
+            try CoreDataHistoryStores.rows(path, "SELECT max(Z_PK) FROM ACHANGE").first?.first.flatMap { Int64.fromDatabaseValue($0) } ?? 0
 
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"local a = Album:get("Album/\#(album)"); a.parentFolder = Folder:get("Folder/\#(folder)"); save()"#)
-        let mine = try CoreDataHistoryStores.rows(path, """
+        let mine = try CoreDataHistoryStores.rows(
+            path,
+            """
             SELECT c.ZCOLUMNS FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY
             WHERE c.Z_PK > \(lastChange) AND c.ZCHANGETYPE = 1 AND p.Z_NAME = '\(albumEntity)' AND c.ZENTITYPK = \(album)
             """)

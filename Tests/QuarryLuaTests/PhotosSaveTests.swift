@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Saves into copies of Photos.app's store run its triggers, which call Core Data's
 /// private SQL functions (`NSCoreDataTriggerUpdateAffectedObjectValue` for the counts a
@@ -29,9 +29,12 @@ import QuarrySQLite
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
         // A visible asset with faces that count towards their people.
         let counted = "f.ZASSETVISIBLE = 1 AND f.ZHIDDEN = 0 AND f.ZCENTERX != 0 AND f.ZPERSONFORFACE IS NOT NULL"
-        let asset = try #require(try int(path, "SELECT f.ZASSETFORFACE FROM ZDETECTEDFACE f WHERE \(counted) GROUP BY f.ZASSETFORFACE ORDER BY count(*) DESC, 1 LIMIT 1"))
-        let faces = try rows(path, "SELECT f.Z_PK, f.ZPERSONFORFACE FROM ZDETECTEDFACE f WHERE f.ZASSETFORFACE = ? AND \(counted) ORDER BY f.Z_PK", [asset])
-            .map { (Int64.fromDatabaseValue($0[0])!, Int64.fromDatabaseValue($0[1])!) }
+        let asset = try #require(
+            try int(path, "SELECT f.ZASSETFORFACE FROM ZDETECTEDFACE f WHERE \(counted) GROUP BY f.ZASSETFORFACE ORDER BY count(*) DESC, 1 LIMIT 1"))
+        let faces = try rows(
+            path, "SELECT f.Z_PK, f.ZPERSONFORFACE FROM ZDETECTEDFACE f WHERE f.ZASSETFORFACE = ? AND \(counted) ORDER BY f.Z_PK", [asset]
+        )
+        .map { (Int64.fromDatabaseValue($0[0])!, Int64.fromDatabaseValue($0[1])!) }
         #expect(!faces.isEmpty)
         var expectedCounts: [Int64: Int64] = [:]
         for (_, person) in faces {
@@ -42,7 +45,8 @@ import QuarrySQLite
         let faceList = faces.map { "DetectedFace:get(\"DetectedFace/\($0.0)\")" }.joined(separator: ", ")
         let personList = expectedCounts.keys.sorted().map { "Person:get(\"Person/\($0)\")" }.joined(separator: ", ")
         // The faces and people are in use (read) before the save.
-        h.run(#"""
+        h.run(
+            #"""
             a = Asset:get("Asset/\#(asset)")
             faces = { \#(faceList) }
             people = { \#(personList) }
@@ -57,9 +61,12 @@ import QuarrySQLite
             #expect(try int(path, "SELECT ZFACECOUNT FROM ZPERSON WHERE Z_PK = ?", [person]) == count)
         }
         // In memory, as the trigger functions said.
-        #expect(h.string("(function() local t = {} for _, f in ipairs(faces) do t[#t + 1] = tostring(f.assetVisible) end return table.concat(t, ',') end)()")
+        #expect(
+            h.string(
+                "(function() local t = {} for _, f in ipairs(faces) do t[#t + 1] = tostring(f.assetVisible) end return table.concat(t, ',') end)()")
                 == faces.map { _ in "false" }.joined(separator: ","))
-        #expect(h.string("(function() local t = {} for _, p in ipairs(people) do t[#t + 1] = p.faceCount end return table.concat(t, ',') end)()")
+        #expect(
+            h.string("(function() local t = {} for _, p in ipairs(people) do t[#t + 1] = p.faceCount end return table.concat(t, ',') end)()")
                 == expectedCounts.keys.sorted().map { String(expectedCounts[$0]!) }.joined(separator: ","))
         // Shown again: the counts come back.
         h.run("a.hidden = false; save()")
@@ -72,17 +79,22 @@ import QuarrySQLite
         }
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
         // The R-tree the asset triggers keep still matches the assets.
-        #expect(try int(path, "SELECT count(*) FROM ZASSET a JOIN Z_RT_Asset_boundedByRect r ON r.Z_PK = a.Z_PK") == (try int(path, "SELECT count(*) FROM ZASSET")))
+        #expect(
+            try int(path, "SELECT count(*) FROM ZASSET a JOIN Z_RT_Asset_boundedByRect r ON r.Z_PK = a.Z_PK")
+                == (try int(path, "SELECT count(*) FROM ZASSET")))
     }
 
     @Test func aCameraDeviceReachesTheAssetsDerivedAttribute() throws {
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
-        let pair = try #require(try rows(path, "SELECT Z_PK, ZADDITIONALATTRIBUTES FROM ZASSET WHERE ZADDITIONALATTRIBUTES IS NOT NULL ORDER BY Z_PK LIMIT 1").first)
-        let asset = try #require(Int64.fromDatabaseValue(pair[0])), attributes = try #require(Int64.fromDatabaseValue(pair[1]))
+        let pair = try #require(
+            try rows(path, "SELECT Z_PK, ZADDITIONALATTRIBUTES FROM ZASSET WHERE ZADDITIONALATTRIBUTES IS NOT NULL ORDER BY Z_PK LIMIT 1").first)
+        let asset = try #require(Int64.fromDatabaseValue(pair[0]))
+        let attributes = try #require(Int64.fromDatabaseValue(pair[1]))
         let before = try int(path, "SELECT ZCAMERACAPTUREDEVICE FROM ZADDITIONALASSETATTRIBUTES WHERE Z_PK = ?", [attributes]) ?? 0
         let device = before == 2 ? 1 : 2
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run(#"""
+        h.run(
+            #"""
             a = Asset:get("Asset/\#(asset)")
             local before = a.derivedCameraCaptureDevice
             a.additionalAttributes.cameraCaptureDevice = \#(device)
@@ -100,15 +112,21 @@ import QuarrySQLite
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "CREATE TRIGGER ZT_TEST_UNKNOWN AFTER UPDATE OF ZFAVORITE ON ZASSET BEGIN SELECT NSCoreDataTriggerSomethingNew('ZASSET', NEW.Z_ENT, NEW.Z_PK); END")
+            try db.execute(
+                sql:
+                    "CREATE TRIGGER ZT_TEST_UNKNOWN AFTER UPDATE OF ZFAVORITE ON ZASSET BEGIN SELECT NSCoreDataTriggerSomethingNew('ZASSET', NEW.Z_ENT, NEW.Z_PK); END"
+            )
         }
         try queue.close()
-        let before = try rows(path, "SELECT Z_PK, ZFAVORITE, Z_OPT FROM ZASSET ORDER BY Z_PK") + rows(path, "SELECT count(*), max(Z_PK) FROM ATRANSACTION")
+        let before =
+            try rows(path, "SELECT Z_PK, ZFAVORITE, Z_OPT FROM ZASSET ORDER BY Z_PK") + rows(path, "SELECT count(*), max(Z_PK) FROM ATRANSACTION")
         let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"local a = Asset:first(); a.favorite = not a.favorite; save()"#)
         #expect(message.contains("ZT_TEST_UNKNOWN (NSCoreDataTriggerSomethingNew)") && message.contains("nothing was written"), "\(message)")
         #expect(!message.contains("\n"))
         h.context.close()
-        #expect(try rows(path, "SELECT Z_PK, ZFAVORITE, Z_OPT FROM ZASSET ORDER BY Z_PK") + rows(path, "SELECT count(*), max(Z_PK) FROM ATRANSACTION") == before)
+        #expect(
+            try rows(path, "SELECT Z_PK, ZFAVORITE, Z_OPT FROM ZASSET ORDER BY Z_PK") + rows(path, "SELECT count(*), max(Z_PK) FROM ATRANSACTION")
+                == before)
     }
 }

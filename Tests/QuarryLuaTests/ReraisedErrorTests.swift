@@ -1,6 +1,7 @@
-import Testing
-@testable import QuarryLua
 import QuarryPredicates
+import Testing
+
+@testable import QuarryLua
 
 /// A predicate error a script catches and raises again with `error(e)` (Lua adds the
 /// position of that call) is still that error, so the REPL shows its caret.

@@ -6,76 +6,81 @@ import Testing
 @Suite struct ResultShapesTests {
     private func items() throws -> Harness {
         let h = try Harness()
-        h.run(#"""
-        entity "Item" { title = "string", categoryID = "int16?" }
-        local cats = { 1, 2, nil, 1, 2, 1, nil, 3, 1, 2 }
-        for i = 1, 10 do Item:new{ title = "t" .. string.format("%02d", i), categoryID = cats[i] } end
-        save()
-        """#)
+        h.run(
+            #"""
+            entity "Item" { title = "string", categoryID = "int16?" }
+            local cats = { 1, 2, nil, 1, 2, 1, nil, 3, 1, 2 }
+            for i = 1, 10 do Item:new{ title = "t" .. string.format("%02d", i), categoryID = cats[i] } end
+            save()
+            """#)
         return h
     }
 
     @Test func sectionsGroupInSortOrderWithANilSection() throws {
         let h = try items()
-        h.run(#"""
-        local r = fetch{ "Item", section = "categoryID", sort = { "categoryID", "-title" } }
-        assert(#r == 4, #r)
-        local shape = {}
-        for i, sec in ipairs(r) do
-          assert(typeof(sec) == "section")
-          local titles = {}
-          for j, o in ipairs(sec) do titles[j] = o.title; assert(o.categoryID == sec.id) end
-          shape[i] = tostring(sec.id) .. ":" .. #sec .. ":" .. table.concat(titles, ",")
-        end
-        local got = table.concat(shape, " ")
-        assert(got == "nil:2:t07,t03 1:4:t09,t06,t04,t01 2:3:t10,t05,t02 3:1:t08", got)
-        assert(r[1].name == "" and r[2].name == "1" and r[5] == nil)
-        local all = {}
-        for o in r:objects() do all[#all + 1] = o.title end
-        assert(#all == 10 and all[1] == "t07" and all[10] == "t08")
-        """#)
+        h.run(
+            #"""
+            local r = fetch{ "Item", section = "categoryID", sort = { "categoryID", "-title" } }
+            assert(#r == 4, #r)
+            local shape = {}
+            for i, sec in ipairs(r) do
+              assert(typeof(sec) == "section")
+              local titles = {}
+              for j, o in ipairs(sec) do titles[j] = o.title; assert(o.categoryID == sec.id) end
+              shape[i] = tostring(sec.id) .. ":" .. #sec .. ":" .. table.concat(titles, ",")
+            end
+            local got = table.concat(shape, " ")
+            assert(got == "nil:2:t07,t03 1:4:t09,t06,t04,t01 2:3:t10,t05,t02 3:1:t08", got)
+            assert(r[1].name == "" and r[2].name == "1" and r[5] == nil)
+            local all = {}
+            for o in r:objects() do all[#all + 1] = o.title end
+            assert(#all == 10 and all[1] == "t07" and all[10] == "t08")
+            """#)
     }
 
     @Test func sectionKeyIsPutFirstWhenTheSortDoesNotStartWithIt() throws {
         let h = try items()
-        h.run(#"""
-        local r = fetch{ "Item", section = "categoryID", sort = { "-title" } }
-        local ids = {}
-        for i, sec in ipairs(r) do ids[i] = tostring(sec.id) end
-        assert(table.concat(ids, ",") == "nil,1,2,3", table.concat(ids, ","))
-        local d = fetch{ "Item", section = "categoryID", sort = { "-categoryID" }, limit = 4 }
-        assert(#d == 2 and d[1].id == 3 and #d[1] == 1 and d[2].id == 2 and #d[2] == 3)
-        d.section = nil
-        assert(#d == 4 and typeof(d[1]) == "object")
-        """#)
+        h.run(
+            #"""
+            local r = fetch{ "Item", section = "categoryID", sort = { "-title" } }
+            local ids = {}
+            for i, sec in ipairs(r) do ids[i] = tostring(sec.id) end
+            assert(table.concat(ids, ",") == "nil,1,2,3", table.concat(ids, ","))
+            local d = fetch{ "Item", section = "categoryID", sort = { "-categoryID" }, limit = 4 }
+            assert(#d == 2 and d[1].id == 3 and #d[1] == 1 and d[2].id == 2 and #d[2] == 3)
+            d.section = nil
+            assert(#d == 4 and typeof(d[1]) == "object")
+            """#)
     }
 
     @Test func dictionariesGroupAndFilterInSQL() throws {
         let h = try items()
-        h.run(#"""
-        local rows = fetch{ "Item", result = "dictionaries", properties = { "categoryID", "count(*)", "max(title) as last" },
-                            group = { "categoryID" }, having = "count >= 2", sort = { "-count", "categoryID" } }
-        assert(#rows == 3, #rows)
-        assert(rows[1].categoryID == 1 and rows[1].count == 4 and rows[1]["count(*)"] == 4 and rows[1].last == "t09")
-        assert(rows[2].categoryID == 2 and rows[2].count == 3)
-        assert(rows[3].categoryID == nil and rows[3].count == 2)
-        local one = fetch{ "Item", properties = { "count(*)", "min(categoryID)", "sum(categoryID)" } }
-        assert(#one == 1 and one[1].count == 10 and one[1].min_categoryID == 1 and one[1].sum_categoryID == 13)
-        local distinct = fetch{ "Item", properties = { "categoryID" }, distinct = true, sort = "categoryID" }
-        assert(#distinct == 4)
-        """#)
+        h.run(
+            #"""
+            local rows = fetch{ "Item", result = "dictionaries", properties = { "categoryID", "count(*)", "max(title) as last" },
+                                group = { "categoryID" }, having = "count >= 2", sort = { "-count", "categoryID" } }
+            assert(#rows == 3, #rows)
+            assert(rows[1].categoryID == 1 and rows[1].count == 4 and rows[1]["count(*)"] == 4 and rows[1].last == "t09")
+            assert(rows[2].categoryID == 2 and rows[2].count == 3)
+            assert(rows[3].categoryID == nil and rows[3].count == 2)
+            local one = fetch{ "Item", properties = { "count(*)", "min(categoryID)", "sum(categoryID)" } }
+            assert(#one == 1 and one[1].count == 10 and one[1].min_categoryID == 1 and one[1].sum_categoryID == 13)
+            local distinct = fetch{ "Item", properties = { "categoryID" }, distinct = true, sort = "categoryID" }
+            assert(#distinct == 4)
+            """#)
         #expect(h.error(#"fetch{ "Item", properties = { "avg(nope)" } }"#).contains("unknown key 'nope'"))
         #expect(h.error(#"fetch{ "Item", result = "dictionaries" }"#).contains("needs properties"))
     }
 
     @Test func idsAndCountsWithoutObjects() throws {
         let h = try items()
-        h.run(#"""
-        local ids = fetch{ "Item", result = "ids", predicate = "categoryID == 2", sort = "-title" }
-        assert(#ids == 3 and ids[1] == "Item/10" and ids[3] == "Item/2", table.concat(ids, ","))
-        assert(fetch{ "Item", result = "count", predicate = "categoryID == nil" } == 2)
-        assert(count("Item", "title BEGINSWITH 't0'") == 9)
-        """#)
+        h.run(
+            #"""
+            local ids = fetch{ "Item", result = "ids", predicate = "categoryID == 2", sort = "-title" }
+            assert(#ids == 3 and ids[1] == "Item/10" and ids[3] == "Item/2", table.concat(ids, ","))
+            assert(fetch{ "Item", result = "count", predicate = "categoryID == nil" } == 2)
+            assert(count("Item", "title BEGINSWITH 't0'") == 9)
+            """#)
     }
 
     @Test func explainShowsBoundArgumentsAndThePlan() throws {
@@ -101,27 +106,28 @@ import Testing
 @Suite struct PendingChangesTests {
     @Test func unsavedInsertsUpdatesAndDeletesShowWhereTheSortPutsThem() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "Item" { title = "string", n = "int64", g = "int64?" }
-        for i = 1, 6 do Item:new{ title = "t" .. i, n = i * 10, g = i % 2 } end
-        save()
-        local r = fetch{ "Item", predicate = "n > 15", sort = { "-n" }, limit = 4 }
-        local function titles(res) local t = {} for i, o in ipairs(res) do t[i] = o.title end return table.concat(t, ",") end
-        assert(titles(r) == "t6,t5,t4,t3", titles(r))
-        Item:new{ title = "new", n = 45 }
-        Item:get(6).n = 5         -- leaves (n > 15 no longer holds)
-        Item:get(2).n = 100       -- joins, first
-        Item:get(4):delete()
-        assert(titles(r) == "t2,t5,new,t3", titles(r))
-        assert(count("Item", "n > 15") == 4)
-        assert(#fetch{ "Item", predicate = "n > 15", includesPending = false } == 5)
-        assert(count("Item") == 6)
-        local s = fetch{ "Item", section = "g", sort = { "g", "n" } }
-        local shape = {}
-        for i, sec in ipairs(s) do shape[i] = tostring(sec.id) .. ":" .. #sec end
-        assert(table.concat(shape, " ") == "nil:1 0:2 1:3", table.concat(shape, " "))
-        rollback()
-        assert(titles(r) == "t6,t5,t4,t3", titles(r))
-        """#)
+        h.run(
+            #"""
+            entity "Item" { title = "string", n = "int64", g = "int64?" }
+            for i = 1, 6 do Item:new{ title = "t" .. i, n = i * 10, g = i % 2 } end
+            save()
+            local r = fetch{ "Item", predicate = "n > 15", sort = { "-n" }, limit = 4 }
+            local function titles(res) local t = {} for i, o in ipairs(res) do t[i] = o.title end return table.concat(t, ",") end
+            assert(titles(r) == "t6,t5,t4,t3", titles(r))
+            Item:new{ title = "new", n = 45 }
+            Item:get(6).n = 5         -- leaves (n > 15 no longer holds)
+            Item:get(2).n = 100       -- joins, first
+            Item:get(4):delete()
+            assert(titles(r) == "t2,t5,new,t3", titles(r))
+            assert(count("Item", "n > 15") == 4)
+            assert(#fetch{ "Item", predicate = "n > 15", includesPending = false } == 5)
+            assert(count("Item") == 6)
+            local s = fetch{ "Item", section = "g", sort = { "g", "n" } }
+            local shape = {}
+            for i, sec in ipairs(s) do shape[i] = tostring(sec.id) .. ":" .. #sec end
+            assert(table.concat(shape, " ") == "nil:1 0:2 1:3", table.concat(shape, " "))
+            rollback()
+            assert(titles(r) == "t6,t5,t4,t3", titles(r))
+            """#)
     }
 }

@@ -78,22 +78,29 @@ import Testing
         let h = try Harness()
         h.run(Self.items)
         // r:objects(), flat and sectioned.
-        #expect(h.string(#"(function() local n = 0; for o in fetch("Item", "done == false"):objects() do n = n + 1; o.done = true end; return n end)()"#) == "450")
+        #expect(
+            h.string(#"(function() local n = 0; for o in fetch("Item", "done == false"):objects() do n = n + 1; o.done = true end; return n end)()"#)
+                == "450")
         h.run("rollback()")
-        #expect(h.string(#"(function() local n = 0; for o in fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }:objects() do n = n + 1; o.done = true end; return n end)()"#) == "450")
+        #expect(
+            h.string(
+                #"(function() local n = 0; for o in fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }:objects() do n = n + 1; o.done = true end; return n end)()"#
+            ) == "450")
         h.run("rollback()")
         // Sections and their objects: a section emptied by the loop is still walked past,
         // and the next one is not skipped.
-        #expect(h.string(#"""
-            (function()
-              local n, sections = 0, 0
-              for _, sec in ipairs(fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }) do
-                sections = sections + 1
-                for _, o in ipairs(sec) do n = n + 1; o.done = true end
-              end
-              return sections .. "," .. n
-            end)()
-            """#) == "3,450")
+        #expect(
+            h.string(
+                #"""
+                (function()
+                  local n, sections = 0, 0
+                  for _, sec in ipairs(fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }) do
+                    sections = sections + 1
+                    for _, o in ipairs(sec) do n = n + 1; o.done = true end
+                  end
+                  return sections .. "," .. n
+                end)()
+                """#) == "3,450")
         #expect(h.string(#"count("Item", "done == true")"#) == "450")
     }
 }

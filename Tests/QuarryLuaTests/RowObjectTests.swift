@@ -3,10 +3,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// Fetched objects that are still rows (their attributes read in C from the batch's
 /// cells) behave exactly as made objects do: the same values, the same identity, fresh
@@ -19,21 +19,23 @@ import QuarrySQLite
         let path = folder.path("mixed.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BOOLEAN, d DATETIME, x BLOB);
-                INSERT INTO t (i, r, s, b, d, x) VALUES
-                  (1, 1.5, 'plain', 1, '2024-01-22T16:26:12Z', x'00ff'),
-                  (NULL, NULL, NULL, NULL, NULL, NULL),
-                  ('text', 3, 42, 0, 1700000000, 'text in a blob column'),
-                  (2.5, -0.0, 'héllo wörld ✓', 2, 1700000000.5, NULL),
-                  (-9223372036854775808, 1e308, CAST(x'ff41' AS TEXT), 0.0, 'not a date', x''),
-                  (9223372036854775807, 'nan?', 'a' || char(0) || 'b', 'yes', 0, x'41'),
-                  (0, 0, '', -1, -1, 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BOOLEAN, d DATETIME, x BLOB);
+                    INSERT INTO t (i, r, s, b, d, x) VALUES
+                      (1, 1.5, 'plain', 1, '2024-01-22T16:26:12Z', x'00ff'),
+                      (NULL, NULL, NULL, NULL, NULL, NULL),
+                      ('text', 3, 42, 0, 1700000000, 'text in a blob column'),
+                      (2.5, -0.0, 'héllo wörld ✓', 2, 1700000000.5, NULL),
+                      (-9223372036854775808, 1e308, CAST(x'ff41' AS TEXT), 0.0, 'not a date', x''),
+                      (9223372036854775807, 'nan?', 'a' || char(0) || 'b', 'yes', 0, x'41'),
+                      (0, 0, '', -1, -1, 0);
+                    """)
             // More rows than one batch of 7, so later batches read the columns learned.
             for n in 0..<30 {
-                try db.execute(sql: "INSERT INTO t (i, r, s, b, d, x) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [n, Double(n) / 4, "row \(n)", n % 2, 1_600_000_000 + n, Data([UInt8(n)])])
+                try db.execute(
+                    sql: "INSERT INTO t (i, r, s, b, d, x) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [n, Double(n) / 4, "row \(n)", n % 2, 1_600_000_000 + n, Data([UInt8(n)])])
             }
         }
         try queue.close()
@@ -52,18 +54,19 @@ import QuarrySQLite
     /// The same for every attribute type of Quarry's own entities.
     @Test func cellsOfEveryTypeReadAsObjectsDo() throws {
         let h = try Harness()
-        h.run(Self.compareEveryRead + #"""
-        entity "All" { s = "string?", i16 = "int16?", i32 = "int32?", i64 = "int64?", d = "double?", m = "decimal?",
-                       b = "bool?", t = "date?", u = "uuid?", x = "binary?", j = "json?" }
-        All:new{}
-        All:new{ s = "", i16 = -32768, i32 = 2147483647, i64 = math.mininteger, d = -0.0, m = 1e300, b = false,
-                 t = date(0), u = "123e4567-e89b-12d3-a456-426614174000", x = "\0\1\255", j = { a = { 1, 2 }, b = "c" } }
-        All:new{ s = "ünïcødé ✓", i16 = 7, i32 = -7, i64 = math.maxinteger, d = 1/3, m = 2, b = true,
-                 t = date("2024-01-22T16:26:12Z"), x = "", j = { 1, "two", true } }
-        for n = 1, 20 do All:new{ s = "s" .. n, i64 = n, d = n + 0.5, b = n % 2 == 0, t = date(n * 86400), j = { n = n } } end
-        save()
-        compareEveryRead("All", { "s", "i16", "i32", "i64", "d", "m", "b", "t", "u", "x", "j" }, 23)
-        """#)
+        h.run(
+            Self.compareEveryRead + #"""
+                entity "All" { s = "string?", i16 = "int16?", i32 = "int32?", i64 = "int64?", d = "double?", m = "decimal?",
+                               b = "bool?", t = "date?", u = "uuid?", x = "binary?", j = "json?" }
+                All:new{}
+                All:new{ s = "", i16 = -32768, i32 = 2147483647, i64 = math.mininteger, d = -0.0, m = 1e300, b = false,
+                         t = date(0), u = "123e4567-e89b-12d3-a456-426614174000", x = "\0\1\255", j = { a = { 1, 2 }, b = "c" } }
+                All:new{ s = "ünïcødé ✓", i16 = 7, i32 = -7, i64 = math.maxinteger, d = 1/3, m = 2, b = true,
+                         t = date("2024-01-22T16:26:12Z"), x = "", j = { 1, "two", true } }
+                for n = 1, 20 do All:new{ s = "s" .. n, i64 = n, d = n + 0.5, b = n % 2 == 0, t = date(n * 86400), j = { n = n } } end
+                save()
+                compareEveryRead("All", { "s", "i16", "i32", "i64", "d", "m", "b", "t", "u", "x", "j" }, 23)
+                """#)
     }
 
     /// Defines compareEveryRead(entity, keys, rows): for each key alone, on rows that are
@@ -106,16 +109,17 @@ import QuarrySQLite
     @Test func readingAttributesMakesNoObjects() throws {
         let (h, folder) = try mixedFile()
         defer { withExtendedLifetime(folder) {} }
-        h.run(#"""
-        held = {}
-        local total = 0
-        for i, o in ipairs(fetch{ "t", batch = 7 }) do
-          held[i] = o
-          assert(o.id == i)
-          total = total + (math.type(o.i) == "integer" and 1 or 0)
-        end
-        assert(total > 30, total)
-        """#)
+        h.run(
+            #"""
+            held = {}
+            local total = 0
+            for i, o in ipairs(fetch{ "t", batch = 7 }) do
+              held[i] = o
+              assert(o.id == i)
+              total = total + (math.type(o.i) == "integer" and 1 or 0)
+            end
+            assert(total > 30, total)
+            """#)
         for key in 1...37 { #expect(h.context.registeredObject(entity: "t", primaryKey: Int64(key)) == nil, "t/\(key) was made") }
         h.run("assert(held[3]:objectID() == 't/3')")
         #expect(h.context.registeredObject(entity: "t", primaryKey: 3) != nil)
@@ -125,109 +129,114 @@ import QuarrySQLite
     /// still right, and is read from the next batch on.
     @Test func attributesReadLateAreLearned() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "N" { n = "int64", half = "double", name = "string", odd = "bool" }
-        for i = 1, 1000 do N:new{ n = i, half = i / 2, name = "n" .. i, odd = i % 2 == 1 } end
-        save()
-        local sum, names, odds = 0, 0, 0
-        for i, o in ipairs(fetch{ "N", sort = { "-n" }, batch = 50 }) do
-          sum = sum + o.n
-          assert(o.n == 1001 - i)
-          if i > 300 then
-            assert(o.name == "n" .. o.n, o.name)
-            assert(o.half == o.n / 2 and math.type(o.half) == "float")
-            names = names + 1
-          end
-          if i > 600 and o.odd then odds = odds + 1 end
-        end
-        assert(sum == 500500 and names == 700 and odds == 200, sum .. " " .. names .. " " .. odds)
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64", half = "double", name = "string", odd = "bool" }
+            for i = 1, 1000 do N:new{ n = i, half = i / 2, name = "n" .. i, odd = i % 2 == 1 } end
+            save()
+            local sum, names, odds = 0, 0, 0
+            for i, o in ipairs(fetch{ "N", sort = { "-n" }, batch = 50 }) do
+              sum = sum + o.n
+              assert(o.n == 1001 - i)
+              if i > 300 then
+                assert(o.name == "n" .. o.n, o.name)
+                assert(o.half == o.n / 2 and math.type(o.half) == "float")
+                names = names + 1
+              end
+              if i > 600 and o.odd then odds = odds + 1 end
+            end
+            assert(sum == 500500 and names == 700 and odds == 200, sum .. " " .. names .. " " .. odds)
+            """#)
     }
 
     @Test func rowsKeepTheirIdentity() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "N" { n = "int64" }
-        for i = 1, 100 do N:new{ n = i } end
-        save()
-        local r = fetch{ "N", batch = 10 }
-        local a = r[15]
-        assert(rawequal(a, r[15]))
-        assert(rawequal(a, fetch{ "N", sort = { "-n" } }[86]))  -- another results, another batch
-        assert(rawequal(a, N:get(15)), "the made object is the row's value")
-        assert(rawequal(a, fetch("N", "n == 15")[1]))
-        local b = r[40]                       -- still a row: found by its key
-        assert(rawequal(fetch{ "N", sort = { "-n" }, batch = 3 }[61], b))
-        local kept = {}
-        for i, o in ipairs(r) do kept[i] = o end
-        collectgarbage(); collectgarbage()
-        for i, o in ipairs(fetch{ "N", batch = 7 }) do assert(rawequal(kept[i], o), i) end
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64" }
+            for i = 1, 100 do N:new{ n = i } end
+            save()
+            local r = fetch{ "N", batch = 10 }
+            local a = r[15]
+            assert(rawequal(a, r[15]))
+            assert(rawequal(a, fetch{ "N", sort = { "-n" } }[86]))  -- another results, another batch
+            assert(rawequal(a, N:get(15)), "the made object is the row's value")
+            assert(rawequal(a, fetch("N", "n == 15")[1]))
+            local b = r[40]                       -- still a row: found by its key
+            assert(rawequal(fetch{ "N", sort = { "-n" }, batch = 3 }[61], b))
+            local kept = {}
+            for i, o in ipairs(r) do kept[i] = o end
+            collectgarbage(); collectgarbage()
+            for i, o in ipairs(fetch{ "N", batch = 7 }) do assert(rawequal(kept[i], o), i) end
+            """#)
     }
 
     /// Sections hand out rows too: the same values and values as the flat results, no
     /// row of a neighbouring section, and nothing stale after a save.
     @Test func sectionsHandOutRows() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "N" { n = "int64", g = "int64" }
-        for i = 1, 300 do N:new{ n = i, g = i % 7 } end
-        save()
-        collectgarbage(); collectgarbage()  -- the objects new() made: fetches then meet rows
-        local flat = fetch{ "N", sort = { "g", "n" }, batch = 20 }
-        local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
-        local k = 0
-        for s = 1, #r do
-          local sec = r[s]
-          for j, o in ipairs(sec) do
-            k = k + 1
-            assert(rawequal(o, flat[k]), "section " .. s .. " row " .. j)
-            assert(o.g == sec.id and o.n == flat[k].n)
-          end
-          assert(sec[0] == nil and sec[#sec + 1] == nil and rawequal(sec[1], flat[k - #sec + 1]))
-        end
-        assert(k == 300)
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64", g = "int64" }
+            for i = 1, 300 do N:new{ n = i, g = i % 7 } end
+            save()
+            collectgarbage(); collectgarbage()  -- the objects new() made: fetches then meet rows
+            local flat = fetch{ "N", sort = { "g", "n" }, batch = 20 }
+            local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
+            local k = 0
+            for s = 1, #r do
+              local sec = r[s]
+              for j, o in ipairs(sec) do
+                k = k + 1
+                assert(rawequal(o, flat[k]), "section " .. s .. " row " .. j)
+                assert(o.g == sec.id and o.n == flat[k].n)
+              end
+              assert(sec[0] == nil and sec[#sec + 1] == nil and rawequal(sec[1], flat[k - #sec + 1]))
+            end
+            assert(k == 300)
+            """#)
         for key in 1...300 { #expect(h.context.registeredObject(entity: "N", primaryKey: Int64(key)) == nil, "N/\(key) was made") }
-        h.run(#"""
-        local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
-        local sec = r[3]
-        local o = sec[2]
-        o.n = 1000
-        save()
-        sec = r[3]
-        assert(sec[#sec].n == 1000 and rawequal(sec[#sec], o))
-        assert(r[3][2].n ~= 1000)
-        """#)
+        h.run(
+            #"""
+            local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
+            local sec = r[3]
+            local o = sec[2]
+            o.n = 1000
+            save()
+            sec = r[3]
+            assert(sec[#sec].n == 1000 and rawequal(sec[#sec], o))
+            assert(r[3][2].n ~= 1000)
+            """#)
     }
 
     /// Every change to the store (an unsaved edit, a save, a rollback, a batch update, a
     /// delete) is seen by rows read before it, and by the results' cached batch.
     @Test func rowsAreNeverStale() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "N" { n = "int64", tag = "string" }
-        for i = 1, 30 do N:new{ n = i, tag = "a" } end
-        save()
-        local r = fetch{ "N", batch = 10 }
-        local a, b = r[5], r[25]
-        assert(a.n == 5 and b.tag == "a")
-        a.n = 500
-        assert(a.n == 500 and r[5].n == 500)
-        rollback()
-        assert(a.n == 5 and r[5].n == 5)
-        N:updateall("n > 20", {}, { tag = "b" })
-        assert(b.tag == "b" and r[25].tag == "b" and r[5].tag == "a")
-        local c = r[12]
-        N:deleteall("n == 12", {})
-        assert(c:isDeleted(), "a row deleted by deleteall says so")
-        assert(#r == 29 and r[12].n == 13)
-        local d = r[3]
-        d.tag = "c"; save()
-        assert(fetch("N", "tag == 'c'")[1].n == 3 and rawequal(fetch("N", "tag == 'c'")[1], d))
-        r.predicate = "n > 25"
-        assert(r[1].n == 26, "the cached batch of the old request answered")
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64", tag = "string" }
+            for i = 1, 30 do N:new{ n = i, tag = "a" } end
+            save()
+            local r = fetch{ "N", batch = 10 }
+            local a, b = r[5], r[25]
+            assert(a.n == 5 and b.tag == "a")
+            a.n = 500
+            assert(a.n == 500 and r[5].n == 500)
+            rollback()
+            assert(a.n == 5 and r[5].n == 5)
+            N:updateall("n > 20", {}, { tag = "b" })
+            assert(b.tag == "b" and r[25].tag == "b" and r[5].tag == "a")
+            local c = r[12]
+            N:deleteall("n == 12", {})
+            assert(c:isDeleted(), "a row deleted by deleteall says so")
+            assert(#r == 29 and r[12].n == 13)
+            local d = r[3]
+            d.tag = "c"; save()
+            assert(fetch("N", "tag == 'c'")[1].n == 3 and rawequal(fetch("N", "tag == 'c'")[1], d))
+            r.predicate = "n > 25"
+            assert(r[1].n == 26, "the cached batch of the old request answered")
+            """#)
     }
 
     /// A commit by another connection is seen once noticed.
@@ -235,14 +244,15 @@ import QuarrySQLite
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
-        entity "N" { n = "int64" }
-        for i = 1, 30 do N:new{ n = i } end
-        save()
-        r = fetch{ "N", batch = 10 }
-        a = r[5]
-        assert(a.n == 5)
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64" }
+            for i = 1, 30 do N:new{ n = i } end
+            save()
+            r = fetch{ "N", batch = 10 }
+            a = r[5]
+            assert(a.n == 5)
+            """#)
         let other = try DatabaseQueue(path: path)
         try other.write { db in try db.execute(sql: #"UPDATE "N" SET n = 50 WHERE n = 5"#) }
         try other.close()
@@ -263,27 +273,28 @@ import QuarrySQLite
     /// Objects read as rows write, relate and delete as made objects do.
     @Test func rowsBecomeObjectsWhenWrittenOrRelated() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner" } }
-        entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
-        local o = Owner:new{ name = "o" }
-        for i = 1, 25 do Pet:new{ name = "p" .. i, owner = o } end
-        save()
-        local names = {}
-        for i, p in ipairs(fetch{ "Pet", batch = 10 }) do
-          assert(rawequal(p.owner, o))
-          names[#names + 1] = p.name
-        end
-        assert(#names == 25 and #o.pets == 25)
-        local p = fetch{ "Pet", batch = 10 }[20]
-        p.name = "renamed"
-        assert(p:hasChanges() and p.name == "renamed")
-        save()
-        assert(Pet:first("name == 'renamed'"):objectID() == p:objectID())
-        fetch{ "Pet", batch = 10 }[21]:delete()
-        save()
-        assert(Pet:count() == 24)
-        """#)
+        h.run(
+            #"""
+            entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner" } }
+            entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
+            local o = Owner:new{ name = "o" }
+            for i = 1, 25 do Pet:new{ name = "p" .. i, owner = o } end
+            save()
+            local names = {}
+            for i, p in ipairs(fetch{ "Pet", batch = 10 }) do
+              assert(rawequal(p.owner, o))
+              names[#names + 1] = p.name
+            end
+            assert(#names == 25 and #o.pets == 25)
+            local p = fetch{ "Pet", batch = 10 }[20]
+            p.name = "renamed"
+            assert(p:hasChanges() and p.name == "renamed")
+            save()
+            assert(Pet:first("name == 'renamed'"):objectID() == p:objectID())
+            fetch{ "Pet", batch = 10 }[21]:delete()
+            save()
+            assert(Pet:count() == 24)
+            """#)
     }
 
     /// A commit by a writer that keeps no history (the sqlite3 shell) is told to observers
@@ -294,27 +305,29 @@ import QuarrySQLite
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
-        entity "Item" { title = "string?", n = "int64" }
-        for i = 1, 40 do Item:new{ title = "t" .. i, n = i } end
-        save()
-        r = fetch{ "Item", batch = 10 }
-        held = {}
-        for i, o in ipairs(r) do held[i] = o; local _ = o.title end  -- batches after the first read title alone
-        heard = {}
-        observe(r, function(ev) for _, u in ipairs(ev.updated) do heard[#heard + 1] = "r:" .. u.object.title end end)
-        observe("Item", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = "e:" .. o.title end end)
-        """#)
+        h.run(
+            #"""
+            entity "Item" { title = "string?", n = "int64" }
+            for i = 1, 40 do Item:new{ title = "t" .. i, n = i } end
+            save()
+            r = fetch{ "Item", batch = 10 }
+            held = {}
+            for i, o in ipairs(r) do held[i] = o; local _ = o.title end  -- batches after the first read title alone
+            heard = {}
+            observe(r, function(ev) for _, u in ipairs(ev.updated) do heard[#heard + 1] = "r:" .. u.object.title end end)
+            observe("Item", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = "e:" .. o.title end end)
+            """#)
         let other = try DatabaseQueue(path: path)
         try other.write { db in try db.execute(sql: #"UPDATE "Item" SET title = 'EXT' || n WHERE n IN (1, 25)"#) }
         try other.write { db in try db.execute(sql: #"UPDATE "Item" SET n = n + 100 WHERE n IN (5, 30)"#) }
         try other.close()
-        h.run(#"""
-        refresh()
-        table.sort(heard)
-        assert(table.concat(heard, " ") == "e:EXT1 e:EXT25 e:t30 e:t5 r:EXT1 r:EXT25 r:t30 r:t5", table.concat(heard, " "))
-        assert(held[1].title == "EXT1" and held[25].title == "EXT25" and held[5].n == 105 and held[30].n == 130)
-        """#)
+        h.run(
+            #"""
+            refresh()
+            table.sort(heard)
+            assert(table.concat(heard, " ") == "e:EXT1 e:EXT25 e:t30 e:t5 r:EXT1 r:EXT25 r:t30 r:t5", table.concat(heard, " "))
+            assert(held[1].title == "EXT1" and held[25].title == "EXT25" and held[5].n == 105 and held[30].n == 130)
+            """#)
     }
 
     /// Keys at the ends of the integers, and views that repeat a key.
@@ -323,83 +336,87 @@ import QuarrySQLite
         let path = folder.path("keys.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE high (id INTEGER PRIMARY KEY, v TEXT);
-                INSERT INTO high VALUES (9223372036854775806, 'a'), (9223372036854775807, 'b');
-                CREATE TABLE wide (id INTEGER PRIMARY KEY, v TEXT);
-                INSERT INTO wide VALUES (-9223372036854775808, 'low'), (1, 'one'), (9223372036854775807, 'high');
-                CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INT, title TEXT);
-                INSERT INTO a VALUES (1, 'x'), (2, 'y');
-                INSERT INTO b VALUES (1, 1, 'b1'), (2, 1, 'b2'), (3, 2, 'b3');
-                CREATE VIEW v AS SELECT a.id AS id, a.name AS name, b.title AS title FROM a JOIN b ON b.a_id = a.id;
-                CREATE TABLE named (rowid TEXT, v TEXT);
-                INSERT INTO named VALUES ('r1', 'first'), ('r2', 'second');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE high (id INTEGER PRIMARY KEY, v TEXT);
+                    INSERT INTO high VALUES (9223372036854775806, 'a'), (9223372036854775807, 'b');
+                    CREATE TABLE wide (id INTEGER PRIMARY KEY, v TEXT);
+                    INSERT INTO wide VALUES (-9223372036854775808, 'low'), (1, 'one'), (9223372036854775807, 'high');
+                    CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT);
+                    CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INT, title TEXT);
+                    INSERT INTO a VALUES (1, 'x'), (2, 'y');
+                    INSERT INTO b VALUES (1, 1, 'b1'), (2, 1, 'b2'), (3, 2, 'b3');
+                    CREATE VIEW v AS SELECT a.id AS id, a.name AS name, b.title AS title FROM a JOIN b ON b.a_id = a.id;
+                    CREATE TABLE named (rowid TEXT, v TEXT);
+                    INSERT INTO named VALUES ('r1', 'first'), ('r2', 'second');
+                    """)
         }
         try queue.close()
         let h = try Harness(context: StoreOpener.open(path))
-        h.run(#"""
-        local r = fetch("high")
-        assert(#r == 2 and r[1].v == "a" and r[2].v == "b" and r[3] == nil)
-        assert(fetch{ "high", offset = 1 }[1].v == "b")
-        local w = fetch("wide")
-        assert(w[1].v == "low" and w[2].v == "one" and w[3].v == "high")
-        assert(fetch{ "wide", predicate = "v != %@", args = { "zz" } }[3].v == "high")
-        for _, sort in ipairs{ {}, { "-title" } } do
-          local views = fetch{ "v", sort = sort }
-          local walked = 0
-          for i = 1, #views do assert(views[i] ~= nil, i); walked = walked + 1 end
-          for _ in ipairs(views) do walked = walked - 1 end
-          assert(#views == 3 and walked == 0)
-        end
-        -- A text column named rowid: the rowid goes by another of its names.
-        local named = fetch("named")
-        assert(#named == 2 and named[1].rowid == "r1" and named[2].v == "second" and named[2]:objectID() == "named/2")
-        """#)
+        h.run(
+            #"""
+            local r = fetch("high")
+            assert(#r == 2 and r[1].v == "a" and r[2].v == "b" and r[3] == nil)
+            assert(fetch{ "high", offset = 1 }[1].v == "b")
+            local w = fetch("wide")
+            assert(w[1].v == "low" and w[2].v == "one" and w[3].v == "high")
+            assert(fetch{ "wide", predicate = "v != %@", args = { "zz" } }[3].v == "high")
+            for _, sort in ipairs{ {}, { "-title" } } do
+              local views = fetch{ "v", sort = sort }
+              local walked = 0
+              for i = 1, #views do assert(views[i] ~= nil, i); walked = walked + 1 end
+              for _ in ipairs(views) do walked = walked - 1 end
+              assert(#views == 3 and walked == 0)
+            end
+            -- A text column named rowid: the rowid goes by another of its names.
+            local named = fetch("named")
+            assert(#named == 2 and named[1].rowid == "r1" and named[2].v == "second" and named[2]:objectID() == "named/2")
+            """#)
     }
 
     /// An object whose rows were released (a finalizer revived it) says so; it never
     /// reads memory the rows no longer own.
     @Test func objectsWhoseRowsAreGoneSaySo() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "Item" { title = "string?" }
-        for i = 1, 3 do Item:new{ title = "title " .. i } end
-        save()
-        collectgarbage(); collectgarbage()  -- the objects new() made: r[2] is then a row
-        local r = fetch("Item")
-        local o = r[2]
-        assert(o.title == "title 2")
-        local rows = debug.getuservalue(o)
-        debug.getmetatable(rows).__gc(rows)   -- as the collector would at exit
-        local ok, message = pcall(function() return o.title end)
-        assert(not ok and message:find("can no longer be read"), message)
-        ok, message = pcall(function() return r[2].title end)
-        assert(not ok or r[2].title == "title 2", message)
-        """#)
+        h.run(
+            #"""
+            entity "Item" { title = "string?" }
+            for i = 1, 3 do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()  -- the objects new() made: r[2] is then a row
+            local r = fetch("Item")
+            local o = r[2]
+            assert(o.title == "title 2")
+            local rows = debug.getuservalue(o)
+            debug.getmetatable(rows).__gc(rows)   -- as the collector would at exit
+            local ok, message = pcall(function() return o.title end)
+            assert(not ok and message:find("can no longer be read"), message)
+            ok, message = pcall(function() return r[2].title end)
+            assert(not ok or r[2].title == "title 2", message)
+            """#)
     }
 
     /// A script with the debug library cannot make a row read memory it does not own.
     @Test func tamperedRowsFallBackToSwift() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "N" { n = "int64" }
-        for i = 1, 30 do N:new{ n = i } end
-        save()
-        local r = fetch{ "N", batch = 10 }
-        local a, b = r[1], r[25]
-        debug.setuservalue(a, (debug.getuservalue(b)))  -- another batch
-        local ok, n = pcall(function() return a.n end)
-        assert(not ok or n == 1, n)
-        debug.setuservalue(b, io.stdout)                -- not a batch at all
-        assert(not pcall(function() return b.n end) or b.n == 25)
-        local c = r[2]
-        debug.setmetatable(io.stdout, debug.getmetatable(c))
-        assert(not pcall(function() return io.stdout.n end))
-        debug.setuservalue(r, { "not objects" })
-        assert(r[3].n == 3)
-        """#)
+        h.run(
+            #"""
+            entity "N" { n = "int64" }
+            for i = 1, 30 do N:new{ n = i } end
+            save()
+            local r = fetch{ "N", batch = 10 }
+            local a, b = r[1], r[25]
+            debug.setuservalue(a, (debug.getuservalue(b)))  -- another batch
+            local ok, n = pcall(function() return a.n end)
+            assert(not ok or n == 1, n)
+            debug.setuservalue(b, io.stdout)                -- not a batch at all
+            assert(not pcall(function() return b.n end) or b.n == 25)
+            local c = r[2]
+            debug.setmetatable(io.stdout, debug.getmetatable(c))
+            assert(not pcall(function() return io.stdout.n end))
+            debug.setuservalue(r, { "not objects" })
+            assert(r[3].n == 3)
+            """#)
     }
 
     /// Keys that are no short name (a name too long for Lua to intern, a number, a
@@ -407,33 +424,34 @@ import QuarrySQLite
     /// their interned string, and sends anything else to the field table or to Swift.
     @Test func keysOtherThanShortNamesReadAsObjectsDo() throws {
         let h = try Harness()
-        h.run(#"""
-        entity "L" { an_attribute_whose_name_is_longer_than_forty_bytes = "int64?", n = "int64" }
-        for i = 1, 5 do L:new{ an_attribute_whose_name_is_longer_than_forty_bytes = i * 10, n = i } end
-        save()
-        collectgarbage(); collectgarbage()
-        local long = "an_attribute_whose_name_is_longer_" .. "than_forty_bytes"
-        -- One line for every read, so errors name the same position.
-        local function reads(o)
-          local results = {}
-          for k, key in ipairs({ long, "n", 1, true, 2.5 }) do results[k] = { pcall(function() return o[key] end) } end
-          return results
-        end
-        local walked = 0
-        for i, o in ipairs(fetch("L")) do
-          local fromRow = reads(o)
-          o:objectID()  -- makes the object: the reads below are Swift's
-          local fromObject = reads(o)
-          assert(fromRow[1][1] and fromRow[1][2] == i * 10, tostring(fromRow[1][2]))
-          assert(fromRow[2][1] and fromRow[2][2] == i)
-          for k = 1, 5 do
-            assert(fromRow[k][1] == fromObject[k][1] and fromRow[k][2] == fromObject[k][2],
-              k .. ": " .. tostring(fromRow[k][2]) .. " / " .. tostring(fromObject[k][2]))
-          end
-          walked = walked + 1
-        end
-        assert(walked == 5)
-        """#)
+        h.run(
+            #"""
+            entity "L" { an_attribute_whose_name_is_longer_than_forty_bytes = "int64?", n = "int64" }
+            for i = 1, 5 do L:new{ an_attribute_whose_name_is_longer_than_forty_bytes = i * 10, n = i } end
+            save()
+            collectgarbage(); collectgarbage()
+            local long = "an_attribute_whose_name_is_longer_" .. "than_forty_bytes"
+            -- One line for every read, so errors name the same position.
+            local function reads(o)
+              local results = {}
+              for k, key in ipairs({ long, "n", 1, true, 2.5 }) do results[k] = { pcall(function() return o[key] end) } end
+              return results
+            end
+            local walked = 0
+            for i, o in ipairs(fetch("L")) do
+              local fromRow = reads(o)
+              o:objectID()  -- makes the object: the reads below are Swift's
+              local fromObject = reads(o)
+              assert(fromRow[1][1] and fromRow[1][2] == i * 10, tostring(fromRow[1][2]))
+              assert(fromRow[2][1] and fromRow[2][2] == i)
+              for k = 1, 5 do
+                assert(fromRow[k][1] == fromObject[k][1] and fromRow[k][2] == fromObject[k][2],
+                  k .. ": " .. tostring(fromRow[k][2]) .. " / " .. tostring(fromObject[k][2]))
+              end
+              walked = walked + 1
+            end
+            assert(walked == 5)
+            """#)
     }
 }
 

@@ -1,9 +1,9 @@
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarrySQLite
 
 /// A to-one read from rows a loop holds as cells (not yet objects) loads the targets of
 /// the whole batch at once, as it does for objects: not one query per row, and not a
@@ -12,7 +12,8 @@ import QuarrySQLite
     @Test func toOneTargetsOfHeldRowsLoadOncePerBatch() throws {
         let context = try StoreOpener.open(nil)
         let h = try Harness(context: context)
-        h.run(#"""
+        h.run(
+            #"""
             entity("Color") { name = "string", post = { one = "Post", inverse = "color" } }
             entity("Post") { title = "string", color = { one = "Color", inverse = "post" } }
             for i = 1, 3000 do local p = Post:new{ title = "p" .. i }; p.color = Color:new{ name = "c" .. i } end
@@ -22,7 +23,8 @@ import QuarrySQLite
         try context.database.writeWithoutTransaction { db in
             db.trace { event in if case .statement(let s) = event, s.sql.hasPrefix("SELECT") { selects += 1 } }
         }
-        h.run(#"""
+        h.run(
+            #"""
             held = {}
             for _, p in ipairs(fetch{ "Post", sort = "title" }) do held[#held + 1] = p end
             named = 0

@@ -10,17 +10,26 @@ import Testing
 @Suite struct SandboxTamperingTests {
     /// Ways a script rewrites the library before it tries to escape.
     static let tamperings: [(name: String, code: String)] = [
-        ("string functions", #"string.match = function() return "r" end; string.find = function() return nil end; string.sub = function() return "r" end; string.byte = function() return 114 end"#),
+        (
+            "string functions",
+            #"string.match = function() return "r" end; string.find = function() return nil end; string.sub = function() return "r" end; string.byte = function() return 114 end"#
+        ),
         ("the string metatable", #"getmetatable("").__index = setmetatable({}, { __index = function() return function() return "r" end end })"#),
-        ("base functions", #"type = function() return "string" end; tostring = function() return "r" end; rawequal = function() return true end; error = function() end; select = function() return "r" end"#),
-        ("every function of every library table", #"""
+        (
+            "base functions",
+            #"type = function() return "string" end; tostring = function() return "r" end; rawequal = function() return true end; error = function() end; select = function() return "r" end"#
+        ),
+        (
+            "every function of every library table",
+            #"""
             local stub = function() return true end
             for _, name in ipairs({ "string", "table", "math", "io", "os", "package", "coroutine", "utf8" }) do
               local t = _G[name]
               for k, v in next, t do if type(v) == "function" and k ~= "open" and k ~= "tmpfile" then t[k] = stub end end
             end
             for _, k in ipairs({ "type", "tostring", "rawequal", "error", "select", "next", "pairs", "ipairs", "assert", "rawget", "rawset", "setmetatable", "getmetatable" }) do _G[k] = stub end
-            """#),
+            """#
+        )
     ]
 
     /// Escapes, each a chunk that must raise or return a falsy value, given a path in
@@ -45,7 +54,7 @@ import Testing
         ("loadfile of a binary chunk in mode b", #"return lib.loadfile(BINARY, "b")"#),
         ("dofile of a binary chunk", #"return lib.dofile(BINARY)"#),
         ("require of a binary chunk", #"lib.package.path = lib.folder .. "/?.luac"; return lib.require("chunk")"#),
-        ("debug library", #"return lib.debug.getupvalue(lib.open, 1)"#),
+        ("debug library", #"return lib.debug.getupvalue(lib.open, 1)"#)
     ]
 
     @Test(arguments: 0..<tamperings.count)

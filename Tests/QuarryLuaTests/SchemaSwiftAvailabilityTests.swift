@@ -1,11 +1,11 @@
 import Foundation
+import QuarryModel
+import QuarryModelFiles
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarryModelFiles
 
 /// `.schema --swift` over a model with a hierarchy (the cars store: Car, SportCar,
 /// ExpensiveSportCar and Person, issue #27): SwiftData's class inheritance needs iOS 26, and
@@ -23,7 +23,8 @@ import QuarryModelFiles
         }
         #expect(source.contains("final class Person {"))
         // A model without a hierarchy needs no iOS 26.
-        let plain = SwiftModelSource(model: CoreDataModel(entities: [EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)])]))
+        let plain = SwiftModelSource(
+            model: CoreDataModel(entities: [EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)])]))
         #expect(!plain.source(style: .swiftData).contains("@available"))
     }
 }

@@ -21,32 +21,34 @@ private func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "
 
 private func itemsHarness() throws -> Harness {
     let h = try Harness()
-    h.run("""
-    entity "Item" { n = "int64", name = "string?", price = "double?", when = "date?" }
-    for i = 1, 9 do Item:new{ n = i, name = i % 2 == 0 and "even" or nil, price = i / 4, when = date(86400 * i) } end
-    save()
-    """)
+    h.run(
+        """
+        entity "Item" { n = "int64", name = "string?", price = "double?", when = "date?" }
+        for i = 1, 9 do Item:new{ n = i, name = i % 2 == 0 and "even" or nil, price = i / 4, when = date(86400 * i) } end
+        save()
+        """)
     return h
 }
 
 struct SeeingTests {
     @Test func summarizeGivesOneRowPerAttribute() throws {
         let h = try itemsHarness()
-        h.run("""
-        local s = summarize("Item")
-        assert(#s == 4, #s)
-        local n = s[1]
-        assert(n.column == "n" and n.type == "int64" and n.count == 9 and n.nulls == 0 and n.distinct == 9, n.count)
-        assert(n.min == 1 and n.max == 9 and n.mean == 5 and n.q25 == 3 and n.q50 == 5 and n.q75 == 7, n.q25)
-        assert(math.abs(n.stddev - math.sqrt(7.5)) < 1e-12, n.stddev)
-        local name = s[2]
-        assert(name.count == 4 and name.nulls == 5 and name.distinct == 1 and name.mean == nil and name.q50 == nil)
-        local when = s[4]
-        assert(typeof(when.q50) == "date" and tostring(when.q50):sub(1, 10) == "1970-01-06", tostring(when.q50))
-        -- Results narrow it: the request's predicate holds.
-        local few = summarize(fetch("Item", "n > 6"))
-        assert(few[1].count == 3 and few[1].min == 7, few[1].count)
-        """)
+        h.run(
+            """
+            local s = summarize("Item")
+            assert(#s == 4, #s)
+            local n = s[1]
+            assert(n.column == "n" and n.type == "int64" and n.count == 9 and n.nulls == 0 and n.distinct == 9, n.count)
+            assert(n.min == 1 and n.max == 9 and n.mean == 5 and n.q25 == 3 and n.q50 == 5 and n.q75 == 7, n.q25)
+            assert(math.abs(n.stddev - math.sqrt(7.5)) < 1e-12, n.stddev)
+            local name = s[2]
+            assert(name.count == 4 and name.nulls == 5 and name.distinct == 1 and name.mean == nil and name.q50 == nil)
+            local when = s[4]
+            assert(typeof(when.q50) == "date" and tostring(when.q50):sub(1, 10) == "1970-01-06", tostring(when.q50))
+            -- Results narrow it: the request's predicate holds.
+            local few = summarize(fetch("Item", "n > 6"))
+            assert(few[1].count == 3 and few[1].min == 7, few[1].count)
+            """)
         let text = try shown(h, "summarize(Item)")
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("column | type   | count | nulls | distinct | min") == true, "\(text)")
@@ -64,8 +66,12 @@ struct SeeingTests {
         h.run("assert(#rows == 2 and rows[1].name == nil and rows[1].n == 4 and rows[2].name == 'even' and rows[2].total == 5.0)")
         let text = try shown(h, "rows")
         #expect(text == "name | n | total\n-----+---+------\nnil  | 4 |   6.0\neven | 4 |   5.0\n(2 rows)\n", "\(text)")
-        let csv = temporaryPath("rows.csv"), json = temporaryPath("rows.json")
-        defer { try? FileManager.default.removeItem(atPath: csv); try? FileManager.default.removeItem(atPath: json) }
+        let csv = temporaryPath("rows.csv")
+        let json = temporaryPath("rows.json")
+        defer {
+            try? FileManager.default.removeItem(atPath: csv)
+            try? FileManager.default.removeItem(atPath: json)
+        }
         h.run("assert(export(rows, \(quoted(csv))) == 2); assert(export(rows, \(quoted(json))) == 2)")
         #expect(try String(contentsOfFile: csv, encoding: .utf8) == "name,n,total\n,4,6.0\neven,4,5.0\n")
         #expect(try String(contentsOfFile: json, encoding: .utf8).contains(#"{"name": "even", "n": 4, "total": 5.0}"#))
@@ -77,10 +83,12 @@ struct SeeingTests {
 
     @Test func groupedDictionariesPrintOneColumnPerPropertyAndHonourTheMode() throws {
         let h = try itemsHarness()
-        let expression = #"fetch{ "Item", result = "dictionaries", properties = { "name", "count(*)", "avg(n)" }, group = { "name" }, sort = { "name" } }"#
+        let expression =
+            #"fetch{ "Item", result = "dictionaries", properties = { "name", "count(*)", "avg(n)" }, group = { "name" }, sort = { "name" } }"#
         let text = try shown(h, expression)
         // The properties' own names, in their order (the aliases count and avg_n still answer).
-        #expect(text == "name | count(*) | avg(n)\n-----+----------+-------\nnil  |        5 |    5.0\neven |        4 |    5.0\n(2 rows)\n", "\(text)")
+        #expect(
+            text == "name | count(*) | avg(n)\n-----+----------+-------\nnil  |        5 |    5.0\neven |        4 |    5.0\n(2 rows)\n", "\(text)")
         h.runtime.settings.format.mode = .json
         let json = try shown(h, expression)
         #expect(json == "[{\"name\": null, \"count(*)\": 5, \"avg(n)\": 5.0},\n {\"name\": \"even\", \"count(*)\": 4, \"avg(n)\": 5.0}]\n", "\(json)")
@@ -91,17 +99,18 @@ struct SeeingTests {
 
     @Test func chartsReturnTextFromCountsAndRows() throws {
         let h = try itemsHarness()
-        h.run("""
-        local text = histogram(Item, "n", { bins = 3 })
-        assert(type(text) == "string" and text:find("n: 9 values in 3 bins", 1, true), text)
-        assert(text:find("1 – 3.66667", 1, true) and text:find(" 3\\n", 1, true), text)
-        local rows = fetch{ "Item", result = "dictionaries", properties = { "name", "count(*)" }, group = { "name" } }
-        -- Unicode or ASCII as the environment says (NO_COLOR, TERM=dumb): either passes here.
-        local bars = barchart(rows, "name", "count")
-        assert(bars:find("count by name", 1, true) and bars:find("even [│|]"), bars)
-        local line = linechart(sql("SELECT n, price FROM Item"), "n", "price")
-        assert(line:find("price by n", 1, true) and line:find("2.25 [┤|]"), line)
-        """)
+        h.run(
+            """
+            local text = histogram(Item, "n", { bins = 3 })
+            assert(type(text) == "string" and text:find("n: 9 values in 3 bins", 1, true), text)
+            assert(text:find("1 – 3.66667", 1, true) and text:find(" 3\\n", 1, true), text)
+            local rows = fetch{ "Item", result = "dictionaries", properties = { "name", "count(*)" }, group = { "name" } }
+            -- Unicode or ASCII as the environment says (NO_COLOR, TERM=dumb): either passes here.
+            local bars = barchart(rows, "name", "count")
+            assert(bars:find("count by name", 1, true) and bars:find("even [│|]"), bars)
+            local line = linechart(sql("SELECT n, price FROM Item"), "n", "price")
+            assert(line:find("price by n", 1, true) and line:find("2.25 [┤|]"), line)
+            """)
         #expect(h.error("histogram(Item, 'name')").contains("a histogram needs numbers or dates"))
         #expect(h.error("barchart(sql('SELECT 1 AS a'), 'a', 'b')").contains("the rows have no key 'b'"))
         #expect(h.error("linechart(fetch('Item'), 'n', 'price')").contains("dictionary rows"))
@@ -111,31 +120,33 @@ struct SeeingTests {
     /// the column, so every row fell in the bucket of its `b`.
     @Test func aHistogramCountsByBucketWhateverTheColumnsAreNamed() throws {
         let h = try Harness()
-        h.run("""
-        entity "Hb" { n = "int64", b = "bool" }
-        for i = 1, 10 do Hb:new{ n = i, b = true } end
-        save()
-        local text = histogram(Hb, "n", { bins = 2 })
-        local fives = 0
-        for line in text:gmatch("[^\\n]+") do if line:match(" 5$") then fives = fives + 1 end end
-        assert(fives == 2, text)
-        """)
+        h.run(
+            """
+            entity "Hb" { n = "int64", b = "bool" }
+            for i = 1, 10 do Hb:new{ n = i, b = true } end
+            save()
+            local text = histogram(Hb, "n", { bins = 2 })
+            local fives = 0
+            for line in text:gmatch("[^\\n]+") do if line:match(" 5$") then fives = fives + 1 end end
+            assert(fives == 2, text)
+            """)
     }
 
     /// A results observer's updated entries name the keys that changed, as the contract
     /// gives them (they were missing); an empty IN list matches nothing, nil included.
     @Test func updatedEntriesNameTheirKeys() throws {
         let h = try Harness()
-        h.run("""
-        entity "K" { n = "int?", m = "int?" }
-        K:new{ n = 1 }; K:new{}; save()
-        assert(count("K", "n IN %@", {}) == 0 and count("K", "NOT n IN %@", {}) == 2)
-        local heard = {}
-        local r = fetch{ "K", sort = { "n" } }
-        observe(r, function(e) for _, u in ipairs(e.updated) do heard[#heard + 1] = u.index .. ":" .. table.concat(u.keys, ",") end end)
-        r[2].m = 5; save()
-        K:updateall("n == 1", {}, { m = 7 })
-        assert(table.concat(heard, " ") == "2:m 2:m", table.concat(heard, " "))
-        """)
+        h.run(
+            """
+            entity "K" { n = "int?", m = "int?" }
+            K:new{ n = 1 }; K:new{}; save()
+            assert(count("K", "n IN %@", {}) == 0 and count("K", "NOT n IN %@", {}) == 2)
+            local heard = {}
+            local r = fetch{ "K", sort = { "n" } }
+            observe(r, function(e) for _, u in ipairs(e.updated) do heard[#heard + 1] = u.index .. ":" .. table.concat(u.keys, ",") end end)
+            r[2].m = 5; save()
+            K:updateall("n == 1", {}, { m = 7 })
+            assert(table.concat(heard, " ") == "2:m 2:m", table.concat(heard, " "))
+            """)
     }
 }

@@ -9,7 +9,8 @@ import Testing
 struct StaleJoinFactsTests {
     @Test func aSaveThatRepeatsAMatchedValueIsSeenByLiveResults() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Flight" { dest = "string" }; entity "Port" { code = "string", name = "string" }
             Flight:new{ dest = "A" }; Port:new{ code = "A", name = "alpha" }; save()
             relate("Flight", "dest", "Port", "code", "destination")

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
+import QuarryCoreData
 import QuarryLua
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
-import QuarryCoreData
 
 /// What the review of the store seam found (#30): the store decides what may be
 /// defined, and Quarry's own file keeps its layout.

@@ -16,7 +16,8 @@ import Testing
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let console = ConsoleAndFailureTests.RecordingConsole()
         let runtime = try QuarryRuntime(context: try StoreOpener.open(path), console: console)
-        let failure = runtime.run("""
+        let failure = runtime.run(
+            """
             limited = count("Car", "isLimitedEdition == YES")
             assert(#fetch("Car", "isLimitedEdition == YES") == limited)
             assert(#fetch{ "Car", sort = { "isLimitedEdition", "-maker" } } == count("Car"))
@@ -34,7 +35,9 @@ import Testing
         // ExpensiveSportCar, which declares it.
         #expect(console.notes == [note("Car"), note("SportCar")], "\(console.notes)")
         let code = global(runtime, "code")
-        #expect(code == "// Core Data refuses this predicate over Car: 'isLimitedEdition' is a key of its sub-entities only (keypath not found in entity)")
+        #expect(
+            code == "// Core Data refuses this predicate over Car: 'isLimitedEdition' is a key of its sub-entities only (keypath not found in entity)"
+        )
         let subcode = global(runtime, "subcode")
         #expect(subcode.contains("#Predicate<ExpensiveSportCar> { expensiveSportCar in expensiveSportCar.isLimitedEdition == true }"), "\(subcode)")
         #expect(global(runtime, "limited") != "0")

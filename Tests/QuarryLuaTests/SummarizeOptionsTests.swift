@@ -54,21 +54,22 @@ struct SummarizeOptionsTests {
 
     @Test func estimatesAreMarkedInTheHeaderAndExactCountsThem() throws {
         let h = try bigHarness()
-        h.run("""
-        local s = summarize("Big")
-        local n, g = s[1], s[2]
-        assert(n.column == "n" and n.count == 70000 and n.nulls == 0 and n.min == 1 and n.max == 70000, n.count)
-        assert(n.mean == 35000.5, n.mean)
-        -- Estimated: within 3% (HyperLogLog's standard error is about 0.8%) ...
-        assert(math.abs(n.distinct - 70000) <= 2100, n.distinct)
-        assert(math.abs(n.q50 - 35000.5) <= 2100, n.q50)
-        -- ... but few distinct values are counted exactly.
-        assert(g.distinct == 7, g.distinct)
-        local e = summarize("Big", { exact = true })[1]
-        assert(e.distinct == 70000 and e.q25 == 17500.75 and e.q50 == 35000.5 and e.q75 == 52500.25, e.q25)
-        assert(e.count == n.count and e.min == n.min and e.max == n.max and e.mean == n.mean)
-        assert(math.abs(e.stddev - n.stddev) < 1e-9 * e.stddev, e.stddev)
-        """)
+        h.run(
+            """
+            local s = summarize("Big")
+            local n, g = s[1], s[2]
+            assert(n.column == "n" and n.count == 70000 and n.nulls == 0 and n.min == 1 and n.max == 70000, n.count)
+            assert(n.mean == 35000.5, n.mean)
+            -- Estimated: within 3% (HyperLogLog's standard error is about 0.8%) ...
+            assert(math.abs(n.distinct - 70000) <= 2100, n.distinct)
+            assert(math.abs(n.q50 - 35000.5) <= 2100, n.q50)
+            -- ... but few distinct values are counted exactly.
+            assert(g.distinct == 7, g.distinct)
+            local e = summarize("Big", { exact = true })[1]
+            assert(e.distinct == 70000 and e.q25 == 17500.75 and e.q50 == 35000.5 and e.q75 == 52500.25, e.q25)
+            assert(e.count == n.count and e.min == n.min and e.max == n.max and e.mean == n.mean)
+            assert(math.abs(e.stddev - n.stddev) < 1e-9 * e.stddev, e.stddev)
+            """)
         let quick = try shown(h, "summarize('Big')")
         let header = quick.split(separator: "\n").first.map(String.init) ?? ""
         for marked in ["distinct~", "q25~", "q50~", "q75~"] { #expect(header.contains(marked), "\(header)") }
@@ -99,13 +100,14 @@ struct SummarizeOptionsTests {
 
     @Test func smallInputsAreExactAndUnmarked() throws {
         let h = try Harness()
-        h.run("""
-        entity "Item" { n = "int64", name = "string?" }
-        for i = 1, 9 do Item:new{ n = i, name = i % 2 == 0 and "even" or nil } end
-        save()
-        local s = summarize(Item)
-        assert(s[1].distinct == 9 and s[1].q25 == 3 and s[1].q75 == 7 and s[2].distinct == 1)
-        """)
+        h.run(
+            """
+            entity "Item" { n = "int64", name = "string?" }
+            for i = 1, 9 do Item:new{ n = i, name = i % 2 == 0 and "even" or nil } end
+            save()
+            local s = summarize(Item)
+            assert(s[1].distinct == 9 and s[1].q25 == 3 and s[1].q75 == 7 and s[2].distinct == 1)
+            """)
         let text = try shown(h, "summarize(Item)")
         #expect(!text.contains("~") && text.hasPrefix("column | type   | count | nulls | distinct |"), "\(text)")
     }

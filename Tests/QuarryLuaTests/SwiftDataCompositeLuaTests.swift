@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarrySQLite
 
 /// Issue 49, item 1: a SwiftData composite reads as a Lua table (`c.author.person`), nil
 /// when all its elements are; key paths into it filter and sort in SQL; it is written back
@@ -68,10 +68,14 @@ import QuarrySQLite
         #expect(h.string(#"count("Cocktail", "author != nil")"#) == "2")
         #expect(h.string(#"count("Cocktail", "origin == nil AND historicSpec != nil")"#) == "1")
         #expect(h.error(#"count("Cocktail", "author == 'x'")"#).contains("'author' is a composite"))
-        h.run(#"names = {}; for _, c in ipairs(fetch("Cocktail", "author.year != nil", {sort = "author.year"})) do names[#names + 1] = c.cocktailName end"#)
+        h.run(
+            #"names = {}; for _, c in ipairs(fetch("Cocktail", "author.year != nil", {sort = "author.year"})) do names[#names + 1] = c.cocktailName end"#
+        )
         #expect(h.string("table.concat(names, ',')") == "Algonquin,Bramble")
         // Grouped by an element, as SQL groups its column.
-        h.run(#"g = fetch{ "Cocktail", result = "dictionaries", properties = { "author.year", "count(*)" }, group = { "author.year" }, sort = { "author.year" } }"#)
+        h.run(
+            #"g = fetch{ "Cocktail", result = "dictionaries", properties = { "author.year", "count(*)" }, group = { "author.year" }, sort = { "author.year" } }"#
+        )
         let years = try f.text("SELECT count(DISTINCT ifnull(ZYEAR, '~')) FROM ZCOCKTAIL")
         #expect(h.string("#g") == years)
         #expect(h.string(#"g[3]["author.year"] .. '=' .. g[3]["count(*)"]"#) == "1984=1")
@@ -80,7 +84,8 @@ import QuarrySQLite
     @Test func aCompositeIsWrittenElementByElement() throws {
         let f = try Fixture()
         let h = try f.open()
-        h.run(#"""
+        h.run(
+            #"""
             g = Cocktail:get("Cocktail/2")
             g.author = {person = "Dale DeGroff", year = "1990s"}
             a = Cocktail:get("Cocktail/1")
@@ -89,12 +94,21 @@ import QuarrySQLite
             n = Cocktail:new{cocktailName = "Negroni", glasswareType = "Rocks", id = "0D0D0D0D-0D0D-4D0D-8D0D-0D0D0D0D0D0D", author = {person = "Camillo"}}
             save()
             """#)
-        #expect(try f.text("SELECT ZPERSON || '|' || ZYEAR || '|' || ifnull(ZPLACE, 'nil') || '|' || ifnull(nullif(hex(ZID), ''), 'nil') FROM ZCOCKTAIL WHERE Z_PK = 2") == "Dale DeGroff|1990s|nil|nil")
+        #expect(
+            try f.text(
+                "SELECT ZPERSON || '|' || ZYEAR || '|' || ifnull(ZPLACE, 'nil') || '|' || ifnull(nullif(hex(ZID), ''), 'nil') FROM ZCOCKTAIL WHERE Z_PK = 2"
+            ) == "Dale DeGroff|1990s|nil|nil")
         // A nil composite is every element nil; the cocktail's own id is untouched.
-        #expect(try f.text("SELECT count(*) FROM ZCOCKTAIL WHERE Z_PK = 1 AND ZID IS NULL AND ZPERSON IS NULL AND ZPLACE IS NULL AND ZYEAR IS NULL") == "1")
+        #expect(
+            try f.text("SELECT count(*) FROM ZCOCKTAIL WHERE Z_PK = 1 AND ZID IS NULL AND ZPERSON IS NULL AND ZPLACE IS NULL AND ZYEAR IS NULL")
+                == "1")
         #expect(try f.text("SELECT hex(ZID1) FROM ZCOCKTAIL WHERE Z_PK = 1") == "E2C6D91B98ED43F29110C68BA68578CA")
-        #expect(try f.text("SELECT ZCITY || '|' || ZLAT || '|' || ifnull(ZLON, 'nil') || '|' || ifnull(ZPLACE1, 'nil') FROM ZCOCKTAIL WHERE Z_PK = 1") == "Paris|48.85|nil|nil")
-        #expect(try f.text("SELECT ZPERSON || '|' || ZGLASSWARETYPE || '|' || hex(ZID1) FROM ZCOCKTAIL WHERE ZCOCKTAILNAME = 'Negroni'") == "Camillo|Rocks|0D0D0D0D0D0D4D0D8D0D0D0D0D0D0D0D")
+        #expect(
+            try f.text("SELECT ZCITY || '|' || ZLAT || '|' || ifnull(ZLON, 'nil') || '|' || ifnull(ZPLACE1, 'nil') FROM ZCOCKTAIL WHERE Z_PK = 1")
+                == "Paris|48.85|nil|nil")
+        #expect(
+            try f.text("SELECT ZPERSON || '|' || ZGLASSWARETYPE || '|' || hex(ZID1) FROM ZCOCKTAIL WHERE ZCOCKTAILNAME = 'Negroni'")
+                == "Camillo|Rocks|0D0D0D0D0D0D4D0D8D0D0D0D0D0D0D0D")
         #expect(try f.text("PRAGMA integrity_check") == "ok")
         // A field the composite does not have is refused, and nothing of it is set.
         let message = h.error(#"g.author = {persn = "X"}"#)

@@ -14,7 +14,7 @@ import Testing
         ("qty * 2 + 1 > 5", "((item.qty * 2) + 1) > 5"),
         ("tags.@count == 2", "item.tags.count == 2"),
         ("tags[SIZE] > 0", "item.tags.count > 0"),
-        ("'ell' IN title", "item.title.contains(\"ell\")"),
+        ("'ell' IN title", "item.title.contains(\"ell\")")
     ])
     func writesAPredicateMacro(_ format: String, _ body: String) throws {
         let h = try Harness()
@@ -27,7 +27,7 @@ import Testing
         ("qty ** 2 > 4", "** has no #Predicate operator"),
         ("qty / 2 > 1", "/ divides as Double"),
         ("tags.@sum.weight > 1", "@sum"),
-        ("abs:(qty) > 1", "functions"),
+        ("abs:(qty) > 1", "functions")
     ])
     func namesTheRealReason(_ format: String, _ reason: String) throws {
         let h = try Harness()
@@ -37,9 +37,9 @@ import Testing
     }
 
     static let model = #"""
-    entity "Person" { name = "string", age = "int?" }
-    entity "Tag" { weight = "int" }
-    entity "Item" { title = "string", qty = "int", owner = { one = "Person", inverse = "items" },
-                    tags = { many = "Tag", inverse = "item" } }
-    """#
+        entity "Person" { name = "string", age = "int?" }
+        entity "Tag" { weight = "int" }
+        entity "Item" { title = "string", qty = "int", owner = { one = "Person", inverse = "items" },
+                        tags = { many = "Tag", inverse = "item" } }
+        """#
 }

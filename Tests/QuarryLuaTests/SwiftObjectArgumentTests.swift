@@ -7,7 +7,8 @@ import Testing
 @Suite struct SwiftObjectArgumentTests {
     @Test func anObjectIsAnArgumentAndNoPredicateMacro() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Owner" { name = "string" }
             entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
             o = Owner:new{ name = "a" }; Pet:new{ name = "p", owner = o }; save()

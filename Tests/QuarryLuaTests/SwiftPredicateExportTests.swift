@@ -1,10 +1,10 @@
 import Foundation
+import QuarryModel
+import QuarryModelFiles
 import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
-import QuarryModelFiles
 
 /// `p:swift` against the real `#Predicate` macro (swift-foundation, issue #27 part 2):
 /// every exported `#Predicate`, with the values it captures, is compiled by swiftc in one
@@ -17,11 +17,15 @@ import QuarryModelFiles
     }
     static let people: [(name: String, age: Int64?)] = [("Ann", 30), ("Bob", nil), ("Cy", 45)]
     static let items: [Item] = [
-        Item(title: "alpha", qty: 1, price: 1.5, made: 1_700_000_000, uid: "0C4B6B0E-3E36-4D4B-9E5A-8D2C4C1F0A01", flag: true, nick: "al", owner: 0, weights: [1, 3]),
+        Item(
+            title: "alpha", qty: 1, price: 1.5, made: 1_700_000_000, uid: "0C4B6B0E-3E36-4D4B-9E5A-8D2C4C1F0A01", flag: true, nick: "al", owner: 0,
+            weights: [1, 3]),
         Item(title: "beta", qty: 5, price: 2.5, made: nil, uid: nil, flag: false, nick: nil, owner: 1, weights: []),
-        Item(title: "gamma\"#", qty: 7, price: 9.0, made: 1_600_000_000.5, uid: "5D2A1C9B-0000-4000-8000-00000000AB12", flag: false, nick: "gam", owner: nil, weights: [4]),
+        Item(
+            title: "gamma\"#", qty: 7, price: 9.0, made: 1_600_000_000.5, uid: "5D2A1C9B-0000-4000-8000-00000000AB12", flag: false, nick: "gam",
+            owner: nil, weights: [4]),
         Item(title: "delta", qty: 3, price: 0.5, made: 1_650_000_000, uid: nil, flag: true, nick: "d", owner: 2, weights: [2, 2, 5]),
-        Item(title: "ab", qty: 2, price: 3.0, made: 1_700_000_000, uid: nil, flag: false, nick: "a\nb", owner: 0, weights: [1]),
+        Item(title: "ab", qty: 2, price: 3.0, made: 1_700_000_000, uid: nil, flag: false, nick: "a\nb", owner: 0, weights: [1])
     ]
 
     /// Formats and their Lua arguments; each must give a `#Predicate`.
@@ -76,7 +80,7 @@ import QuarryModelFiles
         ("NONE tags.item.nick BEGINSWITH 'g'", ""),
         ("SUBQUERY(owner.items, $i, NOT ($i.nick CONTAINS 'l')).@count > 0", ""),
         ("title CONTAINS[cd] %@", "'ÁL'"),
-        ("nick CONTAINS[cd] 'GÁ' OR title CONTAINS[cd] 'ETA'", ""),
+        ("nick CONTAINS[cd] 'GÁ' OR title CONTAINS[cd] 'ETA'", "")
     ]
 
     @Test func everyExportedMacroCompilesAndSelectsWhatQuarrySelects() throws {
@@ -98,9 +102,13 @@ import QuarryModelFiles
             #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("let ") }, "\(format): \(code)")
             // Foundation on Linux has no NSPredicate(format:): its line is checked against a
             // stand-in taking the same arguments.
-            program += "do {\n" + lines.joined(separator: "\n").replacingOccurrences(of: "= NSPredicate(format:", with: "= StandInNSPredicate(format:")
+            program +=
+                "do {\n" + lines.joined(separator: "\n").replacingOccurrences(of: "= NSPredicate(format:", with: "= StandInNSPredicate(format:")
                 + "\n    print(\"\(n):\" + items.filter { try! query.evaluate($0) }.map(\\.title).sorted().joined(separator: \"|\"))\n}\n"
-            let titles = h.string("(function() local t = {} for _, o in ipairs(fetch{ 'Item', predicate = predicate([[\(format)]]\(args)), sort = { 'title' } }) do t[#t+1] = o.title end table.sort(t) return table.concat(t, '|') end)()") ?? ""
+            let titles =
+                h.string(
+                    "(function() local t = {} for _, o in ipairs(fetch{ 'Item', predicate = predicate([[\(format)]]\(args)), sort = { 'title' } }) do t[#t+1] = o.title end table.sort(t) return table.concat(t, '|') end)()"
+                ) ?? ""
             expected.append("\(n):" + titles)
         }
         let printed = try SwiftCompiler.compileAndRun(program)
@@ -123,7 +131,7 @@ import QuarryModelFiles
         ("qty BETWEEN {0.5, 3}", "Int64 compared with 0.5"),
         ("owner.age > qty * 2 AND owner.age < owner.age", "may be nil"),
         // Compiles alone, but Swift 6.3's type checker gives up on the two together.
-        ("NOT (owner.age IN {30} AND NOT (owner.age BETWEEN {40, 50}))", "Swift's type checker gives up"),
+        ("NOT (owner.age IN {30} AND NOT (owner.age BETWEEN {40, 50}))", "Swift's type checker gives up")
     ])
     func refusesWithTheReason(_ format: String, _ reason: String) throws {
         let h = try Harness()
@@ -169,14 +177,18 @@ import QuarryModelFiles
     }
 
     static let model = #"""
-    entity "Person" { name = "string", age = "int?" }
-    entity "Tag" { weight = "int", item = { one = "Item", inverse = "tags" } }
-    entity "Item" { title = "string", qty = "int", price = "double", made = "date?", uid = "uuid?", flag = "bool", nick = "string?",
-                    owner = { one = "Person", inverse = "items" }, tags = { many = "Tag", inverse = "item" } }
-    """#
+        entity "Person" { name = "string", age = "int?" }
+        entity "Tag" { weight = "int", item = { one = "Item", inverse = "tags" } }
+        entity "Item" { title = "string", qty = "int", price = "double", made = "date?", uid = "uuid?", flag = "bool", nick = "string?",
+                        owner = { one = "Person", inverse = "items" }, tags = { many = "Tag", inverse = "item" } }
+        """#
 
     static var luaObjects: String {
-        func lua(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\"" }
+        func lua(_ s: String) -> String {
+            "\""
+                + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+                    of: "\n", with: "\\n") + "\""
+        }
         var code = "local people = {}\n"
         for p in people { code += "people[#people+1] = Person:new{ name = \(lua(p.name))\(p.age.map { ", age = \($0)" } ?? "") }\n" }
         for i in items {
@@ -226,11 +238,15 @@ import QuarryModelFiles
         """
 
     static var swiftObjects: String {
-        var code = "let people = [" + people.map { "Person(name: \(swiftStringLiteral($0.name)), age: \($0.age.map(String.init) ?? "nil"))" }.joined(separator: ", ") + "]\n"
+        var code =
+            "let people = ["
+            + people.map { "Person(name: \(swiftStringLiteral($0.name)), age: \($0.age.map(String.init) ?? "nil"))" }.joined(separator: ", ") + "]\n"
         code += "var items: [Item] = []\n"
         for i in items {
-            code += "do { let o = Item(title: \(swiftStringLiteral(i.title)), qty: \(i.qty), price: \(i.price), made: \(i.made.map { "Date(timeIntervalSince1970: \($0))" } ?? "nil"), "
-            code += "uid: \(i.uid.map { "UUID(uuidString: \"\($0)\")" } ?? "nil"), flag: \(i.flag), nick: \(i.nick.map(swiftStringLiteral) ?? "nil"), owner: \(i.owner.map { "people[\($0)]" } ?? "nil"))\n"
+            code +=
+                "do { let o = Item(title: \(swiftStringLiteral(i.title)), qty: \(i.qty), price: \(i.price), made: \(i.made.map { "Date(timeIntervalSince1970: \($0))" } ?? "nil"), "
+            code +=
+                "uid: \(i.uid.map { "UUID(uuidString: \"\($0)\")" } ?? "nil"), flag: \(i.flag), nick: \(i.nick.map(swiftStringLiteral) ?? "nil"), owner: \(i.owner.map { "people[\($0)]" } ?? "nil"))\n"
             code += "  o.owner?.items.append(o)\n"
             for w in i.weights { code += "  do { let t = Tag(weight: \(w)); t.item = o; o.tags.append(t) }\n" }
             code += "  items.append(o) }\n"

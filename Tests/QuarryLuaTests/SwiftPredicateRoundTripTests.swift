@@ -10,7 +10,9 @@ import Testing
 /// Swift the real macro already agrees with.
 @Suite struct SwiftPredicateRoundTripTests {
     static func titles(_ h: Harness, _ predicate: String) -> String {
-        h.string("(function() local t = {} for _, o in ipairs(fetch{ 'Item', predicate = \(predicate) }) do t[#t+1] = o.title end table.sort(t) return table.concat(t, '|') end)()") ?? "<error>"
+        h.string(
+            "(function() local t = {} for _, o in ipairs(fetch{ 'Item', predicate = \(predicate) }) do t[#t+1] = o.title end table.sort(t) return table.concat(t, '|') end)()"
+        ) ?? "<error>"
     }
 
     @Test func everyExportedMacroReadsBackToTheSameRows() throws {
@@ -26,14 +28,17 @@ import Testing
             #expect(Self.titles(h, "predicate([==[\(swift)]==])") == Self.titles(h, original), "\(format) → \(swift)")
             readBack += 1
         }
-        #expect(readBack >= SwiftPredicateExportTests.cases.count - 2, "only \(readBack) of \(SwiftPredicateExportTests.cases.count) cases had a #Predicate")
+        #expect(
+            readBack >= SwiftPredicateExportTests.cases.count - 2,
+            "only \(readBack) of \(SwiftPredicateExportTests.cases.count) cases had a #Predicate")
     }
 
     @Test func swiftInEveryPlaceAFormatGoes() throws {
         let h = try Harness()
         h.run(SwiftPredicateExportTests.model)
         h.run(SwiftPredicateExportTests.luaObjects)
-        h.run(#"""
+        h.run(
+            #"""
             local swift = "#Predicate<Item> { $0.qty > least && $0.owner?.name == \"Ann\" }"
             assert(count("Item", "qty > 0 AND owner.name == 'Ann'") == 2)
             assert(#fetch{ "Item", predicate = swift, vars = { least = 0 } } == 2)
@@ -69,7 +74,7 @@ import Testing
         h.run(SwiftPredicateExportTests.luaObjects)
         for (format, quantifier) in [
             ("ANY tags.weight < qty", "ANY"), ("ALL tags.weight < qty", "ALL"), ("ANY tags.weight * 2 > qty + 1", "ANY"),
-            ("NONE tags.weight > qty", "ANY"), ("ALL tags.weight >= qty - 1", "ALL"), ("ANY tags.weight == qty", "ANY"),
+            ("NONE tags.weight > qty", "ANY"), ("ALL tags.weight >= qty - 1", "ALL"), ("ANY tags.weight == qty", "ANY")
         ] {
             let code = h.string("predicate([[\(format)]]):swift('Item')") ?? ""
             let swift = code.split(separator: "\n").drop { $0.hasPrefix("let predicate = NSPredicate") }.joined(separator: "\n")
@@ -78,7 +83,8 @@ import Testing
             #expect(h.string("tostring(predicate([==[\(swift)]==]))")?.contains(quantifier) == true, "\(format) → \(swift)")
         }
         // The member on the right: the operator turns round.
-        #expect(Self.titles(h, #"predicate([==[#Predicate<Item> { item in item.tags.contains(where: { tag in item.qty > tag.weight }) }]==])"#)
+        #expect(
+            Self.titles(h, #"predicate([==[#Predicate<Item> { item in item.tags.contains(where: { tag in item.qty > tag.weight }) }]==])"#)
                 == Self.titles(h, "predicate([[ANY tags.weight < qty]])"))
         // Anything else naming the object inside the closure is refused in one line.
         let mixed = h.error(##"count("Item", "#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty && $0.weight > 1 } }")"##)
@@ -101,7 +107,8 @@ import Testing
         #expect(configured.contains("#Predicate<Person> tests Person objects"), "\(configured)")
         let batch = h.error(##"Item:deleteall("#Predicate<Person> { $0.qty > 1 }")"##)
         #expect(batch.contains("#Predicate<Person> tests Person objects"), "\(batch)")
-        h.run(#"""
+        h.run(
+            #"""
             entity("Car", { abstract = true }) { name = "string" }
             entity("SportCar", { parent = "Car" }) { speed = "int" }
             SportCar:new{ name = "a", speed = 3 } save()

@@ -12,29 +12,39 @@ import Testing
 /// in Quarry's order. What a style cannot say is named on a `// not expressed:` line.
 @Suite struct SwiftRequestExportTests {
     static let model = #"""
-    entity "Person" { name = "string" }
-    entity "Quake" { place = "string", magnitude = "double", time = "date", day = "string", tsunami = "bool", code = "uuid?",
-                     owner = { one = "Person", inverse = "quakes" } }
-    """#
+        entity "Person" { name = "string" }
+        entity "Quake" { place = "string", magnitude = "double", time = "date", day = "string", tsunami = "bool", code = "uuid?",
+                         owner = { one = "Person", inverse = "quakes" } }
+        """#
     static let quakes: [(place: String, magnitude: Double, time: Double, day: String, tsunami: Bool, owner: Int?)] = [
         ("Alaska", 5.5, 1_700_000_100, "d1", false, 0), ("Chile", 6.1, 1_700_000_300, "d2", true, 1),
         ("alaska bay", 7.0, 1_700_000_200, "d1", true, nil), ("Japan", 4.0, 1_700_000_400, "d3", false, 0),
         ("Peru", 5.2, 1_700_000_500, "d2", false, 1), ("Fiji", 6.6, 1_600_000_000, "d3", true, nil),
-        ("Banda", 5.9, 1_700_000_600, "d1", false, 0), ("Tonga", 5.1, 1_700_000_700, "d2", true, 1),
+        ("Banda", 5.9, 1_700_000_600, "d1", false, 0), ("Tonga", 5.1, 1_700_000_700, "d2", true, 1)
     ]
 
     /// The requests, as Lua expressions, each with the styles whose code is compiled.
     static let requests: [(lua: String, styles: [String])] = [
-        (#"fetch{ "Quake", predicate = "magnitude > %@ AND time > %@", args = { 5, date(1650000000) }, sort = { "-time", "place" }, limit = 3, offset = 1 }"#,
-         ["fetchrequest", "query", "descriptor", "nsfetchrequest", ""]),
-        (#"fetch{ "Quake", predicate = "place CONTAINS %@ OR tsunami == YES", args = { "a" }, sort = { "-magnitude" }, section = "day" }"#,
-         ["fetchrequest", "sectioned", "query", "descriptor", "nsfetchrequest"]),
-        (#"fetch{ "Quake", predicate = "owner.name == %@ AND code == nil", args = { "Ann" }, sort = { "owner.name", { "place", compare = "caseInsensitive" }, "tsunami" }, batch = 50, prefetch = { "owner" } }"#,
-         ["fetchrequest", "query", "descriptor", "nsfetchrequest"]),
-        (#"fetch{ "Quake", result = "dictionaries", properties = { "day", "count(*)", "avg(magnitude) AS mean", "max(time)", "magnitude * 2" }, group = { "day" }, having = "count > 1", sort = { "-mean" } }"#,
-         ["nsfetchrequest"]),
-        (#"fetch{ "Quake", predicate = "owner != nil AND NOT (place IN %@) AND ANY owner.quakes.tsunami == YES", args = { { "Peru" } }, sort = { "owner.name", "-magnitude" } }"#,
-         ["descriptor", "query"]),
+        (
+            #"fetch{ "Quake", predicate = "magnitude > %@ AND time > %@", args = { 5, date(1650000000) }, sort = { "-time", "place" }, limit = 3, offset = 1 }"#,
+            ["fetchrequest", "query", "descriptor", "nsfetchrequest", ""]
+        ),
+        (
+            #"fetch{ "Quake", predicate = "place CONTAINS %@ OR tsunami == YES", args = { "a" }, sort = { "-magnitude" }, section = "day" }"#,
+            ["fetchrequest", "sectioned", "query", "descriptor", "nsfetchrequest"]
+        ),
+        (
+            #"fetch{ "Quake", predicate = "owner.name == %@ AND code == nil", args = { "Ann" }, sort = { "owner.name", { "place", compare = "caseInsensitive" }, "tsunami" }, batch = 50, prefetch = { "owner" } }"#,
+            ["fetchrequest", "query", "descriptor", "nsfetchrequest"]
+        ),
+        (
+            #"fetch{ "Quake", result = "dictionaries", properties = { "day", "count(*)", "avg(magnitude) AS mean", "max(time)", "magnitude * 2" }, group = { "day" }, having = "count > 1", sort = { "-mean" } }"#,
+            ["nsfetchrequest"]
+        ),
+        (
+            #"fetch{ "Quake", predicate = "owner != nil AND NOT (place IN %@) AND ANY owner.quakes.tsunami == YES", args = { { "Peru" } }, sort = { "owner.name", "-magnitude" } }"#,
+            ["descriptor", "query"]
+        )
     ]
 
     @Test func everyStyleCompilesAndTheDescriptorFetchesQuarrysRows() throws {
@@ -58,7 +68,9 @@ import Testing
                     // Every part said: the stand-in's fetch must give Quarry's rows, in order.
                     program += "func \(name)(modelContext: ModelContext) throws -> [Quake] {\n\(compiled)\nreturn quakes\n}\n"
                     program += "print(\"\(n):\" + (try \(name)(modelContext: modelContext)).map(\\.place).joined(separator: \"|\"))\n"
-                    let places = h.string("(function() local t = {} for o in r\(n):objects() do t[#t+1] = o.place end return table.concat(t, '|') end)()") ?? ""
+                    let places =
+                        h.string("(function() local t = {} for o in r\(n):objects() do t[#t+1] = o.place end return table.concat(t, '|') end)()")
+                        ?? ""
                     expected.append("\(n):" + places)
                 case "descriptor":
                     program += "func \(name)(modelContext: ModelContext) throws {\n\(compiled)\n_ = quakes\n}\n"
@@ -84,15 +96,23 @@ import Testing
         // Limits: named where @FetchRequest has none, said by the others.
         #expect(code(0, "fetchrequest").hasPrefix("// not expressed: limit 3: the fetchrequest style has no fetch limit"))
         #expect(code(0, "fetchrequest").contains("// not expressed: offset 1: "))
-        #expect(code(0, "fetchrequest").contains(##"@FetchRequest(sortDescriptors: [SortDescriptor(\Quake.time, order: .reverse), SortDescriptor(\Quake.place, comparator: .lexical)], predicate: NSPredicate(format: #"magnitude > 5 AND time > CAST(671692800.0, "NSDate")"#), animation: .default)"##))
+        #expect(
+            code(0, "fetchrequest").contains(
+                ##"@FetchRequest(sortDescriptors: [SortDescriptor(\Quake.time, order: .reverse), SortDescriptor(\Quake.place, comparator: .lexical)], predicate: NSPredicate(format: #"magnitude > 5 AND time > CAST(671692800.0, "NSDate")"#), animation: .default)"##
+            ))
         #expect(code(0, "fetchrequest").hasSuffix("private var quakes: FetchedResults<Quake>"))
-        #expect(code(0, "query").contains("descriptor.fetchLimit = 3\n    descriptor.fetchOffset = 1\n    _quakes = Query(descriptor, animation: .default)"))
+        #expect(
+            code(0, "query").contains(
+                "descriptor.fetchLimit = 3\n    descriptor.fetchOffset = 1\n    _quakes = Query(descriptor, animation: .default)"))
         #expect(!code(0, "query").contains("not expressed"))
         #expect(code(0, "nsfetchrequest").contains("request.fetchLimit = 3\nrequest.fetchOffset = 1\nrequest.fetchBatchSize = 200"))
         // Quarry's own store: SwiftData's @Query.
         #expect(code(0, "query") == h.string("r0:swift()"))
         // Sections: the key leads the sort; styles without sections name them.
-        #expect(code(1, "sectioned").contains(#"@SectionedFetchRequest<String, Quake>(sectionIdentifier: \Quake.day, sortDescriptors: [SortDescriptor(\Quake.day, comparator: .lexical), SortDescriptor(\Quake.magnitude, order: .reverse)]"#))
+        #expect(
+            code(1, "sectioned").contains(
+                #"@SectionedFetchRequest<String, Quake>(sectionIdentifier: \Quake.day, sortDescriptors: [SortDescriptor(\Quake.day, comparator: .lexical), SortDescriptor(\Quake.magnitude, order: .reverse)]"#
+            ))
         #expect(code(1, "sectioned").hasSuffix("private var quakes: SectionedFetchResults<String, Quake>"))
         #expect(code(1, "fetchrequest").hasPrefix("// not expressed: section = 'day': @FetchRequest has no sections"))
         #expect(code(1, "query").hasPrefix("// not expressed: section = 'day': SwiftData has no sections"))
@@ -105,17 +125,23 @@ import Testing
         #expect(code(2, "fetchrequest").contains("// not expressed: batch 50: "))
         #expect(code(2, "fetchrequest").contains("// not expressed: prefetch: "))
         #expect(code(2, "descriptor").contains(#"descriptor.relationshipKeyPathsForPrefetching = [\Quake.owner]"#))
-        #expect(code(2, "nsfetchrequest").contains(#"NSSortDescriptor(key: "place", ascending: true, selector: #selector(NSString.caseInsensitiveCompare(_:)))"#))
+        #expect(
+            code(2, "nsfetchrequest").contains(
+                #"NSSortDescriptor(key: "place", ascending: true, selector: #selector(NSString.caseInsensitiveCompare(_:)))"#))
         #expect(code(2, "nsfetchrequest").contains("request.fetchBatchSize = 50"))
         // Dictionaries: NSFetchRequest's, and named elsewhere.
         let rows = swift(3, "nsfetchrequest")
         #expect(rows == h.string("swift(r3)"))
         #expect(rows.contains("request.resultType = .dictionaryResultType"))
-        #expect(rows.contains(#"request.propertiesToGroupBy = ["day"]"#) && rows.contains(##"request.havingPredicate = NSPredicate(format: #"count > 1"#)"##))
+        #expect(
+            rows.contains(#"request.propertiesToGroupBy = ["day"]"#)
+                && rows.contains(##"request.havingPredicate = NSPredicate(format: #"count > 1"#)"##))
         #expect(rows.contains(#"property2.name = "mean""#) && rows.contains("property2.expressionResultType = .doubleAttributeType"))
         #expect(rows.hasPrefix("// not expressed: property 'magnitude * 2': "))
         #expect(swift(3, "query").hasPrefix("// not expressed: dictionaries: the query style fetches objects"))
-        #expect(h.error("r0:swift('swiftui')").contains("style must be 'fetchrequest', 'sectioned', 'query', 'descriptor', 'nsfetchrequest', got 'swiftui'"))
+        #expect(
+            h.error("r0:swift('swiftui')").contains(
+                "style must be 'fetchrequest', 'sectioned', 'query', 'descriptor', 'nsfetchrequest', got 'swiftui'"))
         #expect(h.error("swift({})").contains("expected results, or the rows of fetch{ ..., result = \"dictionaries\" }"))
     }
 
@@ -126,23 +152,27 @@ import Testing
     /// name in `originalName:`); the code compiles and the descriptor fetches Quarry's rows.
     @Test func namesThatAreNotIdentifiersCompile() throws {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             local C = entity "Café" { ["$0"] = "int", ["first name"] = "string", first_name = "string?" }
             for i = 1, 6 do C:new{ ["$0"] = i, ["first name"] = "n" .. (7 - i), first_name = "f" .. i } end
             save()
             r = fetch{ "Café", predicate = "%K > %@ AND %K BEGINSWITH %@", args = { "$0", 1, "first name", "n" }, sort = { "first name" }, limit = 3 }
             """#)
         let model = h.string(#"entities()[1]:swift()"#) ?? ""
-        #expect(model.contains(#"@Attribute(originalName: "$0") var _0: Int64"#) && model.contains(#"@Attribute(originalName: "first name") var first_name_2: String"#)
+        #expect(
+            model.contains(#"@Attribute(originalName: "$0") var _0: Int64"#)
+                && model.contains(#"@Attribute(originalName: "first name") var first_name_2: String"#)
                 && model.contains("var first_name: String?"), "\(model)")
-        var program = Self.standIns + """
-            final class Café { var _0: Int64; var first_name_2: String; var first_name: String?
-                init(_0: Int64, first_name_2: String, first_name: String?) { self._0 = _0; self.first_name_2 = first_name_2; self.first_name = first_name } }
-            extension Café: Equatable { static func == (a: Café, b: Café) -> Bool { a === b } }
-            let modelContext = ModelContext()
-            for i in 1...6 { modelContext.objects.append(Café(_0: Int64(i), first_name_2: "n\\(7 - i)", first_name: "f\\(i)")) }
+        var program =
+            Self.standIns + """
+                final class Café { var _0: Int64; var first_name_2: String; var first_name: String?
+                    init(_0: Int64, first_name_2: String, first_name: String?) { self._0 = _0; self.first_name_2 = first_name_2; self.first_name = first_name } }
+                extension Café: Equatable { static func == (a: Café, b: Café) -> Bool { a === b } }
+                let modelContext = ModelContext()
+                for i in 1...6 { modelContext.objects.append(Café(_0: Int64(i), first_name_2: "n\\(7 - i)", first_name: "f\\(i)")) }
 
-            """
+                """
         let query = h.string("r:swift('query')") ?? ""
         #expect(query.contains("_cafés = Query(descriptor, animation: .default)") && query.contains("descriptor.fetchLimit = 3"), "\(query)")
         #expect(!query.contains("`") && !query.contains("not expressed"), "\(query)")
@@ -152,7 +182,8 @@ import Testing
         program += "func fetched(modelContext: ModelContext) throws -> [Café] {\n\(descriptor)\nreturn cafés\n}\n"
         program += "print(try fetched(modelContext: modelContext).map { \"\\($0._0) \\($0.first_name_2)\" }.joined(separator: \"|\"))\n"
         let printed = try SwiftCompiler.compileAndRun(program)
-        let expected = h.string(#"(function() local t = {} for o in r:objects() do t[#t+1] = o["$0"] .. " " .. o["first name"] end return table.concat(t, "|") end)()"#)
+        let expected = h.string(
+            #"(function() local t = {} for o in r:objects() do t[#t+1] = o["$0"] .. " " .. o["first name"] end return table.concat(t, "|") end)()"#)
         #expect(printed == [expected ?? ""] && expected == "6 n1|5 n2|4 n3", "\(printed) \(expected ?? "")")
     }
 
@@ -163,14 +194,16 @@ import Testing
         h.run(Self.model)
         let code = h.string(#"fetch{ "Quake", predicate = "place MATCHES %@", args = { "x\n exit(42) //" } }:swift("query")"#) ?? ""
         let lines = code.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 3 && lines[0].hasPrefix("// not expressed: predicate place MATCHES ") && lines[0].contains(#"\u{a} exit(42)"#), "\(code)")
+        #expect(
+            lines.count == 3 && lines[0].hasPrefix("// not expressed: predicate place MATCHES ") && lines[0].contains(#"\u{a} exit(42)"#), "\(code)")
         #expect(lines.dropFirst() == ["@Query(sort: [], animation: .default)", "private var quakes: [Quake]"], "\(code)")
     }
 
     static var luaObjects: String {
         var code = "local ann, bob = Person:new{ name = \"Ann\" }, Person:new{ name = \"Bob\" }\nlocal people = { ann, bob }\n"
         for q in quakes {
-            code += "Quake:new{ place = \"\(q.place)\", magnitude = \(q.magnitude), time = date(\(q.time)), day = \"\(q.day)\", tsunami = \(q.tsunami)"
+            code +=
+                "Quake:new{ place = \"\(q.place)\", magnitude = \(q.magnitude), time = date(\(q.time)), day = \"\(q.day)\", tsunami = \(q.tsunami)"
             code += (q.owner.map { ", owner = people[\($0 + 1)]" } ?? "") + " }\n"
         }
         return code + "save()\n"
@@ -191,7 +224,8 @@ import Testing
     static var swiftObjects: String {
         var code = "let people = [Person(name: \"Ann\"), Person(name: \"Bob\")]\nlet modelContext = ModelContext()\n"
         for q in quakes {
-            code += "modelContext.objects.append(Quake(place: \(swiftStringLiteral(q.place)), magnitude: \(q.magnitude), time: Date(timeIntervalSince1970: \(q.time)), "
+            code +=
+                "modelContext.objects.append(Quake(place: \(swiftStringLiteral(q.place)), magnitude: \(q.magnitude), time: Date(timeIntervalSince1970: \(q.time)), "
             code += "day: \(swiftStringLiteral(q.day)), tsunami: \(q.tsunami), owner: \(q.owner.map { "people[\($0)]" } ?? "nil")))\n"
             code += "if let q = modelContext.objects.last as? Quake { q.owner?.quakes.append(q) }\n"
         }

@@ -1,8 +1,9 @@
 import CLua
-@testable import QuarryLua
 import QuarryFormat
 import QuarryStore
 import Testing
+
+@testable import QuarryLua
 
 /// `watch` of dictionary rows and `sql()` rows (issue 32): the rows stay plain tables,
 /// remember the query that made them, and the view runs it again, marks what changed,
@@ -10,7 +11,8 @@ import Testing
 @Suite struct WatchRowsTests {
     private func harness() throws -> Harness {
         let h = try Harness()
-        h.run(#"""
+        h.run(
+            #"""
             entity "Sale" { country = "string?", total = "double" }
             Sale:new{ country = "FR", total = 10 }; Sale:new{ country = "FR", total = 5 }
             Sale:new{ country = "DE", total = 7 }
@@ -19,7 +21,8 @@ import Testing
         return h
     }
 
-    private static let grouped = #"fetch{ "Sale", result = "dictionaries", properties = { "country", "sum(total) AS revenue" }, group = { "country" }, sort = "country" }"#
+    private static let grouped =
+        #"fetch{ "Sale", result = "dictionaries", properties = { "country", "sum(total) AS revenue" }, group = { "country" }, sort = "country" }"#
 
     /// The query remembered for the global `name`'s rows.
     private func query(_ h: Harness, _ name: String) -> RowsQuery? {
@@ -109,7 +112,10 @@ import Testing
         h.run("watch(\(Self.grouped))")
         h.run(#"watch(sql("SELECT count(*) AS n FROM Sale"))"#)
         let summary = h.error(#"watch(summarize("Sale"))"#)
-        #expect(summary == #"t:1: watch: these rows have no query to run again (summarize's); watch results, fetch{ ..., result = "dictionaries" } or sql(...)"#, "\(summary)")
+        #expect(
+            summary
+                == #"t:1: watch: these rows have no query to run again (summarize's); watch results, fetch{ ..., result = "dictionaries" } or sql(...)"#,
+            "\(summary)")
         let plain = h.error("watch({ { a = 1 } })")
         #expect(plain.contains("results, dictionary results or sql() rows expected"), "\(plain)")
         let option = h.error(#"watch(fetch("Sale"), { mark = 1 })"#)

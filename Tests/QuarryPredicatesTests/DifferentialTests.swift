@@ -1,38 +1,40 @@
 import Foundation
 import GRDB
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
-import Testing
 import QuarryTestSupport
-import QuarryModel
-import QuarrySQLite
+import Testing
 
 /// SQL (what a fetch runs) and `matches` (what `p:matches(o)` runs) must select the same
 /// rows for every predicate: random rows, random predicates, fixed seeds.
 @Suite struct DifferentialTests {
-    static let entity = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "i", type: .int64, isOptional: true),
-        AttributeDescription(name: "d", type: .double, isOptional: true),
-        AttributeDescription(name: "s", type: .string, isOptional: true),
-        AttributeDescription(name: "u", type: .string, isOptional: true),
-        AttributeDescription(name: "b", type: .bool, isOptional: true),
-        AttributeDescription(name: "t", type: .date, isOptional: true),
-    ])
+    static let entity = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "i", type: .int64, isOptional: true),
+            AttributeDescription(name: "d", type: .double, isOptional: true),
+            AttributeDescription(name: "s", type: .string, isOptional: true),
+            AttributeDescription(name: "u", type: .string, isOptional: true),
+            AttributeDescription(name: "b", type: .bool, isOptional: true),
+            AttributeDescription(name: "t", type: .date, isOptional: true)
+        ])
 
     static let extremeInts: [Int64] = [
-        .min, .max, .min + 1, .max - 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, 1_000_000_007, -123_456_789_012, 0,
+        .min, .max, .min + 1, .max - 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, 1_000_000_007, -123_456_789_012, 0
     ]
     static let extremeDoubles: [Double] = [
         0, -0.0, 1e300, -1e300, 1e-300, 9.3e18, -9.3e18, 9223372036854775808.0, -9223372036854775808.0,
-        9007199254740992, 9007199254740994, 0.1, 0.30000000000000004, 3.14159, -2.5, 1.5, 1e15, 123456.789,
+        9_007_199_254_740_992, 9_007_199_254_740_994, 0.1, 0.30000000000000004, 3.14159, -2.5, 1.5, 1e15, 123456.789
     ]
     static let strings: [String] = [
         "", "café", "cafe", "CAFE", "Café", "CAFÉ", "cafe\u{301}", "Straße", "STRASSE", "strasse", "straße",
         "a", "A", "b", "B", "abc", "ABC", "Ábc", "äbc", "z", "Z", "日本", "ß", "SS", "ǅ", "ﬁ", "FI", "İ", "ı", "i",
-        " a", "a ", "émile", "Émile", "zoë", "ZOE", "🙂", "it's \"q\"", "Ⅻ", "ａ",
+        " a", "a ", "émile", "Émile", "zoë", "ZOE", "🙂", "it's \"q\"", "Ⅻ", "ａ"
     ]
-    static let dates: [Double] = [0, -1, 1705940772, 1705940772.25, -14182940, 951782400, 2_000_000_000.5, -2_000_000_000]
+    static let dates: [Double] = [0, -1, 1_705_940_772, 1705940772.25, -14_182_940, 951_782_400, 2_000_000_000.5, -2_000_000_000]
 
     struct Generator {
         var rng: SplitMix64
@@ -43,8 +45,10 @@ import QuarrySQLite
             rng.chance(0.6) ? Double(rng.int(-24...24)) / 2 : rng.pick(DifferentialTests.extremeDoubles)
         }
         mutating func string() -> String {
-            rng.chance(0.9) ? rng.pick(DifferentialTests.strings) : String(rng.pick(Array("abcABCéÉßx ")))
-                + String(rng.pick(Array("abcABCéÉßx ")))
+            rng.chance(0.9)
+                ? rng.pick(DifferentialTests.strings)
+                : String(rng.pick(Array("abcABCéÉßx ")))
+                    + String(rng.pick(Array("abcABCéÉßx ")))
         }
         mutating func date() -> Double {
             rng.chance(0.6) ? rng.pick(DifferentialTests.dates) : Double(rng.int(-2_000_000_000...2_000_000_000)) + Double(rng.int(0...3)) / 4
@@ -67,7 +71,10 @@ import QuarrySQLite
         }
 
         mutating func key(_ name: String, _ args: inout [Value]) -> String {
-            if rng.chance(0.25) { args.append(.text(name)); return "%K" }
+            if rng.chance(0.25) {
+                args.append(.text(name))
+                return "%K"
+            }
             return name
         }
 
@@ -101,7 +108,7 @@ import QuarrySQLite
                 return .text(string())
             case "b":
                 return rng.chance(0.6) ? .bool(rng.chance(0.5)) : .integer(Int64(rng.int(0...1)))
-            default:  // "t"
+            default: // "t"
                 let seconds = date()
                 return rng.chance(0.7) ? .date(seconds) : .text(Value.iso8601(seconds))
             }
@@ -115,7 +122,7 @@ import QuarrySQLite
         mutating func comparison(_ args: inout [Value]) -> String {
             let attributes = ["i", "d", "s", "u", "b", "t"]
             switch rng.int(0...19) {
-            case 0...11:  // attribute against a constant, either way round
+            case 0...11: // attribute against a constant, either way round
                 let a = rng.pick(attributes)
                 let o = options(for: a)
                 let op = randomOp()
@@ -125,18 +132,18 @@ import QuarrySQLite
                 }
                 let k = key(a, &args)
                 return "\(k) \(op)\(o) \(constant(constant(for: a), &args))"
-            case 12...15:  // attribute against attribute of the same family
+            case 12...15: // attribute against attribute of the same family
                 if rng.chance(0.3) {
                     let o = options(for: "s")
                     return "\(key(rng.pick(["s", "u"]), &args)) \(randomOp())\(o) \(key(rng.pick(["s", "u"]), &args))"
                 }
                 let numeric = ["i", "d", "b", "t"]
                 return "\(key(rng.pick(numeric), &args)) \(randomOp()) \(key(rng.pick(numeric), &args))"
-            case 16, 17:  // nil
+            case 16, 17: // nil
                 let a = rng.pick(attributes)
                 let n = rng.pick(["nil", "NIL", "NULL"])
                 return rng.chance(0.5) ? "\(key(a, &args)) \(randomOp()) \(n)" : "\(n) \(randomOp()) \(key(a, &args))"
-            case 18:  // two constants of any kinds
+            case 18: // two constants of any kinds
                 let kinds: [Value] = [.integer(smallInt()), .real(double()), .bool(rng.chance(0.5)), .text(string()), .null, .date(date())]
                 let l = constant(rng.pick(kinds), &args)
                 let op = randomOp()
@@ -154,7 +161,8 @@ import QuarrySQLite
                 let inner = predicate(depth: depth - 1, &args)
                 return rng.pick(["NOT ", "!", "not "]) + "(" + inner + ")"
             default:
-                let joiner = rng.int(0...2) == 0
+                let joiner =
+                    rng.int(0...2) == 0
                     ? rng.pick([" AND ", " && ", " and "])
                     : rng.pick([" OR ", " || ", " or "])
                 var parts: [String] = []
@@ -164,7 +172,11 @@ import QuarrySQLite
         }
     }
 
-    struct Case { let format: String; let args: [Value]; let bound: BoundPredicate }
+    struct Case {
+        let format: String
+        let args: [Value]
+        let bound: BoundPredicate
+    }
 
     @Test func sqlAndMatchesSelectTheSameRows() throws {
         let context = try StoreOpener.open(nil)
@@ -172,7 +184,7 @@ import QuarrySQLite
         // scripts/stress --predicates sets more cases and another seed.
         let environment = ProcessInfo.processInfo.environment
         let caseCount = environment["QUARRY_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 2000
-        var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20240122))
+        var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_240_122))
 
         var objects: [ManagedObject] = []
         for _ in 0..<300 { objects.append(try context.insert(into: "Item", values: generator.row())) }
@@ -197,14 +209,17 @@ import QuarrySQLite
         let snapshot = Dictionary(uniqueKeysWithValues: objects.map { ($0.primaryKey!, $0.values.map(\.value)) })
 
         var mismatches: [String] = []
-        var matchedSomething = 0, matchedNotEverything = 0
+        var matchedSomething = 0
+        var matchedNotEverything = 0
         func check(_ objects: [ManagedObject], phase: String) throws {
             for c in cases {
                 let fragment = c.bound.sql(dialect: SQLiteDialect())
-                let bySQL = Set(try context.read { db in
-                    try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                                       arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                })
+                let bySQL = Set(
+                    try context.read { db in
+                        try Int64.fetchAll(
+                            db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                            arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                    })
                 let inMemory = Set(objects.filter { c.bound.matches($0) }.map { $0.primaryKey! })
                 if !bySQL.isEmpty { matchedSomething += 1 }
                 if bySQL.count < objects.count { matchedNotEverything += 1 }
@@ -214,7 +229,9 @@ import QuarrySQLite
                         let row = object.values.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                         return "#\(key) [\(row)] SQL:\(bySQL.contains(key)) matches:\(inMemory.contains(key))"
                     }
-                    mismatches.append("[\(phase)] \(c.format) args \(c.args)\n  SQL: \(fragment.sql) \(fragment.arguments)\n  " + differing.joined(separator: "\n  "))
+                    mismatches.append(
+                        "[\(phase)] \(c.format) args \(c.args)\n  SQL: \(fragment.sql) \(fragment.arguments)\n  "
+                            + differing.joined(separator: "\n  "))
                 }
             }
         }
@@ -238,7 +255,7 @@ import QuarrySQLite
         #expect(mismatches.isEmpty, "\(mismatches.count)+ disagreements:\n\(mismatches.joined(separator: "\n"))")
         // The generator must produce predicates that discriminate, or the test proves little.
         #expect(cases.count == caseCount)
-        #expect(matchedSomething > cases.count)         // over both phases
+        #expect(matchedSomething > cases.count) // over both phases
         #expect(matchedNotEverything > cases.count)
     }
 
@@ -248,7 +265,9 @@ import QuarrySQLite
     @Test func aNaNConstantIsNilInSQLAndInMemory() throws {
         let context = try StoreOpener.open(nil)
         try context.define(Self.entity)
-        let objects = try [Value.real(1), .real(1.5), .real(-2), .null, .real(0)].map { try context.insert(into: "Item", values: ["d": $0, "i": .integer(1)]) }
+        let objects = try [Value.real(1), .real(1.5), .real(-2), .null, .real(0)].map {
+            try context.insert(into: "Item", values: ["d": $0, "i": .integer(1)])
+        }
         try context.save()
         let variables: [String: Value] = ["nan": .real(.nan)]
         for base in ["d == $nan", "d != $nan", "d < $nan", "$nan >= d", "d IN {$nan, 1.5}", "d BETWEEN {$nan, 3}", "d == %@", "i < %@"] {
@@ -256,9 +275,12 @@ import QuarrySQLite
                 let parsed = try PredicateParser.parse(format, arguments: PredicateArguments([.real(.nan)], variables: variables))
                 let bound = try BoundPredicate(parsed, entity: Self.entity)
                 let fragment = bound.sql(dialect: SQLiteDialect())
-                let bySQL = Set(try context.read { db in
-                    try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                })
+                let bySQL = Set(
+                    try context.read { db in
+                        try Int64.fetchAll(
+                            db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                            arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                    })
                 let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
                 #expect(bySQL == inMemory, "\(format): SQL \(bySQL.sorted()), matches \(inMemory.sorted())")
             }
@@ -283,7 +305,7 @@ import QuarrySQLite
         let rows: [[String: Value]] = [
             ["s": .text("10"), "u": .text("10"), "i": .integer(10), "d": .real(10)],
             ["s": .text("abc"), "u": .text("ABC"), "i": .integer(1), "d": .real(1)],
-            ["s": .text("2.5"), "u": .text("3"), "i": .integer(2), "d": .real(2.5)],
+            ["s": .text("2.5"), "u": .text("3"), "i": .integer(2), "d": .real(2.5)]
         ]
         let objects = try rows.map { try context.insert(into: "Item", values: $0) }
         try context.save()
@@ -291,10 +313,12 @@ import QuarrySQLite
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: Self.entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = Set(try context.read { db in
-                try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                                   arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-            })
+            let bySQL = Set(
+                try context.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                })
             let expectedKeys = Set(expected.map { objects[$0].primaryKey! })
             #expect(bySQL == expectedKeys, "\(format) in SQL")
             #expect(Set(objects.filter { bound.matches($0) }.map { $0.primaryKey! }) == expectedKeys, "\(format) in memory")

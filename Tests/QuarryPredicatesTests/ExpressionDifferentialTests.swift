@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
-import Testing
 import QuarryTestSupport
-import QuarryModel
-import QuarrySQLite
+import Testing
 
 /// The differential test for expressions: arithmetic, index expressions, functions,
 /// aggregates and unquantified membership over an entity with a to-one and a to-many
@@ -20,7 +20,9 @@ import QuarrySQLite
             switch base.rng.int(0...5) {
             case 0: return String(base.rng.int(-6...6))
             case 1: return "\(Double(base.rng.int(-12...12)) / 4)"
-            case 2: args.append(base.rng.chance(0.5) ? .integer(base.int()) : .real(base.double())); return "%@"
+            case 2:
+                args.append(base.rng.chance(0.5) ? .integer(base.int()) : .real(base.double()))
+                return "%@"
             case 3: return base.rng.pick(["YES", "NO", "nil"])
             default: return "\(base.rng.int(0...3))"
             }
@@ -60,7 +62,10 @@ import QuarrySQLite
                 switch base.rng.int(0...2) {
                 case 0: return "tags.name CONTAINS\(o) '\(name)'"
                 case 1: return "'\(name)' IN\(o) tags.name"
-                default: args.append(.text(name)); args.append(.text("tags.name")); return "%@ IN\(o) %K"
+                default:
+                    args.append(.text(name))
+                    args.append(.text("tags.name"))
+                    return "%@ IN\(o) %K"
                 }
             case 7:
                 let o = base.rng.pick(["", "[c]", "[cd]"])
@@ -68,7 +73,8 @@ import QuarrySQLite
                 return base.rng.chance(0.5) ? "'\(piece)' IN\(o) s" : "s IN\(o) 'abcdé'"
             case 8:
                 let f = base.rng.pick(["lowercase", "uppercase"])
-                return "\(f):(s) \(base.rng.pick(["==", "BEGINSWITH", "CONTAINS[c]", "<"])) '\(base.string().replacingOccurrences(of: "'", with: ""))'"
+                return
+                    "\(f):(s) \(base.rng.pick(["==", "BEGINSWITH", "CONTAINS[c]", "<"])) '\(base.string().replacingOccurrences(of: "'", with: ""))'"
             default: return base.comparison(&args)
             }
         }
@@ -83,22 +89,29 @@ import QuarrySQLite
 
     @Test func sqlAndMatchesAgreeOnExpressions() throws {
         let context = try StoreOpener.open(nil)
-        try context.define(EntityDescription(name: "Item", attributes: DifferentialTests.entity.attributes + [
-            AttributeDescription(name: "n", type: .int16, isOptional: true),
-        ], relationships: [
-            RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false),
-            RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Item",
+                attributes: DifferentialTests.entity.attributes + [
+                    AttributeDescription(name: "n", type: .int16, isOptional: true)
+                ],
+                relationships: [
+                    RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false),
+                    RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true)
+                ]))
         try context.define(EntityDescription(name: "Person", attributes: [AttributeDescription(name: "age", type: .int64, isOptional: true)]))
-        try context.define(EntityDescription(name: "Tag", attributes: [
-            AttributeDescription(name: "name", type: .string, isOptional: true),
-            AttributeDescription(name: "w", type: .int64, isOptional: true),
-            AttributeDescription(name: "x", type: .double, isOptional: true),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Tag",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: true),
+                    AttributeDescription(name: "w", type: .int64, isOptional: true),
+                    AttributeDescription(name: "x", type: .double, isOptional: true)
+                ]))
         let item = try context.entity(named: "Item")
         let environment = ProcessInfo.processInfo.environment
         let caseCount = environment["QUARRY_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 2000
-        let seed = environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20240122
+        let seed = environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_240_122
         var generator = Generator(base: DifferentialTests.Generator(rng: SplitMix64(seed: seed &+ 17)))
 
         let people = try (0..<5).map { k in
@@ -124,7 +137,8 @@ import QuarrySQLite
 
         var mismatches: [String] = []
         var refused: [String: Int] = [:]
-        var checked = 0, discriminating = 0
+        var checked = 0
+        var discriminating = 0
         for _ in 0..<caseCount {
             var args: [Value] = []
             let format = generator.predicate(depth: 2, &args)
@@ -139,14 +153,18 @@ import QuarrySQLite
             }
             checked += 1
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = Set(try context.read { db in
-                try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                                   arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-            })
+            let bySQL = Set(
+                try context.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                })
             let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
             if !bySQL.isEmpty, bySQL.count < objects.count { discriminating += 1 }
             if bySQL != inMemory, mismatches.count < 6 {
-                mismatches.append("\(format) \(args)\n  SQL: \(fragment.sql) \(fragment.arguments)\n  differ: \(bySQL.symmetricDifference(inMemory).sorted().prefix(5))")
+                mismatches.append(
+                    "\(format) \(args)\n  SQL: \(fragment.sql) \(fragment.arguments)\n  differ: \(bySQL.symmetricDifference(inMemory).sorted().prefix(5))"
+                )
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")

@@ -1,7 +1,7 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// Apple's "BNF Definition of Cocoa Predicates": binary_expression, index_expression and
 /// function_expression, as parsed and written back.
@@ -18,7 +18,7 @@ import QuarryModel
         ("a[SIZE] == {1, 2}[LAST]", "a[SIZE] == {1, 2}[LAST]"),
         ("abs(a) > lowercase:(b)", "abs:(a) > lowercase:(b)"),
         ("now() > a", "now() > a"),
-        ("(a + 1) * 2 > 3 AND (b < 2)", "(a + 1) * 2 > 3 AND b < 2"),
+        ("(a + 1) * 2 > 3 AND (b < 2)", "(a + 1) * 2 > 3 AND b < 2")
     ])
     func normalizedText(_ format: String, _ normalized: String) throws {
         let parsed = try parse(format)
@@ -29,10 +29,16 @@ import QuarryModel
     /// Constants fold when bound, then convert to the attribute's type (512.0 to 512).
     @Test func constantsFoldWhenBound() throws {
         let entity = EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)])
-        for (format, value) in [("n == 7 / 2", Value.real(3.5)), ("n == 2 ** 3 ** 2", .integer(512)), ("n == -(2 - 5)", .integer(3)),
-                                ("n == {4, 5, 6}[1]", .integer(5)), ("n == sum:({1, 2, YES})", .integer(4)), ("n == 9223372036854775807 + 1", .real(9223372036854775808))] {
+        for (format, value) in [
+            ("n == 7 / 2", Value.real(3.5)), ("n == 2 ** 3 ** 2", .integer(512)), ("n == -(2 - 5)", .integer(3)),
+            ("n == {4, 5, 6}[1]", .integer(5)), ("n == sum:({1, 2, YES})", .integer(4)),
+            ("n == 9223372036854775807 + 1", .real(9_223_372_036_854_775_808))
+        ] {
             let bound = try BoundPredicate(try parse(format), entity: entity)
-            guard case .comparison(_, _, .value(let v), _) = bound.root else { Issue.record("\(format) did not fold"); continue }
+            guard case .comparison(_, _, .value(let v), _) = bound.root else {
+                Issue.record("\(format) did not fold")
+                continue
+            }
             #expect(v == value, "\(format): \(v)")
         }
     }
@@ -50,7 +56,7 @@ import QuarryModel
         ("median:(a) == 1", "unknown function 'median:'"),
         ("FUNCTION(a, 'doSomething:', 1) == 1", "'doSomething:' is not a function Quarry can evaluate"),
         ("abs(a, b) == 1", "takes 1 argument"),
-        ("a: == 1", "expected '('"),
+        ("a: == 1", "expected '('")
     ])
     func refusals(_ format: String, _ fragment: String) {
         let error = parseError(format)
@@ -66,7 +72,8 @@ import QuarryModel
         let again = try parse(parsed.description)
         #expect(again.description == parsed.description)
         guard case .comparison(let c) = again, case .constant(.text(let read), _) = c.rhs else {
-            Issue.record("\(parsed.description) read back as \(again)"); return
+            Issue.record("\(parsed.description) read back as \(again)")
+            return
         }
         #expect(read == text)
     }

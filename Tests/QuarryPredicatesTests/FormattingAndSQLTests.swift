@@ -1,12 +1,12 @@
 import GRDB
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
-import Testing
-import QuarryTestSupport
-import QuarryModel
 import QuarryStores
-import QuarrySQLite
+import QuarryTestSupport
+import Testing
 
 @Suite struct DescriptionTests {
     @Test(arguments: [
@@ -24,7 +24,7 @@ import QuarrySQLite
         ("x > 3.0 AND y < 0x10", "x > 3.0 AND y < 16"),
         ("x > -2.5", "x > -2.5"),
         ("1 < n", "1 < n"),
-        ("owner.name == 'x'", #"owner.name == "x""#),
+        ("owner.name == 'x'", #"owner.name == "x""#)
     ])
     func normalizedForm(_ format: String, _ normal: String) throws {
         #expect(try parse(format).description == normal)
@@ -53,7 +53,7 @@ import QuarrySQLite
         "1 < n",
         "a == 1 OR (b == 2 OR c == 3)",
         "(a == 1 AND b == 2) AND c == 3",
-        "#size == 1",
+        "#size == 1"
     ])
     func descriptionParsesBackToTheSameTree(_ format: String) throws {
         let original = try parse(format)
@@ -69,7 +69,7 @@ import QuarrySQLite
         .text("quote \" backslash \\ apostrophe ' newline \n end"), .text("café 日本 🙂"),
         .bool(true), .bool(false), .null,
         .date(1705940772.25), .date(1705940772.123), .date(0), .date(1.1), .date(-14182940.5),
-        .date(1705940772.123456),  // what now() gives: finer than a millisecond
+        .date(1705940772.123456) // what now() gives: finer than a millisecond
     ])
     func substitutedValuesSurviveTheRoundTrip(_ value: Value) throws {
         let original = try parse("v == %@", [value])
@@ -80,13 +80,15 @@ import QuarrySQLite
 }
 
 @Suite struct SQLTests {
-    let entity = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "title", type: .string, isOptional: true),
-        AttributeDescription(name: "n", type: .int64, isOptional: true),
-        AttributeDescription(name: "x", type: .double, isOptional: true),
-        AttributeDescription(name: "flag", type: .bool, isOptional: true),
-        AttributeDescription(name: "when", type: .date, isOptional: true),
-    ])
+    let entity = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "title", type: .string, isOptional: true),
+            AttributeDescription(name: "n", type: .int64, isOptional: true),
+            AttributeDescription(name: "x", type: .double, isOptional: true),
+            AttributeDescription(name: "flag", type: .bool, isOptional: true),
+            AttributeDescription(name: "when", type: .date, isOptional: true)
+        ])
 
     func sql(_ format: String, _ args: [Value] = []) throws -> SQLFragment {
         try BoundPredicate(try parse(format, args), entity: entity).sql(dialect: SQLiteDialect())
@@ -110,10 +112,14 @@ import QuarrySQLite
 
     @Test func everyValueIsBoundAsAParameter() throws {
         let injected = "secret' OR 1=1 --"
-        let fragment = try sql("title == %@ AND n > %d OR title ==[c] 'literal text' OR x < 2.5 OR flag == YES OR when > '2024-01-01' OR n == nil OR 77 < n",
-                               [.text(injected), .integer(424242)])
-        #expect(fragment.arguments == [.text(injected), .integer(424242), .text("literal text"), .real(2.5), .bool(true),
-                                      .date(1704067200), .null, .integer(77)])
+        let fragment = try sql(
+            "title == %@ AND n > %d OR title ==[c] 'literal text' OR x < 2.5 OR flag == YES OR when > '2024-01-01' OR n == nil OR 77 < n",
+            [.text(injected), .integer(424242)])
+        #expect(
+            fragment.arguments == [
+                .text(injected), .integer(424242), .text("literal text"), .real(2.5), .bool(true),
+                .date(1_704_067_200), .null, .integer(77)
+            ])
         #expect(fragment.sql.filter { $0 == "?" }.count == fragment.arguments.count)
         for forbidden in ["secret", "424242", "literal", "2.5", "2024", "YES", "NULL", "nil", "77", "'"] {
             #expect(!fragment.sql.contains(forbidden), "\(forbidden) appears in \(fragment.sql)")
@@ -128,8 +134,9 @@ import QuarrySQLite
         try context.save()
         let fragment = try sql("title == %@ OR title ==[cd] %@", [.text("x' OR 1=1 --"), .text("nothing")])
         let keys = try context.read { db in
-            try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                               arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+            try Int64.fetchAll(
+                db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
         }
         #expect(keys == [2])
         let tables = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'Item'") }
@@ -171,18 +178,22 @@ import QuarrySQLite
             ("s ==[c] 'café'", ["café", "CAFÉ", "Café"]),
             ("s ==[d] 'cafe'", ["café", "cafe"]),
             ("s ==[cd] 'cafe'", ["café", "CAFÉ", "cafe", "CAFE", "Café"]),
-            ("s !=[cd] 'CAFE'", ["tea", "", "<nil>"]),
+            ("s !=[cd] 'CAFE'", ["tea", "", "<nil>"])
         ]
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let keys = Set(try context.read { db in
-                try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                                   arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-            })
-            let bySQL = Set(try context.read { db in
-                try String.fetchAll(db, sql: "SELECT coalesce(s, '<nil>') FROM Item WHERE _pk IN (\(keys.map(String.init).joined(separator: ",")))")
-            })
+            let keys = Set(
+                try context.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                })
+            let bySQL = Set(
+                try context.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT coalesce(s, '<nil>') FROM Item WHERE _pk IN (\(keys.map(String.init).joined(separator: ",")))")
+                })
             #expect(bySQL == expected, "\(format) in SQL")
             var inMemory = Set(zip(words, objects).filter { bound.matches($0.1) }.map(\.0))
             if bound.matches(nilObject) { inMemory.insert("<nil>") }
@@ -192,10 +203,12 @@ import QuarrySQLite
 }
 
 @Suite struct EvaluationTests {
-    let entity = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "n", type: .int64, isOptional: true),
-        AttributeDescription(name: "s", type: .string, isOptional: true),
-    ])
+    let entity = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "n", type: .int64, isOptional: true),
+            AttributeDescription(name: "s", type: .string, isOptional: true)
+        ])
 
     @Test func threeValuedLogicWithNil() throws {
         let context = try StoreOpener.open(nil)
@@ -226,11 +239,11 @@ import QuarrySQLite
         var values: [Value] = [
             .null, .integer(0), .integer(-1), .integer(1), .integer(.max), .integer(.min), .integer(.max - 1), .integer(.min + 1),
             .integer(1 << 53), .integer((1 << 53) + 1), .integer(-(1 << 53) - 1),
-            .real(0), .real(-0.0), .real(0.5), .real(-0.5), .real(1), .real(9007199254740992), .real(9223372036854775808.0),
-            .real(-9223372036854775808), .real(1e19), .real(-1e19), .real(.infinity), .real(-.infinity), .real(-1.5),
+            .real(0), .real(-0.0), .real(0.5), .real(-0.5), .real(1), .real(9_007_199_254_740_992), .real(9223372036854775808.0),
+            .real(-9_223_372_036_854_775_808), .real(1e19), .real(-1e19), .real(.infinity), .real(-.infinity), .real(-1.5),
             .bool(true), .bool(false), .date(0.5), .date(1), .date(-2),
             .text(""), .text("a"), .text("A"), .text("é"), .text("e\u{301}"), .text("1"), .text("ab"), .text("a b"),
-            .blob([]), .blob([0]), .blob([1, 2]), .blob([0x61]),
+            .blob([]), .blob([0]), .blob([1, 2]), .blob([0x61])
         ]
         var rng = SplitMix64(seed: 42)
         for _ in 0..<40 {
@@ -244,7 +257,9 @@ import QuarrySQLite
                 for b in values {
                     let sqlite = try Int.fetchOne(statement, arguments: [a.databaseValue, b.databaseValue])
                     let ours = SQLOrdering.compare(a, b).map { $0.signum() }
-                    if sqlite != ours { disagreements.append("\(a) vs \(b): SQLite \(sqlite.map(String.init) ?? "NULL"), ours \(ours.map(String.init) ?? "nil")") }
+                    if sqlite != ours {
+                        disagreements.append("\(a) vs \(b): SQLite \(sqlite.map(String.init) ?? "NULL"), ours \(ours.map(String.init) ?? "nil")")
+                    }
                 }
             }
         }

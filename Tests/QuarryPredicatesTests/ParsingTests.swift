@@ -1,12 +1,12 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import Testing
-import QuarryModel
 
 @Suite struct OperatorParsingTests {
     @Test(arguments: [
         ("==", "=="), ("=", "=="), ("!=", "!="), ("<>", "!="), ("<", "<"), ("<=", "<="),
-        ("=<", "<="), (">", ">"), (">=", ">="), ("=>", ">="),
+        ("=<", "<="), (">", ">"), (">=", ">="), ("=>", ">=")
     ])
     func comparisonOperators(_ written: String, _ normal: String) throws {
         #expect(try parsedShape("n \(written) 1") == cmp("n", normal, int1))
@@ -46,7 +46,9 @@ import QuarryModel
     }
 
     @Test func precedenceOrBelowAndBelowNot() throws {
-        let a = cmp("a", "==", int1), b = cmp("b", "==", int2), c = cmp("c", "==", int3)
+        let a = cmp("a", "==", int1)
+        let b = cmp("b", "==", int2)
+        let c = cmp("c", "==", int3)
         #expect(try parsedShape("a == 1 OR b == 2 AND c == 3") == .or([a, .and([b, c])]))
         #expect(try parsedShape("a == 1 AND b == 2 OR c == 3") == .or([.and([a, b]), c]))
         #expect(try parsedShape("a == 1 || b == 2 && c == 3") == .or([a, .and([b, c])]))
@@ -112,7 +114,7 @@ import QuarryModel
             (#"s == "\u00e9t\u00E9""#, "été"),
             (#"s == 'café Straße 日本'"#, "café Straße 日本"),
             (#"s == ''"#, ""),
-            (#"s == "\q""#, "q"),
+            (#"s == "\q""#, "q")
         ]
         for (format, expected) in cases {
             #expect(try parsedShape(format) == cmp("s", "==", .text(expected)), "\(format)")
@@ -123,7 +125,7 @@ import QuarryModel
         let cases: [(String, Int64)] = [
             ("0", 0), ("42", 42), ("-42", -42), ("0x1F", 31), ("0X1f", 31), ("0o17", 15), ("0O17", 15),
             ("0b101", 5), ("0B11", 3), ("-0x10", -16), ("9223372036854775807", .max), ("-9223372036854775807", -.max),
-            ("007", 7),
+            ("007", 7)
         ]
         for (literal, value) in cases {
             #expect(try parsedShape("n == \(literal)") == cmp("n", "==", .integer(value)), "\(literal)")
@@ -133,7 +135,7 @@ import QuarryModel
     @Test func realsWithExponents() throws {
         let cases: [(String, Double)] = [
             ("1.5", 1.5), ("-1.5", -1.5), ("3.0", 3.0), ("2e3", 2000), ("2E3", 2000), ("1.5e-2", 0.015),
-            ("1.5E+2", 150), ("-2.5e+1", -25), ("0.1", 0.1), ("1e300", 1e300), ("12345678901234567890", 12345678901234567890.0),
+            ("1.5E+2", 150), ("-2.5e+1", -25), ("0.1", 0.1), ("1e300", 1e300), ("12345678901234567890", 12345678901234567890.0)
         ]
         for (literal, value) in cases {
             #expect(try parsedShape("x == \(literal)") == cmp("x", "==", .real(value)), "\(literal)")
@@ -150,7 +152,8 @@ import QuarryModel
         #expect(parseError("%K. == 1", [.text("owner")])?.message == "expected a key after '.', found '=='")
         #expect(try parsedShape("n == %d", [.integer(5)]) == cmp("n", "==", .integer(5)))
         #expect(try parsedShape("n == %d", [.real(5)]) == cmp("n", "==", .integer(5)))
-        #expect(try parsedShape("n == %ld AND m == %i AND k == %lld", [int1, int2, int3])
+        #expect(
+            try parsedShape("n == %ld AND m == %i AND k == %lld", [int1, int2, int3])
                 == .and([cmp("n", "==", int1), cmp("m", "==", int2), cmp("k", "==", int3)]))
         #expect(try parsedShape("x == %f", [.integer(2)]) == cmp("x", "==", .real(2)))
         #expect(try parsedShape("x == %f", [.real(2.5)]) == cmp("x", "==", .real(2.5)))
@@ -159,7 +162,8 @@ import QuarryModel
             #expect(try parsedShape("v == %@", [value]) == cmp("v", "==", value), "\(value)")
         }
         // Arguments are taken in order, whatever their kind.
-        #expect(try parsedShape("%K < %@ OR %K == %d", [.text("a"), .real(1.5), .text("b"), .integer(7)])
+        #expect(
+            try parsedShape("%K < %@ OR %K == %d", [.text("a"), .real(1.5), .text("b"), .integer(7)])
                 == .or([cmp("a", "<", .real(1.5)), cmp("b", "==", .integer(7))]))
         // A substituted string is a value, never syntax.
         #expect(try parsedShape("s == %@", [.text("x' OR 1 == 1")]) == cmp("s", "==", .text("x' OR 1 == 1")))
@@ -167,7 +171,8 @@ import QuarryModel
 
     @Test func variables() throws {
         let vars: [String: Value] = ["MIN": .integer(2), "NAME": .text("café"), "when_2": .date(5)]
-        #expect(try parsedShape("n > $MIN AND s == $NAME OR t < $when_2", vars: vars)
+        #expect(
+            try parsedShape("n > $MIN AND s == $NAME OR t < $when_2", vars: vars)
                 == .or([.and([cmp("n", ">", .integer(2)), cmp("s", "==", .text("café"))]), cmp("t", "<", .date(5))]))
     }
 
@@ -234,7 +239,10 @@ import QuarryModel
     @Test(arguments: ["title; DROP TABLE Item", "title--", "a b", "a == 1", "1abc", "x\"y", "order Details.@count"])
     func keySubstitutionTakesAnyKey(_ path: String) throws {
         let parsed = try PredicateParser.parse("%K == 1", arguments: PredicateArguments([.text(path)]))
-        guard case .comparison(let c) = parsed, case .keyPath(let k) = c.lhs else { Issue.record("\(parsed)"); return }
+        guard case .comparison(let c) = parsed, case .keyPath(let k) = c.lhs else {
+            Issue.record("\(parsed)")
+            return
+        }
         #expect(k.components == path.split(separator: ".").map(String.init))
     }
 
@@ -261,14 +269,16 @@ import QuarryModel
 }
 
 @Suite struct BindingTests {
-    let entity = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "title", type: .string, isOptional: true),
-        AttributeDescription(name: "n", type: .int64, isOptional: true),
-        AttributeDescription(name: "small", type: .int16, isOptional: true),
-        AttributeDescription(name: "x", type: .double, isOptional: true),
-        AttributeDescription(name: "flag", type: .bool, isOptional: true),
-        AttributeDescription(name: "when", type: .date, isOptional: true),
-    ])
+    let entity = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "title", type: .string, isOptional: true),
+            AttributeDescription(name: "n", type: .int64, isOptional: true),
+            AttributeDescription(name: "small", type: .int16, isOptional: true),
+            AttributeDescription(name: "x", type: .double, isOptional: true),
+            AttributeDescription(name: "flag", type: .bool, isOptional: true),
+            AttributeDescription(name: "when", type: .date, isOptional: true)
+        ])
 
     func bindError(_ format: String, _ args: [Value] = []) -> PredicateError? {
         do {
@@ -292,7 +302,9 @@ import QuarryModel
         let far = bindError("n == 1 AND zzzzzz == 2")
         #expect(far?.message == "unknown key path 'zzzzzz' on entity Item")
         #expect(far?.column == 12)
-        #expect(bindError("%K == 1", [.text("flg")])?.description == "predicate: unknown key path 'flg' on entity Item (did you mean 'flag'?) at column 1")
+        #expect(
+            bindError("%K == 1", [.text("flg")])?.description == "predicate: unknown key path 'flg' on entity Item (did you mean 'flag'?) at column 1"
+        )
     }
 
     @Test func constantsMustFitTheAttribute() {
@@ -303,7 +315,9 @@ import QuarryModel
         #expect(bindError("flag == 2")?.message == "'flag' is bool and cannot be compared with integer 2")
         // Issue 48: a date outside the years 0001 to 9999 is named by its seconds, not as
         // "date date out of range".
-        #expect(bindError(#"when == CAST(1e300, "NSDate")"#)?.message == "'when' is date and cannot be compared with a date of 1e+300 seconds, outside the years 0001 to 9999")
+        #expect(
+            bindError(#"when == CAST(1e300, "NSDate")"#)?.message
+                == "'when' is date and cannot be compared with a date of 1e+300 seconds, outside the years 0001 to 9999")
         #expect(bindError("when > 'soon'")?.column == 8)
         #expect(bindError("title == 5") != nil)
     }
@@ -311,7 +325,7 @@ import QuarryModel
     @Test func constantsAreConvertedToTheAttributeType() throws {
         func rhs(_ format: String, _ args: [Value] = []) throws -> Value? {
             let bound = try BoundPredicate(try parse(format, args), entity: entity)
-            guard case let .comparison(_, _, .value(v), _) = bound.root else { return nil }
+            guard case .comparison(_, _, .value(let v), _) = bound.root else { return nil }
             return v
         }
         #expect(try rhs("n == 3.0") == .integer(3))
@@ -319,11 +333,14 @@ import QuarryModel
         #expect(try rhs("flag == 1") == .bool(true))
         #expect(try rhs("flag == 0") == .bool(false))
         #expect(try rhs("flag == YES") == .bool(true))
-        #expect(try rhs("when < '2024-01-22T16:26:12Z'") == .date(1705940772))
+        #expect(try rhs("when < '2024-01-22T16:26:12Z'") == .date(1_705_940_772))
         #expect(try rhs("when < %@", [.date(7)]) == .date(7))
         #expect(try rhs("n == nil") == .null)
         let lhs = try BoundPredicate(try parse("3 < x"), entity: entity)
-        guard case let .comparison(.value(v), _, _, _) = lhs.root else { Issue.record("not a comparison"); return }
+        guard case .comparison(.value(let v), _, _, _) = lhs.root else {
+            Issue.record("not a comparison")
+            return
+        }
         #expect(v == .real(3))
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
-import QuarryPredicates
-@testable import QuarryStore
-import QuarryTestSupport
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
+import QuarryPredicates
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// `[c]`, `[d]` and `[cd]` in PostgreSQL's SQL (`PostgresFold`) against Foundation's
 /// fold, which SQLite and the in-memory evaluator call: the committed tables are
@@ -60,8 +61,10 @@ import QuarryStores
         let tables = PostgresFold.Tables.shared
         var pool = Array(tables.caseFoldMap.keys) + Array(tables.diacriticMap.keys)
         let marks = Array(tables.markSet)
-        let plain: [UInt32] = [0x41, 0x61, 0x5A, 0x7A, 0x20, 0x31, 0x27, 0x5C, 0x25, 0x1100, 0x1161, 0xAC00, 0xD55C, 0x200D, 0x5D0, 0x915,
-                               0x958, 0x4E00, 0x1F600, 0xFE0F, 0x1F3FB, 0x10400, 0x3A3, 0x3C2, 0xDF, 0x130, 0x131, 0x23A, 0x23E, 0x1E9E, 0xA]
+        let plain: [UInt32] = [
+            0x41, 0x61, 0x5A, 0x7A, 0x20, 0x31, 0x27, 0x5C, 0x25, 0x1100, 0x1161, 0xAC00, 0xD55C, 0x200D, 0x5D0, 0x915,
+            0x958, 0x4E00, 0x1F600, 0xFE0F, 0x1F3FB, 0x10400, 0x3A3, 0x3C2, 0xDF, 0x130, 0x131, 0x23A, 0x23E, 0x1E9E, 0xA
+        ]
         for _ in 0..<20 { pool += plain }
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in
@@ -81,7 +84,8 @@ import QuarryStores
         for start in stride(from: 0, to: texts.count, by: 500) {
             let chunk = Array(texts[start..<min(start + 500, texts.count)])
             let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
-            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
+            try postgres.execute(
+                "INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
         }
     }
 
@@ -89,8 +93,10 @@ import QuarryStores
     /// database that answers REFUSED where the SQL refuses: the folded text per text.
     static func serverFolds(_ texts: [String], _ options: ComparisonOptions, on postgres: PostgresConnection) throws -> [String?] {
         let name = "fold_\(options.rawValue)"
-        let body = PostgresFold.sql("t", caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
-        try postgres.execute("""
+        let body = PostgresFold.sql(
+            "t", caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+        try postgres.execute(
+            """
             CREATE OR REPLACE FUNCTION \(name)(t text) RETURNS text LANGUAGE plpgsql AS $fold$
             BEGIN RETURN \(body); EXCEPTION WHEN invalid_text_representation THEN RETURN 'REFUSED:' || SQLERRM; END $fold$
             """)
@@ -113,19 +119,29 @@ import QuarryStores
         let texts = singles.sorted().compactMap { Unicode.Scalar($0).map { String(Character($0)) } } + Self.randomTexts(count: 4000, seed: 77)
         for options in Self.options {
             let folded = try Self.serverFolds(texts, options, on: postgres)
-            var wrong: [String] = [], refused = 0, refusedWithoutMarks: [String] = [], compared = 0
+            var wrong: [String] = []
+            var refused = 0
+            var refusedWithoutMarks: [String] = []
+            var compared = 0
             for (text, got) in zip(texts, folded) {
-                guard let got else { wrong.append("\(Self.scalars(text)): NULL"); continue }
+                guard let got else {
+                    wrong.append("\(Self.scalars(text)): NULL")
+                    continue
+                }
                 if got.hasPrefix("REFUSED:") {
                     refused += 1
                     #expect(Array(got.utf8).firstRange(of: Array(PostgresFold.refusal.utf8)) != nil, "\(got)")
-                    if !text.unicodeScalars.contains(where: { tables.markSet.contains($0.value) }) { refusedWithoutMarks.append("\(Self.scalars(text))") }
+                    if !text.unicodeScalars.contains(where: { tables.markSet.contains($0.value) }) {
+                        refusedWithoutMarks.append("\(Self.scalars(text))")
+                    }
                     continue
                 }
                 let expected = PredicateFunctions.fold(text, options)
                 compared += 1
                 if Array(got.utf8) != Array(expected.utf8) {
-                    wrong.append("\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })")
+                    wrong.append(
+                        "\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })"
+                    )
                 }
             }
             #expect(wrong.isEmpty, "\(options): \(wrong.count) of \(texts.count) folded otherwise: \(wrong.prefix(12))")
@@ -149,14 +165,17 @@ import QuarryStores
         let texts = singles + Self.randomTexts(count: 2000, seed: 5) + ["ΣΑΣ ΑΣ Σ", "ὈΔΥΣΣΕΎΣ", "İstanbul", "ß ﬁ ǰ", "Ꭰꭰ"]
         try Self.store(texts, on: postgres)
         for lower in [true, false] {
-            var wrong: [String] = [], compared = 0
+            var wrong: [String] = []
+            var compared = 0
             for row in try postgres.execute("SELECT k, \(PostgresCaseMapping.sql("s", lower: lower)) FROM texts").rows {
                 guard case .integer(let k)? = row.first, case .text(let got)? = row.last else { continue }
                 let text = texts[Int(k)]
                 let expected = lower ? text.lowercased() : text.uppercased()
                 compared += 1
                 if Array(got.utf8) != Array(expected.utf8) {
-                    wrong.append("\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })")
+                    wrong.append(
+                        "\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })"
+                    )
                 }
             }
             #expect(compared == texts.count)
@@ -168,8 +187,10 @@ import QuarryStores
     /// is never refused.
     @Test func decomposedLatinTextFolds() throws {
         let postgres = try PostgresConnection(url: try PostgresServer.database("foldnfd"))
-        let words = ["Café", "naïve", "Ångström", "Straße", "ΣΊΣΥΦΟΣ", "Ελληνικά", "Ёлка", "Dvořák", "Łódź", "İstanbul", "ǅemal", "ﬁnal",
-                     "한국어", "日本語", "Ⱦ", "résumé", "ǰ", "ẞ", "ᾈ", "Ꭰꭰ", "🙂", "Ω", "K"]
+        let words = [
+            "Café", "naïve", "Ångström", "Straße", "ΣΊΣΥΦΟΣ", "Ελληνικά", "Ёлка", "Dvořák", "Łódź", "İstanbul", "ǅemal", "ﬁnal",
+            "한국어", "日本語", "Ⱦ", "résumé", "ǰ", "ẞ", "ᾈ", "Ꭰꭰ", "🙂", "Ω", "K"
+        ]
         let texts = words + words.map { $0.decomposedStringWithCanonicalMapping } + words.map { $0.uppercased() }
         for options in Self.options {
             let folded = try Self.serverFolds(texts, options, on: postgres)

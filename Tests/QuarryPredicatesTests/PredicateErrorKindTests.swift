@@ -1,16 +1,18 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import Testing
-import QuarryModel
 
 /// A predicate's refusal says its kind as a value (issue 46), so a caller decides by
 /// it, never by the words: the fetch layer's own remedy for an unknown function is
 /// chosen by `.unknownFunction`, with the name it carries.
 @Suite struct PredicateErrorKindTests {
-    static let entity = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "n", type: .int64, isOptional: true),
-        AttributeDescription(name: "s", type: .string, isOptional: true),
-    ])
+    static let entity = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "n", type: .int64, isOptional: true),
+            AttributeDescription(name: "s", type: .string, isOptional: true)
+        ])
 
     @Test(arguments: [
         ("n ==", PredicateError.Kind.syntax),
@@ -18,7 +20,7 @@ import QuarryModel
         ("median:(n) == 1", .unknownFunction(name: "median:")),
         ("n == %@", .argument),
         ("n == $missing", .argument),
-        ("FUNCTION(n, 'doSomething:') == 1", .unsupported),
+        ("FUNCTION(n, 'doSomething:') == 1", .unsupported)
     ])
     func parsingRefusalsSayTheirKind(_ format: String, _ kind: PredicateError.Kind) {
         #expect(parseError(format)?.kind == kind, "\(format)")
@@ -29,7 +31,7 @@ import QuarryModel
         ("s + 1 == 2", .typeMismatch),
         ("s BEGINSWITH 5", .typeMismatch),
         ("n[FIRST] == 1", .invalidUse),
-        ("n == 1" + String(repeating: " AND (n == 1", count: 120) + String(repeating: ")", count: 120), .tooDeep),
+        ("n == 1" + String(repeating: " AND (n == 1", count: 120) + String(repeating: ")", count: 120), .tooDeep)
     ])
     func bindingRefusalsSayTheirKind(_ format: String, _ kind: PredicateError.Kind) throws {
         do {

@@ -1,10 +1,10 @@
 import GRDB
+import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
-import QuarryModel
-import QuarrySQLite
 
 /// `[c]`, `[d]` and `[cd]` with BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES and ==: the
 /// C functions SQLite runs (ASCII byte by byte, the rest through Swift) must answer as the
@@ -25,20 +25,23 @@ import QuarrySQLite
     static let texts: [String] = [
         "Straße", "STRASSE", "strasse", "café", "CAFÉ", "cafe\u{301}", "Café au lait", "naïve", "NAÏVE",
         "İstanbul", "ıi", "ǅ", "ǆ", "ß", "ẞ", "\u{212A}elvin", "kelvin", "ſun", "sun", "日本語テキスト", "Ωmega", "ωMEGA",
-        "", "plain ascii", "N14228", "n1", "a*b?c\\d", "tab\there", "👍🏽 ok", "Zoë", "ZOE", "zoe", "Ångström", "angstrom",
+        "", "plain ascii", "N14228", "n1", "a*b?c\\d", "tab\there", "👍🏽 ok", "Zoë", "ZOE", "zoe", "Ångström", "angstrom"
     ]
 
     static let patterns: [String] = [
         "e", "É", "é", "e\u{301}", "ss", "ß", "SS", "k", "K", "\u{212A}", "s", "ſ", "cafe", "CAFE", "n1", "N1",
-        "*e*", "?a*", "a\\*b*", "", "日本", "ω", "Ω", "zoe", "ZOË", "👍", "ANG*", "*ROM", ".*e.*", "[a-z]+",
+        "*e*", "?a*", "a\\*b*", "", "日本", "ω", "Ω", "zoe", "ZOË", "👍", "ANG*", "*ROM", ".*e.*", "[a-z]+"
     ]
 
     @Test func sqlAgreesWithTheEvaluator() throws {
         let context = try StoreOpener.open(nil)
-        let entity = try context.define(EntityDescription(name: "Item", attributes: [
-            AttributeDescription(name: "s", type: .string, isOptional: true),
-            AttributeDescription(name: "t", type: .string, isOptional: true),
-        ]))
+        let entity = try context.define(
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "s", type: .string, isOptional: true),
+                    AttributeDescription(name: "t", type: .string, isOptional: true)
+                ]))
         var objects: [ManagedObject] = []
         for (i, text) in Self.texts.enumerated() {
             // `t` holds a pattern per row, so patterns that are not constants are tried too.
@@ -48,12 +51,14 @@ import QuarrySQLite
         try context.save()
 
         var mismatches: [String] = []
-        var matchedSome = 0, cases = 0
+        var matchedSome = 0
+        var cases = 0
         var refused = 0
         func check(_ format: String, _ arguments: [Value]) throws {
             let bound: BoundPredicate
             do {
-                bound = try BoundPredicate(try PredicateParser.parse(format, arguments: PredicateArguments(arguments)), entity: entity, context: context)
+                bound = try BoundPredicate(
+                    try PredicateParser.parse(format, arguments: PredicateArguments(arguments)), entity: entity, context: context)
             } catch let error as PredicateError where format.contains("MATCHES") {
                 // A pattern that is no regular expression (`*e*`) is refused before either runs.
                 #expect(error.description.contains("regular expression"))
@@ -62,8 +67,9 @@ import QuarrySQLite
             }
             let fragment = bound.sql(dialect: SQLiteDialect())
             let bySQL = try context.read { db in
-                try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql) ORDER BY _pk",
-                                   arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                try Int64.fetchAll(
+                    db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql) ORDER BY _pk",
+                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
             }
             let inMemory = objects.filter { bound.matches($0) }.map { $0.primaryKey! }
             cases += 1
@@ -99,7 +105,10 @@ import QuarrySQLite
             }
         }
         // Numbers and NULL pass through; a NULL text or pattern matches nothing.
-        let passed = try context.read { db in try Row.fetchOne(db, sql: "SELECT quarry_fold(42, 1), quarry_fold(NULL, 1), quarry_string_op(NULL, 'a', 2, 1), quarry_string_op(7, '7', 2, 0)") }
+        let passed = try context.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT quarry_fold(42, 1), quarry_fold(NULL, 1), quarry_string_op(NULL, 'a', 2, 1), quarry_string_op(7, '7', 2, 0)")
+        }
         #expect(passed?[0] as Int64? == 42)
         #expect((passed?[1] as DatabaseValue?)?.isNull == true)
         #expect((passed?[2] as DatabaseValue?)?.isNull == true)

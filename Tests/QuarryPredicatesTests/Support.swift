@@ -1,8 +1,8 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import Testing
 import QuarryTestSupport
-import QuarryModel
+import Testing
 
 /// A parsed predicate without the columns the parser records, so that trees from
 /// differently spaced format strings compare equal when they mean the same.
@@ -17,7 +17,7 @@ indirect enum Shape: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .constant(let b): return b ? "TRUE" : "FALSE"
-        case let .comparison(l, op, r, o): return "(\(l) \(op)\(o == 0 ? "" : "[\(o)]") \(r))"
+        case .comparison(let l, let op, let r, let o): return "(\(l) \(op)\(o == 0 ? "" : "[\(o)]") \(r))"
         case .not(let s): return "NOT\(s)"
         case .and(let ss): return "AND" + ss.description
         case .or(let ss): return "OR" + ss.description
@@ -65,8 +65,10 @@ func parsedShape(_ format: String, _ args: [Value] = [], vars: [String: Value] =
 }
 
 /// The error that parsing `format` raises, or nil (recorded as an issue) when it parses.
-func parseError(_ format: String, _ args: [Value] = [], vars: [String: Value] = [:],
-                sourceLocation: SourceLocation = #_sourceLocation) -> PredicateError? {
+func parseError(
+    _ format: String, _ args: [Value] = [], vars: [String: Value] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> PredicateError? {
     do {
         let p = try parse(format, args, vars: vars)
         Issue.record("'\(format)' parsed as \(p) but should not", sourceLocation: sourceLocation)
@@ -84,5 +86,6 @@ func cmp(_ key: String, _ op: String, _ value: Value, _ options: Int = 0) -> Sha
     .comparison(.key(key), op, .value(value), options)
 }
 
-let int1 = Value.integer(1), int2 = Value.integer(2), int3 = Value.integer(3)
-
+let int1 = Value.integer(1)
+let int2 = Value.integer(2)
+let int3 = Value.integer(3)

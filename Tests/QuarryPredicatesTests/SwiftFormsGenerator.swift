@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryStore
 import QuarryTestSupport
-import QuarryModel
 
 /// Random predicates in the forms `#Predicate` can say, for the evaluation against Apple's
 /// macro: the differential generator aims at what SQL and memory may disagree on ([c],
@@ -48,27 +48,28 @@ struct SwiftFormsGenerator {
         switch base.rng.int(0...9) {
         case 0, 1:
             return base.comparison(&args)
-        case 2:  // a string operator, with a prefix or part of a value the rows may hold
+        case 2: // a string operator, with a prefix or part of a value the rows may hold
             let a = base.rng.pick(["s", "u"])
             let text = base.string()
             let part = base.rng.chance(0.5) ? text : String(text.prefix(base.rng.int(0...2)))
             let op = base.rng.pick(["BEGINSWITH", "CONTAINS", "CONTAINS[cd]"])
             return "\(base.key(a, &args)) \(op) \(constant(.text(part), &args))"
-        case 3, 4:  // IN a list of the attribute's type
+        case 3, 4: // IN a list of the attribute's type
             // Arguments in the order of their placeholders: the key's first.
             let a = base.rng.pick(attributes.filter { $0 != "b" })
             let key = base.key(a, &args)
             var list: [String] = []
             for _ in 0..<base.rng.int(1...4) { list.append(constant(typed(a), &args)) }
             return "\(key) IN {\(list.joined(separator: ", "))}"
-        case 5, 6:  // BETWEEN two bounds of the attribute's type
+        case 5, 6: // BETWEEN two bounds of the attribute's type
             let a = base.rng.pick(["i", "d", "t"])
             let key = base.key(a, &args)
-            let low = constant(typed(a), &args), high = constant(typed(a), &args)
+            let low = constant(typed(a), &args)
+            let high = constant(typed(a), &args)
             return "\(key) BETWEEN {\(low), \(high)}"
-        case 7:  // nil, or not, of the one attribute Strict has optional
+        case 7: // nil, or not, of the one attribute Strict has optional
             return "\(base.key("u", &args)) \(base.rng.pick(["==", "!="])) nil"
-        default:  // an ordering against a constant of the attribute's own type
+        default: // an ordering against a constant of the attribute's own type
             let a = base.rng.pick(attributes.filter { $0 != "b" })
             return "\(base.key(a, &args)) \(base.randomOp()) \(constant(typed(a), &args))"
         }

@@ -1,9 +1,9 @@
 import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
-import QuarryModel
 
 /// Values written into exported Swift stay values: compiled by the real compiler, each
 /// literal reads back as exactly the text it was made from, whatever quotes, `#`s,
@@ -18,7 +18,7 @@ struct SwiftLiteralTests {
         "separators \u{2028} \u{2029} \u{85} and é 字 🙂",
         "ends with a backslash \\",
         "\"\"\"triple quotes\"\"\"",
-        "",
+        ""
     ]
 
     @Test func literalsCompileToTheirOwnText() throws {

@@ -1,5 +1,6 @@
-@testable import QuarryShell
 import Testing
+
+@testable import QuarryShell
 
 /// The command line splits as `lua`'s does: options, then DB and SCRIPT, then the
 /// script's own arguments, untouched even when they look like options.
@@ -63,7 +64,7 @@ import Testing
     @Test func quickOptionsAgreeWithArgumentParser() throws {
         let lines: [[String]] = [
             ["-e", "local x = 1"], ["-e", "a", "-e", "b", "--traceback"], ["--memory", "10M", "-i", "--readonly"],
-            ["--timeout", "2.5", "--safe", "--demo"], ["--model", "M.xcdatamodel", "--version"], [],
+            ["--timeout", "2.5", "--safe", "--demo"], ["--model", "M.xcdatamodel", "--version"], []
         ]
         for line in lines {
             guard let quick = Options.quickOptions(line, ["db"]) else {
@@ -71,13 +72,16 @@ import Testing
                 continue
             }
             let full = try Options.parse(line + ["--", "db"])
-            #expect(quick.chunks == full.chunks && quick.interactive == full.interactive && quick.readonly == full.readonly
+            #expect(
+                quick.chunks == full.chunks && quick.interactive == full.interactive && quick.readonly == full.readonly
                     && quick.demo == full.demo && quick.safe == full.safe && quick.timeout == full.timeout
                     && quick.memory == full.memory && quick.model == full.model && quick.traceback == full.traceback
                     && quick.version == full.version && quick.positionals == full.positionals, "\(line)")
         }
-        for unusual in [["--memory=10M"], ["-h"], ["--help"], ["-i", "-i"], ["--timeout", "soon"], ["--timeout", "-1"],
-                        ["--memory", "lots"], ["-e"], ["--memory", "1M", "--memory", "2M"]] {
+        for unusual in [
+            ["--memory=10M"], ["-h"], ["--help"], ["-i", "-i"], ["--timeout", "soon"], ["--timeout", "-1"],
+            ["--memory", "lots"], ["-e"], ["--memory", "1M", "--memory", "2M"]
+        ] {
             #expect(Options.quickOptions(unusual, []) == nil, "\(unusual)")
         }
     }

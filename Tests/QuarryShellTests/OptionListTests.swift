@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuarryShell
 import Testing
+
+@testable import QuarryShell
 
 /// The quick reading's option lists (`Options.valued`, `Options.flags`) are checked
 /// against the options ArgumentParser declares (the source of --help, the completion

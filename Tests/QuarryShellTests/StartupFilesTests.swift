@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuarryShell
 import Testing
+
+@testable import QuarryShell
 
 /// Which start-up files a run reads, from its options and the environment (the running of
 /// them is in EndToEndTests' StartupFileTests).

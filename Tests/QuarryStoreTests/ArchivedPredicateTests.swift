@@ -2,28 +2,35 @@
 /// fetched properties, predicates), in archives built here, plus a mutation test: a real
 /// archive with values swapped at random must decode or fail with a ModelFileError, never trap.
 import Foundation
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct ArchivedPredicateTests {
     /// `Item(name: String, rank: Integer 32)`, the predicate built by `predicate`, used by a
     /// template `Top` and a fetched property `others`.
     func model(_ predicate: (inout ArchiveBuilder) -> [String: Int]) throws -> CoreDataModel {
         var b = ArchiveBuilder()
-        let name = b.add("NSAttributeDescription", ["NSAttributeType": 700, "NSPropertyName": b.add("name")], superclasses: ["NSPropertyDescription", "NSObject"])
-        let rank = b.add("NSAttributeDescription", ["NSAttributeType": 200, "NSIsOptional": true, "NSPropertyName": b.add("rank")], superclasses: ["NSPropertyDescription", "NSObject"])
+        let name = b.add(
+            "NSAttributeDescription", ["NSAttributeType": 700, "NSPropertyName": b.add("name")], superclasses: ["NSPropertyDescription", "NSObject"])
+        let rank = b.add(
+            "NSAttributeDescription", ["NSAttributeType": 200, "NSIsOptional": true, "NSPropertyName": b.add("rank")],
+            superclasses: ["NSPropertyDescription", "NSObject"])
         let p = predicate(&b)
         let request = b.add("NSFetchRequest", ["NSEntityName": b.add("Item"), "NSPredicate": p])
-        let fetched = b.add("NSFetchedPropertyDescription", ["NSPropertyName": b.add("others"), "NSFetchRequest": request], superclasses: ["NSPropertyDescription", "NSObject"])
+        let fetched = b.add(
+            "NSFetchedPropertyDescription", ["NSPropertyName": b.add("others"), "NSFetchRequest": request],
+            superclasses: ["NSPropertyDescription", "NSObject"])
         let properties = b.dictionary([("name", name), ("rank", rank), ("others", fetched)])
         let entity = b.add("NSEntityDescription", ["NSEntityName": b.add("Item"), "NSProperties": properties, "NSIsAbstract": true])
-        let model = b.add("NSManagedObjectModel", ["NSEntities": b.dictionary([("Item", entity)]), "NSFetchRequestTemplates": b.dictionary([("Top", request)])])
+        let model = b.add(
+            "NSManagedObjectModel", ["NSEntities": b.dictionary([("Item", entity)]), "NSFetchRequestTemplates": b.dictionary([("Top", request)])])
         return try CoreDataModel.decodeArchive(b.data(root: model), path: "Built.mom")
     }
 
@@ -85,13 +92,17 @@ import QuarryStores
         let original = try #require(try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any])
         let pristine = try #require(original["$objects"] as? [Any])
         var random = SplitMix64(seed: 7)
-        var decoded = 0, failed = 0
+        var decoded = 0
+        var failed = 0
         for _ in 0..<300 {
             var objects = pristine
             for _ in 0..<random.int(1...3) {
                 let index = random.int(1...(objects.count - 1))
                 guard var object = objects[index] as? [String: Any], let key = object.keys.sorted().randomElement(using: &random) else { continue }
-                let replacements: [Any] = [ArchiveBuilder.uid(random.int(0...80)), ArchiveBuilder.uid(-1), random.int(-5...3000), "text", true, [ArchiveBuilder.uid(3)], Data([1, 2])]
+                let replacements: [Any] = [
+                    ArchiveBuilder.uid(random.int(0...80)), ArchiveBuilder.uid(-1), random.int(-5...3000), "text", true, [ArchiveBuilder.uid(3)],
+                    Data([1, 2])
+                ]
                 object[key] = random.pick(replacements)
                 objects[index] = object
             }

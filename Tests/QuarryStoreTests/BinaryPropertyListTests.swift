@@ -1,14 +1,14 @@
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
 
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Quarry's binary property list reader against Foundation's `PropertyListSerialization`:
 /// the same values from the same bytes, for lists Foundation writes and for the real model
@@ -27,7 +27,8 @@ import QuarryStores
         if let date = value as? Date { return "t\(date.timeIntervalSinceReferenceDate)" }
         if let list = value as? [Any] { return "[" + list.map(canonical).joined(separator: ",") + "]" }
         if let dictionary = value as? [String: Any] {
-            return "{" + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? "missing") }.joined(separator: ",") + "}"
+            return "{" + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? "missing") }.joined(separator: ",")
+                + "}"
         }
         return "?\(type(of: value))"
     }
@@ -44,7 +45,9 @@ import QuarryStores
         case .date(let date): return "t\(date.timeIntervalSinceReferenceDate)"
         case .array(let list): return "[" + list.map { canonical($0) }.joined(separator: ",") + "]"
         case .dictionary(let dictionary):
-            return "{" + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? .string("missing")) }.joined(separator: ",") + "}"
+            return "{"
+                + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? .string("missing")) }.joined(separator: ",")
+                + "}"
         }
     }
 
@@ -60,7 +63,7 @@ import QuarryStores
             "data": [Data(), Data([0, 1, 2, 255]), Data(repeating: 7, count: 300)],
             "flags": [true, false],
             "date": Date(timeIntervalSinceReferenceDate: 12_345.5),
-            "nested": ["a": ["b": [1, "two", ["c": false]]], "long": Array(0..<40)],
+            "nested": ["a": ["b": [1, "two", ["c": false]]], "long": Array(0..<40)]
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
         #expect(BinaryPropertyList.isBinary(data))
@@ -97,7 +100,10 @@ import QuarryStores
             let ours = Self.canonical(try BinaryPropertyList.read(data, path: name))
             let theirs = Self.canonical(try Self.foundation(data))
             let same = ours.commonPrefix(with: theirs).count
-            #expect(ours == theirs, "\(name): at \(same): ours \(ours.dropFirst(max(0, same - 60)).prefix(120)) Foundation's \(theirs.dropFirst(max(0, same - 60)).prefix(120))")
+            #expect(
+                ours == theirs,
+                "\(name): at \(same): ours \(ours.dropFirst(max(0, same - 60)).prefix(120)) Foundation's \(theirs.dropFirst(max(0, same - 60)).prefix(120))"
+            )
             #expect(ours.contains("s\"NSKeyedArchiver\""), "\(name)")
         }
     }
@@ -106,7 +112,8 @@ import QuarryStores
     /// the bytes make, and never a trap (the check runs first, as every caller does).
     @Test func changedBytesAreAnErrorOrAValueNeverATrap() throws {
         guard let (_, original) = try Self.realArchives().first(where: { $0.0 == "SampleModel.mom" }) else {
-            Issue.record("no SampleModel.mom"); return
+            Issue.record("no SampleModel.mom")
+            return
         }
         var random = SplitMix64(seed: 28)
         var errors = 0

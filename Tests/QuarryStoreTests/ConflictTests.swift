@@ -1,19 +1,22 @@
 import Foundation
 import GRDB
-import QuarryStore
-import Testing
 import QuarryModel
-import QuarryStores
 import QuarrySQLite
+import QuarryStore
+import QuarryStores
+import Testing
 
 /// Optimistic locking between two connections to one file.
 @Suite struct ConflictTests {
     private func twoContexts() throws -> (ObjectContext, ObjectContext, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-conflict-\(UUID().uuidString).db").path
         let first = try ObjectContext(path: path)
-        try first.define(EntityDescription(name: "Item", attributes: [
-            AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64),
-        ]))
+        try first.define(
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64)
+                ]))
         _ = try first.insert(into: "Item", values: ["title": .text("a"), "n": .integer(1)])
         try first.save()
         return (first, try ObjectContext(path: path), path)
@@ -45,7 +48,7 @@ import QuarrySQLite
         try mine.save(merge: .store)
         #expect(try a.value(forKey: "title") == .text("theirs") && a.value(forKey: "n") == .integer(100))
 
-        try b.setValue(.integer(5), forKey: "n")  // b read n = 100, still current: no conflict
+        try b.setValue(.integer(5), forKey: "n") // b read n = 100, still current: no conflict
         try theirs.save()
         try a.setValue(.integer(9), forKey: "n")
         try mine.save(merge: .mine)
@@ -85,10 +88,12 @@ import QuarrySQLite
     @Test func aMigrationsDefaultIsTakenAndAnotherConnectionsValueIsHeard() throws {
         let (mine, _, path) = try twoContexts()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let item = EntityDescription(name: "Item", attributes: [
-            AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64),
-            AttributeDescription(name: "note", type: .string, isOptional: true),
-        ])
+        let item = EntityDescription(
+            name: "Item",
+            attributes: [
+                AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64),
+                AttributeDescription(name: "note", type: .string, isOptional: true)
+            ])
         try mine.define(item)
         _ = try mine.insert(into: "Item", values: ["title": .text("b"), "n": .integer(2)])
         try mine.save()
@@ -101,9 +106,12 @@ import QuarrySQLite
         let other = try #require(try theirs.object(entityName: "Item", primaryKey: 2))
         try other.setValue(.text("theirs"), forKey: "note")
         try theirs.save()
-        try mine.define(EntityDescription(name: "Item", attributes: Array(item.attributes.prefix(2)) + [
-            AttributeDescription(name: "note", type: .string, isOptional: false, defaultValue: .text("dflt")),
-        ]))
+        try mine.define(
+            EntityDescription(
+                name: "Item",
+                attributes: Array(item.attributes.prefix(2)) + [
+                    AttributeDescription(name: "note", type: .string, isOptional: false, defaultValue: .text("dflt"))
+                ]))
         #expect(try a.value(forKey: "note") == .text("dflt"))
         #expect(try b.value(forKey: "note") == .null)
         var heard: [String] = []
@@ -120,10 +128,14 @@ import QuarrySQLite
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-link-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let mine = try ObjectContext(path: path)
-        try mine.define(EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
-                                          relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)]))
-        try mine.define(EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
-                                          relationships: [RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true)]))
+        try mine.define(
+            EntityDescription(
+                name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)]))
+        try mine.define(
+            EntityDescription(
+                name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true)]))
         let book = try mine.insert(into: "Book", values: ["title": .text("b")])
         let tag = try mine.insert(into: "Tag", values: ["name": .text("t")])
         try mine.save()

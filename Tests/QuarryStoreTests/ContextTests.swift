@@ -1,20 +1,23 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 // MARK: Helpers
 
-let itemEntity = EntityDescription(name: "Item", attributes: [
-    AttributeDescription(name: "title", type: .string),
-    AttributeDescription(name: "count", type: .int64, isOptional: true),
-    AttributeDescription(name: "code", type: .string, isOptional: true, isUnique: true),
-])
+let itemEntity = EntityDescription(
+    name: "Item",
+    attributes: [
+        AttributeDescription(name: "title", type: .string),
+        AttributeDescription(name: "count", type: .int64, isOptional: true),
+        AttributeDescription(name: "code", type: .string, isOptional: true, isUnique: true)
+    ])
 
 func makeContext(_ entities: EntityDescription...) throws -> ObjectContext {
     let context = try ObjectContext(path: nil)
@@ -121,7 +124,8 @@ final class CommitCounter: TransactionObserver {
             try context.define(EntityDescription(name: "A", attributes: [AttributeDescription(name: "_pk", type: .int64)]))
         }
         #expect(throws: StoreError.invalidSchema(entity: "A", reason: "the default of 'n' is not a int16")) {
-            try context.define(EntityDescription(name: "A", attributes: [AttributeDescription(name: "n", type: .int16, defaultValue: .integer(100_000))]))
+            try context.define(
+                EntityDescription(name: "A", attributes: [AttributeDescription(name: "n", type: .int16, defaultValue: .integer(100_000))]))
         }
         try context.database.write { db in try db.execute(sql: "CREATE TABLE Foreign_ (x)") }
         #expect(throws: StoreError.invalidSchema(entity: "Foreign_", reason: "a table of that name already exists")) {
@@ -235,7 +239,7 @@ final class CommitCounter: TransactionObserver {
         let counter = CommitCounter()
         try context.database.add(transactionObserver: counter, extent: .observerLifetime)
         let good = try context.insert(into: "Item", values: ["title": .text("good")])
-        let bad = try context.insert(into: "Item", values: ["count": .integer(5)])  // title is required
+        let bad = try context.insert(into: "Item", values: ["count": .integer(5)]) // title is required
         try kept.setValue(.integer(2), forKey: "count")
         try context.delete(doomed)
 
@@ -282,7 +286,10 @@ final class CommitCounter: TransactionObserver {
             try context.save()
             Issue.record("a duplicate unique code was saved")
         } catch let error as StoreError {
-            guard case .constraint(let violation) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .constraint(let violation) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             let message = violation.said
             #expect(message.contains("UNIQUE constraint failed"))
         }
@@ -324,7 +331,7 @@ final class CommitCounter: TransactionObserver {
         #expect(!a.hasChanges)
         #expect(!b.isDeleted)
         #expect(try b.value(forKey: "count") == .null)
-        try b.setValue(.text("b2"), forKey: "title")  // b is alive again
+        try b.setValue(.text("b2"), forKey: "title") // b is alive again
         #expect(!c.isInserted)
         #expect(throws: StoreError.self) { try c.setValue(.text("x"), forKey: "title") }
 
@@ -387,11 +394,13 @@ final class CommitCounter: TransactionObserver {
     }
 
     @Test func decodedValuesFollowTheAttributeTypes() throws {
-        let entity = EntityDescription(name: "Typed", attributes: [
-            AttributeDescription(name: "flag", type: .bool, isOptional: true),
-            AttributeDescription(name: "when", type: .date, isOptional: true),
-            AttributeDescription(name: "x", type: .double, isOptional: true),
-        ])
+        let entity = EntityDescription(
+            name: "Typed",
+            attributes: [
+                AttributeDescription(name: "flag", type: .bool, isOptional: true),
+                AttributeDescription(name: "when", type: .date, isOptional: true),
+                AttributeDescription(name: "x", type: .double, isOptional: true)
+            ])
         let context = try makeContext(entity)
         _ = try context.insert(into: "Typed", values: ["flag": .bool(true), "when": .text("2024-01-22T16:26:12Z"), "x": .integer(3)])
         try context.save()
@@ -400,7 +409,7 @@ final class CommitCounter: TransactionObserver {
         }
         let objects = try fetchAll(context, "Typed")
         #expect(try objects[0].value(forKey: "flag") == .bool(true))
-        #expect(try objects[0].value(forKey: "when") == .date(1705940772))
+        #expect(try objects[0].value(forKey: "when") == .date(1_705_940_772))
         #expect(try objects[0].value(forKey: "x") == .real(3))
         #expect(try objects[1].value(forKey: "flag") == .bool(false))
         #expect(try objects[1].value(forKey: "when") == .date(60))
@@ -414,10 +423,12 @@ final class CommitCounter: TransactionObserver {
     @Test func reopeningRestoresTheModelAndTheSavedRowsOnly() throws {
         let path = temporaryStorePath()
         defer { removeStore(path) }
-        let person = EntityDescription(name: "Person", attributes: [
-            AttributeDescription(name: "name", type: .string),
-            AttributeDescription(name: "born", type: .date, isOptional: true),
-        ])
+        let person = EntityDescription(
+            name: "Person",
+            attributes: [
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "born", type: .date, isOptional: true)
+            ])
         do {
             let context = try ObjectContext(path: path)
             try context.define(itemEntity)

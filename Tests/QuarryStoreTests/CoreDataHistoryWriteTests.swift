@@ -5,15 +5,16 @@
 /// `CoreDataFixtures.persistentHistorySQL` (whose comment says where its schema comes from).
 import Foundation
 import GRDB
-import QuarryTestSupport
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct CoreDataHistoryWriteTests {
     /// A copy of the cars store with history tables (and `extra` SQL run after them). Its
@@ -70,11 +71,18 @@ import QuarryStores
 
         // Insert.
         let start = Date().timeIntervalSinceReferenceDate
-        _ = try context.insert(into: "Person", values: ["firstName": .text("Ada"), "lastName": .text("Quarry"),
-                                                        "id": .text("0F0E0D0C-0B0A-0908-0706-050403020100"), "updatedAt": .date(1_700_000_000)])
+        _ = try context.insert(
+            into: "Person",
+            values: [
+                "firstName": .text("Ada"), "lastName": .text("Quarry"),
+                "id": .text("0F0E0D0C-0B0A-0908-0706-050403020100"), "updatedAt": .date(1_700_000_000)
+            ])
         try context.save()
         let end = Date().timeIntervalSinceReferenceDate
-        let transaction = try rows(path, "SELECT Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN FROM ATRANSACTION WHERE Z_PK = 2")
+        let transaction = try rows(
+            path,
+            "SELECT Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZQUERYGEN FROM ATRANSACTION WHERE Z_PK = 2"
+        )
         let t = try #require(transaction.first)
         let quarryKey = try #require(try int(path, "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = 'quarry'"))
         #expect(quarryKey == 3, "a new string takes TRANSACTIONSTRING's Z_MAX + 1")
@@ -83,8 +91,15 @@ import QuarryStores
         let stamp = try #require(Double.fromDatabaseValue(t[7]))
         #expect(stamp >= start.rounded(.down) && stamp <= end + 1, "ZTIMESTAMP \(stamp) is seconds since 2001")
         #expect(t[8...].allSatisfy { $0.isNull })
-        let inserted = try rows(path, "SELECT Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
-        #expect(inserted == [[2.databaseValue, 16001.databaseValue, .null, 0.databaseValue, personCode.databaseValue, (personMax + 1).databaseValue, 2.databaseValue, .null]])
+        let inserted = try rows(
+            path, "SELECT Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
+        #expect(
+            inserted == [
+                [
+                    2.databaseValue, 16001.databaseValue, .null, 0.databaseValue, personCode.databaseValue, (personMax + 1).databaseValue,
+                    2.databaseValue, .null
+                ]
+            ])
         #expect(try int(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002") == 2)
         #expect(try int(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001") == 2)
         #expect(try int(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16003") == 3)
@@ -92,14 +107,20 @@ import QuarryStores
         // Update: one row, its columns' bits; the author's string row is reused.
         let car = try #require(try context.object(entityName: "Car", primaryKey: 1))
         let carCode = try #require(try int(path, "SELECT Z_ENT FROM ZCAR WHERE Z_PK = 1"))
-        let carEntity = try #require(try rows(path, "SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = \(carCode)").first?.first.flatMap { String.fromDatabaseValue($0) })
+        let carEntity = try #require(
+            try rows(path, "SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = \(carCode)").first?.first.flatMap { String.fromDatabaseValue($0) })
         try car.setValue(.text("Testarossa"), forKey: "model")
         try car.setValue(.text("Q-HIST-1"), forKey: "numberPlate")
         try context.save()
         let properties = carEntity == "ExpensiveSportCar" ? Self.expensiveProperties : Self.carProperties
         let updated = try rows(path, "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 3")
-        #expect(updated == [[3.databaseValue, 1.databaseValue, carCode.databaseValue, 1.databaseValue, 3.databaseValue,
-                             expectedColumns(properties, ["model", "numberPlate"]).databaseValue]], "\(updated)")
+        #expect(
+            updated == [
+                [
+                    3.databaseValue, 1.databaseValue, carCode.databaseValue, 1.databaseValue, 3.databaseValue,
+                    expectedColumns(properties, ["model", "numberPlate"]).databaseValue
+                ]
+            ], "\(updated)")
         #expect(try int(path, "SELECT count(*) FROM ATRANSACTIONSTRING") == 3, "the author's string is kept once")
         #expect(try int(path, "SELECT ZAUTHORTS FROM ATRANSACTION WHERE Z_PK = 3") == quarryKey)
 
@@ -131,9 +152,14 @@ import QuarryStores
         #expect(try int(path, "SELECT count(*) FROM ATRANSACTION") == 2)
         let kinds = try rows(path, "SELECT ZCHANGETYPE, ZENTITYPK FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
         let newKey = try #require(try int(path, "SELECT max(Z_PK) FROM ZCAR"))
-        #expect(kinds == [[0.databaseValue, newKey.databaseValue], [1.databaseValue, 3.databaseValue], [2.databaseValue, 4.databaseValue]], "\(kinds)")
+        #expect(
+            kinds == [[0.databaseValue, newKey.databaseValue], [1.databaseValue, 3.databaseValue], [2.databaseValue, 4.databaseValue]], "\(kinds)")
         // The save's author is the transaction's author; bundle and process stay quarry's.
-        #expect(try rows(path, "SELECT a.ZNAME, b.ZNAME, p.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS WHERE t.Z_PK = 2")
+        #expect(
+            try rows(
+                path,
+                "SELECT a.ZNAME, b.ZNAME, p.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS WHERE t.Z_PK = 2"
+            )
                 == [[author.databaseValue, "quarry".databaseValue, "quarry".databaseValue]])
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
@@ -145,7 +171,7 @@ import QuarryStores
             ("ALTER TABLE ATRANSACTION ADD COLUMN ZSOMETHINGNEW INTEGER", ["ATRANSACTION", "ZSOMETHINGNEW"]),
             ("DROP TABLE ATRANSACTIONSTRING", ["ATRANSACTIONSTRING"]),
             ("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'CHANGE'", ["CHANGE", "Z_PRIMARYKEY"]),
-            ("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE2 BLOB", ["ACHANGE", "ZTOMBSTONE2"]),
+            ("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE2 BLOB", ["ACHANGE", "ZTOMBSTONE2"])
         ]
         for (extra, names) in cases {
             let path = try storeWithHistory(extra: extra)
@@ -180,7 +206,10 @@ import QuarryStores
         try context.delete(try #require(try context.object(entityName: "Person", primaryKey: 1)))
         try context.delete(try #require(try context.object(entityName: "Car", primaryKey: 3)))
         try context.save()
-        let deletes = try rows(path, "SELECT ZENTITY, ZENTITYPK, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2 AND ZCHANGETYPE = 2 ORDER BY ZENTITY = \(personCode) DESC, ZENTITYPK")
+        let deletes = try rows(
+            path,
+            "SELECT ZENTITY, ZENTITYPK, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2 AND ZCHANGETYPE = 2 ORDER BY ZENTITY = \(personCode) DESC, ZENTITYPK"
+        )
         #expect(deletes == [[personCode.databaseValue, 1.databaseValue, stored], [carCode.databaseValue, 3.databaseValue, .null]], "\(deletes)")
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
@@ -208,7 +237,7 @@ import QuarryStores
         let models = [
             try CoreDataModel.load(contentsOf: CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel")),
             try CoreDataModel.load(contentsOf: CoreDataFixtures.path("cars/SampleModel.momd/SampleModel.mom")),
-            try CoreDataModel.fromStore(atPath: copy),
+            try CoreDataModel.fromStore(atPath: copy)
         ]
         for model in models {
             let preserved = model.entities.flatMap { e in e.attributes.filter(\.preservesValueInHistoryOnDeletion).map { "\(e.name).\($0.name)" } }

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Issue 49, item 4: a store with no model keeps its many-to-many pairs in join tables
 /// `Z_<n><NAME>`; the inferred model makes each a pair of to-many relationships named
@@ -27,8 +28,12 @@ import QuarryStores
         for entity in model.entities {
             for r in entity.relationships where r.isToMany {
                 guard let inverse = r.inverse,
-                      model.allRelationships(of: r.destination).contains(where: { $0.name == inverse && $0.isToMany }) else { continue }
-                sides.insert(Side(owner: entity.name, name: r.name.lowercased(), destination: r.destination, inverse: inverse.lowercased(), ordered: r.isOrdered))
+                    model.allRelationships(of: r.destination).contains(where: { $0.name == inverse && $0.isToMany })
+                else { continue }
+                sides.insert(
+                    Side(
+                        owner: entity.name, name: r.name.lowercased(), destination: r.destination, inverse: inverse.lowercased(), ordered: r.isOrdered
+                    ))
             }
         }
         return sides
@@ -55,8 +60,12 @@ import QuarryStores
         let expected = Self.manyToManySides(cached)
         #expect(expected.map(\.description).sorted() == ["Blueprint.users -> CoreUser.blueprints", "CoreUser.blueprints -> Blueprint.users"])
         #expect(Self.manyToManySides(inferred) == expected)
-        #expect(notes.contains { $0.contains("many-to-many relationships inferred from the store's join tables") && $0.contains("Z_2USERS (CoreUser.blueprints, Blueprint.users)") },
-                "\(notes)")
+        #expect(
+            notes.contains {
+                $0.contains("many-to-many relationships inferred from the store's join tables")
+                    && $0.contains("Z_2USERS (CoreUser.blueprints, Blueprint.users)")
+            },
+            "\(notes)")
     }
 
     @Test func authorsJoinTableIsAuthorBooksAndBookAuthors() throws {
@@ -74,7 +83,9 @@ import QuarryStores
         let got = Self.manyToManySides(inferred)
         #expect(expected.count > 30)
         #expect(expected.contains { $0.ordered } && expected.contains { $0.owner == $0.destination && $0.name == $0.inverse })
-        #expect(got == expected, "missing: \(expected.subtracting(got).map(\.description).sorted()); extra: \(got.subtracting(expected).map(\.description).sorted())")
+        #expect(
+            got == expected,
+            "missing: \(expected.subtracting(got).map(\.description).sorted()); extra: \(got.subtracting(expected).map(\.description).sorted())")
         // And they are read: an album's assets through the inferred names, in the join table's order.
         let context = try ObjectContext(path: path)
         defer { context.close() }
@@ -90,8 +101,10 @@ import QuarryStores
     func entityNumberColumnsMakeToOnesToTheirDestination(store: String) throws {
         let path = try CoreDataFixtures.copyOfStore(store)
         let numbered = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND p.name GLOB 'Z[0-9]*_*'")
-                .map { row -> (table: String, column: String) in (row[0], row[1]) }
+            try Row.fetchAll(
+                db, sql: "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND p.name GLOB 'Z[0-9]*_*'"
+            )
+            .map { row -> (table: String, column: String) in (row[0], row[1]) }
         }
         #expect(!numbered.isEmpty)
         let (cached, inferred, _, _) = try Self.cachedAndInferred(store)
@@ -99,8 +112,9 @@ import QuarryStores
             let name = String(column.drop { $0 != "_" }.dropFirst())
             // The model's to-one of that column: declared by an entity of the table's hierarchy.
             let root = try #require(cached.entities.first { "Z" + $0.name.uppercased() == table && $0.parent == nil })
-            let declared = try #require(cached.descendants(of: root.name).flatMap(\.relationships).first { !$0.isToMany && $0.name.uppercased() == name },
-                                        "\(table).\(column)")
+            let declared = try #require(
+                cached.descendants(of: root.name).flatMap(\.relationships).first { !$0.isToMany && $0.name.uppercased() == name },
+                "\(table).\(column)")
             let got = inferred.entity(named: root.name)?.relationships.first { $0.name == name.lowercased() }
             #expect(got?.destination == declared.destination && got?.isToMany == false, "\(table).\(column): \(String(describing: got))")
             #expect(inferred.entity(named: root.name)?.attributes.contains { $0.name == String(column.dropFirst()).lowercased() } == false)

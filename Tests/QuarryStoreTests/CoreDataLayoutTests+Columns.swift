@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A store laid out as Core Data lays out these cases, built by hand (no real store in
 /// the shared data has one with values to tell the columns apart): Tower (3) and Box (4),
@@ -16,28 +17,28 @@ import QuarryStores
 /// join table `Z_1TAGS1` (beside a `Z_1TAGS` of another pair).
 enum SiblingStore {
     static let model = """
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-        <entity name="Owner" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <relationship name="shapes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Shape"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="owners" inverseEntity="Tag"/>
-        </entity>
-        <entity name="Shape" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Tower" parentEntity="Shape" syncable="YES">
-            <attribute name="height" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
-        </entity>
-        <entity name="Box" parentEntity="Shape" syncable="YES">
-            <attribute name="height" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
-        </entity>
-        <entity name="Tag" syncable="YES">
-            <attribute name="label" optional="YES" attributeType="String"/>
-            <relationship name="owners" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Owner" inverseName="tags" inverseEntity="Owner"/>
-        </entity>
-    </model>
-    """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Owner" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="shapes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Shape"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="owners" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Shape" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Tower" parentEntity="Shape" syncable="YES">
+                <attribute name="height" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+            </entity>
+            <entity name="Box" parentEntity="Shape" syncable="YES">
+                <attribute name="height" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <relationship name="owners" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Owner" inverseName="tags" inverseEntity="Owner"/>
+            </entity>
+        </model>
+        """
 
     /// The store and its model (`contents`) in a fresh folder: (store, model).
     /// `withHistory`: the store keeps persistent history, and the model preserves Box's
@@ -49,27 +50,30 @@ enum SiblingStore {
         if withHistory {
             let plain = #"<entity name="Box" parentEntity="Shape" syncable="YES">"# + "\n" + #"        <attribute name="height" optional="YES""#
             text = text.replacingOccurrences(of: plain, with: plain + #" preserveAfterDeletion="YES""#)
-            if text == Self.model { throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey: "the model's Box entity changed shape"]) }
+            if text == Self.model {
+                throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey: "the model's Box entity changed shape"])
+            }
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: model))
         let store = folder.appendingPathComponent("Shapes.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Owner', 0, 1), (2, 'Shape', 0, 3), (3, 'Tower', 2, 0), (4, 'Box', 2, 0), (5, 'Tag', 0, 1);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                INSERT INTO Z_METADATA VALUES (1, 'B0E2B5A4-0000-4000-8000-000000000001', NULL);
-                CREATE TABLE ZOWNER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
-                CREATE TABLE ZSHAPE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHEIGHT INTEGER, ZHEIGHT1 INTEGER, Z1SHAPES INTEGER, ZNAME VARCHAR);
-                CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR);
-                CREATE TABLE Z_1TAGS1 (Z_1OWNERS1 INTEGER, Z_5TAGS INTEGER, PRIMARY KEY (Z_1OWNERS1, Z_5TAGS));
-                CREATE TABLE Z_1TAGS (Z_9OTHERS INTEGER, Z_10THINGS INTEGER, PRIMARY KEY (Z_9OTHERS, Z_10THINGS));
-                INSERT INTO ZOWNER VALUES (1, 1, 1, 'Ada');
-                INSERT INTO ZSHAPE VALUES (1, 3, 1, 10, NULL, 1, 'tower'), (2, 4, 1, NULL, 20, 1, 'box'), (3, 4, 1, NULL, 30, NULL, 'crate');
-                INSERT INTO ZTAG VALUES (1, 5, 1, 'red');
-                INSERT INTO Z_1TAGS1 VALUES (1, 1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Owner', 0, 1), (2, 'Shape', 0, 3), (3, 'Tower', 2, 0), (4, 'Box', 2, 0), (5, 'Tag', 0, 1);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    INSERT INTO Z_METADATA VALUES (1, 'B0E2B5A4-0000-4000-8000-000000000001', NULL);
+                    CREATE TABLE ZOWNER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                    CREATE TABLE ZSHAPE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHEIGHT INTEGER, ZHEIGHT1 INTEGER, Z1SHAPES INTEGER, ZNAME VARCHAR);
+                    CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR);
+                    CREATE TABLE Z_1TAGS1 (Z_1OWNERS1 INTEGER, Z_5TAGS INTEGER, PRIMARY KEY (Z_1OWNERS1, Z_5TAGS));
+                    CREATE TABLE Z_1TAGS (Z_9OTHERS INTEGER, Z_10THINGS INTEGER, PRIMARY KEY (Z_9OTHERS, Z_10THINGS));
+                    INSERT INTO ZOWNER VALUES (1, 1, 1, 'Ada');
+                    INSERT INTO ZSHAPE VALUES (1, 3, 1, 10, NULL, 1, 'tower'), (2, 4, 1, NULL, 20, 1, 'box'), (3, 4, 1, NULL, 30, NULL, 'crate');
+                    INSERT INTO ZTAG VALUES (1, 5, 1, 'red');
+                    INSERT INTO Z_1TAGS1 VALUES (1, 1);
+                    """)
             if withHistory { try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1)) }
         }
         try queue.close()
@@ -170,13 +174,21 @@ extension CoreDataLayoutTests {
         #expect(album.contains("\"ZSEARCHINDEXREBUILDSTATE\" AS \"searchIndexRebuildState\""), "\(album)")
         let generic = try #require(store.mapped("GenericAlbum")?.viewSQL)
         #expect(generic.contains("WHEN \"Z_ENT\" IN (35) THEN \"ZSEARCHINDEXREBUILDSTATE1\""), "\(generic)")
-        #expect(store.linkViews.map(\.view).contains { $0.contains("quarry_link_Asset_libraryScopeAssetContributors") && $0.contains("\"Z3LIBRARYSCOPEASSETCONTRIBUTORS\" AS source") })
-        #expect(store.linkViews.map(\.view).contains { $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"") })
+        #expect(
+            store.linkViews.map(\.view).contains {
+                $0.contains("quarry_link_Asset_libraryScopeAssetContributors") && $0.contains("\"Z3LIBRARYSCOPEASSETCONTRIBUTORS\" AS source")
+            })
+        #expect(
+            store.linkViews.map(\.view).contains {
+                $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"")
+            })
         // Reading the hidden column's relationship no longer fails (no such table).
         let asset = try #require(try context.read { db in try Int64.fetchOne(db, sql: "SELECT _pk FROM \"Asset\" LIMIT 1") })
         let object = try #require(try context.object(entityName: "Asset", primaryKey: asset))
         let contributors = try context.relatedObjects("libraryScopeAssetContributors", of: object)
-        let stored = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ZASSETCONTRIBUTOR WHERE Z3LIBRARYSCOPEASSETCONTRIBUTORS = ?", arguments: [asset]) }
+        let stored = try context.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ZASSETCONTRIBUTOR WHERE Z3LIBRARYSCOPEASSETCONTRIBUTORS = ?", arguments: [asset])
+        }
         #expect(contributors.count == stored)
     }
 }

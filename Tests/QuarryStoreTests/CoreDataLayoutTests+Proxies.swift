@@ -1,12 +1,13 @@
 import Foundation
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A compiled model whose sub-entity lists its inherited property as a
 /// `_NSPropertyDescriptionProxy`, as Core Data's `encodeWithCoder:` writes one
@@ -17,11 +18,13 @@ enum ProxyArchive {
     static func uid(_ n: Int) -> String { "<dict><key>CF$UID</key><integer>\(n)</integer></dict>" }
     static func uids(_ ns: [Int]) -> String { "<array>" + ns.map(uid).joined() + "</array>" }
     static func classInfo(_ names: [String]) -> String {
-        "<dict><key>$classname</key><string>\(names[0])</string><key>$classes</key><array>" + names.map { "<string>\($0)</string>" }.joined() + "</array></dict>"
+        "<dict><key>$classname</key><string>\(names[0])</string><key>$classes</key><array>" + names.map { "<string>\($0)</string>" }.joined()
+            + "</array></dict>"
     }
 
     static func xml(underlying: Int? = 13) -> Data {
-        let proxyFields = (underlying.map { "<key>NSUnderlyingProperty</key>" + uid($0) } ?? "")
+        let proxyFields =
+            (underlying.map { "<key>NSUnderlyingProperty</key>" + uid($0) } ?? "")
             + "<key>NSReferenceID</key><integer>1</integer><key>NSEntityDescription</key>" + uid(7)
         let objects: [String] = [
             "<string>$null</string>",
@@ -42,14 +45,14 @@ enum ProxyArchive {
             "<dict><key>$class</key>\(uid(18))\(proxyFields)</dict>",
             "<dict><key>$class</key>\(uid(17))<key>NSPropertyName</key>\(uid(14))<key>NSAttributeType</key><integer>300</integer><key>NSEntity</key>\(uid(7))</dict>",
             classInfo(["NSAttributeDescription", "NSPropertyDescription", "NSObject"]),
-            classInfo(["_NSPropertyDescriptionProxy", "NSObject"]),
+            classInfo(["_NSPropertyDescriptionProxy", "NSObject"])
         ]
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0"><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
-        <key>$top</key><dict><key>root</key>\(uid(1))</dict><key>$objects</key><array>\(objects.joined(separator: "\n"))</array></dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
+            <key>$top</key><dict><key>root</key>\(uid(1))</dict><key>$objects</key><array>\(objects.joined(separator: "\n"))</array></dict></plist>
+            """
         return Data(text.utf8)
     }
 }

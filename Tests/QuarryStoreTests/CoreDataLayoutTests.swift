@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Issue 28, round three: the model an app ships beside its store is found; columns
 /// Core Data suffixed, hidden to-many columns and suffixed join tables are mapped where
@@ -50,7 +51,8 @@ import QuarryStores
         // The model's names, in its case: inferred names would be lowercased.
         #expect(Set(entry.attributes.map(\.name)).isSuperset(of: ["date", "height", "location", "period", "rating", "wind"]))
         #expect(context.coreData?.modelSource == model)
-        #expect(context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it was used: \(model)"), "\(context.openingNotes)")
+        #expect(
+            context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it was used: \(model)"), "\(context.openingNotes)")
         let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"JournalEntry\"") ?? 0 }
         #expect(rows > 0)
         context.close()
@@ -80,8 +82,9 @@ import QuarryStores
         // Two unrelated models, neither named after the store: none is chosen.
         let folder = URL(fileURLWithPath: store).deletingLastPathComponent()
         for name in ["One", "Two"] {
-            try FileManager.default.copyItem(atPath: CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld"),
-                                             toPath: folder.appendingPathComponent(name + ".xcdatamodeld").path)
+            try FileManager.default.copyItem(
+                atPath: CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld"),
+                toPath: folder.appendingPathComponent(name + ".xcdatamodeld").path)
         }
         let second = try ObjectContext(path: store)
         defer { second.close() }
@@ -96,7 +99,8 @@ import QuarryStores
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let context = try ObjectContext(path: store)
         #expect(context.coreData?.modelSource == "inferred")
-        #expect(context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it could not be read"), "\(context.openingNotes)")
+        #expect(
+            context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it could not be read"), "\(context.openingNotes)")
         #expect(context.entities.contains { $0.name.lowercased() == "recipe" }, "\(context.entities.map(\.name))")
         context.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)

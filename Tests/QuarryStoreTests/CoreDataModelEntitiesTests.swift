@@ -1,51 +1,65 @@
 /// Quarry's schema to a Core Data model and back.
 import Foundation
-import QuarryTestSupport
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct CoreDataModelEntitiesTests {
     static let item: EntityDescription = {
-        var entity = EntityDescription(name: "Item", attributes: [
-            AttributeDescription(name: "title", type: .string, isOptional: true),
-            AttributeDescription(name: "code", type: .string, isUnique: true),
-            AttributeDescription(name: "n16", type: .int16, defaultValue: .integer(0), isIndexed: true),
-            AttributeDescription(name: "n32", type: .int32, defaultValue: .integer(-7)),
-            AttributeDescription(name: "n64", type: .int64),
-            AttributeDescription(name: "ratio", type: .double, defaultValue: .real(0.25)),
-            AttributeDescription(name: "price", type: .decimal, isOptional: true, defaultValue: .real(2)),
-            AttributeDescription(name: "done", type: .bool, defaultValue: .bool(false)),
-            AttributeDescription(name: "when", type: .date, defaultValue: .date(CoreDataStore.epochOffset + 60)),
-            AttributeDescription(name: "id", type: .uuid, isOptional: true),
-            AttributeDescription(name: "photo", type: .binary, isOptional: true),
-            AttributeDescription(name: "extra", type: .json, isOptional: true),
-            AttributeDescription(name: "a", type: .string), AttributeDescription(name: "b", type: .string),
-        ], relationships: [
-            RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false, deleteRule: .deny),
-            RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true, deleteRule: .cascade),
-        ])
+        var entity = EntityDescription(
+            name: "Item",
+            attributes: [
+                AttributeDescription(name: "title", type: .string, isOptional: true),
+                AttributeDescription(name: "code", type: .string, isUnique: true),
+                AttributeDescription(name: "n16", type: .int16, defaultValue: .integer(0), isIndexed: true),
+                AttributeDescription(name: "n32", type: .int32, defaultValue: .integer(-7)),
+                AttributeDescription(name: "n64", type: .int64),
+                AttributeDescription(name: "ratio", type: .double, defaultValue: .real(0.25)),
+                AttributeDescription(name: "price", type: .decimal, isOptional: true, defaultValue: .real(2)),
+                AttributeDescription(name: "done", type: .bool, defaultValue: .bool(false)),
+                AttributeDescription(name: "when", type: .date, defaultValue: .date(CoreDataStore.epochOffset + 60)),
+                AttributeDescription(name: "id", type: .uuid, isOptional: true),
+                AttributeDescription(name: "photo", type: .binary, isOptional: true),
+                AttributeDescription(name: "extra", type: .json, isOptional: true),
+                AttributeDescription(name: "a", type: .string), AttributeDescription(name: "b", type: .string)
+            ],
+            relationships: [
+                RelationshipDescription(name: "owner", destination: "Person", inverse: "items", isToMany: false, deleteRule: .deny),
+                RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true, deleteRule: .cascade)
+            ])
         entity.uniqueness = [["a", "b"]]
         return entity
     }()
 
     static let others: [EntityDescription] = {
-        var sport = EntityDescription(name: "Sport", attributes: [AttributeDescription(name: "name", type: .string),
-                                                                   AttributeDescription(name: "speed", type: .double)])
+        var sport = EntityDescription(
+            name: "Sport",
+            attributes: [
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "speed", type: .double)
+            ])
         sport.parent = "Vehicle"
         var vehicle = EntityDescription(name: "Vehicle", attributes: [AttributeDescription(name: "name", type: .string)])
         vehicle.isAbstract = true
         return [
-            EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)], relationships: [
-                RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)]),
-            EntityDescription(name: "Tag", attributes: [], relationships: [
-                RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true, deleteRule: .noaction)]),
-            vehicle, sport,
+            EntityDescription(
+                name: "Person", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Tag", attributes: [],
+                relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true, deleteRule: .noaction)
+                ]),
+            vehicle, sport
         ]
     }()
 
@@ -53,9 +67,12 @@ import QuarryStores
         let model = CoreDataModel(entities: [Self.item] + Self.others)
         let item = try #require(model.entity(named: "Item"))
         let types = Dictionary(uniqueKeysWithValues: item.attributes.map { ($0.name, $0.type) })
-        #expect(types == ["title": .string, "code": .string, "n16": .integer16, "n32": .integer32, "n64": .integer64,
-                          "ratio": .double, "price": .decimal, "done": .boolean, "when": .date, "id": .uuid,
-                          "photo": .binary, "extra": .string, "a": .string, "b": .string])
+        #expect(
+            types == [
+                "title": .string, "code": .string, "n16": .integer16, "n32": .integer32, "n64": .integer64,
+                "ratio": .double, "price": .decimal, "done": .boolean, "when": .date, "id": .uuid,
+                "photo": .binary, "extra": .string, "a": .string, "b": .string
+            ])
         #expect(item.attribute(named: "title")?.isOptional == true && item.attribute(named: "n64")?.isOptional == false)
         #expect(item.attribute(named: "n16")?.defaultValue == "0" && item.attribute(named: "n16")?.isIndexed == true)
         #expect(item.attribute(named: "n32")?.defaultValue == "-7")
@@ -66,7 +83,9 @@ import QuarryStores
         #expect(item.uniquenessConstraints == [["code"], ["a", "b"]])
         #expect(item.className == "Item")
         #expect(item.relationship(named: "owner") == CoreDataRelationship(name: "owner", destination: "Person", inverse: "items", deleteRule: .deny))
-        #expect(item.relationship(named: "tags") == CoreDataRelationship(name: "tags", destination: "Tag", inverse: "items", isToMany: true, deleteRule: .cascade))
+        #expect(
+            item.relationship(named: "tags")
+                == CoreDataRelationship(name: "tags", destination: "Tag", inverse: "items", isToMany: true, deleteRule: .cascade))
         #expect(model.entity(named: "Tag")?.relationship(named: "items")?.deleteRule == .noAction)
         #expect(model.entity(named: "Vehicle")?.isAbstract == true)
         // The sub-entity repeats its parent's `name`: only `speed` is its own.

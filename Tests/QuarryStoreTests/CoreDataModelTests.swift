@@ -2,14 +2,15 @@
 /// independently (python's plistlib and zlib on copies of the stores, and the XML by eye).
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct CoreDataModelTests {
     func cacheOf(_ store: String) throws -> CoreDataModel {
@@ -123,7 +124,7 @@ import QuarryStores
         #expect(cache.entity(named: "Post")?.attribute(named: "hide") == nil)
         let color = try #require(cache.entity(named: "Post")?.relationship(named: "color"))
         #expect(color.destination == "Color" && color.inverse == "post" && !color.isToMany && !color.isOptional)
-        #expect(cache.entity(named: "Post")?.className == nil)  // this cache records no class names
+        #expect(cache.entity(named: "Post")?.className == nil) // this cache records no class names
     }
 
     @Test func authorsCacheIsTheFirstVersionWithAManyToManyPair() throws {
@@ -169,8 +170,10 @@ import QuarryStores
         #expect(shape.attribute(named: "area")?.isOptional == false)
         #expect(shape.attribute(named: "photo")?.allowsExternalBinaryDataStorage == true)
         #expect(shape.attribute(named: "tag")?.isIndexed == true)
-        #expect(shape.relationship(named: "parts") == CoreDataRelationship(
-            name: "parts", destination: "Shape", isToMany: true, isOrdered: true, minCount: 1, maxCount: 5, deleteRule: .cascade))
+        #expect(
+            shape.relationship(named: "parts")
+                == CoreDataRelationship(
+                    name: "parts", destination: "Shape", isToMany: true, isOrdered: true, minCount: 1, maxCount: 5, deleteRule: .cascade))
         #expect(shape.fetchedProperties == [CoreDataFetchedProperty(name: "big", entity: "Shape", predicate: .format("area > 10"))])
         #expect(model.fetchRequests == [CoreDataFetchRequest(name: "Tagged", entity: "Shape", predicate: .format("tag != nil"))])
     }

@@ -2,14 +2,15 @@
 /// (a Core Data store belongs to its app; Quarry only looks).
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 enum GRDBHelpers {
     /// The raw `Z_MODELCACHE.Z_CONTENT` of a store copy.

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Issue 28's first findings on real stores: what Core Data itself writes is read, not
 /// refused, and its own bookkeeping entities are not the app's.

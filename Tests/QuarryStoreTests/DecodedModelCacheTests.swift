@@ -3,19 +3,22 @@
 /// damaged or foreign cache file is a miss, never another model and never a crash.
 import Foundation
 import GRDB
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct DecodedModelCacheTests {
     /// Every shared store that carries a model cache.
-    static let stores = ["cars/SampleModel_V1.sqlite", "posts/CoreDataMigration_Example_3.sqlite", "authors/TestModel.sqlite",
-                         "books2/SampleModel2_V2.sqlite", "photos/Photos.sqlite"]
+    static let stores = [
+        "cars/SampleModel_V1.sqlite", "posts/CoreDataMigration_Example_3.sqlite", "authors/TestModel.sqlite",
+        "books2/SampleModel2_V2.sqlite", "photos/Photos.sqlite"
+    ]
 
     /// The store's `Z_MODELCACHE.Z_CONTENT`, read from a copy.
     static func blob(_ relative: String) throws -> [UInt8] {
@@ -45,25 +48,31 @@ import QuarryStores
     }
 
     @Test func aModelOfEveryKindOfValueReadsBack() throws {
-        var entity = CoreDataEntity(name: "Épée", parent: "Weapon", isAbstract: true, className: "App.Épée",
-                                    uniquenessConstraints: [["name", "maker"], ["serial"]],
-                                    fetchIndexes: [CoreDataFetchIndex(name: "byName", properties: ["name"])],
-                                    fetchedProperties: [CoreDataFetchRequest(name: "rivals", entity: "Épée", predicate: .unsupported("a subquery"))])
+        var entity = CoreDataEntity(
+            name: "Épée", parent: "Weapon", isAbstract: true, className: "App.Épée",
+            uniquenessConstraints: [["name", "maker"], ["serial"]],
+            fetchIndexes: [CoreDataFetchIndex(name: "byName", properties: ["name"])],
+            fetchedProperties: [CoreDataFetchRequest(name: "rivals", entity: "Épée", predicate: .unsupported("a subquery"))])
         entity.attributes = CoreDataAttributeType.allCases.enumerated().map { i, type in
-            CoreDataAttribute(name: "a\(i)", type: type, isOptional: i % 2 == 0, isTransient: i % 3 == 0, isDerived: i % 5 == 0,
-                              derivationExpression: i % 5 == 0 ? "now()" : nil, defaultValue: i % 4 == 0 ? "" : nil,
-                              isIndexed: i % 7 == 0, allowsExternalBinaryDataStorage: i == 1,
-                              valueTransformerName: i == 2 ? "NSSecureUnarchiveFromData" : nil, preservesValueInHistoryOnDeletion: i == 3)
+            CoreDataAttribute(
+                name: "a\(i)", type: type, isOptional: i % 2 == 0, isTransient: i % 3 == 0, isDerived: i % 5 == 0,
+                derivationExpression: i % 5 == 0 ? "now()" : nil, defaultValue: i % 4 == 0 ? "" : nil,
+                isIndexed: i % 7 == 0, allowsExternalBinaryDataStorage: i == 1,
+                valueTransformerName: i == 2 ? "NSSecureUnarchiveFromData" : nil, preservesValueInHistoryOnDeletion: i == 3)
         }
         entity.relationships = [
-            CoreDataRelationship(name: "books", destination: "Book", inverse: "author", isToMany: true, isOrdered: true,
-                                 minCount: 2, maxCount: -1, deleteRule: .cascade, isOptional: false),
+            CoreDataRelationship(
+                name: "books", destination: "Book", inverse: "author", isToMany: true, isOrdered: true,
+                minCount: 2, maxCount: -1, deleteRule: .cascade, isOptional: false),
             CoreDataRelationship(name: "owner", destination: "Person", deleteRule: .deny, isTransient: true),
-            CoreDataRelationship(name: "big", destination: "Person", isToMany: true, minCount: Int.min, maxCount: Int.max, deleteRule: .noAction),
+            CoreDataRelationship(name: "big", destination: "Person", isToMany: true, minCount: Int.min, maxCount: Int.max, deleteRule: .noAction)
         ]
-        let model = CoreDataModel(entities: [entity, CoreDataEntity(name: "Weapon")],
-                                  fetchRequests: [CoreDataFetchRequest(name: "all", entity: "Weapon"),
-                                                  CoreDataFetchRequest(name: "sharp", entity: "Épée", predicate: .format("edge > 3"))])
+        let model = CoreDataModel(
+            entities: [entity, CoreDataEntity(name: "Weapon")],
+            fetchRequests: [
+                CoreDataFetchRequest(name: "all", entity: "Weapon"),
+                CoreDataFetchRequest(name: "sharp", entity: "Épée", predicate: .format("edge > 3"))
+            ])
         #expect(try CoreDataModel(bytes: model.encodedBytes()) == model)
     }
 
@@ -169,8 +178,9 @@ import QuarryStores
             _ = try CoreDataModel.decodeModelCache(Data(blob), path: "store \(i)", cache: cache)
             // Distinct modification times, whatever the file system's resolution.
             let file = try #require(try Self.files(cache).first { $0.hasSuffix("-\(blob.count).model") })
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(1_000_000 + i * 100))],
-                                                  ofItemAtPath: file)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: Double(1_000_000 + i * 100))],
+                ofItemAtPath: file)
         }
         #expect(try Self.files(cache).count == 2)
         // A third file is past the limit: the oldest goes.

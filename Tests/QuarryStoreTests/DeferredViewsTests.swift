@@ -1,15 +1,15 @@
 import Foundation
 import GRDB
+import QuarryModel
+import QuarryPostgreSQL
+import QuarryStores
 import QuarryTestSupport
 import Testing
 
-@testable import QuarryStore
-import QuarryModel
-@testable import QuarryEngine
-import QuarryPostgreSQL
-@testable import QuarrySQLite
 @testable import QuarryCoreData
-import QuarryStores
+@testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A Core Data store's views are made when SQL first reads them (`DeferredViews`): opening
 /// makes none, a read makes those it names (however SQLite would spell them), SQL hidden
@@ -101,7 +101,13 @@ import QuarryStores
 
         // SQL inside a closure: SQLite misses the view, which is made, and the read runs again.
         let sport = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM SportCar") }
-        let sportRows = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('SportCar', 'ExpensiveSportCar'))") }
+        let sportRows = try context.read { db in
+            try Int64.fetchOne(
+                db,
+                sql:
+                    "SELECT count(*) FROM main.ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('SportCar', 'ExpensiveSportCar'))"
+            )
+        }
         #expect(sport == sportRows)
         #expect(try Self.views(context) == ["Car", "Person", "SportCar"])
 
@@ -137,12 +143,13 @@ import QuarryStores
         let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("views.db").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id INTEGER PRIMARY KEY, kind TEXT, price REAL);
-                INSERT INTO item VALUES (3, 'a', 1.5), (5, 'b', 2.0), (8, 'a', 4.0);
-                CREATE VIEW priced AS SELECT id, price FROM item;
-                CREATE VIEW kinds AS SELECT 1 AS id, kind, sum(price) AS total FROM item GROUP BY kind;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (id INTEGER PRIMARY KEY, kind TEXT, price REAL);
+                    INSERT INTO item VALUES (3, 'a', 1.5), (5, 'b', 2.0), (8, 'a', 4.0);
+                    CREATE VIEW priced AS SELECT id, price FROM item;
+                    CREATE VIEW kinds AS SELECT 1 AS id, kind, sum(price) AS total FROM item GROUP BY kind;
+                    """)
         }
         try queue.close()
         let context = try ObjectContext(path: path, readOnly: true)

@@ -1,10 +1,11 @@
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// "One line that says what, where and what would be right" is a property of the one
 /// renderer, proved here once for any parts, and for every kind of `StoreError`.
@@ -34,7 +35,7 @@ import QuarryStores
         Sample(label: "NEL", text: "next\u{85}line"), Sample(label: "DEL", text: "del\u{7F}"), Sample(label: "non-ASCII", text: "é—日本語"),
         Sample(label: "1 MB name", text: String(repeating: "x", count: 1_000_000)),
         Sample(label: "300k newlines", text: String(repeating: "\n", count: 300_000)),
-        Sample(label: "200k NULs", text: String(repeating: "\0", count: 200_000) + "end"),
+        Sample(label: "200k NULs", text: String(repeating: "\0", count: 200_000) + "end")
     ]
 
     static func isOneLine(_ text: String) -> Bool {
@@ -43,14 +44,18 @@ import QuarryStores
     }
 
     @Test func theOrderIsOperationPlaceMessageSuggestionColumnRemedy() {
-        #expect(Parts(operation: "import", message: "expected 2 fields, got 3", location: .file(path: "data.csv", line: 3, column: 5)).description
-            == "import: data.csv:3:5: expected 2 fields, got 3")
-        #expect(Parts(operation: "import", message: "the file is empty", location: .file(path: "data.csv", line: nil, column: 9)).description
-            == "import: data.csv: the file is empty")
-        #expect(Parts(operation: "predicate", message: "unknown key path 'titel' on entity Item", location: .column(1), suggestion: "title").description
-            == "predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")
-        #expect(Parts(message: "unknown mode 'tabel'", suggestion: "table", remedy: "modes: table, box").description
-            == "unknown mode 'tabel' (did you mean 'table'?); modes: table, box")
+        #expect(
+            Parts(operation: "import", message: "expected 2 fields, got 3", location: .file(path: "data.csv", line: 3, column: 5)).description
+                == "import: data.csv:3:5: expected 2 fields, got 3")
+        #expect(
+            Parts(operation: "import", message: "the file is empty", location: .file(path: "data.csv", line: nil, column: 9)).description
+                == "import: data.csv: the file is empty")
+        #expect(
+            Parts(operation: "predicate", message: "unknown key path 'titel' on entity Item", location: .column(1), suggestion: "title").description
+                == "predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")
+        #expect(
+            Parts(message: "unknown mode 'tabel'", suggestion: "table", remedy: "modes: table, box").description
+                == "unknown mode 'tabel' (did you mean 'table'?); modes: table, box")
         #expect(Parts(operation: "", message: "m", remedy: "").description == "m")
         #expect(Parts(message: "").description == "")
     }
@@ -59,9 +64,10 @@ import QuarryStores
     func anyPartsRenderAsOneBoundedLineWithEveryPartInOrder(_ sample: Sample) {
         let text = sample.text
         // Markers around the adversarial text: a shortened part keeps its start and end.
-        let error = Parts(operation: "OP<" + text + ">OP", message: "MSG<" + text + ">MSG",
-                          location: .file(path: "PATH<" + text + ">PATH", line: 12, column: 34),
-                          suggestion: "SUG<" + text + ">SUG", remedy: "REM<" + text + ">REM")
+        let error = Parts(
+            operation: "OP<" + text + ">OP", message: "MSG<" + text + ">MSG",
+            location: .file(path: "PATH<" + text + ">PATH", line: 12, column: 34),
+            suggestion: "SUG<" + text + ">SUG", remedy: "REM<" + text + ">REM")
         let line = error.description
         #expect(Self.isOneLine(line))
         #expect(line.unicodeScalars.count <= ErrorRendering.maximumRenderedLength)
@@ -95,10 +101,13 @@ import QuarryStores
             .cannotWrite(operation: name, path: name, reason: name), .closed,
             .unknownFormat(entity: name, column: name, found: [name, name], example: name),
             .postgres(sqlState: name, sql: name, message: name),
-            .constraint(ConstraintViolation(.unique, table: name, columns: [name, name], constraint: name,
-                                            code: .sqlState("23505"), sql: name, said: name)),
-            .constraint(ConstraintViolation(.foreignKey, table: name, columns: [name], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: name, said: name)),
-            .interrupted(Interruption(.timeout, stopped: .serverStatement)),
+            .constraint(
+                ConstraintViolation(
+                    .unique, table: name, columns: [name, name], constraint: name,
+                    code: .sqlState("23505"), sql: name, said: name)),
+            .constraint(
+                ConstraintViolation(.foreignKey, table: name, columns: [name], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: name, said: name)),
+            .interrupted(Interruption(.timeout, stopped: .serverStatement))
         ]
     }
 
@@ -148,8 +157,9 @@ import QuarryStores
         #expect(StoreError.unknownKey(entity: "Item", key: "titel", suggestion: nil).description == "unknown key 'titel' on entity Item")
         #expect(StoreError.during(operation: "save", .database(message: "disk I/O error")).description == "save: disk I/O error")
         #expect(StoreError.during(operation: "save", .readOnly(operation: "entity A")).description == "save: entity A: the store is read-only")
-        #expect(StoreError.unexpectedValue(table: "t", column: "c", found: "text", expected: "an integer").description
-            == "t.c holds text where an integer is expected; was the file changed by another program?")
+        #expect(
+            StoreError.unexpectedValue(table: "t", column: "c", found: "text", expected: "an integer").description
+                == "t.c holds text where an integer is expected; was the file changed by another program?")
         #expect(StoreError.unknownEntity(name: "a\0b", suggestion: nil).description == "unknown entity 'a\\0b'")
     }
 
@@ -157,8 +167,9 @@ import QuarryStores
     /// the URL (a path that was no file, a script's own message).
     @Test func noRenderedLineHoldsAPostgresPassword() {
         let url = "postgres://ann:SECRET@h/db?password=SECRET2&sslmode=disable"
-        let error = Parts(operation: url, message: "cannot open \(url): no such file", location: .file(path: url, line: 1, column: nil),
-                          suggestion: url, remedy: "'\(url)'")
+        let error = Parts(
+            operation: url, message: "cannot open \(url): no such file", location: .file(path: url, line: 1, column: nil),
+            suggestion: url, remedy: "'\(url)'")
         let line = error.description
         #expect(!line.contains("SECRET") && line.contains("postgres://ann@h/db?sslmode=disable"), "\(line)")
         #expect(ErrorRendering.oneLine("t.lua:1: \(url)") == "t.lua:1: postgres://ann@h/db?sslmode=disable")
@@ -180,7 +191,8 @@ import QuarryStores
     @Test(arguments: adversarial)
     func renderingTwiceChangesNothing(_ sample: Sample) {
         let text = sample.text
-        let rendered = Parts(operation: text, message: text, location: .file(path: text, line: 1, column: 1), suggestion: text, remedy: text).description
+        let rendered = Parts(operation: text, message: text, location: .file(path: text, line: 1, column: 1), suggestion: text, remedy: text)
+            .description
         let positioned = String(repeating: "s", count: 60) + ":2147483647: " + rendered
         #expect(ErrorRendering.oneLine(positioned) == positioned)
     }

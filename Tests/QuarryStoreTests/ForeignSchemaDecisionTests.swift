@@ -1,11 +1,12 @@
-@testable import QuarryStore
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// The decisions made once from a schema's description, for every engine
 /// (`ForeignSchema+JoinTables`, `+Attributes`): which tables join two entities, with ends
@@ -24,8 +25,9 @@ import QuarryStores
     /// `region(country, code)` keyed by both, `tag(id)`, and a table `t` of `columns` with `keys`.
     static func schema(_ columns: [Column], _ keys: [Key], primaryKey: [String] = []) -> ForeignSchema {
         var schema = ForeignSchema()
-        schema.relations["region"] = .init(name: "region", isView: false, columns: [column("country", "TEXT"), column("code", "TEXT")],
-                                          primaryKey: ["country", "code"], foreignKeys: [])
+        schema.relations["region"] = .init(
+            name: "region", isView: false, columns: [column("country", "TEXT"), column("code", "TEXT")],
+            primaryKey: ["country", "code"], foreignKeys: [])
         schema.relations["tag"] = .init(name: "tag", isView: false, columns: [column("id", "INTEGER")], primaryKey: ["id"], foreignKeys: [])
         schema.relations["t"] = .init(name: "t", isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
         return schema
@@ -88,7 +90,9 @@ import QuarryStores
     }
 
     @Test func aKeyNothingFillsIsOneANewRowMustBeGiven() {
-        let columns = [Self.column("b", "TEXT"), Self.column("serial", "INTEGER", hasDefault: true), Self.column("a", "TEXT"), Self.column("other", "TEXT")]
+        let columns = [
+            Self.column("b", "TEXT"), Self.column("serial", "INTEGER", hasDefault: true), Self.column("a", "TEXT"), Self.column("other", "TEXT")
+        ]
         // In the table's order, not the key's; a default, serial or identity fills its column.
         #expect(ForeignSchema.keysToGive(columns, among: ["a", "serial", "b"]) == ["b", "a"])
         #expect(ForeignSchema.keysToGive(columns, among: []).isEmpty)
@@ -101,11 +105,13 @@ import QuarryStores
     /// PostgreSQL's entity of a table from its description: the shared attributes, typed
     /// by the server's types, and what its storage learns of them.
     @Test func aPostgresTableIsMadeFromItsDescription() {
-        let columns = [Column(name: "code", declaredType: "bpchar", notNull: true, hasDefault: false),
-                       Column(name: "id", declaredType: "int4", notNull: true, hasDefault: true),
-                       Column(name: "name", declaredType: "text", notNull: true, hasDefault: false),
-                       Column(name: "born", declaredType: "date", notNull: false, hasDefault: false),
-                       Column(name: "doubled", declaredType: "int8", notNull: false, hasDefault: false, generated: true)]
+        let columns = [
+            Column(name: "code", declaredType: "bpchar", notNull: true, hasDefault: false),
+            Column(name: "id", declaredType: "int4", notNull: true, hasDefault: true),
+            Column(name: "name", declaredType: "text", notNull: true, hasDefault: false),
+            Column(name: "born", declaredType: "date", notNull: false, hasDefault: false),
+            Column(name: "doubled", declaredType: "int8", notNull: false, hasDefault: false, generated: true)
+        ]
         let relation = ForeignSchema.Relation(name: "person", isView: false, columns: columns, primaryKey: ["code", "id"], foreignKeys: [])
         var storage = EntityStorage(layout: .serverTable, relation: "person", keyColumn: "_row")
         let entity = PostgresStore.tableEntity(relation, keys: relation.primaryKey, storage: &storage)
@@ -118,7 +124,9 @@ import QuarryStores
     }
 
     @Test func aKeyOfSeveralColumnsThatCannotBeARelationshipIsSaidInOneLine() {
-        #expect(ForeignSchema.severalColumnsNote("store", Self.toRegion, because: "its column c is not read as an attribute")
-            == "store(c, k) references region(country, code): read as its columns, not as a relationship: its column c is not read as an attribute")
+        #expect(
+            ForeignSchema.severalColumnsNote("store", Self.toRegion, because: "its column c is not read as an attribute")
+                == "store(c, k) references region(country, code): read as its columns, not as a relationship: its column c is not read as an attribute"
+        )
     }
 }

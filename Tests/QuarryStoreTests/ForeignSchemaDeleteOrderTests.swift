@@ -1,10 +1,11 @@
-@testable import QuarryStore
-import Testing
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// The order of ON DELETE actions, decided once from a schema's description
 /// (`ForeignSchema+DeleteOrder`) under each engine's rule: SQLite's (the key made last acts
@@ -23,31 +24,42 @@ import QuarryStores
         var schema = ForeignSchema()
         let column = { (name: String) in ForeignSchema.Column(name: name, declaredType: "INTEGER", notNull: false, hasDefault: false) }
         schema.relations["p"] = .init(name: "p", isView: false, columns: [column("id")], primaryKey: ["id"], foreignKeys: [])
-        schema.relations["a"] = .init(name: "a", isView: false, columns: ["x", "y", "z", "w"].map(column), primaryKey: [], foreignKeys: [
-            key("x", "p", "CASCADE", made: 0), key("y", "P", "NO ACTION", made: 3),
-            Key(columns: ["z", "w"], parent: "p", parentColumns: [], onDelete: "RESTRICT", made: 4),
-        ])
-        schema.relations["b"] = .init(name: "b", isView: false, columns: ["r", "d", "n"].map(column), primaryKey: [], foreignKeys: [
-            key("r", "p", "RESTRICT", deferred: true, made: 1), key("d", "p", "NO ACTION", deferred: true, made: 2),
-            key("n", "p", "SET NULL", deferred: true, made: nil),
-        ])
+        schema.relations["a"] = .init(
+            name: "a", isView: false, columns: ["x", "y", "z", "w"].map(column), primaryKey: [],
+            foreignKeys: [
+                key("x", "p", "CASCADE", made: 0), key("y", "P", "NO ACTION", made: 3),
+                Key(columns: ["z", "w"], parent: "p", parentColumns: [], onDelete: "RESTRICT", made: 4)
+            ])
+        schema.relations["b"] = .init(
+            name: "b", isView: false, columns: ["r", "d", "n"].map(column), primaryKey: [],
+            foreignKeys: [
+                key("r", "p", "RESTRICT", deferred: true, made: 1), key("d", "p", "NO ACTION", deferred: true, made: 2),
+                key("n", "p", "SET NULL", deferred: true, made: nil)
+            ])
         return schema
     }
 
     @Test func sqlitesLastMadeKeyActsFirstAndNoActionWaitsForTheStatementsEnd() {
         let keys = Self.schema.referencingKeys(of: ["p", "a"], order: ForeignKeyOrder.rule)
         // `REFERENCES P` names `p`; a key of two columns and one the engine gave no place are left out.
-        #expect(keys["p"] == [Referencing(child: "a", column: "y", check: .statement), Referencing(child: "b", column: "d", check: .commit),
-                              Referencing(child: "b", column: "r", check: .restrict), Referencing(child: "a", column: "x", check: .statement)])
+        #expect(
+            keys["p"] == [
+                Referencing(child: "a", column: "y", check: .statement), Referencing(child: "b", column: "d", check: .commit),
+                Referencing(child: "b", column: "r", check: .restrict), Referencing(child: "a", column: "x", check: .statement)
+            ])
         #expect(keys["a"] == nil)
     }
 
     @Test func postgresFirstMadeKeyActsFirstAndNoActionIsCheckedAtItsTurn() {
         let keys = Self.schema.referencingKeys(of: ["p"], order: PostgresStore.deleteOrder)
         // Names are exact: `P` is another table.
-        #expect(keys["p"] == [Referencing(child: "a", column: "x", check: .statement), Referencing(child: "b", column: "r", check: .restrict),
-                              Referencing(child: "b", column: "d", check: .commit)])
-        #expect(Self.schema.referencingKeys(of: ["P"], order: PostgresStore.deleteOrder)["P"] == [Referencing(child: "a", column: "y", check: .restrict)])
+        #expect(
+            keys["p"] == [
+                Referencing(child: "a", column: "x", check: .statement), Referencing(child: "b", column: "r", check: .restrict),
+                Referencing(child: "b", column: "d", check: .commit)
+            ])
+        #expect(
+            Self.schema.referencingKeys(of: ["P"], order: PostgresStore.deleteOrder)["P"] == [Referencing(child: "a", column: "y", check: .restrict)])
         // Only the children asked for.
         #expect(Self.schema.referencingKeys(of: ["p"], children: ["b"], order: PostgresStore.deleteOrder)["p"]?.map(\.column) == ["r", "d"])
     }

@@ -1,11 +1,12 @@
-@testable import QuarryStore
-import Testing
 import QuarryModel
-@testable import QuarryEngine
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
+@testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A table's entity made once for every engine (`ForeignSchema+Entities`) from its
 /// description, what its rows are known by (`RowIdentity`) and the engine's answers
@@ -22,27 +23,36 @@ import QuarryStores
         func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
             column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
         }
-        func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { ForeignColumnDefault.literal(declared).map { _ in declared } }
+        func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
+            ForeignColumnDefault.literal(declared).map { _ in declared }
+        }
         func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
             Dictionary(uniqueKeysWithValues: attributes.filter { $0.type == .date && $0.name.hasSuffix("_ms") }.map { ($0.name, .milliseconds) })
         }
         func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-            -> (relation: String, key: String, making: DeferredViews.Making)? { nil }
+            -> (relation: String, key: String, making: DeferredViews.Making)?
+        { nil }
     }
 
-    static func column(_ name: String, _ type: String, notNull: Bool = false, defaultText: String? = nil, generated: Bool = false) -> ForeignSchema.Column {
-        ForeignSchema.Column(name: name, declaredType: type, notNull: notNull, hasDefault: defaultText != nil || generated, defaultText: defaultText, generated: generated)
+    static func column(_ name: String, _ type: String, notNull: Bool = false, defaultText: String? = nil, generated: Bool = false)
+        -> ForeignSchema.Column
+    {
+        ForeignSchema.Column(
+            name: name, declaredType: type, notNull: notNull, hasDefault: defaultText != nil || generated, defaultText: defaultText,
+            generated: generated)
     }
 
-    static let relation = ForeignSchema.Relation(name: "event", isView: false, columns: [
-        column("id", "int64", notNull: true, defaultText: "0"),
-        column("code", "string", notNull: true),
-        column("made", "string", defaultText: "CURRENT_TIMESTAMP"),
-        column("n", "int64", notNull: true, defaultText: "7"),
-        column("at_ms", "date"),
-        column("twice", "int64", generated: true),
-        column("wide", "string", generated: true),
-    ], primaryKey: ["id", "code"], foreignKeys: [])
+    static let relation = ForeignSchema.Relation(
+        name: "event", isView: false,
+        columns: [
+            column("id", "int64", notNull: true, defaultText: "0"),
+            column("code", "string", notNull: true),
+            column("made", "string", defaultText: "CURRENT_TIMESTAMP"),
+            column("n", "int64", notNull: true, defaultText: "7"),
+            column("at_ms", "date"),
+            column("twice", "int64", generated: true),
+            column("wide", "string", generated: true)
+        ], primaryKey: ["id", "code"], foreignKeys: [])
 
     /// What a table's rows are known by is decided from its description, the engine
     /// saying only which types are integer keys: one integer column is the rows' own
@@ -50,8 +60,9 @@ import QuarryStores
     /// key, only where the engine gives rows a number unasked.
     @Test func whatRowsAreKnownByIsDecidedOnce() {
         func relation(_ key: [String]) -> ForeignSchema.Relation {
-            ForeignSchema.Relation(name: "t", isView: false, columns: [Self.column("id", "int64"), Self.column("code", "string")],
-                                   primaryKey: key, foreignKeys: [])
+            ForeignSchema.Relation(
+                name: "t", isView: false, columns: [Self.column("id", "int64"), Self.column("code", "string")],
+                primaryKey: key, foreignKeys: [])
         }
         #expect(ForeignSchema.rowKey(of: relation(["id"]), engine: NamedTypes()) == .integerKey("id"))
         #expect(ForeignSchema.rowKey(of: relation(["code"]), engine: NamedTypes()) == .numbered(keys: ["code"]))
@@ -66,7 +77,8 @@ import QuarryStores
     }
 
     @Test func theEnginesAnswersLandInTheStorage() throws {
-        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id"), keys: ["id"], toGive: ["code"])
+        let identity = ForeignSchema.RowIdentity(
+            storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id"), keys: ["id"], toGive: ["code"])
         // The last column left out, as an engine keeping fewer columns does.
         let kept = Array(Self.relation.columns.dropLast())
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, columns: kept, knownBy: identity, engine: NamedTypes())
@@ -85,7 +97,8 @@ import QuarryStores
 
     @Test func everyKeyColumnIsTheRowsIdentityWhenTheEngineSaysSo() {
         // As a keyed table's: every key column optional and given by the store, none defaulted.
-        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .serverTable, relation: "event", keyColumn: "_row"), keys: ["id", "code"], toGive: ["id", "code"])
+        let identity = ForeignSchema.RowIdentity(
+            storage: EntityStorage(layout: .serverTable, relation: "event", keyColumn: "_row"), keys: ["id", "code"], toGive: ["id", "code"])
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, knownBy: identity, engine: NamedTypes())
         #expect(entity.attributes.map(\.isOptional) == [true, true, true, true, true, true, true])
         #expect(entity.attributes.first?.defaultValue == nil)

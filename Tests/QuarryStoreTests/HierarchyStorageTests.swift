@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the
 /// other entities; declared definitions in `quarry_model`, effective ones in memory.

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-@testable import QuarryStore
-import Testing
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// The import's two threads (a parser thread filling batches of cells, the connection's
 /// thread inserting them several rows a statement) give what one thread reading row by
@@ -41,10 +42,13 @@ import QuarryStores
             let s = String(repeating: i % 2 == 0 ? "é" : "ab", count: i % 37)
             let q = "say \"\(i)\", ok"
             let x = Double(i) / 4
-            text += "\(i * 1_000_003),\(x),2024-02-\(String(format: "%02d", 1 + i % 28))T10:00:00Z,\(s.isEmpty ? "NA" : s),\"\(q.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+            text +=
+                "\(i * 1_000_003),\(x),2024-02-\(String(format: "%02d", 1 + i % 28))T10:00:00Z,\(s.isEmpty ? "NA" : s),\"\(q.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
             let seconds = Value.parseISO8601("2024-02-\(String(format: "%02d", 1 + i % 28))T10:00:00Z") ?? 0
-            expected.append([(Int64(i) * 1_000_003).databaseValue, x.databaseValue, seconds.databaseValue,
-                             s.isEmpty ? .null : s.databaseValue, q.databaseValue])
+            expected.append([
+                (Int64(i) * 1_000_003).databaseValue, x.databaseValue, seconds.databaseValue,
+                s.isEmpty ? .null : s.databaseValue, q.databaseValue
+            ])
             i += 1
         }
         let path = try write(text, dir, "split.csv")
@@ -99,9 +103,12 @@ import QuarryStores
         }
         #expect(!context.entities.contains { $0.name == "Bad" })
         // A required attribute left empty, into an existing entity, in a later batch.
-        try context.define(EntityDescription(name: "Needs", attributes: [
-            AttributeDescription(name: "a", type: .int64), AttributeDescription(name: "b", type: .string),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Needs",
+                attributes: [
+                    AttributeDescription(name: "a", type: .int64), AttributeDescription(name: "b", type: .string)
+                ]))
         let empty = try write("a,b\n" + rows + "10,\n", dir, "empty.csv")
         do {
             _ = try ImportRequest(empty, into: "Needs").execute(in: context)
@@ -138,10 +145,13 @@ import QuarryStores
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let context = try ObjectContext(path: nil)
-        try context.define(EntityDescription(name: "Tagged", attributes: [
-            AttributeDescription(name: "n", type: .int64),
-            AttributeDescription(name: "tag", type: .string, defaultValue: .text("dflt")),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Tagged",
+                attributes: [
+                    AttributeDescription(name: "n", type: .int64),
+                    AttributeDescription(name: "tag", type: .string, defaultValue: .text("dflt"))
+                ]))
         let csv = try write("n\n" + (1...3_000).map { "\($0)\n" }.joined(), dir, "n.csv")
         #expect(try ImportRequest(csv, into: "Tagged").execute(in: context).rows == 3_000)
         #expect(try column(context, "SELECT count(*) FROM Tagged WHERE tag = 'dflt'") == [Int64(3_000).databaseValue])

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A many-to-many pair keeps its links in one table, named after the side that sorts
 /// first (`storage(of:in:)`), whichever side is defined first: the definition resolves
@@ -16,9 +17,12 @@ struct LinkTableDefinitionTests {
         let context = try ObjectContext(path: nil)
         try context.define(EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)]))
         // Tag's side would name `quarry_link_Tag_books`; Book's, once it has the inverse, sorts first.
-        try context.define(EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
-                                             relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)]))
-        let tables = try context.connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'quarry\\_link\\_%' ESCAPE '\\' ORDER BY name")
+        try context.define(
+            EntityDescription(
+                name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)]))
+        let tables = try context.connection.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'quarry\\_link\\_%' ESCAPE '\\' ORDER BY name")
         #expect(tables == [[.text("quarry_link_Book_tags")]])
         let book = try context.insert(into: "Book", values: ["title": .text("b")])
         let tag = try context.insert(into: "Tag", values: ["name": .text("t")])

@@ -1,18 +1,21 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct MigrationTests {
-    let v1 = EntityDescription(name: "Item", attributes: [
-        AttributeDescription(name: "title", type: .string),
-        AttributeDescription(name: "n", type: .int64, isOptional: true, isIndexed: true),
-    ])
+    let v1 = EntityDescription(
+        name: "Item",
+        attributes: [
+            AttributeDescription(name: "title", type: .string),
+            AttributeDescription(name: "n", type: .int64, isOptional: true, isIndexed: true)
+        ])
 
     /// A store with `v1` and three rows.
     func populated() throws -> ObjectContext {
@@ -37,19 +40,30 @@ import QuarryStores
     @Test func renamedFromRenamesTheColumnAndKeepsValuesAndIndex() throws {
         let context = try populated()
         let before = try stored(context, "n")
-        let v2 = with(v1) { $0[1] = AttributeDescription(name: "count", type: .int64, isOptional: true, isIndexed: true); $0[1].renamedFrom = "n" }
+        let v2 = with(v1) {
+            $0[1] = AttributeDescription(name: "count", type: .int64, isOptional: true, isIndexed: true)
+            $0[1].renamedFrom = "n"
+        }
         try context.define(v2)
         #expect(Set(try columnNames(context)) == ["_pk", "title", "count"])
         #expect(try stored(context, "count") == before)
-        let indexes = try context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item'") }
+        let indexes = try context.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item'")
+        }
         #expect(indexes.contains("quarry_idx_Item_count") && !indexes.contains("quarry_idx_Item_n"), "\(indexes)")
         // Running the same definition again changes nothing.
         try context.define(v2)
         #expect(try stored(context, "count") == before)
         // A rename that would also change the type, or keep the old name, is refused whole.
-        var v3 = with(v2) { $0[0] = AttributeDescription(name: "name", type: .int64); $0[0].renamedFrom = "title" }
+        var v3 = with(v2) {
+            $0[0] = AttributeDescription(name: "name", type: .int64)
+            $0[0].renamedFrom = "title"
+        }
         #expect(throws: StoreError.self) { try context.define(v3) }
-        v3 = with(v2) { $0.append(AttributeDescription(name: "heading", type: .string)); $0[2].renamedFrom = "title" }
+        v3 = with(v2) {
+            $0.append(AttributeDescription(name: "heading", type: .string))
+            $0[2].renamedFrom = "title"
+        }
         #expect(throws: StoreError.self) { try context.define(v3) }
         #expect(Set(try columnNames(context)) == ["_pk", "title", "count"])
         #expect(try context.entity(named: "Item") == v2)
@@ -78,8 +92,11 @@ import QuarryStores
         let modelBefore = try storedModel(context)
         let generation = context.generation
         let v2 = with(v1) { $0.append(AttributeDescription(name: "code", type: .string)) }
-        #expect(throws: StoreError.migrationRefused(entity: "Item",
-            reason: "new attribute 'code' is required, so the 3 existing rows need a default")) {
+        #expect(
+            throws: StoreError.migrationRefused(
+                entity: "Item",
+                reason: "new attribute 'code' is required, so the 3 existing rows need a default")
+        ) {
             try context.define(v2)
         }
         #expect(StoreError.migrationRefused(entity: "Item", reason: "x").description == "entity Item: cannot migrate: x")
@@ -111,7 +128,7 @@ import QuarryStores
 
     @Test func droppingAnAttributeKeepsTheRest() throws {
         let context = try populated()
-        let v2 = with(v1) { $0.removeAll { $0.name == "n" } }  // n is indexed: the index goes too
+        let v2 = with(v1) { $0.removeAll { $0.name == "n" } } // n is indexed: the index goes too
         try context.define(v2)
         #expect(try context.entity(named: "Item") == v2)
         #expect(Set(try columnNames(context)) == ["_pk", "title"])
@@ -146,13 +163,18 @@ import QuarryStores
         let required = with(v1) { attributes in
             attributes = attributes.map { $0.name == "n" ? AttributeDescription(name: "n", type: .int64, isIndexed: true) : $0 }
         }
-        #expect(throws: StoreError.migrationRefused(entity: "Item",
-            reason: "'n' would become required, but 1 rows have nil and there is no default")) {
+        #expect(
+            throws: StoreError.migrationRefused(
+                entity: "Item",
+                reason: "'n' would become required, but 1 rows have nil and there is no default")
+        ) {
             try context.define(required)
         }
         #expect(try context.entity(named: "Item") == v1)
         let withDefault = with(v1) { attributes in
-            attributes = attributes.map { $0.name == "n" ? AttributeDescription(name: "n", type: .int64, defaultValue: .integer(-1), isIndexed: true) : $0 }
+            attributes = attributes.map {
+                $0.name == "n" ? AttributeDescription(name: "n", type: .int64, defaultValue: .integer(-1), isIndexed: true) : $0
+            }
         }
         try context.define(withDefault)
         #expect(Set(try stored(context, "n").values) == [(-1).databaseValue, 4.databaseValue])

@@ -4,18 +4,21 @@
 /// without a crash, and without reading or building more than the bounds allow.
 import Foundation
 import GRDB
+import QuarryModelFiles
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarryStores
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
+@testable import QuarryStores
 
 @Suite struct ModelDecoderHostileTests {
-    func expectRefusal(_ kind: ModelFileError.Kind, mentioning text: String, path: String? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any) {
+    func expectRefusal(
+        _ kind: ModelFileError.Kind, mentioning text: String, path: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any
+    ) {
         do {
             _ = try body()
             Issue.record("accepted; expected \(kind)", sourceLocation: sourceLocation)
@@ -97,7 +100,7 @@ import QuarryModelFiles
 
     @Test func aTruncatedObjectTableIsRefused() {
         var bytes = PlistBombs.dagBomb(levels: 2)
-        bytes[bytes.count - 9] = 0xFF  // the top object's number, past the objects
+        bytes[bytes.count - 9] = 0xFF // the top object's number, past the objects
         expectRefusal(.malformedPlist, mentioning: "trailer is invalid") { try BinaryPlistCheck.check(Data(bytes), path: "cut.mom") }
     }
 
@@ -148,7 +151,7 @@ import QuarryModelFiles
             ("<?xml version=\"1.0\"?>\n<model><?pi?></model>", "line 2: a processing instruction"),
             ("<?xml?><model/>", "line 1: a processing instruction"),
             ("\n<?xml version=\"1.0\"?><model/>", "line 2: a processing instruction"),
-            ("<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!NOTATION n SYSTEM \"x\">]><model/>", "line 2: a document type declaration"),
+            ("<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!NOTATION n SYSTEM \"x\">]><model/>", "line 2: a document type declaration")
         ]
         for (xml, message) in cases {
             expectRefusal(.malformedXML, mentioning: message, path: "contents") { try CoreDataModel.decodeXML(Data(xml.utf8), path: "contents") }

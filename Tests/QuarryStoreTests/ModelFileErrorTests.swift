@@ -1,14 +1,15 @@
 /// Broken model files, made small in a temporary folder: each must be one `ModelFileError`
 /// of the right kind, one line naming the file, and never a crash.
 import Foundation
+import QuarryModelFiles
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct ModelFileErrorTests {
     func write(_ text: String, to name: String, in folder: URL) throws -> String {
@@ -28,8 +29,10 @@ import QuarryStores
         """
     }
 
-    func expectError(_ kind: ModelFileError.Kind, loading path: String, mentioning text: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ kind: ModelFileError.Kind, loading path: String, mentioning text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try CoreDataModel.load(contentsOf: path)
             Issue.record("\(path) loaded; expected \(kind)", sourceLocation: sourceLocation)
@@ -70,8 +73,9 @@ import QuarryStores
         expectError(.notAModel, loading: folder.appendingPathComponent("Plain").path, mentioning: "not a Core Data model")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Empty.xcdatamodeld"), withIntermediateDirectories: true)
         expectError(.notAModel, loading: folder.appendingPathComponent("Empty.xcdatamodeld").path, mentioning: "no .xcdatamodel")
-        _ = try write("<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Gone.xcdatamodel</string></dict></plist>",
-                      to: "Versions.xcdatamodeld/.xccurrentversion", in: folder)
+        _ = try write(
+            "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Gone.xcdatamodel</string></dict></plist>",
+            to: "Versions.xcdatamodeld/.xccurrentversion", in: folder)
         expectError(.missingFile, loading: folder.appendingPathComponent("Versions.xcdatamodeld").path, mentioning: "Gone.xcdatamodel")
     }
 
@@ -103,11 +107,13 @@ import QuarryStores
 
     @Test func danglingReferences() throws {
         let folder = try CoreDataFixtures.temporaryFolder()
-        let destination = try write(xml(#"<relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Nope"/>"#),
-                                    to: "D.xcdatamodel/contents", in: folder)
+        let destination = try write(
+            xml(#"<relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Nope"/>"#),
+            to: "D.xcdatamodel/contents", in: folder)
         expectError(.danglingReference, loading: destination, mentioning: "Item.owner points to entity Nope")
-        let inverse = try write(xml(#"<relationship name="next" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="previous"/>"#),
-                                to: "I.xcdatamodel/contents", in: folder)
+        let inverse = try write(
+            xml(#"<relationship name="next" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="previous"/>"#),
+            to: "I.xcdatamodel/contents", in: folder)
         expectError(.danglingReference, loading: inverse, mentioning: "inverse Item.previous")
         let cycle = """
             <model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>
@@ -135,7 +141,7 @@ import QuarryStores
     @Test func compressionIsBoundedAndChecked() throws {
         let store = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let blob = try GRDBHelpers.modelCacheBlob(store)
-        #expect(!Inflate.looksZlibWrapped(blob))  // raw DEFLATE, no zlib header
+        #expect(!Inflate.looksZlibWrapped(blob)) // raw DEFLATE, no zlib header
         #expect(try Inflate.inflate(blob, path: store).count == 5642)
         #expect(throws: ModelFileError.self) { try Inflate.inflate(blob, path: store, limit: 1000) }
         #expect(throws: ModelFileError.self) { try Inflate.inflate(Array(blob.prefix(blob.count / 2)), path: store) }

@@ -1,11 +1,12 @@
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// The context never asks which kind of store it has: it asks its `PersistentStore` at
 /// fixed points. A store that records those points, put behind a context, hears every
@@ -38,12 +39,16 @@ struct PersistentStoreSeamTests {
             heard.append("write")
             return try SQLiteSaveWriter(context: context, store: self).write(request, work)
         }
-        func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                            in db: Database, context: ObjectContext) throws {
+        func willDeleteRows(
+            _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+            in db: Database, context: ObjectContext
+        ) throws {
             heard.append("before deletes \(keys.insertedIDs(request))")
         }
-        func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                          in db: Database, context: ObjectContext) throws { heard.append("after deletes") }
+        func didWriteRows(
+            _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+            in db: Database, context: ObjectContext
+        ) throws { heard.append("after deletes") }
         func didSave(in context: ObjectContext) { heard.append("saved") }
         func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {
             heard.append("history \(inserted) \(updated) \(deleted)")
@@ -75,7 +80,10 @@ struct PersistentStoreSeamTests {
         try context.delete(second)
         #expect(try context.save() == SaveSummary(updated: 1, deleted: 1))
         // One change each: the update and the delete.
-        #expect(store.heard == ["changed Item", "changed Item", "refuse save", "prepare 0/1/1", "write", "before deletes []", "after deletes", "ended", "saved"])
+        #expect(
+            store.heard == [
+                "changed Item", "changed Item", "refuse save", "prepare 0/1/1", "write", "before deletes []", "after deletes", "ended", "saved"
+            ])
         #expect(try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") } == 1)
 
         store.heard = []

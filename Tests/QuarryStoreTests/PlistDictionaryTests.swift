@@ -1,11 +1,11 @@
+import QuarryModelFiles
+import QuarryStores
 import Testing
 
-@testable import QuarryStore
-import QuarryModelFiles
-@testable import QuarrySQLite
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)
 /// answers as the Swift dictionary it replaced: String's equality, the later of two equal
@@ -30,10 +30,12 @@ import QuarryStores
             ["Key", "NSFlagsKey"],
             ["", "a", "ab", "ba", "abc", "acb"],
             // Past the scanned size: a hash index.
-            (0..<40).map { "key\($0)" } + ["key7"],
+            (0..<40).map { "key\($0)" } + ["key7"]
         ]
-        let probes = ["$class", "NSEntityName", "NSIsTransient", "NSPropertyName", "caf\u{E9}", "cafe\u{301}", "Key", "\u{212A}ey",
-                      "", "a", "ab", "ba", "abc", "acb", "ac", "key7", "key39", "key40", "NSFlagsKe", "NSFlagsKeys"]
+        let probes = [
+            "$class", "NSEntityName", "NSIsTransient", "NSPropertyName", "caf\u{E9}", "cafe\u{301}", "Key", "\u{212A}ey",
+            "", "a", "ab", "ba", "abc", "acb", "ac", "key7", "key39", "key40", "NSFlagsKe", "NSFlagsKeys"
+        ]
         for keys in cases {
             let values = keys.indices.map { Plist.integer($0) }
             let dictionary = PlistDictionary(keys: keys, values: values)

@@ -1,12 +1,13 @@
 import Foundation
 import QuarryPostgreSQL
-@testable import QuarryStore
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A server's connection has no SQLite database behind it (there was once an empty one
 /// that refused every statement): what reads SQLite directly is refused in one line that

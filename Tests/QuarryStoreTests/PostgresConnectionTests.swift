@@ -1,13 +1,14 @@
 import Foundation
-@testable import QuarryStore
-import QuarryTestSupport
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):
 /// values go and come back as they were, arguments are bound, never spliced, and every
@@ -18,14 +19,16 @@ import QuarryStores
     /// that met the loss says nothing of it was committed.
     @Test func aTerminatedSessionConnectsAgainAsItWasSetUp() throws {
         let url = try PostgresServer.url()
-        let connection = try PostgresConnection(url: url), other = try PostgresConnection(url: url)
+        let connection = try PostgresConnection(url: url)
+        let other = try PostgresConnection(url: url)
         try connection.executeForSession("LISTEN quarry_changes")
         func terminate() throws {
             let pid = try connection.execute("SELECT pg_backend_pid() AS p").rows.first?.first ?? .null
             try other.execute("SELECT pg_terminate_backend($1::int, 10000)", [pid])
         }
         try terminate()
-        let after = try connection.execute("SELECT current_setting('DateStyle') AS d, (SELECT string_agg(c, ',') FROM pg_listening_channels() AS c) AS l")
+        let after = try connection.execute(
+            "SELECT current_setting('DateStyle') AS d, (SELECT string_agg(c, ',') FROM pg_listening_channels() AS c) AS l")
         #expect(after.rows == [[.text("ISO, YMD"), .text("quarry_changes")]])
         #expect(connection.reconnections == 1)
         #expect(throws: StoreError.self) {
@@ -54,9 +57,9 @@ import QuarryStores
         (.blob([0, 1, 255, 0, 92, 120]), "bytea"), (.blob([]), "bytea"),
         (.bool(true), "bool"), (.bool(false), "bool"),
         (.date(0), "timestamptz"), (.date(1_700_000_000.25), "timestamptz"), (.date(-2_000_000_000.5), "timestamptz"),
-        (.date(-62_135_596_800 - 86_400), "timestamptz"),  // 31 December 1 BC
-        (.date(-210_866_803_200), "timestamptz"), (.date(9_224_318_015_999), "timestamptz"),  // the ends of its range
-        (.null, "text"),
+        (.date(-62_135_596_800 - 86_400), "timestamptz"), // 31 December 1 BC
+        (.date(-210_866_803_200), "timestamptz"), (.date(9_224_318_015_999), "timestamptz"), // the ends of its range
+        (.null, "text")
     ])
     func aValueComesBackAsItWent(_ value: Value, _ type: String) throws {
         let connection = try PostgresConnection(url: try PostgresServer.url())
@@ -108,7 +111,9 @@ import QuarryStores
     /// too (PostgreSQL's calendar is the proleptic Gregorian one).
     @Test func datesAreTheInstantsTheServerReads() throws {
         let connection = try PostgresConnection(url: try PostgresServer.url())
-        for seconds in [0, 1_700_000_000.25, -1.5, -12_219_292_800, -12_219_292_801, -30_000_000_000.125, -62_167_219_200, -62_198_755_200, 253_402_300_799] {
+        for seconds in [
+            0, 1_700_000_000.25, -1.5, -12_219_292_800, -12_219_292_801, -30_000_000_000.125, -62_167_219_200, -62_198_755_200, 253_402_300_799
+        ] {
             let result = try connection.execute("SELECT extract(epoch FROM $1::timestamptz)::float8", [.date(seconds)])
             #expect(result.rows == [[.real(seconds)]], "\(seconds): \(PostgresValue.timestamp(seconds))")
             // An import writes the same text as bytes.
@@ -120,7 +125,8 @@ import QuarryStores
 
     @Test func timestampsOfTheServerReadAsSeconds() throws {
         let connection = try PostgresConnection(url: try PostgresServer.url())
-        let result = try connection.execute("""
+        let result = try connection.execute(
+            """
             SELECT timestamptz '2021-01-01 00:00:00+00', timestamp '2021-01-01 00:00:00.5',
                    timestamptz '2021-01-01 05:30:00+05:30', timestamptz '0001-01-01 00:00:00+00 BC'
             """)

@@ -1,13 +1,14 @@
 import Foundation
-@testable import QuarryStore
-import QuarryTestSupport
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// A save's updates go to the server together, a pipeline of them at a time
 /// (`PostgresConnection+Pipeline`): what the server made of each row comes back to its
@@ -35,8 +36,11 @@ import QuarryStores
         // A value too wide for its column in the second batch: named, nothing written.
         for object in objects { try object.setValue(.real(2), forKey: "amount") }
         try objects[400].setValue(.real(12345.1), forKey: "amount")
-        #expect(throws: StoreError.during(operation: "save",
-            .typeMismatch(entity: "tally", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1"))) {
+        #expect(
+            throws: StoreError.during(
+                operation: "save",
+                .typeMismatch(entity: "tally", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1"))
+        ) {
             try context.save()
         }
         _ = context.rollback()

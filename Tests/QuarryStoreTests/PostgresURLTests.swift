@@ -1,7 +1,7 @@
-import QuarryStore
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
+import QuarryStore
+import Testing
 
 /// How a PostgreSQL URL is read: Quarry's parameters taken out, the password never shown.
 @Suite struct PostgresURLTests {
@@ -28,7 +28,7 @@ import QuarryPostgreSQL
         (".open postgres://u:SEC@RET@h/d", ".open postgres://…"),
         (".open postgres://h?password=SEC@RET", ".open postgres://…"),
         ("open('postgres://h/d?PassWord=x&pass%77ord=y&sslpassword=z&a=1')", "open('postgres://h/d?a=1')"),
-        ("open('postgres://u:pa'ss@h/d')", "open('postgres://u@h/d')"),
+        ("open('postgres://u:pa'ss@h/d')", "open('postgres://u@h/d')")
     ])
     func historyLinesLeaveOutPasswords(_ line: String, _ kept: String) {
         #expect(PostgresURL.withoutPasswords(in: line) == kept)
@@ -47,7 +47,7 @@ import QuarryPostgreSQL
         ("postgres://user:SEC@RET@h:1/db", "%40"),
         ("postgres://user:SE/CRET@h:1/db", "%2F"),
         ("postgres://user:SE?CRET@h:1/db", "%3F"),
-        ("postgres://h:1?password=SEC@RET", "%40"),
+        ("postgres://h:1?password=SEC@RET", "%40")
     ])
     func messagesNeverHoldThePassword(_ text: String, _ said: String) {
         #expect { try PostgresURL(text) } throws: { error in
@@ -61,7 +61,9 @@ import QuarryPostgreSQL
     @Test func libpqsMessagesAreRedactedWhereverThePasswordIsGiven() throws {
         let url = try PostgresURL("postgres://ann:50%25off@h:1/db?Pass%77ord=t%77o&sslpassword=three&application_name=a@b")
         #expect(url.shown == "postgres://ann@h:1/db?application_name=a@b")
-        #expect(url.redacted(#"invalid percent-encoded token: "50%25off"; 50%off, two, three"#) == #"invalid percent-encoded token: "***"; ***, ***, ***"#)
+        #expect(
+            url.redacted(#"invalid percent-encoded token: "50%25off"; 50%off, two, three"#) == #"invalid percent-encoded token: "***"; ***, ***, ***"#
+        )
         #expect(url.connectionString.contains("sslpassword=three"), "libpq still gets it")
     }
 }
@@ -92,7 +94,7 @@ import QuarryPostgreSQL
         ("host=127.0.0.1 dbname=quarry", true), ("dbname = shop", true), ("  user=ann", true),
         ("service=prod", true), ("schema=s host=h", true), ("Password=x", true),
         ("host.db", false), ("my=file.db", false), ("notes password=x", false), ("hostname=x", false),
-        ("=x", false), ("data/host=x.db", false), ("./host=x.db", false), ("host", false), ("hostaddr", false),
+        ("=x", false), ("data/host=x.db", false), ("./host=x.db", false), ("host", false), ("hostaddr", false)
     ])
     func whatCountsAsAConnectionString(_ text: String, _ claimed: Bool) {
         #expect(PostgresURL.isURL(text) == claimed)
@@ -109,7 +111,7 @@ import QuarryPostgreSQL
         ("password=SECRET schema=''", "schema= needs"),
         ("host=h usr=u password=SECRET", "'usr' after host=h is not a keyword libpq or Quarry knows (did you mean user?)"),
         ("host=h =x password=SECRET", "no keyword before it"),
-        ("dbname=d sslpassword=SECRET RET", "single quotes"),
+        ("dbname=d sslpassword=SECRET RET", "single quotes")
     ])
     func malformedStringsNeverShowThePassword(_ text: String, _ said: String) {
         #expect { try PostgresURL(text) } throws: { error in
@@ -129,7 +131,7 @@ import QuarryPostgreSQL
         ("PASSWORD=SECRET", "PASSWORD=***"),
         ("mypassword=x and password_hint=y", "mypassword=x and password_hint=y"),
         ("a password is needed", "a password is needed"),
-        ("open('postgres://u:SECRET@h/d') password=SECRET", "open('postgres://u@h/d') password=***"),
+        ("open('postgres://u:SECRET@h/d') password=SECRET", "open('postgres://u@h/d') password=***")
     ])
     func textLosesKeywordPasswords(_ text: String, _ kept: String) {
         #expect(URLSecrets.withoutPasswords(in: text) == kept)

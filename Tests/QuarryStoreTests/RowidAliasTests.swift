@@ -1,11 +1,12 @@
+import QuarryStores
 /// Which `CREATE TABLE` makes Z_PK the rowid (so the Core Data views need no filter on its
 /// type): read conservatively, a doubt keeps the filter.
 import Testing
-@testable import QuarryStore
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct RowidAliasTests {
     @Test(arguments: [
@@ -17,7 +18,7 @@ import QuarryStores
         ("CREATE TABLE ZA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER ) WITHOUT ROWID", false),
         ("CREATE TABLE ZA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER ) without rowid, strict", false),
         // Doubt: a name with the word in it.
-        ("CREATE TABLE ZA ( Z_PK INTEGER PRIMARY KEY, \"SORT DESC\" INTEGER )", false),
+        ("CREATE TABLE ZA ( Z_PK INTEGER PRIMARY KEY, \"SORT DESC\" INTEGER )", false)
     ])
     func theRowidIsReadFromTheDeclaration(_ sql: String, _ alias: Bool) {
         #expect(CoreDataStore.declaresRowidAlias(sql) == alias, "\(sql)")

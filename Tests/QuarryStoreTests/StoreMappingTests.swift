@@ -2,14 +2,15 @@
 /// per kind of file, and the SQL Quarry writes reads the relation, key and columns it names.
 import Foundation
 import GRDB
+import QuarryModel
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModel
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct StoreMappingTests {
     func temporaryPath(_ name: String) throws -> String {
@@ -31,13 +32,14 @@ import QuarryStores
         let path = try temporaryPath("foreign.db")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE note (body TEXT);
-                CREATE TABLE tag (code INTEGER PRIMARY KEY, label TEXT) WITHOUT ROWID;
-                CREATE VIEW named AS SELECT id, name FROM author;
-                INSERT INTO author VALUES (7, 'Ann'); INSERT INTO note VALUES ('x');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+                    CREATE TABLE note (body TEXT);
+                    CREATE TABLE tag (code INTEGER PRIMARY KEY, label TEXT) WITHOUT ROWID;
+                    CREATE VIEW named AS SELECT id, name FROM author;
+                    INSERT INTO author VALUES (7, 'Ann'); INSERT INTO note VALUES ('x');
+                    """)
         }
         try queue.close()
         let context = try ObjectContext(path: path, readOnly: true)
@@ -62,7 +64,9 @@ import QuarryStores
         let context = try ObjectContext(path: copy, readOnly: true)
         defer { context.close() }
         let numbers = try context.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { row -> (String, Int64) in (row[0], row[1]) })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { row -> (String, Int64) in (row[0], row[1])
+                })
         }
         for name in ["Car", "SportCar", "ExpensiveSportCar"] {
             let storage = context.mapped(try context.entity(named: name))

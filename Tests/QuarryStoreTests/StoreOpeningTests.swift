@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
+import QuarryModel
+import QuarryStores
 import QuarryTestSupport
 import Testing
-@testable import QuarryStore
-import QuarryModel
-@testable import QuarrySQLite
+
 @testable import QuarryCoreData
-import QuarryStores
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Each kind of store recognises its files and opens them with its model and mapping
 /// read (`OpenableStore`); the context asks the kinds in order (Quarry's, Core Data's,
@@ -23,8 +24,10 @@ import QuarryStores
         let opened = try connection(path)
         defer { opened.close() }
         return try opened.read { db in
-            (try ObjectContext.storeKind(of: db, path: path, among: ObjectContext.storeKinds), try QuarryFileStore.recognizes(db, path: path),
-             try CoreDataStore.recognizes(db, path: path), try ForeignFileStore.recognizes(db, path: path))
+            (
+                try ObjectContext.storeKind(of: db, path: path, among: ObjectContext.storeKinds), try QuarryFileStore.recognizes(db, path: path),
+                try CoreDataStore.recognizes(db, path: path), try ForeignFileStore.recognizes(db, path: path)
+            )
         }
     }
 
@@ -120,7 +123,9 @@ import QuarryStores
 
     /// A `quarry_model` with no rows beside other tables does not make a file Quarry's.
     @Test func anEmptyModelTableBesideOtherTablesIsAnotherProgramsFile() throws {
-        let path = try file("half", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)", "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
+        let path = try file(
+            "half", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)",
+            "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
         #expect(try recognition(path).chosen is ForeignFileStore.Type)
     }
 
@@ -139,7 +144,9 @@ import QuarryStores
 
     /// A stored declaration that is not one fails the open, naming the entity.
     @Test func anUnreadableStoredModelIsRefusedNamingTheEntity() throws {
-        let path = try file("bad", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)", "INSERT INTO quarry_model VALUES ('Thing', 'not a definition')")
+        let path = try file(
+            "bad", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)",
+            "INSERT INTO quarry_model VALUES ('Thing', 'not a definition')")
         #expect(try recognition(path).chosen is QuarryFileStore.Type)
         let opened = try connection(path)
         defer { opened.close() }

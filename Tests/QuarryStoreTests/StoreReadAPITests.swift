@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// The reads the layers above the store make through its connection, in Quarry's values:
 /// rows, one row, a scalar, a walk over borrowed rows, a prepared read-only query, and SQL
@@ -17,9 +18,10 @@ import QuarryStores
         let context = try ObjectContext(path: nil, functions: functions)
         try context.database.write { db in
             try db.execute(sql: "CREATE TABLE t (k, v)")
-            try db.execute(sql: """
-                INSERT INTO t VALUES (1, 42), (2, 2.5), (3, 'text'), (4, x'00ff10'), (5, NULL), (6, 'a' || char(0) || 'b')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO t VALUES (1, 42), (2, 2.5), (3, 'text'), (4, x'00ff10'), (5, NULL), (6, 'a' || char(0) || 'b')
+                    """)
         }
         return context
     }
@@ -55,7 +57,8 @@ import QuarryStores
         #expect(try connection.scalar("SELECT v FROM t WHERE k = 5") == .null)
         #expect(try connection.row("SELECT k, v FROM t WHERE k >= ? ORDER BY k", arguments: [.integer(2)], cached: true) == [.integer(2), .real(2.5)])
         // A cached statement stopped after its first row is reset for the next use.
-        #expect(try connection.row("SELECT k, v FROM t WHERE k >= ? ORDER BY k", arguments: [.integer(3)], cached: true) == [.integer(3), .text("text")])
+        #expect(
+            try connection.row("SELECT k, v FROM t WHERE k >= ? ORDER BY k", arguments: [.integer(3)], cached: true) == [.integer(3), .text("text")])
     }
 
     @Test func aWalkLendsEachRowInPlace() throws {
@@ -64,7 +67,8 @@ import QuarryStores
             try db.execute(sql: "CREATE TABLE n (i)")
             try db.execute(sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000) INSERT INTO n SELECT i FROM c")
         }
-        var sum: Int64 = 0, rows = 0
+        var sum: Int64 = 0
+        var rows = 0
         try context.connection.forEachRow("SELECT i, i * 0.5 FROM n WHERE i > ?", arguments: [.integer(0)]) { row in
             #expect(row.count == 2)
             sum += row.int64(at: 0)

@@ -1,8 +1,8 @@
 import Foundation
-import QuarryStore
-import Testing
-import QuarryStores
 import QuarrySQLite
+import QuarryStore
+import QuarryStores
+import Testing
 
 /// The registry is the one place that tells a server's address from a file's path.
 @Suite struct StoreRegistryTests {

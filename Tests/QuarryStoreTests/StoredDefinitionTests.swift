@@ -2,32 +2,40 @@
 /// `JSONTree`): every field the encoder writes comes back, and text that is not a
 /// definition Quarry wrote is refused with an error, never a crash.
 import Foundation
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct StoredDefinitionTests {
     /// An entity that uses every field of the stored definition.
     static let everything: EntityDescription = {
         var attributes = AttributeType.allCases.map { AttributeDescription(name: "a_\($0.rawValue)", type: $0, isOptional: true) }
-        let defaults: [Value] = [.null, .integer(-9_223_372_036_854_775_807), .real(2.0), .real(-0.5e-300), .text("é \"q\" \\ \n \u{1F600}"),
-                                 .blob([0, 1, 255]), .bool(true), .bool(false), .date(-978_307_200.25)]
+        let defaults: [Value] = [
+            .null, .integer(-9_223_372_036_854_775_807), .real(2.0), .real(-0.5e-300), .text("é \"q\" \\ \n \u{1F600}"),
+            .blob([0, 1, 255]), .bool(true), .bool(false), .date(-978_307_200.25)
+        ]
         for (i, value) in defaults.enumerated() {
-            attributes.append(AttributeDescription(name: "d\(i)", type: .string, isOptional: i % 2 == 0, defaultValue: value,
-                                                   isIndexed: i % 3 == 0, isUnique: i % 4 == 0))
+            attributes.append(
+                AttributeDescription(
+                    name: "d\(i)", type: .string, isOptional: i % 2 == 0, defaultValue: value,
+                    isIndexed: i % 3 == 0, isUnique: i % 4 == 0))
         }
         attributes[0].renamedFrom = "old name"
-        var required = RelationshipDescription(name: "owner", destination: "Person", inverse: "cars", isToMany: false,
-                                               deleteRule: .deny, column: "owner_id", targetKey: "code")
+        var required = RelationshipDescription(
+            name: "owner", destination: "Person", inverse: "cars", isToMany: false,
+            deleteRule: .deny, column: "owner_id", targetKey: "code")
         required.isRequired = true
-        var entity = EntityDescription(name: "Car", attributes: attributes, relationships: [
-            required,
-            RelationshipDescription(name: "parts", destination: "Part", isToMany: true, deleteRule: .cascade),
-        ])
+        var entity = EntityDescription(
+            name: "Car", attributes: attributes,
+            relationships: [
+                required,
+                RelationshipDescription(name: "parts", destination: "Part", isToMany: true, deleteRule: .cascade)
+            ])
         entity.parent = "Vehicle"
         entity.isAbstract = true
         entity.uniqueness = [["a_string"], ["d1", "d2"]]
@@ -44,7 +52,9 @@ import QuarryStores
     }
 
     @Test func aPlainEntityReadsWithItsDefaults() throws {
-        let entity = try StoredDefinition(text: #"{"attributes":[{"isIndexed":false,"isOptional":false,"isUnique":false,"name":"x","type":"int64"}],"name":"T"}"#).entity
+        let entity = try StoredDefinition(
+            text: #"{"attributes":[{"isIndexed":false,"isOptional":false,"isUnique":false,"name":"x","type":"int64"}],"name":"T"}"#
+        ).entity
         #expect(entity == EntityDescription(name: "T", attributes: [AttributeDescription(name: "x", type: .int64)]))
         #expect(entity.parent == nil && !entity.isAbstract && entity.uniqueness.isEmpty && entity.relationships.isEmpty)
     }
@@ -58,7 +68,7 @@ import QuarryStores
         #"{"name":"T","attributes":[],"relationships":[{"name":"r","destination":"U","isToMany":false,"deleteRule":"explode"}]}"#,
         #"{"name":"T","attributes":[],"uniqueness":[["a",1]]}"#,
         #"{"name":"T","attributes":[]} x"#, #"{"name":"T\u0000","attributes":[] "#, #"{"name":"\ud800","attributes":[]}"#,
-        #"{"name":"T","attributes":[],"isAbstract":1e999}"#, #"{"name":"T","attributes":[],"x":01}"#,
+        #"{"name":"T","attributes":[],"isAbstract":1e999}"#, #"{"name":"T","attributes":[],"x":01}"#
     ])
     func textThatIsNotADefinitionIsRefused(_ text: String) {
         #expect(throws: (any Error).self) { try StoredDefinition(text: text) }
@@ -79,7 +89,7 @@ import QuarryStores
         #expect(tree["a"]?.array?[2].double == 2.5)
         #expect(tree["a"]?.array?[3].double == 1000)
         #expect(tree["a"]?.array?[7].string == "x\"é😀")
-        #expect(tree["b"]?.integer == 7)  // a key given twice keeps its last value
+        #expect(tree["b"]?.integer == 7) // a key given twice keeps its last value
         #expect(tree["n"]?.integer == Int64.min)
         let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect((parsed?["a"] as? [Any])?.count == 8)

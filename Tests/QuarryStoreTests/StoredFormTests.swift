@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Rows as the context keeps them (`Value.storedForm`): the storage form, its comparison,
 /// hash and message wording agree with GRDB's `DatabaseValue`, which the identity map held
@@ -17,14 +18,17 @@ import QuarryStores
         .null, .integer(0), .integer(1), .integer(-7), .integer(Int64.max), .real(0), .real(1), .real(1.5), .real(-7),
         .real(9_223_372_036_854_775_807.0), .real(.nan), .real(.infinity), .text(""), .text("1"), .text("é"), .text("e\u{301}"),
         .text("a\0b"), .blob([]), .blob([1, 2, 3]), .blob([1, 2, 4]), .bool(true), .bool(false), .date(0), .date(1.5),
-        .decimal("195.10"), .decimal("1"),
+        .decimal("195.10"), .decimal("1")
     ]
 
     @Test func storedFormIsWhatSQLiteKeepsOfTheValue() {
         // NaN is no `==` of itself: its storage form is checked by kind.
         for value in samples {
             if case .real(let x) = value.storedForm, x.isNaN {
-                guard case .real(let y) = Value(value.databaseValue), y.isNaN else { Issue.record("\(value)"); continue }
+                guard case .real(let y) = Value(value.databaseValue), y.isNaN else {
+                    Issue.record("\(value)")
+                    continue
+                }
                 continue
             }
             #expect(value.storedForm == Value(value.databaseValue), "\(value)")
@@ -48,7 +52,11 @@ import QuarryStores
     /// the number 0 (GRDB's hash), which hid a change from NULL to 0 from observers
     /// (`OutsideChangeObserverTests.aChangeFromNullToZeroIsHeard`).
     @Test func storedValuesThatCompareEqualHashAlike() {
-        func hash(_ value: Value) -> Int { var hasher = Hasher(); value.hashStored(into: &hasher); return hasher.finalize() }
+        func hash(_ value: Value) -> Int {
+            var hasher = Hasher()
+            value.hashStored(into: &hasher)
+            return hasher.finalize()
+        }
         for a in samples {
             for b in samples where Value.storedEqual(a, b) {
                 #expect(hash(a) == hash(b), "\(a) \(b)")
@@ -57,7 +65,8 @@ import QuarryStores
         for other in [Value.integer(0), .real(0), .text(""), .blob([]), .bool(false)] {
             #expect(hash(.null) != hash(other), "\(other)")
         }
-        var one = Hasher(), other = Hasher()
+        var one = Hasher()
+        var other = Hasher()
         Value.integer(1).hashStored(into: &one)
         Value.real(1).hashStored(into: &other)
         #expect(one.finalize() == other.finalize())

@@ -1,16 +1,18 @@
 import Foundation
 import GRDB
-@testable import QuarryStore
-import Testing
 import QuarryModel
+import Testing
+
+@testable import QuarryStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
-@testable import QuarrySQLite
-@testable import QuarryCoreData
-import QuarryStores
-@testable import QuarryEngine
+    import Darwin
+    @testable import QuarrySQLite
+    @testable import QuarryCoreData
+    import QuarryStores
+    @testable import QuarryEngine
 #endif
 
 /// Hostile input, round three: imports from a stream (a FIFO, a pipe) hold one chunk in
@@ -32,7 +34,7 @@ import QuarryStores
         init(path: String, bytes: [UInt8]) throws {
             guard mkfifo(path, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
             Thread.detachNewThread { [self] in
-                let fd = open(path, O_WRONLY)  // waits for the reader, on this thread
+                let fd = open(path, O_WRONLY) // waits for the reader, on this thread
                 if fd >= 0 {
                     bytes.withUnsafeBytes { all in
                         while written < all.count {
@@ -47,7 +49,10 @@ import QuarryStores
             }
         }
 
-        func join() -> Int { done.wait(); return written }
+        func join() -> Int {
+            done.wait()
+            return written
+        }
     }
 
     @Test func aFIFOIsCopiedAChunkAtATimeNotHeldWhole() throws {
@@ -148,9 +153,12 @@ import QuarryStores
             (#"[{"a": 1.5}, {"a": 1e400}]"#, "element 2: 'a' holds 1e400, a number beyond the range of a double (about ±1.8e308)"),
             (#"[{"a": -1E+999, "b": 1}]"#, "element 1: 'a' holds -1E+999, a number beyond the range of a double (about ±1.8e308)"),
             // Inside a nested value (kept as JSON text), the member is refused the same way.
-            (#"[{"a": 1}, {"a": 2}, {"n": {"deep": [1, 2e308]}}]"#, "element 3: 'n' holds 2e308, a number beyond the range of a double (about ±1.8e308)"),
+            (
+                #"[{"a": 1}, {"a": 2}, {"n": {"deep": [1, 2e308]}}]"#,
+                "element 3: 'n' holds 2e308, a number beyond the range of a double (about ±1.8e308)"
+            ),
             // An integer beyond Int64 keeps its message.
-            (#"[{"a": 99999999999999999999}]"#, "element 1: 'a' holds 99999999999999999999, an integer beyond the 64-bit integers Quarry holds"),
+            (#"[{"a": 99999999999999999999}]"#, "element 1: 'a' holds 99999999999999999999, an integer beyond the 64-bit integers Quarry holds")
         ]
         for (n, c) in cases.enumerated() {
             let path = dir.appendingPathComponent("big\(n).json").path
@@ -183,7 +191,8 @@ extension StreamingImportHostileTests {
         for document in documents {
             let bytes = Array(document.utf8)
             let importer = JSONImport(path: "t.json", open: { BytesSource(bytes) })
-            var streamed: String?, whole: String?
+            var streamed: String?
+            var whole: String?
             do { _ = try importer.table() } catch { streamed = "\(error)" }
             do { _ = try importer.wholeTable(Data(bytes)) } catch { whole = "\(error)" }
             #expect(streamed != nil && streamed == whole, "\(document): \(streamed ?? "taken") against \(whole ?? "taken")")

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-@testable import QuarryStore
-import Testing
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Import streams: the reader asks its source for a chunk at a time, and types inferred
 /// from a sample never give a wrong value when a later row contradicts them.
@@ -55,14 +56,17 @@ import QuarryStores
             read.append((0..<reader.fields.count).map { i in reader.withField(i) { b, _ in String(decoding: b, as: UTF8.self) } })
         }
         #expect(read == expected)
-        guard let source = reader.source as? CountingSource else { Issue.record("not the source given"); return }
+        guard let source = reader.source as? CountingSource else {
+            Issue.record("not the source given")
+            return
+        }
         // Never the whole input at once: one chunk per read.
         #expect(source.largestRequest <= CSVReader.chunkSize)
         #expect(source.reads > bytes.count / CSVReader.chunkSize)
     }
 
     @Test func aRecordLongerThanAChunkIsReadWhole() throws {
-        let long = String(repeating: "é", count: CSVReader.chunkSize)  // two chunks of bytes
+        let long = String(repeating: "é", count: CSVReader.chunkSize) // two chunks of bytes
         let reader = CSVReader(source: CountingSource(bytes: Array("a,b\n1,\"\(long)\"\n2,x\n".utf8)))
         #expect(try reader.next())
         #expect(try reader.next())
@@ -102,7 +106,9 @@ import QuarryStores
 
     private func values(_ context: ObjectContext, _ entity: String, _ key: String, row: Int64) throws -> Value {
         try context.read { db in
-            Value(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(key)) FROM \(quoteIdentifier(entity)) WHERE _pk = ?", arguments: [row]) ?? .null)
+            Value(
+                try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(key)) FROM \(quoteIdentifier(entity)) WHERE _pk = ?", arguments: [row])
+                    ?? .null)
         }
     }
 
@@ -117,7 +123,7 @@ import QuarryStores
             ("NA", .int64, true, .null),
             ("\"NA\"", .string, false, .text("NA")),
             ("9007199254740993", .int64, false, .integer(9_007_199_254_740_993)),
-            ("true", .string, false, .text("true")),
+            ("true", .string, false, .text("true"))
         ]
         for (n, c) in cases.enumerated() {
             let path = try file(dir, rows: 60_000, at: 50_000, late: c.late, name: "late\(n).csv")
@@ -152,9 +158,12 @@ import QuarryStores
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let context = try ObjectContext(path: nil)
-        try context.define(EntityDescription(name: "Fixed", attributes: [
-            AttributeDescription(name: "a", type: .int64), AttributeDescription(name: "b", type: .string),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Fixed",
+                attributes: [
+                    AttributeDescription(name: "a", type: .int64), AttributeDescription(name: "b", type: .string)
+                ]))
         let path = try file(dir, rows: 60_000, at: 50_000, late: "1.5")
         #expect(throws: StoreError.importFailed(path: path, line: 50_001, reason: "'a' expects int64, got \"1.5\"")) {
             try ImportRequest(path, into: "Fixed").execute(in: context)
@@ -187,7 +196,9 @@ import QuarryStores
 
     /// Every row of an import table, each cell converted as the attribute inferred for its column.
     private func contents(_ table: ImportTable) throws -> [[Value]] {
-        let attributes = zip(table.columns, table.types).map { AttributeDescription(name: $0.isEmpty ? "x" : $0, type: $1.attributeType, isOptional: true) }
+        let attributes = zip(table.columns, table.types).map {
+            AttributeDescription(name: $0.isEmpty ? "x" : $0, type: $1.attributeType, isOptional: true)
+        }
         var rows: [[Value]] = []
         try table.rows(nil) { _, cells in rows.append(try attributes.indices.map { try cells($0, attributes[$0]) }) }
         return rows
@@ -210,11 +221,14 @@ import QuarryStores
         let bytes = Array(text.utf8)
         #expect(bytes.count > 3 * CSVReader.chunkSize)
         var largest = 0
-        let streamed = try JSONImport(path: "t.json", open: {
-            var source = CountingSource(bytes: bytes)
-            defer { largest = max(largest, source.largestRequest) }
-            return source
-        }).table()
+        let streamed = try JSONImport(
+            path: "t.json",
+            open: {
+                var source = CountingSource(bytes: bytes)
+                defer { largest = max(largest, source.largestRequest) }
+                return source
+            }
+        ).table()
         let whole = try JSONImport(path: "t.json", open: { BytesSource(bytes) }).wholeTable(Data(bytes))
         #expect(streamed.columns == whole.columns)
         #expect(streamed.types.map(\.attributeType) == whole.types.map(\.attributeType))
@@ -227,8 +241,8 @@ import QuarryStores
     @Test func jsonRefusalsAreTheWholeDocumentsOnes() throws {
         let documents = [
             "[1, {\"a\": 1}", "[{\"a\": 1}, 2]", "[{\"a\": 18446744073709551615}]", "[{\"a\": 01}]", "[{\"a\": \"\\ud800\"}]",
-"[{\"a\": tru}]", "[{\"a\": 1} x", "[{\"a\": [1, {\"b\": }]}]", "[{\"a\\u0000b\": 1}]",
-            "[{\"a\": 1}] [", "[{\"a\": 1e999}]", "[{\"a\": \"\u{1}\"}]", "[{\"a\": -}]", "[{\"a\": 1.}]",
+            "[{\"a\": tru}]", "[{\"a\": 1} x", "[{\"a\": [1, {\"b\": }]}]", "[{\"a\\u0000b\": 1}]",
+            "[{\"a\": 1}] [", "[{\"a\": 1e999}]", "[{\"a\": \"\u{1}\"}]", "[{\"a\": -}]", "[{\"a\": 1.}]"
         ]
         // JSONSerialization takes a comma before a closing bracket; so does the stream.
         for document in ["[{\"a\": 1},]", "[{\"a\": 1,}]", "[{\"a\": [1, {\"b\": 2,},]}]"] {
@@ -239,11 +253,12 @@ import QuarryStores
         for document in documents {
             let bytes = Array(document.utf8)
             let importer = JSONImport(path: "t.json", open: { BytesSource(bytes) })
-            var streamed: String?, whole: String?
+            var streamed: String?
+            var whole: String?
             do { _ = try contents(try importer.table()) } catch { streamed = "\(error)" }
             do { _ = try contents(try importer.wholeTable(Data(bytes))) } catch { whole = "\(error)" }
             #expect(streamed != nil, "\(document) was taken")
-            if document.contains("e999") || document.contains("ud800") { continue }  // refused by both, for reasons of their own
+            if document.contains("e999") || document.contains("ud800") { continue } // refused by both, for reasons of their own
             #expect(streamed == whole, "\(document)")
         }
     }

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import Testing
-@testable import QuarryStore
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Errors keep their parts until they are rendered: SQLite's code and statement, an
 /// import's line and field, readable from the value while the line reads as it did.
@@ -35,8 +36,9 @@ import QuarryStores
         let stopped = StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
         #expect(stopped.sqliteCode == .SQLITE_INTERRUPT)
         #expect(stopped.description == "interrupted!")
-        #expect(StoreError.during(operation: "save", busy).description
-            == "save: database is locked (another connection held it for more than 5 seconds)")
+        #expect(
+            StoreError.during(operation: "save", busy).description
+                == "save: database is locked (another connection held it for more than 5 seconds)")
         #expect(StoreError.during(operation: "save", busy).sql == "UPDATE t SET x = 1")
     }
 
@@ -45,16 +47,22 @@ import QuarryStores
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let context = try ObjectContext(path: nil)
-        try context.define(EntityDescription(name: "Pair", attributes: [
-            AttributeDescription(name: "a", type: .string), AttributeDescription(name: "b", type: .int64),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Pair",
+                attributes: [
+                    AttributeDescription(name: "a", type: .string), AttributeDescription(name: "b", type: .int64)
+                ]))
         let path = dir.appendingPathComponent("pairs.csv").path
         try "a,b\nx,1\ny,two\n".write(toFile: path, atomically: true, encoding: .utf8)
         do {
             _ = try ImportRequest(path, into: "Pair").execute(in: context)
             Issue.record("a word was taken for an integer")
         } catch let error as StoreError {
-            guard case let .importFailed(_, line, _, _) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .importFailed(_, let line, _, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(line == 3)
             #expect(error.importField == ImportField(name: "b", column: 2))
             #expect(error.description == "import: \(path):3: 'b' expects int64, got \"two\"")

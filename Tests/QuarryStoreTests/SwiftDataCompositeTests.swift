@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
-import QuarryTestSupport
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a
 /// real one (`SwiftDataCompositeStore` says how it was checked). The silent wrong value
@@ -40,7 +41,8 @@ import QuarryStores
         #expect(glassware.storedElements.map(\.key) == ["glasswareType"])
         #expect(glassware.storedElements.first?.attribute.isOptional == false)
         // An enum without one keeps an element per case.
-        #expect(try #require(cocktail.attribute(named: "historicSpec")).storedElements.map(\.key) == ["historicSpec.algonquin", "historicSpec.alaska"])
+        #expect(
+            try #require(cocktail.attribute(named: "historicSpec")).storedElements.map(\.key) == ["historicSpec.algonquin", "historicSpec.alaska"])
         // The decoded-model cache keeps all of it.
         #expect(try CoreDataModel(bytes: model.encodedBytes()) == model)
     }
@@ -74,9 +76,11 @@ import QuarryStores
         defer { try? queue.close() }
         for object in objects {
             let key = object.identityKey
-            let (own, authors) = try queue.read { db in
-                try Row.fetchOne(db, sql: "SELECT nullif(hex(ZID1), ''), nullif(hex(ZID), '') FROM ZCOCKTAIL WHERE Z_PK = ?", arguments: [key]).map { ($0[0] as String?, $0[1] as String?) }
-            } ?? (nil, nil)
+            let (own, authors) =
+                try queue.read { db in
+                    try Row.fetchOne(db, sql: "SELECT nullif(hex(ZID1), ''), nullif(hex(ZID), '') FROM ZCOCKTAIL WHERE Z_PK = ?", arguments: [key])
+                        .map { ($0[0] as String?, $0[1] as String?) }
+                } ?? (nil, nil)
             let id = try object.value(forKey: "id")
             let authorID = try object.value(forKey: "author.id")
             #expect(id.textValue?.replacingOccurrences(of: "-", with: "") == own)
@@ -91,12 +95,14 @@ extension SwiftDataCompositeTests {
     @Test func swiftSourceDeclaresTheCompositesTypes() throws {
         let model = try CoreDataModel.decodeArchive(SwiftDataCompositeStore.modelArchive(), path: "Built.mom")
         let source = SwiftModelSource(model: model)
-        let cocktail = (source.source(for: "Cocktail", style: .swiftData) ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let cocktail = (source.source(for: "Cocktail", style: .swiftData) ?? "").split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let expected = [
             "struct Author: Codable {", "var id: UUID?", "var person: String?", "var author: Author?",
             "struct Origin: Codable {", "struct Coords: Codable {", "var lat: Double?", "var coords: Coords?", "var origin: Origin?",
             "enum HistoricSpec: Codable {", "case algonquin", "case alaska", "var historicSpec: HistoricSpec?",
-            "init(cocktailName: String, glasswareType: String, id: UUID) {",
+            "init(cocktailName: String, glasswareType: String, id: UUID) {"
         ]
         for line in expected { #expect(cocktail.contains(line), "missing: \(line)\n\(cocktail.joined(separator: "\n"))") }
         #expect(cocktail.contains { $0.hasPrefix("var glasswareType: String  // an enum with raw values") })
@@ -113,8 +119,9 @@ extension SwiftDataCompositeTests {
     func model(_ elements: (inout ArchiveBuilder) -> [[String: Int]]) throws -> CoreDataModel {
         var b = ArchiveBuilder()
         let list = b.add("NSMutableArray", ["NS.objects": elements(&b)], superclasses: ["NSArray", "NSObject"])
-        let c = b.add("NSCompositeAttributeDescription", ["NSAttributeType": 2100, "NSPropertyName": b.add("c"), "NSCompositeElements": list],
-                      superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])
+        let c = b.add(
+            "NSCompositeAttributeDescription", ["NSAttributeType": 2100, "NSPropertyName": b.add("c"), "NSCompositeElements": list],
+            superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])
         let entity = b.add("NSEntityDescription", ["NSEntityName": b.add("Item"), "NSProperties": b.dictionary([("c", c)])])
         let entities = b.dictionary([("Item", entity)])
         let root = b.add("NSManagedObjectModel", ["NSEntities": entities])
@@ -132,18 +139,28 @@ extension SwiftDataCompositeTests {
         let cases: [(String, (inout ArchiveBuilder) -> [[String: Int]])] = [
             // Itself: past the list's class, the list, "c" and the composite's class.
             ("nested more than", { b in [ArchiveBuilder.uid(b.objects.count + 4)] }),
-            ("nested more than", { b in
-                var inner = [self.element(&b, "leaf")]
-                for i in 0..<20 {
-                    let list = b.add("NSMutableArray", ["NS.objects": inner], superclasses: ["NSArray", "NSObject"])
-                    inner = [b.add("NSCompositeAttributeDescription", ["NSAttributeType": 2100, "NSPropertyName": b.add("n\(i)"), "NSCompositeElements": list],
-                                   superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])]
+            (
+                "nested more than",
+                { b in
+                    var inner = [self.element(&b, "leaf")]
+                    for i in 0..<20 {
+                        let list = b.add("NSMutableArray", ["NS.objects": inner], superclasses: ["NSArray", "NSObject"])
+                        inner = [
+                            b.add(
+                                "NSCompositeAttributeDescription",
+                                ["NSAttributeType": 2100, "NSPropertyName": b.add("n\(i)"), "NSCompositeElements": list],
+                                superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])
+                        ]
+                    }
+                    return inner
                 }
-                return inner
-            }),
+            ),
             ("two elements named x", { b in [self.element(&b, "x"), self.element(&b, "x")] }),
             ("with a dot", { b in [self.element(&b, "a.b")] }),
-            ("not NSAttributeDescription", { b in [b.add("NSRelationshipDescription", ["NSPropertyName": b.add("r")], superclasses: ["NSPropertyDescription", "NSObject"])] }),
+            (
+                "not NSAttributeDescription",
+                { b in [b.add("NSRelationshipDescription", ["NSPropertyName": b.add("r")], superclasses: ["NSPropertyDescription", "NSObject"])] }
+            )
         ]
         for (text, elements) in cases {
             let error = #expect(throws: ModelFileError.self) { _ = try self.model(elements) }
@@ -153,6 +170,6 @@ extension SwiftDataCompositeTests {
     }
 }
 
-private extension Value {
-    var textValue: String? { if case .text(let s) = self { return s } else { return nil } }
+extension Value {
+    fileprivate var textValue: String? { if case .text(let s) = self { return s } else { return nil } }
 }

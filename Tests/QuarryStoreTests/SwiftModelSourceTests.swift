@@ -1,25 +1,31 @@
 /// The Swift written for a model: what each construct must produce, for Quarry's entities
 /// and for the real models, and all of it type-checked by swiftc (see `SwiftTypeChecker`).
 import Foundation
-import QuarryTestSupport
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct SwiftModelSourceTests {
     static var quarryModel: CoreDataModel {
         var vehicle = EntityDescription(name: "Vehicle", attributes: [AttributeDescription(name: "maker", type: .string)])
         vehicle.isAbstract = true
-        var sport = EntityDescription(name: "Sport", attributes: [AttributeDescription(name: "speed", type: .double),
-                                                                   AttributeDescription(name: "turbo", type: .bool, isOptional: true)])
+        var sport = EntityDescription(
+            name: "Sport",
+            attributes: [
+                AttributeDescription(name: "speed", type: .double),
+                AttributeDescription(name: "turbo", type: .bool, isOptional: true)
+            ])
         sport.parent = "Vehicle"
-        return CoreDataModel(entities: [CoreDataModelEntitiesTests.item] + CoreDataModelEntitiesTests.others.filter { $0.name != "Vehicle" && $0.name != "Sport" }
-                             + [vehicle, sport])
+        return CoreDataModel(
+            entities: [CoreDataModelEntitiesTests.item] + CoreDataModelEntitiesTests.others.filter { $0.name != "Vehicle" && $0.name != "Sport" }
+                + [vehicle, sport])
     }
 
     func lines(_ text: String?) -> [String] {
@@ -38,7 +44,7 @@ import QuarryStores
             "#Unique<Item>([\\.a, \\.b])", "#Index<Item>([\\.n16])",
             "@Relationship(deleteRule: .deny) var owner: Person? = nil",
             "@Relationship(deleteRule: .cascade, inverse: \\Tag.items) var tags: [Tag] = []",
-            "init(a: String, b: String, code: String, n64: Int64) {", "self.code = code", "self.n64 = n64",
+            "init(a: String, b: String, code: String, n64: Int64) {", "self.code = code", "self.n64 = n64"
         ]
         for line in expected { #expect(item.contains(line), "missing: \(line)\n\(item.joined(separator: "\n"))") }
         // The inverse is declared once, on the to-many side: Person.items, not Item.owner.
@@ -69,7 +75,7 @@ import QuarryStores
             "@NSManaged public var id: UUID?", "@NSManaged public var photo: Data?", "@NSManaged public var extra: String?",
             "@NSManaged public var owner: Person?", "@NSManaged public var tags: NSSet?",
             "@objc(addTagsObject:)", "@NSManaged public func addToTags(_ value: Tag)", "@NSManaged public func removeFromTags(_ values: NSSet)",
-            "extension Item : Identifiable {",
+            "extension Item : Identifiable {"
         ]
         for line in expected { #expect(item.contains(line), "missing: \(line)\n\(item.joined(separator: "\n"))") }
         let sport = lines(source.source(for: "Sport", style: .coreData))
@@ -80,20 +86,29 @@ import QuarryStores
 
     @Test func orderedBoundedAndTransientFromAModel() throws {
         let model = CoreDataModel(entities: [
-            CoreDataEntity(name: "List", attributes: [
-                CoreDataAttribute(name: "cache", type: .integer64, isOptional: false, isTransient: true),
-                CoreDataAttribute(name: "picture", type: .binary, allowsExternalBinaryDataStorage: true),
-                CoreDataAttribute(name: "default", type: .string, isOptional: false, defaultValue: "say \"hi\"\n"),
-            ], relationships: [CoreDataRelationship(name: "entries", destination: "Entry", inverse: "list", isToMany: true, isOrdered: true,
-                                                    minCount: 1, maxCount: 5, deleteRule: .cascade)]),
-            CoreDataEntity(name: "Entry", relationships: [CoreDataRelationship(name: "list", destination: "List", inverse: "entries")]),
+            CoreDataEntity(
+                name: "List",
+                attributes: [
+                    CoreDataAttribute(name: "cache", type: .integer64, isOptional: false, isTransient: true),
+                    CoreDataAttribute(name: "picture", type: .binary, allowsExternalBinaryDataStorage: true),
+                    CoreDataAttribute(name: "default", type: .string, isOptional: false, defaultValue: "say \"hi\"\n")
+                ],
+                relationships: [
+                    CoreDataRelationship(
+                        name: "entries", destination: "Entry", inverse: "list", isToMany: true, isOrdered: true,
+                        minCount: 1, maxCount: 5, deleteRule: .cascade)
+                ]),
+            CoreDataEntity(name: "Entry", relationships: [CoreDataRelationship(name: "list", destination: "List", inverse: "entries")])
         ])
         let source = SwiftModelSource(model: model)
         let swiftData = lines(source.source(for: "List", style: .swiftData))
         #expect(swiftData.contains("@Transient var cache: Int64? = nil"))
         #expect(swiftData.contains("@Attribute(.externalStorage) var picture: Data? = nil"))
         #expect(swiftData.contains("var `default`: String = \"say \\\"hi\\\"\\n\""))
-        #expect(swiftData.contains("@Relationship(deleteRule: .cascade, minimumModelCount: 1, maximumModelCount: 5, inverse: \\Entry.list) var entries: [Entry] = []  // ordered in the model: a SwiftData array keeps no order"))
+        #expect(
+            swiftData.contains(
+                "@Relationship(deleteRule: .cascade, minimumModelCount: 1, maximumModelCount: 5, inverse: \\Entry.list) var entries: [Entry] = []  // ordered in the model: a SwiftData array keeps no order"
+            ))
         let coreData = lines(source.source(for: "List", style: .coreData))
         #expect(coreData.contains("@NSManaged public var entries: NSOrderedSet?") && coreData.contains("@NSManaged public var cache: Int64"))
         #expect(coreData.contains("@NSManaged public func insertIntoEntries(_ value: Entry, at idx: Int)"))
@@ -102,11 +117,14 @@ import QuarryStores
     }
 
     @Test func realModelsTypeCheckInBothStyles() throws {
-        for path in ["cars/SampleModel.momd", "cars/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel", "posts/CoreDataMigration_Example.xcdatamodeld",
-                     "authors/Sample.xcdatamodeld", "surfjournal/SurfJournalModel.xcdatamodeld"] {
+        for path in [
+            "cars/SampleModel.momd", "cars/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel", "posts/CoreDataMigration_Example.xcdatamodeld",
+            "authors/Sample.xcdatamodeld", "surfjournal/SurfJournalModel.xcdatamodeld"
+        ] {
             let model = try CoreDataModel.load(contentsOf: CoreDataFixtures.path(path))
             let source = SwiftModelSource(model: model)
-            let swiftData = source.source(style: .swiftData), coreData = source.source(style: .coreData)
+            let swiftData = source.source(style: .swiftData)
+            let coreData = source.source(style: .coreData)
             // Every entity is a class in both styles.
             for entity in model.entities {
                 let name = SwiftModelSource.className(entity)
@@ -125,7 +143,9 @@ import QuarryStores
         #expect(person.contains("#Unique<Person>([\\.firstName, \\.lastName])"))
         #expect(person.contains("@Transient var isDriving: Bool = false"))
         #expect(lines(cars.source(for: "Car", style: .swiftData)).contains("@Attribute(.unique) var numberPlate: String"))
-        #expect(lines(cars.source(for: "Car", style: .swiftData)).contains("@Attribute(.transformable(by: \"ColorTransformer\")) var color: NSObject? = nil"))
+        #expect(
+            lines(cars.source(for: "Car", style: .swiftData)).contains(
+                "@Attribute(.transformable(by: \"ColorTransformer\")) var color: NSObject? = nil"))
         #expect(lines(cars.source(for: "SportCar", style: .coreData)).contains("public class SportCar: Car {"))
         #expect(SwiftModelSource(model: CoreDataModel(entities: [])).source(for: "Nope", style: .swiftData) == nil)
     }
@@ -134,16 +154,20 @@ import QuarryStores
     /// identifier any Swift takes (no raw identifier), distinct within its class, with the
     /// store's name beside it where Swift needs it; both styles type-check.
     @Test func everyNameBecomesAnIdentifierAndKeepsItsOriginal() throws {
-        let attributes = ["$0", "first name", "first_name", "class", "1st", "cafés", "%%", "a-b"].map {
-            AttributeDescription(name: $0, type: .string, isOptional: $0 != "first name")
-        } + [AttributeDescription(name: "n b", type: .int64)]
-        let place = EntityDescription(name: "Café", attributes: attributes,
-                                      relationships: [RelationshipDescription(name: "the owner", destination: "Owner", inverse: "all cafés", isToMany: false)])
-        let owner = EntityDescription(name: "Owner", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
-                                      relationships: [RelationshipDescription(name: "all cafés", destination: "Café", inverse: "the owner", isToMany: true)])
+        let attributes =
+            ["$0", "first name", "first_name", "class", "1st", "cafés", "%%", "a-b"].map {
+                AttributeDescription(name: $0, type: .string, isOptional: $0 != "first name")
+            } + [AttributeDescription(name: "n b", type: .int64)]
+        let place = EntityDescription(
+            name: "Café", attributes: attributes,
+            relationships: [RelationshipDescription(name: "the owner", destination: "Owner", inverse: "all cafés", isToMany: false)])
+        let owner = EntityDescription(
+            name: "Owner", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+            relationships: [RelationshipDescription(name: "all cafés", destination: "Café", inverse: "the owner", isToMany: true)])
         // Two tables that would make one class: the one Swift cannot spell is numbered.
-        let spaced = EntityDescription(name: "order items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)],
-                                       relationships: [RelationshipDescription(name: "café", destination: "Café", isToMany: false)])
+        let spaced = EntityDescription(
+            name: "order items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)],
+            relationships: [RelationshipDescription(name: "café", destination: "Café", isToMany: false)])
         let plain = EntityDescription(name: "order_items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)])
         let model = CoreDataModel(entities: [place, owner, spaced, plain])
         let names = SwiftNames(model: model)
@@ -153,28 +177,34 @@ import QuarryStores
         #expect(names.property("all cafés", of: "Owner") == "all_cafés")
         let swiftData = SwiftModelSource(model: model).source(style: .swiftData)
         let cafe = lines(swiftData)
-        for line in ["@Attribute(originalName: \"$0\") var _0: String? = nil", "@Attribute(originalName: \"first name\") var first_name_2: String",
-                     "var first_name: String?", "var `class`: String?", "var cafés: String?", "@Attribute(originalName: \"n b\") var n_b: Int64",
-                     "@Relationship(originalName: \"the owner\") var the_owner: Owner? = nil",
-                     "@Relationship(originalName: \"all cafés\", inverse: \\Café.the_owner) var all_cafés: [Café] = []",
-                     "init(first_name_2: String, n_b: Int64) {", "self.first_name_2 = first_name_2",
-                     "final class order_items_2 {", "final class order_items {", "var café: Café?"] {
+        for line in [
+            "@Attribute(originalName: \"$0\") var _0: String? = nil", "@Attribute(originalName: \"first name\") var first_name_2: String",
+            "var first_name: String?", "var `class`: String?", "var cafés: String?", "@Attribute(originalName: \"n b\") var n_b: Int64",
+            "@Relationship(originalName: \"the owner\") var the_owner: Owner? = nil",
+            "@Relationship(originalName: \"all cafés\", inverse: \\Café.the_owner) var all_cafés: [Café] = []",
+            "init(first_name_2: String, n_b: Int64) {", "self.first_name_2 = first_name_2",
+            "final class order_items_2 {", "final class order_items {", "var café: Café?"
+        ] {
             #expect(cafe.contains(line), "missing: \(line)\n\(swiftData)")
         }
         #expect(!swiftData.contains("`$") && !swiftData.contains("` "), "\(swiftData)")
         try SwiftTypeChecker.checkSwiftData(swiftData)
         let coreData = SwiftModelSource(model: model).source(style: .coreData)
         let managed = lines(coreData)
-        for line in ["@NSManaged public var first_name: String?", "@NSManaged public var `class`: String?",
-                     "public var first_name_2: String? {", "get { value(forKey: \"first name\") as? String }",
-                     "set { setValue(newValue, forKey: \"first name\") }", "public var n_b: NSNumber? {",
-                     "public var _0: String? {", "get { value(forKey: \"$0\") as? String }", "public var the_owner: Owner? {",
-                     "@objc(order_items_2)", "public class order_items_2: NSManagedObject {", "@NSManaged public var café: Café?"] {
+        for line in [
+            "@NSManaged public var first_name: String?", "@NSManaged public var `class`: String?",
+            "public var first_name_2: String? {", "get { value(forKey: \"first name\") as? String }",
+            "set { setValue(newValue, forKey: \"first name\") }", "public var n_b: NSNumber? {",
+            "public var _0: String? {", "get { value(forKey: \"$0\") as? String }", "public var the_owner: Owner? {",
+            "@objc(order_items_2)", "public class order_items_2: NSManagedObject {", "@NSManaged public var café: Café?"
+        ] {
             #expect(managed.contains(line), "missing: \(line)\n\(coreData)")
         }
         try SwiftTypeChecker.checkCoreData(coreData)
         // An Objective-C name Swift spells otherwise keeps it in @objc.
-        let keyword = CoreDataModel(entities: [EntityDescription(name: "K", attributes: [AttributeDescription(name: "_", type: .string, isOptional: true)])])
+        let keyword = CoreDataModel(entities: [
+            EntityDescription(name: "K", attributes: [AttributeDescription(name: "_", type: .string, isOptional: true)])
+        ])
         let k = SwiftModelSource(model: keyword).source(style: .coreData)
         #expect(lines(k).contains("@objc(_)") && lines(k).contains("@NSManaged public var _5F: String?"), "\(k)")
         try SwiftTypeChecker.checkCoreData(k)

@@ -13,8 +13,8 @@
 ///   header as a clang module named Foundation, and the toolchain's own Foundation is
 ///   hidden by a resource folder of links to everything else.
 import Foundation
-import QuarryTestSupport
 import QuarryModel
+import QuarryTestSupport
 
 enum SwiftTypeChecker {
 
@@ -85,8 +85,11 @@ enum SwiftTypeChecker {
 
     /// The value types Foundation gives the Core Data source, bridged to their classes as
     /// Foundation bridges them (without that, `@NSManaged var s: String?` is refused).
-    static let foundationValueStubs = "import Foundation\n" + ["Date", "UUID", "Data", "URL"].map { "public struct \($0): Hashable { public init() {} }" }
-        .joined(separator: "\n") + "\n" + [("String", "NSString"), ("Date", "NSDate"), ("UUID", "NSUUID"), ("Data", "NSData"), ("URL", "NSURL")]
+    static let foundationValueStubs =
+        "import Foundation\n"
+        + ["Date", "UUID", "Data", "URL"].map { "public struct \($0): Hashable { public init() {} }" }
+        .joined(separator: "\n") + "\n"
+        + [("String", "NSString"), ("Date", "NSDate"), ("UUID", "NSUUID"), ("Data", "NSData"), ("URL", "NSURL")]
         .map { value, object in
             """
             extension \(value): _ObjectiveCBridgeable {
@@ -109,12 +112,16 @@ enum SwiftTypeChecker {
     static func checkSwiftData(_ source: String) throws {
         let folder = try temporaryFolder()
         try swiftDataStubs.write(to: folder.appendingPathComponent("SwiftData.swift"), atomically: true, encoding: .utf8)
-        try run(["-emit-module", "-module-name", "SwiftData", "-swift-version", "5", "-parse-as-library", "SwiftData.swift",
-                 "-emit-module-path", folder.appendingPathComponent("SwiftData.swiftmodule").path], in: folder)
+        try run(
+            [
+                "-emit-module", "-module-name", "SwiftData", "-swift-version", "5", "-parse-as-library", "SwiftData.swift",
+                "-emit-module-path", folder.appendingPathComponent("SwiftData.swiftmodule").path
+            ], in: folder)
         var rewritten = source
         for macro in ["Unique", "Index"] {
-            rewritten = rewritten.replacingOccurrences(of: #"#\#(macro)<(\w+)>\("#, with: "static let _\(macro.lowercased())_$1 = KeyPathList<$1>(",
-                                                       options: .regularExpression)
+            rewritten = rewritten.replacingOccurrences(
+                of: #"#\#(macro)<(\w+)>\("#, with: "static let _\(macro.lowercased())_$1 = KeyPathList<$1>(",
+                options: .regularExpression)
         }
         var lines: [String] = []
         for (n, line) in rewritten.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -153,12 +160,16 @@ enum SwiftTypeChecker {
             let dir = folder.appendingPathComponent(module)
             try fm.createDirectory(at: dir, withIntermediateDirectories: true)
             try header.write(to: dir.appendingPathComponent("\(module).h"), atomically: true, encoding: .utf8)
-            try "module \(module) { header \"\(module).h\" export * }".write(to: dir.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
+            try "module \(module) { header \"\(module).h\" export * }".write(
+                to: dir.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
         }
         try foundationValueStubs.write(to: folder.appendingPathComponent("Values.swift"), atomically: true, encoding: .utf8)
         try source.write(to: folder.appendingPathComponent("Model.swift"), atomically: true, encoding: .utf8)
-        try run(["-typecheck", "-swift-version", "5", "-resource-dir", resources.path, "-I", folder.path,
-                 "-Xfrontend", "-enable-objc-interop", "Model.swift", "Values.swift"], in: folder)
+        try run(
+            [
+                "-typecheck", "-swift-version", "5", "-resource-dir", resources.path, "-I", folder.path,
+                "-Xfrontend", "-enable-objc-interop", "Model.swift", "Values.swift"
+            ], in: folder)
     }
 
     private static func temporaryFolder() throws -> URL {

@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
-@testable import QuarryStore
-import QuarryTestSupport
-import Testing
 import QuarryModel
 import QuarryPostgreSQL
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Errors keep their kind until they are rendered (issue 46): a constraint's refusal
 /// says its kind, table and columns, and an interrupt says itself, the same on SQLite and
@@ -32,15 +33,18 @@ import QuarryStores
     @Test func sqliteRefusalsAreTypedWhereTheyAreMade() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE parent (id INTEGER PRIMARY KEY);
-                CREATE TABLE "odd table" (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INT, c INT, parent_id INT REFERENCES parent(id),
-                    UNIQUE (b, c), CHECK (b IS NULL OR b > 0));
-                INSERT INTO "odd table" (id, a, b, c) VALUES (1, 'x', 1, 1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                    CREATE TABLE "odd table" (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INT, c INT, parent_id INT REFERENCES parent(id),
+                        UNIQUE (b, c), CHECK (b IS NULL OR b > 0));
+                    INSERT INTO "odd table" (id, a, b, c) VALUES (1, 'x', 1, 1);
+                    """)
         }
         func refusal(_ sql: String) -> StoreError? {
-            do { try queue.write { db in try db.execute(sql: sql) } } catch let error as DatabaseError { return StoreError(error) } catch { return nil }
+            do { try queue.write { db in try db.execute(sql: sql) } } catch let error as DatabaseError { return StoreError(error) } catch {
+                return nil
+            }
             return nil
         }
         let notNull = try #require(refusal(#"INSERT INTO "odd table" (a) VALUES (NULL)"#)?.constraintViolation)
@@ -65,7 +69,8 @@ import QuarryStores
     /// A save that leaves a foreign key broken fails at the commit, where SQLite names
     /// nothing: the save names the referencing table and the key's column.
     @Test func aForeignKeyASaveBreaksNamesItsTableAndColumnOnSQLite() throws {
-        let path = try Self.foreignFile("""
+        let path = try Self.foreignFile(
+            """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (1, 'ann');
@@ -91,7 +96,10 @@ import QuarryStores
         let done = ManagedAtomicFlag()
         // Interrupts asked before the statement starts are lost: ask until it ended.
         let interrupter = Thread {
-            while !done.isSet { queue.interrupt(); usleep(10_000) }
+            while !done.isSet {
+                queue.interrupt()
+                usleep(10_000)
+            }
         }
         interrupter.start()
         defer { done.set() }
@@ -113,10 +121,12 @@ import QuarryStores
 
     @Test func postgresRefusalsAreTypedFromTheServersFields() throws {
         let connection = try PostgresConnection(url: try PostgresServer.database("typed"))
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE parent (id int PRIMARY KEY);
             """)
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE "odd table" (id int PRIMARY KEY, a text NOT NULL, b int, "c d" int, parent_id int REFERENCES parent(id),
                 UNIQUE (b, "c d"), CONSTRAINT positive CHECK (b IS NULL OR b > 0))
             """)
@@ -150,7 +160,10 @@ import QuarryStores
         // Not a constraint: the server's error as it was.
         let other = try #require(refusal("SELECT * FROM nowhere"))
         #expect(other.constraintViolation == nil)
-        guard case .postgres(sqlState: "42P01", _, _) = other else { Issue.record("unexpected \(other)"); return }
+        guard case .postgres(sqlState: "42P01", _, _) = other else {
+            Issue.record("unexpected \(other)")
+            return
+        }
     }
 
     @Test func aUniqueViolationNamesItsTableAndColumnOnPostgreSQL() throws {
@@ -215,9 +228,11 @@ import QuarryStores
         #expect(try connection.describe("SELECT 1; SELECT 2")?.isFollowedByAnother == true)
         #expect(try connection.describe("SELECT 1 AS one")?.isFollowedByAnother == false)
         #expect(throws: StoreError.self) { try connection.describe("SELEC 1") }
-        let missing = PostgresConnection.explained(StoreError.postgres(sqlState: "42883", sql: "SELECT quarry_arith($1, $2)", message: "words"), sql: nil)
+        let missing = PostgresConnection.explained(
+            StoreError.postgres(sqlState: "42883", sql: "SELECT quarry_arith($1, $2)", message: "words"), sql: nil)
         #expect((missing as? StoreError)?.description.contains("arithmetic of decimals") == true, "\(missing)")
-        let other = PostgresConnection.explained(StoreError.postgres(sqlState: "42883", sql: "SELECT f()", message: "function f() does not exist"), sql: nil)
+        let other = PostgresConnection.explained(
+            StoreError.postgres(sqlState: "42883", sql: "SELECT f()", message: "function f() does not exist"), sql: nil)
         #expect(other as? StoreError == .postgres(sqlState: "42883", sql: nil, message: "function f() does not exist"))
     }
 
@@ -230,15 +245,19 @@ import QuarryStores
         try setup.execute("INSERT INTO money (fee, amount) VALUES (1, 1)")
         let context = try PostgresServerKind.open(url)
         _ = try context.insert(into: "money", values: ["fee": .real(12345.1), "amount": .real(12345.1), "note": .text("x")])
-        let expected = StoreError.during(operation: "save",
+        let expected = StoreError.during(
+            operation: "save",
             .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1"))
         #expect(throws: expected) { try context.save() }
         #expect(expected.description == "save: money.amount expects numeric(5,2), at most 3 digits before the point, got 12345.1")
         _ = context.rollback()
         let saved = try #require(try context.object(entityName: "money", primaryKey: 1))
         try saved.setValue(.real(999.995), forKey: "amount")
-        #expect(throws: StoreError.during(operation: "save",
-            .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "999.995"))) {
+        #expect(
+            throws: StoreError.during(
+                operation: "save",
+                .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "999.995"))
+        ) {
             try context.save()
         }
         #expect(try setup.execute("SELECT count(*), max(amount)::text FROM money").rows == [[.integer(1), .text("1.00")]])
@@ -267,6 +286,14 @@ import QuarryStores
 final class ManagedAtomicFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }

@@ -1,11 +1,12 @@
-import Testing
-@testable import QuarryStore
-import QuarryTestSupport
 import QuarryModel
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
 @Suite struct CoercionTests {
@@ -59,11 +60,11 @@ import QuarryStores
     }
 
     @Test func dateFromISOStringAndFromDate() {
-        #expect(coerced(.date, .text("2024-01-22T16:26:12Z")) == .date(1705940772))
-        #expect(coerced(.date, .text("2024-01-22")) == .date(1705881600))
-        #expect(coerced(.date, .text("2024-01-22 16:26:12")) == .date(1705940772))
-        #expect(coerced(.date, .text("2024-01-22T18:26:12+02:00")) == .date(1705940772))
-        #expect(coerced(.date, .text("2024-01-22T11:26:12-0500")) == .date(1705940772))
+        #expect(coerced(.date, .text("2024-01-22T16:26:12Z")) == .date(1_705_940_772))
+        #expect(coerced(.date, .text("2024-01-22")) == .date(1_705_881_600))
+        #expect(coerced(.date, .text("2024-01-22 16:26:12")) == .date(1_705_940_772))
+        #expect(coerced(.date, .text("2024-01-22T18:26:12+02:00")) == .date(1_705_940_772))
+        #expect(coerced(.date, .text("2024-01-22T11:26:12-0500")) == .date(1_705_940_772))
         #expect(coerced(.date, .text("2024-01-22T16:26:12.25Z")) == .date(1705940772.25))
         #expect(coerced(.date, .date(12.5)) == .date(12.5))
         #expect(failure(.date, .text("yesterday"))?.expected == "date")
@@ -75,7 +76,7 @@ import QuarryStores
     @Test func uuidIsCheckedAndUppercased() {
         let lower = "123e4567-e89b-12d3-a456-426614174000"
         #expect(coerced(.uuid, .text(lower)) == .text(lower.uppercased()))
-        #expect(failure(.uuid, .text("123e4567-e89b-12d3-a456-42661417400")) != nil)  // 11 digits in the last group
+        #expect(failure(.uuid, .text("123e4567-e89b-12d3-a456-42661417400")) != nil) // 11 digits in the last group
         #expect(failure(.uuid, .text("123e4567e89b12d3a456426614174000")) != nil)
         #expect(failure(.uuid, .text("g23e4567-e89b-12d3-a456-426614174000")) != nil)
         #expect(failure(.uuid, .integer(1)) != nil)
@@ -112,7 +113,7 @@ import QuarryStores
         #expect(AttributeType.bool.decode(.integer(2)) == .bool(true))
         #expect(AttributeType.date.decode(.integer(10)) == .date(10))
         #expect(AttributeType.date.decode(.real(10.5)) == .date(10.5))
-        #expect(AttributeType.date.decode(.text("2024-01-22T16:26:12Z")) == .date(1705940772))
+        #expect(AttributeType.date.decode(.text("2024-01-22T16:26:12Z")) == .date(1_705_940_772))
         #expect(AttributeType.double.decode(.integer(4)) == .real(4))
         #expect(AttributeType.string.decode(.text("x")) == .text("x"))
         #expect(AttributeType.int64.decode(.null) == .null)
@@ -120,10 +121,13 @@ import QuarryStores
 
     @Test func setValueReportsTypeMismatchWithEntityAndKey() throws {
         let context = try ObjectContext(path: nil)
-        try context.define(EntityDescription(name: "Item", attributes: [
-            AttributeDescription(name: "small", type: .int16, isOptional: true),
-            AttributeDescription(name: "title", type: .string),
-        ]))
+        try context.define(
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "small", type: .int16, isOptional: true),
+                    AttributeDescription(name: "title", type: .string)
+                ]))
         let object = try context.insert(into: "Item", values: ["title": .text("a")])
         #expect(throws: StoreError.typeMismatch(entity: "Item", key: "small", expected: "int16", given: "integer (40000)")) {
             try object.setValue(.integer(40000), forKey: "small")
@@ -150,7 +154,7 @@ import QuarryStores
         "1969-07-20T20:17:40Z",
         "2000-02-29T23:59:59Z",
         "1900-03-01T00:00:00Z",
-        "2038-01-19T03:14:08Z",
+        "2038-01-19T03:14:08Z"
     ])
     func formatOfParseIsIdentity(_ text: String) throws {
         let seconds = try #require(Value.parseISO8601(text))
@@ -163,7 +167,7 @@ import QuarryStores
         ("2024-01-22T16:26:12.250Z", "2024-01-22T16:26:12."),
         ("2024-01-22T16:26:12.001Z", "2024-01-22T16:26:12.001"),
         ("1900-03-01T00:00:00.5Z", "1900-03-01T00:00:00.5"),
-        ("1969-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999"),
+        ("1969-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999")
     ])
     func fractionsSurviveFormatting(_ text: String, _ prefix: String) throws {
         let seconds = try #require(Value.parseISO8601(text))
@@ -174,11 +178,11 @@ import QuarryStores
 
     @Test func knownInstants() {
         #expect(Value.iso8601(0) == "1970-01-01T00:00:00Z")
-        #expect(Value.iso8601(1705940772) == "2024-01-22T16:26:12Z")
-        #expect(Value.iso8601(-14182940) == "1969-07-20T20:17:40Z")
+        #expect(Value.iso8601(1_705_940_772) == "2024-01-22T16:26:12Z")
+        #expect(Value.iso8601(-14_182_940) == "1969-07-20T20:17:40Z")
         #expect(Value.iso8601(0.5).hasPrefix("1970-01-01T00:00:00.5"))
         #expect(Value.iso8601(-0.5).hasPrefix("1969-12-31T23:59:59.5"))
-        #expect(Value.parseISO8601("1969-07-20T20:17:40Z") == -14182940)
+        #expect(Value.parseISO8601("1969-07-20T20:17:40Z") == -14_182_940)
         #expect(Value.parseISO8601("2024-01-22T16:26:12.25Z") == 1705940772.25)
     }
 
@@ -249,4 +253,3 @@ import QuarryStores
         #expect(StoreError.unknownEntity(name: "Itme", suggestion: "Item").description == "unknown entity 'Itme' (did you mean 'Item'?)")
     }
 }
-

@@ -1,15 +1,16 @@
 /// The model writer: every real model survives load → write → load unchanged, and what
 /// is written reads as Xcode's own `contents` does.
 import Foundation
-import QuarryTestSupport
-import Testing
-@testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
-@testable import QuarrySQLite
-@testable import QuarryCoreData
 import QuarryStores
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarrySQLite
+@testable import QuarryStore
 
 @Suite struct XCDataModelWriterTests {
     /// Every model in the shared data, in every version and form: each `.xcdatamodeld`
@@ -62,41 +63,58 @@ import QuarryStores
             let path = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/\(version).xcdatamodel")
             let original = try String(contentsOfFile: path + "/contents", encoding: .utf8)
                 .replacingOccurrences(of: #" elementID="[^"]*""#, with: "", options: .regularExpression)
-                .replacingOccurrences(of: #"userDefinedModelVersionIdentifier="\d+""#, with: #"userDefinedModelVersionIdentifier="""#,
-                                      options: .regularExpression)
+                .replacingOccurrences(
+                    of: #"userDefinedModelVersionIdentifier="\d+""#, with: #"userDefinedModelVersionIdentifier="""#,
+                    options: .regularExpression)
             let written = XCDataModelWriter.contents(of: try CoreDataModel.load(contentsOf: path))
             #expect(written.split(separator: "\n") == original.split(separator: "\n"), "\(version)")
         }
     }
 
     @Test func everyFeatureRoundTrips() throws {
-        let model = CoreDataModel(entities: [
-            CoreDataEntity(name: "Shape", isAbstract: true, className: "App.Shape", attributes: [
-                CoreDataAttribute(name: "area", type: .double, isOptional: false, isDerived: true, derivationExpression: "width * height"),
-                CoreDataAttribute(name: "photo", type: .binary, allowsExternalBinaryDataStorage: true),
-                CoreDataAttribute(name: "tag", type: .string, defaultValue: "a \"quoted\" <tag> & more\nlines\ttabs", isIndexed: true),
-                CoreDataAttribute(name: "scratch", type: .integer32, isTransient: true, defaultValue: "7"),
-                CoreDataAttribute(name: "tint", type: .transformable, valueTransformerName: "NSSecureUnarchiveFromData"),
-            ], relationships: [
-                CoreDataRelationship(name: "parts", destination: "Part", inverse: "shape", isToMany: true, isOrdered: true,
-                                     minCount: 1, maxCount: 5, deleteRule: .cascade),
-                CoreDataRelationship(name: "owner", destination: "Part", deleteRule: .deny, isOptional: false),
-                CoreDataRelationship(name: "seen", destination: "Part", isToMany: true, deleteRule: .noAction),
-            ], uniquenessConstraints: [["tag"], ["area", "tag"]],
-               fetchIndexes: [CoreDataFetchIndex(name: "byTag", properties: ["tag", "area"])],
-               fetchedProperties: [CoreDataFetchedProperty(name: "big", entity: "Shape", predicate: .format("area > 10 AND tag == \"x\""))]),
-            CoreDataEntity(name: "Square", parent: "Shape", attributes: [CoreDataAttribute(name: "side", type: .float, isOptional: false)]),
-            CoreDataEntity(name: "Part", attributes: CoreDataAttributeType.allCases.filter { $0 != .objectID && $0 != .composite && $0 != .undefined }
-                .map { CoreDataAttribute(name: "a" + $0.rawValue.replacingOccurrences(of: " ", with: ""), type: $0) },
-                           relationships: [CoreDataRelationship(name: "shape", destination: "Shape", inverse: "parts")]),
-        ], fetchRequests: [CoreDataFetchRequest(name: "Tagged", entity: "Shape", predicate: .format("tag != nil")),
-                           CoreDataFetchRequest(name: "All", entity: "Part")])
+        let model = CoreDataModel(
+            entities: [
+                CoreDataEntity(
+                    name: "Shape", isAbstract: true, className: "App.Shape",
+                    attributes: [
+                        CoreDataAttribute(name: "area", type: .double, isOptional: false, isDerived: true, derivationExpression: "width * height"),
+                        CoreDataAttribute(name: "photo", type: .binary, allowsExternalBinaryDataStorage: true),
+                        CoreDataAttribute(name: "tag", type: .string, defaultValue: "a \"quoted\" <tag> & more\nlines\ttabs", isIndexed: true),
+                        CoreDataAttribute(name: "scratch", type: .integer32, isTransient: true, defaultValue: "7"),
+                        CoreDataAttribute(name: "tint", type: .transformable, valueTransformerName: "NSSecureUnarchiveFromData")
+                    ],
+                    relationships: [
+                        CoreDataRelationship(
+                            name: "parts", destination: "Part", inverse: "shape", isToMany: true, isOrdered: true,
+                            minCount: 1, maxCount: 5, deleteRule: .cascade),
+                        CoreDataRelationship(name: "owner", destination: "Part", deleteRule: .deny, isOptional: false),
+                        CoreDataRelationship(name: "seen", destination: "Part", isToMany: true, deleteRule: .noAction)
+                    ], uniquenessConstraints: [["tag"], ["area", "tag"]],
+                    fetchIndexes: [CoreDataFetchIndex(name: "byTag", properties: ["tag", "area"])],
+                    fetchedProperties: [CoreDataFetchedProperty(name: "big", entity: "Shape", predicate: .format("area > 10 AND tag == \"x\""))]),
+                CoreDataEntity(name: "Square", parent: "Shape", attributes: [CoreDataAttribute(name: "side", type: .float, isOptional: false)]),
+                CoreDataEntity(
+                    name: "Part",
+                    attributes: CoreDataAttributeType.allCases.filter { $0 != .objectID && $0 != .composite && $0 != .undefined }
+                        .map { CoreDataAttribute(name: "a" + $0.rawValue.replacingOccurrences(of: " ", with: ""), type: $0) },
+                    relationships: [CoreDataRelationship(name: "shape", destination: "Shape", inverse: "parts")])
+            ],
+            fetchRequests: [
+                CoreDataFetchRequest(name: "Tagged", entity: "Shape", predicate: .format("tag != nil")),
+                CoreDataFetchRequest(name: "All", entity: "Part")
+            ])
         #expect(try roundTrip(model) == model)
     }
 
     @Test func anUnrenderablePredicateIsLeftOutNotWidened() throws {
-        let model = CoreDataModel(entities: [CoreDataEntity(name: "A", fetchedProperties: [
-            CoreDataFetchedProperty(name: "odd", entity: "A", predicate: .unsupported("a block predicate"))])],
+        let model = CoreDataModel(
+            entities: [
+                CoreDataEntity(
+                    name: "A",
+                    fetchedProperties: [
+                        CoreDataFetchedProperty(name: "odd", entity: "A", predicate: .unsupported("a block predicate"))
+                    ])
+            ],
             fetchRequests: [CoreDataFetchRequest(name: "Odd", entity: "A", predicate: .unsupported("a block predicate"))])
         let back = try roundTrip(model)
         #expect(back.fetchRequests.isEmpty)

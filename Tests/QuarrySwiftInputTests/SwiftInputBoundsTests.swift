@@ -23,7 +23,8 @@ import Testing
 
     /// The column (from 1) at which the `n`th (from 1) occurrence of `needle` starts.
     static func column(of needle: String, occurrence n: Int, in text: String) -> Int {
-        var rest = Substring(text), offset = 0
+        var rest = Substring(text)
+        var offset = 0
         for _ in 1..<n {
             guard let r = rest.range(of: needle) else { return -1 }
             offset += rest.distance(from: rest.startIndex, to: r.upperBound)
@@ -39,10 +40,16 @@ import Testing
     @Test func aLongOrChainReadsAsOneOr() throws {
         let swift = "#Predicate<Item> { $0.qty == 1" + String(repeating: " || $0.qty == 1", count: 29_999) + " }"
         let read = try SwiftPredicateReader.read(swift, captures: [:])
-        guard case .or(let terms) = read.predicate else { Issue.record("not an OR"); return }
+        guard case .or(let terms) = read.predicate else {
+            Issue.record("not an OR")
+            return
+        }
         #expect(terms.count == 30_000)
         let and = "#Predicate<Item> { $0.qty == 1" + String(repeating: " && $0.qty == 1 || $0.flag", count: 5_000) + " }"
-        guard case .or(let disjuncts) = try SwiftPredicateReader.read(and, captures: [:]).predicate else { Issue.record("not an OR"); return }
+        guard case .or(let disjuncts) = try SwiftPredicateReader.read(and, captures: [:]).predicate else {
+            Issue.record("not an OR")
+            return
+        }
         #expect(disjuncts.count == 5_001)
     }
 
@@ -57,18 +64,24 @@ import Testing
         #expect(throws: PredicateError.self) { try PredicateParser.parse(format) }
         // Within the bound it reads, as the same format string parses.
         let shorter = "#Predicate<Item> { $0.qty" + String(repeating: " + 1", count: 200) + " > 0 }"
-        #expect(try SwiftPredicateReader.read(shorter, captures: [:]).predicate.description
+        #expect(
+            try SwiftPredicateReader.read(shorter, captures: [:]).predicate.description
                 == PredicateParser.parse("qty" + String(repeating: " + 1", count: 200) + " > 0").description)
     }
 
     /// Each case: the text, and the `n`th occurrence of a needle where it is refused.
     static let deepCases: [String: (String, String, Int)] = [
-        "parentheses": ("#Predicate<Item> { " + String(repeating: "(", count: 10_000) + "$0.qty > 1" + String(repeating: ")", count: 10_000) + " }", "(", 256),
-        "closures": ("#Predicate<Item> { " + String(repeating: "$0.t.contains { ", count: 300) + "$0.a" + String(repeating: " }", count: 300) + " }", ".t.contains", 86),
+        "parentheses": (
+            "#Predicate<Item> { " + String(repeating: "(", count: 10_000) + "$0.qty > 1" + String(repeating: ")", count: 10_000) + " }", "(", 256
+        ),
+        "closures": (
+            "#Predicate<Item> { " + String(repeating: "$0.t.contains { ", count: 300) + "$0.a" + String(repeating: " }", count: 300) + " }",
+            ".t.contains", 86
+        ),
         "members": ("#Predicate<Item> { $0" + String(repeating: ".a", count: 10_000) + " > 1 }", ".", 256),
         "unwraps": ("#Predicate<Item> { $0.a" + String(repeating: "!", count: 10_000) + " > 1 }", "!", 255),
         "generics": ("#Predicate<Item> { $0.qty < " + String(repeating: "a<", count: 10_000) + "b }", "<", 258),
-        "keywords": ("#Predicate<Item> { " + String(repeating: "try ", count: 10_000) + "$0.a }", "try", 257),
+        "keywords": ("#Predicate<Item> { " + String(repeating: "try ", count: 10_000) + "$0.a }", "try", 257)
     ]
 
     /// Nesting of every kind is refused past the 256th level, at its column: brackets,
@@ -87,10 +100,14 @@ import Testing
     /// `#if` blocks (10,000 nested crashed swift-syntax's lookahead, 300 took seconds) have
     /// no place in a #Predicate: the first is refused before Swift parses them.
     @Test func conditionalCompilationIsRefusedAtOnce() throws {
-        let swift = "let x = 1\n" + String(repeating: "#if a\n", count: 10_000) + String(repeating: "#endif\n", count: 10_000) + "#Predicate<Item> { $0.a > 1 }"
+        let swift =
+            "let x = 1\n" + String(repeating: "#if a\n", count: 10_000) + String(repeating: "#endif\n", count: 10_000)
+            + "#Predicate<Item> { $0.a > 1 }"
         let error = try #require(Self.refusal(swift))
-        #expect(error.message == "#if has no place in a #Predicate or the lets before it" && error.column == 11, "\(error.message) \(error.column ?? 0)")
-        #expect(try SwiftPredicateReader.read(##"#Predicate<Item> { $0.title == "#if" }"##, captures: [:]).predicate.description == ##"title == "#if""##)
+        #expect(
+            error.message == "#if has no place in a #Predicate or the lets before it" && error.column == 11, "\(error.message) \(error.column ?? 0)")
+        #expect(
+            try SwiftPredicateReader.read(##"#Predicate<Item> { $0.title == "#if" }"##, captures: [:]).predicate.description == ##"title == "#if""##)
     }
 
     /// swift-syntax recovers from `[a: a: a: ...]` in time growing with the square of its
@@ -98,7 +115,9 @@ import Testing
     @Test func dictionariesAreRefusedAtTheirColon() throws {
         let swift = "#Predicate<Item> { [" + String(repeating: "a: ", count: 10_000) + "1].contains($0.qty) }"
         let error = try #require(Self.refusal(swift))
-        #expect(error.message == "a dictionary [key: value] has no #Predicate form Quarry reads" && error.column == 22, "\(error.message) \(error.column ?? 0)")
+        #expect(
+            error.message == "a dictionary [key: value] has no #Predicate form Quarry reads" && error.column == 22,
+            "\(error.message) \(error.column ?? 0)")
         // A ternary's colon and a label's are no dictionary's.
         #expect(Self.refusal("#Predicate<Item> { [$0.flag ? 1 : 2].contains($0.qty) }")?.message.contains("dictionary") == false)
         #expect(try SwiftSortReader.read(#"[SortDescriptor(\.qty, order: .reverse)]"#).count == 1)
@@ -111,7 +130,7 @@ import Testing
         for (swift, message, column) in [
             ("#Predicate<Item> { f(" + String(repeating: "a == , ", count: 8_000) + ") }", "Swift: expected an expression", 27),
             ("#Predicate<Item> { f(" + String(repeating: ". ", count: 8_000) + ") }", "Swift: expected an expression", 24),
-            ("#Predicate<Item> { f(" + String(repeating: ", ", count: 8_000) + ") }", "expected a value before ','", 22),
+            ("#Predicate<Item> { f(" + String(repeating: ", ", count: 8_000) + ") }", "expected a value before ','", 22)
         ] {
             let error = try #require(Self.refusal(swift))
             #expect(error.message == message && error.column == column, "\(error.message) \(error.column ?? 0)")
@@ -132,11 +151,12 @@ import Testing
             ("#Predicate<Item> { " + String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40) + ".contains($0.qty) }", false),
             ("#Predicate<Item> { " + String(repeating: "[(", count: 20) + "1" + String(repeating: ")]", count: 20) + ".contains($0.qty) }", false),
             (String(repeating: "[", count: 10_000) + #"\.qty"# + String(repeating: "]", count: 10_000), true),
-            ("SortDescriptor(" + String(repeating: "[", count: 40) + #"\.qty"# + String(repeating: "]", count: 40) + ")", true),
+            ("SortDescriptor(" + String(repeating: "[", count: 40) + #"\.qty"# + String(repeating: "]", count: 40) + ")", true)
         ] {
             let error = try #require(Self.refusal(swift, sort: sort))
             #expect(error.message.contains("nest more than 4 levels deep inside [ ]"), "\(error.message)")
-            #expect(error.column == Self.column(of: "[", occurrence: 1, in: swift) + 4 || error.column == Self.column(of: "[(", occurrence: 3, in: swift))
+            #expect(
+                error.column == Self.column(of: "[", occurrence: 1, in: swift) + 4 || error.column == Self.column(of: "[(", occurrence: 3, in: swift))
             #expect(!error.message.contains("\n"))
         }
         let data = #"let blobs = [Data([1, 2]), Data([3])]\#n#Predicate<Item> { blobs.contains($0.blob) }"#
@@ -147,7 +167,10 @@ import Testing
     @Test func aLongListReads() throws {
         let values = (1...60_000).map(String.init).joined(separator: ", ")
         let read = try SwiftPredicateReader.read("#Predicate<Item> { [\(values)].contains($0.qty) }", captures: [:])
-        guard case .comparison(let c) = read.predicate, case .aggregate(let list, _) = c.rhs else { Issue.record("not IN"); return }
+        guard case .comparison(let c) = read.predicate, case .aggregate(let list, _) = c.rhs else {
+            Issue.record("not IN")
+            return
+        }
         #expect(list.count == 60_000)
         // Columns count characters, not bytes, past text that is not ASCII.
         let accented = #"#Predicate<Item> { $0.title == "éé" && $0.qty / 2 > 1 }"#

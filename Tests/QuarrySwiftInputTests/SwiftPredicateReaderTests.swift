@@ -40,7 +40,7 @@ import Testing
         (##"#Predicate<Item> { $0.`default` == "a\"#b\n" }"##, ##"default == "a\"#b\n""##),
         (#"#Predicate<Item> { item in return item.owner!.name != "Bob" }"#, #"owner.name != "Bob""#),
         (#"#Predicate<Item> { $0.owner.flatMap { $0.year } == 2000 }"#, "owner.year == 2000"),
-        (#"#Predicate<Item> { ($0.owner.flatMap { $0.name })?.starts(with: "a") ?? false }"#, #"NOT owner.name == nil AND owner.name BEGINSWITH "a""#),
+        (#"#Predicate<Item> { ($0.owner.flatMap { $0.name })?.starts(with: "a") ?? false }"#, #"NOT owner.name == nil AND owner.name BEGINSWITH "a""#)
     ]
 
     @Test(arguments: same) func readsAsTheFormatThatMeansTheSame(_ c: (String, String)) throws {
@@ -48,8 +48,9 @@ import Testing
     }
 
     @Test func capturedNamesTakeTheGivenValues() throws {
-        let read = try Self.read(#"#Predicate<Quake> { $0.magnitude > minimum && names.contains($0.place) }"#,
-                                 ["minimum": .value(.real(4.5)), "names": .list([.text("a"), .text("b")])])
+        let read = try Self.read(
+            #"#Predicate<Quake> { $0.magnitude > minimum && names.contains($0.place) }"#,
+            ["minimum": .value(.real(4.5)), "names": .list([.text("a"), .text("b")])])
         #expect(read == (try Self.format("magnitude > $M AND place IN $N", ["M": .value(.real(4.5)), "N": .list([.text("a"), .text("b")])])))
     }
 
@@ -69,7 +70,7 @@ import Testing
         // Swift's flatMap is nil where the owner is; these values would not be in Quarry.
         (#"#Predicate<Item> { $0.owner.flatMap { $0.items.count } == 0 }"#, "read only as a key of it", 39),
         (#"#Predicate<Item> { $0.owner.flatMap { _ in 5 } == 5 }"#, "read only as a key of it", 44),
-        (#"#Predicate<Item> { item in item.owner.flatMap { _ in item.qty } == 5 }"#, "read only as a key of it", 54),
+        (#"#Predicate<Item> { item in item.owner.flatMap { _ in item.qty } == 5 }"#, "read only as a key of it", 54)
     ]
 
     @Test(arguments: refused) func refusedInOneLineWithItsColumn(_ c: (String, String, Int)) {
@@ -95,7 +96,8 @@ import Testing
 
     @Test func sortKeysAsSwift() throws {
         #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, order: .reverse)"#) == [.init(key: "time", ascending: false, comparator: nil)])
-        #expect(try SwiftSortReader.read(#"[SortDescriptor(\Quake.place, comparator: .localizedStandard), \.owner?.name]"#)
+        #expect(
+            try SwiftSortReader.read(#"[SortDescriptor(\Quake.place, comparator: .localizedStandard), \.owner?.name]"#)
                 == [.init(key: "place", ascending: true, comparator: "localized"), .init(key: "owner.name", ascending: true, comparator: nil)])
         #expect(SwiftSortReader.isSwift(#"\.time"#) && !SwiftSortReader.isSwift("-time"))
         #expect(throws: PredicateError.self) { try SwiftSortReader.read(#"SortDescriptor(\.time, order: .sideways)"#) }

@@ -31,8 +31,9 @@ public struct ArchiveBuilder {
     }
 
     public func data(root: [String: Int]) throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: [
-            "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": root], "$objects": objects,
-        ], format: .binary, options: 0)
+        try PropertyListSerialization.data(
+            fromPropertyList: [
+                "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": root], "$objects": objects
+            ], format: .binary, options: 0)
     }
 }

@@ -35,6 +35,6 @@ public enum CoreDataFixtures {
         ("posts/CoreDataMigration_Example_3.sqlite", true),
         ("authors/TestModel.sqlite", true),
         ("recipes/Recipes.sqlite", false),
-        ("surfjournal/SurfJournalModel.sqlite", false),
+        ("surfjournal/SurfJournalModel.sqlite", false)
     ]
 }

@@ -10,7 +10,8 @@ public final class PostgresOwnServer {
 
     /// Starts one; fails (never skips) with the script's words when it cannot.
     public init(_ name: String) throws {
-        folder = FileManager.default.temporaryDirectory
+        folder =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("quarry-pg-\(name)-\(UUID().uuidString.prefix(8).lowercased())").path
         let start = try PostgresServer.run(PostgresServer.script, ["start", folder, String(ProcessInfo.processInfo.processIdentifier)])
         guard start.status == 0, let url = start.output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to its end, with its output and errors in files: `posix_spawn` and
@@ -27,10 +28,15 @@ public enum Subprocess {
     /// nothing on its standard input, to its end.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> Ended {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-child-\(UUID().uuidString)").path
-        let outPath = base + ".out", errPath = base + ".err"
-        defer { unlink(outPath); unlink(errPath) }
-        let pid = try spawn(executable, arguments, environment: ProcessInfo.processInfo.environment,
-                            directory: directory ?? FileManager.default.currentDirectoryPath, stdin: "/dev/null", stdout: outPath, stderr: errPath)
+        let outPath = base + ".out"
+        let errPath = base + ".err"
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
+        let pid = try spawn(
+            executable, arguments, environment: ProcessInfo.processInfo.environment,
+            directory: directory ?? FileManager.default.currentDirectoryPath, stdin: "/dev/null", stdout: outPath, stderr: errPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         // WIFEXITED and WEXITSTATUS, which are macros Swift does not see.
@@ -44,8 +50,10 @@ public enum Subprocess {
     /// as from a shell: the test runner's threads block most signals, and a child would
     /// inherit that mask (quarry would never see SIGINT, a tmux server never go away), so
     /// every child starts with an empty signal mask and default signal actions.
-    public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
-                             directory: String, stdin: String, stdout: String, stderr: String) throws -> pid_t {
+    public static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        directory: String, stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -63,7 +71,8 @@ public enum Subprocess {
         // child: an inherited write descriptor makes exec of that script fail with ETXTBSY.
         if let addClosefrom { _ = addClosefrom(&actions, 3) }
 
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)

@@ -43,7 +43,8 @@ public enum SwiftCompiler {
         try run(["main.swift", "-o", "main"] + options, in: folder)
         let ended = try Subprocess.run(folder.appendingPathComponent("main").path, [], in: folder.path)
         guard ended.status == 0 else {
-            throw Failure(description: "the compiled program exited with \(ended.status): " + String(decoding: ended.errors.suffix(2000), as: UTF8.self))
+            throw Failure(
+                description: "the compiled program exited with \(ended.status): " + String(decoding: ended.errors.suffix(2000), as: UTF8.self))
         }
         let printed = ended.output
         return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)

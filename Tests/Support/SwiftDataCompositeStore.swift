@@ -24,10 +24,11 @@ public enum SwiftDataCompositeStore {
     /// The SQL that makes the store in an empty SQLite database.
     public static func sql() throws -> String {
         let cache = deflateStored([UInt8](try modelArchive()))
-        let metadata = try PropertyListSerialization.data(fromPropertyList: [
-            "NSStoreType": "SQLite", "NSStoreModelVersionIdentifiers": ["1.0.0"], "NSPersistenceFrameworkVersion": 1414,
-            "NSStoreModelVersionHashesVersion": 3,
-        ] as [String: Any], format: .binary, options: 0)
+        let metadata = try PropertyListSerialization.data(
+            fromPropertyList: [
+                "NSStoreType": "SQLite", "NSStoreModelVersionIdentifiers": ["1.0.0"], "NSPersistenceFrameworkVersion": 1414,
+                "NSStoreModelVersionHashesVersion": 3
+            ] as [String: Any], format: .binary, options: 0)
         return """
             CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
             CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
@@ -52,56 +53,103 @@ public enum SwiftDataCompositeStore {
         let property = ["NSPropertyDescription", "NSObject"]
         let composite = ["NSAttributeDescription", "NSPropertyDescription", "NSObject"]
         func attribute(_ b: inout ArchiveBuilder, _ name: String, _ type: Int, _ valueClass: String, optional: Bool) -> [String: Int] {
-            var fields: [String: Any] = ["NSAttributeType": type, "NSPropertyName": b.add(name), "NSRenamingIdentifier": b.add(name),
-                                         "NSAttributeValueClassName": b.add(valueClass), "NSFlagsKey": 0]
+            var fields: [String: Any] = [
+                "NSAttributeType": type, "NSPropertyName": b.add(name), "NSRenamingIdentifier": b.add(name),
+                "NSAttributeValueClassName": b.add(valueClass), "NSFlagsKey": 0
+            ]
             if optional { fields["NSIsOptional"] = true }
             return b.add("NSAttributeDescription", fields, superclasses: property)
         }
-        func compositeAttribute(_ b: inout ArchiveBuilder, _ name: String, optional: Bool, isEnum: Bool = false,
-                                _ elements: [[String: Int]]) -> [String: Int] {
+        func compositeAttribute(
+            _ b: inout ArchiveBuilder, _ name: String, optional: Bool, isEnum: Bool = false,
+            _ elements: [[String: Int]]
+        ) -> [String: Int] {
             let list = b.add("NSMutableArray", ["NS.objects": elements], superclasses: ["NSArray", "NSObject"])
             let info = isEnum ? b.dictionary([("EnumType", b.add(true))]) : b.dictionary([])
-            var fields: [String: Any] = ["NSAttributeType": 2100, "NSPropertyName": b.add(name), "NSRenamingIdentifier": b.add(name),
-                                         "NSAttributeValueClassName": b.add("NSDictionary"), "NSCompositeElements": list,
-                                         "NSUserInfo": info, "NSFlagsKey": 0]
+            var fields: [String: Any] = [
+                "NSAttributeType": 2100, "NSPropertyName": b.add(name), "NSRenamingIdentifier": b.add(name),
+                "NSAttributeValueClassName": b.add("NSDictionary"), "NSCompositeElements": list,
+                "NSUserInfo": info, "NSFlagsKey": 0
+            ]
             if optional { fields["NSIsOptional"] = true }
             return b.add("NSCompositeAttributeDescription", fields, superclasses: composite)
         }
         // Elements are optional in the archive whatever the struct says, as in the real one.
         let cocktailProperties: [(String, [String: Int])] = [
             ("cocktailName", attribute(&b, "cocktailName", 700, "NSString", optional: false)),
-            ("glasswareType", compositeAttribute(&b, "glasswareType", optional: false, isEnum: true,
-                                                 [attribute(&b, "glasswareType", 700, "NSString", optional: true)])),
-            ("historicSpec", compositeAttribute(&b, "historicSpec", optional: true, isEnum: true,
-                                                [attribute(&b, "algonquin", 700, "NSString", optional: true),
-                                                 attribute(&b, "alaska", 700, "NSString", optional: true)])),
-            ("author", compositeAttribute(&b, "author", optional: true,
-                                          [attribute(&b, "id", 1100, "NSUUID", optional: true),
-                                           attribute(&b, "person", 700, "NSString", optional: true),
-                                           attribute(&b, "place", 700, "NSString", optional: true),
-                                           attribute(&b, "year", 700, "NSString", optional: true)])),
+            (
+                "glasswareType",
+                compositeAttribute(
+                    &b, "glasswareType", optional: false, isEnum: true,
+                    [attribute(&b, "glasswareType", 700, "NSString", optional: true)])
+            ),
+            (
+                "historicSpec",
+                compositeAttribute(
+                    &b, "historicSpec", optional: true, isEnum: true,
+                    [
+                        attribute(&b, "algonquin", 700, "NSString", optional: true),
+                        attribute(&b, "alaska", 700, "NSString", optional: true)
+                    ])
+            ),
+            (
+                "author",
+                compositeAttribute(
+                    &b, "author", optional: true,
+                    [
+                        attribute(&b, "id", 1100, "NSUUID", optional: true),
+                        attribute(&b, "person", 700, "NSString", optional: true),
+                        attribute(&b, "place", 700, "NSString", optional: true),
+                        attribute(&b, "year", 700, "NSString", optional: true)
+                    ])
+            ),
             ("id", attribute(&b, "id", 1100, "NSUUID", optional: false)),
-            ("origin", compositeAttribute(&b, "origin", optional: true,
-                                          [attribute(&b, "city", 700, "NSString", optional: true),
-                                           compositeAttribute(&b, "coords", optional: true,
-                                                              [attribute(&b, "lat", 500, "NSNumber", optional: true),
-                                                               attribute(&b, "lon", 500, "NSNumber", optional: true)]),
-                                           attribute(&b, "place", 700, "NSString", optional: true)])),
-            ("collection", compositeAttribute(&b, "collection", optional: true, isEnum: true,
-                                              [attribute(&b, "collection", 300, "NSNumber", optional: true)])),
+            (
+                "origin",
+                compositeAttribute(
+                    &b, "origin", optional: true,
+                    [
+                        attribute(&b, "city", 700, "NSString", optional: true),
+                        compositeAttribute(
+                            &b, "coords", optional: true,
+                            [
+                                attribute(&b, "lat", 500, "NSNumber", optional: true),
+                                attribute(&b, "lon", 500, "NSNumber", optional: true)
+                            ]),
+                        attribute(&b, "place", 700, "NSString", optional: true)
+                    ])
+            ),
+            (
+                "collection",
+                compositeAttribute(
+                    &b, "collection", optional: true, isEnum: true,
+                    [attribute(&b, "collection", 300, "NSNumber", optional: true)])
+            )
         ]
         let ingredientProperties: [(String, [String: Int])] = [
             ("name", attribute(&b, "name", 700, "NSString", optional: false)),
-            ("prep", compositeAttribute(&b, "prep", optional: true,
-                                        [attribute(&b, "id", 1100, "NSUUID", optional: true),
-                                         attribute(&b, "prepIngredientName", 700, "NSString", optional: true)])),
-            ("id", attribute(&b, "id", 1100, "NSUUID", optional: false)),
+            (
+                "prep",
+                compositeAttribute(
+                    &b, "prep", optional: true,
+                    [
+                        attribute(&b, "id", 1100, "NSUUID", optional: true),
+                        attribute(&b, "prepIngredientName", 700, "NSString", optional: true)
+                    ])
+            ),
+            ("id", attribute(&b, "id", 1100, "NSUUID", optional: false))
         ]
         func entity(_ b: inout ArchiveBuilder, _ name: String, _ properties: [(String, [String: Int])]) -> [String: Int] {
-            b.add("NSEntityDescription", ["NSEntityName": b.add(name), "NSClassNameForEntity": b.add(name),
-                                          "NSProperties": b.dictionary(properties)])
+            b.add(
+                "NSEntityDescription",
+                [
+                    "NSEntityName": b.add(name), "NSClassNameForEntity": b.add(name),
+                    "NSProperties": b.dictionary(properties)
+                ])
         }
-        let entities = [("Cocktail", entity(&b, "Cocktail", cocktailProperties)), ("IngredientBase", entity(&b, "IngredientBase", ingredientProperties))]
+        let entities = [
+            ("Cocktail", entity(&b, "Cocktail", cocktailProperties)), ("IngredientBase", entity(&b, "IngredientBase", ingredientProperties))
+        ]
         let model = b.add("NSManagedObjectModel", ["NSEntities": b.dictionary(entities)])
         return try b.data(root: model)
     }

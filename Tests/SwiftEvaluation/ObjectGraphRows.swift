@@ -1,7 +1,7 @@
 import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// A sample of a store's objects, and those they lead to, as the rows file the plain
 /// classes read (`PlainSwiftClasses`): each object's attributes as text, and its
@@ -43,7 +43,8 @@ struct ObjectGraphRows {
             var row = try attributes(of: object)
             if level < depth {
                 for relationship in object.entity.relationships where !object.entity.subentityKeys.contains(relationship.name) {
-                    let related = relationship.isToMany
+                    let related =
+                        relationship.isToMany
                         ? try context.relatedObjects(relationship.name, of: object)
                         : try context.relatedObject(relationship.name, of: object).map { [$0] } ?? []
                     let ids = try related.map { try id($0) }

@@ -1,6 +1,6 @@
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryStore
 
 /// A store's entities as plain Swift classes, for `#Predicate` to evaluate on Linux, where
 /// SwiftData and Core Data are absent. Property names and types are the ones Quarry's
@@ -19,7 +19,8 @@ struct PlainSwiftClasses {
     /// only its sub-entities have.
     func declared(_ entity: EntityDescription) -> (attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
         let parent = entity.parent.flatMap { name in entities.first { $0.name == name } }
-        let inherited = Set(parent.map { p in (p.attributes.map(\.name) + p.relationships.map(\.name)).filter { !p.subentityKeys.contains($0) } } ?? [])
+        let inherited = Set(
+            parent.map { p in (p.attributes.map(\.name) + p.relationships.map(\.name)).filter { !p.subentityKeys.contains($0) } } ?? [])
         func own(_ name: String) -> Bool { !entity.subentityKeys.contains(name) && !inherited.contains(name) }
         return (entity.attributes.filter { own($0.name) }, entity.relationships.filter { own($0.name) })
     }
@@ -74,7 +75,9 @@ struct PlainSwiftClasses {
                 // A required attribute a row holds nil in stops the program when read.
                 let label = swiftStringLiteralText("\(entity.name).\(a.name)")
                 lines.append("    var quarry\(tag)Value\(n): \(type)?")
-                lines.append("    var \(SwiftModelSource.identifier(a.name)): \(type) { guard let v = quarry\(tag)Value\(n) else { requiredNil(\(label), quarryID) }; return v }")
+                lines.append(
+                    "    var \(SwiftModelSource.identifier(a.name)): \(type) { guard let v = quarry\(tag)Value\(n) else { requiredNil(\(label), quarryID) }; return v }"
+                )
             }
         }
         for (n, r) in relationships.enumerated() {
@@ -82,7 +85,9 @@ struct PlainSwiftClasses {
             let type = r.isToMany ? "[\(target)]" : "\(target)?"
             let label = swiftStringLiteralText("\(entity.name).\(r.name)")
             lines.append("    var quarry\(tag)Stored\(n): \(type) = \(r.isToMany ? "[]" : "nil"); var quarry\(tag)Loaded\(n) = false")
-            lines.append("    var \(SwiftModelSource.identifier(r.name)): \(type) { if !quarry\(tag)Loaded\(n) { unloaded(\(label)) }; return quarry\(tag)Stored\(n) }")
+            lines.append(
+                "    var \(SwiftModelSource.identifier(r.name)): \(type) { if !quarry\(tag)Loaded\(n) { unloaded(\(label)) }; return quarry\(tag)Stored\(n) }"
+            )
         }
         lines.append("    \(isRoot ? "" : "override ")init(_ r: [String: Any]) {")
         if isRoot { lines.append("        quarryID = Parse.id(r)") }
@@ -96,7 +101,9 @@ struct PlainSwiftClasses {
         lines.append("    \(isRoot ? "" : "override ")func wire(_ r: [String: Any], _ objects: [String: AnyObject]) {")
         for (n, r) in relationships.enumerated() {
             let key = swiftStringLiteralText(r.name)
-            lines.append("        if let v = r[\(key)] { quarry\(tag)Loaded\(n) = true; quarry\(tag)Stored\(n) = \(r.isToMany ? "Parse.many" : "Parse.one")(v, objects) }")
+            lines.append(
+                "        if let v = r[\(key)] { quarry\(tag)Loaded\(n) = true; quarry\(tag)Stored\(n) = \(r.isToMany ? "Parse.many" : "Parse.one")(v, objects) }"
+            )
         }
         if !isRoot { lines.append("        super.wire(r, objects)") }
         lines.append("    }")

@@ -1,10 +1,10 @@
 import Foundation
 import QuarryFetch
+import QuarryModel
+import QuarryModelFiles
 import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
-import QuarryModel
-import QuarryModelFiles
 
 /// Issue #27 part 5: Quarry's `#Predicate` export proven against swift-foundation's
 /// macro. For an entity of an open store and a list of predicates, it writes the store's
@@ -59,8 +59,10 @@ public enum SwiftEvaluation {
     /// Runs `cases` over `entity` in `context`: the first `sample` objects by key (with
     /// sub-entities), objects up to `depth` relationship steps from them, `batch` cases per
     /// compiled program.
-    public static func run(_ cases: [Case], entity entityName: String, in context: ObjectContext,
-                           sample size: Int = 200, depth: Int = 2, batch: Int = 400, typeCheckSeconds: Int = 10) throws -> Report {
+    public static func run(
+        _ cases: [Case], entity entityName: String, in context: ObjectContext,
+        sample size: Int = 200, depth: Int = 2, batch: Int = 400, typeCheckSeconds: Int = 10
+    ) throws -> Report {
         let entity = try context.entity(named: entityName)
         let sample = try FetchRequest(entityName: entityName, limit: size).execute(in: context).objects()
         var graph = ObjectGraphRows(context: context)
@@ -93,7 +95,9 @@ public enum SwiftEvaluation {
             var owner: [Int: Int] = [:]
             for (n, c) in zip(part.indices, part) {
                 let first = program.split(separator: "\n", omittingEmptySubsequences: false).count
-                let body = c.code.map { $0.replacingOccurrences(of: "let predicate = NSPredicate(format:", with: "let predicate = StandInNSPredicate(format:") }
+                let body = c.code.map {
+                    $0.replacingOccurrences(of: "let predicate = NSPredicate(format:", with: "let predicate = StandInNSPredicate(format:")
+                }
                 program += "do {\n" + body.joined(separator: "\n") + "\n    report(\(n), query)\n}\n"
                 for line in first...(first + body.count + 2) { owner[line] = n }
             }
@@ -101,8 +105,9 @@ public enum SwiftEvaluation {
             do {
                 // A #Predicate the type checker takes longer than this on is as good as one
                 // that does not compile, for the app it is pasted into (the default is 600 s).
-                printed = try SwiftCompiler.compileAndRun(program, files: ["rows.json": rowsFile],
-                                                          options: ["-Xfrontend", "-solver-expression-time-threshold=\(typeCheckSeconds)"])
+                printed = try SwiftCompiler.compileAndRun(
+                    program, files: ["rows.json": rowsFile],
+                    options: ["-Xfrontend", "-solver-expression-time-threshold=\(typeCheckSeconds)"])
             } catch {
                 // Kept for whoever reads the failure: a macro's errors name no line of it.
                 let kept = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-swift-evaluation-failed.swift")
@@ -129,9 +134,12 @@ public enum SwiftEvaluation {
                     report.agreed += 1
                     if !swift.isEmpty, swift.count < inSample.count { report.discriminating += 1 }
                 } else {
-                    let onlyQuarry = c.expected.subtracting(swift).sorted().prefix(8), onlySwift = swift.subtracting(c.expected).sorted().prefix(8)
-                    report.mismatches.append("\(c.label): \(c.predicate)\n  \(c.code.joined(separator: "\n  "))\n"
-                        + "  Quarry \(c.expected.count), Swift \(swift.count); only Quarry: \(onlyQuarry.joined(separator: " ")); only Swift: \(onlySwift.joined(separator: " "))")
+                    let onlyQuarry = c.expected.subtracting(swift).sorted().prefix(8)
+                    let onlySwift = swift.subtracting(c.expected).sorted().prefix(8)
+                    report.mismatches.append(
+                        "\(c.label): \(c.predicate)\n  \(c.code.joined(separator: "\n  "))\n"
+                            + "  Quarry \(c.expected.count), Swift \(swift.count); only Quarry: \(onlyQuarry.joined(separator: " ")); only Swift: \(onlySwift.joined(separator: " "))"
+                    )
                 }
             }
         }
@@ -150,7 +158,8 @@ public enum SwiftEvaluation {
 
             """
         for e in entities {
-            code += "    case \(PlainSwiftClasses(entities: entities).swiftStringLiteralText(e.name))?: objects[Parse.id(r)] = \(SwiftModelSource.identifier(e.name))(r)\n"
+            code +=
+                "    case \(PlainSwiftClasses(entities: entities).swiftStringLiteralText(e.name))?: objects[Parse.id(r)] = \(SwiftModelSource.identifier(e.name))(r)\n"
         }
         code += """
                 default: Parse.fail("a row of no class: \\(Parse.id(r))")
@@ -171,7 +180,9 @@ public enum SwiftEvaluation {
     }
 
     /// A compile failure with the cases its errors are in.
-    private static func explain(_ error: Error, owner: [Int: Int], cases: [(label: String, predicate: QuarryPredicates.Predicate, code: [String], expected: Set<String>)]) -> String {
+    private static func explain(
+        _ error: Error, owner: [Int: Int], cases: [(label: String, predicate: QuarryPredicates.Predicate, code: [String], expected: Set<String>)]
+    ) -> String {
         var text = "\(error)"
         var named: Set<Int> = []
         for line in text.split(separator: "\n") where line.hasPrefix("main.swift:") {

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// `updateall`: NSBatchUpdateRequest's job. The predicate is compiled to SQL and the
 /// store runs one UPDATE; objects in memory are not consulted.

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// `having` names the result's keys: a property's `AS` name, the `count` of `count(*)`,
 /// or an aggregate written as in properties (`sum(Total) > 100`, `count(*) > 1000`),
@@ -30,7 +30,9 @@ extension DictionaryRequest {
         } catch var error as PredicateError {
             // The predicate grammar lists its twenty functions; having wants an aggregate.
             if case .unknownFunction(let name) = error.kind {
-                error.message = "unknown function '\(name)'; " + havingRemedy.replacingOccurrences(of: "(count(*), sum(x))", with: "(count, sum, avg, min or max)")
+                error.message =
+                    "unknown function '\(name)'; "
+                    + havingRemedy.replacingOccurrences(of: "(count(*), sum(x))", with: "(count, sum, avg, min or max)")
             }
             for (name, text) in calls { error.message = error.message.replacingOccurrences(of: name, with: text) }
             throw error.given(as: "having")
@@ -48,14 +50,24 @@ extension DictionaryRequest {
         var i = 0
         while i < characters.count {
             let c = characters[i]
-            if c == "'" || c == "\"" { i = skipQuoted(characters, from: i); continue }
-            guard c.isLetter, i == 0 || !continuesName(characters[i - 1]) else { i += 1; continue }
+            if c == "'" || c == "\"" {
+                i = skipQuoted(characters, from: i)
+                continue
+            }
+            guard c.isLetter, i == 0 || !continuesName(characters[i - 1]) else {
+                i += 1
+                continue
+            }
             var end = i
             while end < characters.count, continuesName(characters[end]) { end += 1 }
             var open = end
             while open < characters.count, characters[open] == " " { open += 1 }
             guard ResultColumn.functions.contains(String(characters[i..<end]).lowercased()), open < characters.count,
-                  characters[open] == "(", let close = closing(characters, from: open) else { i = end; continue }
+                characters[open] == "(", let close = closing(characters, from: open)
+            else {
+                i = end
+                continue
+            }
             calls.append(i...close)
             i = close + 1
         }
@@ -79,9 +91,13 @@ extension DictionaryRequest {
         var i = open
         while i < characters.count {
             switch characters[i] {
-            case "'", "\"": i = skipQuoted(characters, from: i); continue
+            case "'", "\"":
+                i = skipQuoted(characters, from: i)
+                continue
             case "(": level += 1
-            case ")": level -= 1; if level == 0 { return i }
+            case ")":
+                level -= 1
+                if level == 0 { return i }
             default: break
             }
             i += 1
@@ -96,8 +112,10 @@ struct BoundHaving {
     var predicate: Predicate
     var hidden: [ResultColumn] = []
 
-    init(_ having: Predicate, columns: [ResultColumn], entity: EntityDescription, context: ObjectContext,
-         joins: inout ToOneJoins) throws {
+    init(
+        _ having: Predicate, columns: [ResultColumn], entity: EntityDescription, context: ObjectContext,
+        joins: inout ToOneJoins
+    ) throws {
         var hidden: [ResultColumn] = []
         var failure: Error?
         predicate = having.mappingKeyPaths { path in
@@ -114,8 +132,10 @@ struct BoundHaving {
                     return KeyPath([column.name], column: path.column)
                 }
                 if let column = columns.first(where: { $0.keys.contains(text) }) { return KeyPath([column.name], column: path.column) }
-                throw PredicateError(.unknownKey, "unknown key path '\(text)' in the result; \(DictionaryRequest.havingRemedy)", column: path.column,
-                                     suggestion: closestMatch(to: text, in: columns.flatMap(\.keys))).given(as: "having")
+                throw PredicateError(
+                    .unknownKey, "unknown key path '\(text)' in the result; \(DictionaryRequest.havingRemedy)", column: path.column,
+                    suggestion: closestMatch(to: text, in: columns.flatMap(\.keys))
+                ).given(as: "having")
             } catch {
                 failure = error
                 return path
@@ -147,13 +167,15 @@ extension Expression {
         switch self {
         case .keyPath(let path): return .keyPath(transform(path))
         case .constant, .object: return self
-        case let .aggregate(elements, column): return .aggregate(elements.map { $0.mappingKeyPaths(transform) }, column: column)
-        case let .subqueryCount(collection, variable, predicate, column):
-            return .subqueryCount(collection: transform(collection), variable: variable, predicate: predicate.mappingKeyPaths(transform), column: column)
-        case let .arithmetic(op, l, r, column): return .arithmetic(op, l.mappingKeyPaths(transform), r.mappingKeyPaths(transform), column: column)
-        case let .negate(e, column): return .negate(e.mappingKeyPaths(transform), column: column)
-        case let .index(e, index, column): return .index(e.mappingKeyPaths(transform), index, column: column)
-        case let .function(f, arguments, column): return .function(f, arguments.map { $0.mappingKeyPaths(transform) }, column: column)
+        case .aggregate(let elements, let column): return .aggregate(elements.map { $0.mappingKeyPaths(transform) }, column: column)
+        case .subqueryCount(let collection, let variable, let predicate, let column):
+            return .subqueryCount(
+                collection: transform(collection), variable: variable, predicate: predicate.mappingKeyPaths(transform), column: column)
+        case .arithmetic(let op, let l, let r, let column):
+            return .arithmetic(op, l.mappingKeyPaths(transform), r.mappingKeyPaths(transform), column: column)
+        case .negate(let e, let column): return .negate(e.mappingKeyPaths(transform), column: column)
+        case .index(let e, let index, let column): return .index(e.mappingKeyPaths(transform), index, column: column)
+        case .function(let f, let arguments, let column): return .function(f, arguments.map { $0.mappingKeyPaths(transform) }, column: column)
         }
     }
 }

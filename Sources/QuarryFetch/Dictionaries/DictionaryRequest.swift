@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// NSFetchRequest's dictionary result type: chosen properties and aggregates
 /// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`, `count(distinct x)`) of key paths
@@ -16,7 +16,11 @@ public struct DictionaryRequest {
     public var distinct: Bool
 
     public init(base: FetchRequest, properties: [String], group: [String] = [], having: Predicate? = nil, distinct: Bool = false) {
-        self.base = base; self.properties = properties; self.group = group; self.having = having; self.distinct = distinct
+        self.base = base
+        self.properties = properties
+        self.group = group
+        self.having = having
+        self.distinct = distinct
     }
 }
 
@@ -45,7 +49,9 @@ extension DictionaryRequest {
         let groups = try request.group.map { text in
             let column = try ResultColumn(text, entity: entity, context: context, joins: &compiled.joins, option: "group")
             // SQLite refuses an aggregate in GROUP BY with its own words; say it in ours.
-            if column.function != nil { throw FetchError.badOption(option: "group", reason: "'\(text)' is an aggregate; group by properties, as group = { \"carrier\" }") }
+            if column.function != nil {
+                throw FetchError.badOption(option: "group", reason: "'\(text)' is an aggregate; group by properties, as group = { \"carrier\" }")
+            }
             return column
         }
         let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: context, joins: &compiled.joins) }
@@ -57,20 +63,30 @@ extension DictionaryRequest {
             throw FetchError.badOption(option: "having", reason: "'\(first.keys[0])' needs group = { ... }: without it each row stands alone")
         }
         if request.distinct, !hidden.isEmpty {
-            throw FetchError.badOption(option: "having", reason: "with distinct, test only aggregates among the properties (add '\(hidden[0].keys[0])' to them)")
+            throw FetchError.badOption(
+                option: "having", reason: "with distinct, test only aggregates among the properties (add '\(hidden[0].keys[0])' to them)")
         }
         // The result's own shape, so `having` and `sort` can name its keys.
-        let shape = EntityDescription(name: entity.name, attributes: (columns + hidden).map {
-            AttributeDescription(name: $0.name, type: $0.type, isOptional: true, enumeration: $0.enumeration)
-        })
+        let shape = EntityDescription(
+            name: entity.name,
+            attributes: (columns + hidden).map {
+                AttributeDescription(name: $0.name, type: $0.type, isOptional: true, enumeration: $0.enumeration)
+            })
 
         // Arguments in the order their `?`s stand: columns, WHERE, GROUP BY, having.
         var arguments: [Value] = (columns + hidden).flatMap(\.arguments)
-        var inner = "SELECT " + (request.distinct ? "DISTINCT " : "")
+        var inner =
+            "SELECT " + (request.distinct ? "DISTINCT " : "")
             + (columns + hidden).map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
             + " FROM \(compiled.source)"
-        if let whereClause = compiled.whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
-        if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", "); arguments += groups.flatMap(\.arguments) }
+        if let whereClause = compiled.whereClause {
+            inner += " WHERE " + whereClause.sql
+            arguments += whereClause.arguments
+        }
+        if !groups.isEmpty {
+            inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", ")
+            arguments += groups.flatMap(\.arguments)
+        }
         var sql = "SELECT * FROM (\(inner)) AS \"q\""
         if let having {
             let bound: BoundPredicate
@@ -80,22 +96,26 @@ extension DictionaryRequest {
             arguments += fragment.arguments
         }
         if !request.base.sortDescriptors.isEmpty {
-            sql += " ORDER BY " + (try request.base.sortDescriptors.map { sort in
-                var s = sort
-                if let column = columns.first(where: { $0.keys.contains(sort.key) }) { s.key = column.name }
-                return try s.sql(for: shape, qualifier: "q", dialect: context.sqlDialect)
-            }).joined(separator: ", ")
+            sql +=
+                " ORDER BY "
+                + (try request.base.sortDescriptors.map { sort in
+                    var s = sort
+                    if let column = columns.first(where: { $0.keys.contains(sort.key) }) { s.key = column.name }
+                    return try s.sql(for: shape, qualifier: "q", dialect: context.sqlDialect)
+                }).joined(separator: ", ")
         } else if !groups.isEmpty {
             // Groups in their keys' order, as SQLite's GROUP BY returns them; PostgreSQL
             // returns a hash's order unless asked.
             let dialect = context.sqlDialect
             let keys = groups.compactMap { group in columns.first { $0.sql == group.sql && $0.arguments.isEmpty && group.arguments.isEmpty } }
             if !keys.isEmpty {
-                sql += " ORDER BY " + keys.map { column in
-                    let name = "\"q\".\(quoteIdentifier(column.name))"
-                    let attribute = AttributeDescription(name: column.name, type: column.type, enumeration: column.enumeration)
-                    return dialect.orderTerm(dialect.ordered(name, attribute), ascending: true)
-                }.joined(separator: ", ")
+                sql +=
+                    " ORDER BY "
+                    + keys.map { column in
+                        let name = "\"q\".\(quoteIdentifier(column.name))"
+                        let attribute = AttributeDescription(name: column.name, type: column.type, enumeration: column.enumeration)
+                        return dialect.orderTerm(dialect.ordered(name, attribute), ascending: true)
+                    }.joined(separator: ", ")
             }
         }
         if compiled.limit != nil || compiled.offset > 0 {

@@ -1,7 +1,7 @@
 import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One column of a dictionary result: the SQL that computes it and the keys it goes by.
 /// A column is an attribute or a key path through to-one relationships (`airline.name`),
@@ -49,7 +49,12 @@ struct ResultColumn {
         // `max(a) - min(a)` also ends in ')': the parentheses must close only at the end.
         var level = 0
         for c in inside {
-            if c == "(" { level += 1 } else if c == ")" { level -= 1; if level < 0 { return nil } }
+            if c == "(" {
+                level += 1
+            } else if c == ")" {
+                level -= 1
+                if level < 0 { return nil }
+            }
         }
         let lead = inside.prefix(while: { $0 == " " }).count
         return (function, trimmed(String(inside)), body.distance(from: body.startIndex, to: open) + 1 + lead)
@@ -89,7 +94,9 @@ struct ResultColumn {
             type = .int64
             return
         }
-        var argument = call.argument, offset = call.offset, distinct = ""
+        var argument = call.argument
+        var offset = call.offset
+        var distinct = ""
         if let rest = Self.afterDistinct(argument) {
             offset += argument.count - rest.count
             (argument, distinct) = (rest, "DISTINCT ")
@@ -123,8 +130,10 @@ struct ResultColumn {
 
     /// A value of one row: an attribute, a key path through to-one relationships, or an
     /// expression of them, with its SQL, arguments and type.
-    private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext,
-                              joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?) {
+    private static func value(
+        _ text: String, offset: Int, entity: EntityDescription, context: ObjectContext,
+        joins: inout ToOneJoins, option: String
+    ) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?) {
         // A plain attribute reads its column as it is stored, as dictionaries always have,
         // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
         if let a = entity.attribute(named: text) {
@@ -133,15 +142,18 @@ struct ResultColumn {
         }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
-            throw FetchError.unknownKey(option: option, key: text, entity: entity.name,
-                                        suggestion: closestMatch(to: text, in: entity.attributeNames))
+            throw FetchError.unknownKey(
+                option: option, key: text, entity: entity.name,
+                suggestion: closestMatch(to: text, in: entity.attributeNames))
         }
         if let call = DictionaryRequest.aggregateCalls(in: Array(text)).first {
             let inner = String(Array(text)[call])
             // One aggregate per column, as Core Data's NSExpressionDescription computes.
-            throw FetchError.badOption(option: option, reason: inner == text
-                ? "aggregates do not nest ('\(text)' inside another)"
-                : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
+            throw FetchError.badOption(
+                option: option,
+                reason: inner == text
+                    ? "aggregates do not nest ('\(text)' inside another)"
+                    : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
         }
         do {
             let expression = try PredicateParser.parseExpression(text)
@@ -150,7 +162,10 @@ struct ResultColumn {
                 // A key path reads its column, joined, as a group's or a sort's does.
                 var aliases = 300
                 let storage = context.mapped(entity)
-                return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type, a.enumeration)
+                return (
+                    joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type,
+                    a.enumeration
+                )
             }
             let fragment = bound.sql(joins: &joins, dialect: context.sqlDialect)
             return (fragment.sql, fragment.arguments, bound.type, nil)
@@ -168,8 +183,8 @@ struct ResultColumn {
     var name: String { keys.last ?? sql }
 }
 
-private extension Optional where Wrapped == [String] {
-    var orEmpty: [String] { self ?? [] }
+extension Optional where Wrapped == [String] {
+    fileprivate var orEmpty: [String] { self ?? [] }
 }
 
 func trimmed(_ s: String) -> String {

@@ -1,13 +1,16 @@
-import QuarryPredicates
 import QuarryEngine
-import QuarryStore
 import QuarryModel
+import QuarryPredicates
+import QuarryStore
 
 /// The rows of an SQL query: its column names, then each row's values in that order.
 public struct QueryRows {
     public var columns: [String]
     public var rows: [[Value]]
-    public init(columns: [String], rows: [[Value]]) { self.columns = columns; self.rows = rows }
+    public init(columns: [String], rows: [[Value]]) {
+        self.columns = columns
+        self.rows = rows
+    }
 }
 
 /// One read-only SQL statement with `arguments` bound to its `?`: the escape hatch for a
@@ -42,8 +45,11 @@ public struct ReadOnlyQuery {
             guard statement.isReadOnly, !columns.isEmpty else {
                 throw refuse("only a statement that reads rows can run here; this one would write or returns nothing (save() writes)")
             }
-            for name in try statement.functionsCalled() where !Self.predicateFunctions.contains(name) && !context.connection.engine.allowsCall(to: name) {
-                throw refuse("\(name)() is not allowed here; sql() calls SQLite's ordinary functions (date, json_extract, printf, count, ...) and Quarry's own")
+            for name in try statement.functionsCalled()
+            where !Self.predicateFunctions.contains(name) && !context.connection.engine.allowsCall(to: name) {
+                throw refuse(
+                    "\(name)() is not allowed here; sql() calls SQLite's ordinary functions (date, json_extract, printf, count, ...) and Quarry's own"
+                )
             }
             guard statement.accepts(arguments) else {
                 throw refuse("the statement's parameters do not match the \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given")

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Whether a result of so many rows, holding so many bytes of text and blobs, may be
 /// kept: asked as rows are read (every `stride` rows, and whenever `byteStride` more bytes

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// A request checked against its entity and turned into SQL pieces.
 struct CompiledRequest {
@@ -62,8 +62,9 @@ struct CompiledRequest {
         if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
             // The condition comes first, so its argument does too.
             rows.insert((own.sql, [own.argument]), at: 0)
-            whereClause = SQLFragment(whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
-                                      [own.argument] + (whereClause?.arguments ?? []))
+            whereClause = SQLFragment(
+                whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
+                [own.argument] + (whereClause?.arguments ?? []))
         }
         self.whereClause = whereClause
         rowsCondition = rows.isEmpty ? nil : SQLFragment(rows.map(\.sql).joined(separator: " AND "), rows.flatMap(\.arguments))
@@ -77,8 +78,9 @@ struct CompiledRequest {
                 sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true, enumeration: reached.enumeration)
             } else {
                 guard let found = entity.attribute(named: key) else {
-                    throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
-                                                suggestion: closestMatch(to: key, in: entity.attributeNames))
+                    throw FetchError.unknownKey(
+                        option: "section", key: key, entity: entity.name,
+                        suggestion: closestMatch(to: key, in: entity.attributeNames))
                 }
                 sectionSQL = storage.readable(from, found)
                 sectionAttribute = found
@@ -110,7 +112,9 @@ struct CompiledRequest {
         self.sort = sort
         var enumerations: [String: EnumLabels] = [:]
         for descriptor in sort {
-            let reached = descriptor.key.contains(".") ? try BoundPredicate.attributePath(descriptor.key, in: entity, context: context).1
+            let reached =
+                descriptor.key.contains(".")
+                ? try BoundPredicate.attributePath(descriptor.key, in: entity, context: context).1
                 : entity.attribute(named: descriptor.key)
             if let enumeration = reached?.enumeration { enumerations[descriptor.key] = enumeration }
         }
@@ -118,7 +122,8 @@ struct CompiledRequest {
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
-        let terms = try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
+        let terms =
+            try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
             + ["\(from).\(storage.key) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
         joins.facts = UniqueValues.facts(answering: joins, in: context)
@@ -126,8 +131,9 @@ struct CompiledRequest {
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset
         for name in request.prefetch where entity.relationship(named: name) == nil {
-            throw FetchError.notARelationship(option: "prefetch", name: name, entity: entity.name,
-                                              suggestion: closestMatch(to: name, in: entity.relationships.map(\.name)))
+            throw FetchError.notARelationship(
+                option: "prefetch", name: name, entity: entity.name,
+                suggestion: closestMatch(to: name, in: entity.relationships.map(\.name)))
         }
     }
 
@@ -156,7 +162,10 @@ struct CompiledRequest {
     func select(_ columns: String, start: Int, count: Int?) -> SQLFragment {
         var sql = "SELECT \(columns) FROM \(source)"
         var arguments: [Value] = []
-        if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if let whereClause {
+            sql += " WHERE " + whereClause.sql
+            arguments += whereClause.arguments
+        }
         sql += " ORDER BY " + orderBy
         var take = count
         if let limit { take = min(take ?? limit, max(0, limit - start)) }
@@ -170,7 +179,10 @@ struct CompiledRequest {
     func selectAll(_ columns: String) -> SQLFragment {
         var sql = "SELECT \(columns) FROM \(source)"
         var arguments: [Value] = []
-        if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if let whereClause {
+            sql += " WHERE " + whereClause.sql
+            arguments += whereClause.arguments
+        }
         return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
     }
 
@@ -185,7 +197,10 @@ struct CompiledRequest {
     func countQuery() -> SQLFragment {
         var inner = "SELECT 1 FROM \(source)"
         var arguments: [Value] = []
-        if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if let whereClause {
+            inner += " WHERE " + whereClause.sql
+            arguments += whereClause.arguments
+        }
         if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner)) AS \"q\"", arguments) }
         inner += " LIMIT ? OFFSET ?"
         arguments += [.integer(limit.map(Int64.init) ?? Self.noLimit), .integer(Int64(offset))]

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Errors of requests: the option at fault (`sort`, `section`, `properties`, `prefetch`)
 /// is the operation the line starts with.
@@ -16,25 +16,25 @@ public enum FetchError: QuarryError, Equatable {
     public var operation: String? {
         switch self {
         case .unknownSortKey: return "sort"
-        case let .unknownKey(option, _, _, _), let .notARelationship(option, _, _, _), let .badOption(option, _): return option
+        case .unknownKey(let option, _, _, _), .notARelationship(let option, _, _, _), .badOption(let option, _): return option
         case .invalid: return nil
         }
     }
 
     public var message: String {
         switch self {
-        case let .unknownSortKey(key, entity, _), let .unknownKey(_, key, entity, _):
+        case .unknownSortKey(let key, let entity, _), .unknownKey(_, let key, let entity, _):
             return "unknown key '\(key)' on entity \(entity)"
-        case let .notARelationship(_, name, entity, _):
+        case .notARelationship(_, let name, let entity, _):
             return "'\(name)' is not a relationship of entity \(entity)"
-        case let .badOption(_, reason), let .invalid(reason):
+        case .badOption(_, let reason), .invalid(let reason):
             return reason
         }
     }
 
     public var suggestion: String? {
         switch self {
-        case let .unknownSortKey(_, _, suggestion), let .unknownKey(_, _, _, suggestion), let .notARelationship(_, _, _, suggestion):
+        case .unknownSortKey(_, _, let suggestion), .unknownKey(_, _, _, let suggestion), .notARelationship(_, _, _, let suggestion):
             return suggestion
         case .badOption, .invalid:
             return nil

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 extension FetchRequest {
     /// The object IDs the request matches, in order, without loading the objects.

@@ -23,8 +23,10 @@ public struct FetchRequest {
     /// Rows of the entity's sub-entities are included (Core Data's `includesSubentities`).
     public var includesSubentities = true
 
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
-                limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
+    public init(
+        entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+        limit: Int? = nil, offset: Int = 0, batchSize: Int = 200
+    ) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One sort key: a key path, a direction, and how strings compare.
 public struct SortDescriptor: Equatable {
@@ -10,14 +10,20 @@ public struct SortDescriptor: Equatable {
     public var comparison: Comparison
 
     public init(key: String, ascending: Bool = true, comparison: Comparison = .binary) {
-        self.key = key; self.ascending = ascending; self.comparison = comparison
+        self.key = key
+        self.ascending = ascending
+        self.comparison = comparison
     }
 
     /// `"key"` ascending, `"-key"` descending.
     public init(parsing text: String) {
-        if text.hasPrefix("-") { self.init(key: String(text.dropFirst()), ascending: false) }
-        else if text.hasPrefix("+") { self.init(key: String(text.dropFirst())) }
-        else { self.init(key: text) }
+        if text.hasPrefix("-") {
+            self.init(key: String(text.dropFirst()), ascending: false)
+        } else if text.hasPrefix("+") {
+            self.init(key: String(text.dropFirst()))
+        } else {
+            self.init(key: text)
+        }
     }
 
     /// The ORDER BY term for `entity`, or an error naming the unknown key. A key path
@@ -37,13 +43,16 @@ public struct SortDescriptor: Equatable {
         return try sql(for: entity, qualifier: qualifier, context: context, dialect: context.sqlDialect, joins: &some)
     }
 
-    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: any SQLDialect,
-                     joins: inout ToOneJoins?) throws -> String {
+    private func sql(
+        for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: any SQLDialect,
+        joins: inout ToOneJoins?
+    ) throws -> String {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
         // An enum's labels keep their order, folded or not.
         if comparison != .binary, attribute.type == .string, attribute.enumeration == nil {
-            term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
-                                               dialect: dialect)
+            term = PredicateFunctions.sqlFold(
+                term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
+                dialect: dialect)
         }
         term = dialect.ordered(term, attribute)
         return dialect.orderTerm(term, ascending: ascending)
@@ -51,22 +60,26 @@ public struct SortDescriptor: Equatable {
 
     /// The key's value as SQL (unfolded, no direction) and the attribute it reaches, so a
     /// row's sort values can be read by key and decoded as its object's would be.
-    func column(for entity: EntityDescription, qualifier: String, context: ObjectContext?,
-                joins: inout ToOneJoins?) throws -> (sql: String, attribute: AttributeDescription) {
+    func column(
+        for entity: EntityDescription, qualifier: String, context: ObjectContext?,
+        joins: inout ToOneJoins?
+    ) throws -> (sql: String, attribute: AttributeDescription) {
         let steps: [PathStep]
         let attribute: AttributeDescription
         if key.contains("."), context != nil {
             (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
         } else {
             guard let found = entity.attribute(named: key) else {
-                throw FetchError.unknownSortKey(key: key, entity: entity.name,
-                                                suggestion: closestMatch(to: key, in: entity.attributeNames))
+                throw FetchError.unknownSortKey(
+                    key: key, entity: entity.name,
+                    suggestion: closestMatch(to: key, in: entity.attributeNames))
             }
             (steps, attribute) = ([], found)
         }
         var aliases = 100
         let storage = StoreMapping.storage(of: entity, in: context)
-        let term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
+        let term =
+            (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
             ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: storage, aliases: &aliases)
         return (term, attribute)
     }

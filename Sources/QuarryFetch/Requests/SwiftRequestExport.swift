@@ -1,7 +1,7 @@
-import QuarryPredicates
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryPredicates
+import QuarryStore
 
 /// The Swift an app writes for a whole request (issue #27 part 1).
 public enum SwiftRequestStyle: String, CaseIterable, Sendable {
@@ -62,7 +62,8 @@ public struct SwiftRequestExport {
             return out.text
         }
         if dictionary != nil, style != .nsFetchRequest {
-            out.refuse("dictionaries", "the \(style.rawValue) style fetches objects (the nsfetchrequest style has resultType = .dictionaryResultType)")
+            out.refuse(
+                "dictionaries", "the \(style.rawValue) style fetches objects (the nsfetchrequest style has resultType = .dictionaryResultType)")
             return out.text
         }
         switch style {
@@ -85,9 +86,13 @@ public struct SwiftRequestExport {
     private var resultsName: String {
         let base = typeName.prefix(1).lowercased() + typeName.dropFirst()
         let plural: String
-        if base.hasSuffix("s") || base.hasSuffix("x") || base.hasSuffix("ch") || base.hasSuffix("sh") { plural = base + "es" }
-        else if base.hasSuffix("y"), let before = base.dropLast().last, !"aeiou".contains(before) { plural = base.dropLast() + "ies" }
-        else { plural = base + "s" }
+        if base.hasSuffix("s") || base.hasSuffix("x") || base.hasSuffix("ch") || base.hasSuffix("sh") {
+            plural = base + "es"
+        } else if base.hasSuffix("y"), let before = base.dropLast().last, !"aeiou".contains(before) {
+            plural = base.dropLast() + "ies"
+        } else {
+            plural = base + "s"
+        }
         // A plain identifier, never a keyword in backticks: `_name` (the @Query's storage)
         // must be one too.
         let name = SwiftModelSource.identifier(plural)
@@ -131,12 +136,16 @@ public struct SwiftRequestExport {
         var arguments = [path]
         switch attribute.type {
         case .bool, .binary, .json:
-            out.refuse("sort by '\(sort.key)'", "SortDescriptor needs a Comparable value and \(attribute.type.rawValue) is not (the nsfetchrequest style sorts by it)")
+            out.refuse(
+                "sort by '\(sort.key)'",
+                "SortDescriptor needs a Comparable value and \(attribute.type.rawValue) is not (the nsfetchrequest style sorts by it)")
             return nil
         case .string where attribute.enumeration != nil:
             // A server's enum sorts by its labels' order; Swift's String by its characters.
             let labels = attribute.enumeration?.shownLabels ?? ""
-            out.refuse("sort by '\(sort.key)'", "it is of enum \(attribute.enumeration?.name ?? ""), ordered \(labels): SortDescriptor would sort its String by characters")
+            out.refuse(
+                "sort by '\(sort.key)'",
+                "it is of enum \(attribute.enumeration?.name ?? ""), ordered \(labels): SortDescriptor would sort its String by characters")
             return nil
         case .string:
             switch sort.comparison {
@@ -144,7 +153,9 @@ public struct SwiftRequestExport {
             case .binary: arguments.append("comparator: .lexical")
             case .localized: arguments.append("comparator: .localized")
             case .caseInsensitive:
-                out.refuse("sort by '\(sort.key)' case-insensitively", "SortDescriptor has no case-insensitive comparator (the nsfetchrequest style has caseInsensitiveCompare:)")
+                out.refuse(
+                    "sort by '\(sort.key)' case-insensitively",
+                    "SortDescriptor has no case-insensitive comparator (the nsfetchrequest style has caseInsensitiveCompare:)")
                 return nil
             }
         default: break
@@ -161,19 +172,31 @@ public struct SwiftRequestExport {
     private func refuseRequestOptions(_ style: SwiftRequestStyle, _ out: inout Output, limits: Bool) {
         let name = "the \(style.rawValue) style"
         if limits {
-            if let limit = request.limit, limit > 0 { out.refuse("limit \(limit)", "\(name) has no fetch limit (the query, descriptor and nsfetchrequest styles have)") }
-            if request.offset > 0 { out.refuse("offset \(request.offset)", "\(name) has no fetch offset (the query, descriptor and nsfetchrequest styles have)") }
+            if let limit = request.limit, limit > 0 {
+                out.refuse("limit \(limit)", "\(name) has no fetch limit (the query, descriptor and nsfetchrequest styles have)")
+            }
+            if request.offset > 0 {
+                out.refuse("offset \(request.offset)", "\(name) has no fetch offset (the query, descriptor and nsfetchrequest styles have)")
+            }
         }
-        if request.batchSize != Self.defaultBatchSize { out.refuse("batch \(request.batchSize)", "\(name) has no batch size (the nsfetchrequest style has fetchBatchSize)") }
-        if !request.includesSubentities { out.refuse("subentities = false", "\(name) always includes sub-entities (the nsfetchrequest style has includesSubentities)") }
+        if request.batchSize != Self.defaultBatchSize {
+            out.refuse("batch \(request.batchSize)", "\(name) has no batch size (the nsfetchrequest style has fetchBatchSize)")
+        }
+        if !request.includesSubentities {
+            out.refuse("subentities = false", "\(name) always includes sub-entities (the nsfetchrequest style has includesSubentities)")
+        }
     }
 
     // MARK: SwiftUI over Core Data
 
     private func swiftUI(_ style: SwiftRequestStyle, _ out: inout Output) throws {
         refuseRequestOptions(style, &out, limits: true)
-        if !request.prefetch.isEmpty { out.refuse("prefetch", "the \(style.rawValue) style has no relationshipKeyPathsForPrefetching (the nsfetchrequest style has)") }
-        if !request.includesPendingChanges { out.refuse("includesPendingChanges = false", "the \(style.rawValue) style always includes pending changes") }
+        if !request.prefetch.isEmpty {
+            out.refuse("prefetch", "the \(style.rawValue) style has no relationshipKeyPathsForPrefetching (the nsfetchrequest style has)")
+        }
+        if !request.includesPendingChanges {
+            out.refuse("includesPendingChanges = false", "the \(style.rawValue) style always includes pending changes")
+        }
         var arguments: [String] = []
         var wrapper = "@FetchRequest"
         var resultsType = "FetchedResults<\(type)>"
@@ -214,7 +237,8 @@ public struct SwiftRequestExport {
         var filter: String?
         if let predicate = try boundPredicate {
             do {
-                let macro = try predicate.swiftPredicateMacro(typeName: typeName, reserved: [name, "predicate", "descriptor", "modelContext"], names: names)
+                let macro = try predicate.swiftPredicateMacro(
+                    typeName: typeName, reserved: [name, "predicate", "descriptor", "modelContext"], names: names)
                 captures = macro.captures
                 filter = macro.macro
             } catch let refusal as SwiftExportRefusal {
@@ -226,7 +250,9 @@ public struct SwiftRequestExport {
         // of a generic initializer it can take the type checker longer than it allows.
         let statements = captures + (filter.map { ["let predicate = " + $0] } ?? [])
         var descriptorLines: [String] = []
-        if style == .descriptor || request.limit.map({ $0 > 0 }) == true || request.offset > 0 || !request.prefetch.isEmpty || !request.includesPendingChanges {
+        if style == .descriptor || request.limit.map({ $0 > 0 }) == true || request.offset > 0 || !request.prefetch.isEmpty
+            || !request.includesPendingChanges
+        {
             var arguments: [String] = []
             if filter != nil { arguments.append("predicate: predicate") }
             arguments.append("sortBy: " + sort)
@@ -284,10 +310,13 @@ public struct SwiftRequestExport {
         if !request.includesPendingChanges { out.lines.append("request.includesPendingChanges = false") }
         if !request.includesSubentities { out.lines.append("request.includesSubentities = false") }
         if !request.prefetch.isEmpty {
-            out.lines.append("request.relationshipKeyPathsForPrefetching = [" + request.prefetch.map(swiftStringLiteral).joined(separator: ", ") + "]")
+            out.lines.append(
+                "request.relationshipKeyPathsForPrefetching = [" + request.prefetch.map(swiftStringLiteral).joined(separator: ", ") + "]")
         }
         if let section = request.sectionKey, dictionary == nil {
-            out.lines.append("let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \(swiftStringLiteral(section)), cacheName: nil)")
+            out.lines.append(
+                "let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \(swiftStringLiteral(section)), cacheName: nil)"
+            )
             out.lines.append("try controller.performFetch()")
         } else {
             out.lines.append("let \(name) = try context.fetch(request)")
@@ -329,11 +358,15 @@ public struct SwiftRequestExport {
             }
             let expression: String
             if argument == "*" {
-                guard call.function == "count" else { out.refuse("property '\(property)'", "only count takes *"); continue }
+                guard call.function == "count" else {
+                    out.refuse("property '\(property)'", "only count takes *")
+                    continue
+                }
                 argument = ""
                 expression = "NSExpression(forFunction: \"count:\", arguments: [NSExpression.expressionForEvaluatedObject()])"
             } else if (try? BoundPredicate.attributePath(argument, in: entity, context: context)) != nil {
-                expression = "NSExpression(forFunction: \"\(call.function):\", arguments: [NSExpression(forKeyPath: \(swiftStringLiteral(argument)))])"
+                expression =
+                    "NSExpression(forFunction: \"\(call.function):\", arguments: [NSExpression(forKeyPath: \(swiftStringLiteral(argument)))])"
             } else {
                 out.refuse("property '\(property)'", "an aggregate of an expression: NSExpression(forFunction:) here takes a key path")
                 continue

@@ -30,7 +30,8 @@ enum UniqueValues {
     static func holdsEachValueOnce(_ column: ValueMatchedColumn, in context: ObjectContext) -> Bool {
         let storage = context.mapped(column.entity)
         guard !storage.isView else { return false }
-        let table = storage.table, quoted = storage.column(column.column)
+        let table = storage.table
+        let quoted = storage.column(column.column)
         do {
             // Integers, read as keys: an empty table's max(rowid) is NULL, read as 0, and
             // its count comparison is then true, as "no value twice" is.
@@ -39,10 +40,12 @@ enum UniqueValues {
             // As many distinct values as values. Both counts walk the index in order with no
             // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
             // of a one-question run that goes through a `relate`d link.
-            return try context.connection.readKeys("""
+            return try context.connection.readKeys(
+                """
                 SELECT (SELECT count(*) FROM \(table) WHERE \(quoted) IS NOT NULL)
                      = (SELECT count(*) FROM (SELECT DISTINCT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL))
-                """, arguments: []).first == 1
+                """, arguments: []
+            ).first == 1
         } catch {
             return false
         }

@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Rows written to a file (or standard output, "-") as CSV, TSV for a `.tsv` path, or
 /// JSON for a `.json` path, by the one

@@ -13,7 +13,8 @@ extension FetchResults {
         let shown = query.arguments.map { $0.isNull ? "nil" : ($0.kindName == "string" ? "\"\($0.displayString)\"" : $0.displayString) }
         // Over a Core Data store, entities are views of its Z-tables: show what each reads.
         let tables = context.tablesRead(by: query.sql).map { "  \(quoteIdentifier($0.entity)) reads: \($0.sql)" }
-        return (["SQL: " + query.sql, "arguments: [" + shown.joined(separator: ", ") + "]"]
+        return
+            (["SQL: " + query.sql, "arguments: [" + shown.joined(separator: ", ") + "]"]
             + (tables.isEmpty ? [] : ["Core Data tables:"] + tables)
             + ["plan:"] + plan.map { "  " + $0 }).joined(separator: "\n")
     }

@@ -1,7 +1,7 @@
 import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 extension FetchResults {
     /// Writes every object to `path` as CSV or, for a `.json` path, as an array of
@@ -20,8 +20,9 @@ extension FetchResults {
             let query = exportSQL(extras)
             // Column 0 is the key; the attributes follow in the entity's order, then the
             // key paths.
-            _ = try context.connection.streamRows(query.sql, arguments: query.arguments, attributes: entity.attributes + extras.map(\.attribute),
-                                       firstColumn: 1, writer: &writer.table, file: writer.file)
+            _ = try context.connection.streamRows(
+                query.sql, arguments: query.arguments, attributes: entity.attributes + extras.map(\.attribute),
+                firstColumn: 1, writer: &writer.table, file: writer.file)
             return try writer.finish()
         }
         while let object = try object(at: writer.count) {
@@ -53,9 +54,11 @@ extension FetchResults {
         let prefix = relation + "."
         // A server's money and interval as their attributes read them (a numeric, seconds),
         // as an object's value is exported: not the server's text.
-        var columns = ([prefix + quoteIdentifier(storage.keyColumn)] + compiled.entity.attributes.map { a in
-            storage.isReadThroughCast(a.name) ? storage.readable(relation, a) : prefix + quoteIdentifier(a.name)
-        }).joined(separator: ", ")
+        var columns =
+            ([prefix + quoteIdentifier(storage.keyColumn)]
+            + compiled.entity.attributes.map { a in
+                storage.isReadThroughCast(a.name) ? storage.readable(relation, a) : prefix + quoteIdentifier(a.name)
+            }).joined(separator: ", ")
         for extra in extras {
             let descriptor = SortDescriptor(key: extra.key)
             var joins: ToOneJoins? = compiled.joins

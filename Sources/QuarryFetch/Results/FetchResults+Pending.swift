@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// Results that include the context's unsaved changes, as Core Data's fetches do by
 /// default: the saved rows that match (less those deleted or changed so they no longer
@@ -18,7 +18,8 @@ extension FetchResults {
         } else if readsPendingRelatedChanges {
             use = true
         } else if let merge, !merge.isWhole, merge.generation == context.generation,
-                  let touched = context.objectsTouched(after: merge.pendingGeneration) {
+            let touched = context.objectsTouched(after: merge.pendingGeneration)
+        {
             // Only the changes since the merge are looked at, not every pending object.
             use = merge.tracksChanges || touched.contains { context.isKind($0.entity.name, of: entity.name) }
         } else {
@@ -41,7 +42,8 @@ extension FetchResults {
     }
 
     private func findsPendingRelatedChanges() -> Bool {
-        let readsThrough = !(compiled.predicate?.readsOnlyOwnAttributes ?? true) || compiled.sort.contains { $0.key.contains(".") }
+        let readsThrough =
+            !(compiled.predicate?.readsOnlyOwnAttributes ?? true) || compiled.sort.contains { $0.key.contains(".") }
             || (request.sectionKey?.contains(".") ?? false)
         guard request.includesPendingChanges, readsThrough, context.hasChanges else { return false }
         let pending = context.pendingChanges
@@ -100,8 +102,9 @@ extension FetchResults {
             }
         }
         merge = nil
-        let fresh = PendingMerge(generation: context.generation, pendingGeneration: now,
-                                 keys: MergedKeys(base: try savedKeys()), isWhole: false)
+        let fresh = PendingMerge(
+            generation: context.generation, pendingGeneration: now,
+            keys: MergedKeys(base: try savedKeys()), isWhole: false)
         let rules = try mergeRules()
         let pending = context.pendingChanges
         for object in pending.inserted + pending.updated + pending.deleted { try fresh.track(object, rules) }
@@ -163,11 +166,13 @@ extension FetchResults {
         // Each object's sort values once, not once per comparison.
         let order = MemoryOrder(compiled)
         let placed = objects.map { object in
-            MergedKeys.Placed(object: object, gap: 0, values: compiled.sort.map { order.sortValue(value(atPath: $0.key, of: object), $0) },
-                              tie: MemoryOrder.Tie(object))
+            MergedKeys.Placed(
+                object: object, gap: 0, values: compiled.sort.map { order.sortValue(value(atPath: $0.key, of: object), $0) },
+                tie: MemoryOrder.Tie(object))
         }.sorted { order.precedes($0.values, $0.tie, $1.values, $1.tie) }
-        return PendingMerge(generation: context.generation, pendingGeneration: context.pendingGeneration,
-                            keys: MergedKeys(ordered: placed), isWhole: true)
+        return PendingMerge(
+            generation: context.generation, pendingGeneration: context.pendingGeneration,
+            keys: MergedKeys(ordered: placed), isWhole: true)
     }
 
     /// The rows of the request's window within the merged rows.
@@ -259,17 +264,22 @@ extension FetchResults {
         guard let key = request.sectionKey, let attribute = compiledSectionAttribute, let merge = try merged() else { return [] }
         if let pendingSectionCache, pendingSectionCache.generation == merge.pendingGeneration { return pendingSectionCache.sections }
         let saved: [SectionInfo]
-        if let known = merge.baseSections { saved = known }
-        else if merge.keys.base.count == 0 { saved = [] }
-        else {
+        if let known = merge.baseSections {
+            saved = known
+        } else if merge.keys.base.count == 0 {
+            saved = []
+        } else {
             saved = try readSections(compiled.sectionQuery(attribute, whole: true), attribute)
         }
         merge.baseSections = saved
         var runs: [SectionInfo] = []
         var total = 0
         func add(_ id: Value, _ n: Int) {
-            if let last = runs.last, sameSection(last.id, id) { runs[runs.count - 1].count += n }
-            else { runs.append(SectionInfo(id: id, start: total, count: n)) }
+            if let last = runs.last, sameSection(last.id, id) {
+                runs[runs.count - 1].count += n
+            } else {
+                runs.append(SectionInfo(id: id, start: total, count: n))
+            }
             total += n
         }
         var s = 0
@@ -289,7 +299,8 @@ extension FetchResults {
         }
         let window = self.window(merge)
         let sections = runs.compactMap { run -> SectionInfo? in
-            let start = max(run.start, window.lowerBound), end = min(run.start + run.count, window.upperBound)
+            let start = max(run.start, window.lowerBound)
+            let end = min(run.start + run.count, window.upperBound)
             return start < end ? SectionInfo(id: run.id, start: start - window.lowerBound, count: end - start) : nil
         }
         pendingSectionCache = (merge.pendingGeneration, sections)

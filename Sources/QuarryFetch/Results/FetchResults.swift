@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// The live answer to a request, as @FetchRequest gives it: counted with one `COUNT`,
 /// loaded a batch at a time around the index asked for, and re-run after every save or
@@ -89,7 +89,8 @@ public final class FetchResults {
             // compiled again against it. One the new model refuses keeps the old
             // compilation, whose SQL then says what is gone.
             if let current = try? context.entity(named: compiled.entity.name), current != compiled.entity,
-               let recompiled = try? CompiledRequest(request, context: context) {
+                let recompiled = try? CompiledRequest(request, context: context)
+            {
                 compiled = recompiled
             } else {
                 // A save may have made a matched column repeat a value: the joins' one-row
@@ -97,8 +98,9 @@ public final class FetchResults {
                 compiled.relearnJoinFacts(in: context)
             }
             invalidate()
+        } else if pendingGeneration != context.pendingGeneration {
+            pendingMoved()
         }
-        else if pendingGeneration != context.pendingGeneration { pendingMoved() }
     }
 
     /// After an unsaved change: what the saved rows gave stays (the keys, counts, batches
@@ -256,11 +258,13 @@ public final class FetchResults {
         if compiled.takesRowsInKeyOrder, compiled.offset == 0, compiled.limit == nil {
             let (key, table) = (compiled.storage.key, compiled.storage.table)
             // No row for an empty table (its min() and max() are NULL, read as 0).
-            let bounds = try context.connection.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)) WHERE EXISTS (SELECT 1 FROM \(table))",
-                                                         arguments: [], columns: 2)
+            let bounds = try context.connection.readKeys(
+                "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)) WHERE EXISTS (SELECT 1 FROM \(table))",
+                arguments: [], columns: 2)
             // A span too wide to be walked is left to the counted keys.
             if bounds.count == 2, bounds[0] <= bounds[1], !bounds[1].subtractingReportingOverflow(bounds[0]).overflow,
-               bounds[1] - bounds[0] < Int64(Int32.max) * 1024 {
+                bounds[1] - bounds[0] < Int64(Int32.max) * 1024
+            {
                 found = bounds[0]...bounds[1]
             }
         }
@@ -309,8 +313,9 @@ public final class FetchResults {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let (key, table) = (compiled.storage.key, compiled.storage.table)
         // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
-        let bounds = try context.connection.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
-                                          arguments: [], columns: 3)
+        let bounds = try context.connection.readKeys(
+            "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
+            arguments: [], columns: 3)
         guard bounds.count == 3 else { return nil }
         let (low, high, count) = (bounds[0], bounds[1], bounds[2])
         if count == 0 { return .empty }
@@ -329,7 +334,10 @@ public final class FetchResults {
     public func objects() throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         var index = 0
-        while let object = try object(at: index) { result.append(object); index += 1 }
+        while let object = try object(at: index) {
+            result.append(object)
+            index += 1
+        }
         return result
     }
 

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// A request's ORDER BY done in memory, for results with unsaved changes and for observed
 /// results updated without a query. It must order rows exactly as the SQL does: text
@@ -25,7 +25,8 @@ struct MemoryOrder {
     /// What the sort compares for `raw`, a value of `descriptor`'s key.
     func sortValue(_ raw: Value, _ descriptor: SortDescriptor) -> Value {
         if descriptor.comparison != .binary, enumerations[descriptor.key] == nil, case .text(let s) = raw {
-            return .text(PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
+            return .text(
+                PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
         }
         return raw
     }
@@ -33,7 +34,8 @@ struct MemoryOrder {
     /// Negative, zero or positive, by the sort values alone.
     func compare(_ a: [Value], _ b: [Value]) -> Int {
         for (i, descriptor) in sort.enumerated() {
-            let x = a[i], y = b[i]
+            let x = a[i]
+            let y = b[i]
             let order: Int
             switch (x.isNull, y.isNull) {
             case (true, true): order = 0
@@ -73,7 +75,10 @@ struct MemoryOrder {
             key = object.primaryKey ?? object.identityKey
         }
 
-        init(key: Int64) { unsaved = false; self.key = key }
+        init(key: Int64) {
+            unsaved = false
+            self.key = key
+        }
 
         static func < (a: Tie, b: Tie) -> Bool { a.unsaved != b.unsaved ? !a.unsaved : a.key < b.key }
     }

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One row of results that include unsaved changes: a saved row by key, or an object
 /// placed in memory (changed, or inserted and without a key yet).
@@ -42,7 +42,8 @@ struct MergedKeys {
 
     /// How many removed positions are below `position`.
     private func removedBefore(_ position: Int) -> Int {
-        var low = 0, high = removed.count
+        var low = 0
+        var high = removed.count
         while low < high {
             let mid = (low + high) / 2
             if removed[mid] < position { low = mid + 1 } else { high = mid }
@@ -62,7 +63,8 @@ struct MergedKeys {
     }
 
     mutating func place(_ entry: Placed, _ order: MemoryOrder) {
-        var low = 0, high = placed.count
+        var low = 0
+        var high = placed.count
         while low < high {
             let mid = (low + high) / 2
             if Self.precedes(placed[mid], entry, order) { low = mid + 1 } else { high = mid }
@@ -72,13 +74,17 @@ struct MergedKeys {
 
     mutating func unplace(_ entry: Placed, _ order: MemoryOrder) {
         // Bisect to the first entry not before it, then look along the equal ones.
-        var low = 0, high = placed.count
+        var low = 0
+        var high = placed.count
         while low < high {
             let mid = (low + high) / 2
             if Self.precedes(placed[mid], entry, order) { low = mid + 1 } else { high = mid }
         }
-        if let at = placed[low...].firstIndex(where: { $0.object === entry.object }) { placed.remove(at: at) }
-        else if let at = placed.firstIndex(where: { $0.object === entry.object }) { placed.remove(at: at) }
+        if let at = placed[low...].firstIndex(where: { $0.object === entry.object }) {
+            placed.remove(at: at)
+        } else if let at = placed.firstIndex(where: { $0.object === entry.object }) {
+            placed.remove(at: at)
+        }
     }
 
     private static func precedes(_ a: Placed, _ b: Placed, _ order: MemoryOrder) -> Bool {
@@ -96,7 +102,8 @@ struct MergedKeys {
     func entry(at index: Int) -> PendingEntry? {
         guard index >= 0, index < count else { return nil }
         // The placed entries before `index` (their merged indexes rise with j).
-        var low = 0, high = placed.count
+        var low = 0
+        var high = placed.count
         while low < high {
             let mid = (low + high) / 2
             if mergedIndex(ofPlaced: mid) < index { low = mid + 1 } else { high = mid }
@@ -105,7 +112,8 @@ struct MergedKeys {
         // The `rank`-th base position not removed: `removed[t] - t` rises with t, and
         // counts the removed positions below it.
         let rank = index - low
-        var a = 0, b = removed.count
+        var a = 0
+        var b = removed.count
         while a < b {
             let mid = (a + b) / 2
             if removed[mid] - mid <= rank { a = mid + 1 } else { b = mid }
@@ -122,7 +130,8 @@ struct MergedKeys {
 
     /// The merged rows in order, as stretches of base positions and placed objects.
     func forEachPiece(_ body: (Piece) throws -> Void) rethrows {
-        var position = 0, r = 0
+        var position = 0
+        var r = 0
         func baseUpTo(_ end: Int) throws {
             while position < end {
                 while r < removed.count, removed[r] < position { r += 1 }

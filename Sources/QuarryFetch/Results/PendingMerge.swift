@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// Unsaved changes merged into a result's saved rows, for one save state of the context
 /// (`generation`) and brought up to date change by change: the saved rows that match are
@@ -93,7 +93,8 @@ final class PendingMerge {
 
     /// The number of base rows that come before an object with these sort values.
     private func gap(_ values: [Value], _ tie: MemoryOrder.Tie, _ rules: Rules) throws -> Int {
-        var low = 0, high = keys.base.count
+        var low = 0
+        var high = keys.base.count
         while low < high {
             let mid = (low + high) / 2
             let row = MemoryOrder.Tie(key: keys.base.key(at: mid))

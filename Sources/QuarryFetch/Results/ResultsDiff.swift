@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The contents of results at one moment: each section's id and the keys of its rows in
 /// order (flat results are one section whose id is nil).
@@ -9,7 +9,10 @@ public struct ResultsSnapshot: Equatable {
     public struct Section: Equatable {
         public var id: Value
         public var keys: [Int64]
-        public init(id: Value, keys: [Int64]) { self.id = id; self.keys = keys }
+        public init(id: Value, keys: [Int64]) {
+            self.id = id
+            self.keys = keys
+        }
     }
 }
 
@@ -44,7 +47,8 @@ public struct ResultsChange {
     /// `changed`: keys of rows whose values changed; they are reported as updated when
     /// they stay in place (moved rows carry their keys anyway).
     public init(from old: ResultsSnapshot, to new: ResultsSnapshot, changed: Set<Int64>) {
-        let oldIDs = old.sections.map(\.id), newIDs = new.sections.map(\.id)
+        let oldIDs = old.sections.map(\.id)
+        let newIDs = new.sections.map(\.id)
         // Sections present in both and in the same relative order stay; the rest are
         // deleted and inserted, their rows moved.
         let common = newIDs.filter { oldIDs.contains($0) }
@@ -53,9 +57,13 @@ public struct ResultsChange {
         for (i, id) in newIDs.enumerated() where !stableIDs.contains(id) { insertedSections.append((i, id)) }
 
         var oldPlace: [Int64: RowPosition] = [:]
-        for (s, section) in old.sections.enumerated() { for (r, key) in section.keys.enumerated() { oldPlace[key] = RowPosition(section: s, row: r) } }
+        for (s, section) in old.sections.enumerated() {
+            for (r, key) in section.keys.enumerated() { oldPlace[key] = RowPosition(section: s, row: r) }
+        }
         var newPlace: [Int64: RowPosition] = [:]
-        for (s, section) in new.sections.enumerated() { for (r, key) in section.keys.enumerated() { newPlace[key] = RowPosition(section: s, row: r) } }
+        for (s, section) in new.sections.enumerated() {
+            for (r, key) in section.keys.enumerated() { newPlace[key] = RowPosition(section: s, row: r) }
+        }
 
         var stays = Set<Int64>()
         for (s, section) in new.sections.enumerated() where stableIDs.contains(section.id) {
@@ -72,7 +80,10 @@ public struct ResultsChange {
         for (s, section) in new.sections.enumerated() {
             for (r, key) in section.keys.enumerated() {
                 let to = RowPosition(section: s, row: r)
-                guard let from = oldPlace[key] else { inserted.append((to, key)); continue }
+                guard let from = oldPlace[key] else {
+                    inserted.append((to, key))
+                    continue
+                }
                 if stays.contains(key) {
                     if changed.contains(key) { updated.append((to, key)) }
                 } else {
@@ -87,10 +98,11 @@ public struct ResultsChange {
 /// increasing subsequence: the rows that can stay while the others move.
 func longestIncreasing(_ values: [Int]) -> [Int] {
     guard !values.isEmpty else { return [] }
-    var tails: [Int] = []          // index into values of the smallest tail of each length
+    var tails: [Int] = [] // index into values of the smallest tail of each length
     var previous = Array(repeating: -1, count: values.count)
     for (i, v) in values.enumerated() {
-        var low = 0, high = tails.count
+        var low = 0
+        var high = tails.count
         while low < high {
             let mid = (low + high) / 2
             if values[tails[mid]] < v { low = mid + 1 } else { high = mid }
@@ -100,7 +112,10 @@ func longestIncreasing(_ values: [Int]) -> [Int] {
     }
     var result: [Int] = []
     var k = tails.last!
-    while k >= 0 { result.append(values[k]); k = previous[k] }
+    while k >= 0 {
+        result.append(values[k])
+        k = previous[k]
+    }
     return result.reversed()
 }
 
@@ -117,14 +132,16 @@ extension FetchResults {
                 }
             }
             guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: keys.compactMap { $0 })]) }
-            return ResultsSnapshot(sections: try pendingSections().map { info in
-                .init(id: info.id, keys: keys[min(info.start, keys.count)..<min(info.start + info.count, keys.count)].compactMap { $0 })
-            })
+            return ResultsSnapshot(
+                sections: try pendingSections().map { info in
+                    .init(id: info.id, keys: keys[min(info.start, keys.count)..<min(info.start + info.count, keys.count)].compactMap { $0 })
+                })
         }
         let keys = try currentKeys()
         guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: keys)]) }
-        return ResultsSnapshot(sections: try sections().map { info in
-            .init(id: info.id, keys: Array(keys[min(info.start, keys.count)..<min(info.start + info.count, keys.count)]))
-        })
+        return ResultsSnapshot(
+            sections: try sections().map { info in
+                .init(id: info.id, keys: Array(keys[min(info.start, keys.count)..<min(info.start + info.count, keys.count)]))
+            })
     }
 }

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// What observed results hold, kept current after every change so observers hear the
 /// difference. When the predicate and the sort read only the entity's own attributes and
@@ -66,7 +66,10 @@ public final class ResultsTracker {
         func ours(_ object: ManagedObject) -> Bool { context.isKind(object.entity.name, of: name) }
         for object in changes.inserted where ours(object) { if let key = object.primaryKey { touched[key] = object } }
         for (object, _) in changes.updated where ours(object) {
-            if let key = object.primaryKey { touched[key] = object; updated.insert(key) }
+            if let key = object.primaryKey {
+                touched[key] = object
+                updated.insert(key)
+            }
         }
         for object in changes.deleted where ours(object) { if let key = object.primaryKey { deleted.insert(key) } }
         var batch = Set<Int64>()
@@ -127,8 +130,12 @@ public final class ResultsTracker {
             sectionCounts = []
             for key in keys {
                 let id = loadedValues[key]![0]
-                if let last = sectionIDs.last, sameSection(last, id) { sectionCounts[sectionCounts.count - 1] += 1 }
-                else { sectionIDs.append(id); sectionCounts.append(1) }
+                if let last = sectionIDs.last, sameSection(last, id) {
+                    sectionCounts[sectionCounts.count - 1] += 1
+                } else {
+                    sectionIDs.append(id)
+                    sectionCounts.append(1)
+                }
             }
         } else {
             sectionIDs = [.null]
@@ -165,7 +172,8 @@ public final class ResultsTracker {
             sectionCounts[section(containing: place, sectionStarts())] -= 1
         }
         for i in sectionCounts.indices.reversed() where sectionCounts[i] == 0 && sectioned {
-            sectionIDs.remove(at: i); sectionCounts.remove(at: i)
+            sectionIDs.remove(at: i)
+            sectionCounts.remove(at: i)
         }
         // Put the new rows in, each by binary search.
         for (key, values) in newValues {
@@ -190,7 +198,8 @@ public final class ResultsTracker {
         }
         // A changed row stays when as many unchanged rows precede it before and after, in
         // the same section, and it keeps its order among the others that stay there.
-        let oldChanged = oldPlace.values.sorted(), newChanged = newPlace.values.sorted()
+        let oldChanged = oldPlace.values.sorted()
+        let newChanged = newPlace.values.sorted()
         func unchangedBefore(_ place: Int, _ changed: [Int]) -> Int { place - lowerBound(changed, place) }
         var candidates: [Int: [(old: Int, new: Int, key: Int64)]] = [:]
         var moved: [(from: Int, to: Int, key: Int64)] = []
@@ -198,8 +207,11 @@ public final class ResultsTracker {
             guard let from = oldPlace[key] else { continue }
             let rank = unchangedBefore(from, oldChanged)
             let sameSection = !sectioned || sameSection(oldIDs[position(from, oldStarts).section], sectionIDs[position(to, newStarts).section])
-            if sameSection && rank == unchangedBefore(to, newChanged) { candidates[rank, default: []].append((from, to, key)) }
-            else { moved.append((from, to, key)) }
+            if sameSection && rank == unchangedBefore(to, newChanged) {
+                candidates[rank, default: []].append((from, to, key))
+            } else {
+                moved.append((from, to, key))
+            }
         }
         var stays: [(place: Int, key: Int64)] = []
         for (_, group) in candidates {
@@ -227,7 +239,8 @@ public final class ResultsTracker {
     /// The first place whose row does not precede (`values`, `key`): the row's own place
     /// when it is present.
     private func insertionPoint(_ values: [Value], _ key: Int64, _ order: MemoryOrder) -> Int {
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let mid = (low + high) / 2
             let other = keys[mid]
@@ -242,26 +255,38 @@ public final class ResultsTracker {
         let starts = sectionStarts()
         if place > 0 {
             let before = section(containing: place - 1, starts)
-            if sameSection(sectionIDs[before], id) { sectionCounts[before] += 1; return }
-            if before + 1 < sectionIDs.count, sameSection(sectionIDs[before + 1], id) { sectionCounts[before + 1] += 1; return }
-            sectionIDs.insert(id, at: before + 1); sectionCounts.insert(1, at: before + 1)
+            if sameSection(sectionIDs[before], id) {
+                sectionCounts[before] += 1
+                return
+            }
+            if before + 1 < sectionIDs.count, sameSection(sectionIDs[before + 1], id) {
+                sectionCounts[before + 1] += 1
+                return
+            }
+            sectionIDs.insert(id, at: before + 1)
+            sectionCounts.insert(1, at: before + 1)
         } else if let first = sectionIDs.first, sameSection(first, id) {
             sectionCounts[0] += 1
         } else {
-            sectionIDs.insert(id, at: 0); sectionCounts.insert(1, at: 0)
+            sectionIDs.insert(id, at: 0)
+            sectionCounts.insert(1, at: 0)
         }
     }
 
     private func sectionStarts() -> [Int] {
         var starts: [Int] = []
         var start = 0
-        for count in sectionCounts { starts.append(start); start += count }
+        for count in sectionCounts {
+            starts.append(start)
+            start += count
+        }
         return starts
     }
 
     /// The section holding flat place `place` (the last whose start is at or before it).
     private func section(containing place: Int, _ starts: [Int]) -> Int {
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= place { low = mid + 1 } else { high = mid }
@@ -279,12 +304,19 @@ public final class ResultsTracker {
 private struct SectionKey: Hashable {
     let value: Value
     init(_ value: Value) {
-        if case .integer(let i) = value { self.value = .real(Double(i)) } else if case .bool(let b) = value { self.value = .real(b ? 1 : 0) } else { self.value = value }
+        if case .integer(let i) = value {
+            self.value = .real(Double(i))
+        } else if case .bool(let b) = value {
+            self.value = .real(b ? 1 : 0)
+        } else {
+            self.value = value
+        }
     }
 }
 
 private func lowerBound(_ sorted: [Int], _ value: Int) -> Int {
-    var low = 0, high = sorted.count
+    var low = 0
+    var high = sorted.count
     while low < high {
         let mid = (low + high) / 2
         if sorted[mid] < value { low = mid + 1 } else { high = mid }

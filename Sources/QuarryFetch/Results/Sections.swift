@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One section of sectioned results: the rows `start..<start+count` of the flat results,
 /// all with the same value of the section key.
@@ -52,14 +52,20 @@ extension CompiledRequest {
         if limit == nil, offset == 0, let first = sort.first, first.key == attribute.name, first.comparison == .binary {
             var sql = "SELECT \(key), count(*) FROM \(source)"
             var arguments: [Value] = []
-            if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+            if let whereClause {
+                sql += " WHERE " + whereClause.sql
+                arguments += whereClause.arguments
+            }
             let sorted = dialect.ordered(key, attribute)
             sql += " GROUP BY \(key) ORDER BY \(dialect.orderTerm(sorted, ascending: first.ascending))"
             return SQLFragment(sql, arguments)
         }
         var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(source)"
         var arguments: [Value] = []
-        if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if let whereClause {
+            inner += " WHERE " + whereClause.sql
+            arguments += whereClause.arguments
+        }
         var window = "position > ?"
         arguments.append(.integer(Int64(offset)))
         if let limit {

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// One attribute of `summarize`: pandas' `describe` and DuckDB's `SUMMARIZE`, per column.
 public struct AttributeSummary {
@@ -28,8 +28,10 @@ public struct AttributeSummary {
 
     /// The values under `columns`, nil where the statistic does not apply.
     public var values: [Value] {
-        [.text(column), .text(type.rawValue), .integer(Int64(count)), .integer(Int64(nulls)), .integer(Int64(distinct)),
-         min, max, mean ?? .null, stddev ?? .null, q25 ?? .null, q50 ?? .null, q75 ?? .null]
+        [
+            .text(column), .text(type.rawValue), .integer(Int64(count)), .integer(Int64(nulls)), .integer(Int64(distinct)),
+            min, max, mean ?? .null, stddev ?? .null, q25 ?? .null, q50 ?? .null, q75 ?? .null
+        ]
     }
 }
 

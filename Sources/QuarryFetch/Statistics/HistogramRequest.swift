@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// One bucket of a histogram: values from `lower` up to `upper` (the last includes it).
 public struct HistogramBucket: Equatable {
@@ -30,14 +30,20 @@ public struct HistogramRequest {
     public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket], nonFinite: Int) {
         guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "histogram") }
         var base = base
-        base.sortDescriptors = []; base.limit = nil; base.offset = 0; base.sectionKey = nil
+        base.sortDescriptors = []
+        base.limit = nil
+        base.offset = 0
+        base.sectionKey = nil
         let compiled = try CompiledRequest(base, context: context)
         guard let attribute = compiled.entity.attribute(named: key) else {
-            throw FetchError.unknownKey(option: "histogram", key: key, entity: compiled.entity.name,
-                                        suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
+            throw FetchError.unknownKey(
+                option: "histogram", key: key, entity: compiled.entity.name,
+                suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
         }
         guard attribute.type.isMeasured else {
-            throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
+            throw FetchError.badOption(
+                option: "histogram",
+                reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
         let dialect = compiled.dialect
         let column = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
@@ -46,8 +52,9 @@ public struct HistogramRequest {
         // Finite: NaN (PostgreSQL's, which sorts above infinity) and ±inf are not between.
         let finite = "\(column) BETWEEN \(dialect.real("?")) AND \(dialect.real("?"))"
         let finiteArguments: [Value] = [.real(-.greatestFiniteMagnitude), .real(.greatestFiniteMagnitude)]
-        let range = try context.connection.row("SELECT min(\(column)), max(\(column)), min(CASE WHEN \(finite) THEN \(column) END), "
-            + "max(CASE WHEN \(finite) THEN \(column) END), count(CASE WHEN \(finite) THEN NULL ELSE 1 END) FROM \(compiled.source)\(notNull)",
+        let range = try context.connection.row(
+            "SELECT min(\(column)), max(\(column)), min(CASE WHEN \(finite) THEN \(column) END), "
+                + "max(CASE WHEN \(finite) THEN \(column) END), count(CASE WHEN \(finite) THEN NULL ELSE 1 END) FROM \(compiled.source)\(notNull)",
             arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
         guard let range else { return (attribute.type, [], 0) }
         // Text among numbers sorts above them: an error, checked on every value's extremes
@@ -70,13 +77,18 @@ public struct HistogramRequest {
             // Bucket numbers and counts: integers, from CAST and count(*). Grouped by the
             // first column's place: an alias would lose to a column of the same name.
             var bucketCounts: [Int: Int] = [:]
-            try context.connection.forEachRow(sql, arguments: [.real(low / 2), .real(halfWidth), .integer(Int64(bins - 1))] + arguments + finiteArguments) { row in
+            try context.connection.forEachRow(
+                sql, arguments: [.real(low / 2), .real(halfWidth), .integer(Int64(bins - 1))] + arguments + finiteArguments
+            ) { row in
                 // Rounding may put the lowest value a hair below 0.
                 bucketCounts[min(max(Int(row.int64(at: 0)), 0), bins - 1), default: 0] += Int(row.int64(at: 1))
             }
             counts = bucketCounts
         } else {
-            counts = [0: try context.connection.scalar("SELECT count(*) FROM \(compiled.source)\(finiteRows)", arguments: arguments + finiteArguments)?.storedInteger.map { Int($0) } ?? 0]
+            counts = [
+                0: try context.connection.scalar("SELECT count(*) FROM \(compiled.source)\(finiteRows)", arguments: arguments + finiteArguments)?
+                    .storedInteger.map { Int($0) } ?? 0
+            ]
         }
         let buckets = halfWidth > 0 ? bins : 1
         func edge(_ i: Int) -> Double { i == 0 ? low : i == buckets ? high : (low / 2 + Double(i) * halfWidth) * 2 }

@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 extension SummaryRequest {
     /// The exact way: one aggregate scan for counts, extremes and means, one for the
@@ -26,12 +26,16 @@ extension SummaryRequest {
                 let column = columns[i]
                 // An enum's least and greatest by its labels' order, read as its text again.
                 let enumeration = attributes[i].enumeration
-                let (least, greatest) = enumeration.map { ($0.extreme("min", of: column), $0.extreme("max", of: column)) } ?? ("min(\(column))", "max(\(column))")
-                selects += ["count(\(column))", "count(DISTINCT \(column))", least, greatest,
-                            attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
+                let (least, greatest) =
+                    enumeration.map { ($0.extreme("min", of: column), $0.extreme("max", of: column)) } ?? ("min(\(column))", "max(\(column))")
+                selects += [
+                    "count(\(column))", "count(DISTINCT \(column))", least, greatest,
+                    attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"
+                ]
             }
-            let row = try context.connection.row("SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
-                                                 arguments: whereArguments)
+            let row = try context.connection.row(
+                "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
+                arguments: whereArguments)
             guard let row else { return [] }
             // Counts are integers; avg is a real number or NULL.
             let total = Int(row[0].storedInteger ?? 0)
@@ -41,11 +45,13 @@ extension SummaryRequest {
                 let count = Int(row[at].storedInteger ?? 0)
                 let mean = row[at + 4].storedReal
                 means.append(mean)
-                summaries.append(AttributeSummary(
-                    column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: Int(row[at + 1].storedInteger ?? 0),
-                    min: attribute.type.decode(row[at + 2]),
-                    max: attribute.type.decode(row[at + 3]),
-                    mean: attribute.type.isMeasured ? Self.measured(mean, attribute.type) : nil))
+                summaries.append(
+                    AttributeSummary(
+                        column: attribute.name, type: attribute.type, count: count, nulls: total - count,
+                        distinct: Int(row[at + 1].storedInteger ?? 0),
+                        min: attribute.type.decode(row[at + 2]),
+                        max: attribute.type.decode(row[at + 3]),
+                        mean: attribute.type.isMeasured ? Self.measured(mean, attribute.type) : nil))
             }
         }
 
@@ -65,8 +71,9 @@ extension SummaryRequest {
                 deviations.append("sum((\(columns[i]) - \(mean)) * (\(columns[i]) - \(mean)))")
                 deviationArguments += [.real(means[i] ?? 0), .real(means[i] ?? 0)]
             }
-            let row = try context.connection.row("SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
-                                                 arguments: deviationArguments + whereArguments)
+            let row = try context.connection.row(
+                "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
+                arguments: deviationArguments + whereArguments)
             for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex].storedReal) }
         }
         for (j, i) in measuredIndexes.enumerated() {
@@ -91,15 +98,19 @@ extension SummaryRequest {
 
     /// The `q` quantile of the `count` non-nil values of `column`: linear between the
     /// values at ranks floor and ceil of q·(count − 1), read with one seek.
-    private static func quantile(_ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [Value]) throws -> Double? {
+    private static func quantile(
+        _ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [Value]
+    ) throws -> Double? {
         guard count > 0 else { return nil }
         let position = q * Double(count - 1)
         let lower = Int(position.rounded(.down))
         let notNull = (whereSQL.isEmpty ? " WHERE " : whereSQL + " AND ") + "\(column) IS NOT NULL"
         // As SQLite converts each value to a real number (the column holds no NULL).
         var values: [Double] = []
-        try context.connection.forEachRow("SELECT \(column) FROM \(from)\(notNull) ORDER BY \(column) LIMIT 2 OFFSET ?",
-                                          arguments: arguments + [.integer(Int64(lower))]) { row in values.append(row.double(at: 0)) }
+        try context.connection.forEachRow(
+            "SELECT \(column) FROM \(from)\(notNull) ORDER BY \(column) LIMIT 2 OFFSET ?",
+            arguments: arguments + [.integer(Int64(lower))]
+        ) { row in values.append(row.double(at: 0)) }
         guard let low = values.first else { return nil }
         let high = values.count > 1 ? values[1] : low
         // A rank that falls on a value is that value (an infinite neighbour would give NaN).

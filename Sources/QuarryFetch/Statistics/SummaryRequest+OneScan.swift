@@ -1,19 +1,22 @@
 import Foundation
 import QuarryEngine
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 extension SummaryRequest {
     /// Every statistic of every attribute in one scan of the rows, by the engine's
     /// one-scan aggregate (`StoreEngine.summarize`); nil when it has none for this store,
     /// and the exact way runs instead.
-    func oneScan(_ compiled: CompiledRequest, in context: ObjectContext,
-                 progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary]? {
+    func oneScan(
+        _ compiled: CompiledRequest, in context: ObjectContext,
+        progress: ((SummaryStep) -> Void)?
+    ) throws -> [AttributeSummary]? {
         let attributes = compiled.entity.attributes
         guard !attributes.isEmpty else { return [] }
         // Rows in all, for the progress line, only when counting them costs no scan.
-        let total: Int? = progress != nil && compiled.whereClause == nil
+        let total: Int? =
+            progress != nil && compiled.whereClause == nil
             ? try context.connection.scalar("SELECT count(*) FROM \(compiled.source)")?.storedInteger.map { Int($0) } : nil
         let scan = SummaryScan(
             source: compiled.source, filter: compiled.whereClause?.sql, arguments: compiled.whereClause?.arguments ?? [],
@@ -31,9 +34,10 @@ extension SummaryRequest {
         let type = attribute.type
         guard let statistics else {
             let none = type.decode(.null)
-            return AttributeSummary(column: attribute.name, type: type, count: 0, nulls: rows, distinct: 0, min: none, max: none,
-                                    mean: type.isMeasured ? .null : nil, q25: type.isMeasured ? .null : nil,
-                                    q50: type.isMeasured ? .null : nil, q75: type.isMeasured ? .null : nil)
+            return AttributeSummary(
+                column: attribute.name, type: type, count: 0, nulls: rows, distinct: 0, min: none, max: none,
+                mean: type.isMeasured ? .null : nil, q25: type.isMeasured ? .null : nil,
+                q50: type.isMeasured ? .null : nil, q75: type.isMeasured ? .null : nil)
         }
         var summary = AttributeSummary(
             column: attribute.name, type: type, count: statistics.count, nulls: rows - statistics.count, distinct: statistics.distinct,

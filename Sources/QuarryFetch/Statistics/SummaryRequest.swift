@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// How far `summarize` is: rows read by the one scan (`total` when known without a scan),
 /// or, the exact way, columns whose quartiles were sorted for.

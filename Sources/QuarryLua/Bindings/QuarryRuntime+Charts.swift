@@ -2,8 +2,8 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// `histogram`, `barchart` and `linechart`: counts come from SQLite (QuarryFetch), the
 /// drawing from QuarryFormat; each returns the chart as a string for the REPL to print.

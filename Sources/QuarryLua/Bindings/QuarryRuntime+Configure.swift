@@ -1,9 +1,9 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// `r:configure{ predicate = ..., args = ..., sort = ..., limit = ..., offset = ..., section = ... }`:
 /// every given key at once, so a predicate with more `%@` than the old arguments can
@@ -20,7 +20,9 @@ extension QuarryRuntime {
         try Self.checkOptions(call, 2, allowed: Self.configureKeys, operation: "r:configure")
         let s = call.state
         var request = handle.results.request
-        var format = handle.format, arguments = handle.arguments, object = handle.object
+        var format = handle.format
+        var arguments = handle.arguments
+        var object = handle.object
         var predicateGiven = false
         var argumentsInPredicate = false
 
@@ -39,15 +41,21 @@ extension QuarryRuntime {
             }
             format = luaString(s, -1)
             quarry_pop(s, 1)
-            do { arguments = Array(try predicateArguments(s, table, what: "predicate", operation: "r:configure").dropFirst()) }
-            catch { quarry_pop(s, 1); throw error }
+            do { arguments = Array(try predicateArguments(s, table, what: "predicate", operation: "r:configure").dropFirst()) } catch {
+                quarry_pop(s, 1)
+                throw error
+            }
             (object, predicateGiven, argumentsInPredicate) = (nil, true, true)
         default:
             guard let given = predicateObject(s, -1) else {
                 quarry_pop(s, 1)
-                throw OptionError("predicate", mustBe: "a format string, { format, args... }, a predicate(...) object or false", operation: "r:configure")
+                throw OptionError(
+                    "predicate", mustBe: "a format string, { format, args... }, a predicate(...) object or false", operation: "r:configure")
             }
-            do { try checkPredicateObjectType(s, -1, entity: request.entityName) } catch { quarry_pop(s, 1); throw error }
+            do { try checkPredicateObjectType(s, -1, entity: request.entityName) } catch {
+                quarry_pop(s, 1)
+                throw error
+            }
             (object, format, arguments, predicateGiven) = (given, nil, [], true)
         }
         quarry_pop(s, 1)
@@ -86,7 +94,9 @@ extension QuarryRuntime {
     private func readConfiguredShape(_ s: OpaquePointer, _ index: Int32, into request: inout FetchRequest) throws {
         switch LuaTable.field(s, index, "sort") {
         case LUA_TNIL: quarry_pop(s, 1)
-        case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0: quarry_pop(s, 1); request.sortDescriptors = []
+        case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0:
+            quarry_pop(s, 1)
+            request.sortDescriptors = []
         case LUA_TSTRING:
             defer { quarry_pop(s, 1) }
             request.sortDescriptors = try sortKeys(luaString(s, -1))

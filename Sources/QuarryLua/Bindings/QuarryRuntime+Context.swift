@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension QuarryRuntime {
     /// `t.author` of an options table: nil when absent, else a string without NUL bytes
@@ -26,8 +26,9 @@ extension QuarryRuntime {
     static func checkOptions(_ call: LuaCall, _ index: Int32, allowed: [String], operation: String) throws {
         let (keys, nonString) = LuaTable.stringKeys(call.state, index)
         for key in keys where !allowed.contains(key) {
-            throw LuaError("unknown option '\(key)'", operation: operation, suggestion: closestMatch(to: key, in: allowed),
-                           remedy: "options: " + allowed.joined(separator: ", "))
+            throw LuaError(
+                "unknown option '\(key)'", operation: operation, suggestion: closestMatch(to: key, in: allowed),
+                remedy: "options: " + allowed.joined(separator: ", "))
         }
         if nonString { throw LuaError("options are named (" + allowed.joined(separator: ", ") + "), not listed", operation: operation) }
     }

@@ -2,8 +2,8 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension QuarryRuntime {
     /// `types = { zip = "string", n = "int64" }` of import's options: column names to
@@ -27,8 +27,9 @@ extension QuarryRuntime {
             quarry_pop(s, 1)
             let name = given.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } ?? ""
             guard let type = AttributeType(name: name) else {
-                throw OptionError("'\(key)'", mustBe: "a type name", got: given.map { "'\($0)'" } ?? "no string", in: "types", operation: "import",
-                                  suggestion: given.flatMap { closestMatch(to: $0, in: names) }, remedy: "types: " + names.joined(separator: ", "))
+                throw OptionError(
+                    "'\(key)'", mustBe: "a type name", got: given.map { "'\($0)'" } ?? "no string", in: "types", operation: "import",
+                    suggestion: given.flatMap { closestMatch(to: $0, in: names) }, remedy: "types: " + names.joined(separator: ", "))
             }
             types[key] = type
         }

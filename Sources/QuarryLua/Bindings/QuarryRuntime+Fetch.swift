@@ -1,10 +1,10 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
-import QuarryModel
 
 /// Results as Lua sees them: the live results plus the request as the script wrote it
 /// (format string and arguments), so `r.args = {...}` can re-run it.
@@ -20,7 +20,10 @@ final class ResultsHandle {
     var walk: ResultsWalk?
     var walkSections: [SectionInfo]?
     init(results: FetchResults, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) {
-        self.results = results; self.format = format; self.arguments = arguments; self.variables = variables
+        self.results = results
+        self.format = format
+        self.arguments = arguments
+        self.variables = variables
     }
 }
 
@@ -75,9 +78,11 @@ extension QuarryRuntime {
             return 1
         default:
             // The rows remember their query, so watch() can run it again.
-            let query = RowsQuery(.dictionaries(DictionaryRequest(
-                base: request.request, properties: request.properties, group: request.group,
-                having: request.having, distinct: request.distinct)))
+            let query = RowsQuery(
+                .dictionaries(
+                    DictionaryRequest(
+                        base: request.request, properties: request.properties, group: request.group,
+                        having: request.having, distinct: request.distinct)))
             pushDictionaryRows(s, try rows(of: query))
             rememberQuery(s, -1, query)
             return 1
@@ -89,7 +94,9 @@ extension QuarryRuntime {
     func noteKeysCoreDataRefuses(_ request: FetchRequest) {
         guard let keys = try? request.subentityOnlyKeys(in: context) else { return }
         for key in keys where subentityKeyNotices.insert("\(request.entityName).\(key)").inserted {
-            writeNotice("note: '\(key)' is a key of \(request.entityName)'s sub-entities only: Quarry answers it (nil on \(request.entityName)'s own rows), but Core Data refuses such a fetch (keypath not found in entity)")
+            writeNotice(
+                "note: '\(key)' is a key of \(request.entityName)'s sub-entities only: Quarry answers it (nil on \(request.entityName)'s own rows), but Core Data refuses such a fetch (keypath not found in entity)"
+            )
         }
     }
 
@@ -97,7 +104,8 @@ extension QuarryRuntime {
         let results: FetchResults
         results = try request.request.execute(in: context)
         if results.sortedBySectionFirst, let key = request.request.sectionKey,
-           sectionNotices.insert("\(request.request.entityName).\(key)").inserted {
+            sectionNotices.insert("\(request.request.entityName).\(key)").inserted
+        {
             writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")
         }
         let handle = ResultsHandle(results: results, format: request.format, arguments: request.arguments, variables: request.variables)
@@ -114,9 +122,15 @@ extension QuarryRuntime {
         }
         var index = first
         let entityName: String
-        if let entity { entityName = entity }
-        else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { entityName = handle.name; index += 1 }
-        else { entityName = try call.string(index); index += 1 }
+        if let entity {
+            entityName = entity
+        } else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) {
+            entityName = handle.name
+            index += 1
+        } else {
+            entityName = try call.string(index)
+            index += 1
+        }
         if let object = predicateObject(call.state, index) {
             try checkPredicateObjectType(call.state, index, entity: entityName)
             guard call.argumentCount <= index else {
@@ -143,20 +157,27 @@ extension QuarryRuntime {
 
     /// `entity`, when known, is what the predicate tests: a `#Predicate<T>` whose `T` is
     /// neither it nor an ancestor of it is refused.
-    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument], entity: String? = nil) throws -> Predicate? {
+    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument], entity: String? = nil) throws
+        -> Predicate?
+    {
         try parsePredicateAndType(format, arguments, variables, entity: entity)?.predicate
     }
 
     /// What `parsePredicate` reads, with the type a `#Predicate<T>` names (nil for a format).
-    func parsePredicateAndType(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument],
-                               entity: String?) throws -> (predicate: Predicate, type: SwiftPredicateReader.Read?)? {
+    func parsePredicateAndType(
+        _ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument],
+        entity: String?
+    ) throws -> (predicate: Predicate, type: SwiftPredicateReader.Read?)? {
         guard let format else { return nil }
         do {
             // A Swift `#Predicate` takes the values it captures by name: from `vars`, or
             // the table `predicate(text, { name = value })` is given.
             if SwiftPredicateReader.isSwift(format) {
                 guard arguments.isEmpty else {
-                    throw PredicateError(.argument, "a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
+                    throw PredicateError(
+                        .argument,
+                        "a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }",
+                        column: nil)
                 }
                 try LuaMemoryBudget.reserveSwiftSource(state, format, what: "a #Predicate")
                 let read = try SwiftPredicateReader.read(format, captures: variables)
@@ -196,8 +217,10 @@ extension QuarryRuntime {
 
     func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
-        let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
-                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities", "template"]
+        let allowed: Set<String> = [
+            "entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
+            "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities", "template"
+        ]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
             throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: Array(allowed)))
@@ -212,7 +235,9 @@ extension QuarryRuntime {
         let extra = LuaTable.element(s, index, 2) != LUA_TNIL
         quarry_pop(s, 1)
         if extra {
-            throw LuaError("the table form takes no predicate or arguments in its list; write fetch{ \"Item\", predicate = \"...\", args = { ... } } or fetch(\"Item\", \"...\", ...)", operation: "fetch")
+            throw LuaError(
+                "the table form takes no predicate or arguments in its list; write fetch{ \"Item\", predicate = \"...\", args = { ... } } or fetch(\"Item\", \"...\", ...)",
+                operation: "fetch")
         }
         if entityName == nil {
             if LuaTable.field(s, index, "entity") == LUA_TSTRING { entityName = luaString(s, -1) }
@@ -228,8 +253,14 @@ extension QuarryRuntime {
         case LUA_TSTRING: format = luaString(s, -1)
         default:
             object = predicateObject(s, -1)
-            if object == nil { quarry_pop(s, 1); throw OptionError("predicate", mustBe: "a format string or a predicate(...) object", operation: "fetch") }
-            do { try checkPredicateObjectType(s, -1, entity: entityName) } catch { quarry_pop(s, 1); throw error }
+            if object == nil {
+                quarry_pop(s, 1)
+                throw OptionError("predicate", mustBe: "a format string or a predicate(...) object", operation: "fetch")
+            }
+            do { try checkPredicateObjectType(s, -1, entity: entityName) } catch {
+                quarry_pop(s, 1)
+                throw error
+            }
         }
         quarry_pop(s, 1)
         if let template {
@@ -250,7 +281,8 @@ extension QuarryRuntime {
         if object != nil, !arguments.isEmpty || !variables.isEmpty {
             throw LuaError("a predicate object holds its arguments already; pass args to predicate(...)", operation: "fetch")
         }
-        var request = try object.map { makeRequest(entityName, object: $0) }
+        var request =
+            try object.map { makeRequest(entityName, object: $0) }
             ?? makeRequest(entityName, format: format, arguments: arguments, variables: variables)
         request.request.sortDescriptors = try sortDescriptors(s, index)
         request.request.limit = try optionalCount(s, index, "limit")
@@ -269,7 +301,9 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
         case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)
-        default: quarry_pop(s, 1); throw OptionError("section", mustBe: "a key path string", operation: "fetch")
+        default:
+            quarry_pop(s, 1)
+            throw OptionError("section", mustBe: "a key path string", operation: "fetch")
         }
         quarry_pop(s, 1)
         return request
@@ -285,8 +319,9 @@ extension QuarryRuntime {
         guard let name else { throw OptionError("template", mustBe: "the name of a fetch request template", operation: "fetch") }
         let templates = try context.fetchTemplates()
         guard let template = templates.first(where: { $0.name == name }) else {
-            throw LuaError("no fetch request template '\(name)' in the model" + (templates.isEmpty ? " (it has none)" : ""),
-                           operation: "fetch", suggestion: closestMatch(to: name, in: templates.map(\.name)))
+            throw LuaError(
+                "no fetch request template '\(name)' in the model" + (templates.isEmpty ? " (it has none)" : ""),
+                operation: "fetch", suggestion: closestMatch(to: name, in: templates.map(\.name)))
         }
         if let named = entity, !context.isKind(named, of: template.entity) {
             throw LuaError("template '\(name)' fetches \(template.entity), not \(named)", operation: "fetch")
@@ -305,11 +340,14 @@ extension QuarryRuntime {
             quarry_pop(s, 1)
             let shapes = ["objects", "ids", "count", "dictionaries"]
             guard shapes.contains(result) else {
-                throw LuaError("result must be one of objects, ids, count, dictionaries; got '\(result)'", operation: "fetch",
-                               suggestion: closestMatch(to: result, in: shapes))
+                throw LuaError(
+                    "result must be one of objects, ids, count, dictionaries; got '\(result)'", operation: "fetch",
+                    suggestion: closestMatch(to: result, in: shapes))
             }
             request.result = result
-        } else { quarry_pop(s, 1) }
+        } else {
+            quarry_pop(s, 1)
+        }
         request.properties = try stringList(s, index, "properties")
         request.group = try stringList(s, index, "group")
         if LuaTable.field(s, index, "distinct") != LUA_TNIL { request.distinct = lua_toboolean(s, -1) != 0 }
@@ -325,7 +363,9 @@ extension QuarryRuntime {
             let table = lua_gettop(s)
             let arguments = try predicateArguments(s, table, what: "having", operation: "fetch")
             quarry_pop(s, 1)
-            guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
+            guard case .value(.text(let format))? = arguments.first else {
+                throw LuaError("having = { format, args... } needs the format first", operation: "fetch")
+            }
             request.having = try parseHaving(format, Array(arguments.dropFirst()))
         default:
             defer { quarry_pop(s, 1) }
@@ -335,8 +375,11 @@ extension QuarryRuntime {
             request.having = object
         }
         if request.result != "dictionaries", !request.properties.isEmpty || !request.group.isEmpty || request.having != nil {
-            if request.result == "objects" { request.result = "dictionaries" }
-            else { throw LuaError("properties, group and having go with result = \"dictionaries\"", operation: "fetch") }
+            if request.result == "objects" {
+                request.result = "dictionaries"
+            } else {
+                throw LuaError("properties, group and having go with result = \"dictionaries\"", operation: "fetch")
+            }
         }
         if request.result == "dictionaries", request.properties.isEmpty {
             throw LuaError("result = \"dictionaries\" needs properties, e.g. properties = { \"carrier\", \"count(*)\" }", operation: "fetch")

@@ -1,7 +1,7 @@
 import CLua
-import QuarryStore
-import QuarryModelFiles
 import QuarryModel
+import QuarryModelFiles
+import QuarryStore
 
 /// `model(path)`: a Core Data model file's entities defined in the open store.
 extension QuarryRuntime {

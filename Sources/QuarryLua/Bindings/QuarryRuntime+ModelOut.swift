@@ -1,9 +1,9 @@
 import CLua
 import CQuarryShim
 import Foundation
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryStore
 
 /// The model out of Quarry: `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")`.
 /// Both start from `ObjectContext.coreDataModel`, so a Core Data store's own model and
@@ -14,7 +14,8 @@ extension QuarryRuntime {
         var style = SwiftModelStyle.swiftData
         if let name {
             guard let chosen = SwiftModelStyle(rawValue: name.lowercased()) else {
-                throw call.argumentError(2, "style must be \(SwiftModelStyle.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), got '\(name)'")
+                throw call.argumentError(
+                    2, "style must be \(SwiftModelStyle.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), got '\(name)'")
             }
             style = chosen
         }

@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension QuarryRuntime {
 }
@@ -12,7 +12,8 @@ func literal(_ value: Value) -> String {
     switch value {
     // Control characters as Lua escapes them (`\n`, `\27`): a value from a file sends
     // nothing to the terminal that prints it.
-    case .text(let s): return "\"" + ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
+    case .text(let s):
+        return "\"" + ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
     case .decimal(let s): return "decimal(\"\(s)\")"
     default: return value.displayString
@@ -31,7 +32,8 @@ extension QuarryRuntime {
                 }
                 targets = try LuaTable.array(call.state, index) { i in
                     guard let target = swiftObject(call.state, -1, kind: .object, as: ManagedObject.self) else {
-                        throw OptionError("\(object.entity.name).\(key)[\(i)]", mustBe: "a \(relationship.destination) object", got: call.typeName(-1))
+                        throw OptionError(
+                            "\(object.entity.name).\(key)[\(i)]", mustBe: "a \(relationship.destination) object", got: call.typeName(-1))
                     }
                     return target
                 }

@@ -3,8 +3,8 @@ import CQuarryShim
 import CQuarrySignals
 import Foundation
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// One registered observer: what it watches, and its Lua callback (kept in the registry
 /// table `quarry.callbacks` under `callback`).
@@ -20,7 +20,11 @@ final class ObserverHandle {
     let callback: Int
     var cancelled = false
     weak var runtime: QuarryRuntime?
-    init(target: Target, callback: Int, runtime: QuarryRuntime) { self.target = target; self.callback = callback; self.runtime = runtime }
+    init(target: Target, callback: Int, runtime: QuarryRuntime) {
+        self.target = target
+        self.callback = callback
+        self.runtime = runtime
+    }
     func cancel() {
         guard !cancelled else { return }
         cancelled = true
@@ -37,7 +41,10 @@ final class NamespaceHandle {
 final class StateHandle {
     var valueRef: Int
     let namespace: NamespaceHandle?
-    init(valueRef: Int, namespace: NamespaceHandle?) { self.valueRef = valueRef; self.namespace = namespace }
+    init(valueRef: Int, namespace: NamespaceHandle?) {
+        self.valueRef = valueRef
+        self.namespace = namespace
+    }
 }
 
 /// `bind(o, key)`: one attribute of one object as a reactive value.
@@ -45,7 +52,11 @@ final class BindingHandle {
     let object: ManagedObject
     let key: String
     let namespace: NamespaceHandle?
-    init(object: ManagedObject, key: String, namespace: NamespaceHandle?) { self.object = object; self.key = key; self.namespace = namespace }
+    init(object: ManagedObject, key: String, namespace: NamespaceHandle?) {
+        self.object = object
+        self.key = key
+        self.namespace = namespace
+    }
 }
 
 /// Observer state kept per runtime.
@@ -111,7 +122,8 @@ extension QuarryRuntime {
         registry.observers.removeAll { $0 === observer }
         release(observer.callback)
         if case .results(let handle) = observer.target,
-           !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } }) {
+            !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } })
+        {
             registry.trackers[ObjectIdentifier(handle)] = nil
         }
         switch observer.target {
@@ -124,13 +136,14 @@ extension QuarryRuntime {
     /// entity observer's, and observed results' (a row they hold that another session
     /// updates is an `updated` entry, with the keys that changed).
     var watchedEntityNames: Set<String> {
-        Set(observerRegistry.observers.compactMap { observer in
-            switch observer.target {
-            case .entity(let name): return name
-            case .results(let handle): return handle.results.entity.name
-            default: return nil
-            }
-        })
+        Set(
+            observerRegistry.observers.compactMap { observer in
+                switch observer.target {
+                case .entity(let name): return name
+                case .results(let handle): return handle.results.entity.name
+                default: return nil
+                }
+            })
     }
 
     // MARK: Delivery
@@ -228,7 +241,8 @@ extension QuarryRuntime {
                 // Batch changes also name rows no object held: load those that still exist,
                 // and tell of those deleted by their IDs.
                 for (entity, keys) in changes.batchUpdated.sorted(by: { $0.key < $1.key }) where self.context.isKind(entity, of: name) {
-                    for key in keys.sorted() where !updated.contains(where: { $0.primaryKey == key && self.context.isKind($0.entity.name, of: entity) }) {
+                    for key in keys.sorted()
+                    where !updated.contains(where: { $0.primaryKey == key && self.context.isKind($0.entity.name, of: entity) }) {
                         if let object = try? self.context.object(entityName: entity, primaryKey: key) { updated.append(object) }
                     }
                 }
@@ -254,7 +268,11 @@ extension QuarryRuntime {
                 let old = changes.oldValues[ObjectIdentifier(object)]?[key] ?? .null
                 let new = (try? object.value(forKey: key)) ?? .null
                 enqueue { [unowned self] in
-                    self.invoke(observer) { pushValue(self.state, new); pushValue(self.state, old); return 2 }
+                    self.invoke(observer) {
+                        pushValue(self.state, new)
+                        pushValue(self.state, old)
+                        return 2
+                    }
                 }
             case .state:
                 continue
@@ -279,21 +297,27 @@ extension QuarryRuntime {
         let entity = handle.results.entity.name
         let root = context.rootName(of: entity)
         func object(_ key: Int64) -> ManagedObject? {
-            known["\(root)/\(key)"] ?? context.registeredObject(entity: entity, primaryKey: key) ?? (try? context.object(entityName: entity, primaryKey: key))
+            known["\(root)/\(key)"] ?? context.registeredObject(entity: entity, primaryKey: key)
+                ?? (try? context.object(entityName: entity, primaryKey: key))
         }
         func position(_ p: RowPosition, _ field: String) {
             if sectioned {
-                lua_pushinteger(s, lua_Integer(p.section + 1)); LuaTable.setField(s, -2, "section")
-                lua_pushinteger(s, lua_Integer(p.row + 1)); LuaTable.setField(s, -2, "row")
+                lua_pushinteger(s, lua_Integer(p.section + 1))
+                LuaTable.setField(s, -2, "section")
+                lua_pushinteger(s, lua_Integer(p.row + 1))
+                LuaTable.setField(s, -2, "row")
             } else {
-                lua_pushinteger(s, lua_Integer(p.row + 1)); LuaTable.setField(s, -2, field)
+                lua_pushinteger(s, lua_Integer(p.row + 1))
+                LuaTable.setField(s, -2, field)
             }
         }
         func pair(_ p: RowPosition) {
             if sectioned {
                 lua_createtable(s, 2, 0)
-                lua_pushinteger(s, lua_Integer(p.section + 1)); lua_rawseti(s, -2, 1)
-                lua_pushinteger(s, lua_Integer(p.row + 1)); lua_rawseti(s, -2, 2)
+                lua_pushinteger(s, lua_Integer(p.section + 1))
+                lua_rawseti(s, -2, 1)
+                lua_pushinteger(s, lua_Integer(p.row + 1))
+                lua_rawseti(s, -2, 2)
             } else {
                 lua_pushinteger(s, lua_Integer(p.row + 1))
             }
@@ -309,25 +333,37 @@ extension QuarryRuntime {
         }
         lua_createtable(s, 0, 5)
         list("deleted", change.deleted.count) { i in
-            position(change.deleted[i].at, "index"); _ = pushObject(object(change.deleted[i].key)); LuaTable.setField(s, -2, "object")
+            position(change.deleted[i].at, "index")
+            _ = pushObject(object(change.deleted[i].key))
+            LuaTable.setField(s, -2, "object")
         }
         list("inserted", change.inserted.count) { i in
-            position(change.inserted[i].at, "index"); _ = pushObject(object(change.inserted[i].key)); LuaTable.setField(s, -2, "object")
+            position(change.inserted[i].at, "index")
+            _ = pushObject(object(change.inserted[i].key))
+            LuaTable.setField(s, -2, "object")
         }
         list("moved", change.moved.count) { i in
             let m = change.moved[i]
-            pair(m.from); LuaTable.setField(s, -2, "from")
-            pair(m.to); LuaTable.setField(s, -2, "to")
-            _ = pushObject(object(m.key)); LuaTable.setField(s, -2, "object")
+            pair(m.from)
+            LuaTable.setField(s, -2, "from")
+            pair(m.to)
+            LuaTable.setField(s, -2, "to")
+            _ = pushObject(object(m.key))
+            LuaTable.setField(s, -2, "object")
         }
         list("updated", change.updated.count) { i in
             let key = change.updated[i].key
-            position(change.updated[i].at, "index"); _ = pushObject(object(key)); LuaTable.setField(s, -2, "object")
+            position(change.updated[i].at, "index")
+            _ = pushObject(object(key))
+            LuaTable.setField(s, -2, "object")
             // The keys that changed, as the contract gives them (empty where the change
             // does not say, as a batch change of rows no object holds).
             let names = (change.changedKeys[key] ?? []).sorted()
             lua_createtable(s, Int32(names.count), 0)
-            for (j, name) in names.enumerated() { pushValue(s, .text(name)); lua_rawseti(s, -2, lua_Integer(j + 1)) }
+            for (j, name) in names.enumerated() {
+                pushValue(s, .text(name))
+                lua_rawseti(s, -2, lua_Integer(j + 1))
+            }
             LuaTable.setField(s, -2, "keys")
         }
         if sectioned {
@@ -336,8 +372,10 @@ extension QuarryRuntime {
                 lua_createtable(s, Int32(entries.count), 0)
                 for (i, entry) in entries.enumerated() {
                     lua_createtable(s, 0, 2)
-                    lua_pushinteger(s, lua_Integer(entry.index + 1)); LuaTable.setField(s, -2, "index")
-                    pushValue(s, entry.id); LuaTable.setField(s, -2, "id")
+                    lua_pushinteger(s, lua_Integer(entry.index + 1))
+                    LuaTable.setField(s, -2, "index")
+                    pushValue(s, entry.id)
+                    LuaTable.setField(s, -2, "id")
                     lua_rawseti(s, -2, lua_Integer(i + 1))
                 }
                 LuaTable.setField(s, -2, field)

@@ -9,7 +9,10 @@ final class PredicateHandle {
     let predicate: Predicate
     /// A `#Predicate<T>`'s reading, for its `T`; nil for a format string.
     let swift: SwiftPredicateReader.Read?
-    init(_ predicate: Predicate, swift: SwiftPredicateReader.Read? = nil) { self.predicate = predicate; self.swift = swift }
+    init(_ predicate: Predicate, swift: SwiftPredicateReader.Read? = nil) {
+        self.predicate = predicate
+        self.swift = swift
+    }
 }
 
 extension QuarryRuntime {
@@ -38,7 +41,8 @@ extension QuarryRuntime {
     /// (the predicate would name keys `entity` need not have), as text, with `T`'s column.
     func checkSwiftType(_ read: SwiftPredicateReader.Read, entity: String) throws {
         guard read.typeName != nil, read.typeName != entity else { return }
-        var ancestors: [String] = [], parent = try context.entity(named: entity).parent
+        var ancestors: [String] = []
+        var parent = try context.entity(named: entity).parent
         while let name = parent, !ancestors.contains(name), ancestors.count < 64 {
             ancestors.append(name)
             parent = try? context.entity(named: name).parent

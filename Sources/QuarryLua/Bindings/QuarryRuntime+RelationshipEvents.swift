@@ -1,6 +1,6 @@
 import CLua
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// What an object's observers hear of a relationship: its members before and
 /// after, as `o:changes()` gives them (a to-one's object or nil, a to-many's members as an
@@ -41,7 +41,9 @@ extension QuarryRuntime {
     /// `.unchanged` when both are the same (a target the other session deleted is no
     /// object any more: nil before and after tells nothing), nil for an attribute.
     func outsideToOneChange(_ key: String, of object: ManagedObject, old: [String: Value]) -> ObservedChange? {
-        guard let relationship = (try? context.entity(named: object.entity.name))?.relationship(named: key), !relationship.isToMany else { return nil }
+        guard let relationship = (try? context.entity(named: object.entity.name))?.relationship(named: key), !relationship.isToMany else {
+            return nil
+        }
         let before = context.toOneTarget(key, of: object, committedValues: old)
         let now = (try? context.relatedObject(key, of: object)) ?? nil
         guard before !== now else { return .unchanged }

@@ -2,9 +2,9 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 extension QuarryRuntime {
     func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {
@@ -78,7 +78,9 @@ extension QuarryRuntime {
             if handle.object != nil {
                 throw LuaError("r.args: the predicate is an object that holds its arguments; assign r.predicate instead")
             }
-            if call.isNoneOrNil(3) { arguments = [] } else {
+            if call.isNoneOrNil(3) {
+                arguments = []
+            } else {
                 try call.table(3)
                 arguments = try predicateArguments(s, 3, what: "r.args")
             }

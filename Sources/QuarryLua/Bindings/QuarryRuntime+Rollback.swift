@@ -51,7 +51,11 @@ extension QuarryRuntime {
             case .binding(let object, let key):
                 guard let value = discarded.reverted.first(where: { $0.object === object })?.values[key] else { continue }
                 enqueue { [unowned self] in
-                    self.invoke(observer) { pushValue(self.state, value.new); pushValue(self.state, value.old); return 2 }
+                    self.invoke(observer) {
+                        pushValue(self.state, value.new)
+                        pushValue(self.state, value.old)
+                        return 2
+                    }
                 }
             case .entity(let name):
                 // Only values went back: no row was inserted or deleted in the store.

@@ -1,10 +1,10 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
-import QuarryModel
 
 /// A Lua handle on an entity, by name: it follows the entity through migrations.
 final class EntityHandle {
@@ -52,7 +52,8 @@ extension QuarryRuntime {
             return (object, 3)
         }
         let format = try call.optionalString(2)
-        var arguments: [PredicateArgument] = [], captures: [String: PredicateArgument] = [:]
+        var arguments: [PredicateArgument] = []
+        var captures: [String: PredicateArgument] = [:]
         if call.type(3) == LUA_TTABLE, format != nil || call.argumentCount >= 4 {
             // A Swift `#Predicate` takes its captured values from the table, by name.
             if let format, SwiftPredicateReader.isSwift(format) {
@@ -69,7 +70,9 @@ extension QuarryRuntime {
     /// The entity of the handle that a method was called on (argument 1).
     func entityName(_ call: LuaCall) throws -> String {
         guard let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) else {
-            throw LuaError("calling '\(call.functionName)' on bad self (an entity expected, got \(call.typeName(1)); use ':' as in Item:\(call.functionName)(...))")
+            throw LuaError(
+                "calling '\(call.functionName)' on bad self (an entity expected, got \(call.typeName(1)); use ':' as in Item:\(call.functionName)(...))"
+            )
         }
         return handle.name
     }
@@ -93,7 +96,9 @@ extension QuarryRuntime {
         }
         if !dropped.isEmpty {
             let listed = dropped.map { "\($0.name) (\($0.values) value\($0.values == 1 ? "" : "s"))" }.joined(separator: ", ")
-            writeNotice("note: entity \(name): dropped \(dropped.count == 1 ? "attribute" : "attributes") \(listed) with \(dropped.count == 1 ? "its column" : "their columns")")
+            writeNotice(
+                "note: entity \(name): dropped \(dropped.count == 1 ? "attribute" : "attributes") \(listed) with \(dropped.count == 1 ? "its column" : "their columns")"
+            )
         }
         bindGlobalIfFree(name)
         return pushEntity(name)
@@ -111,7 +116,10 @@ extension QuarryRuntime {
         case LUA_TNIL: break
         case LUA_TSTRING: description.parent = luaString(state, -1)
         default:
-            if let handle = swiftObject(state, -1, kind: .entity, as: EntityHandle.self) { description.parent = handle.name; break }
+            if let handle = swiftObject(state, -1, kind: .entity, as: EntityHandle.self) {
+                description.parent = handle.name
+                break
+            }
             quarry_pop(state, 1)
             throw LuaError("parent must name an entity", operation: operation)
         }
@@ -121,7 +129,9 @@ extension QuarryRuntime {
         if LuaTable.field(state, index, "uniqueness") != LUA_TNIL {
             defer { quarry_pop(state, 1) }
             let list = lua_gettop(state)
-            guard lua_type(state, list) == LUA_TTABLE else { throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation) }
+            guard lua_type(state, list) == LUA_TTABLE else {
+                throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation)
+            }
             var constraints: [[String]] = []
             for i in 1...max(1, LuaTable.length(state, list)) where LuaTable.length(state, list) > 0 {
                 lua_rawgeti(state, list, lua_Integer(i))
@@ -134,7 +144,9 @@ extension QuarryRuntime {
                 for j in 1...LuaTable.length(state, item) {
                     lua_rawgeti(state, item, lua_Integer(j))
                     defer { quarry_pop(state, 1) }
-                    guard lua_type(state, -1) == LUA_TSTRING else { throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation) }
+                    guard lua_type(state, -1) == LUA_TSTRING else {
+                        throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation)
+                    }
                     names.append(luaString(state, -1))
                 }
                 constraints.append(names)
@@ -177,19 +189,22 @@ struct EntityDefinitionReader {
             default: throw OptionError(key, mustBe: "a string", in: "'\(name)'", operation: "entity \(entity)")
             }
         }
-        let one = try string("one"), many = try string("many")
+        let one = try string("one")
+        let many = try string("many")
         guard one != nil || many != nil else { return nil }
         if one != nil, many != nil { throw LuaError("'\(name)' cannot be both one and many", operation: "entity \(entity)") }
         var rule = DeleteRule.nullify
         if let text = try string("delete") {
             // setdefault comes only from a foreign file's keys: Quarry's links have no default.
             guard let parsed = DeleteRule(rawValue: text.lowercased()), parsed != .setdefault else {
-                throw OptionError("delete", mustBe: "nullify, cascade, deny or noaction", got: "'\(text)'", in: "'\(name)'", operation: "entity \(entity)")
+                throw OptionError(
+                    "delete", mustBe: "nullify, cascade, deny or noaction", got: "'\(text)'", in: "'\(name)'", operation: "entity \(entity)")
             }
             rule = parsed
         }
-        return RelationshipDescription(name: name, destination: (one ?? many)!, inverse: try string("inverse"),
-                                       isToMany: many != nil, deleteRule: rule)
+        return RelationshipDescription(
+            name: name, destination: (one ?? many)!, inverse: try string("inverse"),
+            isToMany: many != nil, deleteRule: rule)
     }
 
     func attribute(_ name: String, at index: Int32) throws -> AttributeDescription {
@@ -205,19 +220,24 @@ struct EntityDefinitionReader {
             quarry_pop(state, 1)
             return try attribute(name, spec: spec, options: index)
         default:
-            throw OptionError("'\(name)'", mustBe: "a type name such as \"string\" or a table such as { \"int64\", default = 0 }", operation: "entity \(entity)")
+            throw OptionError(
+                "'\(name)'", mustBe: "a type name such as \"string\" or a table such as { \"int64\", default = 0 }", operation: "entity \(entity)")
         }
     }
 
     func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {
         var typeName = spec
         var optional = false
-        if typeName.hasSuffix("?") { typeName.removeLast(); optional = true }
+        if typeName.hasSuffix("?") {
+            typeName.removeLast()
+            optional = true
+        }
         guard let type = AttributeType(name: typeName) else {
             let names = AttributeType.allCases.map(\.rawValue) + ["int"]
-            throw LuaError("unknown type '\(typeName)' for '\(name)'", operation: "entity \(entity)",
-                           suggestion: closestMatch(to: typeName, in: names),
-                           remedy: "types are " + AttributeType.allCases.map(\.rawValue).joined(separator: ", "))
+            throw LuaError(
+                "unknown type '\(typeName)' for '\(name)'", operation: "entity \(entity)",
+                suggestion: closestMatch(to: typeName, in: names),
+                remedy: "types are " + AttributeType.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var attribute = AttributeDescription(name: name, type: type, isOptional: optional)
         guard let options else { return attribute }

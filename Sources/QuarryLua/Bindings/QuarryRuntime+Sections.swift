@@ -10,7 +10,10 @@ final class SectionHandle {
     let info: SectionInfo
     /// For the section `ipairs` walks (`luaSectionWalk`): where the walk began.
     var walk: ResultsWalk?
-    init(results: ResultsHandle, info: SectionInfo) { self.results = results; self.info = info }
+    init(results: ResultsHandle, info: SectionInfo) {
+        self.results = results
+        self.info = info
+    }
 }
 
 extension QuarryRuntime {
@@ -23,7 +26,10 @@ extension QuarryRuntime {
     /// each walking its objects as they were too.
     func pushSection(_ handle: ResultsHandle, _ index: Int64) throws -> Int32 {
         let all = try handle.walkSections ?? sections(handle)
-        guard index >= 1, index <= all.count else { lua_pushnil(state); return 1 }
+        guard index >= 1, index <= all.count else {
+            lua_pushnil(state)
+            return 1
+        }
         let section = SectionHandle(results: handle, info: all[Int(index - 1)])
         section.walk = handle.walk
         pushSwiftObject(state, section, kind: .section)

@@ -2,8 +2,8 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Seeing data: `summarize`, `sql`, and dictionary rows printed and exported as tables.
 /// The statistics and queries run in QuarryFetch; these functions only convert.
@@ -26,9 +26,11 @@ extension QuarryRuntime {
             let columns = rows.first.map { $0.map(\.key) } ?? []
             // A named aggregate (`sum(t) AS revenue`) shows as its name, never dropped.
             let named = request.properties.map(DictionaryRequest.shownKey).filter(columns.contains)
-            return DictionaryRows(columns: columns, rows: rows.map { row in
-                columns.map { column in row.first { $0.key == column }?.value ?? .null }
-            }, shown: named.isEmpty ? nil : named)
+            return DictionaryRows(
+                columns: columns,
+                rows: rows.map { row in
+                    columns.map { column in row.first { $0.key == column }?.value ?? .null }
+                }, shown: named.isEmpty ? nil : named)
         case .sql(let text, let arguments):
             let admit = LuaMemoryBudget.rowAdmission(state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
             do {

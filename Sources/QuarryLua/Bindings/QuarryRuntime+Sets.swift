@@ -1,14 +1,17 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A to-many relationship as Lua sees it: `#`, `s[i]`, `ipairs`, `:add`, `:remove`,
 /// `:contains`. It reads the relationship afresh each time, so it is always current.
 final class RelationshipSet {
     let object: ManagedObject
     let name: String
-    init(object: ManagedObject, name: String) { self.object = object; self.name = name }
+    init(object: ManagedObject, name: String) {
+        self.object = object
+        self.name = name
+    }
 }
 
 extension QuarryRuntime {

@@ -3,8 +3,8 @@ import CQuarryShim
 import Foundation
 import QuarryFetch
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// summarize()'s options and its progress line; the statistics are QuarryFetch's.
 extension QuarryRuntime {

@@ -31,7 +31,8 @@ extension QuarryRuntime {
                 if let key = console.readKey(waiting: 100) {
                     if key == .character(UInt8(ascii: "q")) { break }
                     if case .character(let byte) = key,
-                       let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns) {
+                        let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns)
+                    {
                         try results.reconfigure { $0.sortDescriptors = sort }
                         deliver()
                         try view.reconfigured()

@@ -1,8 +1,8 @@
 import Foundation
 import QuarryFormat
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// What a watch of rows shows: the query's latest rows, re-sorted when keys asked, a page
 /// of them on a terminal, and the rows that changed marked for `markSeconds`.
@@ -37,7 +37,8 @@ final class WatchRowsView {
         let values = rows.rows.map { row in positions.map { $0.map { row[$0] } ?? .null } }
         if runs > 0 {
             if marksExpired { marks = [:] }
-            let before = Set(queried), firsts = Set(queried.compactMap(\.first))
+            let before = Set(queried)
+            let firsts = Set(queried.compactMap(\.first))
             let changed = values.filter { !before.contains($0) }
             for row in changed { marks[row] = row.first.map(firsts.contains) == true ? "~" : "+" }
             if !changed.isEmpty { markedAt = Date() }
@@ -84,7 +85,8 @@ final class WatchRowsView {
             return
         }
         guard let start = pageStart else { return }
-        let size = max(1, format.maxRows), last = max(0, (queried.count - 1) / size * size)
+        let size = max(1, format.maxRows)
+        let last = max(0, (queried.count - 1) / size * size)
         switch key {
         case .character(UInt8(ascii: "n")), .character(UInt8(ascii: " ")), .pageDown: pageStart = min(last, start + size)
         case .character(UInt8(ascii: "p")), .character(UInt8(ascii: "b")), .pageUp: pageStart = max(0, start - size)
@@ -104,7 +106,8 @@ final class WatchRowsView {
             if let footer = table.footer { table.footer = footer + sorted }
             return table.render(format)
         }
-        let size = max(1, format.maxRows), total = rows.count
+        let size = max(1, format.maxRows)
+        let total = rows.count
         // Rows that shrank under a later page: their last page is shown.
         let first = min(start, max(0, (total - 1) / size * size))
         pageStart = first

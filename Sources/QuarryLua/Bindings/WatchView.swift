@@ -84,7 +84,8 @@ final class WatchView {
     /// g or Home the first; G or End the last.
     func page(_ key: ConsoleKey) throws {
         guard let start = pageStart else { return }
-        let size = max(1, format.maxRows), last = try lastPageStart()
+        let size = max(1, format.maxRows)
+        let last = try lastPageStart()
         switch key {
         case .character(UInt8(ascii: "n")), .character(UInt8(ascii: " ")), .pageDown: pageStart = min(last, start + size)
         case .character(UInt8(ascii: "p")), .character(UInt8(ascii: "b")), .pageUp: pageStart = max(0, start - size)
@@ -96,7 +97,8 @@ final class WatchView {
     }
 
     func lastPageStart() throws -> Int {
-        let size = max(1, format.maxRows), total = try results.count()
+        let size = max(1, format.maxRows)
+        let total = try results.count()
         return max(0, (total - 1) / size * size)
     }
 }

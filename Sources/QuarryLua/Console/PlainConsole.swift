@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A console that is no terminal: text to standard output and notes to standard error,
 /// plainly; no progress line, no redrawing, no keys. A runtime made without a shell

@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A SwiftData composite (a `Codable` struct kept as columns of its entity's table) in Lua:
 /// the store shows its elements as attributes keyed by path (`author.person`); Lua sees one
@@ -11,8 +11,10 @@ import QuarryModel
 /// Tables are read raw, so no metamethod runs (and none can raise across Swift frames).
 enum CompositeValues {
     /// Pushes composite `name` of an object whose element values `value` gives.
-    static func push(_ state: OpaquePointer, _ name: String, elements: [AttributeDescription],
-                     value: (AttributeDescription) throws -> Value) throws {
+    static func push(
+        _ state: OpaquePointer, _ name: String, elements: [AttributeDescription],
+        value: (AttributeDescription) throws -> Value
+    ) throws {
         let leaves = try elements.map { element in
             (path: element.name.dropFirst(name.count + 1).split(separator: ".").map(String.init), attribute: element, value: try value(element))
         }
@@ -40,22 +42,28 @@ enum CompositeValues {
     /// The value of each element of composite `name` for the Lua value at `index` (nil or a
     /// table, nested as the composite is). Every field must name an element and hold a
     /// value it can take, so a misspelt field is an error, not a value lost.
-    static func values(_ state: OpaquePointer, _ index: Int32, _ name: String, entity: String,
-                       elements: [AttributeDescription]) throws -> [String: Value] {
+    static func values(
+        _ state: OpaquePointer, _ index: Int32, _ name: String, entity: String,
+        elements: [AttributeDescription]
+    ) throws -> [String: Value] {
         let index = lua_absindex(state, index)
         var result = Dictionary(uniqueKeysWithValues: elements.map { ($0.name, Value.null) })
         switch lua_type(state, index) {
         case LUA_TNIL: return result
         case LUA_TTABLE: break
         default:
-            throw LuaError("\(entity).\(name) is a composite: give it a table of its elements (\(fieldNames(name, elements))) or nil, not \(String(cString: lua_typename(state, lua_type(state, index))))")
+            throw LuaError(
+                "\(entity).\(name) is a composite: give it a table of its elements (\(fieldNames(name, elements))) or nil, not \(String(cString: lua_typename(state, lua_type(state, index))))"
+            )
         }
         try read(state, index, prefix: name, entity: entity, elements: elements, into: &result)
         return result
     }
 
-    private static func read(_ state: OpaquePointer, _ table: Int32, prefix: String, entity: String,
-                             elements: [AttributeDescription], into result: inout [String: Value]) throws {
+    private static func read(
+        _ state: OpaquePointer, _ table: Int32, prefix: String, entity: String,
+        elements: [AttributeDescription], into result: inout [String: Value]
+    ) throws {
         let (keys, nonString) = LuaTable.stringKeys(state, table)
         if nonString { throw LuaError("\(entity).\(prefix) takes a table keyed by element names (\(fieldNames(prefix, elements)))") }
         for key in keys {
@@ -86,7 +94,10 @@ enum CompositeValues {
     static func assign(_ values: [String: Value], to object: ManagedObject) throws {
         let ordered = values.sorted { $0.key < $1.key }
         for (key, value) in ordered {
-            guard let attribute = object.entity.writableAttribute(named: key) else { try object.setValue(value, forKey: key); continue }
+            guard let attribute = object.entity.writableAttribute(named: key) else {
+                try object.setValue(value, forKey: key)
+                continue
+            }
             switch attribute.type.coerce(value) {
             case .failure: try object.setValue(value, forKey: key)
             case .success(let v) where v.isNull && !attribute.isOptional: try object.setValue(value, forKey: key)

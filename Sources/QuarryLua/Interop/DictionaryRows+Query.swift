@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// What made a list of dictionary rows, so `watch` can run it again when the store
 /// changes: a dictionary request (`fetch{ ..., result = "dictionaries" }`) or a

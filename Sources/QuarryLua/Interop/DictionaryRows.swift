@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Dictionary rows (a list of records, as `sql()`, `summarize()` and group/having give)
 /// read back from Lua to print or export: the column names and each row's values.
@@ -96,12 +96,18 @@ func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra:
         }
         var record: [String: Value] = [:]
         let (keys, nonString) = LuaTable.stringKeys(state, -1)
-        guard !nonString else { quarry_pop(state, 1); return nil }
+        guard !nonString else {
+            quarry_pop(state, 1)
+            return nil
+        }
         for key in keys {
             LuaTable.field(state, -1, key)
             let value = luaValue(state, -1)
             quarry_pop(state, 1)
-            guard let value else { quarry_pop(state, 1); return nil }
+            guard let value else {
+                quarry_pop(state, 1)
+                return nil
+            }
             record[key] = value
         }
         quarry_pop(state, 1)

@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// One call from Lua into Swift: its arguments, read without raising, and the stack to
 /// push results on. Argument errors read as lauxlib's ("bad argument #1 to 'fetch'
@@ -59,10 +59,22 @@ public struct LuaCall {
         return 1
     }
 
-    public func pushNil() -> Int32 { lua_pushnil(state); return 1 }
-    public func push(_ text: String) -> Int32 { pushString(state, text); return 1 }
-    public func push(_ flag: Bool) -> Int32 { lua_pushboolean(state, flag ? 1 : 0); return 1 }
-    public func push(_ number: Int) -> Int32 { lua_pushinteger(state, lua_Integer(number)); return 1 }
+    public func pushNil() -> Int32 {
+        lua_pushnil(state)
+        return 1
+    }
+    public func push(_ text: String) -> Int32 {
+        pushString(state, text)
+        return 1
+    }
+    public func push(_ flag: Bool) -> Int32 {
+        lua_pushboolean(state, flag ? 1 : 0)
+        return 1
+    }
+    public func push(_ number: Int) -> Int32 {
+        lua_pushinteger(state, lua_Integer(number))
+        return 1
+    }
 }
 
 /// The string at `index` (bytes decoded as UTF-8, invalid sequences repaired).

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// An error to raise in Lua, as parts the one renderer composes (see `ErrorRendering`).
 public struct LuaError: QuarryError {
@@ -40,7 +40,7 @@ public struct LuaError: QuarryError {
 
     public var message: String {
         switch kind {
-        case let .badArgument(index, function): return "bad argument #\(index) to '\(function)' (\(detail))"
+        case .badArgument(let index, let function): return "bad argument #\(index) to '\(function)' (\(detail))"
         case .other: return detail
         }
     }

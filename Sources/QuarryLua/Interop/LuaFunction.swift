@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A Swift function callable from Lua. It reads its arguments, pushes its results and
 /// returns how many; to fail it throws, and the C trampoline raises the Lua error after

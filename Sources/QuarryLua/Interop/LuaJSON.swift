@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// `json` attributes as Lua tables, as the contract has them: a table assigned is stored
 /// as JSON text (keys sorted, so equal tables store equal text), and the text reads back
@@ -46,7 +46,9 @@ enum LuaJSON {
                 let key: Any
                 switch lua_type(state, -2) {
                 case LUA_TNUMBER where quarry_isinteger(state, -2) != 0: key = Int(quarry_tointeger(state, -2, nil))
-                case LUA_TSTRING: key = luaString(state, -2); integerKeys = false
+                case LUA_TSTRING:
+                    key = luaString(state, -2)
+                    integerKeys = false
                 default:
                     let kind = typeName(state, -2)
                     quarry_pop(state, 2)

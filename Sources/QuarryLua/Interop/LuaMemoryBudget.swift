@@ -29,8 +29,9 @@ enum LuaMemoryBudget {
     /// stop it halfway.
     static func reserveSwiftSource(_ state: OpaquePointer, _ text: String, what: String) throws {
         let (bytes, over) = text.utf8.count.multipliedReportingOverflow(by: perSwiftSourceByte)
-        try reserve(state, over ? Int.max : bytes, for: "reading \(what) of \(max(1, text.utf8.count >> 10)) KB",
-                    remedy: "write it as a format string, which reads in far less, or raise --memory")
+        try reserve(
+            state, over ? Int.max : bytes, for: "reading \(what) of \(max(1, text.utf8.count >> 10)) KB",
+            remedy: "write it as a format string, which reads in far less, or raise --memory")
     }
 
     /// Throws the one-line memory error when `bytes` more would take the heap past the
@@ -40,8 +41,9 @@ enum LuaMemoryBudget {
         guard limit > 0 else { return }
         let room = quarry_memory_room(state)
         guard bytes > 0, UInt(bytes) > UInt(room) else { return }
-        throw LuaError("not enough memory: \(what()) needs about \(megabytes(bytes)) MB of the Lua heap, over the --memory limit (\(limit >> 20) MB)",
-                       remedy: remedy)
+        throw LuaError(
+            "not enough memory: \(what()) needs about \(megabytes(bytes)) MB of the Lua heap, over the --memory limit (\(limit >> 20) MB)",
+            remedy: remedy)
     }
 
     /// The most a result read without `--memory` may hold: a quarter of the machine's
@@ -59,8 +61,9 @@ enum LuaMemoryBudget {
             let what = "a result of \(rows) row\(rows == 1 ? "" : "s") or more"
             if quarry_memory_limit(state) > 0 { return try reserve(state, size, for: what, remedy: remedy) }
             guard size > unlimitedResultBytes else { return }
-            throw LuaError("not enough memory: \(what) needs about \(megabytes(size)) MB, over a quarter of this machine's memory (\(unlimitedResultBytes >> 20) MB)",
-                           remedy: remedy)
+            throw LuaError(
+                "not enough memory: \(what) needs about \(megabytes(size)) MB, over a quarter of this machine's memory (\(unlimitedResultBytes >> 20) MB)",
+                remedy: remedy)
         }
     }
 

@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// Where the registry keeps `null`, the stand-in for nil inside tables.
 let nullRegistryKey = "quarry.null"
@@ -28,8 +28,14 @@ func predicateArgument(_ state: OpaquePointer, _ index: Int32) -> PredicateArgum
     for i in stride(from: 1, through: LuaTable.length(state, table), by: 1) {
         LuaTable.element(state, table, i)
         defer { quarry_pop(state, 1) }
-        if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self) { objects.append(ObjectReference(object)); continue }
-        if isNullMarker(state, -1) { values.append(.null); continue }
+        if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self) {
+            objects.append(ObjectReference(object))
+            continue
+        }
+        if isNullMarker(state, -1) {
+            values.append(.null)
+            continue
+        }
         guard let value = luaValue(state, -1) else { return nil }
         values.append(value)
     }
@@ -66,7 +72,9 @@ func namedPredicateArguments(_ state: OpaquePointer, _ table: Int32, what: Strin
     for key in LuaTable.stringKeys(state, table).keys {
         LuaTable.field(state, table, key)
         defer { quarry_pop(state, 1) }
-        guard let value = predicateArgument(state, -1) else { throw OptionError("\(what).\(key)", mustBe: "a value or a list of values", operation: operation) }
+        guard let value = predicateArgument(state, -1) else {
+            throw OptionError("\(what).\(key)", mustBe: "a value or a list of values", operation: operation)
+        }
         named[key] = value
     }
     return named

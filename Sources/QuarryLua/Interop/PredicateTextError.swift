@@ -1,6 +1,6 @@
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// A predicate that failed to parse, with the text it was parsed from: thrown by the
 /// bindings as it is (the dispatcher renders it as the `PredicateError` it holds, word for

@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 // Objects that are still only rows. Fetched results hand Lua one userdata per row
 // without making a ManagedObject: the userdata names its batch (a `rows` userdata over
@@ -94,7 +94,8 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
         quarry_remove(state, identities)
     }
     if quarry_find_row(state, identities, identities + 1, lua_Integer(key)) == LUA_TUSERDATA,
-       let payload = userdataPayload(state, -1, kind: .object) {
+        let payload = userdataPayload(state, -1, kind: .object)
+    {
         if payload == 0 {
             adopt(state, -1, object, kind: .object)
             dropTables()
@@ -136,9 +137,11 @@ func materialize(_ state: OpaquePointer, _ index: Int32) -> ManagedObject? {
 func makeObject(_ state: OpaquePointer, _ index: Int32, beforeOutsideChange: Bool = false) throws -> ManagedObject {
     let index = lua_absindex(state, index)
     guard let block = lua_touserdata(state, index)?.assumingMemoryBound(to: quarry_object_block.self),
-          userdataPayload(state, index, kind: .object) != nil else { throw LuaError("not an object") }
+        userdataPayload(state, index, kind: .object) != nil
+    else { throw LuaError("not an object") }
     guard lua_getiuservalue(state, index, 1) == LUA_TUSERDATA,
-          let batch = swiftObject(state, -1, kind: .rows, as: RowBatch.self) else {
+        let batch = swiftObject(state, -1, kind: .rows, as: RowBatch.self)
+    else {
         quarry_pop(state, 1)
         throw LuaError("this object can no longer be read: the rows it was read with are gone")
     }
@@ -224,8 +227,9 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     }
     batch.keys.withUnsafeBufferPointer { keys in
         skip.withUnsafeBufferPointer { skip in
-            quarry_fill_batch_objects(state, objects, rows, identities, identities + 1, identities + 2, lua_gettop(state),
-                                      keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(window.lowerBound), Int64(count))
+            quarry_fill_batch_objects(
+                state, objects, rows, identities, identities + 1, identities + 2, lua_gettop(state),
+                keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(window.lowerBound), Int64(count))
         }
     }
     for (row, object) in batch.registered where window.contains(row) {
@@ -274,7 +278,9 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     lua_setiuservalue(state, -2, 1)
     block.pointee.fast_count = Int64(fast.count)
     withUnsafeMutableBytes(of: &block.pointee.fast_names) { names in
-        for (i, field) in fast.enumerated() { names.storeBytes(of: field.name, toByteOffset: i * MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self) }
+        for (i, field) in fast.enumerated() {
+            names.storeBytes(of: field.name, toByteOffset: i * MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+        }
     }
     withUnsafeMutableBytes(of: &block.pointee.fast_codes) { codes in
         for (i, field) in fast.enumerated() { codes.storeBytes(of: field.code, toByteOffset: i * MemoryLayout<Int64>.stride, as: Int64.self) }

@@ -26,8 +26,9 @@ private let identityKey = "quarry.identity"
 /// Creates the registry tables the functions below rely on; `configure` fills each
 /// kind's metatable with its metamethods.
 func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) -> Void) {
-    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)), UInt64(Block.cookie(.section)),
-                       UInt64(Block.cookie(.date)))
+    quarry_set_cookies(
+        UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)), UInt64(Block.cookie(.section)),
+        UInt64(Block.cookie(.date)))
     lua_createtable(state, 0, 0)
     lua_createtable(state, 0, 1)
     pushString(state, "v")
@@ -55,7 +56,10 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
     lua_createtable(state, 0, 8)
     lua_pushnil(state)
     while lua_next(state, -3) != 0 {
-        if lua_type(state, -2) == LUA_TSTRING, luaString(state, -2) == "__gc" { quarry_pop(state, 1); continue }
+        if lua_type(state, -2) == LUA_TSTRING, luaString(state, -2) == "__gc" {
+            quarry_pop(state, 1)
+            continue
+        }
         lua_pushvalue(state, -2)
         quarry_insert(state, -2)
         lua_rawset(state, -4)
@@ -132,7 +136,8 @@ func userdataPayload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind)
 /// reads as gone instead of dangling.
 func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) {
     guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload),
-          let block = lua_touserdata(state, index) else { return }
+        let block = lua_touserdata(state, index)
+    else { return }
     // Everything after the payload too: a batch's cells die with its RowBatch, and an
     // object revived by a finalizer must find no rows to read (C then asks Swift).
     block.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(kind))
@@ -166,7 +171,8 @@ private enum Block {
 
     static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
         guard userdataKind(state, index) == kind.rawValue, lua_rawlen(state, index) == size(kind),
-              let block = lua_touserdata(state, index), block.load(as: UInt.self) == cookie(kind) else { return nil }
+            let block = lua_touserdata(state, index), block.load(as: UInt.self) == cookie(kind)
+        else { return nil }
         return block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
     }
 }

@@ -12,7 +12,7 @@ enum ChartBindings {
     static let chartLibrary: [LuaBinding] = [
         LuaBinding("histogram", luaHistogram),
         LuaBinding("barchart", luaBarchart),
-        LuaBinding("linechart", luaLinechart),
+        LuaBinding("linechart", luaLinechart)
     ]
 
     static func luaHistogram(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -30,15 +30,19 @@ enum ChartBindings {
         let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.number)
         let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }
         let total = buckets.reduce(0) { $0 + $1.count }
-        return call.push(Chart.bars(title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
-                                    values: buckets.map { Double($0.count) }, leftOut: nonFinite, style: runtime.chartStyle))
+        return call.push(
+            Chart.bars(
+                title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
+                values: buckets.map { Double($0.count) }, leftOut: nonFinite, style: runtime.chartStyle))
     }
 
     static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
         let values = try rows.rows.map { try runtime.number($0[valueColumn], key: rows.columns[valueColumn], function: "barchart") }
-        return call.push(Chart.bars(title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
-                                    labels: rows.rows.map { $0[labelColumn].displayString }, values: values, style: runtime.chartStyle))
+        return call.push(
+            Chart.bars(
+                title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
+                labels: rows.rows.map { $0[labelColumn].displayString }, values: values, style: runtime.chartStyle))
     }
 
     static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -46,7 +50,9 @@ enum ChartBindings {
         let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let ys = try rows.rows.map { try runtime.number($0[yColumn], key: rows.columns[yColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
-        return call.push(Chart.line(title: "\(rows.columns[yColumn]) by \(rows.columns[xColumn])", xs: xs, ys: ys,
-                                    xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) }, style: runtime.chartStyle))
+        return call.push(
+            Chart.line(
+                title: "\(rows.columns[yColumn]) by \(rows.columns[xColumn])", xs: xs, ys: ys,
+                xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) }, style: runtime.chartStyle))
     }
 }

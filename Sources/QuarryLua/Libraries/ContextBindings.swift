@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of save(), rollback(), haschanges(), refresh() and history: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -15,7 +15,7 @@ enum ContextBindings {
         LuaBinding("refresh", luaRefresh),
         LuaBinding("historytoken", luaHistorytoken),
         LuaBinding("__history", luaHistory),
-        LuaBinding("__prune", luaPrune),
+        LuaBinding("__prune", luaPrune)
     ]
 
     static func luaSave(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -96,7 +96,9 @@ enum ContextBindings {
             switch LuaTable.field(call.state, 1, "since") {
             case LUA_TNIL: break
             case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)
-            default: quarry_pop(call.state, 1); throw OptionError("since", mustBe: "a token from historytoken()", operation: "history")
+            default:
+                quarry_pop(call.state, 1)
+                throw OptionError("since", mustBe: "a token from historytoken()", operation: "history")
             }
             quarry_pop(call.state, 1)
             author = try QuarryRuntime.author(call, 1, operation: "history")
@@ -107,12 +109,18 @@ enum ContextBindings {
         lua_createtable(s, Int32(transactions.count), 0)
         for (i, t) in transactions.enumerated() {
             lua_createtable(s, 0, 6)
-            lua_pushinteger(s, lua_Integer(t.token)); LuaTable.setField(s, -2, "token")
-            pushValue(s, .date(t.time)); LuaTable.setField(s, -2, "time")
-            pushValue(s, t.author.map(Value.text) ?? .null); LuaTable.setField(s, -2, "author")
+            lua_pushinteger(s, lua_Integer(t.token))
+            LuaTable.setField(s, -2, "token")
+            pushValue(s, .date(t.time))
+            LuaTable.setField(s, -2, "time")
+            pushValue(s, t.author.map(Value.text) ?? .null)
+            LuaTable.setField(s, -2, "author")
             for (field, ids) in [("inserted", t.inserted), ("updated", t.updated), ("deleted", t.deleted)] {
                 lua_createtable(s, Int32(ids.count), 0)
-                for (j, id) in ids.enumerated() { pushString(s, id); lua_rawseti(s, -2, lua_Integer(j + 1)) }
+                for (j, id) in ids.enumerated() {
+                    pushString(s, id)
+                    lua_rawseti(s, -2, lua_Integer(j + 1))
+                }
                 LuaTable.setField(s, -2, field)
             }
             lua_rawseti(s, -2, lua_Integer(i + 1))

@@ -2,8 +2,8 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of import(), export() and the `.once` writer: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -11,14 +11,15 @@ import QuarryModel
 enum DataBindings {
     /// For the prelude only (it takes it out of `quarry` before any script runs).
     static let onceWriter: [LuaBinding] = [
-        LuaBinding("__writeonce", luaWriteOnce),
+        LuaBinding("__writeonce", luaWriteOnce)
     ]
 
     /// `.once FILE`: the next printed result goes to FILE through the one writer exports
     /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
     /// Never under --safe, whoever sets `quarry.__once`.
     static func luaWriteOnce(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let path = try call.string(1), text = try call.string(2)
+        let path = try call.string(1)
+        let text = try call.string(2)
         if runtime.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
         do {
             let file = try OutputFile(path: path, operation: ".once")
@@ -32,7 +33,7 @@ enum DataBindings {
     /// Globals, also fields of `quarry`.
     static let dataLibrary: [LuaBinding] = [
         LuaBinding("import", luaImport),
-        LuaBinding("export", luaExport),
+        LuaBinding("export", luaExport)
     ]
 
     static func luaImport(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -71,7 +72,8 @@ enum DataBindings {
         if runtime.isModelExport(call) { return try runtime.exportModel(call) }
         // export(x, path) takes no options: a table after the path is a mistake, not ignored.
         if call.argumentCount > 2, !call.isNoneOrNil(3) {
-            throw call.argumentError(3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
+            throw call.argumentError(
+                3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
         }
         // Dictionary rows (sql(), summarize(), group/having) export as results do.
         if call.type(1) == LUA_TTABLE, let rows = runtime.dictionaryRows(call, 1) {

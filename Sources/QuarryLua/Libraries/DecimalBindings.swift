@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Exact decimals in Lua (`Value.decimal`, PostgreSQL's `numeric`), as Core Data hands
 /// out `NSDecimalNumber`: `tostring` gives the text the server writes (`195.10`); `+ - * /`
@@ -14,7 +14,7 @@ import QuarryModel
 /// between two userdata, so `d == 0.99` is false: compare with `decimal(0.99)`, or `d.number`.
 enum DecimalBindings {
     static let decimalLibrary: [LuaBinding] = [
-        LuaBinding("decimal", luaDecimal),
+        LuaBinding("decimal", luaDecimal)
     ]
 
     /// `decimal("195.10")`, `decimal("1e200")`, `decimal(2.5)`, `decimal(d)`: printed as the server prints numeric.
@@ -78,7 +78,7 @@ enum DecimalBindings {
             guard key == "number" else { throw LuaError("decimals have no field '\(key)' (fields: number)") }
             lua_pushnumber(call.state, DecimalText.double(text))
             return 1
-        },
+        }
     ]
 
     /// The operand at `i` as an exact decimal: a decimal, an integer, a finite float (by its
@@ -93,8 +93,10 @@ enum DecimalBindings {
         return DecimalText.exact(value)
     }
 
-    private static func arithmetic(_ call: LuaCall, _ verb: String,
-                                   _ op: (ExactDecimal, ExactDecimal) throws -> ExactDecimal) throws -> Int32 {
+    private static func arithmetic(
+        _ call: LuaCall, _ verb: String,
+        _ op: (ExactDecimal, ExactDecimal) throws -> ExactDecimal
+    ) throws -> Int32 {
         guard let a = try exact(call, 1), let b = try exact(call, 2) else {
             throw LuaError("attempt to \(verb) \(call.typeName(1)) and \(call.typeName(2)) (decimals compute with decimals and numbers)")
         }

@@ -14,7 +14,7 @@ enum FetchBindings {
         LuaBinding("count", luaCount),
         LuaBinding("__objectat", luaObjectat),
         LuaBinding("__walk", luaWalk),
-        LuaBinding("swift", luaSwift),
+        LuaBinding("swift", luaSwift)
     ]
 
     /// Methods, found through `__index`.
@@ -23,7 +23,7 @@ enum FetchBindings {
         LuaBinding("first", luaResultsFirst),
         LuaBinding("ids", luaResultsIds),
         LuaBinding("totable", luaResultsTotable),
-        LuaBinding("swift", luaSwift),
+        LuaBinding("swift", luaSwift)
     ]
 
     static func luaFetch(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -50,7 +50,8 @@ enum FetchBindings {
         var style: SwiftRequestStyle?
         if let name = try call.optionalString(2) {
             guard let chosen = SwiftRequestStyle(rawValue: name.lowercased()) else {
-                throw call.argumentError(2, "style must be \(SwiftRequestStyle.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), got '\(name)'")
+                throw call.argumentError(
+                    2, "style must be \(SwiftRequestStyle.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), got '\(name)'")
             }
             style = chosen
         }

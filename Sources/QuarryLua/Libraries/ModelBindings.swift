@@ -7,7 +7,7 @@ import QuarryStore
 enum ModelBindings {
     /// Globals, also fields of `quarry`.
     static let modelLibrary: [LuaBinding] = [
-        LuaBinding("model", luaModel),
+        LuaBinding("model", luaModel)
     ]
 
     static func luaModel(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

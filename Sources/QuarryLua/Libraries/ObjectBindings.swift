@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of objects' methods (also globals) and metamethods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -17,7 +17,7 @@ enum ObjectBindings {
         LuaBinding("isInserted", luaObjectIsInserted),
         LuaBinding("isDeleted", luaObjectIsDeleted),
         LuaBinding("hasChanges", luaObjectHasChanges),
-        LuaBinding("changes", luaObjectChanges),
+        LuaBinding("changes", luaObjectChanges)
     ]
 
     /// The object methods that are globals too (`delete(o)`, `objectID(o)`, ...).
@@ -26,13 +26,13 @@ enum ObjectBindings {
     /// `o:refresh()` drops that object's unsaved changes; the global refresh() notices
     /// other processes' commits (and refresh(o) refreshes o).
     static let objectOnlyMethods: [LuaBinding] = [
-        LuaBinding("refresh", luaObjectRefresh),
+        LuaBinding("refresh", luaObjectRefresh)
     ]
 
     /// The REPL shows an object as a one-row table, or one line per key when that
     /// would not fit (the prelude's quarry.show).
     static let objectLibrary: [LuaBinding] = [
-        LuaBinding("__objecttable", luaObjecttable),
+        LuaBinding("__objecttable", luaObjecttable)
     ]
 
     static func luaObjectDelete(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -43,7 +43,9 @@ enum ObjectBindings {
     static func luaObjectID(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).objectID) }
 
     /// The row's own entity: objects are made as it (a SportCar fetched as a Car is a SportCar).
-    static func luaObjectEntity(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { runtime.pushEntity(try runtime.object(call, 1).entity.name) }
+    static func luaObjectEntity(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        runtime.pushEntity(try runtime.object(call, 1).entity.name)
+    }
 
     static func luaObjectIsInserted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isInserted) }
 
@@ -85,8 +87,12 @@ enum ObjectBindings {
     static func luaObjecttable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let object = try runtime.object(call, 1)
         let entity = runtime.context.currentEntityDescription(of: object)
-        var headers = ["id"], row: [Value] = [.text(object.objectID)]
-        for (key, value) in object.values { headers.append(key); row.append(value) }
+        var headers = ["id"]
+        var row: [Value] = [.text(object.objectID)]
+        for (key, value) in object.values {
+            headers.append(key)
+            row.append(value)
+        }
         for relationship in entity.toOneRelationships {
             headers.append(relationship.name)
             row.append((try? runtime.context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
@@ -97,7 +103,7 @@ enum ObjectBindings {
     static let objectMetamethods: [LuaBinding] = [
         LuaBinding("__index", luaObjectIndex),
         LuaBinding("__newindex", luaObjectNewindex),
-        LuaBinding("__tostring", luaObjectTostring),
+        LuaBinding("__tostring", luaObjectTostring)
     ]
 
     static func luaObjectIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -105,7 +111,8 @@ enum ObjectBindings {
         noteRowRead(call.state, 1, key)
         let object = try runtime.object(call, 1)
         if let attribute = object.entity.attribute(named: key) {
-            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
+            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute)
+            return 1
         }
         if object.entity.compositeNames.contains(key) {
             try CompositeValues.push(call.state, key, elements: object.entity.compositeElements(of: key)) { try object.value(forKey: $0.name) }
@@ -136,7 +143,8 @@ enum ObjectBindings {
             return 0
         }
         if object.entity.compositeNames.contains(key), object.entity.attribute(named: key) == nil {
-            let values = try CompositeValues.values(call.state, 3, key, entity: object.entity.name, elements: object.entity.compositeElements(of: key))
+            let values = try CompositeValues.values(
+                call.state, 3, key, entity: object.entity.name, elements: object.entity.compositeElements(of: key))
             try CompositeValues.assign(values, to: object)
             return 0
         }

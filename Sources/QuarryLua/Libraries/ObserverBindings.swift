@@ -3,8 +3,8 @@ import CQuarryShim
 import CQuarrySignals
 import Foundation
 import QuarryFetch
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of observe(), bind(), state(), namespace() and their methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -15,27 +15,27 @@ enum ObserverBindings {
         LuaBinding("observe", luaObserve),
         LuaBinding("bind", luaBind),
         LuaBinding("state", luaState),
-        LuaBinding("namespace", luaNamespace),
+        LuaBinding("namespace", luaNamespace)
     ]
 
     /// Methods, found through `__index`.
     static let bindingMethods: [LuaBinding] = [
-        LuaBinding("observe", luaBindingObserve),
+        LuaBinding("observe", luaBindingObserve)
     ]
 
     /// Methods, found through `__index`.
     static let stateMethods: [LuaBinding] = [
-        LuaBinding("observe", luaStateObserve),
+        LuaBinding("observe", luaStateObserve)
     ]
 
     /// Methods, found through `__index`.
     static let observerMethods: [LuaBinding] = [
-        LuaBinding("cancel", luaObserverCancel),
+        LuaBinding("cancel", luaObserverCancel)
     ]
 
     /// Methods, found through `__index`.
     static let namespaceMethods: [LuaBinding] = [
-        LuaBinding("cancel", luaNamespaceCancel),
+        LuaBinding("cancel", luaNamespaceCancel)
     ]
 
     static func luaObserve(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -53,28 +53,45 @@ enum ObserverBindings {
         let callback = runtime.reference(last)
         if let results = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
             if runtime.observerRegistry.trackers[ObjectIdentifier(results)] == nil {
-                do { runtime.observerRegistry.trackers[ObjectIdentifier(results)] = try ResultsTracker(results.results) }
-                catch { runtime.release(callback); throw error }
+                do { runtime.observerRegistry.trackers[ObjectIdentifier(results)] = try ResultsTracker(results.results) } catch {
+                    runtime.release(callback)
+                    throw error
+                }
             }
             observer = ObserverHandle(target: .results(results), callback: callback, runtime: runtime)
             // Another process's update of a row the results hold, which changes neither
             // what they hold nor its order, reaches it too.
-            do { try runtime.context.watchRows(of: runtime.watchedEntityNames.union([results.results.entity.name])) } catch { runtime.release(callback); throw error }
+            do { try runtime.context.watchRows(of: runtime.watchedEntityNames.union([results.results.entity.name])) } catch {
+                runtime.release(callback)
+                throw error
+            }
         } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
             // An object of a store `.open` closed would never be heard of again.
-            if object.isForeign(to: runtime.context) { runtime.release(callback); throw StoreError.closed }
+            if object.isForeign(to: runtime.context) {
+                runtime.release(callback)
+                throw StoreError.closed
+            }
             var keys: Set<String> = []
             if last == 3 {
-                guard call.type(2) == LUA_TTABLE else { runtime.release(callback); throw call.typeError(2, expected: "table of keys") }
+                guard call.type(2) == LUA_TTABLE else {
+                    runtime.release(callback)
+                    throw call.typeError(2, expected: "table of keys")
+                }
                 keys = Set(try LuaTable.array(call.state, 2) { _ in luaString(call.state, -1) })
             }
             observer = ObserverHandle(target: .object(object, keys: keys), callback: callback, runtime: runtime)
         } else if call.type(1) == LUA_TSTRING || swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) != nil {
             let name = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? luaString(call.state, 1)
-            do { _ = try runtime.context.entity(named: name) } catch { runtime.release(callback); throw error }
+            do { _ = try runtime.context.entity(named: name) } catch {
+                runtime.release(callback)
+                throw error
+            }
             observer = ObserverHandle(target: .entity(name), callback: callback, runtime: runtime)
             // Another process's changes to rows no object holds reach it too.
-            do { try runtime.context.watchRows(of: runtime.watchedEntityNames.union([name])) } catch { runtime.release(callback); throw error }
+            do { try runtime.context.watchRows(of: runtime.watchedEntityNames.union([name])) } catch {
+                runtime.release(callback)
+                throw error
+            }
         } else {
             runtime.release(callback)
             throw call.typeError(1, expected: "results, object or entity name")
@@ -138,13 +155,13 @@ enum ObserverBindings {
     static let bindingMetamethods: [LuaBinding] = [
         LuaBinding("__index", luaBindingIndex),
         LuaBinding("__newindex", luaBindingNewindex),
-        LuaBinding("__tostring", luaBindingTostring),
+        LuaBinding("__tostring", luaBindingTostring)
     ]
 
     static let stateMetamethods: [LuaBinding] = [
         LuaBinding("__index", luaStateIndex),
         LuaBinding("__newindex", luaStateNewindex),
-        LuaBinding("__tostring", luaStateTostring),
+        LuaBinding("__tostring", luaStateTostring)
     ]
 
     static func luaBindingIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -161,7 +178,9 @@ enum ObserverBindings {
     static func luaBindingNewindex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
         guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
-        guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError.cannotHold(binding.object.entity.name, binding.key, call.typeName(3)) }
+        guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else {
+            throw LuaError.cannotHold(binding.object.entity.name, binding.key, call.typeName(3))
+        }
         try binding.object.setValue(value, forKey: binding.key)
         return 0
     }
@@ -174,7 +193,10 @@ enum ObserverBindings {
     static func luaStateIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         guard let handle = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
         let key = try call.string(2)
-        if key == "value" { runtime.pushReference(handle.valueRef); return 1 }
+        if key == "value" {
+            runtime.pushReference(handle.valueRef)
+            return 1
+        }
         if runtime.pushMethod(.state, key) { return 1 }
         throw LuaError("states have .value and :observe(fn), not '\(key)'")
     }
@@ -188,7 +210,11 @@ enum ObserverBindings {
         for observer in runtime.observerRegistry.observers where !observer.cancelled {
             guard case .state(let s) = observer.target, s === handle else { continue }
             runtime.enqueue { [unowned runtime] in
-                runtime.invoke(observer) { runtime.pushReference(newRef); runtime.pushReference(oldRef); return 2 }
+                runtime.invoke(observer) {
+                    runtime.pushReference(newRef)
+                    runtime.pushReference(oldRef)
+                    return 2
+                }
             }
         }
         // The old value stays referenced until its events are delivered.
@@ -209,7 +235,7 @@ enum ObserverBindings {
                 if runtime.pushMethod(kind, key) { return 1 }
                 throw LuaError("\(kind.rawValue)s have no field or method '\(key)' (methods: cancel)")
             },
-            LuaBinding("__tostring") { _, call in call.push(kind.rawValue) },
+            LuaBinding("__tostring") { _, call in call.push(kind.rawValue) }
         ]
     }
 }

@@ -14,7 +14,7 @@ enum ResultsBindings {
         LuaBinding("__index", luaResultsIndex),
         LuaBinding("__newindex", luaResultsNewindex),
         LuaBinding("__tostring", luaResultsTostring),
-        LuaBinding("__quarry_snapshot", luaResultsWalk),
+        LuaBinding("__quarry_snapshot", luaResultsWalk)
     ]
 
     /// What `ipairs(r)` walks (see quarry_install_ipairs): results that go on over the

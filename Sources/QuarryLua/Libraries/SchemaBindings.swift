@@ -1,9 +1,9 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarryModel
 
 /// The Lua side of entity(), relate(), format(), entities() and entities' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -14,7 +14,7 @@ enum SchemaBindings {
         LuaBinding("entity", luaEntity),
         LuaBinding("relate", luaRelate),
         LuaBinding("format", luaFormat),
-        LuaBinding("entities", luaEntities),
+        LuaBinding("entities", luaEntities)
     ]
 
     /// Methods, found through `__index`.
@@ -26,7 +26,7 @@ enum SchemaBindings {
         LuaBinding("updateall", luaEntityUpdateall),
         LuaBinding("deleteall", luaEntityDeleteall),
         LuaBinding("swift", luaEntitySwift),
-        LuaBinding("get", luaEntityGet),
+        LuaBinding("get", luaEntityGet)
     ]
 
     /// The prelude wraps this in Lua so that `entity "Item" { ... }` also works.
@@ -42,9 +42,10 @@ enum SchemaBindings {
         }
         let relationship: RelationshipDescription
         // Under --safe a declaration lasts the session: no sidecar file is written.
-        relationship = try runtime.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
-                                               name: try call.optionalString(5), inverse: try call.optionalString(6),
-                                               keep: !runtime.isSandboxed)
+        relationship = try runtime.context.relate(
+            try name(1), try call.string(2), try name(3), try call.string(4),
+            name: try call.optionalString(5), inverse: try call.optionalString(6),
+            keep: !runtime.isSandboxed)
         return call.push(relationship.name)
     }
 
@@ -75,7 +76,10 @@ enum SchemaBindings {
             let (keys, nonString) = LuaTable.stringKeys(call.state, 2)
             if nonString { throw call.argumentError(2, "keys must be attribute names") }
             for key in keys {
-                if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
+                if description.relationship(named: key) != nil {
+                    relationshipKeys.append(key)
+                    continue
+                }
                 LuaTable.field(call.state, 2, key)
                 defer { quarry_pop(call.state, 1) }
                 if description.compositeNames.contains(key), description.attribute(named: key) == nil {
@@ -134,7 +138,9 @@ enum SchemaBindings {
         for key in LuaTable.stringKeys(call.state, next).keys {
             LuaTable.field(call.state, next, key)
             defer { quarry_pop(call.state, 1) }
-            guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall") }
+            guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else {
+                throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall")
+            }
             values[key] = value
         }
         let n: Int
@@ -180,7 +186,7 @@ enum SchemaBindings {
 
     static let entityMetamethods: [LuaBinding] = [
         LuaBinding("__index", luaEntityIndex),
-        LuaBinding("__tostring", luaEntityTostring),
+        LuaBinding("__tostring", luaEntityTostring)
     ]
 
     static func luaEntityIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

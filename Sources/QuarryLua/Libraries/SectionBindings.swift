@@ -12,7 +12,7 @@ enum SectionBindings {
         LuaBinding("__len", luaSectionLen),
         LuaBinding("__index", luaSectionIndex),
         LuaBinding("__tostring", luaSectionTostring),
-        LuaBinding("__quarry_snapshot", luaSectionWalk),
+        LuaBinding("__quarry_snapshot", luaSectionWalk)
     ]
 
     /// What `ipairs(sec)` walks: the section's objects as they were when the loop began,
@@ -39,7 +39,8 @@ enum SectionBindings {
         if call.type(2) == LUA_TNUMBER {
             let j = try call.integer(2)
             guard j >= 1, j <= section.info.count else { return call.pushNil() }
-            let results = section.results.results, index = section.info.start + Int(j - 1)
+            let results = section.results.results
+            let index = section.info.start + Int(j - 1)
             if let walk = section.walk, results.hasMoved(since: walk) { return runtime.pushObject(try results.object(at: index, in: walk)) }
             // As results do (see `r[i]`): the rows of the batch that fall in this
             // section, cached on the section for C to answer from.

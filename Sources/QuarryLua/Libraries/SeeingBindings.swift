@@ -2,8 +2,8 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of summarize(), sql() and the printing hooks: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -11,7 +11,7 @@ import QuarryModel
 enum SeeingBindings {
     /// For the prelude only (it takes them out of `quarry` before any script runs).
     static let pagerHook: [LuaBinding] = [
-        LuaBinding("__page", luaPage),
+        LuaBinding("__page", luaPage)
     ]
 
     /// The prelude's quarry.show hands what it prints to the console's pager first
@@ -25,7 +25,7 @@ enum SeeingBindings {
     static let seeingLibrary: [LuaBinding] = [
         LuaBinding("summarize", luaSummarize),
         LuaBinding("sql", luaSql),
-        LuaBinding("__rowstable", luaRowstable),
+        LuaBinding("__rowstable", luaRowstable)
     ]
 
     static func luaSummarize(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -1,7 +1,7 @@
 import CLua
 import CQuarryShim
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of to-many relationship sets' methods and metamethods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -13,7 +13,7 @@ enum SetBindings {
         LuaBinding("remove", luaSetRemove),
         LuaBinding("contains", luaSetContains),
         LuaBinding("insert", luaSetInsert),
-        LuaBinding("move", luaSetMove),
+        LuaBinding("move", luaSetMove)
     ]
 
     static func luaSetAdd(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -42,7 +42,8 @@ enum SetBindings {
     /// `s:move(from, to)`: an ordered relationship's member moved to another position.
     static func luaSetMove(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let set = try runtime.set(call, 1)
-        let from = try call.integer(2), to = try call.integer(3)
+        let from = try call.integer(2)
+        let to = try call.integer(3)
         try runtime.context.moveRelated(from: from, to: to, in: set.name, of: set.object)
         return 0
     }
@@ -57,7 +58,7 @@ enum SetBindings {
         LuaBinding("__len", luaSetLen),
         LuaBinding("__index", luaSetIndex),
         LuaBinding("__tostring", luaSetTostring),
-        LuaBinding("__quarry_snapshot", luaSetSnapshot),
+        LuaBinding("__quarry_snapshot", luaSetSnapshot)
     ]
 
     /// What `ipairs(s)` iterates: the members as they are when the loop starts, so that
@@ -86,7 +87,8 @@ enum SetBindings {
         }
         let key = try call.string(2)
         if runtime.pushMethod(.set, key) { return 1 }
-        throw LuaError("sets have no method '\(key)' (methods: add, remove, contains, and insert, move for an ordered one; #s and s[i] give the objects)")
+        throw LuaError(
+            "sets have no method '\(key)' (methods: add, remove, contains, and insert, move for an ordered one; #s and s[i] give the objects)")
     }
 
     static func luaSetTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

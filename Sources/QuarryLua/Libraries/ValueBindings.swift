@@ -1,8 +1,8 @@
 import CLua
 import CQuarryShim
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The Lua side of date(), now(), help(), typeof() and dates' metamethods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -13,7 +13,7 @@ enum ValueBindings {
         LuaBinding("date", luaDate),
         LuaBinding("now", luaNow),
         LuaBinding("help", luaHelp),
-        LuaBinding("typeof", luaTypeof),
+        LuaBinding("typeof", luaTypeof)
     ]
 
     static func luaDate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -44,8 +44,9 @@ enum ValueBindings {
 
     static func luaHelp(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         var name: String?
-        if call.type(1) == LUA_TSTRING { name = luaString(call.state, 1) }
-        else if !call.isNoneOrNil(1) {
+        if call.type(1) == LUA_TSTRING {
+            name = luaString(call.state, 1)
+        } else if !call.isNoneOrNil(1) {
             // The name of the global function that is this value.
             quarry_pushglobaltable(call.state)
             lua_pushnil(call.state)
@@ -77,9 +78,14 @@ enum ValueBindings {
         LuaBinding("__lt") { _, call in try compare(call, <) },
         LuaBinding("__le") { _, call in try compare(call, <=) },
         LuaBinding("__sub") { _, call in
-            if let a = operand(call, 1), let b = operand(call, 2) { lua_pushnumber(call.state, a - b); return 1 }
+            if let a = operand(call, 1), let b = operand(call, 2) {
+                lua_pushnumber(call.state, a - b)
+                return 1
+            }
             if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a - b) }
-            throw LuaError("attempt to subtract \(call.typeName(2)) from \(call.typeName(1)) (a date minus a date gives seconds; a date minus seconds gives a date)")
+            throw LuaError(
+                "attempt to subtract \(call.typeName(2)) from \(call.typeName(1)) (a date minus a date gives seconds; a date minus seconds gives a date)"
+            )
         },
         LuaBinding("__add") { _, call in
             if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a + b) }
@@ -97,13 +103,16 @@ enum ValueBindings {
         LuaBinding("__index") { _, call in
             let key = (try? call.string(2)) ?? ""
             guard let seconds = operand(call, 1) else { return call.pushNil() }
-            if key == "timestamp" { lua_pushnumber(call.state, seconds); return 1 }
+            if key == "timestamp" {
+                lua_pushnumber(call.state, seconds)
+                return 1
+            }
             // Components in UTC, as tostring shows the date; weekday 1 is Sunday, as os.date's wday.
             guard let field = DateComponent(rawValue: key) else {
                 throw LuaError("dates have no field '\(key)' (fields: timestamp, \(DateComponent.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return call.push(field.value(of: seconds))
-        },
+        }
     ]
 
     private static func operand(_ call: LuaCall, _ i: Int32) -> Double? { dateValue(call.state, i) }

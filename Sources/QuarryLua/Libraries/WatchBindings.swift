@@ -12,7 +12,7 @@ import QuarryStore
 enum WatchBindings {
     /// Globals, also fields of `quarry`.
     static let watchLibrary: [LuaBinding] = [
-        LuaBinding("watch", luaWatch),
+        LuaBinding("watch", luaWatch)
     ]
 
     static func luaWatch(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -31,7 +31,9 @@ enum WatchBindings {
         }
         guard let handle = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) else {
             if isQuarryRows(call.state, 1) {
-                throw LuaError("these rows have no query to run again (summarize's); watch results, fetch{ ..., result = \"dictionaries\" } or sql(...)", operation: "watch")
+                throw LuaError(
+                    "these rows have no query to run again (summarize's); watch results, fetch{ ..., result = \"dictionaries\" } or sql(...)",
+                    operation: "watch")
             }
             throw call.typeError(1, expected: "results, dictionary results or sql() rows")
         }

@@ -40,8 +40,10 @@ public struct ConstraintViolation: Equatable, Sendable {
     /// SQLite's words (a foreign key, a check, an expression index).
     public var said: String
 
-    public init(_ kind: Kind, table: String?, columns: [String], constraint: String? = nil,
-                code: EngineCode, sql: String?, said: String) {
+    public init(
+        _ kind: Kind, table: String?, columns: [String], constraint: String? = nil,
+        code: EngineCode, sql: String?, said: String
+    ) {
         self.kind = kind
         self.table = table
         self.columns = columns

@@ -25,7 +25,7 @@ public enum ErrorRendering {
         if let operation = error.operation, !operation.isEmpty {
             line += part(operation, limit: operationLimit) + ": "
         }
-        if case let .file(path, lineNumber, column)? = error.location {
+        if case .file(let path, let lineNumber, let column)? = error.location {
             line += part(path, limit: pathLimit)
             if let lineNumber { line += ":\(lineNumber)" }
             if lineNumber != nil, let column { line += ":\(column)" }
@@ -35,7 +35,7 @@ public enum ErrorRendering {
         if let suggestion = error.suggestion {
             line += " (did you mean '" + part(suggestion, limit: suggestionLimit) + "'?)"
         }
-        if case let .column(column)? = error.location {
+        if case .column(let column)? = error.location {
             line += " at column \(column)"
         }
         if let remedy = error.remedy, !remedy.isEmpty {
@@ -95,7 +95,8 @@ public enum ErrorRendering {
         guard count > limit else { return text }
         // The marker takes at most 45 characters; what is kept leaves room for it.
         let kept = min(limit * 9 / 10, limit - 45)
-        let head = kept * 2 / 3, tail = kept - head
+        let head = kept * 2 / 3
+        let tail = kept - head
         return String(String.UnicodeScalarView(scalars.prefix(head)))
             + " ... (\(count - kept) characters left out) ... "
             + String(String.UnicodeScalarView(scalars.suffix(tail)))

@@ -12,7 +12,9 @@ public struct ImportField: Equatable, Sendable {
     public var element: Int?
 
     public init(name: String?, column: Int? = nil, element: Int? = nil) {
-        self.name = name; self.column = column; self.element = element
+        self.name = name
+        self.column = column
+        self.element = element
     }
 }
 
@@ -29,8 +31,8 @@ extension StoreError {
     /// The field an import failure names, when it names one (inside `.during` too).
     public var importField: ImportField? {
         switch self {
-        case let .importFailed(_, _, field, _): return field.value
-        case let .during(_, error): return error.importField
+        case .importFailed(_, _, let field, _): return field.value
+        case .during(_, let error): return error.importField
         default: return nil
         }
     }

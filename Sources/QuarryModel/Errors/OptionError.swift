@@ -23,8 +23,10 @@ public struct OptionError: QuarryError, Equatable, Sendable {
     public var suggestion: String?
     public var remedy: String?
 
-    public init(_ option: String, mustBe expected: String, got given: String? = nil, in owner: String? = nil,
-                operation: String? = nil, suggestion: String? = nil, remedy: String? = nil) {
+    public init(
+        _ option: String, mustBe expected: String, got given: String? = nil, in owner: String? = nil,
+        operation: String? = nil, suggestion: String? = nil, remedy: String? = nil
+    ) {
         self.option = option
         self.expected = expected
         self.given = given

@@ -14,8 +14,8 @@ extension StoreError {
     /// The constraint a write broke, on either engine (inside `.during` too).
     public var constraintViolation: ConstraintViolation? {
         switch self {
-        case let .constraint(violation): return violation
-        case let .during(_, error): return error.constraintViolation
+        case .constraint(let violation): return violation
+        case .during(_, let error): return error.constraintViolation
         default: return nil
         }
     }
@@ -23,8 +23,8 @@ extension StoreError {
     /// Why work stopped, when Ctrl-C or `--timeout` stopped it (inside `.during` too).
     public var interruption: Interruption? {
         switch self {
-        case let .interrupted(interruption): return interruption
-        case let .during(_, error): return error.interruption
+        case .interrupted(let interruption): return interruption
+        case .during(_, let error): return error.interruption
         default: return nil
         }
     }
@@ -32,9 +32,9 @@ extension StoreError {
     /// The statement the engine refused, when it is known (inside `.during` too).
     public var sql: String? {
         switch self {
-        case let .sqlite(_, sql, _), let .postgres(_, sql, _): return sql
-        case let .constraint(violation): return violation.sql
-        case let .during(_, error): return error.sql
+        case .sqlite(_, let sql, _), .postgres(_, let sql, _): return sql
+        case .constraint(let violation): return violation.sql
+        case .during(_, let error): return error.sql
         default: return nil
         }
     }

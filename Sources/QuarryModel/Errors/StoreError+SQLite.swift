@@ -21,12 +21,12 @@ extension StoreError {
     /// SQLite's extended result code, when SQLite refused (inside `.during` too).
     public var sqliteCode: SQLiteResultCode? {
         switch self {
-        case let .sqlite(code, _, _): return code
-        case let .constraint(violation):
-            if case let .sqlite(code) = violation.code { return code }
+        case .sqlite(let code, _, _): return code
+        case .constraint(let violation):
+            if case .sqlite(let code) = violation.code { return code }
             return nil
-        case let .interrupted(interruption): return interruption.stopped == .sqliteStatement ? .SQLITE_INTERRUPT : nil
-        case let .during(_, error): return error.sqliteCode
+        case .interrupted(let interruption): return interruption.stopped == .sqliteStatement ? .SQLITE_INTERRUPT : nil
+        case .during(_, let error): return error.sqliteCode
         default: return nil
         }
     }

@@ -49,56 +49,57 @@ public enum StoreError: QuarryError, Equatable {
 
     public var operation: String? {
         switch self {
-        case let .readOnly(operation): return operation
-        case let .invalidSchema(entity, _), let .migrationRefused(entity, _): return "entity \(entity)"
+        case .readOnly(let operation): return operation
+        case .invalidSchema(let entity, _), .migrationRefused(let entity, _): return "entity \(entity)"
         case .importFailed: return "import"
-        case let .cannotWrite(operation, _, _): return operation
+        case .cannotWrite(let operation, _, _): return operation
         case .conflict: return "save"
-        case let .during(operation, error): return [operation, error.operation].compactMap { $0 }.joined(separator: ": ")
+        case .during(let operation, let error): return [operation, error.operation].compactMap { $0 }.joined(separator: ": ")
         default: return nil
         }
     }
 
     public var message: String {
         switch self {
-        case let .unknownEntity(name, _):
+        case .unknownEntity(let name, _):
             return "unknown entity '\(name)'"
-        case let .unknownKey(entity, key, _):
+        case .unknownKey(let entity, let key, _):
             return "unknown key '\(key)' on entity \(entity)"
-        case let .typeMismatch(entity, key, expected, given):
+        case .typeMismatch(let entity, let key, let expected, let given):
             return "\(entity).\(key) expects \(expected), got \(given)"
-        case let .validation(message), let .database(message):
+        case .validation(let message), .database(let message):
             return message
-        case let .sqlite(code, _, message):
+        case .sqlite(let code, _, let message):
             return Self.sqliteMessage(message, code: code)
-        case let .postgres(_, _, message):
+        case .postgres(_, _, let message):
             return "PostgreSQL: " + message
-        case let .constraint(violation):
+        case .constraint(let violation):
             // SQLite's words on both engines where the parts say them; else the engine's own.
             switch violation.code {
-            case let .sqlite(code): return Self.sqliteMessage(violation.said, code: code)
+            case .sqlite(let code): return Self.sqliteMessage(violation.said, code: code)
             case .sqlState: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
             }
-        case let .interrupted(interruption):
+        case .interrupted(let interruption):
             return interruption.said
-        case let .invalidSchema(_, reason):
+        case .invalidSchema(_, let reason):
             return reason
-        case let .migrationRefused(_, reason):
+        case .migrationRefused(_, let reason):
             return "cannot migrate: \(reason)"
-        case let .objectDeleted(objectID):
+        case .objectDeleted(let objectID):
             return "\(objectID) has been deleted"
         case .readOnly:
             return "the store is read-only"
-        case let .viewIsReadOnly(entity):
+        case .viewIsReadOnly(let entity):
             return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
-        case let .importFailed(_, _, _, reason):
+        case .importFailed(_, _, _, let reason):
             return reason
-        case let .cannotWrite(_, path, reason):
+        case .cannotWrite(_, let path, let reason):
             return "cannot write \(path): \(reason)"
-        case let .conflict(objects):
-            let described = objects.prefix(5).map { o in
-                o.deleted ? "deleted \(o.objectID)" : "changed \(o.objectID) (\(o.keys.joined(separator: ", ")))"
-            }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
+        case .conflict(let objects):
+            let described =
+                objects.prefix(5).map { o in
+                    o.deleted ? "deleted \(o.objectID)" : "changed \(o.objectID) (\(o.keys.joined(separator: ", ")))"
+                }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
             // A merge is offered only where it can go through: a link that must keep a
             // deleted row (a required one) is named instead, with what can be done.
             let held = objects.flatMap(\.heldBy)
@@ -107,34 +108,37 @@ public enum StoreError: QuarryError, Equatable {
                 return "conflict: since they were read, another process \(described); nothing was written, and no merge can clear "
                     + "the links to it: \(links) (link to another object, or rollback())"
             }
-            return "conflict: since they were read, another process \(described); nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
-        case let .missingColumn(table, column):
+            return
+                "conflict: since they were read, another process \(described); nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
+        case .missingColumn(let table, let column):
             return "\(table): expected a column \(column), found none"
-        case let .unexpectedValue(table, column, found, expected):
+        case .unexpectedValue(let table, let column, let found, let expected):
             return "\(table).\(column) holds \(found) where \(expected) is expected"
-        case let .unknownFormat(entity, column, found, example):
-            let held = found.isEmpty ? "has no values to show the format it keeps"
+        case .unknownFormat(let entity, let column, let found, let example):
+            let held =
+                found.isEmpty
+                ? "has no values to show the format it keeps"
                 : "holds values in no one format Quarry can write (found " + found.map { "'\($0)'" }.joined(separator: ", ") + ")"
             return "\(entity).\(column) \(held); nothing was written: declare its format, e.g. format(\"\(entity)\", \"\(column)\", \"\(example)\")"
         case .closed:
             return "its store is closed (.open replaced it): fetch again from the open one"
-        case let .during(_, error):
+        case .during(_, let error):
             return error.message
         }
     }
 
     public var location: ErrorLocation? {
         switch self {
-        case let .importFailed(path, line, _, _): return .file(path: path, line: line, column: nil)
-        case let .during(_, error): return error.location
+        case .importFailed(let path, let line, _, _): return .file(path: path, line: line, column: nil)
+        case .during(_, let error): return error.location
         default: return nil
         }
     }
 
     public var suggestion: String? {
         switch self {
-        case let .unknownEntity(_, suggestion), let .unknownKey(_, _, suggestion): return suggestion
-        case let .during(_, error): return error.suggestion
+        case .unknownEntity(_, let suggestion), .unknownKey(_, _, let suggestion): return suggestion
+        case .during(_, let error): return error.suggestion
         default: return nil
         }
     }
@@ -142,7 +146,7 @@ public enum StoreError: QuarryError, Equatable {
     public var remedy: String? {
         switch self {
         case .unexpectedValue: return "was the file changed by another program?"
-        case let .during(_, error): return error.remedy
+        case .during(_, let error): return error.remedy
         default: return nil
         }
     }
@@ -157,6 +161,9 @@ public struct ConflictedObject: Equatable, Sendable {
     /// ("Car/t1.owner is required"), which keep `merge` from being offered.
     public var heldBy: [String]
     public init(objectID: String, keys: [String], deleted: Bool, heldBy: [String] = []) {
-        self.objectID = objectID; self.keys = keys; self.deleted = deleted; self.heldBy = heldBy
+        self.objectID = objectID
+        self.keys = keys
+        self.deleted = deleted
+        self.heldBy = heldBy
     }
 }

@@ -23,10 +23,17 @@ public enum URLSecrets {
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
-            guard let length = schemeLength(bytes, at: i) else { out.append(bytes[i]); i += 1; continue }
+            guard let length = schemeLength(bytes, at: i) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
             var end = bytes[(i + length)...].firstIndex { $0 == 32 || (9...13).contains($0) } ?? bytes.count
             if i > 0, bytes[i - 1] == UInt8(ascii: "'") || bytes[i - 1] == UInt8(ascii: "\""),
-               let quote = bytes[i..<end].lastIndex(of: bytes[i - 1]) { end = quote }
+                let quote = bytes[i..<end].lastIndex(of: bytes[i - 1])
+            {
+                end = quote
+            }
             out += Array(shown(String(decoding: bytes[i..<end], as: UTF8.self)).utf8)
             i = end
         }
@@ -46,9 +53,14 @@ public enum URLSecrets {
         var i = 0
         // The quotes of each kind before `i`, counted once as the scan passes them (a
         // count from the start at each password would be quadratic in a long message).
-        var quotes: [UInt8: Int] = [:], counted = 0
+        var quotes: [UInt8: Int] = [:]
+        var counted = 0
         while i < bytes.count {
-            guard let valueStart = keywordValueStart(bytes, at: i) else { out.append(bytes[i]); i += 1; continue }
+            guard let valueStart = keywordValueStart(bytes, at: i) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
             for byte in bytes[counted..<i] where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quotes[byte, default: 0] += 1 }
             counted = i
             out += bytes[i..<valueStart]
@@ -64,7 +76,8 @@ public enum URLSecrets {
                 var kept: [UInt8] = []
                 // A closing quote of the text around the string, when one is open there.
                 if end - 1 > valueStart, [UInt8(ascii: "\""), UInt8(ascii: "'")].contains(bytes[end - 1]),
-                   quotes[bytes[end - 1], default: 0] % 2 == 1 {
+                    quotes[bytes[end - 1], default: 0] % 2 == 1
+                {
                     kept = [bytes[end - 1]]
                 }
                 out += (end > valueStart ? Array("***".utf8) : []) + kept
@@ -92,7 +105,10 @@ public enum URLSecrets {
         var j = i
         for keyword in ["sslpassword", "password"] {
             let word = Array(keyword.utf8)
-            if i + word.count <= bytes.count, (0..<word.count).allSatisfy({ bytes[i + $0] | 0x20 == word[$0] }) { j = i + word.count; break }
+            if i + word.count <= bytes.count, (0..<word.count).allSatisfy({ bytes[i + $0] | 0x20 == word[$0] }) {
+                j = i + word.count
+                break
+            }
         }
         guard j > i else { return nil }
         while j < bytes.count, bytes[j] == 32 || bytes[j] == 9 { j += 1 }
@@ -124,7 +140,7 @@ public enum URLSecrets {
         guard let scheme = url.range(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         // Read two ways, any part of it may be a piece of a password (`?password=SEC@RET`).
-        guard case let (userinfo, after)? = userinfo(url) else { return url[..<scheme.upperBound] + "…" }
+        guard case (let userinfo, let after)? = userinfo(url) else { return url[..<scheme.upperBound] + "…" }
         let user = userinfo.map { String($0[..<($0.firstIndex(of: ":") ?? $0.endIndex)]) + "@" } ?? ""
         let tail = rest[after...]
         guard let mark = tail.firstIndex(of: "?") else { return url[..<scheme.upperBound] + user + tail }
@@ -169,7 +185,10 @@ extension String {
         var bytes: [UInt8] = []
         var iterator = utf8.makeIterator()
         while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
             guard let high = iterator.next().flatMap(Self.hexDigit), let low = iterator.next().flatMap(Self.hexDigit) else { return nil }
             bytes.append(high << 4 | low)
         }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CQuarrySignals
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads that may wait for a writer (a FIFO, a pipe, a terminal), bounded by Ctrl-C and
 /// the --timeout deadline. A process waiting in read(2) uses no CPU, so neither Lua's
@@ -22,7 +23,7 @@ package enum BlockedRead {
             let n = poll(&entry, 1, 50)
             if n > 0 { return }
             // 0: the slice passed; EINTR: a signal (Ctrl-C, the deadline's alarm) came. Ask again.
-            if n < 0, errno != EINTR, errno != EAGAIN { return }  // read(2) then says what is wrong
+            if n < 0, errno != EINTR, errno != EAGAIN { return } // read(2) then says what is wrong
         }
     }
 }

@@ -33,12 +33,24 @@ package struct ColumnType {
     }
 
     package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-        if Self.isNil(b, quoted: quoted) { sawNil = true; return }
+        if Self.isNil(b, quoted: quoted) {
+            sawNil = true
+            return
+        }
         sawValue = true
-        if quoted, quotedIsText { canBeInteger = false; canBeDouble = false; canBeBool = false; canBeDate = false; return }
+        if quoted, quotedIsText {
+            canBeInteger = false
+            canBeDouble = false
+            canBeBool = false
+            canBeDate = false
+            return
+        }
         // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
         // and VisiData take them: as a number the zeros would be lost.
-        if Self.hasLeadingZero(b) { canBeInteger = false; canBeDouble = false }
+        if Self.hasLeadingZero(b) {
+            canBeInteger = false
+            canBeDouble = false
+        }
         if canBeInteger || canBeDouble {
             let integer = Self.integer(b)
             if integer == nil { canBeInteger = false }
@@ -52,16 +64,31 @@ package struct ColumnType {
     /// The same narrowing for a value read from JSON.
     package mutating func observe(_ value: Value) {
         switch value {
-        case .null: sawNil = true; return
+        case .null:
+            sawNil = true
+            return
         case .integer(let i):
-            canBeBool = false; canBeDate = false
+            canBeBool = false
+            canBeDate = false
             if Double(exactly: i) == nil { sawInexactInteger = true }
-        case .real: canBeInteger = false; canBeBool = false; canBeDate = false
-        case .bool: canBeInteger = false; canBeDouble = false; canBeDate = false
+        case .real:
+            canBeInteger = false
+            canBeBool = false
+            canBeDate = false
+        case .bool:
+            canBeInteger = false
+            canBeDouble = false
+            canBeDate = false
         case .text(let s):
-            canBeInteger = false; canBeDouble = false; canBeBool = false
+            canBeInteger = false
+            canBeDouble = false
+            canBeBool = false
             if canBeDate, Value.parseISO8601(s) == nil { canBeDate = false }
-        default: canBeInteger = false; canBeDouble = false; canBeBool = false; canBeDate = false
+        default:
+            canBeInteger = false
+            canBeDouble = false
+            canBeBool = false
+            canBeDate = false
         }
         sawValue = true
     }
@@ -124,7 +151,10 @@ package struct ColumnType {
     package static func integer(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         var negative = false
-        if i < b.count, b[i] == 45 || b[i] == 43 { negative = b[i] == 45; i += 1 }
+        if i < b.count, b[i] == 45 || b[i] == 43 {
+            negative = b[i] == 45
+            i += 1
+        }
         guard i < b.count else { return nil }
         var value: Int64 = 0
         while i < b.count {

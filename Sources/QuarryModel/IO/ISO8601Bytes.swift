@@ -12,7 +12,10 @@ enum ISO8601Bytes {
         let whole = Int64(seconds)
         var days = whole / 86_400
         var rest = whole % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         // Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day number.
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -23,10 +26,22 @@ enum ISO8601Bytes {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: Int64) { out.append(UInt8(48 + n / 10)); out.append(UInt8(48 + n % 10)) }
-        two(year / 100); two(year % 100)
-        out.append(45); two(month); out.append(45); two(day)
-        out.append(84); two(rest / 3600); out.append(58); two(rest / 60 % 60); out.append(58); two(rest % 60)
+        func two(_ n: Int64) {
+            out.append(UInt8(48 + n / 10))
+            out.append(UInt8(48 + n % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        out.append(45)
+        two(month)
+        out.append(45)
+        two(day)
+        out.append(84)
+        two(rest / 3600)
+        out.append(58)
+        two(rest / 60 % 60)
+        out.append(58)
+        two(rest % 60)
         out.append(90)
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CQuarrySignals
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A file an export writes, opened as a shell's `>` would open the path, except that a
 /// failed export leaves an existing plain file as it was.
@@ -185,7 +186,9 @@ public final class OutputFile {
     /// Runs `body` with SIGPIPE blocked on this thread; a SIGPIPE it raised is taken
     /// (not left pending) before the old mask returns.
     private func withSIGPIPEBlocked(_ body: () throws -> Void) throws {
-        var pipe = sigset_t(), old = sigset_t(), pending = sigset_t()
+        var pipe = sigset_t()
+        var old = sigset_t()
+        var pending = sigset_t()
         sigemptyset(&pipe)
         sigaddset(&pipe, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipe, &old)
@@ -208,7 +211,10 @@ public final class OutputFile {
         while offset < bytes.count {
             let n = writeFile(fd, start + offset, bytes.count - offset)
             if n < 0 {
-                if errno == EINTR { try Self.stopIfAsked(); continue }
+                if errno == EINTR {
+                    try Self.stopIfAsked()
+                    continue
+                }
                 throw failure(errno)
             }
             offset += n
@@ -221,7 +227,10 @@ public final class OutputFile {
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         while true {
             let n = chunk.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { readFile(staging, $0, buffer.count) } ?? 0 }
-            if n < 0 { if errno == EINTR { continue }; throw failure(errno) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
             if n == 0 { break }
             try chunk.withUnsafeBytes { try writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<n]), to: destination) }
         }
@@ -259,8 +268,10 @@ public final class OutputFile {
     }
 
     /// A new file `.<name>.quarry-XXXXXXXX` in the folder of `path`, open for reading and writing.
-    private static func makeTemporary(beside path: String, permissions: mode_t,
-                                      _ fail: (Int32) -> StoreError) throws -> (String, Int32) {
+    private static func makeTemporary(
+        beside path: String, permissions: mode_t,
+        _ fail: (Int32) -> StoreError
+    ) throws -> (String, Int32) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var generator = SystemRandomNumberGenerator()

@@ -58,7 +58,7 @@ public struct TableWriter {
             }
             out.append(10)
         case .json:
-            out.append(91)  // [
+            out.append(91) // [
         }
     }
 
@@ -71,8 +71,8 @@ public struct TableWriter {
     public mutating func beginRow(into out: inout [UInt8]) {
         column = 0
         guard format == .json else { return }
-        if rows > 0 { out.append(contentsOf: [44, 10, 32]) }  // ",\n "
-        out.append(123)  // {
+        if rows > 0 { out.append(contentsOf: [44, 10, 32]) } // ",\n "
+        out.append(123) // {
     }
 
     /// Ends a row.
@@ -84,7 +84,10 @@ public struct TableWriter {
     /// Writes the separator and, in JSON, the key of the next cell.
     private mutating func next(_ out: inout [UInt8]) {
         if format == .json {
-            if column > 0 { out.append(44); out.append(32) }
+            if column > 0 {
+                out.append(44)
+                out.append(32)
+            }
             if column < keys.count { out.append(contentsOf: keys[column]) }
         } else if column > 0 {
             out.append(separator)
@@ -115,7 +118,10 @@ public struct TableWriter {
     public mutating func real(_ d: Double, into out: inout [UInt8]) {
         next(&out)
         // JSON has no NaN or infinity: null, as JSON.stringify writes them.
-        if format == .json, !d.isFinite { out.append(contentsOf: Self.nullBytes); return }
+        if format == .json, !d.isFinite {
+            out.append(contentsOf: Self.nullBytes)
+            return
+        }
         out.append(contentsOf: Value.format(d).utf8)
     }
 
@@ -182,14 +188,19 @@ public struct TableWriter {
     static func csvTextNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44) -> Bool {
         if csvNeedsQuotes(b, separator: separator) { return true }
         // Numbers and dates begin with a digit, a sign or a point; booleans with t f y n o.
-        guard let first = b.first, (48...57).contains(first) || [43, 45, 46].contains(first) || "tfynoTFYNO".utf8.contains(first) else { return false }
+        guard let first = b.first, (48...57).contains(first) || [43, 45, 46].contains(first) || "tfynoTFYNO".utf8.contains(first) else {
+            return false
+        }
         return ColumnType.readsAsNonText(b)
     }
 
     /// `typed`: the field is a string value, quoted also where it would read back as
     /// another type (`csvTextNeedsQuotes`); a header name is not.
     static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, typed: Bool = false, into out: inout [UInt8]) {
-        guard typed ? csvTextNeedsQuotes(b, separator: separator) : csvNeedsQuotes(b, separator: separator) else { out.append(contentsOf: b); return }
+        guard typed ? csvTextNeedsQuotes(b, separator: separator) : csvNeedsQuotes(b, separator: separator) else {
+            out.append(contentsOf: b)
+            return
+        }
         out.append(34)
         for c in b {
             if c == 34 { out.append(34) }
@@ -210,10 +221,10 @@ public struct TableWriter {
             switch c {
             case 34: out.append(34)
             case 92: out.append(92)
-            case 10: out.append(110)  // n
-            case 13: out.append(114)  // r
-            case 9: out.append(116)   // t
-            default: out.append(contentsOf: [117, 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])  // u00XX
+            case 10: out.append(110) // n
+            case 13: out.append(114) // r
+            case 9: out.append(116) // t
+            default: out.append(contentsOf: [117, 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]]) // u00XX
             }
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...]))
@@ -221,9 +232,12 @@ public struct TableWriter {
     }
 
     package static func digits(_ i: Int64, into out: inout [UInt8]) {
-        if i == 0 { out.append(48); return }
+        if i == 0 {
+            out.append(48)
+            return
+        }
         var magnitude = i.magnitude
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int64.min has 20 digits
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: Int64.min has 20 digits
         withUnsafeMutableBytes(of: &scratch) { buffer in
             var n = buffer.count
             while magnitude > 0 {
@@ -231,7 +245,10 @@ public struct TableWriter {
                 buffer[n] = UInt8(48 + magnitude % 10)
                 magnitude /= 10
             }
-            if i < 0 { n -= 1; buffer[n] = 45 }
+            if i < 0 {
+                n -= 1
+                buffer[n] = 45
+            }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[n...]))
         }
     }

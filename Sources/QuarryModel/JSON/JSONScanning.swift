@@ -49,12 +49,16 @@ extension JSONScanning {
         if try peek() == 45 { text.append(try take()) }
         func digits(_ reader: inout Self) throws -> Int {
             var n = 0
-            while let c = try reader.peek(), c >= 48, c <= 57 { text.append(c); reader.advance(); n += 1 }
+            while let c = try reader.peek(), c >= 48, c <= 57 {
+                text.append(c)
+                reader.advance()
+                n += 1
+            }
             return n
         }
         let first = try peek()
         guard try digits(&self) > 0 else { throw JSONSyntax() }
-        if first == 48, text.count > (text.first == 45 ? 2 : 1) { throw JSONSyntax() }  // no leading zeros
+        if first == 48, text.count > (text.first == 45 ? 2 : 1) { throw JSONSyntax() } // no leading zeros
         if try peek() == 46 {
             integral = false
             text.append(try take())
@@ -76,7 +80,10 @@ extension JSONScanning {
             let c = try take()
             if c == 34 { break }
             if c < 0x20 { throw JSONSyntax() }
-            guard c == 92 else { bytes.append(c); continue }
+            guard c == 92 else {
+                bytes.append(c)
+                continue
+            }
             let e = try take()
             switch e {
             case 34, 92, 47: bytes.append(e)

@@ -58,9 +58,15 @@ package enum JSONTree {
             guard depth <= JSONSyntax.maxDepth, let c = peek() else { throw JSONSyntax() }
             switch c {
             case 34: return .string(try string())
-            case 116: try word("true"); return .bool(true)
-            case 102: try word("false"); return .bool(false)
-            case 110: try word("null"); return .null
+            case 116:
+                try word("true")
+                return .bool(true)
+            case 102:
+                try word("false")
+                return .bool(false)
+            case 110:
+                try word("null")
+                return .null
             case 91:
                 advance()
                 var elements: [JSONTree] = []
@@ -72,7 +78,7 @@ package enum JSONTree {
                 try self.members(closedBy: 125) { reader in
                     let key = try reader.string()
                     try reader.skipSpace()
-                    try reader.expect(58)  // :
+                    try reader.expect(58) // :
                     try reader.skipSpace()
                     members.append((key, try reader.value(depth: depth + 1)))
                 }
@@ -88,7 +94,10 @@ package enum JSONTree {
         /// The comma-separated items up to `close` (just after the opening bracket).
         private mutating func members(closedBy close: UInt8, _ item: (inout Reader) throws -> Void) throws {
             try skipSpace()
-            if peek() == close { advance(); return }
+            if peek() == close {
+                advance()
+                return
+            }
             while true {
                 try skipSpace()
                 try item(&self)

@@ -4,7 +4,10 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
 
     /// Parses a type name from a schema (`"int"` is `int64`).
     public init?(name: String) {
-        if name == "int" { self = .int64; return }
+        if name == "int" {
+            self = .int64
+            return
+        }
         self.init(rawValue: name)
     }
 
@@ -89,8 +92,10 @@ public struct CoercionFailure: Error, Sendable {
 }
 
 /// The texts a file may keep booleans as, in lower case (see `ColumnFormat`).
-package let booleanTexts: [String: Bool] = ["true": true, "false": false, "t": true, "f": false, "yes": true, "no": false,
-                                    "y": true, "n": false, "on": true, "off": false]
+package let booleanTexts: [String: Bool] = [
+    "true": true, "false": false, "t": true, "f": false, "yes": true, "no": false,
+    "y": true, "n": false, "on": true, "off": false
+]
 
 private func isUUID(_ s: String) -> Bool {
     let hex = Set("0123456789abcdefABCDEF")

@@ -5,7 +5,9 @@ public enum DecimalText {
     /// at most one point, an optional exponent, within `numeric`'s bounds. Not "nan" or
     /// "inf", which Quarry's decimals do not hold.
     public static func isDecimal(_ text: String) -> Bool {
-        var sawDigit = false, sawPoint = false, sawExponent = false
+        var sawDigit = false
+        var sawPoint = false
+        var sawExponent = false
         var previous: UInt8 = 0
         var count = 0
         for c in text.utf8 {
@@ -18,7 +20,8 @@ public enum DecimalText {
                 sawPoint = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
                 guard sawDigit, !sawExponent else { return false }
-                sawExponent = true; sawDigit = false
+                sawExponent = true
+                sawDigit = false
             default: return false
             }
             previous = c

@@ -13,8 +13,10 @@ public struct AttributeDescription: Encodable, Equatable, Sendable {
     /// string attribute whose values are ordered by label, not as text (`EnumLabels`).
     public var enumeration: EnumLabels?
 
-    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
-                isIndexed: Bool = false, isUnique: Bool = false, enumeration: EnumLabels? = nil) {
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
+        isIndexed: Bool = false, isUnique: Bool = false, enumeration: EnumLabels? = nil
+    ) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -71,9 +73,10 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         self.rowIndex = Self.index(attributes, relationships)
         // Only names with a "." byte are searched by Character: a Character search walks
         // grapheme clusters (5,600 instructions a name, 3.5% of a first open of Photos.app's store).
-        self.compositeNames = Set(attributes.compactMap { a in
-            a.name.utf8.contains(UInt8(ascii: ".")) ? a.name.firstIndex(of: ".").map { String(a.name[..<$0]) } : nil
-        })
+        self.compositeNames = Set(
+            attributes.compactMap { a in
+                a.name.utf8.contains(UInt8(ascii: ".")) ? a.name.firstIndex(of: ".").map { String(a.name[..<$0]) } : nil
+            })
     }
 
     /// The attributes that are elements of composite `name`, at any depth, in order.
@@ -133,14 +136,28 @@ extension Value: Encodable {
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
         case .null: try c.encode(Tag.null, forKey: .type)
-        case .integer(let i): try c.encode(Tag.integer, forKey: .type); try c.encode(i, forKey: .value)
-        case .real(let d): try c.encode(Tag.real, forKey: .type); try c.encode(d, forKey: .value)
-        case .text(let s): try c.encode(Tag.text, forKey: .type); try c.encode(s, forKey: .value)
-        case .blob(let b): try c.encode(Tag.blob, forKey: .type); try c.encode(b, forKey: .value)
-        case .bool(let b): try c.encode(Tag.bool, forKey: .type); try c.encode(b, forKey: .value)
-        case .date(let d): try c.encode(Tag.date, forKey: .type); try c.encode(d, forKey: .value)
+        case .integer(let i):
+            try c.encode(Tag.integer, forKey: .type)
+            try c.encode(i, forKey: .value)
+        case .real(let d):
+            try c.encode(Tag.real, forKey: .type)
+            try c.encode(d, forKey: .value)
+        case .text(let s):
+            try c.encode(Tag.text, forKey: .type)
+            try c.encode(s, forKey: .value)
+        case .blob(let b):
+            try c.encode(Tag.blob, forKey: .type)
+            try c.encode(b, forKey: .value)
+        case .bool(let b):
+            try c.encode(Tag.bool, forKey: .type)
+            try c.encode(b, forKey: .value)
+        case .date(let d):
+            try c.encode(Tag.date, forKey: .type)
+            try c.encode(d, forKey: .value)
         // A default as the number it is, as a decimal attribute's default has always been kept.
-        case .decimal(let s): try c.encode(Tag.real, forKey: .type); try c.encode(Double(s) ?? 0, forKey: .value)
+        case .decimal(let s):
+            try c.encode(Tag.real, forKey: .type)
+            try c.encode(Double(s) ?? 0, forKey: .value)
         }
     }
 }

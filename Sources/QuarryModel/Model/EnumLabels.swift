@@ -77,6 +77,8 @@ extension AttributeDescription {
     public func coerce(_ value: Value) -> Result<Value, CoercionFailure> {
         let coerced = type.coerce(value)
         guard let enumeration, case .success(let v) = coerced, !v.isNull, enumeration.position(of: v) == nil else { return coerced }
-        return .failure(CoercionFailure(expected: "one of enum \(enumeration.name)'s labels (\(enumeration.labels.map { "'\($0)'" }.joined(separator: ", ")))", given: value))
+        return .failure(
+            CoercionFailure(
+                expected: "one of enum \(enumeration.name)'s labels (\(enumeration.labels.map { "'\($0)'" }.joined(separator: ", ")))", given: value))
     }
 }

@@ -28,7 +28,8 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
             switch self {
             case .notDecimal: return "not a decimal number"
             case .overflow:
-                return "decimal out of range: PostgreSQL's numeric holds up to \(ExactDecimal.maxIntegerDigits) digits before the point and \(ExactDecimal.maxScale) after"
+                return
+                    "decimal out of range: PostgreSQL's numeric holds up to \(ExactDecimal.maxIntegerDigits) digits before the point and \(ExactDecimal.maxScale) after"
             case .divisionByZero: return "decimal division by zero"
             }
         }
@@ -64,7 +65,8 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         // The digits, without the point; where the point was (digits after it).
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count)
-        var afterPoint = 0, sawPoint = false
+        var afterPoint = 0
+        var sawPoint = false
         var rest = bytes.endIndex
         for i in bytes.indices {
             let c = bytes[i]
@@ -129,7 +131,8 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         }
         // 19 digits at a time: v = v * 10^k + chunk, the first chunk the short one.
         var v = BigUInt(0)
-        var chunk: UInt64 = 0, inChunk = 0
+        var chunk: UInt64 = 0
+        var inChunk = 0
         var left = digits.count % 19 == 0 ? 19 : digits.count % 19
         for c in digits {
             chunk = chunk * 10 + UInt64(c - UInt8(ascii: "0"))
@@ -139,7 +142,9 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
                 for _ in 0..<inChunk { scale *= 10 }
                 v.multiply(byWord: BigUInt.Word(scale))
                 v += BigUInt(chunk)
-                chunk = 0; inChunk = 0; left = 19
+                chunk = 0
+                inChunk = 0
+                left = 19
             }
         }
         return v
@@ -209,7 +214,8 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         guard !significand.isZero else { return self }
         // The digit count from the bit width alone, unless a power of ten lies between its bounds.
         let bits = significand.magnitude.bitWidth
-        let low = Int(Double(bits - 1) * 0.30102999566398120) + 1, high = Int(Double(bits) * 0.30102999566398120) + 1
+        let low = Int(Double(bits - 1) * 0.30102999566398120) + 1
+        let high = Int(Double(bits) * 0.30102999566398120) + 1
         if high - scale <= Self.maxIntegerDigits { return self }
         guard low - scale <= Self.maxIntegerDigits, Self.digitCount(significand.magnitude) - scale <= Self.maxIntegerDigits else {
             throw Failure.overflow
@@ -305,8 +311,12 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
     /// Decimal digits of a magnitude (1 for zero), from its bit width, exact.
     static func digitCount(_ m: BigUInt) -> Int {
         if m.bitWidth <= 64 {
-            var v = UInt64(m), n = 1
-            while v >= 10 { v /= 10; n += 1 }
+            var v = UInt64(m)
+            var n = 1
+            while v >= 10 {
+                v /= 10
+                n += 1
+            }
             return n
         }
         // 2^(bits-1) <= m < 2^bits: the count is one of two.

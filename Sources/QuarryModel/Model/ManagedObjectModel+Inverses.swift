@@ -8,10 +8,11 @@ extension ManagedObjectModel {
         var result = entity
         // In a batch, only the entities that relate to this one (in definition order, as
         // `declaredEntities` gives them), not all of them.
-        let others = definitionIndex.map { index in
-            let related = index.entities(relatedTo: entity.name)
-            return index.inOrder(related).compactMap { declaredEntity($0) }
-        } ?? declaredEntities
+        let others =
+            definitionIndex.map { index in
+                let related = index.entities(relatedTo: entity.name)
+                return index.inOrder(related).compactMap { declaredEntity($0) }
+            } ?? declaredEntities
         for other in others where other.name != entity.name {
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
@@ -35,17 +36,24 @@ extension ManagedObjectModel {
             guard let inverseName = r.inverse else { continue }
             if let inverse = destination.relationship(named: inverseName) {
                 if inverse.destination != entity.name {
-                    throw StoreError.invalidSchema(entity: entity.name,
-                        reason: "the inverse of '\(r.name)' is \(destination.name).\(inverseName), which leads to \(inverse.destination), not \(entity.name)")
+                    throw StoreError.invalidSchema(
+                        entity: entity.name,
+                        reason:
+                            "the inverse of '\(r.name)' is \(destination.name).\(inverseName), which leads to \(inverse.destination), not \(entity.name)"
+                    )
                 }
                 if let back = inverse.inverse, back != r.name {
-                    throw StoreError.invalidSchema(entity: entity.name,
+                    throw StoreError.invalidSchema(
+                        entity: entity.name,
                         reason: "\(destination.name).\(inverseName) names '\(back)' as its inverse, not '\(r.name)'")
                 }
                 if inverse.inverse == nil {
                     var updated = destination
-                    updated.relationships = updated.relationships.map { $0.name == inverseName ? RelationshipDescription(
-                        name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0 }
+                    updated.relationships = updated.relationships.map {
+                        $0.name == inverseName
+                            ? RelationshipDescription(
+                                name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0
+                    }
                     changed[destination.name] = updated
                 }
                 continue

@@ -102,7 +102,8 @@ public struct ManagedObjectModel {
     /// also its table's columns.
     package static func effective(_ name: String, in declared: [String: EntityDescription], order: [String]) -> EntityDescription? {
         guard let own = declared[name] else { return nil }
-        let above = ancestors(of: name, in: declared), under = below(name, in: declared, order: order)
+        let above = ancestors(of: name, in: declared)
+        let under = below(name, in: declared, order: order)
         if above.isEmpty && under.isEmpty { return own }
         var seen: Set<String> = []
         var attributes: [AttributeDescription] = []
@@ -116,7 +117,8 @@ public struct ManagedObjectModel {
             for var a in entity.attributes where seen.insert(a.name.lowercased()).inserted {
                 // A rename stays: the root's table holds the column (cleared, the column
                 // was dropped and another made, and the values went; found by review).
-                a.isOptional = true; a.defaultValue = nil
+                a.isOptional = true
+                a.defaultValue = nil
                 attributes.append(a)
                 subentityKeys.insert(a.name)
             }

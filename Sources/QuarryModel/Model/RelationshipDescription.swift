@@ -29,11 +29,17 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
     /// so models stored before it read as they were.
     public var isRequired: Bool?
 
-    public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify,
-                column: String? = nil, targetKey: String? = nil) {
-        self.name = name; self.destination = destination; self.inverse = inverse
-        self.isToMany = isToMany; self.deleteRule = deleteRule
-        self.column = column; self.targetKey = targetKey
+    public init(
+        name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify,
+        column: String? = nil, targetKey: String? = nil
+    ) {
+        self.name = name
+        self.destination = destination
+        self.inverse = inverse
+        self.isToMany = isToMany
+        self.deleteRule = deleteRule
+        self.column = column
+        self.targetKey = targetKey
     }
 
     /// The column holding a to-one relationship's link.

@@ -87,7 +87,7 @@ public enum Value: Hashable, Sendable {
     }
 
     /// The dates Quarry can write: years 0001 to 9999, as ISO 8601 allows.
-    public static let dateRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+    public static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
     private static func iso8601(_ seconds: Double, digits: Int, local: Bool = false) -> String {
         guard dateRange.contains(seconds) else { return seconds.isNaN ? "invalid date" : "date out of range" }
@@ -103,14 +103,16 @@ public enum Value: Hashable, Sendable {
         if local {
             // Old dates fall in local mean time, whose offset has seconds (-04:56:02).
             let offset = abs(Int(parts.tm_gmtoff))
-            zone = (parts.tm_gmtoff < 0 ? "-" : "+") + String(format: "%02d:%02d", offset / 3600, offset / 60 % 60)
+            zone =
+                (parts.tm_gmtoff < 0 ? "-" : "+") + String(format: "%02d:%02d", offset / 3600, offset / 60 % 60)
                 + (offset % 60 == 0 ? "" : String(format: ":%02d", offset % 60))
         } else {
             zone = "Z"
         }
-        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d",
-                          Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                          Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let base = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d",
+            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
         if fraction == 0 { return base + zone }
         var text = String(fraction)
         text = String(repeating: "0", count: max(0, digits - text.count)) + text
@@ -145,31 +147,39 @@ public enum Value: Hashable, Sendable {
             return true
         }
         guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2),
-              (1...12).contains(month), day >= 1 else { return nil }
+            (1...12).contains(month), day >= 1
+        else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= monthDays[month - 1] else { return nil }
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         var fraction = 0.0
-        if i < b.count, b[i] == 84 || b[i] == 32 {  // 'T' or ' '
+        if i < b.count, b[i] == 84 || b[i] == 32 { // 'T' or ' '
             i += 1
             guard let h = digits(2), expect(58), let m = digits(2), h < 24, m < 60 else { return nil }
-            hour = h; minute = m
+            hour = h
+            minute = m
             if expect(58) {
                 guard let s = digits(2), s < 61 else { return nil }
                 second = s
                 if expect(46) {
                     let start = i
                     while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
-                    guard i > start, let f = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)) else { return nil }
+                    guard i > start, let f = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)) else {
+                        return nil
+                    }
                     fraction = f
                 }
             }
         }
         var offset = 0
         if i < b.count {
-            if b[i] == 90 { i += 1 }  // 'Z'
-            else if b[i] == 43 || b[i] == 45 {  // '+' or '-'
+            if b[i] == 90 {
+                i += 1
+            } // 'Z'
+            else if b[i] == 43 || b[i] == 45 { // '+' or '-'
                 let sign = b[i] == 45 ? -1 : 1
                 i += 1
                 guard let h = digits(2) else { return nil }

@@ -20,8 +20,9 @@ extension PostgreSQLDialect {
             // pow: 0 to a negative power is infinite, a negative base to a fraction NaN (nil);
             // PostgreSQL calls both errors. -0 is 0 here, as Quarry reads it.
             let (x, y) = ("(⟨0⟩)::float8", "(⟨1⟩)::float8")
-            return SQLTemplate("NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
-                + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
+            return SQLTemplate(
+                "NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
+                    + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
         }
         guard ["+", "-", "*", "/"].contains(op) else { return nil }
         if integers, op != "/" { return SQLTemplate("((⟨0⟩)::bigint \(op) (⟨1⟩)::bigint)") }

@@ -62,7 +62,8 @@ public struct PostgreSQLDialect: SQLDialect {
     /// branch's cast must only meet an x the integer equals as a float.
     public func exactComparison(integer: String, _ op: String, real: String) -> String {
         // Typed, for a constant: a bare parameter would take the other side's type.
-        let n = "((\(integer))::bigint)", x = "((\(real))::float8)"
+        let n = "((\(integer))::bigint)"
+        let x = "((\(real))::float8)"
         return "(CASE WHEN \(n) IS NULL OR \(x) IS NULL THEN NULL::boolean WHEN \(n)::float8 <> \(x) THEN \(n)::float8 \(op) \(x) "
             + "WHEN \(x) >= 9223372036854775808.0 THEN \(n)::numeric \(op) 9223372036854775808 "
             + "ELSE \(n) \(op) \(x)::bigint END)"
@@ -143,9 +144,15 @@ public struct PostgreSQLDialect: SQLDialect {
                 let escapes = i > 0 && (text[i - 1] | 0x20 == UInt8(ascii: "e")) && (i < 2 || !isWord(text[i - 2]))
                 var j = i + 1
                 while j < text.count {
-                    if escapes, text[j] == UInt8(ascii: "\\") { j += 2; continue }
+                    if escapes, text[j] == UInt8(ascii: "\\") {
+                        j += 2
+                        continue
+                    }
                     if text[j] == UInt8(ascii: "'") {
-                        if j + 1 < text.count, text[j + 1] == UInt8(ascii: "'") { j += 2; continue }
+                        if j + 1 < text.count, text[j + 1] == UInt8(ascii: "'") {
+                            j += 2
+                            continue
+                        }
                         break
                     }
                     j += 1
@@ -167,10 +174,16 @@ public struct PostgreSQLDialect: SQLDialect {
                 // A dollar quote: $$ or $tag$ (a tag does not start with a digit), to the same again.
                 var j = i + 1
                 while j < text.count, isWord(text[j]), !(j == i + 1 && isDigit(text[j])) { j += 1 }
-                guard j < text.count, text[j] == UInt8(ascii: "$") else { out.append(c); i += 1; continue }
+                guard j < text.count, text[j] == UInt8(ascii: "$") else {
+                    out.append(c)
+                    i += 1
+                    continue
+                }
                 let tag = text[i...j]
                 var k = j + 1
-                while k < text.count, !(text[k] == UInt8(ascii: "$") && k + tag.count <= text.count && text[k..<(k + tag.count)].elementsEqual(tag)) { k += 1 }
+                while k < text.count, !(text[k] == UInt8(ascii: "$") && k + tag.count <= text.count && text[k..<(k + tag.count)].elementsEqual(tag)) {
+                    k += 1
+                }
                 copy(through: k + tag.count - 1)
             case UInt8(ascii: "?"):
                 n += 1

@@ -9,7 +9,8 @@ import QuarryStore
 package enum PostgresCaseMapping {
     package static func sql(_ x: String, lower: Bool) -> String {
         let tables = lower ? Tables.lower : Tables.upper
-        var sql = lower
+        var sql =
+            lower
             ? "lower(replace(\(x), 'Σ', 'σ') COLLATE \"und-x-icu\") COLLATE \"C\""
             : "upper(\(x) COLLATE \"und-x-icu\") COLLATE \"C\""
         sql = "translate(\(sql), \(PostgresFold.literal(tables.oneFrom)), \(PostgresFold.literal(tables.oneTo)))"
@@ -26,7 +27,9 @@ package enum PostgresCaseMapping {
 
         /// The scalars whose mapping is of Unicode 11 and later.
         package init(lower: Bool) {
-            var oneFrom = String.UnicodeScalarView(), oneTo = String.UnicodeScalarView(), many: [(String, String)] = []
+            var oneFrom = String.UnicodeScalarView()
+            var oneTo = String.UnicodeScalarView()
+            var many: [(String, String)] = []
             for v in UInt32(0x80)...0x10FFFF {
                 guard let u = Unicode.Scalar(v) else { continue }
                 let mapped = lower ? u.properties.lowercaseMapping : u.properties.uppercaseMapping
@@ -34,7 +37,8 @@ package enum PostgresCaseMapping {
                 guard mapped != String(u), PostgresFold.isRecent(u) || mapped.unicodeScalars.contains(where: PostgresFold.isRecent) else { continue }
                 let scalars = Array(mapped.unicodeScalars)
                 if scalars.count == 1 {
-                    oneFrom.append(u); oneTo.append(scalars[0])
+                    oneFrom.append(u)
+                    oneTo.append(scalars[0])
                 } else {
                     many.append((String(u), mapped))
                 }

@@ -1,6 +1,6 @@
-import Foundation
 import CQuarryPQ
 import CQuarrySignals
+import Foundation
 import QuarryModel
 import QuarryStore
 
@@ -27,7 +27,8 @@ extension PostgresConnection {
     func copyIn(_ sql: String, fill: (inout [UInt8], _ flush: (inout [UInt8]) throws -> Void) throws -> Bool) throws -> Int {
         let table = pq.pointee
         guard let getResult = table.getResult, let clear = table.clear,
-              let put = table.putCopyData, let end = table.putCopyEnd, let status = table.resultStatus else {
+            let put = table.putCopyData, let end = table.putCopyEnd, let status = table.resultStatus
+        else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         try send(sql, [])
@@ -36,7 +37,10 @@ extension PostgresConnection {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
         }
         guard status(started) == PGRES_COPY_IN else {
-            defer { clear(started); while let more = getResult(handle) { clear(more) } }
+            defer {
+                clear(started)
+                while let more = getResult(handle) { clear(more) }
+            }
             // A lock wait that Ctrl-C or --timeout cancelled, as any statement says it.
             if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try check(started, sql: sql)
@@ -92,8 +96,9 @@ extension PostgresConnection {
             let constraint = violation.flatMap { $0.sqliteWords != nil ? StoreError.constraint($0).message : nil }
             let message = constraint ?? [field(UInt8(ascii: "M")), field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: ": ")
             // No message of the server's: libpq's own (the connection closed).
-            throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message, violation: violation,
-                              line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))
+            throw CopyFailure(
+                sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message, violation: violation,
+                line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))
         }
         return Self.text(table.cmdTuples?(last)).flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
     }
@@ -103,7 +108,8 @@ extension PostgresConnection {
     /// the last part, which starts with "COPY ".
     static func copyLine(_ context: String) -> Int? {
         guard let copy = context.range(of: "COPY ", options: .backwards),
-              let range = context.range(of: ", line ", range: copy.upperBound..<context.endIndex) else { return nil }
+            let range = context.range(of: ", line ", range: copy.upperBound..<context.endIndex)
+        else { return nil }
         return Int(context[range.upperBound...].prefix { $0.isNumber })
     }
 }

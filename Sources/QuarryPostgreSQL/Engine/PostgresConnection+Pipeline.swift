@@ -22,7 +22,8 @@ extension PostgresConnection {
     func pipelined(_ statements: [(sql: String, arguments: [Value])]) throws -> [PostgresResult] {
         let table = pq.pointee
         guard statements.count > 1, transactionDepth > 0, let enter = table.enterPipelineMode, let exit = table.exitPipelineMode,
-              let sync = table.pipelineSync, let getResult = table.getResult, let clear = table.clear, enter(handle) == 1 else {
+            let sync = table.pipelineSync, let getResult = table.getResult, let clear = table.clear, enter(handle) == 1
+        else {
             return try statements.enumerated().map { index, statement in
                 do { return try execute(statement.sql, statement.arguments) } catch { throw PipelineFailure(index: index, error: error) }
             }
@@ -40,13 +41,18 @@ extension PostgresConnection {
             failed = PipelineFailure(index: sent, error: error)
         }
         guard sync(handle) == 1 else {
-            throw failed ?? PipelineFailure(index: 0, error: StoreError.postgres(sqlState: nil, sql: statements[0].sql, message: failure(or: "cannot end the pipeline")))
+            throw failed
+                ?? PipelineFailure(
+                    index: 0, error: StoreError.postgres(sqlState: nil, sql: statements[0].sql, message: failure(or: "cannot end the pipeline")))
         }
         // Each statement's result, then a null; the pipeline's end last.
         for index in 0..<sent {
             waitWhileBusy()
             guard let result = getResult(handle) else {
-                failed = failed ?? PipelineFailure(index: index, error: StoreError.postgres(sqlState: nil, sql: statements[index].sql, message: failure(or: "no result")))
+                failed =
+                    failed
+                    ?? PipelineFailure(
+                        index: index, error: StoreError.postgres(sqlState: nil, sql: statements[index].sql, message: failure(or: "no result")))
                 break
             }
             defer { clear(result) }
@@ -57,7 +63,8 @@ extension PostgresConnection {
                 try check(result, sql: statements[index].sql)
                 results.append(try read(result, sql: statements[index].sql))
             } catch let StoreError.postgres(state, sql, message) where isLost {
-                failed = PipelineFailure(index: index, error: StoreError.postgres(sqlState: state, sql: sql, message: message + " (" + Self.lostNote + ")"))
+                failed = PipelineFailure(
+                    index: index, error: StoreError.postgres(sqlState: state, sql: sql, message: message + " (" + Self.lostNote + ")"))
             } catch {
                 failed = PipelineFailure(index: index, error: error)
             }

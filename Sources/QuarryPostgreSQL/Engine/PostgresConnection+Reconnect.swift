@@ -70,14 +70,17 @@ extension PostgresConnection {
         reset(handle)
         guard !isLost else {
             let reason = Self.text(pq.pointee.errorMessage?(handle)) ?? "the server does not answer"
-            throw StoreError.postgres(sqlState: nil, sql: nil, message: "the connection to the server was lost and cannot be made again now (\(reason)); the next statement tries again")
+            throw StoreError.postgres(
+                sqlState: nil, sql: nil,
+                message: "the connection to the server was lost and cannot be made again now (\(reason)); the next statement tries again")
         }
         reconnections += 1
         quarry_pq_quiet(pq, handle)
         do {
             for step in sessionSetup { try run(step) }
         } catch let StoreError.postgres(state, sql, message) {
-            throw StoreError.postgres(sqlState: state, sql: sql, message: "connected again, but the session could not be set up as before: \(message)")
+            throw StoreError.postgres(
+                sqlState: state, sql: sql, message: "connected again, but the session could not be set up as before: \(message)")
         }
     }
 

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// Statements inside the session's `READ WRITE` transaction (`WriteStatements`), their

@@ -35,10 +35,12 @@ public final class PostgresConnection {
     public init(url: String) throws {
         var why = [CChar](repeating: 0, count: 512)
         guard let pq = quarry_pq_load(&why, why.count) else {
-            throw StoreError.postgres(sqlState: nil, sql: nil, message: String(decoding: why.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
+            throw StoreError.postgres(
+                sqlState: nil, sql: nil, message: String(decoding: why.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
         }
         guard let connectdb = pq.pointee.connectdb, let status = pq.pointee.status, let finish = pq.pointee.finish,
-              let handle = connectdb(url) else {
+            let handle = connectdb(url)
+        else {
             throw StoreError.postgres(sqlState: nil, sql: nil, message: "cannot connect: out of memory")
         }
         guard status(handle) == CONNECTION_OK else {
@@ -53,7 +55,8 @@ public final class PostgresConnection {
         // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text; and no
         // NOTICE (libpq would print "relation already exists, skipping" on stderr).
         // One statement: the extended protocol takes no more.
-        try executeForSession("""
+        try executeForSession(
+            """
             SELECT set_config('DateStyle', 'ISO, YMD', false), set_config('TimeZone', 'UTC', false),
                    set_config('IntervalStyle', 'postgres', false), set_config('bytea_output', 'hex', false),
                    set_config('extra_float_digits', '3', false), set_config('client_encoding', 'UTF8', false),
@@ -115,16 +118,21 @@ public final class PostgresConnection {
         // The C strings live until the call returns; a blob is sent as binary (format 1).
         var storage: [UnsafeMutablePointer<CChar>?] = []
         defer { storage.forEach { free($0) } }
-        var lengths: [Int32] = [], formats: [Int32] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
         for parameter in parameters {
             switch parameter {
             case .none:
-                storage.append(nil); lengths.append(0); formats.append(0)
+                storage.append(nil)
+                lengths.append(0)
+                formats.append(0)
             case .text(let text):
                 guard let copy = strdup(text) else {
                     throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(text.utf8.count)-byte argument")
                 }
-                storage.append(copy); lengths.append(0); formats.append(0)
+                storage.append(copy)
+                lengths.append(0)
+                formats.append(0)
             case .binary(let bytes):
                 guard let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self) else {
                     throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(bytes.count)-byte argument")
@@ -132,7 +140,9 @@ public final class PostgresConnection {
                 bytes.withUnsafeBytes { source in
                     if let base = source.baseAddress { memcpy(buffer, base, bytes.count) }
                 }
-                storage.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
+                storage.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
             }
         }
         cancelled = false
@@ -166,7 +176,8 @@ public final class PostgresConnection {
     /// Asks the server to cancel the running statement; whether the request was sent.
     func requestCancel() -> Bool {
         guard let get = pq.pointee.getCancel, let cancel = pq.pointee.cancel, let free = pq.pointee.freeCancel,
-              let token = get(handle) else { return false }
+            let token = get(handle)
+        else { return false }
         defer { free(token) }
         var why = [CChar](repeating: 0, count: 256)
         return cancel(token, &why, Int32(why.count)) == 1
@@ -185,7 +196,8 @@ public final class PostgresConnection {
     func prepareUnnamed(_ sql: String) throws -> Prepared? {
         let table = pq.pointee
         guard let prepare = table.prepare, let describe = table.describePrepared, let clear = table.clear,
-              let nfields = table.nfields, let fname = table.fname, let nparams = table.nparams else {
+            let nfields = table.nfields, let fname = table.fname, let nparams = table.nparams
+        else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         try reestablishIfLost()
@@ -198,7 +210,8 @@ public final class PostgresConnection {
         // A text of several statements is refused as a syntax error (42601) with no place
         // in the text: every error of the parser's own points at where it stopped reading.
         if status == PGRES_FATAL_ERROR, Self.text(table.resultErrorField?(prepared, Int32(UInt8(ascii: "C")))) == "42601",
-           table.resultErrorField?(prepared, Int32(UInt8(ascii: "P"))) == nil {
+            table.resultErrorField?(prepared, Int32(UInt8(ascii: "P"))) == nil
+        {
             return .several
         }
         try check(prepared, sql: sql)
@@ -212,7 +225,8 @@ public final class PostgresConnection {
     }
 
     /// What "bigint out of range" is said as (a money column's overflow is named instead: `PostgresNumericOverflow`).
-    static let bigintAdvice = "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
+    static let bigintAdvice =
+        "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
         + "goes on in doubles; write one operand as a real (2.0) to compute in doubles"
 
     /// Throws the server's error for a result that is not a success.
@@ -220,7 +234,8 @@ public final class PostgresConnection {
         let status = pq.pointee.resultStatus?(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let code = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "C"))))
-            let primary = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
+            let primary =
+                Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
             // Text [d] could not fold (PostgresFold), said as the comparison, not as a cast.
             if code == "22P02", let refused = Self.unfoldable(in: primary) { throw refused }
@@ -228,15 +243,20 @@ public final class PostgresConnection {
             if code == "22003", primary == "bigint out of range" {
                 throw StoreError.database(message: Self.bigintAdvice)
             }
-            if let code, let violation = Self.violation(code, sql: sql, said: primary, field: { letter in
-                Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: letter))))
-            }) {
+            if let code,
+                let violation = Self.violation(
+                    code, sql: sql, said: primary,
+                    field: { letter in
+                        Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: letter))))
+                    })
+            {
                 throw StoreError.constraint(violation)
             }
             // A double's overflow or underflow, which SQLite and Quarry compute as an infinity or zero.
             if code == "22003", primary.hasPrefix("value out of range: ") {
-                throw StoreError.database(message: "a real number in this statement's arithmetic is past what a double holds (\(primary.dropFirst(20))), "
-                    + "which PostgreSQL refuses where SQLite computes an infinity or zero")
+                throw StoreError.database(
+                    message: "a real number in this statement's arithmetic is past what a double holds (\(primary.dropFirst(20))), "
+                        + "which PostgreSQL refuses where SQLite computes an infinity or zero")
             }
             // The server's hint says what to do ("Use the REFRESH MATERIALIZED VIEW command."),
             // as psql shows it after the message.
@@ -275,8 +295,9 @@ public final class PostgresConnection {
         case .check:
             break
         }
-        return ConstraintViolation(kind, table: field("t"), columns: columns, constraint: field("n"),
-                                   code: .sqlState(code), sql: sql, said: said)
+        return ConstraintViolation(
+            kind, table: field("t"), columns: columns, constraint: field("n"),
+            code: .sqlState(code), sql: sql, said: said)
     }
 
     /// The column names of a detail's `Key (a, "b c")=(...)`, unquoted; nil for another detail.
@@ -291,10 +312,12 @@ public final class PostgresConnection {
     package func read(_ result: OpaquePointer, sql: String, columns known: [String]? = nil) throws -> PostgresResult {
         let table = pq.pointee
         guard let ntuples = table.ntuples, let nfields = table.nfields, let fname = table.fname, let ftype = table.ftype,
-              let isnull = table.getisnull, let getvalue = table.getvalue, let getlength = table.getlength else {
+            let isnull = table.getisnull, let getvalue = table.getvalue, let getlength = table.getlength
+        else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
-        let columnCount = Int(nfields(result)), rowCount = Int(ntuples(result))
+        let columnCount = Int(nfields(result))
+        let rowCount = Int(ntuples(result))
         let columns = known ?? (0..<columnCount).map { Self.name(fname(result, Int32($0))) }
         let types = (0..<columnCount).map { ftype(result, Int32($0)) }
         var rows: [[Value]] = []
@@ -303,9 +326,15 @@ public final class PostgresConnection {
             var row: [Value] = []
             row.reserveCapacity(columnCount)
             for c in 0..<Int32(columnCount) {
-                if isnull(result, r, c) != 0 { row.append(.null); continue }
+                if isnull(result, r, c) != 0 {
+                    row.append(.null)
+                    continue
+                }
                 let length = Int(getlength(result, r, c))
-                guard let pointer = getvalue(result, r, c) else { row.append(.null); continue }
+                guard let pointer = getvalue(result, r, c) else {
+                    row.append(.null)
+                    continue
+                }
                 let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
                 row.append(try PostgresValue.value(bytes, type: types[Int(c)], column: columns[Int(c)]))
             }

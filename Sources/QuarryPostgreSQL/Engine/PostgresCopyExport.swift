@@ -1,6 +1,6 @@
-import Foundation
 import CQuarryPQ
 import CQuarrySignals
+import Foundation
 import QuarryModel
 import QuarryStore
 
@@ -45,10 +45,13 @@ extension PostgresConnection {
     /// Writes `sql`'s rows (columns from `firstColumn` on, of `types`) through COPY;
     /// returns how many, or nil when the query cannot go through COPY (see above), before
     /// anything is written.
-    package func copyExport(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
-                    writer: inout TableWriter, file: OutputFile) throws -> Int? {
+    package func copyExport(
+        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int? {
         guard arguments.isEmpty, PostgreSQLDialect.numbering(sql).1 == 0,
-              let oids = try? resultTypes(of: sql), oids.count == firstColumn + types.count else { return nil }
+            let oids = try? resultTypes(of: sql), oids.count == firstColumn + types.count
+        else { return nil }
         var fields: [CopyField] = []
         for oid in oids {
             guard let field = CopyField(oid: oid) else { return nil }
@@ -72,7 +75,8 @@ extension PostgresConnection {
     private func resultTypes(of sql: String) throws -> [UInt32] {
         let table = pq.pointee
         guard let prepare = table.prepare, let describe = table.describePrepared, let clear = table.clear,
-              let nfields = table.nfields, let ftype = table.ftype else { throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded") }
+            let nfields = table.nfields, let ftype = table.ftype
+        else { throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded") }
         guard let prepared = prepare(handle, "", sql, 0, nil) else { throw StoreError.postgres(sqlState: nil, sql: sql, message: "no result") }
         defer { clear(prepared) }
         try check(prepared, sql: sql)
@@ -89,8 +93,9 @@ extension PostgresConnection {
     func copyOut(_ sql: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let table = pq.pointee
         guard let getResult = table.getResult, let clear = table.clear, let status = table.resultStatus,
-              let getCopyData = table.getCopyData, let freemem = table.freemem,
-              let consume = table.consumeInput, let socket = table.socket else {
+            let getCopyData = table.getCopyData, let freemem = table.freemem,
+            let consume = table.consumeInput, let socket = table.socket
+        else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         try send(sql, [])
@@ -99,7 +104,10 @@ extension PostgresConnection {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: failure(or: "no result"))
         }
         guard status(started) == PGRES_COPY_OUT else {
-            defer { clear(started); while let more = getResult(handle) { clear(more) } }
+            defer {
+                clear(started)
+                while let more = getResult(handle) { clear(more) }
+            }
             if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try check(started, sql: sql)
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "the server did not start the COPY")
@@ -124,7 +132,7 @@ extension PostgresConnection {
                 if !cancelled, quarry_should_stop() != 0 { cancelled = requestCancel() }
                 if consume(handle) != 1 { break }
             } else {
-                break  // -1: the COPY is over; -2: the connection failed (getResult says why)
+                break // -1: the COPY is over; -2: the connection failed (getResult says why)
             }
         }
         let last = lastResult()
@@ -177,7 +185,7 @@ final class CopyRowReader {
         Int64(bigEndian: b.loadUnaligned(fromByteOffset: at, as: Int64.self))
     }
 
-    private static let signature: [UInt8] = [80, 71, 67, 79, 80, 89, 10, 255, 13, 10, 0]  // PGCOPY\n\377\r\n\0
+    private static let signature: [UInt8] = [80, 71, 67, 79, 80, 89, 10, 255, 13, 10, 0] // PGCOPY\n\377\r\n\0
 
     /// Reads the rows in one message of the server's, calling `row` for each.
     func consume(_ b: UnsafeRawBufferPointer, row: (Row) throws -> Void) throws {
@@ -193,7 +201,7 @@ final class CopyRowReader {
             guard at + 2 <= b.count else { throw Self.malformed("a row cut short") }
             let count = Self.int16(b, at)
             at += 2
-            if count == -1 { return }  // the trailer
+            if count == -1 { return } // the trailer
             guard count == fields.count else { throw Self.malformed("\(count) fields where the query has \(fields.count)") }
             for i in 0..<fields.count {
                 guard at + 4 <= b.count else { throw Self.malformed("a row cut short") }
@@ -213,15 +221,20 @@ final class CopyRowReader {
         for (i, type) in types.enumerated() {
             let column = firstColumn + i
             let span = spans[column]
-            guard span.length >= 0 else { writer.null(into: &out); continue }
+            guard span.length >= 0 else {
+                writer.null(into: &out)
+                continue
+            }
             let field = UnsafeRawBufferPointer(rebasing: row.bytes[span.start..<span.start + span.length])
             try Self.write(field, as: fields[column], type: type, writer: &writer, into: &out)
         }
         writer.endRow(into: &out)
     }
 
-    private static func write(_ b: UnsafeRawBufferPointer, as field: PostgresConnection.CopyField, type: AttributeType,
-                              writer: inout TableWriter, into out: inout [UInt8]) throws {
+    private static func write(
+        _ b: UnsafeRawBufferPointer, as field: PostgresConnection.CopyField, type: AttributeType,
+        writer: inout TableWriter, into out: inout [UInt8]
+    ) throws {
         func need(_ size: Int) throws { guard b.count == size else { throw malformed("a field of \(b.count) bytes where \(size) were expected") } }
         func real(_ d: Double) {
             // NaN reads as nil, as SQLite stores it (PostgresValue.value).
@@ -291,8 +304,11 @@ final class CopyRowReader {
         let perDay: Int64 = 86_400_000_000
         var days = micros / perDay
         var rest = micros % perDay
-        if rest < 0 { rest += perDay; days -= 1 }
-        let dayCount = Double(days + 10_957)  // 1970-01-01 to 2000-01-01
+        if rest < 0 {
+            rest += perDay
+            days -= 1
+        }
+        let dayCount = Double(days + 10_957) // 1970-01-01 to 2000-01-01
         let secondOfDay = rest / 1_000_000
         let wholeMinutes = Int(secondOfDay - secondOfDay % 60)
         let second = Double(secondOfDay % 60 * 1_000_000 + rest % 1_000_000) / 1_000_000
@@ -305,7 +321,10 @@ final class CopyRowReader {
     /// infinities, which are read as doubles on both paths.
     static func numericText(_ b: UnsafeRawBufferPointer) throws -> String? {
         guard b.count >= 8 else { throw malformed("a numeric of \(b.count) bytes") }
-        let ndigits = int16(b, 0), weight = int16(b, 2), sign = UInt16(bitPattern: Int16(int16(b, 4))), scale = int16(b, 6)
+        let ndigits = int16(b, 0)
+        let weight = int16(b, 2)
+        let sign = UInt16(bitPattern: Int16(int16(b, 4)))
+        let scale = int16(b, 6)
         guard sign == 0x0000 || sign == 0x4000 else { return nil }
         guard ndigits >= 0, scale >= 0, b.count == 8 + 2 * ndigits else { throw malformed("a numeric of \(b.count) bytes") }
         func digit(_ i: Int) throws -> Int {
@@ -345,7 +364,9 @@ final class CopyRowReader {
     /// 0.DDDD...e(4 * (weight + 1)), read by the same correctly rounded conversion.
     package static func numeric(_ b: UnsafeRawBufferPointer) throws -> Double {
         guard b.count >= 8 else { throw malformed("a numeric of \(b.count) bytes") }
-        let ndigits = int16(b, 0), weight = int16(b, 2), sign = UInt16(bitPattern: Int16(int16(b, 4)))
+        let ndigits = int16(b, 0)
+        let weight = int16(b, 2)
+        let sign = UInt16(bitPattern: Int16(int16(b, 4)))
         switch sign {
         case 0xC000: return .nan
         case 0xD000: return .infinity
@@ -363,7 +384,10 @@ final class CopyRowReader {
         if exact {
             for i in 0..<ndigits {
                 let digit = int16(b, 8 + 2 * i)
-                guard (0..<10_000).contains(digit) else { exact = false; break }
+                guard (0..<10_000).contains(digit) else {
+                    exact = false
+                    break
+                }
                 mantissa = mantissa * 10_000 + UInt64(digit)
             }
         }
@@ -372,15 +396,17 @@ final class CopyRowReader {
             let magnitude = exponent < 0 ? Double(mantissa) / powersOfTen[-exponent] : Double(mantissa) * powersOfTen[exponent]
             return sign == 0x4000 ? -magnitude : magnitude
         }
-        var text: [UInt8] = sign == 0x4000 ? [45, 48, 46] : [48, 46]  // "-0." or "0."
+        var text: [UInt8] = sign == 0x4000 ? [45, 48, 46] : [48, 46] // "-0." or "0."
         text.reserveCapacity(text.count + 4 * ndigits + 8)
         for i in 0..<ndigits {
             let digit = int16(b, 8 + 2 * i)
             guard (0..<10_000).contains(digit) else { throw malformed("a numeric digit \(digit)") }
-            text.append(UInt8(48 + digit / 1000)); text.append(UInt8(48 + digit / 100 % 10))
-            text.append(UInt8(48 + digit / 10 % 10)); text.append(UInt8(48 + digit % 10))
+            text.append(UInt8(48 + digit / 1000))
+            text.append(UInt8(48 + digit / 100 % 10))
+            text.append(UInt8(48 + digit / 10 % 10))
+            text.append(UInt8(48 + digit % 10))
         }
-        text.append(101)  // e
+        text.append(101) // e
         text.append(contentsOf: String(4 * (weight + 1)).utf8)
         guard let d = Double(String(decoding: text, as: UTF8.self)) else { throw malformed("a numeric out of a double's range") }
         return d

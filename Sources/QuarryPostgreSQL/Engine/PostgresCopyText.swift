@@ -22,7 +22,8 @@ struct PostgresCopyText {
                 let cell = row * width + column
                 switch Int(batch.kinds[cell]) {
                 case QUARRY_IMPORT_NULL:
-                    out.append(92); out.append(78)
+                    out.append(92)
+                    out.append(78)
                 case QUARRY_IMPORT_INTEGER:
                     Self.appendInteger(batch.values[cell], to: &out)
                 case QUARRY_IMPORT_REAL:
@@ -31,7 +32,8 @@ struct PostgresCopyText {
                         PostgresValue.appendTimestamp(d, to: &out)
                     } else if d.isNaN {
                         // Nil, as an import into a SQLite file stores it.
-                        out.append(92); out.append(78)
+                        out.append(92)
+                        out.append(78)
                     } else if d.isInfinite {
                         out.append(contentsOf: (d < 0 ? "-Infinity" : "Infinity").utf8)
                     } else {
@@ -40,9 +42,12 @@ struct PostgresCopyText {
                 case QUARRY_IMPORT_BLOB:
                     let bytes = UnsafeBufferPointer(start: arena + Int(batch.values[cell]), count: Int(batch.lengths[cell]))
                     // `\\x` reaches bytea's input as `\x`, its hex form.
-                    out.append(92); out.append(92); out.append(120)
+                    out.append(92)
+                    out.append(92)
+                    out.append(120)
                     for byte in bytes {
-                        out.append(Self.hex[Int(byte >> 4)]); out.append(Self.hex[Int(byte & 15)])
+                        out.append(Self.hex[Int(byte >> 4)])
+                        out.append(Self.hex[Int(byte & 15)])
                     }
                 default:
                     let bytes = UnsafeBufferPointer(start: arena + Int(batch.values[cell]), count: Int(batch.lengths[cell]))
@@ -57,7 +62,10 @@ struct PostgresCopyText {
     private static let hex = Array("0123456789abcdef".utf8)
 
     @inline(__always) static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value == 0 { out.append(48); return }
+        if value == 0 {
+            out.append(48)
+            return
+        }
         var magnitude = value.magnitude
         if value < 0 { out.append(45) }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -75,10 +83,18 @@ struct PostgresCopyText {
     @inline(__always) static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         for byte in bytes {
             switch byte {
-            case 92: out.append(92); out.append(92)
-            case 9: out.append(92); out.append(116)
-            case 10: out.append(92); out.append(110)
-            case 13: out.append(92); out.append(114)
+            case 92:
+                out.append(92)
+                out.append(92)
+            case 9:
+                out.append(92)
+                out.append(116)
+            case 10:
+                out.append(92)
+                out.append(110)
+            case 13:
+                out.append(92)
+                out.append(114)
             default: out.append(byte)
             }
         }

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// PostgreSQL as a store's engine (`StoreEngine`): reads go to the server through the
@@ -50,8 +50,10 @@ package final class PostgresEngine: StoreEngine {
     }
 
     /// Through COPY when every column's type can be read from it as the rows would read.
-    package func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
-                    writer: inout TableWriter, file: OutputFile) throws -> Int? {
+    package func exportRows(
+        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int? {
         try makeViews(readBy: sql)
         return try server.copyExport(sql, arguments: arguments, types: types, firstColumn: firstColumn, writer: &writer, file: file)
     }
@@ -84,7 +86,7 @@ package final class PostgresEngine: StoreEngine {
     private func decide(_ check: String) throws -> Bool {
         do { return try server.execute(check).rows.first?.first?.storedInteger == 1 } catch StoreError.interrupted(let interruption) {
             throw StoreError.interrupted(interruption)
-        } catch where server.isLost {
+        } catch  where server.isLost {
             throw error
         } catch {
             return false

@@ -38,10 +38,13 @@ public enum PostgresFold {
             let low = caseInsensitive ? tables.lowAfterCaseFold : tables.lowAfterDiacriticFold
             let c: (String) -> String = caseInsensitive ? tables.caseFold : { $0 }
             let marks = tables.markClass
-            folded = "(CASE WHEN \(ascii) THEN \(caseInsensitive ? "lower(\(x) COLLATE \"C\")" : x)"
+            folded =
+                "(CASE WHEN \(ascii) THEN \(caseInsensitive ? "lower(\(x) COLLATE \"C\")" : x)"
                 + " WHEN \(x) ~ '(^|[^\(low)\(marks)])[\(marks)]' THEN CAST(('\(refusal)' || \(x)) AS integer)::text"
                 + " WHEN \(x) ~ '[\(tables.decompositionClass)]' THEN "
-                + c("translate(regexp_replace(\(x), '([\(low)])[\(marks)]+', '\\1', 'g'), \(literal(tables.diacriticFrom)), \(literal(tables.diacriticTo)))")
+                + c(
+                    "translate(regexp_replace(\(x), '([\(low)])[\(marks)]+', '\\1', 'g'), \(literal(tables.diacriticFrom)), \(literal(tables.diacriticTo)))"
+                )
                 + " ELSE " + c("regexp_replace(normalize(\(x), NFD), '[\(marks)]+', '', 'g')") + " END)"
         }
         let collated = "(\(folded) COLLATE \"C\")"
@@ -93,7 +96,8 @@ public enum PostgresFold {
             var candidates = Set((UInt32(1)...0x50F))
             candidates.formUnion(diacriticMap.keys)
             candidates.formUnion(caseFoldMap.keys)
-            var lowD: [UInt32] = [], lowCD: [UInt32] = []
+            var lowD: [UInt32] = []
+            var lowCD: [UInt32] = []
             for scalar in candidates.sorted() where !markSet.contains(scalar) {
                 let d = diacriticMap[scalar] ?? scalar
                 if d < 0x510 { lowD.append(scalar) }
@@ -105,14 +109,17 @@ public enum PostgresFold {
             // What ICU's lower leaves for [c] to map: lowercase letters that fold further
             // (ß, ς, ligatures, Cherokee), and letters of Unicode 11 and later, which an
             // older ICU may not lower.
-            var oneFrom: [UInt32] = [], oneTo: [UInt32] = [], many: [(String, String)] = []
+            var oneFrom: [UInt32] = []
+            var oneTo: [UInt32] = []
+            var many: [(String, String)] = []
             for (scalar, folded) in caseFoldMap.sorted(by: { $0.key < $1.key }) where scalar >= 0x80 {
                 guard let u = Unicode.Scalar(scalar) else { continue }
                 let stable = u.properties.lowercaseMapping == String(u)
                 let recent = PostgresFold.isRecent(u) || folded.contains { Unicode.Scalar($0).map(PostgresFold.isRecent) ?? false }
                 guard stable || recent else { continue }
                 if folded.count == 1 {
-                    oneFrom.append(scalar); oneTo.append(folded[0])
+                    oneFrom.append(scalar)
+                    oneTo.append(folded[0])
                 } else {
                     many.append((UnicodeFoldTables.text([scalar]), UnicodeFoldTables.text(folded)))
                 }
@@ -124,7 +131,8 @@ public enum PostgresFold {
 
         /// `[c]` of non-ASCII text: ICU's lower, then what it leaves.
         func caseFold(_ x: String) -> String {
-            var sql = "translate(lower(\(x) COLLATE \"und-x-icu\") COLLATE \"C\", \(PostgresFold.literal(afterLowerFrom)), \(PostgresFold.literal(afterLowerTo)))"
+            var sql =
+                "translate(lower(\(x) COLLATE \"und-x-icu\") COLLATE \"C\", \(PostgresFold.literal(afterLowerFrom)), \(PostgresFold.literal(afterLowerTo)))"
             for (from, to) in afterLowerMany { sql = "replace(\(sql), \(PostgresFold.literal(from)), \(PostgresFold.literal(to)))" }
             return sql
         }

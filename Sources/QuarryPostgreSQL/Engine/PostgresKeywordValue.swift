@@ -30,7 +30,7 @@ enum PostgresKeywordValue {
         "sslnegotiation", "requiressl", "sslcompression", "sslcert", "sslkey", "sslpassword",
         "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni", "requirepeer",
         "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname", "gsslib",
-        "gssdelegation", "service", "target_session_attrs", "load_balance_hosts",
+        "gssdelegation", "service", "target_session_attrs", "load_balance_hosts"
     ]
     /// The keywords whose values are secrets: never shown, and left out of libpq's messages.
     static let secretKeywords: Set<String> = ["password", "sslpassword"]
@@ -91,15 +91,29 @@ enum PostgresKeywordValue {
                 i += 1
                 var closed = false
                 while i < bytes.count {
-                    if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count { value.append(bytes[i + 1]); i += 2; continue }
-                    if bytes[i] == UInt8(ascii: "'") { closed = true; i += 1; break }
-                    value.append(bytes[i]); i += 1
+                    if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                        value.append(bytes[i + 1])
+                        i += 2
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: "'") {
+                        closed = true
+                        i += 1
+                        break
+                    }
+                    value.append(bytes[i])
+                    i += 1
                 }
                 guard closed else { throw error("the quoted value of \(keyword)= has no closing quote (') ") }
             } else {
                 while i < bytes.count, !isSpace(bytes[i]) {
-                    if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count { value.append(bytes[i + 1]); i += 2; continue }
-                    value.append(bytes[i]); i += 1
+                    if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                        value.append(bytes[i + 1])
+                        i += 2
+                        continue
+                    }
+                    value.append(bytes[i])
+                    i += 1
                 }
             }
             guard !value.contains(0) else { throw error("the value of \(keyword)= holds a NUL character") }

@@ -29,11 +29,13 @@ package struct PostgresNumericOverflow: Error {
     /// refusal when none is found, or when a caller's transaction is still open.
     package func named(by server: PostgresConnection) -> StoreError {
         guard server.writeDepth == 0,
-              let declared = try? server.execute("""
-                  SELECT attname, atttypmod, atttypid = 'money'::regtype FROM pg_attribute
-                  WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped
-                    AND (atttypid = 'numeric'::regtype AND atttypmod >= 4 OR atttypid = 'money'::regtype)
-                  """, [.text(table)]) else { return error }
+            let declared = try? server.execute(
+                """
+                SELECT attname, atttypmod, atttypid = 'money'::regtype FROM pg_attribute
+                WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped
+                  AND (atttypid = 'numeric'::regtype AND atttypmod >= 4 OR atttypid = 'money'::regtype)
+                """, [.text(table)])
+        else { return error }
         var typmods: [String: Int] = [:]
         var money: Set<String> = []
         for row in declared.rows {
@@ -43,18 +45,21 @@ package struct PostgresNumericOverflow: Error {
         for (column, value) in zip(columns, values) {
             if money.contains(column) {
                 guard Self.overflowsMoney(value) else { continue }
-                return .typeMismatch(entity: entity, key: column,
-                                     expected: "money, from \(Self.moneyRange.lowerBound) to \(Self.moneyRange.upperBound)",
-                                     given: Self.shown(value))
+                return .typeMismatch(
+                    entity: entity, key: column,
+                    expected: "money, from \(Self.moneyRange.lowerBound) to \(Self.moneyRange.upperBound)",
+                    given: Self.shown(value))
             }
             guard let typmod = typmods[column] else { continue }
             // numeric(p, s) keeps ((p << 16) | s) + 4.
-            let precision = ((typmod - 4) >> 16) & 0xFFFF, scale = (typmod - 4) & 0x7FF
+            let precision = ((typmod - 4) >> 16) & 0xFFFF
+            let scale = (typmod - 4) & 0x7FF
             guard Self.overflows(value, precision: precision, scale: scale) else { continue }
             let before = precision - scale
-            return .typeMismatch(entity: entity, key: column,
-                                 expected: "numeric(\(precision),\(scale)), at most \(before) digit\(before == 1 ? "" : "s") before the point",
-                                 given: Self.shown(value))
+            return .typeMismatch(
+                entity: entity, key: column,
+                expected: "numeric(\(precision),\(scale)), at most \(before) digit\(before == 1 ? "" : "s") before the point",
+                given: Self.shown(value))
         }
         return error
     }
@@ -80,7 +85,8 @@ package struct PostgresNumericOverflow: Error {
     /// digits before the point, as the server rounds and refuses.
     package static func overflows(_ value: Value, precision: Int, scale: Int) -> Bool {
         guard let decimal = exact(value), scale >= 0, precision >= scale,
-              let limit = try? ExactDecimal(parsing: "1e\(precision - scale)") else { return false }
+            let limit = try? ExactDecimal(parsing: "1e\(precision - scale)")
+        else { return false }
         let rounded = decimal.rounded(toScale: scale)
         return (rounded.significand.signum() < 0 ? -rounded : rounded) >= limit
     }
@@ -91,7 +97,8 @@ package struct PostgresNumericOverflow: Error {
     /// Whether `value` is past money's range, rounded to cents as the server rounds it.
     package static func overflowsMoney(_ value: Value) -> Bool {
         guard let decimal = exact(value), let low = DecimalText.value(moneyRange.lowerBound),
-              let high = DecimalText.value(moneyRange.upperBound) else { return false }
+            let high = DecimalText.value(moneyRange.upperBound)
+        else { return false }
         let cents = decimal.rounded(toScale: 2)
         return cents < low || cents > high
     }

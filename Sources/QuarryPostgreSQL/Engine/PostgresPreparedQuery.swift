@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// PostgreSQL's `PreparedQuery`: a statement the server described (`PostgresDescription`)

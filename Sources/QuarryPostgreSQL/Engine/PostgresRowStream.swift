@@ -30,7 +30,10 @@ final class PostgresRowStream {
 
     /// The next row; nil after the last.
     package func next() throws -> [Value]? {
-        if let row = ahead { ahead = nil; return row }
+        if let row = ahead {
+            ahead = nil
+            return row
+        }
         return try read()
     }
 
@@ -39,7 +42,10 @@ final class PostgresRowStream {
         let table = server.pq.pointee
         guard let getResult = table.getResult, let clear = table.clear, let status = table.resultStatus else { return nil }
         server.waitWhileBusy()
-        guard let result = getResult(server.handle) else { finished = true; return nil }
+        guard let result = getResult(server.handle) else {
+            finished = true
+            return nil
+        }
         defer { clear(result) }
         switch status(result) {
         case PGRES_SINGLE_TUPLE:

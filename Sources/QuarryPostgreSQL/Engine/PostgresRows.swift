@@ -1,6 +1,6 @@
 import Foundation
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// The rows of one PostgreSQL query: the PostgreSQL engine's `RowCursor`, stepped and read
@@ -220,8 +220,9 @@ extension PostgresConnection {
     static func unfoldable(in message: String) -> StoreError? {
         guard let text = refused(PostgresFold.refusal, in: message) else { return nil }
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return .database(message: "[d] (or a localized sort) cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
-            + "Latin, Greek and Cyrillic (or before any letter), which Quarry folds only in SQLite; compare it without [d], or in a SQLite copy")
+        return .database(
+            message: "[d] (or a localized sort) cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
+                + "Latin, Greek and Cyrillic (or before any letter), which Quarry folds only in SQLite; compare it without [d], or in a SQLite copy")
     }
 
     /// What a query needed of the functions Quarry installs into SQLite, which a
@@ -230,13 +231,22 @@ extension PostgresConnection {
     static func missingFunction(calledBy sql: String) -> StoreError? {
         let needs: [(function: String, what: String)] = [
             ("quarry_fold", "[c], [d] and sorts that ignore case in a database that is not UTF8 or has no ICU collation (und-x-icu)"),
-            ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, LIKE against a key path, and string tests in a database that is not UTF8 or has no ICU"),
+            (
+                "quarry_string_op",
+                "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, LIKE against a key path, and string tests in a database that is not UTF8 or has no ICU"
+            ),
             ("quarry_arith", "arithmetic of decimals, dates, text or booleans"),
-            ("quarry_fn", "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"),
-            ("quarry_summary", "summarize()'s one-scan statistics"),
+            (
+                "quarry_fn",
+                "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"
+            ),
+            ("quarry_summary", "summarize()'s one-scan statistics")
         ]
         guard let need = needs.first(where: { sql.contains($0.function + "(") }) else { return nil }
-        return .database(message: "a PostgreSQL store does not support \(need.what) yet: they run in Quarry's SQL functions, which only SQLite has (see docs/postgresql.md)")
+        return .database(
+            message:
+                "a PostgreSQL store does not support \(need.what) yet: they run in Quarry's SQL functions, which only SQLite has (see docs/postgresql.md)"
+        )
     }
 }
 
@@ -269,7 +279,7 @@ extension PostgresConnection {
         let text = sql.contains("$1") ? sql : PostgreSQLDialect.numbered(sql)
         switch try prepareUnnamed(text) {
         case .none: return nil
-        case let .statement(columns, parameters):
+        case .statement(let columns, let parameters):
             return PostgresDescription(sql: text, columns: columns, parameters: parameters, isFollowedByAnother: false)
         case .several:
             return PostgresDescription(sql: text, columns: [], parameters: 0, isFollowedByAnother: true)

@@ -43,10 +43,12 @@ public struct PostgresURL: Equatable {
         // libpq takes the scheme in lower case only.
         let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
         let shown = Self.shown(lowered)
-        guard case let (userinfo, _)? = URLSecrets.userinfo(lowered) else {
-            throw StoreError.database(message: "\(shown): an '@', '/' or '?' inside a user name, password, database name or parameter is written %40, %2F or %3F")
+        guard case (let userinfo, _)? = URLSecrets.userinfo(lowered) else {
+            throw StoreError.database(
+                message: "\(shown): an '@', '/' or '?' inside a user name, password, database name or parameter is written %40, %2F or %3F")
         }
-        var base = lowered, query = ""
+        var base = lowered
+        var query = ""
         if let mark = lowered.firstIndex(of: "?") {
             base = String(lowered[..<mark])
             query = String(lowered[lowered.index(after: mark)...])
@@ -64,11 +66,14 @@ public struct PostgresURL: Equatable {
                 schema = decoded
             } else if parameter.hasPrefix("notify=") {
                 guard parameter == "notify=triggers" else {
-                    throw StoreError.database(message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
+                    throw StoreError.database(
+                        message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
                 }
                 installsTriggers = true
             } else {
-                if URLSecrets.isSecret(parameter), let equals = parameter.firstIndex(of: "=") { secrets.append(String(parameter[parameter.index(after: equals)...])) }
+                if URLSecrets.isSecret(parameter), let equals = parameter.firstIndex(of: "=") {
+                    secrets.append(String(parameter[parameter.index(after: equals)...]))
+                }
                 kept.append(parameter)
             }
         }
@@ -94,7 +99,8 @@ public struct PostgresURL: Equatable {
                 schema = pair.value
             case "notify":
                 guard pair.value == "triggers" else {
-                    throw StoreError.database(message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
+                    throw StoreError.database(
+                        message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
                 }
                 installsTriggers = true
             default: break

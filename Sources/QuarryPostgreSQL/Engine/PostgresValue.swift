@@ -40,7 +40,7 @@ package enum PostgresValue {
     }
 
     /// The instants `timestamptz` holds: 4714-11-24 BC as PostgreSQL numbers years (Julian day 0) through 294276-12-31.
-    package static let timestampRange: ClosedRange<Double> = -210_866_803_200 ... 9_224_318_015_999
+    package static let timestampRange: ClosedRange<Double> = -210_866_803_200...9_224_318_015_999
 
     private static func argumentError(_ what: String) -> StoreError {
         .postgres(sqlState: nil, sql: nil, message: "cannot send \(what)")
@@ -53,8 +53,9 @@ package enum PostgresValue {
         let t = parts(seconds)
         // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
         let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, t.month, t.day, t.second / 3600, t.second / 60 % 60,
-                      t.second % 60, t.micro) + era
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, t.month, t.day, t.second / 3600, t.second / 60 % 60,
+            t.second % 60, t.micro) + era
     }
 
     /// The same text appended as bytes, without a `String` for the years 1 to 9999 (an
@@ -65,11 +66,27 @@ package enum PostgresValue {
         func digits(_ value: Int, _ count: Int) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 { out.append(UInt8(48 + value / divisor % 10)); divisor /= 10 }
+            while divisor > 0 {
+                out.append(UInt8(48 + value / divisor % 10))
+                divisor /= 10
+            }
         }
-        digits(t.year, 4); out.append(45); digits(t.month, 2); out.append(45); digits(t.day, 2); out.append(32)
-        digits(t.second / 3600, 2); out.append(58); digits(t.second / 60 % 60, 2); out.append(58); digits(t.second % 60, 2)
-        out.append(46); digits(t.micro, 6); out.append(43); out.append(48); out.append(48)
+        digits(t.year, 4)
+        out.append(45)
+        digits(t.month, 2)
+        out.append(45)
+        digits(t.day, 2)
+        out.append(32)
+        digits(t.second / 3600, 2)
+        out.append(58)
+        digits(t.second / 60 % 60, 2)
+        out.append(58)
+        digits(t.second % 60, 2)
+        out.append(46)
+        digits(t.micro, 6)
+        out.append(43)
+        out.append(48)
+        out.append(48)
     }
 
     /// `seconds` as a day of the proleptic Gregorian calendar, the second of that day and
@@ -189,7 +206,10 @@ package enum PostgresValue {
     package static func seconds(_ text: String) -> Double? {
         var body = Substring(text)
         var bc = false
-        if body.hasSuffix(" BC") { bc = true; body = body.dropLast(3) }
+        if body.hasSuffix(" BC") {
+            bc = true
+            body = body.dropLast(3)
+        }
         // The offset: +HH, +HH:MM or +HH:MM:SS after the time.
         var offset = 0.0
         if let sign = body.lastIndex(where: { $0 == "+" || $0 == "-" }), let space = body.firstIndex(of: " "), sign > space {
@@ -208,8 +228,9 @@ package enum PostgresValue {
         // Fields in their ranges, so no arithmetic below can overflow; the seconds are
         // digits (Double() would also take "nan" and "inf").
         guard day.count == 3, (0...300_000).contains(day[0]), (1...12).contains(day[1]), (1...31).contains(day[2]),
-              time.count == 3, let hour = Int(time[0]), (0...24).contains(hour), let minute = Int(time[1]), (0...59).contains(minute),
-              time[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let second = Double(time[2]), second < 61 else { return nil }
+            time.count == 3, let hour = Int(time[0]), (0...24).contains(hour), let minute = Int(time[1]), (0...59).contains(minute),
+            time[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let second = Double(time[2]), second < 61
+        else { return nil }
         let year = bc ? 1 - day[0] : day[0]
         let dayCount = Double(days(year: year, month: day[1], day: day[2]))
         return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - offset

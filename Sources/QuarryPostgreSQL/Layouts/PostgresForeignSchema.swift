@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// PostgreSQL's answers to what a schema's tables and views ask of their engine
@@ -41,11 +41,14 @@ package struct PostgresForeignSchema: ForeignSchemaEngine {
     /// first: a view made again after a read that stopped partway (`restoreTaken`) may
     /// be keyed otherwise now, which OR REPLACE refuses.
     package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, making: DeferredViews.Making)? {
+        -> (relation: String, key: String, making: DeferredViews.Making)?
+    {
         let source = quoteIdentifier(schema) + "." + quoteIdentifier(view)
         let named = { (name: String) in PostgresStore.identifier(ForeignSchema.unshadowed(name) { taken.contains($0) }) }
-        return ForeignSchema.viewRows(view, source: source, names: names, types: types, named: named, before: { ["DROP VIEW IF EXISTS pg_temp.\(quoteIdentifier($0))"] }, distinct: { c in
-            "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
-        })
+        return ForeignSchema.viewRows(
+            view, source: source, names: names, types: types, named: named, before: { ["DROP VIEW IF EXISTS pg_temp.\(quoteIdentifier($0))"] },
+            distinct: { c in
+                "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
+            })
     }
 }

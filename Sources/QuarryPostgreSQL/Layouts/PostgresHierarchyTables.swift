@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// Inheritance in the tables Quarry makes in a PostgreSQL schema, stored as a Quarry file
@@ -25,18 +25,22 @@ struct PostgresHierarchyTables: HierarchyTables {
     package func dropTable(_ root: String) throws {
         // A table Quarry did not make that keeps a key to this one would lose it to the
         // CASCADE below: refused, with nothing changed (found by review).
-        let foreign = try server.execute("""
+        let foreign = try server.execute(
+            """
             SELECT r.relname, c.conname FROM pg_catalog.pg_constraint c
             JOIN pg_catalog.pg_class t ON t.oid = c.confrelid JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
             JOIN pg_catalog.pg_class r ON r.oid = c.conrelid
             WHERE c.contype = 'f' AND n.nspname = $1 AND t.relname = $2 ORDER BY 1, 2
-            """, [.text(store.schema), .text(root)]).rows.compactMap { row -> (String, String)? in
+            """, [.text(store.schema), .text(root)]
+        ).rows.compactMap { row -> (String, String)? in
             guard case .text(let table)? = row.first, case .text(let name)? = row.last else { return nil }
             return store.declared.contains(table) || table.hasPrefix("quarry_link_") ? nil : (table, name)
         }
         if let (table, name) = foreign.first {
-            throw StoreError.invalidSchema(entity: root, reason: "it cannot take a parent while table \(table), which Quarry did not make, "
-                + "keeps a foreign key to it (\(name)); drop that key first")
+            throw StoreError.invalidSchema(
+                entity: root,
+                reason: "it cannot take a parent while table \(table), which Quarry did not make, "
+                    + "keeps a foreign key to it (\(name)); drop that key first")
         }
         // An empty entity moving under a parent (`hierarchyProblem` allows no other): its
         // rows are its new root's now. The keys other tables had to it go too, and are
@@ -51,15 +55,18 @@ struct PostgresHierarchyTables: HierarchyTables {
     package func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
 
     package func hasEntityColumn(_ root: String) throws -> Bool {
-        try server.execute("""
+        try server.execute(
+            """
             SELECT count(*) FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = $1 AND c.relname = $2 AND a.attname = $3 AND NOT a.attisdropped
-            """, [.text(store.schema), .text(root), .text(EntityStorage.entityColumn)]).rows.first?.first?.storedInteger ?? 0 > 0
+            """, [.text(store.schema), .text(root), .text(EntityStorage.entityColumn)]
+        ).rows.first?.first?.storedInteger ?? 0 > 0
     }
 
     package func addEntityColumn(_ root: String) throws {
-        let table = store.qualified(root), column = quoteIdentifier(EntityStorage.entityColumn)
+        let table = store.qualified(root)
+        let column = quoteIdentifier(EntityStorage.entityColumn)
         // Rows already there are the root's own.
         try server.execute(#"ALTER TABLE \#(table) ADD COLUMN \#(column) text COLLATE "C" NOT NULL DEFAULT \#(PostgresStore.literal(root))"#)
         try server.execute("CREATE INDEX \(quoteIdentifier(PostgresStore.identifier("quarry_entity_\(root)"))) ON \(table) (\(column))")
@@ -68,10 +75,12 @@ struct PostgresHierarchyTables: HierarchyTables {
     /// A sub-entity's view over its root's table; a row inserted through it is its own
     /// (the view's default for the entity column).
     package func makeView(_ member: EntityDescription, root: String, tags: [String]) throws {
-        let view = store.qualified(member.name), tag = quoteIdentifier(EntityStorage.entityColumn)
+        let view = store.qualified(member.name)
+        let tag = quoteIdentifier(EntityStorage.entityColumn)
         let columns = [EntityStorage.quarryKeyColumn, EntityStorage.entityColumn] + member.attributeNames + member.ownKeyColumns.map(\.name)
-        try server.execute("CREATE VIEW \(view) AS SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(store.qualified(root)) "
-                           + "WHERE \(tag) IN (\(tags.map(PostgresStore.literal).joined(separator: ", ")))")
+        try server.execute(
+            "CREATE VIEW \(view) AS SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(store.qualified(root)) "
+                + "WHERE \(tag) IN (\(tags.map(PostgresStore.literal).joined(separator: ", ")))")
         try server.execute("ALTER VIEW \(view) ALTER COLUMN \(tag) SET DEFAULT \(PostgresStore.literal(member.name))")
     }
 
@@ -79,7 +88,9 @@ struct PostgresHierarchyTables: HierarchyTables {
     /// (`quarry_unique_<entity>_<n>`), made again when the declaration's constraints change
     /// (or its table was made). A sub-entity's bind only its rows: partial indexes on the
     /// root's table, made again with the views (its rows' entities may have changed).
-    package func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws {
+    package func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool)
+        throws
+    {
         for (member, tags) in members {
             let before = old[member.name]?.uniqueness ?? []
             let partial = member.name != root
@@ -87,10 +98,14 @@ struct PostgresHierarchyTables: HierarchyTables {
             for i in before.indices {
                 try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier("quarry_unique_\(member.name)_\(i)")))")
             }
-            let condition = partial ? " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\((tags ?? [member.name]).map(PostgresStore.literal).joined(separator: ", ")))" : ""
+            let condition =
+                partial
+                ? " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\((tags ?? [member.name]).map(PostgresStore.literal).joined(separator: ", ")))"
+                : ""
             for (i, names) in member.uniqueness.enumerated() {
-                try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(PostgresStore.identifier("quarry_unique_\(member.name)_\(i)"))) ON \(store.qualified(root)) "
-                                   + "(\(names.map(quoteIdentifier).joined(separator: ", ")))\(condition)")
+                try server.execute(
+                    "CREATE UNIQUE INDEX \(quoteIdentifier(PostgresStore.identifier("quarry_unique_\(member.name)_\(i)"))) ON \(store.qualified(root)) "
+                        + "(\(names.map(quoteIdentifier).joined(separator: ", ")))\(condition)")
             }
         }
     }

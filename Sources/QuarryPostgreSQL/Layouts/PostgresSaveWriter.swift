@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// Writes a `SaveChangesRequest` into a PostgreSQL schema in one `READ WRITE` transaction,
@@ -48,7 +48,10 @@ struct PostgresSaveWriter {
             let found = keyed?.keyCondition(of: object, context.mapped(entity)) ?? (sql: "", values: [])
             if found.sql.isEmpty {
                 let index = batchOf[entity.name] ?? batches.count
-                if index == batches.count { batches.append((entity, [])); batchOf[entity.name] = index }
+                if index == batches.count {
+                    batches.append((entity, []))
+                    batchOf[entity.name] = index
+                }
                 batches[index].objects.append(object)
             } else if let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values) {
                 stored[ObjectIdentifier(object)] = row
@@ -73,7 +76,9 @@ struct PostgresSaveWriter {
             guard object.primaryKey != nil else { return nil }
             return SaveConflict.of(object, storedRow: stored[ObjectIdentifier(object)], context: context)
         }
-        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in
+            try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil
+        }
         try result.settle(conflicts, context: context)
     }
 
@@ -157,8 +162,9 @@ struct PostgresSaveStatements: SaveStatements {
         } catch let failure as PostgresConnection.PipelineFailure {
             guard waiting.indices.contains(failure.index) else { throw failure.error }
             let update = waiting[failure.index]
-            throw PostgresNumericOverflow.keeping(failure.error, entity: update.object.entity.name, table: context.mapped(update.object.entity).table,
-                                                  columns: update.names, values: update.values)
+            throw PostgresNumericOverflow.keeping(
+                failure.error, entity: update.object.entity.name, table: context.mapped(update.object.entity).table,
+                columns: update.names, values: update.values)
         }
         for (update, result) in zip(waiting, results) {
             if Self.mayRoundPastYear9999(update.values) {
@@ -172,8 +178,10 @@ struct PostgresSaveStatements: SaveStatements {
         }
     }
 
-    package mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
-                         keys: SaveChangesRequest.Keys) throws -> Int64 {
+    package mutating func insert(
+        _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+        keys: SaveChangesRequest.Keys
+    ) throws -> Int64 {
         try sendUpdates()
         let storage = context.mapped(entity)
         // A nil key takes the column's sequence, as SQLite gives a rowid.
@@ -181,9 +189,11 @@ struct PostgresSaveStatements: SaveStatements {
         let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + toOne.map(\.key)
         let names = attributes + toOne.map(\.name)
         let returning = " RETURNING \(storage.selection(of: entity))"
-        let sql = names.isEmpty
+        let sql =
+            names.isEmpty
             ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
-            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(names.map { Self.placeholder($0, storage) }.joined(separator: ", ")))" + returning
+            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(names.map { Self.placeholder($0, storage) }.joined(separator: ", ")))"
+                + returning
         let row = try run(sql, values, writing: names, of: entity).rows.first
         guard let newKey = row?.first?.storedInteger else {
             throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
@@ -193,7 +203,9 @@ struct PostgresSaveStatements: SaveStatements {
         return newKey
     }
 
-    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool)
+        throws
+    {
         let entity = object.entity
         let storage = context.mapped(entity)
         let names = attributes + toOne.map(\.name)
@@ -202,15 +214,20 @@ struct PostgresSaveStatements: SaveStatements {
         // Written once for each entity and set of columns: rows changed alike (a loop
         // setting one attribute of thousands) share it.
         let statement = Updates.Statement(entity: entity.name, names: names, keyed: found.sql)
-        let sql = updates.statements[statement] ?? {
-            let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
-            let made = PostgreSQLDialect.numbered("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))")
-            updates.statements[statement] = made
-            return made
-        }()
-        updates.waiting.append(Update(sql: sql,
-                                      values: values + [key] + found.values, names: names, object: object,
-                                      readBack: readsBack ? context.currentEntity(of: object) : nil))
+        let sql =
+            updates.statements[statement]
+            ?? {
+                let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
+                let made = PostgreSQLDialect.numbered(
+                    "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))")
+                updates.statements[statement] = made
+                return made
+            }()
+        updates.waiting.append(
+            Update(
+                sql: sql,
+                values: values + [key] + found.values, names: names, object: object,
+                readBack: readsBack ? context.currentEntity(of: object) : nil))
         if updates.waiting.count >= Updates.batch { try sendUpdates() }
     }
 
@@ -228,7 +245,8 @@ struct PostgresSaveStatements: SaveStatements {
     /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
     package func write(_ link: PendingLink, source: Value, target: Value) throws {
         try sendUpdates()
-        let sql = link.isAdd
+        let sql =
+            link.isAdd
             ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
         _ = try run(sql, [source, target])
@@ -255,23 +273,29 @@ struct PostgresSaveStatements: SaveStatements {
     /// its column's precision into the year 10000 (`timestamp(0)` makes
     /// 9999-12-31T23:59:59.999 10000-01-01), which no reader takes for a date, is refused
     /// in one line before the commit: nothing of the save is written.
-    private func refuseDatesRoundedPastYear9999(_ row: [Value]?, _ entity: EntityDescription,
-                                                 sent: (String) -> Value) throws {
+    private func refuseDatesRoundedPastYear9999(
+        _ row: [Value]?, _ entity: EntityDescription,
+        sent: (String) -> Value
+    ) throws {
         guard let row else { return }
         let stored = context.values(of: entity, row: row)
         for name in entity.attributeNames {
             guard case .date(let kept)? = stored[name], !Value.dateRange.contains(kept),
-                  case .date(let given) = sent(name), Value.dateRange.contains(given) else { continue }
-            throw StoreError.validation(message: "\(entity.name).\(name) keeps fewer fraction digits than \(Value.date(given).displayString), "
-                + "which the server rounds into the year 10000, past the dates any reader takes; nothing was written")
+                case .date(let given) = sent(name), Value.dateRange.contains(given)
+            else { continue }
+            throw StoreError.validation(
+                message: "\(entity.name).\(name) keeps fewer fraction digits than \(Value.date(given).displayString), "
+                    + "which the server rounds into the year 10000, past the dates any reader takes; nothing was written")
         }
     }
 
     /// The attributes whose values the server made other than `sent` gave them (a
     /// default, a generated column, a trigger's change, a timestamp rounded to the
     /// microsecond), as the object will hold them.
-    private func made(_ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription,
-                      sent: (String) -> Value) -> [(ManagedObject, String, Value)] {
+    private func made(
+        _ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription,
+        sent: (String) -> Value
+    ) -> [(ManagedObject, String, Value)] {
         guard let row else { return [] }
         let stored = context.values(of: entity, row: row)
         return entity.attributeNames.compactMap { name in

@@ -8,8 +8,10 @@ import QuarryStore
 /// actions, or made from the rules); the rows a cascade removes are found first, so the
 /// objects in use are deleted too and observers hear every row.
 extension PostgresStore {
-    package func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                          context: ObjectContext) throws -> BatchUpdateWritten {
+    package func writeBatchUpdate(
+        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+        context: ObjectContext
+    ) throws -> BatchUpdateWritten {
         try BatchChangeWriter(context: context, engine: PostgresBatchChanges(store: self, context: context, server: try server(context)))
             .writeUpdate(entity, where: filter, set: assignments)
     }
@@ -25,8 +27,10 @@ extension PostgresStore {
     /// members whose rows hold the key; a to-one relationship whose key this row holds,
     /// and a many-to-many one, the server does not follow (it deletes links, not their
     /// ends): those rows the delete names itself (`writeBatchDelete`).
-    fileprivate func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext,
-                              server: PostgresConnection) throws -> (found: [String: Set<Int64>], order: [(String, [Int64])]) {
+    fileprivate func cascadedRows(
+        of entity: String, keys: [Int64], context: ObjectContext,
+        server: PostgresConnection
+    ) throws -> (found: [String: Set<Int64>], order: [(String, [Int64])]) {
         var found: [String: Set<Int64>] = [entity: Set(keys)]
         var order: [(String, [Int64])] = []
         var pending: [(String, [Int64])] = [(entity, keys)]
@@ -36,7 +40,8 @@ extension PostgresStore {
             let ownerStorage = context.mapped(owner)
             for relationship in owner.relationships where relationship.deleteRule == .cascade {
                 guard let relationshipStorage = storage(of: relationship, in: name),
-                      let members = managedObjectModel.entitiesByName[relationship.destination] else { continue }
+                    let members = managedObjectModel.entitiesByName[relationship.destination]
+                else { continue }
                 let membersStorage = context.mapped(members)
                 let reached = try relatedKeys(relationshipStorage, from: ownerStorage, to: membersStorage, of: fresh, server: server)
                 let new = reached.subtracting(found[members.name] ?? [])
@@ -52,8 +57,10 @@ extension PostgresStore {
 
     /// The keys of the rows `keys` (of the owner) reach through a relationship, whatever
     /// holds the link: the member's row, the owner's, or a link table.
-    private func relatedKeys(_ relationship: RelationshipStorage, from ownerStorage: EntityStorage, to membersStorage: EntityStorage,
-                             of keys: [Int64], server: PostgresConnection) throws -> Set<Int64> {
+    private func relatedKeys(
+        _ relationship: RelationshipStorage, from ownerStorage: EntityStorage, to membersStorage: EntityStorage,
+        of keys: [Int64], server: PostgresConnection
+    ) throws -> Set<Int64> {
         var reached: Set<Int64> = []
         try forEachChunk(keys) { chunk in
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
@@ -61,18 +68,22 @@ extension PostgresStore {
             switch relationship {
             case .inverseForeignKey(_, let column, let ownerKey, _):
                 // A key kept in another column of the owner (a foreign key to `carrier`).
-                let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
+                let owners =
+                    ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
                 query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
             case .foreignKey(let column, let targetKey):
                 let match = targetKey.map(membersStorage.column) ?? membersStorage.key
-                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
+                query =
+                    "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
                     + "(SELECT \(quoteIdentifier(column)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
             case .inverseCompositeKey(_, let columns, let ownerKeys, _):
                 // A key of several columns: the members whose columns hold an owner's values.
-                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(columns.map(quoteIdentifier).joined(separator: ", "))) IN "
+                query =
+                    "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(columns.map(quoteIdentifier).joined(separator: ", "))) IN "
                     + "(SELECT \(ownerKeys.map(quoteIdentifier).joined(separator: ", ")) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
             case .compositeKey(let columns, let targetKeys):
-                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
+                query =
+                    "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
                     + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 query = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks))"
@@ -92,7 +103,8 @@ extension PostgresStore {
             guard let owner = managedObjectModel.entitiesByName[name] else { continue }
             for relationship in owner.relationships where relationship.deleteRule == .deny {
                 guard let relationshipStorage = storage(of: relationship, in: name),
-                      let members = managedObjectModel.entitiesByName[relationship.destination] else { continue }
+                    let members = managedObjectModel.entitiesByName[relationship.destination]
+                else { continue }
                 let related = try relatedKeys(relationshipStorage, from: context.mapped(owner), to: context.mapped(members), of: keys, server: server)
                 guard !related.isEmpty else { continue }
                 let names = related.sorted().prefix(5).map { "\(members.name)/\($0)" }.joined(separator: ", ")
@@ -140,10 +152,14 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     package var lockingClause: String { " FOR UPDATE" }
 
     /// One statement, returning the keys it changed.
-    package func update(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                in server: PostgresConnection) throws -> (keys: [Int64], assignments: [(String, Value)]) {
+    package func update(
+        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+        in server: PostgresConnection
+    ) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let storage = context.mapped(entity)
-        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = \(PostgresSaveStatements.placeholder($0.0, storage))" }.joined(separator: ", ")
+        var sql =
+            "UPDATE \(storage.table) SET "
+            + assignments.map { "\(quoteIdentifier($0.0)) = \(PostgresSaveStatements.placeholder($0.0, storage))" }.joined(separator: ", ")
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
@@ -171,7 +187,9 @@ private struct PostgresBatchChanges: BatchChangeStatements {
 
     /// One statement, the server carrying out the foreign keys' actions; what its cascade
     /// will take found first, and a deny refused before anything goes.
-    package func delete(_ entity: EntityDescription, keys chosen: [Int64], where filter: BatchFilter?, in server: PostgresConnection) throws -> [String: [Int64]] {
+    package func delete(_ entity: EntityDescription, keys chosen: [Int64], where filter: BatchFilter?, in server: PostgresConnection) throws
+        -> [String: [Int64]]
+    {
         let storage = context.mapped(entity)
         let condition = filter.map { " WHERE " + $0.sql } ?? ""
         let (found, order) = try store.cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
@@ -179,8 +197,10 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         // Named by their own entity while the rows are there (a SportCar deleted as a
         // Car is heard as a SportCar), as a Quarry file's delete names them.
         var deleted = try context.keysByOwnEntity(found, in: server)
-        let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
-                                      filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+        let keys = try server.execute(
+            PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
+            filter?.arguments ?? []
+        ).rows.compactMap { $0.first?.storedInteger }
         // What the server's cascade did not take: ends of to-one and many-to-many
         // cascades, in the order they were reached (a row the server took already is
         // no longer there to delete).
@@ -189,8 +209,9 @@ private struct PostgresBatchChanges: BatchChangeStatements {
             let memberStorage = context.mapped(member)
             try forEachChunk(reached) { chunk in
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(memberStorage.table) WHERE \(memberStorage.key) IN (\(marks))"),
-                                   chunk.map(Value.integer))
+                try server.execute(
+                    PostgreSQLDialect.numbered("DELETE FROM \(memberStorage.table) WHERE \(memberStorage.key) IN (\(marks))"),
+                    chunk.map(Value.integer))
             }
         }
         let named = Set(deleted.values.joined())
@@ -217,7 +238,10 @@ extension PostgresConnection {
         }
         writeDepth = 1
         transactionDepth += 1
-        defer { writeDepth = 0; transactionDepth -= 1 }
+        defer {
+            writeDepth = 0
+            transactionDepth -= 1
+        }
         var committing = false
         do {
             let result = try body()
@@ -231,8 +255,10 @@ extension PostgresConnection {
             if isLost {
                 lostBeforeCommit = !committing
                 if committing {
-                    throw StoreError.postgres(sqlState: nil, sql: "COMMIT", message: "the connection to the server was lost at COMMIT: whether this write "
-                        + "was committed is not known; refresh() and look before writing it again")
+                    throw StoreError.postgres(
+                        sqlState: nil, sql: "COMMIT",
+                        message: "the connection to the server was lost at COMMIT: whether this write "
+                            + "was committed is not known; refresh() and look before writing it again")
                 }
                 throw error
             }

@@ -13,24 +13,29 @@ import QuarryStore
 extension PostgresStore {
     /// The schema's ordinary and partitioned tables, not partitions, by name.
     func readTableNames(_ context: ObjectContext) throws -> [String] {
-        try context.connection.rows("""
+        try context.connection.rows(
+            """
             SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+            """, arguments: [.text(schema)]
+        ).compactMap { $0.first?.textValue }
     }
 
     /// The schema's views (not materialized ones).
     func readViewNames(_ context: ObjectContext) throws -> [String] {
-        try context.connection.rows("""
+        try context.connection.rows(
+            """
             SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND c.relkind = 'v'
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+            """, arguments: [.text(schema)]
+        ).compactMap { $0.first?.textValue }
     }
 
     /// The tables of the schema that inherit another (`INHERITS`, not partitions), with
     /// the table each inherits.
     func readInheritance(_ context: ObjectContext) throws -> [String: String] {
-        let rows = try context.connection.rows("""
+        let rows = try context.connection.rows(
+            """
             SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
             JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND NOT c.relispartition
@@ -47,7 +52,8 @@ extension PostgresStore {
         // column of a table with a row trigger BEFORE INSERT may be filled by it (Pagila's
         // `film.fulltext`, by `tsvector_update_trigger`), as by a default: an insert may
         // leave it out, and the server fills it or refuses.
-        let columns = try context.connection.rows("""
+        let columns = try context.connection.rows(
+            """
             SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull,
                    a.atthasdef OR a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid
                      AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND (tg.tgtype & 7) = 7),
@@ -60,7 +66,8 @@ extension PostgresStore {
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
-        let keys = try context.connection.rows("""
+        let keys = try context.connection.rows(
+            """
             SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4,
                    (SELECT t.tgname::text FROM pg_catalog.pg_trigger t WHERE t.tgconstraint = con.oid AND t.tgrelid = con.confrelid
                     AND t.tgisinternal AND (t.tgtype & 8) <> 0 ORDER BY t.tgname::text COLLATE "C" LIMIT 1)
@@ -80,7 +87,9 @@ extension PostgresStore {
         // row's triggers in the order of their names (`PostgresStore+DeleteOrder`).
         var triggers: [(table: String, index: Int, name: String)] = []
         // Rows of one constraint come together, in key order.
-        let constraints = Dictionary(grouping: keys, by: { $0[1].storedInteger ?? 0 }).values.sorted { ($0.first?[1].storedInteger ?? 0) < ($1.first?[1].storedInteger ?? 0) }
+        let constraints = Dictionary(grouping: keys, by: { $0[1].storedInteger ?? 0 }).values.sorted {
+            ($0.first?[1].storedInteger ?? 0) < ($1.first?[1].storedInteger ?? 0)
+        }
         for rows in constraints {
             guard let first = rows.first, let table = first[0].textValue else { continue }
             let names = rows.compactMap { $0[4].textValue }
@@ -91,9 +100,10 @@ extension PostgresStore {
             }
             let parentColumns = rows.compactMap { $0[6].textValue }
             guard let parent = first[5].textValue, parentColumns.count == rows.count else { continue }
-            foreignKeys[table, default: []].append(ForeignSchema.ForeignKey(
-                columns: names, parent: parent, parentColumns: parentColumns, onDelete: Self.deleteAction(first[7].textValue),
-                deferred: first[8].storedInteger == 1))
+            foreignKeys[table, default: []].append(
+                ForeignSchema.ForeignKey(
+                    columns: names, parent: parent, parentColumns: parentColumns, onDelete: Self.deleteAction(first[7].textValue),
+                    deferred: first[8].storedInteger == 1))
             if let trigger = first[9].textValue { triggers.append((table, (foreignKeys[table]?.count ?? 1) - 1, trigger)) }
         }
         // Names compared byte by byte, as their C collation does.
@@ -107,15 +117,17 @@ extension PostgresStore {
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
                 guard let column = row[1].textValue, let type = row[2].textValue else { return nil }
-                var described = ForeignSchema.Column(name: column, declaredType: type, notNull: row[3].storedInteger == 1,
-                                                     hasDefault: row[4].storedInteger == 1, defaultText: row[8].textValue,
-                                                     generated: row[5].storedInteger == 1)
+                var described = ForeignSchema.Column(
+                    name: column, declaredType: type, notNull: row[3].storedInteger == 1,
+                    hasDefault: row[4].storedInteger == 1, defaultText: row[8].textValue,
+                    generated: row[5].storedInteger == 1)
                 described.enumeration = row[7].storedInteger.flatMap { enums[$0] }
                 return described
             }
             let isView = rows.first?[6].storedInteger == 1
-            catalog.relations[name] = ForeignSchema.Relation(name: name, isView: isView, columns: described,
-                                                             primaryKey: primaryKeys[name] ?? [], foreignKeys: isView ? [] : foreignKeys[name] ?? [])
+            catalog.relations[name] = ForeignSchema.Relation(
+                name: name, isView: isView, columns: described,
+                primaryKey: primaryKeys[name] ?? [], foreignKeys: isView ? [] : foreignKeys[name] ?? [])
         }
         return catalog
     }
@@ -124,14 +136,17 @@ extension PostgresStore {
     /// a type another schema holds), by type oid, with their labels in the type's order
     /// (`enumsortorder`), as the server orders them.
     private func readEnums(_ context: ObjectContext) throws -> [Int64: EnumLabels] {
-        let rows = try context.connection.rows("""
+        let rows = try context.connection.rows(
+            """
             SELECT t.oid::int8, n.nspname, t.typname, e.enumlabel FROM pg_catalog.pg_enum e
             JOIN pg_catalog.pg_type t ON t.oid = e.enumtypid JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
             ORDER BY t.oid, e.enumsortorder
             """)
         var labels: [Int64: (schema: String, name: String, labels: [String])] = [:]
         for row in rows {
-            guard let oid = row[0].storedInteger, let schema = row[1].textValue, let name = row[2].textValue, let label = row[3].textValue else { continue }
+            guard let oid = row[0].storedInteger, let schema = row[1].textValue, let name = row[2].textValue, let label = row[3].textValue else {
+                continue
+            }
             labels[oid, default: (schema, name, [])].labels.append(label)
         }
         return labels.mapValues { EnumLabels(name: $0.name, sqlType: quoteIdentifier($0.schema) + "." + quoteIdentifier($0.name), labels: $0.labels) }
@@ -147,7 +162,8 @@ extension PostgresStore {
     /// different keys on the same columns leave them columns. The key acts as the first
     /// partition's does among the others (`made`).
     private func liftPartitionKeys(_ foreignKeys: inout [String: [ForeignSchema.ForeignKey]], _ context: ObjectContext) throws {
-        let rows = try context.connection.rows("""
+        let rows = try context.connection.rows(
+            """
             SELECT p.relname, c.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
             JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = p.relnamespace
             WHERE n.nspname = ? AND p.relkind = 'p' AND c.relispartition ORDER BY 1, 2
@@ -155,13 +171,15 @@ extension PostgresStore {
         var partitionsOf: [String: [String]] = [:]
         for row in rows { if let parent = row[0].textValue, let partition = row[1].textValue { partitionsOf[parent, default: []].append(partition) } }
         let alike = { (a: ForeignSchema.ForeignKey, b: ForeignSchema.ForeignKey) in
-            a.columns == b.columns && a.parent == b.parent && a.parentColumns == b.parentColumns && a.onDelete == b.onDelete && a.deferred == b.deferred
+            a.columns == b.columns && a.parent == b.parent && a.parentColumns == b.parentColumns && a.onDelete == b.onDelete
+                && a.deferred == b.deferred
         }
         for (table, partitions) in partitionsOf.sorted(by: { $0.key < $1.key }) {
             let declared = partitions.flatMap { foreignKeys[$0] ?? [] }
             var lacking: [String: [String]] = [:]
             var seen: Set<[String]> = []
-            for key in declared where seen.insert(key.columns).inserted && !(foreignKeys[table] ?? []).contains(where: { $0.columns == key.columns }) {
+            for key in declared where seen.insert(key.columns).inserted && !(foreignKeys[table] ?? []).contains(where: { $0.columns == key.columns })
+            {
                 guard declared.allSatisfy({ $0.columns != key.columns || alike($0, key) }) else { continue }
                 foreignKeys[table, default: []].append(key)
                 for partition in partitions where !(foreignKeys[partition] ?? []).contains(where: { alike($0, key) }) {
@@ -169,7 +187,9 @@ extension PostgresStore {
                 }
             }
             for (partition, columns) in lacking.sorted(by: { $0.key < $1.key }) {
-                context.openingNotes.append("\(partition) lacks the foreign \(columns.count == 1 ? "key" : "keys") on \(columns.joined(separator: ", ")) that \(table)'s other partitions declare: \(columns.count == 1 ? "it is a relationship" : "they are relationships") of \(table) all the same, not enforced by the server on \(partition)'s rows")
+                context.openingNotes.append(
+                    "\(partition) lacks the foreign \(columns.count == 1 ? "key" : "keys") on \(columns.joined(separator: ", ")) that \(table)'s other partitions declare: \(columns.count == 1 ? "it is a relationship" : "they are relationships") of \(table) all the same, not enforced by the server on \(partition)'s rows"
+                )
             }
         }
     }
@@ -179,7 +199,8 @@ extension PostgresStore {
     /// leaves out since those tables are no entities here: they stay their columns, and
     /// the note names a few and the schemas to open for them. Nil when there are none.
     func otherSchemaKeysNote(_ context: ObjectContext) throws -> String? {
-        let rows = try context.connection.rows("""
+        let rows = try context.connection.rows(
+            """
             SELECT c.relname, string_agg(a.attname, ', ' ORDER BY k.i), fn.nspname, f.relname
             FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -190,7 +211,9 @@ extension PostgresStore {
             GROUP BY con.oid, c.relname, fn.nspname, f.relname ORDER BY 1, 2, 3, 4
             """, arguments: [.text(schema), .text(schema)])
         let keys = rows.compactMap { row -> (text: String, schema: String)? in
-            guard let table = row[0].textValue, let columns = row[1].textValue, let other = row[2].textValue, let parent = row[3].textValue else { return nil }
+            guard let table = row[0].textValue, let columns = row[1].textValue, let other = row[2].textValue, let parent = row[3].textValue else {
+                return nil
+            }
             return ("\(table)(\(columns)) references \(other).\(parent)", other)
         }
         guard !keys.isEmpty else { return nil }
@@ -198,7 +221,8 @@ extension PostgresStore {
         let schemas = Array(Set(keys.map(\.schema))).sorted()
         let open = schemas.count == 1 ? schemas[0] : schemas.dropLast().joined(separator: ", ") + " or " + (schemas.last ?? "")
         let those = keys.count == 1 ? "that table" : "those tables"
-        return "\(keys.count) foreign \(keys.count == 1 ? "key references a table of another schema, which is no entity here, and is read as its columns" : "keys reference tables of other schemas, which are no entities here, and are read as their columns"): \(shown.joined(separator: ", ")) (open ?schema=\(open) to read \(those))"
+        return
+            "\(keys.count) foreign \(keys.count == 1 ? "key references a table of another schema, which is no entity here, and is read as its columns" : "keys reference tables of other schemas, which are no entities here, and are read as their columns"): \(shown.joined(separator: ", ")) (open ?schema=\(open) to read \(those))"
     }
 
     /// For each table with no primary key, a unique key all of whose columns are `NOT
@@ -207,7 +231,8 @@ extension PostgresStore {
     /// one, else the key of fewest columns, the first made among equals. Unique indexes
     /// count as constraints do, not partial ones nor ones over expressions.
     private func uniqueKeysStandingForPrimary(_ context: ObjectContext) throws -> [String: [String]] {
-        let rows = try context.connection.rows("""
+        let rows = try context.connection.rows(
+            """
             SELECT c.relname, i.indexrelid::int8, string_agg(a.attname, chr(31) ORDER BY k.n), bool_and(a.attnotnull)::int4,
                    bool_and(a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype))::int4, count(*)::int4
             FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
@@ -220,7 +245,9 @@ extension PostgresStore {
             """, arguments: [.text(schema)])
         var chosen: [String: (columns: [String], rank: (Int, Int))] = [:]
         for row in rows where row[3].storedInteger == 1 {
-            guard let table = row[0].textValue, let names = row[2].textValue?.split(separator: "\u{1F}").map(String.init), !names.isEmpty else { continue }
+            guard let table = row[0].textValue, let names = row[2].textValue?.split(separator: "\u{1F}").map(String.init), !names.isEmpty else {
+                continue
+            }
             // One integer column first, then fewer columns; the first made among equals.
             let rank = (names.count == 1 && row[4].storedInteger == 1 ? 0 : 1, names.count)
             if let held = chosen[table], held.rank <= rank { continue }

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
 /// Entities Quarry defines in a PostgreSQL schema (`entity`): a table each, keyed by a
@@ -41,14 +41,18 @@ extension PostgresStore {
     /// The link table's `column` refers to the keys of `root`'s table only, its rows going
     /// with theirs (the key it had to another table is dropped, whatever its name).
     fileprivate func refer(_ table: String, _ column: String, to root: String, _ server: PostgresConnection) throws {
-        let names = try server.execute("""
+        let names = try server.execute(
+            """
             SELECT con.conname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
             WHERE n.nspname = $1 AND c.relname = $2 AND con.contype = 'f' AND a.attname = $3
-            """, [.text(schema), .text(table), .text(column)]).rows.compactMap { $0.first?.textValue }
+            """, [.text(schema), .text(table), .text(column)]
+        ).rows.compactMap { $0.first?.textValue }
         for name in names { try server.execute("ALTER TABLE \(qualified(table)) DROP CONSTRAINT \(quoteIdentifier(name))") }
-        try server.execute("ALTER TABLE \(qualified(table)) ADD FOREIGN KEY (\(column)) REFERENCES \(qualified(root)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE CASCADE NOT VALID")
+        try server.execute(
+            "ALTER TABLE \(qualified(table)) ADD FOREIGN KEY (\(column)) REFERENCES \(qualified(root)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE CASCADE NOT VALID"
+        )
     }
 
     /// The store's model takes definitions written on the server: each entity's table
@@ -88,16 +92,21 @@ extension PostgresStore {
         // relationship (`quarry_link_Entity_rel`): cut short, two would share one table.
         for relationship in definition.relationships where relationship.isToMany {
             let table = "quarry_link_\(definition.name)_\(relationship.name)"
-            if table.utf8.count > Self.identifierLimit, managedObjectModel.entitiesByName[relationship.destination]?
-                .relationship(named: relationship.inverse ?? "")?.isToMany ?? true {
-                throw refused("'\(relationship.name)' would keep its links in a table named '\(table)', \(table.utf8.count) bytes long; "
-                              + "PostgreSQL keeps names of at most \(Self.identifierLimit)")
+            if table.utf8.count > Self.identifierLimit,
+                managedObjectModel.entitiesByName[relationship.destination]?
+                    .relationship(named: relationship.inverse ?? "")?.isToMany ?? true
+            {
+                throw refused(
+                    "'\(relationship.name)' would keep its links in a table named '\(table)', \(table.utf8.count) bytes long; "
+                        + "PostgreSQL keeps names of at most \(Self.identifierLimit)")
             }
         }
         if let name = definition.keyNames.first(where: { Self.systemColumns.contains($0.lowercased()) }) {
             throw refused("'\(name)' is the name of a system column in PostgreSQL, which a table cannot have")
         }
-        if let other = managedObjectModel.entitiesByName.keys.first(where: { $0 != definition.name && $0.lowercased() == definition.name.lowercased() }) {
+        if let other = managedObjectModel.entitiesByName.keys.first(where: {
+            $0 != definition.name && $0.lowercased() == definition.name.lowercased()
+        }) {
             throw refused("a table of that name already exists (\(other), which differs only in case)")
         }
     }
@@ -145,8 +154,11 @@ extension PostgresStore {
     /// left out for its key, a view, a table's sequence): the server's own words would be
     /// "already exists".
     package func refuseTaken(_ name: String, _ server: PostgresConnection) throws {
-        let taken = try server.execute("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
-                                       [.text(schema), .text(name)]).rows.first?.first?.storedInteger ?? 0
+        let taken =
+            try server.execute(
+                "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+                [.text(schema), .text(name)]
+            ).rows.first?.first?.storedInteger ?? 0
         if taken > 0 { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
     }
 
@@ -183,7 +195,9 @@ extension PostgresStore {
                 }
                 // The schema's own tables have no `_pk` to refer to.
                 guard after.declared[r.destination] != nil, !isOtherProgramsTable(r.destination) else { continue }
-                try server.execute("ALTER TABLE \(qualified(table)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(after.table(of: r.destination))) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
+                try server.execute(
+                    "ALTER TABLE \(qualified(table)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(after.table(of: r.destination))) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID"
+                )
             }
         }
     }
@@ -191,14 +205,16 @@ extension PostgresStore {
     /// The definitions `quarry_model` keeps, in the order they were made; none when the
     /// schema has no such table.
     func readDefinitions(_ context: ObjectContext) throws -> [EntityDescription] {
-        let exists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
-                                                   arguments: [.text(schema), .text(Self.modelTable)])
+        let exists = try context.connection.scalar(
+            "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
+            arguments: [.text(schema), .text(Self.modelTable)])
         guard exists?.storedInteger == 1 else { return [] }
         var definitions: [EntityDescription] = []
         for row in try context.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable)) ORDER BY position") {
             guard let name = row[0].textValue, let text = row[1].textValue else { continue }
             do { definitions.append(try StoredDefinition(text: text).entity) } catch {
-                context.openingNotes.append("\(Self.modelTable) holds a definition of \(name) that Quarry cannot read: its table is read as the schema's own")
+                context.openingNotes.append(
+                    "\(Self.modelTable) holds a definition of \(name) that Quarry cannot read: its table is read as the schema's own")
             }
         }
         return definitions
@@ -240,7 +256,8 @@ private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
 
     package func refuseDefining(_ entity: EntityDescription) throws {
         if store.isOtherProgramsTable(entity.name), store.mapping.storage(of: entity.name).layout == .serverTable {
-            throw StoreError.invalidSchema(entity: entity.name, reason: "\(entity.name) is a table of the schema that Quarry did not create: its columns are its own")
+            throw StoreError.invalidSchema(
+                entity: entity.name, reason: "\(entity.name) is a table of the schema that Quarry did not create: its columns are its own")
         }
         try store.refuse(entity)
     }
@@ -248,21 +265,27 @@ private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
     /// `position` keeps the order of definition (a redefinition moves to the end, as a
     /// Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
     package func prepareDeclarations() throws {
-        try server.execute("CREATE TABLE IF NOT EXISTS \(store.qualified(PostgresStore.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)")
+        try server.execute(
+            "CREATE TABLE IF NOT EXISTS \(store.qualified(PostgresStore.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)"
+        )
     }
 
     package func keepDeclaration(_ name: String, definition: String) throws {
         try server.execute("DELETE FROM \(store.qualified(PostgresStore.modelTable)) WHERE name = $1", [.text(name)])
-        try server.execute("INSERT INTO \(store.qualified(PostgresStore.modelTable)) (name, definition) VALUES ($1, $2)", [.text(name), .text(definition)])
+        try server.execute(
+            "INSERT INTO \(store.qualified(PostgresStore.modelTable)) (name, definition) VALUES ($1, $2)", [.text(name), .text(definition)])
     }
 
     package func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws {
         let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
         // A key to Quarry's tables; none to the schema's own (whose rows a save unlinks first).
         let refer = { (table: String?) in table.map { " REFERENCES \(store.qualified($0)) (\(key)) ON DELETE CASCADE" } ?? "" }
-        try server.execute("CREATE TABLE IF NOT EXISTS \(store.qualified(table)) ("
-            + "source bigint NOT NULL\(refer(sourceTable)), target bigint NOT NULL\(refer(targetTable)), PRIMARY KEY (source, target))")
-        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(PostgresStore.identifier(table + "_target"))) ON \(store.qualified(table)) (target, source)")
+        try server.execute(
+            "CREATE TABLE IF NOT EXISTS \(store.qualified(table)) ("
+                + "source bigint NOT NULL\(refer(sourceTable)), target bigint NOT NULL\(refer(targetTable)), PRIMARY KEY (source, target))")
+        try server.execute(
+            "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(PostgresStore.identifier(table + "_target"))) ON \(store.qualified(table)) (target, source)"
+        )
         // Its links are announced as the entities' rows are (`PostgresStore+Triggers`).
         try store.createTriggers(on: [store.qualified(table)], server)
         for column in moved {

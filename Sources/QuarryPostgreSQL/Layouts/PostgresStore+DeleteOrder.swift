@@ -14,7 +14,8 @@ import QuarryStore
 /// delete, and one declared after it does not.
 extension PostgresStore {
     /// PostgreSQL's rule, for keys whose `made` follows their action triggers' names.
-    package static let deleteOrder = ForeignSchema.DeleteOrder(lastMadeFirst: false, noAction: .restrict, defersActions: false, namesIgnoreCase: false)
+    package static let deleteOrder = ForeignSchema.DeleteOrder(
+        lastMadeFirst: false, noAction: .restrict, defersActions: false, namesIgnoreCase: false)
 
     /// Gives each of `tables` (entities) the keys of the others naming it, in order.
     func rememberReferencingKeys(of tables: Set<String>, catalog: ForeignSchema, context: ObjectContext) {

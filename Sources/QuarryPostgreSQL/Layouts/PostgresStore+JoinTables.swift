@@ -30,15 +30,20 @@ extension PostgresStore {
     /// that joins nothing is named in a note with the reason.
     /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
     /// keys; left out when they are not both entities).
-    func mapJoinTables(_ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+    func mapJoinTables(
+        _ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext
+    ) {
         for (table, keyed) in leftOut {
             // A table with no key whose pair would be read only (a time it requires): the
             // pair, to read; its rows are no objects.
             guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }),
-                  shape.required.isEmpty || !keyed else {
-                context.openingNotes.append(keyed
-                    ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
-                    : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
+                shape.required.isEmpty || !keyed
+            else {
+                context.openingNotes.append(
+                    keyed
+                        ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
+                        : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out"
+                )
                 continue
             }
             do {
@@ -71,14 +76,18 @@ extension PostgresStore {
     func mapKeyedJoinTables(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
         for table in tables {
             guard let entity = context.managedObjectModel.entitiesByName[table],
-                  let shape = catalog.joinTable(table, isEnd: isEnd, ownKey: context.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
-                  entity.relationships.count == [shape.first, shape.second].filter({ $0.columns.count == 1 }).count else { continue }
+                let shape = catalog.joinTable(
+                    table, isEnd: isEnd, ownKey: context.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
+                entity.relationships.count == [shape.first, shape.second].filter({ $0.columns.count == 1 }).count
+            else { continue }
             // A key nothing fills (no serial, identity or default) a link's row cannot be
             // given: the pair is read only, its rows written as the entity's.
             let key = context.mapped(entity).keyColumn
             let unfilled = catalog.relations[table]?.column(key)?.hasDefault == false ? [key] : []
             do {
-                try mapJoinTable(.init(table: table, first: shape.first, second: shape.second, required: shape.required + unfilled), catalog: catalog, context: context)
+                try mapJoinTable(
+                    .init(table: table, first: shape.first, second: shape.second, required: shape.required + unfilled), catalog: catalog,
+                    context: context)
             } catch {
                 context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
             }
@@ -102,7 +111,9 @@ extension PostgresStore {
         // file's join table, which is one, has them (`customer_code_customers`); an end of
         // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
         let columns = catalog.relations[table]?.columns.map(\.name) ?? []
-        let singles = [shape.first, shape.second].filter { $0.columns.count == 1 }.map { ($0.columns[0], $0.parent, catalog.referencedColumns(of: $0)?.first) }
+        let singles = [shape.first, shape.second].filter { $0.columns.count == 1 }.map {
+            ($0.columns[0], $0.parent, catalog.referencedColumns(of: $0)?.first)
+        }
         let keyNames = ForeignNaming.joinKeyNames(columns: columns, keys: singles)
         func other(_ end: JoinEnd) -> String {
             end.columns.count == 1
@@ -118,7 +129,8 @@ extension PostgresStore {
         ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
-                  case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
+                case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)
+            else { return }
             let (source, target) = sourceColumn == "source" ? (first, second) : (second, first)
             // Temporary objects of this session, made again with it when the connection is
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
@@ -169,7 +181,8 @@ extension PostgresStore {
             zip(columns, values).map { "\(quoteIdentifier($0)) = \($1)" }.joined(separator: " AND ")
         }
         let (sk, tk) = (kept(source, "source"), kept(target, "target"))
-        let keptColumns = (Array(zip(source.columns, sk)) + Array(zip(target.columns, tk))).map { "\(quoteIdentifier($0)) AS \($1)" }.joined(separator: ", ")
+        let keptColumns = (Array(zip(source.columns, sk)) + Array(zip(target.columns, tk))).map { "\(quoteIdentifier($0)) AS \($1)" }.joined(
+            separator: ", ")
         let present = (source.columns + target.columns).map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
         let written = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
         let (newSource, newTarget) = (keys(source, "NEW.source"), keys(target, "NEW.target"))
@@ -189,7 +202,7 @@ extension PostgresStore {
               RETURN OLD;
             END $$
             """,
-            "CREATE OR REPLACE TRIGGER \(quoteIdentifier(link + "_write")) INSTEAD OF INSERT OR DELETE ON pg_temp.\(l) FOR EACH ROW EXECUTE FUNCTION \(function)()",
+            "CREATE OR REPLACE TRIGGER \(quoteIdentifier(link + "_write")) INSTEAD OF INSERT OR DELETE ON pg_temp.\(l) FOR EACH ROW EXECUTE FUNCTION \(function)()"
         ]
     }
 }

@@ -54,7 +54,7 @@ extension PostgresStore {
             "CREATE OR REPLACE TEMP VIEW \(quoteIdentifier(table)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)",
             "DROP TABLE IF EXISTS \(numbers)",
             "CREATE TEMP TABLE \(numbers) AS SELECT \(number) AS \(quoteIdentifier(place)), \(keys.map(quoteIdentifier).joined(separator: ", ")) FROM \(real) WITH NO DATA",
-            "ALTER TABLE \(numbers) ADD PRIMARY KEY (\(quoteIdentifier(place)))",
+            "ALTER TABLE \(numbers) ADD PRIMARY KEY (\(quoteIdentifier(place)))"
         ])
         var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: place)
         // No schema: the session's view is the relation read and written.
@@ -72,8 +72,9 @@ extension PostgresStore {
     /// identity).
     package static func tableEntity(_ relation: ForeignSchema.Relation, keys: [String], storage: inout EntityStorage) -> EntityDescription {
         // A table's entity asks nothing of the schema's name, which only a view's SQL names.
-        let made = ForeignSchema.tableEntity(relation, knownBy: ForeignSchema.RowIdentity(storage: storage, keys: keys, toGive: keys),
-                                             engine: PostgresForeignSchema(schema: storage.schema ?? ""))
+        let made = ForeignSchema.tableEntity(
+            relation, knownBy: ForeignSchema.RowIdentity(storage: storage, keys: keys, toGive: keys),
+            engine: PostgresForeignSchema(schema: storage.schema ?? ""))
         storage = made.storage
         return made.entity
     }
@@ -100,7 +101,8 @@ extension PostgresStore {
     /// key is what its number is made from, so it stays as saved.
     func keyChanges(_ names: some Sequence<String>, of entity: String) -> [String] {
         guard let storage = managedObjectModel.entitiesByName[entity].map(mapping.storage(of:)),
-              let keys = keyedTables[storage.relation], storage.schema == nil else { return [] }
+            let keys = keyedTables[storage.relation], storage.schema == nil
+        else { return [] }
         return names.filter(keys.contains).sorted()
     }
 
@@ -117,6 +119,9 @@ extension PostgresStore {
     }
 
     static func keyChangeRefusal(_ entity: String, _ column: String) -> StoreError {
-        .database(message: "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written")
+        .database(
+            message:
+                "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written"
+        )
     }
 }

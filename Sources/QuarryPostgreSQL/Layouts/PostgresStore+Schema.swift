@@ -52,7 +52,8 @@ extension PostgresStore {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
             // A table of no columns is in no description: it has no key, and is named in a note.
-            let relation = catalog.relations[table] ?? ForeignSchema.Relation(name: table, isView: false, columns: [], primaryKey: [], foreignKeys: [])
+            let relation =
+                catalog.relations[table] ?? ForeignSchema.Relation(name: table, isView: false, columns: [], primaryKey: [], foreignKeys: [])
             let keys = relation.primaryKey
             let rowKey = ForeignSchema.rowKey(of: relation, engine: PostgresForeignSchema(schema: schema))
             guard case .integerKey = rowKey else {
@@ -96,7 +97,8 @@ extension PostgresStore {
         // which is read as its rows' numbers.
         let isEnd = { (key: ForeignSchema.ForeignKey) -> Bool in
             guard addedSet.contains(key.parent), let entity = context.managedObjectModel.entitiesByName[key.parent],
-                  let named = catalog.referencedColumns(of: key) else { return false }
+                let named = catalog.referencedColumns(of: key)
+            else { return false }
             if let keyed = self.keyedTables[key.parent] { return Set(named) == Set(keyed) && named.count == keyed.count }
             return named == [context.mapped(entity).keyColumn]
         }
@@ -110,7 +112,9 @@ extension PostgresStore {
         rememberReferencingKeys(of: addedSet, catalog: catalog, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
-            context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
+            context.openingNotes.append(
+                "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
+            )
         }
         // Views' columns came with the tables' (`mapViews`).
         try mapViews(catalog, context: context)

@@ -26,12 +26,14 @@ extension PostgresStore {
     func createTriggers(on tables: [String], _ server: PostgresConnection) throws {
         let schemaName = quoteIdentifier(schema)
         // The payload is the schema, as Quarry's own announcements say it.
-        try server.execute("""
+        try server.execute(
+            """
             CREATE OR REPLACE FUNCTION \(schemaName).quarry_notify() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN PERFORM pg_notify('\(PostgresConnection.channel)', TG_TABLE_SCHEMA); RETURN NULL; END $$
             """)
         for table in tables {
-            try server.execute("""
+            try server.execute(
+                """
                 CREATE OR REPLACE TRIGGER quarry_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
                 FOR EACH STATEMENT EXECUTE FUNCTION \(schemaName).quarry_notify()
                 """)
@@ -43,11 +45,13 @@ extension PostgresStore {
     func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
         let relations = Set(tableStorages.map(\.relation) + new).union(linkTables(context))
         guard !relations.isEmpty else { return false }
-        let covered = try context.connection.rows("""
+        let covered = try context.connection.rows(
+            """
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND t.tgname = 'quarry_notify' AND t.tgenabled <> 'D'
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+            """, arguments: [.text(schema)]
+        ).compactMap { $0.first?.textValue }
         return relations.isSubset(of: Set(covered))
     }
 

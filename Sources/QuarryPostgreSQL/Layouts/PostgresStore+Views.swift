@@ -23,7 +23,8 @@ extension PostgresStore {
     }
 
     private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, context: ObjectContext) throws {
-        guard let (entity, storage) = ForeignSchema.viewEntity(relation, taken: taken, engine: PostgresForeignSchema(schema: schema), in: context) else { return }
+        guard let (entity, storage) = ForeignSchema.viewEntity(relation, taken: taken, engine: PostgresForeignSchema(schema: schema), in: context)
+        else { return }
         context.remember(entity, storage: storage)
     }
 }

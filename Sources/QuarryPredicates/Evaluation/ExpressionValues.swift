@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Arithmetic, functions and aggregates over values, with SQLite's rules. The SQLite
 /// functions `quarry_arith` and `quarry_fn` call this same code, so a fetch and
@@ -73,7 +73,8 @@ public enum ExpressionValues {
             }
         }
         guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power,
-              let x = DecimalText.exact(a), let y = DecimalText.exact(b) else { return nil }
+            let x = DecimalText.exact(a), let y = DecimalText.exact(b)
+        else { return nil }
         // Division as numeric divides, to select_div_scale's scale; by zero, NULL as SQLite's.
         if op == .divide {
             if y == .zero { return .null }
@@ -142,18 +143,31 @@ public enum ExpressionValues {
             var allIntegers = true
             for value in present {
                 switch value {
-                case .integer(let i): integerSum &+= i; realSum += Double(i)
-                case .bool(let b): integerSum += b ? 1 : 0; realSum += b ? 1 : 0
-                case .real(let d), .date(let d): allIntegers = false; realSum += d
+                case .integer(let i):
+                    integerSum &+= i
+                    realSum += Double(i)
+                case .bool(let b):
+                    integerSum += b ? 1 : 0
+                    realSum += b ? 1 : 0
+                case .real(let d), .date(let d):
+                    allIntegers = false
+                    realSum += d
                 case .text(let t):
                     // As SQLite's sum(): text that is an integer adds as one; any other text
                     // adds the number its longest numeric prefix spells (0 for none).
-                    if let i = SQLOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
-                    else { allIntegers = false; realSum += SQLOrdering.numericPrefix(t) }
+                    if let i = SQLOrdering.integerText(t) {
+                        integerSum &+= i
+                        realSum += Double(i)
+                    } else {
+                        allIntegers = false
+                        realSum += SQLOrdering.numericPrefix(t)
+                    }
                 case .blob(let bytes):
                     allIntegers = false
                     realSum += SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
-                case .decimal(let s): allIntegers = false; realSum += Double(s) ?? 0
+                case .decimal(let s):
+                    allIntegers = false
+                    realSum += Double(s) ?? 0
                 case .null: break
                 }
             }

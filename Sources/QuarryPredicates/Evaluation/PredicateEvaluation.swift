@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension BoundPredicate {
     /// Whether `object` matches, computed in memory with SQLite's rules (three-valued
@@ -14,7 +14,7 @@ extension BoundPredicate {
     private func evaluate(_ node: Node, _ object: ManagedObject, outer: ManagedObject? = nil) -> Bool? {
         switch node {
         case .constant(let b): return b
-        case let .quantified(quantifier, path, inner):
+        case .quantified(let quantifier, let path, let inner):
             // As the SQL's EXISTS: a member whose answer is unknown counts for nothing.
             let answers = members(path, of: object).map { evaluate(inner, $0, outer: object) }
             switch quantifier {
@@ -43,9 +43,11 @@ extension BoundPredicate {
                 }
             }
             return result
-        case let .comparison(lhs, op, rhs, options):
+        case .comparison(let lhs, let op, let rhs, let options):
             if op.isStringOperator {
-                guard case .text(let text) = value(lhs, object, [], outer), case .text(let pattern) = value(rhs, object, [], outer) else { return nil }
+                guard case .text(let text) = value(lhs, object, [], outer), case .text(let pattern) = value(rhs, object, [], outer) else {
+                    return nil
+                }
                 return StringMatching.matches(op, text, pattern, options)
             }
             var l = value(lhs, object, options, outer)
@@ -56,7 +58,7 @@ extension BoundPredicate {
             switch op {
             case .in:
                 guard case .list(let values) = rhs else { return false }
-                if values.isEmpty { return false }  // SQLite: x IN () is false, even for NULL
+                if values.isEmpty { return false } // SQLite: x IN () is false, even for NULL
                 if l.isNull { return nil }
                 var sawNull = false
                 for element in values {
@@ -109,7 +111,8 @@ extension BoundPredicate {
     /// The members of the to-many relationship at the end of `path`.
     private func members(_ path: [PathStep], of object: ManagedObject) -> [ManagedObject] {
         guard let last = path.last, let owner = follow(Array(path.dropLast()), from: object),
-              let context = owner.managedObjectContext else { return [] }
+            let context = owner.managedObjectContext
+        else { return [] }
         return (try? context.relatedObjects(last.relationship.name, of: owner)) ?? []
     }
 
@@ -124,13 +127,13 @@ extension BoundPredicate {
         case .outer(let o):
             return value(o, outer ?? object, options)
         case .attribute(let a) where a.name == storage.keyColumn && object.entity.attribute(named: a.name) == nil:
-            v = .integer(object.identityKey)  // SELF
+            v = .integer(object.identityKey) // SELF
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
         case .list: v = .null
-        case let .arithmetic(op, lhs, rhs):
+        case .arithmetic(let op, let lhs, let rhs):
             v = ExpressionValues.arithmetic(op, value(lhs, object, [], outer), value(rhs, object, [], outer))
-        case let .function(function, argument):
+        case .function(let function, let argument):
             v = ExpressionValues.apply(function, value(argument, object, [], outer))
         case .path(let steps, let a):
             let target = follow(steps, from: object)
@@ -165,7 +168,8 @@ public enum SQLOrdering {
     /// around allowed), else nil.
     static func integerText(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
-        var start = 0, end = bytes.count
+        var start = 0
+        var end = bytes.count
         while start < end, spaces.contains(bytes[start]) { start += 1 }
         while end > start, spaces.contains(bytes[end - 1]) { end -= 1 }
         guard start < end else { return nil }
@@ -179,10 +183,17 @@ public enum SQLOrdering {
         var i = 0
         while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
         let start = i
-        func digits() -> Int { let from = i; while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }; return i - from }
+        func digits() -> Int {
+            let from = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i - from
+        }
         if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
         var count = digits()
-        if i < bytes.count, bytes[i] == 0x2E { i += 1; count += digits() }
+        if i < bytes.count, bytes[i] == 0x2E {
+            i += 1
+            count += digits()
+        }
         guard count > 0 else { return 0 }
         var end = i
         if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
@@ -192,7 +203,9 @@ public enum SQLOrdering {
         }
         var literal = String(decoding: bytes[start..<end], as: UTF8.self)
         if literal.hasSuffix(".") { literal += "0" }
-        if literal.hasPrefix(".") || literal.hasPrefix("-.") || literal.hasPrefix("+.") { literal = literal.replacingOccurrences(of: ".", with: "0.") }
+        if literal.hasPrefix(".") || literal.hasPrefix("-.") || literal.hasPrefix("+.") {
+            literal = literal.replacingOccurrences(of: ".", with: "0.")
+        }
         return Double(literal) ?? 0
     }
 
@@ -200,7 +213,7 @@ public enum SQLOrdering {
     public static func compare(_ a: Value, _ b: Value) -> Int? {
         switch (rank(a), rank(b)) {
         case (nil, _), (_, nil): return nil
-        case let (x?, y?) where x != y: return x < y ? -1 : 1
+        case (let x?, let y?) where x != y: return x < y ? -1 : 1
         default: break
         }
         switch (a, b) {
@@ -237,10 +250,10 @@ public enum SQLOrdering {
 
     private static func numbers(_ a: Value, _ b: Value) -> Int {
         switch (number(a), number(b)) {
-        case let (.int(x), .int(y)): return x < y ? -1 : (x > y ? 1 : 0)
-        case let (.real(x), .real(y)): return x < y ? -1 : (x > y ? 1 : 0)
-        case let (.int(x), .real(y)): return -intReal(y, x)
-        case let (.real(x), .int(y)): return intReal(x, y)
+        case (.int(let x), .int(let y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case (.real(let x), .real(let y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case (.int(let x), .real(let y)): return -intReal(y, x)
+        case (.real(let x), .int(let y)): return intReal(x, y)
         }
     }
 

@@ -37,17 +37,25 @@ public enum StringMatching {
 
     /// `*` is any run of characters, `?` exactly one, `\` makes the next one literal.
     private static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
-        var t = 0, p = 0
-        var star: Int? = nil, resume = 0
+        var t = 0
+        var p = 0
+        var star: Int? = nil
+        var resume = 0
         while t < text.count {
             if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
-                t += 1; p += 2
+                t += 1
+                p += 2
             } else if p < pattern.count, pattern[p] != "*", pattern[p] != "\\", pattern[p] == "?" || pattern[p] == text[t] {
-                t += 1; p += 1
+                t += 1
+                p += 1
             } else if p < pattern.count, pattern[p] == "*" {
-                star = p; resume = t; p += 1
+                star = p
+                resume = t
+                p += 1
             } else if let s = star {
-                p = s + 1; resume += 1; t = resume
+                p = s + 1
+                resume += 1
+                t = resume
             } else {
                 return false
             }
@@ -106,7 +114,8 @@ public enum StringMatching {
         var regexOptions: NSRegularExpression.Options = []
         if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
         let source = options.contains(.diacriticInsensitive) ? PredicateFunctions.fold(pattern, [.diacriticInsensitive]) : pattern
-        let regex = whole
+        let regex =
+            whole
             ? wholeEnds(source).lazy.compactMap { try? NSRegularExpression(pattern: "(?:" + source + $0, options: regexOptions) }.first
             : try? NSRegularExpression(pattern: source, options: regexOptions)
         regexLock.withLock {

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModelFiles
+import QuarryStore
 
 extension BoundPredicate {
     /// Swift source for this predicate: `NSPredicate(format:)`, and a `#Predicate` (after
@@ -8,7 +8,8 @@ extension BoundPredicate {
     /// only a comment saying so: code that raises in the app helps no one.
     public func swiftCode(typeName: String? = nil, names: SwiftNames? = nil) -> String {
         if let key = subentityOnlyKeys.first {
-            return swiftComment("Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")
+            return swiftComment(
+                "Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")
         }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
@@ -26,18 +27,20 @@ extension BoundPredicate {
     public var nsPredicateCode: String {
         let uuids = SwiftPredicateWriter.uuidTexts(root)
         var arguments: [String] = []
-        let format = source.appleFormat(placeholder: { value in
-            guard case .text(let s) = value, uuids.contains(s.uppercased()), let uuid = SwiftPredicateWriter.uuidLiteral(s) else { return nil }
-            arguments.append(uuid + " as NSUUID")
-            return "%@"
-        }, object: { reference in
-            // The app passes the object itself; the name stands for the app's own variable,
-            // so pasted code that has none says so when it compiles.
-            let entity = reference.object.entity.name
-            let name = SwiftModelSource.identifier(entity.prefix(1).lowercased() + entity.dropFirst())
-            arguments.append(name)
-            return "%@"
-        })
+        let format = source.appleFormat(
+            placeholder: { value in
+                guard case .text(let s) = value, uuids.contains(s.uppercased()), let uuid = SwiftPredicateWriter.uuidLiteral(s) else { return nil }
+                arguments.append(uuid + " as NSUUID")
+                return "%@"
+            },
+            object: { reference in
+                // The app passes the object itself; the name stands for the app's own variable,
+                // so pasted code that has none says so when it compiles.
+                let entity = reference.object.entity.name
+                let name = SwiftModelSource.identifier(entity.prefix(1).lowercased() + entity.dropFirst())
+                arguments.append(name)
+                return "%@"
+            })
         return "NSPredicate(format: " + ([swiftRawStringLiteral(format)] + arguments).joined(separator: ", ") + ")"
     }
 }

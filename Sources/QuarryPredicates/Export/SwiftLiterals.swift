@@ -13,7 +13,8 @@ public func swiftStringLiteral(_ text: String) -> String {
         case "\0": out += "\\0"
         default:
             if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x85 {
+                || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x85
+            {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
@@ -28,7 +29,9 @@ public func swiftStringLiteral(_ text: String) -> String {
 /// literal or interpolate; text with a line break or a control character is written as
 /// an escaped literal instead (a raw literal on one line cannot hold those).
 public func swiftRawStringLiteral(_ text: String) -> String {
-    if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 }) {
+    if text.unicodeScalars.contains(where: {
+        $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029
+    }) {
         return swiftStringLiteral(text)
     }
     var hashes = "#"

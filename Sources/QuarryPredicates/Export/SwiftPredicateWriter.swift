@@ -1,7 +1,7 @@
 import Foundation
-import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryStore
 
 /// Why a predicate (or a part of a request) has no Swift form in the style asked for: one
 /// line, shown where the Swift would have been.
@@ -37,12 +37,16 @@ extension BoundPredicate {
         // (Swift 6.3). Typed captures and a typed closure take it under a second, so a
         // #Predicate of more than two tests is written so.
         if writer.optionalTests > 2 || writer.optionalTests == 2 && writer.deepOptionalTests > 0 {
-            throw SwiftExportRefusal("\(writer.optionalTests) tests of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such `??` (two when both test an optional attribute of the object itself)")
+            throw SwiftExportRefusal(
+                "\(writer.optionalTests) tests of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such `??` (two when both test an optional attribute of the object itself)"
+            )
         }
         if writer.tests > 2 || writer.arithmetic > 3 {
             (writer, variable, body) = try written(typed: true)
             if writer.weight > SwiftPredicateWriter.mostWeight {
-                throw SwiftExportRefusal("\(writer.tests) tests: Swift's type checker gives up on a #Predicate this large (it counts \(writer.weight), the most is \(SwiftPredicateWriter.mostWeight): a test 1, IN 2, a value that may be nil 3); split it into several")
+                throw SwiftExportRefusal(
+                    "\(writer.tests) tests: Swift's type checker gives up on a #Predicate this large (it counts \(writer.weight), the most is \(SwiftPredicateWriter.mostWeight): a test 1, IN 2, a value that may be nil 3); split it into several"
+                )
             }
             return SwiftPredicateMacro(captures: writer.captures, macro: "#Predicate<\(type)> { (\(variable): \(type)) -> Bool in \(body) }")
         }
@@ -69,7 +73,9 @@ struct SwiftValue {
     let type: String?
 
     init(text: String, optional: Bool, attribute: AttributeDescription?, type: String? = nil) {
-        self.text = text; self.optional = optional; self.attribute = attribute
+        self.text = text
+        self.optional = optional
+        self.attribute = attribute
         self.type = type ?? attribute.flatMap(SwiftModelSource.swiftType(of:))
     }
 }
@@ -160,8 +166,12 @@ final class SwiftPredicateWriter {
     }
 
     private func unique(_ base: String) -> String {
-        var name = SwiftModelSource.identifier(base), n = 2
-        while used.contains(name) { name = SwiftModelSource.identifier(base + String(n)); n += 1 }
+        var name = SwiftModelSource.identifier(base)
+        var n = 2
+        while used.contains(name) {
+            name = SwiftModelSource.identifier(base + String(n))
+            n += 1
+        }
         used.insert(name)
         return name
     }
@@ -185,9 +195,9 @@ final class SwiftPredicateWriter {
             return "!(\(inner))"
         case .and(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "false", neutral: "true", joiner: " && ")
         case .or(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "true", neutral: "false", joiner: " || ")
-        case let .comparison(lhs, op, rhs, options):
+        case .comparison(let lhs, let op, let rhs, let options):
             return try comparison(lhs, op, rhs, options, scope)
-        case let .quantified(quantifier, path, inner):
+        case .quantified(let quantifier, let path, let inner):
             guard let last = path.last else { throw SwiftExportRefusal("ANY/ALL/NONE without a relationship") }
             let (chain, optional) = try steps(path, scope)
             let member = Scope(variable: variable(for: last.destination.name), entity: last.destination, enclosing: scope.enclosing + [scope])
@@ -219,7 +229,9 @@ final class SwiftPredicateWriter {
     /// `car.owner?.cars`: the relationships of `path` from the scope's variable, and whether
     /// a to-one step made it optional. A key only a sub-entity has is refused.
     private func steps(_ path: [PathStep], _ scope: Scope) throws -> (String, Bool) {
-        var text = scope.variable, entity = scope.entity, optional = false
+        var text = scope.variable
+        var entity = scope.entity
+        var optional = false
         for step in path {
             try checkKey(step.relationship.name, of: entity)
             text += (optional ? "?." : ".") + property(step.relationship.name, of: entity)
@@ -231,7 +243,8 @@ final class SwiftPredicateWriter {
 
     private func checkKey(_ key: String, of entity: EntityDescription) throws {
         if entity.subentityKeys.contains(key) {
-            throw SwiftExportRefusal("'\(key)' is a key of a sub-entity of \(entity.name), not of \(entity.name): Core Data refuses it (keypath not found in entity)")
+            throw SwiftExportRefusal(
+                "'\(key)' is a key of a sub-entity of \(entity.name), not of \(entity.name): Core Data refuses it (keypath not found in entity)")
         }
     }
 
@@ -258,7 +271,7 @@ final class SwiftPredicateWriter {
                 return SwiftValue(text: (chain.contains("?") ? "(\(chain))" : chain) + ".flatMap { $0.\(name) }", optional: true, attribute: a)
             }
             return SwiftValue(text: chain + "?." + name, optional: true, attribute: a)
-        case let .collection(function, path, _, filter):
+        case .collection(let function, let path, _, let filter):
             guard function == .count else {
                 throw SwiftExportRefusal("@sum, @avg, @min and @max over relationships have no #Predicate form")
             }
@@ -273,18 +286,21 @@ final class SwiftPredicateWriter {
             // Through a nil to-one the collection is empty, as in Quarry's SQL: count 0.
             if optional { text = "(\(text) ?? \(plain("0", "Int")))" }
             return SwiftValue(text: text, optional: false, attribute: nil, type: "Int")
-        case let .arithmetic(op, lhs, rhs):
+        case .arithmetic(let op, let lhs, let rhs):
             guard op != .power else { throw SwiftExportRefusal("** has no #Predicate operator") }
             arithmetic += 1
-            let l = try swiftValue(lhs, scope), r = try swiftValue(rhs, scope)
+            let l = try swiftValue(lhs, scope)
+            let r = try swiftValue(rhs, scope)
             if l?.optional == true || r?.optional == true { throw SwiftExportRefusal("arithmetic on a value that may be nil") }
             if op == .divide { throw SwiftExportRefusal("/ divides as Double in NSPredicate but may be integer division in Swift") }
             if let lt = l?.type, let rt = r?.type, lt != rt {
                 throw SwiftExportRefusal("arithmetic on \(lt) and \(rt): Swift needs one type")
             }
             let typed = l ?? r
-            let lhs = try Self.integral(lhs, as: typed?.type), rhs = try Self.integral(rhs, as: typed?.type)
-            let lt = try l?.text ?? literal(lhs, typed?.attribute, scope), rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
+            let lhs = try Self.integral(lhs, as: typed?.type)
+            let rhs = try Self.integral(rhs, as: typed?.type)
+            let lt = try l?.text ?? literal(lhs, typed?.attribute, scope)
+            let rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
             return SwiftValue(text: "(\(lt) \(op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
         case .outer(let o):
@@ -294,8 +310,10 @@ final class SwiftPredicateWriter {
         }
     }
 
-    private func comparison(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
-                            _ options: ComparisonOptions, _ scope: Scope) throws -> String {
+    private func comparison(
+        _ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+        _ options: ComparisonOptions, _ scope: Scope
+    ) throws -> String {
         tests += 1
         weight += op == .in ? 2 : 1
         // `3 < qty` is written `qty > 3`; `'ell' IN title` was bound as `title CONTAINS 'ell'`.
@@ -311,16 +329,20 @@ final class SwiftPredicateWriter {
         guard let left = try swiftValue(lhs, scope) else {
             throw SwiftExportRefusal(op.isStringOperator ? "\(op.rawValue) with a constant on its left" : "a comparison of two constants")
         }
-        let path = left.text, optional = left.optional
+        let path = left.text
+        let optional = left.optional
         rhs = try Self.integral(rhs, as: left.type)
         let right = try swiftValue(rhs, scope)
         // A to-one compared with a stored object (`owner == %@` given one) compares keys in
         // SQL; written as `owner == 1` it would compare a model object with a number.
         if left.attribute == nil, left.type == nil, right == nil, case .value(let v) = rhs, v != .null {
-            throw SwiftExportRefusal("a comparison with a stored object: a #Predicate cannot capture a model object; compare one of its keys, or its persistentModelID in the app")
+            throw SwiftExportRefusal(
+                "a comparison with a stored object: a #Predicate cannot capture a model object; compare one of its keys, or its persistentModelID in the app"
+            )
         }
         if !options.isEmpty, !(op == .contains && options == [.caseInsensitive, .diacriticInsensitive]) {
-            throw SwiftExportRefusal("\(op.rawValue) with [c] or [d]: #Predicate has no case- or diacritic-insensitive form that Foundation has on every platform")
+            throw SwiftExportRefusal(
+                "\(op.rawValue) with [c] or [d]: #Predicate has no case- or diacritic-insensitive form that Foundation has on every platform")
         }
         if let r = right?.type, let l = left.type, l != r {
             throw SwiftExportRefusal("\(op.rawValue) between a \(l) and a \(r): #Predicate compares values of one type")
@@ -328,7 +350,9 @@ final class SwiftPredicateWriter {
         if [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(op) {
             // A server's enum orders by its labels; Swift's String by its characters.
             if let enumeration = lhs.enumeration ?? rhs.enumeration {
-                throw SwiftExportRefusal("\(op.rawValue) on enum \(enumeration.name), ordered \(enumeration.shownLabels): Swift orders its String by characters, so it would select other rows")
+                throw SwiftExportRefusal(
+                    "\(op.rawValue) on enum \(enumeration.name), ordered \(enumeration.shownLabels): Swift orders its String by characters, so it would select other rows"
+                )
             }
             // Bool and Data have no order in Swift (`$0 < true` does not compile).
             if let type = left.type, type == "Bool" || type == "Data" {
@@ -346,13 +370,16 @@ final class SwiftPredicateWriter {
             // optional is itself optional.
             // A required attribute is never nil in Swift: `year == nil` does not compile.
             if case .value(.null) = rhs, !optional, left.attribute != nil {
-                throw SwiftExportRefusal("\(op.rawValue) nil on '\(left.attribute?.name ?? "")', which the model does not make optional: in Swift it is never nil")
+                throw SwiftExportRefusal(
+                    "\(op.rawValue) nil on '\(left.attribute?.name ?? "")', which the model does not make optional: in Swift it is never nil")
             }
             let r = try right?.text ?? literal(rhs, left.attribute, scope, optional: optional)
             if let right, right.optional != optional, left.attribute != nil, right.attribute != nil || right.type != nil {
                 throw SwiftExportRefusal("\(op.rawValue) between a value that may be nil and one that may not")
             }
-            if right?.optional == true, !optional, left.attribute != nil { throw SwiftExportRefusal("== between a value that may be nil and one that may not") }
+            if right?.optional == true, !optional, left.attribute != nil {
+                throw SwiftExportRefusal("== between a value that may be nil and one that may not")
+            }
             return "\(path) \(op.rawValue) \(r)"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if right?.optional == true { throw SwiftExportRefusal("\(op.rawValue) with a value that may be nil on its right") }
@@ -367,7 +394,8 @@ final class SwiftPredicateWriter {
             case .beginsWith: call = "starts(with: \(r))"
             case _ where !options.isEmpty:
                 if case .value(.text("")) = rhs {
-                    throw SwiftExportRefusal("CONTAINS[cd] \"\": localizedStandardContains finds no empty string, where Quarry's CONTAINS finds it in every string")
+                    throw SwiftExportRefusal(
+                        "CONTAINS[cd] \"\": localizedStandardContains finds no empty string, where Quarry's CONTAINS finds it in every string")
                 }
                 call = "localizedStandardContains(\(r))"
             default: call = "contains(\(r))"
@@ -384,7 +412,8 @@ final class SwiftPredicateWriter {
             return optional ? optionalTest(wrapped, "\(list).contains($0)") : "\(list).contains(\(path))"
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else { throw SwiftExportRefusal("BETWEEN without two bounds") }
-            let low = try literal(.value(bounds[0]), left.attribute, scope), high = try literal(.value(bounds[1]), left.attribute, scope)
+            let low = try literal(.value(bounds[0]), left.attribute, scope)
+            let high = try literal(.value(bounds[1]), left.attribute, scope)
             if optional { return optionalTest(wrapped, "$0 >= \(low) && $0 <= \(high)") }
             return "\(path) >= \(low) && \(path) <= \(high)"
         case .endsWith:
@@ -430,7 +459,9 @@ final class SwiftPredicateWriter {
 
     /// A constant as the closure reads it: a literal where Swift has one of the type
     /// (numbers, strings, booleans, nil), else a typed capture (dates, UUIDs, data).
-    private func literal(_ operand: BoundPredicate.Operand, _ attribute: AttributeDescription?, _ scope: Scope, optional: Bool = false) throws -> String {
+    private func literal(_ operand: BoundPredicate.Operand, _ attribute: AttributeDescription?, _ scope: Scope, optional: Bool = false) throws
+        -> String
+    {
         switch operand {
         case .value(let v):
             let text = try constant(v, attribute?.type)
@@ -480,7 +511,8 @@ final class SwiftPredicateWriter {
             return uuid
         case .text(let s) where !s.unicodeScalars.elementsEqual(s.precomposedStringWithCanonicalMapping.unicodeScalars):
             // Swift's == holds for "cafe\u{301}" and "café"; SQL compares code points.
-            throw SwiftExportRefusal("a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points")
+            throw SwiftExportRefusal(
+                "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points")
         case .text(let s): return swiftStringLiteral(s)
         case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
         case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
@@ -504,8 +536,8 @@ final class SwiftPredicateWriter {
         case .constant: return []
         case .not(let n): return uuidTexts(n)
         case .and(let ns), .or(let ns): return ns.reduce(into: []) { $0.formUnion(uuidTexts($1)) }
-        case let .quantified(_, _, inner): return uuidTexts(inner)
-        case let .comparison(lhs, _, rhs, _):
+        case .quantified(_, _, let inner): return uuidTexts(inner)
+        case .comparison(let lhs, _, let rhs, _):
             func attribute(_ o: BoundPredicate.Operand) -> AttributeDescription? {
                 switch o {
                 case .attribute(let a), .path(_, let a): return a
@@ -530,19 +562,24 @@ final class SwiftPredicateWriter {
     static func visitKeys(_ node: BoundPredicate.Node, _ entity: EntityDescription, _ visit: (EntityDescription, String) -> Void) {
         func path(_ steps: [PathStep]) -> EntityDescription {
             var current = entity
-            for step in steps { visit(current, step.relationship.name); current = step.destination }
+            for step in steps {
+                visit(current, step.relationship.name)
+                current = step.destination
+            }
             return current
         }
         func operand(_ o: BoundPredicate.Operand) {
             switch o {
             case .attribute(let a): visit(entity, a.name)
             case .path(let steps, let a): visit(path(steps), a.name)
-            case let .collection(_, steps, a, filter):
+            case .collection(_, let steps, let a, let filter):
                 let destination = path(steps)
                 if let a { visit(destination, a.name) }
                 if let filter { visitKeys(filter, destination, visit) }
-            case let .arithmetic(_, l, r): operand(l); operand(r)
-            case let .function(_, a): operand(a)
+            case .arithmetic(_, let l, let r):
+                operand(l)
+                operand(r)
+            case .function(_, let a): operand(a)
             case .value, .list, .outer: break
             }
         }
@@ -550,8 +587,10 @@ final class SwiftPredicateWriter {
         case .constant: break
         case .not(let n): visitKeys(n, entity, visit)
         case .and(let ns), .or(let ns): ns.forEach { visitKeys($0, entity, visit) }
-        case let .comparison(l, _, r, _): operand(l); operand(r)
-        case let .quantified(_, steps, inner): visitKeys(inner, path(steps), visit)
+        case .comparison(let l, _, let r, _):
+            operand(l)
+            operand(r)
+        case .quantified(_, let steps, let inner): visitKeys(inner, path(steps), visit)
         }
     }
 }

@@ -39,13 +39,19 @@ struct Lexer {
             index += 1
             var name = String(c)
             // A colon continues a name: NSExpression's function names are selectors (`add:to:`).
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" || (d == ":" && c != "#") { name.append(d); index += 1 }
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" || (d == ":" && c != "#") {
+                name.append(d)
+                index += 1
+            }
             return Token(kind: .identifier(name), column: start)
         }
         if c == "$" {
             index += 1
             var name = ""
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" {
+                name.append(d)
+                index += 1
+            }
             guard !name.isEmpty else { throw PredicateError(.syntax, "'$' must be followed by a variable name", column: start) }
             return Token(kind: .variable(name), column: start)
         }
@@ -130,7 +136,10 @@ struct Lexer {
             index += 2
             let radix = "xX".contains(p) ? 16 : ("oO".contains(p) ? 8 : 2)
             var digits = ""
-            while let d = peek(), d.isHexDigit || d == "_" { digits.append(d); index += 1 }
+            while let d = peek(), d.isHexDigit || d == "_" {
+                digits.append(d)
+                index += 1
+            }
             guard let value = Int64(digits, radix: radix) else {
                 throw PredicateError(.syntax, "bad number '0\(p)\(digits)'", column: start)
             }
@@ -138,19 +147,32 @@ struct Lexer {
         }
         var text = ""
         var isReal = false
-        while let d = peek(), d.isNumber { text.append(d); index += 1 }
+        while let d = peek(), d.isNumber {
+            text.append(d)
+            index += 1
+        }
         if peek() == ".", let d = peek(1), d.isNumber {
             isReal = true
-            text.append("."); index += 1
-            while let d = peek(), d.isNumber { text.append(d); index += 1 }
+            text.append(".")
+            index += 1
+            while let d = peek(), d.isNumber {
+                text.append(d)
+                index += 1
+            }
         }
         if let e = peek(), e == "e" || e == "E" {
             var exponent = "e"
             var look = 1
-            if let s = peek(1), s == "+" || s == "-" { exponent.append(s); look = 2 }
+            if let s = peek(1), s == "+" || s == "-" {
+                exponent.append(s)
+                look = 2
+            }
             if let d = peek(look), d.isNumber {
                 index += look
-                while let d = peek(), d.isNumber { exponent.append(d); index += 1 }
+                while let d = peek(), d.isNumber {
+                    exponent.append(d)
+                    index += 1
+                }
                 text += exponent
                 isReal = true
             }

@@ -1,6 +1,6 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Expressions: arithmetic with Apple's precedence, unary minus, index expressions,
 /// function calls, and the operands they combine.
@@ -47,7 +47,8 @@ extension PredicateParser {
             case .identifier(let word) where ["SIZE", "FIRST", "LAST"].contains(word.uppercased()):
                 index = word.uppercased() == "SIZE" ? .size : (word.uppercased() == "FIRST" ? .first : .last)
             case .integer(let n): index = .position(n)
-            default: throw PredicateError(.syntax, "expected SIZE, FIRST, LAST or a number inside [ ], found \(describe(current))", column: current.column)
+            default:
+                throw PredicateError(.syntax, "expected SIZE, FIRST, LAST or a number inside [ ], found \(describe(current))", column: current.column)
             }
             advance()
             try expect("]", "expected ']' to close the index at column \(column)")
@@ -93,10 +94,13 @@ extension PredicateParser {
             return .arithmetic(op, arguments[0], arguments[1], column: column)
         }
         guard let function = BuiltinFunction.named(name) else {
-            throw PredicateError(.unknownFunction(name: name), "unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
+            throw PredicateError(
+                .unknownFunction(name: name), "unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
         }
         guard arguments.count == function.arity else {
-            throw PredicateError(.syntax, "'\(function.selector)' takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), got \(arguments.count)", column: column)
+            throw PredicateError(
+                .syntax, "'\(function.selector)' takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), got \(arguments.count)",
+                column: column)
         }
         return .function(function, arguments, column: column)
     }
@@ -116,7 +120,10 @@ extension PredicateParser {
             return .arithmetic(op, rest[0], rest[1], column: column)
         }
         guard let function = BuiltinFunction.named(selector), function.arity == rest.count else {
-            throw PredicateError(.unsupported, "FUNCTION: '\(selector)' is not a function Quarry can evaluate (a method of the app's classes runs only in the app); it evaluates \(BuiltinFunction.supportedNames)", column: selectorColumn)
+            throw PredicateError(
+                .unsupported,
+                "FUNCTION: '\(selector)' is not a function Quarry can evaluate (a method of the app's classes runs only in the app); it evaluates \(BuiltinFunction.supportedNames)",
+                column: selectorColumn)
         }
         return .function(function, rest, column: column)
     }
@@ -124,10 +131,16 @@ extension PredicateParser {
     /// Comma-separated expressions up to `)`, which it consumes.
     private mutating func parseArgumentList(closing what: String) throws -> [Expression] {
         var arguments: [Expression] = []
-        if isSymbol(")") { advance(); return arguments }
+        if isSymbol(")") {
+            advance()
+            return arguments
+        }
         while true {
             arguments.append(try parseExpression())
-            if isSymbol(",") { advance(); continue }
+            if isSymbol(",") {
+                advance()
+                continue
+            }
             try expect(")", "expected ',' or ')' in \(what), found \(describe(current))")
             return arguments
         }
@@ -137,10 +150,18 @@ extension PredicateParser {
     mutating func parseOperand() throws -> Expression {
         let token = current
         switch token.kind {
-        case .string(let s): advance(); return .constant(.text(s), column: token.column)
-        case .integer(let i): advance(); return .constant(.integer(i), column: token.column)
-        case .real(let d): advance(); return .constant(.real(d), column: token.column)
-        case .integerMagnitudeOverflow: advance(); return .constant(.real(9223372036854775808.0), column: token.column)
+        case .string(let s):
+            advance()
+            return .constant(.text(s), column: token.column)
+        case .integer(let i):
+            advance()
+            return .constant(.integer(i), column: token.column)
+        case .real(let d):
+            advance()
+            return .constant(.real(d), column: token.column)
+        case .integerMagnitudeOverflow:
+            advance()
+            return .constant(.real(9223372036854775808.0), column: token.column)
         case .substitution(let kind):
             advance()
             let substituted = try substitute(kind, at: token.column)
@@ -172,12 +193,16 @@ extension PredicateParser {
             if !isSymbol("}") {
                 while true {
                     elements.append(try parseExpression())
-                    if isSymbol(",") { advance(); continue }
+                    if isSymbol(",") {
+                        advance()
+                        continue
+                    }
                     break
                 }
             }
             guard isSymbol("}") else {
-                throw PredicateError(.syntax, "expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
+                throw PredicateError(
+                    .syntax, "expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
             }
             advance()
             return .aggregate(elements, column: token.column)
@@ -193,23 +218,36 @@ extension PredicateParser {
             defer { depth -= 1 }
             let inner = try parseExpression()
             guard isSymbol(")") else {
-                throw PredicateError(.syntax, "expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
+                throw PredicateError(
+                    .syntax, "expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
             }
             advance()
             return inner
         case .identifier(let name):
             switch name.uppercased() {
-            case "NULL", "NIL": advance(); return .constant(.null, column: token.column)
-            case "TRUE", "YES": advance(); return .constant(.bool(true), column: token.column)
-            case "FALSE", "NO": advance(); return .constant(.bool(false), column: token.column)
+            case "NULL", "NIL":
+                advance()
+                return .constant(.null, column: token.column)
+            case "TRUE", "YES":
+                advance()
+                return .constant(.bool(true), column: token.column)
+            case "FALSE", "NO":
+                advance()
+                return .constant(.bool(false), column: token.column)
             default: return .keyPath(try parseKeyPath())
             }
         case .symbol("-"):
             advance()
             switch current.kind {
-            case .integer(let i): advance(); return .constant(.integer(-i), column: token.column)
-            case .real(let d): advance(); return .constant(.real(-d), column: token.column)
-            case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
+            case .integer(let i):
+                advance()
+                return .constant(.integer(-i), column: token.column)
+            case .real(let d):
+                advance()
+                return .constant(.real(-d), column: token.column)
+            case .integerMagnitudeOverflow:
+                advance()
+                return .constant(.integer(Int64.min), column: token.column)
             case .string, .symbol("{"), .end:
                 throw PredicateError(.syntax, "expected a number after '-'", column: current.column)
             case .symbol("("):
@@ -231,7 +269,9 @@ extension PredicateParser {
         let start = current.column
         advance()
         try expect("(", "expected '(' after SUBQUERY")
-        guard case .identifier = current.kind else { throw PredicateError(.syntax, "SUBQUERY needs a to-many key path first", column: current.column) }
+        guard case .identifier = current.kind else {
+            throw PredicateError(.syntax, "SUBQUERY needs a to-many key path first", column: current.column)
+        }
         let collection = try parseKeyPath()
         try expect(",", "expected ',' after the SUBQUERY's key path")
         guard case .variable(let variable) = current.kind else {
@@ -244,16 +284,21 @@ extension PredicateParser {
         subqueryVariables.removeLast()
         try expect(")", "expected ')' to close the SUBQUERY at column \(start)")
         if isSymbol("["), position + 2 < tokens.count, case .identifier(let word) = tokens[position + 1].kind, word.uppercased() == "SIZE",
-           tokens[position + 2].kind == .symbol("]") {
+            tokens[position + 2].kind == .symbol("]")
+        {
             // SUBQUERY(...)[SIZE] is the same number as SUBQUERY(...).@count.
-            advance(); advance(); advance()
+            advance()
+            advance()
+            advance()
         } else if isSymbol("["), position + 1 < tokens.count {
             throw PredicateError(.syntax, "a SUBQUERY's members have no order, so only [SIZE] (or .@count) applies to it", column: current.column)
         } else {
-            guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
+            guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count"
+            else {
                 throw PredicateError(.syntax, "a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
             }
-            advance(); advance()
+            advance()
+            advance()
         }
         return .subqueryCount(collection: collection, variable: variable, predicate: predicate, column: start)
     }
@@ -291,7 +336,8 @@ extension PredicateParser {
         case ("NSNumber", .date(let d)): return .constant(.real(d - referenceDateOffset), column: start)
         case ("NSString", _): return .constant(.text(value.displayString), column: start)
         default:
-            throw PredicateError(.unsupported, "CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
+            throw PredicateError(
+                .unsupported, "CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
         }
     }
 

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// One argument for a substitution: a value, or a list (for `IN %@`).
 public enum PredicateArgument: Equatable, Sendable {
@@ -100,13 +100,19 @@ public struct PredicateParser {
 
     mutating func parseOr() throws -> Predicate {
         var terms = [try parseAnd()]
-        while isWord("OR") || isSymbol("||") { advance(); terms.append(try parseAnd()) }
+        while isWord("OR") || isSymbol("||") {
+            advance()
+            terms.append(try parseAnd())
+        }
         return terms.count == 1 ? terms[0] : .or(terms)
     }
 
     private mutating func parseAnd() throws -> Predicate {
         var terms = [try parseNot()]
-        while isWord("AND") || isSymbol("&&") { advance(); terms.append(try parseNot()) }
+        while isWord("AND") || isSymbol("&&") {
+            advance()
+            terms.append(try parseNot())
+        }
         return terms.count == 1 ? terms[0] : .and(terms)
     }
 
@@ -116,7 +122,10 @@ public struct PredicateParser {
         if depth > Self.maximumDepth {
             throw Self.nestingError(column: current.column)
         }
-        if isWord("NOT") || isSymbol("!") { advance(); return .not(try parseNot()) }
+        if isWord("NOT") || isSymbol("!") {
+            advance()
+            return .not(try parseNot())
+        }
         return try parsePrimary()
     }
 
@@ -131,14 +140,20 @@ public struct PredicateParser {
             advance()
             return inner
         }
-        if isWord("TRUEPREDICATE") { advance(); return .constant(true) }
-        if isWord("FALSEPREDICATE") { advance(); return .constant(false) }
+        if isWord("TRUEPREDICATE") {
+            advance()
+            return .constant(true)
+        }
+        if isWord("FALSEPREDICATE") {
+            advance()
+            return .constant(false)
+        }
         return try parseComparison()
     }
 
     static let wordOperators: [String: ComparisonOperator] = [
         "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
-        "MATCHES": .matches, "IN": .in, "BETWEEN": .between,
+        "MATCHES": .matches, "IN": .in, "BETWEEN": .between
     ]
 
     private mutating func parseComparison() throws -> Predicate {
@@ -157,7 +172,8 @@ public struct PredicateParser {
         case .identifier(let word) where Self.wordOperators[word.uppercased()] != nil:
             op = Self.wordOperators[word.uppercased()]!
         default:
-            throw PredicateError(.syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
+            throw PredicateError(
+                .syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
         }
         advance()
         let options = try parseOptions()
@@ -182,7 +198,7 @@ public struct PredicateParser {
             switch letter {
             case "c": options.insert(.caseInsensitive)
             case "d": options.insert(.diacriticInsensitive)
-            case "n", "l": break  // normalized / locale-sensitive: no effect on the answer
+            case "n", "l": break // normalized / locale-sensitive: no effect on the answer
             default: throw PredicateError(.syntax, "unknown comparison option '\(letter)' (use c, d or cd)", column: current.column)
             }
         }
@@ -195,7 +211,7 @@ public struct PredicateParser {
     static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "TRUEPREDICATE", "FALSEPREDICATE", "NULL", "NIL",
-        "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION",
+        "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION"
     ]
 
     mutating func parseKeyPath() throws -> KeyPath {
@@ -205,16 +221,18 @@ public struct PredicateParser {
             guard case .identifier(var name) = current.kind else {
                 throw PredicateError(.syntax, "expected a key after '.', found \(describe(current))", column: current.column)
             }
-            if name.hasPrefix("#") { name.removeFirst() }  // '#name' escapes a reserved word
+            if name.hasPrefix("#") {
+                name.removeFirst()
+            } // '#name' escapes a reserved word
             else if name.uppercased() == "SELF", components.isEmpty {
                 advance()
                 return KeyPath(["SELF"], column: start)
-            }
-            else if name.contains(":") {
+            } else if name.contains(":") {
                 throw PredicateError(.syntax, "'\(name)' is a function name; call it as \(name)(...)", column: current.column)
-            }
-            else if Self.reserved.contains(name.uppercased()) {
-                throw PredicateError(.syntax, "'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)", column: current.column)
+            } else if Self.reserved.contains(name.uppercased()) {
+                throw PredicateError(
+                    .syntax, "'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)",
+                    column: current.column)
             }
             components.append(name)
             advance()

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A column of an entity's table that a link matches by value (a `relate`d link, or a
 /// foreign key to a non-key column): the question `ToOneJoins` leaves to its caller.

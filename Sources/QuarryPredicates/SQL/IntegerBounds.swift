@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// An integer attribute compared with a real constant (`n < 2.5`, `n == 1e19`, `n IN {1, 1.5}`,
 /// `n BETWEEN {0.5, 3}`), said again with integer constants, for a database that does not
@@ -23,9 +23,10 @@ enum IntegerBounds {
         case (.between, .list(let bounds)) where bounds.count == 2 && bounds.contains(where: isReal):
             // BETWEEN is >= and <=, nil included.
             let sides: [(ComparisonOperator, Value)] = [(.greaterOrEqual, bounds[0]), (.lessOrEqual, bounds[1])]
-            return .and(sides.map { op, bound in
-                exact(lhs, op, .value(bound), options) ?? .comparison(lhs: lhs, op: op, rhs: .value(bound), options: options)
-            })
+            return .and(
+                sides.map { op, bound in
+                    exact(lhs, op, .value(bound), options) ?? .comparison(lhs: lhs, op: op, rhs: .value(bound), options: options)
+                })
         case (.in, .list(let values)) where values.contains(where: isReal):
             // A real no integer equals drops out of the list.
             let kept = values.compactMap { value -> Value? in
@@ -105,13 +106,13 @@ extension BoundPredicate.Operand {
         case .collection(_, _, let a, _): return a.flatMap { kind($0.type) }
         // Arithmetic said in the dialect's SQL: integers while both operands are (a dialect
         // that says it stops where they would leave Int64).
-        case let .arithmetic(op, l, r):
+        case .arithmetic(let op, let l, let r):
             guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
             guard op != .divide, op != .power else { return .real }
             if lk == .integer && rk == .integer { return .integer }
             // Exact while no real takes part, as `ExpressionValues.arithmetic` computes.
             return [lk, rk].contains(.decimal) && !(lk == .real || rk == .real) ? .decimal : .real
-        case let .function(f, a):
+        case .function(let f, let a):
             switch f {
             // Of a decimal, a real: computed in doubles, here and in SQL.
             case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind.map { $0 == .decimal ? .real : $0 }
@@ -135,4 +136,3 @@ extension BoundPredicate.Operand {
         }
     }
 }
-

@@ -144,7 +144,10 @@ public enum PortableRegex {
             case "{":
                 var text = ""
                 var i = at + 1
-                while i < scalars.count, scalars[i] != "}" { text.unicodeScalars.append(scalars[i]); i += 1 }
+                while i < scalars.count, scalars[i] != "}" {
+                    text.unicodeScalars.append(scalars[i])
+                    i += 1
+                }
                 guard i < scalars.count else { return nil }
                 // Digits only: Int("+2") reads, where ICU refuses `a{+2}` and POSIX takes it literally.
                 func digits(_ part: Substring) -> Bool { !part.isEmpty && part.allSatisfy { ("0"..."9").contains($0) } }
@@ -164,7 +167,10 @@ public enum PortableRegex {
         mutating func bracket() -> String? {
             at += 1
             var out = "["
-            if next == "^" { out += "^"; at += 1 }
+            if next == "^" {
+                out += "^"
+                at += 1
+            }
             var items = 0
             while let c = next, c != "]" {
                 guard Self.isBracketLiteral(c) else { return nil }

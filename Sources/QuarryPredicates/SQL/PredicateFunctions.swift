@@ -60,10 +60,12 @@ public enum PredicateFunctions {
                 return ExpressionValues.apply(functions[code], arguments[1])
             },
             // quarry_string_op and quarry_fold: StringMatching's and fold's answers.
-            .text(TextFunctions(match: { text, pattern, op, options in
-                guard stringOperators.indices.contains(op) else { return nil }
-                return StringMatching.matches(stringOperators[op], text, pattern, ComparisonOptions(rawValue: options))
-            }, fold: { text, options in fold(text, ComparisonOptions(rawValue: options)) })),
+            .text(
+                TextFunctions(
+                    match: { text, pattern, op, options in
+                        guard stringOperators.indices.contains(op) else { return nil }
+                        return StringMatching.matches(stringOperators[op], text, pattern, ComparisonOptions(rawValue: options))
+                    }, fold: { text, options in fold(text, ComparisonOptions(rawValue: options)) }))
         ]
     }
 }

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension BoundPredicate {
     /// The predicate as a WHERE clause over the entity's table (named by `qualifier`), in
@@ -39,8 +39,10 @@ extension BoundExpression {
 /// finding the next row by its key (the smallest key of several matches, as in memory);
 /// where no join can be used (an UPDATE's WHERE, inside a subquery). `ToOneJoins` is
 /// the form for a SELECT.
-public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in storage: EntityStorage,
-                    aliases: inout Int) -> String {
+public func pathSQL(
+    _ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in storage: EntityStorage,
+    aliases: inout Int
+) -> String {
     if let step = steps.first, case .compositeKey(let columns, let targetKeys) = step.storage {
         aliases += 1
         let alias = quoteIdentifier("t\(aliases)")
@@ -94,7 +96,7 @@ private struct PredicateSQLWriter {
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
         case .and(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " AND ")
         case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
-        case let .quantified(quantifier, path, inner):
+        case .quantified(let quantifier, let path, let inner):
             let (from, alias) = members(path, of: qualifier, root: entity)
             guard let destination = path.last?.destinationStorage else { return dialect.literal(false) }
             // The object's own operands (`.outer`) read the table the quantifier stands in.
@@ -106,7 +108,7 @@ private struct PredicateSQLWriter {
             case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
-        case let .comparison(lhs, op, rhs, options):
+        case .comparison(let lhs, let op, let rhs, let options):
             if !dialect.comparesIntegersWithRealsExactly, let exact = IntegerBounds.exact(lhs, op, rhs, options) {
                 return render(exact, qualifier, entity, positive: positive)
             }
@@ -125,7 +127,8 @@ private struct PredicateSQLWriter {
                 // A test without [c] or [d] against a constant, in the dialect's own SQL
                 // where it has it (a prefix one an index can answer).
                 if options.isEmpty, case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, pattern),
-                   let written = dialect.stringTest(test, l, said ?? "") {
+                    let written = dialect.stringTest(test, l, said ?? "")
+                {
                     // Typed, for a constant on the left: PostgreSQL cannot type a bare $n here.
                     guard said != nil else { return "(CASE WHEN CAST(\(l) AS TEXT) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
                     arguments += written.arguments
@@ -134,7 +137,9 @@ private struct PredicateSQLWriter {
                 let r = operand(rhs, [], qualifier, entity)
                 // A pattern that is not a constant (a column, a key path): the dialect's own
                 // test where it has one for SQL it cannot see into.
-                if options.isEmpty, op != .like, op != .matches, let test = Self.plainTest(op, "")?.0, let written = dialect.stringTest(test, l, patternSQL: r) {
+                if options.isEmpty, op != .like, op != .matches, let test = Self.plainTest(op, "")?.0,
+                    let written = dialect.stringTest(test, l, patternSQL: r)
+                {
                     return written
                 }
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
@@ -154,7 +159,8 @@ private struct PredicateSQLWriter {
                 return "\(l) IN \(operand(rhs, options, qualifier, entity))"
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return dialect.literal(false) }
-                let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
+                let lo = operand(.value(bounds[0]), options, qualifier, entity)
+                let hi = operand(.value(bounds[1]), options, qualifier, entity)
                 // An enum's labels in its order, bounds cast to it as the column is.
                 if let enumeration = lhs.enumeration {
                     return "\(enumeration.cast(l)) BETWEEN \(enumeration.cast(lo)) AND \(enumeration.cast(hi))"
@@ -195,13 +201,16 @@ private struct PredicateSQLWriter {
     /// plain tests over the folded text and pattern, a constant folded here (as the
     /// evaluator folds it) and a column there; nil where there is none (LIKE against a
     /// column, whose pattern would need translating).
-    mutating func foldedStringTest(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
-                                   _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String? {
+    mutating func foldedStringTest(
+        _ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+        _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage
+    ) -> String? {
         // No text is like nil: unknown, as Quarry's function answers.
         if case .value(.null) = rhs { return "CAST(NULL AS BOOLEAN)" }
         let l = operand(lhs, options, qualifier, entity)
         if case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, PredicateFunctions.fold(pattern, options)),
-           let written = dialect.stringTest(test, l, said ?? "") {
+            let written = dialect.stringTest(test, l, said ?? "")
+        {
             guard said != nil else { return "(CASE WHEN CAST(\(l) AS TEXT) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
             arguments += written.arguments
             return written.sql
@@ -281,7 +290,9 @@ private struct PredicateSQLWriter {
             // PostgreSQL could not type a bare `$1 IS NULL`).
             let constant = lhs.isNonNilValue || rhs.isNonNilValue
             let exact = dialect.exactComparison(integer: integer, "=", real: real)
-            let equal = constant ? "COALESCE(\(exact), \(dialect.literal(false)))"
+            let equal =
+                constant
+                ? "COALESCE(\(exact), \(dialect.literal(false)))"
                 : "CASE WHEN \(integer) IS NULL OR \(real) IS NULL THEN \(integer) IS NULL AND \(real) IS NULL ELSE \(exact) END"
             return SQLTemplate(op == .equal ? "(\(equal))" : "NOT (\(equal))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -334,8 +345,9 @@ private struct PredicateSQLWriter {
             // wrote twice counts its member once (@count, @sum), as the objects list it.
             aliases += 1
             let link = quoteIdentifier("l\(aliases)")
-            conditions.append("\(alias).\(destination.key) IN (SELECT \(link).\(targetColumn) FROM \(quoteIdentifier(table)) AS \(link) "
-                + "WHERE \(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root))))")
+            conditions.append(
+                "\(alias).\(destination.key) IN (SELECT \(link).\(targetColumn) FROM \(quoteIdentifier(table)) AS \(link) "
+                    + "WHERE \(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root))))")
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
             conditions.append(RelationshipStorage.compositeCondition(parent: owner, targetKeys: ownerKeys, child: alias, columns: columns))
         case .foreignKey(let column, let targetKey):
@@ -415,13 +427,17 @@ private struct PredicateSQLWriter {
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
             // A `money` column as its numeric, an `interval` as its seconds; others as kept.
             let members = path.last?.destinationStorage
-            let argument = attribute.map { a -> String in
-                if let members, members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name) { return members.comparable(alias, a) }
-                return "\(alias).\(quoteIdentifier(a.name))"
-            } ?? "*"
+            let argument =
+                attribute.map { a -> String in
+                    if let members, members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name) {
+                        return members.comparable(alias, a)
+                    }
+                    return "\(alias).\(quoteIdentifier(a.name))"
+                } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"
-            text = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
+            text =
+                "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
                 // @min and @max of an enum: the server's, in its labels' order, read as
                 // text as the enum's column is.
                 + (o.enumeration != nil ? "::text" : "")
@@ -436,26 +452,30 @@ private struct PredicateSQLWriter {
             arguments.append(v)
             text = "?"
             if case .text = v { isString = true } else { isString = false }
-        case let .arithmetic(op, lhs, rhs):
+        case .arithmetic(let op, let lhs, let rhs):
             // In the dialect's own SQL where it has it, for operands whose kind is known.
             if case .decimal? = o.arithmeticKind {
                 if let template = dialect.decimalArithmetic(op.rawValue) {
                     text = filled(template, [lhs, rhs], qualifier, entity)
                 } else {
-                    let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+                    let l = operand(lhs, [], qualifier, entity)
+                    let r = operand(rhs, [], qualifier, entity)
                     text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
                 }
             } else if let l = lhs.arithmeticKind, let r = rhs.arithmeticKind,
-               let template = dialect.arithmetic(op.rawValue, integers: l == .integer && r == .integer) {
+                let template = dialect.arithmetic(op.rawValue, integers: l == .integer && r == .integer)
+            {
                 text = filled(template, [lhs, rhs], qualifier, entity)
             } else {
-                let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+                let l = operand(lhs, [], qualifier, entity)
+                let r = operand(rhs, [], qualifier, entity)
                 text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
             }
             isString = false
-        case let .function(function, argument):
+        case .function(let function, let argument):
             if let kind = function.isString ? (argument.isText ? .real : nil) : argument.arithmeticKind,
-               let template = dialect.function(function.rawValue, integer: kind == .integer) {
+                let template = dialect.function(function.rawValue, integer: kind == .integer)
+            {
                 text = filled(template, [argument], qualifier, entity)
             } else {
                 text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
@@ -473,9 +493,9 @@ private struct PredicateSQLWriter {
     }
 }
 
-private extension BoundPredicate.Operand {
+extension BoundPredicate.Operand {
     /// Text for the case functions: a string attribute or constant.
-    var isText: Bool {
+    fileprivate var isText: Bool {
         switch self {
         case .attribute(let a), .path(_, let a): return a.type == .string
         case .value(.text): return true
@@ -485,12 +505,12 @@ private extension BoundPredicate.Operand {
         }
     }
 
-    var isPath: Bool {
+    fileprivate var isPath: Bool {
         if case .path = self { return true }
         return false
     }
 
-    var isNonNilValue: Bool {
+    fileprivate var isNonNilValue: Bool {
         if case .value(let v) = self { return !v.isNull }
         return false
     }

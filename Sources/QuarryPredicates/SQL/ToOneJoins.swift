@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The LEFT JOINs that bring a request's to-one key paths (`destination.tzone`,
 /// `airline.name`) into its FROM clause, as a person writes them in SQL. One value is
@@ -69,7 +69,8 @@ public struct ToOneJoins {
         var reached = storage
         var names: [String] = []
         for step in steps {
-            let column: String, targetKey: String?
+            let column: String
+            let targetKey: String?
             switch step.storage {
             case .foreignKey(let c, let t): (column, targetKey) = (c, t)
             case .compositeKey: (column, targetKey) = ("", nil)
@@ -97,7 +98,8 @@ public struct ToOneJoins {
                 if !matchesOneRow(targetKey, step) {
                     let key = destination.key
                     let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
-                    guardClause = " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
+                    guardClause =
+                        " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
                     // Only a link matched by value can be found unique in the data; a view's key cannot.
                     unless = targetKey.map { ValueMatchedColumn(entity: step.destination, column: $0) }
                 }

@@ -1,14 +1,15 @@
 import Foundation
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Binding of computed expressions (arithmetic, index expressions, functions) and of
 /// Foundation's unquantified membership tests.
 extension Binder {
     func computed(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
-        case let .arithmetic(op, lhs, rhs, _):
-            let a = try number(lhs, entity), b = try number(rhs, entity)
+        case .arithmetic(let op, let lhs, let rhs, _):
+            let a = try number(lhs, entity)
+            let b = try number(rhs, entity)
             // Constants fold here, so `{1 + 1, 3}` is a list of values and SQL binds the answer.
             if case .value(let x) = a, case .value(let y) = b { return .value(ExpressionValues.arithmetic(op, x, y)) }
             return .arithmetic(op, a, b)
@@ -16,9 +17,9 @@ extension Binder {
             let a = try number(inner, entity)
             if case .value(let x) = a { return .value(ExpressionValues.arithmetic(.subtract, .integer(0), x)) }
             return .arithmetic(.subtract, .value(.integer(0)), a)
-        case let .index(collection, index, column):
+        case .index(let collection, let index, let column):
             return try indexed(collection, index, column, entity)
-        case let .function(function, arguments, column):
+        case .function(let function, let arguments, let column):
             return try call(function, arguments, column, entity)
         default:
             return try operand(expression, entity)
@@ -36,20 +37,26 @@ extension Binder {
         case .value(let v):
             throw PredicateError(.typeMismatch, "arithmetic takes numbers, got \(v.described)", column: expression.column)
         case .list: throw PredicateError(.typeMismatch, "arithmetic takes numbers, not a list", column: expression.column)
-        case .path(let steps, let a) where steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true:
+        case .path(let steps, let a)
+        where steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true:
             throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a relationship; arithmetic takes numbers", column: expression.column)
         default:
             if bound.isComputedNumber { return bound }
             guard let a = bound.typeAttribute else { return bound }
             guard [.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) else {
-                throw PredicateError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)", column: expression.column)
+                throw PredicateError(
+                    .typeMismatch,
+                    "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)",
+                    column: expression.column)
             }
             return bound
         }
     }
 
     /// `list[SIZE]`, `list[FIRST]`, `list[n]`, `toMany[SIZE]`.
-    private func indexed(_ collection: Expression, _ index: CollectionIndex, _ column: Int, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
+    private func indexed(_ collection: Expression, _ index: CollectionIndex, _ column: Int, _ entity: EntityDescription) throws
+        -> BoundPredicate.Operand
+    {
         if case .aggregate = collection, case .list(let values) = try operand(collection, entity) {
             switch index {
             case .size: return .value(.integer(Int64(values.count)))
@@ -58,7 +65,9 @@ extension Binder {
             case .position(let n):
                 // Zero-based, as NSArray's objectAtIndex:, which the index expression calls.
                 guard n >= 0, n < values.count else {
-                    throw PredicateError(.invalidUse, "index \(n) is outside the list of \(values.count) element\(values.count == 1 ? "" : "s") (the first is [0])", column: column)
+                    throw PredicateError(
+                        .invalidUse, "index \(n) is outside the list of \(values.count) element\(values.count == 1 ? "" : "s") (the first is [0])",
+                        column: column)
                 }
                 return .value(values[Int(n)])
             }
@@ -67,10 +76,15 @@ extension Binder {
             throw PredicateError(.invalidUse, "an index [\(index.text)] applies to a to-many relationship or a list { }", column: column)
         }
         guard let steps = toManySteps(path, entity), steps.count == path.components.count else {
-            throw PredicateError(.invalidUse, "an index [\(index.text)] applies to a to-many relationship or a list { }, and '\(path.string)' is neither", column: column)
+            throw PredicateError(
+                .invalidUse, "an index [\(index.text)] applies to a to-many relationship or a list { }, and '\(path.string)' is neither",
+                column: column)
         }
         guard index == .size else {
-            throw PredicateError(.invalidUse, "'\(path.string)' is a to-many relationship, an unordered set in Core Data, so [\(index.text)] has no meaning; use [SIZE] or @count", column: column)
+            throw PredicateError(
+                .invalidUse,
+                "'\(path.string)' is a to-many relationship, an unordered set in Core Data, so [\(index.text)] has no meaning; use [SIZE] or @count",
+                column: column)
         }
         return .collection(.count, path: steps, nil)
     }
@@ -89,7 +103,9 @@ extension Binder {
         return nil
     }
 
-    private func call(_ function: BuiltinFunction, _ arguments: [Expression], _ column: Int, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
+    private func call(_ function: BuiltinFunction, _ arguments: [Expression], _ column: Int, _ entity: EntityDescription) throws
+        -> BoundPredicate.Operand
+    {
         if function == .now { return .value(.date(Date().timeIntervalSince1970)) }
         guard let argument = arguments.first else { return .value(.null) }
         if function.isAggregate { return try aggregate(function, argument, column, entity) }
@@ -104,7 +120,8 @@ extension Binder {
                 return .value(ExpressionValues.apply(function, v))
             default:
                 guard bound.typeAttribute?.type == .string else {
-                    throw PredicateError(.typeMismatch, "'\(function.selector)' takes a string, and '\(Self.text(argument))' is not one", column: argument.column)
+                    throw PredicateError(
+                        .typeMismatch, "'\(function.selector)' takes a string, and '\(Self.text(argument))' is not one", column: argument.column)
                 }
                 return .function(function, bound)
             }
@@ -116,7 +133,9 @@ extension Binder {
 
     /// `sum:({1, 2})` folds; `sum:(items.price)` is `items.@sum.price`; `count:(items)`
     /// is `items.@count`.
-    private func aggregate(_ function: BuiltinFunction, _ argument: Expression, _ column: Int, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
+    private func aggregate(_ function: BuiltinFunction, _ argument: Expression, _ column: Int, _ entity: EntityDescription) throws
+        -> BoundPredicate.Operand
+    {
         let collection: BoundPredicate.CollectionFunction
         switch function {
         case .count: collection = .count
@@ -134,13 +153,15 @@ extension Binder {
                 var components = path.components
                 components.insert("@" + collection.rawValue, at: steps.count)
                 if collection == .count, steps.count < path.components.count {
-                    throw PredicateError(.invalidUse, "'count:' counts the members of a to-many relationship, as count:(items)", column: argument.column)
+                    throw PredicateError(
+                        .invalidUse, "'count:' counts the members of a to-many relationship, as count:(items)", column: argument.column)
                 }
                 return try operand(.keyPath(KeyPath(components, column: path.column)), entity)
             }
             fallthrough
         default:
-            throw PredicateError(.invalidUse, "'\(function.selector)' takes a list { } or a key path through a to-many relationship", column: argument.column)
+            throw PredicateError(
+                .invalidUse, "'\(function.selector)' takes a list { } or a key path through a to-many relationship", column: argument.column)
         }
     }
 
@@ -148,34 +169,44 @@ extension Binder {
     /// tests whether the collection holds the value, which is `ANY children.name == 'x'`.
     func membership(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node? {
         guard c.modifier == .direct else { return nil }
-        let collection: Expression, element: Expression
+        let collection: Expression
+        let element: Expression
         switch c.op {
         case .contains: (collection, element) = (c.lhs, c.rhs)
         case .in: (collection, element) = (c.rhs, c.lhs)
         default: return nil
         }
         guard case .keyPath(let path) = collection, !path.components.contains(where: { $0.hasPrefix("@") }),
-              let steps = toManySteps(path, entity) else { return nil }
+            let steps = toManySteps(path, entity)
+        else { return nil }
         if case .aggregate = element { return nil }
         // A path that ends at the relationship compares members by identity.
         let components = steps.count == path.components.count ? path.components + ["SELF"] : path.components
-        let rewritten = Comparison(lhs: .keyPath(KeyPath(components, column: path.column)), op: .equal, rhs: element,
-                                   options: c.options, modifier: .any)
+        let rewritten = Comparison(
+            lhs: .keyPath(KeyPath(components, column: path.column)), op: .equal, rhs: element,
+            options: c.options, modifier: .any)
         return try bind(.comparison(rewritten), entity)
     }
 
     /// A computed number compared with a string, a date or a relationship is refused,
     /// as Foundation refuses it, rather than answered by SQLite's ordering of kinds.
-    func checkComputed(_ side: BoundPredicate.Operand, against other: BoundPredicate.Operand, _ expression: Expression, _ otherExpression: Expression) throws {
+    func checkComputed(_ side: BoundPredicate.Operand, against other: BoundPredicate.Operand, _ expression: Expression, _ otherExpression: Expression)
+        throws
+    {
         guard side.isComputedNumber else { return }
         if case .value(let v) = other {
             switch v {
             case .integer, .real, .decimal, .bool, .null: return
-            default: throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column)
+            default:
+                throw PredicateError(
+                    .typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column
+                )
             }
         }
         if let a = other.typeAttribute, ![.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) {
-            throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with '\(a.name)', which is \(a.type.rawValue)", column: otherExpression.column)
+            throw PredicateError(
+                .typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with '\(a.name)', which is \(a.type.rawValue)",
+                column: otherExpression.column)
         }
     }
 

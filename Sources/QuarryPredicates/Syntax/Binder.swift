@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// Resolves a parsed predicate against an entity: key paths to attributes and
 /// relationships, constants to the types they meet. Computed expressions and membership
@@ -42,7 +42,10 @@ struct Binder {
             if step.relationship.isToMany {
                 let rest = Array(path.components[(i + 1)...])
                 guard !rest.isEmpty else {
-                    throw PredicateError(.invalidUse, "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name", column: path.column)
+                    throw PredicateError(
+                        .invalidUse,
+                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name",
+                        column: path.column)
                 }
                 var inner = c
                 inner.modifier = .direct
@@ -61,7 +64,8 @@ struct Binder {
     /// relationship's members (every key path through it is the member's; any other key
     /// path is the object's own, as on the right).
     private func quantifiedExpression(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
-        let refusal = PredicateError(.invalidUse, "\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
+        let refusal = PredicateError(
+            .invalidUse, "\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
         var prefixes: [[PathStep]] = []
         for path in Self.keyPaths(in: c.lhs) {
             guard let steps = toManySteps(path, entity), steps.count < path.components.count else { continue }
@@ -69,7 +73,8 @@ struct Binder {
         }
         guard let steps = prefixes.first, let member = steps.last?.destination else { throw refusal }
         guard prefixes.count == 1 else {
-            throw PredicateError(.invalidUse, "\(c.modifier.rawValue) ranges over one to-many relationship, and its left side reads two", column: c.lhs.column)
+            throw PredicateError(
+                .invalidUse, "\(c.modifier.rawValue) ranges over one to-many relationship, and its left side reads two", column: c.lhs.column)
         }
         var scoped = self
         scoped.quantifiedSide = (steps.map(\.relationship.name), member, entity)
@@ -83,9 +88,9 @@ struct Binder {
     static func keyPaths(in expression: Expression) -> [KeyPath] {
         switch expression {
         case .keyPath(let k): return [k]
-        case let .arithmetic(_, l, r, _): return keyPaths(in: l) + keyPaths(in: r)
-        case let .negate(e, _), let .index(e, _, _): return keyPaths(in: e)
-        case let .function(_, arguments, _): return arguments.flatMap(keyPaths(in:))
+        case .arithmetic(_, let l, let r, _): return keyPaths(in: l) + keyPaths(in: r)
+        case .negate(let e, _), .index(let e, _, _): return keyPaths(in: e)
+        case .function(_, let arguments, _): return arguments.flatMap(keyPaths(in:))
         case .aggregate(let elements, _): return elements.flatMap(keyPaths(in:))
         case .constant, .object, .subqueryCount: return []
         }
@@ -100,7 +105,7 @@ struct Binder {
         // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
         // where `matches` sees all of it (found by fuzzing: '\0' > ''). String attributes
         // refuse NUL already; this covers strings that meet no attribute.
-        if case let .comparison(lhs, _, rhs, _) = node {
+        if case .comparison(let lhs, _, let rhs, _) = node {
             for (operand, expression) in [(lhs, c.lhs), (rhs, c.rhs)] {
                 let values: [Value]
                 switch operand {
@@ -109,7 +114,8 @@ struct Binder {
                 default: values = []
                 }
                 for case .text(let s) in values where s.utf8.contains(0) {
-                    throw PredicateError(.argument, "a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
+                    throw PredicateError(
+                        .argument, "a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
                 }
             }
         }
@@ -131,7 +137,9 @@ struct Binder {
         }
         if c.op == .in || c.op == .between {
             guard case .list(let values) = rhs else {
-                throw PredicateError(.invalidUse, "\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
+                throw PredicateError(
+                    .invalidUse, "\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value",
+                    column: c.rhs.column)
             }
             if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
             if c.op == .between { try checkEnumOrder(lhs, c.op, rhs, c) }
@@ -153,7 +161,10 @@ struct Binder {
             // A path to the destination's key stands for the relationship, unless the key
             // is an attribute of its own (a foreign file's `id`: `author.id == 7` compares it).
             if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destinationStorage.keyColumn,
-               last.destination.attribute(named: a.name) == nil { target = last.destination.name }
+                last.destination.attribute(named: a.name) == nil
+            {
+                target = last.destination.name
+            }
             if case .attribute(let a) = side, a.name == storage(of: owner).keyColumn, owner.attribute(named: a.name) == nil { target = owner.name }
             guard let target else { continue }
             if let objects {
@@ -161,12 +172,15 @@ struct Binder {
                 // them, as Core Data compares it: a hierarchy shares one table and one
                 // sequence of keys, so the key alone names the row.
                 for object in objects where !(context?.isKind(object.entity.name, of: target) ?? (object.entity.name == target)) {
-                    throw PredicateError(.typeMismatch, "'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
+                    throw PredicateError(
+                        .typeMismatch, "'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)",
+                        column: otherExpression.column)
                 }
                 continue
             }
             guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
-                throw PredicateError(.invalidUse, "a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
+                throw PredicateError(
+                    .invalidUse, "a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
             }
         }
         try checkComputed(lhs, against: rhs, c.lhs, c.rhs)
@@ -175,7 +189,9 @@ struct Binder {
         if case .value(.bool(let b)) = lhs, rhs.isComputedNumber { lhs = .value(.integer(b ? 1 : 0)) }
         if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
             // SQLite would convert the text by column affinity; Foundation would refuse.
-            throw PredicateError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
+            throw PredicateError(
+                .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)",
+                column: c.lhs.column)
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
@@ -194,17 +210,25 @@ struct Binder {
         guard let (ordered, expression) = sides.first(where: { $0.0.enumeration != nil }), let enumeration = ordered.enumeration else { return }
         let name = ordered.typeAttribute?.name ?? Self.describe(expression)
         if !c.options.isEmpty {
-            throw PredicateError(.invalidUse, "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) takes no [c] or [d] in that order", column: expression.column)
+            throw PredicateError(
+                .invalidUse,
+                "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) takes no [c] or [d] in that order",
+                column: expression.column)
         }
         for (operand, written) in sides {
             switch operand {
             case .value(let v):
                 if let why = enumeration.refusal(v, attribute: name) { throw PredicateError(.typeMismatch, why, column: written.column) }
             case .list(let values):
-                for v in values { if let why = enumeration.refusal(v, attribute: name) { throw PredicateError(.typeMismatch, why, column: written.column) } }
+                for v in values {
+                    if let why = enumeration.refusal(v, attribute: name) { throw PredicateError(.typeMismatch, why, column: written.column) }
+                }
             default:
                 guard operand.enumeration != enumeration else { continue }
-                throw PredicateError(.typeMismatch, "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) orders it against its labels or another value of \(enumeration.name), not '\(Self.describe(written))'", column: written.column)
+                throw PredicateError(
+                    .typeMismatch,
+                    "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) orders it against its labels or another value of \(enumeration.name), not '\(Self.describe(written))'",
+                    column: written.column)
             }
         }
     }
@@ -214,15 +238,20 @@ struct Binder {
     /// element set. A composite compares with nothing else: one of its elements does.
     private func compositeNilTest(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node? {
         guard case .keyPath(let path) = c.lhs, path.components.count == 1, quantifiedSide == nil,
-              entity.attribute(named: path.components[0]) == nil else { return nil }
+            entity.attribute(named: path.components[0]) == nil
+        else { return nil }
         let elements = entity.compositeElements(of: path.components[0])
         guard !elements.isEmpty else { return nil }
         guard case .constant(.null, _) = c.rhs, c.op == .equal || c.op == .notEqual else {
-            throw PredicateError(.typeMismatch, "'\(path.string)' is a composite; compare one of its elements, as \(elements[0].name), or compare it with nil", column: path.column)
+            throw PredicateError(
+                .typeMismatch, "'\(path.string)' is a composite; compare one of its elements, as \(elements[0].name), or compare it with nil",
+                column: path.column)
         }
         let tests = try elements.map { element in
-            try comparison(Comparison(lhs: .keyPath(KeyPath(element.name.split(separator: ".").map(String.init), column: path.column)),
-                                      op: .equal, rhs: c.rhs), entity)
+            try comparison(
+                Comparison(
+                    lhs: .keyPath(KeyPath(element.name.split(separator: ".").map(String.init), column: path.column)),
+                    op: .equal, rhs: c.rhs), entity)
         }
         return c.op == .equal ? .and(tests) : .not(.and(tests))
     }
@@ -261,7 +290,10 @@ struct Binder {
     /// equal to whatever row of this one has its key, so it is refused.
     func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
         if let context, reference.object.isForeign(to: context) {
-            throw PredicateError(.argument, "the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
+            throw PredicateError(
+                .argument,
+                "the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store",
+                column: column)
         }
         return reference.object.identityKey
     }
@@ -280,7 +312,8 @@ struct Binder {
             }
         default:
             if let a = operand.typeAttribute, a.type != .string {
-                throw PredicateError(.typeMismatch, "\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
+                throw PredicateError(
+                    .typeMismatch, "\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
             }
         }
     }
@@ -288,21 +321,26 @@ struct Binder {
     func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
         guard let relationship = entity.relationship(named: name) else {
             if entity.attribute(named: name) != nil {
-                throw PredicateError(.invalidUse, "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
+                throw PredicateError(
+                    .invalidUse, "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
             }
             throw unknown(path, entity, name)
         }
         guard let context, let storage = context.storage(of: relationship, in: entity.name),
-              let destination = try? context.entity(named: relationship.destination) else {
-            throw PredicateError(.invalidUse, "'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
+            let destination = try? context.entity(named: relationship.destination)
+        else {
+            throw PredicateError(
+                .invalidUse, "'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column
+            )
         }
         return PathStep(relationship: relationship, storage: storage, destination: destination, destinationStorage: context.mapped(destination))
     }
 
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
-        return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
-                              suggestion: closestMatch(to: name, in: entity.keyNames))
+        return PredicateError(
+            .unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
+            suggestion: closestMatch(to: name, in: entity.keyNames))
     }
 
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
@@ -310,14 +348,15 @@ struct Binder {
         case .constant(let value, _): return .value(value)
         case .object(let reference, let column): return .value(.integer(try identityKey(reference, column)))
         case .aggregate(let elements, _):
-            return .list(try elements.map { element in
-                if case .object(let reference, let column) = element { return .integer(try identityKey(reference, column)) }
-                guard case .constant(let value, _) = element else {
-                    throw PredicateError(.invalidUse, "a list { } holds values, not key paths", column: element.column)
-                }
-                return value
-            })
-        case let .subqueryCount(collection, _, predicate, _):
+            return .list(
+                try elements.map { element in
+                    if case .object(let reference, let column) = element { return .integer(try identityKey(reference, column)) }
+                    guard case .constant(let value, _) = element else {
+                        throw PredicateError(.invalidUse, "a list { } holds values, not key paths", column: element.column)
+                    }
+                    return value
+                })
+        case .subqueryCount(let collection, _, let predicate, _):
             // On a quantified comparison's left, a SUBQUERY is the object's own.
             if let side = quantifiedSide { return try outerOperand(expression, side.outer) }
             var steps: [PathStep] = []
@@ -339,7 +378,8 @@ struct Binder {
                 // The path is matched by the relationships it reaches, not by its words: a
                 // to-one may be named by another name it answers to (`airlines` for `airline`).
                 if let steps = toManySteps(path, side.outer), steps.map(\.relationship.name) == side.prefix,
-                   path.components.count > steps.count {
+                    path.components.count > steps.count
+                {
                     var unscoped = self
                     unscoped.quantifiedSide = nil
                     return try unscoped.operand(.keyPath(KeyPath(Array(path.components.dropFirst(steps.count)), column: path.column)), side.member)
@@ -355,7 +395,9 @@ struct Binder {
                             let step = try self.step(relationship.name, from: entity, path: path)
                             return .path([step], step.destinationStorage.keyAttribute)
                         }
-                        throw PredicateError(.invalidUse, "'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
+                        throw PredicateError(
+                            .invalidUse, "'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count",
+                            column: path.column)
                     }
                     throw unknown(path, entity, path.components[0])
                 }
@@ -369,23 +411,32 @@ struct Binder {
                 // A composite's element (a SwiftData struct's `author.person`) is an
                 // attribute named by its path: the rest of the path names it.
                 if index + 1 < path.components.count, !name.hasPrefix("@"),
-                   let attribute = current.attribute(named: path.components[index...].joined(separator: ".")) {
+                    let attribute = current.attribute(named: path.components[index...].joined(separator: "."))
+                {
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError(.invalidUse, "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                        throw PredicateError(
+                            .invalidUse,
+                            "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count",
+                            column: path.column)
                     }
                     return steps.isEmpty ? .attribute(attribute) : .path(steps, attribute)
                 }
                 if name.hasPrefix("@") {
                     guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
-                          let last = steps.last, last.relationship.isToMany else {
+                        let last = steps.last, last.relationship.isToMany
+                    else {
                         throw PredicateError(.invalidUse, "'\(name)' must follow a to-many relationship, as tags.@count", column: path.column)
                     }
                     if function == .count {
-                        guard index == path.components.count - 1 else { throw PredicateError(.invalidUse, "nothing may follow @count", column: path.column) }
+                        guard index == path.components.count - 1 else {
+                            throw PredicateError(.invalidUse, "nothing may follow @count", column: path.column)
+                        }
                         return .collection(.count, path: steps, nil)
                     }
                     guard index == path.components.count - 2, let attribute = current.attribute(named: path.components[index + 1]) else {
-                        throw PredicateError(.invalidUse, "@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price", column: path.column)
+                        throw PredicateError(
+                            .invalidUse, "@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price",
+                            column: path.column)
                     }
                     return .collection(function, path: steps, attribute)
                 }
@@ -396,21 +447,29 @@ struct Binder {
                     }
                     guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError(.invalidUse, "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                        throw PredicateError(
+                            .invalidUse,
+                            "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count",
+                            column: path.column)
                     }
                     return .path(steps, attribute)
                 }
                 let step = try self.step(name, from: current, path: path)
                 if step.relationship.isToMany, index + 1 < path.components.count, !path.components[index + 1].hasPrefix("@"),
-                   steps.contains(where: { $0.relationship.isToMany }) {
+                    steps.contains(where: { $0.relationship.isToMany })
+                {
                     throw PredicateError(.invalidUse, "'\(path.string)' crosses more than one to-many relationship", column: path.column)
                 }
                 // A collection function reads the members of the last relationship, so
                 // nothing may come between a to-many step and it (found by fuzzing:
                 // owner.items.owner.items.@max.s compiled to SQL that names no table).
                 if let toMany = steps.first(where: { $0.relationship.isToMany }),
-                   path.components[index...].contains(where: { $0.hasPrefix("@") }) {
-                    throw PredicateError(.invalidUse, "'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly", column: path.column)
+                    path.components[index...].contains(where: { $0.hasPrefix("@") })
+                {
+                    throw PredicateError(
+                        .invalidUse,
+                        "'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly",
+                        column: path.column)
                 }
                 steps.append(step)
                 current = step.destination
@@ -431,7 +490,9 @@ struct Binder {
             return try convert(.integer(b ? 1 : 0), to: attribute, at: expression)
         }
         // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
-        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 { return value }
+        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 {
+            return value
+        }
         switch attribute.type.coerce(value) {
         case .success(let v): return v
         case .failure:
@@ -441,8 +502,12 @@ struct Binder {
                 shown = "string \"\(s)\""
                 // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
                 if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
-            } else { shown = value.described }
-            throw PredicateError(.typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
+            } else {
+                shown = value.described
+            }
+            throw PredicateError(
+                .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
+                column: expression.column)
         }
     }
 }

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// An expression on its own, bound to an entity: a dictionary request's computed column
 /// (`UnitPrice * Quantity`, the argument of `sum(...)`). It is bound and compiled as the
@@ -14,13 +14,18 @@ public struct BoundExpression {
         storage = StoreMapping.storage(of: entity, in: context)
         let bound = try Binder(context: context).operand(expression, entity)
         if case .list = bound { throw PredicateError(.invalidUse, "a list { } is not a value of one row", column: expression.column) }
-        if case .path(let steps, let a) = bound, steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true {
-            throw PredicateError(.invalidUse, "'\(Binder.text(expression))' is a relationship; name one of its attributes, as \(Binder.text(expression)).name", column: expression.column)
+        if case .path(let steps, let a) = bound,
+            steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true
+        {
+            throw PredicateError(
+                .invalidUse, "'\(Binder.text(expression))' is a relationship; name one of its attributes, as \(Binder.text(expression)).name",
+                column: expression.column)
         }
         operand = bound
         // SQLite's parser stack is small (see BoundPredicate.maximumNesting).
         if BoundPredicate.nesting(.comparison(lhs: bound, op: .equal, rhs: .value(.null), options: [])) > BoundPredicate.maximumNesting {
-            throw PredicateError(.tooDeep, "the expression nests more than \(BoundPredicate.maximumNesting) levels deep, more than SQLite takes", column: 1)
+            throw PredicateError(
+                .tooDeep, "the expression nests more than \(BoundPredicate.maximumNesting) levels deep, more than SQLite takes", column: 1)
         }
     }
 
@@ -46,14 +51,14 @@ public struct BoundExpression {
             }
         case .list: return nil
         case .outer(let o): return type(of: o)
-        case let .arithmetic(op, l, r):
+        case .arithmetic(let op, let l, let r):
             // Integers stay integers for + - * (ExpressionValues.arithmetic); nil is either.
             guard op != .divide, op != .power else { return .double }
             let types = [type(of: l), type(of: r)].compactMap { $0 }
             // Exact while decimals meet decimals and integers (`ExpressionValues.arithmetic`).
             if types.contains(.decimal), types.allSatisfy({ $0 == .decimal || integers.contains($0) }) { return .decimal }
             return types.allSatisfy(integers.contains) ? .int64 : .double
-        case let .function(f, a):
+        case .function(let f, let a):
             if f.isString { return .string }
             switch f {
             case .abs, .floor, .ceiling, .trunc:

@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A predicate checked against one entity: key paths resolved to attributes (through
 /// relationships when a context is given), constants converted to the type of what they
@@ -53,7 +53,11 @@ public struct BoundPredicate {
                 switch f {
                 case .count: return AttributeDescription(name: "@count", type: .int64, isOptional: true)
                 case .avg: return AttributeDescription(name: "@avg", type: .double, isOptional: true)
-                default: return a.map { AttributeDescription(name: "@\(f.rawValue).\($0.name)", type: $0.type == .int16 || $0.type == .int32 ? .int64 : $0.type, isOptional: true) }
+                default:
+                    return a.map {
+                        AttributeDescription(
+                            name: "@\(f.rawValue).\($0.name)", type: $0.type == .int16 || $0.type == .int32 ? .int64 : $0.type, isOptional: true)
+                    }
                 }
             case .function(let f, _) where f.isString: return AttributeDescription(name: f.selector + "(...)", type: .string, isOptional: true)
             case .outer(let o): return o.typeAttribute
@@ -88,7 +92,9 @@ public struct BoundPredicate {
 
     /// A key path to an attribute, possibly through to-one relationships (for sort keys):
     /// the relationships crossed and the attribute at the end.
-    public static func attributePath(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> ([PathStep], AttributeDescription) {
+    public static func attributePath(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> (
+        [PathStep], AttributeDescription
+    ) {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
         case .attribute(let a): return ([], a)
@@ -109,7 +115,10 @@ public struct BoundPredicate {
         // than any written by hand would fail in SQL with "parser stack overflow" while
         // `matches` answers (found by fuzzing), so it is refused here for both.
         if Self.nesting(root) > Self.maximumNesting {
-            throw PredicateError(.tooDeep, "the predicate nests NOT, AND, OR, ANY/ALL/NONE, SUBQUERY and relationships more than \(Self.maximumNesting) levels deep, more than SQLite takes", column: 1)
+            throw PredicateError(
+                .tooDeep,
+                "the predicate nests NOT, AND, OR, ANY/ALL/NONE, SUBQUERY and relationships more than \(Self.maximumNesting) levels deep, more than SQLite takes",
+                column: 1)
         }
     }
 
@@ -120,19 +129,19 @@ public struct BoundPredicate {
         func operand(_ o: Operand) -> Int {
             switch o {
             case .path(let steps, _): return steps.count
-            case let .collection(_, path, _, filter): return path.count + 1 + (filter.map(nesting) ?? 0)
-            case let .arithmetic(_, l, r): return 1 + max(operand(l), operand(r))
-            case let .function(_, a): return 1 + operand(a)
-            case let .outer(o): return operand(o)
+            case .collection(_, let path, _, let filter): return path.count + 1 + (filter.map(nesting) ?? 0)
+            case .arithmetic(_, let l, let r): return 1 + max(operand(l), operand(r))
+            case .function(_, let a): return 1 + operand(a)
+            case .outer(let o): return operand(o)
             default: return 0
             }
         }
         switch node {
         case .constant: return 0
-        case let .comparison(lhs, _, rhs, _): return max(operand(lhs), operand(rhs))
+        case .comparison(let lhs, _, let rhs, _): return max(operand(lhs), operand(rhs))
         case .not(let n): return 1 + nesting(n)
         case .and(let ns), .or(let ns): return 1 + (ns.map(nesting).max() ?? 0)
-        case let .quantified(_, path, inner): return path.count + 1 + nesting(inner)
+        case .quantified(_, let path, let inner): return path.count + 1 + nesting(inner)
         }
     }
 }
@@ -169,8 +178,8 @@ extension BoundPredicate {
             switch operand {
             case .attribute, .value, .list: return true
             case .path, .collection: return false
-            case let .arithmetic(_, l, r): return own(l) && own(r)
-            case let .function(_, a): return own(a)
+            case .arithmetic(_, let l, let r): return own(l) && own(r)
+            case .function(_, let a): return own(a)
             case .outer: return false
             }
         }

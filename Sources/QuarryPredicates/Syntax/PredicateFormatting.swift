@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 extension Predicate: CustomStringConvertible {
     /// The normalized format string: upper-case reserved words, `==`, explicit parentheses
@@ -28,7 +28,9 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     // A nested AND in an AND (or OR in an OR) keeps its parentheses, so the text parses
     // back to the same tree.
     func wrap(_ s: String, _ level: Int) -> String { parent > 0 && level <= parent ? "(\(s))" : s }
-    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable, placeholder: placeholder) }
+    func format(_ p: Predicate, parent: Int) -> String {
+        QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable, placeholder: placeholder)
+    }
     func format(_ e: Expression) -> String {
         // Inside SUBQUERY, key paths are the member's: written after its variable.
         QuarryPredicates.format(e, apple: apple, variable: variable, placeholder: placeholder)
@@ -62,10 +64,12 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
         // Inside SUBQUERY, key paths are the member's: written after its variable.
         // SELF alone is the object itself, which Apple's parser reads only bare (`#SELF`
         // is a key named SELF there); Quarry reads both as the object.
-        let path = k.components == ["SELF"] ? "SELF"
+        let path =
+            k.components == ["SELF"]
+            ? "SELF"
             : k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
         return variable.map { "$\($0)." + path } ?? path
-    case let .arithmetic(op, lhs, rhs, _):
+    case .arithmetic(let op, let lhs, let rhs, _):
         return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"
     case .negate(let inner, _):
         // Only a key path follows `-` bare. Before a number literal `-` is part of the
@@ -73,14 +77,14 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
         // before a list from `$L` it would not parse (found by fuzzing: `-{"red"}`).
         if case .keyPath = inner { return "-" + format(inner) }
         return "-(" + format(inner) + ")"
-    case let .index(collection, index, _):
+    case .index(let collection, let index, _):
         if case .arithmetic = collection { return "(" + format(collection) + ")[\(index.text)]" }
         return format(collection) + "[\(index.text)]"
-    case let .function(function, arguments, _):
+    case .function(let function, let arguments, _):
         return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
     case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .object(let reference, _): return placeholder?.object(reference) ?? "<\(reference.object.objectID)>"
-    case let .subqueryCount(collection, variable, predicate, _):
+    case .subqueryCount(let collection, let variable, let predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable, placeholder: placeholder)
         return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"
     case .constant(let v, _):
@@ -110,7 +114,7 @@ private func quotedString(_ s: String) -> String {
         return scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex : "\\u{" + hex + "}"
     }
     var out = "\""
-    var syntax: String? = "\""  // the last character written when it is syntax, not text
+    var syntax: String? = "\"" // the last character written when it is syntax, not text
     for scalar in s.unicodeScalars {
         let text = String(scalar)
         if syntax.map({ joins($0, text) }) == true || joins(text, "\"") || joins(text, "\\") {
@@ -121,8 +125,12 @@ private func quotedString(_ s: String) -> String {
         }
         syntax = nil
         switch scalar {
-        case "\\": out += "\\\\"; syntax = "\\"
-        case "\"": out += "\\\""; syntax = "\""
+        case "\\":
+            out += "\\\\"
+            syntax = "\\"
+        case "\"":
+            out += "\\\""
+            syntax = "\""
         default: out += text
         }
     }

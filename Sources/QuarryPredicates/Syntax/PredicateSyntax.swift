@@ -1,5 +1,5 @@
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// A parsed predicate: the one syntax tree that SQL compilation, in-memory evaluation
 /// and formatting all read.
@@ -20,7 +20,11 @@ public struct Comparison: Equatable, Sendable {
     public var modifier: Quantifier
 
     public init(lhs: Expression, op: ComparisonOperator, rhs: Expression, options: ComparisonOptions = [], modifier: Quantifier = .direct) {
-        self.lhs = lhs; self.op = op; self.rhs = rhs; self.options = options; self.modifier = modifier
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.options = options
+        self.modifier = modifier
     }
 }
 
@@ -74,7 +78,10 @@ public struct ComparisonOptions: OptionSet, Equatable, Sendable {
 public struct KeyPath: Equatable, Sendable {
     public var components: [String]
     public var column: Int
-    public init(_ components: [String], column: Int) { self.components = components; self.column = column }
+    public init(_ components: [String], column: Int) {
+        self.components = components
+        self.column = column
+    }
     public var string: String { components.joined(separator: ".") }
 }
 

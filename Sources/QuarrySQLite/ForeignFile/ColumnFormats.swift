@@ -15,9 +15,13 @@ struct ColumnFormats {
 
     /// `value` as it is written to `entity`'s column `key`: in a file Quarry did not create,
     /// in the format the column keeps; in Quarry's own, as Quarry keeps it.
-    mutating func stored(_ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
-                         context: ObjectContext) throws -> DatabaseValue {
-        guard !value.isNull, context.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else { return value.databaseValue }
+    mutating func stored(
+        _ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
+        context: ObjectContext
+    ) throws -> DatabaseValue {
+        guard !value.isNull, context.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else {
+            return value.databaseValue
+        }
         switch (attribute.type, value) {
         case (.date, _), (.bool, _): break
         // Text and bytes keep a format only when they are a UUID, in a column of UUIDs.
@@ -26,15 +30,19 @@ struct ColumnFormats {
         }
         let format = try format(of: entity, attribute, in: db, context: context)
         guard let stored = format.storedValue(value)?.databaseValue else {
-            throw StoreError.validation(message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
-                + "into the year 10000, past the dates any reader takes; nothing was written")
+            throw StoreError.validation(
+                message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
+                    + "into the year 10000, past the dates any reader takes; nothing was written")
         }
         // A column of days alone keeps the day: the time is dropped, as psql drops it
         // writing a timestamp to a `date` column, but said, once per column.
         if case .isoText(let layout) = format, layout.separator == nil, case .date(let seconds) = value,
-           seconds != (seconds / 86_400).rounded(.down) * 86_400 {
-            context.writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
-                + "and of any other date written to it is dropped")
+            seconds != (seconds / 86_400).rounded(.down) * 86_400
+        {
+            context.writeNotes.add(
+                "\(entity.name).\(key)",
+                "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
+                    + "and of any other date written to it is dropped")
         }
         return stored
     }
@@ -54,8 +62,10 @@ struct ColumnFormats {
         return attribute.type.decode(Value(stored))
     }
 
-    mutating func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
-                         context: ObjectContext) throws -> ColumnFormat {
+    mutating func format(
+        of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
+        context: ObjectContext
+    ) throws -> ColumnFormat {
         if let declared = context.mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
         if let known = byColumn[entity.name]?[attribute.name] { return known }
         let storage = context.mapped(entity)
@@ -68,14 +78,16 @@ struct ColumnFormats {
         switch ColumnFormat.detect(attribute.type, sample: sample) {
         case .format(.isoText(let layout)) where !layout.isWritable:
             // Refused before anything is written, as a column of no one format is.
-            throw StoreError.validation(message: "\(entity.name).\(attribute.name) holds dates with \(layout.fractionDigits) fraction digits, more than Quarry writes "
-                + "(\(ColumnFormat.ISOLayout.maxFractionDigits)); nothing was written: declare its format, e.g. "
-                + "format(\"\(entity.name)\", \"\(attribute.name)\", \"\(layout.writable.example)\")")
+            throw StoreError.validation(
+                message: "\(entity.name).\(attribute.name) holds dates with \(layout.fractionDigits) fraction digits, more than Quarry writes "
+                    + "(\(ColumnFormat.ISOLayout.maxFractionDigits)); nothing was written: declare its format, e.g. "
+                    + "format(\"\(entity.name)\", \"\(attribute.name)\", \"\(layout.writable.example)\")")
         case .format(let format):
             byColumn[entity.name, default: [:]][attribute.name] = format
             return format
         case .mixed(let found):
-            throw StoreError.unknownFormat(entity: entity.name, column: attribute.name, found: found, example: Self.exampleFormat(attribute.type, found))
+            throw StoreError.unknownFormat(
+                entity: entity.name, column: attribute.name, found: found, example: Self.exampleFormat(attribute.type, found))
         case .unknown:
             throw StoreError.unknownFormat(entity: entity.name, column: attribute.name, found: [], example: Self.exampleFormat(attribute.type, []))
         }
@@ -90,4 +102,3 @@ struct ColumnFormats {
         }
     }
 }
-

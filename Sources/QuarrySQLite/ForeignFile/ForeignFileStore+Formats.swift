@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryModel
 import QuarryModelFiles
 import QuarryStore
+
 /// Declared column formats (`format(entity, column, name)`) last beyond the session: they
 /// are kept in the sidecar, and reopening declares them again.
 extension ForeignFileStore {
@@ -33,7 +34,8 @@ extension ForeignFileStore {
             do {
                 try context.declareFormat(f.entity, f.column, f.format, keep: false)
             } catch {
-                context.openingNotes.append("format(\"\(f.entity)\", \"\(f.column)\", \"\(f.format)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
+                context.openingNotes.append(
+                    "format(\"\(f.entity)\", \"\(f.column)\", \"\(f.format)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
             }
         }
     }

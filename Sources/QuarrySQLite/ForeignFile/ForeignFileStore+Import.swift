@@ -11,8 +11,10 @@ import QuarryStore
 /// each date, boolean and UUID cell is written again as `storedValue` gives it. A column
 /// whose format cannot be told refuses the import whole, naming it.
 extension ForeignFileStore {
-    static func keepingFormats<T>(of entity: EntityDescription, _ attributes: [AttributeDescription], context: ObjectContext,
-                                  in db: Database, _ insert: () throws -> T) throws -> T {
+    static func keepingFormats<T>(
+        of entity: EntityDescription, _ attributes: [AttributeDescription], context: ObjectContext,
+        in db: Database, _ insert: () throws -> T
+    ) throws -> T {
         let storage = context.mapped(entity)
         guard storage.layout == .foreignTable else { return try insert() }
         // Each column's format as the rows before the import show it; a column written as
@@ -29,7 +31,8 @@ extension ForeignFileStore {
         guard !formatted.isEmpty else { return try insert() }
         let (noted, trigger) = (quoteIdentifier("quarry_imported_keys"), quoteIdentifier("quarry_imported_keys_insert"))
         try db.execute(sql: "CREATE TEMP TABLE \(noted) (k PRIMARY KEY)")
-        try db.execute(sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON main.\(storage.table) BEGIN INSERT INTO \(noted) VALUES (NEW.\(storage.key)); END")
+        try db.execute(
+            sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON main.\(storage.table) BEGIN INSERT INTO \(noted) VALUES (NEW.\(storage.key)); END")
         defer {
             try? db.execute(sql: "DROP TRIGGER IF EXISTS temp.\(trigger)")
             try? db.execute(sql: "DROP TABLE IF EXISTS temp.\(noted)")
@@ -37,8 +40,9 @@ extension ForeignFileStore {
         let result = try insert()
         let columns = formatted.map { storage.column($0.name) }.joined(separator: ", ")
         let rows = try Row.fetchCursor(db, sql: "SELECT k, \(columns) FROM temp.\(noted) JOIN main.\(storage.table) ON \(storage.key) = k")
-        let update = try db.makeStatement(sql: "UPDATE main.\(storage.table) SET "
-            + formatted.map { "\(storage.column($0.name)) = ?" }.joined(separator: ", ") + " WHERE \(storage.key) = ?")
+        let update = try db.makeStatement(
+            sql: "UPDATE main.\(storage.table) SET "
+                + formatted.map { "\(storage.column($0.name)) = ?" }.joined(separator: ", ") + " WHERE \(storage.key) = ?")
         var updates: [[DatabaseValue]] = []
         while let row = try rows.next() {
             var values: [DatabaseValue] = []

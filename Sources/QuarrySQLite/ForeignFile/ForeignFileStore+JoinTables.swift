@@ -40,14 +40,19 @@ extension ForeignFileStore {
         let storage = context.mapped(join)
         guard storage.layout == .foreignTable else { return nil }
         let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
-        guard let shape = schema.joinTable(join.name, isEnd: { isTable($0.parent) }, ownKey: storage.keyColumn,
-                                           type: { ForeignSchemaReader.attributeType(declared: $0.declaredType) }) else { return nil }
+        guard
+            let shape = schema.joinTable(
+                join.name, isEnd: { isTable($0.parent) }, ownKey: storage.keyColumn,
+                type: { ForeignSchemaReader.attributeType(declared: $0.declaredType) })
+        else { return nil }
         let toOnes = [shape.first, shape.second].filter { $0.columns.count == 1 }.count
         guard join.relationships.count == toOnes else { return nil }
         return shape
     }
 
-    private static func mapJoinTable(_ join: EntityDescription, _ shape: ForeignSchema.JoinTable, _ schema: ForeignSchema, in context: ObjectContext) throws {
+    private static func mapJoinTable(_ join: EntityDescription, _ shape: ForeignSchema.JoinTable, _ schema: ForeignSchema, in context: ObjectContext)
+        throws
+    {
         let (first, second, required) = (shape.first, shape.second, shape.required)
         let before = (context.managedObjectModel.entitiesByName[first.parent], context.managedObjectModel.entitiesByName[second.parent])
         guard var a = before.0 else { return }
@@ -56,7 +61,8 @@ extension ForeignFileStore {
         // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
         // A table joining one entity to itself gives it both, under two names.
         func other(_ end: ForeignSchema.ForeignKey) -> String {
-            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name ?? ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
+            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name
+                ?? ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
         }
         let same = first.parent == second.parent
         var b = same ? a : try context.entity(named: second.parent)
@@ -77,8 +83,9 @@ extension ForeignFileStore {
         if wide, required.isEmpty {
             for end in [first, second] where end.columns.count == 1 && rule(end) == .deny {
                 guard let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }), let inverse = toOne.inverse,
-                      var parent = context.managedObjectModel.entitiesByName[end.parent],
-                      let index = parent.relationships.firstIndex(where: { $0.name == inverse }) else { continue }
+                    var parent = context.managedObjectModel.entitiesByName[end.parent],
+                    let index = parent.relationships.firstIndex(where: { $0.name == inverse })
+                else { continue }
                 parent.relationships[index].deleteRule = .noaction
                 context.remember(parent)
                 if end.parent == a.name { a = parent }
@@ -89,15 +96,17 @@ extension ForeignFileStore {
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
-                  case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
+                case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)
+            else { return }
             func end(_ key: ForeignSchema.ForeignKey) throws -> LinkEnd {
                 let parent = context.mapped(try context.entity(named: key.parent))
                 let pairs = schema.columnPairs(of: key)
                 // Read as the key Quarry knows the parent's rows by, or through the columns it names.
                 let direct = pairs.count == 1 && (pairs[0].parentColumn == parent.keyColumn || schema.referencedColumns(of: key) == nil)
                 let matched = direct || pairs.isEmpty ? nil : pairs.map(\.parentColumn)
-                return LinkEnd(columns: key.columns, parent: key.parent, parentKey: parent.keyColumn, matched: matched,
-                               collations: matched?.map { parent.collations[$0] } ?? [])
+                return LinkEnd(
+                    columns: key.columns, parent: key.parent, parentKey: parent.keyColumn, matched: matched,
+                    collations: matched?.map { parent.collations[$0] } ?? [])
             }
             let ends = (try end(first), try end(second))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
@@ -108,7 +117,9 @@ extension ForeignFileStore {
             storage.pairLink = link
             storage.pairSourceColumn = source.columns[0]
             context.remember(join, storage: storage)
-            if !required.isEmpty { ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context) }
+            if !required.isEmpty {
+                ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context)
+            }
         } catch {
             // No pair without its view: the model stays as it was.
             if let old = before.0 { context.remember(old) }
@@ -150,7 +161,9 @@ extension ForeignFileStore {
         // The values a side's columns take for the parent known by `key` (NEW.source).
         func written(_ end: LinkEnd, _ key: String) -> [String] {
             guard let matched = end.matched else { return [key] }
-            return matched.map { "(SELECT \(quoteIdentifier($0)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))" }
+            return matched.map {
+                "(SELECT \(quoteIdentifier($0)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))"
+            }
         }
         // A link's row is found as the parent's key columns compare (their collations).
         func found(_ end: LinkEnd, _ key: String) -> String {
@@ -159,13 +172,14 @@ extension ForeignFileStore {
                 return "\(quoteIdentifier(pair.0)) = \(pair.1)\(collation)"
             }.joined(separator: " AND ")
         }
-        let s = read(source, "quarry_source"), t = read(target, "quarry_target")
+        let s = read(source, "quarry_source")
+        let t = read(target, "quarry_target")
         let columns = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
         let values = (written(source, "NEW.source") + written(target, "NEW.target")).joined(separator: ", ")
         return [
             "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
             "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(columns)) VALUES (\(values)); END",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(found(source, "OLD.source")) AND \(found(target, "OLD.target")); END",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(found(source, "OLD.source")) AND \(found(target, "OLD.target")); END"
         ]
     }
 }

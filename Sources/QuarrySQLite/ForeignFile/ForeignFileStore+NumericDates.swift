@@ -9,8 +9,10 @@ import QuarryStore
 /// a write reads, `ColumnFormats.format(of:)`), is noted in the table's `EntityStorage`
 /// when it is opened, and every read and comparison turns those numbers into Unix seconds.
 extension ForeignFileStore {
-    package static func numericDates(of table: String, key: String, attributes: [AttributeDescription],
-                             in context: ObjectContext) -> [String: EntityStorage.NumericDateScale] {
+    package static func numericDates(
+        of table: String, key: String, attributes: [AttributeDescription],
+        in context: ObjectContext
+    ) -> [String: EntityStorage.NumericDateScale] {
         let dates = attributes.filter { $0.type == .date }
         guard !dates.isEmpty else { return [:] }
         let columns = dates.map { quoteIdentifier($0.name) }.joined(separator: ", ")
@@ -18,7 +20,9 @@ extension ForeignFileStore {
             "SELECT \(columns) FROM \(quoteIdentifier(table)) ORDER BY \(quoteIdentifier(key)) \(order) LIMIT \(ColumnFormats.formatScan)"
         }
         // A file that cannot be read this way reads its numbers as Unix seconds, as before.
-        guard let (first, last) = try? context.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) }) else { return [:] }
+        guard let (first, last) = try? context.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) }) else {
+            return [:]
+        }
         var scales: [String: EntityStorage.NumericDateScale] = [:]
         for (i, attribute) in dates.enumerated() {
             func sample(_ rows: [Row]) -> [Value] {

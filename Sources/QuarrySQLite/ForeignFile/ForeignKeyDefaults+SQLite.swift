@@ -20,9 +20,12 @@ extension ForeignKeyDefaults {
         try ForeignKeyDefaults(context: context, in: db).columnDefault(column, of: entity)
     }
 
-    func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
-                            child: String, column: String, doomed: Set<Int64>, in db: Database) throws {
-        try ForeignKeyDefaults(context: context, in: db).checkDefaultParent(value, parent: parent, matchedBy: targetKey,
-                                                                            child: child, column: column, doomed: doomed)
+    func checkDefaultParent(
+        _ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
+        child: String, column: String, doomed: Set<Int64>, in db: Database
+    ) throws {
+        try ForeignKeyDefaults(context: context, in: db).checkDefaultParent(
+            value, parent: parent, matchedBy: targetKey,
+            child: child, column: column, doomed: doomed)
     }
 }

@@ -17,9 +17,16 @@ struct ForeignSchemaReader {
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
         let (tables, views, rowNames) = try context.read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
-             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
-             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'"))
+            (
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"
+                ),
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'")
+            )
         }
         // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
         let taken = Set(rowNames.map(DeferredViews.folded))
@@ -39,7 +46,10 @@ struct ForeignSchemaReader {
         }
         try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
         ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
-        let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
+        let joined = Set(
+            found.map(\.entity.name).filter { name in
+                context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true
+            })
         schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
         for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
             if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
@@ -57,7 +67,11 @@ struct ForeignSchemaReader {
         try context.read { db in
             for view in views {
                 guard let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))"), !info.isEmpty else { continue }
-                let columns = info.compactMap { row in (row["name"] as String?).map { ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false) } }
+                let columns = info.compactMap { row in
+                    (row["name"] as String?).map {
+                        ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false)
+                    }
+                }
                 guard columns.count == info.count else { continue }
                 schema.relations[view] = ForeignSchema.Relation(name: view, isView: true, columns: columns, primaryKey: [], foreignKeys: [])
             }
@@ -68,44 +82,53 @@ struct ForeignSchemaReader {
                 let info = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))").filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
                 let columns = info.map { row in
                     let generated = (row["hidden"] as Int? ?? 0) != 0
-                    return ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
-                                                hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
-                                                generated: generated)
+                    return ForeignSchema.Column(
+                        name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
+                        hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
+                        generated: generated)
                 }
                 let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
                 let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
                 let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
                 let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
-                let sql = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+                let sql =
+                    try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
                 let deferred = ForeignKeyOrder.deferredClauses(of: sql)
                 // Ids count down from the last declared key.
                 let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
                     guard let key = byID[id]?.sorted(by: { ($0["seq"] as Int? ?? 0) < ($1["seq"] as Int? ?? 0) }),
-                          let parent: String = key.first?["table"] else { return nil }
+                        let parent: String = key.first?["table"]
+                    else { return nil }
                     let from = key.compactMap { $0["from"] as String? }
                     let to = key.compactMap { $0["to"] as String? }
                     guard from.count == key.count else { return nil }
-                    return ForeignSchema.ForeignKey(columns: from, parent: parent, parentColumns: to.count == key.count ? to : [],
-                                                    onDelete: ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased(),
-                                                    deferred: deferred.count == byID.count && deferred[index])
+                    return ForeignSchema.ForeignKey(
+                        columns: from, parent: parent, parentColumns: to.count == key.count ? to : [],
+                        onDelete: ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased(),
+                        deferred: deferred.count == byID.count && deferred[index])
                 }
-                schema.relations[table] = ForeignSchema.Relation(name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
+                schema.relations[table] = ForeignSchema.Relation(
+                    name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
             }
             // SQLite finds a key's parent and its columns by name in any case (`REFERENCES
             // artist (artistid)` names `Artist.ArtistId`): each is read as the name it has.
-            let named = Dictionary(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").map { ($0.lowercased(), $0) },
-                                   uniquingKeysWith: { first, _ in first })
+            let named = Dictionary(
+                try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").map { ($0.lowercased(), $0) },
+                uniquingKeysWith: { first, _ in first })
             for (table, relation) in schema.relations {
                 var relation = relation
                 for i in relation.foreignKeys.indices {
                     let key = relation.foreignKeys[i]
                     let parent = schema.relations[key.parent] == nil ? named[key.parent.lowercased()] ?? key.parent : key.parent
                     let columns = schema.relations[parent]?.columns.map(\.name) ?? []
-                    let parentColumns = key.parentColumns.map { c in columns.contains(c) ? c : columns.first { $0.lowercased() == c.lowercased() } ?? c }
+                    let parentColumns = key.parentColumns.map { c in
+                        columns.contains(c) ? c : columns.first { $0.lowercased() == c.lowercased() } ?? c
+                    }
                     guard parent != key.parent || parentColumns != key.parentColumns else { continue }
                     // Before the keys are counted (`made`, below).
-                    relation.foreignKeys[i] = ForeignSchema.ForeignKey(columns: key.columns, parent: parent, parentColumns: parentColumns,
-                                                                       onDelete: key.onDelete, deferred: key.deferred)
+                    relation.foreignKeys[i] = ForeignSchema.ForeignKey(
+                        columns: key.columns, parent: parent, parentColumns: parentColumns,
+                        onDelete: key.onDelete, deferred: key.deferred)
                 }
                 schema.relations[table] = relation
             }
@@ -127,9 +150,12 @@ struct ForeignSchemaReader {
             guard var relation = schema.relations[parent], !relation.isView else { continue }
             var unique: [[String]] = []
             try context.read { db in
-                for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? [] where (index["unique"] as Int? ?? 0) == 1 {
+                for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? []
+                where (index["unique"] as Int? ?? 0) == 1 {
                     guard let name: String = index["name"] else { continue }
-                    let columns = ((try? Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))")) ?? []).compactMap { $0["name"] as String? }
+                    let columns = ((try? Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))")) ?? []).compactMap {
+                        $0["name"] as String?
+                    }
                     if !columns.isEmpty { unique.append(columns) }
                 }
             }
@@ -224,7 +250,9 @@ struct ForeignSchemaReader {
             // is no entity, said (a country keyed by its ISO code went without a word).
             let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
             guard hasRowid else {
-                context.openingNotes.append("\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)")
+                context.openingNotes.append(
+                    "\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)"
+                )
                 return nil
             }
         }
@@ -239,8 +267,9 @@ struct ForeignSchemaReader {
         // A primary key's columns, other than a rowid alias: nothing fills them, so a new
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
-        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers),
-                                                 keys: [primaryKey], toGive: relation.primaryKey.filter { $0 != primaryKey })
+        let identity = ForeignSchema.RowIdentity(
+            storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers),
+            keys: [primaryKey], toGive: relation.primaryKey.filter { $0 != primaryKey })
         return ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
     }
 
@@ -323,12 +352,15 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     /// `quarry_rows x` (`taken`, folded as SQLite compares names); its key holds a
     /// distinct integer in every row.
     package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, making: DeferredViews.Making)? {
+        -> (relation: String, key: String, making: DeferredViews.Making)?
+    {
         let source = "main." + quoteIdentifier(view)
         // Integers only: a view's column may hold anything.
         let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
-        return ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named, distinct: { c in
-            "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
-        })
+        return ForeignSchema.viewRows(
+            view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named,
+            distinct: { c in
+                "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
+            })
     }
 }

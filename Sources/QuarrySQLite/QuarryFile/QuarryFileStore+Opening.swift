@@ -26,8 +26,9 @@ extension QuarryFileStore: OpenableStore {
             return try Row.fetchAll(db, sql: "SELECT name, definition FROM \(modelTable) ORDER BY rowid").map { row in
                 let name: String = try row.stored(0, table: modelTable, column: "name")
                 // Another program's change to a row names the entity it belongs to.
-                do { return (name, try row.stored(1, table: modelTable, column: "definition") as String) }
-                catch let error as StoreError { throw StoreError.during(operation: "the stored model of entity \(name)", error) }
+                do { return (name, try row.stored(1, table: modelTable, column: "definition") as String) } catch let error as StoreError {
+                    throw StoreError.during(operation: "the stored model of entity \(name)", error)
+                }
             }
         }
         let store = QuarryFileStore()

@@ -39,7 +39,8 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
     }
 
     package func addEntityColumn(_ root: String) throws {
-        let table = quoteIdentifier(root), column = quoteIdentifier(EntityStorage.entityColumn)
+        let table = quoteIdentifier(root)
+        let column = quoteIdentifier(EntityStorage.entityColumn)
         try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Store.literal(root))")
         if store.isQuarrysFile { try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))") }
     }
@@ -50,7 +51,9 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
 
     /// Compared with the unique indexes the file has (`syncUniqueness(table:members:in:)`),
     /// whatever the declarations were.
-    package func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws {
+    package func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool)
+        throws
+    {
         try store.syncUniqueness(table: root, members: members, in: db)
     }
 }

@@ -10,8 +10,11 @@ extension SQLiteStore {
     /// A new table or view may not take the name of something already in the file.
     package func refuseTaken(_ name: String, in db: Database) throws {
         let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
-                             + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {
+        if try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
+                + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true
+        {
             throw StoreError.invalidSchema(entity: name, reason: "a table or view of that name already exists")
         }
     }
@@ -40,11 +43,15 @@ extension SQLiteStore {
         for (entity, tags) in members {
             for constraint in entity.uniqueness {
                 let name = "quarry_unique_\(entity.name)_" + constraint.joined(separator: "_")
-                let condition = tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
-                wanted[name] = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(constraint.map(quoteIdentifier).joined(separator: ", ")))\(condition)"
+                let condition =
+                    tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
+                wanted[name] =
+                    "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(constraint.map(quoteIdentifier).joined(separator: ", ")))\(condition)"
             }
         }
-        let existing = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'quarry\\_unique\\_%' ESCAPE '\\'", arguments: [table])
+        let existing = try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'quarry\\_unique\\_%' ESCAPE '\\'",
+            arguments: [table])
         var have: [String: String] = [:]
         for row in existing { have[row["name"]] = row["sql"] }
         for (name, sql) in have where wanted[name] != sql { try db.execute(sql: "DROP INDEX \(quoteIdentifier(name))") }

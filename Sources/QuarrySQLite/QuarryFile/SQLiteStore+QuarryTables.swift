@@ -17,7 +17,9 @@ extension SQLiteStore {
     /// Quarry's tables, as above (`QuarryDefinition`): the members of a hierarchy are
     /// reshaped together, an entity alone is migrated on its own; link tables once both
     /// ends are known. Returns the members of the hierarchies reshaped.
-    package func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
+    package func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws
+        -> [String]
+    {
         try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryDefinitions(store: self, db: db, context: context)).touched
     }
 
@@ -57,7 +59,10 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
         try store.keepDeclaration(name, definition: definition, in: db, context: context)
     }
     package func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
+        try db.execute(
+            sql:
+                "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID"
+        )
         try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
     }
     package func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {}

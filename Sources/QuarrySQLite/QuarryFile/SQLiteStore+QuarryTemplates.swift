@@ -12,9 +12,10 @@ extension SQLiteStore {
         try context.read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable)").map { row in
-                CoreDataFetchRequest(name: try row.stored(0, table: Self.templateTable, column: "name"),
-                                     entity: try row.stored(1, table: Self.templateTable, column: "entity"),
-                                     predicate: CoreDataPredicate(format: row["predicate"], problem: row["problem"]))
+                CoreDataFetchRequest(
+                    name: try row.stored(0, table: Self.templateTable, column: "name"),
+                    entity: try row.stored(1, table: Self.templateTable, column: "entity"),
+                    predicate: CoreDataPredicate(format: row["predicate"], problem: row["problem"]))
             }
         }
     }
@@ -35,10 +36,14 @@ extension SQLiteStore {
     private func keepInFile(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
         do {
             try context.database.write { db in
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)")
+                try db.execute(
+                    sql:
+                        "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)"
+                )
                 for template in templates {
-                    try db.execute(sql: "INSERT OR REPLACE INTO \(Self.templateTable) (name, entity, predicate, problem) VALUES (?, ?, ?, ?)",
-                                   arguments: [template.name, template.entity, template.predicate?.format, template.predicate?.problem])
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO \(Self.templateTable) (name, entity, predicate, problem) VALUES (?, ?, ?, ?)",
+                        arguments: [template.name, template.entity, template.predicate?.format, template.predicate?.problem])
                 }
             }
         } catch let error as DatabaseError { throw StoreError(error) }

@@ -56,8 +56,11 @@ package final class ForeignFileStore: SQLiteStore {
     /// missing, which the next open passes over.
     package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         var next = sidecar
-        if let i = next.entities.firstIndex(where: { $0.name == name }) { next.entities[i].definition = definition }
-        else { next.entities.append((name, definition)) }
+        if let i = next.entities.firstIndex(where: { $0.name == name }) {
+            next.entities[i].definition = definition
+        } else {
+            next.entities.append((name, definition))
+        }
         try next.save(for: path)
         sidecar = next
     }
@@ -107,7 +110,10 @@ package final class ForeignFileStore: SQLiteStore {
             // named as a table of the file would hide that table behind a view of another
             // (`count("u")` 0, its new rows written there), which `entity()` refuses too.
             if let parent = declared[name]?.parent, (try? tableExists(name, connection)) == true {
-                throw StoreError.database(message: "\(ForeignSidecar.path(for: path)) declares \(name) a sub-entity of \(parent), but \(name) is a table of the file: refused (it would hide the table); mend the sidecar or move it away")
+                throw StoreError.database(
+                    message:
+                        "\(ForeignSidecar.path(for: path)) declares \(name) a sub-entity of \(parent), but \(name) is a table of the file: refused (it would hide the table); mend the sidecar or move it away"
+                )
             }
             let root = ManagedObjectModel.root(of: name, in: declared)
             guard (try? tableExists(root, connection)) == true, let entity = declared[name] else { continue }
@@ -118,14 +124,16 @@ package final class ForeignFileStore: SQLiteStore {
 
     private func tableExists(_ name: String, _ connection: StoreConnection) throws -> Bool {
         try connection.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name])
+                ?? false
         }
     }
 
     /// Sub-entities' views over their root's table, with the triggers that write through
     /// them, in the connection's TEMP schema: the file keeps only the root's table.
     private func remakeHierarchyViews(in context: ObjectContext) throws {
-        let declared = managedObjectModel.declaredMap, order = managedObjectModel.entityOrder
+        let declared = managedObjectModel.declaredMap
+        let order = managedObjectModel.entityOrder
         let members = order.filter { declared[$0]?.parent != nil }
         guard !members.isEmpty else { return }
         try context.database.writeWithoutTransaction { db in
@@ -147,7 +155,9 @@ package final class ForeignFileStore: SQLiteStore {
             do {
                 try context.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
             } catch {
-                context.openingNotes.append("relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
+                context.openingNotes.append(
+                    "relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)"
+                )
             }
         }
     }

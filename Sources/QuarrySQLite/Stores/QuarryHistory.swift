@@ -15,14 +15,16 @@ enum QuarryHistory {
     /// Records one transaction; returns its token (nil when nothing changed).
     static func record(inserted: [String], updated: [String], deleted: [String], author: String?, in db: Database) throws -> Int64? {
         guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return nil }
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS \(table) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
-                author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(table) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
+                    author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
+                """)
         // Object IDs are entity names and integers: JSON text by hand needs no encoder that can throw.
         func json(_ ids: [String]) -> String { "[" + ids.map(jsonQuoted).joined(separator: ",") + "]" }
-        try db.execute(sql: "INSERT INTO \(table) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
+        try db.execute(
+            sql: "INSERT INTO \(table) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
+            arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
         return db.lastInsertedRowID
     }
 
@@ -37,7 +39,10 @@ enum QuarryHistory {
         guard try db.hasTable(table) else { return [] }
         var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(table) WHERE token > ?"
         var arguments: [DatabaseValueConvertible?] = [since ?? 0]
-        if let author { sql += " AND author IS ?"; arguments.append(author) }
+        if let author {
+            sql += " AND author IS ?"
+            arguments.append(author)
+        }
         return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
             func ids(_ text: String) -> [String] { (try? JSONTree(parsing: text))?.strings ?? [] }
             return HistoryTransaction(

@@ -24,10 +24,13 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
 
     /// The keys the filter matches, then one UPDATE per 500, each value in its column's
     /// format (objects take the values as they read back).
-    package func update(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
-                in statements: SQLiteWriteStatements) throws -> (keys: [Int64], assignments: [(String, Value)]) {
+    package func update(
+        _ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
+        in statements: SQLiteWriteStatements
+    ) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let db = statements.db
-        let table = context.mapped(entity).table, key = context.mapped(entity).key
+        let table = context.mapped(entity).table
+        let key = context.mapped(entity).key
         let keys = try statements.keys(of: context.mapped(entity), where: filter)
         guard !keys.isEmpty else { return (keys, given) }
         let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
@@ -35,22 +38,29 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         // take the values as they read back.
         var formats = ColumnFormats()
         let values: [DatabaseValue]
-        do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } }
-        catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
-        let assignments = zip(given, values).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context)) }
+        do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } } catch let error as StoreError {
+            throw StoreError.during(operation: "updateall", error)
+        }
+        let assignments = zip(given, values).map {
+            ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context))
+        }
         try forEachChunk(keys) { chunk in
-            try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
-                           arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
+            try db.execute(
+                sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
+                arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
         }
         return (keys, assignments)
     }
 
     package func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: SQLiteWriteStatements) throws {
-        try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, context: context)
+        try store.recordBatchChange(
+            BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, context: context)
     }
 
     /// The rows and what their delete rules reach (`deleteRows`), and the store's history.
-    package func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: SQLiteWriteStatements) throws -> [String: [Int64]] {
+    package func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: SQLiteWriteStatements) throws
+        -> [String: [Int64]]
+    {
         var batch = BatchChange()
         try deleteRows(entity, keys, in: statements.db, batch: &batch)
         try store.recordBatchChange(batch, in: statements.db, context: context)
@@ -69,22 +79,25 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         // SQLite's own keys are checked at the commit, as one DELETE checks them at its end.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         var atTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, keys: [Int64])] = []
-        var childrenAtTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, children: [Int64])] = []
+        var childrenAtTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, children: [Int64])] =
+            []
         var stack: [DeleteFrame] = []
         if let frame = try begin(entity, keys, in: db, batch: &batch) { stack.append(frame) }
         while let top = stack.last {
             guard top.next < top.rules.count else {
                 stack.removeLast()
                 try forEachChunk(top.keys) { chunk in
-                    try db.execute(sql: "DELETE FROM \(context.mapped(top.entity).table) WHERE \(context.mapped(top.entity).key) IN (\(marks(chunk.count)))",
-                                   arguments: StatementArguments(chunk))
+                    try db.execute(
+                        sql: "DELETE FROM \(context.mapped(top.entity).table) WHERE \(context.mapped(top.entity).key) IN (\(marks(chunk.count)))",
+                        arguments: StatementArguments(chunk))
                 }
                 continue
             }
             stack[stack.count - 1].next += 1
             let (relationship, check) = top.rules[top.next]
             guard let storage = context.storage(of: relationship, in: top.entity.name),
-                  let destination = context.managedObjectModel.entitiesByName[relationship.destination] else { continue }
+                let destination = context.managedObjectModel.entitiesByName[relationship.destination]
+            else { continue }
             let related = try relatedKeys(storage, from: top.entity, to: destination, of: top.keys, in: db)
             switch relationship.deleteRule {
             case .deny where !related.isEmpty:
@@ -107,14 +120,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     // Found before the parents go: their children's columns, all NULL.
                     let cleared = columns.map { "\(quoteIdentifier($0)) = NULL" }.joined(separator: ", ")
                     try forEachChunk(related) { chunk in
-                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(cleared) WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
-                                       arguments: StatementArguments(chunk))
+                        try db.execute(
+                            sql:
+                                "UPDATE \(context.mapped(destination).table) SET \(cleared) WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                            arguments: StatementArguments(chunk))
                     }
                 }
                 if case .inverseForeignKey(_, let column, nil, _) = storage {
                     try forEachChunk(top.keys) { chunk in
-                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
-                                       arguments: StatementArguments(chunk))
+                        try db.execute(
+                            sql:
+                                "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                            arguments: StatementArguments(chunk))
                     }
                 }
             case .setdefault:
@@ -123,10 +140,13 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     // name a parent row that stays.
                     let value = try ForeignKeyDefaults(context: context).columnDefault(column, of: destination, in: db)
                     let going = Set(top.keys + (batch.deleted[top.entity.name] ?? []))
-                    try ForeignKeyDefaults(context: context).checkDefaultParent(value, parent: top.entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
+                    try ForeignKeyDefaults(context: context).checkDefaultParent(
+                        value, parent: top.entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
                     try forEachChunk(related) { chunk in
-                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
-                                       arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
+                        try db.execute(
+                            sql:
+                                "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                            arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
                     }
                 }
             default:
@@ -134,7 +154,9 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             }
             if case .linkTable(let table, let sourceColumn, _) = storage {
                 try forEachChunk(top.keys) { chunk in
-                    try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))", arguments: StatementArguments(chunk))
+                    try db.execute(
+                        sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))",
+                        arguments: StatementArguments(chunk))
                 }
             }
         }
@@ -145,15 +167,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         }
         for end in childrenAtTheEnd {
             guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination],
-                  case .inverseCompositeKey(_, let columns, let ownerKeys, _) = end.storage else { continue }
+                case .inverseCompositeKey(_, let columns, let ownerKeys, _) = end.storage
+            else { continue }
             // Those still there whose columns, none NULL, name no parent left.
             let (owner, member) = (context.mapped(end.entity), context.mapped(destination))
             let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
             let held = columns.map { "quarry_m.\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
             var left: [Int64] = []
             try forEachChunk(end.children) { chunk in
-                left += try Int64.fetchAll(db, sql: "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE quarry_m.\(member.key) IN (\(marks(chunk.count))) "
-                                           + "AND \(held) AND NOT EXISTS (SELECT 1 FROM \(owner.table) AS quarry_o WHERE \(on))", arguments: StatementArguments(chunk))
+                left += try Int64.fetchAll(
+                    db,
+                    sql: "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE quarry_m.\(member.key) IN (\(marks(chunk.count))) "
+                        + "AND \(held) AND NOT EXISTS (SELECT 1 FROM \(owner.table) AS quarry_o WHERE \(on))", arguments: StatementArguments(chunk))
             }
             if !left.isEmpty { throw denial(end.relationship, of: end.entity, holding: left.sorted(), destination) }
         }
@@ -168,7 +193,8 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
         let keys = keys.filter { !already.contains($0) }
         guard !keys.isEmpty else { return nil }
-        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key }) {
+        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key })
+        {
             batch.deleted[own, default: []] += ownKeys
             // Read while the rows are there, before any rule changes them.
             let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
@@ -177,22 +203,28 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         return DeleteFrame(entity: entity, keys: keys, rules: context.deleteRules(of: entity))
     }
 
-    private func denial(_ relationship: RelationshipDescription, of entity: EntityDescription, holding related: [Int64], _ destination: EntityDescription) -> StoreError {
+    private func denial(
+        _ relationship: RelationshipDescription, of entity: EntityDescription, holding related: [Int64], _ destination: EntityDescription
+    ) -> StoreError {
         let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
-        return StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
-                                     + context.foreignKeyNote(relationship, of: entity.name))
+        return StoreError.validation(
+            message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
+                + context.foreignKeyNote(relationship, of: entity.name))
     }
 
-    private func relatedKeys(_ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,
-                             of keys: [Int64], in db: Database) throws -> [Int64] {
+    private func relatedKeys(
+        _ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,
+        of keys: [Int64], in db: Database
+    ) throws -> [Int64] {
         var result: [Int64] = []
         try forEachChunk(keys) { chunk in
             let sql: String
             switch storage {
             case .inverseForeignKey(_, _, _?, _):
-                return  // matched by value (relate): the rules act through objects only
+                return // matched by value (relate): the rules act through objects only
             case .inverseForeignKey(_, let column, nil, _):
-                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
+                sql =
+                    "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
             case .foreignKey(_, _?):
@@ -203,13 +235,16 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 // them (a row value's IN would take the members' own: NOCASE naming BINARY).
                 let (owner, member) = (context.mapped(source), context.mapped(destination))
                 let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
-                sql = "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE EXISTS "
+                sql =
+                    "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE EXISTS "
                     + "(SELECT 1 FROM \(owner.table) AS quarry_o WHERE quarry_o.\(owner.key) IN (\(marks(chunk.count))) AND \(on))"
             case .compositeKey(let columns, let targetKeys):
-                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
+                sql =
+                    "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
                     + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
             case .foreignKey(let column, nil):
-                sql = "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
+                sql =
+                    "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }
             result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
         }

@@ -56,13 +56,17 @@ struct SQLiteSaveWriter {
             let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
             queries[entity.name] = sql
             let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues).map(Value.init) }
-            if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
+            if let conflict = SaveConflict.of(object, storedRow: row, context: context) {
+                conflicts.append(conflict)
+            }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
                 conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
             }
         }
-        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil
+        }
         try result.settle(conflicts, context: context)
     }
 }
@@ -91,21 +95,25 @@ struct SQLiteSaveStatements: SaveStatements {
     private mutating func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
         let entity = context.currentEntity(of: object)
         let written: DatabaseValue
-        do { written = try formats.stored(value, entity, name, in: db, context: context) }
-        catch let error as StoreError { throw StoreError.during(operation: "save", error) }
+        do { written = try formats.stored(value, entity, name, in: db, context: context) } catch let error as StoreError {
+            throw StoreError.during(operation: "save", error)
+        }
         if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
         return written
     }
 
-    package mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
-                         keys: SaveChangesRequest.Keys) throws -> Int64 {
+    package mutating func insert(
+        _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+        keys: SaveChangesRequest.Keys
+    ) throws -> Int64 {
         let storage = context.mapped(entity)
         // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting one).
         let written = entity.attributeNames.filter { !storage.generated.contains($0) }
         let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let sql = names.isEmpty
+        let sql =
+            names.isEmpty
             ? "INSERT INTO \(storage.table) DEFAULT VALUES"
             : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
         var values: [DatabaseValue] = []
@@ -135,18 +143,22 @@ struct SQLiteSaveStatements: SaveStatements {
         }
     }
 
-    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool)
+        throws
+    {
         let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         var values: [DatabaseValue] = []
         for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
         values += toOne.map(\.key.databaseValue) + [key.databaseValue]
         let storage = context.mapped(object.entity)
-        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(
+            arguments: StatementArguments(values))
         try readGenerated(object, object.entity, key: key)
     }
 
     package func write(_ link: PendingLink, source: Value, target: Value) throws {
-        let sql = link.isAdd
+        let sql =
+            link.isAdd
             ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
         try db.cachedStatement(sql: sql).execute(arguments: [source.databaseValue, target.databaseValue])

@@ -18,11 +18,13 @@ package protocol SQLiteStore: PersistentStore {
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool
     /// Inside the transaction, after rows were inserted and updated and links written,
     /// before rows are deleted (which this may still read).
-    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                        in db: Database, context: ObjectContext) throws
+    func willDeleteRows(
+        _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext) throws
     /// Inside the transaction, after rows were deleted.
-    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                      in db: Database, context: ObjectContext) throws
+    func didWriteRows(
+        _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext) throws
 
     /// Makes or migrates the tables of `entity` and of `changes` and keeps their
     /// declarations, inside the transaction that defines them (`define`); the default is
@@ -84,9 +86,12 @@ extension SQLiteStore {
         return touched
     }
 
-    package func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                          context: ObjectContext) throws -> BatchUpdateWritten {
-        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeUpdate(entity, where: filter, set: assignments)
+    package func writeBatchUpdate(
+        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+        context: ObjectContext
+    ) throws -> BatchUpdateWritten {
+        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeUpdate(
+            entity, where: filter, set: assignments)
     }
 
     package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
@@ -95,13 +100,18 @@ extension SQLiteStore {
 
     package func prepareDeclarations(in db: Database) throws {}
     package func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
-    package func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                        in db: Database, context: ObjectContext) throws {
-        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updatedIDs,
-                          deleted: request.deletes.map(\.objectID), in: db, context: context)
+    package func willDeleteRows(
+        _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext
+    ) throws {
+        try recordHistory(
+            inserted: keys.insertedIDs(request), updated: request.updatedIDs,
+            deleted: request.deletes.map(\.objectID), in: db, context: context)
     }
-    package func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                      in db: Database, context: ObjectContext) throws {}
+    package func didWriteRows(
+        _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+        in db: Database, context: ObjectContext
+    ) throws {}
     package func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
     package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] { [:] }
     package func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {

@@ -1,7 +1,7 @@
 import Foundation
 import QuarryLua
-import QuarryStore
 import QuarryModel
+import QuarryStore
 
 /// The shell's console: standard output and error of a terminal when they are one.
 /// Progress lines are redrawn with `\r` and cleared with an erase-line code, a watch's

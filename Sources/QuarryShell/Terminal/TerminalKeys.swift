@@ -17,7 +17,10 @@ final class TerminalKeys {
 
     /// A key pressed within `milliseconds`, else nil.
     func next(waiting milliseconds: Int32) -> ConsoleKey? {
-        guard active else { usleep(useconds_t(milliseconds) * 1000); return nil }
+        guard active else {
+            usleep(useconds_t(milliseconds) * 1000)
+            return nil
+        }
         guard let byte = readByte(waiting: milliseconds) else { return nil }
         guard byte == 0x1B else { return .character(byte) }
         // An escape sequence: ESC [ parameters final, or ESC O final (Home and End on

@@ -45,6 +45,9 @@ public struct RelationshipChange {
 public final class ChangeListenerToken {
     private weak var context: ObjectContext?
     private let id: Int
-    init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
+    init(context: ObjectContext, id: Int) {
+        self.context = context
+        self.id = id
+    }
     public func cancel() { context?.observers.changeListeners.remove(id) }
 }

@@ -55,7 +55,8 @@ struct Listeners<Call> {
     func forEach(_ body: (Call) -> Void) { for entry in entries { body(entry.call) } }
 
     private func index(of id: Int) -> Int? {
-        var low = 0, high = entries.count
+        var low = 0
+        var high = entries.count
         while low < high {
             let mid = (low + high) / 2
             if entries[mid].id < id { low = mid + 1 } else { high = mid }

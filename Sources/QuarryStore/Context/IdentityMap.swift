@@ -3,7 +3,10 @@
 /// (rows of one hierarchy share their root's keys), so a row fetched as a `Car` and as a
 /// `SportCar` is one object.
 struct IdentityMap {
-    final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
+    final class WeakObject {
+        weak var object: ManagedObject?
+        init(_ o: ManagedObject) { object = o }
+    }
 
     private var byRoot: [String: [Int64: WeakObject]] = [:]
     private var count = 0

@@ -1,6 +1,5 @@
 import QuarryModel
 
-
 /// What a store wrote for `updateall`: the rows' keys, by their own entity too, and the
 /// values as they read back (a foreign file's formats).
 package struct BatchUpdateWritten {
@@ -16,7 +15,10 @@ package struct BatchUpdateWritten {
 public struct BatchFilter {
     public var sql: String
     public var arguments: [Value]
-    public init(sql: String, arguments: [Value]) { self.sql = sql; self.arguments = arguments }
+    public init(sql: String, arguments: [Value]) {
+        self.sql = sql
+        self.arguments = arguments
+    }
 }
 
 extension ObjectContext {
@@ -31,7 +33,12 @@ extension ObjectContext {
         try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
         // The key column is the objects' identity (see `ManagedObject.setValue`).
         if values[mapped(entity).keyColumn] != nil, entity.attribute(named: mapped(entity).keyColumn) != nil {
-            throw StoreError.during(operation: "updateall", .database(message: "\(entity.name).\(mapped(entity).keyColumn) is the key of \(entity.name)'s objects, which saved objects keep; nothing was written"))
+            throw StoreError.during(
+                operation: "updateall",
+                .database(
+                    message:
+                        "\(entity.name).\(mapped(entity).keyColumn) is the key of \(entity.name)'s objects, which saved objects keep; nothing was written"
+                ))
         }
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -49,7 +56,8 @@ extension ObjectContext {
         }
         guard !assignments.isEmpty else { return 0 }
         let written = try store.writeBatchUpdate(entity, where: filter, set: assignments, context: self)
-        let keys = written.keys, byEntity = written.byEntity
+        let keys = written.keys
+        let byEntity = written.byEntity
         assignments = written.assignments
         guard !keys.isEmpty else { return 0 }
         var changes = ChangeSet()

@@ -71,9 +71,11 @@ extension ObjectContext {
         // Inheritance: checked against the hierarchies as they are, before anything is written.
         // In a batch, entities outside any hierarchy and without constraints have nothing
         // to check, and building the map of every declaration for each would be quadratic.
-        let alone = managedObjectModel.definitionIndex != nil && entity.uniqueness.isEmpty && ([entity] + changes).allSatisfy { e in
-            e.parent == nil && declaredEntity(e.name)?.parent == nil && !hasSubentities(e.name)
-        }
+        let alone =
+            managedObjectModel.definitionIndex != nil && entity.uniqueness.isEmpty
+            && ([entity] + changes).allSatisfy { e in
+                e.parent == nil && declaredEntity(e.name)?.parent == nil && !hasSubentities(e.name)
+            }
         if !alone {
             let declared = managedObjectModel.declaredMap
             if let problem = try store.hierarchyProblem(entity, declared: declared, context: self) {
@@ -109,7 +111,8 @@ extension ObjectContext {
         let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
         guard !dropped.isEmpty else { return [] }
         let storage = mapped(existing)
-        let counts = try connection.row("SELECT \(dropped.map { "count(\(storage.column($0)))" }.joined(separator: ", ")) FROM \(storage.table)") ?? []
+        let counts =
+            try connection.row("SELECT \(dropped.map { "count(\(storage.column($0)))" }.joined(separator: ", ")) FROM \(storage.table)") ?? []
         return dropped.enumerated().map { i, name in
             guard counts.indices.contains(i), case .integer(let n) = counts[i] else { return (name, 0) }
             return (name, n)
@@ -125,7 +128,8 @@ extension ObjectContext {
     /// `remember` derived from a Quarry entity's declaration (none of the table's own keys).
     private func isDerivedInverse(_ name: String?, of table: String) -> Bool {
         guard let name, store.derivesInverses(of: table), let other = managedObjectModel.entitiesByName[table],
-              let r = other.relationship(named: name) else { return false }
+            let r = other.relationship(named: name)
+        else { return false }
         return r.isToMany && r.column == nil
     }
 
@@ -186,19 +190,27 @@ extension ObjectContext {
                 let stuck = all.first { !placed.contains($0.name) }
                 throw ModelFileError(.danglingReference, path: path, "entity \(stuck?.name ?? "?") is in a cycle of parents; nothing was defined")
             }
-            for entity in ready { definitions.append(entity); placed.insert(entity.name) }
+            for entity in ready {
+                definitions.append(entity)
+                placed.insert(entity.name)
+            }
         }
         for definition in definitions {
             if let parent = definition.parent, !names.contains(parent), managedObjectModel.entitiesByName[parent] == nil {
-                throw ModelFileError(.danglingReference, path: path, "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
+                throw ModelFileError(
+                    .danglingReference, path: path,
+                    "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
             }
         }
         for definition in definitions {
             guard let existing = managedObjectModel.entitiesByName[definition.name] else { continue }
             for attribute in definition.attributes {
                 if let old = existing.attribute(named: attribute.name), old.type != attribute.type {
-                    throw StoreError.migrationRefused(entity: definition.name,
-                        reason: "\(path) gives '\(attribute.name)' the type \(attribute.type.rawValue), the store holds \(old.type.rawValue); nothing was defined")
+                    throw StoreError.migrationRefused(
+                        entity: definition.name,
+                        reason:
+                            "\(path) gives '\(attribute.name)' the type \(attribute.type.rawValue), the store holds \(old.type.rawValue); nothing was defined"
+                    )
                 }
             }
         }
@@ -284,18 +296,27 @@ extension ObjectContext {
     /// store Quarry manages; for a file it did not create, in its sidecar (`ForeignSidecar`),
     /// which reopening replays (`keep` false), so the file's schema stays as it was.
     @discardableResult
-    public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
-                       name: String? = nil, inverse: String? = nil, keep: Bool = true) throws -> RelationshipDescription {
-        let from = try entity(named: source), to = try entity(named: destinationName)
+    public func relate(
+        _ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
+        name: String? = nil, inverse: String? = nil, keep: Bool = true
+    ) throws -> RelationshipDescription {
+        let from = try entity(named: source)
+        let to = try entity(named: destinationName)
         guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
-        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
+        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else {
+            throw to.unknownKey(destinationColumn)
+        }
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
-        let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                                    inverse: inverse, persist: store.keepsRelationInModel(from, to))
+        let relationship = try link(
+            source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
+            inverse: inverse, persist: store.keepsRelationInModel(from, to))
         if keep {
             do {
-                try store.keep(.relation(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
-                                                                    destinationColumn: destinationColumn, name: name, inverse: inverse)), context: self)
+                try store.keep(
+                    .relation(
+                        ForeignSidecar.Relation(
+                            source: source, column: sourceColumn, destination: destinationName,
+                            destinationColumn: destinationColumn, name: name, inverse: inverse)), context: self)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.
                 remember(from)
@@ -307,8 +328,10 @@ extension ObjectContext {
         return relationship
     }
 
-    func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-                      inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify) throws -> RelationshipDescription {
+    func link(
+        _ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
+        inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify
+    ) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
         func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
@@ -330,7 +353,8 @@ extension ObjectContext {
         if let givenInverse {
             // A name the user gave is used as given, or refused.
             guard free(givenInverse, in: to), !(source == destinationName && givenInverse == relationshipName) else {
-                throw StoreError.invalidSchema(entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
+                throw StoreError.invalidSchema(
+                    entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
             }
         } else {
             if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
@@ -338,12 +362,15 @@ extension ObjectContext {
             }
             while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
         }
-        let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
-                                                   isToMany: false, column: column, targetKey: targetKey)
+        let relationship = RelationshipDescription(
+            name: relationshipName, destination: destinationName, inverse: inverseName,
+            isToMany: false, column: column, targetKey: targetKey)
         from.relationships.append(relationship)
         if source == destinationName { to = from }
-        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
-                                                        deleteRule: inverseRule))
+        to.relationships.append(
+            RelationshipDescription(
+                name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
+                deleteRule: inverseRule))
         if source == destinationName { from = to }
         if persist {
             try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), context: self)

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// Entity inheritance, as Core Data has it: a sub-entity's rows live in its root's table,
 /// told apart by a column naming each row's entity (`_entity`); fetching an entity
@@ -61,7 +61,8 @@ extension ObjectContext {
             let storage = mapped(entity)
             var placed: Set<Int64> = []
             try forEachChunk(keys.sorted()) { chunk in
-                let query = "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let query =
+                    "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 for row in try statements.rows(query, chunk.map(Value.integer)) {
                     guard let key = row.first?.storedInteger, row.count > 1 else { continue }
                     let own = ownEntity(of: entity, tag: row[1])?.name ?? name

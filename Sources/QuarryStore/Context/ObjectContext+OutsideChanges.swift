@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// Commits by other connections (another process, the sqlite3 shell), noticed through
 /// `PRAGMA data_version` and the store's history, and objects read again from the store.
@@ -67,7 +67,12 @@ extension ObjectContext {
             for key in keys {
                 guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
                 guard let row = rows[key] else {
-                    if !object.hasChanges { changes.deleted.append(object); unregister(object); object.isDeleted = true; object.context = nil }
+                    if !object.hasChanges {
+                        changes.deleted.append(object)
+                        unregister(object)
+                        object.isDeleted = true
+                        object.context = nil
+                    }
                     continue
                 }
                 let fresh = values(of: entity, row: row)
@@ -132,7 +137,9 @@ extension ObjectContext {
     /// Starts watching for other connections' commits from now.
     public func startNoticingOtherConnections() throws {
         // One read for both: every read is a transaction of its own, set up and ended.
-        (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = (try store.outsideChangeCounter(context: self), try store.historyToken(context: self))
+        (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = (
+            try store.outsideChangeCounter(context: self), try store.historyToken(context: self)
+        )
     }
 }
 
@@ -230,7 +237,11 @@ extension ObjectContext {
                 continue
             }
             for key in keys {
-                if let columns = fresh.columns(of: key) { observers.watchedRows[watched]?.set(key, columns) } else { observers.watchedRows[watched]?.remove(key) }
+                if let columns = fresh.columns(of: key) {
+                    observers.watchedRows[watched]?.set(key, columns)
+                } else {
+                    observers.watchedRows[watched]?.remove(key)
+                }
             }
         }
     }
@@ -247,7 +258,10 @@ extension ObjectContext {
         }
         for watched in observers.watchedRows.keys.sorted() {
             guard let entity = managedObjectModel.entitiesByName[watched], let old = observers.watchedRows[watched] else { continue }
-            guard let new = try? hashes(of: entity, keys: nil) else { observers.watchedRows[watched] = nil; continue }
+            guard let new = try? hashes(of: entity, keys: nil) else {
+                observers.watchedRows[watched] = nil
+                continue
+            }
             observers.watchedRows[watched] = new
             let root = rootName(of: watched)
             func fresh(_ key: Int64) -> Bool { !reported.contains("\(root)/\(key)") }

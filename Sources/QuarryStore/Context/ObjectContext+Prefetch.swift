@@ -8,7 +8,10 @@ public final class LoadGroup {
     let entity: String
     let keys: [Int64]
 
-    init(entity: String, keys: [Int64]) { self.entity = entity; self.keys = keys }
+    init(entity: String, keys: [Int64]) {
+        self.entity = entity
+        self.keys = keys
+    }
 
     /// Makes `objects` (all of one entity) one group.
     public static func adopt(_ objects: [ManagedObject]) {
@@ -22,10 +25,21 @@ public final class LoadGroup {
 /// members by key, and the rows themselves. Saves, rollbacks, batch and outside changes
 /// move the context's generation, which drops them; so does growing past `capacity`.
 struct RelatedRows {
-    struct MemberKey: Hashable { let entity: String; let primaryKey: Int64; let relationship: String }
-    struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
+    struct MemberKey: Hashable {
+        let entity: String
+        let primaryKey: Int64
+        let relationship: String
+    }
+    struct RowKey: Hashable {
+        let entity: String
+        let primaryKey: Int64
+    }
     /// A value of a destination column that a relationship matches by value (`relate`).
-    struct ValueKey: Hashable { let entity: String; let column: String; let value: StoredValue }
+    struct ValueKey: Hashable {
+        let entity: String
+        let column: String
+        let value: StoredValue
+    }
     /// A value as SQLite's `=` tells values apart: text by its bytes, where Swift's `==`
     /// on strings would equate canonically equivalent ones ("é" and "e\u{301}").
     enum StoredValue: Hashable {
@@ -68,7 +82,8 @@ extension ObjectContext {
             throw owner.unknownKey(name)
         }
         let destination = try entity(named: relationship.destination)
-        let table = mapped(destination).table, key = mapped(destination).key
+        let table = mapped(destination).table
+        let key = mapped(destination).key
         switch storage {
         case .foreignKey(let column, let targetKey?):
             try prefetchByValue(column: column, of: owner, keys: keys, destination, targetKey)
@@ -77,15 +92,22 @@ extension ObjectContext {
             // Owners whose key Quarry holds (objects, rows read ahead) name their targets;
             // the others (rows a loop reads as cells, not objects) are joined in SQL.
             var unheld: [Int64] = []
-            let targets = Set(keys.compactMap { ownerKey -> Int64? in
-                let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
-                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { $0[index] }
-                guard let value else { unheld.append(ownerKey); return nil }
-                guard case .integer(let k) = value else { return nil }
-                let known = registeredObject(entity: destination.name, primaryKey: k) != nil
-                    || relatedRows.rows[.init(entity: destination.name, primaryKey: k)] != nil
-                return known ? nil : k
-            }).sorted()
+            let targets = Set(
+                keys.compactMap { ownerKey -> Int64? in
+                    let value =
+                        registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
+                        ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { $0[index] }
+                    guard let value else {
+                        unheld.append(ownerKey)
+                        return nil
+                    }
+                    guard case .integer(let k) = value else { return nil }
+                    let known =
+                        registeredObject(entity: destination.name, primaryKey: k) != nil
+                        || relatedRows.rows[.init(entity: destination.name, primaryKey: k)] != nil
+                    return known ? nil : k
+                }
+            ).sorted()
             var loaded: [Int64] = []
             func keep(_ row: [Value]) throws {
                 let primaryKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
@@ -94,25 +116,32 @@ extension ObjectContext {
                 relatedRows.rows[rowKey] = row
                 loaded.append(primaryKey)
             }
-            try readInChunks(targets, "SELECT \(mapped(destination).selection(of: destination)) FROM \(table) WHERE \(key) IN") { row, _ in try keep(row) }
-            try readInChunks(unheld, "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")) FROM \(mapping.storage(of: entityName).table) AS \"o\" JOIN \(table) AS \"d\" "
-                             + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(mapped(owner).key) IN") { row, _ in try keep(row) }
+            try readInChunks(targets, "SELECT \(mapped(destination).selection(of: destination)) FROM \(table) WHERE \(key) IN") { row, _ in
+                try keep(row)
+            }
+            try readInChunks(
+                unheld,
+                "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")) FROM \(mapping.storage(of: entityName).table) AS \"o\" JOIN \(table) AS \"d\" "
+                    + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(mapped(owner).key) IN"
+            ) { row, _ in try keep(row) }
             let group = LoadGroup(entity: destination.name, keys: loaded)
             for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
         case .inverseForeignKey(_, let column, let ownerKey, _):
             // Keyed by the owner's primary key only; links through another column are read
             // one object at a time.
             guard ownerKey == nil else { return }
-            try loadMembers(keys, of: entityName, name, destination,
-                            "SELECT \(mapped(destination).selection(of: destination)), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
-                            order: " ORDER BY \(key)")
+            try loadMembers(
+                keys, of: entityName, name, destination,
+                "SELECT \(mapped(destination).selection(of: destination)), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
+                order: " ORDER BY \(key)")
         case .compositeKey, .inverseCompositeKey:
             // Links of several columns are read one object at a time.
             return
         case .linkTable(let link, let sourceColumn, let targetColumn):
-            try loadMembers(keys, of: entityName, name, destination,
-                            "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
-                            order: " ORDER BY \"d\".\(key)")
+            try loadMembers(
+                keys, of: entityName, name, destination,
+                "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
+                order: " ORDER BY \"d\".\(key)")
         }
     }
 
@@ -120,7 +149,9 @@ extension ObjectContext {
     /// destination rows its column matches, as the predicates' JOIN matches them (the
     /// owner column's type conversions included), one query per 500 owners; each value
     /// leads to the matching row with the smallest key.
-    private func prefetchByValue(column: String, of owner: EntityDescription, keys: [Int64], _ destination: EntityDescription, _ targetKey: String) throws {
+    private func prefetchByValue(column: String, of owner: EntityDescription, keys: [Int64], _ destination: EntityDescription, _ targetKey: String)
+        throws
+    {
         guard let index = owner.rowIndex[column] else { return }
         func known(_ ownerKey: Int64) -> Value? {
             registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(column)
@@ -133,7 +164,8 @@ extension ObjectContext {
         }
         guard !wanted.isEmpty else { return }
         var loaded: [Int64] = []
-        let select = "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(mapped(owner).table) AS \"o\" "
+        let select =
+            "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(mapped(owner).table) AS \"o\" "
             + "JOIN \(mapped(destination).table) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
             + "WHERE \"o\".\(mapped(owner).key) IN"
         try readInChunks(wanted, select, order: " ORDER BY \"d\".\(mapped(destination).key)") { row, width in
@@ -154,7 +186,9 @@ extension ObjectContext {
 
     /// The target of a link matched by value: read ahead for the object's load group when
     /// it has one, else on its own.
-    func valueMatchedTarget(_ name: String, value: Value, of object: ManagedObject, _ destination: EntityDescription, _ targetKey: String) throws -> ManagedObject? {
+    func valueMatchedTarget(_ name: String, value: Value, of object: ManagedObject, _ destination: EntityDescription, _ targetKey: String) throws
+        -> ManagedObject?
+    {
         currentRelatedRows()
         let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: .init(value))
         if relatedRows.byValue[valueKey] == nil {
@@ -162,7 +196,8 @@ extension ObjectContext {
             let owners = ownKey.map { peers(of: object, $0) } ?? []
             let owner = currentEntity(of: object)
             if !owners.isEmpty, let relationship = owner.relationship(named: name),
-               case .foreignKey(let column, _)? = storage(of: relationship, in: owner.name) {
+                case .foreignKey(let column, _)? = storage(of: relationship, in: owner.name)
+            {
                 try prefetchByValue(column: column, of: owner, keys: owners, destination, targetKey)
             }
         }
@@ -171,15 +206,18 @@ extension ObjectContext {
             return try objects(of: destination, keys: [primaryKey]).first
         }
         // Not read ahead (an unsaved object): one query.
-        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(mapped(destination).key) LIMIT 1"
+        let sql =
+            "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(mapped(destination).key) LIMIT 1"
         guard let row = try connection.row(sql, arguments: [value]) else { return nil }
         return try self.object(for: destination, values: row)
     }
 
     /// Runs `select (?, ?, ...)` for the owners 500 at a time; the last column of each row
     /// names its owner.
-    private func loadMembers(_ owners: [Int64], of entityName: String, _ name: String, _ destination: EntityDescription,
-                             _ select: String, order: String) throws {
+    private func loadMembers(
+        _ owners: [Int64], of entityName: String, _ name: String, _ destination: EntityDescription,
+        _ select: String, order: String
+    ) throws {
         let owners = owners.filter { relatedRows.members[.init(entity: entityName, primaryKey: $0, relationship: name)] == nil }
         guard !owners.isEmpty else { return }
         var members: [Int64: [Int64]] = [:]
@@ -250,15 +288,18 @@ extension ObjectContext {
         var found: [Int64: ManagedObject] = [:]
         var missing: [Int64] = []
         for key in keys {
-            if let object = registeredObject(entity: entity.name, primaryKey: key) { found[key] = object }
-            else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
+            if let object = registeredObject(entity: entity.name, primaryKey: key) {
+                found[key] = object
+            } else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
                 let object = try self.object(for: entity, storedRow: row)
                 if object.loadGroup == nil { object.loadGroup = relatedRows.groups[.init(entity: entity.name, primaryKey: key)] }
                 found[key] = object
+            } else {
+                missing.append(key)
             }
-            else { missing.append(key) }
         }
-        try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") { row, _ in
+        try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") {
+            row, _ in
             let object = try self.object(for: entity, storedRow: row)
             if let key = object.primaryKey { found[key] = object }
         }

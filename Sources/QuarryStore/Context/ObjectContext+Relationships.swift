@@ -48,8 +48,9 @@ extension ObjectContext {
     private func checkTarget(_ target: ManagedObject, for relationship: RelationshipDescription, of object: ManagedObject) throws {
         // A relationship to a parent holds its sub-entities' objects too.
         guard isKind(target.entity.name, of: relationship.destination) else {
-            throw StoreError.typeMismatch(entity: object.entity.name, key: relationship.name,
-                                          expected: "\(relationship.destination) object", given: "\(target.entity.name) object")
+            throw StoreError.typeMismatch(
+                entity: object.entity.name, key: relationship.name,
+                expected: "\(relationship.destination) object", given: "\(target.entity.name) object")
         }
         guard target.context === self, !target.isDeleted else { throw StoreError.objectDeleted(objectID: target.objectID) }
     }
@@ -79,8 +80,10 @@ extension ObjectContext {
 
     /// The target as it is now, or with `committed` as it was at the last save (a target
     /// deleted since included); `stored` reads a committed value (the object's own unless given).
-    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String, committed: Bool = false,
-                             stored committedValue: ((String) -> Value?)? = nil) throws -> ManagedObject? {
+    private func toOneTarget(
+        _ name: String, of object: ManagedObject, destination: String, committed: Bool = false,
+        stored committedValue: ((String) -> Value?)? = nil
+    ) throws -> ManagedObject? {
         let committedValue = committedValue ?? { object.committedValue($0) }
         if committed, object.isInserted { return nil }
         if !committed, let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
@@ -122,7 +125,8 @@ extension ObjectContext {
             } else {
                 old = try committedMembers(name, of: object)
             }
-            let same = store.isOrdered(name, of: entity.name)
+            let same =
+                store.isOrdered(name, of: entity.name)
                 ? old.elementsEqual(new, by: ===)
                 : Set(old.map(ObjectIdentifier.init)) == Set(new.map(ObjectIdentifier.init))
             if !same { changes.append(RelationshipChange(key: name, isToMany: relationship.isToMany, old: old, new: new)) }
@@ -141,8 +145,9 @@ extension ObjectContext {
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
-            return try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
-                                        matching: ownerKeys, of: currentEntity(of: object))
+            return try compositeMembers(
+                of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
+                matching: ownerKeys, of: currentEntity(of: object))
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
         case .foreignKey, .compositeKey:
@@ -159,11 +164,14 @@ extension ObjectContext {
 
     /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
     /// column other than the owner's key), by key.
-    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value,
-                               matching ownerKey: String, of owner: EntityDescription) throws -> [ManagedObject] {
+    private func storedMembers(
+        of destination: EntityDescription, where column: String, is value: Value,
+        matching ownerKey: String, of owner: EntityDescription
+    ) throws -> [ManagedObject] {
         // Compared as SQLite's foreign key compares them: with the parent column's collation.
         let collation = mapped(owner).collations[ownerKey].map { " COLLATE " + $0 } ?? ""
-        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
+        let sql =
+            "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
         return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
     }
 
@@ -171,12 +179,15 @@ extension ObjectContext {
     /// several columns naming the owner's `ownerKeys`), by key; none when a value is NULL,
     /// as SQL matches such a key, each compared with the owner's column's collation, as
     /// SQLite's foreign key and the predicates' join compare them.
-    private func compositeMembers(of destination: EntityDescription, where columns: [String], are values: [Value],
-                                  matching ownerKeys: [String], of owner: EntityDescription) throws -> [ManagedObject] {
+    private func compositeMembers(
+        of destination: EntityDescription, where columns: [String], are values: [Value],
+        matching ownerKeys: [String], of owner: EntityDescription
+    ) throws -> [ManagedObject] {
         guard !values.contains(where: \.isNull) else { return [] }
         let storage = mapped(destination)
         let collations = mapped(owner).collations
-        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (collations[$1].map { " COLLATE " + $0 } ?? "") }.joined(separator: " AND ")
+        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (collations[$1].map { " COLLATE " + $0 } ?? "") }.joined(
+            separator: " AND ")
         let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
         return try connection.rows(sql, arguments: values).map { try self.object(for: destination, values: $0) }
     }
@@ -201,7 +212,8 @@ extension ObjectContext {
         try refuseSubentityKey(name, of: object)
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard !relationship.isToMany else {
-            throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
+            throw StoreError.typeMismatch(
+                entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
         }
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
         try object.checkStoreOpen()
@@ -217,7 +229,8 @@ extension ObjectContext {
         if old === target { return }
         assignToOne(target, name, of: object)
         if let inverseName = relationship.inverse,
-           let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName), !inverse.isToMany {
+            let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName), !inverse.isToMany
+        {
             if let old { assignToOne(nil, inverseName, of: old) }
             if let target {
                 if let previous = try toOneTarget(inverseName, of: target, destination: object.entity.name), previous !== object {
@@ -239,7 +252,8 @@ extension ObjectContext {
                 object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
             }
         } else if let relationship = entity.relationship(named: name), let column = relationship.column,
-           entity.attribute(named: column) != nil {
+            entity.attribute(named: column) != nil
+        {
             let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
             object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
         }
@@ -247,8 +261,10 @@ extension ObjectContext {
         // `lineitem.part` by l_partkey beside `lineitem.partsupp`) reads the column anew.
         if let relationship = entity.relationship(named: name) {
             let written = relationship.linkColumns
-            for other in entity.toOneRelationships where other.name != name && (other.compositeKey != nil || relationship.compositeKey != nil)
-                && written.contains(where: other.keepsLink(in:)) {
+            for other in entity.toOneRelationships
+            where other.name != name && (other.compositeKey != nil || relationship.compositeKey != nil)
+                && written.contains(where: other.keepsLink(in:))
+            {
                 object.pendingToOne[other.name] = nil
             }
         }
@@ -286,15 +302,18 @@ extension ObjectContext {
                     return true
                 }
             } else if let ownerKey, let ownValue, !ownValue.isNull {
-                result = try storedMembers(of: destination, where: column, is: ownValue, matching: ownerKey, of: currentEntity(of: object)).filter { target in
+                result = try storedMembers(of: destination, where: column, is: ownValue, matching: ownerKey, of: currentEntity(of: object)).filter {
+                    target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .inverseCompositeKey(_, let columns, let ownerKeys, let inverse):
-            result = try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) },
-                                          matching: ownerKeys, of: currentEntity(of: object)).filter { target in
+            result = try compositeMembers(
+                of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) },
+                matching: ownerKeys, of: currentEntity(of: object)
+            ).filter { target in
                 if let pending = pendingInverse(inverse, of: target) { return pending === object }
                 return true
             }
@@ -305,8 +324,7 @@ extension ObjectContext {
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
                 guard me === object else { continue }
-                if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } }
-                else { result.removeAll { $0 === other } }
+                if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } } else { result.removeAll { $0 === other } }
             }
         case .foreignKey, .compositeKey:
             break
@@ -319,12 +337,15 @@ extension ObjectContext {
     /// The unsaved members of a to-many whose inverse is kept in the members' rows: those
     /// whose link back (`inverse`) was set to `object` since the save, not among `saved`;
     /// an ordered relationship (Core Data's) in the order members were added.
-    private func pendingMembers(of object: ManagedObject, _ name: String, _ destination: EntityDescription, inverse: String,
-                                besides saved: [ManagedObject]) -> [ManagedObject] {
+    private func pendingMembers(
+        of object: ManagedObject, _ name: String, _ destination: EntityDescription, inverse: String,
+        besides saved: [ManagedObject]
+    ) -> [ManagedObject] {
         let pendingMembers = (unsaved.inserted + Array(unsaved.updated.values)).filter { candidate in
             isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
         }
-        let added = store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
+        let added =
+            store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
         return added.filter { member in !saved.contains { $0 === member } }
     }
 
@@ -333,13 +354,14 @@ extension ObjectContext {
     private func pendingInverse(_ inverse: String, of member: ManagedObject) -> ManagedObject?? {
         if let pending = member.pendingToOne[inverse] { return pending }
         guard let relationship = currentEntity(of: member).relationship(named: inverse),
-              relationship.linkColumns.contains(where: { member.pending[$0] != nil }) else { return nil }
+            relationship.linkColumns.contains(where: { member.pending[$0] != nil })
+        else { return nil }
         return .some(try? toOneTarget(inverse, of: member, destination: relationship.destination))
     }
 
     private func order(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         switch (a.primaryKey, b.primaryKey) {
-        case let (x?, y?): return x < y
+        case (let x?, let y?): return x < y
         case (_?, nil): return true
         case (nil, _?): return false
         default: return a.temporaryNumber < b.temporaryNumber
@@ -368,8 +390,9 @@ extension ObjectContext {
         case .foreignKey, .compositeKey:
             try setRelatedObject(add ? target : nil, name, of: object)
         case .inverseForeignKey(_, _, _, let inverse), .inverseCompositeKey(_, _, _, let inverse):
-            if add { try setRelatedObject(object, inverse, of: target) }
-            else if try toOneTarget(inverse, of: target, destination: object.entity.name) === object {
+            if add {
+                try setRelatedObject(object, inverse, of: target)
+            } else if try toOneTarget(inverse, of: target, destination: object.entity.name) === object {
                 try setRelatedObject(nil, inverse, of: target)
             }
         case .linkTable(let table, let sourceColumn, _):
@@ -396,9 +419,14 @@ extension ObjectContext {
     private func refuseReadOnlyPair(_ link: String, add: Bool, _ name: String, of object: ManagedObject) throws {
         guard let readOnly = mapped(object.entity).readOnlyLinks[link] else { return }
         let columns = readOnly.required.joined(separator: ", ")
-        let table = managedObjectModel.entitiesByName[readOnly.join] != nil ? "make or delete \(readOnly.join) objects instead" : "write its rows in SQL"
-        throw StoreError.during(operation: add ? "add" : "remove", .validation(
-            message: "\(object.entity.name).\(name) is read only: its join table \(readOnly.join) requires \(columns), which has no default; \(table)"))
+        let table =
+            managedObjectModel.entitiesByName[readOnly.join] != nil ? "make or delete \(readOnly.join) objects instead" : "write its rows in SQL"
+        throw StoreError.during(
+            operation: add ? "add" : "remove",
+            .validation(
+                message:
+                    "\(object.entity.name).\(name) is read only: its join table \(readOnly.join) requires \(columns), which has no default; \(table)")
+        )
     }
 
     /// Makes a to-many relationship hold exactly `targets`.
@@ -434,9 +462,10 @@ extension ObjectContext {
                         // Each of the key's columns takes its default; together they name a parent that stays.
                         let values = try columns.map { try ForeignKeyDefaults(context: self).columnDefault($0, of: currentEntity(of: related)) }
                         let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
-                        try ForeignKeyDefaults(context: self).checkDefaultParent(values, parent: currentEntity(of: victim),
-                                               matchedBy: inverse.compositeKey?.targetKeys ?? [inverse.targetKey ?? mapped(currentEntity(of: victim)).keyColumn],
-                                               child: related.entity.name, columns: columns, doomed: going)
+                        try ForeignKeyDefaults(context: self).checkDefaultParent(
+                            values, parent: currentEntity(of: victim),
+                            matchedBy: inverse.compositeKey?.targetKeys ?? [inverse.targetKey ?? mapped(currentEntity(of: victim)).keyColumn],
+                            child: related.entity.name, columns: columns, doomed: going)
                         for (column, value) in zip(columns, values) { defaults.append((related, inverseName, column, value)) }
                     } else {
                         clears.append((related, inverseName))
@@ -521,14 +550,17 @@ extension ObjectContext {
 
     /// The same for rows of `entity` deleted without objects (`deleteall`), whose
     /// `relationships` are those of `entity` or, for an object, of its current entity.
-    package func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
+    package func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(
+        RelationshipDescription, EntityStorage.ReferencingKey.Check
+    )] {
         let relationships = (relationships ?? entity.relationships).filter { storage(of: $0, in: entity.name) != nil }
         let keys = mapped(entity).referencingKeys
         guard !keys.isEmpty else { return relationships.map { ($0, .statement) } }
         let placed = relationships.map { relationship -> (RelationshipDescription, Int, EntityStorage.ReferencingKey.Check) in
             guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity.name),
-                  let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
-                  let index = keys.firstIndex(where: { $0.column == column && $0.child.lowercased() == table }) else {
+                let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
+                let index = keys.firstIndex(where: { $0.column == column && $0.child.lowercased() == table })
+            else {
                 return (relationship, keys.count, .statement)
             }
             return (relationship, index, keys[index].check)
@@ -537,12 +569,15 @@ extension ObjectContext {
     }
 
     /// Refuses the delete while members of a deny rule that the save leaves hold `object`.
-    private func refuseDenial(_ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>) throws {
+    private func refuseDenial(
+        _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>
+    ) throws {
         let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0) }
         guard blocking.isEmpty else {
             let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-            throw StoreError.validation(message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
-                                        + foreignKeyNote(relationship, of: object.entity.name))
+            throw StoreError.validation(
+                message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
+                    + foreignKeyNote(relationship, of: object.entity.name))
         }
     }
 }
@@ -588,15 +623,19 @@ extension ObjectContext {
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
         try object.checkStoreOpen()
         guard relationship.isToMany, store.isOrdered(name, of: object.entity.name) else {
-            let what = relationship.isToMany ? "is not ordered (only an ordered relationship of a Core Data store keeps positions); :add adds to it"
-                                             : "is to-one, not an ordered set"
+            let what =
+                relationship.isToMany
+                ? "is not ordered (only an ordered relationship of a Core Data store keeps positions); :add adds to it"
+                : "is to-one, not an ordered set"
             throw StoreError.during(operation: operation, .validation(message: "\(object.entity.name).\(name) \(what)"))
         }
         return try relatedObjects(name, of: object)
     }
 
-    private func outOfRange(_ operation: String, _ position: Int64, _ range: ClosedRange<Int>, _ name: String,
-                            of object: ManagedObject, empty: Bool = false) -> StoreError {
+    private func outOfRange(
+        _ operation: String, _ position: Int64, _ range: ClosedRange<Int>, _ name: String,
+        of object: ManagedObject, empty: Bool = false
+    ) -> StoreError {
         let room = empty ? "it has no members" : "positions are \(range.lowerBound) to \(range.upperBound)"
         return StoreError.during(operation: operation, .validation(message: "position \(position) is outside \(object.objectID).\(name): \(room)"))
     }
@@ -628,8 +667,10 @@ extension ObjectContext {
     /// `member`'s to-one relationship now points at `owner` (nil: none): it left every
     /// other `destination` object's `name`, that relationship's inverse.
     func forgetPlace(of member: ManagedObject, in name: String, of destination: String, exceptUnder owner: ManagedObject?) {
-        for i in unsaved.orders.indices where unsaved.orders[i].owner !== owner && unsaved.orders[i].name == name
-            && isKind(unsaved.orders[i].owner.entity.name, of: destination) {
+        for i in unsaved.orders.indices
+        where unsaved.orders[i].owner !== owner && unsaved.orders[i].name == name
+            && isKind(unsaved.orders[i].owner.entity.name, of: destination)
+        {
             unsaved.orders[i].members.removeAll { $0 === member }
         }
     }
@@ -663,7 +704,8 @@ extension ObjectContext {
         // The ends as the link view reads them: a table joining an entity to itself links
         // one way only.
         guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
-              let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) else { return false }
+            let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row)
+        else { return false }
         if source.isDeleted || target.isDeleted { return true }
         return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
     }
@@ -671,7 +713,8 @@ extension ObjectContext {
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
     package func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
         guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
-              case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
+            case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity)
+        else { return "" }
         return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
     }
 }

@@ -1,6 +1,5 @@
 import QuarryModel
 
-
 /// How `save` settles a conflict with another connection's change (Core Data's policies).
 public enum MergePolicy: String {
     /// Refuse, name the objects and keys, write nothing.
@@ -15,7 +14,9 @@ public enum MergePolicy: String {
 public struct SaveSummary: Equatable, Sendable {
     public var inserted = 0, updated = 0, deleted = 0
     public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
-        self.inserted = inserted; self.updated = updated; self.deleted = deleted
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
     }
 }
 
@@ -36,8 +37,9 @@ extension ObjectContext {
         var request = SaveChangesRequest(
             inserts: SaveChangesRequest.foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-            deletes: SaveChangesRequest.foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-                                     parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
+            deletes: SaveChangesRequest.foreignKeyOrder(
+                unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+                parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         request.touched = touched(by: request)
         try validateForSave(request.inserts + request.updates)
@@ -92,7 +94,10 @@ extension ObjectContext {
         changes.deleted = request.deletes
         var position = Dictionary(changes.updated.indices.map { (ObjectIdentifier(changes.updated[$0].object), $0) }) { first, _ in first }
         for (object, keys) in request.touched {
-            if let i = position[ObjectIdentifier(object)] { changes.updated[i].keys.formUnion(keys); continue }
+            if let i = position[ObjectIdentifier(object)] {
+                changes.updated[i].keys.formUnion(keys)
+                continue
+            }
             position[ObjectIdentifier(object)] = changes.updated.count
             changes.updated.append((object, keys))
         }
@@ -109,23 +114,31 @@ extension ObjectContext {
         let deleted = Set(request.deletes.map(ObjectIdentifier.init))
         func touch(_ object: ManagedObject, _ keys: Set<String>) {
             guard !object.isInserted, !deleted.contains(ObjectIdentifier(object)) else { return }
-            if let i = index[ObjectIdentifier(object)] { touched[i].keys.formUnion(keys); return }
+            if let i = index[ObjectIdentifier(object)] {
+                touched[i].keys.formUnion(keys)
+                return
+            }
             index[ObjectIdentifier(object)] = touched.count
             touched.append((object, keys))
         }
         for link in request.links {
             for (object, other) in [(link.source, link.target), (link.target, link.source)] {
-                touch(object, Set(currentEntity(of: object).relationships.filter { r in
-                    r.destination == other.entity.name && r.isToMany
-                }.map(\.name)))
+                touch(
+                    object,
+                    Set(
+                        currentEntity(of: object).relationships.filter { r in
+                            r.destination == other.entity.name && r.isToMany
+                        }.map(\.name)))
             }
         }
         for object in request.inserts + request.updates + request.deletes {
             for relationship in currentEntity(of: object).toOneRelationships {
                 guard let inverse = relationship.inverse,
-                      (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
+                    (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true
+                else { continue }
                 let gone = deleted.contains(ObjectIdentifier(object))
-                let set = object.pendingToOne[relationship.name] != nil
+                let set =
+                    object.pendingToOne[relationship.name] != nil
                     || relationship.linkColumns.contains { object.pending[$0] != nil }
                 guard gone || set else { continue }
                 let before = object.isInserted ? nil : committedTarget(relationship, of: object)
@@ -146,7 +159,9 @@ extension ObjectContext {
             object.committed = object.pending
             // A key column that is also an attribute (a file Quarry did not create: `id`)
             // reads the key SQLite gave the row.
-            if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull, currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil {
+            if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull,
+                currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil
+            {
                 object.commit(mapped(object.entity).keyColumn, .integer(key))
             }
             // Read before `pending` is cleared here (updates below read it the same way).
@@ -165,7 +180,8 @@ extension ObjectContext {
                 object.commit(name, target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null)
                 // Its attribute columns too, when the target was inserted in this save.
                 if let relationship = entity.relationship(named: name), let t = target, let k = t.primaryKey,
-                   relationship.compositeKey != nil || targetKey == nil {
+                    relationship.compositeKey != nil || targetKey == nil
+                {
                     for column in targetKeyColumns(of: relationship) where entity.attribute(named: column) != nil {
                         object.commit(column, .integer(k))
                     }
@@ -182,7 +198,8 @@ extension ObjectContext {
         if let pending = object.pendingToOne[name] { return pending.map { !$0.isDeleted } ?? false }
         guard let value = object.committedValue(name), !value.isNull else { return false }
         guard case .integer(let key) = value, let relationship = currentEntity(of: object).relationship(named: name),
-              relationship.targetKey == nil, let target = registeredObject(entity: relationship.destination, primaryKey: key) else { return true }
+            relationship.targetKey == nil, let target = registeredObject(entity: relationship.destination, primaryKey: key)
+        else { return true }
         return !target.isDeleted
     }
 
@@ -217,7 +234,10 @@ extension ObjectContext {
             object.isDeleted = true
             object.context = nil
         }
-        for object in unsaved.updated.values { object.pending = [:]; object.pendingToOne = [:] }
+        for object in unsaved.updated.values {
+            object.pending = [:]
+            object.pendingToOne = [:]
+        }
         for object in unsaved.deleted.values {
             object.isDeleted = false
             object.pending = [:]
@@ -261,7 +281,9 @@ extension ObjectContext {
     /// that keeps a link, the key its target was given earlier in this save.
     package func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
         let value = object.currentValue(name)
-        guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else { return value }
+        guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else {
+            return value
+        }
         return .integer(key)
     }
 
@@ -275,7 +297,8 @@ extension ObjectContext {
             for (name, target) in object.pendingToOne {
                 guard let target, !target.isDeleted, let relationship = entity.relationship(named: name) else { continue }
                 // Each column and the target's column it matches: a key of several columns', or one.
-                let pairs = relationship.compositeKey.map { Array(zip($0.columns, $0.targetKeys)) }
+                let pairs =
+                    relationship.compositeKey.map { Array(zip($0.columns, $0.targetKeys)) }
                     ?? relationship.targetKey.flatMap { targetKey in relationship.column.map { [($0, targetKey)] } } ?? []
                 for (column, targetKey) in pairs where entity.attribute(named: column) != nil {
                     let value = target.currentValue(targetKey)
@@ -291,7 +314,8 @@ extension ObjectContext {
     func storedParents(of object: ManagedObject, among entities: Set<String>) -> [ManagedObject] {
         currentEntity(of: object).toOneRelationships.compactMap { relationship in
             guard entities.contains(where: { isKind($0, of: relationship.destination) }),
-                  isKeptInRow(storage(of: relationship, in: object.entity.name)) else { return nil }
+                isKeptInRow(storage(of: relationship, in: object.entity.name))
+            else { return nil }
             return committedTarget(relationship, of: object)
         }
     }
@@ -300,7 +324,8 @@ extension ObjectContext {
     func insertedParents(of object: ManagedObject) -> [ManagedObject] {
         currentEntity(of: object).toOneRelationships.compactMap { relationship in
             guard isKeptInRow(storage(of: relationship, in: object.entity.name)),
-                  let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted else { return nil }
+                let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted
+            else { return nil }
             return target
         }
     }

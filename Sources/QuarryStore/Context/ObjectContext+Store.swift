@@ -64,12 +64,16 @@ extension ObjectContext {
     public func declareFormat(_ entityName: String, _ column: String, _ name: String, keep: Bool = true) throws {
         let (entity, attribute) = try formatColumn(entityName, column)
         guard let format = ColumnFormat(name: name), format.fits(attribute.type) else {
-            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(ErrorRendering.part(name, limit: 60))' is no format for \(attribute.type.rawValue) column \(column): "
-                + Self.formatNames(for: attribute.type))
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "'\(ErrorRendering.part(name, limit: 60))' is no format for \(attribute.type.rawValue) column \(column): "
+                    + Self.formatNames(for: attribute.type))
         }
         if case .isoText(let layout) = format, !layout.isWritable {
-            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(ErrorRendering.part(name, limit: 60))' has \(layout.fractionDigits) fraction digits; "
-                + "Quarry writes dates to at most \(ColumnFormat.ISOLayout.maxFractionDigits) (e.g. \(layout.writable.example))")
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "'\(ErrorRendering.part(name, limit: 60))' has \(layout.fractionDigits) fraction digits; "
+                    + "Quarry writes dates to at most \(ColumnFormat.ISOLayout.maxFractionDigits) (e.g. \(layout.writable.example))")
         }
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
@@ -108,9 +112,11 @@ extension ObjectContext {
     package func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
         let entity = try entity(named: entityName)
         guard mapped(entity).layout == .foreignTable else {
-            throw StoreError.invalidSchema(entity: entity.name, reason: mapped(entity).isView
-                ? "\(entity.name) is a view: its rows cannot be changed, so it has no format to declare"
-                : "\(entity.name) is Quarry's own: its formats are Quarry's")
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: mapped(entity).isView
+                    ? "\(entity.name) is a view: its rows cannot be changed, so it has no format to declare"
+                    : "\(entity.name) is Quarry's own: its formats are Quarry's")
         }
         guard let attribute = entity.attribute(named: column) else { throw entity.unknownKey(column) }
         return (entity, attribute)

@@ -1,5 +1,5 @@
-import Foundation
 import CQuarrySignals
+import Foundation
 import QuarryModel
 
 /// Core Data's managed object context over one SQLite database: the entities, the
@@ -116,9 +116,12 @@ public final class ObjectContext {
     /// server's `date` and the value has a time of day, which the server drops.
     func noteDayColumn(_ entity: EntityDescription, _ key: String, _ value: Value) {
         guard case .date(let seconds) = value, seconds != (seconds / 86_400).rounded(.down) * 86_400,
-              mapped(entity).dayColumns.contains(key) else { return }
-        writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (date): the time of day of \(value.displayString) "
-            + "and of any other date written to it is dropped")
+            mapped(entity).dayColumns.contains(key)
+        else { return }
+        writeNotes.add(
+            "\(entity.name).\(key)",
+            "\(entity.name).\(key) keeps days alone (date): the time of day of \(value.displayString) "
+                + "and of any other date written to it is dropped")
     }
 
     /// Related rows read ahead by prefetching and batch loading.
@@ -138,7 +141,6 @@ public final class ObjectContext {
     package var store: any PersistentStore
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public package(set) var openingNotes: [String] = []
-
 
     /// Closes the connection (every later read fails), and removes what a read-only open
     /// made beside the file. Called at exit and when `.open` replaces the store.
@@ -174,8 +176,9 @@ public final class ObjectContext {
             guard let type = entity.attribute(named: name)?.type else { continue }
             initial[name] = connection.engine.clockValue(clock, as: type) ?? .null
         }
-        let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
-                                   committed: [:], context: self)
+        let object = ManagedObject(
+            entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
+            committed: [:], context: self)
         object.pending = initial
         object.isInserted = true
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -196,7 +199,8 @@ public final class ObjectContext {
         for column in mapped(entity).keysToGive where object.currentValue(column).isNull {
             if entity.toOneRelationships.contains(where: { $0.keepsLink(in: column) && linking.contains($0.name) }) { continue }
             let through = entity.toOneRelationships.first { $0.keepsLink(in: column) }.map { " or its relationship '\($0.name)'" } ?? ""
-            throw StoreError.validation(message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")
+            throw StoreError.validation(
+                message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")
         }
     }
 
@@ -285,7 +289,10 @@ public final class ObjectContext {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .integer(let primaryKey)? = values.first else {
-            throw StoreError.database(message: "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map(\.storedDescription) ?? "nothing") where an integer key is expected")
+            throw StoreError.database(
+                message:
+                    "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map(\.storedDescription) ?? "nothing") where an integer key is expected"
+            )
         }
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read

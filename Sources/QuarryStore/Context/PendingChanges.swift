@@ -48,7 +48,10 @@ struct PendingTouches {
     private static let longest = 1 << 20
 
     mutating func note(_ objects: [ManagedObject], at generation: Int) {
-        if touched.count + objects.count > Self.longest { restart(at: generation); return }
+        if touched.count + objects.count > Self.longest {
+            restart(at: generation)
+            return
+        }
         for object in objects { touched.append((generation, object)) }
     }
 
@@ -63,7 +66,8 @@ struct PendingTouches {
     func objects(after generation: Int) -> [ManagedObject]? {
         guard generation >= since else { return nil }
         // Entries are in generation order: the first one after `generation` by bisection.
-        var low = 0, high = touched.count
+        var low = 0
+        var high = touched.count
         while low < high {
             let mid = (low + high) / 2
             if touched[mid].generation <= generation { low = mid + 1 } else { high = mid }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CQuarrySignals
 import QuarryModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where an import reads its bytes: a chunk at a time, so no reader needs the whole
 /// input in memory. `read` fills at most the buffer given and returns 0 at the end.
@@ -100,7 +101,10 @@ final class FileSource: ByteSource {
             // poll(2) first: with O_NONBLOCK, a FIFO no writer has opened yet reads as its end.
             if !isRegular { try BlockedRead.waitReadable(descriptor) }
             let n = positional ? preadFile(descriptor, base, buffer.count, off_t(bytesRead)) : readFile(descriptor, base, buffer.count)
-            if n >= 0 { bytesRead += n; return n }
+            if n >= 0 {
+                bytesRead += n
+                return n
+            }
             if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
                 if quarry_should_stop() != 0 { throw StoreError.stopped() }
                 continue

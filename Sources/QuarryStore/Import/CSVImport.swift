@@ -1,5 +1,8 @@
-import CQuarrySignals
 import CQuarryRows
+import CQuarrySignals
+import Foundation
+import QuarryModel
+
 /// A CSV file as an import table, streamed: the header names the columns, the first
 /// `sampleRows` records are read to infer the types, and the rows are then read again
 /// from the start, a chunk at a time, as they are inserted. A later cell that does not
@@ -20,13 +23,18 @@ struct CSVImport {
         columns.reserveCapacity(reader.fields.count)
         for i in reader.fields.indices {
             guard let decoded = reader.withField(i, { b, _ in String(validating: b, as: UTF8.self) }) else {
-                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, nil), reason: "the name of column \(i + 1) is not valid UTF-8")
+                throw StoreError.importFailed(
+                    path: path, line: 1, field: .column(i + 1, nil), reason: "the name of column \(i + 1) is not valid UTF-8")
             }
             let name = decoded.trimmingCharacters(in: .whitespaces)
             if !name.isEmpty, let problem = SchemaName.problem(name) {
-                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
+                throw StoreError.importFailed(
+                    path: path, line: 1, field: .column(i + 1, name), reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
             }
-            if !seen.insert(name).inserted { throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "column '\(name)' appears twice in the header") }
+            if !seen.insert(name).inserted {
+                throw StoreError.importFailed(
+                    path: path, line: 1, field: .column(i + 1, name), reason: "column '\(name)' appears twice in the header")
+            }
             columns.append(name)
         }
         // A header quoted throughout: the writer quotes every field, so quotes mean nothing.
@@ -38,18 +46,27 @@ struct CSVImport {
         var complete = false
         while true {
             guard count < sampleRows else { break }
-            guard try read(reader) else { complete = true; break }
+            guard try read(reader) else {
+                complete = true
+                break
+            }
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             try checkShape(reader, columns.count)
             for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
             count += 1
         }
-        let path = self.path, open = self.open, width = columns.count
+        let path = self.path
+        let open = self.open
+        let width = columns.count
         let progress = ReadProgress()
-        return ImportTable(columns: columns, types: types, count: complete ? count : nil, progress: progress, produce: { check, attributes, fixed, pipeline in
-            try Self.produce(reader: CSVReader(source: try open()), width: width, check: check, attributes: attributes,
-                             fixed: fixed, pipeline: pipeline, path: path)
-        }) { check, body in
+        return ImportTable(
+            columns: columns, types: types, count: complete ? count : nil, progress: progress,
+            produce: { check, attributes, fixed, pipeline in
+                try Self.produce(
+                    reader: CSVReader(source: try open()), width: width, check: check, attributes: attributes,
+                    fixed: fixed, pipeline: pipeline, path: path)
+            }
+        ) { check, body in
             let reader = CSVReader(source: try open())
             _ = try reader.next()
             var types = check
@@ -85,8 +102,10 @@ struct CSVImport {
     /// double, a date, text that is valid UTF-8) and fits the sampled types; a row with a
     /// cell that does not is read again the way `rows` reads it (the sampled types
     /// widened, or the cell converted and refused), so both give the same rows and errors.
-    static func produce(reader: CSVReader, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
-                        fixed: [Value], pipeline: ImportPipeline, path: String) throws {
+    static func produce(
+        reader: CSVReader, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
+        fixed: [Value], pipeline: ImportPipeline, path: String
+    ) throws {
         _ = try reader.next()
         var types = check
         let kinds: [FastKind] = attributes.map { a in
@@ -145,7 +164,7 @@ struct CSVImport {
                         guard let seconds = Value.parseISO8601(bytes: b), Value.dateRange.contains(seconds) else { return false }
                         current.put(seconds)
                     case .string:
-                        guard textFits, (b.baseAddress.map { quarry_is_plain_utf8($0, b.count) != 0 } ?? true) else { return false }
+                        guard textFits, b.baseAddress.map { quarry_is_plain_utf8($0, b.count) != 0 } ?? true else { return false }
                         current.put(b, blob: false)
                     case .other:
                         return false
@@ -167,9 +186,13 @@ struct CSVImport {
                 }
                 current.beginRow(line: line)
                 for i in 0..<width {
-                    let value = try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line, column: i + 1) }
+                    let value = try reader.withField(i) { b, quoted in
+                        try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line, column: i + 1)
+                    }
                     if value.isNull, !attributes[i].isOptional {
-                        throw StoreError.importFailed(path: path, line: line, field: .column(i + 1, attributes[i].name), reason: "'\(attributes[i].name)' is required but empty")
+                        throw StoreError.importFailed(
+                            path: path, line: line, field: .column(i + 1, attributes[i].name), reason: "'\(attributes[i].name)' is required but empty"
+                        )
                     }
                     current.put(value)
                 }
@@ -204,13 +227,16 @@ struct CSVImport {
         }
     }
 
-    package static func value(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
-                      path: String, line: Int, column: Int) throws -> Value {
+    package static func value(
+        _ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
+        path: String, line: Int, column: Int
+    ) throws -> Value {
         if ColumnType.isNil(b, quoted: quoted) { return .null }
         let field = ErrorDetail<ImportField?>.column(column, attribute.name)
         func fail() -> StoreError {
             let text = String(decoding: b.prefix(40), as: UTF8.self)
-            return .importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(text)\"")
+            return .importFailed(
+                path: path, line: line, field: field, reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(text)\"")
         }
         switch attribute.type {
         case .int16, .int32, .int64:
@@ -222,8 +248,11 @@ struct CSVImport {
             let integer = ColumnType.integer(b)
             // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
             guard ColumnType.isExactDouble(b, integer) else {
-                throw StoreError.importFailed(path: path, line: line, field: field,
-                    reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(String(decoding: b.prefix(40), as: UTF8.self))\", an integer a double cannot hold exactly")
+                throw StoreError.importFailed(
+                    path: path, line: line, field: field,
+                    reason:
+                        "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(String(decoding: b.prefix(40), as: UTF8.self))\", an integer a double cannot hold exactly"
+                )
             }
             if let i = integer { return .real(Double(i)) }
             guard let d = ColumnType.double(b) else { throw fail() }
@@ -236,7 +265,8 @@ struct CSVImport {
             guard let seconds = Value.parseISO8601(bytes: b) else { throw fail() }
             // Year 0000 parses, but would read back as "date out of range".
             guard Value.dateRange.contains(seconds) else {
-                throw StoreError.importFailed(path: path, line: line, field: field, reason: outOfRange(attribute, String(decoding: b.prefix(40), as: UTF8.self)))
+                throw StoreError.importFailed(
+                    path: path, line: line, field: field, reason: outOfRange(attribute, String(decoding: b.prefix(40), as: UTF8.self)))
             }
             return .date(seconds)
         case .binary:
@@ -247,7 +277,9 @@ struct CSVImport {
             }
             if attribute.type == .string {
                 if b.contains(0) {
-                    throw StoreError.importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
+                    throw StoreError.importFailed(
+                        path: path, line: line, field: field,
+                        reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
                 }
                 // Valid UTF-8 without NUL is all a string needs: coerce would check again.
                 return .text(text)
@@ -256,9 +288,6 @@ struct CSVImport {
         }
     }
 }
-
-import Foundation
-import QuarryModel
 
 /// The reason for a date cell outside the years Quarry can hold (one of 0001 to 9999 in UTC).
 func outOfRange(_ attribute: AttributeDescription, _ text: String) -> String {

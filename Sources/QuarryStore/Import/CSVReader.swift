@@ -26,10 +26,13 @@ final class CSVReader {
 
     enum Field {
         case range(Range<Int>, quoted: Bool)
-        case unescaped(Int)  // index into scratch
+        case unescaped(Int) // index into scratch
     }
 
-    struct Malformed: Error { let line: Int; let message: String }
+    struct Malformed: Error {
+        let line: Int
+        let message: String
+    }
     /// The record runs past the bytes read so far: read more, then read it again.
     private struct NeedMore: Error {}
 
@@ -46,7 +49,7 @@ final class CSVReader {
         if !startedBOM {
             startedBOM = true
             while filled < 3, !atEnd { try fill(compactingFrom: position) }
-            if filled >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }  // a UTF-8 byte-order mark
+            if filled >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 } // a UTF-8 byte-order mark
         }
         while true {
             let (start, startLine) = (position, nextLine)
@@ -86,7 +89,10 @@ final class CSVReader {
             let n = try bytes.withUnsafeMutableBytes { b in
                 try source.read(into: UnsafeMutableRawBufferPointer(rebasing: b[filled..<end]))
             }
-            if n == 0 { atEnd = true; return }
+            if n == 0 {
+                atEnd = true
+                return
+            }
             filled += n
         } while filled < end
     }
@@ -118,7 +124,7 @@ final class CSVReader {
             try readField()
             guard let c = try peek() else { return true }
             position += 1
-            if c == 44 { continue }  // ','
+            if c == 44 { continue } // ','
             if c == 13, try peek() == 10 { position += 1 }
             nextLine += 1
             return true
@@ -126,7 +132,7 @@ final class CSVReader {
     }
 
     private func readField() throws {
-        if try peek() == 34 {  // '"'
+        if try peek() == 34 { // '"'
             position += 1
             let start = position
             var unescaped: [UInt8]? = nil

@@ -37,35 +37,53 @@ package final class CellBatch {
     }
 
     deinit {
-        kinds.deallocate(); values.deallocate(); lengths.deallocate(); arena.deallocate()
+        kinds.deallocate()
+        values.deallocate()
+        lengths.deallocate()
+        arena.deallocate()
     }
 
     var isFull: Bool { rows == capacity }
 
     func reset() {
-        rows = 0; cell = 0; arenaUsed = 0; bytesRead = 0
+        rows = 0
+        cell = 0
+        arenaUsed = 0
+        bytesRead = 0
         lines.removeAll(keepingCapacity: true)
     }
 
     /// Starts a row read from `line`; its cells follow.
-    @inline(__always) func beginRow(line: Int) { cell = rows * width; lines.append(line) }
+    @inline(__always) func beginRow(line: Int) {
+        cell = rows * width
+        lines.append(line)
+    }
 
     /// Ends the row begun last.
     @inline(__always) func endRow() { rows += 1 }
 
     /// Drops the cells written since `beginRow` (a row the fast path could not finish).
-    func abandonRow(arenaMark: Int) { cell = rows * width; arenaUsed = arenaMark; lines.removeLast() }
+    func abandonRow(arenaMark: Int) {
+        cell = rows * width
+        arenaUsed = arenaMark
+        lines.removeLast()
+    }
 
     @inline(__always) func putNull() {
-        kinds[cell] = UInt8(QUARRY_IMPORT_NULL); cell += 1
+        kinds[cell] = UInt8(QUARRY_IMPORT_NULL)
+        cell += 1
     }
 
     @inline(__always) func put(_ i: Int64) {
-        kinds[cell] = UInt8(QUARRY_IMPORT_INTEGER); values[cell] = i; cell += 1
+        kinds[cell] = UInt8(QUARRY_IMPORT_INTEGER)
+        values[cell] = i
+        cell += 1
     }
 
     @inline(__always) func put(_ d: Double) {
-        kinds[cell] = UInt8(QUARRY_IMPORT_REAL); values[cell] = Int64(bitPattern: d.bitPattern); cell += 1
+        kinds[cell] = UInt8(QUARRY_IMPORT_REAL)
+        values[cell] = Int64(bitPattern: d.bitPattern)
+        cell += 1
     }
 
     @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>, blob: Bool) {

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CQuarrySignals
 import Foundation
 import QuarryModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An import's two threads: a parser thread reads the file into `CellBatch`es and the
 /// thread that holds the SQLite connection inserts them, so reading and converting cells
@@ -37,26 +38,29 @@ package final class ImportPipeline {
     /// Starts `produce` on the parser thread; it fills batches taken from `take` and
     /// gives each to `send`. Call `finish` (the inserting side) on every way out.
     func start(_ produce: @escaping (ImportPipeline) throws -> Void) throws {
-        let box = Unmanaged.passRetained(ProducerBox { [self] in
-            do {
-                try produce(self)
-                end(nil)
-            } catch {
-                end(error)
-            }
-        })
+        let box = Unmanaged.passRetained(
+            ProducerBox { [self] in
+                do {
+                    try produce(self)
+                    end(nil)
+                } catch {
+                    end(error)
+                }
+            })
         var handle = pthread_t()
-        let code = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            // Signals go to the thread that holds the connection (Ctrl-C stops the
-            // inserts there), never to this one.
-            var all = sigset_t()
-            sigfillset(&all)
-            pthread_sigmask(SIG_BLOCK, &all, nil)
-            let box = Unmanaged<ProducerBox>.fromOpaque(raw).takeRetainedValue()
-            box.body()
-            return nil
-        }, box.toOpaque())
+        let code = pthread_create(
+            &handle, nil,
+            { raw in
+                guard let raw else { return nil }
+                // Signals go to the thread that holds the connection (Ctrl-C stops the
+                // inserts there), never to this one.
+                var all = sigset_t()
+                sigfillset(&all)
+                pthread_sigmask(SIG_BLOCK, &all, nil)
+                let box = Unmanaged<ProducerBox>.fromOpaque(raw).takeRetainedValue()
+                box.body()
+                return nil
+            }, box.toOpaque())
         guard code == 0 else {
             box.release()
             throw StoreError.importFailed(path: path, line: nil, reason: "cannot start the parser thread: \(OutputFile.reason(code))")
@@ -69,7 +73,8 @@ package final class ImportPipeline {
     /// An empty batch to fill, waiting while every batch is in use; nil once the
     /// inserting side stopped (the parser then returns).
     func take() -> CellBatch? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while free.isEmpty, !cancelled { condition.wait() }
         if cancelled { return nil }
         let batch = free.removeLast()
@@ -79,13 +84,15 @@ package final class ImportPipeline {
 
     /// Hands a filled batch to the inserting side.
     func send(_ batch: CellBatch) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         full.append(batch)
         condition.broadcast()
     }
 
     private func end(_ error: Error?) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         finished = true
         failure = error
         condition.broadcast()
@@ -93,7 +100,8 @@ package final class ImportPipeline {
 
     /// Whether the inserting side stopped: the parser checks between rows it reads ahead.
     var isCancelled: Bool {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return cancelled
     }
 
@@ -102,7 +110,8 @@ package final class ImportPipeline {
     /// The next filled batch; nil after the last. Throws the parser's error once every
     /// batch before it was taken, and an interrupt (Ctrl-C) while waiting.
     package func next() throws -> CellBatch? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while full.isEmpty, !finished {
             // Woken now and then to hear Ctrl-C while the parser works.
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
@@ -115,7 +124,8 @@ package final class ImportPipeline {
 
     /// Gives a batch that was inserted back to the parser.
     func recycle(_ batch: CellBatch) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         free.append(batch)
         condition.broadcast()
     }

@@ -46,7 +46,8 @@ public struct ImportRequest {
             }
         }
         let (open, size) = try Self.reopenable(path)
-        var table = path.lowercased().hasSuffix(".json")
+        var table =
+            path.lowercased().hasSuffix(".json")
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open).table()
         table.progress.size = size
@@ -69,12 +70,15 @@ public struct ImportRequest {
     private func declare(_ declared: [String: AttributeType], in table: inout ImportTable, known: Bool) throws {
         guard !declared.isEmpty else { return }
         if known {
-            throw StoreError.importFailed(path: path, line: nil, reason: "types apply to a new entity; \(entityName) exists, and its attributes' types are the columns' types")
+            throw StoreError.importFailed(
+                path: path, line: nil, reason: "types apply to a new entity; \(entityName) exists, and its attributes' types are the columns' types")
         }
         for (name, type) in declared.sorted(by: { $0.key < $1.key }) {
             guard let index = table.columns.firstIndex(of: name) else {
-                throw StoreError.importFailed(path: path, line: 1, field: .named(name), reason: "types names '\(name)', which is not a column of the file"
-                    + (closestMatch(to: name, in: table.columns).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw StoreError.importFailed(
+                    path: path, line: 1, field: .named(name),
+                    reason: "types names '\(name)', which is not a column of the file"
+                        + (closestMatch(to: name, in: table.columns).map { " (did you mean '\($0)'?)" } ?? ""))
             }
             table.types[index].declared = type
         }
@@ -88,36 +92,50 @@ public struct ImportRequest {
         let first = try FileSource(path: path)
         if first.isRewindable {
             var unused: FileSource? = first
-            return ({
-                if let source = unused { unused = nil; return source }
-                return try FileSource(path: path)
-            }, first.size)
+            return (
+                {
+                    if let source = unused {
+                        unused = nil
+                        return source
+                    }
+                    return try FileSource(path: path)
+                }, first.size
+            )
         }
         let spool = try ImportSpool(copying: first)
         return ({ try spool.source() }, spool.size)
     }
 
-    private func load(_ table: ImportTable, check: [ColumnType]?, in context: ObjectContext,
-                      progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
+    private func load(
+        _ table: ImportTable, check: [ColumnType]?, in context: ObjectContext,
+        progress: ((Int, Int) -> Void)?
+    ) throws -> ImportSummary {
         let existing = context.managedObjectModel.entitiesByName[entityName]
         if existing?.isAbstract == true {
-            throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
+            throw StoreError.importFailed(
+                path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
         }
-        let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
-            if name == EntityStorage.quarryKeyColumn || name.isEmpty {
-                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "'\(name)' cannot be a column name")
-            }
-            let type = table.types[i]
-            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.isOptional)
-        })
+        let entity =
+            try existing
+            ?? EntityDescription(
+                name: entityName,
+                attributes: table.columns.enumerated().map { i, name in
+                    if name == EntityStorage.quarryKeyColumn || name.isEmpty {
+                        throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "'\(name)' cannot be a column name")
+                    }
+                    let type = table.types[i]
+                    return AttributeDescription(name: name, type: type.attributeType, isOptional: type.isOptional)
+                })
         if table.columns.isEmpty, existing == nil {
             throw StoreError.importFailed(path: path, line: nil, reason: "no columns to make entity \(entityName) from (the file names no keys)")
         }
         var attributes: [AttributeDescription] = []
         for (i, name) in table.columns.enumerated() {
             guard let attribute = entity.attribute(named: name) else {
-                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name),
-                    reason: "entity \(entityName) has no attribute '\(name)'" + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw StoreError.importFailed(
+                    path: path, line: 1, field: .column(i + 1, name),
+                    reason: "entity \(entityName) has no attribute '\(name)'"
+                        + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
             }
             attributes.append(attribute)
         }
@@ -126,12 +144,14 @@ public struct ImportRequest {
         let named = Set(table.columns)
         let missing = entity.attributes.filter { a in !a.isOptional && a.defaultValue == nil && !named.contains(a.name) }
         if let first = missing.first {
-            throw StoreError.importFailed(path: path, line: 1, field: .named(first.name), reason: "required attribute '\(first.name)' of \(entityName) has no column")
+            throw StoreError.importFailed(
+                path: path, line: 1, field: .named(first.name), reason: "required attribute '\(first.name)' of \(entityName) has no column")
         }
         let defaults = entity.attributes.filter { a in a.defaultValue != nil && !named.contains(a.name) }
         // The store's own path: a server's COPY, a SQLite file's inserts bound in C.
-        let rows = try context.store.load(self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-                                          creating: existing == nil, context: context, progress: progress)
+        let rows = try context.store.load(
+            self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
+            creating: existing == nil, context: context, progress: progress)
         progress?(rows, rows)
         if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)
@@ -139,8 +159,10 @@ public struct ImportRequest {
 
     /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows
     /// (`ImportPipeline`); the caller calls `finish` on every way out.
-    package func startPipeline(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
-                       rowsPerBatch: Int) throws -> ImportPipeline {
+    package func startPipeline(
+        _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+        rowsPerBatch: Int
+    ) throws -> ImportPipeline {
         let pipeline = ImportPipeline(path: path, width: attributes.count + fixed.count, rowsPerBatch: rowsPerBatch, slots: 4)
         let produce = table.produce
         try pipeline.start { pipeline in try produce(check, attributes, fixed, pipeline) }
@@ -149,8 +171,10 @@ public struct ImportRequest {
 
     /// After `batch` went into the store: its rows counted, progress heard every 10,000
     /// rows, and the batch given back to the parser.
-    package func inserted(_ batch: CellBatch, rows: inout Int, _ table: ImportTable, _ pipeline: ImportPipeline,
-                  progress: ((Int, Int) -> Void)?) {
+    package func inserted(
+        _ batch: CellBatch, rows: inout Int, _ table: ImportTable, _ pipeline: ImportPipeline,
+        progress: ((Int, Int) -> Void)?
+    ) {
         let before = rows
         rows += batch.rows
         table.progress.bytesRead = batch.bytesRead
@@ -158,4 +182,3 @@ public struct ImportRequest {
         pipeline.recycle(batch)
     }
 }
-

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CQuarrySignals
 import Foundation
 import QuarryModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A stream that reads once (a FIFO, a pipe, /dev/stdin, a terminal) copied a chunk at a
 /// time to a temporary file, which the import then reads as often as it reads a plain
@@ -72,7 +73,10 @@ final class ImportSpool {
         var done = 0
         while done < bytes.count, let base = bytes.baseAddress {
             let n = writeFile(descriptor, base + done, bytes.count - done)
-            if n > 0 { done += n; continue }
+            if n > 0 {
+                done += n
+                continue
+            }
             if n < 0, errno == EINTR {
                 if quarry_should_stop() != 0 { throw StoreError.stopped() }
                 continue
@@ -88,10 +92,12 @@ final class ImportSpool {
         var info = statvfs()
         guard fstatvfs(descriptor, &info) == 0 else { return }
         let unit = UInt64(info.f_frsize == 0 ? info.f_bsize : info.f_frsize)
-        let available = UInt64(info.f_bavail) * unit, total = UInt64(info.f_blocks) * unit
+        let available = UInt64(info.f_bavail) * unit
+        let total = UInt64(info.f_blocks) * unit
         let kept = min(total / 20, 1 << 30)
         guard available < kept + UInt64(64 << 20) else { return }
-        throw StoreError.importFailed(path: path, line: nil,
+        throw StoreError.importFailed(
+            path: path, line: nil,
             reason: "the stream is too large to copy to a temporary file (\(size >> 20) MB copied, \(available >> 20) MB left in \(folder))")
     }
 
@@ -108,7 +114,8 @@ final class ImportSpool {
         var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("quarry-import-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
-            throw StoreError.importFailed(path: path, line: nil,
+            throw StoreError.importFailed(
+                path: path, line: nil,
                 reason: "cannot copy the stream to a temporary file in \(folder): \(OutputFile.reason(errno))")
         }
         _ = template.withUnsafeBufferPointer { $0.baseAddress.map { unlink($0) } }

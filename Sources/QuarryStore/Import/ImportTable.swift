@@ -19,26 +19,33 @@ package struct ImportTable {
     /// table has a faster way (CSV).
     var produce: Producer
 
-    typealias Producer = (_ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
-                          _ pipeline: ImportPipeline) throws -> Void
+    typealias Producer = (
+        _ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
+        _ pipeline: ImportPipeline
+    ) throws -> Void
 
-    init(columns: [String], types: [ColumnType], count: Int?, progress: ReadProgress = ReadProgress(),
-         produce: Producer? = nil,
-         rows: @escaping (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void) {
+    init(
+        columns: [String], types: [ColumnType], count: Int?, progress: ReadProgress = ReadProgress(),
+        produce: Producer? = nil,
+        rows: @escaping (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+    ) {
         self.columns = columns
         self.types = types
         self.count = count
         self.progress = progress
         self.rows = rows
-        self.produce = produce ?? { check, attributes, fixed, pipeline in
-            try Self.produce(through: rows, check, attributes, fixed, pipeline)
-        }
+        self.produce =
+            produce ?? { check, attributes, fixed, pipeline in
+                try Self.produce(through: rows, check, attributes, fixed, pipeline)
+            }
     }
 
     /// `produce` through `rows`: each cell converted to a `Value`, then stored in the batch.
-    static func produce(through rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void,
-                        _ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
-                        _ pipeline: ImportPipeline) throws {
+    static func produce(
+        through rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void,
+        _ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
+        _ pipeline: ImportPipeline
+    ) throws {
         var batch: CellBatch?
         try rows(check) { line, cells in
             if batch == nil { batch = pipeline.take() }
@@ -47,14 +54,18 @@ package struct ImportTable {
             for i in attributes.indices {
                 let value = try cells(i, attributes[i])
                 if value.isNull, !attributes[i].isOptional {
-                    throw StoreError.importFailed(path: pipeline.path, line: line, field: .column(i + 1, attributes[i].name),
-                                                  reason: "'\(attributes[i].name)' is required but empty")
+                    throw StoreError.importFailed(
+                        path: pipeline.path, line: line, field: .column(i + 1, attributes[i].name),
+                        reason: "'\(attributes[i].name)' is required but empty")
                 }
                 current.put(value)
             }
             for value in fixed { current.put(value) }
             current.endRow()
-            if current.isFull { pipeline.send(current); batch = nil }
+            if current.isFull {
+                pipeline.send(current)
+                batch = nil
+            }
         }
         if let batch { pipeline.send(batch) }
     }

@@ -34,7 +34,10 @@ struct JSONArrayReader: JSONScanning {
         let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
         position = 0
         filled = n
-        if n == 0 { atEnd = true; return nil }
+        if n == 0 {
+            atEnd = true
+            return nil
+        }
         return buffer[0]
     }
 
@@ -52,14 +55,25 @@ struct JSONArrayReader: JSONScanning {
     mutating func next() throws -> Element? {
         try skipSpace()
         if count == 0 {
-            if try peek() == 93 { position += 1; try finish(); return nil }
+            if try peek() == 93 {
+                position += 1
+                try finish()
+                return nil
+            }
         } else {
             let c = try take()
-            if c == 93 { try finish(); return nil }
+            if c == 93 {
+                try finish()
+                return nil
+            }
             guard c == 44 else { throw JSONSyntax() }
             try skipSpace()
             // A comma before the closing bracket: JSONSerialization takes it, and so does this.
-            if try peek() == 93 { position += 1; try finish(); return nil }
+            if try peek() == 93 {
+                position += 1
+                try finish()
+                return nil
+            }
         }
         count += 1
         guard try peek() == 123 else {
@@ -77,7 +91,7 @@ struct JSONArrayReader: JSONScanning {
                 try skipSpace()
                 let key = try string()
                 try skipSpace()
-                try expect(58)  // :
+                try expect(58) // :
                 try skipSpace()
                 let value = try value()
                 switch value {
@@ -91,14 +105,22 @@ struct JSONArrayReader: JSONScanning {
                 if c == 125 { break }
                 guard c == 44 else { throw JSONSyntax() }
                 try skipSpace()
-                if try peek() == 125 { position += 1; break }
+                if try peek() == 125 {
+                    position += 1
+                    break
+                }
             }
         }
         // Sorted, as the keys of a parsed dictionary were; a key given twice keeps its last value.
         var byKey: [String: Int] = [:]
         var unique: [(key: String, value: Value)] = []
         for member in members {
-            if let i = byKey[member.key] { unique[i] = member } else { byKey[member.key] = unique.count; unique.append(member) }
+            if let i = byKey[member.key] {
+                unique[i] = member
+            } else {
+                byKey[member.key] = unique.count
+                unique.append(member)
+            }
         }
         return .object(unique.sorted { $0.key < $1.key }, beyond: beyond)
     }
@@ -129,11 +151,18 @@ struct JSONArrayReader: JSONScanning {
             // A number no double holds, inside: the member is refused naming it, as above.
             if let text = nestedBeyond { return .beyond(text) }
             guard let any = try? JSONSerialization.jsonObject(with: Data(scratch), options: [.fragmentsAllowed]),
-                  let value = try? JSONImport.value(any) else { throw JSONSyntax() }
+                let value = try? JSONImport.value(any)
+            else { throw JSONSyntax() }
             return .value(value)
-        case 116: try word("true"); return .value(.bool(true))
-        case 102: try word("false"); return .value(.bool(false))
-        case 110: try word("null"); return .value(.null)
+        case 116:
+            try word("true")
+            return .value(.bool(true))
+        case 102:
+            try word("false")
+            return .value(.bool(false))
+        case 110:
+            try word("null")
+            return .value(.null)
         default: return try number()
         }
     }
@@ -164,7 +193,11 @@ struct JSONArrayReader: JSONScanning {
             keep(&self, c)
             let close: UInt8 = c == 123 ? 125 : 93
             try skipSpace()
-            if try peek() == close { position += 1; keep(&self, close); return }
+            if try peek() == close {
+                position += 1
+                keep(&self, close)
+                return
+            }
             while true {
                 try skipSpace()
                 if c == 123 {
@@ -184,7 +217,10 @@ struct JSONArrayReader: JSONScanning {
                 if try peek() == close {
                     // A trailing comma, as above: the kept text leaves it out.
                     position += 1
-                    if keeping { scratch.removeLast(); scratch.append(close) }
+                    if keeping {
+                        scratch.removeLast()
+                        scratch.append(close)
+                    }
                     return
                 }
             }

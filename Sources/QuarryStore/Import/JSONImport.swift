@@ -62,16 +62,21 @@ struct JSONImport {
                 for (k, member) in members.enumerated() where slots.slot(k, member.key, index) == nil {
                     let key = member.key
                     if !key.isEmpty, let problem = SchemaName.problem(key) {
-                        refusal = .importFailed(path: path, line: nil, field: .key(key, element: count), reason: "element \(count): the key \(SchemaName.shown(key)) \(problem)")
+                        refusal = .importFailed(
+                            path: path, line: nil, field: .key(key, element: count),
+                            reason: "element \(count): the key \(SchemaName.shown(key)) \(problem)")
                         break
                     }
-                    index[key] = columns.count; columns.append(key); types.append(ColumnType())
+                    index[key] = columns.count
+                    columns.append(key)
+                    types.append(ColumnType())
                     // Earlier elements lacked this key: nil there.
                     if count > 1 { types[types.count - 1].observe(.null) }
                 }
                 if refusal != nil { continue }
                 if let beyond {
-                    refusal = .importFailed(path: path, line: nil, field: .key(beyond.key, element: count),
+                    refusal = .importFailed(
+                        path: path, line: nil, field: .key(beyond.key, element: count),
                         reason: "element \(count): '\(beyond.key)' holds \(beyond.text), " + Self.beyondReason(beyond.text))
                     continue
                 }
@@ -117,7 +122,8 @@ struct JSONImport {
         var value = value
         if value.isNull { return .null }
         func failure(_ reason: String) -> StoreError {
-            .importFailed(path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): '\(attribute.name)' " + reason)
+            .importFailed(
+                path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): '\(attribute.name)' " + reason)
         }
         switch (attribute.type, value) {
         case (.double, .integer(let i)), (.decimal, .integer(let i)):
@@ -135,15 +141,20 @@ struct JSONImport {
         switch attribute.type.coerce(value) {
         case .success(.date(let d)) where !Value.dateRange.contains(d):
             // coerce accepts any ISO 8601 text, year 0000 too, which reads back as "date out of range".
-            throw StoreError.importFailed(path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): " + outOfRange(attribute, value.displayString))
+            throw StoreError.importFailed(
+                path: path, line: nil, field: .key(attribute.name, element: n + 1),
+                reason: "element \(n + 1): " + outOfRange(attribute, value.displayString))
         case .success(let v): return v
         case .failure:
             // A date text outside the range is refused by coerce: say which.
             if attribute.type == .date, case .text(let text) = value, let seconds = Value.parseISO8601(text),
-               !Value.dateRange.contains(seconds) {
-                throw StoreError.importFailed(path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): " + outOfRange(attribute, text))
+                !Value.dateRange.contains(seconds)
+            {
+                throw StoreError.importFailed(
+                    path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): " + outOfRange(attribute, text))
             }
-            throw StoreError.importFailed(path: path, line: nil, field: .key(attribute.name, element: n + 1),
+            throw StoreError.importFailed(
+                path: path, line: nil, field: .key(attribute.name, element: n + 1),
                 reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(describe(value))")
         }
     }
@@ -169,12 +180,16 @@ struct JSONImport {
             for (key, element) in object.sorted(by: { $0.key < $1.key }) {
                 if index[key] == nil {
                     if !key.isEmpty, let problem = SchemaName.problem(key) {
-                        throw StoreError.importFailed(path: path, line: nil, field: .key(key, element: n + 1), reason: "element \(n + 1): the key \(SchemaName.shown(key)) \(problem)")
+                        throw StoreError.importFailed(
+                            path: path, line: nil, field: .key(key, element: n + 1),
+                            reason: "element \(n + 1): the key \(SchemaName.shown(key)) \(problem)")
                     }
-                    index[key] = columns.count; columns.append(key)
+                    index[key] = columns.count
+                    columns.append(key)
                 }
                 guard let value = try Self.value(element) else {
-                    throw StoreError.importFailed(path: path, line: nil, field: .key(key, element: n + 1),
+                    throw StoreError.importFailed(
+                        path: path, line: nil, field: .key(key, element: n + 1),
                         reason: "element \(n + 1): '\(key)' holds \(element), an integer beyond the 64-bit integers Quarry holds")
                 }
                 row[key] = value
@@ -195,7 +210,8 @@ struct JSONImport {
     /// range (1e400: valid JSON that no double holds; stored as text it would turn a
     /// column of numbers into text, so it is refused by name, as a too large integer is).
     static func beyondReason(_ text: String) -> String {
-        isIntegerText(text) ? "an integer beyond the 64-bit integers Quarry holds"
+        isIntegerText(text)
+            ? "an integer beyond the 64-bit integers Quarry holds"
             : "a number beyond the range of a double (about ±1.8e308)"
     }
 
@@ -238,9 +254,11 @@ struct KeySlots {
         if k < keys.count, keys[k] == key { return columns[k] }
         guard let column = index[key] else { return nil }
         if k < keys.count {
-            keys[k] = key; columns[k] = column
+            keys[k] = key
+            columns[k] = column
         } else if k == keys.count {
-            keys.append(key); columns.append(column)
+            keys.append(key)
+            columns.append(column)
         }
         return column
     }

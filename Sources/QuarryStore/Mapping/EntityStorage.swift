@@ -274,7 +274,8 @@ public struct EntityStorage: Equatable, Sendable {
     /// `'1'` fall in one group and a date in milliseconds is no date of year 55000; else
     /// as stored.
     public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
-        let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
+        let misread =
+            attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
             || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
             || numericCasts.contains(attribute.name) || intervalColumns.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"

@@ -77,7 +77,8 @@ public final class ManagedObject {
         // `refresh` must still find and report.
         for attribute in entity.attributes where !attribute.isOptional && (values[attribute.name] ?? .null).isNull {
             guard let fill = attribute.defaultValue.flatMap({ try? attribute.type.coerce($0).get() }),
-                  let stored = stored?[attribute.name], stored == fill else { continue }
+                let stored = stored?[attribute.name], stored == fill
+            else { continue }
             values[attribute.name] = stored
         }
         committed = values
@@ -187,7 +188,9 @@ public final class ManagedObject {
 
     /// The refusal of a change to a saved object's key column `key`.
     static func keyKept(_ object: ManagedObject, _ key: String) -> StoreError {
-        .database(message: "\(object.entity.name).\(key) is the key of \(object.objectID), which a saved object keeps (insert a new object for another key)")
+        .database(
+            message: "\(object.entity.name).\(key) is the key of \(object.objectID), which a saved object keeps (insert a new object for another key)"
+        )
     }
 
     /// Refuses a change to an object whose store `.open` closed: no save can reach it, so

@@ -1,7 +1,7 @@
 import CQuarryRows
 import Foundation
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// A batch of an entity's rows read by key, kept as flat cells (`quarry_cell`) rather
 /// than objects: a script that walks every row reading two attributes then costs a
@@ -44,8 +44,10 @@ public final class RowBatch {
     /// rise without many gaps (results in key order) are read as one range, a scan;
     /// others 500 at a time. Rows come back in `keys`' order whatever order SQLite
     /// returns them in.
-    init(source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, context: ObjectContext,
-         sql: (Int) -> String, range: String) throws {
+    init(
+        source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, context: ObjectContext,
+        sql: (Int) -> String, range: String
+    ) throws {
         self.source = source
         self.attributes = attributes
         self.isComplete = isComplete
@@ -63,7 +65,8 @@ public final class RowBatch {
         let ranged: Bool
         let (distance, overflow) = (keys.last ?? 0).subtractingReportingOverflow(keys.first ?? 0)
         if !keys.isEmpty, !overflow, distance >= 0, distance < 2 * Int64(keys.count),
-           zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
+            zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 })
+        {
             ranged = true
             chunks = [(range, [keys[0], keys[keys.count - 1]])]
         } else {
@@ -104,7 +107,9 @@ public final class RowBatch {
                         let row = cells + slot * width
                         // The key, read already, is cell 0 (as it is read whenever it is an integer).
                         if width > 0 {
-                            row[0] = integerKey != nil ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+                            row[0] =
+                                integerKey != nil
+                                ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
                                 : bytes.cell(statement, 0)
                         }
                         if width > 1 { statement.readCells(1..<Int32(width), into: row + 1, arena: &bytes) }
@@ -161,7 +166,8 @@ public final class RowBatch {
         } else if generation == context.generation, isComplete {
             object = try context.object(for: entity, storedRow: values(row))
         } else if generation == context.generation, let whole = try wholeRows(),
-                  let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key) {
+            let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key)
+        {
             object = try context.object(for: entity, storedRow: whole.values(index))
         } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
             object = fresh
@@ -182,7 +188,8 @@ public final class RowBatch {
     /// the batch did not read a column, the store's value now stands in (no change known).
     public func objectBeforeOutsideChange(at row: Int) throws -> ManagedObject? {
         guard let context, generation == context.generation, row >= 0, row < keys.count,
-              context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete else { return try object(at: row) }
+            context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete
+        else { return try object(at: row) }
         guard let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) else { return try object(at: row) }
         var values = whole.values(index)
         let read = self.values(row)

@@ -38,11 +38,13 @@ public final class RowSource {
     public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
         let mask = attributesRead.pointee
         let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
-        return try RowBatch(source: self, keys: keys, attributes: attributes, isComplete: whole, context: context,
-                            sql: { count in
-                                // Rounded up to a power of two, so a few statements serve every batch.
-                                self.statement(attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)), dialect: context.sqlDialect)
-                            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect))
+        return try RowBatch(
+            source: self, keys: keys, attributes: attributes, isComplete: whole, context: context,
+            sql: { count in
+                // Rounded up to a power of two, so a few statements serve every batch.
+                self.statement(
+                    attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)), dialect: context.sqlDialect)
+            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect))
     }
 
     func noteRead(_ name: String) {
@@ -51,7 +53,11 @@ public final class RowSource {
     }
 
     private enum Filter: Hashable { case keys(Int), range }
-    private struct StatementKey: Hashable { let whole: Bool; let attributes: [Int]; let filter: Filter }
+    private struct StatementKey: Hashable {
+        let whole: Bool
+        let attributes: [Int]
+        let filter: Filter
+    }
 
     /// The SELECT for these attributes (all columns when `whole`), made once each.
     private func statement(_ attributes: [Int], whole: Bool, filter: Filter, dialect: any SQLDialect) -> String {
@@ -59,7 +65,9 @@ public final class RowSource {
         if let sql = statements[id] { return sql }
         let table = storage.table
         let key = "\(table).\(storage.key)"
-        let columns = whole ? storage.selection(of: entity, qualifier: storage.relation)
+        let columns =
+            whole
+            ? storage.selection(of: entity, qualifier: storage.relation)
             : ([key] + attributes.map { "\(table).\(storage.column(entity.attributes[$0].name))" }).joined(separator: ", ")
         let sql: String
         switch filter {

@@ -16,8 +16,10 @@ package struct BatchChange {
         rows.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }
     }
 
-
-    package init(updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [], deleted: [String: [Int64]] = [:], tombstones: [String: [Int64: [Value]]] = [:]) {
+    package init(
+        updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [], deleted: [String: [Int64]] = [:],
+        tombstones: [String: [Int64: [Value]]] = [:]
+    ) {
         self.updated = updated
         self.updatedKeys = updatedKeys
         self.deleted = deleted

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// What a batch change (`updateall`, `deleteall`) asks of the engine it runs on, inside
 /// one of its write transactions: how the matched rows are changed, and what follows. A
@@ -16,8 +16,10 @@ package protocol BatchChangeStatements {
     var lockingClause: String { get }
     /// Sets `assignments` on the rows of `entity` that `filter` matches. Returns their keys
     /// and the values as the rows keep them.
-    func update(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                in statements: Statements) throws -> (keys: [Int64], assignments: [(String, Value)])
+    func update(
+        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+        in statements: Statements
+    ) throws -> (keys: [Int64], assignments: [(String, Value)])
     /// After an update that changed some rows (`written.byEntity` named): the store's
     /// history, the values objects in use take.
     func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: Statements) throws
@@ -58,7 +60,8 @@ package struct BatchChangeWriter<Engine: BatchChangeStatements> {
     }
 
     package init(context: ObjectContext, engine: Engine) {
-        self.context = context; self.engine = engine
+        self.context = context
+        self.engine = engine
     }
 }
 
@@ -67,6 +70,8 @@ extension WriteStatements {
     /// after the query.
     package func keys(of storage: EntityStorage, where filter: BatchFilter?, then clause: String = "") throws -> [Int64] {
         let condition = filter.map { " WHERE " + $0.sql } ?? ""
-        return try rows("SELECT \(storage.key) FROM \(storage.table)\(condition)\(clause)", filter?.arguments ?? []).compactMap { $0.first?.storedInteger }
+        return try rows("SELECT \(storage.key) FROM \(storage.table)\(condition)\(clause)", filter?.arguments ?? []).compactMap {
+            $0.first?.storedInteger
+        }
     }
 }

@@ -7,9 +7,13 @@ extension CoreDataModel {
     public init(of context: ObjectContext, entities names: [String]? = nil) {
         let wanted = names.map(Set.init)
         if let model = context.store.modelAsRead {
-            guard let wanted else { self = model; return }
-            self.init(entities: model.entities.filter { wanted.contains($0.name) },
-                      fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })
+            guard let wanted else {
+                self = model
+                return
+            }
+            self.init(
+                entities: model.entities.filter { wanted.contains($0.name) },
+                fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })
             return
         }
         // Templates kept from a model go out with their entities.

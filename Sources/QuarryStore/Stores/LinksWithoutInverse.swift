@@ -32,8 +32,9 @@ struct LinksWithoutInverse {
             guard context.store.keepsDeclaration(of: owner), let declared = context.managedObjectModel.entitiesByName[owner] else { return [] }
             return declared.relationships.compactMap { r in
                 guard r.isToMany, r.inverse == nil, context.isKind(entity, of: r.destination),
-                      case .linkTable(let table, _, let target)? = context.storage(of: r, in: owner),
-                      seen.insert(table + "\u{0}" + target).inserted else { return nil }
+                    case .linkTable(let table, _, let target)? = context.storage(of: r, in: owner),
+                    seen.insert(table + "\u{0}" + target).inserted
+                else { return nil }
                 return (table, target)
             }
         }

@@ -116,17 +116,21 @@ package protocol PersistentStore: AnyObject {
     /// made.
     func keepsDeclaration(of name: String) -> Bool
     /// Writes `updateall` (after the context checked the values) in one transaction.
-    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                          context: ObjectContext) throws -> BatchUpdateWritten
+    func writeBatchUpdate(
+        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+        context: ObjectContext
+    ) throws -> BatchUpdateWritten
     /// Writes `deleteall` with the delete rules in one transaction; returns the rows
     /// deleted by their own entity.
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]]
     /// Loads an import's rows in one transaction (making `entity`'s table first when
     /// `creating`) and returns how many: by the engine's own path, a server's COPY
     /// (`PostgresImport`) or a SQLite file's inserts bound in C (`ImportRequest+SQLite`).
-    func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-              defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
-              progress: ((Int, Int) -> Void)?) throws -> Int
+    func load(
+        _ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+        progress: ((Int, Int) -> Void)?
+    ) throws -> Int
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(context: ObjectContext) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
@@ -200,7 +204,9 @@ extension PersistentStore {
     package var modelAsRead: CoreDataModel? { nil }
     package func noteAddition(_ member: ManagedObject) {}
     package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
-    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
+    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] {
+        saved
+    }
     package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {}
     package func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext) {}
     package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }

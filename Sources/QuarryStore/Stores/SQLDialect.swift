@@ -102,7 +102,8 @@ public struct SQLTemplate: Sendable, Equatable {
         var pieces: [Piece] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "⟨"), let close = rest[open...].firstIndex(of: "⟩"),
-              let slot = Int(rest[rest.index(after: open)..<close]) {
+            let slot = Int(rest[rest.index(after: open)..<close])
+        {
             if open > rest.startIndex { pieces.append(.sql(String(rest[..<open]))) }
             pieces.append(.slot(slot))
             rest = rest[rest.index(after: close)...]
@@ -127,7 +128,6 @@ public enum PlainStringTest: Sendable {
     /// case-sensitively (MATCHES, where its ICU pattern means the same in POSIX).
     case regex
 }
-
 
 extension SQLDialect {
     /// `sql`, a value of `attribute`, as SQL orders it (ORDER BY, `<`, BETWEEN, min and

@@ -62,8 +62,15 @@ package struct SaveChangesResult {
     /// Values a file Quarry did not create keeps in another form, as they read back.
     package var readBacks: [(ManagedObject, String, Value)] = []
 
-    package init(request: SaveChangesRequest, newKeys: [Int64] = [], adopted: [(ManagedObject, [String: Value])] = [], gone: [ManagedObject] = [], readBacks: [(ManagedObject, String, Value)] = []) {
-        self.request = request; self.newKeys = newKeys; self.adopted = adopted; self.gone = gone; self.readBacks = readBacks
+    package init(
+        request: SaveChangesRequest, newKeys: [Int64] = [], adopted: [(ManagedObject, [String: Value])] = [], gone: [ManagedObject] = [],
+        readBacks: [(ManagedObject, String, Value)] = []
+    ) {
+        self.request = request
+        self.newKeys = newKeys
+        self.adopted = adopted
+        self.gone = gone
+        self.readBacks = readBacks
     }
 }
 
@@ -77,7 +84,8 @@ extension SaveChangesRequest {
             let entity = context.currentEntity(of: object)
             for (name, target) in object.pendingToOne {
                 guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
-                      let relationship = entity.relationship(named: name) else { continue }
+                    let relationship = entity.relationship(named: name)
+                else { continue }
                 for column in context.targetKeyColumns(of: relationship) where entity.attribute(named: column) != nil {
                     links.append((object, column, newKey))
                 }

@@ -77,15 +77,19 @@ extension SaveChangesRequest {
                 let reason: String?
                 // Required by the model, or by its column (a file's NOT NULL key).
                 let columns = relationship.linkColumns.compactMap { entity.attribute(named: $0) }
-                if relationship.isRequired == true || columns.contains(where: { !$0.isOptional }) { reason = "is required" }
-                else if let back {
+                if relationship.isRequired == true || columns.contains(where: { !$0.isOptional }) {
+                    reason = "is required"
+                } else if let back {
                     switch back.deleteRule {
                     case .nullify: reason = nil
                     case .cascade: reason = "would be deleted with it (\(target.entity.name).\(back.name) cascades)"
                     case .deny: reason = "keeps it from being deleted (\(target.entity.name).\(back.name) denies)"
-                    case .noaction, .setdefault: reason = "would name a row that is gone (\(target.entity.name).\(back.name) is \(back.deleteRule.rawValue))"
+                    case .noaction, .setdefault:
+                        reason = "would name a row that is gone (\(target.entity.name).\(back.name) is \(back.deleteRule.rawValue))"
                     }
-                } else { reason = "would name a row that is gone (no inverse to nullify)" }
+                } else {
+                    reason = "would name a row that is gone (no inverse to nullify)"
+                }
                 links.append(GoneLink(object: object, name: name, target: target, refusal: reason))
             }
         }
@@ -117,10 +121,12 @@ extension SaveChangesResult {
         let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), context: context)
         let held = goneLinks.filter { $0.refusal != nil }
         if request.policy == .error || !held.isEmpty {
-            throw StoreError.conflict(conflicts.map { conflict in
-                ConflictedObject(objectID: conflict.object.objectID, keys: conflict.keys.sorted(), deleted: conflict.stored == nil,
-                                 heldBy: held.filter { $0.target === conflict.object }.map { "\($0.object.objectID).\($0.name) \($0.refusal ?? "")" })
-            })
+            throw StoreError.conflict(
+                conflicts.map { conflict in
+                    ConflictedObject(
+                        objectID: conflict.object.objectID, keys: conflict.keys.sorted(), deleted: conflict.stored == nil,
+                        heldBy: held.filter { $0.target === conflict.object }.map { "\($0.object.objectID).\($0.name) \($0.refusal ?? "")" })
+                })
         }
         // Cleared as the merge deletes their targets (the row is written with none).
         for link in goneLinks {

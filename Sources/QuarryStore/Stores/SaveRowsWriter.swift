@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// How one engine writes the rows of a save (`SaveRowsWriter`), inside its transaction:
 /// a SQLite file's (`SQLiteSaveStatements`: column formats, the last rowid, Core Data's
@@ -10,8 +10,10 @@ package protocol SaveStatements {
     var statements: any WriteStatements { get }
     /// Inserts `object`'s row, with its to-one keys `toOne` (NULL for a target not saved
     /// yet); returns the row's new key. `keys`: the keys given so far in this save.
-    mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
-                         keys: SaveChangesRequest.Keys) throws -> Int64
+    mutating func insert(
+        _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+        keys: SaveChangesRequest.Keys
+    ) throws -> Int64
     /// Writes `attributes` (their pending values) and the to-one keys `toOne` to the row
     /// of `object` known by `key`. `readsBack`: the object learns what the engine made of
     /// its values (a server's rounding, a trigger's change).
@@ -59,7 +61,8 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
             let names = object.pendingToOne.keys.sorted().filter(own.contains)
             let ownKey = keys.value(of: object)
             guard !names.isEmpty, !ownKey.isNull else { continue }
-            try rows.update(object, key: ownKey, attributes: [], toOne: names.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: false)
+            try rows.update(
+                object, key: ownKey, attributes: [], toOne: names.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: false)
         }
         for object in request.updates {
             // Attributes and to-one keys in one statement: one change of a row is one
@@ -68,13 +71,15 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
             let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
             let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
             guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
-            try rows.update(object, key: .integer(primaryKey), attributes: changed,
-                            toOne: links.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: true)
+            try rows.update(
+                object, key: .integer(primaryKey), attributes: changed,
+                toOne: links.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: true)
         }
         // A link kept in an attribute column (author_id) of an object whose target was
         // inserted in this save learns the target's new key.
         for link in request.attributeLinks(keys, context: context) {
-            try rows.update(link.object, key: keys.value(of: link.object), attributes: [], toOne: [(link.column, .integer(link.key))], readsBack: false)
+            try rows.update(
+                link.object, key: keys.value(of: link.object), attributes: [], toOne: [(link.column, .integer(link.key))], readsBack: false)
         }
         for link in request.links {
             try rows.write(link, source: keys.value(of: link.source), target: keys.value(of: link.target))
@@ -98,6 +103,7 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
     }
 
     package init(context: ObjectContext, rows: Rows) {
-        self.context = context; self.rows = rows
+        self.context = context
+        self.rows = rows
     }
 }

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// The reads the layers above the store make, in Quarry's own values: the SQL they write
 /// goes through the connection, which alone knows the database library, so another kind
@@ -50,8 +50,10 @@ extension StoreConnection {
     /// Steps `sql`'s rows (`arguments` bound), handing the cursor to `row` at each; an
     /// error `row` throws ends the stepping and comes out as it is. `streamed`: rows come a
     /// row at a time however many there are (`StoreEngine.withRows`).
-    func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, streamed: Bool = false,
-                             _ row: (any RowCursor) throws -> Void) throws {
+    func forEachStatementRow(
+        _ sql: String, arguments: [Value], cached: Bool = true, streamed: Bool = false,
+        _ row: (any RowCursor) throws -> Void
+    ) throws {
         try readStatement(sql, cached: cached, streamed: streamed) { statement in
             statement.bind(values: arguments)
             while try statement.step() { try row(statement) }

@@ -1,6 +1,6 @@
 import CQuarrySignals
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 extension StoreConnection {
     /// Streams the rows of one SELECT into `file` through `writer`: a row is read from
@@ -9,13 +9,18 @@ extension StoreConnection {
     /// Column `firstColumn + i` holds `attributes[i]`, read as that attribute's type reads
     /// it (booleans and dates kept as integers or reals, dates as text in foreign files).
     /// Returns how many rows were written.
-    public func streamRows(_ sql: String, arguments: [Value], attributes: [AttributeDescription], firstColumn: Int32,
-                           writer: inout TableWriter, file: OutputFile) throws -> Int {
+    public func streamRows(
+        _ sql: String, arguments: [Value], attributes: [AttributeDescription], firstColumn: Int32,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int {
         let types = attributes.map(\.type)
         // The engine's own bulk path where it has one (PostgreSQL's COPY); otherwise the
         // rows are streamed one at a time below.
-        if !isClosed, let copied = try engine.exportRows(sql, arguments: arguments, types: types, firstColumn: Int(firstColumn),
-                                                         writer: &writer, file: file) {
+        if !isClosed,
+            let copied = try engine.exportRows(
+                sql, arguments: arguments, types: types, firstColumn: Int(firstColumn),
+                writer: &writer, file: file)
+        {
             return copied
         }
         var count = 0
@@ -32,8 +37,10 @@ extension StoreConnection {
         return count
     }
 
-    static func writeColumn<Cursor: RowCursor>(_ statement: Cursor, _ column: Int32, as type: AttributeType,
-                                    writer: inout TableWriter, into out: inout [UInt8]) {
+    static func writeColumn<Cursor: RowCursor>(
+        _ statement: Cursor, _ column: Int32, as type: AttributeType,
+        writer: inout TableWriter, into out: inout [UInt8]
+    ) {
         switch statement.type(column) {
         case .null: writer.null(into: &out)
         case .integer: writeInteger(statement.int64(column), as: type, writer: &writer, into: &out)

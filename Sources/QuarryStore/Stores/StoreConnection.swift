@@ -1,6 +1,6 @@
 import Foundation
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// A store's session with its engine (`StoreEngine`: SQLite or PostgreSQL), the one
 /// owner of it: the reads every layer above makes go through here to the engine, which

@@ -27,7 +27,10 @@ extension ColumnFormat {
         var seen: [ColumnFormat] = []
         var unplaced = false
         for format in formats {
-            guard let format else { unplaced = true; continue }
+            guard let format else {
+                unplaced = true
+                continue
+            }
             if !seen.contains(format) { seen.append(format) }
         }
         if unplaced { return .mixed(seen.map(\.name) + ["values that are no date"]) }
@@ -65,8 +68,19 @@ extension ColumnFormat {
         // layout, with the most digits seen.
         let layouts = merged.compactMap { format -> ISOLayout? in if case .isoText(let l)? = format { return l } else { return nil } }
         if layouts.count == merged.count, let most = layouts.map(\.fractionDigits).max(),
-           Set(layouts.map { l -> String in var bare = l; bare.fractionDigits = 0; return bare.example }).count == 1 {
-            merged = layouts.map { l in var widest = l; widest.fractionDigits = most; return .isoText(widest) }
+            Set(
+                layouts.map { l -> String in
+                    var bare = l
+                    bare.fractionDigits = 0
+                    return bare.example
+                }
+            ).count == 1
+        {
+            merged = layouts.map { l in
+                var widest = l
+                widest.fractionDigits = most
+                return .isoText(widest)
+            }
         }
         return single(merged)
     }
@@ -75,20 +89,29 @@ extension ColumnFormat {
         // A column declared BOOLEAN and empty: SQLite's own booleans are 0 and 1.
         guard !sample.isEmpty else { return .format(.boolInteger) }
         let pairs: [(String, String)] = [("true", "false"), ("t", "f"), ("yes", "no"), ("y", "n"), ("on", "off")]
-        var trueSpelling: String?, falseSpelling: String?
+        var trueSpelling: String?
+        var falseSpelling: String?
         var formats: [ColumnFormat?] = []
         for value in sample {
             switch value {
             case .integer(0), .integer(1), .real(0), .real(1): formats.append(.boolInteger)
             case .text(let s):
                 let lower = s.lowercased()
-                guard let pair = pairs.first(where: { $0.0 == lower || $0.1 == lower }) else { formats.append(nil); continue }
+                guard let pair = pairs.first(where: { $0.0 == lower || $0.1 == lower }) else {
+                    formats.append(nil)
+                    continue
+                }
                 let isTrue = pair.0 == lower
                 if let seen = isTrue ? trueSpelling : falseSpelling {
                     if seen != s { return .mixed([seen, s]) }
-                } else if isTrue { trueSpelling = s } else { falseSpelling = s }
+                } else if isTrue {
+                    trueSpelling = s
+                } else {
+                    falseSpelling = s
+                }
                 // The other spelling of a pair seen only once is in the same case.
-                let t = trueSpelling ?? matchCase(pair.0, like: s), f = falseSpelling ?? matchCase(pair.1, like: s)
+                let t = trueSpelling ?? matchCase(pair.0, like: s)
+                let f = falseSpelling ?? matchCase(pair.1, like: s)
                 formats.append(.boolText(true: t, false: f))
             default: formats.append(nil)
             }
@@ -120,7 +143,8 @@ extension ColumnFormat {
             case .blob(let b) where b.count == 16: formats.append(.uuidBlob)
             case .text(let s) where type != .binary && uuidBytes(value) != nil:
                 let letters = s.filter(\.isLetter)
-                let upper = letters.allSatisfy(\.isUppercase), lower = letters.allSatisfy(\.isLowercase)
+                let upper = letters.allSatisfy(\.isUppercase)
+                let lower = letters.allSatisfy(\.isLowercase)
                 // Only digits says nothing of the case: taken as lower.
                 if !upper && !lower { return .mixed(["UUIDs in upper and lower case"]) }
                 formats.append(.uuidText(hyphens: s.count == 36, upper: upper && !letters.isEmpty))

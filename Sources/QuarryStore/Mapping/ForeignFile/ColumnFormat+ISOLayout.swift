@@ -28,8 +28,7 @@ extension ColumnFormat.ISOLayout {
             }
         }
         if i < b.count {
-            if b[i] == UInt8(ascii: "Z") { layout.zone = .z }
-            else { layout.zone = .offset(colon: b.count - i == 6) }
+            if b[i] == UInt8(ascii: "Z") { layout.zone = .z } else { layout.zone = .offset(colon: b.count - i == 6) }
         }
         self = layout
     }
@@ -56,7 +55,8 @@ extension ColumnFormat.ISOLayout {
     package func text(_ instant: Double) -> String? {
         guard isWritable, Value.dateRange.contains(instant) else { return nil }
         let digits = separator == nil || !seconds ? 0 : fractionDigits
-        var whole: Double, fraction = 0
+        var whole: Double
+        var fraction = 0
         if separator == nil {
             whole = (instant / 86400).rounded(.down) * 86400
         } else if !seconds {
@@ -67,7 +67,10 @@ extension ColumnFormat.ISOLayout {
             whole = instant.rounded(.down)
             let scale = Int(pow(10, Double(digits)))
             fraction = Int(((instant - whole) * Double(scale)).rounded())
-            if fraction == scale { whole += 1; fraction = 0 }
+            if fraction == scale {
+                whole += 1
+                fraction = 0
+            }
         }
         guard whole <= Value.dateRange.upperBound else { return nil }
         return render(whole: whole, fraction: fraction, digits: digits)

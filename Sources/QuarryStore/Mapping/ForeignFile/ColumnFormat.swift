@@ -84,7 +84,10 @@ public enum ColumnFormat: Equatable, Sendable {
         case "UUID-COMPACT": self = .uuidText(hyphens: false, upper: true)
         case "uuid-blob": self = .uuidBlob
         default:
-            if let layout = ISOLayout(example: name) { self = .isoText(layout); return }
+            if let layout = ISOLayout(example: name) {
+                self = .isoText(layout)
+                return
+            }
             let pair = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             guard pair.count == 2, !pair[0].isEmpty, !pair[1].isEmpty, pair[0] != pair[1] else { return nil }
             self = .boolText(true: pair[0], false: pair[1])

@@ -52,7 +52,8 @@ package enum ForeignColumnDefault {
         let negative = number.first == "-"
         if let sign = number.first, sign == "+" || sign == "-" { number = number.dropFirst() }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-              let magnitude = Double(number) else { return nil }
+            let magnitude = Double(number)
+        else { return nil }
         if number.allSatisfy(\.isNumber), let i = Int64(negative ? "-" + number : String(number)) { return .integer(i) }
         return .real(negative ? -magnitude : magnitude)
     }

@@ -24,7 +24,8 @@ package enum ForeignKeyOrder {
     package static func deferredClauses(of sql: String) -> [Bool] {
         var clauses: [Bool] = []
         var words: [String] = []
-        var depth = 0, clauseDepth = -1
+        var depth = 0
+        var clauseDepth = -1
         func endClause() {
             guard clauseDepth >= 0 else { return }
             var deferred = false
@@ -48,7 +49,10 @@ package enum ForeignKeyOrder {
                 while i < chars.count {
                     if chars[i] == close {
                         // A doubled quote is one quote inside.
-                        if close != "]", i + 1 < chars.count, chars[i + 1] == close { i += 2; continue }
+                        if close != "]", i + 1 < chars.count, chars[i + 1] == close {
+                            i += 2
+                            continue
+                        }
                         break
                     }
                     i += 1

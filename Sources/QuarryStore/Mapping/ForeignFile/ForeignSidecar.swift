@@ -35,7 +35,8 @@ package struct ForeignSidecar: Equatable {
     package var templates: [CoreDataFetchRequest] = []
 
     package static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
-        a.relations == b.relations && a.formats == b.formats && a.templates == b.templates && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
+        a.relations == b.relations && a.formats == b.formats && a.templates == b.templates && a.entities.map(\.name) == b.entities.map(\.name)
+            && a.entities.map(\.definition) == b.entities.map(\.definition)
     }
 
     package static func path(for database: String) -> String { database + ".quarry" }
@@ -49,7 +50,10 @@ package struct ForeignSidecar: Equatable {
         let path = path(for: database)
         guard FileManager.default.fileExists(atPath: path) else { return ForeignSidecar() }
         func broken(_ why: String) -> StoreError {
-            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities, formats, templates) of \(database): mend it or move it away")
+            StoreError.database(
+                message:
+                    "\(path): \(why); it keeps the declarations (relate, imported entities, formats, templates) of \(database): mend it or move it away"
+            )
         }
         // Read as a model file is: a regular file only (a link to /proc/self/pagemap or a
         // FIFO is refused, not read without end), and of a bounded size.
@@ -58,15 +62,20 @@ package struct ForeignSidecar: Equatable {
             throw broken("cannot be read (\(error.detail.replacingOccurrences(of: "a model file", with: "a sidecar")))")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw broken("is not UTF-8 text") }
-        guard let tree = try? JSONTree(parsing: text), tree["quarry"]?.integer == 1 else { throw broken("is not a Quarry sidecar (JSON with \"quarry\": 1)") }
+        guard let tree = try? JSONTree(parsing: text), tree["quarry"]?.integer == 1 else {
+            throw broken("is not a Quarry sidecar (JSON with \"quarry\": 1)")
+        }
         var sidecar = ForeignSidecar()
         for item in tree["relate"]?.array ?? [] {
             guard let source = item["source"]?.string, let column = item["column"]?.string,
-                  let destination = item["destination"]?.string, let destinationColumn = item["destinationColumn"]?.string else {
+                let destination = item["destination"]?.string, let destinationColumn = item["destinationColumn"]?.string
+            else {
                 throw broken("a \"relate\" entry lacks source, column, destination or destinationColumn")
             }
-            sidecar.relations.append(Relation(source: source, column: column, destination: destination, destinationColumn: destinationColumn,
-                                              name: item["name"]?.string, inverse: item["inverse"]?.string))
+            sidecar.relations.append(
+                Relation(
+                    source: source, column: column, destination: destination, destinationColumn: destinationColumn,
+                    name: item["name"]?.string, inverse: item["inverse"]?.string))
         }
         for item in tree["entities"]?.array ?? [] {
             guard let name = item["name"]?.string, let definition = item["definition"]?.string else {
@@ -84,8 +93,10 @@ package struct ForeignSidecar: Equatable {
             guard let name = item["name"]?.string, let entity = item["entity"]?.string else {
                 throw broken("a \"templates\" entry lacks name or entity")
             }
-            sidecar.templates.append(CoreDataFetchRequest(name: name, entity: entity,
-                                                          predicate: CoreDataPredicate(format: item["predicate"]?.string, problem: item["problem"]?.string)))
+            sidecar.templates.append(
+                CoreDataFetchRequest(
+                    name: name, entity: entity,
+                    predicate: CoreDataPredicate(format: item["predicate"]?.string, problem: item["problem"]?.string)))
         }
         return sidecar
     }
@@ -97,7 +108,9 @@ package struct ForeignSidecar: Equatable {
                 + "\"destinationColumn\": \(jsonQuoted(r.destinationColumn)), \"name\": \(optional(r.name)), \"inverse\": \(optional(r.inverse))}"
         }
         let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
-        let formats = formats.map { "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))}" }
+        let formats = formats.map {
+            "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))}"
+        }
         let templates = templates.map { t in
             "{\"name\": \(jsonQuoted(t.name)), \"entity\": \(jsonQuoted(t.entity)), \"predicate\": \(optional(t.predicate?.format)), \"problem\": \(optional(t.predicate?.problem))}"
         }

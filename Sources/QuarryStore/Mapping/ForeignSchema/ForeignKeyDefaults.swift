@@ -28,7 +28,10 @@ package struct ForeignKeyDefaults {
     package func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
         let storage = context.mapped(entity)
         if let declared = storage.unevaluatedDefaults[column] {
-            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) is an expression Quarry does not evaluate: \(declared) (ON DELETE SET DEFAULT); set the column in SQL")
+            throw StoreError.validation(
+                message:
+                    "delete: the default of \(storage.relation).\(column) is an expression Quarry does not evaluate: \(declared) (ON DELETE SET DEFAULT); set the column in SQL"
+            )
         }
         guard let declared = storage.setDefaults[column] else { return .null }
         // On SQLite a literal or a clock only (`evaluatesSetDefault`), which reads nothing
@@ -46,17 +49,22 @@ package struct ForeignKeyDefaults {
 
     /// Refuses a default that names no parent row left after the delete, as the engine's
     /// key check does: `doomed` are the rows going (by key).
-    package func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
-                            child: String, column: String, doomed: Set<Int64>) throws {
-        try checkDefaultParent([value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
-                               child: child, columns: [column], doomed: doomed)
+    package func checkDefaultParent(
+        _ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
+        child: String, column: String, doomed: Set<Int64>
+    ) throws {
+        try checkDefaultParent(
+            [value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
+            child: child, columns: [column], doomed: doomed)
     }
 
     /// The same for a key of several columns: `values` of `columns`, matched by the
     /// parent's `targetKeys` in order. A NULL among them names no parent (MATCH SIMPLE,
     /// both engines' default), so nothing is checked.
-    package func checkDefaultParent(_ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
-                            child: String, columns: [String], doomed: Set<Int64>) throws {
+    package func checkDefaultParent(
+        _ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
+        child: String, columns: [String], doomed: Set<Int64>
+    ) throws {
         guard !values.contains(where: \.isNull) else { return }
         let storage = context.mapped(parent)
         let match = targetKeys.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
@@ -67,6 +75,7 @@ package struct ForeignKeyDefaults {
         guard !survives else { return }
         let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
         let given = values.count == 1 ? values[0].displayString : "(" + values.map(\.displayString).joined(separator: ", ") + ")"
-        throw StoreError.validation(message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
+        throw StoreError.validation(
+            message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
     }
 }

@@ -34,7 +34,8 @@ package enum ForeignNaming {
         }
         // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
         let snake = !column.contains(where: \.isUppercase)
-        let qualified = snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
+        let qualified =
+            snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
         if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
         if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
         var name = derived + "_rel"
@@ -117,7 +118,9 @@ package enum ForeignNaming {
         var taken = Set(columns.map { $0.lowercased() })
         var names: [String: String] = [:]
         for key in keys.sorted(by: { $0.column < $1.column }) {
-            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn) { !taken.contains($0.lowercased()) }
+            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn) {
+                !taken.contains($0.lowercased())
+            }
             taken.insert(name.lowercased())
             names[key.column] = name
         }
@@ -127,8 +130,10 @@ package enum ForeignNaming {
     /// The names Quarry gave before these conventions (the column minus `_id`, else the
     /// destination's name, else `_rel`; the inverse `<source>_set`, else
     /// `<source>_<relationship>_set`), still accepted for the relationships they named.
-    static func earlierNames(source: String, column: String, destination: String, selfReference: Bool,
-                             relationshipIsFree: IsFree, inverseIsFree: IsFree) -> (relationship: String, inverse: String) {
+    static func earlierNames(
+        source: String, column: String, destination: String, selfReference: Bool,
+        relationshipIsFree: IsFree, inverseIsFree: IsFree
+    ) -> (relationship: String, inverse: String) {
         let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
         var relationship = base
         if !relationshipIsFree(relationship) { relationship = destination.prefix(1).lowercased() + destination.dropFirst() }

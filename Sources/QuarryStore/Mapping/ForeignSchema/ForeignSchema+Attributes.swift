@@ -12,7 +12,8 @@ extension ForeignSchema.Column {
     /// The column as an attribute of `type`; `isKey`: it is (part of) what the row is
     /// known by, given by the engine or by the store rather than by the object.
     func attribute(_ type: AttributeType, isKey: Bool, defaultValue: Value? = nil) -> AttributeDescription {
-        AttributeDescription(name: name, type: type, isOptional: !notNull || hasDefault || isKey, defaultValue: defaultValue, enumeration: enumeration)
+        AttributeDescription(
+            name: name, type: type, isOptional: !notNull || hasDefault || isKey, defaultValue: defaultValue, enumeration: enumeration)
     }
 
     /// The column of a view as an attribute of `type`: optional, as nothing inserts into a view.

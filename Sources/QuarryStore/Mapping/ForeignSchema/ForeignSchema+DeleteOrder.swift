@@ -23,7 +23,10 @@ extension ForeignSchema {
         let namesIgnoreCase: Bool
 
         package init(lastMadeFirst: Bool, noAction: EntityStorage.ReferencingKey.Check, defersActions: Bool, namesIgnoreCase: Bool) {
-            self.lastMadeFirst = lastMadeFirst; self.noAction = noAction; self.defersActions = defersActions; self.namesIgnoreCase = namesIgnoreCase
+            self.lastMadeFirst = lastMadeFirst
+            self.noAction = noAction
+            self.defersActions = defersActions
+            self.namesIgnoreCase = namesIgnoreCase
         }
     }
 

@@ -19,14 +19,18 @@ extension ForeignSchema {
         var toGive: [String]
 
         package init(storage: EntityStorage, keys: [String], toGive: [String]) {
-            self.storage = storage; self.keys = keys; self.toGive = toGive
+            self.storage = storage
+            self.keys = keys
+            self.toGive = toGive
         }
     }
 
     /// The entity of the table `relation`, of its `columns` (all unless the engine keeps
     /// fewer), its rows known by `identity`.
-    package static func tableEntity(_ relation: Relation, columns: [Column]? = nil, knownBy identity: RowIdentity,
-                            engine: some ForeignSchemaEngine) -> (entity: EntityDescription, storage: EntityStorage) {
+    package static func tableEntity(
+        _ relation: Relation, columns: [Column]? = nil, knownBy identity: RowIdentity,
+        engine: some ForeignSchemaEngine
+    ) -> (entity: EntityDescription, storage: EntityStorage) {
         let columns = columns ?? relation.columns
         var storage = identity.storage
         let attributes = columns.map { column -> AttributeDescription in
@@ -48,7 +52,11 @@ extension ForeignSchema {
         let setDefault = Set(relation.foreignKeys.filter { $0.onDelete == "SET DEFAULT" }.flatMap(\.columns))
         for column in columns where setDefault.contains(column.name) {
             guard let declared = column.defaultText else { continue }
-            if let evaluated = engine.setDefault(declared, of: column) { storage.setDefaults[column.name] = evaluated } else { storage.unevaluatedDefaults[column.name] = declared }
+            if let evaluated = engine.setDefault(declared, of: column) {
+                storage.setDefaults[column.name] = evaluated
+            } else {
+                storage.unevaluatedDefaults[column.name] = declared
+            }
         }
         storage.keysToGive.append(contentsOf: keysToGive(columns, among: identity.toGive))
         storage.generated.formUnion(relation.generatedColumns.intersection(columns.map(\.name)))
@@ -59,8 +67,10 @@ extension ForeignSchema {
     /// The read-only entity of the view `relation`, of its `columns` (all unless the
     /// engine keeps fewer), read through a temporary view made when SQL first reads it
     /// (deferred on `context`'s connection); nil when the view cannot be one.
-    package static func viewEntity(_ relation: Relation, columns: [Column]? = nil, taken: Set<String>, engine: some ForeignSchemaEngine,
-                           in context: ObjectContext) -> (entity: EntityDescription, storage: EntityStorage)? {
+    package static func viewEntity(
+        _ relation: Relation, columns: [Column]? = nil, taken: Set<String>, engine: some ForeignSchemaEngine,
+        in context: ObjectContext
+    ) -> (entity: EntityDescription, storage: EntityStorage)? {
         let columns = columns ?? relation.columns
         let names = columns.map(\.name)
         var types = columns.map(engine.attributeType)

@@ -18,13 +18,15 @@ extension ForeignSchema {
             guard let relation = relations[table] else { continue }
             for key in relation.foreignKeys.sorted(by: { ($0.columns.first ?? "") < ($1.columns.first ?? "") }) {
                 guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil,
-                      context.managedObjectModel.entitiesByName[table] != nil else { continue }
+                    context.managedObjectModel.entitiesByName[table] != nil
+                else { continue }
                 guard key.columns.count == 1, let column = key.columns.first else { continue }
                 guard namesParentColumns(key) else {
                     context.openingNotes.append(unusableKeyNote(table, key))
                     continue
                 }
-                try addForeignKey(table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete, in: context)
+                try addForeignKey(
+                    table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete, in: context)
             }
         }
     }
@@ -34,7 +36,8 @@ extension ForeignSchema {
     /// is a join table (`joined`), whose pair it gives; a key naming columns its parent
     /// lacks or does not hold unique, or one that cannot be made, is said in a note.
     /// After the join tables are decided, which count their ends' to-ones.
-    package func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
+    package func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext)
+    {
         for table in tables where !joined.contains(table) {
             guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
             // Keys named after their parent first, in the order of their columns: a key its
@@ -75,14 +78,19 @@ extension ForeignSchema {
         var to = try context.entity(named: key.parent)
         // As the entities spell them (SQLite matches a key's names in any case).
         func spelled(_ name: String, in entity: EntityDescription) throws -> String {
-            guard let attribute = entity.attributes.first(where: { $0.name == name }) ?? entity.attributes.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            guard
+                let attribute = entity.attributes.first(where: { $0.name == name })
+                    ?? entity.attributes.first(where: { $0.name.lowercased() == name.lowercased() })
+            else {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "its column \(name) is not read as an attribute")
             }
             return attribute.name
         }
         let columns = try key.columns.map { try spelled($0, in: from) }
         let targetKeys = try (referencedColumns(of: key) ?? []).map { try spelled($0, in: to) }
-        guard targetKeys.count == columns.count else { throw StoreError.invalidSchema(entity: table, reason: "the key names \(targetKeys.count) columns for \(columns.count)") }
+        guard targetKeys.count == columns.count else {
+            throw StoreError.invalidSchema(entity: table, reason: "the key names \(targetKeys.count) columns for \(columns.count)")
+        }
         // Matched with the parent's columns' collations, as for a key of one column.
         var storage = context.mapped(to)
         for column in targetKeys {
@@ -94,14 +102,17 @@ extension ForeignSchema {
         let inverse = ForeignNaming.inverseName(source: table, relationship: name, selfReference: same) {
             context.isFreeKey($0, in: to) && !(same && $0 == name)
         }
-        var relationship = RelationshipDescription(name: name, destination: key.parent, inverse: inverse, isToMany: false,
-                                                   column: columns[0], targetKey: targetKeys[0])
+        var relationship = RelationshipDescription(
+            name: name, destination: key.parent, inverse: inverse, isToMany: false,
+            column: columns[0], targetKey: targetKeys[0])
         relationship.columns = columns
         relationship.targetKeys = targetKeys
         from.relationships.append(relationship)
         if same { to = from }
-        to.relationships.append(RelationshipDescription(name: inverse, destination: table, inverse: name, isToMany: true,
-                                                        deleteRule: Self.deleteRule(onDelete: key.onDelete)))
+        to.relationships.append(
+            RelationshipDescription(
+                name: inverse, destination: table, inverse: name, isToMany: true,
+                deleteRule: Self.deleteRule(onDelete: key.onDelete)))
         if same { from = to }
         context.remember(from)
         if !same { context.remember(to) }
@@ -122,9 +133,11 @@ extension ForeignSchema {
             context.remember(destination, storage: storage)
         }
         let source = try context.entity(named: table)
-        let names = Self.foreignKeyNames(source, column: column, destination: destination, parentColumn: to ?? context.mapped(destination).keyColumn, in: context)
-        try context.link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
-                         persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
+        let names = Self.foreignKeyNames(
+            source, column: column, destination: destination, parentColumn: to ?? context.mapped(destination).keyColumn, in: context)
+        try context.link(
+            table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
+            persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
         // The names Quarry gave before its naming conventions stay accepted.
         var from = try context.entity(named: table)
         if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
@@ -136,11 +149,16 @@ extension ForeignSchema {
 
     /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
     /// names Quarry gave it before, each free in its entity.
-    private static func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription, parentColumn: String, in context: ObjectContext)
-        -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
+    private static func foreignKeyNames(
+        _ source: EntityDescription, column: String, destination: EntityDescription, parentColumn: String, in context: ObjectContext
+    )
+        -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String))
+    {
         let selfReference = source.name == destination.name
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let relationship = ForeignNaming.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) { free($0, in: source) }
+        let relationship = ForeignNaming.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) {
+            free($0, in: source)
+        }
         let inverse = ForeignNaming.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
             free($0, in: destination) && !(selfReference && $0 == relationship)
         }
@@ -149,9 +167,10 @@ extension ForeignSchema {
         func unused(_ candidate: String, in entity: EntityDescription, besides new: String) -> Bool {
             (free(candidate, in: entity) || candidate == new) && entity.relationshipAliases[candidate] == nil
         }
-        let earlier = ForeignNaming.earlierNames(source: source.name, column: column, destination: destination.name, selfReference: selfReference,
-                                                    relationshipIsFree: { unused($0, in: source, besides: relationship) },
-                                                    inverseIsFree: { unused($0, in: destination, besides: inverse) })
+        let earlier = ForeignNaming.earlierNames(
+            source: source.name, column: column, destination: destination.name, selfReference: selfReference,
+            relationshipIsFree: { unused($0, in: source, besides: relationship) },
+            inverseIsFree: { unused($0, in: destination, besides: inverse) })
         return (relationship, inverse, earlier)
     }
 

@@ -18,7 +18,10 @@ extension ForeignSchema {
         package let required: [String]
 
         package init(table: String, first: ForeignKey, second: ForeignKey, required: [String]) {
-            self.table = table; self.first = first; self.second = second; self.required = required
+            self.table = table
+            self.first = first
+            self.second = second
+            self.required = required
         }
     }
 
@@ -30,7 +33,8 @@ extension ForeignSchema {
         guard let relation = relations[table], !relation.isView else { return nil }
         let ends = relation.foreignKeys.filter { isEnd($0) && namesParentColumns($0) }.sorted { ($0.columns.first ?? "") < ($1.columns.first ?? "") }
         guard ends.count == 2, !ends[0].columns.isEmpty, !ends[1].columns.isEmpty,
-              Set(ends[0].columns).isDisjoint(with: ends[1].columns) else { return nil }
+            Set(ends[0].columns).isDisjoint(with: ends[1].columns)
+        else { return nil }
         let keyColumns = Set(ends[0].columns + ends[1].columns)
         // Besides them, what the link's insert may leave out: one position, and times the
         // engine fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
@@ -63,8 +67,10 @@ extension ForeignSchema {
     /// Gives `a` the to-many `aName` to `b`'s entity and `b` the to-many `bName` back
     /// (each the other's inverse; one entity when both are, joined to itself), with their
     /// delete rules, and makes them the context's.
-    package static func pair(_ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
-                     rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext) {
+    package static func pair(
+        _ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
+        rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext
+    ) {
         let same = a.name == b.name
         let (aEntity, bEntity) = (a.name, b.name)
         a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// How another program's views are known, decided once for every engine: a view is a
 /// read-only entity, its rows known by its column named `id`, `rowid` or `_pk` (else its
@@ -32,9 +32,11 @@ extension ForeignSchema {
     /// engine keeps whole (PostgreSQL cuts a name at 63 bytes, so two long views' would be
     /// one); `before`, statements before it is made (dropping one made before). Nil when
     /// the view takes every place column name.
-    package static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
-                         named: (String) -> String = { $0 }, before: (String) -> [String] = { _ in [] },
-                         distinct: (String) -> String) -> (relation: String, key: String, making: DeferredViews.Making)? {
+    package static func viewRows(
+        _ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
+        named: (String) -> String = { $0 }, before: (String) -> [String] = { _ in [] },
+        distinct: (String) -> String
+    ) -> (relation: String, key: String, making: DeferredViews.Making)? {
         guard let key = viewPlaceColumn(names) else { return nil }
         let relation = named("quarry_rows " + view)
         let kept = names.map(quoteIdentifier).joined(separator: ", ")

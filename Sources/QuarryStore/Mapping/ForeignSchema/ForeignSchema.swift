@@ -32,10 +32,18 @@ package struct ForeignSchema: Sendable {
         /// ... AS ENUM`): its attribute orders by them.
         package var enumeration: EnumLabels? = nil
 
-        package init(name: String, declaredType: String, notNull: Bool, hasDefault: Bool, defaultText: String? = nil, generated: Bool = false,
-                     collation: String? = nil, enumeration: EnumLabels? = nil) {
-            self.name = name; self.declaredType = declaredType; self.notNull = notNull; self.hasDefault = hasDefault; self.defaultText = defaultText
-            self.generated = generated; self.collation = collation; self.enumeration = enumeration
+        package init(
+            name: String, declaredType: String, notNull: Bool, hasDefault: Bool, defaultText: String? = nil, generated: Bool = false,
+            collation: String? = nil, enumeration: EnumLabels? = nil
+        ) {
+            self.name = name
+            self.declaredType = declaredType
+            self.notNull = notNull
+            self.hasDefault = hasDefault
+            self.defaultText = defaultText
+            self.generated = generated
+            self.collation = collation
+            self.enumeration = enumeration
         }
     }
 
@@ -60,8 +68,12 @@ package struct ForeignSchema: Sendable {
         package var made: Int? = nil
 
         package init(columns: [String], parent: String, parentColumns: [String], onDelete: String, deferred: Bool = false, made: Int? = nil) {
-            self.columns = columns; self.parent = parent; self.parentColumns = parentColumns; self.onDelete = onDelete
-            self.deferred = deferred; self.made = made
+            self.columns = columns
+            self.parent = parent
+            self.parentColumns = parentColumns
+            self.onDelete = onDelete
+            self.deferred = deferred
+            self.made = made
         }
     }
 
@@ -83,7 +95,12 @@ package struct ForeignSchema: Sendable {
         package func column(_ name: String) -> Column? { columns.first { $0.name == name } }
 
         package init(name: String, isView: Bool, columns: [Column], primaryKey: [String], foreignKeys: [ForeignKey], uniqueKeys: [[String]]? = nil) {
-            self.name = name; self.isView = isView; self.columns = columns; self.primaryKey = primaryKey; self.foreignKeys = foreignKeys; self.uniqueKeys = uniqueKeys
+            self.name = name
+            self.isView = isView
+            self.columns = columns
+            self.primaryKey = primaryKey
+            self.foreignKeys = foreignKeys
+            self.uniqueKeys = uniqueKeys
         }
     }
 

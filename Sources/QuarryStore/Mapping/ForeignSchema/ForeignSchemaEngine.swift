@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// What an engine answers when another program's tables and views become entities
 /// (`ForeignSchema+Entities`); everything else is decided once, from the schema's

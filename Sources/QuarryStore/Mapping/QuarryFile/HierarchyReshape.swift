@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// The tables of Quarry's layout as reshaping a hierarchy needs them, on one engine: a
 /// SQLite file's (`SQLiteHierarchyTables`) or a PostgreSQL schema's
@@ -54,7 +54,8 @@ struct HierarchyReshape {
             if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
             roots.append(ManagedObjectModel.root(of: entity.name, in: new))
         }
-        var touched: [String] = [], made: [String] = []
+        var touched: [String] = []
+        var made: [String] = []
         var seen: Set<String> = []
         for root in roots where seen.insert(root).inserted {
             let wasRoot = old[root].map { $0.parent == nil } ?? false
@@ -88,7 +89,8 @@ struct HierarchyReshape {
                 guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
                 try tables.makeView(entity, root: root, tags: tags(of: member))
             }
-            try tables.syncUniqueness(root: root, members: newFamily.compactMap { member in new[member].map { ($0, tags(of: member)) } }, old: old, made: isMade)
+            try tables.syncUniqueness(
+                root: root, members: newFamily.compactMap { member in new[member].map { ($0, tags(of: member)) } }, old: old, made: isMade)
             try fillDefaults(newFamily.filter { $0 != root }, tables)
         }
         return (touched, made)
@@ -116,7 +118,8 @@ struct HierarchyReshape {
                 let nulls = try tables.statements.count("SELECT count(*) FROM \(view) WHERE \(column) IS NULL")
                 guard nulls > 0 else { continue }
                 guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else {
-                    throw StoreError.migrationRefused(entity: member,
+                    throw StoreError.migrationRefused(
+                        entity: member,
                         reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
                 }
                 try tables.statements.run("UPDATE \(view) SET \(column) = ? WHERE \(column) IS NULL", [coerced])

@@ -4,7 +4,10 @@ import QuarryModel
 extension PersistentStore {
     /// How a relationship's links are stored, or nil while its destination is undefined.
     package func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
-        guard let destination = managedObjectModel.entitiesByName[relationship.destination] ?? (relationship.destination == entity ? managedObjectModel.entitiesByName[entity] : nil) else { return nil }
+        guard
+            let destination = managedObjectModel.entitiesByName[relationship.destination]
+                ?? (relationship.destination == entity ? managedObjectModel.entitiesByName[entity] : nil)
+        else { return nil }
         if !relationship.isToMany {
             if let key = relationship.compositeKey { return .compositeKey(columns: key.columns, targetKeys: key.targetKeys) }
             return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey)
@@ -30,9 +33,12 @@ extension PersistentStore {
     /// The member of `entity`'s hierarchy whose declaration holds the relationship `name`
     /// (a key appears once per hierarchy); `entity` itself outside hierarchies.
     private func declaringEntity(_ name: String, in entity: String) -> String {
-        if managedObjectModel.declaredByName[entity]?.relationship(named: name) != nil || managedObjectModel.declaredByName[entity] == nil { return entity }
+        if managedObjectModel.declaredByName[entity]?.relationship(named: name) != nil || managedObjectModel.declaredByName[entity] == nil {
+            return entity
+        }
         let root = ManagedObjectModel.root(of: entity, in: managedObjectModel.declaredByName)
-        for (member, declared) in managedObjectModel.declaredByName where declared.relationship(named: name) != nil && ManagedObjectModel.root(of: member, in: managedObjectModel.declaredByName) == root {
+        for (member, declared) in managedObjectModel.declaredByName
+        where declared.relationship(named: name) != nil && ManagedObjectModel.root(of: member, in: managedObjectModel.declaredByName) == root {
             return member
         }
         return entity
@@ -42,7 +48,9 @@ extension PersistentStore {
     /// in case, Quarry's own columns), or whose default does not fit its attribute.
     package func validate(_ entity: EntityDescription) throws {
         for name in [entity.name] + entity.keyNames {
-            if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)") }
+            if let problem = SchemaName.problem(name) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)")
+            }
         }
         guard !entity.name.isEmpty, !entity.name.hasPrefix("quarry_"), !entity.name.hasPrefix("sqlite_") else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")
@@ -64,7 +72,8 @@ extension PersistentStore {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "'\(attribute.name)' cannot be an attribute name")
             }
             if let value = attribute.defaultValue, case .failure = attribute.type.coerce(value) {
-                throw StoreError.invalidSchema(entity: entity.name,
+                throw StoreError.invalidSchema(
+                    entity: entity.name,
                     reason: "the default of '\(attribute.name)' is not a \(attribute.type.rawValue)")
             }
         }

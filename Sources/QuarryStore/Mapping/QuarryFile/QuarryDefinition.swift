@@ -45,7 +45,8 @@ package struct QuarryDefinition<Store: PersistentStore> {
     /// Writes `entity` and `changes` (entities gaining its inverses). Returns the members
     /// of the hierarchies reshaped (none outside hierarchies), and the tables made.
     package func run(_ entity: EntityDescription, changes: [EntityDescription], on engine: some QuarryDefinitionStatements)
-        throws -> (touched: [String], made: [String]) {
+        throws -> (touched: [String], made: [String])
+    {
         let all = [entity] + changes
         // Another program's tables, as the store knew them before this definition: one
         // gaining an inverse of `entity` (Northwind's `Products` gaining `reviews`) keeps
@@ -66,7 +67,8 @@ package struct QuarryDefinition<Store: PersistentStore> {
         let hierarchical = all.contains { e in
             e.parent != nil || model.isInHierarchy(e.name) || model.declaredEntity(e.name)?.parent != nil
         }
-        var touched: [String] = [], made: [String] = []
+        var touched: [String] = []
+        var made: [String] = []
         let existing = engine.definitionToMigrate(entity.name)
         if hierarchical {
             let after = DefinitionsAfter(model, all)
@@ -82,8 +84,9 @@ package struct QuarryDefinition<Store: PersistentStore> {
             // A new entity without constraints has no unique index to make or drop (and
             // SQLite's look-up scans the whole schema).
             if existing != nil || !entity.uniqueness.isEmpty {
-                try engine.hierarchies.syncUniqueness(root: entity.name, members: [(entity, nil)],
-                                                      old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
+                try engine.hierarchies.syncUniqueness(
+                    root: entity.name, members: [(entity, nil)],
+                    old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
             }
         }
         try engine.didWriteTables(all, touched: touched, made: made)
@@ -94,7 +97,9 @@ package struct QuarryDefinition<Store: PersistentStore> {
     /// Makes `entity`'s table (when `existing` is nil) or migrates it from `existing`, and
     /// keeps its declaration; checked before (`run`). Returns whether it made the table.
     @discardableResult
-    package func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, on engine: some QuarryDefinitionStatements) throws -> Bool {
+    package func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, on engine: some QuarryDefinitionStatements) throws
+        -> Bool
+    {
         let definition = try StoredDefinition.text(entity)
         if let existing {
             try TableMigration(old: existing, new: entity).run(on: engine.tables)
@@ -108,8 +113,10 @@ package struct QuarryDefinition<Store: PersistentStore> {
     /// The link tables of `entities`' many-to-many relationships (and of to-many ones
     /// without an inverse), named by `storage(of:in:)`, resolved against the definitions
     /// as they will be; a destination not defined yet makes the table when it is.
-    private func createLinkTables(_ entities: [EntityDescription], hierarchical: Bool, others: Set<String>,
-                                  on engine: some QuarryDefinitionStatements) throws {
+    private func createLinkTables(
+        _ entities: [EntityDescription], hierarchical: Bool, others: Set<String>,
+        on engine: some QuarryDefinitionStatements
+    ) throws {
         guard entities.contains(where: { $0.relationships.contains(where: \.isToMany) }) else { return }
         let saved = store.managedObjectModel
         defer { store.managedObjectModel = saved }
@@ -143,8 +150,9 @@ package struct QuarryDefinition<Store: PersistentStore> {
                 let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
                 // Another program's table has no `_pk` for the links to refer to.
                 let quarrys = { (name: String) in others.contains(name) ? nil : table(of: name) }
-                try engine.createLinkTable(name, sourceTable: quarrys(source), targetTable: quarrys(target),
-                                           moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
+                try engine.createLinkTable(
+                    name, sourceTable: quarrys(source), targetTable: quarrys(target),
+                    moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
             }
         }
     }
@@ -169,7 +177,10 @@ package struct DefinitionsAfter {
         order = model.entityOrder + changed.map(\.name).filter { !model.entityOrder.contains($0) }
         var inHierarchy: Set<String> = []
         for e in declared.values {
-            if let parent = e.parent { inHierarchy.insert(e.name); inHierarchy.insert(parent) }
+            if let parent = e.parent {
+                inHierarchy.insert(e.name)
+                inHierarchy.insert(parent)
+            }
         }
         self.inHierarchy = inHierarchy
     }

@@ -20,7 +20,8 @@ extension PersistentStore {
         // Alone in its hierarchy, before and after: no family to clash with, no rows to
         // move. Known at once in a batch (`DefinitionIndex`), else found below.
         if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
-           !definitionIndex.hasSubentities(definition.name) {
+            !definitionIndex.hasSubentities(definition.name)
+        {
             return nil
         }
         var declared = old
@@ -31,7 +32,9 @@ extension PersistentStore {
             guard let entity = managedObjectModel.entitiesByName[parent] else {
                 return "its parent \(parent) is not defined (define the parent first)"
             }
-            if !keepsDeclaration(of: entity.name) || mapping.storage(of: entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            if !keepsDeclaration(of: entity.name) || mapping.storage(of: entity).isView {
+                return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)"
+            }
             var seen: Set<String> = [definition.name]
             var next: String? = parent
             while let name = next {
@@ -43,7 +46,9 @@ extension PersistentStore {
         let root = ManagedObjectModel.root(of: definition.name, in: declared)
         let order = managedObjectModel.entityOrder + (managedObjectModel.entityOrder.contains(definition.name) ? [] : [definition.name])
         let family = [declared[root]].compactMap { $0 } + ManagedObjectModel.below(root, in: declared, order: order)
-        let related = Set(ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name) + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
+        let related = Set(
+            ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name)
+                + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
         for key in definition.keyNames {
             for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
                 if related.contains(other.name) {
@@ -56,18 +61,23 @@ extension PersistentStore {
         // A sub-entity's rows are not all its root table's: its own are counted here (the
         // root table's migration sees its new columns as optional).
         if let previous, previous.parent == definition.parent, definition.parent != nil,
-           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
+            let added = definition.attributes.first(where: {
+                !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil
+            })
+        {
             let rows = try rowCount(of: definition.name, context: context)
             if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
         }
         // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
         if let previous, previous.parent != definition.parent {
             if managedObjectModel.hasSubentities(definition.name) {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
+                return
+                    "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
             }
             let rows = try rowCount(of: definition.name, context: context)
             if rows > 0 {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
+                return
+                    "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
             }
         }
         return nil
@@ -87,8 +97,10 @@ extension PersistentStore {
     /// connection's TEMP schema (a file Quarry did not create).
     package static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
         let storage = EntityStorage.quarry(entity.name)
-        let view = storage.table, table = quoteIdentifier(root)
-        let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)
+        let view = storage.table
+        let table = quoteIdentifier(root)
+        let key = storage.key
+        let tag = quoteIdentifier(EntityStorage.entityColumn)
         let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
         func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
         let selected = ([key, tag] + columns).joined(separator: ", ")
@@ -98,7 +110,7 @@ extension PersistentStore {
             "CREATE \(viewKind) \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
             "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
             "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
-            "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
+            "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END"
         ]
     }
 }

@@ -10,11 +10,14 @@ extension PersistentStore {
         if entity.uniqueness.isEmpty { return nil }
         var declared = declared
         declared[entity.name] = entity
-        let keys = Set((ManagedObjectModel.ancestors(of: entity.name, in: declared) + [entity]).flatMap { $0.attributeNames + $0.toOneRelationships.map(\.name) })
+        let keys = Set(
+            (ManagedObjectModel.ancestors(of: entity.name, in: declared) + [entity]).flatMap { $0.attributeNames + $0.toOneRelationships.map(\.name) }
+        )
         for constraint in entity.uniqueness {
             if constraint.isEmpty { return "a uniqueness constraint names no attribute" }
             if let unknown = constraint.first(where: { !keys.contains($0) }) {
-                return "the uniqueness constraint (\(constraint.joined(separator: ", "))) names '\(unknown)', which is not an attribute of \(entity.name)"
+                return
+                    "the uniqueness constraint (\(constraint.joined(separator: ", "))) names '\(unknown)', which is not an attribute of \(entity.name)"
             }
         }
         return nil

@@ -20,9 +20,10 @@ package struct StoredDefinition: Encodable {
         // Every table Quarry makes is keyed by `_pk`; a definition naming another key
         // column is not one Quarry wrote.
         if let key = try json.optional("primaryKey", \.string), key != EntityStorage.quarryKeyColumn { throw Unreadable() }
-        var entity = EntityDescription(name: try json.required("name", \.string),
-                                       attributes: try json.required("attributes", \.array).map(Self.attribute),
-                                       relationships: try (json.optional("relationships", \.array) ?? []).map(Self.relationship))
+        var entity = EntityDescription(
+            name: try json.required("name", \.string),
+            attributes: try json.required("attributes", \.array).map(Self.attribute),
+            relationships: try (json.optional("relationships", \.array) ?? []).map(Self.relationship))
         entity.parent = try json.optional("parent", \.string)
         entity.isAbstract = try json.optional("isAbstract", \.bool) ?? false
         entity.uniqueness = try (json.optional("uniqueness", \.array) ?? []).map { names in
@@ -42,24 +43,26 @@ package struct StoredDefinition: Encodable {
     struct Unreadable: Error {}
 
     private static func attribute(_ json: JSONTree) throws -> AttributeDescription {
-        var a = AttributeDescription(name: try json.required("name", \.string),
-                                     type: try json.required("type", \.attributeType),
-                                     isOptional: try json.required("isOptional", \.bool),
-                                     defaultValue: try json.optional("defaultValue", \.value),
-                                     isIndexed: try json.required("isIndexed", \.bool),
-                                     isUnique: try json.required("isUnique", \.bool))
+        var a = AttributeDescription(
+            name: try json.required("name", \.string),
+            type: try json.required("type", \.attributeType),
+            isOptional: try json.required("isOptional", \.bool),
+            defaultValue: try json.optional("defaultValue", \.value),
+            isIndexed: try json.required("isIndexed", \.bool),
+            isUnique: try json.required("isUnique", \.bool))
         a.renamedFrom = try json.optional("renamedFrom", \.string)
         return a
     }
 
     private static func relationship(_ json: JSONTree) throws -> RelationshipDescription {
-        var r = RelationshipDescription(name: try json.required("name", \.string),
-                                        destination: try json.required("destination", \.string),
-                                        inverse: try json.optional("inverse", \.string),
-                                        isToMany: try json.required("isToMany", \.bool),
-                                        deleteRule: try json.required("deleteRule", \.deleteRule),
-                                        column: try json.optional("column", \.string),
-                                        targetKey: try json.optional("targetKey", \.string))
+        var r = RelationshipDescription(
+            name: try json.required("name", \.string),
+            destination: try json.required("destination", \.string),
+            inverse: try json.optional("inverse", \.string),
+            isToMany: try json.required("isToMany", \.bool),
+            deleteRule: try json.required("deleteRule", \.deleteRule),
+            column: try json.optional("column", \.string),
+            targetKey: try json.optional("targetKey", \.string))
         r.isRequired = try json.optional("isRequired", \.bool)
         return r
     }
@@ -75,21 +78,21 @@ package struct StoredDefinition: Encodable {
 }
 
 /// Typed reads of a stored definition's members; a member of the wrong type is unreadable.
-private extension JSONTree {
-    func required<T>(_ key: String, _ read: (JSONTree) -> T?) throws -> T {
+extension JSONTree {
+    fileprivate func required<T>(_ key: String, _ read: (JSONTree) -> T?) throws -> T {
         guard let member = self[key], let value = read(member) else { throw StoredDefinition.Unreadable() }
         return value
     }
 
     /// Absent and `null` alike are nil, as `decodeIfPresent` read them.
-    func optional<T>(_ key: String, _ read: (JSONTree) -> T?) throws -> T? {
+    fileprivate func optional<T>(_ key: String, _ read: (JSONTree) -> T?) throws -> T? {
         guard let member = self[key], !member.isNull else { return nil }
         guard let value = read(member) else { throw StoredDefinition.Unreadable() }
         return value
     }
 
     package var attributeType: AttributeType? { string.flatMap(AttributeType.init(rawValue:)) }
-    var deleteRule: DeleteRule? { string.flatMap(DeleteRule.init(rawValue:)) }
+    fileprivate var deleteRule: DeleteRule? { string.flatMap(DeleteRule.init(rawValue:)) }
 
     /// A default value as `Value`'s encoding writes it: `{"type": tag, "value": ...}`.
     package var value: Value? {

@@ -1,5 +1,5 @@
-import QuarryModel
 import QuarryEngine
+import QuarryModel
 
 /// What migrating one of Quarry's tables in place asks of the engine it is on
 /// (`TableMigration`) or making it (`TableCreation`): a SQLite file's
@@ -34,13 +34,15 @@ extension QuarryTableStatements {
     /// The index an attribute's `isIndexed` or `isUnique` asks for, if it asks for one.
     func createIndex(_ entity: String, _ attribute: AttributeDescription) throws {
         guard attribute.isIndexed || attribute.isUnique else { return }
-        try statements.run("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(indexName(TableMigration.indexName(entity, attribute.name))) "
-                           + "ON \(relation(entity)) (\(quoteIdentifier(attribute.name)))", [])
+        try statements.run(
+            "CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(indexName(TableMigration.indexName(entity, attribute.name))) "
+                + "ON \(relation(entity)) (\(quoteIdentifier(attribute.name)))", [])
     }
 
     /// The index of a to-one key's column: inverse sets and delete rules look rows up by it.
     func createForeignKeyIndex(_ entity: String, _ column: String) throws {
-        try statements.run("CREATE INDEX IF NOT EXISTS \(indexName("quarry_fk_\(entity)_\(column)")) ON \(relation(entity)) (\(quoteIdentifier(column)))", [])
+        try statements.run(
+            "CREATE INDEX IF NOT EXISTS \(indexName("quarry_fk_\(entity)_\(column)")) ON \(relation(entity)) (\(quoteIdentifier(column)))", [])
     }
 }
 
@@ -53,7 +55,8 @@ package struct TableCreation {
 
     package func run(on tables: some QuarryTableStatements) throws {
         try tables.refuseTaken(entity.name)
-        let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) \(tables.keyDeclaration)"]
+        let columns =
+            ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) \(tables.keyDeclaration)"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \(tables.columnType($0.type))" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) \(tables.keyColumnType)" }
         try tables.statements.run("CREATE TABLE \(tables.relation(entity.name)) (\(columns.joined(separator: ", ")))", [])
@@ -85,9 +88,11 @@ package struct TableMigration {
         var renamed: [String: String] = [:]
         for attribute in new.attributes {
             guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil,
-                  old.attribute(named: from) != nil else { continue }
+                old.attribute(named: from) != nil
+            else { continue }
             if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
-                throw StoreError.migrationRefused(entity: new.name,
+                throw StoreError.migrationRefused(
+                    entity: new.name,
                     reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
             }
             try tables.dropIndex(Self.indexName(new.name, from))
@@ -98,7 +103,8 @@ package struct TableMigration {
             let column = quoteIdentifier(attribute.name)
             guard let previous = old.attribute(named: renamed[attribute.name] ?? attribute.name) else {
                 if !attribute.isOptional, attribute.defaultValue == nil, rows > 0 {
-                    throw StoreError.migrationRefused(entity: new.name,
+                    throw StoreError.migrationRefused(
+                        entity: new.name,
                         reason: "new attribute '\(attribute.name)' is required, so the \(rows) existing rows need a default")
                 }
                 try sql.run("ALTER TABLE \(table) ADD COLUMN \(column) \(tables.columnType(attribute.type))", [])
@@ -109,14 +115,16 @@ package struct TableMigration {
                 continue
             }
             if previous.type != attribute.type {
-                throw StoreError.migrationRefused(entity: new.name,
+                throw StoreError.migrationRefused(
+                    entity: new.name,
                     reason: "'\(attribute.name)' would change type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
             }
             if previous.isOptional, !attribute.isOptional {
                 let nulls = try sql.count("SELECT count(*) FROM \(table) WHERE \(column) IS NULL")
                 if nulls > 0 {
                     guard let value = attribute.defaultValue else {
-                        throw StoreError.migrationRefused(entity: new.name,
+                        throw StoreError.migrationRefused(
+                            entity: new.name,
                             reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
                     }
                     try sql.run("UPDATE \(table) SET \(column) = ? WHERE \(column) IS NULL", [try attribute.type.coerce(value).get()])
@@ -128,7 +136,8 @@ package struct TableMigration {
                 try tables.createIndex(new.name, attribute)
             }
         }
-        let oldKeys = Set(old.ownKeyColumns.map(\.name)), newKeys = Set(new.ownKeyColumns.map(\.name))
+        let oldKeys = Set(old.ownKeyColumns.map(\.name))
+        let newKeys = Set(new.ownKeyColumns.map(\.name))
         for name in newKeys.subtracting(oldKeys).sorted() {
             if old.attribute(named: name) != nil {
                 throw StoreError.migrationRefused(entity: new.name, reason: "'\(name)' would change from an attribute to a relationship")
@@ -152,6 +161,7 @@ package struct TableMigration {
     package static func indexName(_ entity: String, _ attribute: String) -> String { "quarry_idx_\(entity)_\(attribute)" }
 
     package init(old: EntityDescription, new: EntityDescription) {
-        self.old = old; self.new = new
+        self.old = old
+        self.new = new
     }
 }
