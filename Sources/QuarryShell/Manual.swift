@@ -68,10 +68,13 @@ enum Manual {
         return heading
     }
 
-    /// Text as roff reads it literally: backslashes and dashes escaped, and no line
-    /// starting with a control character.
+    /// Text as roff reads it literally: backslashes and dashes escaped, no line starting
+    /// with a control character, and the typographic characters of the help text in
+    /// roff's own names (an ASCII terminal's troff has no glyph for `…`, and warns).
     static func text(_ s: String) -> String {
         let escaped = s.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+            .replacingOccurrences(of: "…", with: "...").replacingOccurrences(of: "–", with: "\\(en")
+            .replacingOccurrences(of: "—", with: "\\(em")
         return escaped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
         }.joined(separator: "\n")
