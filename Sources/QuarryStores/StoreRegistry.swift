@@ -8,7 +8,7 @@ import QuarryStore
 /// Opens every store, from a file's path or a server's URL: the one place that knows the
 /// kinds of location there are. Layers above ask the store it opens for what it can do
 /// (`ObjectContext.capabilities`), never for its kind. A file is then recognised by its
-/// contents (`ObjectContext.storeKinds`: Quarry's own, Core Data's, another program's).
+/// contents (`OpenFileRequest.storeKinds`: Quarry's own, Core Data's, another program's).
 public enum StoreRegistry {
     /// The servers Quarry speaks to, asked in order before a location is taken as a file.
     /// A new engine is one more entry here.
@@ -23,7 +23,7 @@ public enum StoreRegistry {
     public static func prepare() { _ = prepared }
     private static let prepared: Void = {
         CoreDataStore.prepareLayers()
-        ObjectContext.makeScratch = { try ObjectContext(path: nil) }
+        ObjectContext.makeScratch = { try OpenFileRequest.open(path: nil) }
     }()
 
     /// A context over the store `location` names: a server's, or else a SQLite file's
@@ -36,7 +36,7 @@ public enum StoreRegistry {
     ) throws -> ObjectContext {
         prepare()
         if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
-        return try ObjectContext(path: location, readOnly: readOnly, functions: functions, model: model)
+        return try OpenFileRequest.open(path: location, readOnly: readOnly, functions: functions, model: model)
     }
 
     /// The engines' versions, for `--version` ("SQLite 3.40.1").

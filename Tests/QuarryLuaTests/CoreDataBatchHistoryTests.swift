@@ -24,7 +24,7 @@ import Testing
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"n = Car:updateall("maker == 'McLaren'", {}, { model = "x", color = "red" })"#)
         #expect(h.string("n") == "\(matching.count)")
-        let model = try #require(h.context.coreData?.model)
+        let model = try #require(CoreDataStore.behind(h.context)?.model)
         let names = try Dictionary(
             uniqueKeysWithValues: rows(path, "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").map {
                 (Int64.fromDatabaseValue($0[0])!, String.fromDatabaseValue($0[1])!)

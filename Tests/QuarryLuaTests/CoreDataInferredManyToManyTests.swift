@@ -25,7 +25,7 @@ import Testing
         let path = try Self.withoutModel("screentime/RMAdminStore-Local.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.context.coreData?.modelSource == "inferred")
+        #expect(CoreDataStore.behind(h.context)?.modelSource == "inferred")
         h.run(#"bp = Blueprint:get("Blueprint/1"); u = CoreUser:get("CoreUser/1")"#)
         #expect(h.string("#bp.users .. ' ' .. bp.users[1]:objectID() .. ' ' .. #u.blueprints") == "1 CoreUser/1 1")
         #expect(h.string(#"count("Blueprint", "ANY users.dsid == %@", u.dsid)"#) == "1")
@@ -71,7 +71,7 @@ import Testing
     @Test func linksThroughInferredNamesAreSavedToTheJoinTable() throws {
         let path = try Self.withoutModel("authors/TestModel.sqlite")
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.context.coreData?.modelSource == "inferred")
+        #expect(CoreDataStore.behind(h.context)?.modelSource == "inferred")
         h.run(
             #"""
             a = Author:new{ firstname = "Ursula", lastname = "Le Guin" }

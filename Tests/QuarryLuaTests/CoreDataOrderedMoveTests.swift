@@ -103,7 +103,7 @@ import Testing
             let albumEntity = try #require(try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM ZGENERICALBUM WHERE Z_PK = ?", arguments: [album]))
             let update = try #require(changes.first { ($0[1] as Int64) == albumEntity && ($0[2] as Int64) == album })
             #expect((update[0] as Int64) == PersistentHistoryLayout.ChangeType.update.rawValue)
-            let model = try #require(h.context.coreData?.model)
+            let model = try #require(CoreDataStore.behind(h.context)?.model)
             let albumName = try #require(try String.fetchOne(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [albumEntity]))
             let bits = try #require(update[3] as Data?)
             #expect(PersistentHistoryColumns.names(in: bits, order: PersistentHistoryColumns.coreDataOrder(of: albumName, in: model)) == ["assets"])

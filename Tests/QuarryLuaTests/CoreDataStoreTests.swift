@@ -81,7 +81,9 @@ import Testing
             let expected = try opened.column(entity.name, "1").count
             #expect(try FetchRequest(entityName: entity.name).count(in: opened.context) == expected, "\(store): count of \(entity.name)")
         }
-        #expect(opened.context.coreData?.notes.contains { $0.contains("inferred") } == !CoreDataFixtures.stores.first { $0.path == store }!.hasCache)
+        #expect(
+            CoreDataStore.behind(opened.context)?.notes.contains { $0.contains("inferred") } == !CoreDataFixtures.stores.first { $0.path == store }!
+                .hasCache)
     }
 
     /// Every attribute of every entity, read through Quarry, equals the column in SQL
@@ -197,7 +199,7 @@ import Testing
         let rows = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZJOURNALENTRY") ?? -1 }
         #expect(rows > 0)
         #expect(try FetchRequest(entityName: "JournalEntry").count(in: opened.context) == rows)
-        #expect(opened.context.coreData?.modelSource.hasSuffix("SurfJournalModel.xcdatamodeld") == true)
+        #expect(CoreDataStore.behind(opened.context)?.modelSource.hasSuffix("SurfJournalModel.xcdatamodeld") == true)
         // The model file's names, not inferred ones.
         #expect(try opened.context.entity(named: "JournalEntry").attribute(named: "location") != nil)
     }
@@ -354,14 +356,14 @@ import Testing
     /// keeps the filter, and a row keyed by text is still no object.
     @Test func onlyAKeyThatMayHoldTextIsFiltered() throws {
         let opened = try Opened("cars/SampleModel_V1.sqlite")
-        let person = try #require(opened.context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
+        let person = try #require(CoreDataStore.behind(opened.context)?.tableSQL(readBy: "\"Person\"").first?.sql)
         #expect(!person.contains("typeof(\"Z_PK\")") && person.hasSuffix("FROM main.\"ZPERSON\""), "\(person)")
         let context = try carsOpened(
             after: """
                 ALTER TABLE ZPERSON RENAME TO OLDPERSON; CREATE TABLE ZPERSON AS SELECT * FROM OLDPERSON; DROP TABLE OLDPERSON;
                 INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT) VALUES ('text', 4, 1)
                 """)
-        let filtered = try #require(context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
+        let filtered = try #require(CoreDataStore.behind(context)?.tableSQL(readBy: "\"Person\"").first?.sql)
         #expect(filtered.contains("typeof(\"Z_PK\") = 'integer'"), "\(filtered)")
         #expect(try FetchRequest(entityName: "Person").count(in: context) == 20)
     }

@@ -51,7 +51,7 @@ import Testing
     /// The setting itself is off on the connection, so even SQL that does not pass through
     /// `sql()` cannot install a tokenizer (SQLite answers "fts3tokenize disabled").
     @Test func theTokenizerSettingIsOffOnEveryConnection() throws {
-        for context in [try StoreOpener.open(nil), try ObjectContext(path: nil)] {
+        for context in [try StoreOpener.open(nil), try OpenFileRequest.open(path: nil)] {
             #expect { try context.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
                 "\(error)".contains("fts3tokenize disabled")
             }

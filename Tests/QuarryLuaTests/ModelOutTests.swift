@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func aCoreDataStoreExportsAndWritesSwiftFromItsModel() throws {
-        let h = try Harness(context: ObjectContext(path: CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")))
+        let h = try Harness(context: OpenFileRequest.open(path: CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")))
         let folder = try CoreDataFixtures.temporaryFolder().appendingPathComponent("Cars.xcdatamodel").path
         #expect(h.string("export(entities(), '\(folder)')") == "4")
         let original = try CoreDataModel.load(contentsOf: CoreDataFixtures.path("cars/SampleModel.momd"))

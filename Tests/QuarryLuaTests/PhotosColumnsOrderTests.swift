@@ -50,7 +50,7 @@ import Testing
     init() throws {
         path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
         let context = try StoreOpener.open(path)
-        model = try #require(context.coreData?.model)
+        model = try #require(CoreDataStore.behind(context)?.model)
         context.close()
         rows = try Self.updates(path)
     }

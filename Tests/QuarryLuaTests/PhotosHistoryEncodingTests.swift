@@ -54,7 +54,7 @@ import Testing
     @Test func coreDatasOwnTombstonesFollowTheModelsOrder() throws {
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
         let context = try StoreOpener.open(path)
-        let model = try #require(context.coreData?.model)
+        let model = try #require(CoreDataStore.behind(context)?.model)
         let rows = try Self.tombstones(path, where: "1")
         #expect(rows.count == 42)
         for row in rows {
@@ -95,7 +95,7 @@ import Testing
         let albumKey: Int64 = album[0]
         let personKey: Int64 = person[0]
         h.run(#"GenericAlbum:get("GenericAlbum/\#(albumKey)"):delete(); Person:get("Person/\#(personKey)"):delete(); save()"#)
-        let model = try #require(h.context.coreData?.model)
+        let model = try #require(CoreDataStore.behind(h.context)?.model)
         let written = try Self.tombstones(path, where: "c.Z_PK > \(last)")
         let albumRow = try #require(written.first { $0.entity == "Album" })
         let personRow = try #require(written.first { $0.entity == "Person" })

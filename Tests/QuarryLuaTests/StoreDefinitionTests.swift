@@ -24,12 +24,12 @@ struct StoreDefinitionTests {
         let h = try Harness(context: try StoreOpener.open(store))
         let message = h.error(#"import("\#(csv)", { entity = "Airline2" })"#)
         #expect(message.contains("import") && message.contains("Airline2 is not an entity of the store") && message.contains("Core Data store"))
-        #expect(h.string(#"#entities()"#) == "\(h.context.entities.count)" && h.context.coreData != nil)
+        #expect(h.string(#"#entities()"#) == "\(h.context.entities.count)" && CoreDataStore.behind(h.context) != nil)
         h.context.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         let reopened = try StoreOpener.open(store)
         defer { reopened.close() }
-        #expect(reopened.coreData != nil && reopened.entities.allSatisfy { $0.name != "Airline2" })
+        #expect(CoreDataStore.behind(reopened) != nil && reopened.entities.allSatisfy { $0.name != "Airline2" })
     }
 
     /// In a new Quarry file `quarry_model` comes first, before the tables it describes,

@@ -161,7 +161,7 @@ import Testing
         #expect(folded == PredicateFunctions.fold("CAFÉ", [.caseInsensitive, .diacriticInsensitive]))
         let null = try context.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT quarry_fold(NULL, 3)") }
         #expect(null == .null)
-        let plain = try ObjectContext(path: nil)
+        let plain = try OpenFileRequest.open(path: nil)
         #expect(throws: (any Error).self) { try plain.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('x', 1)") } }
     }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ConflictTests {
     private func twoContexts() throws -> (ObjectContext, ObjectContext, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-conflict-\(UUID().uuidString).db").path
-        let first = try ObjectContext(path: path)
+        let first = try OpenFileRequest.open(path: path)
         try first.define(
             EntityDescription(
                 name: "Item",
@@ -19,7 +19,7 @@ import Testing
                 ]))
         _ = try first.insert(into: "Item", values: ["title": .text("a"), "n": .integer(1)])
         try first.save()
-        return (first, try ObjectContext(path: path), path)
+        return (first, try OpenFileRequest.open(path: path), path)
     }
 
     @Test func aChangeUnderAnOpenContextIsAConflictAndNothingIsWritten() throws {
@@ -52,7 +52,7 @@ import Testing
         try theirs.save()
         try a.setValue(.integer(9), forKey: "n")
         try mine.save(merge: .mine)
-        let check = try ObjectContext(path: path)
+        let check = try OpenFileRequest.open(path: path)
         #expect(try check.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "n") } == .integer(9))
     }
 
@@ -79,7 +79,7 @@ import Testing
         #expect(a.isDeleted && heard == ["Item/1"])
         #expect(try mine.object(entityName: "Item", primaryKey: 1) == nil)
         #expect(throws: StoreError.self) { try a.setValue(.text("again"), forKey: "title") }
-        #expect(try ObjectContext(path: path).object(entityName: "Item", primaryKey: 2).map { try $0.value(forKey: "n") } == .integer(20))
+        #expect(try OpenFileRequest.open(path: path).object(entityName: "Item", primaryKey: 2).map { try $0.value(forKey: "n") } == .integer(20))
     }
 
     /// A migration that fills nils with a new required attribute's default gives objects
@@ -102,7 +102,7 @@ import Testing
         let b = try #require(try mine.object(entityName: "Item", primaryKey: 2))
         #expect(try a.value(forKey: "note") == .null)
         // Another connection that knows the new column.
-        let theirs = try ObjectContext(path: path)
+        let theirs = try OpenFileRequest.open(path: path)
         let other = try #require(try theirs.object(entityName: "Item", primaryKey: 2))
         try other.setValue(.text("theirs"), forKey: "note")
         try theirs.save()
@@ -127,7 +127,7 @@ import Testing
     @Test func aLinkToARowDeletedElsewhereIsNoLink() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-link-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let mine = try ObjectContext(path: path)
+        let mine = try OpenFileRequest.open(path: path)
         try mine.define(
             EntityDescription(
                 name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
@@ -139,7 +139,7 @@ import Testing
         let book = try mine.insert(into: "Book", values: ["title": .text("b")])
         let tag = try mine.insert(into: "Tag", values: ["name": .text("t")])
         try mine.save()
-        let theirs = try ObjectContext(path: path)
+        let theirs = try OpenFileRequest.open(path: path)
         try theirs.delete(try #require(try theirs.object(entityName: "Book", primaryKey: 1)))
         try theirs.save()
         try mine.addRelated(tag, to: "tags", of: book)
@@ -158,13 +158,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = dir.appendingPathComponent("ours.db").path
         do {
-            let context = try ObjectContext(path: ours)
+            let context = try OpenFileRequest.open(path: ours)
             try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)]))
             #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
         }
         let theirs = dir.appendingPathComponent("theirs.db").path
         try DatabaseQueue(path: theirs).write { db in try db.execute(sql: "CREATE TABLE t (x)") }
-        let context = try ObjectContext(path: theirs)
+        let context = try OpenFileRequest.open(path: theirs)
         #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     }
 }

@@ -20,7 +20,7 @@ let itemEntity = EntityDescription(
     ])
 
 func makeContext(_ entities: EntityDescription...) throws -> ObjectContext {
-    let context = try ObjectContext(path: nil)
+    let context = try OpenFileRequest.open(path: nil)
     for entity in entities { try context.define(entity) }
     return context
 }
@@ -430,7 +430,7 @@ final class CommitCounter: TransactionObserver {
                 AttributeDescription(name: "born", type: .date, isOptional: true)
             ])
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             try context.define(itemEntity)
             try context.define(person)
             _ = try context.insert(into: "Item", values: ["title": .text("saved 1"), "count": .integer(1)])
@@ -440,7 +440,7 @@ final class CommitCounter: TransactionObserver {
             _ = try context.insert(into: "Item", values: ["title": .text("never saved")])
             #expect(context.hasChanges)
         }
-        let reopened = try ObjectContext(path: path)
+        let reopened = try OpenFileRequest.open(path: path)
         #expect(reopened.path == path)
         #expect(reopened.entities == [itemEntity, person])
         #expect(!reopened.hasChanges)
@@ -458,12 +458,12 @@ final class CommitCounter: TransactionObserver {
         let path = temporaryStorePath()
         defer { removeStore(path) }
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             try context.define(itemEntity)
             _ = try context.insert(into: "Item", values: ["title": .text("a")])
             try context.save()
         }
-        let readOnly = try ObjectContext(path: path, readOnly: true)
+        let readOnly = try OpenFileRequest.open(path: path, readOnly: true)
         #expect(readOnly.isReadOnly)
         #expect(readOnly.entities == [itemEntity])
         #expect(try rowCount(readOnly) == 1)
@@ -477,7 +477,7 @@ final class CommitCounter: TransactionObserver {
         // Defining the entity as it already is needs no write.
         #expect(try readOnly.define(itemEntity) == itemEntity)
         #expect(try rowCount(readOnly) == 1)
-        let again = try ObjectContext(path: path)
+        let again = try OpenFileRequest.open(path: path)
         #expect(try rowCount(again) == 1)
         #expect(again.entities == [itemEntity])
     }
@@ -486,6 +486,6 @@ final class CommitCounter: TransactionObserver {
         let path = temporaryStorePath()
         defer { removeStore(path) }
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.self) { try ObjectContext(path: path) }
+        #expect(throws: StoreError.self) { try OpenFileRequest.open(path: path) }
     }
 }

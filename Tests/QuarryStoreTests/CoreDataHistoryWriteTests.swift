@@ -67,7 +67,7 @@ import Testing
         let path = try storeWithHistory()
         let personCode = try #require(try int(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'"))
         let personMax = try #require(try int(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'"))
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
 
         // Insert.
         let start = Date().timeIntervalSinceReferenceDate
@@ -141,7 +141,7 @@ import Testing
 
     @Test func oneSaveOfManyChangesIsOneTransaction() throws {
         let path = try storeWithHistory()
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         let a = try #require(try context.object(entityName: "Car", primaryKey: 3))
         try a.setValue(.text("One"), forKey: "maker")
         try context.delete(try #require(try context.object(entityName: "Car", primaryKey: 4)))
@@ -176,7 +176,7 @@ import Testing
         for (extra, names) in cases {
             let path = try storeWithHistory(extra: extra)
             let before = bytes(path)
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             let car = try #require(try context.object(entityName: "Car", primaryKey: 1))
             try car.setValue(.text("x"), forKey: "model")
             do {
@@ -202,7 +202,7 @@ import Testing
         #expect(Data.fromDatabaseValue(stored)?.count == 16)
         let personCode = try #require(try int(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'"))
         let carCode = try #require(try int(path, "SELECT Z_ENT FROM ZCAR WHERE Z_PK = 3"))
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         try context.delete(try #require(try context.object(entityName: "Person", primaryKey: 1)))
         try context.delete(try #require(try context.object(entityName: "Car", primaryKey: 3)))
         try context.save()
@@ -218,7 +218,7 @@ import Testing
     /// is not the store Core Data would have made from this model: a delete is refused.
     @Test func aDeleteIsRefusedWhenTheStoreHasNoTombstoneColumnForIt() throws {
         let path = try storeWithHistory(tombstones: 0)
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         try context.delete(try #require(try context.object(entityName: "Person", primaryKey: 1)))
         let before = bytes(path)
         let error = #expect(throws: StoreError.self) { try context.save() }
@@ -248,7 +248,7 @@ import Testing
     @Test func readingAStoreWithHistoryChangesNoByte() throws {
         let path = try storeWithHistory()
         let before = bytes(path)
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         #expect(try context.object(entityName: "Car", primaryKey: 1) != nil)
         #expect(!context.entities.contains { ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING", "ACHANGE", "ATRANSACTION"].contains($0.name) })
         context.close()

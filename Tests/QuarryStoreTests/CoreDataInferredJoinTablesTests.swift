@@ -42,17 +42,17 @@ import Testing
     /// The store's model from its cache, then the model inferred from a copy without it.
     static func cachedAndInferred(_ store: String) throws -> (cached: CoreDataModel, inferred: CoreDataModel, notes: [String], path: String) {
         let path = try CoreDataFixtures.copyOfStore(store)
-        let withCache = try ObjectContext(path: path)
-        let cached = try #require(withCache.coreData?.model)
-        #expect(withCache.coreData?.modelSource == "the store's model cache")
+        let withCache = try OpenFileRequest.open(path: path)
+        let cached = try #require(CoreDataStore.behind(withCache)?.model)
+        #expect(CoreDataStore.behind(withCache)?.modelSource == "the store's model cache")
         withCache.close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: "DROP TABLE Z_MODELCACHE") }
         try queue.close()
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
-        #expect(context.coreData?.modelSource == "inferred")
-        return (cached, try #require(context.coreData?.model), context.openingNotes, path)
+        #expect(CoreDataStore.behind(context)?.modelSource == "inferred")
+        return (cached, try #require(CoreDataStore.behind(context)?.model), context.openingNotes, path)
     }
 
     @Test func screenTimesJoinTableIsBlueprintUsersAndCoreUserBlueprints() throws {
@@ -87,11 +87,11 @@ import Testing
             got == expected,
             "missing: \(expected.subtracting(got).map(\.description).sorted()); extra: \(got.subtracting(expected).map(\.description).sorted())")
         // And they are read: an album's assets through the inferred names, in the join table's order.
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         let album = try #require(context.entities.first { $0.name == "Album" })
         #expect(album.relationship(named: "assets")?.isToMany == true)
-        #expect(context.coreData?.ordering(of: "Album", "assets") != nil)
+        #expect(CoreDataStore.behind(context)?.ordering(of: "Album", "assets") != nil)
     }
 
     /// A to-one whose destination has sub-entities keeps the target's entity number in

@@ -90,7 +90,7 @@ enum SiblingStore {
 extension CoreDataLayoutTests {
     @Test func siblingsKeepASharedNameInColumnsSuffixedInEntityNumberOrder() throws {
         let (store, model) = try SiblingStore.make()
-        let context = try ObjectContext(path: store, model: model)
+        let context = try OpenFileRequest.open(path: store, model: model)
         defer { context.close() }
         #expect(context.openingNotes.isEmpty, "\(context.openingNotes)")
         let tower = try #require(try context.object(entityName: "Tower", primaryKey: 1))
@@ -115,7 +115,7 @@ extension CoreDataLayoutTests {
 
     @Test func aTombstoneIsReadFromTheSiblingsSuffixedColumn() throws {
         let (store, model) = try SiblingStore.make(withHistory: true)
-        let context = try ObjectContext(path: store, model: model)
+        let context = try OpenFileRequest.open(path: store, model: model)
         defer { context.close() }
         let box = try #require(try context.object(entityName: "Box", primaryKey: 2))
         try context.delete(box)
@@ -125,7 +125,7 @@ extension CoreDataLayoutTests {
 
     @Test func aToManyWithNoInverseIsTheDestinationsHiddenColumn() throws {
         let (store, model) = try SiblingStore.make()
-        let context = try ObjectContext(path: store, model: model)
+        let context = try OpenFileRequest.open(path: store, model: model)
         defer { context.close() }
         let owner = try #require(try context.object(entityName: "Owner", primaryKey: 1))
         let shapes = try context.relatedObjects("shapes", of: owner)
@@ -140,7 +140,7 @@ extension CoreDataLayoutTests {
 
     @Test func aSuffixedJoinTableIsFoundByItsColumns() throws {
         let (store, model) = try SiblingStore.make()
-        let context = try ObjectContext(path: store, model: model)
+        let context = try OpenFileRequest.open(path: store, model: model)
         defer { context.close() }
         let owner = try #require(try context.object(entityName: "Owner", primaryKey: 1))
         let tags = try context.relatedObjects("tags", of: owner)
@@ -164,10 +164,10 @@ extension CoreDataLayoutTests {
     /// suffixed `Z_3REPRESENTATIVEASSETS1`.
     @Test func photosMapsItsSuffixedAndHiddenColumns() throws {
         let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         #expect(context.openingNotes.isEmpty, "\(context.openingNotes)")
-        let store = try #require(context.coreData)
+        let store = try #require(CoreDataStore.behind(context))
         let fetching = try #require(store.mapped("FetchingAlbum")?.viewSQL)
         #expect(fetching.contains("\"ZSEARCHINDEXREBUILDSTATE1\" AS \"searchIndexRebuildState\""), "\(fetching)")
         let album = try #require(store.mapped("Album")?.viewSQL)

@@ -46,11 +46,11 @@ import Testing
         try FileManager.default.copyItem(atPath: CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld"), toPath: model)
         let modelBefore = contents(of: model)
         #expect(!modelBefore.isEmpty)
-        let context = try ObjectContext(path: store)
+        let context = try OpenFileRequest.open(path: store)
         let entry = try #require(context.entities.first { $0.name == "JournalEntry" }, "\(context.entities.map(\.name))")
         // The model's names, in its case: inferred names would be lowercased.
         #expect(Set(entry.attributes.map(\.name)).isSuperset(of: ["date", "height", "location", "period", "rating", "wind"]))
-        #expect(context.coreData?.modelSource == model)
+        #expect(CoreDataStore.behind(context)?.modelSource == model)
         #expect(
             context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it was used: \(model)"), "\(context.openingNotes)")
         let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"JournalEntry\"") ?? 0 }
@@ -67,16 +67,16 @@ import Testing
         // Named unlike the store: it is the parent folder's only model.
         let model = folder.appendingPathComponent("Journal.xcdatamodeld").path
         try FileManager.default.copyItem(atPath: CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld"), toPath: model)
-        let context = try ObjectContext(path: store)
+        let context = try OpenFileRequest.open(path: store)
         defer { context.close() }
-        #expect(context.coreData?.modelSource == model)
+        #expect(CoreDataStore.behind(context)?.modelSource == model)
         #expect(context.entities.first { $0.name == "JournalEntry" } != nil, "\(context.entities.map(\.name))")
     }
 
     @Test func withNoModelBesideOrSeveralTheNamesAreInferred() throws {
         let store = try CoreDataFixtures.copyOfStore("recipes/Recipes.sqlite")
-        let first = try ObjectContext(path: store)
-        #expect(first.coreData?.modelSource == "inferred")
+        let first = try OpenFileRequest.open(path: store)
+        #expect(CoreDataStore.behind(first)?.modelSource == "inferred")
         #expect(first.openingNotes.count == 1 && first.openingNotes[0].contains("were inferred"), "\(first.openingNotes)")
         first.close()
         // Two unrelated models, neither named after the store: none is chosen.
@@ -86,9 +86,9 @@ import Testing
                 atPath: CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld"),
                 toPath: folder.appendingPathComponent(name + ".xcdatamodeld").path)
         }
-        let second = try ObjectContext(path: store)
+        let second = try OpenFileRequest.open(path: store)
         defer { second.close() }
-        #expect(second.coreData?.modelSource == "inferred")
+        #expect(CoreDataStore.behind(second)?.modelSource == "inferred")
         #expect(CoreDataModel.modelBeside(store: store) == nil)
     }
 
@@ -97,8 +97,8 @@ import Testing
         let model = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent("Recipes.xcdatamodeld")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        let context = try ObjectContext(path: store)
-        #expect(context.coreData?.modelSource == "inferred")
+        let context = try OpenFileRequest.open(path: store)
+        #expect(CoreDataStore.behind(context)?.modelSource == "inferred")
         #expect(
             context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it could not be read"), "\(context.openingNotes)")
         #expect(context.entities.contains { $0.name.lowercased() == "recipe" }, "\(context.entities.map(\.name))")

@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func aCoreDataStoreExportsTheModelItWasReadWith() throws {
-        let context = try ObjectContext(path: CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite"))
+        let context = try OpenFileRequest.open(path: CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite"))
         let model = CoreDataModel(of: context)
         // Not the flattened views: SportCar declares nothing, Car does not hold isLimitedEdition.
         #expect(model.entity(named: "SportCar")?.attributes.isEmpty == true)

@@ -17,7 +17,7 @@ import Testing
     /// and the names were inferred (lowercased, with no relationships).
     @Test func aMaxCountOfMinusOneIsNoMaximum() throws {
         let path = try CoreDataFixtures.copyOfStore("books2/SampleModel2_V2.sqlite")
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         #expect(context.openingNotes.isEmpty, "\(context.openingNotes)")
         let author = try #require(context.entities.first { $0.name == "Author" })
@@ -37,7 +37,7 @@ import Testing
             try db.execute(sql: "DELETE FROM Z_MODELCACHE")
         }
         try queue.close()
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         #expect(context.openingNotes.count == 1 && context.openingNotes[0].contains("were inferred from its tables"), "\(context.openingNotes)")
         #expect(Set(context.entities.map(\.name)).isDisjoint(with: ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"]))

@@ -80,7 +80,7 @@ import Testing
 
     @Test func viewsAreMadeAtTheirFirstRead() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         #expect(try Self.views(context) == [])
 
@@ -125,7 +125,7 @@ import Testing
 
     @Test func aWriteMakesEveryViewFirst() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         let person = try #require(try context.object(entityName: "Person", primaryKey: 1))
         #expect(try Self.views(context) == ["Person"])
@@ -152,7 +152,7 @@ import Testing
                     """)
         }
         try queue.close()
-        let context = try ObjectContext(path: path, readOnly: true)
+        let context = try OpenFileRequest.open(path: path, readOnly: true)
         defer { context.close() }
         #expect(try Self.views(context) == [])
         #expect(try context.object(entityName: "priced", primaryKey: 5)?.value(forKey: "price") == .real(2.0))

@@ -33,7 +33,7 @@ import Testing
     @Test func oneTablePerRootViewsForTheRestAndTheModelAsDeclared() throws {
         let path = try temporaryPath()
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             for e in [Self.car, Self.sport, Self.race] { try context.define(e) }
             _ = try context.insert(into: "SportCar", values: ["make": .text("Ferrari"), "topSpeed": .integer(320)])
             _ = try context.insert(into: "RaceCar", values: ["make": .text("McLaren"), "topSpeed": .integer(350), "team": .text("P")])
@@ -52,7 +52,7 @@ import Testing
             #expect(decoded.attributeNames == ["team"] && decoded.parent == "SportCar")
         }
         // Reopened: declared and effective descriptions as they were.
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         #expect(context.declaredEntity("SportCar")?.attributeNames == ["topSpeed"])
         #expect(try context.entity(named: "SportCar").attributeNames == ["make", "topSpeed", "team"])
         #expect(try context.entity(named: "SportCar").attribute(named: "team")?.isOptional == true)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func anAbstractEntityMakesNoObjectsAndACycleIsRefused() throws {
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         for e in [Self.car, Self.sport] { try context.define(e) }
         #expect(throws: StoreError.self) { try context.insert(into: "Car", values: ["make": .text("x")]) }
         let cycle = Self.entity("Car", parent: "SportCar", [AttributeDescription(name: "make", type: .string)])

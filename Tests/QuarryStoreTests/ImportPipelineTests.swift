@@ -52,7 +52,7 @@ import Testing
             i += 1
         }
         let path = try write(text, dir, "split.csv")
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         #expect(try ImportRequest(path, into: "Split").execute(in: context).rows == expected.count)
         let types = context.entities.first { $0.name == "Split" }?.attributes.map(\.type)
         #expect(types == [.int64, .double, .date, .string, .string])
@@ -71,7 +71,7 @@ import Testing
         var text = "a,b,c\n"
         for k in 1...45_000 { text += "\(k),\(k > 30_000 ? "t\(k)" : "NA"),\(k == 44_000 ? "12" : "NA")\n" }
         let path = try write(text, dir, "late.csv")
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         #expect(try ImportRequest(path, into: "Late").execute(in: context).rows == 45_000)
         let entity = context.entities.first { $0.name == "Late" }
         #expect(entity?.attribute(named: "b")?.type == .string)
@@ -85,7 +85,7 @@ import Testing
     @Test func errorsFoundOnTheParserThreadNameTheirLineAndLeaveNothing() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         let rows = (1...50_000).map { "\($0),x\($0)\n" }.joined()
         // A quoted field left open far past the first batches.
         let open = try write("a,b\n" + rows + "7,\"never closed\n8,y\n", dir, "open.csv")
@@ -124,7 +124,7 @@ import Testing
     @Test func aConstraintBrokenInsideAMultiRowInsertNamesItsRow() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "Coded", attributes: [AttributeDescription(name: "code", type: .int64)]))
         try context.database.write { db in try db.execute(sql: "CREATE UNIQUE INDEX coded_code ON Coded(code)") }
         // Row 5,000 repeats row 10's code: the 32-row INSERT holding it fails as a whole,
@@ -144,7 +144,7 @@ import Testing
     @Test func defaultsAndJSONGoThroughTheSameBatches() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(
             EntityDescription(
                 name: "Tagged",

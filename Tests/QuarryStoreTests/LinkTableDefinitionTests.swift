@@ -14,7 +14,7 @@ import Testing
 /// other side included (`QuarryDefinition`), as on PostgreSQL.
 struct LinkTableDefinitionTests {
     @Test func aPairDefinedFromTheSideThatSortsLastMakesOneLinkTable() throws {
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)]))
         // Tag's side would name `quarry_link_Tag_books`; Book's, once it has the inverse, sorts first.
         try context.define(

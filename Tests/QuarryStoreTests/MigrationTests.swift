@@ -210,13 +210,13 @@ import Testing
             $0.append(AttributeDescription(name: "note", type: .string, isOptional: true))
         }
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             try context.define(v1)
             _ = try context.insert(into: "Item", values: ["title": .text("a"), "n": .integer(1)])
             try context.save()
             try context.define(v2)
         }
-        let reopened = try ObjectContext(path: path)
+        let reopened = try OpenFileRequest.open(path: path)
         #expect(reopened.entities == [v2])
         #expect(Set(try columnNames(reopened)) == ["_pk", "title", "note"])
         #expect(try rowCount(reopened) == 1)

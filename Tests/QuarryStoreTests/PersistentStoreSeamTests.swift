@@ -61,7 +61,7 @@ struct PersistentStoreSeamTests {
     }
 
     @Test func theContextAsksItsStoreAtEveryPointOfASave() throws {
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         let store = RecordingStore()
         context.adopt(store)
         try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)]))

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func quarrysOwnEntitiesAreTablesKeyedByPk() throws {
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "title", type: .string)]))
         let storage = context.mapped(try context.entity(named: "Item"))
         #expect(storage.layout == .quarry)
@@ -42,7 +42,7 @@ import Testing
                     """)
         }
         try queue.close()
-        let context = try ObjectContext(path: path, readOnly: true)
+        let context = try OpenFileRequest.open(path: path, readOnly: true)
         defer { context.close() }
         let author = context.mapped(try context.entity(named: "author"))
         #expect(author.layout == .foreignTable && author.keyColumn == "id" && !author.keyMayHoldOthers)
@@ -61,7 +61,7 @@ import Testing
 
     @Test func coreDataEntitiesAreViewsNumberedByZENT() throws {
         let copy = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let context = try ObjectContext(path: copy, readOnly: true)
+        let context = try OpenFileRequest.open(path: copy, readOnly: true)
         defer { context.close() }
         let numbers = try context.read { db in
             try Dictionary(
@@ -79,7 +79,7 @@ import Testing
     @Test func quarrysModelTableKeepsTheKeyColumnAndOlderDefinitionsOpen() throws {
         let path = try temporaryPath("own.db")
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)]))
             context.close()
         }
@@ -93,7 +93,7 @@ import Testing
             try db.execute(sql: "UPDATE quarry_model SET definition = replace(definition, '\"primaryKey\":\"_pk\",', '')")
         }
         try queue.close()
-        let reopened = try ObjectContext(path: path)
+        let reopened = try OpenFileRequest.open(path: path)
         #expect(try reopened.entity(named: "Item").attribute(named: "n") != nil)
         reopened.close()
         let again = try DatabaseQueue(path: path)
@@ -101,6 +101,6 @@ import Testing
             try db.execute(sql: "UPDATE quarry_model SET definition = replace(definition, '{', '{\"primaryKey\":\"id\",')")
         }
         try again.close()
-        #expect(throws: StoreError.self) { try ObjectContext(path: path) }
+        #expect(throws: StoreError.self) { try OpenFileRequest.open(path: path) }
     }
 }

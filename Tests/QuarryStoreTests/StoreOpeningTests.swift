@@ -25,7 +25,7 @@ import Testing
         defer { opened.close() }
         return try opened.read { db in
             (
-                try ObjectContext.storeKind(of: db, path: path, among: ObjectContext.storeKinds), try QuarryFileStore.recognizes(db, path: path),
+                try ObjectContext.storeKind(of: db, path: path, among: OpenFileRequest.storeKinds), try QuarryFileStore.recognizes(db, path: path),
                 try CoreDataStore.recognizes(db, path: path), try ForeignFileStore.recognizes(db, path: path)
             )
         }
@@ -49,7 +49,7 @@ import Testing
         let connection = try connection(path)
         let store = try Kind.open(connection, modelPath: nil)
         connection.close()
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         try check(context)
         context.close()
         #expect(bytes(path) == before)
@@ -59,7 +59,7 @@ import Testing
     @Test func aQuarryFileOpensAsQuarrysWithItsModelAndHierarchies() throws {
         let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("own.sqlite").path
         do {
-            let context = try ObjectContext(path: path)
+            let context = try OpenFileRequest.open(path: path)
             defer { context.close() }
             try context.define(EntityDescription(name: "Animal", attributes: [AttributeDescription(name: "name", type: .string)]))
             var dog = EntityDescription(name: "Dog", attributes: [AttributeDescription(name: "breed", type: .string)])
@@ -79,7 +79,7 @@ import Testing
         #expect(store.managedObjectModel["Dog"]?.attributeNames.sorted() == ["breed", "name"])
         #expect(store.managedObjectModel.declaredByName["Dog"]?.attributeNames == ["breed"])
 
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         #expect(context.store is QuarryFileStore)
         #expect(context.entities.map(\.name) == ["Animal", "Dog"])
@@ -135,7 +135,7 @@ import Testing
             let seen = try recognition(candidate)
             #expect(seen.chosen is QuarryFileStore.Type, "\(candidate ?? "nil")")
             #expect(seen.quarry && !seen.coreData && !seen.foreign, "\(candidate ?? "nil")")
-            let context = try ObjectContext(path: candidate)
+            let context = try OpenFileRequest.open(path: candidate)
             #expect(context.store is QuarryFileStore && context.entities.isEmpty, "\(candidate ?? "nil")")
             context.close()
         }

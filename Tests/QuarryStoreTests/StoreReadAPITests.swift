@@ -15,7 +15,7 @@ import Testing
 @Suite struct StoreReadAPITests {
     /// An in-memory store with a table `t(k, v)` holding one row of each storage class.
     private func makeStore(functions: [SQLFunction] = []) throws -> ObjectContext {
-        let context = try ObjectContext(path: nil, functions: functions)
+        let context = try OpenFileRequest.open(path: nil, functions: functions)
         try context.database.write { db in
             try db.execute(sql: "CREATE TABLE t (k, v)")
             try db.execute(

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryModel
+import QuarryStores
 import Testing
 
 @testable import QuarryStore
@@ -120,7 +121,7 @@ import Testing
         let fifo = dir.appendingPathComponent("stream.\(format)").path
         let writer = try FIFOWriter(path: fifo, bytes: bytes)
 
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         let fromFile = try ImportRequest(plain, into: "FromFile").execute(in: context)
         let fromFIFO = try ImportRequest(fifo, into: "FromFIFO").execute(in: context)
         #expect(writer.join() == bytes.count)
@@ -134,7 +135,7 @@ import Testing
     @Test func aFIFOWithABadRowChangesNothing() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "Fixed", attributes: [AttributeDescription(name: "a", type: .int64)]))
         let fifo = dir.appendingPathComponent("bad.csv").path
         let writer = try FIFOWriter(path: fifo, bytes: Array(("a\n" + (1...30_000).map { "\($0)\n" }.joined() + "x\n").utf8))
@@ -148,7 +149,7 @@ import Testing
     @Test func aJSONNumberNoDoubleHoldsIsRefusedByName() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         let cases: [(json: String, reason: String)] = [
             (#"[{"a": 1.5}, {"a": 1e400}]"#, "element 2: 'a' holds 1e400, a number beyond the range of a double (about ±1.8e308)"),
             (#"[{"a": -1E+999, "b": 1}]"#, "element 1: 'a' holds -1E+999, a number beyond the range of a double (about ±1.8e308)"),
@@ -209,7 +210,7 @@ extension StreamingImportHostileTests {
         let bytes = Array(("{\"a\": \"" + String(repeating: "x", count: 8 << 20) + "\"}").utf8)
         let fifo = dir.appendingPathComponent("object.json").path
         let writer = try FIFOWriter(path: fifo, bytes: bytes)
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         #expect(throws: StoreError.importFailed(path: fifo, line: nil, reason: "expected a JSON array of objects")) {
             try ImportRequest(fifo, into: "Object").execute(in: context)
         }

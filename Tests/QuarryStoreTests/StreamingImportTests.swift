@@ -115,7 +115,7 @@ import Testing
     @Test func aLaterCellWidensTheColumnInsteadOfGivingAWrongValue() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         // Row 50,000 is far past the sample of 20,000 rows.
         let cases: [(late: String, type: AttributeType, optional: Bool, stored: Value)] = [
             ("1.5", .double, false, .real(1.5)),
@@ -147,7 +147,7 @@ import Testing
         text += "9007199254740993\n1.5\n"
         let path = dir.appendingPathComponent("mixed.csv").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         #expect(try ImportRequest(path, into: "Mixed").execute(in: context).rows == 30_002)
         #expect(context.entities.first { $0.name == "Mixed" }?.attribute(named: "a")?.type == .string)
         #expect(try values(context, "Mixed", "a", row: 30_001) == .text("9007199254740993"))
@@ -157,7 +157,7 @@ import Testing
     @Test func intoAnExistingEntityALaterBadCellStopsWithItsLineAndChangesNothing() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(
             EntityDescription(
                 name: "Fixed",
@@ -190,7 +190,7 @@ import Testing
             }
         }
         writer.start()
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         #expect(try ImportRequest(fifo, into: "Piped").execute(in: context).rows == 2)
     }
 

@@ -46,7 +46,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-structured-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(
             EntityDescription(
                 name: "Pair",
@@ -83,7 +83,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-structured-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "N", attributes: [AttributeDescription(name: "n", type: .int64)]))
         let path = dir.appendingPathComponent("n.json").path
         try #"[{"n": 1}, {"n": "x"}]"#.write(toFile: path, atomically: true, encoding: .utf8)

@@ -48,9 +48,9 @@ import Testing
     }
 
     @Test func eachElementAndAttributeHasTheColumnCoreDataNamedForIt() throws {
-        let context = try ObjectContext(path: try Self.store())
+        let context = try OpenFileRequest.open(path: try Self.store())
         defer { context.close() }
-        let store = try #require(context.coreData)
+        let store = try #require(CoreDataStore.behind(context))
         let cocktail = store.attributeColumns["Cocktail"] ?? [:]
         #expect(cocktail["id"] == "ZID1")
         #expect(cocktail["author.id"] == "ZID")
@@ -69,7 +69,7 @@ import Testing
     /// Every id read through Quarry is the one plain SQL finds in the column the rule names.
     @Test func idsAreReadFromTheirOwnColumns() throws {
         let path = try Self.store()
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         defer { context.close() }
         let objects = try (1...3).map { try #require(try context.object(entityName: "Cocktail", primaryKey: $0)) }
         let queue = try DatabaseQueue(path: path)

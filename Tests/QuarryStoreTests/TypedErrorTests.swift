@@ -75,7 +75,7 @@ import Testing
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (1, 'ann');
             """)
-        let context = try ObjectContext(path: path)
+        let context = try OpenFileRequest.open(path: path)
         _ = try context.insert(into: "book", values: ["title": .text("x"), "author_id": .integer(99)])
         do {
             try context.save()

@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func setValueReportsTypeMismatchWithEntityAndKey() throws {
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(
             EntityDescription(
                 name: "Item",
@@ -247,7 +247,7 @@ import Testing
         let entity = EntityDescription(name: "Item", attributes: [AttributeDescription(name: "title", type: .string)])
         #expect(entity.unknownKey("titel").description == "unknown key 'titel' on entity Item (did you mean 'title'?)")
         #expect(entity.unknownKey("zzz").description == "unknown key 'zzz' on entity Item")
-        let context = try ObjectContext(path: nil)
+        let context = try OpenFileRequest.open(path: nil)
         try context.define(entity)
         #expect(throws: StoreError.unknownEntity(name: "Itme", suggestion: "Item")) { try context.entity(named: "Itme") }
         #expect(StoreError.unknownEntity(name: "Itme", suggestion: "Item").description == "unknown entity 'Itme' (did you mean 'Item'?)")

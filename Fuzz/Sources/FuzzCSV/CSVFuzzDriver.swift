@@ -25,7 +25,7 @@ enum CSVFuzzDriver {
         guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else { return "cannot write \(file)" }
         defer { try? FileManager.default.removeItem(atPath: file) }
         do {
-            let context = try ObjectContext(path: nil)
+            let context = try OpenFileRequest.open(path: nil)
             try context.define(EntityDescription(name: "Item", attributes: [
                 AttributeDescription(name: "a", type: .int64, isOptional: true),
                 AttributeDescription(name: "b", type: .string, isOptional: true),

@@ -38,7 +38,7 @@ enum ModelFuzzDriver {
             return "\(how): threw \(type(of: error)), not a ModelFileError: \(error)"
         }
         do {
-            let context = try ObjectContext(path: nil)
+            let context = try OpenFileRequest.open(path: nil)
             defer { context.close() }
             _ = try context.define(model: model, from: "input")
         } catch {

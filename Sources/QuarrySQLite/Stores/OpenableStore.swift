@@ -7,7 +7,7 @@ import QuarryStore
 /// Opening, as each kind of store does it (Core Data's store types, registered with the
 /// coordinator): whether a file is of this kind, and the store with its model and mapping
 /// read from the file. Opening a file tries the kinds in the registry's order
-/// (`ObjectContext.storeKinds`) and adopts the first that recognises the file; nothing
+/// (`OpenFileRequest.storeKinds`) and adopts the first that recognises the file; nothing
 /// here writes to a file Quarry did not create.
 package protocol OpenableStore: PersistentStore {
     /// Whether the file behind `db` (at `path`; nil or ":memory:" in memory) is this kind's.

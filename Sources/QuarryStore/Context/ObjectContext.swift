@@ -128,7 +128,7 @@ public final class ObjectContext {
     var relatedRows = RelatedRows()
 
     /// A context over a store its connection's opener chose (a SQLite file's kind,
-    /// `ObjectContext(path:)`; a PostgreSQL schema, `PostgresServerKind.open`): the store
+    /// `OpenFileRequest.open(path:)`; a PostgreSQL schema, `PostgresServerKind.open`): the store
     /// reads its model when the context adopts it.
     package init(connection: StoreConnection, store: any PersistentStore) throws {
         self.connection = connection

@@ -1,0 +1,42 @@
+import QuarryCoreData
+import QuarryEngine
+import QuarrySQLite
+import QuarryStore
+
+/// Opening (or creating) a SQLite file as a context: the file's kind is the first of
+/// `storeKinds` that recognises it. `path` nil or ":memory:" is an in-memory store;
+/// `functions` are SQL functions installed on the connection (the predicate layer's);
+/// `model` the model file for a Core Data store that carries none.
+public struct OpenFileRequest {
+    public var path: String?
+    public var readOnly = false
+    public var functions: [SQLFunction] = []
+    public var model: String?
+
+    public init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) {
+        self.path = path
+        self.readOnly = readOnly
+        self.functions = functions
+        self.model = model
+    }
+
+    /// The kinds of store a file may be, in the order they are asked to recognise it:
+    /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
+    package static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
+
+    public func execute() throws -> ObjectContext {
+        StoreRegistry.prepare()
+        let (connection, store) = try ObjectContext.openingFile(
+            path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds)
+        let context = try ObjectContext(connection: connection, store: store)
+        try context.finishOpeningFile()
+        return context
+    }
+
+    /// `OpenFileRequest(path: …).execute()`.
+    public static func open(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws
+        -> ObjectContext
+    {
+        try OpenFileRequest(path: path, readOnly: readOnly, functions: functions, model: model).execute()
+    }
+}
