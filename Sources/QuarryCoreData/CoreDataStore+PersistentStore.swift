@@ -87,7 +87,9 @@ extension CoreDataStore: SQLiteStore {
 
     /// SQLite names Z-tables and Z-columns: say the model's names.
     package func inModelNames(_ error: StoreError) -> StoreError {
-        if case .sqlite(let code, let sql, let message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
+        if case .engine(let failure as SQLiteFailure) = error {
+            return .engine(SQLiteFailure(code: failure.resultCode, sql: failure.sql, said: inModelNames(failure.said)))
+        }
         if case .constraint(var violation) = error {
             // The parts too: the entity and its attributes, where the Z-column is one of them.
             if let table = violation.table {

@@ -12,7 +12,8 @@ package enum PostgresServerKind: ServerStoreKind {
     package static func open(_ location: String, readOnly: Bool = false) throws -> ObjectContext {
         let address = try PostgresURL(location)
         let server: PostgresConnection
-        do { server = try PostgresConnection(url: address.connectionString) } catch let StoreError.postgres(state, _, message) {
+        do { server = try PostgresConnection(url: address.connectionString) } catch StoreError.engine(let failure as PostgresFailure) {
+            let (state, message) = (failure.sqlState, failure.said)
             throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
         }
         // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).

@@ -21,7 +21,7 @@ extension StoreError {
             self = .constraint(violation)
             return
         }
-        self = .sqlite(code: SQLiteResultCode(error.extendedResultCode), sql: error.sql, message: message)
+        self = .engine(SQLiteFailure(code: SQLiteResultCode(error.extendedResultCode), sql: error.sql, said: message))
     }
 }
 

@@ -49,7 +49,7 @@ extension ImportRequest {
                             path: path, line: 1,
                             reason: "\(table.columns.count) columns are too many: a table holds at most \(limit - 1) besides its key")
                     }
-                    try context.write(entity, replacing: nil, in: db)
+                    try SQLiteDefinitionWrites.write(entity, replacing: nil, in: db, context: context)
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
                 // A table of a file Quarry did not create keeps its columns' formats.

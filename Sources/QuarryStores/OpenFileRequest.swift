@@ -26,10 +26,10 @@ public struct OpenFileRequest {
 
     public func execute() throws -> ObjectContext {
         StoreRegistry.prepare()
-        let (connection, store) = try ObjectContext.openingFile(
+        let (connection, store) = try SQLiteFileOpening.open(
             path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds)
         let context = try ObjectContext(connection: connection, store: store)
-        try context.finishOpeningFile()
+        try SQLiteFileOpening.finish(context)
         return context
     }
 

@@ -4,6 +4,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
+@testable import QuarryPostgreSQL
 @testable import QuarrySQLite
 @testable import QuarryStore
 
@@ -125,14 +126,14 @@ import Testing
         case .importFailed: 9
         case .conflict: 10
         // The database's own failures, whatever the engine or the kind of refusal.
-        case .database, .sqlite, .constraint, .interrupted: 11
+        case .database, .constraint, .interrupted: 11
+        case .engine(let failure): failure is PostgresFailure ? 18 : 11
         case .missingColumn: 12
         case .unexpectedValue: 13
         case .during: 14
         case .cannotWrite: 15
         case .closed: 16
         case .unknownFormat: 17
-        case .postgres: 18
         }
     }
 

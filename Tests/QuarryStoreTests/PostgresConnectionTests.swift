@@ -102,7 +102,8 @@ import Testing
         #expect(throws: StoreError.self) { try PostgresConnection(url: "postgres://%zz@[bad") }
         do {
             _ = try PostgresConnection(url: "postgres://quarry@127.0.0.1:1/quarry?connect_timeout=2")
-        } catch let StoreError.postgres(_, _, message) {
+        } catch StoreError.engine(let failure as PostgresFailure) {
+            let message = failure.said
             #expect(message.contains("127.0.0.1") || message.contains("connect"), "\(message)")
         }
     }
@@ -158,7 +159,8 @@ import Testing
             do {
                 try connection.execute("SELECT $1", [bad])
                 Issue.record("\(bad) was sent")
-            } catch let StoreError.postgres(_, sql, message) {
+            } catch StoreError.engine(let failure as PostgresFailure) {
+                let (sql, message) = (failure.sql, failure.said)
                 #expect(sql == "SELECT $1")
                 #expect(message.hasPrefix("cannot send"), "\(message)")
             }

@@ -25,7 +25,8 @@ import Testing
         defer { opened.close() }
         return try opened.read { db in
             (
-                try ObjectContext.storeKind(of: db, path: path, among: OpenFileRequest.storeKinds), try QuarryFileStore.recognizes(db, path: path),
+                try SQLiteFileOpening.storeKind(of: db, path: path, among: OpenFileRequest.storeKinds),
+                try QuarryFileStore.recognizes(db, path: path),
                 try CoreDataStore.recognizes(db, path: path), try ForeignFileStore.recognizes(db, path: path)
             )
         }

@@ -160,7 +160,7 @@ import Testing
         // Not a constraint: the server's error as it was.
         let other = try #require(refusal("SELECT * FROM nowhere"))
         #expect(other.constraintViolation == nil)
-        guard case .postgres(sqlState: "42P01", _, _) = other else {
+        guard other.postgresFailure?.sqlState == "42P01" else {
             Issue.record("unexpected \(other)")
             return
         }

@@ -1,8 +1,7 @@
 /// A write the database refused for one of its constraints, as data on either engine:
 /// which kind, on which table and columns, decided once where the engine's error is
-/// turned into a `StoreError` (SQLite's extended code and message in
-/// `StoreError(DatabaseError)`, PostgreSQL's SQLSTATE and diagnostic fields in
-/// `PostgresConnection.check`). A caller reads the parts, never the words;
+/// turned into a `StoreError` (in each engine's target: SQLite's extended code and
+/// message, PostgreSQL's SQLSTATE and diagnostic fields). A caller reads the parts, never the words;
 /// `ErrorRendering` alone says it, in SQLite's words on both engines where the parts
 /// allow (`UNIQUE constraint failed: Item.code`).
 public struct ConstraintViolation: Equatable, Sendable {
@@ -17,11 +16,22 @@ public struct ConstraintViolation: Equatable, Sendable {
         case check
     }
 
-    /// The engine's own account: SQLite's extended result code, or the SQL standard's
-    /// SQLSTATE a server gives (PostgreSQL's).
-    public enum EngineCode: Equatable, Sendable {
-        case sqlite(SQLiteResultCode)
-        case sqlState(String)
+    /// The engine's own account: its name and its code as it writes it (SQLite's
+    /// extended result code, the SQL standard's SQLSTATE a server gives); each engine's
+    /// target makes its own (`.sqlite(_:)`, `.sqlState(_:)`).
+    public struct EngineCode: Equatable, Sendable {
+        /// The engine's name as a message says it.
+        public var engine: String
+        public var code: String
+        /// Whether a message names the engine before its words: Quarry says a constraint in
+        /// SQLite's words, so only another engine's own words are named.
+        public var namedInMessages: Bool
+
+        public init(engine: String, code: String, namedInMessages: Bool) {
+            self.engine = engine
+            self.code = code
+            self.namedInMessages = namedInMessages
+        }
     }
 
     public var kind: Kind

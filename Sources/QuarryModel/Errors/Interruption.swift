@@ -1,7 +1,7 @@
 import CQuarrySignals
 
 /// Work stopped on purpose, by Ctrl-C or by `--timeout`, as data: one value whichever
-/// stopped it (SQLite's progress handler, a PostgreSQL statement the server cancelled, or
+/// stopped it (an embedded engine's progress handler, a statement a server cancelled, or
 /// one of Quarry's own loops), so a caller asks `.interrupted` rather than an engine's
 /// code or words. Rendered as Lua's hook says it: `interrupted!`, or the timeout's line.
 public struct Interruption: Equatable, Sendable {
@@ -14,8 +14,9 @@ public struct Interruption: Equatable, Sendable {
 
     /// What was running when it stopped.
     public enum Stopped: Equatable, Sendable {
-        /// A statement SQLite ran, stopped by its progress handler.
-        case sqliteStatement
+        /// A statement an engine in this process ran (SQLite's), stopped by its progress
+        /// handler.
+        case embeddedStatement
         /// A statement a server ran (PostgreSQL's), cancelled at Quarry's request.
         case serverStatement
         /// Quarry's own work between statements (an import's reading, an export's writing).

@@ -1,5 +1,5 @@
 /// What can go wrong in the store, as data; `ErrorRendering` makes the one-line message.
-public enum StoreError: QuarryError, Equatable {
+public enum StoreError: QuarryError {
     case unknownEntity(name: String, suggestion: String?)
     case unknownKey(entity: String, key: String, suggestion: String?)
     case typeMismatch(entity: String, key: String, expected: String, given: String)
@@ -20,14 +20,11 @@ public enum StoreError: QuarryError, Equatable {
     case conflict([ConflictedObject])
     /// Quarry's own words about the store's file or its tables.
     case database(message: String)
-    /// A statement SQLite refused: its extended result code (`code.primaryResultCode` is
-    /// the primary one), the SQL when known, and SQLite's message; rendered as the
-    /// message with what the code tells besides (see `StoreError+SQLite`). A constraint's
-    /// refusal is `.constraint` and an interrupt `.interrupted` instead.
-    case sqlite(code: SQLiteResultCode, sql: String?, message: String)
-    /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
-    /// server gave one, the SQL when known, and the server's message.
-    case postgres(sqlState: String?, sql: String?, message: String)
+    /// What an engine refused (a statement, a connection), as the engine said it: its
+    /// code, the SQL when known and its words (`EngineFailure`; each engine's type lives
+    /// in its own target). A constraint's refusal is `.constraint` and an interrupt
+    /// `.interrupted` instead.
+    case engine(any EngineFailure)
     /// A constraint the database refused a write for (unique, NOT NULL, foreign key,
     /// check), on either engine, with its table and columns as the engine named them.
     case constraint(ConstraintViolation)
@@ -69,16 +66,13 @@ public enum StoreError: QuarryError, Equatable {
             return "\(entity).\(key) expects \(expected), got \(given)"
         case .validation(let message), .database(let message):
             return message
-        case .sqlite(let code, _, let message):
-            return Self.sqliteMessage(message, code: code)
-        case .postgres(_, _, let message):
-            return "PostgreSQL: " + message
+        case .engine(let failure):
+            return failure.message
         case .constraint(let violation):
-            // SQLite's words on both engines where the parts say them; else the engine's own.
-            switch violation.code {
-            case .sqlite(let code): return Self.sqliteMessage(violation.said, code: code)
-            case .sqlState: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
-            }
+            // SQLite's words on every engine where the parts say them (Quarry's words for
+            // a constraint); else the engine's own, named when they are not SQLite's.
+            guard violation.code.namedInMessages else { return violation.said }
+            return violation.sqliteWords ?? "\(violation.code.engine): " + violation.said
         case .interrupted(let interruption):
             return interruption.said
         case .invalidSchema(_, let reason):

@@ -62,7 +62,8 @@ extension PostgresConnection {
                 if cancelled, table.resultStatus?(result) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
                 try check(result, sql: statements[index].sql)
                 results.append(try read(result, sql: statements[index].sql))
-            } catch let StoreError.postgres(state, sql, message) where isLost {
+            } catch StoreError.engine(let failure as PostgresFailure) where isLost {
+                let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
                 failed = PipelineFailure(
                     index: index, error: StoreError.postgres(sqlState: state, sql: sql, message: message + " (" + Self.lostNote + ")"))
             } catch {

@@ -78,7 +78,8 @@ extension PostgresConnection {
         quarry_pq_quiet(pq, handle)
         do {
             for step in sessionSetup { try run(step) }
-        } catch let StoreError.postgres(state, sql, message) {
+        } catch StoreError.engine(let failure as PostgresFailure) {
+            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
             throw StoreError.postgres(
                 sqlState: state, sql: sql, message: "connected again, but the session could not be set up as before: \(message)")
         }

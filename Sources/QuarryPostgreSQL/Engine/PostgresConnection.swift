@@ -91,7 +91,8 @@ public final class PostgresConnection {
             // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
             throw StoreError.interrupted(.now(stopping: .serverStatement))
         }
-        do { try check(result, sql: sql) } catch let StoreError.postgres(state, sql, message) where isLost {
+        do { try check(result, sql: sql) } catch StoreError.engine(let failure as PostgresFailure) where isLost {
+            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
             // The server went away under the statement (a restart, a terminated backend).
             throw StoreError.postgres(sqlState: state, sql: sql, message: message + " (" + Self.lostNote + ")")
         }
@@ -112,7 +113,8 @@ public final class PostgresConnection {
         }
         try reestablishIfLost()
         let parameters: [PostgresValue.Parameter]
-        do { parameters = try arguments.map(PostgresValue.parameter) } catch let StoreError.postgres(_, _, message) {
+        do { parameters = try arguments.map(PostgresValue.parameter) } catch StoreError.engine(let failure as PostgresFailure) {
+            let message = failure.said
             throw StoreError.postgres(sqlState: nil, sql: sql, message: message)
         }
         // The C strings live until the call returns; a blob is sent as binary (format 1).

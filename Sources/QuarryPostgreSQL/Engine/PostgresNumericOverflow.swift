@@ -17,7 +17,7 @@ package struct PostgresNumericOverflow: Error {
     /// 22003, or a money column's, which the server refuses as a bigint out of range); else as it was.
     static func keeping(_ error: Error, entity: String, table: String, columns: [String], values: [Value]) -> Error {
         switch error {
-        case StoreError.postgres(sqlState: "22003", _, _): break
+        case StoreError.engine(let failure as PostgresFailure) where failure.sqlState == "22003": break
         case StoreError.database(let message) where message == PostgresConnection.bigintAdvice: break
         default: return error
         }

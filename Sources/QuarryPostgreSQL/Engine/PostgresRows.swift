@@ -194,7 +194,8 @@ extension PostgresConnection {
     /// A server error that stands for something Quarry's SQL could not do, said as what
     /// the user wrote; any other error as it was.
     package static func explained(_ error: Error, sql: String?) -> Error {
-        guard case StoreError.postgres(let state, let refused, let message) = error else { return error }
+        guard case StoreError.engine(let failure as PostgresFailure) = error else { return error }
+        let (state, refused, message) = (failure.sqlState, failure.sql, failure.said)
         switch state {
         case "42883":
             // Which function is missing is read from the statement Quarry wrote (the one

@@ -70,7 +70,8 @@ extension ImportRequest {
         } catch let failure as PostgresConnection.CopyFailure {
             // COPY counts the rows it was sent from 1.
             throw StoreError.importFailed(path: path, line: failure.line.flatMap { lines.line(ofRow: $0 - 1) }, reason: failure.message)
-        } catch StoreError.postgres(_, _, let message) {
+        } catch StoreError.engine(let failure as PostgresFailure) {
+            let message = failure.said
             // Refused before any row (a permission, a definition): said as the import's.
             throw StoreError.importFailed(path: path, line: nil, reason: message)
         }

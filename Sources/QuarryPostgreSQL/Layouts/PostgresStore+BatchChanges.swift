@@ -121,7 +121,8 @@ extension PostgresStore {
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
     /// A predicate that needs Quarry's SQL functions is said as what it needs.
     fileprivate func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let StoreError.postgres(state, sql, message) {
+        do { return try body() } catch StoreError.engine(let failure as PostgresFailure) {
+            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
             let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
             throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
         } catch let error as StoreError {

@@ -16,7 +16,8 @@ extension PostgresStore {
         let tables = (Set(tableStorages.map(writtenTable)).union(linkTables(context).map(qualified))).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }
-        } catch let StoreError.postgres(state, sql, message) {
+        } catch StoreError.engine(let failure as PostgresFailure) {
+            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
             throw StoreError.postgres(sqlState: state, sql: sql, message: "cannot install the triggers ?notify=triggers asks for: \(message)")
         }
     }

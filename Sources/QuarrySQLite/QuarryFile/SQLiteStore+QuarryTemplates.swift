@@ -28,7 +28,7 @@ extension SQLiteStore {
         case .templates(let templates): try keepInFile(templates: templates, context: context)
         case .link(let from, let to, let column, let targetKey):
             if context.isReadOnly { throw StoreError.readOnly(operation: "relate") }
-            try context.writeRelation(from, to, column: column, targetKey: targetKey)
+            try SQLiteDefinitionWrites.writeRelation(from, to, column: column, targetKey: targetKey, context: context)
         case .relation, .format: break
         }
     }

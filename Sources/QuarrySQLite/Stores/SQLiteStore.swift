@@ -76,7 +76,7 @@ extension SQLiteStore {
     /// In one transaction of the file's database, SQLite's errors said as the store's.
     package func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
         // An existing empty file becomes Quarry's with its first entity: WAL from then on.
-        if context.managedObjectModel.entitiesByName.isEmpty, !context.isReadOnly { try context.useWriteAheadLog() }
+        if context.managedObjectModel.entitiesByName.isEmpty, !context.isReadOnly { try SQLiteFileOpening.useWriteAheadLog(context) }
         var touched: [String] = []
         do {
             try context.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }

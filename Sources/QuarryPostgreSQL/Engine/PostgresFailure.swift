@@ -1,0 +1,47 @@
+import QuarryModel
+
+/// What a PostgreSQL server (or libpq, connecting) refused, as data: the SQLSTATE when
+/// the server gave one, the SQL when known, and the server's words; said after
+/// "PostgreSQL: ", since Quarry's own words are SQLite's. The one `EngineFailure` of this
+/// target.
+package struct PostgresFailure: EngineFailure, Equatable {
+    package var sqlState: String?
+    package var sql: String?
+    /// The server's (or libpq's) words, unchanged.
+    package var said: String
+
+    package init(sqlState: String?, sql: String?, said: String) {
+        self.sqlState = sqlState
+        self.sql = sql
+        self.said = said
+    }
+
+    package var code: String? { sqlState }
+
+    package var message: String { "PostgreSQL: " + said }
+
+    /// lock_not_available: a lock another session held past the wait.
+    package var isBusy: Bool { sqlState == "55P03" }
+
+    /// Class 08, connection exceptions; libpq's own loss has no SQLSTATE but says so.
+    package var isConnectionLost: Bool {
+        sqlState?.hasPrefix("08") == true || said.contains(PostgresConnection.lostNote)
+    }
+}
+
+extension StoreError {
+    /// The server's refusal (`PostgresFailure`).
+    package static func postgres(sqlState: String?, sql: String?, message: String) -> StoreError {
+        .engine(PostgresFailure(sqlState: sqlState, sql: sql, said: message))
+    }
+
+    /// The server's refusal, when the server refused (inside `.during` too).
+    package var postgresFailure: PostgresFailure? { engineFailure as? PostgresFailure }
+}
+
+extension ConstraintViolation.EngineCode {
+    /// A SQLSTATE the server gave; its words are named as PostgreSQL's.
+    package static func sqlState(_ state: String) -> Self {
+        Self(engine: "PostgreSQL", code: state, namedInMessages: true)
+    }
+}
