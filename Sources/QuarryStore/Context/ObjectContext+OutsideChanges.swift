@@ -79,7 +79,8 @@ extension ObjectContext {
                 let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committedValue($0) })
                 if !changedKeys.isEmpty {
                     changes.oldValues[ObjectIdentifier(object)] = object.committed
-                    object.committed = fresh
+                    // A pending change keeps what it was made against, for the save's check.
+                    object.commitOutsideChange(fresh)
                     changes.updated.append((object, changedKeys))
                     updatedIDs.remove(object.objectID)
                 }

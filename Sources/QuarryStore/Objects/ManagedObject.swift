@@ -94,9 +94,39 @@ public final class ManagedObject {
     }
 
     /// Values assigned since then.
-    package var pending: [String: Value] = [:]
+    package var pending: [String: Value] = [:] { didSet { forgetReadValuesNoLongerPending() } }
     /// To-one relationships assigned since then: the object, or nil for none.
-    package var pendingToOne: [String: ManagedObject?] = [:]
+    package var pendingToOne: [String: ManagedObject?] = [:] { didSet { forgetReadValuesNoLongerPending() } }
+
+    /// For a key with a pending change whose committed value another connection's commit
+    /// moved since (noticed at the prompt or at `refresh()`), the value the change was
+    /// made against. A save compares the store with these, not with what the object shows
+    /// now: comparing with the moved value, `save()` wrote "Mine" over the other
+    /// program's "Theirs" without a word (issue 61). Only keys still pending have one.
+    private var readValues: [String: Value] = [:]
+
+    /// The value a save expects the store to hold for `key`: the one a pending change was
+    /// made against, or the committed value.
+    package func expectedStoredValue(_ key: String) -> Value? {
+        readValues[key] ?? committedValue(key)
+    }
+
+    /// Takes `fresh` (the row as another connection left it) as the committed values,
+    /// first keeping what the pending changes were made against (`readValues`).
+    func commitOutsideChange(_ fresh: [String: Value]) {
+        for key in Set(pending.keys).union(pendingToOne.keys) where readValues[key] == nil {
+            let was = committedValue(key) ?? .null
+            if !Value.sameStored(was, fresh[key] ?? .null) { readValues[key] = was }
+        }
+        committed = fresh
+    }
+
+    /// A change saved, rolled back or set back: what it was made against goes with it,
+    /// so a later change to the key starts from the committed value.
+    private func forgetReadValuesNoLongerPending() {
+        guard !readValues.isEmpty else { return }
+        readValues = readValues.filter { pending[$0.key] != nil || pendingToOne[$0.key] != nil }
+    }
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
     weak var context: ObjectContext?

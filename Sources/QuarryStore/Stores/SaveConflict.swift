@@ -35,7 +35,9 @@ extension SaveConflict {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
         let stored = context.values(of: context.currentEntity(of: object), row: storedRow)
         // One key's value at a time: `committed` decodes the whole row each time it is read.
-        let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committedValue($0) ?? .null) })
+        // A pending change is compared with what it was made against, however the outside
+        // commit was noticed since (`expectedStoredValue`).
+        let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.expectedStoredValue($0) ?? .null) })
         return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: stored)
     }
 }
