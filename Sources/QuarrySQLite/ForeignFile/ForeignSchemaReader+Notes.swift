@@ -11,6 +11,8 @@ extension ForeignSchemaReader {
 
     /// A foreign key naming a table the file does not have is no relationship (it has no
     /// other end): its column is read as a column, and the note says so, naming both.
+    /// SQLite refuses every write to the table while foreign keys are checked ("no such
+    /// table"), as Quarry checks them: the note says that too, before a save meets it.
     func noteMissingParents(of schema: ForeignSchema) {
         let present =
             (try? context.read { db in
@@ -20,7 +22,8 @@ extension ForeignSchemaReader {
             for key in relation.foreignKeys where !present.contains(key.parent.lowercased()) {
                 context.openingNotes.append(
                     "\(relation.name)(\(key.columns.joined(separator: ", "))) references \(key.parent), which the file does not have: read as "
-                        + (key.columns.count == 1 ? "its column" : "its columns") + ", not as a relationship")
+                        + (key.columns.count == 1 ? "its column" : "its columns")
+                        + ", not as a relationship; SQLite writes no row of \(relation.name) while foreign keys are checked")
             }
         }
     }
