@@ -16,7 +16,7 @@ struct ForeignSchemaReader {
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views, rowNames) = try context.read { db in
+        let (tables, views, rowNames, shadows) = try context.read { db in
             (
                 try String.fetchAll(
                     db,
@@ -25,13 +25,15 @@ struct ForeignSchemaReader {
                 ),
                 try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'")
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'"),
+                ShadowTables.names(in: db)
             )
         }
         // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
         let taken = Set(rowNames.map(DeferredViews.folded))
-        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil }
+        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
         let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
+        noteMissingParents(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in unknown {
             guard let relation = schema.relations[table] else { continue }
@@ -61,12 +63,22 @@ struct ForeignSchemaReader {
     /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), its place as
     /// declared (tables in `sqlite_master` order, `made`), and the collation
     /// of each column a foreign key names where it is not BINARY. A view that no longer
-    /// compiles (a table it reads was dropped) is left out.
+    /// compiles (a table it reads was dropped), or a table SQLite cannot read (a virtual
+    /// table of a module or tokenizer it lacks), is left out with a note saying why.
     func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
         var schema = ForeignSchema()
         try context.read { db in
             for view in views {
-                guard let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))"), !info.isEmpty else { continue }
+                let info: [Row]
+                do {
+                    info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))")
+                } catch {
+                    // As sqlite3 says it (a table it reads was dropped, a function it calls
+                    // is not SQLite's): the view cannot be read there either.
+                    context.openingNotes.append("\(view) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+                    continue
+                }
+                guard !info.isEmpty else { continue }
                 let columns = info.compactMap { row in
                     (row["name"] as String?).map {
                         ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false)
@@ -79,7 +91,17 @@ struct ForeignSchemaReader {
                 let q = quoteIdentifier(table)
                 // `table_xinfo` lists generated columns too (hidden 2, VIRTUAL, and 3,
                 // STORED), which `table_info` leaves out; SQLite fills them, as a default.
-                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))").filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
+                let listed: [Row]
+                do {
+                    listed = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))")
+                } catch {
+                    // A virtual table whose module or tokenizer is another program's (an
+                    // iOS AddressBook's FTS table): SQLite cannot read it, the rest of the
+                    // file opens.
+                    context.openingNotes.append("\(table) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+                    continue
+                }
+                let info = listed.filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
                 let columns = info.map { row in
                     let generated = (row["hidden"] as Int? ?? 0) != 0
                     return ForeignSchema.Column(
@@ -325,7 +347,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
 
     /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
     package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
-        column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
+        column.defaultText.flatMap { ForeignColumnDefault.kind(of: SQLiteDefaultText.literal($0), as: type) }
     }
 
     /// A literal or a clock, as a new object's default: an expression in parentheses may
@@ -333,7 +355,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     /// in a column of numeric affinity is the number SQLite stores (`DEFAULT '1'` keeps 1,
     /// which names the parent 1; the text '1' named none in memory).
     package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
-        let text = declared.trimmingCharacters(in: .whitespaces)
+        let text = SQLiteDefaultText.literal(declared)
         if ForeignColumnDefault.clocks.contains(text.uppercased()) { return text }
         guard let literal = ForeignColumnDefault.literal(text) else { return nil }
         guard case .text(let quoted) = literal else { return text }

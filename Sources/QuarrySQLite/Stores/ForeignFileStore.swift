@@ -175,6 +175,7 @@ extension ForeignFileStore: OpenableStore {
     /// The store with the entities its sidecar defines.
     package static func open(_ connection: StoreConnection, modelPath: String?) throws -> ForeignFileStore {
         guard let path = connection.path else { throw StoreError.database(message: "an in-memory store has no file of another program's") }
+        try acceptDoubleQuotedStrings(connection)
         let store = try ForeignFileStore(path: path)
         try store.loadEntities(connection)
         return store
