@@ -169,6 +169,13 @@ import Testing
             #expect(
                 h.string("count('urls', 'last_visit_time == nil')") == (try sqlAnswer(path, "SELECT count(*) FROM urls WHERE last_visit_time = 0")))
             #expect(h.string("count('urls', 'last_visit_time > %@', date(0))") == "2")
+            // In memory as in SQL.
+            h.run(
+                """
+                local p, n = predicate('last_visit_time == nil'), 0
+                for _, o in ipairs(fetch('urls')) do if p:matches(o) then n = n + 1 end end
+                assert(n == 2, n)
+                """)
             h.run("urls:get(1).last_visit_time = nil; save()")
             #expect(try sqlAnswer(path, "SELECT last_visit_time FROM urls WHERE id = 1") == "0")
             // A new object takes the column's default, 0: never.
@@ -195,6 +202,10 @@ import Testing
         #expect(notTime.contains("never is for times kept as numbers") && !notTime.contains("\n"), "\(notTime)")
         #expect(h.string("typeof(ev:get(1).t)") == "number")
         #expect(!FileManager.default.fileExists(atPath: path + ".quarry"))
+        // A number pending in the column is not turned into a date by a declaration.
+        let pending = h.error("ev:new{ t = 5 }; format('ev', 't', 'unix-ms')")
+        #expect(pending.contains("unsaved changes") && !pending.contains("\n"), "\(pending)")
+        h.run("rollback()")
         // Declared, then undeclared: a number again.
         h.run("format('ev', 't', 'unix-ms')")
         #expect(h.string("typeof(ev:get(1).t)") == "date")
