@@ -189,6 +189,21 @@ import Testing
         #expect(again.string("typeof(urls:get(3).last_visit_time)") == "date")
     }
 
+    /// Seconds since 2001 in a REAL column (as Safari keeps visit times) keep their
+    /// fraction when written; in an INTEGER column they are whole.
+    @Test func cocoaSecondsInARealColumnKeepTheirFraction() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE visits (id INTEGER PRIMARY KEY, visit_time REAL, whole INTEGER);
+            INSERT INTO visits VALUES (1, 721692800.5, 721692800);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("format('visits', 'visit_time', 'cocoa'); format('visits', 'whole', 'cocoa')")
+        #expect(h.string("visits:get(1).visit_time - visits:get(1).whole") == "0.5")
+        h.run("local v = visits:get(1); v.visit_time = date(1700000000.25); v.whole = date(1700000000.25); save()")
+        #expect(try sqlAnswer(path, "SELECT visit_time || ' ' || whole FROM visits") == "721692800.25 721692800")
+    }
+
     /// A layout Quarry does not know, or an option it does not read, is refused in one line
     /// naming it; the column stays a number.
     @Test func badLayoutsAndOptionsAreRefusedInOneLine() throws {
