@@ -49,14 +49,36 @@ enum SchemaBindings {
         return call.push(relationship.name)
     }
 
-    /// format("Entity", "column" [, "format"]): declares how a column of a file Quarry did
-    /// not create keeps its values; returns the format its writes use.
+    /// format("Entity", "column" [, "format" [, { never = 0 }]]): declares how a column of
+    /// a file Quarry did not create keeps its values; returns the format its writes use.
     static func luaFormat(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? call.string(1)
         let column = try call.string(2)
-        if let declared = try call.optionalString(3) { try runtime.context.declareFormat(entity, column, declared, keep: !runtime.isSandboxed) }
+        let never = try formatNever(call)
+        if let declared = try call.optionalString(3) {
+            try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed)
+        } else if never != nil {
+            throw call.argumentError(4, "options need a format to go with (e.g. format(e, a, \"webkit\", { never = 0 }))")
+        }
         guard let name = try runtime.context.columnFormat(entity, column) else { return call.pushNil() }
         return call.push(name)
+    }
+
+    /// format()'s options table: `never`, the stored number that means no time.
+    private static func formatNever(_ call: LuaCall) throws -> Int64? {
+        guard !call.isNoneOrNil(4) else { return nil }
+        try call.table(4)
+        try QuarryRuntime.checkOptions(call, 4, allowed: ["never"], operation: "format")
+        defer { quarry_pop(call.state, 1) }
+        switch LuaTable.field(call.state, 4, "never") {
+        case LUA_TNIL: return nil
+        case LUA_TNUMBER:
+            var isInteger: Int32 = 0
+            let value = quarry_tointeger(call.state, -1, &isInteger)
+            guard isInteger != 0 else { throw OptionError("never", mustBe: "an integer", got: luaString(call.state, -1), operation: "format") }
+            return value
+        default: throw OptionError("never", mustBe: "an integer", got: call.typeName(-1), operation: "format")
+        }
     }
 
     static func luaEntities(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -60,6 +60,13 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// the keys, never listed, suggested or stored.
     public var relationshipAliases: [String: String] = [:]
 
+    /// Replaces the attribute of the same name in its place (its type or optionality
+    /// changed: a number column declared to hold times), so rows read as before.
+    public mutating func replaceAttribute(_ attribute: AttributeDescription) {
+        guard let i = attributes.firstIndex(where: { $0.name == attribute.name }) else { return }
+        attributes[i] = attribute
+    }
+
     /// The key `name` as something an object of this very entity may be given: nil when
     /// the entity has no such attribute, or only its sub-entities have.
     public func writableAttribute(named name: String) -> AttributeDescription? {

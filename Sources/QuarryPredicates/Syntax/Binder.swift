@@ -505,6 +505,12 @@ struct Binder {
             } else {
                 shown = value.described
             }
+            // A number column of times (Chrome's microseconds since 1601) is a date once its
+            // unit is declared: the way there, not epoch arithmetic in Lua.
+            if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
+                why =
+                    "; if another program keeps times there, declare their unit: format(entity, \"\(attribute.name)\", \"unix\"), or unix-ms, unix-us, cocoa, webkit, ..."
+            }
             throw PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
                 column: expression.column)

@@ -19,6 +19,10 @@ struct ColumnFormats {
         _ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
         context: ObjectContext
     ) throws -> DatabaseValue {
+        // A time column's nil is the number it keeps for "never" (Chrome's 0).
+        if value.isNull, context.mapped(entity).layout == .foreignTable, let never = context.mapped(entity).numericDates[key]?.never {
+            return Value.integer(never).databaseValue
+        }
         guard !value.isNull, context.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else {
             return value.databaseValue
         }
@@ -29,10 +33,19 @@ struct ColumnFormats {
         default: return value.databaseValue
         }
         let format = try format(of: entity, attribute, in: db, context: context)
+        // Seconds since 2001 in a REAL column (Core Data's timestamps) keep their fraction.
+        if format == .epochCount(.cocoa), context.mapping.numberColumnsAsDates[entity.name]?[key]?.type == .double,
+            case .date(let seconds) = value
+        {
+            return Value.real(seconds - Double(ColumnFormat.EpochCount.cocoa.epoch)).databaseValue
+        }
         guard let stored = format.storedValue(value)?.databaseValue else {
             throw StoreError.validation(
-                message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
-                    + "into the year 10000, past the dates any reader takes; nothing was written")
+                message: "\(entity.name).\(key) keeps dates as \(format.name), which "
+                    + (format.isCount
+                        ? "counts \(value.displayString) past a 64-bit integer (or past the year 9999)"
+                        : "rounds \(value.displayString) into the year 10000, past the dates any reader takes")
+                    + "; nothing was written")
         }
         // A column of days alone keeps the day: the time is dropped, as psql drops it
         // writing a timestamp to a `date` column, but said, once per column.
@@ -51,11 +64,12 @@ struct ColumnFormats {
     /// the object's snapshot matches the row and the next save sees no conflict.
     static func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String, context: ObjectContext) -> Value {
         guard let attribute = entity.attribute(named: key) else { return Value(stored) }
-        // Milliseconds and Julian days read back as the seconds SQL reads them as.
+        // Milliseconds, Julian days and other counts read back as the seconds SQL reads
+        // them as; "never" as nil.
         if let scale = context.mapped(entity).numericDates[key] {
             switch stored.storage {
-            case .int64(let i): return .date(scale.seconds(Double(i)))
-            case .double(let d): return .date(scale.seconds(d))
+            case .int64(let i): return scale.seconds(i).map(Value.date) ?? .null
+            case .double(let d): return scale.seconds(d).map(Value.date) ?? .null
             default: break
             }
         }

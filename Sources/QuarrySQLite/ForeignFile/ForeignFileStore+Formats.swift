@@ -32,7 +32,7 @@ extension ForeignFileStore {
     func restoreFormats(in context: ObjectContext) {
         for f in sidecar.formats {
             do {
-                try context.declareFormat(f.entity, f.column, f.format, keep: false)
+                try context.declareFormat(f.entity, f.column, f.format, never: f.never, keep: false)
             } catch {
                 context.openingNotes.append(
                     "format(\"\(f.entity)\", \"\(f.column)\", \"\(f.format)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")

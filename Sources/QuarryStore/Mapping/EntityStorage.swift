@@ -53,8 +53,9 @@ public struct EntityStorage: Equatable, Sendable {
     /// and every request leaves them out, so counts and fetches agree.
     public var keyMayHoldOthers = false
     /// Date columns of a file Quarry did not create that keep their dates as numbers
-    /// other than Unix seconds (milliseconds, Julian days), by attribute name: read, and
-    /// compared, as Unix seconds.
+    /// other than Unix seconds (milliseconds, Julian days, a count since 2001 or 1601), or
+    /// that keep a number meaning "never", by attribute name: read, and compared, as Unix
+    /// seconds (`NumericDateScale`).
     public var numericDates: [String: NumericDateScale] = [:]
     /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a
     /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
@@ -149,27 +150,6 @@ public struct EntityStorage: Equatable, Sendable {
             self.child = child
             self.column = column
             self.check = check
-        }
-    }
-
-    /// How a date column keeps its dates as numbers, when not as Unix seconds.
-    public enum NumericDateScale: Equatable, Sendable {
-        case milliseconds, julianDay
-
-        /// SQL reading the number `column` as Unix seconds (to the millisecond).
-        func seconds(_ column: String) -> String {
-            switch self {
-            case .milliseconds: return "(\(column) / 1000.0)"
-            case .julianDay: return "(round((\(column) - 2440587.5) * 86400000.0) / 1000.0)"
-            }
-        }
-
-        /// The number `value` as Unix seconds, as `seconds` computes it in SQL.
-        public func seconds(_ value: Double) -> Double {
-            switch self {
-            case .milliseconds: return value / 1000.0
-            case .julianDay: return ((value - 2_440_587.5) * 86_400_000.0).rounded() / 1000.0
-            }
         }
     }
 
@@ -285,8 +265,10 @@ public struct EntityStorage: Equatable, Sendable {
     /// value than the attribute reads (`money`'s `$1,200.50` for a decimal, an interval's
     /// `1 mon` for a double): what reads its rows in bulk (an export through COPY) reads
     /// it as `readable`. Text read through a cast (`char(n)`, uuid) is text either way.
+    /// So is a date kept as a count of other units (milliseconds, Chrome's microseconds
+    /// since 1601): its number is no Unix seconds.
     public func isReadThroughCast(_ name: String) -> Bool {
-        numericCasts.contains(name) || intervalColumns.contains(name)
+        numericCasts.contains(name) || intervalColumns.contains(name) || numericDates[name] != nil
     }
 
     /// The value of the entity column that marks entity `name`'s own rows.

@@ -15,6 +15,9 @@ public struct StoreMapping: Sendable {
     /// Formats the user declared for columns of a file Quarry did not create, by entity
     /// then column (see `ObjectContext+ColumnFormats`); for this session only.
     package var declaredFormats: [String: [String: ColumnFormat]] = [:]
+    /// Number columns a time layout made date attributes, as the file's schema described
+    /// them, by entity then column: what a later declaration fits and goes back to.
+    package var numberColumnsAsDates: [String: [String: AttributeDescription]] = [:]
 
     public init() {}
 

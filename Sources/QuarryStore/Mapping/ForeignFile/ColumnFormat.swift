@@ -16,6 +16,8 @@ public enum ColumnFormat: Equatable, Sendable {
     case unixMilliseconds
     /// Julian day number, as a real (SQLite's `julianday()`).
     case julianDay
+    /// A whole count of units since an epoch (`ColumnFormat+TimeLayouts`).
+    case epochCount(EpochCount)
     /// Booleans as the integers 0 and 1.
     case boolInteger
     /// Booleans as two texts, case kept ('Y'/'N', 'true'/'false').
@@ -45,6 +47,7 @@ public enum ColumnFormat: Equatable, Sendable {
         case .unixSeconds(let real): return real ? "unix-real" : "unix"
         case .unixMilliseconds: return "unix-ms"
         case .julianDay: return "julian"
+        case .epochCount(let count): return count.rawValue
         case .boolInteger: return "0/1"
         case .boolText(let t, let f): return "\(t)/\(f)"
         case .uuidText(let hyphens, let upper): return (upper ? "UUID" : "uuid") + (hyphens ? "" : (upper ? "-COMPACT" : "-compact"))
@@ -56,7 +59,10 @@ public enum ColumnFormat: Equatable, Sendable {
     package func fits(_ type: AttributeType) -> Bool {
         switch self {
         case .plain: return true
-        case .isoText, .unixSeconds, .unixMilliseconds, .julianDay: return type == .date
+        case .isoText: return type == .date
+        // A number column declared to hold times reads as dates from then on.
+        case .unixSeconds, .unixMilliseconds, .julianDay, .epochCount:
+            return [.date, .int16, .int32, .int64, .double, .decimal].contains(type)
         case .boolInteger, .boolText: return type == .bool
         case .uuidText: return type == .string || type == .uuid
         case .uuidBlob: return type == .string || type == .uuid || type == .binary
@@ -64,7 +70,7 @@ public enum ColumnFormat: Equatable, Sendable {
     }
 
     /// Parses a declared format: "iso-space", "iso-t", "iso-date", "unix", "unix-real",
-    /// "unix-ms", "julian", an example of ISO text ("2021-01-01T00:00:00.000Z"), a pair of
+    /// "unix-ms", "unix-us", "unix-ns", "cocoa", "cocoa-ns", "webkit", "filetime", "julian", an example of ISO text ("2021-01-01T00:00:00.000Z"), a pair of
     /// booleans ("0/1", "Y/N", "true/false"), "uuid", "UUID", "uuid-compact", "UUID-COMPACT",
     /// "uuid-blob", "plain".
     public init?(name: String) {
@@ -84,6 +90,10 @@ public enum ColumnFormat: Equatable, Sendable {
         case "UUID-COMPACT": self = .uuidText(hyphens: false, upper: true)
         case "uuid-blob": self = .uuidBlob
         default:
+            if let count = EpochCount(rawValue: name) {
+                self = .epochCount(count)
+                return
+            }
             if let layout = ISOLayout(example: name) {
                 self = .isoText(layout)
                 return
@@ -106,6 +116,9 @@ public enum ColumnFormat: Equatable, Sendable {
             return real ? .real(seconds) : WholeDateUnits.count(seconds, unitsPerSecond: 1).map(Value.integer)
         case (.unixMilliseconds, .date(let seconds)): return WholeDateUnits.count(seconds, unitsPerSecond: 1000).map(Value.integer)
         case (.julianDay, .date(let seconds)): return .real(seconds / 86400 + 2_440_587.5)
+        case (.epochCount(let count), .date(let seconds)):
+            // Within the years 0001 to 9999 (the dates Quarry takes), as any date written.
+            return Value.dateRange.contains(seconds) ? count.scale.count(seconds).map(Value.integer) : nil
         case (.boolText(let t, let f), .bool(let b)): return .text(b ? t : f)
         case (.uuidText(let hyphens, let upper), _):
             guard let bytes = uuidBytes(value) else { return value }
@@ -162,6 +175,7 @@ extension ColumnFormat {
         switch self {
         case .unixMilliseconds: return .milliseconds
         case .julianDay: return .julianDay
+        case .epochCount(let count): return count.scale
         default: return nil
         }
     }

@@ -12,7 +12,8 @@ import QuarryModelFiles
 ///      "relate": [{"source": "Flight", "column": "carrier", "destination": "Airline",
 ///                  "destinationColumn": "carrier", "name": null, "inverse": null}],
 ///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}],
-///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"}],
+///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"},
+///                  {"entity": "urls", "column": "last_visit_time", "format": "webkit", "never": 0}],
 ///      "templates": [{"name": "recent", "entity": "Invoice", "predicate": "InvoiceDate > $SINCE", "problem": null}]}
 ///
 /// `relate` lists the `relate()` calls to repeat on reopening; `entities` the model of
@@ -29,8 +30,12 @@ package struct ForeignSidecar: Equatable {
     }
     package var relations: [Relation] = []
     package var entities: [(name: String, definition: String)] = []
-    /// Declared column formats (`format(entity, column, name)`), the last for a column kept.
-    package struct Format: Equatable { package var entity: String, column: String, format: String }
+    /// Declared column formats (`format(entity, column, name)`), the last for a column kept;
+    /// for a time kept as a number, the number meaning "never" (`{ never = 0 }`).
+    package struct Format: Equatable {
+        package var entity: String, column: String, format: String
+        package var never: Int64? = nil
+    }
     package var formats: [Format] = []
     package var templates: [CoreDataFetchRequest] = []
 
@@ -87,7 +92,14 @@ package struct ForeignSidecar: Equatable {
             guard let entity = item["entity"]?.string, let column = item["column"]?.string, let format = item["format"]?.string else {
                 throw broken("a \"formats\" entry lacks entity, column or format")
             }
-            sidecar.formats.append(Format(entity: entity, column: column, format: format))
+            // A "never" that is there but no integer is refused, not dropped: it would
+            // turn nil dates into numbers.
+            var never: Int64?
+            if let given = item["never"], !given.isNull {
+                guard let number = given.integer else { throw broken("a \"formats\" entry's never is not an integer") }
+                never = number
+            }
+            sidecar.formats.append(Format(entity: entity, column: column, format: format, never: never))
         }
         for item in tree["templates"]?.array ?? [] {
             guard let name = item["name"]?.string, let entity = item["entity"]?.string else {
@@ -109,7 +121,8 @@ package struct ForeignSidecar: Equatable {
         }
         let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
         let formats = formats.map {
-            "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))}"
+            "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))"
+                + ($0.never.map { ", \"never\": \($0)" } ?? "") + "}"
         }
         let templates = templates.map { t in
             "{\"name\": \(jsonQuoted(t.name)), \"entity\": \(jsonQuoted(t.entity)), \"predicate\": \(optional(t.predicate?.format)), \"problem\": \(optional(t.predicate?.problem))}"
