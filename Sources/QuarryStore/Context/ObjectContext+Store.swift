@@ -54,3 +54,144 @@ extension ObjectContext {
         return try store.pruneHistory(through: token, context: self)
     }
 }
+
+
+/// Column formats of a file Quarry did not create (`ColumnFormats`), as `format()` asks.
+extension ObjectContext {
+    /// `format("Invoice", "InvoiceDate", "iso-space")`: declares how a column of a file
+    /// Quarry did not create keeps its values, for a column whose values show no one format
+    /// (or to override what they show). Kept in the file's sidecar (`keep`), so reopening
+    /// declares it again. A time layout (`unix-ms`, `webkit`, ...) on a number column makes
+    /// the attribute a date; `never` is the stored number that reads as nil.
+    public func declareFormat(_ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true) throws {
+        let (entity, attribute) = try formatColumn(entityName, column)
+        // A column made a date by an earlier declaration is still the number column it was.
+        let original = mapping.numberColumnsAsDates[entity.name]?[column] ?? attribute
+        defer { bumpGeneration() }
+        guard let format = ColumnFormat(name: name), format.fits(original.type) else {
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "'\(ErrorRendering.part(name, limit: 60))' is no format for \(original.type.rawValue) column \(column): "
+                    + Self.formatNames(for: original.type))
+        }
+        if case .isoText(let layout) = format, !layout.isWritable {
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "'\(ErrorRendering.part(name, limit: 60))' has \(layout.fractionDigits) fraction digits; "
+                    + "Quarry writes dates to at most \(ColumnFormat.ISOLayout.maxFractionDigits) (e.g. \(layout.writable.example))")
+        }
+        // Values pending in the old type would be written in the new one.
+        if Self.described(original, as: format, scale: nil).type != attribute.type, hasChanges {
+            throw StoreError.migrationRefused(
+                entity: entity.name, reason: "there are unsaved changes; save() or rollback() before format() changes \(column)'s type")
+        }
+        if never != nil, !format.isNumberTime {
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "never is for times kept as numbers (\(ColumnFormat.numberTimeNames.joined(separator: ", "))), not '\(format.name)'")
+        }
+        // Kept first: a declaration that cannot be kept is not made.
+        if keep {
+            try store.keep(
+                .format(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name, never: never)), context: self)
+        }
+        mapping.declaredFormats[entity.name, default: [:]][column] = format
+        var storage = mapped(entity)
+        // Numbers in the column are read in the declared scale from now on (a number column
+        // made a date, or "never", needs one even for Unix seconds, so that dictionaries and
+        // groups read it as `comparable` does); another format reads none.
+        let retyped = format.isNumberTime && (original.type != .date || never != nil)
+        var scale = format.numericDateScale ?? (retyped ? .unixSeconds : nil)
+        scale?.never = never
+        storage.numericDates[column] = scale
+        let described = Self.described(original, as: format, scale: storage.numericDates[column])
+        if described != original {
+            mapping.numberColumnsAsDates[entity.name, default: [:]][column] = original
+        } else {
+            mapping.numberColumnsAsDates[entity.name]?[column] = nil
+        }
+        mapping.place(entity.name, storage)
+        guard described != attribute else { return }
+        var changed = entity
+        changed.replaceAttribute(described)
+        remember(changed)
+        reread(column, of: changed)
+    }
+
+    /// Objects of `entity` in use read `column` again, in its new type and scale: kept
+    /// values of a redescribed object stay as they were read (`redescribe`), and an
+    /// integer of milliseconds is no date of seconds.
+    private func reread(_ column: String, of entity: EntityDescription) {
+        var objects: [(key: Int64, object: ManagedObject)] = []
+        for box in registrations(of: entity.name)?.values ?? [:].values {
+            if let object = box.object, object.entity.name == entity.name, let key = object.primaryKey { objects.append((key, object)) }
+        }
+        guard !objects.isEmpty else { return }
+        // An object whose row cannot be read again reads as nil rather than a misread number.
+        let rows = (try? storedRows(of: entity, keys: objects.map(\.key))) ?? [:]
+        for (key, object) in objects {
+            object.commit(column, rows[key].map { values(of: entity, row: $0)[column] ?? .null } ?? .null)
+        }
+    }
+
+    /// Attribute `original` (as the file's schema describes it) under `format`: a number
+    /// column holding times is a date, optional when a number means "never" (nil is
+    /// written as that number), its default read in the column's scale.
+    private static func described(
+        _ original: AttributeDescription, as format: ColumnFormat, scale: EntityStorage.NumericDateScale?
+    ) -> AttributeDescription {
+        guard format.isNumberTime, original.type != .date else { return original }
+        var date = original
+        date.type = .date
+        if scale?.never != nil { date.isOptional = true }
+        date.defaultValue = original.defaultValue.map { value in
+            let seconds: Double?
+            switch value {
+            case .integer(let i): seconds = scale.map { $0.seconds(i) } ?? Double(i)
+            case .real(let d): seconds = scale.map { $0.seconds(d) } ?? d
+            default: return value
+            }
+            return seconds.map(Value.date) ?? .null
+        }
+        if date.defaultValue == .null { date.defaultValue = nil }
+        return date
+    }
+
+    /// The formats `declareFormat` takes for a column of `type`.
+    static func formatNames(for type: AttributeType) -> String {
+        let times = ColumnFormat.numberTimeNames
+        switch type {
+        case .date:
+            return "iso-space, iso-t, iso-date, an example such as 2021-01-01T00:00:00.000Z, " + times.dropLast().joined(separator: ", ")
+                + " or julian"
+        case .int16, .int32, .int64, .double, .decimal: return "plain, or a time layout: " + times.joined(separator: ", ")
+        case .bool: return "0/1 or a pair of texts such as Y/N or true/false"
+        case .string, .uuid: return "uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
+        case .binary: return "uuid-blob or plain"
+        default: return "plain"
+        }
+    }
+
+    /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
+    /// or read from its values (the store says); nil for Quarry's own stores, whose
+    /// encoding is fixed.
+    public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
+        let entity = try entity(named: entityName)
+        guard mapped(entity).layout == .foreignTable else { return nil }
+        let (_, attribute) = try formatColumn(entityName, column)
+        return try store.columnFormat(of: entity, attribute, context: self)
+    }
+
+    package func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
+        let entity = try entity(named: entityName)
+        guard mapped(entity).layout == .foreignTable else {
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: mapped(entity).isView
+                    ? "\(entity.name) is a view: its rows cannot be changed, so it has no format to declare"
+                    : "\(entity.name) is Quarry's own: its formats are Quarry's")
+        }
+        guard let attribute = entity.attribute(named: column) else { throw entity.unknownKey(column) }
+        return (entity, attribute)
+    }
+}
