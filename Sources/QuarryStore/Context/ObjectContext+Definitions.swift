@@ -307,6 +307,12 @@ extension ObjectContext {
             throw to.unknownKey(destinationColumn)
         }
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
+        // Kept from an earlier run (the model, the sidecar): the same call again is a no-op.
+        if let kept = try keptRelation(
+            from: from, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name, inverse: inverse)
+        {
+            return kept
+        }
         let relationship = try link(
             source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
             inverse: inverse, persist: store.keepsRelationInModel(from, to))
