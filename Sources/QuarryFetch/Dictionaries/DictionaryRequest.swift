@@ -55,18 +55,22 @@ extension DictionaryRequest {
             return column
         }
         let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: context, joins: &compiled.joins) }
+        let sort = try DictionarySort(
+            request.base.sortDescriptors, columns: columns + (having?.hidden ?? []), groups: groups, distinct: request.distinct,
+            entity: entity, context: context, joins: &compiled.joins)
         // The columns and `having` may have joined more tables: their facts are looked up too.
         compiled.learnJoinFacts(in: context)
-        let hidden = having?.hidden ?? []
+        let hidden = (having?.hidden ?? []) + sort.hidden
         // An aggregate computed only for the test would fold rows that nothing groups into one.
-        if let first = hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
+        if let first = having?.hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
             throw FetchError.badOption(option: "having", reason: "'\(first.keys[0])' needs group = { ... }: without it each row stands alone")
         }
-        if request.distinct, !hidden.isEmpty {
+        if request.distinct, let first = having?.hidden.first {
             throw FetchError.badOption(
-                option: "having", reason: "with distinct, test only aggregates among the properties (add '\(hidden[0].keys[0])' to them)")
+                option: "having", reason: "with distinct, test only aggregates among the properties (add '\(first.keys[0])' to them)")
         }
-        // The result's own shape, so `having` and `sort` can name its keys.
+        // The result's own shape, so `having` and `sort` can name its keys (the sort's own
+        // columns come last, read by neither).
         let shape = EntityDescription(
             name: entity.name,
             attributes: (columns + hidden).map {
@@ -95,14 +99,10 @@ extension DictionaryRequest {
             sql += " WHERE " + fragment.sql
             arguments += fragment.arguments
         }
-        if !request.base.sortDescriptors.isEmpty {
+        if !sort.descriptors.isEmpty {
             sql +=
                 " ORDER BY "
-                + (try request.base.sortDescriptors.map { sort in
-                    var s = sort
-                    if let column = columns.first(where: { $0.keys.contains(sort.key) }) { s.key = column.name }
-                    return try s.sql(for: shape, qualifier: "q", dialect: context.sqlDialect)
-                }).joined(separator: ", ")
+                + (try sort.descriptors.map { try $0.sql(for: shape, qualifier: "q", dialect: context.sqlDialect) }).joined(separator: ", ")
         } else if !groups.isEmpty {
             // Groups in their keys' order, as SQLite's GROUP BY returns them; PostgreSQL
             // returns a hash's order unless asked.
