@@ -88,8 +88,9 @@ struct PostgresSaveWriter {
 }
 
 /// A save's rows on the server (`SaveStatements`). Values go as Quarry's, typed for the
-/// server: a date as a timestamp, a boolean as one. An insert leaves out nil attributes,
-/// which take the column's default, and generated columns; every row written comes back
+/// server: a date as a timestamp, a boolean as one. An insert leaves out nil attributes
+/// (a column with a default: those the object was not given), which take the column's
+/// default, and generated columns; every row written comes back
 /// (`RETURNING`) and the objects take what the server made of it (its key, defaults,
 /// triggers' values). A keyed table's row is found by its key as well as its number.
 ///
@@ -184,8 +185,14 @@ struct PostgresSaveStatements: SaveStatements {
     ) throws -> Int64 {
         try sendUpdates()
         let storage = context.mapped(entity)
-        // A nil key takes the column's sequence, as SQLite gives a rowid.
-        let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !context.insertedValue(object, $0, keys: keys).isNull }
+        // A nil key takes the column's sequence, as SQLite gives a rowid; a column with a
+        // default the object was not given takes its default (`now()`, `nextval(...)`).
+        // A nil the object was given for such a column is written, as psql would write it.
+        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
+        let attributes = entity.attributeNames.filter { name in
+            guard !storage.generated.contains(name), !filled.contains(name) else { return false }
+            return !context.insertedValue(object, name, keys: keys).isNull || storage.engineDefaults.contains(name)
+        }
         let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + toOne.map(\.key)
         let names = attributes + toOne.map(\.name)
         let returning = " RETURNING \(storage.selection(of: entity))"

@@ -107,26 +107,55 @@ struct SQLiteSaveStatements: SaveStatements {
         keys: SaveChangesRequest.Keys
     ) throws -> Int64 {
         let storage = context.mapped(entity)
-        // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting one).
-        let written = entity.attributeNames.filter { !storage.generated.contains($0) }
+        // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting
+        // one); so is a column whose default is an expression the object was not given.
+        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
+        let written = entity.attributeNames.filter { !storage.generated.contains($0) && !filled.contains($0) }
         let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        // What the engine filled comes back with the row (SQLite 3.35's RETURNING).
+        let returning = filled.isEmpty ? "" : " RETURNING " + filled.map(quoteIdentifier).joined(separator: ", ")
         let sql =
-            names.isEmpty
-            ? "INSERT INTO \(storage.table) DEFAULT VALUES"
-            : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
+            (names.isEmpty
+                ? "INSERT INTO \(storage.table) DEFAULT VALUES"
+                : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))") + returning
         var values: [DatabaseValue] = []
         for name in written { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
         values += toOne.map(\.key.databaseValue)
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        // Objects leaving out the same columns share one statement.
+        let statement = try db.cachedStatement(sql: sql)
+        var returned: Row?
+        if filled.isEmpty {
+            try statement.execute(arguments: StatementArguments(values))
+        } else {
+            // The whole insert happens at the first step, which also yields the row.
+            returned = try Row.fetchOne(statement, arguments: StatementArguments(values))
+        }
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
         let key: Int64
         if storage.keyMayHoldOthers, let given { key = given } else { key = try store.insertedKey(of: entity, in: db, context: context) }
         try readGenerated(object, entity, key: .integer(key))
+        if !filled.isEmpty { try readFilled(filled, returned, object, entity, key: .integer(key)) }
         return key
+    }
+
+    /// The columns the engine filled, as the object will hold them: from the insert's
+    /// RETURNING, or read by key where it returned none (an insert through a view's
+    /// trigger returns no row).
+    private mutating func readFilled(_ names: [String], _ returned: Row?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
+        let storage = context.mapped(entity)
+        var row = returned
+        if row == nil {
+            let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
+            row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.databaseValue])
+        }
+        guard let row else { return }
+        for (i, name) in names.enumerated() {
+            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, context: context)))
+        }
     }
 
     /// The generated columns of `object`'s row as SQLite computed them, read back after a

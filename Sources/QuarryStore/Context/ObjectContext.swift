@@ -171,7 +171,12 @@ public final class ObjectContext {
             throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
         }
         var initial: [String: Value] = [:]
-        for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
+        // A default the engine computes is not the object's until it is saved: no value
+        // pending, so the INSERT leaves the column for the engine to fill (`engineDefaults`).
+        let computed = mapped(entity).engineDefaults
+        for attribute in entity.attributes where !computed.contains(attribute.name) {
+            initial[attribute.name] = attribute.defaultValue ?? .null
+        }
         for (name, clock) in mapped(entity).clockDefaults {
             guard let type = entity.attribute(named: name)?.type else { continue }
             initial[name] = connection.engine.clockValue(clock, as: type) ?? .null

@@ -91,6 +91,11 @@ public struct EntityStorage: Equatable, Sendable {
     /// Columns whose default is a clock SQLite reads at each insert (`CURRENT_TIMESTAMP`),
     /// by attribute: a new object reads it when made (`ForeignColumnDefault`).
     public var clockDefaults: [String: String] = [:]
+    /// Columns whose default the engine computes and Quarry never evaluates (an expression:
+    /// `DEFAULT (datetime('now'))`): a new object that was not given a value for one
+    /// leaves it out of its INSERT, as sqlite3 and psql do, and reads back what the engine
+    /// stored (issue 60, item 7).
+    public var engineDefaults: Set<String> = []
     /// The declared default (its SQL text, as the engine's catalog gives it) of each column
     /// a foreign key `ON DELETE SET DEFAULT` names: what a child's column takes when its
     /// parent goes (`ForeignKeyDefaults`), read from the schema's description on every

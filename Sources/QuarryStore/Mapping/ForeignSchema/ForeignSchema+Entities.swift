@@ -42,7 +42,7 @@ extension ForeignSchema {
                 switch engine.columnDefault(of: column, as: type) {
                 case .constant(let value)?: defaultValue = value
                 case .atInsert(let clock)?: storage.clockDefaults[column.name] = clock
-                case nil: break
+                case nil: storage.engineDefaults.insert(column.name)
                 }
             }
             engine.noteType(of: column, in: &storage)
