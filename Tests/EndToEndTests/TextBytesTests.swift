@@ -79,6 +79,7 @@ import Testing
             print(fetch{ "t", predicate = "n == 2" }[1])
             print(fetch{ "t", sort = { "n" } })
             print(sql("SELECT h FROM t ORDER BY n"))
+            print(summarize("t"))
             print(tostring(fetch{ "t", predicate = "n == 2" }[1].h) == "A\254B")
             """#
         let out = sandbox.path("printed.txt")
@@ -90,9 +91,10 @@ import Testing
         #expect(text != nil, "the output is UTF-8: \(Array(bytes))")
         let printed = text ?? ""
         #expect(!printed.contains("\u{FFFD}"), "\(printed)")
-        // The object, the results' row and sql()'s row each show the bytes escaped.
-        #expect(printed.components(separatedBy: #"A\xFEB"#).count == 4, "\(printed)")
-        #expect(printed.components(separatedBy: #"\xFF"#).count == 3 && printed.contains(#"\xFEA"#), "\(printed)")
+        // The object, the results' row, sql()'s row and the summary's minimum each show the
+        // bytes escaped, and the summary's maximum the other value.
+        #expect(printed.components(separatedBy: #"A\xFEB"#).count == 5, "\(printed)")
+        #expect(printed.components(separatedBy: #"\xFF"#).count == 4 && printed.contains(#"\xFEA"#), "\(printed)")
         #expect(printed.hasSuffix("true\n"), "\(printed)")
     }
 
