@@ -16,8 +16,7 @@ public struct StoreRow {
     public func isNull(at index: Int) -> Bool { statement.type(Int32(truncatingIfNeeded: index)) == .null }
 
     /// The value at `index` by its storage class, as the engine reads one to keep it
-    /// (SQLite's as GRDB read a column: text up to its first NUL, repaired as UTF-8; a
-    /// blob copied), so reads agree whichever way they go.
+    /// (`Value(rowText:)` for text; a blob copied), so reads agree whichever way they go.
     public func value(at index: Int) -> Value { statement.value(Int32(truncatingIfNeeded: index)) }
 
     /// The value at `index` as SQLite converts it to an integer (NULL is 0, text is read
@@ -80,7 +79,7 @@ extension Value {
         case .null: return "NULL"
         case .integer, .bool: return "an integer"
         case .real, .date: return "a real number"
-        case .text: return "text"
+        case .text, .textBytes: return "text"
         case .blob: return "a blob"
         case .decimal: return "a decimal"
         }

@@ -15,7 +15,7 @@ extension Value {
         case .bool(let b): return .integer(b ? 1 : 0)
         case .date(let seconds): return .real(seconds)
         case .decimal(let text): return .text(text)
-        case .null, .integer, .real, .text, .blob: return self
+        case .null, .integer, .real, .text, .textBytes, .blob: return self
         }
     }
 
@@ -29,6 +29,8 @@ extension Value {
         case (.real(let x), .real(let y)): return x == y
         case (.integer(let x), .real(let y)), (.real(let y), .integer(let x)): return Int64(exactly: y) == x
         case (.text(let x), .text(let y)): return x == y
+        // Never equal to a `.text`: those bytes are UTF-8, these are not.
+        case (.textBytes(let x), .textBytes(let y)): return x == y
         case (.blob(let x), .blob(let y)): return x == y
         default: return false
         }
@@ -50,6 +52,9 @@ extension Value {
         case .text(let text):
             hasher.combine(UInt8(2))
             hasher.combine(text)
+        case .textBytes(let bytes):
+            hasher.combine(UInt8(2))
+            hasher.combine(bytes)
         case .blob(let bytes):
             hasher.combine(UInt8(3))
             hasher.combine(Data(bytes))
@@ -66,6 +71,7 @@ extension Value {
         case .integer(let integer): return String(integer)
         case .real(let real): return String(real)
         case .text(let text): return String(reflecting: text)
+        case .textBytes(let bytes): return "\"" + Value.escapingInvalidUTF8(bytes) + "\""
         case .blob(let bytes): return "Data(\(bytes.count) bytes)"
         case .bool, .date, .decimal: return displayString
         }

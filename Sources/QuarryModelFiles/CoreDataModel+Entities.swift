@@ -123,10 +123,11 @@ extension CoreDataAttribute {
     }
 
     /// A Quarry value as Xcode writes a default: booleans YES/NO, dates in seconds since
-    /// 2001, numbers as decimal text. Binary defaults have no text form in Xcode's model.
+    /// 2001, numbers as decimal text. Binary defaults have no text form in Xcode's model,
+    /// nor has text that is not UTF-8 (an XML file's text is).
     package static func defaultValueString(_ value: Value) -> String? {
         switch value {
-        case .null, .blob: return nil
+        case .null, .blob, .textBytes: return nil
         case .integer(let n): return String(n)
         case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .bool(let b): return b ? "YES" : "NO"

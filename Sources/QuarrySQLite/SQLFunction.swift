@@ -31,6 +31,13 @@ extension SQLFunction {
     /// Sets the call's result to `value` as SQLite stores it (`Value.databaseValue`:
     /// booleans 0/1, dates as seconds).
     private static func answer(_ value: Value, _ context: OpaquePointer) {
+        // Text that is not UTF-8 is TEXT, byte for byte, as a column kept it.
+        if case .textBytes(let bytes) = value {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { sqlite3_result_text(context, $0.baseAddress, Int32($0.count), SQLiteCursor.transient) }
+            }
+            return
+        }
         switch value.databaseValue.storage {
         case .null: sqlite3_result_null(context)
         case .int64(let integer): sqlite3_result_int64(context, integer)
@@ -47,8 +54,8 @@ private final class FunctionBody {
     init(_ body: @escaping (any SQLFunctionArguments) -> Value) { self.body = body }
 }
 
-/// The arguments of one call, read in place (no array is made per call), each as GRDB
-/// read a value (text up to its first NUL, repaired as UTF-8).
+/// The arguments of one call, read in place (no array is made per call), each as a
+/// row's column is read (`Value(rowText:)`: text that is not UTF-8 kept whole).
 struct SQLiteFunctionArguments: SQLFunctionArguments {
     let values: UnsafeMutablePointer<OpaquePointer?>?
     let count: Int
@@ -59,7 +66,9 @@ struct SQLiteFunctionArguments: SQLFunctionArguments {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
-        case SQLITE_TEXT: return sqlite3_value_text(value).map { .text(String(cString: $0)) } ?? .null
+        case SQLITE_TEXT:
+            guard let text = sqlite3_value_text(value) else { return .null }
+            return Value(rowText: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
         case SQLITE_BLOB:
             let count = Int(sqlite3_value_bytes(value))
             guard let bytes = sqlite3_value_blob(value), count > 0 else { return .blob([]) }

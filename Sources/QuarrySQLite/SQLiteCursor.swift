@@ -40,8 +40,25 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
         }
     }
 
-    /// Binds Quarry's values as SQLite stores them.
-    package func bind(values: [Value]) { bind(values.map(\.databaseValue)) }
+    /// Binds Quarry's values as SQLite stores them, text that is not UTF-8 as TEXT, byte
+    /// for byte.
+    package func bind(values: [Value]) {
+        bind(values.map(\.databaseValue))
+        for (i, value) in values.enumerated() {
+            if case .textBytes(let bytes) = value { Self.bindText(bytes, at: Int32(i + 1), of: handle) }
+        }
+    }
+
+    /// Binds `bytes` as TEXT whatever they are (SQLite copies them): its storage class is
+    /// TEXT, as the value's column keeps it, so `=` with the column finds its row.
+    static func bindText(_ bytes: [UInt8], at index: Int32, of handle: OpaquePointer) {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                // Never empty: an empty text is UTF-8, a `.text`.
+                _ = sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient)
+            }
+        }
+    }
 
     package func bind(keys: [Int64]) {
         for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
@@ -109,14 +126,19 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
         return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
     }
 
-    /// As GRDB reads a column: text up to its first NUL, repaired as UTF-8; a blob copied.
+    /// Text as `Value(rowText:)` keeps it (its bytes whole where they are not UTF-8); a
+    /// blob copied.
     package func value(_ column: Int32) -> Value {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(int64(column))
         case SQLITE_FLOAT: return .real(double(column))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(cString: text))
+            let bytes = text(column)
+            // Plain UTF-8, nearly every value, is checked by one pass in C, then decoded.
+            guard let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 else {
+                return .text(String(decoding: bytes, as: UTF8.self))
+            }
+            return Value(rowText: bytes)
         case SQLITE_BLOB: return .blob([UInt8](blob(column)))
         default: return .null
         }

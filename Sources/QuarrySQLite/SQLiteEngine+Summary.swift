@@ -66,8 +66,8 @@ extension SQLiteEngine {
         }
     }
 
-    /// A minimum or maximum as the blob holds it, read as GRDB reads a column (text up to
-    /// its first NUL, repaired as UTF-8), so both ways of summarising agree.
+    /// A minimum or maximum as the blob holds it, read as a row's column is read
+    /// (`Value(rowText:)`), so both ways of summarising agree.
     private static func summaryValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Value {
         guard offset + MemoryLayout<quarry_summary_value>.size <= bytes.count else { return .null }
         let value = bytes.loadUnaligned(fromByteOffset: offset, as: quarry_summary_value.self)
@@ -80,8 +80,7 @@ extension SQLiteEngine {
             let content = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
             offset += length
             if Int32(value.type) == SQLITE_BLOB { return .blob([UInt8](content)) }
-            let text = content.prefix { $0 != 0 }
-            return .text(String(decoding: text, as: UTF8.self))
+            return content.withMemoryRebound(to: UInt8.self) { Value(rowText: $0) }
         default: return .null
         }
     }

@@ -24,7 +24,7 @@ struct SQLitePreparedQuery: PreparedQuery {
     }
 
     package func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {
-        try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
+        try statement.setArguments(SQLiteArguments(arguments))
         let cursor = try Row.fetchCursor(statement)
         let row = StoreRow(statement: SQLiteCursor(handle: statement.sqliteStatement))
         while try cursor.next() != nil { try body(row) }

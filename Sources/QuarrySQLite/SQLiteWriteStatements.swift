@@ -8,13 +8,19 @@ import QuarryStore
 struct SQLiteWriteStatements: WriteStatements {
     let db: Database
 
+    /// Read as `SQLiteCursor.value` reads a column, text that is not UTF-8 kept whole.
     package func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
-        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))).map { row in
-            row.databaseValues.map(Value.init)
-        }
+        try db.makeStatement(sql: sql).rows(SQLiteArguments(arguments))
     }
 
     package func run(_ sql: String, _ arguments: [Value]) throws {
-        try db.execute(sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+        let bound = SQLiteArguments(arguments)
+        // One statement when a text must be bound as its bytes; GRDB runs the others
+        // (which may be several statements).
+        if bound.bindsTexts {
+            try db.makeStatement(sql: sql).execute(bound)
+        } else {
+            try db.execute(sql: sql, arguments: StatementArguments(bound.databaseValues))
+        }
     }
 }

@@ -6,7 +6,9 @@ import QuarryModelFiles
 import QuarryStore
 
 extension Value {
-    /// A value read from SQLite, by storage class.
+    /// A value read from SQLite, by storage class. GRDB has read text as a `String`
+    /// already, bytes that are not UTF-8 replaced: a read that must keep them reads the
+    /// statement's columns (`SQLiteCursor.value`) instead.
     public init(_ databaseValue: DatabaseValue) {
         switch databaseValue.storage {
         case .null: self = .null
@@ -24,6 +26,11 @@ extension Value {
         case .integer(let i): return i.databaseValue
         case .real(let d): return d.databaseValue
         case .text(let s): return s.databaseValue
+        // GRDB's text is a `String`, which cannot hold these bytes: they stand as a blob
+        // here, and every bind of Quarry's values binds them again as TEXT, byte for byte
+        // (`SQLiteArguments`, `SQLiteCursor.bind(values:)`). A bind that forgot would
+        // still keep the bytes, not U+FFFD in their place.
+        case .textBytes(let b): return Data(b).databaseValue
         case .blob(let b): return Data(b).databaseValue
         case .bool(let b): return (b ? 1 : 0).databaseValue
         case .date(let d): return d.databaseValue

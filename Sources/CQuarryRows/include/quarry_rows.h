@@ -15,7 +15,7 @@ enum {
     /// Valid UTF-8 without NUL bytes at `value` (an offset into the text) for `length` bytes.
     QUARRY_CELL_TEXT = 3,
     /// Other text (not UTF-8, or with NUL bytes) at `value` for `length` bytes: Swift
-    /// decodes it (as GRDB does: up to the first NUL, invalid sequences replaced).
+    /// reads it (`Value(rowText:)`: UTF-8 up to the first NUL, other bytes kept whole).
     QUARRY_CELL_RAW_TEXT = 4,
     /// A blob at `value` for `length` bytes.
     QUARRY_CELL_BLOB = 5,

@@ -7,13 +7,20 @@ import QuarryStore
 extension QuarryRuntime {
 }
 
+/// Text inside a Lua literal's quotes: its quotes and backslashes escaped, and control
+/// characters.
+private func escapedInLiteral(_ s: String) -> String {
+    ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
+}
+
 /// A value as Lua source would write it.
 func literal(_ value: Value) -> String {
     switch value {
     // Control characters as Lua escapes them (`\n`, `\27`): a value from a file sends
     // nothing to the terminal that prints it.
-    case .text(let s):
-        return "\"" + ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
+    case .text(let s): return "\"" + escapedInLiteral(s) + "\""
+    // Bytes that are not UTF-8 as Lua writes a byte (`\xFF`): the same string read back.
+    case .textBytes(let bytes): return "\"" + Value.escapingInvalidUTF8(bytes, escapingText: escapedInLiteral) + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
     case .decimal(let s): return "decimal(\"\(s)\")"
     default: return value.displayString

@@ -103,10 +103,9 @@ func luaValue(_ state: OpaquePointer, _ index: Int32) -> Value? {
     case LUA_TNUMBER:
         if quarry_isinteger(state, index) != 0 { return .integer(quarry_tointeger(state, index, nil)) }
         return .real(quarry_tonumber(state, index, nil))
-    case LUA_TSTRING:
-        let bytes = luaBytes(state, index)
-        if let text = String(validating: bytes, as: UTF8.self) { return .text(text) }
-        return .blob(bytes)
+    // Lua strings are bytes: those that are not UTF-8 are text still (a hash read from a
+    // TEXT column, given back to a predicate or an attribute), kept byte for byte.
+    case LUA_TSTRING: return Value(storedText: luaBytes(state, index))
     case LUA_TUSERDATA:
         if let seconds = dateValue(state, index) { return .date(seconds) }
         if let text = decimalText(state, index) { return .decimal(text) }
@@ -123,7 +122,7 @@ func pushValue(_ state: OpaquePointer, _ value: Value) {
     case .integer(let i): lua_pushinteger(state, lua_Integer(i))
     case .real(let d): lua_pushnumber(state, d)
     case .text(let s): pushString(state, s)
-    case .blob(let bytes):
+    case .textBytes(let bytes), .blob(let bytes):
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(state, $0.baseAddress, $0.count) }
         }

@@ -18,6 +18,12 @@ import Foundation
 /// strings with as many fractional digits as they need to read back exactly, binary as
 /// base64 strings.
 ///
+/// Text is written as the store holds it, byte for byte, in every format: text that is
+/// not UTF-8 (a hash another program kept as TEXT) too, in JSON as well, as sqlite3's
+/// `.mode json` and SQLite's `json_quote` write it. Such a JSON file is not strictly
+/// JSON, but no value is lost or changed; U+FFFD in place of each byte, or `\u00FF`
+/// (which is the character ÿ), would be another value.
+///
 /// Bytes are appended to a caller's buffer; `OutputFile` flushes it in chunks, so an
 /// export never holds more than a chunk and one row.
 public struct TableWriter {
@@ -152,6 +158,7 @@ public struct TableWriter {
         case .integer(let i): integer(i, into: &out)
         case .real(let d): real(d, into: &out)
         case .text(let s): text(s, into: &out)
+        case .textBytes(let b): b.withUnsafeBufferPointer { text($0, into: &out) }
         case .bool(let b): bool(b, into: &out)
         case .date(let d): date(d, into: &out)
         case .blob(let b): b.withUnsafeBytes { blob($0, into: &out) }

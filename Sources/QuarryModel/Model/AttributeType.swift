@@ -28,6 +28,9 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (_, .null): return .success(.null)
         // SQLite's text API stops at NUL, so such a string would come back cut; binary holds bytes.
         case (.string, .text(let s)): return s.utf8.contains(0) ? fail : .success(value)
+        // Text that is not UTF-8 (a Lua string is bytes) is kept as it is, byte for byte,
+        // NULs too: it is bound and read with its length, never as a C string.
+        case (.string, .textBytes): return .success(value)
         case (.int16, _), (.int32, _), (.int64, _):
             let range = integerRange!
             switch value {
@@ -56,6 +59,7 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
             return isUUID(s) ? .success(.text(s.uppercased())) : fail
         case (.binary, .blob): return .success(value)
         case (.binary, .text(let s)): return .success(.blob(Array(s.utf8)))
+        case (.binary, .textBytes(let b)): return .success(.blob(b))
         case (.json, .text(let s)): return s.utf8.contains(0) ? fail : .success(value)
         default: return fail
         }

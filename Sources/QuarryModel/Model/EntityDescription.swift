@@ -136,7 +136,7 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
 
 /// How the file's model writes a default value (`StoredDefinition` reads it back).
 extension Value: Encodable {
-    private enum Tag: String, Encodable { case null, integer, real, text, blob, bool, date }
+    private enum Tag: String, Encodable { case null, integer, real, text, textBytes, blob, bool, date }
     private enum Keys: String, CodingKey { case type, value }
 
     public func encode(to encoder: Encoder) throws {
@@ -152,6 +152,10 @@ extension Value: Encodable {
         case .text(let s):
             try c.encode(Tag.text, forKey: .type)
             try c.encode(s, forKey: .value)
+        // Its bytes, as a blob's: JSON's strings are UTF-8, and these are not.
+        case .textBytes(let b):
+            try c.encode(Tag.textBytes, forKey: .type)
+            try c.encode(b, forKey: .value)
         case .blob(let b):
             try c.encode(Tag.blob, forKey: .type)
             try c.encode(b, forKey: .value)

@@ -7,6 +7,11 @@ public enum Value: Hashable, Sendable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// TEXT whose bytes are not UTF-8 (a hash another program stored as text), kept byte
+    /// for byte: a `String` would replace each invalid byte with U+FFFD, and the value
+    /// would then neither match its row nor write back as it was. Only `Value(storedText:)`
+    /// makes one, so valid UTF-8 is always `.text` and the two never hold the same text.
+    case textBytes([UInt8])
     case blob([UInt8])
     case bool(Bool)
     /// Seconds since 1970-01-01T00:00:00Z.
@@ -24,7 +29,7 @@ public enum Value: Hashable, Sendable {
         case .null: return "nil"
         case .integer: return "integer"
         case .real: return "number"
-        case .text: return "string"
+        case .text, .textBytes: return "string"
         case .blob: return "binary"
         case .bool: return "boolean"
         case .date: return "date"
@@ -50,6 +55,7 @@ public enum Value: Hashable, Sendable {
         case .integer(let i): return String(i)
         case .real(let d): return Value.format(d)
         case .text(let s): return s
+        case .textBytes(let b): return Value.escapingInvalidUTF8(b)
         case .blob(let b): return "<\(b.count) bytes>"
         case .bool(let b): return b ? "true" : "false"
         case .date(let d): return Value.iso8601(d)

@@ -80,7 +80,7 @@ final class PostgresRows: RowCursor {
         case .null: return .null
         case .integer, .bool: return .integer
         case .real, .date: return .real
-        case .text, .decimal: return .text
+        case .text, .textBytes, .decimal: return .text
         case .blob: return .blob
         }
     }
@@ -94,6 +94,7 @@ final class PostgresRows: RowCursor {
         case .real, .date: return .real(double(column))
         case .decimal(let text): return .decimal(text)
         case .text(let text): return .text(text)
+        case .textBytes(let bytes): return .textBytes(bytes)
         case .blob(let bytes): return .blob(bytes)
         }
     }
@@ -111,7 +112,7 @@ final class PostgresRows: RowCursor {
         (0..<Int32(columnCount)).reduce(0) { total, column in
             switch raw(column) {
             case .text(let s), .decimal(let s): return total + s.utf8.count
-            case .blob(let b): return total + b.count
+            case .textBytes(let b), .blob(let b): return total + b.count
             default: return total
             }
         }
@@ -129,7 +130,7 @@ final class PostgresRows: RowCursor {
         case .decimal(let s):
             let d = Double(s) ?? 0
             return d >= 9.223372036854775807e18 ? .max : d <= -9.223372036854775808e18 ? .min : Int64(d)
-        case .null, .blob: return 0
+        case .null, .textBytes, .blob: return 0
         }
     }
 
@@ -140,7 +141,7 @@ final class PostgresRows: RowCursor {
         case .real(let d), .date(let d): return d
         case .text(let s): return Double(s.trimmingCharacters(in: .whitespaces)) ?? 0
         case .decimal(let s): return Double(s) ?? 0
-        case .null, .blob: return 0
+        case .null, .textBytes, .blob: return 0
         }
     }
 
@@ -150,7 +151,7 @@ final class PostgresRows: RowCursor {
         let content: [UInt8]
         switch raw(column) {
         case .text(let s), .decimal(let s): content = Array(s.utf8)
-        case .blob(let b): content = b
+        case .textBytes(let b), .blob(let b): content = b
         default: return UnsafeBufferPointer(start: nil, count: 0)
         }
         guard !content.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }

@@ -25,6 +25,11 @@ package enum PostgresValue {
         case .text(let s):
             guard !s.utf8.contains(0) else { throw argumentError("text containing a NUL character, which PostgreSQL's text cannot hold") }
             return .text(s)
+        // The session's client encoding is UTF-8 (`PostgresConnection`), which the server
+        // checks every text against, a SQL_ASCII database's too: refused here, in one line
+        // with the value, rather than by the server at the first byte.
+        case .textBytes(let bytes):
+            throw argumentError("the text \"\(Value.escapingInvalidUTF8(bytes))\", which is not UTF-8: PostgreSQL takes only UTF-8 text from Quarry")
         case .blob(let bytes):
             guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
             return .binary(bytes)
@@ -173,8 +178,10 @@ package enum PostgresValue {
             if text == "infinity" || text == "-infinity" { return .text(text) }
             guard let seconds = seconds(text) else { throw unexpected("a timestamp") }
             return .date(seconds)
+        // A SQL_ASCII database hands back text as it was stored, whatever its bytes: kept
+        // as they are, as a SQLite file's are.
         default:
-            return .text(text)
+            return Value(storedText: [UInt8](bytes))
         }
     }
 

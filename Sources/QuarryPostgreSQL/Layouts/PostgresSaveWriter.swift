@@ -195,6 +195,7 @@ struct PostgresSaveStatements: SaveStatements {
         }
         let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + toOne.map(\.key)
         let names = attributes + toOne.map(\.name)
+        try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
         let returning = " RETURNING \(storage.selection(of: entity))"
         let sql =
             names.isEmpty
@@ -217,6 +218,7 @@ struct PostgresSaveStatements: SaveStatements {
         let storage = context.mapped(entity)
         let names = attributes + toOne.map(\.name)
         let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
+        try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
         // Written once for each entity and set of columns: rows changed alike (a loop
         // setting one attribute of thousands) share it.

@@ -20,7 +20,8 @@ public enum ExpressionValues {
         case .text(let t):
             if let i = SQLOrdering.integerText(t) { return .int(i) }
             return .real(SQLOrdering.numericPrefix(t))
-        case .blob(let bytes): return .real(SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
+        // A number is spelled in ASCII: bytes that are not UTF-8 end it, as they end SQLite's.
+        case .textBytes(let bytes), .blob(let bytes): return .real(SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
         case .decimal(let s): return .real(Double(s) ?? 0)
         }
     }
@@ -93,6 +94,15 @@ public enum ExpressionValues {
     /// A one-argument function: the numeric ones keep integers where the answer is one.
     public static func apply(_ function: BuiltinFunction, _ a: Value) -> Value {
         if function.isString {
+            // Text that is not UTF-8 changes its ASCII letters alone, as SQLite's lower()
+            // and upper() change them: its other bytes stay as they are.
+            if case .textBytes(let bytes) = a {
+                return .textBytes(
+                    bytes.map { byte in
+                        let letter = function == .lowercase ? (65...90).contains(byte) : (97...122).contains(byte)
+                        return letter ? byte ^ 0x20 : byte
+                    })
+            }
             guard case .text(let s) = a else { return a.isNull ? .null : a }
             return .text(function == .lowercase ? s.lowercased() : s.uppercased())
         }
@@ -162,7 +172,7 @@ public enum ExpressionValues {
                         allIntegers = false
                         realSum += SQLOrdering.numericPrefix(t)
                     }
-                case .blob(let bytes):
+                case .textBytes(let bytes), .blob(let bytes):
                     allIntegers = false
                     realSum += SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
                 case .decimal(let s):

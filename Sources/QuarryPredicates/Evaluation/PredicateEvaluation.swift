@@ -218,6 +218,9 @@ public enum SQLOrdering {
         }
         switch (a, b) {
         case (.text(let x), .text(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        // Text that is not UTF-8 compares by its bytes with any text, as SQLite's BINARY
+        // collation (memcmp) compares them.
+        case (.text, .textBytes), (.textBytes, .text), (.textBytes, .textBytes): return bytes(a.bytesOfText ?? [], b.bytesOfText ?? [])
         case (.blob(let x), .blob(let y)): return bytes(x, y)
         // A decimal compares exactly, as PostgreSQL compares numeric with the text bound
         // for the other side (a double's shortest text: 0.1 is 0.1).
@@ -232,7 +235,7 @@ public enum SQLOrdering {
         switch v {
         case .null: return nil
         case .integer, .real, .bool, .date, .decimal: return 0
-        case .text: return 1
+        case .text, .textBytes: return 1
         case .blob: return 2
         }
     }

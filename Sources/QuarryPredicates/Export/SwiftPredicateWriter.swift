@@ -514,6 +514,7 @@ final class SwiftPredicateWriter {
             throw SwiftExportRefusal(
                 "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points")
         case .text(let s): return swiftStringLiteral(s)
+        case .textBytes: throw SwiftExportRefusal("text that is not UTF-8: a Swift String cannot hold it")
         case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
         case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
         case .decimal(let s): return "Decimal(string: \(swiftStringLiteral(s)))!"

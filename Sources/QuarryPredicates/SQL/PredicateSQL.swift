@@ -451,7 +451,7 @@ private struct PredicateSQLWriter {
             }
             arguments.append(v)
             text = "?"
-            if case .text = v { isString = true } else { isString = false }
+            isString = v.isText
         case .arithmetic(let op, let lhs, let rhs):
             // In the dialect's own SQL where it has it, for operands whose kind is known.
             if case .decimal? = o.arithmeticKind {

@@ -113,6 +113,7 @@ struct Binder {
                 case .list(let vs): values = vs
                 default: values = []
                 }
+                // (Text that is not UTF-8 is bound with its length, NULs and all.)
                 for case .text(let s) in values where s.utf8.contains(0) {
                     throw PredicateError(
                         .argument, "a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
@@ -308,6 +309,12 @@ struct Binder {
         case .value(let v):
             switch v {
             case .text, .null: break
+            // Matching reads characters, which bytes that are not UTF-8 are not; `==`, `<`
+            // and IN { } compare such text by its bytes.
+            case .textBytes:
+                throw PredicateError(
+                    .typeMismatch, "\(op.rawValue) matches characters, and \(v.described) is not UTF-8 text; compare it with == or IN { }",
+                    column: expression.column)
             default: throw PredicateError(.typeMismatch, "\(op.rawValue) compares strings, got \(v.described)", column: expression.column)
             }
         default:

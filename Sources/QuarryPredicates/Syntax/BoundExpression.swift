@@ -43,7 +43,7 @@ public struct BoundExpression {
             case .integer: return .int64
             case .real: return .double
             case .bool: return .bool
-            case .text: return .string
+            case .text, .textBytes: return .string
             case .date: return .date
             case .blob: return .binary
             case .decimal: return .decimal

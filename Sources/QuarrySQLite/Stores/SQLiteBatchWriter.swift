@@ -45,9 +45,10 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context))
         }
         try forEachChunk(keys) { chunk in
-            try db.execute(
-                sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
-                arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
+            var arguments = SQLiteArguments()
+            for (stored, value) in zip(values, given) { arguments.append(stored, for: value.1) }
+            arguments.append(contentsOf: chunk.map(Value.integer))
+            try db.makeStatement(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))").execute(arguments)
         }
         return (keys, assignments)
     }

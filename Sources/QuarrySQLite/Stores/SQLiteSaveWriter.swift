@@ -55,7 +55,9 @@ struct SQLiteSaveWriter {
             let entity = context.currentEntity(of: object)
             let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
             queries[entity.name] = sql
-            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues).map(Value.init) }
+            // Read as objects read their rows (text that is not UTF-8 kept whole): GRDB's
+            // rows would differ from the object's values there, a conflict with no change.
+            let row = try db.cachedStatement(sql: sql).rows(SQLiteArguments([.integer(key)])).first
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) {
                 conflicts.append(conflict)
             }
@@ -91,15 +93,16 @@ struct SQLiteSaveStatements: SaveStatements {
 
     package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
 
-    /// `value` as `object`'s row keeps it in column `name`, noting how it reads back.
-    private mutating func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
+    /// `value` as `object`'s row keeps it in column `name`, noting how it reads back,
+    /// appended to `arguments`.
+    private mutating func append(_ object: ManagedObject, _ name: String, _ value: Value, to arguments: inout SQLiteArguments) throws {
         let entity = context.currentEntity(of: object)
         let written: DatabaseValue
         do { written = try formats.stored(value, entity, name, in: db, context: context) } catch let error as StoreError {
             throw StoreError.during(operation: "save", error)
         }
         if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
-        return written
+        arguments.append(written, for: value)
     }
 
     package mutating func insert(
@@ -120,18 +123,18 @@ struct SQLiteSaveStatements: SaveStatements {
             (names.isEmpty
                 ? "INSERT INTO \(storage.table) DEFAULT VALUES"
                 : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))") + returning
-        var values: [DatabaseValue] = []
-        for name in written { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
-        values += toOne.map(\.key.databaseValue)
+        var values = SQLiteArguments()
+        for name in written { try append(object, name, context.insertedValue(object, name, keys: keys), to: &values) }
+        values.append(contentsOf: toOne.map(\.key))
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
         // Objects leaving out the same columns share one statement.
         let statement = try db.cachedStatement(sql: sql)
-        var returned: Row?
+        var returned: [Value]?
         if filled.isEmpty {
-            try statement.execute(arguments: StatementArguments(values))
+            try statement.execute(values)
         } else {
             // The whole insert happens at the first step, which also yields the row.
-            returned = try Row.fetchOne(statement, arguments: StatementArguments(values))
+            returned = try statement.rows(values).first
         }
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
@@ -145,16 +148,18 @@ struct SQLiteSaveStatements: SaveStatements {
     /// The columns the engine filled, as the object will hold them: from the insert's
     /// RETURNING, or read by key where it returned none (an insert through a view's
     /// trigger returns no row).
-    private mutating func readFilled(_ names: [String], _ returned: Row?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
+    private mutating func readFilled(_ names: [String], _ returned: [Value]?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
         let storage = context.mapped(entity)
         var row = returned
         if row == nil {
             let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
-            row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.databaseValue])
+            var arguments = SQLiteArguments()
+            arguments.append(key)
+            row = try db.cachedStatement(sql: sql).rows(arguments).first
         }
         guard let row else { return }
-        for (i, name) in names.enumerated() {
-            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, context: context)))
+        for (i, name) in names.enumerated() where i < row.count {
+            readBacks.append((object, name, ColumnFormats.readBack(row[i].databaseValue, entity, name, context: context)))
         }
     }
 
@@ -176,12 +181,11 @@ struct SQLiteSaveStatements: SaveStatements {
         throws
     {
         let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-        var values: [DatabaseValue] = []
-        for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
-        values += toOne.map(\.key.databaseValue) + [key.databaseValue]
+        var values = SQLiteArguments()
+        for name in attributes { try append(object, name, object.pending[name] ?? .null, to: &values) }
+        values.append(contentsOf: toOne.map(\.key) + [key])
         let storage = context.mapped(object.entity)
-        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(
-            arguments: StatementArguments(values))
+        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(values)
         try readGenerated(object, object.entity, key: key)
     }
 
@@ -190,7 +194,7 @@ struct SQLiteSaveStatements: SaveStatements {
             link.isAdd
             ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: [source.databaseValue, target.databaseValue])
+        try db.cachedStatement(sql: sql).execute(SQLiteArguments([source, target]))
     }
 
     package mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {

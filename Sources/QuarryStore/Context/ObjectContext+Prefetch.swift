@@ -46,7 +46,7 @@ struct RelatedRows {
         case text([UInt8])
         case other(Value)
         init(_ value: Value) {
-            if case .text(let text) = value { self = .text(Array(text.utf8)) } else { self = .other(value) }
+            if let bytes = value.bytesOfText { self = .text(bytes) } else { self = .other(value) }
         }
     }
     var generation = -1

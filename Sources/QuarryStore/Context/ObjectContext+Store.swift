@@ -55,7 +55,6 @@ extension ObjectContext {
     }
 }
 
-
 /// Column formats of a file Quarry did not create (`ColumnFormats`), as `format()` asks.
 extension ObjectContext {
     /// `format("Invoice", "InvoiceDate", "iso-space")`: declares how a column of a file

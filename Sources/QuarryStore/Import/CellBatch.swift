@@ -111,6 +111,8 @@ package final class CellBatch {
                 let end = b.firstIndex(of: 0) ?? b.count
                 put(UnsafeBufferPointer(rebasing: b[..<end]), blob: false)
             }
+        // Its bytes as TEXT, whatever they are, as the column they came from kept them.
+        case .textBytes(let b): b.withUnsafeBufferPointer { put($0, blob: false) }
         case .blob(let b): b.withUnsafeBufferPointer { put($0, blob: true) }
         // Its text: a numeric column reads it exactly, a REAL column as its nearest double.
         case .decimal(var s): s.withUTF8 { put($0, blob: false) }

@@ -215,7 +215,7 @@ public final class RowBatch {
     public func noteRead(_ name: String) { source.noteRead(name) }
 
     /// Row `row` as the values an object keeps (storage form; texts decoded as a read of
-    /// the column decodes them: up to a raw text's first NUL, repaired as UTF-8).
+    /// the column decodes them, `Value(rowText:)`).
     func values(_ row: Int) -> [Value] {
         (0..<columnCount).map { column in
             let cell = cells[row * columnCount + column]
@@ -225,8 +225,7 @@ public final class RowBatch {
             case Int(QUARRY_CELL_TEXT):
                 return .text(String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self))
             case Int(QUARRY_CELL_RAW_TEXT):
-                let text = UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))
-                return .text(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self))
+                return Value(rowText: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)))
             case Int(QUARRY_CELL_BLOB):
                 return .blob(Array(UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))))
             default: return .null

@@ -102,10 +102,11 @@ extension JSONTree {
         case "integer": return v?.integer.map(Value.integer)
         case "real": return v?.double.map(Value.real)
         case "text": return v?.string.map(Value.text)
-        case "blob":
+        case "blob", "textBytes":
             guard let elements = v?.array else { return nil }
             let bytes = elements.compactMap { $0.integer.flatMap(UInt8.init(exactly:)) }
-            return bytes.count == elements.count ? .blob(bytes) : nil
+            guard bytes.count == elements.count else { return nil }
+            return self["type"]?.string == "blob" ? .blob(bytes) : Value(storedText: bytes)
         case "bool": return v?.bool.map(Value.bool)
         case "date": return v?.double.map(Value.date)
         default: return nil

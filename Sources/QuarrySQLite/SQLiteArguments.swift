@@ -1,0 +1,66 @@
+import GRDB
+import GRDBSQLite
+import QuarryEngine
+import QuarryModel
+
+/// Quarry's values as arguments of a GRDB statement. GRDB binds text from a `String`,
+/// which cannot hold text whose bytes are not UTF-8 (`Value.textBytes`, a hash another
+/// program stored as TEXT): GRDB binds every value, then each such text is bound again,
+/// byte for byte, as TEXT. Written back, its bytes and storage class are unchanged; given
+/// to a comparison, it finds its row.
+struct SQLiteArguments {
+    /// The values as GRDB binds them.
+    private(set) var databaseValues: [DatabaseValue] = []
+    /// Texts bound again after GRDB's binding, by parameter number.
+    private var texts: [(index: Int32, bytes: [UInt8])] = []
+
+    init(_ values: [Value] = []) { append(contentsOf: values) }
+
+    mutating func append(_ value: Value) { append(value.databaseValue, for: value) }
+
+    mutating func append(contentsOf values: [Value]) { for value in values { append(value) } }
+
+    /// `stored`, what a column's format writes for `value` (`ColumnFormats.stored`): the
+    /// value's own bytes where the format kept it as it is.
+    mutating func append(_ stored: DatabaseValue, for value: Value) {
+        databaseValues.append(stored)
+        if case .textBytes(let bytes) = value, stored == value.databaseValue { texts.append((Int32(databaseValues.count), bytes)) }
+    }
+
+    /// Whether any text is bound again: a statement with none runs as GRDB runs it.
+    var bindsTexts: Bool { !texts.isEmpty }
+
+    fileprivate func bindTexts(to handle: OpaquePointer) {
+        for text in texts { SQLiteCursor.bindText(text.bytes, at: text.index, of: handle) }
+    }
+}
+
+extension Statement {
+    /// Binds `arguments` (GRDB checks that they are as many as the statement's parameters),
+    /// then the texts GRDB cannot hold.
+    func setArguments(_ arguments: SQLiteArguments) throws {
+        try setArguments(StatementArguments(arguments.databaseValues))
+        arguments.bindTexts(to: sqliteStatement)
+    }
+
+    /// Runs the statement with `arguments`: as GRDB runs it when every text is a `String`
+    /// (it binds them without copying), else bound here first (GRDB keeps the bindings of
+    /// a statement it runs given no arguments).
+    func execute(_ arguments: SQLiteArguments) throws {
+        guard arguments.bindsTexts else { return try execute(arguments: StatementArguments(arguments.databaseValues)) }
+        try setArguments(arguments)
+        try execute()
+    }
+
+    /// The rows the statement returns with `arguments`, read as `SQLiteCursor.value` reads
+    /// a column (text that is not UTF-8 kept whole), where GRDB's rows would have replaced
+    /// its bytes.
+    func rows(_ arguments: SQLiteArguments) throws -> [[Value]] {
+        try setArguments(arguments)
+        let cursor = try Row.fetchCursor(self)
+        let columns = SQLiteCursor(handle: sqliteStatement)
+        var rows: [[Value]] = []
+        while try cursor.next() != nil { rows.append((0..<Int32(columns.columnCount)).map(columns.value)) }
+        return rows
+    }
+}
