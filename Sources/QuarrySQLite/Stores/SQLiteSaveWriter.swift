@@ -148,7 +148,8 @@ struct SQLiteSaveStatements: SaveStatements {
     /// The columns the engine filled, as the object will hold them: from the insert's
     /// RETURNING, or read by key where it returned none (an insert through a view's
     /// trigger returns no row).
-    private mutating func readFilled(_ names: [String], _ returned: [Value]?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
+    private mutating func readFilled(_ names: [String], _ returned: [Value]?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws
+    {
         let storage = context.mapped(entity)
         var row = returned
         if row == nil {
