@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStore
@@ -20,6 +21,7 @@ final class CoreDataConnection {
     /// hears the connection's transactions.
     func install(on db: Database) {
         for function in CoreDataStore.sqlFunctions(noting: triggerNotices) + externalData.sqlFunctions { db.add(function: function) }
+        externalData.engineLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1))
         db.add(transactionObserver: externalData, extent: .databaseLifetime)
     }
 

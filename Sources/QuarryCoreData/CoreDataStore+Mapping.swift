@@ -181,10 +181,11 @@ extension CoreDataStore {
                         defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
                 let external = type == .binary && attribute.allowsExternalBinaryDataStorage
                 if external { hasExternalAttributes = true }
+                let label = external ? name + "." + key : nil
                 let read =
                     byEntity.isEmpty
-                    ? Self.reading(column, as: type, external: external)
-                    : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
+                    ? Self.reading(column, as: type, external: label)
+                    : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: label) })
                 select(read, as: key)
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
@@ -368,10 +369,11 @@ extension CoreDataStore {
     static let epochOffsetText = "\(epochOffset)"
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
-    /// seconds, 16-byte UUIDs as their text, external binary data as its bytes.
-    static func reading(_ column: String, as type: AttributeType, external: Bool = false) -> String {
+    /// seconds, 16-byte UUIDs as their text, external binary data as its bytes (`external`:
+    /// the attribute as a refusal to read its file names it, `Entity.attribute`).
+    static func reading(_ column: String, as type: AttributeType, external: String? = nil) -> String {
         let c = quoteIdentifier(column)
-        if external { return "\(ExternalBinaryData.readFunction)(\(c))" }
+        if let external { return ExternalBinaryData.readingSQL(c, attribute: external, key: quoteIdentifier("Z_PK")) }
         switch type {
         case .date:
             return "(\(c) + \(epochOffsetText))"

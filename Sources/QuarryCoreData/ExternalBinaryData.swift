@@ -23,6 +23,9 @@ public final class ExternalBinaryData: @unchecked Sendable {
     static let threshold = 128 * 1024
     /// The largest file read back (a forged reference to a huge or endless file is refused).
     static let largestFile = 1 << 31
+    /// SQLite's largest value on this connection (SQLITE_LIMIT_LENGTH), set when the
+    /// functions are installed: a file past it could be read but never returned.
+    var engineLimit = Int.max
 
     /// Whether the store behind the connection is a Core Data store with such an
     /// attribute: only then may SQL (its triggers) make or remove a file, so that no other
@@ -52,7 +55,14 @@ public final class ExternalBinaryData: @unchecked Sendable {
     /// The SQL functions the views and triggers call, bound to this store's folder.
     var sqlFunctions: [DatabaseFunction] {
         [
-            DatabaseFunction(Self.readFunction, argumentCount: 1, pure: false) { [self] values in try read(values[0]) },
+            // (column) or (column, the attribute's label as UTF-8 bytes, Z_PK): the label
+            // and key name the value in a refusal.
+            DatabaseFunction(Self.readFunction, argumentCount: nil, pure: false) { [self] values in
+                guard let column = values.first else { return nil as DatabaseValue? }
+                let label = values.count > 1 ? Data.fromDatabaseValue(values[1]).map { String(decoding: $0, as: UTF8.self) } : nil
+                let key = values.count > 2 ? Int64.fromDatabaseValue(values[2]) : nil
+                return try read(column, of: label.map { ValueLabel(attribute: $0, key: key) })
+            },
             DatabaseFunction(Self.writeFunction, argumentCount: 2, pure: false) { [self] values in
                 try write(values[0], replacing: values[1])
             },
@@ -65,16 +75,40 @@ public final class ExternalBinaryData: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Which value a read is for (`Entity.attribute` and the row's Z_PK), as a refusal names it.
+    struct ValueLabel {
+        let attribute: String
+        let key: Int64?
+        var said: String { ErrorRendering.part(attribute, limit: 120) + (key.map { " of object \($0)" } ?? "") }
+    }
+
+    /// The SQL reading an external attribute's column in a view: the label goes as a blob
+    /// literal (hex), so no name from the model needs quoting inside the SQL.
+    static func readingSQL(_ column: String, attribute: String, key: String) -> String {
+        let hex = attribute.utf8.map { String(format: "%02X", $0) }.joined()
+        return "\(readFunction)(\(column), X'\(hex)', \(key))"
+    }
+
     /// The attribute's bytes for a column's value.
-    func read(_ value: DatabaseValue) throws -> DatabaseValue {
+    func read(_ value: DatabaseValue, of label: ValueLabel? = nil) throws -> DatabaseValue {
         guard case .blob(let data) = value.storage, let marker = data.first else { return value }
         switch marker {
         case 1: return Data(data.dropFirst()).databaseValue
         case 2:
             let file = try file(named: data)
-            return try Self.contents(of: file).databaseValue
+            return try Self.contents(of: file, for: label, limits: limits).databaseValue
         default: return value
         }
+    }
+
+    /// What a file read back may hold at most, and why: the smallest of SQLite's largest
+    /// value, `--memory` (SQLite's heap bound: the value is copied into it) and `largestFile`.
+    private var limits: [(bytes: Int, reason: String)] {
+        var limits = [(Self.largestFile, "the largest external file Quarry reads")]
+        if engineLimit < Int.max { limits.append((engineLimit, "SQLite's largest value")) }
+        let heap = SQLiteHeap.bytes
+        if heap > 0 { limits.append((heap, "--memory")) }
+        return limits
     }
 
     /// The file a reference names, refused unless it is a plain name inside the folder.
@@ -92,7 +126,8 @@ public final class ExternalBinaryData: @unchecked Sendable {
     }
 
     /// A regular file's bytes, read with a bound (never a device, a FIFO or a symlink out).
-    private static func contents(of file: URL) throws -> Data {
+    /// The size is checked before a byte is read, so a file past a bound costs no memory.
+    private static func contents(of file: URL, for label: ValueLabel?, limits: [(bytes: Int, reason: String)]) throws -> Data {
         let shown = file.pathComponents.suffix(3).joined(separator: "/")
         var info = stat()
         guard lstat(file.path, &info) == 0 else {
@@ -101,8 +136,11 @@ public final class ExternalBinaryData: @unchecked Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw DatabaseError(message: "the external data file \(shown) is not a regular file")
         }
-        guard Int(info.st_size) <= largestFile else {
-            throw DatabaseError(message: "the external data file \(shown) is larger than \(largestFile) bytes")
+        let size = Int(info.st_size)
+        if let bound = limits.filter({ size > $0.bytes }).min(by: { $0.bytes < $1.bytes }) {
+            let value = label.map { "\($0.said): " } ?? ""
+            throw DatabaseError(
+                message: "\(value)the external data file \(shown) holds \(size) bytes, more than \(bound.reason) allows (\(bound.bytes))")
         }
         do { return try Data(contentsOf: file) } catch {
             throw DatabaseError(message: "the external data file \(shown) cannot be read")
@@ -120,6 +158,7 @@ public final class ExternalBinaryData: @unchecked Sendable {
         guard data.count >= Self.threshold, let folder else { return (Data([1]) + data).databaseValue }
         let name = UUID().uuidString
         let file = folder.appendingPathComponent(name)
+        try Self.checkFolders(folder)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: file, options: .withoutOverwriting)
@@ -130,6 +169,19 @@ public final class ExternalBinaryData: @unchecked Sendable {
         written.append(file)
         lock.unlock()
         return (Data([2]) + Data(name.utf8) + Data([0])).databaseValue
+    }
+
+    /// `.<name>_SUPPORT` and its `_EXTERNAL_DATA` are folders or not there yet: anything
+    /// else in their place (a file, a link to one) is said in Quarry's words, naming the
+    /// path, rather than as Foundation's "error 512" once creating the folder fails.
+    private static func checkFolders(_ folder: URL) throws {
+        for path in [folder.deletingLastPathComponent().path, folder.path] {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw DatabaseError(message: "cannot write external data: \(path) should be a folder, and it is not")
+            }
+        }
     }
 
     /// Notes that the column's value `old` is replaced or deleted: its file goes at commit.

@@ -270,6 +270,13 @@ struct DotCommands {
             }
             return .ok
         },
+        Command(name: "notes", usage: ".notes", summary: "every note opening the store made (an open prints the first 20)") { shell, _ in
+            let notes = shell.runtime.context.openingNotes
+            if notes.isEmpty { print("opening the store made no notes") }
+            // One line each, escaped and bounded as at the open; here all of them, on stdout.
+            for note in notes { print(OpeningNotes.line(note)) }
+            return .ok
+        },
         Command(name: "history", usage: ".history [N]", summary: "the last N recorded transactions (10)") { shell, args in
             let count = args.first.flatMap(Int.init) ?? 10
             do {

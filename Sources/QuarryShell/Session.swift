@@ -48,7 +48,7 @@ final class Session {
         }
         let isNew = database.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
-        for note in context.openingNotes { reportNote(note) }
+        OpeningNotes.report(context.openingNotes)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
         // A Core Data store was read with the model; any other store gets its entities.
@@ -79,7 +79,7 @@ final class Session {
         }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
-        for note in context.openingNotes { reportNote(note) }
+        OpeningNotes.report(context.openingNotes)
         if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime.use(context)
     }
@@ -105,7 +105,7 @@ final class Session {
     private static func openInMemoryStore(readOnly: Bool) -> ObjectContext {
         do {
             let context = try StoreOpener.open(nil, readOnly: readOnly, model: nil)
-            for note in context.openingNotes { reportNote(note) }
+            OpeningNotes.report(context.openingNotes)
             return context
         } catch {
             reportError("quarry: \(error)")

@@ -153,4 +153,58 @@ import Testing
         #expect(forged.contains("not a file name"), "\(forged)")
         #expect(!forged.contains("\n"), "\(forged)")
     }
+
+    /// A file past what could be returned is refused by its size, before a byte of it is
+    /// read (issue 61 item 4): the line names the attribute, the object and the file.
+    /// Sparse files: the test uses neither the disk nor the memory their sizes say.
+    @Test func aFilePastSQLitesLargestValueIsRefusedByItsSize() throws {
+        let f = try Fixture()
+        let k = try f.keys()
+        // 1.5 GB: past SQLite's largest value (SQLITE_LIMIT_LENGTH, 1,000,000,000 bytes).
+        try Self.sparse(f.folder.appendingPathComponent(Fixture.uuid), size: 1_500_000_000)
+        let message = try f.open().error(#"print(#Person:get("Person/\#(k[1])").photo)"#)
+        #expect(message.contains("Person.photo of object \(k[1])"), "\(message)")
+        #expect(message.contains(Fixture.uuid) && message.contains("1500000000 bytes"), "\(message)")
+        #expect(message.contains("more than SQLite's largest value allows (1000000000)"), "\(message)")
+        #expect(!message.contains("\n") && !message.contains("too big"), "\(message)")
+    }
+
+    /// Under `--memory 200M`, a 900 MB file is refused by its size, naming the limit, as
+    /// the real binary runs it (the heap bound is the process's own).
+    @Test func aFilePastTheMemoryLimitIsRefusedByItsSize() throws {
+        let f = try Fixture()
+        let k = try f.keys()
+        try Self.sparse(f.folder.appendingPathComponent(Fixture.uuid), size: 900_000_000)
+        let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/quarry").path
+        let run = try Subprocess.run(
+            binary, ["--memory", "200M", "--model", f.model, f.path, "-e", #"print(#Person:get("Person/\#(k[1])").photo)"#])
+        let errors = String(decoding: run.errors, as: UTF8.self)
+        #expect(run.status == 1 && run.output.isEmpty, "\(run.status): \(errors)")
+        let lines = errors.split(separator: "\n")
+        #expect(lines.count == 1, "\(errors)")
+        #expect(errors.contains("Person.photo of object \(k[1])") && errors.contains(Fixture.uuid), "\(errors)")
+        #expect(errors.contains("900000000 bytes, more than --memory allows (209715200)"), "\(errors)")
+    }
+
+    /// `.<store>_SUPPORT` that is a file: a save that would write a file there says so,
+    /// naming the path, in Quarry's words (not Foundation's "error 512"), and changes nothing.
+    @Test func aSupportPathThatIsAFileIsSaidByName() throws {
+        let f = try Fixture()
+        let k = try f.keys()
+        let support = f.folder.deletingLastPathComponent()
+        try FileManager.default.removeItem(at: support)
+        try Data("not a folder".utf8).write(to: support)
+        let before = try f.column(k[0])
+        let message = try f.open().error(#"Person:get("Person/\#(k[0])").photo = string.rep("q", 200000); save()"#)
+        #expect(message.contains(support.path + " should be a folder"), "\(message)")
+        #expect(!message.contains("NSCocoaErrorDomain") && !message.contains("\n"), "\(message)")
+        #expect(try f.column(k[0]) == before)
+        #expect(FileManager.default.contents(atPath: support.path) == Data("not a folder".utf8))
+    }
+
+    /// A file of `size` bytes that holds none on disk.
+    static func sparse(_ url: URL, size: Int) throws {
+        #expect(truncate(url.path, off_t(size)) == 0, "truncate \(url.path): \(errno)")
+    }
 }

@@ -56,9 +56,17 @@ extension ObjectContext {
         var entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
         entity.relationships.removeAll { r in kept.relationship(named: r.name) == nil && isDerivedInverse(r.inverse, of: r.destination) }
         // Nor is it an inverse the new definition must match (`fav` renamed `airline`).
-        var withoutStale = managedObjectModel
-        for table in tablesWithoutStaleInverses(toward: entity) { withoutStale.entitiesByName[table.name] = table }
-        let changes = try withoutStale.inverseChanges(for: entity)
+        // A copy of the model only where a table changes, and gone at the end of its block:
+        // one alive while the store writes made every change to the model copy all of it.
+        let stale = tablesWithoutStaleInverses(toward: entity)
+        let changes: [EntityDescription]
+        if stale.isEmpty {
+            changes = try managedObjectModel.inverseChanges(for: entity)
+        } else {
+            var withoutStale = managedObjectModel
+            for table in stale { withoutStale.entitiesByName[table.name] = table }
+            changes = try withoutStale.inverseChanges(for: entity)
+        }
         let existing = declaredEntity(entity.name)
         if existing != nil, mapped(entity).isView || !store.keepsDeclaration(of: entity.name) && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)
@@ -137,7 +145,13 @@ extension ObjectContext {
     /// declare (`Products.reviews` once `Review` has no `product`), as the next open,
     /// where only the declarations kept give them, reads them; only those that change.
     private func tablesWithoutStaleInverses(toward entity: EntityDescription) -> [EntityDescription] {
-        managedObjectModel.entityOrder.compactMap { name in
+        // In a batch, only the tables found once for it (`DefinitionIndex`), not every entity.
+        var candidates = managedObjectModel.entityOrder
+        if let index = managedObjectModel.definitionIndex {
+            if index.tablesTakingInverses == nil { index.tablesTakingInverses = candidates.filter { store.derivesInverses(of: $0) } }
+            candidates = index.tablesTakingInverses ?? []
+        }
+        return candidates.compactMap { name in
             guard store.derivesInverses(of: name), let table = managedObjectModel.entitiesByName[name] else { return nil }
             var stripped = table
             stripped.relationships.removeAll { r in

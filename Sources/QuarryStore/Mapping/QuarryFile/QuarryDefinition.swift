@@ -63,18 +63,19 @@ package struct QuarryDefinition<Store: PersistentStore> {
             if kept(e) { try engine.refuseDefining(e) }
         }
         try engine.prepareDeclarations()
-        let model = store.managedObjectModel
+        // The store's model is read where it is used, not held in a local: a copy alive
+        // while `createLinkTables` changes the model made each definition copy all of it.
         let hierarchical = all.contains { e in
-            e.parent != nil || model.isInHierarchy(e.name) || model.declaredEntity(e.name)?.parent != nil
+            e.parent != nil || store.managedObjectModel.isInHierarchy(e.name) || store.managedObjectModel.declaredEntity(e.name)?.parent != nil
         }
         var touched: [String] = []
         var made: [String] = []
         let existing = engine.definitionToMigrate(entity.name)
         if hierarchical {
-            let after = DefinitionsAfter(model, all)
+            let after = DefinitionsAfter(store.managedObjectModel, all)
             // Another program's table gaining an inverse has no table of Quarry's to reshape
             // (PostgreSQL's made it again: "a table of that name already exists").
-            let reshaped = try HierarchyReshape(old: model.declaredMap, new: after.declared, order: after.order)
+            let reshaped = try HierarchyReshape(old: store.managedObjectModel.declaredMap, new: after.declared, order: after.order)
                 .run(all.filter(kept), on: engine.hierarchies)
             touched = reshaped.touched + all.filter(kept).map(\.name)
             made = reshaped.made
@@ -118,32 +119,44 @@ package struct QuarryDefinition<Store: PersistentStore> {
         on engine: some QuarryDefinitionStatements
     ) throws {
         guard entities.contains(where: { $0.relationships.contains(where: \.isToMany) }) else { return }
-        let saved = store.managedObjectModel
-        defer { store.managedObjectModel = saved }
+        // The entries changed below are put back as they were at the end: keeping a copy of
+        // the whole model to restore made every change copy it, so defining a model of N
+        // entities with to-many relationships took time in N² (4,000 entities: 20.5 s).
+        var previous: [(name: String, entity: EntityDescription?, declared: EntityDescription?)] = []
+        func put(_ name: String, _ entity: EntityDescription?, declared: EntityDescription?, declare: Bool) {
+            previous.append((name, store.managedObjectModel.entitiesByName[name], store.managedObjectModel.declaredByName[name]))
+            store.managedObjectModel.entitiesByName[name] = entity
+            if declare { store.managedObjectModel.declaredByName[name] = declared }
+        }
+        defer {
+            for p in previous.reversed() {
+                store.managedObjectModel.entitiesByName[p.name] = p.entity
+                store.managedObjectModel.declaredByName[p.name] = p.declared
+            }
+        }
         // Outside hierarchies each entity is as declared and alone in its table, and the
         // others keep theirs: no map of every declaration (a model of thousands of
         // entities is defined one entity at a time).
-        let after = hierarchical ? DefinitionsAfter(saved, entities) : nil
+        let after = hierarchical ? DefinitionsAfter(store.managedObjectModel, entities) : nil
         var moved: Set<String> = []
         if let after {
-            for e in entities {
-                for name in [e.name] + e.relationships.map(\.destination) {
-                    store.managedObjectModel.entitiesByName[name] = after.effective(name)
-                    if saved.declaredByName[name] != nil || name == e.name { store.managedObjectModel.declaredByName[name] = after.declared[name] }
-                }
-            }
             // An entity whose rows are in another table now (an empty one that changed its
             // parent): the link tables' keys to the old one went with it.
-            let before = saved.declaredMap
+            let before = store.managedObjectModel.declaredMap
             moved = Set(entities.map(\.name).filter { before[$0] != nil && ManagedObjectModel.root(of: $0, in: before) != after.table(of: $0) })
+            let names = entities.flatMap { [$0.name] + $0.relationships.map(\.destination) }
+            let declaredBefore = Set(names.filter { store.managedObjectModel.declaredByName[$0] != nil })
+            for e in entities {
+                for name in [e.name] + e.relationships.map(\.destination) {
+                    put(name, after.effective(name), declared: after.declared[name], declare: declaredBefore.contains(name) || name == e.name)
+                }
+            }
         } else {
             for e in entities {
-                store.managedObjectModel.entitiesByName[e.name] = e
-                if saved.declaredByName[e.name] != nil { store.managedObjectModel.declaredByName[e.name] = e }
+                put(e.name, e, declared: e, declare: store.managedObjectModel.declaredByName[e.name] != nil)
             }
         }
-        let model = store.managedObjectModel
-        func table(of name: String) -> String { after?.table(of: name) ?? model.root(of: name) }
+        func table(of name: String) -> String { after?.table(of: name) ?? store.managedObjectModel.root(of: name) }
         for e in entities {
             for r in e.relationships where r.isToMany {
                 guard case .linkTable(let name, let sourceColumn, _)? = store.storage(of: r, in: e.name) else { continue }
