@@ -52,7 +52,7 @@ extension CoreDataStore {
     /// `triggersCallingMissingFunctions`, read at the first write and kept.
     func triggersMissingFunctions(in context: ObjectContext) throws -> [String] {
         if let known = missingFunctionTriggers { return known }
-        let found = try context.read { db in try Self.triggersCallingMissingFunctions(db) }
+        let found = try context.connection.read { db in try Self.triggersCallingMissingFunctions(db) }
         missingFunctionTriggers = found
         return found
     }

@@ -19,7 +19,7 @@ extension CoreDataStore {
             wanted[mapped.rootCode, default: 0] += 1
         }
         guard !wanted.isEmpty else { return }
-        let maxima = try context.read { db in
+        let maxima = try context.connection.read { db in
             try wanted.keys.sorted().map { code in
                 (code, try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [code]) ?? .null)
             }

@@ -15,7 +15,7 @@ extension CoreDataStore {
         guard let key = object.primaryKey, bookkeeping.versions[ObjectIdentifier(object)] == nil,
             let table = table(of: object.entity.name)
         else { return }
-        if let version = try? context.read({ db in try Self.version(in: table, key: key, db) }) {
+        if let version = try? context.connection.read({ db in try Self.version(in: table, key: key, db) }) {
             bookkeeping.versions[ObjectIdentifier(object)] = version
         }
     }

@@ -63,7 +63,7 @@ extension CoreDataStore {
         }
         let cacheKey = "\(ordering.table).\(ordering.orderColumn).\(owner)"
         if let known = bookkeeping.positions[cacheKey] { return known }
-        let positions = try context.read { db in try self.positions(ordering, owner: owner, in: db) }
+        let positions = try context.connection.read { db in try self.positions(ordering, owner: owner, in: db) }
         bookkeeping.positions[cacheKey] = positions
         return positions
     }

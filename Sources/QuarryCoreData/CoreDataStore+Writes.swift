@@ -65,7 +65,9 @@ extension CoreDataStore {
                 let chunk = Array(keys[start..<min(keys.count, start + 500)])
                 let sql =
                     "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                guard let rows = try? context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
+                guard let rows = try? context.connection.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else {
+                    continue
+                }
                 for row in rows {
                     guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue),
                         let object = context.registeredObject(entity: entityName, primaryKey: key)
@@ -100,7 +102,7 @@ extension CoreDataStore {
     /// model, refused for deletes when the store keeps tombstones, and for updates.
     @discardableResult
     func refuseUnwritableHistory(_ operation: String, updates: Bool, deletes: Bool, in context: ObjectContext) throws -> PersistentHistoryLayout {
-        let layout = try context.read { db in try historyLayout(operation: operation, in: db) }
+        let layout = try context.connection.read { db in try historyLayout(operation: operation, in: db) }
         guard modelSource == "inferred" else { return layout }
         if layout.tombstoneColumns > 0, deletes {
             throw unwritableHistory(
@@ -270,7 +272,7 @@ extension CoreDataStore {
     package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
         let store = self
         let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
-        let transactions = try context.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
+        let transactions = try context.connection.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
         return transactions.map { transaction in
             var result = HistoryTransaction(
                 token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,

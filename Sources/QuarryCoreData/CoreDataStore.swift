@@ -215,7 +215,7 @@ public final class CoreDataStore {
     package func willWrite(_ operation: String, in context: ObjectContext) throws {
         guard !writeTriggersInstalled else { return }
         try context.connection.makeAllViews()
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             let triggers = entities.flatMap { mapped in
                 Self.triggers(view: mapped.entity.name, table: mapped.table, code: mapped.code, rootCode: mapped.rootCode, writes: mapped.writes)
             }

@@ -39,7 +39,7 @@ extension ImportRequest {
             : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
-            try context.database.write { db in
+            try context.connection.database.write { db in
                 if creating {
                     // SQLite's own refusal ("too many columns on X") names no line and comes
                     // after the table's SQL is built; this says what the header holds.

@@ -26,7 +26,7 @@ package enum SQLiteDefinitionWrites {
         let (source, destinationName) = (from.name, to.name)
         let model = context.managedObjectModel
         do {
-            try context.database.write { db in
+            try context.connection.database.write { db in
                 try write(from, replacing: model.entitiesByName[source], in: db, context: context)
                 if source != destinationName { try write(to, replacing: model.entitiesByName[destinationName], in: db, context: context) }
                 // Inverse sets look rows up by the column.

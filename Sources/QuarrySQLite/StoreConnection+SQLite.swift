@@ -39,7 +39,7 @@ extension StoreConnection {
     }
 
     /// Runs a read of the SQLite database, turning SQLite's errors into store errors.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isClosed { throw StoreError.closed }
         guard let sqlite else { throw Self.needsEngine("SQLite") }
         return try sqlite.read(body)

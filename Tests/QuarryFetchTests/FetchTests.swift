@@ -273,7 +273,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
         _ = try context.insert(into: "Item", values: ["name": .text("pending"), "n": .integer(9)])
         context.rollback()
         #expect(try results.count() == 4)
-        try context.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE n = 0") }
+        try context.connection.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE n = 0") }
         context.rollback() // nothing pending, but a rollback still means "look again"
         #expect(try results.count() == 3)
     }

@@ -117,15 +117,15 @@ private func keys(ids: [String]) -> [Int64] {
 }
 
 private func sqlKeys(_ context: ObjectContext, _ sql: String, _ arguments: StatementArguments = []) throws -> [Int64] {
-    try context.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+    try context.connection.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
 }
 
 private func sqlCount(_ context: ObjectContext, _ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-    try context.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1 }
+    try context.connection.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1 }
 }
 
 private func sqlRows(_ context: ObjectContext, _ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
-    try context.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+    try context.connection.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
 }
 
 /// A column of a hand-written query as Quarry's values (integers, reals, text, NULL).
@@ -146,7 +146,7 @@ private final class StatementLog {
 
     init(_ context: ObjectContext) throws {
         self.context = context
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             db.trace(options: .statement) { [weak self] event in
                 guard let self else { return }
                 self.lock.lock()
@@ -157,7 +157,7 @@ private final class StatementLog {
     }
 
     func remove() {
-        (try? context.database)?.writeWithoutTransaction { db in db.trace(options: [], nil) }
+        (try? context.connection.database)?.writeWithoutTransaction { db in db.trace(options: [], nil) }
     }
 
     func reset() {

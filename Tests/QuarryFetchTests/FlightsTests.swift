@@ -61,7 +61,7 @@ import Testing
             return nil
         }
 
-        let (handCount, handRows) = try context.read { db -> (Int, [Row]) in
+        let (handCount, handRows) = try context.connection.read { db -> (Int, [Row]) in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE dest = 'LAX' AND month = 1") ?? -1
             let rows = try Row.fetchAll(
                 db,
@@ -100,7 +100,7 @@ import Testing
         // The same through the predicate's own SQL, and through matches() in memory.
         let bound = try #require(results.predicate)
         let fragment = bound.sql(dialect: SQLiteDialect())
-        let viaFragment = try context.read { db in
+        let viaFragment = try context.connection.read { db in
             try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM Flight WHERE \(fragment.sql)",
                 arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
@@ -115,7 +115,7 @@ import Testing
             entityName: "Flight",
             predicate: try PredicateParser.parse("carrier == %@ AND dep_delay > %d", arguments: PredicateArguments([.text("UA"), .integer(30)]))
         ).count(in: context)
-        let handUA = try context.read { db in
+        let handUA = try context.connection.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE carrier = 'UA' AND dep_delay > 30")
         }
         #expect(ua == handUA)

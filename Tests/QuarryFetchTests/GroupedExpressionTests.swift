@@ -26,7 +26,7 @@ import Testing
     }
 
     private func hand(_ context: ObjectContext, _ sql: String) throws -> [Row] {
-        try context.read { db in try Row.fetchAll(db, sql: sql) }
+        try context.connection.read { db in try Row.fetchAll(db, sql: sql) }
     }
 
     private func column(_ row: Row, _ name: String) -> Value { Value(row[name] as DatabaseValue) }

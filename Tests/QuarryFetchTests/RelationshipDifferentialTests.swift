@@ -87,7 +87,7 @@ import Testing
             }
             let joined = try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context)
             let old = bound.sql(dialect: SQLiteDialect())
-            let subquery = try context.read { db in
+            let subquery = try context.connection.read { db in
                 try Int64.fetchAll(
                     db, sql: "SELECT _pk FROM Flight WHERE \(old.sql) ORDER BY _pk", arguments: StatementArguments(old.arguments.map(\.databaseValue))
                 )

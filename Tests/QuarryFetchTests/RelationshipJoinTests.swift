@@ -85,7 +85,7 @@ import Testing
     }
 
     private func keys(_ context: ObjectContext, _ sql: String, _ arguments: [Value] = []) throws -> [Int64] {
-        try context.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) }
+        try context.connection.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) }
     }
 
     static let flightPredicates: [(String, [Value])] = [
@@ -236,15 +236,16 @@ import Testing
     /// subquery; relate() indexed the matched columns and SQLite uses them.
     @Test func countRunsAJoinServedByTheIndexes() throws {
         let context = try store()
-        let indexes = try context.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        let indexes = try context.connection.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         }
         #expect(indexes.contains { $0.contains("ON \"Port\" (\"code\")") }, "\(indexes)")
         #expect(indexes.contains { $0.contains("ON \"Plane\" (\"tail\")") }, "\(indexes)")
         var statements: [String] = []
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             db.trace { event in if case .statement(let s) = event { statements.append(s.sql) } }
         }
-        defer { try? context.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
+        defer { try? context.connection.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
         let predicate = try PredicateParser.parse(
             "destination.tzone == %@ AND destination.name != nil AND plane.maker == %@",
             arguments: PredicateArguments([.text("America/New_York"), .text("BOEING")]))
@@ -320,7 +321,7 @@ import Testing
             #expect(try count("destination.tzone == %@", [.text("America/New_York")]) == 2)
             #expect(try count("destination.tzone == nil") == 2)
             #expect(try count("destination.tzone == %@", [.text("later")]) == 0)
-            let indexes = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index'") }
+            let indexes = try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index'") }
             #expect(indexes == 0)
             context.close()
         }

@@ -44,10 +44,10 @@ import Testing
     /// Counts the SELECT statements `body` runs.
     private func selects(_ context: ObjectContext, _ body: () throws -> Void) throws -> Int {
         var count = 0
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             db.trace { event in if case .statement(let s) = event, s.sql.hasPrefix("SELECT") { count += 1 } }
         }
-        defer { try? context.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
+        defer { try? context.connection.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
         try body()
         return count
     }
@@ -100,7 +100,7 @@ import Testing
         // Keys, the batch, owners, tags.
         #expect(count <= 4, "\(count) SELECTs")
         #expect(names.count == 90 && names.allSatisfy { $0.hasSuffix(":1") })
-        let expected = try context.read { db in
+        let expected = try context.connection.read { db in
             try String.fetchAll(db, sql: "SELECT p.name || ':1' FROM Item i JOIN Person p ON p._pk = i.owner ORDER BY i.title, i._pk")
         }
         #expect(names == expected)
@@ -122,7 +122,7 @@ import Testing
         _ = try context.save()
         #expect(try context.relatedObjects("items", of: p1).count == 2)
         context.rollback()
-        try context.database.write { db in try db.execute(sql: "UPDATE Item SET owner = NULL") }
+        try context.connection.database.write { db in try db.execute(sql: "UPDATE Item SET owner = NULL") }
         _ = try context.refreshFromStore()
         #expect(try context.relatedObjects("items", of: p1).isEmpty)
     }

@@ -18,7 +18,7 @@ import Testing
 private let small = SummaryOptions(sampleSize: 4_096, exactDistinctLimit: 256)
 
 private func hand(_ context: ObjectContext, _ sql: String) throws -> Row {
-    try #require(try context.read { db in try Row.fetchOne(db, sql: sql) })
+    try #require(try context.connection.read { db in try Row.fetchOne(db, sql: sql) })
 }
 
 private func number(_ value: Value?) -> Double? {
@@ -72,7 +72,7 @@ struct SummaryApproximationTests {
         for column in ["dep_delay", "arr_delay", "distance", "air_time", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
             #expect(summary.quartilesAreEstimates, "\(column)")
-            let values = try context.read { db in
+            let values = try context.connection.read { db in
                 try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
             }
             for (q, estimate) in [(0.25, summary.q25), (0.5, summary.q50), (0.75, summary.q75)] {
@@ -123,7 +123,8 @@ struct SummaryApproximationTests {
         }
         for column in ["dep_delay", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
-            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
+            let values = try context.connection.read { db in
+                try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
             }
             let position = 0.5 * Double(values.count - 1)
             let lower = Int(position.rounded(.down))

@@ -12,7 +12,7 @@ import Testing
 // statistic compared with a query written by hand on the same connection.
 
 private func handRow(_ context: ObjectContext, _ sql: String, _ arguments: StatementArguments = []) throws -> Row {
-    try #require(try context.read { db in try Row.fetchOne(db, sql: sql, arguments: arguments) })
+    try #require(try context.connection.read { db in try Row.fetchOne(db, sql: sql, arguments: arguments) })
 }
 
 /// The q-quantile as numpy's default defines it (linear between neighbours), from every
@@ -56,7 +56,8 @@ struct SummaryTests {
         let summaries = try SummaryRequest(FetchRequest(entityName: "Flight")).execute(in: context)
         for column in ["dep_delay", "distance", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
-            let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
+            let values = try context.connection.read { db in
+                try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1")
             }
             let mean = values.reduce(0, +) / Double(values.count)
             let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
@@ -88,7 +89,7 @@ struct SummaryTests {
         #expect(summary.count == row["n"])
         #expect(summary.nulls == row["nulls"])
         #expect(abs((real(summary.mean) ?? .nan) - (row["m"] as Double)) < 1e-9)
-        let values = try context.read { db in
+        let values = try context.connection.read { db in
             try Double.fetchAll(db, sql: "SELECT arr_delay FROM Flight WHERE origin = 'JFK' AND month <= 3 AND arr_delay IS NOT NULL ORDER BY 1")
         }
         #expect(real(summary.q75) == linearQuantile(values, 0.75))
@@ -125,7 +126,7 @@ struct SummaryTests {
             "SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")]
         ).execute(in: context)
         #expect(rows.columns == ["carrier", "n"])
-        let hand = try context.read { db in
+        let hand = try context.connection.read { db in
             try Row.fetchAll(db, sql: "SELECT carrier, count(*) FROM Flight WHERE origin = 'LGA' GROUP BY carrier ORDER BY 2 DESC, carrier")
         }
         #expect(rows.rows.map { $0[0] } == hand.map { Value($0[0] as DatabaseValue) })

@@ -98,7 +98,7 @@ import Testing
         h.run(#"x = Item:new{ title = "missing n" }"#)
         #expect(h.error("save()") == "t:1: save: Item/t2.n is required but nil")
         // The store still holds one row; counts include the unsaved insert, as Core Data's do.
-        #expect(try h.context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") } == 1)
+        #expect(try h.context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") } == 1)
         #expect(h.string("count('Item')") == "2")
         #expect(h.string("haschanges()") == "true")
         h.run("x.n = 5; save()")

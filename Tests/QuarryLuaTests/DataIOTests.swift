@@ -119,11 +119,11 @@ import Testing
             """#)
         let types = Dictionary(uniqueKeysWithValues: try h.context.entity(named: "Weather").attributes.map { ($0.name, $0.type) })
         #expect(types["temp"] == .double && types["year"] == .int64 && types["time_hour"] == .date && types["origin"] == .string)
-        let byHand = try h.context.read { db in
+        let byHand = try h.context.connection.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM Plane WHERE manufacturer = 'BOEING' AND seats > 150")!
         }
         #expect(h.string(#"count("Plane", "manufacturer == 'BOEING' AND seats > 150")"#) == String(byHand))
-        let biggest = try h.context.read { db in
+        let biggest = try h.context.connection.read { db in
             try String.fetchAll(db, sql: "SELECT tailnum FROM Plane WHERE year IS NOT NULL ORDER BY seats DESC, year ASC, _pk ASC LIMIT 5")
         }
         h.run(
@@ -314,12 +314,12 @@ private let booksSQL = """
             local first = fetch{ "Flight", predicate = "airline.name BEGINSWITH 'Delta'", sort = { "-dep_delay" }, limit = 1 }[1]
             __delta = first.dep_delay
             """#)
-        let byHand = try h.context.read { db in
+        let byHand = try h.context.connection.read { db in
             try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM Flight JOIN Airline ON Airline.carrier = Flight.carrier WHERE Airline.name = 'United Air Lines Inc.'")!
         }
         #expect(h.string("__united") == String(byHand))
-        let delta = try h.context.read { db in
+        let delta = try h.context.connection.read { db in
             try Int.fetchOne(db, sql: "SELECT max(dep_delay) FROM Flight WHERE carrier = 'DL'")!
         }
         #expect(h.string("__delta") == String(delta))

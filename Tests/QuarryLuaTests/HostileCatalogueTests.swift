@@ -533,7 +533,7 @@ struct StoreSnapshot: Equatable {
     var pending: String
 
     init(_ context: ObjectContext) throws {
-        tables = try context.database.read { db in
+        tables = try context.connection.database.read { db in
             var tables: [String: String] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL ORDER BY name")

@@ -52,7 +52,7 @@ import Testing
     /// `sql()` cannot install a tokenizer (SQLite answers "fts3tokenize disabled").
     @Test func theTokenizerSettingIsOffOnEveryConnection() throws {
         for context in [try StoreOpener.open(nil), try OpenFileRequest.open(path: nil)] {
-            #expect { try context.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
+            #expect { try context.connection.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
                 "\(error)".contains("fts3tokenize disabled")
             }
         }
@@ -132,7 +132,7 @@ import Testing
         }
         let h = try Harness(context: try StoreOpener.open(path))
         expectRefused(h, "sql(\"\(Self.tokenizerAttack)\")", ["fts3_tokenizer() is not allowed"])
-        #expect { try h.context.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
+        #expect { try h.context.connection.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
             "\(error)".contains("fts3tokenize disabled")
         }
         try writer.write { db in try db.execute(sql: "CREATE TABLE other(x)") }

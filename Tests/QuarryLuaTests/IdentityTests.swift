@@ -100,7 +100,7 @@ import Testing
             """#)
         // A row deleted behind the context's back: refresh marks the object deleted.
         h.run(#"local a = Item:first("title == 'a'"); _G.kept = a"#)
-        try h.context.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE title = 'a'") }
+        try h.context.connection.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE title = 'a'") }
         h.run(#"assert(kept:refresh() == true and kept:isDeleted())"#)
     }
 }

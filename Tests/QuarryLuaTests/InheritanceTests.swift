@@ -23,7 +23,7 @@ import Testing
 
     /// Everything the file holds: schema objects (views and triggers included) and rows.
     static func dump(_ context: ObjectContext) throws -> String {
-        try context.database.read { db in
+        try context.connection.database.read { db in
             var text = try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master ORDER BY name").map { "\($0)" }.joined(separator: "\n")
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
             {
@@ -71,12 +71,12 @@ import Testing
         #expect(h.string(#"count("Car")"#) == "4")
         #expect(h.error("local _ = Truck:first().topSpeed").contains("topSpeed"), "a Truck has no topSpeed")
         // One table for the hierarchy, with a column naming each row's entity.
-        let tables = try h.context.read { db in
+        let tables = try h.context.connection.read { db in
             try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'quarry%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
         #expect(tables == ["Car", "Person"])
-        let tags = try h.context.read { db in try String.fetchAll(db, sql: "SELECT _entity FROM Car ORDER BY _pk") }
+        let tags = try h.context.connection.read { db in try String.fetchAll(db, sql: "SELECT _entity FROM Car ORDER BY _pk") }
         #expect(tags == ["SportCar", "Truck", "RaceCar", "SportCar"])
     }
 
@@ -124,7 +124,7 @@ import Testing
                 assert(count("Boat") == 2 and count{ "Boat", subentities = false } == 1)
                 assert(Boat:first("name == 'Ark'"):entity().name == "Boat")
                 """#)
-        let columns = try h.context.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(Car)").map { row -> String in row["name"] } }
+        let columns = try h.context.connection.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(Car)").map { row -> String in row["name"] } }
         #expect(columns.contains("turbo") && columns.contains("year"), "\(columns)")
     }
 

@@ -21,6 +21,7 @@ import Testing
         // The json value keeps the key whose value is null.
         #expect(h.string(#"I:first().j.b"#) == "1")
         #expect(
-            try h.context.database.read { db in try String.fetchOne(db, sql: "SELECT j FROM I WHERE j IS NOT NULL") }?.contains("\"a\":null") == true)
+            try h.context.connection.database.read { db in try String.fetchOne(db, sql: "SELECT j FROM I WHERE j IS NOT NULL") }?.contains(
+                "\"a\":null") == true)
     }
 }

@@ -20,7 +20,7 @@ import Testing
             save()
             """#)
         var selects = 0
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             db.trace { event in if case .statement(let s) = event, s.sql.hasPrefix("SELECT") { selects += 1 } }
         }
         h.run(
@@ -30,7 +30,7 @@ import Testing
             named = 0
             for _, p in ipairs(held) do if p.color.name == "c" .. p.title:sub(2) then named = named + 1 end end
             """#)
-        try context.database.writeWithoutTransaction { db in db.trace(options: [], nil) }
+        try context.connection.database.writeWithoutTransaction { db in db.trace(options: [], nil) }
         #expect(h.string("named") == "3000")
         #expect(selects < 60, "\(selects) SELECTs for 3,000 to-one reads")
     }

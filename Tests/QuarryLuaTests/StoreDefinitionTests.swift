@@ -39,7 +39,9 @@ struct StoreDefinitionTests {
         let path = folder.appendingPathComponent("new.db").path
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"entity "A" { x = "string" }; entity "B" { y = "int64" }"#)
-        let names = try h.context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid") }
+        let names = try h.context.connection.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+        }
         #expect(names.first == "quarry_model" && names.contains("A") && names.contains("B"))
     }
 }

@@ -215,7 +215,7 @@ import Testing
             for c in cases {
                 let fragment = c.bound.sql(dialect: SQLiteDialect())
                 let bySQL = Set(
-                    try context.read { db in
+                    try context.connection.read { db in
                         try Int64.fetchAll(
                             db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                             arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
@@ -240,10 +240,10 @@ import Testing
 
         // The same predicates over objects read back from the store.
         objects = []
-        let rows = try context.read { db in
+        let rows = try context.connection.read { db in
             try Row.fetchAll(db, sql: "SELECT \(context.mapped(Self.entity).selection(of: Self.entity)) FROM Item ORDER BY _pk")
         }
-        let reloaded = try rows.map { try context.object(for: Self.entity, row: $0) }
+        let reloaded = try rows.map { try $0.object(of: Self.entity, in: context) }
         #expect(reloaded.count == 300)
         var differingValues: [String] = []
         for object in reloaded where snapshot[object.primaryKey!] != object.values.map(\.value) {
@@ -276,7 +276,7 @@ import Testing
                 let bound = try BoundPredicate(parsed, entity: Self.entity)
                 let fragment = bound.sql(dialect: SQLiteDialect())
                 let bySQL = Set(
-                    try context.read { db in
+                    try context.connection.read { db in
                         try Int64.fetchAll(
                             db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                             arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
@@ -314,7 +314,7 @@ import Testing
             let bound = try BoundPredicate(try parse(format), entity: Self.entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
             let bySQL = Set(
-                try context.read { db in
+                try context.connection.read { db in
                     try Int64.fetchAll(
                         db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                         arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

@@ -133,13 +133,13 @@ import Testing
         _ = try context.insert(into: "Item", values: ["title": .text("x' OR 1=1 --"), "n": .integer(2)])
         try context.save()
         let fragment = try sql("title == %@ OR title ==[cd] %@", [.text("x' OR 1=1 --"), .text("nothing")])
-        let keys = try context.read { db in
+        let keys = try context.connection.read { db in
             try Int64.fetchAll(
                 db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                 arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
         }
         #expect(keys == [2])
-        let tables = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'Item'") }
+        let tables = try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'Item'") }
         #expect(tables == 1)
     }
 }
@@ -157,12 +157,12 @@ import Testing
 
     @Test func openInstallsTheSQLFunctions() throws {
         let context = try StoreOpener.open(nil)
-        let folded = try context.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('CAFÉ', 3)") }
+        let folded = try context.connection.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('CAFÉ', 3)") }
         #expect(folded == PredicateFunctions.fold("CAFÉ", [.caseInsensitive, .diacriticInsensitive]))
-        let null = try context.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT quarry_fold(NULL, 3)") }
+        let null = try context.connection.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT quarry_fold(NULL, 3)") }
         #expect(null == .null)
         let plain = try OpenFileRequest.open(path: nil)
-        #expect(throws: (any Error).self) { try plain.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('x', 1)") } }
+        #expect(throws: (any Error).self) { try plain.connection.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('x', 1)") } }
     }
 
     @Test func caseInsensitiveComparisonInSQLAndInMemory() throws {
@@ -184,13 +184,13 @@ import Testing
             let bound = try BoundPredicate(try parse(format), entity: entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
             let keys = Set(
-                try context.read { db in
+                try context.connection.read { db in
                     try Int64.fetchAll(
                         db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                         arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
                 })
             let bySQL = Set(
-                try context.read { db in
+                try context.connection.read { db in
                     try String.fetchAll(
                         db, sql: "SELECT coalesce(s, '<nil>') FROM Item WHERE _pk IN (\(keys.map(String.init).joined(separator: ",")))")
                 })
@@ -251,7 +251,7 @@ import Testing
             values.append(.real(Double(Int64(bitPattern: rng.next()) >> rng.int(0...62)) + rng.pick([0, 0.5, 0.25, -0.75])))
         }
         var disagreements: [String] = []
-        try context.read { db in
+        try context.connection.read { db in
             let statement = try db.makeStatement(sql: "SELECT CASE WHEN ?1 < ?2 THEN -1 WHEN ?1 = ?2 THEN 0 WHEN ?1 > ?2 THEN 1 END")
             for a in values {
                 for b in values {

@@ -66,7 +66,7 @@ import Testing
                 return
             }
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = try context.read { db in
+            let bySQL = try context.connection.read { db in
                 try Int64.fetchAll(
                     db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql) ORDER BY _pk",
                     arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
@@ -98,14 +98,14 @@ import Testing
         let context = try StoreOpener.open(nil)
         for text in Self.texts + Self.patterns {
             for options: ComparisonOptions in [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]] {
-                let folded = try context.read { db in
+                let folded = try context.connection.read { db in
                     try String.fetchOne(db, sql: "SELECT \(PredicateFunctions.sqlFold("?", options, dialect: SQLiteDialect()))", arguments: [text])
                 }
                 #expect(folded == PredicateFunctions.fold(text, options), "\(text) \(options.rawValue)")
             }
         }
         // Numbers and NULL pass through; a NULL text or pattern matches nothing.
-        let passed = try context.read { db in
+        let passed = try context.connection.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT quarry_fold(42, 1), quarry_fold(NULL, 1), quarry_string_op(NULL, 'a', 2, 1), quarry_string_op(7, '7', 2, 0)")
         }

@@ -160,11 +160,11 @@ import Testing
         do {
             let context = try OpenFileRequest.open(path: ours)
             try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)]))
-            #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+            #expect(try context.connection.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
         }
         let theirs = dir.appendingPathComponent("theirs.db").path
         try DatabaseQueue(path: theirs).write { db in try db.execute(sql: "CREATE TABLE t (x)") }
         let context = try OpenFileRequest.open(path: theirs)
-        #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
+        #expect(try context.connection.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     }
 }

@@ -41,16 +41,16 @@ func duplicateCodeRefusal(in context: ObjectContext) throws -> StoreError? {
 }
 
 func rowCount(_ context: ObjectContext, _ table: String = "Item") throws -> Int {
-    try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? -1 }
+    try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? -1 }
 }
 
 func columnNames(_ context: ObjectContext, _ table: String = "Item") throws -> [String] {
-    try context.read { db in try db.columns(in: table).map(\.name) }
+    try context.connection.read { db in try db.columns(in: table).map(\.name) }
 }
 
 /// `column` of every row, by primary key.
 func stored(_ context: ObjectContext, _ column: String, table: String = "Item") throws -> [Int64: DatabaseValue] {
-    try context.read { db in
+    try context.connection.read { db in
         var result: [Int64: DatabaseValue] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT _pk, \(quoteIdentifier(column)) FROM \(quoteIdentifier(table))") {
             result[row[0]] = row[1] as DatabaseValue
@@ -62,10 +62,10 @@ func stored(_ context: ObjectContext, _ column: String, table: String = "Item") 
 /// Every row of the entity as an object, through the identity map.
 func fetchAll(_ context: ObjectContext, _ name: String = "Item") throws -> [ManagedObject] {
     let entity = try context.entity(named: name)
-    let rows = try context.read { db in
+    let rows = try context.connection.read { db in
         try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name)) ORDER BY _pk")
     }
-    return try rows.map { try context.object(for: entity, row: $0) }
+    return try rows.map { try $0.object(of: entity, in: context) }
 }
 
 func temporaryStorePath() -> String {
@@ -94,7 +94,7 @@ final class CommitCounter: TransactionObserver {
     @Test func defineCreatesTableColumnsIndexAndModelRow() throws {
         let context = try makeContext(itemEntity)
         #expect(Set(try columnNames(context)) == ["_pk", "code", "count", "title"])
-        let (types, uniqueIndexes, model) = try context.read { db -> ([String: String], [String], String?) in
+        let (types, uniqueIndexes, model) = try context.connection.read { db -> ([String: String], [String], String?) in
             let types = Dictionary(uniqueKeysWithValues: try db.columns(in: "Item").map { ($0.name, $0.type) })
             let unique = try db.indexes(on: "Item").filter(\.isUnique).map(\.columns)
             let model = try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'Item'")
@@ -127,7 +127,7 @@ final class CommitCounter: TransactionObserver {
             try context.define(
                 EntityDescription(name: "A", attributes: [AttributeDescription(name: "n", type: .int16, defaultValue: .integer(100_000))]))
         }
-        try context.database.write { db in try db.execute(sql: "CREATE TABLE Foreign_ (x)") }
+        try context.connection.database.write { db in try db.execute(sql: "CREATE TABLE Foreign_ (x)") }
         #expect(throws: StoreError.invalidSchema(entity: "Foreign_", reason: "a table of that name already exists")) {
             try context.define(EntityDescription(name: "Foreign_", attributes: []))
         }
@@ -156,7 +156,7 @@ final class CommitCounter: TransactionObserver {
         #expect(try rowCount(context) == 3)
 
         let counter = CommitCounter()
-        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.connection.database.add(transactionObserver: counter, extent: .observerLifetime)
 
         try a.setValue(.integer(10), forKey: "count")
         try a.setValue(.text("A"), forKey: "title")
@@ -196,14 +196,14 @@ final class CommitCounter: TransactionObserver {
         }
         #expect(try object.value(forKey: "title") == .text("fine"))
         try context.save()
-        let read = try context.read { db in try String.fetchAll(db, sql: "SELECT title FROM Item ORDER BY _pk") }
+        let read = try context.connection.read { db in try String.fetchAll(db, sql: "SELECT title FROM Item ORDER BY _pk") }
         #expect(read.map { Array($0.utf8) } == (texts + ["fine"]).map { Array($0.utf8) })
     }
 
     @Test func saveWithoutChangesWritesNothing() throws {
         let context = try makeContext(itemEntity)
         let counter = CommitCounter()
-        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.connection.database.add(transactionObserver: counter, extent: .observerLifetime)
         #expect(try context.save() == SaveSummary())
         #expect(counter.commits == 0)
     }
@@ -237,7 +237,7 @@ final class CommitCounter: TransactionObserver {
         try context.save()
 
         let counter = CommitCounter()
-        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.connection.database.add(transactionObserver: counter, extent: .observerLifetime)
         let good = try context.insert(into: "Item", values: ["title": .text("good")])
         let bad = try context.insert(into: "Item", values: ["count": .integer(5)]) // title is required
         try kept.setValue(.integer(2), forKey: "count")
@@ -388,7 +388,7 @@ final class CommitCounter: TransactionObserver {
         let context = try makeContext(itemEntity)
         _ = try context.insert(into: "Item", values: ["title": .text("a")])
         try context.save()
-        try context.database.write { db in try db.execute(sql: "UPDATE Item SET title = 'outside'") }
+        try context.connection.database.write { db in try db.execute(sql: "UPDATE Item SET title = 'outside'") }
         let objects = try fetchAll(context)
         #expect(try objects[0].value(forKey: "title") == .text("outside"))
     }
@@ -404,7 +404,7 @@ final class CommitCounter: TransactionObserver {
         let context = try makeContext(entity)
         _ = try context.insert(into: "Typed", values: ["flag": .bool(true), "when": .text("2024-01-22T16:26:12Z"), "x": .integer(3)])
         try context.save()
-        try context.database.write { db in
+        try context.connection.database.write { db in
             try db.execute(sql: "INSERT INTO Typed (flag, \"when\", x) VALUES (0, '1970-01-01T00:01:00Z', 2)")
         }
         let objects = try fetchAll(context, "Typed")

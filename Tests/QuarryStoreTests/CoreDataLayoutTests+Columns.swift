@@ -98,7 +98,7 @@ extension CoreDataLayoutTests {
         #expect(try tower.value(forKey: "height") == .integer(10))
         #expect(try box.value(forKey: "height") == .integer(20))
         // Through the parent's view, each row reads its own entity's column.
-        let heights = try context.read { db in try Int64.fetchAll(db, sql: "SELECT height FROM \"Shape\" ORDER BY _pk") }
+        let heights = try context.connection.read { db in try Int64.fetchAll(db, sql: "SELECT height FROM \"Shape\" ORDER BY _pk") }
         #expect(heights == [10, 20, 30])
 
         try box.setValue(.integer(21), forKey: "height")
@@ -133,7 +133,8 @@ extension CoreDataLayoutTests {
         let crate = try #require(try context.object(entityName: "Box", primaryKey: 3))
         try context.setRelatedObjects(shapes.filter { $0.primaryKey == 1 } + [crate], "shapes", of: owner)
         try context.save()
-        let linked = try context.read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM main.ZSHAPE WHERE Z1SHAPES = 1 ORDER BY Z_PK") }
+        let linked = try context.connection.read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM main.ZSHAPE WHERE Z1SHAPES = 1 ORDER BY Z_PK")
+        }
         #expect(linked == [1, 3])
         #expect(try SiblingStore.int(store, "SELECT count(*) FROM ZSHAPE WHERE Z_PK = 2 AND Z1SHAPES IS NULL") == 1)
     }
@@ -183,10 +184,10 @@ extension CoreDataLayoutTests {
                 $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"")
             })
         // Reading the hidden column's relationship no longer fails (no such table).
-        let asset = try #require(try context.read { db in try Int64.fetchOne(db, sql: "SELECT _pk FROM \"Asset\" LIMIT 1") })
+        let asset = try #require(try context.connection.read { db in try Int64.fetchOne(db, sql: "SELECT _pk FROM \"Asset\" LIMIT 1") })
         let object = try #require(try context.object(entityName: "Asset", primaryKey: asset))
         let contributors = try context.relatedObjects("libraryScopeAssetContributors", of: object)
-        let stored = try context.read { db in
+        let stored = try context.connection.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ZASSETCONTRIBUTOR WHERE Z3LIBRARYSCOPEASSETCONTRIBUTORS = ?", arguments: [asset])
         }
         #expect(contributors.count == stored)

@@ -53,7 +53,7 @@ import Testing
         #expect(CoreDataStore.behind(context)?.modelSource == model)
         #expect(
             context.openingNotes.count == 1 && context.openingNotes[0].contains("the model beside it was used: \(model)"), "\(context.openingNotes)")
-        let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"JournalEntry\"") ?? 0 }
+        let rows = try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \"JournalEntry\"") ?? 0 }
         #expect(rows > 0)
         context.close()
         #expect(contents(of: model) == modelBefore, "reading the model changed it")

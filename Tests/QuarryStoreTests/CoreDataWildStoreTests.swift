@@ -23,7 +23,7 @@ import Testing
         let author = try #require(context.entities.first { $0.name == "Author" })
         let books = try #require(author.relationship(named: "books"), "\(author.relationships.map(\.name))")
         #expect(books.isToMany)
-        let stored = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK WHERE ZAUTHOR IS NOT NULL") ?? -1 }
+        let stored = try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK WHERE ZAUTHOR IS NOT NULL") ?? -1 }
         #expect(stored > 0)
     }
 

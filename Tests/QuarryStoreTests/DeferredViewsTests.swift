@@ -75,7 +75,7 @@ import Testing
     }
 
     static func views(_ context: ObjectContext) throws -> [String] {
-        try context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") }
+        try context.connection.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") }
     }
 
     @Test func viewsAreMadeAtTheirFirstRead() throws {
@@ -95,13 +95,13 @@ import Testing
             try query?.forEachRow(arguments: []) { row in if case .integer(let v) = row.value(at: 0) { n = v } }
             return n
         }
-        let stored = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZPERSON") }
+        let stored = try context.connection.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZPERSON") }
         #expect(people == stored)
         #expect(try Self.views(context) == ["Car", "Person"])
 
         // SQL inside a closure: SQLite misses the view, which is made, and the read runs again.
-        let sport = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM SportCar") }
-        let sportRows = try context.read { db in
+        let sport = try context.connection.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM SportCar") }
+        let sportRows = try context.connection.read { db in
             try Int64.fetchOne(
                 db,
                 sql:
@@ -120,7 +120,7 @@ import Testing
         #expect(listed == 4)
 
         // A table that is no view of the store is still SQLite's error.
-        #expect(throws: StoreError.self) { try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM Garage") } }
+        #expect(throws: StoreError.self) { try context.connection.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM Garage") } }
     }
 
     @Test func aWriteMakesEveryViewFirst() throws {
@@ -132,7 +132,7 @@ import Testing
         try person.setValue(.text("Deferred"), forKey: "lastName")
         _ = try context.save()
         #expect(try Self.views(context) == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
-        #expect(try context.read { db in try String.fetchOne(db, sql: "SELECT ZLASTNAME FROM main.ZPERSON WHERE Z_PK = 1") } == "Deferred")
+        #expect(try context.connection.read { db in try String.fetchOne(db, sql: "SELECT ZLASTNAME FROM main.ZPERSON WHERE Z_PK = 1") } == "Deferred")
     }
 
     /// A foreign file's views are keyed when first read: opening reads none of them (a
@@ -158,7 +158,8 @@ import Testing
         #expect(try context.object(entityName: "priced", primaryKey: 5)?.value(forKey: "price") == .real(2.0))
         #expect(try Self.views(context) == ["quarry_rows priced"])
         // Both of its rows have id 1: they are the rows at places 1 and 2.
-        let kinds = try context.read { db in try Row.fetchAll(db, sql: "SELECT _row, kind, total FROM \"quarry_rows kinds\" ORDER BY _row") }
+        let kinds = try context.connection.read { db in try Row.fetchAll(db, sql: "SELECT _row, kind, total FROM \"quarry_rows kinds\" ORDER BY _row")
+        }
         #expect(kinds.map { [$0[0] as Int64? ?? -1] } == [[1], [2]])
         #expect(try context.object(entityName: "kinds", primaryKey: 2)?.value(forKey: "total") == .real(2.0))
         #expect(try Self.views(context) == ["quarry_rows kinds", "quarry_rows priced"])

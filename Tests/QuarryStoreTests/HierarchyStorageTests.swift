@@ -38,16 +38,17 @@ import Testing
             _ = try context.insert(into: "SportCar", values: ["make": .text("Ferrari"), "topSpeed": .integer(320)])
             _ = try context.insert(into: "RaceCar", values: ["make": .text("McLaren"), "topSpeed": .integer(350), "team": .text("P")])
             try context.save()
-            let kinds = try context.read { db in
+            let kinds = try context.connection.read { db in
                 try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE name IN ('Car', 'SportCar', 'RaceCar') ORDER BY name")
                     .map { "\($0[0] as String) \($0[1] as String)" }
             }
             #expect(kinds == ["table Car", "view RaceCar", "view SportCar"])
             // The keys handed out through the views are the root table's.
-            let keys = try context.read { db in try Int64.fetchAll(db, sql: "SELECT _pk FROM Car ORDER BY _pk") }
+            let keys = try context.connection.read { db in try Int64.fetchAll(db, sql: "SELECT _pk FROM Car ORDER BY _pk") }
             #expect(keys == [1, 2])
             // quarry_model keeps what was declared: a sub-entity's own attributes only.
-            let stored = try context.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'RaceCar'") } ?? ""
+            let stored =
+                try context.connection.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'RaceCar'") } ?? ""
             let decoded = try StoredDefinition(text: stored).entity
             #expect(decoded.attributeNames == ["team"] && decoded.parent == "SportCar")
         }

@@ -26,7 +26,7 @@ import Testing
     }
 
     private func column(_ context: ObjectContext, _ sql: String) throws -> [DatabaseValue] {
-        try context.read { db in try DatabaseValue.fetchAll(db, sql: sql) }
+        try context.connection.read { db in try DatabaseValue.fetchAll(db, sql: sql) }
     }
 
     @Test func valuesSplitAcrossTheReadBufferAndBatchesComeBackWhole() throws {
@@ -56,7 +56,7 @@ import Testing
         #expect(try ImportRequest(path, into: "Split").execute(in: context).rows == expected.count)
         let types = context.entities.first { $0.name == "Split" }?.attributes.map(\.type)
         #expect(types == [.int64, .double, .date, .string, .string])
-        let rows = try context.read { db in
+        let rows = try context.connection.read { db in
             try Row.fetchAll(db, sql: "SELECT n, x, \"when\", s, q FROM Split ORDER BY _pk").map { row in (0..<5).map { row[$0] as DatabaseValue } }
         }
         #expect(rows.count == expected.count)
@@ -118,7 +118,7 @@ import Testing
             let shown = "\(error)"
             #expect(shown.contains("50002") && !shown.contains("\n"), "\(shown)")
         }
-        #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Needs") } == 0)
+        #expect(try context.connection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Needs") } == 0)
     }
 
     @Test func aConstraintBrokenInsideAMultiRowInsertNamesItsRow() throws {
@@ -126,7 +126,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let context = try OpenFileRequest.open(path: nil)
         try context.define(EntityDescription(name: "Coded", attributes: [AttributeDescription(name: "code", type: .int64)]))
-        try context.database.write { db in try db.execute(sql: "CREATE UNIQUE INDEX coded_code ON Coded(code)") }
+        try context.connection.database.write { db in try db.execute(sql: "CREATE UNIQUE INDEX coded_code ON Coded(code)") }
         // Row 5,000 repeats row 10's code: the 32-row INSERT holding it fails as a whole,
         // and its rows are tried one by one to find which.
         let text = "code\n" + (1...6_000).map { "\($0 == 5_000 ? 10 : $0)\n" }.joined()
@@ -138,7 +138,7 @@ import Testing
             #expect(line == 5_001)
             #expect(reason.contains("UNIQUE"), "\(reason)")
         }
-        #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Coded") } == 0)
+        #expect(try context.connection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Coded") } == 0)
     }
 
     @Test func defaultsAndJSONGoThroughTheSameBatches() throws {

@@ -33,6 +33,20 @@ import Testing
         try theirs.save()
     }
 
+    /// `Item/1`'s title set to "mine" here while the other connection saved "theirs" to
+    /// it, that commit noticed before anything is saved here: what `body` does next meets
+    /// the conflict.
+    private func mineOverTheirs(_ body: (_ mine: ObjectContext, _ theirs: ObjectContext, _ item: ManagedObject, _ path: String) throws -> Void) throws
+    {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let item = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        try item.setValue(.text("mine"), forKey: "title")
+        try theirChange(theirs, ["title": .text("theirs")])
+        #expect(try mine.refreshFromStore())
+        try body(mine, theirs, item, path)
+    }
+
     private func stored(_ path: String, _ key: String) throws -> Value? {
         try OpenFileRequest.open(path: path).object(entityName: "Item", primaryKey: 1)?.value(forKey: key)
     }
@@ -59,18 +73,14 @@ import Testing
     }
 
     @Test func mineWritesOverTheirsWhenAsked() throws {
-        let (mine, theirs, path) = try twoContexts()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let item = try #require(try mine.object(entityName: "Item", primaryKey: 1))
-        try item.setValue(.text("mine"), forKey: "title")
-        try theirChange(theirs, ["title": .text("theirs")])
-        #expect(try mine.refreshFromStore())
-        try mine.save(merge: .mine)
-        #expect(try stored(path, "title") == .text("mine"))
-        // What the change was made against went with it: the next change is no conflict.
-        try item.setValue(.text("again"), forKey: "title")
-        try mine.save()
-        #expect(try stored(path, "title") == .text("again"))
+        try mineOverTheirs { mine, _, item, path in
+            try mine.save(merge: .mine)
+            #expect(try stored(path, "title") == .text("mine"))
+            // What the change was made against went with it: the next change is no conflict.
+            try item.setValue(.text("again"), forKey: "title")
+            try mine.save()
+            #expect(try stored(path, "title") == .text("again"))
+        }
     }
 
     @Test func aChangeToAnotherAttributeMergesSilently() throws {
@@ -87,26 +97,22 @@ import Testing
     /// A change rolled back, or set back to the value it was made against, takes what the
     /// object shows now as its start: no conflict is left behind for the next change.
     @Test func aChangeGoneLeavesNoConflictBehind() throws {
-        let (mine, theirs, path) = try twoContexts()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let item = try #require(try mine.object(entityName: "Item", primaryKey: 1))
-        try item.setValue(.text("mine"), forKey: "title")
-        try theirChange(theirs, ["title": .text("theirs")])
-        #expect(try mine.refreshFromStore())
-        mine.rollback()
-        #expect(try item.value(forKey: "title") == .text("theirs"))
-        try item.setValue(.text("mine"), forKey: "title")
-        try mine.save()
-        #expect(try stored(path, "title") == .text("mine"))
+        try mineOverTheirs { mine, theirs, item, path in
+            mine.rollback()
+            #expect(try item.value(forKey: "title") == .text("theirs"))
+            try item.setValue(.text("mine"), forKey: "title")
+            try mine.save()
+            #expect(try stored(path, "title") == .text("mine"))
 
-        try item.setValue(.text("mine again"), forKey: "title")
-        try theirChange(theirs, ["title": .text("theirs again")])
-        #expect(try mine.refreshFromStore())
-        // Set to what the store holds now: nothing is pending, so nothing conflicts.
-        try item.setValue(.text("theirs again"), forKey: "title")
-        #expect(!mine.hasChanges)
-        try item.setValue(.text("last"), forKey: "title")
-        try mine.save()
-        #expect(try stored(path, "title") == .text("last"))
+            try item.setValue(.text("mine again"), forKey: "title")
+            try theirChange(theirs, ["title": .text("theirs again")])
+            #expect(try mine.refreshFromStore())
+            // Set to what the store holds now: nothing is pending, so nothing conflicts.
+            try item.setValue(.text("theirs again"), forKey: "title")
+            #expect(!mine.hasChanges)
+            try item.setValue(.text("last"), forKey: "title")
+            try mine.save()
+            #expect(try stored(path, "title") == .text("last"))
+        }
     }
 }

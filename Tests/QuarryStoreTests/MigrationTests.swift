@@ -28,7 +28,7 @@ import Testing
     }
 
     func storedModel(_ context: ObjectContext) throws -> String? {
-        try context.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'Item'") }
+        try context.connection.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'Item'") }
     }
 
     func with(_ base: EntityDescription, _ change: (inout [AttributeDescription]) -> Void) -> EntityDescription {
@@ -47,7 +47,7 @@ import Testing
         try context.define(v2)
         #expect(Set(try columnNames(context)) == ["_pk", "title", "count"])
         #expect(try stored(context, "count") == before)
-        let indexes = try context.read { db in
+        let indexes = try context.connection.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item'")
         }
         #expect(indexes.contains("quarry_idx_Item_count") && !indexes.contains("quarry_idx_Item_n"), "\(indexes)")
@@ -134,7 +134,7 @@ import Testing
         #expect(Set(try columnNames(context)) == ["_pk", "title"])
         #expect(try rowCount(context) == 3)
         #expect(Set(try stored(context, "title").values) == ["a".databaseValue, "b".databaseValue, "c".databaseValue])
-        let indexes = try context.read { db in try db.indexes(on: "Item").map(\.name) }
+        let indexes = try context.connection.read { db in try db.indexes(on: "Item").map(\.name) }
         #expect(indexes.isEmpty)
         _ = try context.insert(into: "Item", values: ["title": .text("d")])
         #expect(try context.save() == SaveSummary(inserted: 1))

@@ -84,7 +84,7 @@ struct PersistentStoreSeamTests {
             store.heard == [
                 "changed Item", "changed Item", "refuse save", "prepare 0/1/1", "write", "before deletes []", "after deletes", "ended", "saved"
             ])
-        #expect(try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") } == 1)
+        #expect(try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") } == 1)
 
         store.heard = []
         try first.setValue(.integer(11), forKey: "n")

@@ -18,8 +18,8 @@ import Testing
         let url = try PostgresServer.database("nosqlite")
         let context = try PostgresServerKind.open(url)
         #expect(context.connection.sqlite == nil)
-        #expect(throws: StoreConnection.needsEngine("SQLite")) { _ = try context.database }
-        #expect(throws: StoreConnection.needsEngine("SQLite")) { try context.read { _ in 1 } }
+        #expect(throws: StoreConnection.needsEngine("SQLite")) { _ = try context.connection.database }
+        #expect(throws: StoreConnection.needsEngine("SQLite")) { try context.connection.read { _ in 1 } }
 
         let csv = FileManager.default.temporaryDirectory.appendingPathComponent("nosqlite-\(UUID().uuidString).csv")
         try "n,name\n1,a\n2,b\n".write(to: csv, atomically: true, encoding: .utf8)

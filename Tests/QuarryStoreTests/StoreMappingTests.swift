@@ -63,7 +63,7 @@ import Testing
         let copy = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let context = try OpenFileRequest.open(path: copy, readOnly: true)
         defer { context.close() }
-        let numbers = try context.read { db in
+        let numbers = try context.connection.read { db in
             try Dictionary(
                 uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { row -> (String, Int64) in (row[0], row[1])
                 })

@@ -16,7 +16,7 @@ import Testing
     /// An in-memory store with a table `t(k, v)` holding one row of each storage class.
     private func makeStore(functions: [SQLFunction] = []) throws -> ObjectContext {
         let context = try OpenFileRequest.open(path: nil, functions: functions)
-        try context.database.write { db in
+        try context.connection.database.write { db in
             try db.execute(sql: "CREATE TABLE t (k, v)")
             try db.execute(
                 sql: """
@@ -36,7 +36,7 @@ import Testing
     @Test func textAndBlobsReadAsGRDBReadThem() throws {
         let context = try makeStore()
         let ours = try context.connection.rows("SELECT v FROM t ORDER BY k").map { $0[0] }
-        let grdbs = try context.database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT v FROM t ORDER BY k") }.map(Value.init)
+        let grdbs = try context.connection.database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT v FROM t ORDER BY k") }.map(Value.init)
         #expect(ours == grdbs)
     }
 
@@ -63,7 +63,7 @@ import Testing
 
     @Test func aWalkLendsEachRowInPlace() throws {
         let context = try makeStore()
-        try context.database.write { db in
+        try context.connection.database.write { db in
             try db.execute(sql: "CREATE TABLE n (i)")
             try db.execute(sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000) INSERT INTO n SELECT i FROM c")
         }

@@ -92,7 +92,7 @@ import Testing
         let attributes = context.entities.first { $0.name == entity }?.attributes ?? []
         let names = attributes.map(\.name).sorted()
         let types = names.compactMap { name in attributes.first { $0.name == name }.map { "\(name):\($0.type.rawValue)\($0.isOptional ? "?" : "")" } }
-        let rows = try context.read { db in
+        let rows = try context.connection.read { db in
             try Row.fetchAll(db, sql: "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(entity)) ORDER BY _pk")
                 .map { row in names.indices.map { "\(Value(row[$0] as DatabaseValue))" }.joined(separator: "|") }
         }
@@ -143,7 +143,7 @@ import Testing
             try ImportRequest(fifo, into: "Fixed").execute(in: context)
         }
         _ = writer.join()
-        #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
+        #expect(try context.connection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
     }
 
     @Test func aJSONNumberNoDoubleHoldsIsRefusedByName() throws {

@@ -105,7 +105,7 @@ import Testing
     }
 
     private func values(_ context: ObjectContext, _ entity: String, _ key: String, row: Int64) throws -> Value {
-        try context.read { db in
+        try context.connection.read { db in
             Value(
                 try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(key)) FROM \(quoteIdentifier(entity)) WHERE _pk = ?", arguments: [row])
                     ?? .null)
@@ -168,7 +168,7 @@ import Testing
         #expect(throws: StoreError.importFailed(path: path, line: 50_001, reason: "'a' expects int64, got \"1.5\"")) {
             try ImportRequest(path, into: "Fixed").execute(in: context)
         }
-        #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
+        #expect(try context.connection.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
         // A ragged row after the sample is found too, with nothing written.
         let ragged = dir.appendingPathComponent("ragged.csv").path
         try ("a,b\n" + (1...30_000).map { "\($0),x\n" }.joined() + "7\n").write(toFile: ragged, atomically: true, encoding: .utf8)

@@ -67,9 +67,9 @@ enum CSVFuzzDriver {
             return "reported \(summary.rows) rows but the table went from \(rowsBefore ?? 0) to \(rowsAfter)"
         }
         // Every row reads back as an object whose values fit the entity's types.
-        let rows = try context.read { db in try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))") }
+        let rows = try context.connection.read { db in try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))") }
         for row in rows {
-            let object = try context.object(for: entity, row: row)
+            let object = try row.object(of: entity, in: context)
             for (key, value) in object.values {
                 guard let attribute = entity.attribute(named: key) else { continue }
                 if value.isNull {
@@ -84,7 +84,7 @@ enum CSVFuzzDriver {
 
     /// The count of rows of `name`, or nil when it has no table.
     private static func count(_ name: String, _ context: ObjectContext) throws -> Int? {
-        try context.read { db in
+        try context.connection.read { db in
             guard try db.tableExists(name) else { return nil }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(name))")
         }
@@ -92,7 +92,7 @@ enum CSVFuzzDriver {
 
     /// Every table's definition and rows, as text.
     private static func snapshot(_ context: ObjectContext) throws -> String {
-        try context.read { db in
+        try context.connection.read { db in
             var text = ""
             for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master ORDER BY type, name") {
                 let type: String = row[0], name: String = row[1], sql: String? = row[2]

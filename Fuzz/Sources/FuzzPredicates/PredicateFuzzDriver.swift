@@ -114,7 +114,7 @@ enum PredicateFuzzDriver {
         let fragment = bound.sql(dialect: SQLiteDialect())
         let bySQL: Set<Int64>
         do {
-            bySQL = Set(try fixture.context.read { db in
+            bySQL = Set(try fixture.context.connection.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
             })

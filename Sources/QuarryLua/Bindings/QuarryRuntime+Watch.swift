@@ -15,10 +15,11 @@ import QuarryStore
 extension QuarryRuntime {
     func watch(_ results: FetchResults, markSeconds: Double) throws {
         let view = WatchView(results: results, format: tableFormat, markSeconds: markSeconds, screen: console.makeScreen())
-        try view.draw()
         // Not a terminal (a script, a pipe): the table once, as print would.
-        guard console.isTerminal else { return }
+        guard console.isTerminal else { return try view.draw() }
         noteUnheardCommits()
+        // Tracked before anything is drawn: a commit made once the first page is on the
+        // screen is then a change the watch marks, never part of what it started from.
         try view.startTracking()
         let listener = context.addChangeListener { [weak view] changes in view?.heard(changes) }
         defer { listener.cancel() }

@@ -21,7 +21,7 @@ extension ForeignFileStore {
     /// The format Quarry writes the column in, declared or read from its values; refused
     /// as a write would be when the values show no one format.
     package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? {
-        try context.read { db in
+        try context.connection.read { db in
             var formats = ColumnFormats()
             return try formats.format(of: entity, attribute, in: db, context: context)
         }.name

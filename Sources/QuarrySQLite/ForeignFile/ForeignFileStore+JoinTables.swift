@@ -110,7 +110,7 @@ extension ForeignFileStore {
             }
             let ends = (try end(first), try end(second))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
-            try context.database.writeWithoutTransaction { db in
+            try context.connection.database.writeWithoutTransaction { db in
                 for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
             }
             var storage = context.mapped(join)

@@ -20,7 +20,8 @@ extension ForeignFileStore {
             "SELECT \(columns) FROM \(quoteIdentifier(table)) ORDER BY \(quoteIdentifier(key)) \(order) LIMIT \(ColumnFormats.formatScan)"
         }
         // A file that cannot be read this way reads its numbers as Unix seconds, as before.
-        guard let (first, last) = try? context.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) }) else {
+        guard let (first, last) = try? context.connection.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) })
+        else {
             return [:]
         }
         var scales: [String: EntityStorage.NumericDateScale] = [:]

@@ -15,7 +15,7 @@ extension ForeignSchemaReader {
     /// table"), as Quarry checks them: the note says that too, before a save meets it.
     func noteMissingParents(of schema: ForeignSchema) {
         let present =
-            (try? context.read { db in
+            (try? context.connection.read { db in
                 Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM main.sqlite_master WHERE type IN ('table', 'view')"))
             }) ?? []
         for relation in schema.relations.values.sorted(by: { $0.name < $1.name }) where !relation.isView {

@@ -16,7 +16,7 @@ struct ForeignSchemaReader {
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views, rowNames, shadows) = try context.read { db in
+        let (tables, views, rowNames, shadows) = try context.connection.read { db in
             (
                 try String.fetchAll(
                     db,
@@ -58,6 +58,18 @@ struct ForeignSchemaReader {
         }
     }
 
+    /// The rows of `PRAGMA main.<pragma>(relation)`, or nil with an opening note when
+    /// SQLite cannot read the relation: it is left out as sqlite3 says it, and the rest of
+    /// the file opens.
+    private func columnRows(of relation: String, pragma: String, _ db: Database) -> [Row]? {
+        do {
+            return try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(quoteIdentifier(relation)))")
+        } catch {
+            context.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+            return nil
+        }
+    }
+
     /// The file's `tables` and `views` as `PRAGMA table_info` and `foreign_key_list`
     /// describe them: a foreign key's columns in order (`seq`), whether it is DEFERRABLE
     /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), its place as
@@ -67,17 +79,10 @@ struct ForeignSchemaReader {
     /// table of a module or tokenizer it lacks), is left out with a note saying why.
     func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
         var schema = ForeignSchema()
-        try context.read { db in
+        try context.connection.read { db in
             for view in views {
-                let info: [Row]
-                do {
-                    info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))")
-                } catch {
-                    // As sqlite3 says it (a table it reads was dropped, a function it calls
-                    // is not SQLite's): the view cannot be read there either.
-                    context.openingNotes.append("\(view) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
-                    continue
-                }
+                // A view whose table was dropped, or that calls a function SQLite lacks.
+                guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
                 guard !info.isEmpty else { continue }
                 let columns = info.compactMap { row in
                     (row["name"] as String?).map {
@@ -91,16 +96,9 @@ struct ForeignSchemaReader {
                 let q = quoteIdentifier(table)
                 // `table_xinfo` lists generated columns too (hidden 2, VIRTUAL, and 3,
                 // STORED), which `table_info` leaves out; SQLite fills them, as a default.
-                let listed: [Row]
-                do {
-                    listed = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))")
-                } catch {
-                    // A virtual table whose module or tokenizer is another program's (an
-                    // iOS AddressBook's FTS table): SQLite cannot read it, the rest of the
-                    // file opens.
-                    context.openingNotes.append("\(table) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
-                    continue
-                }
+                // Nil for a virtual table whose module or tokenizer is another program's
+                // (an iOS AddressBook's FTS table).
+                guard let listed = columnRows(of: table, pragma: "table_xinfo", db) else { continue }
                 let info = listed.filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
                 let columns = info.map { row in
                     let generated = (row["hidden"] as Int? ?? 0) != 0
@@ -171,7 +169,7 @@ struct ForeignSchemaReader {
         for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
             guard var relation = schema.relations[parent], !relation.isView else { continue }
             var unique: [[String]] = []
-            try context.read { db in
+            try context.connection.read { db in
                 for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? []
                 where (index["unique"] as Int? ?? 0) == 1 {
                     guard let name: String = index["name"] else { continue }
@@ -236,7 +234,7 @@ struct ForeignSchemaReader {
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
         var seen = Array(repeating: Set<String>(), count: columns.count)
-        _ = try? context.read { db in
+        _ = try? context.connection.read { db in
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
@@ -262,7 +260,8 @@ struct ForeignSchemaReader {
         if case .integerKey(let keyColumn) = ForeignSchema.rowKey(of: relation, engine: self) {
             primaryKey = keyColumn
             // Without a rowid the column is no alias of one, and takes text as well.
-            keyMayHoldOthers = (try? context.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
+            keyMayHoldOthers =
+                (try? context.connection.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
             // A column named rowid hides the rowid under that name; SQLite knows two more.
             let names = Set(columns.map { $0.name.lowercased() })
@@ -270,7 +269,8 @@ struct ForeignSchemaReader {
             primaryKey = alias
             // A WITHOUT ROWID table has no stable integer identity to give its objects: it
             // is no entity, said (a country keyed by its ISO code went without a word).
-            let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+            let hasRowid =
+                (try? context.connection.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
             guard hasRowid else {
                 context.openingNotes.append(
                     "\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)"
@@ -297,7 +297,7 @@ struct ForeignSchemaReader {
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
     private func columnLimit() -> Int {
-        (try? context.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
     }
 
     /// The note for a table or view wider than an object's row can be.
@@ -322,7 +322,7 @@ struct ForeignSchemaReader {
     /// The collation a column of a table of the file declares (`BINARY` when none), as
     /// SQLite reports it.
     private func collation(of column: String, in table: String) -> String? {
-        try? context.read { db -> String? in
+        try? context.connection.read { db -> String? in
             var collation: UnsafePointer<CChar>?
             let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
             guard code == SQLITE_OK, let collation else { return nil }

@@ -9,7 +9,7 @@ import QuarryStore
 /// why it could not be read).
 extension SQLiteStore {
     package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
-        try context.read { db in
+        try context.connection.read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable)").map { row in
                 CoreDataFetchRequest(
@@ -35,7 +35,7 @@ extension SQLiteStore {
 
     private func keepInFile(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
         do {
-            try context.database.write { db in
+            try context.connection.database.write { db in
                 try db.execute(
                     sql:
                         "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)"

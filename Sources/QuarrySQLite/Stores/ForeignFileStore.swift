@@ -136,7 +136,7 @@ package final class ForeignFileStore: SQLiteStore {
         let order = managedObjectModel.entityOrder
         let members = order.filter { declared[$0]?.parent != nil }
         guard !members.isEmpty else { return }
-        try context.database.writeWithoutTransaction { db in
+        try context.connection.database.writeWithoutTransaction { db in
             for member in members {
                 guard let entity = ManagedObjectModel.effective(member, in: declared, order: order) else { continue }
                 let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(Self.literal)

@@ -15,7 +15,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     /// SQLite's errors said as the store's.
     package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
-            return try context.database.write { db in try body(SQLiteWriteStatements(db: db)) }
+            return try context.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 

@@ -17,7 +17,7 @@ struct SQLiteSaveWriter {
         var result = SaveChangesResult(request: request)
         var work = work
         do {
-            try context.database.write { db in
+            try context.connection.database.write { db in
                 try write(&result, &work, in: db)
                 // A foreign key left broken fails the commit naming nothing: named here.
                 if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }

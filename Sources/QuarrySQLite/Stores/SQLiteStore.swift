@@ -66,8 +66,8 @@ extension SQLiteStore {
         try SQLiteSaveWriter(context: context, store: self).write(request, work)
     }
 
-    package func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
-    package func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
+    package func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.connection.read { db in try outsideChangeCounter(in: db) } }
+    package func historyToken(context: ObjectContext) throws -> Int64 { try context.connection.read { db in try historyToken(in: db) } }
 
     package func outsideChangeCounter(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
@@ -79,7 +79,7 @@ extension SQLiteStore {
         if context.managedObjectModel.entitiesByName.isEmpty, !context.isReadOnly { try SQLiteFileOpening.useWriteAheadLog(context) }
         var touched: [String] = []
         do {
-            try context.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }
+            try context.connection.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }
         } catch let error as DatabaseError {
             throw StoreError(error)
         }
@@ -120,11 +120,11 @@ extension SQLiteStore {
     /// Quarry's history table, wherever it is.
     package func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
     package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
-        try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
+        try context.connection.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
     }
     package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
         do {
-            return try context.database.write { db in try QuarryHistory.prune(through: token, in: db) }
+            return try context.connection.database.write { db in try QuarryHistory.prune(through: token, in: db) }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 }
