@@ -89,14 +89,15 @@ enum LuaFuzzDriver {
         do { try runtime.enterSandbox() } catch { return "the sandbox failed: \(error)" }
         if let failure = runtime.run(prelude, chunkName: "=(fuzz prelude)") { return "the prelude failed: \(failure.message)" }
 
-        // quarry_set_deadline arms SIGALRM for its hard stop; under libFuzzer, which times
-        // inputs with SIGALRM too, its handler and timer are put back.
+        // quarry_set_deadline arms SIGALRM for the binary's hard stop, which ends the whole
+        // process when a statement outlives the deadline by seconds of CPU: in a process
+        // shared with other tests (their CPU counts) or under libFuzzer (which times inputs
+        // with SIGALRM) it would end every run at once. The alarm as it was is put back,
+        // so only the Lua hook's deadline stops the chunk.
         var handler = sigaction(), timer = itimerval()
         sigaction(SIGALRM, nil, &handler)
         getitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer)
-        let restore = handler.__sigaction_handler.sa_handler != nil && timer.it_interval.tv_sec + timer.it_interval.tv_usec > 0
         func restoreAlarm() {
-            guard restore else { return }
             sigaction(SIGALRM, &handler, nil)
             setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
         }
