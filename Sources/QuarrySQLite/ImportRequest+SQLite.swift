@@ -53,8 +53,10 @@ extension ImportRequest {
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
                 // A table of a file Quarry did not create keeps its columns' formats.
+                let store = context.store as? any SQLiteStore
                 rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, context: context, in: db) {
-                    try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db)
+                    let insert = { try self.insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db) }
+                    return try store?.recordingImport(into: entity, in: db, context: context, insert) ?? insert()
                 }
             }
         } catch let error as DatabaseError {

@@ -101,4 +101,35 @@ import Testing
         #expect(try rows(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('ACHANGE', 'ATRANSACTION')") == [[0.databaseValue]])
         #expect(try rows(path, "SELECT count(*) FROM ZCAR WHERE ZMAKER = 'McLaren' AND ZMODEL <> 'x'") == [[0.databaseValue]])
     }
+
+    /// An import writes its rows' history as `NSBatchInsertRequest` does: one transaction
+    /// by Quarry, an insert change per row, keyed as the rows were numbered (issue 61
+    /// item 3: an import wrote rows the app's history processing never heard of).
+    @Test func anImportRecordsAnInsertOfEachRow() throws {
+        let path = try CoreDataHistoryStores.copy("cars/SampleModel_V1.sqlite")
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        try """
+        firstName,lastName,id,updatedAt
+        Ada,Imported,0B6E1F50-5E0C-4C59-8D5B-6B1D1A6F0001,2024-01-02T03:04:05Z
+        Alan,Imported,0B6E1F50-5E0C-4C59-8D5B-6B1D1A6F0002,2024-01-02T03:04:06Z
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let before = try rows(path, "SELECT max(Z_PK) FROM ATRANSACTION")
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(#"n = import("\#(csv)", { entity = "Person" })"#)
+        #expect(h.string("n") == "2")
+        let entity = try rows(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'")
+        let imported = try rows(path, "SELECT Z_PK FROM ZPERSON WHERE ZLASTNAME = 'Imported' ORDER BY Z_PK")
+        #expect(imported.count == 2)
+        let transaction = try rows(path, "SELECT max(Z_PK) FROM ATRANSACTION")
+        #expect(transaction != before)
+        #expect(
+            try rows(
+                path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK FROM ACHANGE WHERE ZTRANSACTIONID = (SELECT max(Z_PK) FROM ATRANSACTION) ORDER BY Z_PK")
+                == imported.map { [0.databaseValue, entity[0][0], $0[0]] })
+        // history{} reads the import back as the app would, and it is this context's own.
+        #expect(h.string("#history{}[#history{}].inserted") == "2")
+        #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
+    }
 }

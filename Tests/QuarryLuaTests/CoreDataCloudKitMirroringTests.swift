@@ -76,4 +76,20 @@ import Testing
         h.context.close()
         #expect(FileManager.default.contents(atPath: path) == bytes)
     }
+
+    /// Every write path is refused alike (issue 61 item 3: an import wrote its rows there).
+    @Test func anImportToAMirroredStoreWithoutHistoryIsRefusedWritingNothing() throws {
+        let (path, sql) = try Self.mirrored("cars/SampleModel_V1.sqlite")
+        try sql.close()
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("cars-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        try "maker,model,numberPlate\nMcLaren,F1,XX 1\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let bytes = FileManager.default.contents(atPath: path)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let message = h.error(#"import("\#(csv)", { entity = "Car" })"#)
+        #expect(message.contains("mirrored to CloudKit") && message.contains("nothing was written"), "\(message)")
+        #expect(!message.contains("\n"), "\(message)")
+        h.context.close()
+        #expect(FileManager.default.contents(atPath: path) == bytes)
+    }
 }

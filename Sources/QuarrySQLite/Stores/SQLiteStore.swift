@@ -45,6 +45,10 @@ package protocol SQLiteStore: PersistentStore {
     /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
     /// its transaction: a refusal here writes nothing.
     func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
+    /// Runs an import's inserts into `entity` (`insert`, which returns how many rows),
+    /// inside its transaction, recording the rows in the history the store keeps of
+    /// every write (a Core Data store's persistent history, as a batch insert writes it).
+    func recordingImport(into entity: EntityDescription, in db: Database, context: ObjectContext, _ insert: () throws -> Int) throws -> Int
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(in db: Database) throws -> Int64
 }
@@ -116,6 +120,11 @@ extension SQLiteStore {
     package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] { [:] }
     package func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
         try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
+    }
+    /// Quarry's history records saves and batch changes, as the contract says: an
+    /// import's rows are not listed one by one.
+    package func recordingImport(into entity: EntityDescription, in db: Database, context: ObjectContext, _ insert: () throws -> Int) throws -> Int {
+        try insert()
     }
     /// Quarry's history table, wherever it is.
     package func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }

@@ -25,9 +25,7 @@ extension ObjectContext {
     /// `Item:updateall(...)`: one UPDATE statement, no objects loaded. Registered objects
     /// take the new stored values (their own unsaved edits stay), and listeners hear it.
     public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
-        if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
-        try store.refuseUnfaithfulWrite("updateall", in: self)
-        try store.willWrite("updateall", in: self)
+        try checkWrite("updateall")
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
@@ -94,9 +92,7 @@ extension ObjectContext {
     /// applied in SQL: `deny` refuses (naming what blocks), `cascade` deletes the related
     /// rows too, `nullify` clears their keys. All in one transaction.
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
-        if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
-        try store.refuseUnfaithfulWrite("deleteall", in: self)
-        try store.willWrite("deleteall", in: self)
+        try checkWrite("deleteall")
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         let deleted = try store.writeBatchDelete(entity, where: filter, context: self)

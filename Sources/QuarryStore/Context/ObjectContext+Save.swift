@@ -27,9 +27,7 @@ extension ObjectContext {
     @discardableResult
     public func save(merge policy: MergePolicy = .error) throws -> SaveSummary {
         guard hasChanges else { return SaveSummary() }
-        if isReadOnly { throw StoreError.readOnly(operation: "save") }
-        try store.refuseUnfaithfulWrite("save", in: self)
-        try store.willWrite("save", in: self)
+        try checkWrite("save")
         followValueMatchedLinks(of: unsaved.inserted + unsaved.updated.values)
         // Written in foreign-key order: parents inserted before their children, children
         // deleted before their parents (one save deleting a customer with its orders).

@@ -33,8 +33,7 @@ public struct ImportRequest {
     /// as it was. `progress` hears rows done and rows in all.
     /// `types` gives some columns' types instead of inferring them (a new entity only).
     public func execute(in context: ObjectContext, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
-        if context.isReadOnly { throw StoreError.readOnly(operation: "import") }
-        try context.store.willWrite("import", in: context)
+        try context.checkWrite("import")
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }

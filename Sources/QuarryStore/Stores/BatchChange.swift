@@ -1,9 +1,11 @@
 import QuarryModel
 
-/// What one `updateall` or `deleteall` wrote, for the store's history: the rows by their
-/// own entity, the keys an update set, and the values a deleted row leaves behind (a Core
-/// Data store's tombstones, read before the rows went).
+/// What one `updateall`, `deleteall` or import wrote, for the store's history: the rows
+/// by their own entity, the keys an update set, and the values a deleted row leaves behind
+/// (a Core Data store's tombstones, read before the rows went).
 package struct BatchChange {
+    /// The rows an import inserted.
+    package var inserted: [String: [Int64]] = [:]
     package var updated: [String: [Int64]] = [:]
     /// The attributes `updateall` set.
     package var updatedKeys: Set<String> = []
@@ -17,9 +19,10 @@ package struct BatchChange {
     }
 
     package init(
-        updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [], deleted: [String: [Int64]] = [:],
-        tombstones: [String: [Int64: [Value]]] = [:]
+        inserted: [String: [Int64]] = [:], updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [],
+        deleted: [String: [Int64]] = [:], tombstones: [String: [Int64: [Value]]] = [:]
     ) {
+        self.inserted = inserted
         self.updated = updated
         self.updatedKeys = updatedKeys
         self.deleted = deleted

@@ -40,7 +40,7 @@ package protocol PersistentStore: AnyObject {
     /// nil, the server's own).
     var unheardCommits: String? { get }
 
-    /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
+    /// Refuses a write (`save`, `updateall`, `deleteall`, `import`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws
     /// Before anything is written (`operation`: a save, a batch change, an import), outside
