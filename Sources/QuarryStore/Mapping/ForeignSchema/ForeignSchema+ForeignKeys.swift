@@ -4,7 +4,7 @@ import QuarryModel
 /// engine from its description (`ForeignSchema`): a key of one column naming its parent's
 /// key (or another column of it, which the engine requires to be unique) is a to-one
 /// relationship with an inverse to-many, named by the foreign-file conventions
-/// (`ForeignFileStore+Naming`), its delete rule the key's ON DELETE action. A key of
+/// (`ForeignNaming`, `ForeignNaming+Links`), its delete rule the key's ON DELETE action. A key of
 /// several columns naming columns its parent holds unique is one too
 /// (`RelationshipStorage.compositeKey`), its columns staying attributes: setting the
 /// relationship writes them all. (A join table's ends of several columns are many-to-many
