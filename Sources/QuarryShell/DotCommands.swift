@@ -118,6 +118,12 @@ struct DotCommands {
                 // Relationships: declared ones as entity writes them; those through columns
                 // (relate(), a foreign key) as the relate() call that makes them.
                 var related: [String] = []
+                // The names a relationship also answers to (earlier rules' `book_set`), on a
+                // comment line of their own after it, so its line still runs as printed.
+                func otherNames(_ r: RelationshipDescription) -> String {
+                    let names = entity.relationshipAliases.filter { $0.value == r.name }.keys.sorted()
+                    return names.isEmpty ? "" : "\n-- \(luaKey(r.name)) is also read as " + names.map(luaKey).joined(separator: ", ")
+                }
                 for r in entity.relationships {
                     if let key = r.compositeKey {
                         // No relate() call makes a key of several columns: said as the key, a
@@ -125,20 +131,22 @@ struct DotCommands {
                         func named(_ name: String) -> String { luaKey(name) == name ? name : luaQuote(name) }
                         related.append(
                             "-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
-                                + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))")
+                                + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))" + otherNames(r))
                         continue
                     }
                     if let column = r.column {
                         // The destination's key by name, so the line runs as it is printed.
                         let context = shell.runtime.context
                         let key = r.targetKey ?? (try? context.entity(named: r.destination)).map { context.mapped($0).keyColumn } ?? "(key)"
-                        related.append("-- relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")")
+                        related.append(
+                            "-- relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")"
+                                + otherNames(r))
                         continue
                     }
                     var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"
                     if let inverse = r.inverse { spec += ", inverse = \(luaQuote(inverse))" }
                     if r.deleteRule != .nullify { spec += ", delete = \"\(r.deleteRule.rawValue)\"" }
-                    print("  \(luaKey(r.name)) = { \(spec) },")
+                    print("  \(luaKey(r.name)) = { \(spec) }," + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
                 }
                 print("}")
                 for line in related { print(line) }

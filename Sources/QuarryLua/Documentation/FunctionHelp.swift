@@ -101,7 +101,8 @@ public struct FunctionHelp {
             example: #"local f = os.tmpname() .. ".json"; assert(export(fetch("Item"), f) == 3); os.remove(f)"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column", "Destination", "column" [, "name"])"#,
-            summary: "A to-one relationship through matching columns, with its inverse <entity>_set.",
+            summary:
+                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named.",
             example: #"entity "Owner" { title = "string" }; assert(relate("Item", "title", "Owner", "title") == "owner")"#),
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,

@@ -55,9 +55,11 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// objects take no value for them, as Core Data's would not. Not stored: it follows
     /// from the hierarchy.
     public var subentityKeys: Set<String> = []
-    /// Names a relationship also answers to, by name (a foreign file's relationships
-    /// under the names Quarry gave them before its naming conventions): looked up after
-    /// the keys, never listed, suggested or stored.
+    /// Names a relationship also answers to, by name (relationships under the names
+    /// earlier naming rules gave them: `book_set`, `flight_set`): looked up after the keys,
+    /// never suggested; `.schema` shows them beside the relationship, and a model Quarry
+    /// keeps stores them (`otherNames`), so a relationship `relate()` made answers to them
+    /// after a reopening as well.
     public var relationshipAliases: [String: String] = [:]
 
     /// Replaces the attribute of the same name in its place (its type or optionality
@@ -100,7 +102,7 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         return index
     }
 
-    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness }
+    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness, otherNames }
 
     /// What is stored in the file's model: the defaults are left out, so entities without
     /// inheritance or constraints are stored as they always were.
@@ -112,6 +114,7 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         try c.encodeIfPresent(parent, forKey: .parent)
         if isAbstract { try c.encode(isAbstract, forKey: .isAbstract) }
         if !uniqueness.isEmpty { try c.encode(uniqueness, forKey: .uniqueness) }
+        if !relationshipAliases.isEmpty { try c.encode(relationshipAliases, forKey: .otherNames) }
     }
 
     public func attribute(named name: String) -> AttributeDescription? {

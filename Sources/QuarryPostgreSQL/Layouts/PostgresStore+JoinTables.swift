@@ -107,26 +107,39 @@ extension PostgresStore {
         let same = first.parent == second.parent
         var b = same ? a : before.1
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        // Named from the to-one names its keys would have as an entity's, as a SQLite
-        // file's join table, which is one, has them (`customer_code_customers`); an end of
-        // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
+        // Named as a SQLite file's join table, which is an entity, names its sides: by the
+        // entity at the other end in the plural (`post.tags`); where taken, by the to-one
+        // name its key would have as an entity's (`customer_code_customers`); an end of
+        // several columns, which is no to-one, by its parent (`lineItem` -> `lineItems`).
+        // The names the rule before issue 60 gave are other names.
         let columns = catalog.relations[table]?.columns.map(\.name) ?? []
         let singles = [shape.first, shape.second].filter { $0.columns.count == 1 }.map {
             ($0.columns[0], $0.parent, catalog.referencedColumns(of: $0)?.first)
         }
         let keyNames = ForeignNaming.joinKeyNames(columns: columns, keys: singles)
-        func other(_ end: JoinEnd) -> String {
+        let formerKeyNames = ForeignNaming.joinKeyNames(columns: columns, keys: singles, former: true)
+        func other(_ end: JoinEnd, former: Bool = false) -> String {
             end.columns.count == 1
-                ? keyNames[end.columns[0]] ?? ForeignNaming.relationshipStem(end.columns[0])
+                ? (former ? formerKeyNames : keyNames)[end.columns[0]] ?? ForeignNaming.relationshipStem(end.columns[0])
                 : ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
         }
-        let aName = ForeignNaming.manyToManyName(other: other(second), joinTable: table) { free($0, in: a) }
-        let bName = ForeignNaming.manyToManyName(other: other(first), joinTable: table) { free($0, in: b) && !(same && $0 == aName) }
+        let aName = ForeignNaming.manyToManyName(otherEntity: second.parent, otherToOne: other(second), joinTable: table, selfJoin: same) {
+            free($0, in: a)
+        }
+        let bName = ForeignNaming.manyToManyName(otherEntity: first.parent, otherToOne: other(first), joinTable: table, selfJoin: same) {
+            free($0, in: b) && !(same && $0 == aName)
+        }
+        let aFormer = ForeignNaming.manyToManyName(
+            otherEntity: second.parent, otherToOne: other(second, former: true), joinTable: table, former: true
+        ) { free($0, in: a) || $0 == aName }
+        let bFormer = ForeignNaming.manyToManyName(
+            otherEntity: first.parent, otherToOne: other(first, former: true), joinTable: table, former: true
+        ) { (free($0, in: b) || $0 == bName) && !(same && $0 == aFormer) }
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
         // A read-only pair's links go by the join table's own objects (its to-manys deny).
         func rule(_ end: JoinEnd) -> DeleteRule { required.isEmpty && ForeignSchema.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
-        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), otherNames: (aFormer, bFormer), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
                 case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)

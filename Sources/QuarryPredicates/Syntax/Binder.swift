@@ -47,6 +47,18 @@ struct Binder {
                         "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name",
                         column: path.column)
                 }
+                // A second to-many step (`ANY chats.handles.id`): refused, as Core Data's
+                // store refuses it, giving the SUBQUERY that says it.
+                if let second = toManySteps(KeyPath(rest, column: path.column), current), second.count < rest.count,
+                    !rest[second.count].hasPrefix("@")
+                {
+                    let form = c.subqueryForm(through: Array(path.components[...i]), rest: rest, column: path.column)
+                    throw PredicateError(
+                        .invalidUse,
+                        "\(c.modifier.rawValue) \(path.string) crosses two to-many relationships ('\(name)', then '\(rest[second.count - 1])'), "
+                            + "and \(c.modifier.rawValue) ranges over one; write \(form)",
+                        column: path.column)
+                }
                 var inner = c
                 inner.modifier = .direct
                 inner.lhs = .keyPath(KeyPath(rest, column: path.column))

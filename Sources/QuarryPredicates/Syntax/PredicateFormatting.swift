@@ -18,6 +18,24 @@ extension Predicate: CustomStringConvertible {
     }
 }
 
+extension Predicate {
+    /// `description` with each string that needs no escape in single quotes, as people
+    /// write them, for a message suggesting a predicate to write.
+    var suggestionText: String {
+        let plain = FormatPlaceholders(
+            value: { value in
+                guard case .text(let s) = value,
+                    !s.contains(where: {
+                        $0 == "'" || $0 == "\\" || $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                    })
+                else { return nil }
+                return "'\(s)'"
+            },
+            object: { "<\($0.object.objectID)>" })
+        return format(self, parent: 0, apple: false, placeholder: plain)
+    }
+}
+
 /// What `appleFormat(placeholder:object:)` writes in place of constants.
 private struct FormatPlaceholders {
     let value: (Value) -> String?

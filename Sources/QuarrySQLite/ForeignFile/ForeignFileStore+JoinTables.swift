@@ -57,17 +57,36 @@ extension ForeignFileStore {
         let before = (context.managedObjectModel.entitiesByName[first.parent], context.managedObjectModel.entitiesByName[second.parent])
         guard var a = before.0 else { return }
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        // Each side is named after the other side's to-one (`track` -> `tracks`); an end of
-        // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
-        // A table joining one entity to itself gives it both, under two names.
-        func other(_ end: ForeignSchema.ForeignKey) -> String {
-            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name
-                ?? ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
+        // Each side is named by the entity at the other end in the plural (`post.tags`),
+        // as a foreign key's inverse is; where that is taken, by the other end's to-one
+        // (`tag_name_tags`; an end of several columns, which is no to-one, by its parent).
+        // A table joining one entity to itself names both sides by their to-ones. The
+        // names the rule before issue 60 gave (from the to-one's name) are other names.
+        func other(_ end: ForeignSchema.ForeignKey, former: Bool = false) throws -> String {
+            guard end.columns.count == 1, let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }) else {
+                return ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
+            }
+            guard former else { return toOne.name }
+            let parentKey = context.mapped(try context.entity(named: end.parent)).keyColumn
+            let parentColumn = schema.referencedColumns(of: end)?.first ?? parentKey
+            return ForeignNaming.relationshipName(column: end.columns[0], destination: end.parent, parentColumn: parentColumn, former: true) {
+                free($0, in: join) || $0 == toOne.name
+            }
         }
         let same = first.parent == second.parent
         var b = same ? a : try context.entity(named: second.parent)
-        let aName = ForeignNaming.manyToManyName(other: other(second), joinTable: join.name) { free($0, in: a) }
-        let bName = ForeignNaming.manyToManyName(other: other(first), joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
+        let aName = ForeignNaming.manyToManyName(otherEntity: second.parent, otherToOne: try other(second), joinTable: join.name, selfJoin: same) {
+            free($0, in: a)
+        }
+        let bName = ForeignNaming.manyToManyName(otherEntity: first.parent, otherToOne: try other(first), joinTable: join.name, selfJoin: same) {
+            free($0, in: b) && !(same && $0 == aName)
+        }
+        let aFormer = ForeignNaming.manyToManyName(
+            otherEntity: second.parent, otherToOne: try other(second, former: true), joinTable: join.name, former: true
+        ) { free($0, in: a) || $0 == aName }
+        let bFormer = ForeignNaming.manyToManyName(
+            otherEntity: first.parent, otherToOne: try other(first, former: true), joinTable: join.name, former: true
+        ) { (free($0, in: b) || $0 == bName) && !(same && $0 == aFormer) }
         // An end of one column is the join table's to-one, whose inverse to-many carries its
         // key's delete rule; an end of several columns has none, so the pair carries it:
         // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
@@ -92,7 +111,7 @@ extension ForeignFileStore {
                 if end.parent == b.name { b = parent }
             }
         }
-        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), otherNames: (aFormer, bFormer), in: context)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),

@@ -306,7 +306,8 @@ extension ObjectContext {
 
     /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
     /// `source` through its column to the `destination` rows whose `destinationColumn`
-    /// matches, with its inverse to-many (`Airline.flight_set`). Kept in the model of a
+    /// matches, with its inverse to-many (`Airline.flights`, also read as `flight_set`, its
+    /// name before issue 60), named as a foreign key is. Kept in the model of a
     /// store Quarry manages; for a file it did not create, in its sidecar (`ForeignSidecar`),
     /// which reopening replays (`keep` false), so the file's schema stays as it was.
     @discardableResult
@@ -355,32 +356,19 @@ extension ObjectContext {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
         func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
-        // The names, as the contract says: the column minus a trailing `_id`, else the
-        // destination's name; for a foreign key of a file (which must open whatever its
-        // names), else the first followed by `_rel`. The inverse: `<source>_set`, else
-        // `<source>_<relationship>_set`; then `_` until free.
-        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
-        var relationshipName = name ?? base
-        if name == nil, !free(relationshipName, in: from) { relationshipName = destinationName.prefix(1).lowercased() + destinationName.dropFirst() }
-        if name == nil, !persist, !free(relationshipName, in: from) {
-            relationshipName = base + "_rel"
-            while !free(relationshipName, in: from) { relationshipName += "_" }
-        }
+        // The names, one rule for a foreign key and relate() (`ForeignNaming.linkNames`),
+        // with the names earlier rules gave the same link kept as other names.
+        let names = ForeignNaming.linkNames(
+            source: from, column: column, destination: to, parentColumn: targetKey ?? mapped(to).keyColumn, name: name,
+            inverse: givenInverse, isFree: free)
+        let (relationshipName, inverseName) = (names.relationship, names.inverse)
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
         }
-        var inverseName = givenInverse ?? source.lowercased() + "_set"
-        if let givenInverse {
-            // A name the user gave is used as given, or refused.
-            guard free(givenInverse, in: to), !(source == destinationName && givenInverse == relationshipName) else {
-                throw StoreError.invalidSchema(
-                    entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
-            }
-        } else {
-            if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
-                inverseName = source.lowercased() + "_" + relationshipName + "_set"
-            }
-            while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
+        // A name the user gave is used as given, or refused.
+        guard free(inverseName, in: to), !(source == destinationName && inverseName == relationshipName) else {
+            throw StoreError.invalidSchema(
+                entity: destinationName, reason: "'\(inverseName)' is taken; pass another inverse name as the sixth argument")
         }
         let relationship = RelationshipDescription(
             name: relationshipName, destination: destinationName, inverse: inverseName,
@@ -391,7 +379,10 @@ extension ObjectContext {
             RelationshipDescription(
                 name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
                 deleteRule: inverseRule))
+        to.alias(names.inverseAliases, to: inverseName)
         if source == destinationName { from = to }
+        from.alias(names.relationshipAliases, to: relationshipName)
+        if source == destinationName { to = from }
         if persist {
             try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), context: self)
         }

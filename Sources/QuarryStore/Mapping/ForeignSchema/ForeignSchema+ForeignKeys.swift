@@ -4,7 +4,7 @@ import QuarryModel
 /// engine from its description (`ForeignSchema`): a key of one column naming its parent's
 /// key (or another column of it, which the engine requires to be unique) is a to-one
 /// relationship with an inverse to-many, named by the foreign-file conventions
-/// (`ForeignFileStore+Naming`), its delete rule the key's ON DELETE action. A key of
+/// (`ForeignNaming`, `ForeignNaming+Links`), its delete rule the key's ON DELETE action. A key of
 /// several columns naming columns its parent holds unique is one too
 /// (`RelationshipStorage.compositeKey`), its columns staying attributes: setting the
 /// relationship writes them all. (A join table's ends of several columns are many-to-many
@@ -132,46 +132,10 @@ extension ForeignSchema {
             storage.collations[targetKey] = collation
             context.remember(destination, storage: storage)
         }
-        let source = try context.entity(named: table)
-        let names = Self.foreignKeyNames(
-            source, column: column, destination: destination, parentColumn: to ?? context.mapped(destination).keyColumn, in: context)
+        // Named by the one rule `relate()` follows too (`ForeignNaming.linkNames`), the
+        // names Quarry gave before kept as other names.
         try context.link(
-            table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
-            persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
-        // The names Quarry gave before its naming conventions stay accepted.
-        var from = try context.entity(named: table)
-        if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
-        context.remember(from)
-        var parentEntity = try context.entity(named: parent)
-        if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
-        context.remember(parentEntity)
-    }
-
-    /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
-    /// names Quarry gave it before, each free in its entity.
-    private static func foreignKeyNames(
-        _ source: EntityDescription, column: String, destination: EntityDescription, parentColumn: String, in context: ObjectContext
-    )
-        -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String))
-    {
-        let selfReference = source.name == destination.name
-        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let relationship = ForeignNaming.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) {
-            free($0, in: source)
-        }
-        let inverse = ForeignNaming.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
-            free($0, in: destination) && !(selfReference && $0 == relationship)
-        }
-        // An earlier name is given only where no key and no other earlier name has it (the
-        // new name took its place, so it counts as free).
-        func unused(_ candidate: String, in entity: EntityDescription, besides new: String) -> Bool {
-            (free(candidate, in: entity) || candidate == new) && entity.relationshipAliases[candidate] == nil
-        }
-        let earlier = ForeignNaming.earlierNames(
-            source: source.name, column: column, destination: destination.name, selfReference: selfReference,
-            relationshipIsFree: { unused($0, in: source, besides: relationship) },
-            inverseIsFree: { unused($0, in: destination, besides: inverse) })
-        return (relationship, inverse, earlier)
+            table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
     }
 
     /// The delete rule of a foreign key's to-many side (the parent, whose deletion the

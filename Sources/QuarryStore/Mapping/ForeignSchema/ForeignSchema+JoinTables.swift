@@ -66,16 +66,21 @@ extension ForeignSchema {
 extension ForeignSchema {
     /// Gives `a` the to-many `aName` to `b`'s entity and `b` the to-many `bName` back
     /// (each the other's inverse; one entity when both are, joined to itself), with their
-    /// delete rules, and makes them the context's.
+    /// delete rules, and makes them the context's. `otherNames`: the names an earlier rule
+    /// gave each, which they answer to as well.
     package static func pair(
         _ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
-        rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext
+        rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), otherNames: (String?, String?) = (nil, nil), in context: ObjectContext
     ) {
         let same = a.name == b.name
         let (aEntity, bEntity) = (a.name, b.name)
         a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
         if same { b = a }
         b.relationships.append(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
+        if same { a = b }
+        if let other = otherNames.0 { a.alias([other], to: aName) }
+        if same { b = a }
+        if let other = otherNames.1 { b.alias([other], to: bName) }
         if same { a = b }
         context.remember(a)
         context.remember(b)

@@ -30,6 +30,13 @@ package struct StoredDefinition: Encodable {
             guard let names = names.strings else { throw Unreadable() }
             return names
         }
+        // Other names of its relationships (`flight_set` for `flights`), each to a name it has.
+        if case .object(let members)? = try json.optional("otherNames", { $0 }) {
+            for (name, value) in members {
+                guard let real = value.string else { throw Unreadable() }
+                entity.relationshipAliases[name] = real
+            }
+        }
         self.entity = entity
     }
 
