@@ -269,6 +269,19 @@ extension CoreDataStore {
     /// saves and Quarry's alike): tokens are Core Data's transaction numbers, times are
     /// seconds since 1970 as for Quarry's own history, and changes name objects by the
     /// row's own entity. Rows of entities the model does not map are left out.
+    /// The app prunes its own persistent history (`NSPersistentHistoryChangeRequest
+    /// .deleteHistory`), when every reader of it (its other processes, the CloudKit mirror
+    /// exporting from it) has seen the changes: Quarry cannot know that, so it deletes none
+    /// and says so, rather than answering that nothing was there to prune.
+    package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
+        throw StoreError.during(
+            operation: "history.prune",
+            .database(
+                message:
+                    "a Core Data store's persistent history is the app's to prune (NSPersistentHistoryChangeRequest.deleteHistory), once its readers have seen it; nothing was deleted"
+            ))
+    }
+
     package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
         let store = self
         let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })

@@ -78,7 +78,11 @@ import Testing
     }
 
     /// Every write path is refused alike (issue 61 item 3: an import wrote its rows there).
-    @Test func anImportToAMirroredStoreWithoutHistoryIsRefusedWritingNothing() throws {
+    @Test(arguments: [
+        #"import("CSV", { entity = "Car" })"#, #"Car:updateall("maker == 'McLaren'", {}, { model = "x" })"#,
+        #"Person:deleteall("lastName == 'Gleaves'", {})"#
+    ])
+    func everyWriteToAMirroredStoreWithoutHistoryIsRefusedWritingNothing(_ code: String) throws {
         let (path, sql) = try Self.mirrored("cars/SampleModel_V1.sqlite")
         try sql.close()
         let csv = FileManager.default.temporaryDirectory.appendingPathComponent("cars-\(UUID().uuidString).csv").path
@@ -86,9 +90,11 @@ import Testing
         try "maker,model,numberPlate\nMcLaren,F1,XX 1\n".write(toFile: csv, atomically: true, encoding: .utf8)
         let bytes = FileManager.default.contents(atPath: path)
         let h = try Harness(context: try StoreOpener.open(path))
-        let message = h.error(#"import("\#(csv)", { entity = "Car" })"#)
+        let message = h.error(code.replacingOccurrences(of: "CSV", with: csv))
         #expect(message.contains("mirrored to CloudKit") && message.contains("nothing was written"), "\(message)")
         #expect(!message.contains("\n"), "\(message)")
+        // Nor does Quarry prune the history a mirror exports from (nor any Core Data store's).
+        #expect(h.error("history.prune(1)").contains("the app's to prune"))
         h.context.close()
         #expect(FileManager.default.contents(atPath: path) == bytes)
     }

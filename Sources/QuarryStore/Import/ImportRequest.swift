@@ -39,7 +39,10 @@ public struct ImportRequest {
         }
         // A store whose entities are another program's model takes no new one: refused
         // before the file is read, and nothing is written.
-        if context.managedObjectModel.entitiesByName[entityName] == nil {
+        if let known = context.managedObjectModel.entitiesByName[entityName] {
+            // As a save would refuse it: a view's rows are its tables'.
+            if context.mapped(known).isView { throw StoreError.viewIsReadOnly(entity: entityName) }
+        } else {
             do { try context.store.refuseDefining(entityName, whole: false) } catch StoreError.invalidSchema(_, let reason) {
                 throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is not an entity of the store, and \(reason)")
             }
@@ -50,6 +53,10 @@ public struct ImportRequest {
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open).table()
         table.progress.size = size
+        // A column the engine computes (a generated one) is refused in the words a save uses.
+        if context.managedObjectModel.entitiesByName[entityName] != nil {
+            try context.store.refuseSetting(table.columns, of: entityName, operation: "import")
+        }
         try declare(types, in: &table, known: context.managedObjectModel.entitiesByName[entityName] != nil)
         // Types inferred from a sample are checked on every row of a new entity; a cell
         // that widens a column starts the import again (nothing of the first try stays).
