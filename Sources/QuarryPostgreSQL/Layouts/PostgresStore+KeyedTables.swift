@@ -88,6 +88,7 @@ extension PostgresStore {
     package static func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
         if attributeType(column.declaredType) == .string, !plainText.contains(column.declaredType) { storage.textCasts.insert(column.name) }
         if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
+        if let length = column.padding { storage.paddedLengths[column.name] = length }
         if column.declaredType == "money" { storage.numericCasts.insert(column.name) }
         if column.declaredType == "interval" { storage.intervalColumns.insert(column.name) }
     }

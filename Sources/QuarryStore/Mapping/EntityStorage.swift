@@ -56,6 +56,11 @@ public struct EntityStorage: Equatable, Sendable {
     /// rows' places): a request that sorts by nothing else reads them as they come, since
     /// sorting by the key would read every row (all of a view that never ends) first.
     public var keyIsPlace = false
+    /// `char(n)` columns by attribute name, with their `n`: the server keeps their values
+    /// padded with spaces, as its COPY and psql write them, while objects read them as
+    /// they compare (`textCasts`, the padding dropped); an object's value is exported
+    /// padded again (`FetchResults+Export`), so a file says one thing either way.
+    public var paddedLengths: [String: Int] = [:]
     /// Date columns of a file Quarry did not create that keep their dates as numbers
     /// other than Unix seconds (milliseconds, Julian days, a count since 2001 or 1601), or
     /// that keep a number meaning "never", by attribute name: read, and compared, as Unix
