@@ -12,24 +12,17 @@
 /// sees what it saw when all were made at open. What SQL hidden in a closure reads
 /// (`read`) is made when SQLite says "no such table" for it, and the statement runs again.
 ///
-/// A view's statements may be decided only when it is made (`Making.decided`): another
-/// program's view is known by its `id` column only if no two rows share one, which takes
-/// reading the whole view, so that is read when the view is first used rather than at
-/// open. Each engine makes the views its SQL reads (`StoreEngine.deferredViews`): SQLite's
-/// Core Data and foreign-file views, PostgreSQL's views of a schema.
+/// Each engine makes the views its SQL reads (`StoreEngine.deferredViews`): SQLite's Core
+/// Data and foreign-file views, PostgreSQL's views of a schema. Making one reads none of
+/// its rows (`ForeignSchema+Views` keys another program's view from its definition).
 package final class DeferredViews {
-    /// What makes a view.
-    package enum Making: Equatable {
-        /// These statements.
-        case statements([String])
-        /// `then` when `check` (a query of one boolean) says so, else `otherwise`.
-        case decided(check: String, then: [String], otherwise: [String])
-    }
+    /// The statements that make a view.
+    package typealias Making = [String]
     /// Each view's makings (the view, then anything made with it), by its name folded.
     private var pending: [String: [Making]] = [:]
-    /// Folded names that are not one identifier token (a model inferred from the store's
-    /// tables may name an entity `Journal Entry`): found by searching the folded SQL.
-    private var spaced: Set<String> = []
+    /// How many names the last `take(readBy:)` looked up: one per identifier and quoted
+    /// name of its SQL, however many views are pending (tests count them).
+    package private(set) var lookups = 0
 
     /// Identifiers that read the schema: any of them makes every view.
     static let schemaReaders: Set<String> = [
@@ -38,19 +31,12 @@ package final class DeferredViews {
     ]
 
     package init(_ views: [(name: String, statements: [String])]) {
-        for view in views { add(view.name, .statements(view.statements)) }
+        for view in views { add(view.name, view.statements) }
     }
 
     /// Defers another view, made by `making` when SQL first reads `name`.
     package func add(_ name: String, _ making: Making) {
-        let folded = Self.folded(name)
-        pending[folded, default: []].append(making)
-        noteSpaced(folded)
-    }
-
-    /// A folded name that is not one identifier token is searched for in the SQL whole.
-    private func noteSpaced(_ folded: String) {
-        if !folded.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(folded) }
+        pending[Self.folded(name), default: []].append(making)
     }
 
     package var isEmpty: Bool { pending.isEmpty }
@@ -62,50 +48,71 @@ package final class DeferredViews {
 
     /// The makings the last `take` handed out are pending again.
     package func restoreTaken() {
-        for (name, makings) in taken {
-            pending[name, default: []].insert(contentsOf: makings, at: 0)
-            noteSpaced(name)
-        }
+        for (name, makings) in taken { pending[name, default: []].insert(contentsOf: makings, at: 0) }
         taken = [:]
     }
 
-    /// The makings of the views `sql` may read, each handed out once.
+    /// The makings of the views `sql` may read, each handed out once. Each identifier,
+    /// and each quoted name or string (a name that is not one identifier token, such as
+    /// `quarry_rows Journal Entry`, is read only quoted; SQLite takes `'x'` for a name
+    /// where one is due), is looked up once: the cost is the SQL's, not the views'.
     package func take(readBy sql: String) -> [Making] {
+        lookups = 0
         guard !pending.isEmpty else { return [] }
         var names: Set<String> = []
-        var token: [UInt8] = []
         var readsSchema = false
-        func flush() {
-            guard !token.isEmpty else { return }
-            let name = String(decoding: token, as: UTF8.self)
+        func look(_ bytes: [UInt8]) {
+            guard !bytes.isEmpty else { return }
+            lookups += 1
+            let name = String(decoding: bytes, as: UTF8.self)
             if pending[name] != nil { names.insert(name) }
             if Self.schemaReaders.contains(name) { readsSchema = true }
-            token.removeAll(keepingCapacity: true)
         }
-        for byte in sql.utf8 {
+        let bytes = Array(sql.utf8)
+        var token: [UInt8] = []
+        var at = 0
+        while at < bytes.count {
+            let byte = bytes[at]
             if Self.isIdentifierByte(byte) {
-                token.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte)
-            } else {
-                flush()
+                token.append(Self.folded(byte))
+                at += 1
+                continue
             }
+            look(token)
+            token.removeAll(keepingCapacity: true)
+            at += 1
+            guard let close = Self.closingQuote(of: byte) else { continue }
+            // A quoted name, its quote doubled inside (`"quarry_rows a""b"`), folded whole;
+            // the identifiers inside it are looked up too, as SQLite reads `"Car"` as Car.
+            var quoted: [UInt8] = []
+            while at < bytes.count {
+                if bytes[at] == close {
+                    guard close != UInt8(ascii: "]"), at + 1 < bytes.count, bytes[at + 1] == close else { break }
+                    at += 1
+                }
+                quoted.append(Self.folded(bytes[at]))
+                at += 1
+            }
+            at += 1
+            look(quoted)
+            for part in quoted.split(whereSeparator: { !Self.isIdentifierByte($0) }) { look(Array(part)) }
         }
-        flush()
+        look(token)
         if readsSchema { return takeAll() }
-        if !spaced.isEmpty {
-            let folded = Self.folded(sql)
-            // Quoted in the SQL, a `"` in the name is doubled (`"quarry_rows a""b"`); PostgreSQL,
-            // unlike SQLite, says no missing name to make it afterwards.
-            for name in spaced
-            where pending[name] != nil && (folded.contains(name) || folded.contains(name.replacingOccurrences(of: "\"", with: "\"\""))) {
-                names.insert(name)
-            }
-        }
         taken = [:]
         return names.sorted().flatMap { name in
-            spaced.remove(name)
             let makings = pending.removeValue(forKey: name) ?? []
             taken[name] = makings
             return makings
+        }
+    }
+
+    /// The quote that closes a quoted name or string opened by `byte`, if it opens one.
+    private static func closingQuote(of byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"): return byte
+        case UInt8(ascii: "["): return UInt8(ascii: "]")
+        default: return nil
         }
     }
 
@@ -119,7 +126,6 @@ package final class DeferredViews {
         for candidate in candidates {
             let name = Self.folded(candidate)
             if let makings = pending.removeValue(forKey: name) {
-                spaced.remove(name)
                 taken[name] = makings
                 return makings
             }
@@ -130,10 +136,7 @@ package final class DeferredViews {
     /// Every view not yet made (before a write: triggers read the views).
     package func takeAll() -> [Making] {
         taken = pending
-        defer {
-            pending = [:]
-            spaced = []
-        }
+        defer { pending = [:] }
         return pending.keys.sorted().flatMap { pending[$0] ?? [] }
     }
 
@@ -149,7 +152,8 @@ package final class DeferredViews {
         }
     }
 
-    package static func folded(_ name: String) -> String {
-        String(decoding: name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
-    }
+    package static func folded(_ name: String) -> String { String(decoding: name.utf8.map(folded), as: UTF8.self) }
+
+    /// An ASCII capital as its small letter, as SQLite folds a name.
+    private static func folded(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte }
 }

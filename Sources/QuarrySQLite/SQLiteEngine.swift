@@ -195,19 +195,12 @@ package final class SQLiteEngine: StoreEngine {
         try makeViews(views.takeAll())
     }
 
-    /// Makes `makings`; when one fails (Ctrl-C during a view's check, say), those not
+    /// Makes `makings`; when one fails (Ctrl-C, say), those not
     /// made are pending again (`DeferredViews.restoreTaken`).
     private func makeViews(_ makings: [DeferredViews.Making]) throws {
         do {
             try database.writeWithoutTransaction { db in
-                for making in makings {
-                    switch making {
-                    case .statements(let statements):
-                        try db.executeDirectly(statements)
-                    case .decided(let check, let then, let otherwise):
-                        try db.executeDirectly(try Self.decide(check, db) ? then : otherwise)
-                    }
-                }
+                for making in makings { try db.executeDirectly(making) }
             }
         } catch let error as DatabaseError {
             deferredViews?.restoreTaken()
@@ -215,16 +208,6 @@ package final class SQLiteEngine: StoreEngine {
         } catch {
             deferredViews?.restoreTaken()
             throw error
-        }
-    }
-
-    /// A view's check: a view that cannot be read (a table it reads was dropped) says
-    /// no; an interrupted check says nothing, and the read stops.
-    private static func decide(_ check: String, _ db: Database) throws -> Bool {
-        do { return try Bool.fetchOne(db, sql: check) == true } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
-            throw error
-        } catch {
-            return false
         }
     }
 

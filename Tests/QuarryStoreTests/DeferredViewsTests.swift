@@ -31,7 +31,7 @@ import Testing
         #expect(missing.isEmpty)
     }
 
-    /// Makings a read could not finish (Ctrl-C during a view's check) are pending again,
+    /// Makings a read could not finish (Ctrl-C while one is made) are pending again,
     /// for the next read to make.
     @Test func makingsNotMadeArePendingAgain() {
         let views = DeferredViews([("Car", ["view Car"]), ("Person", ["view Person"])])
@@ -66,13 +66,8 @@ import Testing
         #expect(quoted.isEmpty)
     }
 
-    /// The statements of `makings` that need no deciding.
-    static func made(_ makings: [DeferredViews.Making]) -> [String] {
-        makings.flatMap { making -> [String] in
-            if case .statements(let statements) = making { return statements }
-            return []
-        }
-    }
+    /// The statements of `makings`, in order.
+    static func made(_ makings: [DeferredViews.Making]) -> [String] { makings.flatMap { $0 } }
 
     static func views(_ context: ObjectContext) throws -> [String] {
         try context.connection.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") }
@@ -135,9 +130,8 @@ import Testing
         #expect(try context.connection.read { db in try String.fetchOne(db, sql: "SELECT ZLASTNAME FROM main.ZPERSON WHERE Z_PK = 1") } == "Deferred")
     }
 
-    /// A foreign file's views are keyed when first read: opening reads none of them (a
-    /// grouping or a join over a large table made opening take seconds), a view whose ids
-    /// are distinct integers is keyed by them, one whose ids repeat by its rows' places,
+    /// A foreign file's views are made when first read: opening makes none of them, a
+    /// view that shows a table's rowid is keyed by it, a grouping by its rows' places,
     /// and SQL a person writes still reads the file's own views.
     @Test func aForeignFilesViewsAreKeyedWhenFirstRead() throws {
         let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("views.db").path
@@ -167,9 +161,9 @@ import Testing
         #expect(own == ["id", "price"])
     }
 
-    /// A read stopped (Ctrl-C) while a schema's view is checked for a distinct id leaves
-    /// the view to be made by the next read, keyed by its id as if never stopped (it was
-    /// keyed by its rows' places, or never made at all).
+    /// A first read of a schema's view stopped (Ctrl-C) leaves the view to be read by the
+    /// next, keyed by the id its definition shows as if never stopped (once, a stopped
+    /// check of its rows keyed it by their places, or left it never made).
     @Test func aStoppedCheckLeavesTheViewForTheNextRead() throws {
         let url = try PostgresServer.database("stoppedviewcheck")
         let setup = try PostgresConnection(url: url)

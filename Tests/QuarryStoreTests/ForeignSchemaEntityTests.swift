@@ -30,7 +30,7 @@ import Testing
             Dictionary(uniqueKeysWithValues: attributes.filter { $0.type == .date && $0.name.hasSuffix("_ms") }.map { ($0.name, .milliseconds) })
         }
         func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-            -> (relation: String, key: String, making: DeferredViews.Making)?
+            -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
         { nil }
     }
 

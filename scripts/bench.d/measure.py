@@ -58,6 +58,7 @@ WORKLOADS = [
     ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 1.5, None, "both"),
     ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
     ("coredata_cold", "12b same, model decoded anew", "sqlite3", 5.0, None, "process"),
+    ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),

@@ -122,9 +122,10 @@ struct CompiledRequest {
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
+        // Rows keyed by their places come in that order unsorted (`keyIsPlace`).
         let terms =
             try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
-            + ["\(from).\(storage.key) \(tieBreak)"]
+            + (storage.keyIsPlace && sort.isEmpty ? [] : ["\(from).\(storage.key) \(tieBreak)"])
         orderBy = terms.joined(separator: ", ")
         joins.facts = UniqueValues.facts(answering: joins, in: context)
         self.joins = joins
@@ -150,6 +151,9 @@ struct CompiledRequest {
         learnJoinFacts(in: context)
     }
 
+    /// ` ORDER BY ...`, or nothing for rows that come in their order (`keyIsPlace`).
+    var orderClause: String { orderBy.isEmpty ? "" : " ORDER BY " + orderBy }
+
     /// The LIMIT that takes every row in SQLite and PostgreSQL alike (SQLite's -1 is an
     /// error in PostgreSQL, whose NULL is one in SQLite).
     static let noLimit = Int64.max
@@ -166,7 +170,7 @@ struct CompiledRequest {
             sql += " WHERE " + whereClause.sql
             arguments += whereClause.arguments
         }
-        sql += " ORDER BY " + orderBy
+        sql += orderClause
         var take = count
         if let limit { take = min(take ?? limit, max(0, limit - start)) }
         sql += " LIMIT ? OFFSET ?"
@@ -183,7 +187,7 @@ struct CompiledRequest {
             sql += " WHERE " + whereClause.sql
             arguments += whereClause.arguments
         }
-        return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
+        return SQLFragment(sql + orderClause, arguments)
     }
 
     /// Every row of the entity the request may fetch, whatever the predicate: the entity's

@@ -25,10 +25,17 @@ extension FetchResults {
                 firstColumn: 1, writer: &writer.table, file: writer.file)
             return try writer.finish()
         }
+        // A `char(n)` as the server's rows hold it, which the streamed rows write.
+        let padded = names.map { compiled.storage.paddedLengths[$0] }
         while let object = try object(at: writer.count) {
             // A value that cannot be read stops the export (the file stays as it was).
             // A key path reads as the SQL's LEFT JOIN does: nil where a relationship is empty.
-            try writer.write(try names.map { try object.value(forKey: $0) } + extras.map { value(atPath: $0.key, of: object) })
+            let values = try zip(names, padded).map { name, length -> Value in
+                let value = try object.value(forKey: name)
+                guard let length, case .text(let text) = value, text.count < length else { return value }
+                return .text(text + String(repeating: " ", count: length - text.count))
+            }
+            try writer.write(values + extras.map { value(atPath: $0.key, of: object) })
         }
         return try writer.finish()
     }

@@ -60,7 +60,7 @@ extension CompiledRequest {
             sql += " GROUP BY \(key) ORDER BY \(dialect.orderTerm(sorted, ascending: first.ascending))"
             return SQLFragment(sql, arguments)
         }
-        var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(source)"
+        var inner = "SELECT \(key) AS key, row_number() OVER (\(orderClause.dropFirst())) AS position FROM \(source)"
         var arguments: [Value] = []
         if let whereClause {
             inner += " WHERE " + whereClause.sql

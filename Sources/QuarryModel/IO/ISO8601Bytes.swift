@@ -1,15 +1,55 @@
+import Foundation
+
 /// Dates written as ISO 8601 bytes for exports. A whole second (every imported
 /// timestamp, most stored ones) is written from its day number by arithmetic: formatting
 /// through `String(format:)` cost more than a microsecond a date, as long as SQLite takes
 /// to read the row. Anything else goes through `Value.exactISO8601`, which keeps as many
-/// fractional digits as reading back exactly needs.
+/// fractional digits as reading back exactly needs. A date past the years 0001 to 9999
+/// (a PostgreSQL BC timestamp, year 294276, a SQLite number of year 10000) is written in
+/// ISO 8601's expanded form (`+10000-01-01T00:00:00Z`, `-0043-03-15T12:00:00Z`, year 0
+/// being 1 BC), so an export keeps what the column holds; an infinite one as PostgreSQL
+/// writes it.
 enum ISO8601Bytes {
     package static func append(_ seconds: Double, into out: inout [UInt8]) {
-        guard seconds == seconds.rounded(), Value.dateRange.contains(seconds) else {
+        guard seconds.isFinite else {
+            out.append(contentsOf: (seconds.isNaN ? "invalid date" : seconds < 0 ? "-infinity" : "infinity").utf8)
+            return
+        }
+        guard Value.dateRange.contains(seconds) else { return expanded(seconds, into: &out) }
+        guard seconds == seconds.rounded() else {
             out.append(contentsOf: Value.exactISO8601(seconds).utf8)
             return
         }
-        let whole = Int64(seconds)
+        civil(Int64(seconds), into: &out)
+        out.append(90)
+    }
+
+    /// A date outside the years 0001 to 9999, its year signed and as long as it takes,
+    /// with as many fractional digits as reading the seconds back exactly needs.
+    private static func expanded(_ seconds: Double, into out: inout [UInt8]) {
+        // Past ±2^63 s no calendar is meant: the seconds themselves.
+        guard abs(seconds) < 9.2e18 else { return out.append(contentsOf: Value.format(seconds).utf8) }
+        let whole = seconds.rounded(.down)
+        let fraction = seconds - whole
+        civil(Int64(whole), into: &out)
+        if fraction > 0 {
+            var digits = 1
+            while digits < 9, whole + (fraction * pow(10, Double(digits))).rounded() / pow(10, Double(digits)) != seconds { digits += 1 }
+            let scaled = Int64((fraction * pow(10, Double(digits))).rounded())
+            if scaled > 0 {
+                var text = String(scaled)
+                text = String(repeating: "0", count: max(0, digits - text.count)) + text
+                while text.hasSuffix("0") { text.removeLast() }
+                out.append(46)
+                out.append(contentsOf: text.utf8)
+            }
+        }
+        out.append(90)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss` of a whole second (a year outside 0000 to 9999 signed,
+    /// `+10000`, `-0043`), without the zone.
+    private static func civil(_ whole: Int64, into out: inout [UInt8]) {
         var days = whole / 86_400
         var rest = whole % 86_400
         if rest < 0 {
@@ -30,8 +70,17 @@ enum ISO8601Bytes {
             out.append(UInt8(48 + n / 10))
             out.append(UInt8(48 + n % 10))
         }
-        two(year / 100)
-        two(year % 100)
+        if year > 9999 {
+            out.append(43)
+            out.append(contentsOf: String(year).utf8)
+        } else if year < 0 {
+            out.append(45)
+            let text = String(-year)
+            out.append(contentsOf: (String(repeating: "0", count: max(0, 4 - text.count)) + text).utf8)
+        } else {
+            two(year / 100)
+            two(year % 100)
+        }
         out.append(45)
         two(month)
         out.append(45)
@@ -42,6 +91,5 @@ enum ISO8601Bytes {
         two(rest / 60 % 60)
         out.append(58)
         two(rest % 60)
-        out.append(90)
     }
 }

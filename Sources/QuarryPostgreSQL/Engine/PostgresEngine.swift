@@ -64,32 +64,12 @@ package final class PostgresEngine: StoreEngine {
     /// made: every read of a view begins outside one.
     private func makeViews(readBy sql: String) throws {
         guard let views = deferredViews, !views.isEmpty, server.transactionDepth == 0 else { return }
-        // Those not made when one fails (Ctrl-C during a check) are pending again.
+        // Those not made when one fails (Ctrl-C, a lost connection) are pending again.
         do {
-            for making in views.take(readBy: sql) {
-                switch making {
-                case .statements(let statements):
-                    try server.executeForSession(inTransaction: statements)
-                case .decided(let check, let then, let otherwise):
-                    try server.executeForSession(inTransaction: try decide(check) ? then : otherwise)
-                }
-            }
+            for making in views.take(readBy: sql) { try server.executeForSession(inTransaction: making) }
         } catch {
             views.restoreTaken()
             throw error
-        }
-    }
-
-    /// A view's check: a view the server cannot read says no (its rows' read says why);
-    /// an interrupted check, or one whose connection was lost, says nothing, and the read
-    /// stops: the view is decided at the next read (a lost connection is no answer).
-    private func decide(_ check: String) throws -> Bool {
-        do { return try server.execute(check).rows.first?.first?.storedInteger == 1 } catch StoreError.interrupted(let interruption) {
-            throw StoreError.interrupted(interruption)
-        } catch  where server.isLost {
-            throw error
-        } catch {
-            return false
         }
     }
 

@@ -9,8 +9,13 @@ import QuarryStore
 package struct PostgresForeignSchema: ForeignSchemaEngine {
     /// The schema whose views are read (a table's entity asks nothing of it).
     package let schema: String
+    /// The views keyed by a table's key their definition shows (`PostgresStore.keyedViews`).
+    let keyedViews: Set<String>
 
-    package init(schema: String) { self.schema = schema }
+    package init(schema: String, keyedViews: Set<String> = []) {
+        self.schema = schema
+        self.keyedViews = keyedViews
+    }
 
     package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { PostgresStore.attributeType(column.declaredType) }
 
@@ -33,22 +38,19 @@ package struct PostgresForeignSchema: ForeignSchemaEngine {
     /// The server's dates are typed: none is kept as a number.
     package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] { [:] }
 
-    /// In pg_temp, which is searched before the schema for the unqualified name. 1 or 0:
-    /// the session's raw rows read a boolean as its text. A name past 63 bytes is cut
+    /// In pg_temp, which is searched before the schema for the unqualified name; keyed by
+    /// its table's key when the view shows one (`keyedViews`). A name past 63 bytes is cut
     /// with its hash (`identifier`): cut bare, two long views' would be one, the second
     /// reading the first's rows. Nor may it shadow the schema's own relation of that name
     /// (`taken`; PostgreSQL's names are exact), which SQL would then miss for it. Dropped
-    /// first: a view made again after a read that stopped partway (`restoreTaken`) may
-    /// be keyed otherwise now, which OR REPLACE refuses.
+    /// first: a view made again after a read that stopped partway (`restoreTaken`).
     package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, making: DeferredViews.Making)?
+        -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
     {
         let source = quoteIdentifier(schema) + "." + quoteIdentifier(view)
         let named = { (name: String) in PostgresStore.identifier(ForeignSchema.unshadowed(name) { taken.contains($0) }) }
         return ForeignSchema.viewRows(
             view, source: source, names: names, types: types, named: named, before: { ["DROP VIEW IF EXISTS pg_temp.\(quoteIdentifier($0))"] },
-            distinct: { c in
-                "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
-            })
+            isTableKey: { _ in keyedViews.contains(view) })
     }
 }

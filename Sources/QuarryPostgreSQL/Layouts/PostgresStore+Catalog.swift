@@ -59,7 +59,8 @@ extension PostgresStore {
                      AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND (tg.tgtype & 7) = 7),
                    a.attgenerated <> '', c.relkind IN ('v', 'm'), COALESCE(b.oid, t.oid)::int8,
                    (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_attrdef d
-                    WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum)
+                    WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum),
+                   CASE WHEN t.typname = 'bpchar' AND a.atttypmod > 4 THEN a.atttypmod - 4 END
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
@@ -122,6 +123,7 @@ extension PostgresStore {
                     hasDefault: row[4].storedInteger == 1, defaultText: row[8].textValue,
                     generated: row[5].storedInteger == 1)
                 described.enumeration = row[7].storedInteger.flatMap { enums[$0] }
+                described.padding = row.count > 9 ? row[9].storedInteger.map { Int($0) } : nil
                 return described
             }
             let isView = rows.first?[6].storedInteger == 1

@@ -31,8 +31,9 @@ extension PostgresStore {
 
     /// The entity of `relation`, a table keyed by its primary key (one non-integer column
     /// or several), read through a temporary view that adds each row's number; nil, with
-    /// the reason, when it cannot be one.
-    func mapKeyedTable(_ relation: ForeignSchema.Relation, context: ObjectContext) throws -> String? {
+    /// the reason, when it cannot be one. `taken`: the schema's relations, which the
+    /// session's table of numbers must not shadow for SQL a person writes.
+    func mapKeyedTable(_ relation: ForeignSchema.Relation, taken: Set<String> = [], context: ObjectContext) throws -> String? {
         let (table, keys) = (relation.name, relation.primaryKey)
         let names = relation.columns.map(\.name)
         let lowered = Set(names.map { $0.lowercased() })
@@ -48,7 +49,7 @@ extension PostgresStore {
         }
         let kept = names.map(quoteIdentifier).joined(separator: ", ")
         // Numbers and their keys, filled as rows are read by number (`rowsByKey`).
-        let numbers = "pg_temp." + quoteIdentifier(Self.identifier("quarry_rows " + table))
+        let numbers = "pg_temp." + quoteIdentifier(Self.identifier(ForeignSchema.unshadowed("quarry_rows " + table) { taken.contains($0) }))
         // In pg_temp, which is searched before the schema for the unqualified name.
         try server(context).executeForSession(inTransaction: [
             "CREATE OR REPLACE TEMP VIEW \(quoteIdentifier(table)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)",
@@ -87,6 +88,7 @@ extension PostgresStore {
     package static func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
         if attributeType(column.declaredType) == .string, !plainText.contains(column.declaredType) { storage.textCasts.insert(column.name) }
         if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
+        if let length = column.padding { storage.paddedLengths[column.name] = length }
         if column.declaredType == "money" { storage.numericCasts.insert(column.name) }
         if column.declaredType == "interval" { storage.intervalColumns.insert(column.name) }
     }

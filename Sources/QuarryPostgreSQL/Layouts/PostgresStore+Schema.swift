@@ -71,7 +71,7 @@ extension PostgresStore {
                     // A server that cannot make its view (no TEMP privilege, no
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
                     do {
-                        if let reason = try mapKeyedTable(relation, context: context) {
+                        if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), context: context) {
                             context.openingNotes.append("\(table) is left out: \(reason)")
                         } else {
                             added.append(table)

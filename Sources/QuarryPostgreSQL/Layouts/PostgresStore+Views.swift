@@ -3,28 +3,64 @@ import QuarryStore
 /// A schema's views (and materialized views) as read-only entities, as a SQLite file's
 /// views are (`ForeignSchema+Views` decides their key for both): each column an attribute typed by the
 /// server, an object per row. A row is known by the view's column named `id`, `rowid` or
-/// `_pk` (else its first column, when an integer) if that column holds a distinct
-/// integer in every row; otherwise by its place. The entity reads a temporary view of the
-/// session, `pg_temp."quarry_rows <view>"`, whose first column is the row's key, so nothing
-/// is written to the schema and SQL a person writes reads the schema's view as it is.
-/// Deciding the key reads the whole view, seconds for a grouping over millions of rows,
-/// so the temporary view is made when SQL first reads it (`DeferredViews`), and again with
-/// a new connection. Saving an object of one is refused, as for a file's view.
+/// `_pk` (else its first column, when an integer) if the view's definition shows it as
+/// the integer primary key of a table of the schema it reads some rows of, each once
+/// (`keyedViews`); otherwise by its place. No row is read to decide. The entity reads a
+/// temporary view of the session, `pg_temp."quarry_rows <view>"`, whose first column is
+/// the row's key, so nothing is written to the schema and SQL a person writes reads the
+/// schema's view as it is; it is made when SQL first reads it (`DeferredViews`), and
+/// again with a new connection. Saving an object of one is refused, as for a file's view.
 extension PostgresStore {
     /// The schema's views as its description has them (`PostgresStore+Catalog`).
     func mapViews(_ catalog: ForeignSchema, context: ObjectContext) throws {
+        let keyed = try keyedViews(catalog, context: context)
         for view in catalog.views where context.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
             do {
-                try mapView(view, taken: Set(catalog.relations.keys), context: context)
+                try mapView(view, taken: Set(catalog.relations.keys), keyed: keyed, context: context)
             } catch {
                 context.openingNotes.append("\(view.name) is left out: \(error)")
             }
         }
     }
 
-    private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, context: ObjectContext) throws {
-        guard let (entity, storage) = ForeignSchema.viewEntity(relation, taken: taken, engine: PostgresForeignSchema(schema: schema), in: context)
-        else { return }
+    private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, context: ObjectContext) throws {
+        let engine = PostgresForeignSchema(schema: schema, keyedViews: keyed)
+        guard let (entity, storage) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: context) else { return }
         context.remember(entity, storage: storage)
+    }
+
+    /// The views whose key column (`ForeignSchema.viewKeyCandidate`) shows, by their
+    /// definition (`pg_get_viewdef`, `ViewDefinition`), the one-column integer primary key
+    /// of a table of this schema whose rows are its own: read `ONLY`, or inherited by
+    /// none (a partitioned table's key holds for all its partitions).
+    func keyedViews(_ catalog: ForeignSchema, context: ObjectContext) throws -> Set<String> {
+        let definitions = try context.connection.rows(
+            """
+            SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'v'
+            """, arguments: [.text(schema)])
+        let engine = PostgresForeignSchema(schema: schema)
+        var keyed: Set<String> = []
+        for row in definitions {
+            guard let name = row[0].textValue, let text = row[1].textValue, let view = catalog.relations[name],
+                let definition = ViewDefinition(text), definition.schema == nil || definition.schema == schema
+            else { continue }
+            let names = view.columns.map(\.name)
+            guard let index = ForeignSchema.viewKeyCandidate(names, view.columns.map(engine.attributeType)),
+                let column = definition.column(at: index, named: names[index]), let table = catalog.relations[definition.table], !table.isView,
+                table.primaryKey == [column], let key = table.column(column), engine.isIntegerKey(key)
+            else { continue }
+            // The name as the definition writes it is this schema's table (unqualified, it
+            // is the one the search path finds).
+            let qualified = [definition.schema, definition.table].compactMap { $0 }
+            let own = try context.connection.rows(
+                """
+                SELECT (c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = ?)
+                  AND (? OR c.relkind = 'p' OR NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid)))::int
+                FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)
+                """, arguments: [.text(schema), .bool(definition.only), .text(qualified.map(quoteIdentifier).joined(separator: "."))])
+            if own.first?.first?.storedInteger == 1 { keyed.insert(name) }
+        }
+        return keyed
     }
 }

@@ -205,15 +205,13 @@ struct ForeignSchemaReader {
     }
 
     /// A view becomes a read-only entity. Its rows are identified by an integer column
-    /// named `id`, `rowid` or `_pk` (else its first column, when an integer) if that
-    /// column holds a distinct integer in every row. Otherwise (no such column, or rows
-    /// that share an id or have none) every row is an object of its own, numbered by its
-    /// place. Either way the entity reads a TEMP view (`quarry_rows <view>`, so nothing is
-    /// written to the file, and SQL that names the view still reads the file's) whose
-    /// first column is the row's key: the id, or the place. Whether the id will do takes
-    /// reading the whole view, which a grouping or a join over millions of rows makes
-    /// seconds; so the TEMP view is decided and made when SQL first reads it
-    /// (`DeferredViews`), and a view never used costs nothing at open.
+    /// named `id`, `rowid` or `_pk` (else its first column, when an integer) if the view's
+    /// definition shows that column as a table's rowid. Otherwise every row is an object
+    /// of its own, numbered by its place. Either way the entity reads a TEMP view
+    /// (`quarry_rows <view>`, so nothing is written to the file, and SQL that names the
+    /// view still reads the file's) whose first column is the row's key: the id, or the
+    /// place. The TEMP view is made when SQL first reads it (`DeferredViews`), and a view
+    /// never used costs nothing at open.
     private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
         var columns = relation.columns
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
@@ -371,18 +369,17 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     }
 
     /// A TEMP view of the file's view (`main.`), named apart from the file's own
-    /// `quarry_rows x` (`taken`, folded as SQLite compares names); its key holds a
-    /// distinct integer in every row.
+    /// `quarry_rows x` (`taken`, folded as SQLite compares names); keyed by a table's
+    /// rowid where the view's definition shows one (`SQLiteViewKeys`).
     package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, making: DeferredViews.Making)?
+        -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
     {
         let source = "main." + quoteIdentifier(view)
-        // Integers only: a view's column may hold anything.
         let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
         return ForeignSchema.viewRows(
             view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named,
-            distinct: { c in
-                "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
+            isTableKey: { index in
+                (try? context.connection.read { db in SQLiteViewKeys.showsTableKey(view, column: index, named: names[index], db) }) == true
             })
     }
 }

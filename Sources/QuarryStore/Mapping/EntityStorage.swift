@@ -52,6 +52,15 @@ public struct EntityStorage: Equatable, Sendable {
     /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
     /// and every request leaves them out, so counts and fetches agree.
     public var keyMayHoldOthers = false
+    /// The key numbers the rows in the order the relation gives them (a view keyed by its
+    /// rows' places): a request that sorts by nothing else reads them as they come, since
+    /// sorting by the key would read every row (all of a view that never ends) first.
+    public var keyIsPlace = false
+    /// `char(n)` columns by attribute name, with their `n`: the server keeps their values
+    /// padded with spaces, as its COPY and psql write them, while objects read them as
+    /// they compare (`textCasts`, the padding dropped); an object's value is exported
+    /// padded again (`FetchResults+Export`), so a file says one thing either way.
+    public var paddedLengths: [String: Int] = [:]
     /// Date columns of a file Quarry did not create that keep their dates as numbers
     /// other than Unix seconds (milliseconds, Julian days, a count since 2001 or 1601), or
     /// that keep a number meaning "never", by attribute name: read, and compared, as Unix

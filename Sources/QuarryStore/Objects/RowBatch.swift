@@ -43,10 +43,10 @@ public final class RowBatch {
     /// any past the keys bound to NULL), or `range` for the first and last key. Keys that
     /// rise without many gaps (results in key order) are read as one range, a scan;
     /// others 500 at a time. Rows come back in `keys`' order whatever order SQLite
-    /// returns them in.
+    /// returns them in. `rangeArguments` binds `range` for the first and last key.
     init(
         source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, context: ObjectContext,
-        sql: (Int) -> String, range: String
+        sql: (Int) -> String, range: String, rangeArguments: (Int64, Int64) -> [Int64] = { [$0, $1] }
     ) throws {
         self.source = source
         self.attributes = attributes
@@ -68,7 +68,7 @@ public final class RowBatch {
             zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 })
         {
             ranged = true
-            chunks = [(range, [keys[0], keys[keys.count - 1]])]
+            chunks = [(range, ArraySlice(rangeArguments(keys[0], keys[keys.count - 1])))]
         } else {
             ranged = false
             slots.reserveCapacity(keys.count)

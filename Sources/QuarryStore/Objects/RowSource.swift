@@ -44,7 +44,8 @@ public final class RowSource {
                 // Rounded up to a power of two, so a few statements serve every batch.
                 self.statement(
                     attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)), dialect: context.sqlDialect)
-            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect))
+            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect),
+            rangeArguments: storage.keyIsPlace ? { first, last in [max(0, last - first + 1), max(0, first - 1)] } : { first, last in [first, last] })
     }
 
     func noteRead(_ name: String) {
@@ -71,6 +72,11 @@ public final class RowSource {
             : ([key] + attributes.map { "\(table).\(storage.column(entity.attributes[$0].name))" }).joined(separator: ", ")
         let sql: String
         switch filter {
+        // Rows keyed by their places (`keyIsPlace`), which no index finds and which come in
+        // their order, are read as far as the last one asked and no further: a view that
+        // never ends gives its first rows, and a long one costs the rows up to them.
+        case .keys(let n) where storage.keyIsPlace: sql = dialect.rowsByKey(columns, of: storage, count: n) + " LIMIT \(n)"
+        case .range where storage.keyIsPlace: sql = "SELECT \(columns) FROM \(table) LIMIT ? OFFSET ?"
         case .keys(let n): sql = dialect.rowsByKey(columns, of: storage, count: n)
         // In key order, which the reader of a range relies on: a view over a hierarchy's
         // table may otherwise come back in the order of its entity column's index.

@@ -31,6 +31,9 @@ package struct ForeignSchema: Sendable {
         /// The enum type it is of, with its labels in order (PostgreSQL's `CREATE TYPE
         /// ... AS ENUM`): its attribute orders by them.
         package var enumeration: EnumLabels? = nil
+        /// A `char(n)`'s length (PostgreSQL's `bpchar`), to which the server pads its values
+        /// with spaces.
+        package var padding: Int? = nil
 
         package init(
             name: String, declaredType: String, notNull: Bool, hasDefault: Bool, defaultText: String? = nil, generated: Bool = false,

@@ -38,8 +38,8 @@ package protocol ForeignSchemaEngine {
     func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale]
 
     /// How a view's rows are read (`ForeignSchema.viewRows` with the engine's SQL): its
-    /// temporary view, named so as not to shadow a relation of `taken`, and that view's
-    /// key column; nil when the view cannot be one.
+    /// temporary view, named so as not to shadow a relation of `taken`, that view's key
+    /// column, and whether it is the rows' place; nil when the view cannot be one.
     func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, making: DeferredViews.Making)?
+        -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
 }
