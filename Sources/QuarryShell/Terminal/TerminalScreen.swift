@@ -14,7 +14,7 @@ final class TerminalScreen: ConsoleScreen {
     /// `text` over the previous drawing; nothing is written when it is the same.
     func show(_ text: String) {
         let size = console.size
-        let text = Self.fitted(text, size)
+        let text = Self.fitted(text, columns: size.columns, rows: size.rows)
         guard text != shown else { return }
         console.write(back(size) + text + "\n")
         shown = text
@@ -41,18 +41,18 @@ final class TerminalScreen: ConsoleScreen {
     /// `text` cut to the terminal's height, less the row the cursor rests on: the cursor
     /// cannot go back up past the top of the screen, so a taller drawing was redrawn
     /// under what had scrolled away of it.
-    static func fitted(_ text: String, _ size: ConsoleSize) -> String {
-        let room = max(2, size.rows - 1)
-        guard TerminalColumns.rows(of: text, columns: size.columns) > room else { return text }
+    static func fitted(_ text: String, columns: Int, rows height: Int) -> String {
+        let room = max(2, height - 1)
+        guard TerminalColumns.rows(of: text, columns: columns) > room else { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let total = lines.count
-        var rows = lines.reduce(0) { $0 + TerminalColumns.rows(ofLine: $1, columns: size.columns) }
+        var rows = lines.reduce(0) { $0 + TerminalColumns.rows(ofLine: $1, columns: columns) }
         // One row is kept for the line that says how much is not shown.
         while rows > room - 1, lines.count > 1 {
-            rows -= TerminalColumns.rows(ofLine: lines.removeLast(), columns: size.columns)
+            rows -= TerminalColumns.rows(ofLine: lines.removeLast(), columns: columns)
         }
         let hidden = total - lines.count
         let note = "… \(hidden) more \(hidden == 1 ? "line" : "lines"): the terminal is too short to show them"
-        return lines.joined(separator: "\n") + "\n" + String(note.prefix(max(1, size.columns)))
+        return lines.joined(separator: "\n") + "\n" + String(note.prefix(max(1, columns)))
     }
 }
