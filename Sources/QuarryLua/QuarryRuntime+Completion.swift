@@ -11,14 +11,17 @@ extension QuarryRuntime {
     /// What Tab may complete `word` to, given the text before it: entity names as the first
     /// string of `fetch(`, `count(`...; inside a predicate or sort string, the keys of the
     /// entity the call names, through relationships (`"airline.` offers Airline's keys);
-    /// keys after `o.`, `name` and `attributes` after `Item.`, methods after `:`; globals,
-    /// keywords and entity names otherwise. Reads Lua with raw access only.
+    /// in `sql("`, the tables entities are read from; keys after `o.` and `Item.` (with a
+    /// handle's own fields), methods after `:`; globals, keywords and entity names
+    /// otherwise. Reads Lua with raw access only.
     public func completions(before: String, word: String) -> [String] {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         var candidates: [String]
         if let string = OpenString(before) {
-            if string.takesEntityName {
+            if string.isSQL {
+                candidates = context.entities.map { context.mapped($0).relation }
+            } else if string.takesEntityName {
                 candidates = context.entities.map(\.name)
             } else if let entity = lastEntityNamed(in: string.code) {
                 candidates = keys(of: entity, through: string.keyPathBeforeWord)
@@ -96,9 +99,11 @@ extension QuarryRuntime {
         if let object = swiftObject(state, index, kind: .object, as: ManagedObject.self) {
             return methods ? methodNames(.object) : context.currentEntityDescription(of: object).keyNames
         }
-        if swiftObject(state, index, kind: .entity, as: EntityHandle.self) != nil {
-            // `Item.` reads the handle's fields; keys belong to objects, methods follow `:`.
-            return methods ? methodNames(.entity) : ["name", "attributes"]
+        if let handle = swiftObject(state, index, kind: .entity, as: EntityHandle.self) {
+            // `Item.` offers the entity's attributes and relationships, as the contract's
+            // REPL section says (a key path being written), and the handle's own fields.
+            guard !methods else { return methodNames(.entity) }
+            return ((try? context.entity(named: handle.name).keyNames) ?? []) + ["name", "attributes"]
         }
         for kind in [UserdataKind.results, .set, .predicate, .observer, .namespace, .binding, .state]
         where userdataKind(state, index) == kind.rawValue {
@@ -153,6 +158,17 @@ struct OpenString {
         guard quote != nil else { return nil }
         code = String(before[..<start])
         text = String(before[before.index(after: start)...])
+    }
+
+    /// The string is the query of `sql("` (or of `{ sql = "`, as export takes it).
+    var isSQL: Bool {
+        var code = Substring(self.code)
+        func trim() { while code.last == " " { code.removeLast() } }
+        trim()
+        guard let last = code.popLast(), last == "(" || last == "=" else { return false }
+        trim()
+        return code.hasSuffix("sql") && !code.dropLast(3).hasSuffix(":") && !code.dropLast(3).hasSuffix(".")
+            && !(code.dropLast(3).last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
     }
 
     /// The string is the first argument of a call that takes an entity's name

@@ -144,4 +144,48 @@ import Testing
         }
         #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
     }
+
+    /// A pending delete of a row the other program changed since (noticed at `refresh()`)
+    /// is a conflict too: nothing is deleted; `store` keeps their row, and the object
+    /// lives again with their values; `mine` deletes it anyway. The same lines on a file
+    /// and on PostgreSQL.
+    @Test func aScriptsDeleteOfARowChangedSinceIsAConflict() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "script.lua",
+            #"""
+            local other = table.concat(arg, " ", 1)
+            local function outside(sql) assert(os.execute(other .. ' "' .. sql .. '"')) end
+            local h = genre:get(1)
+            h:delete()
+            outside("UPDATE genre SET note = 'theirs' WHERE id = 1")
+            refresh()
+            print(pcall(save))
+            print(haschanges(), #sql("SELECT id FROM genre"))
+            save{ merge = "store" }
+            print(h.name, h.note, haschanges(), #sql("SELECT id FROM genre"))
+            local j = genre:get(2)
+            j:delete()
+            outside("UPDATE genre SET name = 'Theirs2' WHERE id = 2")
+            refresh()
+            print(save{ merge = "mine" }.deleted, haschanges(), #sql("SELECT id FROM genre"))
+            """#)
+        var outputs: [[String]] = []
+        for engine in ["sqlite", "postgres"] {
+            let (location, other) = try await store(engine, in: sandbox)
+            let result = try await sandbox.quarry([location, "script.lua"] + other)
+            #expect(result.status == 0, "\(engine): \(result)")
+            let lines = result.lines
+            outputs.append(lines)
+            #expect(lines.count == 4, "\(engine): \(result)")
+            guard lines.count == 4 else { continue }
+            #expect(
+                lines[0].hasPrefix("false\t") && lines[0].contains("conflict") && lines[0].contains("another process changed genre/1 (note)"),
+                "\(engine): \(lines[0])")
+            #expect(lines[1] == "true\t2", "\(engine): \(lines[1])")
+            #expect(lines[2] == "Rock\ttheirs\tfalse\t2", "\(engine): \(lines[2])")
+            #expect(lines[3] == "1\tfalse\t1", "\(engine): \(lines[3])")
+        }
+        #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
+    }
 }

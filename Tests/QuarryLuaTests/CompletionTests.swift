@@ -41,12 +41,22 @@ struct CompletionTests {
         #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = \"airline.", word: "") == ["carrier", "flights", "name"])
     }
 
-    @Test func anEntityHandleOffersItsFieldsAndMethods() throws {
+    /// `Flight.` offers the entity's attributes and relationships, as the contract's REPL
+    /// section says, with the handle's own fields (issue 63 item 6).
+    @Test func anEntityHandleOffersItsKeysFieldsAndMethods() throws {
         let h = try harness()
-        #expect(h.runtime.completions(before: "Flight.", word: "") == ["attributes", "name"])
+        #expect(h.runtime.completions(before: "Flight.", word: "") == ["airline", "attributes", "carrier", "dep_delay", "name"])
         #expect(h.runtime.completions(before: "Flight:", word: "fe") == ["fetch"])
         h.run("o = Flight:new{ carrier = 'UA' }")
         #expect(h.runtime.completions(before: "o.", word: "dep") == ["dep_delay"])
         #expect(h.runtime.completions(before: "", word: "Fli") == ["Flight"])
+    }
+
+    /// In the query of `sql("` (or `{ sql = "`), the tables the entities are read from.
+    @Test func anSQLStringOffersTables() throws {
+        let h = try harness()
+        #expect(h.runtime.completions(before: #"sql("SELECT * FROM "#, word: "Fl") == ["Flight"])
+        #expect(h.runtime.completions(before: #"export({ sql = "SELECT * FROM Flight JOIN "#, word: "") == ["Airline", "Flight"])
+        #expect(h.runtime.completions(before: #"mysql("SELECT * FROM "#, word: "Fl") == [])
     }
 }

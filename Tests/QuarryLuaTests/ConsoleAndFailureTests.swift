@@ -33,6 +33,7 @@ import Testing
             let console: RecordingConsole
             init(console: RecordingConsole) { self.console = console }
             func show(_ text: String) { console.write(text + "\n") }
+            func clear() {}
         }
     }
 

@@ -89,9 +89,12 @@ import Testing
         try o.appWrites(3)
         #expect(o.h.error("save()").contains("Car/3"))
         #expect(try o.row(3) == (start.model, (start.version ?? 0) + 1))
-        // Store trump: the app's row stands, and the delete still goes through, as Core Data's
-        // merge policies settle a delete.
+        // Store trump: the app's row stands and the object lives again with its values, as
+        // "keeps theirs" says (issue 61: the delete was made against the row before the
+        // app wrote it); deleted again, against that row, it goes.
         o.h.run(#"save{ merge = "store" }"#)
+        #expect(try o.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_PK = 3") } == 1)
+        o.h.run(#"Car:get("Car/3"):delete(); save()"#)
         #expect(try o.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_PK = 3") } == 0)
     }
 

@@ -115,4 +115,55 @@ import Testing
             #expect(try stored(path, "title") == .text("last"))
         }
     }
+
+    /// A pending delete of `Item/1` while the other connection saved "theirs" to its
+    /// title, that commit noticed before anything is saved here.
+    private func deleteOverTheirs(_ body: (_ mine: ObjectContext, _ item: ManagedObject, _ path: String) throws -> Void) throws {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let item = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        try mine.delete(item)
+        try theirChange(theirs, ["title": .text("theirs")])
+        #expect(try mine.refreshFromStore())
+        try body(mine, item, path)
+    }
+
+    /// The delete was made against the row as it was: their change since is a conflict,
+    /// as a change to the same key is, and nothing is deleted; `store` keeps their row
+    /// and the object lives again with their values.
+    @Test func aDeleteOfARowChangedSinceIsAConflict() throws {
+        try deleteOverTheirs { mine, item, path in
+            #expect(throws: StoreError.conflict([ConflictedObject(objectID: "Item/1", keys: ["title"], deleted: false)])) { try mine.save() }
+            #expect(mine.hasChanges && item.isDeleted)
+            #expect(try stored(path, "title") == .text("theirs"))
+            try mine.save(merge: .store)
+            #expect(!mine.hasChanges && !item.isDeleted && item.managedObjectContext === mine)
+            #expect(try item.value(forKey: "title") == .text("theirs"))
+            #expect(try stored(path, "title") == .text("theirs"))
+            // Deleted again, against their values now: no conflict.
+            try mine.delete(item)
+            #expect(try mine.save() == SaveSummary(deleted: 1))
+            #expect(try OpenFileRequest.open(path: path).object(entityName: "Item", primaryKey: 1) == nil)
+        }
+    }
+
+    @Test func mineDeletesTheirChangedRowWhenAsked() throws {
+        try deleteOverTheirs { mine, _, path in
+            let summary = try mine.save(merge: .mine)
+            #expect(summary == SaveSummary(deleted: 1))
+            #expect(try OpenFileRequest.open(path: path).object(entityName: "Item", primaryKey: 1) == nil)
+        }
+    }
+
+    /// A delete rolled back takes what the object shows now as its start: a change made
+    /// next is no conflict.
+    @Test func aDeleteRolledBackLeavesNoConflictBehind() throws {
+        try deleteOverTheirs { mine, item, path in
+            mine.rollback()
+            #expect(try !item.isDeleted && item.value(forKey: "title") == .text("theirs"))
+            try item.setValue(.text("mine"), forKey: "title")
+            try mine.save()
+            #expect(try stored(path, "title") == .text("mine"))
+        }
+    }
 }

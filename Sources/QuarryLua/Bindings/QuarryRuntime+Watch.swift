@@ -35,7 +35,7 @@ extension QuarryRuntime {
                         let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns)
                     {
                         try results.reconfigure { $0.sortDescriptors = sort }
-                        deliver()
+                        deliverBelow(view.clear)
                         try view.reconfigured()
                     } else {
                         try view.page(key)
@@ -43,9 +43,11 @@ extension QuarryRuntime {
                     continue
                 }
                 if let failure = view.failure { throw failure }
-                noticeOutsideChanges()
+                // Observers that print, print above the table, which is drawn again below.
+                var printed = false
+                noticeOutsideChanges(beforeOutput: view.clear, afterOutput: { printed = true })
                 // Drawn again only when something changed, or a mark's moment is over.
-                guard context.generation != generation || view.marksExpired else { continue }
+                guard context.generation != generation || view.marksExpired || printed else { continue }
                 generation = context.generation
                 try view.draw()
             }
@@ -53,6 +55,15 @@ extension QuarryRuntime {
         // Ctrl-C ends the watch as it ends any statement; the prompt comes on a line of its
         // own, below the terminal's "^C".
         console.write("\n")
+    }
+
+    /// Observers waiting to hear something, heard with `clear` first when there are any:
+    /// what they print goes above a watch's drawing, not under it.
+    func deliverBelow(_ clear: () -> Void) {
+        guard !observerRegistry.queue.isEmpty else { return }
+        clear()
+        deliver()
+        fflush(stdout)
     }
 
     /// The sort a key asks for, or nil for a key that means nothing here.

@@ -33,8 +33,10 @@ extension QuarryRuntime {
                     screen.show(view.text())
                     continue
                 }
-                noticeOutsideChanges()
-                guard context.generation != generation || view.marksExpired else { continue }
+                // Observers that print, print above the table, which is drawn again below.
+                var printed = false
+                noticeOutsideChanges(beforeOutput: { screen.clear() }, afterOutput: { printed = true })
+                guard context.generation != generation || view.marksExpired || printed else { continue }
                 if context.generation != generation {
                     generation = context.generation
                     try view.refresh()

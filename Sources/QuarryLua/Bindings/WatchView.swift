@@ -41,6 +41,12 @@ final class WatchView {
         screen.show(try table.render())
     }
 
+    /// The table taken off the screen before observers print (the next `draw` shows it
+    /// again, below what they printed).
+    func clear() {
+        screen.clear()
+    }
+
     /// From here on the results' changes are diffed, as observers hear them, to mark rows.
     func startTracking() throws {
         tracker = try ResultsTracker(results)

@@ -47,6 +47,9 @@ public struct ConsoleSize: Equatable, Sendable {
 public protocol ConsoleScreen: AnyObject {
     /// `text` over the previous drawing; nothing is written when it is the same.
     func show(_ text: String)
+    /// Takes the drawing off the screen before other output (an observer's print), which
+    /// then stays above the next drawing.
+    func clear()
 }
 
 /// A key pressed in a watch: a plain character, or one of the keys whose escape

@@ -45,5 +45,8 @@ public final class PlainConsole: Console {
             console.write(text + "\n")
             shown = text
         }
+
+        /// Nothing to take off: each drawing is below what came before.
+        func clear() {}
     }
 }

@@ -63,6 +63,12 @@ extension ObjectContext {
             object.context = nil
             if !changes.deleted.contains(where: { $0 === object }) { changes.deleted.append(object) }
         }
+        // Deletes the store policy took back: the objects live again, with their rows' values.
+        for object in result.kept {
+            object.isDeleted = false
+            object.pending = [:]
+            object.pendingToOne = [:]
+        }
         unsaved.clear()
         pruneRegistrations()
         store.didSave(in: self)

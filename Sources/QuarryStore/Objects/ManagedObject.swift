@@ -112,9 +112,12 @@ public final class ManagedObject {
     }
 
     /// Takes `fresh` (the row as another connection left it) as the committed values,
-    /// first keeping what the pending changes were made against (`readValues`).
+    /// first keeping what the pending changes were made against (`readValues`). A pending
+    /// delete was made against the whole row: every key the other connection moved keeps
+    /// its value, so the save meets their change as a conflict (issue 61).
     func commitOutsideChange(_ fresh: [String: Value]) {
-        for key in Set(pending.keys).union(pendingToOne.keys) where readValues[key] == nil {
+        let madeAgainst = isDeleted ? Set(fresh.keys) : Set(pending.keys).union(pendingToOne.keys)
+        for key in madeAgainst where readValues[key] == nil {
             let was = committedValue(key) ?? .null
             if !Value.sameStored(was, fresh[key] ?? .null) { readValues[key] = was }
         }
@@ -124,7 +127,9 @@ public final class ManagedObject {
     /// A change saved, rolled back or set back: what it was made against goes with it,
     /// so a later change to the key starts from the committed value.
     private func forgetReadValuesNoLongerPending() {
-        guard !readValues.isEmpty else { return }
+        // A pending delete keeps them all, until it is saved or rolled back (which
+        // undeletes the object before clearing `pending`).
+        guard !readValues.isEmpty, !isDeleted else { return }
         readValues = readValues.filter { pending[$0.key] != nil || pendingToOne[$0.key] != nil }
     }
     public internal(set) var isInserted = false

@@ -59,6 +59,10 @@ package struct SaveChangesResult {
     /// Objects whose rows another connection deleted (a conflict settled): deleted here
     /// too once the save commits, whatever the policy, as `refresh` finds them.
     var gone: [ManagedObject] = []
+    /// Deleted objects whose rows another connection changed, kept under `store`: their
+    /// rows stay as the other side left them, and the objects live again with those
+    /// values once the save commits.
+    var kept: [ManagedObject] = []
     /// Values a file Quarry did not create keeps in another form, as they read back.
     package var readBacks: [(ManagedObject, String, Value)] = []
 

@@ -148,6 +148,13 @@ extension SaveChangesResult {
         let gone = Set(self.gone.map(ObjectIdentifier.init))
         request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
         request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+        // Under "store", a delete of a row they changed since is theirs to keep, as a
+        // change to a key they changed is: the row is not deleted.
+        if request.policy == .store {
+            let changed = Set(conflicts.filter { $0.stored != nil }.map { ObjectIdentifier($0.object) })
+            kept = request.deletes.filter { changed.contains(ObjectIdentifier($0)) }
+            request.deletes.removeAll { changed.contains(ObjectIdentifier($0)) }
+        }
         request.links.removeAll { gone.contains(ObjectIdentifier($0.source)) || gone.contains(ObjectIdentifier($0.target)) }
         // Under "store", their values win for the keys they changed.
         for object in request.updates {
