@@ -201,8 +201,10 @@ public final class ObjectContext {
     /// foreign key is given by its relationship as well.
     private func requireGivenKeys(of object: ManagedObject, linking: [String]) throws {
         let entity = currentEntity(of: object)
+        // A relationship may be given under a name an earlier rule gave it (`relationshipAliases`).
+        let linked = Set(linking.map { entity.relationshipAliases[$0] ?? $0 })
         for column in mapped(entity).keysToGive where object.currentValue(column).isNull {
-            if entity.toOneRelationships.contains(where: { $0.keepsLink(in: column) && linking.contains($0.name) }) { continue }
+            if entity.toOneRelationships.contains(where: { $0.keepsLink(in: column) && linked.contains($0.name) }) { continue }
             let through = entity.toOneRelationships.first { $0.keepsLink(in: column) }.map { " or its relationship '\($0.name)'" } ?? ""
             throw StoreError.validation(
                 message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")

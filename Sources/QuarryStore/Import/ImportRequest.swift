@@ -55,7 +55,11 @@ public struct ImportRequest {
         table.progress.size = size
         // A column the engine computes (a generated one) is refused in the words a save uses.
         if context.managedObjectModel.entitiesByName[entityName] != nil {
-            try context.store.refuseSetting(table.columns, of: entityName, operation: "import")
+            do { try context.store.refuseSetting(table.columns, of: entityName, operation: "import") } catch StoreError.during(
+                _, .database(let message))
+            {
+                throw StoreError.importFailed(path: path, line: 1, reason: message)
+            }
         }
         try declare(types, in: &table, known: context.managedObjectModel.entitiesByName[entityName] != nil)
         // Types inferred from a sample are checked on every row of a new entity; a cell
