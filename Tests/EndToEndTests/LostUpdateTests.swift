@@ -27,6 +27,25 @@ import Testing
         return ("genre.db", [try PostgresStoreTests.sqlite3Shell(), "genre.db"])
     }
 
+    /// Runs `script.lua` on a SQLite file and on PostgreSQL (the other program's command
+    /// line in `arg`); each must exit 0 and print `count` lines, which `check` then reads,
+    /// and both must print the same.
+    private func runOnBothEngines(
+        _ sandbox: Sandbox, lines count: Int, check: (_ engine: String, _ lines: [String], _ other: [String]) async throws -> Void
+    ) async throws {
+        var outputs: [[String]] = []
+        for engine in ["sqlite", "postgres"] {
+            let (location, other) = try await store(engine, in: sandbox)
+            let result = try await sandbox.quarry([location, "script.lua"] + other)
+            #expect(result.status == 0, "\(engine): \(result)")
+            outputs.append(result.lines)
+            #expect(result.lines.count == count, "\(engine): \(result)")
+            guard result.lines.count == count else { continue }
+            try await check(engine, result.lines, other)
+        }
+        #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
+    }
+
     /// Runs `sql` as the other program: its output, which must say nothing on stderr.
     @discardableResult
     private func outside(_ other: [String], _ sql: String, in sandbox: Sandbox) async throws -> String {
@@ -119,15 +138,7 @@ import Testing
             refresh()
             print(save().updated, h.name, h.note)
             """#)
-        var outputs: [[String]] = []
-        for engine in ["sqlite", "postgres"] {
-            let (location, other) = try await store(engine, in: sandbox)
-            let result = try await sandbox.quarry([location, "script.lua"] + other)
-            #expect(result.status == 0, "\(engine): \(result)")
-            let lines = result.lines
-            outputs.append(lines)
-            #expect(lines.count == 10, "\(engine): \(result)")
-            guard lines.count == 10 else { continue }
+        try await runOnBothEngines(sandbox, lines: 10) { engine, lines, other in
             #expect(lines[0] == "heard\tnote\tloud\ttheirs", "\(engine): \(lines[0])")
             #expect(lines[1] == "true\tMine\ttheirs", "\(engine): \(lines[1])")
             #expect(
@@ -140,9 +151,9 @@ import Testing
             #expect(lines[7] == "1\tMine4", "\(engine): \(lines[7])")
             #expect(lines[8] == "heard\tnote\ttheirs\ttheirs5", "\(engine): \(lines[8])")
             #expect(lines[9] == "1\tMine5\ttheirs5", "\(engine): \(lines[9])")
-            #expect(try await outside(other, "SELECT name || '/' || note FROM genre WHERE id = 1", in: sandbox) == "Mine5/theirs5")
+            let stored = try await outside(other, "SELECT name || '/' || note FROM genre WHERE id = 1", in: sandbox)
+            #expect(stored == "Mine5/theirs5")
         }
-        #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
     }
 
     /// A pending delete of a row the other program changed since (noticed at `refresh()`)
@@ -170,15 +181,7 @@ import Testing
             refresh()
             print(save{ merge = "mine" }.deleted, haschanges(), #sql("SELECT id FROM genre"))
             """#)
-        var outputs: [[String]] = []
-        for engine in ["sqlite", "postgres"] {
-            let (location, other) = try await store(engine, in: sandbox)
-            let result = try await sandbox.quarry([location, "script.lua"] + other)
-            #expect(result.status == 0, "\(engine): \(result)")
-            let lines = result.lines
-            outputs.append(lines)
-            #expect(lines.count == 4, "\(engine): \(result)")
-            guard lines.count == 4 else { continue }
+        try await runOnBothEngines(sandbox, lines: 4) { engine, lines, other in
             #expect(
                 lines[0].hasPrefix("false\t") && lines[0].contains("conflict") && lines[0].contains("another process changed genre/1 (note)"),
                 "\(engine): \(lines[0])")
@@ -186,6 +189,5 @@ import Testing
             #expect(lines[2] == "Rock\ttheirs\tfalse\t2", "\(engine): \(lines[2])")
             #expect(lines[3] == "1\tfalse\t1", "\(engine): \(lines[3])")
         }
-        #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
     }
 }
