@@ -132,4 +132,13 @@ import Testing
         #expect(h.string("#history{}[#history{}].inserted") == "2")
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
+
+    /// format() declares another program's columns; a Core Data store's encoding is its own,
+    /// and the refusal says so without calling the store Quarry's.
+    @Test func formatOnACoreDataStoreSaysTheEncodingIsTheStores() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: try StoreOpener.open(path))
+        let message = h.error(#"format("Car", "markedForDeletionAsOf", "unix")"#)
+        #expect(message.contains("store's own encoding") && !message.contains("Quarry's own"), "\(message)")
+    }
 }

@@ -188,7 +188,8 @@ extension ObjectContext {
                 entity: entity.name,
                 reason: mapped(entity).isView
                     ? "\(entity.name) is a view: its rows cannot be changed, so it has no format to declare"
-                    : "\(entity.name) is Quarry's own: its formats are Quarry's")
+                    : "\(entity.name) is kept in its store's own encoding, which format() does not change (it declares the columns of another program's tables)"
+            )
         }
         guard let attribute = entity.attribute(named: column) else { throw entity.unknownKey(column) }
         return (entity, attribute)
