@@ -97,7 +97,7 @@ extension ForeignValueFormatTests {
         let own = try Harness()
         own.run(#"entity "Item" { when = "date?" }"#)
         #expect(own.string(#"format("Item", "when")"#) == "nil")
-        #expect(own.error(#"format("Item", "when", "unix")"#).contains("Quarry's own"))
+        #expect(own.error(#"format("Item", "when", "unix")"#).contains("store's own encoding"))
     }
 
     /// Text with a fraction only when there is one (as Python writes datetimes) is one
