@@ -14,12 +14,12 @@ import Testing
             "schema.sql",
             """
             CREATE TABLE p (id integer PRIMARY KEY, label text);
-            CREATE TABLE c1 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE RESTRICT);
-            CREATE TABLE c2 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE RESTRICT, a integer REFERENCES p ON DELETE CASCADE);
-            CREATE TABLE c3 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE NO ACTION);
-            CREATE TABLE c4 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE NO ACTION, a integer REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE c1 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE RESTRICT, note text);
+            CREATE TABLE c2 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE RESTRICT, a integer REFERENCES p ON DELETE CASCADE, note text);
+            CREATE TABLE c3 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE NO ACTION, note text);
+            CREATE TABLE c4 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE NO ACTION, a integer REFERENCES p ON DELETE CASCADE, note text);
             CREATE TABLE c5 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED,
-              a integer REFERENCES p ON DELETE CASCADE);
+              a integer REFERENCES p ON DELETE CASCADE, note text);
             INSERT INTO p VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e');
             INSERT INTO c1 VALUES (1, 1, 1); INSERT INTO c2 VALUES (1, 2, 2); INSERT INTO c3 VALUES (1, 3, 3);
             INSERT INTO c4 VALUES (1, 4, 4); INSERT INTO c5 VALUES (1, 5, 5);
@@ -50,8 +50,8 @@ import Testing
             "schema.sql",
             """
             CREATE TABLE p (id integer PRIMARY KEY, label text);
-            CREATE TABLE later_restrict (id integer PRIMARY KEY, r integer, c integer REFERENCES p ON DELETE CASCADE);
-            CREATE TABLE early_restrict (id integer PRIMARY KEY, c integer, r integer REFERENCES p ON DELETE RESTRICT);
+            CREATE TABLE later_restrict (id integer PRIMARY KEY, r integer, c integer REFERENCES p ON DELETE CASCADE, note text);
+            CREATE TABLE early_restrict (id integer PRIMARY KEY, c integer, r integer REFERENCES p ON DELETE RESTRICT, note text);
             ALTER TABLE later_restrict ADD FOREIGN KEY (r) REFERENCES p ON DELETE RESTRICT;
             ALTER TABLE early_restrict ADD FOREIGN KEY (c) REFERENCES p ON DELETE CASCADE;
             INSERT INTO p VALUES (1, 'a'), (2, 'b');
@@ -76,7 +76,8 @@ import Testing
     /// A cascade's deletes act on their own children after the parent's other keys: the
     /// server queues their triggers behind the ones already waiting. So a grandchild's
     /// RESTRICT key to the parent refuses the delete, though a cascade from its parent
-    /// would have taken it later (SQLite's cascades act at once and take it first).
+    /// would have taken it later (SQLite's cascades act at once and take it first). (A
+    /// column of its own keeps `alpha` a child, not a join table of p and zeta.)
     @Test func aCascadesOwnCascadesActAfterTheParentsOtherKeys() async throws {
         let sandbox = try Sandbox()
         try sandbox.write(
@@ -84,11 +85,11 @@ import Testing
             """
             CREATE TABLE p (id integer PRIMARY KEY);
             CREATE TABLE zeta (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE CASCADE);
-            CREATE TABLE alpha (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE RESTRICT, z_id integer REFERENCES zeta ON DELETE CASCADE);
+            CREATE TABLE alpha (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE RESTRICT, z_id integer REFERENCES zeta ON DELETE CASCADE, note text);
             CREATE TABLE beta (id integer PRIMARY KEY, z_id integer REFERENCES zeta ON DELETE CASCADE);
             INSERT INTO p VALUES (1), (2);
             INSERT INTO zeta VALUES (1, 1), (2, 2);
-            INSERT INTO alpha VALUES (1, 1, 1);
+            INSERT INTO alpha VALUES (1, 1, 1, NULL);
             INSERT INTO beta VALUES (1, 2);
             """)
         let url = try PostgresServer.database("deleteordercascades")

@@ -58,16 +58,18 @@ import Testing
         #expect(try rows(mine) == rows(copy), sourceLocation: sourceLocation)
     }
 
-    /// Seed 219's shape: a child with a CASCADE key and a RESTRICT key to one parent.
+    /// Seed 219's shape: a child with a CASCADE key and a RESTRICT key to one parent. (A
+    /// column of its own keeps it a child: two keys and nothing else would make it a join
+    /// table, whose links go with either end whatever its keys say.)
     @Test func aRestrictKeyDeclaredAfterACascadeKeyRefusesTheParentsDelete() throws {
         let path = try foreignFile(
             """
             CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
-            CREATE TABLE cascadeFirst (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p ON DELETE CASCADE, b INTEGER REFERENCES p ON DELETE RESTRICT);
-            CREATE TABLE restrictFirst (id INTEGER PRIMARY KEY, b INTEGER REFERENCES p ON DELETE RESTRICT, a INTEGER REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE cascadeFirst (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p ON DELETE CASCADE, b INTEGER REFERENCES p ON DELETE RESTRICT, note TEXT);
+            CREATE TABLE restrictFirst (id INTEGER PRIMARY KEY, b INTEGER REFERENCES p ON DELETE RESTRICT, a INTEGER REFERENCES p ON DELETE CASCADE, note TEXT);
             INSERT INTO p VALUES (1, 'x'), (2, 'y'), (3, 'z');
-            INSERT INTO cascadeFirst VALUES (1, 1, 1), (2, 3, 3);
-            INSERT INTO restrictFirst VALUES (1, 2, 2), (2, 3, 3);
+            INSERT INTO cascadeFirst VALUES (1, 1, 1, NULL), (2, 3, 3, NULL);
+            INSERT INTO restrictFirst VALUES (1, 2, 2, NULL), (2, 3, 3, NULL);
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let tables = ["p", "cascadeFirst", "restrictFirst"]
@@ -98,7 +100,7 @@ import Testing
     @Test func tablesActInTheOrderTheyWereMade() throws {
         for (madeFirst, took) in [("zeta", true), ("alpha", false)] {
             let restrict =
-                "CREATE TABLE zeta (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE RESTRICT, a_id INTEGER REFERENCES alpha ON DELETE CASCADE)"
+                "CREATE TABLE zeta (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE RESTRICT, a_id INTEGER REFERENCES alpha ON DELETE CASCADE, note TEXT)"
             let cascade = "CREATE TABLE alpha (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE CASCADE)"
             let path = try foreignFile(
                 """
@@ -107,7 +109,7 @@ import Testing
                 \(madeFirst == "zeta" ? cascade : restrict);
                 INSERT INTO p VALUES (1, 'x');
                 INSERT INTO alpha VALUES (1, 1);
-                INSERT INTO zeta VALUES (1, 1, 1);
+                INSERT INTO zeta VALUES (1, 1, 1, NULL);
                 """)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let tables = ["p", "alpha", "zeta"]

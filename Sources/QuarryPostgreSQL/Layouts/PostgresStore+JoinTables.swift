@@ -21,7 +21,6 @@ extension PostgresStore {
         /// The parent's key columns when it is a keyed table's (not one integer), whose rows
         /// are known by the number made from them; nil when the key is the object's own.
         let parentKey: [String]?
-        package let action: String
     }
 
     /// Makes the join tables among `leftOut` (tables that are no entity) many-to-many
@@ -99,7 +98,7 @@ extension PostgresStore {
         // An end's columns in its parent's key order (a keyed table's number is made from them).
         func end(_ key: ForeignSchema.ForeignKey) -> JoinEnd {
             let keyed = keyedTables[key.parent]
-            return JoinEnd(columns: catalog.columnPairs(of: key, in: keyed).map(\.column), parent: key.parent, parentKey: keyed, action: key.onDelete)
+            return JoinEnd(columns: catalog.columnPairs(of: key, in: keyed).map(\.column), parent: key.parent, parentKey: keyed)
         }
         let (first, second) = (end(shape.first), end(shape.second))
         let before = (try context.entity(named: first.parent), try context.entity(named: second.parent))
@@ -137,9 +136,9 @@ extension PostgresStore {
         ) { (free($0, in: b) || $0 == bName) && !(same && $0 == aFormer) }
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
-        // A read-only pair's links go by the join table's own objects (its to-manys deny).
-        func rule(_ end: JoinEnd) -> DeleteRule { required.isEmpty && ForeignSchema.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
-        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), otherNames: (aFormer, bFormer), in: context)
+        // A many-to-many's links go with either end, as Core Data's do, whatever the join
+        // table's keys say (`ForeignFileStore+JoinTables`): the pair nullifies.
+        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
                 case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)

@@ -87,20 +87,16 @@ extension ForeignFileStore {
         let bFormer = ForeignNaming.manyToManyName(
             otherEntity: first.parent, otherToOne: try other(first, former: true), joinTable: join.name, former: true
         ) { (free($0, in: b) || $0 == bName) && !(same && $0 == aFormer) }
-        // An end of one column is the join table's to-one, whose inverse to-many carries its
-        // key's delete rule; an end of several columns has none, so the pair carries it:
-        // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
-        // links go. A join table with such an end has its pair carry both ends' rules: a
-        // deny of its one-column end's to-many could not tell the rows whose links this
-        // save removes (they are known by their to-ones, `isUnlinkedJoinRow`), so that
-        // to-many takes no action, and the pair refuses while links are left. A read-only
-        // pair's links go by the join table's own objects.
+        // A many-to-many's links go with either end, as Core Data's do, whatever the join
+        // table's keys say: the save removes them before the row they name, so a NO ACTION
+        // or RESTRICT key holds back no delete (the pair nullifies, and the join table's own
+        // to-manys see the links the save removes, `isUnlinkedJoinRow`). An end of several
+        // columns has no to-one to tell its links by: the to-many of the join table's
+        // one-column end then takes no action, and the pair's nullify removes the links.
+        // A read-only pair's links go by the join table's own objects.
         let wide = first.columns.count > 1 || second.columns.count > 1
-        func rule(_ end: ForeignSchema.ForeignKey) -> DeleteRule {
-            wide && required.isEmpty && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny ? .deny : .nullify
-        }
         if wide, required.isEmpty {
-            for end in [first, second] where end.columns.count == 1 && rule(end) == .deny {
+            for end in [first, second] where end.columns.count == 1 && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny {
                 guard let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }), let inverse = toOne.inverse,
                     var parent = context.managedObjectModel.entitiesByName[end.parent],
                     let index = parent.relationships.firstIndex(where: { $0.name == inverse })
@@ -111,7 +107,7 @@ extension ForeignFileStore {
                 if end.parent == b.name { b = parent }
             }
         }
-        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), otherNames: (aFormer, bFormer), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: context)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),

@@ -572,7 +572,7 @@ extension ObjectContext {
     private func refuseDenial(
         _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>
     ) throws {
-        let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0) }
+        let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0, deleting: seen) }
         guard blocking.isEmpty else {
             let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
             throw StoreError.validation(
@@ -697,7 +697,7 @@ extension ObjectContext {
     /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
     /// since (whose links go with it): the save deletes it before the rows it names, so it
     /// holds back no delete of theirs.
-    func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
+    func isUnlinkedJoinRow(_ row: ManagedObject, deleting: Set<ObjectIdentifier> = []) -> Bool {
         let storage = mapped(row.entity)
         guard let link = storage.pairLink else { return false }
         let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
@@ -707,6 +707,8 @@ extension ObjectContext {
             let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row)
         else { return false }
         if source.isDeleted || target.isDeleted { return true }
+        // An end this delete takes: its links go with it (a many-to-many's rule).
+        if deleting.contains(ObjectIdentifier(source)) || deleting.contains(ObjectIdentifier(target)) { return true }
         return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
     }
 
