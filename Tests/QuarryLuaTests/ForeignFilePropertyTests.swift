@@ -185,10 +185,12 @@ import Testing
         try check.close()
         #expect(try schemaRows(path) == schema, "\(label): sqlite_master changed")
 
-        // Deleting parents: Quarry on the file, SQLite with foreign_keys=ON on a copy.
+        // Deleting parents: Quarry on the file, SQLite with foreign_keys=ON on a copy (whose
+        // join table's links go with either end, as Quarry's do: `JoinLinksOracle`).
         let copy = path + ".copy"
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
+        try JoinLinksOracle.linksGoWithEitherEnd(copy, as: h.context)
         let (goneArtist, goneTag) = (g.int(1...artists), g.int(1...tags))
         var sqliteConfiguration = Configuration()
         sqliteConfiguration.foreignKeysEnabled = true

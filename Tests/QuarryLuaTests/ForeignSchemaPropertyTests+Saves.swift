@@ -92,7 +92,7 @@ extension ForeignSchemaPropertyTests {
     }
 
     /// `sql` run in plain SQL (`foreign_keys=ON`, each statement checked) on a copy of the
-    /// file, and `lua` through Quarry and saved once: both take the change or both refuse
+    /// file whose join tables' links go with either end (`JoinLinksOracle`), and `lua` through Quarry and saved once: both take the change or both refuse
     /// it, and the rows left are the same.
     private func compare(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ what: String, _ label: String, sql: [String], lua: String)
         throws
@@ -101,6 +101,7 @@ extension ForeignSchemaPropertyTests {
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
+        try JoinLinksOracle.linksGoWithEitherEnd(copy, as: h.context)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let sqlite = try DatabaseQueue(path: copy, configuration: configuration)

@@ -455,6 +455,9 @@ extension ObjectContext {
         for victim in doomed {
             for relationship in currentEntity(of: victim).relationships where [.nullify, .setdefault].contains(relationship.deleteRule) {
                 guard let inverseName = relationship.inverse, storage(of: relationship, in: victim.entity.name) != nil else { continue }
+                // A join table's row is a link, which goes with the pair (its row deleted
+                // before the victim's), not by its key's SET NULL or SET DEFAULT.
+                if managedObjectModel.entitiesByName[relationship.destination].map({ mapped($0).pairLink != nil }) == true { continue }
                 for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
                     let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
