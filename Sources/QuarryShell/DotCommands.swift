@@ -109,7 +109,7 @@ struct DotCommands {
                     var options = ""
                     if a.isIndexed { options += ", indexed = true" }
                     if a.isUnique { options += ", unique = true" }
-                    if let d = a.defaultValue { options += ", default = \(d.displayString)" }
+                    if let d = a.defaultValue { options += ", default = \(luaLiteral(d))" }
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
                     // A server's enum orders by its labels: said as a comment, so the line still loads.
                     let labels = a.enumeration.map { "  -- enum \($0.name): " + $0.listed(luaQuote) } ?? ""
@@ -389,6 +389,19 @@ func parentsFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
         waiting.removeAll { placed.contains($0.name) }
     }
     return ordered
+}
+
+/// A value as Lua source writes it, so that `.schema`'s lines run as printed: text
+/// quoted, a date as `date("...")`, numbers and booleans bare.
+func luaLiteral(_ value: Value) -> String {
+    switch value {
+    case .real(let number) where !number.isFinite: return number.isNaN ? "0/0" : number < 0 ? "-1/0" : "1/0"
+    case .integer, .real, .decimal: return value.displayString
+    case .bool(let flag): return flag ? "true" : "false"
+    case .date: return "date(\(luaQuote(value.displayString)))"
+    case .text(let text): return luaQuote(text)
+    default: return luaQuote(value.displayString)
+    }
 }
 
 /// A Lua string literal for any text.

@@ -137,7 +137,9 @@ import Testing
         let result = try await sandbox.quarry([url, "delete.lua"])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["1\t2\t1\t0", "1\t3\t2"], "\(result)")
-        let left = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", "SELECT string_agg(playlist_id || '-' || track_id, ',' ORDER BY 1) FROM playlist_track"])
+        let left = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            ["-qAt", url, "-c", "SELECT string_agg(playlist_id || '-' || track_id, ',' ORDER BY 1) FROM playlist_track"])
         #expect(left.lines == ["1-1,1-3"], "\(left)")
     }
 

@@ -44,4 +44,28 @@ import Testing
         #expect(result.lines.contains(#"-- p: foreign key (a, "b\010print('injected') --") references p (k1, "k 2")"#), "\(result)")
         #expect(result.lines.contains(#"-- p: foreign key (x, y) references p (k1, "k 2")"#), "\(result)")
     }
+
+    /// Defaults are printed as Lua values (text quoted, a date as `date(...)`), so an
+    /// entity's lines define it again as printed; they were printed bare (`default = Unknown`,
+    /// `default =  `), which is no Lua.
+    @Test func defaultsArePrintedAsLuaValues() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "schema.sql",
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, title TEXT NOT NULL DEFAULT 'Unknown "x"', isbn TEXT DEFAULT '',
+              n INTEGER NOT NULL DEFAULT 0, r REAL DEFAULT 1.5, at TIMESTAMP DEFAULT '2000-01-01 00:00:00');
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "d.db", file: "schema.sql")
+        let result = try await sandbox.quarry(["d.db", "-"], stdin: ".schema t\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(#"default = "Unknown \"x\"""#) && result.stdout.contains(#"default = """#), "\(result)")
+        #expect(result.stdout.contains(#"default = date("2000-01-01T00:00:00Z")"#), "\(result)")
+        // The lines define the entity again in a store of Quarry's own, defaults and all.
+        let definition = result.lines.filter { !$0.hasPrefix("--") }.joined(separator: "\n")
+        try sandbox.write("again.lua", definition + "\nlocal o = t:new{}; print(o.title, o.isbn == '', o.n, o.r, tostring(o.at))\n")
+        let again = try await sandbox.quarry(["again.db", "again.lua"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.lines.last == "Unknown \"x\"\ttrue\t0\t1.5\t2000-01-01T00:00:00Z", "\(again)")
+    }
 }

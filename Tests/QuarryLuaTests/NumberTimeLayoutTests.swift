@@ -110,6 +110,30 @@ import Testing
             """)
     }
 
+    /// Every row of a walk reads its time as the first row does: a batch after the first
+    /// reads only the columns read so far, and read them bare (the raw number as seconds,
+    /// "date out of range" from row 201 on, seen on a real Chrome history).
+    @Test(arguments: layouts) func everyBatchReadsTheLayout(_ layout: Layout) throws {
+        let times = (0..<450).map { Int64(1_600_000_000_000_000_000) + Int64($0) * 86_400_000_000_000 }
+        let rows = times.enumerated().map { "(\($0.offset + 1), \(layout.stored($0.element)))" }
+        let path = try foreignFile(
+            """
+            CREATE TABLE ev (id INTEGER PRIMARY KEY, t \(layout.type));
+            INSERT INTO ev VALUES \(rows.joined(separator: ", "));
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("format('ev', 't', '\(layout.name)')")
+        let expected = try sqlAnswer(
+            path, "SELECT group_concat(strftime('%Y-%m-%d', \(layout.seconds), 'unixepoch'), ',') FROM (SELECT t FROM ev ORDER BY id)")
+        let read = h.string(
+            """
+            (function() local days, r = {}, fetch{ 'ev', sort = 'id' }
+              for i = 1, #r do days[i] = tostring(r[i].t):sub(1, 10) end
+              return table.concat(days, ',') end)()
+            """)
+        #expect(read == expected)
+    }
+
     /// Exported as ISO 8601; a changed date written in the column's unit; an unchanged one
     /// keeps its exact number, nanoseconds too; the declaration outlives the session.
     @Test(arguments: layouts) func exportsWritesBackAndIsKept(_ layout: Layout) throws {

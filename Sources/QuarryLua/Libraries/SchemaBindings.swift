@@ -60,7 +60,18 @@ enum SchemaBindings {
         } else if never != nil {
             throw call.argumentError(4, "options need a format to go with (e.g. format(e, a, \"webkit\", { never = 0 }))")
         }
-        guard let name = try runtime.context.columnFormat(entity, column) else { return call.pushNil() }
+        let name: String?
+        do {
+            name = try runtime.context.columnFormat(entity, column)
+        } catch let error as StoreError {
+            // Asked of a column whose values show no one format: nil and why, as `io.open`
+            // answers; the refusal itself belongs to a write.
+            guard case .unknownFormat = error else { throw error }
+            _ = call.pushNil()
+            _ = call.push(error.message)
+            return 2
+        }
+        guard let name else { return call.pushNil() }
         return call.push(name)
     }
 

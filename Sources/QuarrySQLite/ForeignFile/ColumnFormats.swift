@@ -88,7 +88,10 @@ struct ColumnFormats {
         let ends = ["ASC", "DESC"].map { order in
             "SELECT \(column) FROM (SELECT \(column) FROM \(storage.table) ORDER BY \(storage.key) \(order) LIMIT \(Self.formatScan)) WHERE \(column) IS NOT NULL LIMIT \(Self.formatSample / 2)"
         }
-        let sample = try DatabaseValue.fetchAll(db, sql: "SELECT * FROM (\(ends[0])) UNION ALL SELECT * FROM (\(ends[1]))").map(Value.init)
+        var sample = try DatabaseValue.fetchAll(db, sql: "SELECT * FROM (\(ends[0])) UNION ALL SELECT * FROM (\(ends[1]))").map(Value.init)
+        // An empty column still shows its format in a literal default (`DEFAULT
+        // '2000-01-01 00:00:00+00:00'`), as the file's own writes would keep it.
+        if sample.isEmpty, let literal = try Self.literalDefault(of: attribute.name, in: storage.relation, db) { sample = [literal] }
         switch ColumnFormat.detect(attribute.type, sample: sample) {
         case .format(.isoText(let layout)) where !layout.isWritable:
             // Refused before anything is written, as a column of no one format is.
@@ -105,6 +108,19 @@ struct ColumnFormats {
         case .unknown:
             throw StoreError.unknownFormat(entity: entity.name, column: attribute.name, found: [], example: Self.exampleFormat(attribute.type, []))
         }
+    }
+
+    /// A column's default when it is a literal (a quoted text or a number), as the schema
+    /// writes it; nil for none or an expression.
+    private static func literalDefault(of column: String, in table: String, _ db: Database) throws -> Value? {
+        let sql = "SELECT dflt_value FROM pragma_table_info(?) WHERE name = ? COLLATE NOCASE"
+        guard let text = try String.fetchOne(db, sql: sql, arguments: [table, column]) else { return nil }
+        if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
+            return .text(String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+        }
+        if let integer = Int64(text) { return .integer(integer) }
+        if let real = Double(text), real.isFinite { return .real(real) }
+        return nil
     }
 
     private static func exampleFormat(_ type: AttributeType, _ found: [String]) -> String {

@@ -84,6 +84,16 @@ extension ObjectContext {
             throw StoreError.migrationRefused(
                 entity: entity.name, reason: "there are unsaved changes; save() or rollback() before format() changes \(column)'s type")
         }
+        // The key Quarry knows the rows by stays the number it is (Anki's `revlog.id`, a
+        // time in milliseconds): made a date, no row could be found by it.
+        if column.caseInsensitiveCompare(mapped(entity).keyColumn) == .orderedSame,
+            Self.described(original, as: format, scale: nil).type != original.type
+        {
+            throw StoreError.invalidSchema(
+                entity: entity.name,
+                reason: "\(column) is \(entity.name)'s key, which its rows are known by: it stays a number "
+                    + "(compare it with numbers, or read it as a time in sql())")
+        }
         if never != nil, !format.isNumberTime {
             throw StoreError.invalidSchema(
                 entity: entity.name,

@@ -216,24 +216,32 @@ public struct EntityStorage: Equatable, Sendable {
     /// The key column, every attribute column, then each to-one relationship's key
     /// column, as `ObjectContext.object(for:row:)` reads them.
     public func selection(of entity: EntityDescription, qualifier: String? = nil) -> String {
-        let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
-        return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn)).map { name in
-            let column = prefix + quoteIdentifier(name)
-            // A server's uuid column of a uuid attribute reads as Quarry writes a UUID.
-            if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
-                return "upper((\(column))::text) AS \(quoteIdentifier(name))"
-            }
-            // Other server types read as text read as they compare (`comparable`): a
-            // `char(n)`'s padding goes, as its cast to text drops it.
-            if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
-                return "(\(column))::text AS \(quoteIdentifier(name))"
-            }
-            if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
-            if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
-            // Dates kept as milliseconds or Julian days are read as Unix seconds.
-            guard let scale = numericDates[name] else { return column }
-            return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
-        }.joined(separator: ", ")
+        return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn)).map {
+            selected($0, of: entity, qualifier: qualifier)
+        }
+        .joined(separator: ", ")
+    }
+
+    /// Column `name` as `selection(of:)` reads it: bare, or converted where the stored
+    /// value alone would read as another value (a server type read through a cast, a
+    /// date kept as a count of other units). Every read of an attribute's column for an
+    /// object goes through it, so no batch reads a column another way.
+    public func selected(_ name: String, of entity: EntityDescription, qualifier: String? = nil) -> String {
+        let column = (qualifier.map { quoteIdentifier($0) + "." } ?? "") + quoteIdentifier(name)
+        // A server's uuid column of a uuid attribute reads as Quarry writes a UUID.
+        if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
+            return "upper((\(column))::text) AS \(quoteIdentifier(name))"
+        }
+        // Other server types read as text read as they compare (`comparable`): a
+        // `char(n)`'s padding goes, as its cast to text drops it.
+        if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
+            return "(\(column))::text AS \(quoteIdentifier(name))"
+        }
+        if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
+        if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
+        // Dates kept as milliseconds or Julian days are read as Unix seconds.
+        guard let scale = numericDates[name] else { return column }
+        return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
     }
 
     /// An attribute's column as SQL compares it. A date column of a file Quarry did not

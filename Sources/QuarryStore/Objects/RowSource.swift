@@ -69,7 +69,8 @@ public final class RowSource {
         let columns =
             whole
             ? storage.selection(of: entity, qualifier: storage.relation)
-            : ([key] + attributes.map { "\(table).\(storage.column(entity.attributes[$0].name))" }).joined(separator: ", ")
+            : ([key] + attributes.map { storage.selected(entity.attributes[$0].name, of: entity, qualifier: storage.relation) }).joined(
+                separator: ", ")
         let sql: String
         switch filter {
         // Rows keyed by their places (`keyIsPlace`), which no index finds and which come in
