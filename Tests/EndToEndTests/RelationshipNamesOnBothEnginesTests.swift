@@ -101,7 +101,7 @@ import Testing
             "\(postgresSchema)")
         // A many-to-many's links go with either end (nullify), whatever the join table's keys say.
         #expect(
-            Self.relationships(postgresSchema.stdout).contains(#"  tags = { many = "tags", inverse = "products", delete = "nullify" },"#),
+            Self.relationships(postgresSchema.stdout).contains(#"  tags = { many = "tags", inverse = "products" },"#),
             "\(postgresSchema)")
     }
 }
