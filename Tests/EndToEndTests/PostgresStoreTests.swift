@@ -85,7 +85,7 @@ import Testing
 
     /// A new database `name` on the shared test server, made by `schema`; its URL.
     static func database(_ name: String, schema: String, in sandbox: Sandbox) async throws -> String {
-        let url = try PostgresServer.database(name)
+        let url = try await PostgresServer.database(name)
         try await load(schema, into: url, in: sandbox)
         return url
     }
@@ -105,7 +105,7 @@ import Testing
 
     /// A fresh database made by `schema` (psql runs it): its URL.
     static func database(_ name: String, in sandbox: Sandbox, schema: String) async throws -> String {
-        let url = try PostgresServer.database(name)
+        let url = try await PostgresServer.database(name)
         try sandbox.write("\(name).sql", schema)
         try await psql(sandbox, url, file: "\(name).sql")
         return url
@@ -113,7 +113,7 @@ import Testing
 
     /// The same flights in a PostgreSQL database and a SQLite file: the database's URL.
     static func flights(in sandbox: Sandbox) async throws -> String {
-        let url = try PostgresServer.database("flights")
+        let url = try await PostgresServer.database("flights")
         let rows = try rowsSQL()
         // One transaction each: a commit a row would wait for the disk 2,262 times.
         try sandbox.write("pg.sql", postgresSchema + "BEGIN;\n" + rows + "COMMIT;\n")
@@ -279,7 +279,7 @@ import Testing
     /// What cannot be opened says what and where, in one line, the password left out.
     @Test func whatCannotBeOpenedSaysWhy() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("opening")
+        let url = try await PostgresServer.database("opening")
         let noSchema = try await sandbox.quarry([url + "?schema=nowhere", "-e", "print(1)"])
         #expect(noSchema.status == 1)
         #expect(noSchema.stderr.contains("no schema named nowhere"), "\(noSchema)")
@@ -627,7 +627,7 @@ import Testing
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("cancel")
+        let url = try await PostgresServer.database("cancel")
         let (result, seconds) = try await sandbox.timedQuarry(["--timeout", "1", url, "-e", #"print(sql("SELECT pg_sleep(20) AS x"))"#], timeout: 30)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines.count == 1 && result.stderr.lowercased().contains("timeout"), "\(result)")
@@ -882,7 +882,7 @@ import Testing
     /// was given earlier in the save (it was refused as "required but nil").
     @Test func aNewParentAndItsNewChildSaveTogether() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("family")
+        let url = try await PostgresServer.database("family")
         let schema =
             "CREATE TABLE parent (id %@ PRIMARY KEY, name text);\nCREATE TABLE child (id %@ PRIMARY KEY, parent_id integer NOT NULL REFERENCES parent(id), label text);\n"
         try sandbox.write("pg.sql", String(format: schema, "serial", "serial"))
@@ -905,7 +905,7 @@ import Testing
     /// conflict, in PostgreSQL and in a SQLite file alike (they kept the old key).
     @Test func childrenAClearingDeleteReachedHoldTheirNewKeys() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("cleared")
+        let url = try await PostgresServer.database("cleared")
         let schema = """
             CREATE TABLE parent (id integer PRIMARY KEY, name text);
             CREATE TABLE nulled (id integer PRIMARY KEY, parent_id integer REFERENCES parent(id) ON DELETE SET NULL, x integer);
