@@ -33,25 +33,24 @@ enum ChildProcess {
     static func poll(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return shellStatus(status)
     }
 
     /// Waits up to `timeout` seconds without blocking a test thread; kills the process and
     /// returns nil if it is still running then.
+    ///
+    /// The wait is the kernel's (`ExitWatch`: a thread of its own blocked in `waitpid`), not
+    /// a poll: a full run has a hundred of these waiting at once, and polling each every few
+    /// milliseconds took a share of the two cores from the processes being waited for.
     static func wait(_ pid: pid_t, timeout: Double) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let status = poll(pid) { return status }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        let watch = ExitWatch(pid)
+        let deadline = Task {
+            try? await Task.sleep(nanoseconds: UInt64(max(timeout, 0) * 1_000_000_000))
+            if !Task.isCancelled { watch.killIfRunning() }
         }
-        // A busy test run can resume this task long after the deadline: a process that
-        // ended meanwhile has ended, not timed out.
-        if let status = poll(pid) { return status }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return nil
+        let status = await watch.status()
+        deadline.cancel()
+        return status
     }
 
     /// The same, blocking: for `deinit`, where nothing can be awaited.
@@ -65,5 +64,11 @@ enum ChildProcess {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return nil
+    }
+
+    /// WIFSIGNALED/WTERMSIG and WEXITSTATUS, macros Swift does not see.
+    static func shellStatus(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 }

@@ -69,7 +69,7 @@ import Testing
     /// merges, CASCADE and NOT NULL are refused without an offer.
     @Test func aFileAndAPostgreSQLSchemaAlike() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("merges")
+        let url = try await PostgresServer.database("merges")
         let schema = """
             CREATE TABLE parent (id integer PRIMARY KEY, name text);
             CREATE TABLE nulled (id integer PRIMARY KEY, parent_id integer REFERENCES parent(id) ON DELETE SET NULL, x integer);

@@ -88,7 +88,7 @@ import Testing
     /// libpq, and a wrong one is refused without being repeated.
     @Test func passwordsReachTheServerAndNoMessage() async throws {
         let sandbox = try Sandbox()
-        let server = try PostgresOwnServer("password")
+        let server = try await PostgresOwnServer.start("password")
         // The server's own user keeps trust; `pw` must give its password.
         try await PostgresStoreTests.load(
             """

@@ -19,7 +19,7 @@ import Testing
     private func store(_ engine: String, in sandbox: Sandbox) async throws -> (location: String, other: [String]) {
         try sandbox.write("schema.sql", Self.schema)
         if engine == "postgres" {
-            let url = try PostgresServer.database("lostupdate")
+            let url = try await PostgresServer.database("lostupdate")
             try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
             return (url, ["/usr/bin/psql", "-qAt", url, "-c"])
         }

@@ -170,7 +170,7 @@ import Testing
             print(count("actor"), count("casting"))
             """#)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
-        let url = try PostgresServer.database("ownkeyjoins")
+        let url = try await PostgresServer.database("ownkeyjoins")
         try await PostgresStoreTests.psql(sandbox, url, file: "pg.sql")
         let lite = try await sandbox.quarry(["lite.db", "script.lua"])
         let postgres = try await sandbox.quarry([url, "script.lua"])

@@ -47,7 +47,7 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.write("define.lua", Self.define)
         try sandbox.write("delete.lua", Self.delete)
-        let url = try PostgresServer.database("cascades")
+        let url = try await PostgresServer.database("cascades")
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["define.lua", "delete.lua"], on: ["lite.db", url])
         guard outputs.count == 2 else {
             Issue.record("\(outputs)")
@@ -92,7 +92,7 @@ import Testing
         try sandbox.write("define.lua", Self.denyDefine)
         try sandbox.write("use.lua", Self.denyUse)
         try sandbox.write("dup.csv", "name,vin\nc1,V1\nc2,V1\n")
-        let url = try PostgresServer.database("denies")
+        let url = try await PostgresServer.database("denies")
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["define.lua", "use.lua"], on: ["lite.db", url])
         guard outputs.count == 2 else {
             Issue.record("\(outputs)")
@@ -111,7 +111,7 @@ import Testing
     /// dropped that key).
     @Test func refusalsOfTheSchemaChangeNothing() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("schemarefusals")
+        let url = try await PostgresServer.database("schemarefusals")
         let long = String(repeating: "E", count: 55)
         let links = try await sandbox.quarry([
             url, "-e", #"entity "Tag" { name = "string" }; print(pcall(entity("\#(long)"), { red = { many = "Tag", inverse = "reds" } }))"#

@@ -24,7 +24,7 @@ import Testing
             INSERT INTO c1 VALUES (1, 1, 1); INSERT INTO c2 VALUES (1, 2, 2); INSERT INTO c3 VALUES (1, 3, 3);
             INSERT INTO c4 VALUES (1, 4, 4); INSERT INTO c5 VALUES (1, 5, 5);
             """)
-        let url = try PostgresServer.database("deleteorder")
+        let url = try await PostgresServer.database("deleteorder")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         // What the server takes, each in a transaction rolled back.
         let server = try await serverTakes(1...5, sandbox, url, then: "SET CONSTRAINTS ALL IMMEDIATE; ")
@@ -57,7 +57,7 @@ import Testing
             INSERT INTO p VALUES (1, 'a'), (2, 'b');
             INSERT INTO later_restrict VALUES (1, 1, 1); INSERT INTO early_restrict VALUES (1, 2, 2);
             """)
-        let url = try PostgresServer.database("deleteordermade")
+        let url = try await PostgresServer.database("deleteordermade")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\ttrue", "2\tfalse"], "\(server)")
@@ -92,7 +92,7 @@ import Testing
             INSERT INTO alpha VALUES (1, 1, 1, NULL);
             INSERT INTO beta VALUES (1, 2);
             """)
-        let url = try PostgresServer.database("deleteordercascades")
+        let url = try await PostgresServer.database("deleteordercascades")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\tfalse", "2\ttrue"], "\(server)")

@@ -39,7 +39,7 @@ import Testing
         try sandbox.write("relate.lua", Self.relateScript)
         try sandbox.write("sort.lua", Self.sortScript)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("firsttry")
+        let url = try await PostgresServer.database("firsttry")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         // The relate script twice (the second run finds the sidecar's on SQLite), then the sorts.
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["relate.lua", "relate.lua", "sort.lua"], on: ["lite.db", url])
@@ -74,7 +74,7 @@ import Testing
             #"""
             print(relate("Flight", "carrier", "Airline", "code", "airline"), Flight:first().airline.name, #Airline:first().flight_set)
             """#)
-        let url = try PostgresServer.database("firsttrymade")
+        let url = try await PostgresServer.database("firsttrymade")
         let outputs = try await PostgresStoreTests.inTurn(sandbox, ["define.lua", "relate.lua", "relate.lua"], on: ["made.db", url])
         #expect(outputs.count == 2 && outputs[0] == ["airline\tUnited\t1", "airline\tUnited\t1"], "\(outputs)")
         #expect(outputs.count == 2 && outputs[1] == outputs[0], "\(outputs)")
@@ -102,7 +102,7 @@ import Testing
             local again = notes:get(a.id)
             print(tostring(again.created_at) == tostring(a.created_at), again.u == a.u)
             """#)
-        let url = try PostgresServer.database("computeddefaults")
+        let url = try await PostgresServer.database("computeddefaults")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let result = try await sandbox.quarry([url, "script.lua"])
         #expect(result.status == 0, "\(result)")

@@ -265,7 +265,7 @@ import Testing
             INSERT INTO payment_p2 VALUES (3, 1.25, 2);
             INSERT INTO payment VALUES (4, 9.99, 3);
             """)
-        let url = try PostgresServer.database("inherits")
+        let url = try await PostgresServer.database("inherits")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let result = try await sandbox.quarry([
             url, "-e", #"print(count("payment"), count("payment", "amount > 2"), payment:get(3).month, #entities())"#

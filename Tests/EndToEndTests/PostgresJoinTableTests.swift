@@ -39,7 +39,7 @@ import Testing
     /// each made from `schema.sql` by its own shell; both runs must succeed.
     static func onBothEngines(_ sandbox: Sandbox, database: String) async throws -> (url: String, lite: ProcessResult, postgres: ProcessResult) {
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database(database)
+        let url = try await PostgresServer.database(database)
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let lite = try await sandbox.quarry(["lite.db", "script.lua"])
         let postgres = try await sandbox.quarry([url, "script.lua"])

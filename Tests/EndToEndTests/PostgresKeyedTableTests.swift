@@ -44,7 +44,7 @@ import Testing
             for _, c in ipairs(fetch{ "customer", sort = "code" }) do print(c.code, c.city, #c.orders) end
             """#)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("textkeys")
+        let url = try await PostgresServer.database("textkeys")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let lite = try await sandbox.quarry(["lite.db", "script.lua"])
         let postgres = try await sandbox.quarry([url, "script.lua"])
@@ -122,7 +122,7 @@ import Testing
             INSERT INTO visit VALUES ('aaaaaaaa-0000-0000-0000-000000000001', '2024-01-01', 5), ('aaaaaaaa-0000-0000-0000-000000000001', '2024-01-02', 7),
               ('aaaaaaaa-0000-0000-0000-000000000003', '2024-01-01', 2);
             """)
-        let url = try PostgresServer.database("otherkeys")
+        let url = try await PostgresServer.database("otherkeys")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         try sandbox.write(
             "keys.lua",
@@ -171,7 +171,7 @@ import Testing
     /// the same rows (a pending change saves to the row it was made on).
     @Test func keyedObjectsSurviveARestart() async throws {
         let sandbox = try Sandbox()
-        let server = try PostgresOwnServer("keyedrestart")
+        let server = try await PostgresOwnServer.start("keyedrestart")
         try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         try sandbox.write(
             "restart.lua",

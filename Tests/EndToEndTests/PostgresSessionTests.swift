@@ -42,7 +42,7 @@ import Testing
 
     @Test func aSessionSurvivesARestartOfItsServer() async throws {
         let sandbox = try Sandbox()
-        let server = try PostgresOwnServer("restart")
+        let server = try await PostgresOwnServer.start("restart")
         try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         try sandbox.write(
             "session.lua",
@@ -95,12 +95,12 @@ import Testing
     /// next line works and the change typed before it saves.
     @Test func theREPLWorksOnAfterARestart() async throws {
         let sandbox = try Sandbox()
-        let server = try PostgresOwnServer("repl")
+        let server = try await PostgresOwnServer.start("repl")
         try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         let repl = try await TmuxSession(sandbox, arguments: [server.url])
         try await repl.waitForPrompt()
         #expect(try await repl.enter(#"o = item:get(2); o.n = "typed""#) == [])
-        try server.restart()
+        try await server.restartAwaited()
         #expect(try await repl.enter(#"count("item")"#) == ["2"])
         // The change is not dropped by an .open (of the same URL, the way the REPL said to
         // reconnect before): it is named, and the session goes on.
@@ -114,7 +114,7 @@ import Testing
     /// keys that changed (as it does for a row an object holds), on both engines.
     @Test func observersHearAnotherSessionsUpdateWithItsKeys() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("outsidekeys")
+        let url = try await PostgresServer.database("outsidekeys")
         let schema =
             "CREATE TABLE item (id integer PRIMARY KEY, n text, k integer);\nINSERT INTO item VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3);\n"
         try sandbox.write("schema.sql", schema)
@@ -147,7 +147,7 @@ import Testing
     /// rolled back, it opens.
     @Test func openRefusesWhileChangesArePending() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("pendingopen")
+        let url = try await PostgresServer.database("pendingopen")
         try sandbox.write("schema.sql", "CREATE TABLE item (id serial PRIMARY KEY, n text);\nINSERT INTO item (n) VALUES ('a'), ('b');\n")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         try sandbox.write("lite.sql", "CREATE TABLE item (id INTEGER PRIMARY KEY, n TEXT);\nINSERT INTO item (n) VALUES ('a'), ('b');\n")

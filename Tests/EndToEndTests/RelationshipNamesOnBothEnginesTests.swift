@@ -28,7 +28,7 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", Self.schema)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("capitalnames")
+        let url = try await PostgresServer.database("capitalnames")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let commands = ".schema\n"
         let lite = try await sandbox.quarry(["lite.db", "-"], stdin: commands)
@@ -76,7 +76,7 @@ import Testing
             INSERT INTO product_tags VALUES ('S10_1678', 'bike'), ('S10_1678', 'old'), ('S10_1949', 'car');
             """)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("keynamednames")
+        let url = try await PostgresServer.database("keynamednames")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         try sandbox.write(
             "script.lua",

@@ -28,7 +28,7 @@ import Testing
 
     /// The same schema in a new PostgreSQL database (its URL) and in `lite.db`.
     static func stores(_ name: String, in sandbox: Sandbox) async throws -> [String] {
-        let url = try PostgresServer.database(name)
+        let url = try await PostgresServer.database(name)
         try sandbox.write("pg.sql", schema)
         try sandbox.write("lite.sql", "PRAGMA foreign_keys = ON;\n" + schema)
         try await PostgresStoreTests.psql(sandbox, url, file: "pg.sql")
@@ -50,7 +50,7 @@ import Testing
     @Test func childrenTakeTheColumnsDefault() async throws {
         let sandbox = try Sandbox()
         // The engine's own DELETE, in a database of its own.
-        let reference = try PostgresServer.database("setdefault_psql")
+        let reference = try await PostgresServer.database("setdefault_psql")
         try sandbox.write("ref.sql", Self.schema + "DELETE FROM parent WHERE id = 30;\n")
         try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
         try sandbox.write("ref-lite.sql", "PRAGMA foreign_keys = ON;\n" + Self.schema + "DELETE FROM parent WHERE id = 30;\n")
@@ -77,7 +77,7 @@ import Testing
     /// and nothing changes.
     @Test func aDefaultNamingTheParentGoingIsRefused() async throws {
         let sandbox = try Sandbox()
-        let reference = try PostgresServer.database("setdefault_refused")
+        let reference = try await PostgresServer.database("setdefault_refused")
         try sandbox.write("ref.sql", Self.schema)
         try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
         let refused = try await sandbox.run(
@@ -103,7 +103,7 @@ import Testing
     @Test func aKeyOfSeveralColumnsTakesItsColumnsDefaults() async throws {
         let sandbox = try Sandbox()
         let pairs = "SELECT id || ':' || pa || '/' || pb FROM pairchild ORDER BY id"
-        let reference = try PostgresServer.database("setdefault_pair_psql")
+        let reference = try await PostgresServer.database("setdefault_pair_psql")
         try sandbox.write("ref.sql", Self.schema + "DELETE FROM pair WHERE a = 3;\n")
         try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
         try sandbox.write("ref-lite.sql", "PRAGMA foreign_keys = ON;\n" + Self.schema + "DELETE FROM pair WHERE a = 3;\n")
@@ -185,7 +185,7 @@ import Testing
     /// save (psql's own DELETE takes the next value; the reason was left out).
     @Test func aServerDefaultThatWritesIsRefusedWithItsReason() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("setdefault_nextval")
+        let url = try await PostgresServer.database("setdefault_nextval")
         try sandbox.write(
             "pg.sql",
             """

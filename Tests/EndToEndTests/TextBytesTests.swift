@@ -103,7 +103,7 @@ import Testing
     @Test func textThatIsNotUTF8IsRefusedByPostgreSQLNamingTheAttribute() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("schema.sql", "CREATE TABLE t (id serial PRIMARY KEY, h text, n integer); INSERT INTO t (h, n) VALUES ('plain', 1);")
-        let url = try PostgresServer.database("textbytes")
+        let url = try await PostgresServer.database("textbytes")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         for script in [#"local o = t:first(); o.h = "A\254B"; save()"#, #"t:new{ h = "\255", n = 2 }; save()"#] {
             let result = try await sandbox.quarry([url, "-e", script])

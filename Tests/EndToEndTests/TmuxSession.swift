@@ -7,9 +7,17 @@ import Testing
 ///
 /// The pane runs `quarry ARGS; echo "[quarry exited: $?]"; sleep 600`, so the exit status
 /// of the REPL shows on the screen. The server is killed when the session is released.
+///
+/// Everything the pane's programs write is also copied to a file (`pipe-pane`), whose size
+/// says when the screen can have changed: a wait reads the screen again only then, so
+/// sixty sessions waiting at once in a full run do not each start a tmux client every few
+/// milliseconds (each one costs the two cores as much as quarry's own work).
 final class TmuxSession {
     let sandbox: Sandbox
     let socket: String
+    /// The pane's output, copied by tmux as it draws it (a `.stream-` name, which the
+    /// sandbox's listing leaves out as the harness's own).
+    private let paneOutput: String
     private let tmux: URL
     private var serverPID: pid_t?
     private static let target = "repl"
@@ -20,12 +28,15 @@ final class TmuxSession {
         tmux = try Self.locateTmux()
         // A socket inside the sandbox: private to this test, and removed with it.
         socket = sandbox.path("tmux.sock")
+        paneOutput = sandbox.path(".stream-pane")
         let run = ([Self.quote(sandbox.binary.path)] + arguments.map(Self.quote)).joined(separator: " ")
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value)) " }.joined()
         let command =
             "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(assignments)\(run); "
             + #"echo "\#(Self.exitMarker)$?]"; sleep 600"#
         try await tmux(["new-session", "-d", "-s", Self.target, "-x", "120", "-y", "40", command])
+        // What was drawn before this is on the screen, which every wait reads first.
+        try await tmux(["pipe-pane", "-t", Self.target, "exec cat >> " + Self.quote(paneOutput)])
         serverPID = pid_t(
             try await tmux(["display-message", "-p", "#{pid}"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines))
@@ -70,16 +81,36 @@ final class TmuxSession {
 
     /// Polls the screen until `condition` holds; fails with the screen's contents if it
     /// does not within `timeout` seconds.
+    ///
+    /// The screen is read at once, then again each time the pane has written more (the
+    /// size of its copy, looked at every 20 ms, costs no process), and at least once a
+    /// second in case something changed the screen without writing, and once more at the
+    /// deadline, as a busy run can resume this task after it.
     @discardableResult
     func waitUntil(_ what: String, timeout: Double = 30, _ condition: ([String]) -> Bool) async throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines: [String] = []
+        var written = -1
+        var lastRead = Date.distantPast
         while Date() < deadline {
-            lines = try await screen()
-            if condition(lines) { return lines }
-            try await Task.sleep(nanoseconds: 40_000_000)
+            let size = paneOutputSize()
+            if size != written || Date().timeIntervalSince(lastRead) >= 1 {
+                written = size
+                lastRead = Date()
+                lines = try await screen()
+                if condition(lines) { return lines }
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
         }
+        lines = try await screen()
+        if condition(lines) { return lines }
         throw HarnessError("timed out after \(timeout)s waiting for \(what); the screen:\n" + lines.joined(separator: "\n"))
+    }
+
+    /// How many bytes the pane has written since the copy began (0 before it has any).
+    private func paneOutputSize() -> Int {
+        var info = stat()
+        return stat(paneOutput, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Waits until the last row is the prompt `prompt` (`">"` or `">>"`, trailing space trimmed).

@@ -20,6 +20,12 @@ public final class PostgresOwnServer {
         self.url = url
     }
 
+    /// Starts one, awaited: `initdb` and the start are waited for on a thread of their own
+    /// (`OffThePool`), not one of the runner's few.
+    public static func start(_ name: String) async throws -> PostgresOwnServer {
+        try await OffThePool.run { try PostgresOwnServer(name) }
+    }
+
     deinit { stop() }
 
     /// The command that restarts it (fast shutdown, then a start on the same port), for a
@@ -30,6 +36,11 @@ public final class PostgresOwnServer {
     public func restart() throws {
         let result = try PostgresServer.run(PostgresServer.script, ["restart", folder])
         guard result.status == 0 else { throw PostgresServer.Unavailable(description: "scripts/postgres restart failed: \(result.errors)") }
+    }
+
+    /// The same, awaited off the runner's threads.
+    public func restartAwaited() async throws {
+        try await OffThePool.run { try self.restart() }
     }
 
     public func stop() {

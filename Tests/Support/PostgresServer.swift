@@ -29,6 +29,12 @@ public enum PostgresServer {
         return base[...slash] + unique
     }
 
+    /// The same, awaited: the server's start (the first time) and psql are waited for on a
+    /// thread of their own (`OffThePool`), not one of the runner's few.
+    public static func database(_ name: String) async throws -> String {
+        try await OffThePool.run { try database(name) as String }
+    }
+
     private static let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("quarry-postgres-\(ProcessInfo.processInfo.processIdentifier)").path
 
