@@ -59,6 +59,7 @@ WORKLOADS = [
     ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
     ("coredata_cold", "12b same, model decoded anew", "sqlite3", 5.0, None, "process"),
     ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
+    ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.5, None, "both"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
@@ -68,6 +69,7 @@ WORKLOADS = [
     ("pg_export_big", "P6b PostgreSQL export 224,200 rows", "psql \\copy", 1.2, None, "both"),
     ("pg_export_sql", "P6c same, export(sql(...))", "psql \\copy", 1.2, None, "both"),
     ("pg_save", "P7 PostgreSQL save of 27,004 rows", "psql UPDATEs", 1.5, None, "both"),
+    ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 2.0, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x).
 SCALED_TARGETS = {"import": 1.2}

@@ -145,7 +145,7 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// `run`, for a statement writing `columns` of `entity`'s row: a value past its
     /// column's precision is named (`PostgresNumericOverflow`).
-    private func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
+    func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
         do { return try run(sql, values) } catch {
             throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: context.mapped(entity).table, columns: columns, values: values)
         }
@@ -153,7 +153,7 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// Sends the updates waiting, in one pipeline, and reads back their rows; the first
     /// refused is thrown as `run` would have thrown it.
-    private func sendUpdates() throws {
+    func sendUpdates() throws {
         let waiting = updates.waiting
         guard !waiting.isEmpty else { return }
         updates.waiting = []
@@ -184,25 +184,45 @@ struct PostgresSaveStatements: SaveStatements {
         keys: SaveChangesRequest.Keys
     ) throws -> Int64 {
         try sendUpdates()
+        let written = try newRowValues(NewRow(object: object, entity: entity, toOne: toOne), keys: keys)
+        let sql = insertSQL(entity, written.names, rows: 1)
+        let row = try run(sql, written.values, writing: written.names, of: entity).rows.first
+        return try tookRow(row, object, entity, sent: written.values)
+    }
+
+    /// The columns a new row writes and their values. A nil key takes the column's
+    /// sequence, as SQLite gives a rowid; a column with a default the object was not given
+    /// takes its default (`now()`, `nextval(...)`), left out. A nil the object was given
+    /// for such a column is written, as psql would write it. Text that is not UTF-8 is
+    /// refused here, before anything is sent.
+    func newRowValues(_ row: NewRow, keys: SaveChangesRequest.Keys) throws -> (names: [String], values: [Value]) {
+        let (object, entity) = (row.object, row.entity)
         let storage = context.mapped(entity)
-        // A nil key takes the column's sequence, as SQLite gives a rowid; a column with a
-        // default the object was not given takes its default (`now()`, `nextval(...)`).
-        // A nil the object was given for such a column is written, as psql would write it.
         let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
         let attributes = entity.attributeNames.filter { name in
             guard !storage.generated.contains(name), !filled.contains(name) else { return false }
             return !context.insertedValue(object, name, keys: keys).isNull || storage.engineDefaults.contains(name)
         }
-        let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + toOne.map(\.key)
-        let names = attributes + toOne.map(\.name)
+        let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + row.toOne.map(\.key)
+        let names = attributes + row.toOne.map(\.name)
         try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
+        return (names, values)
+    }
+
+    /// An INSERT of `rows` rows writing `names` (none: one row of the table's defaults),
+    /// each row returned whole, its key first (`EntityStorage.selection`).
+    func insertSQL(_ entity: EntityDescription, _ names: [String], rows: Int) -> String {
+        let storage = context.mapped(entity)
         let returning = " RETURNING \(storage.selection(of: entity))"
-        let sql =
-            names.isEmpty
-            ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
-            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(names.map { Self.placeholder($0, storage) }.joined(separator: ", ")))"
-                + returning
-        let row = try run(sql, values, writing: names, of: entity).rows.first
+        guard !names.isEmpty else { return "INSERT INTO \(storage.table) DEFAULT VALUES" + returning }
+        let row = "(" + names.map { Self.placeholder($0, storage) }.joined(separator: ", ") + ")"
+        return "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ") + returning
+    }
+
+    /// The new key of the row the server returned for `object`, noting what the server
+    /// made of its values (`sent`).
+    func tookRow(_ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription, sent values: [Value]) throws -> Int64 {
         guard let newKey = row?.first?.storedInteger else {
             throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
         }

@@ -95,8 +95,13 @@ struct SQLiteSaveStatements: SaveStatements {
 
     /// `value` as `object`'s row keeps it in column `name`, noting how it reads back,
     /// appended to `arguments`.
-    private mutating func append(_ object: ManagedObject, _ name: String, _ value: Value, to arguments: inout SQLiteArguments) throws {
-        let entity = context.currentEntity(of: object)
+    private mutating func append(
+        _ object: ManagedObject, _ entity: EntityDescription, _ storage: EntityStorage, _ name: String, _ value: Value,
+        to arguments: inout SQLiteArguments
+    ) throws {
+        // Only a foreign table's columns keep formats (`ColumnFormats.stored`); elsewhere
+        // a value is written as it is, which asking it for every value of a large save cost.
+        guard storage.layout == .foreignTable else { return arguments.append(value.databaseValue, for: value) }
         let written: DatabaseValue
         do { written = try formats.stored(value, entity, name, in: db, context: context) } catch let error as StoreError {
             throw StoreError.during(operation: "save", error)
@@ -105,14 +110,31 @@ struct SQLiteSaveStatements: SaveStatements {
         arguments.append(written, for: value)
     }
 
-    package mutating func insert(
-        _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
-        keys: SaveChangesRequest.Keys
-    ) throws -> Int64 {
-        let storage = context.mapped(entity)
+    /// How the new rows of one entity leaving out the same columns are written: made once
+    /// a save, as writing the SQL and looking up its statement again for each of 20,000
+    /// new objects was a large part of their save.
+    private struct InsertPlan {
+        let storage: EntityStorage
+        /// The attribute columns written, in the entity's order (the to-one keys follow).
+        let written: [String]
+        let statement: Statement
+    }
+    private var insertPlans: [InsertPlanKey: InsertPlan] = [:]
+    /// Where each entity's rows are, looked up once a save.
+    private var storages: [String: EntityStorage] = [:]
+    private struct InsertPlanKey: Hashable {
+        let entity: String
+        let filled: [String]
+        let toOne: [String]
+    }
+
+    private mutating func insertPlan(
+        _ entity: EntityDescription, filled: [String], toOne: [(name: String, key: Value)], storage: EntityStorage
+    ) throws -> InsertPlan {
+        let key = InsertPlanKey(entity: entity.name, filled: filled, toOne: toOne.map(\.name))
+        if let plan = insertPlans[key] { return plan }
         // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting
         // one); so is a column whose default is an expression the object was not given.
-        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
         let written = entity.attributeNames.filter { !storage.generated.contains($0) && !filled.contains($0) }
         let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
@@ -123,24 +145,35 @@ struct SQLiteSaveStatements: SaveStatements {
             (names.isEmpty
                 ? "INSERT INTO \(storage.table) DEFAULT VALUES"
                 : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))") + returning
-        var values = SQLiteArguments()
-        for name in written { try append(object, name, context.insertedValue(object, name, keys: keys), to: &values) }
-        values.append(contentsOf: toOne.map(\.key))
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
-        // Objects leaving out the same columns share one statement.
-        let statement = try db.cachedStatement(sql: sql)
+        let plan = InsertPlan(storage: storage, written: written, statement: try db.cachedStatement(sql: sql))
+        insertPlans[key] = plan
+        return plan
+    }
+
+    package mutating func insert(
+        _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+        keys: SaveChangesRequest.Keys
+    ) throws -> Int64 {
+        let storage = storages[entity.name] ?? context.mapped(entity)
+        storages[entity.name] = storage
+        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
+        let plan = try insertPlan(entity, filled: filled, toOne: toOne, storage: storage)
+        var values = SQLiteArguments()
+        for name in plan.written { try append(object, entity, storage, name, context.insertedValue(object, name, keys: keys), to: &values) }
+        values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
         if filled.isEmpty {
-            try statement.execute(values)
+            try plan.statement.execute(values)
         } else {
             // The whole insert happens at the first step, which also yields the row.
-            returned = try statement.rows(values).first
+            returned = try plan.statement.rows(values).first
         }
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
         let key: Int64
         if storage.keyMayHoldOthers, let given { key = given } else { key = try store.insertedKey(of: entity, in: db, context: context) }
-        try readGenerated(object, entity, key: .integer(key))
+        if !storage.generated.isEmpty { try readGenerated(object, entity, key: .integer(key)) }
         if !filled.isEmpty { try readFilled(filled, returned, object, entity, key: .integer(key)) }
         return key
     }
@@ -183,9 +216,10 @@ struct SQLiteSaveStatements: SaveStatements {
     {
         let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         var values = SQLiteArguments()
-        for name in attributes { try append(object, name, object.pending[name] ?? .null, to: &values) }
-        values.append(contentsOf: toOne.map(\.key) + [key])
+        let entity = context.currentEntity(of: object)
         let storage = context.mapped(object.entity)
+        for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
+        values.append(contentsOf: toOne.map(\.key) + [key])
         try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(values)
         try readGenerated(object, object.entity, key: key)
     }

@@ -166,18 +166,20 @@ public final class ObjectContext {
     /// key column that is a foreign key is given by them).
     public func insert(into entityName: String, values: [String: Value], linking: [String]) throws -> ManagedObject {
         let entity = try entity(named: entityName)
-        if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        // Looked up once: an object is made for each row a script inserts.
+        let storage = mapped(entity)
+        if storage.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if entity.isAbstract {
             throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
         }
         var initial: [String: Value] = [:]
         // A default the engine computes is not the object's until it is saved: no value
         // pending, so the INSERT leaves the column for the engine to fill (`engineDefaults`).
-        let computed = mapped(entity).engineDefaults
+        let computed = storage.engineDefaults
         for attribute in entity.attributes where !computed.contains(attribute.name) {
             initial[attribute.name] = attribute.defaultValue ?? .null
         }
-        for (name, clock) in mapped(entity).clockDefaults {
+        for (name, clock) in storage.clockDefaults {
             guard let type = entity.attribute(named: name)?.type else { continue }
             initial[name] = connection.engine.clockValue(clock, as: type) ?? .null
         }
@@ -189,7 +191,7 @@ public final class ObjectContext {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try object.setValue(value, forKey: key)
         }
-        try requireGivenKeys(of: object, linking: linking)
+        if !storage.keysToGive.isEmpty { try requireGivenKeys(of: object, linking: linking) }
         unsaved.inserted.append(object)
         bumpPendingGeneration(touching: object)
         return object

@@ -14,6 +14,12 @@ package protocol SaveStatements {
         _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
         keys: SaveChangesRequest.Keys
     ) throws -> Int64
+    /// How many new rows the engine takes at once (`insert(_:keys:)`); 1 for each alone.
+    var insertBatch: Int { get }
+    /// Inserts `rows`, none of which names another of them, in order; returns their new
+    /// keys in the same order. A refusal is the one the first row refused alone would
+    /// give, and nothing of the save is written.
+    mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64]
     /// Writes `attributes` (their pending values) and the to-one keys `toOne` to the row
     /// of `object` known by `key`. `readsBack`: the object learns what the engine made of
     /// its values (a server's rounding, a trigger's change).
@@ -30,6 +36,32 @@ package protocol SaveStatements {
     var readBacks: [(ManagedObject, String, Value)] { get }
 }
 
+/// One new row of a save: its object, the entity it is written as, and its to-one keys
+/// (NULL for a target not saved yet).
+package struct NewRow {
+    package let object: ManagedObject
+    package let entity: EntityDescription
+    package let toOne: [(name: String, key: Value)]
+
+    package init(object: ManagedObject, entity: EntityDescription, toOne: [(name: String, key: Value)]) {
+        self.object = object
+        self.entity = entity
+        self.toOne = toOne
+    }
+}
+
+extension SaveStatements {
+    package var insertBatch: Int { 1 }
+
+    /// Each row alone, for an engine that writes no more than one at once.
+    package mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64] {
+        var given: [Int64] = []
+        given.reserveCapacity(rows.count)
+        for row in rows { given.append(try insert(row.object, row.entity, toOne: row.toOne, keys: keys)) }
+        return given
+    }
+}
+
 /// Writes the rows of a `SaveChangesRequest` in the order every engine takes them, once
 /// for all: inserts (parents first, as the request orders them), then the to-one keys of
 /// inserted objects whose targets were inserted after them, updates, links kept in
@@ -44,17 +76,30 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
         let request = result.request
         var keys = SaveChangesRequest.Keys()
         var laterLinks: [ManagedObject] = []
+        // New rows go to the engine `insertBatch` at a time (a server's round trip each
+        // row made 20,000 new objects wait 6.4 s); a row naming an object still in the run
+        // waits until that object has its key.
+        var run: [NewRow] = []
+        var inRun: Set<ObjectIdentifier> = []
         for object in request.inserts {
+            if !run.isEmpty, object.pendingToOne.values.contains(where: { $0.map { inRun.contains(ObjectIdentifier($0)) } ?? false }) {
+                try writeRun(&run, &keys, &result)
+                inRun = []
+            }
             let entity = context.currentEntity(of: object)
             let toOne = entity.ownKeyColumns.map(\.name)
             for name in toOne {
                 let target = object.pendingToOne[name] ?? nil
                 if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
             }
-            let newKey = try rows.insert(object, entity, toOne: toOne.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, keys: keys)
-            result.newKeys.append(newKey)
-            keys.byObject[ObjectIdentifier(object)] = newKey
+            run.append(NewRow(object: object, entity: entity, toOne: toOne.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }))
+            inRun.insert(ObjectIdentifier(object))
+            if run.count >= rows.insertBatch {
+                try writeRun(&run, &keys, &result)
+                inRun = []
+            }
         }
+        try writeRun(&run, &keys, &result)
         // Inserted objects pointing at objects inserted after them.
         for object in laterLinks {
             let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
@@ -100,6 +145,20 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
         }
         try rows.didWrite(request, keys: keys)
         result.readBacks = rows.readBacks
+    }
+
+    /// Inserts the rows of `run` and empties it; their keys go to `keys` and `result`.
+    private mutating func writeRun(_ run: inout [NewRow], _ keys: inout SaveChangesRequest.Keys, _ result: inout SaveChangesResult) throws {
+        guard !run.isEmpty else { return }
+        let given = try rows.insert(run, keys: keys)
+        guard given.count == run.count else {
+            throw StoreError.database(message: "save: \(run.count) new rows were written, but \(given.count) keys came back")
+        }
+        for (row, key) in zip(run, given) {
+            result.newKeys.append(key)
+            keys.byObject[ObjectIdentifier(row.object)] = key
+        }
+        run = []
     }
 
     package init(context: ObjectContext, rows: Rows) {

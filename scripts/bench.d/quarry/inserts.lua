@@ -1,0 +1,8 @@
+-- Workload 14 (Quarry): 20,000 new objects made and written in one save(), as a user
+-- writes it (issue 62). The file holds the entity `items` and no rows.
+local t0 = now()
+for i = 1, 20000 do items:new{ v = "x" .. i } end
+local saved = save()
+local t = now() - t0
+print(saved.inserted)
+io.stderr:write(string.format("BENCH_TIME %.6f\n", t))
