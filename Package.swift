@@ -50,7 +50,7 @@ let package = Package(
         // Core Data's model files: XML, keyed archives, Swift source.
         .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CZlib"], swiftSettings: swift5),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
-        .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows"], swiftSettings: swift5),
+        .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift5),
         // The core: the context, objects, the stores' protocol, the layouts written once, import.
         .target(
             name: "QuarryStore",

@@ -163,3 +163,24 @@ extension Database {
         }
     }
 }
+
+extension SQLiteCursor {
+    /// A cell of a statement a person wrote, exported as `export(sql(...))` writes it
+    /// (see `SQLitePreparedQuery.exportRows`).
+    func writeQueryCell(_ column: Int32, writer: inout TableWriter, into out: inout [UInt8]) {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: writer.integer(int64(column), into: &out)
+        case SQLITE_FLOAT: writer.real(double(column), into: &out)
+        case SQLITE_TEXT:
+            let bytes = text(column)
+            if let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 {
+                // A NUL or bytes that are not UTF-8: as the value keeps them.
+                writer.value(value(column), into: &out)
+            } else {
+                writer.text(bytes, into: &out)
+            }
+        case SQLITE_BLOB: writer.text(blob(column).assumingMemoryBound(to: UInt8.self), into: &out)
+        default: writer.null(into: &out)
+        }
+    }
+}

@@ -55,6 +55,7 @@ WORKLOADS = [
     ("fold_cd", "9b CONTAINS[cd]", "sqlite3 LIKE", 2.0, None, "both"),
     ("export_csv", "10a export CSV", "sqlite3 -csv", 1.5, None, "both"),
     ("export_json", "10b export JSON", "sqlite3 -json", 1.5, None, "both"),
+    ("export_query", "10c export CSV, export({ sql = ... })", "sqlite3 -csv", 1.5, None, "both"),
     ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 1.5, None, "both"),
     ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
     ("coredata_cold", "12b same, model decoded anew", "sqlite3", 5.0, None, "process"),
@@ -67,7 +68,8 @@ WORKLOADS = [
     ("pg_fold", "P5 PostgreSQL CONTAINS[cd], BEGINSWITH[c]", "psql ILIKE", 2.0, None, "both"),
     ("pg_export_small", "P6a PostgreSQL export 2,242 rows", "psql \\copy", 1.2, None, "both"),
     ("pg_export_big", "P6b PostgreSQL export 224,200 rows", "psql \\copy", 1.2, None, "both"),
-    ("pg_export_sql", "P6c same, export(sql(...))", "psql \\copy", 1.2, None, "both"),
+    ("pg_export_query", "P6c same, export({ sql = ... })", "psql \\copy", 1.2, None, "both"),
+    ("pg_export_sql", "P6d same, export(sql(...)), read whole", "psql \\copy", None, None, "both"),
     ("pg_save", "P7 PostgreSQL save of 27,004 rows", "psql UPDATEs", 1.5, None, "both"),
     ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 2.0, None, "both"),
 ]

@@ -33,7 +33,24 @@ public struct ReadOnlyQuery {
     /// bytes may be kept (it throws to stop), so a result too big for the caller's budget
     /// is refused before it is all built.
     public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> QueryRows {
-        func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
+        try prepareChecked(in: context, for: "sql") { statement in
+            let columns = statement.columnNames
+            var rows: [[Value]] = []
+            var tally = RowTally(admit, columns: columns.count)
+            try statement.forEachRow(arguments: arguments) { row in
+                try tally.add(row.valueBytes)
+                rows.append(row.values)
+            }
+            try tally.finish()
+            return QueryRows(columns: columns, rows: rows)
+        }
+    }
+
+    /// `body` with the statement prepared and checked as `execute` says, not yet run; the
+    /// one place `sql()` and `export({ sql = ... })` are checked, so both refuse alike,
+    /// each refusal said by `operation` (the function called).
+    func prepareChecked<T>(in context: ObjectContext, for operation: String, _ body: (any PreparedQuery) throws -> T) throws -> T {
+        func refuse(_ reason: String) -> FetchError { .badOption(option: operation, reason: reason) }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = context.connection.engine.refusalBeforeCompiling(sql) { throw refuse(reason) }
         return try context.connection.prepareReadOnly(sql) { statement in
@@ -54,14 +71,7 @@ public struct ReadOnlyQuery {
             guard statement.accepts(arguments) else {
                 throw refuse("the statement's parameters do not match the \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given")
             }
-            var rows: [[Value]] = []
-            var tally = RowTally(admit, columns: columns.count)
-            try statement.forEachRow(arguments: arguments) { row in
-                try tally.add(row.valueBytes)
-                rows.append(row.values)
-            }
-            try tally.finish()
-            return QueryRows(columns: columns, rows: rows)
+            return try body(statement)
         }
     }
 

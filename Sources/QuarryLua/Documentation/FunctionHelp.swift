@@ -97,7 +97,8 @@ public struct FunctionHelp {
                 #"local f = os.tmpname(); local h = io.open(f, "w"); h:write("a,b\n1,x\n"); h:close(); assert(import(f, { entity = "Imported" }) == 1); os.remove(f)"#
         ),
         FunctionHelp(
-            name: "export", usage: #"export(results, "out.csv" | "out.json")"#, summary: "Writes results to a file; returns the count.",
+            name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
+            summary: "Writes results, or a read-only query's rows as they come, to a file; returns the count.",
             example: #"local f = os.tmpname() .. ".json"; assert(export(fetch("Item"), f) == 3); os.remove(f)"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column", "Destination", "column" [, "name"])"#,

@@ -75,6 +75,12 @@ enum DataBindings {
             throw call.argumentError(
                 3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
         }
+        // A query: { sql = "SELECT ...", args = { ... } }, streamed to the file.
+        if call.type(1) == LUA_TTABLE, !isQuarryRows(call.state, 1) {
+            let named = LuaTable.field(call.state, 1, "sql") != LUA_TNIL
+            quarry_pop(call.state, 1)
+            if named { return try exportQuery(runtime, call) }
+        }
         // Dictionary rows (sql(), summarize(), group/having) export as results do.
         if call.type(1) == LUA_TTABLE, let rows = runtime.dictionaryRows(call, 1) {
             let path = try call.string(2)
@@ -84,5 +90,50 @@ enum DataBindings {
         let handle = try runtime.results(call, 1)
         let path = try call.string(2)
         do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
+    }
+
+    /// `export({ sql = "SELECT ...", args = { ... } }, path)`: the statement checked as
+    /// `sql()` checks it and its rows written as they come, the same file as
+    /// `export(sql(...), path)` writes (`ReadOnlyQuery.export`).
+    static func exportQuery(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let s = call.state
+        try QuarryRuntime.checkOptions(call, 1, allowed: ["sql", "args"], operation: "export")
+        guard LuaTable.field(s, 1, "sql") == LUA_TSTRING else {
+            let given = call.typeName(-1)
+            quarry_pop(s, 1)
+            throw OptionError("sql", mustBe: "a string (a SELECT statement)", got: given, operation: "export")
+        }
+        let text = luaString(s, -1)
+        quarry_pop(s, 1)
+        var arguments: [Value] = []
+        switch LuaTable.field(s, 1, "args") {
+        case LUA_TNIL: break
+        case LUA_TTABLE:
+            do {
+                arguments = try LuaTable.array(s, lua_gettop(s)) { i in
+                    guard let value = luaValue(s, -1) else {
+                        throw OptionError("args[\(i)]", mustBe: "a string, number, boolean, date or nil", operation: "export")
+                    }
+                    return value
+                }
+            } catch {
+                quarry_pop(s, 1)
+                throw error
+            }
+        default:
+            let given = call.typeName(-1)
+            quarry_pop(s, 1)
+            throw OptionError("args", mustBe: "a table", got: given, operation: "export")
+        }
+        quarry_pop(s, 1)
+        let path = try call.string(2)
+        do {
+            return call.push(try ReadOnlyQuery(text, arguments: arguments).export(in: runtime.context, to: path))
+        } catch let error as StoreError where error.operation == nil {
+            // SQLite's own words ("near "SELEC": syntax error") say which call failed.
+            throw luaError(StoreError.during(operation: "export", error))
+        } catch {
+            throw luaError(error)
+        }
     }
 }

@@ -72,7 +72,7 @@ extension PostgresConnection {
 
     /// The type OIDs of `sql`'s result columns, as the server describes it (prepared
     /// unnamed, not run).
-    private func resultTypes(of sql: String) throws -> [UInt32] {
+    func resultTypes(of sql: String) throws -> [UInt32] {
         let table = pq.pointee
         guard let prepare = table.prepare, let describe = table.describePrepared, let clear = table.clear,
             let nfields = table.nfields, let ftype = table.ftype
@@ -153,6 +153,8 @@ final class CopyRowReader {
     package let fields: [PostgresConnection.CopyField]
     package let types: [AttributeType]
     package let firstColumn: Int
+    /// How many fields each row has.
+    private let width: Int
     private var headerRead = false
     /// Each column's field of the row being written: start and length (-1 for NULL).
     private var spans: [(start: Int, length: Int)]
@@ -161,7 +163,25 @@ final class CopyRowReader {
         self.fields = fields
         self.types = types
         self.firstColumn = firstColumn
+        width = fields.count
         spans = Array(repeating: (0, -1), count: fields.count)
+    }
+
+    /// A reader of rows of `width` fields, read one by one (`field`) rather than written
+    /// by attribute types (`export({ sql = ... })`, `PostgresCopyQueryExport`).
+    package init(width: Int) {
+        fields = []
+        types = []
+        firstColumn = 0
+        self.width = width
+        spans = Array(repeating: (0, -1), count: width)
+    }
+
+    /// The bytes of the row's field `column`; nil for NULL.
+    package func field(_ column: Int, of row: Row) -> UnsafeRawBufferPointer? {
+        let span = spans[column]
+        guard span.length >= 0 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: row.bytes[span.start..<span.start + span.length])
     }
 
     /// A row: the message it is in and where its fields are.
@@ -169,7 +189,7 @@ final class CopyRowReader {
         package let bytes: UnsafeRawBufferPointer
     }
 
-    private static func malformed(_ what: String) -> StoreError {
+    static func malformed(_ what: String) -> StoreError {
         .postgres(sqlState: nil, sql: nil, message: "the server's COPY data is not as expected: \(what)")
     }
 
@@ -202,8 +222,8 @@ final class CopyRowReader {
             let count = Self.int16(b, at)
             at += 2
             if count == -1 { return } // the trailer
-            guard count == fields.count else { throw Self.malformed("\(count) fields where the query has \(fields.count)") }
-            for i in 0..<fields.count {
+            guard count == width else { throw Self.malformed("\(count) fields where the query has \(width)") }
+            for i in 0..<width {
                 guard at + 4 <= b.count else { throw Self.malformed("a row cut short") }
                 let length = Self.int32(b, at)
                 at += 4
@@ -320,12 +340,21 @@ final class CopyRowReader {
     /// `-0.000001`: the display scale's digits after the point); nil for NaN and the
     /// infinities, which are read as doubles on both paths.
     static func numericText(_ b: UnsafeRawBufferPointer) throws -> String? {
+        var text: [UInt8] = []
+        guard try appendNumericText(b, to: &text) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `numericText` into `text` (emptied first, its capacity kept: a scratch buffer an
+    /// export reuses for every field); false for NaN and the infinities.
+    static func appendNumericText(_ b: UnsafeRawBufferPointer, to text: inout [UInt8]) throws -> Bool {
+        text.removeAll(keepingCapacity: true)
         guard b.count >= 8 else { throw malformed("a numeric of \(b.count) bytes") }
         let ndigits = int16(b, 0)
         let weight = int16(b, 2)
         let sign = UInt16(bitPattern: Int16(int16(b, 4)))
         let scale = int16(b, 6)
-        guard sign == 0x0000 || sign == 0x4000 else { return nil }
+        guard sign == 0x0000 || sign == 0x4000 else { return false }
         guard ndigits >= 0, scale >= 0, b.count == 8 + 2 * ndigits else { throw malformed("a numeric of \(b.count) bytes") }
         func digit(_ i: Int) throws -> Int {
             guard i >= 0, i < ndigits else { return 0 }
@@ -335,7 +364,7 @@ final class CopyRowReader {
         }
         // Bytes with a running count: asking a String its count walks it, and doing that
         // at every digit group made a 16,383-digit scale quadratic.
-        var text: [UInt8] = sign == 0x4000 ? [45] : [] // "-"
+        if sign == 0x4000 { text.append(45) } // "-"
         text.reserveCapacity(2 + 4 * (max(weight, 0) + 1) + scale + 4)
         func append(group d: Int) {
             text.append(UInt8(48 + d / 1000))
@@ -359,7 +388,7 @@ final class CopyRowReader {
             }
             text.removeLast(text.count - end)
         }
-        return String(decoding: text, as: UTF8.self)
+        return true
     }
 
     /// 10^0 through 10^22, every one an exact double.

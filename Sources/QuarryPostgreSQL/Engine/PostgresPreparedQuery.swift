@@ -1,3 +1,4 @@
+import CQuarrySignals
 import QuarryEngine
 import QuarryModel
 import QuarryStore
@@ -26,5 +27,25 @@ struct PostgresPreparedQuery: PreparedQuery {
             let row = StoreRow(statement: statement)
             while try statement.step() { try body(row) }
         }
+    }
+
+    /// Through COPY where it can (`PostgresCopyQueryExport`); otherwise the rows a row at a
+    /// time (libpq's single-row mode), each value as `sql()` reads it: never every row at once.
+    package func exportRows(arguments: [Value], columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int {
+        if arguments.isEmpty, description.parameters == 0,
+            let count = try connection.copyQueryExport(description.sql, columns: columns, writer: &writer, file: file)
+        {
+            return count
+        }
+        var count = 0
+        try connection.withStreamedRows(numbered: description.sql) { statement in
+            statement.bind(values: arguments)
+            while try statement.step() {
+                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
+                try file.append { out in columns.writeRow(of: statement, writer: &writer, into: &out) }
+                count += 1
+            }
+        }
+        return count
     }
 }

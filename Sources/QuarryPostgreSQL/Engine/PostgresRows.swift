@@ -296,4 +296,12 @@ extension PostgresConnection {
         rows.datesAsText = true
         try body(rows)
     }
+
+    /// The same rows read a row at a time (`PostgresRowStream`): an export of a statement a
+    /// person wrote, which holds one row at a time however many there are.
+    func withStreamedRows(numbered sql: String, _ body: (any RowCursor) throws -> Void) throws {
+        let rows = PostgresRows(stream: { arguments in try PostgresRowStream(self, sql: sql, arguments: arguments) })
+        rows.datesAsText = true
+        try body(rows)
+    }
 }
