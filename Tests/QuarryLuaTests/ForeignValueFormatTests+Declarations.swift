@@ -138,7 +138,8 @@ extension ForeignValueFormatTests {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT d FROM t WHERE id = 1") } == "1970-01-01 00:00:01.500000")
-        #expect((h.string(#"select(2, format("t", "e"))"#) ?? "").contains("no one format Quarry can write (found '2021-01-01', '2021-01-01 00:00:00')"))
+        #expect(
+            (h.string(#"select(2, format("t", "e"))"#) ?? "").contains("no one format Quarry can write (found '2021-01-01', '2021-01-01 00:00:00')"))
         #expect((h.string(#"select(2, format("t", "f"))"#) ?? "").contains("no one format Quarry can write"))
         // A date with a zone and no time is read, but is no layout to write: refused.
         try queue.write { db in try db.execute(sql: "UPDATE t SET e = '2021-01-01+01:00'") }
