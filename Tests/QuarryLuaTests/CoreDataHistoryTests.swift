@@ -14,7 +14,7 @@ import Testing
 @testable import QuarryEngine
 @testable import QuarryLua
 @testable import QuarryPredicates
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryTests {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A foreign file's keys act on a parent's delete as SQLite (`foreign_keys=ON`) carries

@@ -8,7 +8,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A foreign key's relationship and inverse are named by the usual conventions (issue 29):

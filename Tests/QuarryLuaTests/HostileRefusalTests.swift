@@ -12,7 +12,7 @@ import Testing
 @testable import QuarryCoreData
 @testable import QuarryEngine
 @testable import QuarryLua
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct HostileRefusalTests {

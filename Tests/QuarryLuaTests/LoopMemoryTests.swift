@@ -9,7 +9,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A loop over every row keeps a batch or two in memory, whichever form it takes, and

@@ -8,7 +8,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// `[c]`, `[d]` and `[cd]` in PostgreSQL's SQL (`PostgresFold`) against Foundation's

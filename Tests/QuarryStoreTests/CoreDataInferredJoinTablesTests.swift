@@ -7,7 +7,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 49, item 4: a store with no model keeps its many-to-many pairs in join tables

@@ -6,7 +6,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A store laid out as Core Data lays out these cases, built by hand (no real store in

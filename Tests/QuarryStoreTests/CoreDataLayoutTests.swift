@@ -7,7 +7,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 28, round three: the model an app ships beside its store is found; columns

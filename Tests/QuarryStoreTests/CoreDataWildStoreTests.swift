@@ -6,7 +6,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 28's first findings on real stores: what Core Data itself writes is read, not

@@ -5,7 +5,7 @@ import Testing
 @testable import QuarryCoreData
 @testable import QuarryEngine
 @testable import QuarryPostgreSQL
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// "One line that says what, where and what would be right" is a property of the one

@@ -4,7 +4,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// The order of ON DELETE actions, decided once from a schema's description

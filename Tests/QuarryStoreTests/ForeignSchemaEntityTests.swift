@@ -5,7 +5,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A table's entity made once for every engine (`ForeignSchema+Entities`) from its

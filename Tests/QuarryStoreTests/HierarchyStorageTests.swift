@@ -7,7 +7,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the

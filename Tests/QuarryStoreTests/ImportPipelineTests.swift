@@ -6,7 +6,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// The import's two threads (a parser thread filling batches of cells, the connection's

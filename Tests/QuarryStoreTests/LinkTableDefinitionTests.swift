@@ -5,7 +5,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// A many-to-many pair keeps its links in one table, named after the side that sorts

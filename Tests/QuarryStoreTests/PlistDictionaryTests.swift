@@ -4,7 +4,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)

@@ -7,7 +7,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):

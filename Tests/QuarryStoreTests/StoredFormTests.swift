@@ -6,7 +6,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Rows as the context keeps them (`Value.storedForm`): the storage form, its comparison,

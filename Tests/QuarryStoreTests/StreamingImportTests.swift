@@ -6,7 +6,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Import streams: the reader asks its source for a chunk at a time, and types inferred

@@ -8,7 +8,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a

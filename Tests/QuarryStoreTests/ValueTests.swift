@@ -5,7 +5,7 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-@testable import QuarrySQLite
+import QuarrySQLite
 @testable import QuarryStore
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
