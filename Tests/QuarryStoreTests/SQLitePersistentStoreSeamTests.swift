@@ -11,7 +11,7 @@ import Testing
 /// The context never asks which kind of store it has: it asks its `PersistentStore` at
 /// fixed points. A store that records those points, put behind a context, hears every
 /// one of a save, a rollback and a batch change, in order, and writes what it is asked.
-struct PersistentStoreSeamTests {
+struct SQLitePersistentStoreSeamTests {
     /// Quarry's own store, recording what the context asks of it.
     final class RecordingStore: SQLiteStore {
         var managedObjectModel = ManagedObjectModel()

@@ -14,7 +14,7 @@ import Testing
 /// Errors keep their kind until they are rendered (issue 46): a constraint's refusal
 /// says its kind, table and columns, and an interrupt says itself, the same on SQLite and
 /// on PostgreSQL, for a caller to read as values; the line reads as it did.
-@Suite struct TypedErrorTests {
+@Suite struct SQLiteAndPostgresTypedErrorTests {
     // MARK: SQLite
 
     @Test func aUniqueViolationNamesItsTableAndColumnOnSQLite() throws {

@@ -12,7 +12,7 @@ import Testing
 /// (`ForeignSchema+JoinTables`, `+Attributes`): which tables join two entities, with ends
 /// of one column or several, which columns besides the ends a join table may have, and
 /// which columns are optional attributes, keys to give or never written.
-@Suite struct ForeignSchemaDecisionTests {
+@Suite struct SQLiteForeignSchemaDecisionTests {
     typealias Column = ForeignSchema.Column
     typealias Key = ForeignSchema.ForeignKey
 

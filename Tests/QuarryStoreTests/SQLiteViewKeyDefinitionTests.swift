@@ -11,7 +11,7 @@ import Testing
 /// A view's key is decided from its definition, never by reading its rows (issue 60, item
 /// 6): a view that shows some rows of one table, each once, is keyed by that table's own
 /// key where it shows it; anything else by its rows' places.
-@Suite struct ViewKeyDefinitionTests {
+@Suite struct SQLiteViewKeyDefinitionTests {
     @Test func definitionsOfOneTablesRowsNameTheirColumns() throws {
         let plain = try #require(
             ViewDefinition("CREATE VIEW v AS SELECT id, t.name AS n, price * 2 AS p FROM t WHERE price > 0 ORDER BY a, b LIMIT 3"))
@@ -86,14 +86,14 @@ import Testing
             let views = DeferredViews((0..<count).map { ("quarry_rows view number \($0)", ["view \($0)"]) })
             #expect(views.take(readBy: sql).isEmpty)
             counted.append(views.lookups)
-            #expect(DeferredViewsTests.made(views.take(readBy: "SELECT * FROM \"QUARRY_ROWS VIEW NUMBER 0\"")) == ["view 0"])
-            #expect(DeferredViewsTests.made(views.take(readBy: "SELECT * FROM 'quarry_rows view number 0'")).isEmpty)
+            #expect(SQLiteDeferredViewsTests.made(views.take(readBy: "SELECT * FROM \"QUARRY_ROWS VIEW NUMBER 0\"")) == ["view 0"])
+            #expect(SQLiteDeferredViewsTests.made(views.take(readBy: "SELECT * FROM 'quarry_rows view number 0'")).isEmpty)
         }
         #expect(counted[0] == counted[1] && counted[0] > 0, "\(counted)")
         // SQLite's names in brackets and backquotes, and a single-quoted name where one is due.
         let spellings = DeferredViews([("quarry_rows a b", ["ab"]), ("quarry_rows c]d", ["cd"]), ("quarry_rows `e", ["e"])])
-        #expect(DeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM [quarry_rows A b]")) == ["ab"])
-        #expect(DeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM 'quarry_rows c]d'")) == ["cd"])
-        #expect(DeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM `quarry_rows ``e`")) == ["e"])
+        #expect(SQLiteDeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM [quarry_rows A b]")) == ["ab"])
+        #expect(SQLiteDeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM 'quarry_rows c]d'")) == ["cd"])
+        #expect(SQLiteDeferredViewsTests.made(spellings.take(readBy: "SELECT * FROM `quarry_rows ``e`")) == ["e"])
     }
 }

@@ -11,7 +11,7 @@ import Testing
 
 /// Errors keep their parts until they are rendered: SQLite's code and statement, an
 /// import's line and field, readable from the value while the line reads as it did.
-@Suite struct StructuredErrorTests {
+@Suite struct SQLiteStructuredErrorTests {
     @Test func aRefusedStatementKeepsSQLitesCodeAndItsSQL() throws {
         let context = try makeContext(itemEntity)
         if let error = try duplicateCodeRefusal(in: context) {

@@ -14,7 +14,7 @@ import Testing
 /// A Core Data store's views are made when SQL first reads them (`DeferredViews`): opening
 /// makes none, a read makes those it names (however SQLite would spell them), SQL hidden
 /// in a closure makes its view when SQLite misses it, and a write makes them all first.
-@Suite struct DeferredViewsTests {
+@Suite struct SQLiteDeferredViewsTests {
     @Test func identifiersAreFoldedAsSQLiteFoldsThemAndEachViewIsHandedOutOnce() throws {
         let views = DeferredViews([("Car", ["view Car"]), ("SportCar", ["view SportCar"]), ("quarry_link_A_b", ["link"])])
         #expect(views.take(readBy: "SELECT x FROM \"CarPark\" WHERE note = 'sportcars'").isEmpty)
