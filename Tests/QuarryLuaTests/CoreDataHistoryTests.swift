@@ -5,6 +5,7 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStores
 import QuarryTestSupport
@@ -14,7 +15,6 @@ import Testing
 @testable import QuarryEngine
 @testable import QuarryLua
 @testable import QuarryPredicates
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryTests {

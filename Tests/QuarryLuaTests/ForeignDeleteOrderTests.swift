@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A foreign file's keys act on a parent's delete as SQLite (`foreign_keys=ON`) carries

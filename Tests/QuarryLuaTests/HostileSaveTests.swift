@@ -4,6 +4,7 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStores
 import QuarryTestSupport
@@ -12,7 +13,6 @@ import Testing
 @testable import QuarryCoreData
 @testable import QuarryEngine
 @testable import QuarryLua
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct HostileSaveTests {

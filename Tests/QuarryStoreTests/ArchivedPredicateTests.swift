@@ -3,13 +3,13 @@
 /// archive with values swapped at random must decode or fail with a ModelFileError, never trap.
 import Foundation
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct ArchivedPredicateTests {

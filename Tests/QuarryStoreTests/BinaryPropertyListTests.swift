@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Quarry's binary property list reader against Foundation's `PropertyListSerialization`:

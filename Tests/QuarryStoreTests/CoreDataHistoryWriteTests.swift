@@ -7,13 +7,13 @@ import Foundation
 import GRDB
 import QuarryModel
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryWriteTests {

@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 49, item 4: a store with no model keeps its many-to-many pairs in join tables

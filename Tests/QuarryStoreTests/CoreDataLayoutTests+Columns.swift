@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A store laid out as Core Data lays out these cases, built by hand (no real store in

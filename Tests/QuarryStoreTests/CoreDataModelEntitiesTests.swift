@@ -2,13 +2,13 @@
 import Foundation
 import QuarryModel
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct CoreDataModelEntitiesTests {

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 28's first findings on real stores: what Core Data itself writes is read, not

@@ -1,11 +1,11 @@
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
 @testable import QuarryPostgreSQL
-import QuarrySQLite
 @testable import QuarryStore
 
 /// "One line that says what, where and what would be right" is a property of the one

@@ -1,10 +1,10 @@
 import QuarryPostgreSQL
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// The order of ON DELETE actions, decided once from a schema's description

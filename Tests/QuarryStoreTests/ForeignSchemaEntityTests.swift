@@ -1,11 +1,11 @@
 import QuarryModel
 import QuarryPostgreSQL
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A table's entity made once for every engine (`ForeignSchema+Entities`) from its

@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 import QuarryModel
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// The import's two threads (a parser thread filling batches of cells, the connection's

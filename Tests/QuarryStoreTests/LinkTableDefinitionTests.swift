@@ -1,11 +1,11 @@
 import Foundation
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A many-to-many pair keeps its links in one table, named after the side that sorts

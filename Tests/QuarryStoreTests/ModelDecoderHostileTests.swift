@@ -5,12 +5,12 @@
 import Foundation
 import GRDB
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 @testable import QuarryStores
 

@@ -2,13 +2,13 @@
 /// of the right kind, one line naming the file, and never a crash.
 import Foundation
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct ModelFileErrorTests {

@@ -1,10 +1,10 @@
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)

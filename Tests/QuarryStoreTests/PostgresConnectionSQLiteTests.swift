@@ -1,12 +1,12 @@
 import Foundation
 import QuarryPostgreSQL
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A server's connection has no SQLite database behind it (there was once an empty one

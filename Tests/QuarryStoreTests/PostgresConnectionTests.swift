@@ -1,13 +1,13 @@
 import Foundation
 import QuarryModel
 import QuarryPostgreSQL
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):

@@ -1,13 +1,13 @@
 import Foundation
 import QuarryModel
 import QuarryPostgreSQL
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// A save's updates go to the server together, a pipeline of them at a time

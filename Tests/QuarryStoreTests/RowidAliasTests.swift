@@ -1,3 +1,4 @@
+import QuarrySQLite
 import QuarryStores
 /// Which `CREATE TABLE` makes Z_PK the rowid (so the Core Data views need no filter on its
 /// type): read conservatively, a doubt keeps the filter.
@@ -5,7 +6,6 @@ import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct RowidAliasTests {

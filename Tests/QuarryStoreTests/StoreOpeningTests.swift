@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Each kind of store recognises its files and opens them with its model and mapping

@@ -3,12 +3,12 @@
 /// definition Quarry wrote is refused with an error, never a crash.
 import Foundation
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 @Suite struct StoredDefinitionTests {

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Import streams: the reader asks its source for a chunk at a time, and types inferred

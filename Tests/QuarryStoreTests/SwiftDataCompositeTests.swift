@@ -2,13 +2,13 @@ import Foundation
 import GRDB
 import QuarryModel
 import QuarryModelFiles
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a

@@ -1,11 +1,11 @@
 import QuarryModel
+import QuarrySQLite
 import QuarryStores
 import QuarryTestSupport
 import Testing
 
 @testable import QuarryCoreData
 @testable import QuarryEngine
-import QuarrySQLite
 @testable import QuarryStore
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
