@@ -14,13 +14,15 @@ import QuarryStore
 /// timestamp the same double of seconds, a numeric the same double its text reads as,
 /// a float4 the double of its shortest text, text the same UTF-8), then goes through the
 /// same per-cell writing (`StoreConnection.writeInteger`, `writeReal`, `writeText`).
-/// Only the types below are read so; a query with any other column type (or with
-/// arguments, which COPY cannot take: they are never spliced into SQL) returns nil and is
-/// streamed a row at a time as before.
+/// Only the types `CopyField` writes by attribute type are read so; a query with any
+/// other column type (or with arguments, which COPY cannot take: they are never spliced
+/// into SQL) returns nil and is streamed a row at a time as before.
 extension PostgresConnection {
-    /// How a result column's binary field is read.
+    /// How a result column's binary field is read: one list for `export(fetch(...))`,
+    /// which writes by attribute types, and `export({ sql = ... })`
+    /// (`PostgresCopyQueryExport`), which writes as `sql()` reads.
     enum CopyField {
-        case bool, int2, int4, int8, oid, float4, float8, numeric, timestamp, bytea, text
+        case bool, int2, int4, int8, oid, float4, float8, numeric, timestamp, date, bytea, text, jsonb, uuid
 
         package init?(oid: UInt32) {
             typealias T = PostgresValue.TypeOID
@@ -34,10 +36,23 @@ extension PostgresConnection {
             case T.float8: self = .float8
             case T.numeric: self = .numeric
             case T.timestamp, T.timestamptz: self = .timestamp
+            case T.date: self = .date
             case T.bytea: self = .bytea
             // text, varchar, bpchar, name, json: their binary form is their text.
             case 25, 1043, 1042, 19, 114: self = .text
+            case 3802: self = .jsonb
+            case 2950: self = .uuid
             default: return nil
+            }
+        }
+
+        /// Whether `export(fetch(...))` writes this field by an attribute's type. A date,
+        /// jsonb or uuid attribute is read from the server's text by the row path, whose
+        /// value this reader does not yet make the same: such a fetch goes row by row.
+        var writesByAttributeType: Bool {
+            switch self {
+            case .date, .jsonb, .uuid: false
+            default: true
             }
         }
     }
@@ -54,7 +69,7 @@ extension PostgresConnection {
         else { return nil }
         var fields: [CopyField] = []
         for oid in oids {
-            guard let field = CopyField(oid: oid) else { return nil }
+            guard let field = CopyField(oid: oid), field.writesByAttributeType else { return nil }
             fields.append(field)
         }
         let copy = "COPY (" + sql + ") TO STDOUT (FORMAT binary)"
@@ -312,6 +327,9 @@ final class CopyRowReader {
             } else {
                 StoreConnection.writeText(bytes, as: type, writer: &writer, into: &out)
             }
+        case .date, .jsonb, .uuid:
+            // `copyExport` declines these before anything is written.
+            throw malformed("a field of a type read only row by row")
         }
     }
 

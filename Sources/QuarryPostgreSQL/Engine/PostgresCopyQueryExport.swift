@@ -12,38 +12,11 @@ import QuarryStore
 /// `PGresult`, text parsing or `Value` per row. `PostgresCopyExport` does the same for
 /// `export(fetch(...))`, by attribute types; this reads by the result's types alone.
 ///
-/// Only the types below are read so. A statement with another column type, with
+/// Only the types `CopyField` lists are read so. A statement with another column type, with
 /// arguments (COPY takes none: they are bound, never spliced), with a repeated column
 /// name, or that COPY cannot wrap (`SHOW`, or a comment after its `;`) returns nil before
 /// anything is written, and its rows are read a row at a time instead.
 extension PostgresConnection {
-    /// How a result column's binary field is written.
-    enum QueryCopyField {
-        case bool, int2, int4, int8, oid, float4, float8, numeric, timestamp, date, bytea, text, jsonb, uuid
-
-        init?(oid: UInt32) {
-            typealias T = PostgresValue.TypeOID
-            switch oid {
-            case T.bool: self = .bool
-            case T.int2: self = .int2
-            case T.int4: self = .int4
-            case T.int8: self = .int8
-            case T.oid: self = .oid
-            case T.float4: self = .float4
-            case T.float8: self = .float8
-            case T.numeric: self = .numeric
-            case T.timestamp, T.timestamptz: self = .timestamp
-            case T.date: self = .date
-            case T.bytea: self = .bytea
-            // text, varchar, bpchar, name, json: their binary form is their text.
-            case 25, 1043, 1042, 19, 114: self = .text
-            case 3802: self = .jsonb
-            case 2950: self = .uuid
-            default: return nil
-            }
-        }
-    }
-
     /// Writes the rows of `sql` (described, numbered, without parameters) through COPY;
     /// returns how many, or nil when it cannot go through COPY (see above), before
     /// anything is written. Runs inside `prepareReadOnly`'s read-only transaction: the
@@ -51,9 +24,9 @@ extension PostgresConnection {
     /// transaction usable for the row-at-a-time read.
     func copyQueryExport(_ sql: String, columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int? {
         guard columns.sources == nil, let oids = try? resultTypes(of: sql), oids.count == columns.names.count else { return nil }
-        var fields: [QueryCopyField] = []
+        var fields: [CopyField] = []
         for oid in oids {
-            guard let field = QueryCopyField(oid: oid) else { return nil }
+            guard let field = CopyField(oid: oid) else { return nil }
             fields.append(field)
         }
         // A `;` at the end would close the COPY's parenthesis early; a line comment at the
@@ -104,7 +77,7 @@ extension PostgresConnection {
 
     /// One field as `sql()` reads the server's text for it, then Lua gives it back.
     private static func writeQueryField(
-        _ b: UnsafeRawBufferPointer, as field: QueryCopyField, writer: inout TableWriter, into out: inout [UInt8],
+        _ b: UnsafeRawBufferPointer, as field: CopyField, writer: inout TableWriter, into out: inout [UInt8],
         scratch: inout [UInt8]
     ) throws {
         func need(_ size: Int) throws {
