@@ -10,6 +10,7 @@ extension RowCursor {
 }
 
 /// Grows while a batch is read; the cells hold offsets, so moving it is harmless.
+@usableFromInline
 package struct ByteArena {
     package init() {}
 

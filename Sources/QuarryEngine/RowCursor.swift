@@ -9,6 +9,7 @@ import QuarryModel
 /// NULL, never a crash. Each engine conforms in its own folder (`SQLiteCursor`,
 /// `PostgresRows`); nothing above the engines asks which one it has. Classes: called
 /// through `any RowCursor` at every row, a reference needs no box to be projected.
+@usableFromInline
 package protocol RowCursor: AnyObject {
     /// Binds Quarry's values to parameters 1..., as the engine stores them.
     func bind(values: [Value])

@@ -37,7 +37,11 @@ extension StoreConnection {
         return count
     }
 
-    static func writeColumn<Cursor: RowCursor>(
+    // The cell writers are inlinable so that each engine's cursor, in its own target,
+    // gets them specialized for its type: across the target edge they otherwise ran
+    // through witness thunks at every cell (3-4% more instructions per exported row).
+    @inlinable
+    package static func writeColumn<Cursor: RowCursor>(
         _ statement: Cursor, _ column: Int32, as type: AttributeType,
         writer: inout TableWriter, into out: inout [UInt8]
     ) {
@@ -54,6 +58,7 @@ extension StoreConnection {
     // (`PostgresCopyExport`) writes through these too, so both paths write a value alike.
 
     /// An integer cell (a PostgreSQL boolean is one, as SQLite stores it).
+    @inlinable
     package static func writeInteger(_ i: Int64, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
         switch type {
         case .bool: writer.bool(i != 0, into: &out)
@@ -64,6 +69,7 @@ extension StoreConnection {
     }
 
     /// A real cell (a PostgreSQL timestamp is one: seconds since 1970).
+    @inlinable
     package static func writeReal(_ d: Double, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
         switch type {
         case .bool: writer.bool(d != 0, into: &out)
@@ -74,6 +80,7 @@ extension StoreConnection {
 
     /// A text cell: a date attribute's ISO 8601 text is written as that date, a decimal
     /// attribute's (a PostgreSQL numeric, exact) as the number it is, never quoted as text.
+    @inlinable
     package static func writeText(_ bytes: UnsafeBufferPointer<UInt8>, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
         if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
             writer.date(seconds, into: &out)
@@ -87,6 +94,7 @@ extension StoreConnection {
 
 extension RowCursor {
     /// Made for each cursor type (its witness), so the cells are read by direct calls.
+    @inlinable
     package func writeColumns(from firstColumn: Int32, as types: [AttributeType], writer: inout TableWriter, into out: inout [UInt8]) {
         for (i, type) in types.enumerated() {
             StoreConnection.writeColumn(self, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
