@@ -61,6 +61,9 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(#"default = "Unknown \"x\"""#) && result.stdout.contains(#"default = """#), "\(result)")
         #expect(result.stdout.contains(#"default = date("2000-01-01T00:00:00Z")"#), "\(result)")
+        // NOT NULL with a constant default is required; a nullable column stays optional.
+        #expect(result.lines.contains(#"  n = { "int64", default = 0 },"#), "\(result)")
+        #expect(result.lines.contains(#"  r = { "double?", default = 1.5 },"#), "\(result)")
         // The lines define the entity again in a store of Quarry's own, defaults and all.
         let definition = result.lines.filter { !$0.hasPrefix("--") }.joined(separator: "\n")
         try sandbox.write("again.lua", definition + "\nlocal o = t:new{}; print(o.title, o.isbn == '', o.n, o.r, tostring(o.at))\n")

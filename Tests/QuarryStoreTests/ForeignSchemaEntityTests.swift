@@ -84,8 +84,9 @@ import Testing
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, columns: kept, knownBy: identity, engine: NamedTypes())
         #expect(entity.attributes.map(\.name) == ["id", "code", "made", "n", "at_ms", "twice"])
         #expect(entity.attributes.map(\.type) == [.int64, .string, .string, .int64, .date, .int64])
-        // The key is optional and takes no default (the engine gives it); `code` must be given.
-        #expect(entity.attributes.map(\.isOptional) == [true, false, true, true, true, true])
+        // The key is optional and takes no default (the engine gives it); `code` must be given;
+        // `n`, NOT NULL with a constant default, is required: a new object starts with 7.
+        #expect(entity.attributes.map(\.isOptional) == [true, false, true, false, true, true])
         #expect(entity.attributes.map(\.defaultValue) == [nil, nil, nil, .integer(7), nil, nil])
         #expect(storage.keysToGive == ["code"])
         #expect(storage.clockDefaults == ["made": "CURRENT_TIMESTAMP"])
@@ -96,11 +97,12 @@ import Testing
     }
 
     @Test func everyKeyColumnIsTheRowsIdentityWhenTheEngineSaysSo() {
-        // As a keyed table's: every key column optional and given by the store, none defaulted.
+        // As a keyed table's: every key column optional and given by the store, none
+        // defaulted; `n` (NOT NULL DEFAULT 7) is required as ever.
         let identity = ForeignSchema.RowIdentity(
             storage: EntityStorage(layout: .serverTable, relation: "event", keyColumn: "_row"), keys: ["id", "code"], toGive: ["id", "code"])
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, knownBy: identity, engine: NamedTypes())
-        #expect(entity.attributes.map(\.isOptional) == [true, true, true, true, true, true, true])
+        #expect(entity.attributes.map(\.isOptional) == [true, true, true, false, true, true, true])
         #expect(entity.attributes.first?.defaultValue == nil)
         #expect(storage.keysToGive == ["code"])
         #expect(storage.generated == ["twice", "wide"])
