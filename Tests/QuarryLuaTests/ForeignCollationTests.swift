@@ -71,4 +71,55 @@ import Testing
         }
         #expect(try sqlAnswer(path, "SELECT group_concat(id) FROM c") == "3,4")
     }
+    /// A collation the application registers on its own connection (Anki's `unicase`,
+    /// Android's `PHONEBOOK`) is unknown to SQLite: the first-try survey met "no such
+    /// collation sequence" from count() with no word at opening. The opening note names
+    /// each table's columns and indexes that use one; the file's bytes stay as they were.
+    @Test func anApplicationsOwnCollationIsNamedAtOpening() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-collation-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            for name in ["unicase", "PHONEBOOK", "LOCALIZED"] {
+                db.add(
+                    collation: DatabaseCollation(name) {
+                        $0.lowercased() < $1.lowercased() ? .orderedAscending : $0.lowercased() == $1.lowercased() ? .orderedSame : .orderedDescending
+                    })
+            }
+        }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE decks (id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE unicase, mtime INTEGER);
+                    CREATE UNIQUE INDEX idx_decks_name ON decks (name);
+                    CREATE TABLE raw (id INTEGER PRIMARY KEY, display_name TEXT COLLATE PHONEBOOK, sort_key TEXT COLLATE NOCASE, x TEXT);
+                    CREATE INDEX raw_sort ON raw (x COLLATE LOCALIZED);
+                    CREATE TABLE plain (id INTEGER PRIMARY KEY, v TEXT COLLATE NOCASE UNIQUE, w TEXT COLLATE RTRIM);
+                    INSERT INTO decks VALUES (1, 'Default', 0), (2, 'b', 1);
+                    INSERT INTO raw VALUES (1, 'a', 'a', 'x');
+                    """)
+        }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let context = try StoreOpener.open(path)
+        let notes = context.openingNotes.filter { $0.contains("collation") }
+        #expect(
+            notes == [
+                "decks: column name (unicase), index idx_decks_name (unicase) compare with a collation the application that wrote the file defines, which SQLite does not know: sorting or comparing by it fails, and so may count() (sqlite3 fails the same)",
+                "raw: column display_name (PHONEBOOK), index raw_sort (LOCALIZED) compare with a collation the application that wrote the file defines, which SQLite does not know: sorting or comparing by it fails, and so may count() (sqlite3 fails the same)"
+            ], "\(context.openingNotes)")
+        // The tables are read all the same; plain is no note's.
+        let h = try Harness(context: context)
+        // Rows read in the key's order work; a count SQLite runs through the index fails, as
+        // sqlite3's does, and the error names the collation.
+        #expect(
+            h.string(
+                #"(function() local out = {}; for _, o in ipairs(fetch{ "decks", sort = "id" }) do out[#out + 1] = o.name end; return table.concat(out, ",") end)()"#
+            )
+                == "Default,b")
+        #expect(h.error(#"count("decks")"#).contains("no such collation sequence: unicase"))
+        #expect(h.string("count('plain')") == "0")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import QuarryStore
 
 /// What the opening notes say of a file's parts Quarry reads otherwise than sqlite3 would
@@ -25,6 +26,63 @@ extension ForeignSchemaReader {
                         + (key.columns.count == 1 ? "its column" : "its columns")
                         + ", not as a relationship; SQLite writes no row of \(relation.name) while foreign keys are checked")
             }
+        }
+    }
+}
+
+extension ForeignSchemaReader {
+    /// A collation the application that wrote the file registers on its own connection
+    /// (Anki's `unicase`, Android's `PHONEBOOK`) is one SQLite does not know: every
+    /// statement that compares or sorts with it fails, as in sqlite3 ("no such collation
+    /// sequence"), and so does a count SQLite runs through an index of it. The table is
+    /// read all the same; the note names the columns and indexes, so the failure is
+    /// expected rather than met (an index made by a column's UNIQUE or PRIMARY KEY takes
+    /// the column's collation, named once with the column). Quarry never makes such a collation up: an index kept in
+    /// another order than the application's would be corrupted by a write.
+    func noteUnknownCollations(of schema: ForeignSchema) {
+        let found = try? context.connection.read { db -> [String: [String]] in
+            // `pragma_collation_list` also lists a name SQLite only looked up: a collation
+            // is known when a statement comparing with it prepares.
+            var known: [String: Bool] = ["binary": true, "nocase": true, "rtrim": true]
+            func isKnown(_ name: String) -> Bool {
+                if let answer = known[name.lowercased()] { return answer }
+                let answer = (try? db.makeStatement(sql: "SELECT 'a' = 'b' COLLATE \(quoteIdentifier(name))")) != nil
+                known[name.lowercased()] = answer
+                return answer
+            }
+            var uses: [String: [String]] = [:]
+            for relation in schema.relations.values where !relation.isView {
+                for column in relation.columns {
+                    var collation: UnsafePointer<CChar>?
+                    let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", relation.name, column.name, nil, &collation, nil, nil, nil)
+                    guard code == SQLITE_OK, let collation, case let name = String(cString: collation), !isKnown(name) else { continue }
+                    uses[relation.name, default: []].append("column \(column.name) (\(name))")
+                }
+            }
+            let indexes = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.name AS tbl, il.name AS idx, ii.coll AS coll
+                    FROM main.sqlite_master m JOIN pragma_index_list(m.name) il JOIN pragma_index_xinfo(il.name) ii
+                    WHERE m.type = 'table' AND il.origin = 'c' AND ii.key = 1 AND ii.coll IS NOT NULL
+                    ORDER BY m.name, il.name, ii.seqno
+                    """)
+            for row in indexes {
+                let table: String = row["tbl"]
+                let index: String = row["idx"]
+                let collation: String = row["coll"]
+                guard schema.relations[table] != nil, !isKnown(collation) else { continue }
+                let use = "index \(index) (\(collation))"
+                if uses[table]?.contains(use) != true { uses[table, default: []].append(use) }
+            }
+            return uses
+        }
+        for (table, uses) in (found ?? [:]).sorted(by: { $0.key < $1.key }) {
+            context.openingNotes.append(
+                "\(table): \(uses.joined(separator: ", ")) "
+                    + (uses.count == 1 ? "compares" : "compare")
+                    + " with a collation the application that wrote the file defines, which SQLite does not know: "
+                    + "sorting or comparing by it fails, and so may count() (sqlite3 fails the same)")
         }
     }
 }

@@ -34,6 +34,7 @@ struct ForeignSchemaReader {
         let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
         let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
         noteMissingParents(of: schema)
+        noteUnknownCollations(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in unknown {
             guard let relation = schema.relations[table] else { continue }
