@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import QuarryLua
-import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import Testing
+
+@testable import QuarrySQLite
 
 /// A `WITHOUT ROWID` table keyed by text (a country by its ISO code) or by several
 /// columns is an entity, as the same table of a PostgreSQL schema is (issue 60): its
@@ -135,6 +136,25 @@ import Testing
         #expect(exported.contains("PT,Portugal,10") && exported.contains("IT,Italy,60") && !exported.contains("_row"), "\(exported)")
         let missing = h.error(#"visit:new{ note = "x" }"#)
         #expect(missing.contains("visit needs a value for its key 'city_id'"), "\(missing)")
+    }
+
+    /// A row's number is its key's, the same in every session and on every machine (a
+    /// fixed hash, not Swift's seeded one), as `sql()` computes it too; a row another
+    /// connection added after the open, which this session never read, is found by its
+    /// number (the rows it read are found by their key).
+    @Test func numbersAreTheKeysAndFindRowsNeverRead() throws {
+        let path = try Self.schema()
+        let h = try Harness(context: try StoreOpener.open(path))
+        let france = KeyNumber.number(of: [.text("FR")])
+        #expect(france == 4_697_354_925_256_702_078, "\(france)")
+        #expect(h.string(#"sql("SELECT quarry_key_number('FR') AS n")[1].n"#) == "\(france)")
+        #expect(h.string(#"fetch{ "country", predicate = "iso == 'FR'" }:ids()[1]"#) == "country/\(france)")
+        #expect(KeyNumber.number(of: [.integer(1), .text("2024-01-01")]) != KeyNumber.number(of: [.text("1"), .text("2024-01-01")]))
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "INSERT INTO country VALUES ('NZ', 'New Zealand', 5)") }
+        try other.close()
+        let zealand = KeyNumber.number(of: [.text("NZ")])
+        #expect(h.string("country:get(\(zealand)).name .. ',' .. country:get(\(france)).name") == "New Zealand,France")
     }
 
     /// Opening the file and reading its keyed tables changes none of its bytes: the view

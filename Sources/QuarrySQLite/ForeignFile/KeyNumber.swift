@@ -13,12 +13,25 @@ import QuarryStore
 /// opens, which alone reads such a table through it; nothing is written to the file.
 enum KeyNumber {
     static let name = "quarry_key_number"
+    /// `quarry_key_part(number, i)`: the `i`th value of the key whose number is `number`,
+    /// as the connection last computed it (`KeyNumbers`); NULL when it has not.
+    static let partName = "quarry_key_part"
 
-    /// The function, taking any number of arguments.
-    static var function: SQLFunction {
-        SQLFunction(name, argumentCount: -1, deterministic: true) { arguments in
-            .integer(number(of: (0..<arguments.count).map { arguments[$0] }))
-        }
+    /// The two functions of one connection, sharing what it learned of numbers and keys.
+    static var functions: [SQLFunction] {
+        let known = KeyNumbers()
+        return [
+            SQLFunction(name, argumentCount: -1, deterministic: true) { arguments in
+                let key = (0..<arguments.count).map { arguments[$0] }
+                let number = number(of: key)
+                known.remember(number, key)
+                return .integer(number)
+            },
+            SQLFunction(partName, argumentCount: 2, deterministic: false) { arguments in
+                guard case .integer(let number) = arguments[0], case .integer(let index) = arguments[1] else { return .null }
+                return known.part(index, of: number)
+            }
+        ]
     }
 
     /// The number of a row whose key's values are `values`, in key order.
