@@ -157,6 +157,24 @@ import Testing
         #expect(h.string("country:get(\(zealand)).name .. ',' .. country:get(\(france)).name") == "New Zealand,France")
     }
 
+    /// An import into a table without a rowid writes its rows to the table, each date in
+    /// the format the column keeps (ISO text here), as sqlite3 then reads them.
+    @Test func anImportWritesTheTableInItsColumnsFormats() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE event (code TEXT PRIMARY KEY, at DATETIME, n INTEGER) WITHOUT ROWID;
+            INSERT INTO event VALUES ('a', '2024-01-01 10:00:00', 1);
+            """)
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-norowid-\(UUID().uuidString).csv").path
+        try "code,at,n\nb,2024-02-02 11:00:00,2\nc,2024-03-03 12:30:00,3\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"import("\#(csv)", { entity = "event" })"#) == "2")
+        #expect(
+            try sqlAnswer(path, "SELECT code || '=' || at || '=' || n FROM event ORDER BY code")
+                == "a=2024-01-01 10:00:00=1,b=2024-02-02 11:00:00=2,c=2024-03-03 12:30:00=3")
+        #expect(h.string(#"count("event", "at > %@", event:first("code == 'a'").at)"#) == "2")
+    }
+
     /// Opening the file and reading its keyed tables changes none of its bytes: the view
     /// and the numbers are the connection's own.
     @Test func readingChangesNoByteOfTheFile() throws {

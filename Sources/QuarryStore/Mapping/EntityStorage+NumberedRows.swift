@@ -42,8 +42,9 @@ extension StoreMapping {
     }
 
     /// Refuses a batch change (`updateall`) that sets `keys` of `entity` where one is
-    /// part of its rows' key.
+    /// part of its rows' key. An import's columns are new rows' (it changes no saved key).
     package func refuseSettingKeys(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
+        guard operation != "import" else { return }
         if let name = storage(of: entity).keyChanges(keys).first {
             throw StoreError.during(operation: operation, EntityStorage.keyChangeRefusal(entity, name))
         }
