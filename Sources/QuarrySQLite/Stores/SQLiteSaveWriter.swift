@@ -53,7 +53,14 @@ struct SQLiteSaveWriter {
             // Written and prepared once an entity: doing both again for each object was most
             // of a large save's time.
             let entity = context.currentEntity(of: object)
-            let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
+            // A table without a rowid's row by its key, which its index finds (`KeyNumbers`),
+            // not by computing every row's number.
+            let storage = context.mapped(entity)
+            let sql =
+                queries[entity.name]
+                ?? (storage.numberedRows == nil
+                    ? SaveConflict.storedRowSQL(of: entity, context: context)
+                    : context.sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: 1))
             queries[entity.name] = sql
             // Read as objects read their rows (text that is not UTF-8 kept whole): GRDB's
             // rows would differ from the object's values there, a conflict with no change.
