@@ -35,8 +35,8 @@ extension ImportRequest {
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
         let sql =
             columns.isEmpty
-            ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
-            : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
+            ? "INSERT INTO \(context.mapping.storage(of: entityName).writtenTable) DEFAULT VALUES"
+            : "INSERT INTO \(context.mapping.storage(of: entityName).writtenTable) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
             try context.connection.database.write { db in

@@ -46,8 +46,9 @@ public enum SQLFunctions {
     static var storeOwn: [String] { SQLiteEngine.extensions.flatMap(\.functionNames) }
 
     /// What `sql()` may call on SQLite, lower case: the ordinary functions and those the
-    /// layouts install (the predicate layer allows its own).
-    static var allowed: Set<String> { ordinary.union(storeOwn.map { $0.lowercased() }) }
+    /// layouts install (the predicate layer allows its own), with the number of a row of a
+    /// table without a rowid, which reading its temporary view calls (`KeyNumber`).
+    static var allowed: Set<String> { ordinary.union(storeOwn.map { $0.lowercased() }).union([KeyNumber.name, KeyNumber.partName]) }
 
     /// The functions `statement` calls, by name (lower case), each once, in the order its
     /// compiled program first names them; none for an `EXPLAIN` (it lists a program and

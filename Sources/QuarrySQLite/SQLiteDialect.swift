@@ -45,9 +45,11 @@ public struct SQLiteDialect: SQLDialect {
     public func bucket(_ offset: String, last: String) -> String { "min(CAST(\(offset) AS INTEGER), \(last))" }
 
     public func real(_ sql: String) -> String { sql }
-    /// A SQLite file's rows are known by their rowid or integer key, which its index finds.
+    /// A SQLite file's rows are known by their rowid or integer key, which its index finds,
+    /// or, without a rowid, by a number made from their key (`KeyNumbers`).
     public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
-        storage.rowsByKeyIndex(columns, count: count)
+        guard let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: count) }
+        return KeyNumber.rowsByNumber(columns, of: storage, keys: numbered.keys, count: count)
     }
 
     /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.

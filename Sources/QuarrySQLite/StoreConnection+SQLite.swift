@@ -17,7 +17,11 @@ extension StoreConnection {
             path: path, readOnly: readOnly, summaryProgress: summaryProgress,
             extensionStates: prepared.map(\.state)
         ) { db in
-            if let handle = db.sqliteConnection { for function in functions { function.install(on: handle) } }
+            if let handle = db.sqliteConnection {
+                for function in functions { function.install(on: handle) }
+                // The numbers of rows of tables without a rowid (`KeyNumber`).
+                for function in KeyNumber.functions { function.install(on: handle) }
+            }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)
             for layout in prepared { layout.install(db) }

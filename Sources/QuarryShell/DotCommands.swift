@@ -314,7 +314,8 @@ struct DotCommands {
         }
         let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }
         // Through sql(), which reads only: SQLite's catalogue, or its error on another engine.
-        let tables = entities.map { luaQuote(context.mapped($0).relation) }.joined(separator: ", ")
+        // A table without a rowid is read through a view Quarry made: its own SQL is shown.
+        let tables = entities.map { luaQuote(context.mapped($0).numberedRows == nil ? context.mapped($0).relation : $0.name) }.joined(separator: ", ")
         runLua(
             """
             for _, t in ipairs({ \(tables) }) do

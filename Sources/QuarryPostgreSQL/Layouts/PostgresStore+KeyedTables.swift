@@ -99,31 +99,13 @@ extension PostgresStore {
         keyedTables[storage.relation] != nil && storage.schema == nil ? qualified(storage.relation) : storage.table
     }
 
-    /// The key columns of a keyed table among `names` (attributes of `entity`): a row's
-    /// key is what its number is made from, so it stays as saved.
-    func keyChanges(_ names: some Sequence<String>, of entity: String) -> [String] {
-        guard let storage = managedObjectModel.entitiesByName[entity].map(mapping.storage(of:)),
-            let keys = keyedTables[storage.relation], storage.schema == nil
-        else { return [] }
-        return names.filter(keys.contains).sorted()
-    }
-
     /// The row of `object` found by its key as well as its number, so a save's update or
     /// delete goes through the key's index rather than reading every row's number; empty
     /// when the table is no keyed table or the object's key is not known yet (a new row
     /// whose key the server's default fills).
     func keyCondition(of object: ManagedObject, _ storage: EntityStorage) -> (sql: String, values: [Value]) {
-        guard storage.schema == nil, let keys = keyedTables[storage.relation] else { return ("", []) }
         // Saved keys do not change (`refuseUnfaithfulWrite`): the value in use is the row's.
-        let values = keys.map { object.committedValue($0) ?? .null }
-        guard !values.contains(where: \.isNull) else { return ("", []) }
+        guard storage.schema == nil, let keys = storage.numberedRows?.keys, let values = storage.savedKey(of: object) else { return ("", []) }
         return (keys.map { " AND \(quoteIdentifier($0)) = ?" }.joined(), values)
-    }
-
-    static func keyChangeRefusal(_ entity: String, _ column: String) -> StoreError {
-        .database(
-            message:
-                "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written"
-        )
     }
 }

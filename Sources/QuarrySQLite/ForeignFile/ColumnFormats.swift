@@ -91,7 +91,9 @@ struct ColumnFormats {
         var sample = try DatabaseValue.fetchAll(db, sql: "SELECT * FROM (\(ends[0])) UNION ALL SELECT * FROM (\(ends[1]))").map(Value.init)
         // An empty column still shows its format in a literal default (`DEFAULT
         // '2000-01-01 00:00:00+00:00'`), as the file's own writes would keep it.
-        if sample.isEmpty, let literal = try Self.literalDefault(of: attribute.name, in: storage.relation, db) { sample = [literal] }
+        // The table's, not the view a table without a rowid is read through.
+        let table = storage.numberedRows == nil ? storage.relation : entity.name
+        if sample.isEmpty, let literal = try Self.literalDefault(of: attribute.name, in: table, db) { sample = [literal] }
         switch ColumnFormat.detect(attribute.type, sample: sample) {
         case .format(.isoText(let layout)) where !layout.isWritable:
             // Refused before anything is written, as a column of no one format is.

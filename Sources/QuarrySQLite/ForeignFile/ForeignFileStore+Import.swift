@@ -31,18 +31,20 @@ extension ForeignFileStore {
         guard !formatted.isEmpty else { return try insert() }
         let (noted, trigger) = (quoteIdentifier("quarry_imported_keys"), quoteIdentifier("quarry_imported_keys_insert"))
         try db.execute(sql: "CREATE TEMP TABLE \(noted) (k PRIMARY KEY)")
-        try db.execute(
-            sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON main.\(storage.table) BEGIN INSERT INTO \(noted) VALUES (NEW.\(storage.key)); END")
+        // The file's table, a row noted by its key or, without a rowid, its key's number.
+        let newKey = storage.numberedRows.map { KeyNumber.sql(of: $0.keys, qualifier: "NEW") } ?? "NEW.\(storage.key)"
+        let table = storage.numberedRows == nil ? "main.\(storage.table)" : storage.writtenTable
+        try db.execute(sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON \(table) BEGIN INSERT INTO \(noted) VALUES (\(newKey)); END")
         defer {
             try? db.execute(sql: "DROP TRIGGER IF EXISTS temp.\(trigger)")
             try? db.execute(sql: "DROP TABLE IF EXISTS temp.\(noted)")
         }
         let result = try insert()
         let columns = formatted.map { storage.column($0.name) }.joined(separator: ", ")
-        let rows = try Row.fetchCursor(db, sql: "SELECT k, \(columns) FROM temp.\(noted) JOIN main.\(storage.table) ON \(storage.key) = k")
+        let rows = try Row.fetchCursor(db, sql: "SELECT k, \(columns) FROM temp.\(noted) JOIN \(table) ON \(storage.writtenKey) = k")
         let update = try db.makeStatement(
-            sql: "UPDATE main.\(storage.table) SET "
-                + formatted.map { "\(storage.column($0.name)) = ?" }.joined(separator: ", ") + " WHERE \(storage.key) = ?")
+            sql: "UPDATE \(table) SET "
+                + formatted.map { "\(storage.column($0.name)) = ?" }.joined(separator: ", ") + " WHERE \(storage.writtenKey) = ?")
         var updates: [[DatabaseValue]] = []
         while let row = try rows.next() {
             var values: [DatabaseValue] = []

@@ -7,7 +7,8 @@ import QuarryModelFiles
 import QuarryStore
 
 /// Any SQLite file opens: tables Quarry did not create become entities (columns by their
-/// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
+/// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity, or without a rowid a
+/// number made from the key: `+KeyedTables`), and their foreign keys
 /// become to-one relationships with an inverse to-many. Nothing is written to the file.
 /// The file's catalog is read into the engine-neutral `ForeignSchema` (`catalog`), from
 /// which the relationships and join tables are decided as for any engine's schema.
@@ -38,13 +39,14 @@ struct ForeignSchemaReader {
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in unknown {
             guard let relation = schema.relations[table] else { continue }
-            if let mapped = try foreignEntity(relation) { found.append(mapped) }
+            if let mapped = try foreignEntity(relation, taken: taken) { found.append(mapped) }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
-        let referencing = schema.referencingKeys(of: found.map(\.storage.relation), order: ForeignKeyOrder.rule)
+        // By table: a table without a rowid is read through a view of another name.
+        let referencing = schema.referencingKeys(of: found.map(\.entity.name), order: ForeignKeyOrder.rule)
         for (entity, storage) in found {
             var storage = storage
-            storage.referencingKeys = referencing[storage.relation] ?? []
+            storage.referencingKeys = referencing[entity.name] ?? []
             context.remember(entity, storage: storage)
         }
         try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
@@ -251,30 +253,34 @@ struct ForeignSchemaReader {
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
 
-    private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {
+    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (
+        entity: EntityDescription, storage: EntityStorage
+    )? {
         let table = relation.name
         var columns = relation.columns
-        var primaryKey = "rowid"
+        let rowKey = ForeignSchema.rowKey(of: relation, engine: self)
+        // Nil: the rows are known by a number made from their key (`+KeyedTables`).
+        var rowid: String?
         var keyMayHoldOthers = false
-        if case .integerKey(let keyColumn) = ForeignSchema.rowKey(of: relation, engine: self) {
-            primaryKey = keyColumn
+        if case .integerKey(let keyColumn) = rowKey {
+            rowid = keyColumn
             // Without a rowid the column is no alias of one, and takes text as well.
             keyMayHoldOthers =
                 (try? context.connection.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
             // A column named rowid hides the rowid under that name; SQLite knows two more.
             let names = Set(columns.map { $0.name.lowercased() })
-            guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
-            primaryKey = alias
-            // A WITHOUT ROWID table has no stable integer identity to give its objects: it
-            // is no entity, said (a country keyed by its ISO code went without a word).
+            let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) })
+            // A WITHOUT ROWID table has none (nor has a table whose columns take all three
+            // names): keyed, it is known by its key's number; unkeyed, it is no entity.
             let hasRowid =
-                (try? context.connection.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
-            guard hasRowid else {
-                context.openingNotes.append(
-                    "\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)"
-                )
-                return nil
+                alias.map { alias in
+                    (try? context.connection.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+                } ?? false
+            if hasRowid {
+                rowid = alias
+            } else {
+                guard case .numbered = rowKey else { return nil }
             }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
@@ -285,6 +291,7 @@ struct ForeignSchemaReader {
             context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
+        guard let primaryKey = rowid else { return try keyedTableEntity(relation, columns: columns, taken: taken) }
         // A primary key's columns, other than a rowid alias: nothing fills them, so a new
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.

@@ -30,7 +30,9 @@ package final class ForeignFileStore: SQLiteStore {
     }
 
     /// A save or `updateall` that sets a generated column (`GENERATED ALWAYS AS`) is
-    /// refused, as SQLite would refuse it, before anything is written.
+    /// refused, as SQLite would refuse it, before anything is written; so is one that
+    /// changes the key of a saved row of a table without a rowid, which its object is
+    /// known by (`ForeignSchemaReader+KeyedTables`), as on PostgreSQL.
     package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
         guard operation == "save" else { return }
         let pending = context.pendingChanges
@@ -39,12 +41,22 @@ package final class ForeignFileStore: SQLiteStore {
             let set = object.isInserted ? generated.filter { !object.currentValue($0).isNull } : generated.filter { object.pending[$0] != nil }
             if let name = set.sorted().first { throw StoreError.during(operation: operation, Self.generatedRefusal(object.entity.name, name)) }
         }
+        try mapping.refuseKeyChanges(of: pending.updated, operation: operation)
     }
 
     package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
         if let name = keys.filter(mapping.storage(of: entity).generated.contains).sorted().first {
             throw StoreError.during(operation: operation, Self.generatedRefusal(entity, name))
         }
+        try mapping.refuseSettingKeys(keys, of: entity, operation: operation)
+    }
+
+    /// The views of tables without a rowid are made before a write, which reads rows
+    /// through them inside its transaction, where a view not yet made is not made.
+    package func willWrite(_ operation: String, in context: ObjectContext) throws {
+        let views = managedObjectModel.entities.map { mapping.storage(of: $0) }.filter { $0.numberedRows != nil }.map(\.table)
+        guard !views.isEmpty else { return }
+        try context.connection.makeViews(readBy: views.joined(separator: " "))
     }
 
     private static func generatedRefusal(_ entity: String, _ name: String) -> StoreError {

@@ -29,8 +29,9 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         in statements: SQLiteWriteStatements
     ) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let db = statements.db
-        let table = context.mapped(entity).table
-        let key = context.mapped(entity).key
+        // Written to the file's table (a table without a rowid is read through a view).
+        let table = context.mapped(entity).writtenTable
+        let key = context.mapped(entity).writtenKey
         let keys = try statements.keys(of: context.mapped(entity), where: filter)
         guard !keys.isEmpty else { return (keys, given) }
         let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
@@ -89,7 +90,8 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 stack.removeLast()
                 try forEachChunk(top.keys) { chunk in
                     try db.execute(
-                        sql: "DELETE FROM \(context.mapped(top.entity).table) WHERE \(context.mapped(top.entity).key) IN (\(marks(chunk.count)))",
+                        sql:
+                            "DELETE FROM \(context.mapped(top.entity).writtenTable) WHERE \(context.mapped(top.entity).writtenKey) IN (\(marks(chunk.count)))",
                         arguments: StatementArguments(chunk))
                 }
                 continue
@@ -123,7 +125,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     try forEachChunk(related) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).table) SET \(cleared) WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                                "UPDATE \(context.mapped(destination).writtenTable) SET \(cleared) WHERE \(context.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments(chunk))
                     }
                 }
@@ -131,7 +133,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     try forEachChunk(top.keys) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                                "UPDATE \(context.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments(chunk))
                     }
                 }
@@ -146,7 +148,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     try forEachChunk(related) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                                "UPDATE \(context.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
                     }
                 }

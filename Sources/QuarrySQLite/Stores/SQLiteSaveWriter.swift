@@ -53,7 +53,14 @@ struct SQLiteSaveWriter {
             // Written and prepared once an entity: doing both again for each object was most
             // of a large save's time.
             let entity = context.currentEntity(of: object)
-            let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
+            // A table without a rowid's row by its key, which its index finds (`KeyNumbers`),
+            // not by computing every row's number.
+            let storage = context.mapped(entity)
+            let sql =
+                queries[entity.name]
+                ?? (storage.numberedRows == nil
+                    ? SaveConflict.storedRowSQL(of: entity, context: context)
+                    : context.sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: 1))
             queries[entity.name] = sql
             // Read as objects read their rows (text that is not UTF-8 kept whole): GRDB's
             // rows would differ from the object's values there, a conflict with no change.
@@ -139,12 +146,14 @@ struct SQLiteSaveStatements: SaveStatements {
         let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        // What the engine filled comes back with the row (SQLite 3.35's RETURNING).
-        let returning = filled.isEmpty ? "" : " RETURNING " + filled.map(quoteIdentifier).joined(separator: ", ")
+        // What the engine filled comes back with the row (SQLite 3.35's RETURNING), and
+        // last the number of a row without a rowid, made from its key as stored.
+        let returned = filled.map(quoteIdentifier) + (storage.numberedRows.map { [$0.number] } ?? [])
+        let returning = returned.isEmpty ? "" : " RETURNING " + returned.joined(separator: ", ")
         let sql =
             (names.isEmpty
-                ? "INSERT INTO \(storage.table) DEFAULT VALUES"
-                : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))") + returning
+                ? "INSERT INTO \(storage.writtenTable) DEFAULT VALUES"
+                : "INSERT INTO \(storage.writtenTable) (\(columns)) VALUES (\(marks))") + returning
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
         let plan = InsertPlan(storage: storage, written: written, statement: try db.cachedStatement(sql: sql))
         insertPlans[key] = plan
@@ -163,7 +172,7 @@ struct SQLiteSaveStatements: SaveStatements {
         for name in plan.written { try append(object, entity, storage, name, context.insertedValue(object, name, keys: keys), to: &values) }
         values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
-        if filled.isEmpty {
+        if filled.isEmpty && storage.numberedRows == nil {
             try plan.statement.execute(values)
         } else {
             // The whole insert happens at the first step, which also yields the row.
@@ -172,7 +181,17 @@ struct SQLiteSaveStatements: SaveStatements {
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
         let key: Int64
-        if storage.keyMayHoldOthers, let given { key = given } else { key = try store.insertedKey(of: entity, in: db, context: context) }
+        if storage.numberedRows != nil {
+            // Neither: its number came back last.
+            guard case .integer(let number)? = returned?.last else {
+                throw StoreError.database(message: "\(entity.name): SQLite gave no number for a new row")
+            }
+            key = number
+        } else if storage.keyMayHoldOthers, let given {
+            key = given
+        } else {
+            key = try store.insertedKey(of: entity, in: db, context: context)
+        }
         if !storage.generated.isEmpty { try readGenerated(object, entity, key: .integer(key)) }
         if !filled.isEmpty { try readFilled(filled, returned, object, entity, key: .integer(key)) }
         return key
@@ -219,8 +238,9 @@ struct SQLiteSaveStatements: SaveStatements {
         let entity = context.currentEntity(of: object)
         let storage = context.mapped(object.entity)
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
-        values.append(contentsOf: toOne.map(\.key) + [key])
-        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(values)
+        let row = storage.writtenRow(of: object, key: key)
+        values.append(contentsOf: toOne.map(\.key) + row.values)
+        try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(row.sql)").execute(values)
         try readGenerated(object, object.entity, key: key)
     }
 
@@ -239,7 +259,8 @@ struct SQLiteSaveStatements: SaveStatements {
     package func delete(_ object: ManagedObject, key: Int64) throws {
         let storage = context.mapped(object.entity)
         // Cached, as each statement of a save is: a save of many objects runs each many times.
-        try db.cachedStatement(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?").execute(arguments: [key])
+        let row = storage.writtenRow(of: object, key: .integer(key))
+        try db.cachedStatement(sql: "DELETE FROM \(storage.writtenTable) WHERE \(row.sql)").execute(SQLiteArguments(row.values))
     }
 
     package mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {

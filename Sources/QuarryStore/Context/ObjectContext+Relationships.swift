@@ -562,7 +562,9 @@ extension ObjectContext {
         let placed = relationships.map { relationship -> (RelationshipDescription, Int, EntityStorage.ReferencingKey.Check) in
             guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity.name),
                 let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
-                let index = keys.firstIndex(where: { $0.column == column && $0.child.lowercased() == table })
+                // The child's table, or its entity's name where a view reads the table
+                // (a SQLite table without a rowid).
+                let index = keys.firstIndex(where: { $0.column == column && [table, child.lowercased()].contains($0.child.lowercased()) })
             else {
                 return (relationship, keys.count, .statement)
             }

@@ -40,7 +40,7 @@ public final class StoreConnection {
     }
 
     /// Defers a view: made by `making` before the first statement that reads `name`.
-    func deferView(_ name: String, _ making: DeferredViews.Making) {
+    package func deferView(_ name: String, _ making: DeferredViews.Making) {
         let views = deferredViews ?? DeferredViews([])
         views.add(name, making)
         deferredViews = views

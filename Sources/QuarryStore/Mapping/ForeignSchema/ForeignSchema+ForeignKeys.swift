@@ -94,7 +94,7 @@ extension ForeignSchema {
         // Matched with the parent's columns' collations, as for a key of one column.
         var storage = context.mapped(to)
         for column in targetKeys {
-            if let collation = relations[storage.relation]?.column(column)?.collation { storage.collations[column] = collation }
+            if let collation = relations[key.parent]?.column(column)?.collation { storage.collations[column] = collation }
         }
         if storage != context.mapped(to) { context.remember(to, storage: storage) }
         let same = table == key.parent
@@ -127,7 +127,8 @@ extension ForeignSchema {
         let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
         // A key matched by a column of another collation than the engine's plain one
         // matches as the engine does (SQLite's NOCASE: `'ABC'` names `'abc'`).
-        if let targetKey, let collation = relations[context.mapped(destination).relation]?.column(targetKey)?.collation {
+        // By the table's name: a SQLite table without a rowid is read through a view.
+        if let targetKey, let collation = relations[parent]?.column(targetKey)?.collation {
             var storage = context.mapped(destination)
             storage.collations[targetKey] = collation
             context.remember(destination, storage: storage)

@@ -2,7 +2,8 @@
 /// the schema's description: its own integer key, a number its engine gives each row, or
 /// nothing. Each engine answers only which column types are integer keys
 /// (`ForeignSchemaEngine.isIntegerKey`) and how rows of each kind are read, as a
-/// `RowIdentity` (SQLite: the column, else its rowid, a WITHOUT ROWID table left out;
+/// `RowIdentity` (SQLite: the column, else its rowid, else, without a rowid, the key's
+/// hash through a TEMP view of the table;
 /// PostgreSQL: the column, else the key's hash through the session's view of the keyed
 /// table, a table with no key left out, one that inherits read through its parent).
 extension ForeignSchema {
