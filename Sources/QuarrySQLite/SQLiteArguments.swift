@@ -52,6 +52,25 @@ extension Statement {
         try execute()
     }
 
+    /// Runs the statement with `arguments` as `execute(_:)` does, bound here and run by
+    /// GRDB (which tells its observers of the run, as they hear every other write): GRDB's
+    /// own binding copied the arguments through a key path, 11% of a save of 20,000 new
+    /// objects (issue 62). GRDB runs a statement given no arguments with the bindings it
+    /// has, once told they are set.
+    func executeBound(_ arguments: SQLiteArguments) throws {
+        let handle = sqliteStatement
+        // GRDB's check, kept: a statement run with other arguments than it names is a bug.
+        guard Int(sqlite3_bind_parameter_count(handle)) == arguments.databaseValues.count else { return try execute(arguments) }
+        // A failed run's error is taken here: GRDB's `setUncheckedArguments` resets the
+        // statement expecting none.
+        sqlite3_reset(handle)
+        defer { sqlite3_reset(handle) }
+        setUncheckedArguments(StatementArguments())
+        SQLiteCursor.bind(arguments.databaseValues, to: handle)
+        arguments.bindTexts(to: handle)
+        try execute()
+    }
+
     /// The rows the statement returns with `arguments`, read as `SQLiteCursor.value` reads
     /// a column (text that is not UTF-8 kept whole), where GRDB's rows would have replaced
     /// its bytes.

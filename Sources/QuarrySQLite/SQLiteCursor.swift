@@ -26,7 +26,10 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
     static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
-    package func bind(_ values: [DatabaseValue]) {
+    package func bind(_ values: [DatabaseValue]) { Self.bind(values, to: handle) }
+
+    /// Binds `values` to parameters 1... of the statement `handle`.
+    static func bind(_ values: [DatabaseValue], to handle: OpaquePointer) {
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value.storage {

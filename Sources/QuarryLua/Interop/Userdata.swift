@@ -17,7 +17,13 @@ enum UserdataKind: String, CaseIterable {
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
     var holdsSwiftObject: Bool { self != .date }
     /// An object's batch, a batch's field table, results' and sections' cached objects.
-    var userValues: Int32 { [.object, .rows, .results, .section].contains(self) ? 1 : 0 }
+    /// (A switch: an array of kinds was made for each object pushed.)
+    var userValues: Int32 {
+        switch self {
+        case .object, .rows, .results, .section: return 1
+        default: return 0
+        }
+    }
 }
 
 private let kindField = "__quarry_kind"

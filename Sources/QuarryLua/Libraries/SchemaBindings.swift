@@ -127,7 +127,8 @@ enum SchemaBindings {
             }
         }
         let object: ManagedObject
-        object = try runtime.context.insert(into: entity, values: values, linking: relationshipKeys)
+        // The description looked up above: looking it up again was 1% of making 20,000.
+        object = try runtime.context.insert(into: description, values: values, linking: relationshipKeys)
         do {
             for key in relationshipKeys {
                 LuaTable.field(call.state, 2, key)

@@ -21,7 +21,23 @@ enum QuarryHistory {
                     author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
                 """)
         // Object IDs are entity names and integers: JSON text by hand needs no encoder that can throw.
-        func json(_ ids: [String]) -> String { "[" + ids.map(jsonQuoted).joined(separator: ",") + "]" }
+        // An ID with nothing to escape is copied as its bytes: quoting 20,000 new objects'
+        // IDs a scalar at a time was 4% of their save (issue 62).
+        func json(_ ids: [String]) -> String {
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            for (i, id) in ids.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if id.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                    bytes.append(UInt8(ascii: "\""))
+                    bytes.append(contentsOf: id.utf8)
+                    bytes.append(UInt8(ascii: "\""))
+                } else {
+                    bytes.append(contentsOf: jsonQuoted(id).utf8)
+                }
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return String(decoding: bytes, as: UTF8.self)
+        }
         try db.execute(
             sql: "INSERT INTO \(table) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
             arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])

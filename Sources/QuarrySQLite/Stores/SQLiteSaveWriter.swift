@@ -119,16 +119,30 @@ struct SQLiteSaveStatements: SaveStatements {
 
     /// How the new rows of one entity leaving out the same columns are written: made once
     /// a save, as writing the SQL and looking up its statement again for each of 20,000
-    /// new objects was a large part of their save.
-    private struct InsertPlan {
+    /// new objects was a large part of their save. A class: a row takes it without
+    /// copying its storage's description.
+    private final class InsertPlan {
         let storage: EntityStorage
         /// The attribute columns written, in the entity's order (the to-one keys follow).
         let written: [String]
         let statement: Statement
+
+        init(storage: EntityStorage, written: [String], statement: Statement) {
+            self.storage = storage
+            self.written = written
+            self.statement = statement
+        }
     }
     private var insertPlans: [InsertPlanKey: InsertPlan] = [:]
-    /// Where each entity's rows are, looked up once a save.
-    private var storages: [String: EntityStorage] = [:]
+    /// The plan of the last new row: the next one, of the same entity leaving out the same
+    /// columns as a script's loop makes them, takes it without hashing its key.
+    private var lastPlan: (key: InsertPlanKey, plan: InsertPlan)?
+    /// Where each entity's rows are, looked up once a save (boxed: read without a copy).
+    private var storages: [String: StorageBox] = [:]
+    private final class StorageBox {
+        let storage: EntityStorage
+        init(_ storage: EntityStorage) { self.storage = storage }
+    }
     private struct InsertPlanKey: Hashable {
         let entity: String
         let filled: [String]
@@ -139,7 +153,11 @@ struct SQLiteSaveStatements: SaveStatements {
         _ entity: EntityDescription, filled: [String], toOne: [(name: String, key: Value)], storage: EntityStorage
     ) throws -> InsertPlan {
         let key = InsertPlanKey(entity: entity.name, filled: filled, toOne: toOne.map(\.name))
-        if let plan = insertPlans[key] { return plan }
+        if let last = lastPlan, last.key == key { return last.plan }
+        if let plan = insertPlans[key] {
+            lastPlan = (key, plan)
+            return plan
+        }
         // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting
         // one); so is a column whose default is an expression the object was not given.
         let written = entity.attributeNames.filter { !storage.generated.contains($0) && !filled.contains($0) }
@@ -157,6 +175,7 @@ struct SQLiteSaveStatements: SaveStatements {
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
         let plan = InsertPlan(storage: storage, written: written, statement: try db.cachedStatement(sql: sql))
         insertPlans[key] = plan
+        lastPlan = (key, plan)
         return plan
     }
 
@@ -164,8 +183,14 @@ struct SQLiteSaveStatements: SaveStatements {
         _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
         keys: SaveChangesRequest.Keys
     ) throws -> Int64 {
-        let storage = storages[entity.name] ?? context.mapped(entity)
-        storages[entity.name] = storage
+        let box: StorageBox
+        if let known = storages[entity.name] {
+            box = known
+        } else {
+            box = StorageBox(context.mapped(entity))
+            storages[entity.name] = box
+        }
+        let storage = box.storage
         let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
         let plan = try insertPlan(entity, filled: filled, toOne: toOne, storage: storage)
         var values = SQLiteArguments()
@@ -173,13 +198,12 @@ struct SQLiteSaveStatements: SaveStatements {
         values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
         if filled.isEmpty && storage.numberedRows == nil {
-            try plan.statement.execute(values)
+            try plan.statement.executeBound(values)
         } else {
             // The whole insert happens at the first step, which also yields the row.
             returned = try plan.statement.rows(values).first
         }
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
-        let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
         let key: Int64
         if storage.numberedRows != nil {
             // Neither: its number came back last.
@@ -187,7 +211,7 @@ struct SQLiteSaveStatements: SaveStatements {
                 throw StoreError.database(message: "\(entity.name): SQLite gave no number for a new row")
             }
             key = number
-        } else if storage.keyMayHoldOthers, let given {
+        } else if storage.keyMayHoldOthers, case .integer(let given) = object.currentValue(storage.keyColumn) {
             key = given
         } else {
             key = try store.insertedKey(of: entity, in: db, context: context)
@@ -240,7 +264,7 @@ struct SQLiteSaveStatements: SaveStatements {
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         let row = storage.writtenRow(of: object, key: key)
         values.append(contentsOf: toOne.map(\.key) + row.values)
-        try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(row.sql)").execute(values)
+        try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(row.sql)").executeBound(values)
         try readGenerated(object, object.entity, key: key)
     }
 

@@ -135,8 +135,9 @@ extension ObjectContext {
                         }.map(\.name)))
             }
         }
+        var entities = SavedEntities(self)
         for object in request.inserts + request.updates + request.deletes {
-            for relationship in currentEntity(of: object).toOneRelationships {
+            for relationship in entities.of(object).current.toOneRelationships {
                 guard let inverse = relationship.inverse,
                     (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true
                 else { continue }
@@ -158,25 +159,28 @@ extension ObjectContext {
     /// The objects take what the save wrote: their keys, their values as committed.
     private func apply(_ result: SaveChangesResult) {
         for (object, stored) in result.adopted { object.commit(stored) }
+        var entities = SavedEntities(self)
         for (object, key) in zip(result.request.inserts, result.newKeys) {
+            let saved = entities.of(object)
             object.primaryKey = key
             object.committed = object.pending
             // A key column that is also an attribute (a file Quarry did not create: `id`)
             // reads the key SQLite gave the row.
-            if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull,
-                currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil
-            {
-                object.commit(mapped(object.entity).keyColumn, .integer(key))
+            if saved.keyIsAttribute, (object.pending[saved.storage.keyColumn] ?? .null).isNull {
+                object.commit(saved.storage.keyColumn, .integer(key))
             }
             // Read before `pending` is cleared here (updates below read it the same way).
-            object.commitLinkColumns(of: currentEntity(of: object))
+            object.commitLinkColumns(of: saved.current)
             object.pending = [:]
             object.isInserted = false
-            register(object)
+            register(object, root: saved.root)
         }
-        for object in result.request.inserts + result.request.updates {
+        // An inserted object with no link set has nothing left to take: its values were
+        // committed above, and each step below would find nothing to do.
+        let linking = result.request.inserts.filter { !$0.pendingToOne.isEmpty }
+        for object in linking + result.request.updates {
             object.commit(object.pending)
-            let entity = currentEntity(of: object)
+            let entity = entities.of(object).current
             object.commitLinkColumns(of: entity)
             object.pending = [:]
             for (name, target) in object.pendingToOne {
@@ -209,13 +213,14 @@ extension ObjectContext {
 
     private func validateForSave(_ objects: [ManagedObject]) throws {
         var problems: [String] = []
+        var entities = SavedEntities(self)
         for object in objects {
             for attribute in object.entity.attributes where !attribute.isOptional {
                 if object.currentValue(attribute.name).isNull, unsavedTarget(of: object, keptIn: attribute.name) == nil {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
                 }
             }
-            for relationship in currentEntity(of: object).relationships where relationship.isRequired == true && !relationship.isToMany {
+            for relationship in entities.of(object).current.relationships where relationship.isRequired == true && !relationship.isToMany {
                 if !hasTarget(relationship.name, object) {
                     problems.append("\(object.objectID).\(relationship.name) is required but nil")
                 }
@@ -296,7 +301,7 @@ extension ObjectContext {
     /// made; the link is to the object, so a value the target was given since (a new
     /// customer given its code once linked) is the column's at the save.
     func followValueMatchedLinks(of objects: [ManagedObject]) {
-        for object in objects {
+        for object in objects where !object.pendingToOne.isEmpty {
             let entity = currentEntity(of: object)
             for (name, target) in object.pendingToOne {
                 guard let target, !target.isDeleted, let relationship = entity.relationship(named: name) else { continue }
@@ -326,7 +331,9 @@ extension ObjectContext {
 
     /// The inserted objects that `object`'s new row will name through a to-one key kept in it.
     func insertedParents(of object: ManagedObject) -> [ManagedObject] {
-        currentEntity(of: object).toOneRelationships.compactMap { relationship in
+        // Only a to-one set in this session names an inserted object.
+        guard !object.pendingToOne.isEmpty else { return [] }
+        return currentEntity(of: object).toOneRelationships.compactMap { relationship in
             guard isKeptInRow(storage(of: relationship, in: object.entity.name)),
                 let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted
             else { return nil }

@@ -165,7 +165,11 @@ public final class ObjectContext {
     /// The same, where `linking` names the to-one relationships the caller sets next (a
     /// key column that is a foreign key is given by them).
     public func insert(into entityName: String, values: [String: Value], linking: [String]) throws -> ManagedObject {
-        let entity = try entity(named: entityName)
+        try insert(into: try entity(named: entityName), values: values, linking: linking)
+    }
+
+    /// The same, with the entity's current description already looked up (`entity(named:)`).
+    public func insert(into entity: EntityDescription, values: [String: Value], linking: [String]) throws -> ManagedObject {
         // Looked up once: an object is made for each row a script inserts.
         let storage = mapped(entity)
         if storage.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
@@ -188,8 +192,9 @@ public final class ObjectContext {
             committed: [:], context: self)
         object.pending = initial
         object.isInserted = true
+        // In key order, so that of several refusals the same one is said each time.
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            try object.setValue(value, forKey: key)
+            try object.setNewValue(value, forKey: key, of: entity)
         }
         if !storage.keysToGive.isEmpty { try requireGivenKeys(of: object, linking: linking) }
         unsaved.inserted.append(object)
@@ -344,6 +349,12 @@ public final class ObjectContext {
     func register(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
         identityMap.register(object, root: rootName(of: object.entity.name), key: primaryKey)
+    }
+
+    /// The same, with the root of the object's hierarchy known (`SavedEntities`).
+    func register(_ object: ManagedObject, root: String) {
+        guard let primaryKey = object.primaryKey else { return }
+        identityMap.register(object, root: root, key: primaryKey)
     }
 
     func unregister(_ object: ManagedObject) {

@@ -84,7 +84,7 @@ extension SaveChangesRequest {
     /// each object, its column and the key the target was given.
     func attributeLinks(_ keys: Keys, context: ObjectContext) -> [(object: ManagedObject, column: String, key: Int64)] {
         var links: [(object: ManagedObject, column: String, key: Int64)] = []
-        for object in inserts + updates {
+        for object in inserts + updates where !object.pendingToOne.isEmpty {
             let entity = context.currentEntity(of: object)
             for (name, target) in object.pendingToOne {
                 guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],

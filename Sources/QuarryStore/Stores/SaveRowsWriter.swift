@@ -81,19 +81,22 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
         // waits until that object has its key.
         var run: [NewRow] = []
         var inRun: Set<ObjectIdentifier> = []
+        var entities = SavedEntities(context)
         for object in request.inserts {
             if !run.isEmpty, object.pendingToOne.values.contains(where: { $0.map { inRun.contains(ObjectIdentifier($0)) } ?? false }) {
                 try writeRun(&run, &keys, &result)
                 inRun = []
             }
-            let entity = context.currentEntity(of: object)
-            let toOne = entity.ownKeyColumns.map(\.name)
+            let saved = entities.of(object)
+            let entity = saved.current
+            let toOne = saved.ownKeyColumns
             for name in toOne {
                 let target = object.pendingToOne[name] ?? nil
                 if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
             }
             run.append(NewRow(object: object, entity: entity, toOne: toOne.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }))
-            inRun.insert(ObjectIdentifier(object))
+            // One row at a time (SQLite's) is written at once: no later row waits for it.
+            if rows.insertBatch > 1 { inRun.insert(ObjectIdentifier(object)) }
             if run.count >= rows.insertBatch {
                 try writeRun(&run, &keys, &result)
                 inRun = []
