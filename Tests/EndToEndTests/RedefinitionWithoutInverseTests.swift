@@ -1,0 +1,176 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// Redefining an entity without a relationship whose inverse another entity declares
+/// keeps the other end, as a to-many without an inverse, its links moved to a link table
+/// in the redefinition's transaction (issue 60, item 9; the contract's Context
+/// paragraph): on a Quarry file and on PostgreSQL alike, after reopening. Before, the
+/// relationship came back on the redefined entity (as a to-many), and a one-to-many's
+/// links were lost with the dropped column.
+@Suite struct RedefinitionWithoutInverseTests {
+    /// Authors with books (one-to-many) and tags on books (many-to-many), saved.
+    static let define = #"""
+        entity "Author" { name = "string", books = { many = "Book", inverse = "author" } }
+        entity "Book" { title = "string", author = { one = "Author", inverse = "books" } }
+        entity "Tag" { name = "string", books = { many = "Book", inverse = "tags" } }
+        entity "Book" { title = "string", author = { one = "Author", inverse = "books" }, tags = { many = "Tag", inverse = "books" } }
+        local a1, a2 = Author:new{ name = "a1" }, Author:new{ name = "a2" }
+        local t1, t2 = Tag:new{ name = "t1" }, Tag:new{ name = "t2" }
+        for i = 1, 4 do
+          local b = Book:new{ title = "b" .. i, author = (i <= 3) and a1 or a2 }
+          if i % 2 == 1 then b.tags:add(t1) end
+          if i >= 2 then b.tags:add(t2) end
+        end
+        Author:new{ name = "a3" }
+        save()
+        """#
+
+    /// Prints each author's and each tag's books, sorted: `a1 b1,b2,b3`.
+    static let show = #"""
+        function titles(set) local t = {} for _, b in ipairs(set) do t[#t + 1] = b.title end table.sort(t) return table.concat(t, ",") end
+        function show()
+          for _, e in ipairs{ "Author", "Tag" } do
+            for _, o in ipairs(fetch{ e, sort = "name" }) do print(o.name, titles(o.books)) end
+          end
+        end
+
+        """#
+
+    /// Each author's and tag's books as `define` links them.
+    static let links = ["a1\tb1,b2,b3", "a2\tb4", "a3\t", "t1\tb1,b3", "t2\tb2,b3,b4"]
+
+    /// The schema's lines for the entities, as `.schema` shows them.
+    static func schema(_ sandbox: Sandbox, _ store: String) async throws -> [String] {
+        let shown = try await sandbox.quarry([store, "-"], stdin: ".schema\n")
+        #expect(shown.status == 0, "\(shown)")
+        return shown.lines
+    }
+
+    /// The lines `.schema` shows for `entity`, from its `entity "Name" {` line to its `}`.
+    static func block(_ entity: String, in lines: [String]) -> [String] {
+        guard let start = lines.firstIndex(of: "entity \"\(entity)\" {") else { return [] }
+        let end = lines[start...].firstIndex(of: "}") ?? lines.endIndex
+        return Array(lines[start..<end])
+    }
+
+    /// Each store: a Quarry file, and a schema on a real PostgreSQL server.
+    static func stores(_ name: String) async throws -> [String] {
+        ["lite.db", try await PostgresServer.database(name)]
+    }
+
+    /// Book redefined without `author` and `tags`: Author.books and Tag.books stay, as
+    /// to-many relationships without an inverse, holding exactly the links they had,
+    /// also for the objects loaded before (`a.books`), after reopening, and in new links.
+    @Test func theOtherEndsKeepTheirLinksWithoutAnInverse() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("define.lua", Self.define)
+        try sandbox.write(
+            "redefine.lua",
+            Self.show + #"""
+                local a1 = Author:first("name == 'a1'")
+                local t2 = Tag:first("name == 't2'")
+                print("loaded", titles(a1.books), titles(t2.books))
+                entity "Book" { title = "string" }
+                print("after", titles(a1.books), titles(t2.books))
+                show()
+                """#)
+        try sandbox.write(
+            "reopen.lua",
+            Self.show + #"""
+                show()
+                -- The relationship did not come back on Book.
+                print(pcall(function() return Book:first("title == 'b1'").author end))
+                -- New links are kept as any to-many's without an inverse.
+                Author:first("name == 'a3'").books:add(Book:first("title == 'b1'"))
+                Tag:first("name == 't1'").books:remove(Book:first("title == 'b3'"))
+                save()
+                """#)
+        try sandbox.write("again.lua", Self.show + "show()\n")
+        for store in try await Self.stores("redefinedends") {
+            for script in ["define.lua", "redefine.lua", "reopen.lua"] {
+                let result = try await sandbox.quarry([store, script])
+                #expect(result.status == 0, "\(store) \(script): \(result)")
+                if script == "redefine.lua" {
+                    #expect(result.lines == ["loaded\tb1,b2,b3\tb2,b3,b4", "after\tb1,b2,b3\tb2,b3,b4"] + Self.links, "\(store): \(result)")
+                }
+                if script == "reopen.lua" {
+                    #expect(Array(result.lines.prefix(5)) == Self.links, "\(store): \(result)")
+                    #expect(result.lines.count == 6 && result.lines[5].hasPrefix("false\t"), "\(store): \(result)")
+                }
+            }
+            let again = try await sandbox.quarry([store, "again.lua"])
+            #expect(again.lines == ["a1\tb1,b2,b3", "a2\tb4", "a3\tb1", "t1\tb1", "t2\tb2,b3,b4"], "\(store): \(again)")
+            let schema = try await Self.schema(sandbox, store)
+            #expect(Self.block("Book", in: schema) == ["entity \"Book\" {", "  title = \"string\","], "\(store): \(schema)")
+            #expect(Self.block("Author", in: schema).contains("  books = { many = \"Book\" },"), "\(store): \(schema)")
+            #expect(Self.block("Tag", in: schema).contains("  books = { many = \"Book\" },"), "\(store): \(schema)")
+        }
+    }
+
+    /// A redefinition refused (unsaved changes) or failing inside its transaction (a new
+    /// required attribute the rows cannot fill, after the links were moved) leaves the
+    /// store and the model as they were: every link, and both inverses.
+    @Test func aRefusedOrFailedRedefinitionLeavesEverythingAsItWas() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("define.lua", Self.define)
+        try sandbox.write(
+            "refused.lua",
+            Self.show + #"""
+                Author:new{ name = "pending" }
+                print(pcall(function() entity "Book" { title = "string" } end))
+                rollback()
+                print(pcall(function() entity "Book" { title = "string", isbn = "string" } end))
+                show()
+                print(Book:first("title == 'b4'").author.name, #Book:first("title == 'b3'").tags)
+                """#)
+        try sandbox.write("reopen.lua", Self.show + "show()\n")
+        for store in try await Self.stores("refusedredefinition") {
+            let before = try await sandbox.quarry([store, "define.lua"])
+            #expect(before.status == 0, "\(store): \(before)")
+            let schemaBefore = try await Self.schema(sandbox, store)
+            let refused = try await sandbox.quarry([store, "refused.lua"])
+            #expect(refused.status == 0, "\(store): \(refused)")
+            #expect(refused.lines.count == 8, "\(store): \(refused)")
+            #expect(refused.lines.first?.hasPrefix("false\t") == true && refused.stdout.contains("unsaved changes"), "\(store): \(refused)")
+            #expect(refused.lines.dropFirst().first?.hasPrefix("false\t") == true && refused.stdout.contains("isbn"), "\(store): \(refused)")
+            #expect(Array(refused.lines.dropFirst(2).prefix(5)) == Self.links, "\(store): \(refused)")
+            #expect(refused.lines.last == "a2\t2", "\(store): \(refused)")
+            let reopened = try await sandbox.quarry([store, "reopen.lua"])
+            #expect(reopened.lines == Self.links, "\(store): \(reopened)")
+            let schemaAfter = try await Self.schema(sandbox, store)
+            #expect(schemaAfter == schemaBefore, "\(store)")
+            #expect(Self.block("Book", in: schemaAfter).contains("  author = { one = \"Author\", inverse = \"books\" },"), "\(store)")
+        }
+    }
+
+    /// The reverse: Author redefined without `books` while Book keeps `author`: the
+    /// to-one stays, without an inverse, its column and links kept; `books` does not come
+    /// back on Author.
+    @Test func aToOneWhoseInverseGoesKeepsItsLinks() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("define.lua", Self.define)
+        let list = #"for _, b in ipairs(fetch{ "Book", sort = "title" }) do print(b.title, b.author and b.author.name) end"#
+        try sandbox.write(
+            "redefine.lua",
+            #"""
+            local b4 = Book:first("title == 'b4'")
+            print(b4.author.name)
+            entity "Author" { name = "string" }
+            print(b4.author.name)
+            """# + list + "\n")
+        try sandbox.write("reopen.lua", list + "\nprint(pcall(function() return Author:first(\"name == 'a1'\").books end))\n")
+        for store in try await Self.stores("redefinedtoone") {
+            let define = try await sandbox.quarry([store, "define.lua"])
+            #expect(define.status == 0, "\(store): \(define)")
+            let redefined = try await sandbox.quarry([store, "redefine.lua"])
+            #expect(redefined.lines == ["a2", "a2", "b1\ta1", "b2\ta1", "b3\ta1", "b4\ta2"], "\(store): \(redefined)")
+            let reopened = try await sandbox.quarry([store, "reopen.lua"])
+            #expect(Array(reopened.lines.prefix(4)) == ["b1\ta1", "b2\ta1", "b3\ta1", "b4\ta2"], "\(store): \(reopened)")
+            #expect(reopened.lines.count == 5 && reopened.lines[4].hasPrefix("false\t"), "\(store): \(reopened)")
+            let schema = try await Self.schema(sandbox, store)
+            #expect(Self.block("Author", in: schema) == ["entity \"Author\" {", "  name = \"string\","], "\(store): \(schema)")
+            #expect(Self.block("Book", in: schema).contains("  author = { one = \"Author\" },"), "\(store): \(schema)")
+        }
+    }
+}
