@@ -173,4 +173,33 @@ import Testing
             #expect(Self.block("Book", in: schema).contains("  author = { one = \"Author\" },"), "\(store): \(schema)")
         }
     }
+    /// Defined back with the relationship (a script run again), each end's links move back
+    /// where a pair keeps them: the to-one's column, the many-to-many's shared table. A
+    /// book in two authors' sets cannot go back to a to-one: refused, nothing changed.
+    @Test func definingTheRelationshipAgainMovesTheLinksBack() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("define.lua", Self.define)
+        try sandbox.write("drop.lua", #"entity "Book" { title = "string" }"# + "\n")
+        let both = #"entity "Book" { title = "string", author = { one = "Author", inverse = "books" }, tags = { many = "Tag", inverse = "books" } }"#
+        try sandbox.write("back.lua", Self.show + both + "\nshow()\nprint(Book:first(\"title == 'b4'\").author.name)\n")
+        try sandbox.write(
+            "shared.lua",
+            Self.show + #"entity "Book" { title = "string" }"# + "\n"
+                + #"Author:first("name == 'a2'").books:add(Book:first("title == 'b1'")); save()"# + "\n"
+                + "print(pcall(function() \(both) end))\nshow()\n")
+        try sandbox.write("reopen.lua", Self.show + "show()\n")
+        for store in try await Self.stores("definedagain") {
+            for script in ["define.lua", "drop.lua"] {
+                let result = try await sandbox.quarry([store, script])
+                #expect(result.status == 0, "\(store) \(script): \(result)")
+            }
+            let back = try await sandbox.quarry([store, "back.lua"])
+            #expect(back.lines == Self.links + ["a2"], "\(store): \(back)")
+            let reopened = try await sandbox.quarry([store, "reopen.lua"])
+            #expect(reopened.lines == Self.links, "\(store): \(reopened)")
+            let shared = try await sandbox.quarry([store, "shared.lua"])
+            #expect(shared.lines.first?.hasPrefix("false\t") == true && shared.stdout.contains("more than one"), "\(store): \(shared)")
+            #expect(Array(shared.lines.dropFirst()) == ["a1\tb1,b2,b3", "a2\tb1,b4", "a3\t", "t1\tb1,b3", "t2\tb2,b3,b4"], "\(store): \(shared)")
+        }
+    }
 }

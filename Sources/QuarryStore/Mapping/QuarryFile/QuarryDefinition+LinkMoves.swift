@@ -9,12 +9,16 @@ import QuarryModel
 /// the pair's link table into the one now named for it. A refused or failed definition
 /// rolls the move back with the rest.
 extension QuarryDefinition {
-    /// Moves the links of `entities`' to-many relationships whose link table changes with
+    /// Moves the links of `entities`' to-many relationships whose storage changes with
     /// this definition; run before any table is written (a column about to be dropped
-    /// still holds its links). Another program's tables (`others`) keep theirs.
+    /// still holds its links). Another program's tables (`others`) keep theirs. Returns
+    /// the statements to run once the tables are written: a to-many that gains a to-one
+    /// inverse (its other end redefined with it again) fills the new column from its link
+    /// table; refused, before anything is written, when a row is in more than one
+    /// object's set, which the to-one cannot hold.
     func moveLinks(
         _ entities: [EntityDescription], hierarchical: Bool, others: Set<String>, on engine: some QuarryDefinitionStatements
-    ) throws {
+    ) throws -> [String] {
         // Where each relationship's links are now, read from the model before it changes,
         // with the table whose rows hold a to-one column.
         var now: [(entity: String, name: String, storage: RelationshipStorage, rows: String)] = []
@@ -26,37 +30,66 @@ extension QuarryDefinition {
                 now.append((e.name, r.name, storage, store.managedObjectModel.root(of: r.destination)))
             }
         }
-        guard !now.isEmpty else { return }
+        guard !now.isEmpty else { return [] }
         let tables = engine.tables
         let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
+        var later: [String] = []
         try withModelAfter(entities, hierarchical: hierarchical) { table, _ in
             // A many-to-many pair's table is moved once, from either end.
             var filled: Set<String> = []
             for kept in now {
                 guard let r = entities.first(where: { $0.name == kept.entity })?.relationship(named: kept.name),
-                    case .linkTable(let link, let sourceColumn, let targetColumn)? = store.storage(of: r, in: kept.entity)
+                    let storage = store.storage(of: r, in: kept.entity), storage != kept.storage
                 else { continue }
-                // The columns holding this end's keys and the other end's, where the links are now.
-                let select: String
-                switch kept.storage {
-                case .inverseForeignKey(_, let column, nil, _):
+                switch (kept.storage, storage) {
+                case (.inverseForeignKey(_, let column, nil, _), .linkTable(let link, let sourceColumn, let targetColumn)):
+                    guard filled.insert(link).inserted else { continue }
                     let c = quoteIdentifier(column)
-                    select = "SELECT \(c), \(key) FROM \(tables.relation(kept.rows)) WHERE \(c) IS NOT NULL"
-                case .linkTable(let old, let oldSource, let oldTarget) where old != link:
-                    select = "SELECT \(oldSource), \(oldTarget) FROM \(tables.relation(old))"
+                    try fill(
+                        link, sourceColumn, targetColumn, from: "SELECT \(c), \(key) FROM \(tables.relation(kept.rows)) WHERE \(c) IS NOT NULL",
+                        of: kept.entity, r, table: table, on: engine)
+                case (.linkTable(let old, let oldSource, let oldTarget), .linkTable(let link, let sourceColumn, let targetColumn)) where old != link:
+                    guard filled.insert(link).inserted else { continue }
+                    try fill(
+                        link, sourceColumn, targetColumn, from: "SELECT \(oldSource), \(oldTarget) FROM \(tables.relation(old))",
+                        of: kept.entity, r, table: table, on: engine)
+                    // Moved, not copied: no relationship reads the old table any more.
+                    try tables.statements.run("DELETE FROM \(tables.relation(old))", [])
+                case (.linkTable(let old, let oldSource, let oldTarget), .inverseForeignKey(_, let column, nil, let inverse)):
+                    let shared = try tables.statements.count(
+                        "SELECT count(*) FROM (SELECT \(oldTarget) FROM \(tables.relation(old)) GROUP BY \(oldTarget) HAVING count(*) > 1) AS shared")
+                    if shared > 0 {
+                        throw StoreError.migrationRefused(
+                            entity: r.destination,
+                            reason:
+                                "'\(inverse)' would give each \(r.destination) one \(kept.entity), but \(shared) \(r.destination) \(shared == 1 ? "row is" : "rows are") in the '\(r.name)' of more than one \(kept.entity); nothing was changed"
+                        )
+                    }
+                    let (rows, c) = (tables.relation(table(r.destination)), quoteIdentifier(column))
+                    later.append(
+                        "UPDATE \(rows) SET \(c) = (SELECT l.\(oldSource) FROM \(tables.relation(old)) l WHERE l.\(oldTarget) = \(rows).\(key)) "
+                            + "WHERE \(key) IN (SELECT \(oldTarget) FROM \(tables.relation(old)))")
+                    later.append("DELETE FROM \(tables.relation(old))")
                 default:
                     continue
                 }
-                guard filled.insert(link).inserted else { continue }
-                let (source, target) = sourceColumn == "source" ? (kept.entity, r.destination) : (r.destination, kept.entity)
-                try engine.createLinkTable(link, sourceTable: table(source), targetTable: table(target), moved: [])
-                // The table may hold the links of an earlier life of the relationship: only
-                // those it has now are its.
-                try tables.statements.run("DELETE FROM \(tables.relation(link))", [])
-                try tables.statements.run("INSERT INTO \(tables.relation(link)) (\(sourceColumn), \(targetColumn)) \(select)", [])
-                // Moved, not copied: no relationship reads the old table any more.
-                if case .linkTable(let old, _, _) = kept.storage { try tables.statements.run("DELETE FROM \(tables.relation(old))", []) }
             }
         }
+        return later
+    }
+
+    /// Makes `link` (the link table of `entity`'s `relationship`) hold exactly the links
+    /// `select` gives, this end's key first.
+    private func fill(
+        _ link: String, _ sourceColumn: String, _ targetColumn: String, from select: String, of entity: String,
+        _ relationship: RelationshipDescription, table: (String) -> String, on engine: some QuarryDefinitionStatements
+    ) throws {
+        let (source, target) = sourceColumn == "source" ? (entity, relationship.destination) : (relationship.destination, entity)
+        try engine.createLinkTable(link, sourceTable: table(source), targetTable: table(target), moved: [])
+        // The table may hold the links of an earlier life of the relationship: only those
+        // it has now are its.
+        let statements = engine.tables.statements
+        try statements.run("DELETE FROM \(engine.tables.relation(link))", [])
+        try statements.run("INSERT INTO \(engine.tables.relation(link)) (\(sourceColumn), \(targetColumn)) \(select)", [])
     }
 }

@@ -68,7 +68,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
         let hierarchical = all.contains { e in
             e.parent != nil || store.managedObjectModel.isInHierarchy(e.name) || store.managedObjectModel.declaredEntity(e.name)?.parent != nil
         }
-        try moveLinks(all, hierarchical: hierarchical, others: others, on: engine)
+        let afterTables = try moveLinks(all, hierarchical: hierarchical, others: others, on: engine)
         var touched: [String] = []
         var made: [String] = []
         let existing = engine.definitionToMigrate(entity.name)
@@ -92,6 +92,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
             }
         }
         try engine.didWriteTables(all, touched: touched, made: made)
+        for statement in afterTables { try engine.tables.statements.run(statement, []) }
         try createLinkTables(all, hierarchical: hierarchical, others: others, on: engine)
         return (touched, made)
     }
