@@ -202,4 +202,42 @@ import Testing
             #expect(Array(shared.lines.dropFirst()) == ["a1\tb1,b2,b3", "a2\tb1,b4", "a3\t", "t1\tb1,b3", "t2\tb2,b3,b4"], "\(store): \(shared)")
         }
     }
+    /// In a hierarchy alike: a sub-entity redefined without its to-one, and its abstract
+    /// parent without another, leave both of Author's sets with their links, in link tables
+    /// whose keys are the hierarchy's table's.
+    @Test func aHierarchysEndsKeepTheirLinks() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "define.lua",
+            #"""
+            entity("Item", { abstract = true }) { title = "string" }
+            entity "Author" { name = "string", books = { many = "Book", inverse = "author" }, items = { many = "Item", inverse = "owner" } }
+            entity("Book", { parent = "Item" }) { pages = "int?", author = { one = "Author", inverse = "books" } }
+            entity("Item", { abstract = true }) { title = "string", owner = { one = "Author", inverse = "items" } }
+            local a1, a2 = Author:new{ name = "a1" }, Author:new{ name = "a2" }
+            for i = 1, 3 do Book:new{ title = "b" .. i, author = i < 3 and a1 or a2, owner = i == 1 and a2 or a1 } end
+            save()
+            """#)
+        let show = #"""
+            function titles(set) local t = {} for _, b in ipairs(set) do t[#t + 1] = b.title end table.sort(t) return table.concat(t, ",") end
+            for _, a in ipairs(fetch{ "Author", sort = "name" }) do print(a.name, titles(a.books), titles(a.items)) end
+
+            """#
+        try sandbox.write(
+            "redefine.lua",
+            #"entity("Book", { parent = "Item" }) { pages = "int?" }; entity("Item", { abstract = true }) { title = "string" }"# + "\n")
+        try sandbox.write("show.lua", show)
+        for store in try await Self.stores("redefinedhierarchy") {
+            for script in ["define.lua", "redefine.lua"] {
+                let result = try await sandbox.quarry([store, script])
+                #expect(result.status == 0, "\(store) \(script): \(result)")
+            }
+            let shown = try await sandbox.quarry([store, "show.lua"])
+            #expect(shown.lines == ["a1\tb1,b2\tb2,b3", "a2\tb3\tb1"], "\(store): \(shown)")
+            let schema = try await Self.schema(sandbox, store)
+            #expect(
+                Self.block("Author", in: schema).suffix(2) == ["  books = { many = \"Book\" },", "  items = { many = \"Item\" },"],
+                "\(store): \(schema)")
+        }
+    }
 }
