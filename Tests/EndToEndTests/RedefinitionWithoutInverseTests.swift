@@ -240,4 +240,59 @@ import Testing
                 "\(store): \(schema)")
         }
     }
+
+    /// A relationship declared on one side only: `Book.tags` is Quarry's, added because
+    /// `Tag` names it as its inverse. The same script run again (another process, the
+    /// same store) leaves the schema and the links as the first run did; `Book` defined
+    /// again without `tags` does not drop it. Declared by the user, it is theirs: left out
+    /// then, it goes, and `Tag.books` keeps its links without an inverse.
+    @Test func aScriptDeclaringOneSideRunsTwiceToTheSameSchema() async throws {
+        let sandbox = try Sandbox()
+        let declare = #"""
+            entity "Tag" { name = "string?", books = { many = "Book", inverse = "tags" } }
+            entity "Book" { title = "string?" }
+
+            """#
+        let list = #"""
+            for _, t in ipairs(fetch{ "Tag", sort = "name" }) do
+              local n = {} for _, b in ipairs(t.books) do n[#n + 1] = b.title end table.sort(n) print(t.name, table.concat(n, ","))
+            end
+
+            """#
+        try sandbox.write(
+            "script.lua",
+            declare + #"""
+                if #fetch{ "Tag" } == 0 then
+                  local t1, t2 = Tag:new{ name = "t1" }, Tag:new{ name = "t2" }
+                  local b1, b2 = Book:new{ title = "b1" }, Book:new{ title = "b2" }
+                  t1.books:add(b1); t1.books:add(b2); b2.tags:add(t2)
+                  save()
+                end
+
+                """# + list)
+        try sandbox.write(
+            "explicit.lua", #"entity "Book" { title = "string?", tags = { many = "Tag", inverse = "books" } }"# + "\n" + list)
+        try sandbox.write("leftOut.lua", #"entity "Book" { title = "string?" }"# + "\n" + list)
+        let links = ["t1\tb1,b2", "t2\tb2"]
+        let tags = "  tags = { many = \"Tag\", inverse = \"books\" },"
+        for store in try await Self.stores("onesidetwice") {
+            let first = try await sandbox.quarry([store, "script.lua"])
+            #expect(first.status == 0 && first.lines == links, "\(store): \(first)")
+            let once = try await Self.schema(sandbox, store)
+            #expect(Self.block("Book", in: once).contains(tags), "\(store): \(once)")
+            let second = try await sandbox.quarry([store, "script.lua"])
+            #expect(second.status == 0 && second.lines == links, "\(store): \(second)")
+            let twice = try await Self.schema(sandbox, store)
+            #expect(twice == once, "\(store): \(once) then \(twice)")
+            // Declared by the user: the same schema, and now left out, dropped.
+            let explicit = try await sandbox.quarry([store, "explicit.lua"])
+            #expect(explicit.status == 0 && explicit.lines == links, "\(store): \(explicit)")
+            #expect(try await Self.schema(sandbox, store) == once, "\(store)")
+            let leftOut = try await sandbox.quarry([store, "leftOut.lua"])
+            #expect(leftOut.status == 0 && leftOut.lines == links, "\(store): \(leftOut)")
+            let after = try await Self.schema(sandbox, store)
+            #expect(Self.block("Book", in: after) == ["entity \"Book\" {", "  title = \"string?\","], "\(store): \(after)")
+            #expect(Self.block("Tag", in: after).contains("  books = { many = \"Book\" },"), "\(store): \(after)")
+        }
+    }
 }

@@ -47,7 +47,11 @@ extension ObjectContext {
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition
         // Relationships made by relate() (through existing columns) survive a redefinition.
-        for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
+        // So do the inverses Quarry added (`isImplicitInverse`): `Book.tags`, added because
+        // `Tag` named it, is not dropped when `Book` is defined again without it, or a
+        // script run twice would drop it on its second run.
+        for r in declaredEntity(definition.name)?.relationships ?? []
+        where kept.relationship(named: r.name) == nil && (r.column != nil || r.isImplicitInverse == true && kept.attribute(named: r.name) == nil) {
             kept.relationships.append(r)
         }
         // Another program's table's to-many toward this entity is only the inverse of what
