@@ -30,11 +30,13 @@ import Testing
             name: "owner", destination: "Person", inverse: "cars", isToMany: false,
             deleteRule: .deny, column: "owner_id", targetKey: "code")
         required.isRequired = true
+        var implicit = RelationshipDescription(name: "drivers", destination: "Person", inverse: "drives", isToMany: true)
+        implicit.isImplicitInverse = true
         var entity = EntityDescription(
             name: "Car", attributes: attributes,
             relationships: [
                 required,
-                RelationshipDescription(name: "parts", destination: "Part", isToMany: true, deleteRule: .cascade)
+                RelationshipDescription(name: "parts", destination: "Part", isToMany: true, deleteRule: .cascade), implicit
             ])
         entity.parent = "Vehicle"
         entity.isAbstract = true
@@ -49,6 +51,9 @@ import Testing
         #expect(read.attribute(named: "d4")?.defaultValue == .text("é \"q\" \\ \n \u{1F600}"))
         // The key column is written beside the definition, as older versions read it.
         #expect(text.contains(#""primaryKey":"_pk""#))
+        // The flag of an inverse Quarry added is written only where it is true.
+        #expect(text.components(separatedBy: "isImplicitInverse").count == 2)
+        #expect(read.relationship(named: "parts")?.isImplicitInverse == nil && read.relationship(named: "drivers")?.isImplicitInverse == true)
     }
 
     @Test func aPlainEntityReadsWithItsDefaults() throws {

@@ -16,13 +16,13 @@ extension ManagedObjectModel {
         for other in others where other.name != entity.name {
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
-                result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
+                result.relationships.append(.implicitInverse(inverse, of: r.name, in: other.name))
             }
         }
         // A relationship to itself names its inverse on the same entity.
         for r in entity.relationships where r.destination == entity.name {
             if let inverse = r.inverse, result.relationship(named: inverse) == nil {
-                result.relationships.append(RelationshipDescription(name: inverse, destination: entity.name, inverse: r.name, isToMany: true))
+                result.relationships.append(.implicitInverse(inverse, of: r.name, in: entity.name))
             }
         }
         return result
@@ -50,9 +50,12 @@ extension ManagedObjectModel {
                 if inverse.inverse == nil {
                     var updated = destination
                     updated.relationships = updated.relationships.map {
-                        $0.name == inverseName
-                            ? RelationshipDescription(
-                                name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0
+                        guard $0.name == inverseName else { return $0 }
+                        var linked = RelationshipDescription(
+                            name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule)
+                        // An inverse Quarry added stays Quarry's when it gets its inverse back.
+                        linked.isImplicitInverse = $0.isImplicitInverse
+                        return linked
                     }
                     changed[destination.name] = updated
                 }
@@ -62,9 +65,19 @@ extension ManagedObjectModel {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "the inverse '\(inverseName)' is an attribute of \(destination.name)")
             }
             var updated = destination
-            updated.relationships.append(RelationshipDescription(name: inverseName, destination: entity.name, inverse: r.name, isToMany: true))
+            updated.relationships.append(.implicitInverse(inverseName, of: r.name, in: entity.name))
             changed[destination.name] = updated
         }
         return changed.values.sorted { $0.name < $1.name }
+    }
+}
+
+extension RelationshipDescription {
+    /// The to-many `name` Quarry adds as the inverse of `relationship` of `entity`, marked
+    /// as Quarry's (`isImplicitInverse`): a redefinition that leaves it out keeps it.
+    static func implicitInverse(_ name: String, of relationship: String, in entity: String) -> RelationshipDescription {
+        var inverse = RelationshipDescription(name: name, destination: entity, inverse: relationship, isToMany: true)
+        inverse.isImplicitInverse = true
+        return inverse
     }
 }

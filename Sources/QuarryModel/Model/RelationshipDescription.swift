@@ -28,6 +28,12 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
     /// with an object that has no target for it is refused. Nil (optional) when absent,
     /// so models stored before it read as they were.
     public var isRequired: Bool?
+    /// True for a to-many Quarry added because another entity named it as its inverse
+    /// (`Book.tags` when only `Tag` declares `books = { many = "Book", inverse = "tags" }`):
+    /// a redefinition that leaves it out keeps it, as it was never the user's to drop.
+    /// Nil (declared) otherwise, never false, so it is stored only when true and a
+    /// definition stored before it reads every relationship as declared.
+    public var isImplicitInverse: Bool?
 
     public init(
         name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify,

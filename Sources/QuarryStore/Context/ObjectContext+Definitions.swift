@@ -47,7 +47,11 @@ extension ObjectContext {
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition
         // Relationships made by relate() (through existing columns) survive a redefinition.
-        for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
+        // So do the inverses Quarry added (`isImplicitInverse`): `Book.tags`, added because
+        // `Tag` named it, is not dropped when `Book` is defined again without it, or a
+        // script run twice would drop it on its second run.
+        for r in declaredEntity(definition.name)?.relationships ?? []
+        where kept.relationship(named: r.name) == nil && (r.column != nil || r.isImplicitInverse == true && kept.attribute(named: r.name) == nil) {
             kept.relationships.append(r)
         }
         // Another program's table's to-many toward this entity is only the inverse of what
@@ -55,11 +59,15 @@ extension ObjectContext {
         // new definition leaves out back (as a many-to-many, its to-one's column dropped).
         var entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
         entity.relationships.removeAll { r in kept.relationship(named: r.name) == nil && isDerivedInverse(r.inverse, of: r.destination) }
+        // A relationship the new definition leaves out does not come back as the inverse of
+        // its other end, which stays without one (`endsLosingTheirInverse`).
+        let losing = endsLosingTheirInverse(by: kept)
+        entity.relationships.removeAll { r in kept.relationship(named: r.name) == nil && losing.dropped.contains(r.name) }
         // Nor is it an inverse the new definition must match (`fav` renamed `airline`).
         // A copy of the model only where a table changes, and gone at the end of its block:
         // one alive while the store writes made every change to the model copy all of it.
         let stale = tablesWithoutStaleInverses(toward: entity)
-        let changes: [EntityDescription]
+        var changes: [EntityDescription]
         if stale.isEmpty {
             changes = try managedObjectModel.inverseChanges(for: entity)
         } else {
@@ -67,6 +75,7 @@ extension ObjectContext {
             for table in stale { withoutStale.entitiesByName[table.name] = table }
             changes = try withoutStale.inverseChanges(for: entity)
         }
+        changes = Self.merging(losing.ends, into: changes, toward: entity.name, dropped: losing.dropped)
         let existing = declaredEntity(entity.name)
         if existing != nil, mapped(entity).isView || !store.keepsDeclaration(of: entity.name) && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)

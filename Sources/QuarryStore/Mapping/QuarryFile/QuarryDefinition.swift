@@ -68,6 +68,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
         let hierarchical = all.contains { e in
             e.parent != nil || store.managedObjectModel.isInHierarchy(e.name) || store.managedObjectModel.declaredEntity(e.name)?.parent != nil
         }
+        let afterTables = try moveLinks(all, hierarchical: hierarchical, others: others, on: engine)
         var touched: [String] = []
         var made: [String] = []
         let existing = engine.definitionToMigrate(entity.name)
@@ -91,6 +92,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
             }
         }
         try engine.didWriteTables(all, touched: touched, made: made)
+        for statement in afterTables { try engine.tables.statements.run(statement, []) }
         try createLinkTables(all, hierarchical: hierarchical, others: others, on: engine)
         return (touched, made)
     }
@@ -119,6 +121,28 @@ package struct QuarryDefinition<Store: PersistentStore> {
         on engine: some QuarryDefinitionStatements
     ) throws {
         guard entities.contains(where: { $0.relationships.contains(where: \.isToMany) }) else { return }
+        try withModelAfter(entities, hierarchical: hierarchical) { table, moved in
+            for e in entities {
+                for r in e.relationships where r.isToMany {
+                    guard case .linkTable(let name, let sourceColumn, _)? = store.storage(of: r, in: e.name) else { continue }
+                    let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
+                    // Another program's table has no `_pk` for the links to refer to.
+                    let (sourceTable, targetTable) = (others.contains(source) ? nil : table(source), others.contains(target) ? nil : table(target))
+                    try engine.createLinkTable(
+                        name, sourceTable: sourceTable, targetTable: targetTable,
+                        moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the store's model as it will be once `entities` are defined, so
+    /// `storage(of:in:)` names the links as they will be kept; `body` is given the table
+    /// holding an entity's rows, and the entities whose rows move to another table (an
+    /// empty one that changed its parent). The model is as it was afterwards.
+    func withModelAfter(
+        _ entities: [EntityDescription], hierarchical: Bool, _ body: (_ table: (String) -> String, _ moved: Set<String>) throws -> Void
+    ) rethrows {
         // The entries changed below are put back as they were at the end: keeping a copy of
         // the whole model to restore made every change copy it, so defining a model of N
         // entities with to-many relationships took time in N² (4,000 entities: 20.5 s).
@@ -156,18 +180,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
                 put(e.name, e, declared: e, declare: store.managedObjectModel.declaredByName[e.name] != nil)
             }
         }
-        func table(of name: String) -> String { after?.table(of: name) ?? store.managedObjectModel.root(of: name) }
-        for e in entities {
-            for r in e.relationships where r.isToMany {
-                guard case .linkTable(let name, let sourceColumn, _)? = store.storage(of: r, in: e.name) else { continue }
-                let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
-                // Another program's table has no `_pk` for the links to refer to.
-                let quarrys = { (name: String) in others.contains(name) ? nil : table(of: name) }
-                try engine.createLinkTable(
-                    name, sourceTable: quarrys(source), targetTable: quarrys(target),
-                    moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
-            }
-        }
+        try body({ after?.table(of: $0) ?? store.managedObjectModel.root(of: $0) }, moved)
     }
 
     package init(store: Store) {

@@ -71,6 +71,8 @@ package struct StoredDefinition: Encodable {
             column: try json.optional("column", \.string),
             targetKey: try json.optional("targetKey", \.string))
         r.isRequired = try json.optional("isRequired", \.bool)
+        // Only `true` is written; anything else reads as declared.
+        r.isImplicitInverse = try json.optional("isImplicitInverse", \.bool) == true ? true : nil
         return r
     }
 
