@@ -46,6 +46,47 @@ extension PostgresConnection {
             }
         }
 
+        /// A fixed-width number as the row path reads the server's text of it: an integer
+        /// (bool, int2, int4, oid, int8) or a real (float8; float4 by its shortest text,
+        /// 1.1 rather than 1.100000023841858). nil for a field of another type.
+        enum Number {
+            case integer(Int64)
+            case real(Double)
+        }
+
+        @inline(__always)
+        func number(_ b: UnsafeRawBufferPointer) throws -> Number? {
+            func need(_ size: Int) throws {
+                guard b.count == size else { throw CopyRowReader.malformed("a field of \(b.count) bytes where \(size) were expected") }
+            }
+            switch self {
+            case .bool:
+                try need(1)
+                return .integer(b[0] != 0 ? 1 : 0)
+            case .int2:
+                try need(2)
+                return .integer(Int64(Int16(bigEndian: b.loadUnaligned(as: Int16.self))))
+            case .int4:
+                try need(4)
+                return .integer(Int64(Int32(bigEndian: b.loadUnaligned(as: Int32.self))))
+            case .oid:
+                try need(4)
+                return .integer(Int64(UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))))
+            case .int8:
+                try need(8)
+                return .integer(Int64(bigEndian: b.loadUnaligned(as: Int64.self)))
+            case .float8:
+                try need(8)
+                return .real(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))))
+            case .float4:
+                try need(4)
+                let f = Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self)))
+                return .real(f.isFinite ? Double(f.description) ?? Double(f) : Double(f))
+            case .numeric, .timestamp, .date, .bytea, .text, .jsonb, .uuid:
+                return nil
+            }
+        }
+
         /// Whether `export(fetch(...))` writes this field by an attribute's type. A date,
         /// jsonb or uuid attribute is read from the server's text by the row path, whose
         /// value this reader does not yet make the same: such a fetch goes row by row.
@@ -275,30 +316,12 @@ final class CopyRowReader {
             // NaN reads as nil, as SQLite stores it (PostgresValue.value).
             if d.isNaN { writer.null(into: &out) } else { StoreConnection.writeReal(d, as: type, writer: &writer, into: &out) }
         }
+        switch try field.number(b) {
+        case .integer(let i)?: return StoreConnection.writeInteger(i, as: type, writer: &writer, into: &out)
+        case .real(let d)?: return real(d)
+        case nil: break
+        }
         switch field {
-        case .bool:
-            try need(1)
-            StoreConnection.writeInteger(b[0] != 0 ? 1 : 0, as: type, writer: &writer, into: &out)
-        case .int2:
-            try need(2)
-            StoreConnection.writeInteger(Int64(int16(b, 0)), as: type, writer: &writer, into: &out)
-        case .int4:
-            try need(4)
-            StoreConnection.writeInteger(Int64(int32(b, 0)), as: type, writer: &writer, into: &out)
-        case .oid:
-            try need(4)
-            StoreConnection.writeInteger(Int64(UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))), as: type, writer: &writer, into: &out)
-        case .int8:
-            try need(8)
-            StoreConnection.writeInteger(int64(b, 0), as: type, writer: &writer, into: &out)
-        case .float8:
-            try need(8)
-            real(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))))
-        case .float4:
-            try need(4)
-            // The text path read float4's shortest text as a double (1.1, not 1.100000023841858).
-            let f = Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self)))
-            real(f.isFinite ? Double(f.description) ?? Double(f) : Double(f))
         case .numeric:
             // A decimal attribute keeps the server's text, as the row-by-row path reads it.
             if type == .decimal, let text = try numericText(b) {
@@ -327,6 +350,8 @@ final class CopyRowReader {
             } else {
                 StoreConnection.writeText(bytes, as: type, writer: &writer, into: &out)
             }
+        case .bool, .int2, .int4, .oid, .int8, .float8, .float4:
+            break // numbers, written above
         case .date, .jsonb, .uuid:
             // `copyExport` declines these before anything is written.
             throw malformed("a field of a type read only row by row")

@@ -95,30 +95,14 @@ extension PostgresConnection {
         func dateText(_ seconds: Double) {
             text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
         }
+        switch try field.number(b) {
+        case .integer(let i)?: return writer.integer(i, into: &out)
+        case .real(let d)?: return real(d)
+        case nil: break
+        }
         switch field {
-        case .bool:
-            try need(1)
-            writer.integer(b[0] != 0 ? 1 : 0, into: &out)
-        case .int2:
-            try need(2)
-            writer.integer(Int64(Int16(bigEndian: b.loadUnaligned(as: Int16.self))), into: &out)
-        case .int4:
-            try need(4)
-            writer.integer(Int64(Int32(bigEndian: b.loadUnaligned(as: Int32.self))), into: &out)
-        case .oid:
-            try need(4)
-            writer.integer(Int64(UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))), into: &out)
-        case .int8:
-            try need(8)
-            writer.integer(Int64(bigEndian: b.loadUnaligned(as: Int64.self)), into: &out)
-        case .float8:
-            try need(8)
-            real(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))))
-        case .float4:
-            try need(4)
-            // The server's text of a float4 is its shortest (1.1), read as a double.
-            let f = Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self)))
-            real(f.isFinite ? Double(f.description) ?? Double(f) : Double(f))
+        case .bool, .int2, .int4, .oid, .int8, .float8, .float4:
+            break // numbers, written above
         case .numeric:
             // Exact as its text (`195.10`); NaN and the infinities as doubles. Digits and a
             // point are decimal text (`DecimalText.isDecimal`) up to a thousand of them.

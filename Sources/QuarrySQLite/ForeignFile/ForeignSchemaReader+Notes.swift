@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import QuarryStore
 
 /// What the opening notes say of a file's parts Quarry reads otherwise than sqlite3 would
@@ -53,9 +52,7 @@ extension ForeignSchemaReader {
             var uses: [String: [String]] = [:]
             for relation in schema.relations.values where !relation.isView {
                 for column in relation.columns {
-                    var collation: UnsafePointer<CChar>?
-                    let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", relation.name, column.name, nil, &collation, nil, nil, nil)
-                    guard code == SQLITE_OK, let collation, case let name = String(cString: collation), !isKnown(name) else { continue }
+                    guard let name = Self.declaredCollation(of: column.name, in: relation.name, db), !isKnown(name) else { continue }
                     uses[relation.name, default: []].append("column \(column.name) (\(name))")
                 }
             }

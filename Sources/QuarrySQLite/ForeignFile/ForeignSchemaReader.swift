@@ -329,13 +329,18 @@ struct ForeignSchemaReader {
     /// SQLite reports it.
     private func collation(of column: String, in table: String) -> String? {
         try? context.connection.read { db -> String? in
-            var collation: UnsafePointer<CChar>?
-            let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
-            guard code == SQLITE_OK, let collation else { return nil }
-            let name = String(cString: collation)
+            guard let name = Self.declaredCollation(of: column, in: table, db) else { return nil }
             // Spliced into SQL as a name: only a plain identifier is.
             return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
         }
+    }
+
+    /// The collation SQLite reports for a column of a table of the file, as written there.
+    static func declaredCollation(of column: String, in table: String, _ db: Database) -> String? {
+        var collation: UnsafePointer<CChar>?
+        let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
+        guard code == SQLITE_OK, let collation else { return nil }
+        return String(cString: collation)
     }
 }
 
