@@ -18,7 +18,16 @@ import QuarryStore
 /// rolls back, and the files of values it replaced or deleted are removed once it commits.
 public final class ExternalBinaryData: @unchecked Sendable {
     /// `.<name>_SUPPORT/_EXTERNAL_DATA` beside the store; nil for a store in memory.
-    let folder: URL?
+    /// Made when first used: every SQLite connection has one of these, and making a URL
+    /// was a tenth of opening a file that holds no external data (its first use asks the
+    /// Swift runtime for conformances, a search of the whole binary).
+    var folder: URL? {
+        guard let storePath, storePath != ":memory:" else { return nil }
+        let store = URL(fileURLWithPath: storePath)
+        let name = store.deletingPathExtension().lastPathComponent
+        return store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+    }
+    private let storePath: String?
     /// Values at least this long are written to a file, as Core Data writes large values.
     static let threshold = 128 * 1024
     /// The largest file read back (a forged reference to a huge or endless file is refused).
@@ -39,13 +48,7 @@ public final class ExternalBinaryData: @unchecked Sendable {
     private var released: [URL] = []
 
     init(storePath: String?) {
-        guard let storePath, storePath != ":memory:" else {
-            folder = nil
-            return
-        }
-        let store = URL(fileURLWithPath: storePath)
-        let name = store.deletingPathExtension().lastPathComponent
-        folder = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+        self.storePath = storePath
     }
 
     static let readFunction = "quarry_cd_external_read"
