@@ -31,6 +31,10 @@ public struct SQLiteDialect: SQLDialect {
     /// INTEGER of a foreign file may hold reals, which a rewritten bound would misjudge.
     public var comparesIntegersWithRealsExactly: Bool { true }
 
+    /// A decimal attribute's column is REAL (Quarry's files, Core Data's `DECIMAL`, which
+    /// has numeric affinity): SQLite compares and computes it as a double.
+    public var keepsDecimalsAsDoubles: Bool { true }
+
     public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
 
     public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }

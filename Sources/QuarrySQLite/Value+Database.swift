@@ -34,9 +34,12 @@ extension Value {
         case .blob(let b): return Data(b).databaseValue
         case .bool(let b): return (b ? 1 : 0).databaseValue
         case .date(let d): return d.databaseValue
-        // As text, which SQLite's REAL and NUMERIC columns read as a number, and which a
-        // row of a PostgreSQL store keeps exactly (its decimal attribute decodes it).
-        case .decimal(let s): return s.databaseValue
+        // As its nearest double, which is what a decimal attribute's REAL (or Core Data's
+        // NUMERIC) column keeps: bound as text, SQLite's own conversion could round the
+        // last digit otherwise than the double memory compares (`Binder.constant`), and
+        // as a predicate argument text never equals a REAL. A save refuses a decimal no
+        // double holds (`ObjectContext.refuseInexactDecimal`).
+        case .decimal(let s): return DecimalText.double(s).databaseValue
         }
     }
 }

@@ -77,4 +77,53 @@ import Testing
         let rows = try await PostgresSessionTests.psql(sandbox, url, "SELECT count(*), max(at) FROM ev")
         #expect(rows == "1|9999-12-31 23:59:59" || rows == "1|9999-12-31 23:59:59+00", "\(rows)")
     }
+
+    /// `updateall` takes the same path's check: the date that would round past the year
+    /// 9999 is refused in one line and no row changes; one that rounds within it is written.
+    static let updateScript = """
+        local ok, err = pcall(function() return ev:updateall("id == 1", {}, { at = date("9999-12-31T23:59:59.999Z") }) end)
+        print(ok, ev:get(1).at, count("ev", "at > %@", date("9999-01-01T00:00:00Z")))
+        io.stderr:write(tostring(err), "\\n")
+        print(ev:updateall("id == 1", {}, { at = date("9999-12-31T23:59:59.4Z") }))
+        print(ev:get(1).at)
+        """
+
+    /// A foreign file's integer column declared with `format()` to hold Unix seconds.
+    @Test func updateallOnAColumnDeclaredUnixSecondsRefusesTheRoundUp() async throws {
+        let sandbox = try Sandbox()
+        let sqlite = URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell())
+        let made = try await sandbox.run(
+            sqlite, ["f.db", "CREATE TABLE ev (id INTEGER PRIMARY KEY, at INTEGER); INSERT INTO ev (at) VALUES (1700000000), (1700000001);"])
+        #expect(made.status == 0, "\(made)")
+        try sandbox.write("t.lua", "format(\"ev\", \"at\", \"unix\")\n" + Self.updateScript)
+        let before = try await sandbox.run(sqlite, ["f.db", "SELECT group_concat(at) FROM ev"])
+        #expect(before.lines == ["1700000000,1700000001"], "\(before)")
+        let result = try await sandbox.quarry(["f.db", "t.lua"])
+        let rows = try await sandbox.run(sqlite, ["f.db", "SELECT at FROM ev ORDER BY id"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["false\t2023-11-14T22:13:20Z\t0", "1", "9999-12-31T23:59:59Z"], "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
+        #expect(rows.lines == ["253402300799", "1700000001"], "\(rows)")
+    }
+
+    /// On the server, `timestamp(0)` rounds: `updateall` is refused before its commit.
+    @Test(arguments: ["timestamp(0)", "timestamptz(0)"])
+    func updateallOnAServerColumnWithoutFractionsRefusesTheRoundUp(_ type: String) async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "year9999update", in: sandbox,
+            schema: """
+                CREATE TABLE ev (id serial PRIMARY KEY, at \(type));
+                INSERT INTO ev (at) VALUES ('2023-11-14 22:13:20'), ('2023-11-14 22:13:21');
+
+                """)
+        try sandbox.write("t.lua", Self.updateScript)
+        let result = try await sandbox.quarry([url, "t.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["false\t2023-11-14T22:13:20Z\t0", "1", "9999-12-31T23:59:59Z"], "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
+        let rows = try await PostgresSessionTests.psql(sandbox, url, "SELECT string_agg(at::text, ',' ORDER BY id) FROM ev")
+        #expect(
+            rows == "9999-12-31 23:59:59,2023-11-14 22:13:21" || rows == "9999-12-31 23:59:59+00,2023-11-14 22:13:21+00", "\(rows)")
+    }
 }

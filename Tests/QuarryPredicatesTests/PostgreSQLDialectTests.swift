@@ -197,6 +197,7 @@ import Testing
         }
         func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
         var comparesIntegersWithRealsExactly: Bool { false }
+        var keepsDecimalsAsDoubles: Bool { plain.keepsDecimalsAsDoubles }
         func exactComparison(integer: String, _ op: String, real: String) -> String { plain.exactComparison(integer: integer, op, real: real) }
         func orderTerm(_ sql: String, ascending: Bool) -> String { plain.orderTerm(sql, ascending: ascending) }
         func binaryText(_ sql: String) -> String { plain.binaryText(sql) }

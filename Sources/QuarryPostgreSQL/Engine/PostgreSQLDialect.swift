@@ -56,6 +56,9 @@ public struct PostgreSQLDialect: SQLDialect {
     /// error) and compares `bigint` with `float8` as floats.
     public var comparesIntegersWithRealsExactly: Bool { false }
 
+    /// `numeric` keeps every digit, and Quarry's decimals compute as it does.
+    public var keepsDecimalsAsDoubles: Bool { false }
+
     /// The integer as `float8` gives the answer whenever the two differ (the nearest float
     /// to n is below x only if n is). When they are equal, x is a whole number: compared
     /// as `bigint`, or as `numeric` for 2^63, which no `bigint` holds. Nil first: the last

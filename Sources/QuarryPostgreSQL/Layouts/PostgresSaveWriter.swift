@@ -168,7 +168,7 @@ struct PostgresSaveStatements: SaveStatements {
                 columns: update.names, values: update.values)
         }
         for (update, result) in zip(waiting, results) {
-            if Self.mayRoundPastYear9999(update.values) {
+            if DatesPastYear9999.mayRound(update.values) {
                 try refuseDatesRoundedPastYear9999(result.rows.first, update.readBack ?? context.currentEntity(of: update.object)) {
                     update.object.pending[$0] ?? .null
                 }
@@ -231,7 +231,7 @@ struct PostgresSaveStatements: SaveStatements {
         guard let newKey = row?.first?.storedInteger else {
             throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
         }
-        if Self.mayRoundPastYear9999(values) { try refuseDatesRoundedPastYear9999(row, entity) { object.currentValue($0) } }
+        if DatesPastYear9999.mayRound(values) { try refuseDatesRoundedPastYear9999(row, entity) { object.currentValue($0) } }
         updates.readBacks += made(row, object, entity) { object.currentValue($0) }
         return newKey
     }
@@ -297,30 +297,13 @@ struct PostgresSaveStatements: SaveStatements {
 
     package func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
 
-    /// Whether a value sent is a date in the last second of the year 9999, which a column
-    /// keeping fewer fraction digits (`timestamp(0)`) rounds into the year 10000.
-    private static func mayRoundPastYear9999(_ values: [Value]) -> Bool {
-        values.contains { if case .date(let seconds) = $0 { return seconds > Value.dateRange.upperBound.rounded(.down) } else { return false } }
-    }
-
-    /// Issue 61, item 6: a date within the years 0001 to 9999 that the server rounded to
-    /// its column's precision into the year 10000 (`timestamp(0)` makes
-    /// 9999-12-31T23:59:59.999 10000-01-01), which no reader takes for a date, is refused
-    /// in one line before the commit: nothing of the save is written.
+    /// A date the server rounded into the year 10000 (`DatesPastYear9999`), refused.
     private func refuseDatesRoundedPastYear9999(
         _ row: [Value]?, _ entity: EntityDescription,
         sent: (String) -> Value
     ) throws {
         guard let row else { return }
-        let stored = context.values(of: entity, row: row)
-        for name in entity.attributeNames {
-            guard case .date(let kept)? = stored[name], !Value.dateRange.contains(kept),
-                case .date(let given) = sent(name), Value.dateRange.contains(given)
-            else { continue }
-            throw StoreError.validation(
-                message: "\(entity.name).\(name) keeps fewer fraction digits than \(Value.date(given).displayString), "
-                    + "which the server rounds into the year 10000, past the dates any reader takes; nothing was written")
-        }
+        try DatesPastYear9999.refuse(context.values(of: entity, row: row), entity, sent: sent)
     }
 
     /// The attributes whose values the server made other than `sent` gave them (a

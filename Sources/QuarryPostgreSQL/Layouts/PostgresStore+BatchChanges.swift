@@ -164,7 +164,25 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
-        return (rows.compactMap { $0.first?.storedInteger }.sorted(), assignments)
+        let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
+        try refuseDatesRoundedPastYear9999(entity, keys: keys, set: assignments, in: server)
+        return (keys, assignments)
+    }
+
+    /// The rows as the server kept them, read before the commit when a date sent may have
+    /// rounded into the year 10000 (`DatesPastYear9999`), as a save reads its rows.
+    private func refuseDatesRoundedPastYear9999(
+        _ entity: EntityDescription, keys: [Int64], set assignments: [(String, Value)], in server: PostgresConnection
+    ) throws {
+        guard DatesPastYear9999.mayRound(assignments.map(\.1)) else { return }
+        let sent = Dictionary(assignments, uniquingKeysWith: { $1 })
+        let storage = context.mapped(entity)
+        try forEachChunk(keys) { chunk in
+            let query = storage.rowsByKeyIndex(storage.selection(of: entity), count: chunk.count)
+            for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                try DatesPastYear9999.refuse(context.values(of: entity, row: row), entity, operation: "updateall") { sent[$0] ?? .null }
+            }
+        }
     }
 
     /// The objects in use take the rows as the server keeps them (its types round, its

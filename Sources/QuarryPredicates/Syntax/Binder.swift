@@ -355,6 +355,15 @@ struct Binder {
         return PathStep(relationship: relationship, storage: storage, destination: destination, destinationStorage: context.mapped(destination))
     }
 
+    /// A constant as the store compares it: a decimal as the double a SQLite store keeps
+    /// it as (`SQLDialect.keepsDecimalsAsDoubles`), so that SQL binds, and memory compares
+    /// and computes, the same number (an exact decimal argument bound as text never equals
+    /// a REAL column's value in SQLite, where memory found it equal).
+    func constant(_ value: Value) -> Value {
+        guard case .decimal(let text) = value, context?.sqlDialect.keepsDecimalsAsDoubles == true else { return value }
+        return .real(DecimalText.double(text))
+    }
+
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
         return PredicateError(
@@ -364,7 +373,7 @@ struct Binder {
 
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
-        case .constant(let value, _): return .value(value)
+        case .constant(let value, _): return .value(constant(value))
         case .object(let reference, let column): return .value(.integer(try identityKey(reference, column)))
         case .aggregate(let elements, _):
             return .list(
@@ -373,7 +382,7 @@ struct Binder {
                     guard case .constant(let value, _) = element else {
                         throw PredicateError(.invalidUse, "a list { } holds values, not key paths", column: element.column)
                     }
-                    return value
+                    return constant(value)
                 })
         case .subqueryCount(let collection, _, let predicate, _):
             // On a quantified comparison's left, a SUBQUERY is the object's own.

@@ -12,6 +12,10 @@ public struct BoundPredicate {
     public let root: Node
     /// The predicate as parsed, for formatting.
     public let source: Predicate
+    /// Whether the store keeps decimals as doubles (SQLite's REAL columns,
+    /// `SQLDialect.keepsDecimalsAsDoubles`): memory then reads a decimal attribute's value
+    /// as that double, as the SQL reads the row, where PostgreSQL's numeric stays exact.
+    public let decimalsAsDoubles: Bool
 
     public indirect enum Node {
         case constant(Bool)
@@ -110,6 +114,7 @@ public struct BoundPredicate {
         self.entity = entity
         self.storage = StoreMapping.storage(of: entity, in: context)
         self.source = predicate
+        self.decimalsAsDoubles = context?.sqlDialect.keepsDecimalsAsDoubles ?? false
         self.root = try Binder(context: context).bind(predicate, entity)
         // SQLite's parser has a small stack (100 entries): a predicate nested much deeper
         // than any written by hand would fail in SQL with "parser stack overflow" while

@@ -53,6 +53,7 @@ extension ObjectContext {
             }
         }
         guard !assignments.isEmpty else { return 0 }
+        try refuseInexactDecimals(assignments, of: entity, operation: "updateall")
         let written = try store.writeBatchUpdate(entity, where: filter, set: assignments, context: self)
         let keys = written.keys
         let byEntity = written.byEntity

@@ -220,6 +220,11 @@ extension ObjectContext {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
                 }
             }
+            for attribute in object.entity.attributes {
+                if let why = inexactDecimal(object.currentValue(attribute.name), of: attribute) {
+                    problems.append("\(object.entity.name).\(attribute.name) of \(object.objectID) \(why)")
+                }
+            }
             for relationship in entities.of(object).current.relationships where relationship.isRequired == true && !relationship.isToMany {
                 if !hasTarget(relationship.name, object) {
                     problems.append("\(object.objectID).\(relationship.name) is required but nil")

@@ -24,6 +24,12 @@ public protocol SQLDialect: Sendable {
     /// Whether an integer column compared with a real parameter is compared exactly (SQLite
     /// does); when not, the compiler says such comparisons with integer constants.
     var comparesIntegersWithRealsExactly: Bool { get }
+    /// Whether the database keeps a decimal attribute as a double (SQLite has no decimal
+    /// type: its column is REAL). Then a predicate's decimal constants are bound as
+    /// doubles, memory compares and computes a decimal as the double the row holds
+    /// (`BoundPredicate.decimalsAsDoubles`), and a save refuses a decimal no double holds
+    /// (`ObjectContext.refuseInexactDecimal`), so SQL and memory answer alike.
+    var keepsDecimalsAsDoubles: Bool { get }
     /// `integer op real` (op one of `<`, `<=`, `>`, `>=`, `=`) compared exactly, nil when
     /// either is nil, for a dialect that does not compare them so by itself.
     func exactComparison(integer: String, _ op: String, real: String) -> String
