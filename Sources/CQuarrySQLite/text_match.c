@@ -116,6 +116,12 @@ static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     int ta = sqlite3_value_type(argv[0]), pa = sqlite3_value_type(argv[1]);
     int op = sqlite3_value_int(argv[2]), options = sqlite3_value_int(argv[3]);
+    /* A number is matched as the text SQLite gives it, as its LIKE and GLOB read it: a
+       SQLite file's number column may hold text (Anki's `notes.sfld integer`), and
+       BEGINSWITH answers for its numbers as sqlite3's LIKE does. The evaluator agrees
+       (SQLiteAffinity.text). */
+    if (ta == SQLITE_INTEGER || ta == SQLITE_FLOAT) ta = SQLITE_TEXT;
+    if (pa == SQLITE_INTEGER || pa == SQLITE_FLOAT) pa = SQLITE_TEXT;
     if (ta == SQLITE_TEXT && pa == SQLITE_TEXT && op >= OP_BEGINS && op <= OP_LIKE) {
         const unsigned char *t;
         int tn = text_length(argv[0], &t);
@@ -140,7 +146,7 @@ static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             }
         }
     }
-    /* Numbers and NULL are not strings: NULL, as the Swift function answers. */
+    /* NULL is no string: NULL, as the Swift function answers. */
     if ((ta != SQLITE_TEXT && ta != SQLITE_BLOB) || (pa != SQLITE_TEXT && pa != SQLITE_BLOB) || !swift_match) {
         sqlite3_result_null(ctx);
         return;

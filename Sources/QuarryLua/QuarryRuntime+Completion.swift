@@ -20,7 +20,7 @@ extension QuarryRuntime {
         var candidates: [String]
         if let string = OpenString(before) {
             if string.isSQL {
-                candidates = context.entities.map { context.mapped($0).relation }
+                candidates = context.entities.map { context.mapped($0).nameInSQL }
             } else if string.takesEntityName {
                 candidates = context.entities.map(\.name)
             } else if let entity = lastEntityNamed(in: string.code) {

@@ -30,7 +30,7 @@ extension SQLFunction {
 
     /// Sets the call's result to `value` as SQLite stores it (`Value.databaseValue`:
     /// booleans 0/1, dates as seconds).
-    private static func answer(_ value: Value, _ context: OpaquePointer) {
+    static func answer(_ value: Value, _ context: OpaquePointer) {
         // Text that is not UTF-8 is TEXT, byte for byte, as a column kept it.
         if case .textBytes(let bytes) = value {
             bytes.withUnsafeBufferPointer { buffer in

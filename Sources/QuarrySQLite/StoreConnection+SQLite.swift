@@ -20,7 +20,7 @@ extension StoreConnection {
             if let handle = db.sqliteConnection {
                 for function in functions { function.install(on: handle) }
                 // The numbers of rows of tables without a rowid (`KeyNumber`).
-                for function in KeyNumber.functions { function.install(on: handle) }
+                KeyNumber.install(on: handle)
             }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)

@@ -60,7 +60,7 @@ struct DotCommands {
             // foreign file's view says so, as its rows are read only.
             let rows: [[String?]] = entities.map { entity in
                 let storage = context.mapped(entity)
-                let table = (storage.schema.map { $0 + "." } ?? "") + storage.relation
+                let table = (storage.schema.map { $0 + "." } ?? "") + storage.nameInSQL
                 return [entity.name, storage.isView ? table + " (view)" : table]
             }
             var format = shell.settings.format

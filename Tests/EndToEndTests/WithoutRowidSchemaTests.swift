@@ -3,7 +3,7 @@ import Testing
 
 /// `.schema` of a `WITHOUT ROWID` table keyed by text, now an entity (issue 60): its
 /// attributes as for any table, and `--sql` the file's own CREATE TABLE (not the TEMP
-/// view Quarry reads it through); `.tables` names that view.
+/// view Quarry reads it through); `.tables` names the table, as sqlite3 does.
 @Suite(.serialized) struct WithoutRowidSchemaTests {
     @Test func schemaShowsTheTablesOwnSQL() async throws {
         let sandbox = try Sandbox()
@@ -24,7 +24,9 @@ import Testing
         let schema = try await repl.enter(".schema country")
         #expect(schema.contains { $0.contains("iso") } && schema.contains { $0.contains("name") }, "\(schema)")
         let tables = try await repl.enter(".tables")
-        #expect(tables.contains { $0.contains("country") && $0.contains("quarry_rows country") }, "\(tables)")
+        // The file's table, as sqlite3's .tables names it, not the TEMP view it is read through.
+        #expect(tables.contains { $0.split(separator: " ", omittingEmptySubsequences: true).filter { $0 == "country" }.count == 2 }, "\(tables)")
+        #expect(!tables.contains { $0.contains("quarry_rows") }, "\(tables)")
         #expect(try await repl.enter(#"print(country:first("iso == 'FR'").name)"#).contains("France"))
     }
 }

@@ -147,7 +147,8 @@ import Testing
         let h = try Harness(context: try StoreOpener.open(path))
         let france = KeyNumber.number(of: [.text("FR")])
         #expect(france == 4_697_354_925_256_702_078, "\(france)")
-        #expect(h.string(#"sql("SELECT quarry_key_number('FR') AS n")[1].n"#) == "\(france)")
+        // The table's name comes first, to name it in a clash; it is not hashed.
+        #expect(h.string(#"sql("SELECT quarry_key_number('country', 'FR') AS n")[1].n"#) == "\(france)")
         #expect(h.string(#"fetch{ "country", predicate = "iso == 'FR'" }:ids()[1]"#) == "country/\(france)")
         #expect(KeyNumber.number(of: [.integer(1), .text("2024-01-01")]) != KeyNumber.number(of: [.text("1"), .text("2024-01-01")]))
         let other = try DatabaseQueue(path: path)

@@ -45,7 +45,13 @@ extension BoundPredicate {
             return result
         case .comparison(let lhs, let op, let rhs, let options):
             if op.isStringOperator {
-                guard case .text(let text) = value(lhs, object, [], outer), case .text(let pattern) = value(rhs, object, [], outer) else {
+                // A number is matched as its text, as SQLite's LIKE and Quarry's function
+                // read it (a SQLite file's number column may hold text: `SQLiteAffinity`).
+                let asText = { (v: Value) -> String? in
+                    if case .text(let s) = v { return s }
+                    return SQLiteAffinity.text(of: v)
+                }
+                guard let text = asText(value(lhs, object, [], outer)), let pattern = asText(value(rhs, object, [], outer)) else {
                     return nil
                 }
                 return StringMatching.matches(op, text, pattern, options)

@@ -154,13 +154,16 @@ struct Binder {
                     .invalidUse, "\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value",
                     column: c.rhs.column)
             }
-            if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
+            if let a = lhs.typeAttribute {
+                let loose = takesText(lhs, entity, outer: outer)
+                rhs = .list(try values.map { try convert($0, to: a, at: c.rhs, takesText: loose) })
+            }
             if c.op == .between { try checkEnumOrder(lhs, c.op, rhs, c) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
         if c.op.isStringOperator {
-            try requireString(lhs, c.op, c.lhs)
-            try requireString(rhs, c.op, c.rhs)
+            try requireString(lhs, c.op, c.lhs, takesText: takesText(lhs, entity, outer: outer))
+            try requireString(rhs, c.op, c.rhs, takesText: takesText(rhs, outer ?? entity, outer: outer))
             if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
                 throw PredicateError(.syntax, "MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
             }
@@ -206,8 +209,12 @@ struct Binder {
                 .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)",
                 column: c.lhs.column)
         }
-        if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
-        if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
+        if let a = lhs.typeAttribute, case .value(let v) = rhs {
+            rhs = .value(try convert(v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer)))
+        }
+        if case .value(let v) = lhs, let a = rhs.typeAttribute {
+            lhs = .value(try convert(v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer)))
+        }
         try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
     }
@@ -316,7 +323,27 @@ struct Binder {
         return "value"
     }
 
-    private func requireString(_ operand: BoundPredicate.Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
+    /// Whether `operand` reads a number column of a SQLite file that holds text as well
+    /// (`EntityStorage.takesText`): `owner` is the entity it is bound against, `outer` the
+    /// one an ANY/ALL/NONE ranges from.
+    private func takesText(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
+        let numbers: [AttributeType] = [.int16, .int32, .int64, .double, .decimal]
+        switch operand {
+        case .attribute(let a):
+            return numbers.contains(a.type) && owner.attribute(named: a.name) != nil && storage(of: owner).takesText.contains(a.name)
+        case .path(let steps, let a):
+            guard let last = steps.last, numbers.contains(a.type), last.destination.attribute(named: a.name) != nil else { return false }
+            return last.destinationStorage.takesText.contains(a.name)
+        case .outer(let o): return outer.map { takesText(o, $0, outer: nil) } ?? false
+        default: return false
+        }
+    }
+
+    /// `takesText`: the operand is a number column that may hold text, matched as its text
+    /// (a number as SQLite writes it), as SQLite's LIKE matches it.
+    private func requireString(
+        _ operand: BoundPredicate.Operand, _ op: ComparisonOperator, _ expression: Expression, takesText: Bool = false
+    ) throws {
         switch operand {
         case .value(let v):
             switch v {
@@ -330,7 +357,7 @@ struct Binder {
             default: throw PredicateError(.typeMismatch, "\(op.rawValue) compares strings, got \(v.described)", column: expression.column)
             }
         default:
-            if let a = operand.typeAttribute, a.type != .string {
+            if let a = operand.typeAttribute, a.type != .string, !takesText {
                 throw PredicateError(
                     .typeMismatch, "\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
             }
@@ -507,8 +534,12 @@ struct Binder {
         }
     }
 
-    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
+    /// `takesText`: the attribute's column is a SQLite file's number column that holds text
+    /// as well; a text there is what SQLite's numeric affinity makes of it (`'42'` is 42,
+    /// `'apple'` stays text, ordered after every number), as SQLite compares it.
+    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false) throws -> Value {
         if case .null = value { return value }
+        if takesText, case .text(let text) = value { return SQLiteAffinity.numeric(text) }
         // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
         // (NaN equals nothing) would answer `d == $nan` two ways.
         if case .real(let d) = value, d.isNaN { return .null }

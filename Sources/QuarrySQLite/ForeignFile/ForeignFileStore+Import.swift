@@ -32,7 +32,7 @@ extension ForeignFileStore {
         let (noted, trigger) = (quoteIdentifier("quarry_imported_keys"), quoteIdentifier("quarry_imported_keys_insert"))
         try db.execute(sql: "CREATE TEMP TABLE \(noted) (k PRIMARY KEY)")
         // The file's table, a row noted by its key or, without a rowid, its key's number.
-        let newKey = storage.numberedRows.map { KeyNumber.sql(of: $0.keys, qualifier: "NEW") } ?? "NEW.\(storage.key)"
+        let newKey = storage.numberedRows.map { KeyNumber.sql(of: $0.keys, in: $0.owner, qualifier: "NEW") } ?? "NEW.\(storage.key)"
         let table = storage.numberedRows == nil ? "main.\(storage.table)" : storage.writtenTable
         try db.execute(sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON \(table) BEGIN INSERT INTO \(noted) VALUES (\(newKey)); END")
         defer {

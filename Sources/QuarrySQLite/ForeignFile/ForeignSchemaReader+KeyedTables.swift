@@ -14,8 +14,8 @@ import QuarryStore
 /// (`EntityStorage+WrittenRows`), a new row's number coming back with it (`RETURNING`).
 ///
 /// Two keys whose numbers are alike (a chance of about n²/2⁶⁴ for n rows) cannot both be
-/// objects: such a table is checked at open, its keys read once, and left out with a
-/// note. A row's key is what it is known by, so changing the key of a saved object is
+/// objects: the statement that meets both fails, naming them (`KeyNumbers`); the open
+/// reads no row of the table. A row's key is what it is known by, so changing the key of a saved object is
 /// refused (`StoreMapping.refuseKeyChanges`), as on PostgreSQL.
 extension ForeignSchemaReader {
     /// The entity of `relation`, keyed by its primary key, of its `columns`; nil, with a
@@ -31,13 +31,9 @@ extension ForeignSchemaReader {
             return nil
         }
         let real = "main." + quoteIdentifier(table)
-        let number = KeyNumber.sql(of: keys)
-        // Every row's number is its own; checked once, as on PostgreSQL.
-        let clashes = try context.connection.read { db in try Int.fetchOne(db, sql: "SELECT count(*) - count(DISTINCT \(number)) FROM \(real)") }
-        guard clashes == 0 else {
-            context.openingNotes.append("\(table) is left out: two of its keys give the same number, which Quarry's objects are known by")
-            return nil
-        }
+        // No row is read here: a clash of two keys' numbers is found when both are met
+        // (`KeyNumbers`), not by reading every key at each open.
+        let number = KeyNumber.sql(of: keys, in: table)
         // Made with the table's own name, which its columns' formats and dates are read
         // from; then read through the view. Its key columns are ordinary ones, each with
         // its default, and a new row is given those that have none (`keysToGive`).
@@ -49,7 +45,7 @@ extension ForeignSchemaReader {
         context.connection.deferView(
             view, ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(view)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)"])
         storage.relation = view
-        storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: quoteIdentifier(view))
+        storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: quoteIdentifier(view), owner: table)
         return (entity, storage)
     }
 }

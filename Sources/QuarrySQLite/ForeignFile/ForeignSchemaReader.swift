@@ -353,8 +353,20 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     /// takes text as well, `keyMayHoldOthers`).
     package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
 
-    /// SQLite's values compare and sort as stored: a column's type asks nothing more.
-    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}
+    /// SQLite's values compare and sort as stored: a column of INTEGER or REAL affinity
+    /// may hold text, which predicates compare and match as SQLite does
+    /// (`EntityStorage.takesText`). Not one of NUMERIC affinity (`DECIMAL`): it keeps 42
+    /// as an integer, which its double attribute reads as 42.0, so a string operator would
+    /// read "42.0" in memory and "42" in SQL. A view's computed column declares no type
+    /// and has no affinity: it is left out too.
+    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
+        let declared = column.declaredType.uppercased()
+        switch attributeType(column) {
+        case .int64: storage.takesText.insert(column.name)
+        case .double where ["REAL", "FLOA", "DOUB"].contains(where: declared.contains): storage.takesText.insert(column.name)
+        default: break
+        }
+    }
 
     /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
     package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {

@@ -1,3 +1,4 @@
+import Foundation
 import QuarryEngine
 import QuarryModel
 import QuarryStore
@@ -5,7 +6,7 @@ import QuarryStore
 /// The number a row of a table without a rowid (`WITHOUT ROWID`, keyed by text or by
 /// several columns) is known by, as an object: Quarry knows each object by an integer, so
 /// the number is made from the row's key, as a PostgreSQL table keyed alike is
-/// (`PostgresStore+KeyedTables`). `quarry_key_number(k1, k2, ...)` hashes the key's
+/// (`PostgresStore+KeyedTables`). `quarry_key_number(table, k1, k2, ...)` hashes the key's
 /// values as SQLite stores them (each one's storage class and bytes), so the number is
 /// the same in every session and on every machine, and unchanged by writes to the row's
 /// other columns; a 63-bit FNV-1a hash mixed by SplitMix64's finalizer, its sign bit
@@ -13,25 +14,39 @@ import QuarryStore
 /// opens, which alone reads such a table through it; nothing is written to the file.
 enum KeyNumber {
     static let name = "quarry_key_number"
-    /// `quarry_key_part(number, i)`: the `i`th value of the key whose number is `number`,
-    /// as the connection last computed it (`KeyNumbers`); NULL when it has not.
+    /// `quarry_key_part(table, number, i)`: the `i`th value of the key of `table` whose
+    /// number is `number`, as the connection last computed it (`KeyNumbers`); NULL when
+    /// it has not.
     static let partName = "quarry_key_part"
 
-    /// The two functions of one connection, sharing what it learned of numbers and keys.
-    static var functions: [SQLFunction] {
-        let known = KeyNumbers()
-        return [
-            SQLFunction(name, argumentCount: -1, deterministic: true) { arguments in
-                let key = (0..<arguments.count).map { arguments[$0] }
-                let number = number(of: key)
-                known.remember(number, key)
-                return .integer(number)
-            },
-            SQLFunction(partName, argumentCount: 2, deterministic: false) { arguments in
-                guard case .integer(let number) = arguments[0], case .integer(let index) = arguments[1] else { return .null }
-                return known.part(index, of: number)
-            }
-        ]
+    /// `quarry_key_number(table, k1, k2, ...)`: the number of the key `k1, k2, ...` of
+    /// `table` (named so that a clash can say where; the name is not hashed). Two keys of
+    /// one table met with one number fail the statement, naming both (`KeyNumbers`).
+    static func number(_ arguments: some SQLFunctionArguments, _ known: KeyNumbers) -> Result<Value, KeyNumbers.Clash> {
+        guard arguments.count > 1 else { return .success(.null) }
+        guard case .text(let table) = arguments[0] else { return .success(.null) }
+        let key = (1..<arguments.count).map { arguments[$0] }
+        let number = testNumbers.number(of: table) ?? number(of: key)
+        return known.remember(table, number, key).map { .integer(number) }
+    }
+
+    /// `quarry_key_part(table, number, i)`.
+    static func part(_ arguments: some SQLFunctionArguments, _ known: KeyNumbers) -> Value {
+        guard case .text(let table) = arguments[0], case .integer(let number) = arguments[1], case .integer(let index) = arguments[2]
+        else { return .null }
+        return known.part(index, of: number, in: table)
+    }
+
+    /// For tests only: tables (by name) every key of which has the number given, so that
+    /// a clash of numbers, which no real file is likely to show, can be made.
+    static let testNumbers = TestNumbers()
+
+    final class TestNumbers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var numbers: [String: Int64] = [:]
+        /// Read once per row: an empty table of them costs a lock and no lookup.
+        func number(of table: String) -> Int64? { lock.withLock { numbers.isEmpty ? nil : numbers[table] } }
+        func set(_ number: Int64?, for table: String) { lock.withLock { numbers[table] = number } }
     }
 
     /// The number of a row whose key's values are `values`, in key order.
@@ -77,9 +92,13 @@ enum KeyNumber {
         return Int64(bitPattern: hash & UInt64(Int64.max))
     }
 
-    /// The number of a row, in SQL over its key `columns` (unquoted), optionally qualified.
-    static func sql(of columns: [String], qualifier: String? = nil) -> String {
+    /// `text` as a SQL string literal.
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// The number of a row of `table`, in SQL over its key `columns` (unquoted),
+    /// optionally qualified.
+    static func sql(of columns: [String], in table: String, qualifier: String? = nil) -> String {
         let prefix = qualifier.map { $0 + "." } ?? ""
-        return "\(name)(\(columns.map { prefix + quoteIdentifier($0) }.joined(separator: ", ")))"
+        return "\(name)(\(literal(table)), \(columns.map { prefix + quoteIdentifier($0) }.joined(separator: ", ")))"
     }
 }

@@ -149,7 +149,10 @@ extension ObjectContext {
     private static func described(
         _ original: AttributeDescription, as format: ColumnFormat, scale: EntityStorage.NumericDateScale?
     ) -> AttributeDescription {
-        guard format.isNumberTime, original.type != .date else { return original }
+        // ISO text in a column declared TEXT (Kodi's `dateAdded`) is a date once declared.
+        let isoText: Bool
+        if case .isoText = format { isoText = original.type == .string } else { isoText = false }
+        guard format.isNumberTime || isoText, original.type != .date else { return original }
         var date = original
         date.type = .date
         if scale?.never != nil { date.isOptional = true }
@@ -158,6 +161,7 @@ extension ObjectContext {
             switch value {
             case .integer(let i): seconds = scale.map { $0.seconds(i) } ?? Double(i)
             case .real(let d): seconds = scale.map { $0.seconds(d) } ?? d
+            case .text: return AttributeType.date.decode(value)
             default: return value
             }
             return seconds.map(Value.date) ?? .null
@@ -175,7 +179,8 @@ extension ObjectContext {
                 + " or julian"
         case .int16, .int32, .int64, .double, .decimal: return "plain, or a time layout: " + times.joined(separator: ", ")
         case .bool: return "0/1 or a pair of texts such as Y/N or true/false"
-        case .string, .uuid: return "uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
+        case .string: return "iso-space, iso-t, iso-date (text dates), uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
+        case .uuid: return "uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
         case .binary: return "uuid-blob or plain"
         default: return "plain"
         }
@@ -186,19 +191,20 @@ extension ObjectContext {
     /// encoding is fixed.
     public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
         let entity = try entity(named: entityName)
-        guard mapped(entity).layout == .foreignTable else { return nil }
+        guard mapped(entity).layout == .foreignTable || mapped(entity).layout == .foreignView else { return nil }
         let (_, attribute) = try formatColumn(entityName, column)
         return try store.columnFormat(of: entity, attribute, context: self)
     }
 
+    /// A view of the file takes a format too: it governs reading (a column of times read
+    /// and compared as dates) as well as writing, which the view refuses anyway.
     package func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
         let entity = try entity(named: entityName)
-        guard mapped(entity).layout == .foreignTable else {
+        guard mapped(entity).layout == .foreignTable || mapped(entity).layout == .foreignView else {
             throw StoreError.invalidSchema(
                 entity: entity.name,
-                reason: mapped(entity).isView
-                    ? "\(entity.name) is a view: its rows cannot be changed, so it has no format to declare"
-                    : "\(entity.name) is kept in its store's own encoding, which format() does not change (it declares the columns of another program's tables)"
+                reason:
+                    "\(entity.name) is kept in its store's own encoding, which format() does not change (it declares the columns of another program's tables)"
             )
         }
         guard let attribute = entity.attribute(named: column) else { throw entity.unknownKey(column) }

@@ -335,7 +335,19 @@ public final class ObjectContext {
     /// The object with this primary key, registered once like any fetched object.
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
         let entity = try entity(named: entityName)
-        let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
+        let storage = mapped(entity)
+        if let numbered = storage.numberedRows, !numbered.owner.isEmpty {
+            // Rows known by a number made from their key, whose engine checks for two keys
+            // with one number as it meets them (a SQLite file's: `KeyNumbers`): found by the
+            // key where the connection learned it, else by every row's number, read to the
+            // end so that two keys with this number fail the read rather than one of them
+            // be given. (A PostgreSQL table's keys are checked at open.)
+            let rows = try connection.rows(
+                sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: 1), arguments: [.integer(primaryKey)])
+            guard let row = rows.first else { return nil }
+            return try object(for: entity, values: row)
+        }
+        let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
         guard let row = try connection.row(sql, arguments: [.integer(primaryKey)]) else { return nil }
         return try object(for: entity, values: row)
     }

@@ -40,12 +40,16 @@ public struct EntityStorage: Equatable, Sendable {
         /// The session's table of numbers and keys, qualified and quoted: numbers in the
         /// storage's key column, keys under their own names.
         public let numbers: String
+        /// The table's own name, unquoted, as the engine's number function is told it
+        /// (a clash of numbers names it); empty where the engine is not told.
+        public let owner: String
 
-        public init(table: String, number: String, keys: [String], numbers: String) {
+        public init(table: String, number: String, keys: [String], numbers: String, owner: String = "") {
             self.table = table
             self.number = number
             self.keys = keys
             self.numbers = numbers
+            self.owner = owner
         }
     }
     /// The key column may hold values that are not integers (a view's id column, a WITHOUT
@@ -89,6 +93,12 @@ public struct EntityStorage: Equatable, Sendable {
     static func intervalSeconds(_ column: String) -> String {
         "(extract(epoch from \(column)) - extract(year from \(column)) * 453600)::float8"
     }
+    /// A SQLite file's number attributes whose columns have INTEGER or REAL affinity:
+    /// SQLite keeps any value there (Anki's `notes.sfld integer` holds text), so a
+    /// predicate compares them with text and matches them as strings, as SQLite does
+    /// (`SQLiteAffinity`). Quarry's own and a server's columns hold their type only, and
+    /// there such a comparison stays a mistake, refused.
+    public var takesText: Set<String> = []
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
     public var dayColumns: Set<String> = []
@@ -187,6 +197,13 @@ public struct EntityStorage: Equatable, Sendable {
 
     /// Rows to read only: a view of a foreign file.
     public var isView: Bool { layout == .foreignView }
+    /// The relation as a person names it in `sql()` (what `.tables` and completion show):
+    /// a table without a rowid is its own name, not the TEMP view Quarry reads it through
+    /// (`quarry_rows country`), as sqlite3's `.tables` names it.
+    public var nameInSQL: String {
+        guard let owner = numberedRows?.owner, !owner.isEmpty else { return relation }
+        return owner
+    }
     /// Not laid out by Quarry (a foreign file's table or view, or a Core Data store's
     /// entity): Quarry adds no columns or tables for it, and relate() keeps no record there.
     public var isForeign: Bool { layout != .quarry }

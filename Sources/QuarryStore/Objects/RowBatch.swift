@@ -64,7 +64,10 @@ public final class RowBatch {
         var cursor = 0
         let ranged: Bool
         let (distance, overflow) = (keys.last ?? 0).subtractingReportingOverflow(keys.first ?? 0)
-        if !keys.isEmpty, !overflow, distance >= 0, distance < 2 * Int64(keys.count),
+        // Not for rows known by a number made from their key (`numberedRows`): no index
+        // finds a range of numbers, so `BETWEEN` computed every row's (a whole table read
+        // for one object), where the keys' own index finds each.
+        if !keys.isEmpty, !overflow, distance >= 0, distance < 2 * Int64(keys.count), source.storage.numberedRows == nil,
             zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 })
         {
             ranged = true

@@ -59,7 +59,8 @@ public enum ColumnFormat: Equatable, Sendable {
     package func fits(_ type: AttributeType) -> Bool {
         switch self {
         case .plain: return true
-        case .isoText: return type == .date
+        // Dates kept as text in a column declared TEXT read as dates from then on.
+        case .isoText: return type == .date || type == .string
         // A number column declared to hold times reads as dates from then on.
         case .unixSeconds, .unixMilliseconds, .julianDay, .epochCount:
             return [.date, .int16, .int32, .int64, .double, .decimal].contains(type)

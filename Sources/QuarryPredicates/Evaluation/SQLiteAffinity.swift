@@ -1,0 +1,83 @@
+import Foundation
+import QuarryModel
+
+/// How SQLite reads a value against a column of numeric affinity, for the number columns
+/// of its files that hold text as well (`EntityStorage.takesText`): the binder converts a
+/// predicate's text as SQLite's comparison would (so the bound value is the one SQLite
+/// compares, and `matches` compares the same), and string operators read a number as
+/// the text SQLite gives it.
+public enum SQLiteAffinity {
+    /// C's `isspace` in the C locale, as `sqlite3Isspace`.
+    private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
+
+    /// `text` as SQLite's numeric affinity leaves it (`applyNumericAffinity`): an integer
+    /// or a real when the whole text, spaces around it allowed, is a decimal number
+    /// (`sqlite3AtoF`: sign, digits, a point, an exponent; no hex, no `Inf`); else the text.
+    public static func numeric(_ text: String) -> Value {
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
+        let start = i
+        func digits() -> Int {
+            let from = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i - from
+        }
+        var negative = false
+        if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D {
+            negative = bytes[i] == 0x2D
+            i += 1
+        }
+        let integerStart = i
+        var count = digits()
+        let integerDigits = String(decoding: bytes[integerStart..<i], as: UTF8.self)
+        var fraction = ""
+        var isInteger = true
+        if i < bytes.count, bytes[i] == 0x2E {
+            i += 1
+            isInteger = false
+            let from = i
+            count += digits()
+            fraction = String(decoding: bytes[from..<i], as: UTF8.self)
+        }
+        var exponent = ""
+        if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
+            i += 1
+            isInteger = false
+            var sign = ""
+            if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D {
+                sign = bytes[i] == 0x2D ? "-" : ""
+                i += 1
+            }
+            let from = i
+            // An exponent without digits is no number (`1e`, `1e+`).
+            guard digits() > 0 else { return .text(text) }
+            exponent = "e" + sign + String(decoding: bytes[from..<i], as: UTF8.self)
+        }
+        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
+        guard count > 0, i == bytes.count, start < bytes.count else { return .text(text) }
+        let sign = negative ? "-" : ""
+        if isInteger, let integer = Int64(sign + integerDigits) { return .integer(integer) }
+        let literal = sign + (integerDigits.isEmpty ? "0" : integerDigits) + "." + (fraction.isEmpty ? "0" : fraction) + exponent
+        guard let real = Double(literal) else { return .text(text) }
+        return .real(real)
+    }
+
+    /// A number as SQLite's text of it (what `LIKE`, `GLOB` and `sqlite3_value_text`
+    /// read): an integer's digits; a real as `%!.15g`, which always shows a point
+    /// (`1.0`, `1.0e+20`); infinities `Inf` and `-Inf`. Nil for anything else.
+    public static func text(of value: Value) -> String? {
+        switch value {
+        case .integer(let i): return String(i)
+        case .real(let d):
+            if d.isNaN { return nil }
+            if d.isInfinite { return d < 0 ? "-Inf" : "Inf" }
+            var shown = String(format: "%.15g", d)
+            if !shown.contains(".") {
+                if let e = shown.firstIndex(of: "e") { shown.insert(contentsOf: ".0", at: e) } else { shown += ".0" }
+            }
+            return shown
+        default: return nil
+        }
+    }
+}
