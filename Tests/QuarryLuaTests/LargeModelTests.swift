@@ -42,4 +42,22 @@ import Testing
         #expect(h.string(#"#E1999:first().prev"#) == "1")
         #expect(h.string(#"E0:first() == nil"#) == "true")
     }
+
+    /// The same through a script's own `entity` calls, each outside any batch (3,000 took
+    /// over a minute in a debug build: each call scanned every entity defined before it).
+    /// Each entity names the one before it with an inverse it does not declare, which must
+    /// come in whole.
+    @Test func aScriptOfThreeThousandEntityCallsIsDefinedWhole() throws {
+        let h = try Harness()
+        var script = ""
+        for i in 0..<3_000 {
+            let up = i > 0 ? #", up = { one = "S\#(i - 1)", inverse = "down" }"# : ""
+            script += #"entity "S\#(i)" { a = "string?"\#(up) }"# + "\n"
+        }
+        h.run(script)
+        #expect(h.string("#entities()") == "3000")
+        h.run(#"local a, b = S2998:new{ a = "x" }, S2999:new{}; b.up = a; save()"#)
+        #expect(h.string(#"#S2998:first().down"#) == "1")
+        #expect(h.string(#"S2999:first().up.a"#) == "x")
+    }
 }

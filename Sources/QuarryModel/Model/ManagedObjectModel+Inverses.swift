@@ -6,14 +6,12 @@ extension ManagedObjectModel {
     /// of its own relationships to itself) added as to-many relationships.
     package func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
         var result = entity
-        // In a batch, only the entities that relate to this one (in definition order, as
-        // `declaredEntities` gives them), not all of them.
-        let others =
-            definitionIndex.map { index in
-                let related = index.entities(relatedTo: entity.name)
-                return index.inOrder(related).compactMap { declaredEntity($0) }
-            } ?? declaredEntities
-        for other in others where other.name != entity.name {
+        // Only the entities that relate to this one (in definition order, as
+        // `declaredEntities` gives them), not all of them: in a batch as its index has
+        // them, else as the model's links do (a script of N `entity` calls was quadratic).
+        let names = definitionIndex.map { index in index.inOrder(index.entities(relatedTo: entity.name)) } ?? entityNames(relatedTo: entity.name)
+        for name in names where name != entity.name {
+            guard let other = declaredEntity(name) else { continue }
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
                 result.relationships.append(.implicitInverse(inverse, of: r.name, in: other.name))

@@ -4,16 +4,48 @@
 public struct ManagedObjectModel {
     /// Each entity as objects and queries see it (a hierarchy's inherited and sub-entities'
     /// keys included, see `effective`).
-    package var entitiesByName: [String: EntityDescription] = [:]
+    /// Changed only through `setEntity`, which keeps `links` in step.
+    package private(set) var entitiesByName: [String: EntityDescription] = [:]
     /// Quarry's own entities as declared (their own keys only), for entities in a
-    /// hierarchy; `entitiesByName` holds them as objects see them.
-    package var declaredByName: [String: EntityDescription] = [:]
-    /// Entity names in the order they were defined or found.
-    package var entityOrder: [String] = []
+    /// hierarchy; `entitiesByName` holds them as objects see them. Changed only through
+    /// `setDeclared`.
+    package private(set) var declaredByName: [String: EntityDescription] = [:]
+    /// Entity names in the order they were defined or found (`appendToOrder`).
+    package private(set) var entityOrder: [String] = []
+    /// Each name's place in `entityOrder`.
+    private var position: [String: Int] = [:]
+    /// Who relates to whom, and who has sub-entities, without scanning every entity.
+    private var links = ModelLinks()
     /// Set while a batch of definitions is defined (`ObjectContext.withDefinitionIndex`).
     package var definitionIndex: DefinitionIndex?
 
     public init() {}
+
+    /// Puts `entity` as objects see it under `name` (nil removes it).
+    package mutating func setEntity(_ entity: EntityDescription?, named name: String) {
+        links.replace(entitiesByName[name], with: entity, effective: true)
+        entitiesByName[name] = entity
+    }
+
+    /// Puts `entity` as declared under `name` (nil removes it).
+    package mutating func setDeclared(_ entity: EntityDescription?, named name: String) {
+        links.replace(declaredByName[name], with: entity, effective: false)
+        declaredByName[name] = entity
+    }
+
+    /// Adds `name` at the end of the definition order.
+    package mutating func appendToOrder(_ name: String) {
+        if position[name] == nil { position[name] = entityOrder.count }
+        entityOrder.append(name)
+    }
+
+    /// The entities in `entityOrder` whose description (as objects see it, or as declared)
+    /// has a relationship toward `name`, in that order; a superset of those that matter
+    /// to a caller that still reads their relationships.
+    package func entityNames(relatedTo name: String) -> [String] {
+        guard let sources = links.sources(relatedTo: name) else { return [] }
+        return sources.compactMap { s in position[s].map { (s, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+    }
 
     public var entities: [EntityDescription] { entityOrder.compactMap { entitiesByName[$0] } }
 
@@ -48,7 +80,7 @@ public struct ManagedObjectModel {
     /// Asked whenever an object is made: no array of entities is built for it.
     package func hasSubentities(_ name: String) -> Bool {
         if let definitionIndex { return definitionIndex.hasSubentities(name) }
-        return entitiesByName.values.contains { $0.parent == name }
+        return links.hasChildren(name)
     }
 
     /// Whether `name` has a parent or sub-entities.

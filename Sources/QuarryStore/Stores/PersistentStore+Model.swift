@@ -10,8 +10,8 @@ extension PersistentStore {
     @discardableResult
     package func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) -> EntityDescription? {
         let previous = managedObjectModel.entitiesByName[entity.name]
-        if previous == nil { managedObjectModel.entityOrder.append(entity.name) }
-        managedObjectModel.entitiesByName[entity.name] = entity
+        if previous == nil { managedObjectModel.appendToOrder(entity.name) }
+        managedObjectModel.setEntity(entity, named: entity.name)
         if let storage { mapping.place(entity.name, storage) }
         return previous
     }
@@ -19,7 +19,7 @@ extension PersistentStore {
     /// Adds an entity as the store keeps its declaration (`quarry_model`, a sidecar).
     package func rememberDeclared(_ entity: EntityDescription) {
         remember(entity)
-        managedObjectModel.declaredByName[entity.name] = entity
+        managedObjectModel.setDeclared(entity, named: entity.name)
     }
 
     /// The entities of `names`, as objects see them in their hierarchies (inherited and

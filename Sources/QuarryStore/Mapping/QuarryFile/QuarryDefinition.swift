@@ -149,13 +149,13 @@ package struct QuarryDefinition<Store: PersistentStore> {
         var previous: [(name: String, entity: EntityDescription?, declared: EntityDescription?)] = []
         func put(_ name: String, _ entity: EntityDescription?, declared: EntityDescription?, declare: Bool) {
             previous.append((name, store.managedObjectModel.entitiesByName[name], store.managedObjectModel.declaredByName[name]))
-            store.managedObjectModel.entitiesByName[name] = entity
-            if declare { store.managedObjectModel.declaredByName[name] = declared }
+            store.managedObjectModel.setEntity(entity, named: name)
+            if declare { store.managedObjectModel.setDeclared(declared, named: name) }
         }
         defer {
             for p in previous.reversed() {
-                store.managedObjectModel.entitiesByName[p.name] = p.entity
-                store.managedObjectModel.declaredByName[p.name] = p.declared
+                store.managedObjectModel.setEntity(p.entity, named: p.name)
+                store.managedObjectModel.setDeclared(p.declared, named: p.name)
             }
         }
         // Outside hierarchies each entity is as declared and alone in its table, and the
