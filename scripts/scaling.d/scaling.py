@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Inputs and timings for scripts/scaling.
 
-  scaling.py BINARY [--reps N] [--only AXIS[,AXIS...]] [--scales 1,10,100] [--keep]
+  scaling.py BINARY [--reps N] [--only AXIS[,AXIS...]] [--scales 1,10,100] [--wall]
 
 Each axis is a function building, in a folder of its own, what one run needs at size n
 (a script, a CSV file, a SQLite file, a store made by Quarry beforehand, untimed) and
@@ -9,6 +9,7 @@ returning the command line and its standard input. Every run must exit 0 and pri
 answer the axis expects: a run that fails is a failure of the measurement, not a time.
 """
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -18,6 +19,7 @@ import tempfile
 import time
 
 LIMIT = 60.0  # seconds a run may take before it is stopped
+WALL = False  # --wall: wall-clock time instead of CPU time
 
 
 def write(path, text):
@@ -241,14 +243,21 @@ AXES = [
 
 
 def timed(binary, argv, stdin, expected):
-    """One run: wall seconds, or None when stopped at LIMIT."""
+    """One run: its CPU seconds (user + system, threads included), or its wall seconds
+    with --wall; None when stopped at LIMIT (wall). CPU time is the default because the
+    machine is shared: another process's load stretches a run's wall time several-fold,
+    not the work it does."""
     with open(stdin or os.devnull) as inp:
         t0 = time.monotonic()
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         try:
             p = subprocess.run([binary] + argv, stdin=inp, capture_output=True, text=True, timeout=LIMIT)
         except subprocess.TimeoutExpired:
             return None
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.monotonic() - t0
+        if not WALL:
+            t = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0 or (expected is not None and expected not in p.stdout):
         sys.exit(
             f"scaling: {argv[:2]} exited {p.returncode}, expected {expected!r}\n"
@@ -293,6 +302,9 @@ def main():
             reps = int(args.pop(0))
         elif a == "--only":
             only = set(args.pop(0).split(","))
+        elif a == "--wall":
+            global WALL
+            WALL = True
         elif a == "--scales":
             scales = [int(s) for s in args.pop(0).split(",")]
         else:
@@ -300,7 +312,8 @@ def main():
     work = tempfile.mkdtemp(prefix="quarry-scaling.")
     try:
         base = measure(binary, empty, 0, max(reps, 5), work)
-        print(f"empty run (start-up, subtracted below): {show(base)}; median of {reps} runs; {binary}")
+        kind = "wall" if WALL else "CPU (user + system)"
+        print(f"{kind} time; empty run (start-up, subtracted below): {show(base)}; median of {reps} runs; {binary}")
         print()
         head = ["axis", "1x", "what", *[f"{s}x" for s in scales], "10x/1x", "100x/10x"]
         print("| " + " | ".join(head) + " |")

@@ -19,13 +19,23 @@ struct ModelLinks {
     /// `old` was replaced by `new` in one of the maps; `effective` when the map is
     /// `entitiesByName`, which alone says what is a sub-entity (as `hasSubentities` reads it).
     mutating func replace(_ old: EntityDescription?, with new: EntityDescription?, effective: Bool) {
-        if let old { count(old, by: -1, effective: effective) }
-        if let new { count(new, by: 1, effective: effective) }
-    }
-
-    private mutating func count(_ entity: EntityDescription, by step: Int, effective: Bool) {
-        for r in entity.relationships { Self.add(step, from: entity.name, to: r.destination, in: &incoming) }
-        if effective, let parent = entity.parent { Self.add(step, from: entity.name, to: parent, in: &children) }
+        let before = old?.relationships ?? []
+        let after = new?.relationships ?? []
+        // Most replacements keep the relationships or add one at the end (a foreign file's
+        // table gains an inverse for each table naming it): only what follows the common
+        // start is counted again, or a table named by N others cost N² here.
+        var same = 0
+        if old?.name == new?.name {
+            while same < Swift.min(before.count, after.count), before[same].destination == after[same].destination { same += 1 }
+        }
+        if let old {
+            for r in before[same...] { Self.add(-1, from: old.name, to: r.destination, in: &incoming) }
+            if effective, let parent = old.parent { Self.add(-1, from: old.name, to: parent, in: &children) }
+        }
+        if let new {
+            for r in after[same...] { Self.add(1, from: new.name, to: r.destination, in: &incoming) }
+            if effective, let parent = new.parent { Self.add(1, from: new.name, to: parent, in: &children) }
+        }
     }
 
     private static func add(_ step: Int, from source: String, to target: String, in map: inout [String: [String: Int]]) {
