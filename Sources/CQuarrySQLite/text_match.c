@@ -119,7 +119,7 @@ static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     /* A number is matched as the text SQLite gives it, as its LIKE and GLOB read it: a
        SQLite file's number column may hold text (Anki's `notes.sfld integer`), and
        BEGINSWITH answers for its numbers as sqlite3's LIKE does. The evaluator agrees
-       (SQLiteAffinity.text). */
+       (NumericAffinity.text). */
     if (ta == SQLITE_INTEGER || ta == SQLITE_FLOAT) ta = SQLITE_TEXT;
     if (pa == SQLITE_INTEGER || pa == SQLITE_FLOAT) pa = SQLITE_TEXT;
     if (ta == SQLITE_TEXT && pa == SQLITE_TEXT && op >= OP_BEGINS && op <= OP_LIKE) {

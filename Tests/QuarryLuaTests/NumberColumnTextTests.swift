@@ -8,7 +8,7 @@ import Testing
 
 /// A number column of a SQLite file that holds text (Anki's `notes.sfld integer`, issue
 /// 60): a predicate compares it with strings and matches it with string operators as
-/// SQLite does, in SQL and in memory alike (`SQLiteAffinity`). Every count is checked
+/// SQLite does, in SQL and in memory alike (`NumericAffinity`). Every count is checked
 /// against plain SQL over the same file and against `p:matches` over every object.
 @Suite struct NumberColumnTextTests {
     /// Integers, reals, text that looks like no number, text that SQLite keeps as text in
@@ -112,7 +112,7 @@ import Testing
             default: sqlite = "other"
             }
             let ours: String
-            switch SQLiteAffinity.numeric(text) {
+            switch NumericAffinity.numeric(text) {
             case .integer(let i): ours = "number \(Double(i))"
             case .real(let d): ours = "number \(d)"
             case .text(let s): ours = "text \(s)"
@@ -131,7 +131,7 @@ import Testing
             default: bound = .null
             }
             let sqlite = try queue.read { db in try String.fetchOne(db, sql: "SELECT CAST(? AS TEXT)", arguments: [bound]) }
-            #expect(SQLiteAffinity.text(of: number) == sqlite, "\(number)")
+            #expect(NumericAffinity.text(of: number) == sqlite, "\(number)")
             #expect(sqlite == text)
         }
     }

@@ -46,10 +46,10 @@ extension BoundPredicate {
         case .comparison(let lhs, let op, let rhs, let options):
             if op.isStringOperator {
                 // A number is matched as its text, as SQLite's LIKE and Quarry's function
-                // read it (a SQLite file's number column may hold text: `SQLiteAffinity`).
+                // read it (a SQLite file's number column may hold text: `NumericAffinity`).
                 let asText = { (v: Value) -> String? in
                     if case .text(let s) = v { return s }
-                    return SQLiteAffinity.text(of: v)
+                    return NumericAffinity.text(of: v)
                 }
                 guard let text = asText(value(lhs, object, [], outer)), let pattern = asText(value(rhs, object, [], outer)) else {
                     return nil

@@ -539,7 +539,7 @@ struct Binder {
     /// `'apple'` stays text, ordered after every number), as SQLite compares it.
     func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false) throws -> Value {
         if case .null = value { return value }
-        if takesText, case .text(let text) = value { return SQLiteAffinity.numeric(text) }
+        if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
         // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
         // (NaN equals nothing) would answer `d == $nan` two ways.
         if case .real(let d) = value, d.isNaN { return .null }

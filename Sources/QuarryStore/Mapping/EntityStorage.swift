@@ -96,7 +96,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// A SQLite file's number attributes whose columns have INTEGER or REAL affinity:
     /// SQLite keeps any value there (Anki's `notes.sfld integer` holds text), so a
     /// predicate compares them with text and matches them as strings, as SQLite does
-    /// (`SQLiteAffinity`). Quarry's own and a server's columns hold their type only, and
+    /// (`NumericAffinity`). Quarry's own and a server's columns hold their type only, and
     /// there such a comparison stays a mistake, refused.
     public var takesText: Set<String> = []
     /// A server table's `date` columns (date attributes that keep the day alone): a time

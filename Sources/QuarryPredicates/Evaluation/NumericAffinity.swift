@@ -6,7 +6,7 @@ import QuarryModel
 /// predicate's text as SQLite's comparison would (so the bound value is the one SQLite
 /// compares, and `matches` compares the same), and string operators read a number as
 /// the text SQLite gives it.
-public enum SQLiteAffinity {
+public enum NumericAffinity {
     /// C's `isspace` in the C locale, as `sqlite3Isspace`.
     private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
 
