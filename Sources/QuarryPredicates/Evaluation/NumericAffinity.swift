@@ -14,48 +14,32 @@ public enum NumericAffinity {
     /// or a real when the whole text, spaces around it allowed, is a decimal number
     /// (`sqlite3AtoF`: sign, digits, a point, an exponent; no hex, no `Inf`); else the text.
     public static func numeric(_ text: String) -> Value {
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
-        let start = i
-        func digits() -> Int {
-            let from = i
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-            return i - from
-        }
-        var negative = false
-        if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D {
-            negative = bytes[i] == 0x2D
-            i += 1
-        }
-        let integerStart = i
-        var count = digits()
-        let integerDigits = String(decoding: bytes[integerStart..<i], as: UTF8.self)
+        var scan = NumberSyntaxScanner(text)
+        scan.skip(spaces)
+        let start = scan.i
+        let negative = scan.take(0x2B, or: 0x2D) == 0x2D
+        let integerStart = scan.i
+        var count = scan.digits()
+        let integerDigits = scan.text(integerStart..<scan.i)
         var fraction = ""
         var isInteger = true
-        if i < bytes.count, bytes[i] == 0x2E {
-            i += 1
+        if scan.take(0x2E, or: 0x2E) != nil {
             isInteger = false
-            let from = i
-            count += digits()
-            fraction = String(decoding: bytes[from..<i], as: UTF8.self)
+            let from = scan.i
+            count += scan.digits()
+            fraction = scan.text(from..<scan.i)
         }
         var exponent = ""
-        if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
-            i += 1
+        if scan.take(0x65, or: 0x45) != nil {
             isInteger = false
-            var sign = ""
-            if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D {
-                sign = bytes[i] == 0x2D ? "-" : ""
-                i += 1
-            }
-            let from = i
+            let sign = scan.take(0x2B, or: 0x2D) == 0x2D ? "-" : ""
+            let from = scan.i
             // An exponent without digits is no number (`1e`, `1e+`).
-            guard digits() > 0 else { return .text(text) }
-            exponent = "e" + sign + String(decoding: bytes[from..<i], as: UTF8.self)
+            guard scan.digits() > 0 else { return .text(text) }
+            exponent = "e" + sign + scan.text(from..<scan.i)
         }
-        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
-        guard count > 0, i == bytes.count, start < bytes.count else { return .text(text) }
+        scan.skip(spaces)
+        guard count > 0, scan.isAtEnd, start < scan.bytes.count else { return .text(text) }
         let sign = negative ? "-" : ""
         if isInteger, let integer = Int64(sign + integerDigits) { return .integer(integer) }
         let literal = sign + (integerDigits.isEmpty ? "0" : integerDigits) + "." + (fraction.isEmpty ? "0" : fraction) + exponent

@@ -193,29 +193,19 @@ public enum SQLOrdering {
     /// The number the longest numeric prefix of `text` spells, as SQLite converts text
     /// to a real (leading spaces skipped; 0 when there is none).
     static func numericPrefix(_ text: String) -> Double {
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
-        let start = i
-        func digits() -> Int {
-            let from = i
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-            return i - from
-        }
-        if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
-        var count = digits()
-        if i < bytes.count, bytes[i] == 0x2E {
-            i += 1
-            count += digits()
-        }
+        var scan = NumberSyntaxScanner(text)
+        scan.skip(spaces)
+        let start = scan.i
+        _ = scan.take(0x2B, or: 0x2D)
+        var count = scan.digits()
+        if scan.take(0x2E, or: 0x2E) != nil { count += scan.digits() }
         guard count > 0 else { return 0 }
-        var end = i
-        if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
-            i += 1
-            if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
-            if digits() > 0 { end = i }
+        var end = scan.i
+        if scan.take(0x65, or: 0x45) != nil {
+            _ = scan.take(0x2B, or: 0x2D)
+            if scan.digits() > 0 { end = scan.i }
         }
-        var literal = String(decoding: bytes[start..<end], as: UTF8.self)
+        var literal = scan.text(start..<end)
         if literal.hasSuffix(".") { literal += "0" }
         if literal.hasPrefix(".") || literal.hasPrefix("-.") || literal.hasPrefix("+.") {
             literal = literal.replacingOccurrences(of: ".", with: "0.")

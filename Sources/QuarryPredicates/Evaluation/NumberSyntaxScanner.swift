@@ -1,0 +1,31 @@
+/// A cursor over text's bytes that reads SQLite's number syntax as `sqlite3AtoF` does
+/// (spaces, a sign, digits, a point, an exponent): the pieces `NumericAffinity.numeric`
+/// and `SQLOrdering.numericPrefix` both read, each deciding what the pieces make.
+struct NumberSyntaxScanner {
+    let bytes: [UInt8]
+    var i = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var isAtEnd: Bool { i >= bytes.count }
+
+    mutating func skip(_ spaces: Set<UInt8>) {
+        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
+    }
+
+    /// Reads the digits here; how many.
+    mutating func digits() -> Int {
+        let from = i
+        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+        return i - from
+    }
+
+    /// Reads `a` or `b` here, if one is; which.
+    mutating func take(_ a: UInt8, or b: UInt8) -> UInt8? {
+        guard i < bytes.count, bytes[i] == a || bytes[i] == b else { return nil }
+        defer { i += 1 }
+        return bytes[i]
+    }
+
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+}
