@@ -38,7 +38,7 @@ extension Value {
         // NUMERIC) column keeps: bound as text, SQLite's own conversion could round the
         // last digit otherwise than the double memory compares (`Binder.constant`), and
         // as a predicate argument text never equals a REAL. A save refuses a decimal no
-        // double holds (`ObjectContext.refuseInexactDecimal`).
+        // double holds (`ObjectContext.inexactDecimal`).
         case .decimal(let s): return DecimalText.double(s).databaseValue
         }
     }
