@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import QuarryModel
 import QuarryPredicates
@@ -264,5 +265,30 @@ import Testing
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(10).joined(separator: "\n"))")
+    }
+
+    /// Text in arithmetic is read as SQLite reads it, with every space `sqlite3Isspace`
+    /// skips (the vertical tab included) around the number.
+    @Test func textInArithmeticAgreesWithSQLite() throws {
+        let context = try StoreOpener.open(nil)
+        let spaces = [" ", "\t", "\n", "\u{0B}", "\u{0C}", "\r"]
+        var texts = [
+            "7", "-7", "7.5", "1e3", ".5", "5.", "x7", "7x", "", "-", ".", "7.0x", " 7e", "7e+", "1e3x", "-0x", "0x10",
+            "99999999999999999999x", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809"
+        ]
+        for space in spaces { texts += [space + "7", "7" + space, space + "7.5" + space, space + "-.5e1"] }
+        var disagreements: [String] = []
+        try context.connection.read { db in
+            let statement = try db.makeStatement(sql: "SELECT ?1 + 0")
+            for text in texts {
+                let sqlite = try DatabaseValue.fetchOne(statement, arguments: [text]).map(Value.init) ?? .null
+                let ours = ExpressionValues.arithmetic(.add, .text(text), .integer(0))
+                if sqlite != ours { disagreements.append("\(text.debugDescription): SQLite \(sqlite), ours \(ours)") }
+                let blob = try DatabaseValue.fetchOne(statement, arguments: [Data(text.utf8)]).map(Value.init) ?? .null
+                let oursBlob = ExpressionValues.arithmetic(.add, .blob(Array(text.utf8)), .integer(0))
+                if blob != oursBlob { disagreements.append("blob \(text.debugDescription): SQLite \(blob), ours \(oursBlob)") }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
     }
 }

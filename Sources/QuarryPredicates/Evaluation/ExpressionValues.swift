@@ -17,13 +17,17 @@ public enum ExpressionValues {
         case .bool(let b): return .int(b ? 1 : 0)
         // SQLite stores -0.0 as 0, so the sign is dropped here too (pow(-0.0, -1) is -inf).
         case .real(let d), .date(let d): return .real(d == 0 ? 0 : d)
-        case .text(let t):
-            if let i = SQLOrdering.integerText(t) { return .int(i) }
-            return .real(SQLOrdering.numericPrefix(t))
+        case .text(let t): return prefix(t)
         // A number is spelled in ASCII: bytes that are not UTF-8 end it, as they end SQLite's.
-        case .textBytes(let bytes), .blob(let bytes): return .real(SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
+        case .textBytes(let bytes), .blob(let bytes): return prefix(String(decoding: bytes, as: UTF8.self))
         case .decimal(let s): return .real(Double(s) ?? 0)
         }
+    }
+
+    /// Text's numeric prefix as arithmetic reads it: an integer where SQLite makes one.
+    private static func prefix(_ text: String) -> Number {
+        if let i = SQLOrdering.integerPrefix(text) { return .int(i) }
+        return .real(SQLOrdering.numericPrefix(text))
     }
 
     private static func double(_ n: Number) -> Double {

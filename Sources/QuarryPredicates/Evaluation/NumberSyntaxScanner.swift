@@ -7,10 +7,13 @@ struct NumberSyntaxScanner {
 
     init(_ text: String) { bytes = Array(text.utf8) }
 
+    /// C's `isspace` in the C locale, as `sqlite3Isspace` (vertical tab included).
+    static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
+
     var isAtEnd: Bool { i >= bytes.count }
 
-    mutating func skip(_ spaces: Set<UInt8>) {
-        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
+    mutating func skipSpaces() {
+        while i < bytes.count, Self.spaces.contains(bytes[i]) { i += 1 }
     }
 
     /// Reads the digits here; how many.

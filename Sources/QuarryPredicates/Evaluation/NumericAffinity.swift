@@ -7,15 +7,13 @@ import QuarryModel
 /// compares, and `matches` compares the same), and string operators read a number as
 /// the text SQLite gives it.
 public enum NumericAffinity {
-    /// C's `isspace` in the C locale, as `sqlite3Isspace`.
-    private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
 
     /// `text` as SQLite's numeric affinity leaves it (`applyNumericAffinity`): an integer
     /// or a real when the whole text, spaces around it allowed, is a decimal number
     /// (`sqlite3AtoF`: sign, digits, a point, an exponent; no hex, no `Inf`); else the text.
     public static func numeric(_ text: String) -> Value {
         var scan = NumberSyntaxScanner(text)
-        scan.skip(spaces)
+        scan.skipSpaces()
         let start = scan.i
         let negative = scan.take(0x2B, or: 0x2D) == 0x2D
         let integerStart = scan.i
@@ -38,7 +36,7 @@ public enum NumericAffinity {
             guard scan.digits() > 0 else { return .text(text) }
             exponent = "e" + sign + scan.text(from..<scan.i)
         }
-        scan.skip(spaces)
+        scan.skipSpaces()
         guard count > 0, scan.isAtEnd, start < scan.bytes.count else { return .text(text) }
         let sign = negative ? "-" : ""
         if isInteger, let integer = Int64(sign + integerDigits) { return .integer(integer) }

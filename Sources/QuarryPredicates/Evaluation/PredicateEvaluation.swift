@@ -176,7 +176,7 @@ extension BoundPredicate {
 /// in-memory evaluator must agree with: NULL is unknown, numbers
 /// (integers, reals, booleans, dates) compare by value, then text by bytes, then blobs.
 public enum SQLOrdering {
-    private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0C, 0x0D]
+    private static let spaces = NumberSyntaxScanner.spaces
 
     /// `text` as SQLite's numeric affinity reads it when it is a whole integer (spaces
     /// around allowed), else nil.
@@ -190,11 +190,32 @@ public enum SQLOrdering {
         return Int64(String(decoding: bytes[start..<end], as: UTF8.self))
     }
 
+    /// The integer SQLite's arithmetic reads from `text` (`computeNumericType`): its numeric
+    /// prefix when that has neither a point nor an exponent and fits 64 bits, 0 when
+    /// there is no prefix (`'7x' + 0` is 7, `'x' + 0` is 0); nil when the prefix reads as
+    /// a real (`'7.5x'`, `'1e3'`, or digits past 64 bits).
+    static func integerPrefix(_ text: String) -> Int64? {
+        var scan = NumberSyntaxScanner(text)
+        scan.skipSpaces()
+        let start = scan.i
+        _ = scan.take(0x2B, or: 0x2D)
+        let count = scan.digits()
+        let end = scan.i
+        if scan.take(0x2E, or: 0x2E) != nil, count + scan.digits() > 0 { return nil }
+        guard count > 0 else { return 0 }
+        scan.i = end
+        if scan.take(0x65, or: 0x45) != nil {
+            _ = scan.take(0x2B, or: 0x2D)
+            if scan.digits() > 0 { return nil }
+        }
+        return Int64(scan.text(start..<end))
+    }
+
     /// The number the longest numeric prefix of `text` spells, as SQLite converts text
     /// to a real (leading spaces skipped; 0 when there is none).
     static func numericPrefix(_ text: String) -> Double {
         var scan = NumberSyntaxScanner(text)
-        scan.skip(spaces)
+        scan.skipSpaces()
         let start = scan.i
         _ = scan.take(0x2B, or: 0x2D)
         var count = scan.digits()
