@@ -213,6 +213,27 @@ import Testing
         #expect(again.string("typeof(urls:get(3).last_visit_time)") == "date")
     }
 
+    /// A time moved by a second keeps every stored microsecond: Chrome's counts since 1601
+    /// (1.3e16) are read with the epoch taken off as integers, since dividing first leaves
+    /// a double too coarse for them (2 µs at 1.3e10 s). Layouts a date's double holds
+    /// exactly, to their unit, for today's times.
+    @Test(arguments: ["unix-ms", "unix-us", "webkit", "cocoa"]) func aTimeMovedBySecondKeepsEveryUnit(_ name: String) throws {
+        let layout = try #require(Self.layouts.first { $0.name == name })
+        let path = try Self.file(layout)
+        let before = try sqlAnswer(path, "SELECT group_concat(t, ' ') FROM (SELECT t FROM ev WHERE t IS NOT NULL ORDER BY id)")
+        let perSecond: Int64 = ["unix-ms": 1000, "unix-us": 1_000_000, "webkit": 1_000_000, "cocoa": 1][name] ?? 0
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("format('ev', 't', '\(name)')")
+        h.run("for _, o in ipairs(fetch('ev', 't != nil')) do o.t = o.t + 1 end; save()")
+        let after = try sqlAnswer(path, "SELECT group_concat(t, ' ') FROM (SELECT t FROM ev WHERE t IS NOT NULL ORDER BY id)")
+        let moved = before.split(separator: " ").compactMap { Int64($0) }.map { String($0 + perSecond) }.joined(separator: " ")
+        #expect(after == moved)
+        // And back: read again (a new session) and moved back, the file holds its first numbers.
+        let again = try Harness(context: try StoreOpener.open(path))
+        again.run("for _, o in ipairs(fetch('ev', 't != nil')) do o.t = o.t - 1 end; save()")
+        #expect(try sqlAnswer(path, "SELECT group_concat(t, ' ') FROM (SELECT t FROM ev WHERE t IS NOT NULL ORDER BY id)") == before)
+    }
+
     /// Seconds since 2001 in a REAL column (as Safari keeps visit times) keep their
     /// fraction when written; in an INTEGER column they are whole.
     @Test func cocoaSecondsInARealColumnKeepTheirFraction() throws {

@@ -27,6 +27,14 @@ extension EntityStorage {
         /// microseconds), so no double holds them exactly: SQL divides them as integers.
         static let exactAsDouble: Int64 = 1_000_000
 
+        /// Whether a count is read by integer division, its whole seconds and the rest's
+        /// fraction apart: when it has more units than a double holds for today's dates,
+        /// or when units are counted from another epoch (Chrome's 1.3e16 microseconds since
+        /// 1601 divided first are 1.3e10 seconds, a double too coarse there by 2 µs).
+        static func dividesAsIntegers(perSecond n: Int64, epoch: Int64) -> Bool {
+            n > exactAsDouble || (n > 1 && epoch != 0)
+        }
+
         /// SQL reading the number `column` as Unix seconds: to the millisecond for Julian
         /// days; for a count, its whole seconds by integer division (exact, and no
         /// overflow, for any 64-bit count) plus the remaining units' fraction.
@@ -36,12 +44,14 @@ extension EntityStorage {
             case .julianDay: seconds = "(round((\(column) - 2440587.5) * 86400000.0) / 1000.0)"
             case .count(1, 0): seconds = column
             case .count(1, let epoch): seconds = "(\(column) + \(epoch))"
-            case .count(let n, 0) where n <= Self.exactAsDouble: seconds = "(\(column) / \(n).0)"
-            case .count(let n, let epoch) where n <= Self.exactAsDouble: seconds = "(\(column) / \(n).0 + \(epoch))"
+            case .count(let n, let epoch) where !Self.dividesAsIntegers(perSecond: n, epoch: epoch):
+                seconds = "(\(column) / \(n).0)"
             case .count(let n, let epoch):
+                // A real count: the epoch's units taken off first, exactly for doubles of
+                // one magnitude, and only then divided.
                 seconds =
                     "(CASE WHEN typeof(\(column)) = 'integer' THEN (\(column) / \(n) + \(epoch)) + (\(column) % \(n)) / \(n).0 "
-                    + "ELSE \(column) / \(n).0 + \(epoch) END)"
+                    + "ELSE (\(column) + \(epoch * n).0) / \(n).0 END)"
             }
             guard let never else { return seconds }
             return "(CASE WHEN \(column) = \(never) THEN NULL ELSE \(seconds) END)"
@@ -53,7 +63,9 @@ extension EntityStorage {
             switch unit {
             case .julianDay: return ((value - 2_440_587.5) * 86_400_000.0).rounded() / 1000.0
             case .count(1, let epoch): return value + Double(epoch)
-            case .count(let n, let epoch): return value / Double(n) + Double(epoch)
+            case .count(let n, let epoch) where Self.dividesAsIntegers(perSecond: n, epoch: epoch):
+                return (value + Double(epoch * n)) / Double(n)
+            case .count(let n, _): return value / Double(n)
             }
         }
 
@@ -62,7 +74,7 @@ extension EntityStorage {
         public func seconds(_ value: Int64) -> Double? {
             if value == never { return nil }
             switch unit {
-            case .count(let n, let epoch) where n > Self.exactAsDouble:
+            case .count(let n, let epoch) where Self.dividesAsIntegers(perSecond: n, epoch: epoch):
                 return Double(value / n + epoch) + Double(value % n) / Double(n)
             default: return seconds(Double(value))
             }
