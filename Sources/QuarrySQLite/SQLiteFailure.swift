@@ -35,6 +35,13 @@ package struct SQLiteFailure: EngineFailure, Equatable {
             return "not enough memory: SQLite's heap reached the --memory limit (\(SQLiteResultCode.heapLimit >> 20) MB)"
         case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(resultCode):
             return said + " while writing (is the disk full, or the file at its size limit?)"
+        case .SQLITE_ERROR where said.hasPrefix("no such collation sequence: "):
+            // Anki's `unicase`, Android's `PHONEBOOK`: the application registers it on its
+            // own connection; the opening note names the columns and indexes using it.
+            return said
+                + " (a collation the application that wrote the file registers, which SQLite does not know, nor sqlite3: "
+                + ".notes names the columns and indexes that use it; group, sort and compare by other columns, "
+                + "or by its rows' keys)"
         default:
             return said
         }

@@ -114,6 +114,12 @@ extension ForeignValueFormatTests {
         // The key rows are known by stays a number (Anki's `revlog.id` holds milliseconds).
         let key = h.error(#"format("t", "id", "unix-ms")"#)
         #expect(key.contains("id is t's key") && !key.contains("\n"), "\(key)")
+        // It says the number to compare with instead, which is that time in the unit.
+        #expect(key.contains(#"2021-11-01 is (date("2021-11-01") - date(0)) * 1000"#), "\(key)")
+        #expect(h.string(#"(date("2021-11-01") - date(0)) * 1000 == 1635724800000"#) == "true")
+        let webkit = h.error(#"format("t", "id", "webkit")"#)
+        #expect(webkit.contains(#"(date("2021-11-01") - date(-11644473600)) * 1000000"#), "\(webkit)")
+        #expect(h.string(#"(date("2021-11-01") - date(-11644473600)) * 1000000 == 13280198400000000"#) == "true")
         #expect(h.string("format('t', 'id')") == "plain")
         // An empty BOOLEAN column takes SQLite's own 0 and 1; an empty UUID column is plain.
         #expect(h.string(#"format("t", "b")"#) == "0/1")

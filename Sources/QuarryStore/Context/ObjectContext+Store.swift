@@ -89,10 +89,16 @@ extension ObjectContext {
         if column.caseInsensitiveCompare(mapped(entity).keyColumn) == .orderedSame,
             Self.described(original, as: format, scale: nil).type != original.type
         {
+            // What works instead: the number a date is in the layout's unit, in Lua.
+            let number: String
+            switch (format.numericDateScale ?? .unixSeconds).unit {
+            case .count(let n, let epoch): number = "(date(\"2021-11-01\") - date(\(epoch)))" + (n == 1 ? "" : " * \(n)")
+            case .julianDay: number = "(date(\"2021-11-01\") - date(0)) / 86400 + 2440587.5"
+            }
             throw StoreError.invalidSchema(
                 entity: entity.name,
-                reason: "\(column) is \(entity.name)'s key, which its rows are known by: it stays a number "
-                    + "(compare it with numbers, or read it as a time in sql())")
+                reason: "\(column) is \(entity.name)'s key, which its rows are known by: it stays a number; "
+                    + "compare it with numbers (in \(format.name), 2021-11-01 is \(number)), or read it as a time in sql()")
         }
         if never != nil, !format.isNumberTime {
             throw StoreError.invalidSchema(
