@@ -401,6 +401,17 @@ func luaLiteral(_ value: Value) -> String {
     case .bool(let flag): return flag ? "true" : "false"
     case .date: return "date(\(luaQuote(value.displayString)))"
     case .text(let text): return luaQuote(text)
+    // Bytes as Lua's escapes, so the literal reads back as the same string (`""` for X'').
+    case .blob(let bytes), .textBytes(let bytes):
+        return "\""
+            + bytes.map { byte in
+                switch byte {
+                case 0x22: return "\\\""
+                case 0x5C: return "\\\\"
+                case 0x20...0x7E: return String(UnicodeScalar(byte))
+                default: return "\\x" + String(format: "%02x", byte)
+                }
+            }.joined() + "\""
     default: return luaQuote(value.displayString)
     }
 }
