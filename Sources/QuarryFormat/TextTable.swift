@@ -83,10 +83,10 @@ public struct TextTable {
             return TableWriter.render(format: .json, columns: headers, rows: rows)
         case .line:
             let names = headers.map(CellText.flat)
-            let width = names.map(\.count).max() ?? 0
+            let width = names.map(TerminalWidth.of).max() ?? 0
             return rows.map { row in
                 zip(names, row).map {
-                    String(repeating: " ", count: width - $0.count) + $0 + " = "
+                    String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = "
                         + CellText.flat(CellText.display($1, local: format.localTime, full: true))
                 }.joined(separator: "\n")
             }.joined(separator: "\n\n")
@@ -103,8 +103,10 @@ public struct TextTable {
         let showHeaders = format.headers
         let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime)) } }
         // Headers are never cut: a column that cannot show its whole name is left out.
-        var widths = headers.map { showHeaders ? CellText.flat($0).count : 0 }
-        for row in texts { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], min(cell.count, maxWidth)) } }
+        var widths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
+        for row in texts {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], min(TerminalWidth.of(cell), maxWidth)) }
+        }
         // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
         var shown = widths.count
         if format.width > 0 {
@@ -125,7 +127,7 @@ public struct TextTable {
         func line(_ cells: [String], values: [Value]?) -> String {
             let body = widths.indices.map { i -> String in
                 let text = CellText.clip(cells[i], widths[i])
-                let padding = String(repeating: " ", count: max(0, widths[i] - text.count))
+                let padding = String(repeating: " ", count: max(0, widths[i] - TerminalWidth.of(text)))
                 guard let values else { return bold + text + padding + reset }
                 if values[i].isNull { return dim + text + padding + reset }
                 return values[i].isNumber ? padding + text : text + padding
@@ -205,8 +207,9 @@ public enum CellText {
         ErrorRendering.escaped(s)
     }
 
+    /// `text` cut to `limit` terminal columns, its end marked with "…".
     static func clip(_ text: String, _ limit: Int) -> String {
-        text.count > limit ? String(text.prefix(max(1, limit - 1))) + "…" : text
+        TerminalWidth.of(text) > limit ? TerminalWidth.prefix(text, columns: max(1, limit - 1)) + "…" : text
     }
 }
 
@@ -251,10 +254,10 @@ extension TextTable {
     public static func record(headers: [String], values: [Value], format: TableFormat) -> String {
         let table = TextTable(headers: headers, values: [values]).choosing(format.columns)
         guard !format.mode.isData, format.width > 0 else { return table.render(format) }
-        let cells = (table.rows.first ?? []).map { CellText.flat(CellText.display($0, local: format.localTime)).count }
+        let cells = (table.rows.first ?? []).map { TerminalWidth.of(CellText.flat(CellText.display($0, local: format.localTime))) }
         let cut = cells.contains { $0 > 40 }
         let needed =
-            zip(table.headers, cells).map { max($0.count, min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
+            zip(table.headers, cells).map { max(TerminalWidth.of($0), min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
             + (format.mode == .box ? 4 : 0)
         if !cut, needed <= format.width { return table.render(format) }
         var vertical = format
@@ -262,7 +265,7 @@ extension TextTable {
         vertical.headers = format.mode == .markdown
         // Both columns always show; a value too long for the line is cut instead.
         vertical.width = 0
-        let keyWidth = table.headers.map(\.count).max() ?? 0
+        let keyWidth = table.headers.map(TerminalWidth.of).max() ?? 0
         // Values read left-aligned under one another; nil stays nil.
         let pairs: [[Value]] = zip(table.headers, table.rows.first ?? []).map { key, value in
             [.text(key), value.isNull ? .null : .text(CellText.display(value, local: format.localTime))]
