@@ -42,6 +42,8 @@ import Testing
             print("memory", predicate("h == %@", h):matches(o), predicate("h == %@", "\255"):matches(o))
             print("other", bytes(fetch{ "t", predicate = "n == 2" }[1].h), count("t", "h == %@", "A\254B"))
             print("order", fetch{ "t", sort = { "h" } }[1].n, fetch{ "t", sort = { "-h" } }[1].n)
+            local sec = fetch{ "t", sort = { "-h" }, section = "h" }[1]
+            print("section", bytes(sec.name), bytes(sec.id), #sec)
             o.n = 10
             save()
             local new = t:new{ h = "\195\40", n = 4 }
@@ -55,7 +57,7 @@ import Testing
         #expect(
             result.lines == [
                 "object\t4:255,0,254,65", "sql\t4:255,0,254,65", "sql bound\t1", "fetch\t1\t1", "memory\ttrue\tfalse",
-                "other\t3:65,254,66\t1", "order\t2\t1", "new\t2:195,40\t1"
+                "other\t3:65,254,66\t1", "order\t2\t1", "section\t4:255,0,254,65\t4:255,0,254,65\t1", "new\t2:195,40\t1"
             ], "\(result)")
         // The save of `n` left `h` as it was, and the new row's text is TEXT, byte for byte.
         #expect(

@@ -56,7 +56,11 @@ enum SectionBindings {
         }
         switch try call.string(2) {
         case "id": return call.push(section.info.id)
-        case "name": return call.push(section.info.name)
+        // Lua's strings are bytes: text that is not UTF-8 is named by its bytes as stored
+        // (`name` is for printing; its escapes are for a terminal).
+        case "name":
+            if case .textBytes = section.info.id { return call.push(section.info.id) }
+            return call.push(section.info.name)
         case let key: throw LuaError("sections have no field '\(key)' (fields: id, name; #sec and sec[j] give the objects)")
         }
     }
