@@ -94,6 +94,26 @@ import Testing
         #expect(h.string("count('Item', ('('):rep(100) .. 'n > 1' .. (')'):rep(100))") == "0")
     }
 
+    /// Long chains of OR and AND run: SQLite refuses an expression tree past 1,000 deep,
+    /// and a chain of 1,200 terms was one ("Expression tree is too large"). The answers
+    /// agree with the evaluator in memory.
+    @Test func longChainsOfOrAndAndRun() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64" }; for i = 1, 30 do Item:new{ n = i } end; save()"#)
+        h.run(
+            """
+            local ors, ands = {}, {}
+            for i = 1, 1200 do ors[#ors + 1] = "n == " .. (i * 7); ands[#ands + 1] = "n != " .. (i * 3) end
+            por, pand = table.concat(ors, " OR "), table.concat(ands, " AND ")
+            local function inMemory(p) local k = 0; for _, o in ipairs(fetch("Item")) do if predicate(p):matches(o) then k = k + 1 end end; return k end
+            memoryOr, memoryAnd = inMemory(por), inMemory(pand)
+            """)
+        #expect(h.string("count('Item', por)") == "4")
+        #expect(h.string("count('Item', pand)") == "20")
+        #expect(h.string("memoryOr .. ' ' .. memoryAnd") == "4 20")
+        #expect(h.string("#fetch{ 'Item', predicate = '(' .. por .. ') AND (' .. pand .. ')' }") == "3")
+    }
+
     @Test func hugeIndexesAndOffsetsAreEmptyNotATrap() throws {
         let h = try Harness()
         h.run(#"entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()"#)

@@ -84,6 +84,15 @@ private struct PredicateSQLWriter {
         self.dialect = dialect
     }
 
+    /// Terms joined by `op` (AND, OR), in their order, grouped in halves: SQLite parses a
+    /// chain of them as a tree as deep as it is long, and refuses one past 1,000 ("Expression
+    /// tree is too large"); grouped, 1,200 OR-ed terms are 11 deep.
+    static func balanced(_ terms: [String], _ op: String) -> String {
+        guard terms.count > 8 else { return terms.map { "(\($0))" }.joined(separator: op) }
+        let half = terms.count / 2
+        return "(\(balanced(Array(terms[..<half]), op)))\(op)(\(balanced(Array(terms[half...]), op)))"
+    }
+
     /// `positive`: the node's NULL and false lead to the same answer (it is not under a
     /// NOT within its WHERE clause), so `a = ?` may stand for `a IS ?` with a non-nil
     /// value. For a joined column that matters: SQLite reads `=` as rejecting a LEFT
@@ -94,8 +103,8 @@ private struct PredicateSQLWriter {
         switch node {
         case .constant(let b): return dialect.literal(b)
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
-        case .and(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " AND ")
-        case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
+        case .and(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " AND ")
+        case .or(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " OR ")
         case .quantified(let quantifier, let path, let inner):
             let (from, alias) = members(path, of: qualifier, root: entity)
             guard let destination = path.last?.destinationStorage else { return dialect.literal(false) }
