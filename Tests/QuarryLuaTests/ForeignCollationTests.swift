@@ -123,4 +123,26 @@ import Testing
         #expect(h.string("count('plain')") == "0")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
+
+    /// A trigger calling a function the application registers (Calibre's `title_sort`)
+    /// fails the save, as in sqlite3; the error names the trigger and says why, and
+    /// nothing is written.
+    @Test func aSaveMeetingAnApplicationsFunctionNamesTheTrigger() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE books (id INTEGER PRIMARY KEY, title TEXT, sort TEXT);
+            INSERT INTO books VALUES (1, 'The Book', 'Book, The');
+            CREATE TRIGGER books_update_trg AFTER UPDATE ON books BEGIN
+              UPDATE books SET sort = title_sort(NEW.title) WHERE id = NEW.id AND OLD.title <> NEW.title;
+            END;
+            """)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("books:get(1).title = 'A Book'")
+        let refusal = h.error("save()")
+        #expect(
+            refusal.contains("no such function: title_sort (trigger books_update_trg calls it") && refusal.contains("nothing was written"),
+            "\(refusal)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }
