@@ -186,4 +186,40 @@ import Testing
         #expect(lines.dropFirst(6).first == "date\tunix-ms", "\(result)")
         #expect(lines.dropFirst(7).first == "number\t1704067200000\tplain", "\(result)")
     }
+
+    /// Through a relationship too: a to-many's `@max` and `ANY`, and a to-one's path, read
+    /// the time as a date in SQL as in memory.
+    @Test func relationshipsReadTheTimeAsADate() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "numbertimepaths", in: sandbox,
+            schema: """
+                CREATE TABLE who (id serial PRIMARY KEY, name text);
+                CREATE TABLE post (id serial PRIMARY KEY, who_id int REFERENCES who (id), at_ms bigint);
+                INSERT INTO who (name) VALUES ('ann'), ('bo'), ('cy');
+                INSERT INTO post (who_id, at_ms) VALUES (1, 1704067200000), (1, 1577836800000), (2, 1577836800000), (2, 1600000000000), (3, NULL);
+                """)
+        let conditions: [(quarry: String, psql: String)] = [
+            ("posts.@max.at_ms > %@", "(SELECT max(at_ms) FROM post p WHERE p.who_id = w.id) > 1609459200000"),
+            ("posts.@min.at_ms < %@", "(SELECT min(at_ms) FROM post p WHERE p.who_id = w.id) < 1609459200000"),
+            ("ANY posts.at_ms > %@", "EXISTS (SELECT 1 FROM post p WHERE p.who_id = w.id AND p.at_ms > 1609459200000)")
+        ]
+        let counts = try await PostgresDecimalTests.psqlRows(
+            sandbox, url, conditions.map { "SELECT count(*) FROM who w WHERE \($0.psql)" }.joined(separator: " UNION ALL "))
+        let script =
+            "format('post', 'at_ms', 'unix-ms')\n"
+            + conditions.map { c in
+                """
+                do local p = predicate('\(c.quarry)', date('2021-01-01T00:00:00Z')); local k = 0
+                  for _, o in ipairs(fetch("who")) do if p:matches(o) then k = k + 1 end end
+                  print(count("who", p), k) end
+                """
+            }.joined(separator: "\n")
+            + "\nprint(count('post', \"who.name == 'ann' AND at_ms > %@\", date('2021-01-01T00:00:00Z')))"
+        let result = try await sandbox.quarry([url, "-e", script])
+        #expect(result.status == 0, "\(result)")
+        #expect(counts == "1\n2\n1\n")
+        let rest = PostgresEnumOrderTests.expectPsqlsCounts(counts, conditions, result)
+        #expect(rest == ["1"], "\(result)")
+    }
 }
