@@ -168,11 +168,13 @@ import Testing
             end
             format("ev", "at_ms", "unix-ms"); print(typeof(ev:get(1).at_ms), format("ev", "at_ms"))
             format("ev", "at_ms", "plain"); print(typeof(ev:get(1).at_ms), ev:get(1).at_ms, format("ev", "at_ms"))
+            entity "Book" { n = "int64" }
+            local ok, err = pcall(format, "Book", "n", "unix"); print(ok, (tostring(err):gsub("^.-: entity", "entity")))
             """#
         ])
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
-        #expect(lines.count == 8, "\(result)")
+        #expect(lines.count == 9, "\(result)")
         #expect(lines.first?.hasPrefix("false\tentity ev: 'unix-ms' is no format for string column kind") == true, "\(result)")
         #expect(lines.dropFirst().first?.hasPrefix("false\tentity ev: kind is a PostgreSQL column, which the server types") == true, "\(result)")
         #expect(
@@ -185,6 +187,8 @@ import Testing
         #expect(lines.dropFirst(5).first?.hasPrefix("false\tentity v: v is a view of the server") == true, "\(result)")
         #expect(lines.dropFirst(6).first == "date\tunix-ms", "\(result)")
         #expect(lines.dropFirst(7).first == "number\t1704067200000\tplain", "\(result)")
+        // A table Quarry made keeps Quarry's encoding.
+        #expect(lines.dropFirst(8).first?.hasPrefix("false\tentity Book: Book is kept in its store's own encoding") == true, "\(result)")
     }
 
     /// Through a relationship too: a to-many's `@max` and `ANY`, and a to-one's path, read
@@ -216,10 +220,20 @@ import Testing
                 """
             }.joined(separator: "\n")
             + "\nprint(count('post', \"who.name == 'ann' AND at_ms > %@\", date('2021-01-01T00:00:00Z')))"
+                // An observer of a date predicate hears a time moved into and out of it.
+                + #"""
+
+                local r = fetch{ "post", predicate = "at_ms > %@", args = { date("2021-01-01T00:00:00Z") }, sort = { "at_ms" } }
+                observe(r, function(ev) print("inserted", #ev.inserted, "deleted", #ev.deleted) end)
+                post:get(2).at_ms = date("2022-01-01T00:00:00Z"); save()
+                print(#r, r[1].id)
+                post:get(1).at_ms = date("2020-01-01T00:00:00Z"); save()
+                print(#r, r[1].id)
+                """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
         #expect(counts == "1\n2\n1\n")
         let rest = PostgresEnumOrderTests.expectPsqlsCounts(counts, conditions, result)
-        #expect(rest == ["1"], "\(result)")
+        #expect(rest == ["1", "inserted\t1\tdeleted\t0", "2\t2", "inserted\t0\tdeleted\t1", "1\t2"], "\(result)")
     }
 }
