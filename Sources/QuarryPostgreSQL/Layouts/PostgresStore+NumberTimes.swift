@@ -40,35 +40,60 @@ extension PostgresStore {
 /// Dates written to number columns `format()` declared to hold times: each as the
 /// column's own number, nil as its "never" number.
 enum PostgresNumberTimes {
-    /// `value` as written to `name`: a date as a whole count of the column's unit in an
-    /// integer column (the nearest, exact to what the date holds), as the number with its
-    /// fraction in a float or numeric column; any other value as it is.
-    static func written(_ value: Value, _ name: String, of entity: EntityDescription, context: ObjectContext) throws -> Value {
-        guard let scale = context.mapped(entity).numericDates[name], scale.typed != nil,
-            let column = context.mapping.numberColumnsAsDates[entity.name]?[name]
-        else { return value }
-        guard case .date(let seconds) = value else { return value.isNull ? scale.never.map(Value.integer) ?? value : value }
-        let format = context.mapping.declaredFormats[entity.name]?[name]?.name ?? "a number"
-        // Within the years 0001 to 9999 (the dates Quarry takes), as any date written.
-        guard Value.dateRange.contains(seconds) else {
-            throw StoreError.validation(
-                message: "\(entity.name).\(name) keeps dates as \(format): \(value.displayString) is past the years 0001 to 9999; nothing was written"
-            )
+    /// How one column keeps its times, as a write needs it.
+    struct Column {
+        let entity: String
+        let name: String
+        let scale: EntityStorage.NumericDateScale
+        /// Whether the column holds integers (a whole count), not a float or `numeric`.
+        let integer: Bool
+        let format: String
+
+        /// Column `name` of `entity` when `format()` declared it a time kept as a number on
+        /// the server (`NumericDateScale.typed`); nil for any other column.
+        init?(_ name: String, of entity: EntityDescription, context: ObjectContext) {
+            guard let scale = context.mapped(entity).numericDates[name], scale.typed != nil,
+                let column = context.mapping.numberColumnsAsDates[entity.name]?[name]
+            else { return nil }
+            self.entity = entity.name
+            self.name = name
+            self.scale = scale
+            self.integer = [.int16, .int32, .int64].contains(column.type)
+            self.format = context.mapping.declaredFormats[entity.name]?[name]?.name ?? "a number"
         }
-        let number: Double
-        switch scale.unit {
-        case .julianDay: number = seconds / 86_400 + 2_440_587.5
-        case .count(let n, let epoch):
-            guard [.int16, .int32, .int64].contains(column.type) else { return .real((seconds - Double(epoch)) * Double(n)) }
-            guard let count = scale.count(seconds) else {
+
+        /// `value` as written: a date as a whole count of the column's unit in an integer
+        /// column (the nearest, exact to what the date holds), as the number with its
+        /// fraction in a float or numeric column; nil as "never" where one is declared;
+        /// any other value as it is.
+        func written(_ value: Value) throws -> Value {
+            guard case .date(let seconds) = value else { return value.isNull ? scale.never.map(Value.integer) ?? value : value }
+            // Within the years 0001 to 9999 (the dates Quarry takes), as any date written.
+            guard Value.dateRange.contains(seconds) else {
                 throw StoreError.validation(
-                    message:
-                        "\(entity.name).\(name) keeps dates as \(format), which counts \(value.displayString) past a 64-bit integer; nothing was written"
-                )
+                    message: "\(entity).\(name) keeps dates as \(format): \(value.displayString) is past the years 0001 to 9999; nothing was written")
             }
-            return .integer(count)
+            let number: Double
+            switch scale.unit {
+            case .julianDay: number = seconds / 86_400 + 2_440_587.5
+            case .count(let n, let epoch):
+                guard integer else { return .real((seconds - Double(epoch)) * Double(n)) }
+                guard let count = scale.count(seconds) else {
+                    throw StoreError.validation(
+                        message:
+                            "\(entity).\(name) keeps dates as \(format), which counts \(value.displayString) past a 64-bit integer; nothing was written"
+                    )
+                }
+                return .integer(count)
+            }
+            guard integer else { return .real(number) }
+            return Int64(exactly: number.rounded()).map(Value.integer) ?? .real(number)
         }
-        guard [.int16, .int32, .int64].contains(column.type) else { return .real(number) }
-        return Int64(exactly: number.rounded()).map(Value.integer) ?? .real(number)
+    }
+
+    /// `value` as written to `name` of `entity` (`Column.written`).
+    static func written(_ value: Value, _ name: String, of entity: EntityDescription, context: ObjectContext) throws -> Value {
+        guard let column = Column(name, of: entity, context: context) else { return value }
+        return try column.written(value)
     }
 }
