@@ -109,6 +109,21 @@ private struct PredicateSQLWriter {
             default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
         case .comparison(let lhs, let op, let rhs, let options):
+            // A server's number column of times against a date: compared as its date, and
+            // bounded as its raw counts too, for the column's index (`NumberTimeRange`).
+            if positive, case .attribute(let a) = lhs, let range = NumberTimeRange(a, op, rhs, in: entity) {
+                var sql = "(\(render(node, qualifier, entity, positive: false)))"
+                let column = "\(qualifier).\(entity.column(a.name))"
+                if let low = range.low {
+                    sql += " AND \(column) > CAST(? AS bigint)"
+                    arguments.append(.integer(low))
+                }
+                if let high = range.high {
+                    sql += " AND \(column) < CAST(? AS bigint)"
+                    arguments.append(.integer(high))
+                }
+                return sql
+            }
             if !dialect.comparesIntegersWithRealsExactly, let exact = IntegerBounds.exact(lhs, op, rhs, options) {
                 return render(exact, qualifier, entity, positive: positive)
             }

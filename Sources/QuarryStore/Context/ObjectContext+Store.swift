@@ -115,7 +115,9 @@ extension ObjectContext {
         var scale = format.numericDateScale ?? (retyped ? .unixSeconds : nil)
         scale?.never = never
         if let unit = scale {
-            scale?.typed = store.dialect.numberTime(unit, integerColumn: [.int16, .int32, .int64].contains(original.type))
+            let whole = [.int16, .int32, .int64].contains(original.type)
+            scale?.typed = store.dialect.numberTime(unit, integerColumn: whole)
+            scale?.wholeCounts = whole
         }
         storage.numericDates[column] = scale
         let described = Self.described(original, as: format, scale: storage.numericDates[column])
