@@ -108,7 +108,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,
             summary:
-                "How Quarry writes a column of a file it did not create (iso-space, iso-t, iso-date, an ISO example, unix, unix-real, unix-ms, julian, 0/1, Y/N, true/false, uuid, UUID, uuid-compact, uuid-blob, plain): declares it, kept in the file's sidecar; returns it (nil for Quarry's own stores; nil and why for a column whose values show no one format). A time layout (unix, unix-real, unix-ms, unix-us, unix-ns, cocoa, cocoa-ns, webkit, filetime, julian) makes a number column a date; never = n reads the number n as nil.",
+                "How Quarry writes a column of a file it did not create (iso-space, iso-t, iso-date, an ISO example, unix, unix-real, unix-ms, julian, 0/1, Y/N, true/false, uuid, UUID, uuid-compact, uuid-blob, plain): declares it, kept in the file's sidecar; returns it (nil for Quarry's own stores; nil and why for a column whose values show no one format). A time layout (unix, unix-real, unix-ms, unix-us, unix-ns, cocoa, cocoa-ns, webkit, filetime, julian) makes a number column a date (a PostgreSQL table's too, for the session); never = n reads the number n as nil.",
             example: #"assert(format("Item", "when") == nil)"#),
         FunctionHelp(
             name: "model", usage: #"model("App.xcdatamodeld" | "App.xcdatamodel" | "App.momd" | "App.mom")"#,

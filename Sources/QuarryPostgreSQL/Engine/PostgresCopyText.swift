@@ -10,6 +10,9 @@ import QuarryStore
 /// type, as it converts a bound argument.
 struct PostgresCopyText {
     package let types: [AttributeType]
+    /// Columns, by place, that `format()` declared to hold times as numbers: a date or a
+    /// nil is written as the column's number (`PostgresNumberTimes`).
+    var numberTimes: [Int: PostgresNumberTimes.Column] = [:]
 
     /// Appends every row of `batch` to `out`, handing `out` to `flush` whenever it passes a
     /// MiB (rows of long text), so it never holds a whole batch of them.
@@ -20,6 +23,10 @@ struct PostgresCopyText {
             for column in 0..<width {
                 if column > 0 { out.append(9) }
                 let cell = row * width + column
+                if let times = numberTimes[column] {
+                    try Self.appendTime(batch, cell, times, to: &out)
+                    continue
+                }
                 switch Int(batch.kinds[cell]) {
                 case QUARRY_IMPORT_NULL:
                     out.append(92)
@@ -60,6 +67,27 @@ struct PostgresCopyText {
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
+
+    /// A cell of a number column of times: a date (or nil) as the column's number; any
+    /// other cell (a number, text) as it is, for the server to read as the column's type.
+    private static func appendTime(_ batch: CellBatch, _ cell: Int, _ times: PostgresNumberTimes.Column, to out: inout [UInt8]) throws {
+        let value: Value
+        switch Int(batch.kinds[cell]) {
+        case QUARRY_IMPORT_NULL: value = .null
+        case QUARRY_IMPORT_REAL: value = .date(Double(bitPattern: UInt64(bitPattern: batch.values[cell])))
+        case QUARRY_IMPORT_INTEGER: return appendInteger(batch.values[cell], to: &out)
+        default:
+            let arena = batch.arena.assumingMemoryBound(to: UInt8.self)
+            return appendEscaped(UnsafeBufferPointer(start: arena + Int(batch.values[cell]), count: Int(batch.lengths[cell])), to: &out)
+        }
+        switch try times.written(value) {
+        case .integer(let n): appendInteger(n, to: &out)
+        case .real(let d): out.append(contentsOf: d.description.utf8)
+        default:
+            out.append(92)
+            out.append(78)
+        }
+    }
 
     @inline(__always) static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value == 0 {

@@ -51,7 +51,12 @@ extension ImportRequest {
             table, check: check, attributes: attributes, fixed: defaults.compactMap(\.defaultValue),
             rowsPerBatch: max(1, min(1024, 65_536 / columns.count)))
         defer { pipeline.finish() }
-        let text = PostgresCopyText(types: columns.map(\.type))
+        // A column `format()` made a date takes the column's number (a new table has none).
+        var times: [Int: PostgresNumberTimes.Column] = [:]
+        for (i, column) in columns.enumerated() where !creating {
+            if let kept = PostgresNumberTimes.Column(column.name, of: entity, context: context) { times[i] = kept }
+        }
+        let text = PostgresCopyText(types: columns.map(\.type), numberTimes: times)
         var lines = LineRuns()
         var rows = 0
         do {

@@ -203,7 +203,8 @@ struct PostgresSaveStatements: SaveStatements {
         var names: [String] = []
         var values: [Value] = []
         for name in entity.attributeNames where !storage.generated.contains(name) && !filled.contains(name) {
-            let value = context.insertedValue(object, name, keys: keys)
+            var value = context.insertedValue(object, name, keys: keys)
+            if storage.numericDates[name] != nil { value = try PostgresNumberTimes.written(value, name, of: entity, context: context) }
             guard !value.isNull || storage.engineDefaults.contains(name) else { continue }
             names.append(name)
             values.append(value)
@@ -242,7 +243,11 @@ struct PostgresSaveStatements: SaveStatements {
         let entity = object.entity
         let storage = context.mapped(entity)
         let names = attributes + toOne.map(\.name)
-        let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
+        let values =
+            try attributes.map { name in
+                let value = object.pending[name] ?? .null
+                return storage.numericDates[name] == nil ? value : try PostgresNumberTimes.written(value, name, of: entity, context: context)
+            } + toOne.map(\.key)
         try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
         // Written once for each entity and set of columns: rows changed alike (a loop

@@ -163,7 +163,9 @@ private struct PostgresBatchChanges: BatchChangeStatements {
             + assignments.map { "\(quoteIdentifier($0.0)) = \(PostgresSaveStatements.placeholder($0.0, storage))" }.joined(separator: ", ")
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
-        let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
+        // A date set on a number column of times goes as the column's number.
+        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, context: context) }
+        let rows = try server.execute(PostgreSQLDialect.numbered(sql), values + (filter?.arguments ?? [])).rows
         let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
         try refuseDatesRoundedPastYear9999(entity, keys: keys, set: assignments, in: server)
         return (keys, assignments)

@@ -118,6 +118,21 @@ private struct PredicateSQLWriter {
             default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
         case .comparison(let lhs, let op, let rhs, let options):
+            // A server's number column of times against a date: compared as its date, and
+            // bounded as its raw counts too, for the column's index (`NumberTimeRange`).
+            if positive, case .attribute(let a) = lhs, let range = NumberTimeRange(a, op, rhs, in: entity) {
+                var sql = "(\(render(node, qualifier, entity, positive: false)))"
+                let column = "\(qualifier).\(entity.column(a.name))"
+                if let low = range.low {
+                    sql += " AND \(column) > CAST(? AS bigint)"
+                    arguments.append(.integer(low))
+                }
+                if let high = range.high {
+                    sql += " AND \(column) < CAST(? AS bigint)"
+                    arguments.append(.integer(high))
+                }
+                return sql
+            }
             if !dialect.comparesIntegersWithRealsExactly, let exact = IntegerBounds.exact(lhs, op, rhs, options) {
                 return render(exact, qualifier, entity, positive: positive)
             }
@@ -434,11 +449,15 @@ private struct PredicateSQLWriter {
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            // A `money` column as its numeric, an `interval` as its seconds; others as kept.
+            // A `money` column as its numeric, an `interval` as its seconds, a server's number
+            // column of times as its date (`NumericDateScale.typed`); others as kept.
             let members = path.last?.destinationStorage
             let argument =
                 attribute.map { a -> String in
-                    if let members, members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name) {
+                    if let members,
+                        members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name)
+                            || members.numericDates[a.name]?.typed != nil
+                    {
                         return members.comparable(alias, a)
                     }
                     return "\(alias).\(quoteIdentifier(a.name))"

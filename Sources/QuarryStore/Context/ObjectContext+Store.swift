@@ -105,6 +105,8 @@ extension ObjectContext {
                 entity: entity.name,
                 reason: "never is for times kept as numbers (\(ColumnFormat.numberTimeNames.joined(separator: ", "))), not '\(format.name)'")
         }
+        // What the engine's typed columns take (a server's: times in number columns).
+        try store.refuseFormat(format, of: entity, original, context: self)
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
             try store.keep(
@@ -118,6 +120,11 @@ extension ObjectContext {
         let retyped = format.isNumberTime && (original.type != .date || never != nil)
         var scale = format.numericDateScale ?? (retyped ? .unixSeconds : nil)
         scale?.never = never
+        if let unit = scale {
+            let whole = [.int16, .int32, .int64].contains(original.type)
+            scale?.typed = store.dialect.numberTime(unit, integerColumn: whole)
+            scale?.wholeCounts = whole
+        }
         storage.numericDates[column] = scale
         let described = Self.described(original, as: format, scale: storage.numericDates[column])
         if described != original {
@@ -197,7 +204,7 @@ extension ObjectContext {
     /// encoding is fixed.
     public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
         let entity = try entity(named: entityName)
-        guard mapped(entity).layout == .foreignTable || mapped(entity).layout == .foreignView else { return nil }
+        guard takesFormats(entity) else { return nil }
         let (_, attribute) = try formatColumn(entityName, column)
         return try store.columnFormat(of: entity, attribute, context: self)
     }
@@ -206,7 +213,7 @@ extension ObjectContext {
     /// and compared as dates) as well as writing, which the view refuses anyway.
     package func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
         let entity = try entity(named: entityName)
-        guard mapped(entity).layout == .foreignTable || mapped(entity).layout == .foreignView else {
+        guard takesFormats(entity) else {
             throw StoreError.invalidSchema(
                 entity: entity.name,
                 reason:
@@ -215,5 +222,16 @@ extension ObjectContext {
         }
         guard let attribute = entity.attribute(named: column) else { throw entity.unknownKey(column) }
         return (entity, attribute)
+    }
+
+    /// Another program's table or view, whose columns keep its own formats: a file's, or
+    /// a server schema's table Quarry did not define (its typed columns take fewer:
+    /// `PersistentStore.refuseFormat`).
+    private func takesFormats(_ entity: EntityDescription) -> Bool {
+        switch mapped(entity).layout {
+        case .foreignTable, .foreignView: return true
+        case .serverTable: return store.isOtherProgramsTable(entity.name)
+        default: return false
+        }
     }
 }

@@ -13,6 +13,12 @@ extension EntityStorage {
         public var unit: Unit
         /// The stored number that means no date.
         public var never: Int64?
+        /// The engine's SQL reading the column as its own date type (`SQLDialect.numberTime`:
+        /// a server's `timestamptz`), which every read and comparison says instead of `seconds`.
+        public var typed: SQLTemplate?
+        /// Whether the column holds whole counts (an integer column): a comparison with a
+        /// date may then also bound the raw column (`NumberTimeRange`), which its index serves.
+        public var wholeCounts = false
 
         public init(_ unit: Unit, never: Int64? = nil) {
             self.unit = unit

@@ -256,8 +256,10 @@ public struct EntityStorage: Equatable, Sendable {
         }
         if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
         if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
-        // Dates kept as milliseconds or Julian days are read as Unix seconds.
+        // Dates kept as milliseconds or Julian days are read as Unix seconds, or as a
+        // server's dates where it has a type of its own for them.
         guard let scale = numericDates[name] else { return column }
+        if let typed = scale.typed { return "\(typed.filled(column)) AS \(quoteIdentifier(name))" }
         return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
     }
 
@@ -282,6 +284,7 @@ public struct EntityStorage: Equatable, Sendable {
             return "(CASE typeof(\(column)) WHEN 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) "
                 + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
         }
+        if attribute.type == .date, let typed = numericDates[attribute.name]?.typed { return typed.filled(column) }
         guard isForeign, layout != .serverTable, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"

@@ -102,6 +102,10 @@ package protocol PersistentStore: AnyObject {
     /// The format a column of another program's table is written in, declared or read
     /// from its values (`format(entity, column)`); nil where the store writes one encoding.
     func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String?
+    /// Refuses `format()` declaring `format` for a column (`original`, as the schema
+    /// describes it) that the store's engine cannot read so (a server's typed columns);
+    /// after the checks every store shares.
+    func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, context: ObjectContext) throws
     /// For each entity `sql` reads whose rows the store lays out in tables of its own (a
     /// Core Data store's Z-tables), the SQL that reads them: what `explain` adds.
     func tableSQL(readBy sql: String) -> [(entity: String, sql: String)]
@@ -201,6 +205,8 @@ extension PersistentStore {
     package func refuseDefining(_ entity: String, whole: Bool) throws {}
     package func tableSQL(readBy sql: String) -> [(entity: String, sql: String)] { [] }
     package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? { nil }
+    package func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, context: ObjectContext) throws {
+    }
     package var modelAsRead: CoreDataModel? { nil }
     package func noteAddition(_ member: ManagedObject) {}
     package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }

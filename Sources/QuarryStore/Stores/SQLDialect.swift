@@ -80,6 +80,12 @@ public protocol SQLDialect: Sendable {
     /// Whether the value of `sql` (a view's key column) is an integer, for the rows that
     /// are objects: SQLite's columns take any value; a typed column holds its type or NULL.
     func holdsInteger(_ sql: String) -> String
+    /// A number column `format()` declared to hold times (`scale`; slot 0 the column),
+    /// read as the engine's own date type where its dates have one (PostgreSQL's
+    /// `timestamptz`, which its date parameters meet); nil where dates are Unix seconds
+    /// (SQLite: `NumericDateScale.seconds`). `integerColumn`: the column holds integers,
+    /// which a count past 2^53 (Chrome's microseconds since 1601) must divide as such.
+    func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate?
 }
 
 extension SQLDialect {
@@ -88,6 +94,7 @@ extension SQLDialect {
     public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
     public func decimalArithmetic(_ op: String) -> SQLTemplate? { nil }
     public func integer(_ sql: String) -> String { sql }
+    public func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate? { nil }
 }
 
 /// SQL with slots for operands, which the compiler fills with each operand's SQL and
@@ -116,6 +123,16 @@ public struct SQLTemplate: Sendable, Equatable {
         }
         if !rest.isEmpty { pieces.append(.sql(String(rest))) }
         self.pieces = pieces
+    }
+
+    /// The SQL with every slot filled by `sql` (a column, said as often as the slots).
+    public func filled(_ sql: String) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .sql(let text): return text
+            case .slot: return sql
+            }
+        }.joined()
     }
 }
 
