@@ -6,9 +6,10 @@ import Foundation
 /// by 10^19 again and again) is quadratic in the digits: a 131,072-digit decimal took
 /// seconds to print. Here a number is split at a cached power 10^(19·2^k) near half its
 /// digits (value = high · 10^len(low) + low), each half converted the same way, so most
-/// of the work is a few multiplications or divisions of big halves (BigInt's multiplication
-/// is Karatsuba past 1,024 words; its division stays schoolbook, which the halves still
-/// make several times cheaper than word-by-word division).
+/// of the work is a few multiplications or divisions of big halves. Both are still
+/// schoolbook at these sizes (BigInt's multiplication is Karatsuba only past 1,024 words,
+/// and `divide` here is Knuth's), so the gain is in fewer, cheaper word operations, not in
+/// their order (docs/benchmarks.md, "Scaling").
 enum DecimalDigits {
     /// 10^19 is the largest power of ten in a 64-bit word.
     static let wordDigits = 19
@@ -82,7 +83,7 @@ enum DecimalDigits {
         var k = 0
         while wordDigits << (k + 1) <= digits / 2 { k += 1 }
         let low = wordDigits << k
-        let (q, r) = m.quotientAndRemainder(dividingBy: power(k))
+        let (q, r) = divide(m, by: power(k))
         write(q, width: width == 0 ? 0 : width - low, into: &out)
         write(r, width: low, into: &out)
     }
@@ -114,6 +115,87 @@ enum DecimalDigits {
         if digits.isEmpty && width == 0 { digits = [UInt8(ascii: "0")] }
         if width > digits.count { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
         out.append(contentsOf: digits)
+    }
+
+    /// `(m / d, m % d)` by Knuth's algorithm D (TAOCP 4.3.1, as Hacker's Delight's
+    /// `divmnu`) on raw words, `d` of two words or more. BigInt's own is the same
+    /// algorithm but makes four passes over the divisor per quotient word (copy, multiply,
+    /// compare, subtract), each through its word storage: this one makes one, on pointers.
+    static func divide(_ m: BigUInt, by d: BigUInt) -> (BigUInt, BigUInt) {
+        let divisor = Array(d.words)
+        let n = divisor.count
+        guard n >= 2, divisor[n - 1] != 0, m >= d else { return m.quotientAndRemainder(dividingBy: d) }
+        let dividend = Array(m.words)
+        let count = dividend.count
+        // Normalized: the divisor's top bit set, so each estimated quotient word is at most 2 too big.
+        let s = divisor[n - 1].leadingZeroBitCount
+        func shifted(_ w: [UInt], _ i: Int) -> UInt {
+            let low = i < w.count ? w[i] << s : 0
+            return s == 0 || i == 0 ? low : low | (w[i - 1] >> (UInt.bitWidth - s))
+        }
+        let v = (0..<n).map { shifted(divisor, $0) }
+        var u = (0...count).map { shifted(dividend, $0) }
+        var q = [UInt](repeating: 0, count: count - n + 1)
+        u.withUnsafeMutableBufferPointer { ub in
+            v.withUnsafeBufferPointer { vb in
+                guard let u = ub.baseAddress, let v = vb.baseAddress else { return }
+                let top = v[n - 1]
+                let next = v[n - 2]
+                for j in stride(from: count - n, through: 0, by: -1) {
+                    // The estimate from the top two words, refined with the third.
+                    var qhat: UInt
+                    var rhat: UInt
+                    var refine = true
+                    if u[j + n] >= top {
+                        qhat = .max
+                        let (r, over) = u[j + n - 1].addingReportingOverflow(top)
+                        rhat = r
+                        refine = !over
+                    } else {
+                        (qhat, rhat) = top.dividingFullWidth((u[j + n], u[j + n - 1]))
+                    }
+                    while refine {
+                        let p = qhat.multipliedFullWidth(by: next)
+                        guard p.high > rhat || (p.high == rhat && p.low > u[j + n - 2]) else { break }
+                        qhat -= 1
+                        let (r, over) = rhat.addingReportingOverflow(top)
+                        rhat = r
+                        refine = !over
+                    }
+                    // u[j...j+n] -= qhat * v, in one pass.
+                    var carry: UInt = 0
+                    var borrow: UInt = 0
+                    for i in 0..<n {
+                        let p = qhat.multipliedFullWidth(by: v[i])
+                        let (low, c) = p.low.addingReportingOverflow(carry)
+                        carry = p.high &+ (c ? 1 : 0)
+                        let (t, b1) = u[i + j].subtractingReportingOverflow(low)
+                        let (t2, b2) = t.subtractingReportingOverflow(borrow)
+                        u[i + j] = t2
+                        borrow = (b1 ? 1 : 0) &+ (b2 ? 1 : 0)
+                    }
+                    let (t, b1) = u[j + n].subtractingReportingOverflow(carry)
+                    let (t2, b2) = t.subtractingReportingOverflow(borrow)
+                    u[j + n] = t2
+                    if b1 || b2 {
+                        // One too many (rare): add the divisor back.
+                        qhat -= 1
+                        var c: UInt = 0
+                        for i in 0..<n {
+                            let (s1, o1) = u[i + j].addingReportingOverflow(v[i])
+                            let (s2, o2) = s1.addingReportingOverflow(c)
+                            u[i + j] = s2
+                            c = (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                        }
+                        u[j + n] = u[j + n] &+ c
+                    }
+                    q[j] = qhat
+                }
+            }
+        }
+        // The remainder is u's low n words, shifted back.
+        let r = (0..<n).map { i in s == 0 ? u[i] : (u[i] >> s) | (u[i + 1] << (UInt.bitWidth - s)) }
+        return (BigUInt(words: q), BigUInt(words: r))
     }
 
     /// A lower bound of `m`'s digit count, from its bit width (1 for zero).
