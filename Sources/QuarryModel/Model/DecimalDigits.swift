@@ -6,10 +6,10 @@ import Foundation
 /// by 10^19 again and again) is quadratic in the digits: a 131,072-digit decimal took
 /// seconds to print. Here a number is split at a cached power 10^(19·2^k) near half its
 /// digits (value = high · 10^len(low) + low), each half converted the same way, so most
-/// of the work is a few multiplications or divisions of big halves. Both are still
-/// schoolbook at these sizes (BigInt's multiplication is Karatsuba only past 1,024 words,
-/// and `divide` here is Knuth's), so the gain is in fewer, cheaper word operations, not in
-/// their order (docs/benchmarks.md, "Scaling").
+/// of the work is a few multiplications or divisions of big halves: products by
+/// Karatsuba (`multiply`, from 40 words; BigInt's own waits for 1,024), quotients by
+/// Knuth's schoolbook division on raw words (`divide`), so reading is subquadratic and
+/// printing quadratic with a small constant (docs/benchmarks.md, "Scaling").
 enum DecimalDigits {
     /// 10^19 is the largest power of ten in a 64-bit word.
     static let wordDigits = 19
@@ -30,7 +30,7 @@ enum DecimalDigits {
         while wordDigits << (k + 1) < n { k += 1 }
         let split = digits.endIndex - (wordDigits << k)
         let high = magnitude(digits[..<split])
-        var value = high.isZero ? high : high * power(k)
+        var value = high.isZero ? high : multiply(high, power(k))
         value += magnitude(digits[split...])
         return value
     }
@@ -198,6 +198,135 @@ enum DecimalDigits {
         return (BigUInt(words: q), BigUInt(words: r))
     }
 
+    // MARK: Multiplication
+
+    /// Below this many words a side, schoolbook multiplication; above, Karatsuba's three
+    /// half-size products. BigInt's own goes Karatsuba only past 1,024 words (about 19,700
+    /// digits), so a 131,072-digit decimal was read in schoolbook time.
+    static let karatsubaWords = 40
+
+    /// `a · b`, by Karatsuba on raw words.
+    static func multiply(_ a: BigUInt, _ b: BigUInt) -> BigUInt {
+        let x = Array(a.words)
+        let y = Array(b.words)
+        guard Swift.min(x.count, y.count) >= karatsubaWords else { return a * b }
+        return BigUInt(words: product(x[...], y[...]))
+    }
+
+    /// x · y, words least significant first, in x.count + y.count words.
+    static func product(_ x: ArraySlice<UInt>, _ y: ArraySlice<UInt>) -> [UInt] {
+        if x.count < y.count { return product(y, x) }
+        let n = y.count
+        if n == 0 { return [UInt](repeating: 0, count: x.count) }
+        if n < karatsubaWords { return schoolbook(x, y) }
+        var out = [UInt](repeating: 0, count: x.count + n)
+        if x.count >= 2 * n {
+            // Unbalanced: y times each y-long piece of x.
+            var i = x.startIndex
+            while i < x.endIndex {
+                let end = Swift.min(i + n, x.endIndex)
+                add(product(x[i..<end], y), into: &out, at: i - x.startIndex)
+                i = end
+            }
+            return out
+        }
+        // x = x1·B^m + x0, y = y1·B^m + y0: x·y = z2·B^2m + (z1 - z2 - z0)·B^m + z0,
+        // z1 = (x0 + x1)(y0 + y1).
+        let m = n / 2
+        let (x0, x1) = (x[x.startIndex..<(x.startIndex + m)], x[(x.startIndex + m)...])
+        let (y0, y1) = (y[y.startIndex..<(y.startIndex + m)], y[(y.startIndex + m)...])
+        let z0 = product(x0, y0)
+        let z2 = product(x1, y1)
+        var z1 = product(sum(x0, x1)[...], sum(y0, y1)[...])
+        subtract(z0, from: &z1)
+        subtract(z2, from: &z1)
+        add(z0, into: &out, at: 0)
+        add(z2, into: &out, at: 2 * m)
+        add(z1, into: &out, at: m)
+        return out
+    }
+
+    private static func schoolbook(_ x: ArraySlice<UInt>, _ y: ArraySlice<UInt>) -> [UInt] {
+        var out = [UInt](repeating: 0, count: x.count + y.count)
+        x.withUnsafeBufferPointer { xb in
+            y.withUnsafeBufferPointer { yb in
+                out.withUnsafeMutableBufferPointer { ob in
+                    guard let xp = xb.baseAddress, let yp = yb.baseAddress, let op = ob.baseAddress else { return }
+                    for j in 0..<yb.count {
+                        let w = yp[j]
+                        if w == 0 { continue }
+                        var carry: UInt = 0
+                        for i in 0..<xb.count {
+                            let p = w.multipliedFullWidth(by: xp[i])
+                            let (s1, o1) = p.low.addingReportingOverflow(op[i + j])
+                            let (s2, o2) = s1.addingReportingOverflow(carry)
+                            op[i + j] = s2
+                            carry = p.high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                        }
+                        op[xb.count + j] = carry
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// a + b, one word longer than the longer.
+    private static func sum(_ a: ArraySlice<UInt>, _ b: ArraySlice<UInt>) -> [UInt] {
+        var out = [UInt](repeating: 0, count: Swift.max(a.count, b.count) + 1)
+        for (i, w) in a.enumerated() { out[i] = w }
+        add(Array(b), into: &out, at: 0)
+        return out
+    }
+
+    /// out[at...] += src, the carry carried up; words past out's end are zeros (the sum fits).
+    private static func add(_ src: [UInt], into out: inout [UInt], at offset: Int) {
+        out.withUnsafeMutableBufferPointer { ob in
+            src.withUnsafeBufferPointer { sb in
+                guard let op = ob.baseAddress, let sp = sb.baseAddress else { return }
+                var carry: UInt = 0
+                var i = 0
+                while i < sb.count && offset + i < ob.count {
+                    let (s1, o1) = op[offset + i].addingReportingOverflow(sp[i])
+                    let (s2, o2) = s1.addingReportingOverflow(carry)
+                    op[offset + i] = s2
+                    carry = (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                    i += 1
+                }
+                while carry != 0 && offset + i < ob.count {
+                    let (s, o) = op[offset + i].addingReportingOverflow(carry)
+                    op[offset + i] = s
+                    carry = o ? 1 : 0
+                    i += 1
+                }
+            }
+        }
+    }
+
+    /// out -= src, out not smaller; words of src past out's end are zeros.
+    private static func subtract(_ src: [UInt], from out: inout [UInt]) {
+        out.withUnsafeMutableBufferPointer { ob in
+            src.withUnsafeBufferPointer { sb in
+                guard let op = ob.baseAddress, let sp = sb.baseAddress else { return }
+                var borrow: UInt = 0
+                var i = 0
+                while i < sb.count && i < ob.count {
+                    let (d1, b1) = op[i].subtractingReportingOverflow(sp[i])
+                    let (d2, b2) = d1.subtractingReportingOverflow(borrow)
+                    op[i] = d2
+                    borrow = (b1 ? 1 : 0) &+ (b2 ? 1 : 0)
+                    i += 1
+                }
+                while borrow != 0 && i < ob.count {
+                    let (d, b) = op[i].subtractingReportingOverflow(borrow)
+                    op[i] = d
+                    borrow = b ? 1 : 0
+                    i += 1
+                }
+            }
+        }
+    }
+
     /// A lower bound of `m`'s digit count, from its bit width (1 for zero).
     private static func lowDigitEstimate(_ m: BigUInt) -> Int {
         let bits = m.bitWidth
@@ -213,7 +342,7 @@ enum DecimalDigits {
         defer { powersLock.unlock() }
         while powers.count <= k {
             let last = powers[powers.count - 1]
-            powers.append(last * last)
+            powers.append(multiply(last, last))
         }
         return powers[k]
     }

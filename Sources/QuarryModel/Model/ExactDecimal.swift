@@ -304,7 +304,7 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         if n < smallPowers.count { return smallPowers[n] }
         // Squaring halves (BigUInt.power squares once more than it needs, the costliest one).
         let half = powerOfTen(n / 2)
-        let square = half * half
+        let square = DecimalDigits.multiply(half, half)
         return n % 2 == 0 ? square : square.multiplied(byWord: 10)
     }
 
