@@ -162,7 +162,7 @@ let package = Package(
             dependencies: [
                 "QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore",
                 "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "BigInt", package: "BigInt")
             ], swiftSettings: swift5),
         .testTarget(
             name: "QuarryShellTests",

@@ -55,7 +55,11 @@ extension ImportRequest {
                 // A table of a file Quarry did not create keeps its columns' formats.
                 let store = context.store as? any SQLiteStore
                 rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, context: context, in: db) {
-                    let insert = { try self.insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db) }
+                    let insert = {
+                        try self.insert(
+                            table, check: check, attributes: attributes, fixed: fixed, sql: sql,
+                            decimalsAsDoubles: context.sqlDialect.keepsDecimalsAsDoubles, progress: progress, db)
+                    }
                     return try store?.recordingImport(into: entity, in: db, context: context, insert) ?? insert()
                 }
             }
@@ -72,7 +76,7 @@ extension ImportRequest {
     /// ended by the time this returns or throws.
     private func insert(
         _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
-        sql: String, progress: ((Int, Int) -> Void)?, _ db: Database
+        sql: String, decimalsAsDoubles: Bool, progress: ((Int, Int) -> Void)?, _ db: Database
     ) throws -> Int {
         guard let connection = db.sqliteConnection else { return 0 }
         let width = attributes.count + fixed.count
@@ -90,10 +94,14 @@ extension ImportRequest {
         let rowsPerBatch = max(perStatement, min(1024, 65_536 / max(width, 1)) / perStatement * perStatement)
         let pipeline = try startPipeline(table, check: check, attributes: attributes, fixed: fixed, rowsPerBatch: rowsPerBatch)
         defer { pipeline.finish() }
+        // Decimal cells come as the file wrote them: each becomes the double the column keeps.
+        let decimals: [(Int, String)] =
+            decimalsAsDoubles ? attributes.enumerated().filter { $0.element.type == .decimal }.map { ($0.offset, $0.element.name) } : []
         var rows = 0
         while let batch = try pipeline.next() {
             // Rows are short statements SQLite's progress handler may never see: ask here.
             if quarry_should_stop() != 0 { throw StoreError.stopped() }
+            if !decimals.isEmpty { try keepAsDoubles(decimals, of: batch) }
             var failed: Int32 = 0
             let code = quarry_insert_cells(
                 many?.sqliteStatement, Int32(perStatement), one.sqliteStatement, Int32(width),
@@ -110,5 +118,28 @@ extension ImportRequest {
             inserted(batch, rows: &rows, table, pipeline, progress: progress)
         }
         return rows
+    }
+
+    /// Each decimal cell of `columns` (index, attribute name) as the double the store keeps
+    /// it as, refused in one line when that double is another number: the check a save
+    /// makes (`DecimalText.inexactAsDouble`), so an import does not round silently what a
+    /// save refuses. The refusal ends the transaction, so nothing is written.
+    private func keepAsDoubles(_ columns: [(Int, String)], of batch: CellBatch) throws {
+        for row in 0..<batch.rows {
+            for (column, name) in columns {
+                let cell = row * batch.width + column
+                guard let text = batch.text(ofCell: cell) else { continue }
+                if let why = DecimalText.inexactAsDouble(text) {
+                    let line = batch.lines[row]
+                    let what = "'\(name)' is decimal \(text), \(why); nothing was written"
+                    // A JSON array's rows are its elements, counted from 1 (`JSONImport`).
+                    if readsJSON {
+                        throw StoreError.importFailed(path: path, line: nil, field: .key(name, element: line), reason: "element \(line): " + what)
+                    }
+                    throw StoreError.importFailed(path: path, line: line, field: .column(column + 1, name), reason: what)
+                }
+                batch.setReal(DecimalText.double(text), cell: cell)
+            }
+        }
     }
 }

@@ -194,14 +194,22 @@ func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
     Block.payload(state, index, kind: .date).map { Double(bitPattern: UInt64($0)) }
 }
 
-/// The text of an exact decimal, held by its userdata as a Swift object.
-/// Its value is read from the text once, at the first arithmetic or comparison.
+/// An exact decimal, held by its userdata as a Swift object: its text or its value, each
+/// worked out from the other once, when first asked. A decimal read from the store is
+/// parsed at its first arithmetic or comparison; a computed one is printed at its first
+/// `tostring` (a loop of `+ -` on wide decimals printed every intermediate result).
 final class DecimalBox {
-    let text: String
+    private var written: String?
     private var parsed: ExactDecimal??
-    init(_ text: String, value: ExactDecimal? = nil) {
-        self.text = text
-        if let value { parsed = .some(value) }
+    init(_ text: String) { written = text }
+    init(value: ExactDecimal) { parsed = .some(value) }
+    /// As the server writes it.
+    var text: String {
+        if let written { return written }
+        guard case .some(.some(let value)) = parsed else { return "" }
+        let text = value.description
+        written = text
+        return text
     }
     /// The exact value; nil for text past numeric's bounds (or not a decimal).
     var value: ExactDecimal? {
@@ -220,7 +228,7 @@ func pushDecimal(_ state: OpaquePointer, _ text: String) {
 
 /// Pushes a computed decimal, as the server writes it.
 func pushDecimal(_ state: OpaquePointer, _ value: ExactDecimal) {
-    pushSwiftObject(state, DecimalBox(value.description, value: value), kind: .decimal)
+    pushSwiftObject(state, DecimalBox(value: value), kind: .decimal)
 }
 
 func decimalText(_ state: OpaquePointer, _ index: Int32) -> String? {

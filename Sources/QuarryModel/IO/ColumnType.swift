@@ -71,7 +71,8 @@ package struct ColumnType {
             canBeBool = false
             canBeDate = false
             if Double(exactly: i) == nil { sawInexactInteger = true }
-        case .real:
+        // A JSON number with more digits than a double keeps is a decimal (`JSONArrayReader`): a number still.
+        case .real, .decimal:
             canBeInteger = false
             canBeBool = false
             canBeDate = false
@@ -177,6 +178,25 @@ package struct ColumnType {
         var digits = b[...]
         if let first = digits.first, first == 45 || first == 43 { digits = digits.dropFirst() }
         return digits.isEmpty || !digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// An optional sign, digits and at most one point, with a digit: decimal text every
+    /// engine reads as written (an exponent, or anything else, takes the slow path).
+    package static func isPlainDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digits = b[...]
+        if let first = digits.first, first == 45 || first == 43 { digits = digits.dropFirst() }
+        var sawDigit = false
+        var sawPoint = false
+        for c in digits {
+            if c >= 48 && c <= 57 {
+                sawDigit = true
+            } else if c == 46 && !sawPoint {
+                sawPoint = true
+            } else {
+                return false
+            }
+        }
+        return sawDigit
     }
 
     package static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {

@@ -59,6 +59,39 @@ public enum DecimalText {
     /// Decimal text as the nearest double, for arithmetic that runs in doubles.
     public static func double(_ text: String) -> Double { Double(text) ?? 0 }
 
+    /// Why a store that keeps decimals as doubles (`SQLDialect.keepsDecimalsAsDoubles`)
+    /// cannot keep `text` as it is, in a phrase ("more digits than the double this store
+    /// keeps it as (it would read back as 0.1)"); nil when the nearest double is the same
+    /// number, compared as numbers (195.10 reads back as 195.1, which is the same value).
+    /// Every write path asks this before writing: a save, updateall, an import.
+    public static func inexactAsDouble(_ text: String) -> String? {
+        if keptByEveryDouble(text) { return nil }
+        let double = self.double(text)
+        if let exact = value(text), let kept = ExactDecimal(double: double), kept == exact { return nil }
+        let kept = ExactDecimal(double: double).map { "it would read back as \($0)" } ?? "it is past a double's range"
+        return "more digits than the double this store keeps it as (\(kept))"
+    }
+
+    /// At most 15 significant digits, no exponent, at most 24 characters: a double keeps
+    /// every such number (15 is DBL_DIG, and the value is well inside a double's normal
+    /// range), so an import of many short decimals parses none of them as an `ExactDecimal`.
+    private static func keptByEveryDouble(_ text: String) -> Bool {
+        var significant = 0
+        var count = 0
+        for c in text.utf8 {
+            count += 1
+            guard count <= 24 else { return false }
+            switch c {
+            case UInt8(ascii: "0"):
+                if significant > 0 { significant += 1 }
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): significant += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): continue
+            default: return false
+            }
+        }
+        return significant <= 15 && count > 0 && isDecimal(text)
+    }
+
     /// A decimal as PostgreSQL writes a `numeric`: plain, no exponent, with its scale's
     /// digits after the point (0.10 + 0.20 is 0.30).
     public static func text(_ d: ExactDecimal) -> String { d.description }

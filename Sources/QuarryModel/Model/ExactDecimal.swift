@@ -109,7 +109,7 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         // The digits before the point, once the exponent has moved it.
         let integerDigits = significant.count - afterPoint + exponent
         guard significant.isEmpty || integerDigits <= Self.maxIntegerDigits else { throw Failure.overflow }
-        var magnitude = Self.magnitude(ofDigits: significant)
+        var magnitude = DecimalDigits.magnitude(significant)
         // `1.5e3` is 1500: the exponent past the written digits adds zeros (scale 0).
         let shift = scale - (afterPoint - exponent)
         if shift > 0, !magnitude.isZero { magnitude *= Self.powerOfTen(shift) }
@@ -121,53 +121,26 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         (try? ExactDecimal(parsing: text)) != nil
     }
 
-    /// The integer decimal digits spell (ASCII, most significant first).
-    private static func magnitude<C: Collection>(ofDigits digits: C) -> BigUInt where C.Element == UInt8 {
-        // Up to 19 digits fit a UInt64: most decimals take this path alone.
-        if digits.count <= 19 {
-            var v: UInt64 = 0
-            for c in digits { v = v * 10 + UInt64(c - UInt8(ascii: "0")) }
-            return BigUInt(v)
-        }
-        // 19 digits at a time: v = v * 10^k + chunk, the first chunk the short one.
-        var v = BigUInt(0)
-        var chunk: UInt64 = 0
-        var inChunk = 0
-        var left = digits.count % 19 == 0 ? 19 : digits.count % 19
-        for c in digits {
-            chunk = chunk * 10 + UInt64(c - UInt8(ascii: "0"))
-            inChunk += 1
-            if inChunk == left {
-                var scale: UInt64 = 1
-                for _ in 0..<inChunk { scale *= 10 }
-                v.multiply(byWord: BigUInt.Word(scale))
-                v += BigUInt(chunk)
-                chunk = 0
-                inChunk = 0
-                left = 19
-            }
-        }
-        return v
-    }
-
     /// Plain text as PostgreSQL's `numeric_out` writes it: no exponent, exactly `scale`
     /// digits after the point, `-` only before a value that is not zero.
     public var description: String {
-        let magnitude = significand.magnitude
-        let digits = magnitude.bitWidth <= 64 ? String(UInt64(magnitude)) : magnitude.description
-        var out = significand.signum() < 0 ? "-" : ""
-        if scale == 0 { return out + digits }
-        if digits.count > scale {
-            let cut = digits.index(digits.endIndex, offsetBy: -scale)
-            out += digits[..<cut]
-            out += "."
-            out += digits[cut...]
+        // Bytes, not String: a String's count and index walk its characters one by one.
+        let digits = DecimalDigits.text(significand.magnitude)
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count + scale + 3)
+        if significand.signum() < 0 { out.append(UInt8(ascii: "-")) }
+        if scale == 0 {
+            out.append(contentsOf: digits)
+        } else if digits.count > scale {
+            out.append(contentsOf: digits[..<(digits.count - scale)])
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: digits[(digits.count - scale)...])
         } else {
-            out += "0."
-            out += String(repeating: "0", count: scale - digits.count)
-            out += digits
+            out.append(contentsOf: "0.".utf8)
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: scale - digits.count))
+            out.append(contentsOf: digits)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A double as its shortest text reads (0.1 is 0.1), the text Quarry binds for it;
@@ -272,7 +245,7 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
     /// (0, 0) for zero.
     var baseTenThousandLead: (weight: Int, digit: Int) {
         guard !significand.isZero else { return (0, 0) }
-        let digits = Array(significand.magnitude.description.utf8)
+        let digits = DecimalDigits.text(significand.magnitude)
         // 10^e <= |v| < 10^(e+1)
         let e = digits.count - 1 - scale
         let weight = e >= 0 ? e / 4 : -((-e + 3) / 4)
@@ -331,7 +304,7 @@ public struct ExactDecimal: Comparable, Sendable, CustomStringConvertible {
         if n < smallPowers.count { return smallPowers[n] }
         // Squaring halves (BigUInt.power squares once more than it needs, the costliest one).
         let half = powerOfTen(n / 2)
-        let square = half * half
+        let square = DecimalDigits.multiply(half, half)
         return n % 2 == 0 ? square : square.multiplied(byWord: 10)
     }
 

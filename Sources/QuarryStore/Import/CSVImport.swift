@@ -95,7 +95,7 @@ struct CSVImport {
     }
 
     /// How the fast path reads a column's cells (`produce`); `other` always takes the slow one.
-    private enum FastKind { case int64, double, bool, date, string, other }
+    private enum FastKind { case int64, double, decimal, bool, date, string, other }
 
     /// Every row into the pipeline's batches, on the parser thread. Each cell is taken
     /// straight from the read buffer where it plainly fits its attribute (an integer, a
@@ -111,7 +111,8 @@ struct CSVImport {
         let kinds: [FastKind] = attributes.map { a in
             switch a.type {
             case .int64: return .int64
-            case .double, .decimal: return .double
+            case .double: return .double
+            case .decimal: return .decimal
             case .bool: return .bool
             case .date: return .date
             case .string: return .string
@@ -144,7 +145,7 @@ struct CSVImport {
                         return true
                     }
                     // A leading zero makes an inferred column text (see ColumnType).
-                    if types != nil, kind == .int64 || kind == .double, ColumnType.hasLeadingZero(b) { return false }
+                    if types != nil, kind == .int64 || kind == .double || kind == .decimal, ColumnType.hasLeadingZero(b) { return false }
                     switch kind {
                     case .int64:
                         guard let v = ColumnType.integer(b) else { return false }
@@ -157,6 +158,10 @@ struct CSVImport {
                             guard ColumnType.isExactDouble(b, nil), let d = ColumnType.double(b) else { return false }
                             current.put(d)
                         }
+                    case .decimal:
+                        // Its text, every digit, as `value` gives it: plain digits and a point here.
+                        guard ColumnType.isPlainDecimal(b) else { return false }
+                        current.put(b, blob: false)
                     case .bool:
                         guard let flag = ColumnType.bool(b) else { return false }
                         current.put(Int64(flag ? 1 : 0))
@@ -244,7 +249,13 @@ struct CSVImport {
             // Every Int64 is an int64: coerce (a Result and a closure per cell) only checks narrower ranges.
             if attribute.type == .int64 { return .integer(i) }
             return try attribute.type.coerce(.integer(i)).mapError { _ in fail() }.get()
-        case .double, .decimal:
+        case .decimal:
+            // Its text, every digit: PostgreSQL's numeric keeps them all, and an import into
+            // SQLite refuses one no double holds as a save does (`ImportRequest+SQLite`).
+            let text = String(decoding: b, as: UTF8.self)
+            guard DecimalText.isDecimal(text) else { throw fail() }
+            return .decimal(text)
+        case .double:
             let integer = ColumnType.integer(b)
             // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
             guard ColumnType.isExactDouble(b, integer) else {

@@ -114,9 +114,23 @@ package final class CellBatch {
         // Its bytes as TEXT, whatever they are, as the column they came from kept them.
         case .textBytes(let b): b.withUnsafeBufferPointer { put($0, blob: false) }
         case .blob(let b): b.withUnsafeBufferPointer { put($0, blob: true) }
-        // Its text: a numeric column reads it exactly, a REAL column as its nearest double.
+        // Its text: a numeric column reads it exactly; an import into SQLite makes it the
+        // double the column keeps, or refuses it, before binding (`ImportRequest+SQLite`).
         case .decimal(var s): s.withUTF8 { put($0, blob: false) }
         }
+    }
+
+    /// The text of a TEXT cell (a decimal as the file wrote it); nil for another kind.
+    package func text(ofCell cell: Int) -> String? {
+        guard kinds[cell] == UInt8(QUARRY_IMPORT_TEXT) else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: arena + Int(values[cell]), count: Int(lengths[cell]))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Makes a cell the double `d` (a decimal's, where the store keeps decimals as doubles).
+    package func setReal(_ d: Double, cell: Int) {
+        kinds[cell] = UInt8(QUARRY_IMPORT_REAL)
+        values[cell] = Int64(bitPattern: d.bitPattern)
     }
 
     private func grow(_ needed: Int) {

@@ -49,7 +49,7 @@ public struct ImportRequest {
         }
         let (open, size) = try Self.reopenable(path)
         var table =
-            path.lowercased().hasSuffix(".json")
+            readsJSON
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open).table()
         table.progress.size = size
@@ -74,6 +74,9 @@ public struct ImportRequest {
             }
         }
     }
+
+    /// Whether the file is read as JSON (an array of objects), not CSV: by its name.
+    package var readsJSON: Bool { path.lowercased().hasSuffix(".json") }
 
     /// Sets the declared types on their columns: each must name a column of the file, and
     /// only a new entity takes them (an existing one's attributes are its types).

@@ -178,6 +178,10 @@ struct JSONArrayReader: JSONScanning {
         // numbers would then become a text column because of one cell).
         guard let d = Double(number.text) else { throw JSONSyntax() }
         guard d.isFinite else { return .beyond(number.text) }
+        // More digits than the double keeps: the number as written, so a decimal attribute
+        // gets every digit (or, on SQLite, refuses it as a save does) and a double one its
+        // nearest double, as before.
+        if DecimalText.inexactAsDouble(number.text) != nil { return .value(.decimal(number.text)) }
         return .value(.real(d))
     }
 
@@ -234,6 +238,7 @@ struct JSONArrayReader: JSONScanning {
                     switch v {
                     case .integer(let i): scratch.append(contentsOf: Array(String(i).utf8))
                     case .real(let d): scratch.append(contentsOf: Array("\(d)".utf8))
+                    case .decimal(let text): scratch.append(contentsOf: Array(text.utf8))
                     case .bool(let b): scratch.append(contentsOf: Array((b ? "true" : "false").utf8))
                     default: scratch.append(contentsOf: Array("null".utf8))
                     }

@@ -135,6 +135,9 @@ struct JSONImport {
             value = .text(String(i))
         case (.string, .real(let d)):
             value = .text(d.isFinite ? "\(d)" : Value.format(d))
+        // A number with more digits than a double keeps, as text as its double was before.
+        case (.string, .decimal(let s)):
+            value = .text("\(DecimalText.double(s))")
         default:
             break
         }
