@@ -44,6 +44,36 @@ import Testing
         #expect(places.lines.sorted() == ["kinds/1", "kinds/2"], "\(places)")
     }
 
+    /// A view's columns are typed by the server, as a table's: a `timestamptz` compares
+    /// with `date(...)` and a boolean with `true` in the server's SQL (a view was read as a
+    /// SQLite file's, whose SQL asked `typeof()`, which the server lacks), sorts and groups.
+    @Test func aViewsDatesAndBooleansCompareAsTheServersTypes() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "viewtypes",
+            schema: """
+                CREATE TABLE ev (id integer PRIMARY KEY, at timestamptz, done boolean, day date);
+                INSERT INTO ev VALUES (1, '2021-01-01T10:00:00Z', true, '2021-01-01'), (2, '2022-06-01T00:00:00Z', false, '2022-06-01'),
+                  (3, '2023-03-01T12:30:00Z', true, '2023-03-01'), (4, NULL, NULL, NULL);
+                CREATE VIEW recent AS SELECT id, at, done, day FROM ev;
+                """, in: sandbox)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            """
+            print(count("recent", "at > %@", date("2022-01-01T00:00:00Z")), count("recent", "done == true"), count("recent", "at == nil"))
+            print(count("recent", "day >= %@", date("2022-06-01T00:00:00Z")))
+            local r = fetch{ "recent", predicate = "done == false OR at < %@", args = { date("2021-06-01T00:00:00Z") }, sort = { "-at" } }
+            print(#r, r[1].id, r[2].id, typeof(r[1].at))
+            local p = predicate("at > %@ AND done == true", date("2022-01-01T00:00:00Z"))
+            local n = 0; for _, o in ipairs(fetch("recent")) do if p:matches(o) then n = n + 1 end end
+            print(n, count("recent", p))
+            print(#fetch{ "recent", result = "dictionaries", properties = { "done", "count(*) AS n" }, group = { "done" } })
+            """
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["2\t2\t1", "2", "2\t2\t1\tdate", "1\t1", "3"], "\(result)")
+    }
+
     /// A connection lost during a view's first read is no answer: the read fails, saying
     /// so, and the view is made at the next read, keyed by the ids its definition shows
     /// (once, a lost check of its rows counted as "ids repeat", keying it by row places).

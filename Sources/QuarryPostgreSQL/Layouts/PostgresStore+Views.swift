@@ -25,7 +25,9 @@ extension PostgresStore {
 
     private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, context: ObjectContext) throws {
         let engine = PostgresForeignSchema(schema: schema, keyedViews: keyed)
-        guard let (entity, storage) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: context) else { return }
+        guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: context) else { return }
+        var storage = found
+        storage.typedByServer = true
         context.remember(entity, storage: storage)
     }
 

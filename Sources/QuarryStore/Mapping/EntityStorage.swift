@@ -70,6 +70,13 @@ public struct EntityStorage: Equatable, Sendable {
     /// that keep a number meaning "never", by attribute name: read, and compared, as Unix
     /// seconds (`NumericDateScale`).
     public var numericDates: [String: NumericDateScale] = [:]
+    /// A server's view: its columns are typed by the server, as a server table's are, and
+    /// compare bare (a SQLite file's view may keep dates as text or booleans as 'Y',
+    /// read through SQLite's `typeof()`, which a server lacks).
+    public var typedByServer = false
+    /// Whether stored values may be of another type than the column's (a SQLite file's
+    /// tables and views): compared and read through conversions.
+    var keepsAnyType: Bool { (layout == .foreignTable || layout == .foreignView) && !typedByServer }
     /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a
     /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
     public var schema: String?
@@ -278,14 +285,14 @@ public struct EntityStorage: Equatable, Sendable {
         // A server's day compares as its midnight (UTC, the session's zone) with an
         // instant: a parameter beside a bare `date` would be read as a day, its time dropped.
         if dayColumns.contains(attribute.name) { return "(\(column))::timestamptz" }
-        if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
+        if attribute.type == .bool, keepsAnyType {
             let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
             // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).
             return "(CASE typeof(\(column)) WHEN 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) "
                 + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
         }
         if attribute.type == .date, let typed = numericDates[attribute.name]?.typed { return typed.filled(column) }
-        guard isForeign, layout != .serverTable, attribute.type == .date else { return column }
+        guard isForeign, layout != .serverTable, !typedByServer, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
     }
@@ -297,7 +304,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// as stored.
     public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let misread =
-            attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
+            attribute.type == .bool && keepsAnyType
             || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
             || numericCasts.contains(attribute.name) || intervalColumns.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
