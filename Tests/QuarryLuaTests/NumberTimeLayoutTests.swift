@@ -234,6 +234,34 @@ import Testing
         #expect(try sqlAnswer(path, "SELECT group_concat(t, ' ') FROM (SELECT t FROM ev WHERE t IS NOT NULL ORDER BY id)") == before)
     }
 
+    /// A to-many's `@max` and `@min` of a number column of times read it as its date in
+    /// SQL, as in memory (SQL took the raw milliseconds, so every parent's maximum was
+    /// "after" any date); so does one of ISO text in a file's date column.
+    @Test func aToManysMaximumOfTimesIsADate() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE p (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a (id), at_ms INTEGER, at TIMESTAMP);
+            INSERT INTO a VALUES (1, 'x'), (2, 'y'), (3, 'z');
+            INSERT INTO p VALUES (1, 1, 1600000000000, '2020-09-13 12:26:40'), (2, 1, 1700000000000, '2023-11-14 22:13:20'),
+              (3, 2, 1500000000000, '2017-07-14 02:40:00');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("format('p', 'at_ms', 'unix-ms')")
+        for (predicate, expected) in [
+            ("ps.@max.at_ms > %@", 1), ("ps.@min.at_ms < %@", 2), ("ps.@max.at > %@", 1), ("ps.@min.at < %@", 2)
+        ] {
+            h.run(
+                """
+                local q, n = predicate("\(predicate)", date("2022-01-01T00:00:00Z")), 0
+                for _, o in ipairs(fetch("a")) do if q:matches(o) then n = n + 1 end end
+                memory = n
+                """)
+            #expect(h.string("count('a', '\(predicate)', date('2022-01-01T00:00:00Z'))") == "\(expected)", "\(predicate)")
+            #expect(h.string("memory") == "\(expected)", "\(predicate)")
+        }
+    }
+
     /// Seconds since 2001 in a REAL column (as Safari keeps visit times) keep their
     /// fraction when written; in an INTEGER column they are whole.
     @Test func cocoaSecondsInARealColumnKeepTheirFraction() throws {

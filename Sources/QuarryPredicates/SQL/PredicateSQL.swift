@@ -449,14 +449,15 @@ private struct PredicateSQLWriter {
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            // A `money` column as its numeric, an `interval` as its seconds, a server's number
-            // column of times as its date (`NumericDateScale.typed`); others as kept.
+            // A `money` column as its numeric, an `interval` as its seconds, a date as it
+            // compares (a number column of times as its date, a file's ISO text as seconds:
+            // `comparable`, bare for a column of Quarry's own); others as kept.
             let members = path.last?.destinationStorage
             let argument =
                 attribute.map { a -> String in
                     if let members,
                         members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name)
-                            || members.numericDates[a.name]?.typed != nil
+                            || a.type == .date
                     {
                         return members.comparable(alias, a)
                     }
