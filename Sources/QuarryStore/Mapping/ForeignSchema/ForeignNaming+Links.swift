@@ -70,7 +70,7 @@ extension EntityDescription {
     /// Makes each of `names` another name of relationship `relationship`, unless it is one
     /// of the entity's keys or already another name.
     package mutating func alias(_ names: [String], to relationship: String) {
-        for name in names where name != relationship && relationshipAliases[name] == nil && !keyNames.contains(name) {
+        for name in names where name != relationship && relationshipAliases[name] == nil && !hasKey(name) {
             relationshipAliases[name] = relationship
         }
     }

@@ -107,9 +107,9 @@ extension ForeignSchema {
             column: columns[0], targetKey: targetKeys[0])
         relationship.columns = columns
         relationship.targetKeys = targetKeys
-        from.relationships.append(relationship)
+        from.appendRelationship(relationship)
         if same { to = from }
-        to.relationships.append(
+        to.appendRelationship(
             RelationshipDescription(
                 name: inverse, destination: table, inverse: name, isToMany: true,
                 deleteRule: Self.deleteRule(onDelete: key.onDelete)))
