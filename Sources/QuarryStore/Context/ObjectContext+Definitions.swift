@@ -374,7 +374,7 @@ extension ObjectContext {
 
     func link(
         _ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-        inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify
+        inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify, numbered: Bool = false
     ) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
@@ -383,7 +383,7 @@ extension ObjectContext {
         // with the names earlier rules gave the same link kept as other names.
         let names = ForeignNaming.linkNames(
             source: from, column: column, destination: to, parentColumn: targetKey ?? mapped(to).keyColumn, name: name,
-            inverse: givenInverse, isFree: free)
+            inverse: givenInverse, numbered: numbered, isFree: free)
         let (relationshipName, inverseName) = (names.relationship, names.inverse)
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
