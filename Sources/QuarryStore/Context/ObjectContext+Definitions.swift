@@ -369,6 +369,7 @@ extension ObjectContext {
                 throw error
             }
         }
+        store.didRelate(source, in: self)
         return relationship
     }
 
