@@ -34,10 +34,31 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// Attributes in the order given (a CSV's column order; by name from Lua), which is
     /// also the order tables print in.
     public private(set) var attributes: [AttributeDescription]
-    public var relationships: [RelationshipDescription] { didSet { rowIndex = Self.index(attributes, relationships) } }
+    /// Any change rebuilds the lookups below; `appendRelationship` adds one to them
+    /// instead, as a table named by thousands of others gains an inverse for each (a
+    /// rebuild at each made opening such a file quadratic, issue 61 item 5).
+    public var relationships: [RelationshipDescription] {
+        get { storedRelationships }
+        set {
+            storedRelationships = newValue
+            reindex()
+        }
+        _modify {
+            yield &storedRelationships
+            reindex()
+        }
+    }
+    private var storedRelationships: [RelationshipDescription]
     /// Where each attribute and to-one relationship sits in a fetched row (after the key),
     /// so reading a key is a lookup, not a scan.
     package private(set) var rowIndex: [String: Int] = [:]
+    /// The to-one relationships' count, where the next one sits in a row after the attributes.
+    private var toOneCount = 0
+    /// Where each relationship sits in `relationships` (the first of a name), and every
+    /// key's name in lower case, so finding a relationship or asking whether a name is
+    /// taken is a lookup (`relationship(named:)`, `hasKey`).
+    private var relationshipPosition: [String: Int] = [:]
+    private var foldedKeySet: Set<String> = []
     /// The composites whose elements are attributes keyed by path (a SwiftData store's
     /// `author`, kept as `author.person`, `author.place`): the first part of each dotted
     /// attribute name, so `o.author` finds them without scanning. No other attribute name
@@ -78,8 +99,8 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
         self.name = name
         self.attributes = attributes
-        self.relationships = relationships
-        self.rowIndex = Self.index(attributes, relationships)
+        self.storedRelationships = relationships
+        reindex()
         // Only names with a "." byte are searched by Character: a Character search walks
         // grapheme clusters (5,600 instructions a name, 3.5% of a first open of Photos.app's store).
         self.compositeNames = Set(
@@ -95,11 +116,41 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         return attributes.filter { $0.name.hasPrefix(prefix) }
     }
 
-    private static func index(_ attributes: [AttributeDescription], _ relationships: [RelationshipDescription]) -> [String: Int] {
-        var index: [String: Int] = [:]
-        for (i, a) in attributes.enumerated() { index[a.name] = i + 1 }
-        for (j, r) in relationships.filter({ !$0.isToMany }).enumerated() { index[r.name] = attributes.count + 1 + j }
-        return index
+    private mutating func reindex() {
+        rowIndex = [:]
+        (toOneCount, relationshipPosition, foldedKeySet) = (0, [:], [])
+        for (i, a) in attributes.enumerated() {
+            rowIndex[a.name] = i + 1
+            foldedKeySet.insert(a.name.lowercased())
+        }
+        for (i, r) in storedRelationships.enumerated() { index(r, at: i) }
+    }
+
+    private mutating func index(_ r: RelationshipDescription, at position: Int) {
+        if !r.isToMany {
+            toOneCount += 1
+            rowIndex[r.name] = attributes.count + toOneCount
+        }
+        if relationshipPosition[r.name] == nil { relationshipPosition[r.name] = position }
+        foldedKeySet.insert(r.name.lowercased())
+    }
+
+    /// Adds `relationship` at the end, as `relationships.append` does, the lookups updated
+    /// rather than rebuilt.
+    public mutating func appendRelationship(_ relationship: RelationshipDescription) {
+        storedRelationships.append(relationship)
+        index(relationship, at: storedRelationships.count - 1)
+    }
+
+    /// Whether `name` is one of the entity's keys (`keyNames`); `ignoringCase`: in any case.
+    public func hasKey(_ name: String, ignoringCase: Bool = false) -> Bool {
+        guard !ignoringCase else { return foldedKeySet.contains(name.lowercased()) }
+        return relationshipPosition[name] != nil || attribute(named: name) != nil
+    }
+
+    /// The relationship named `name` itself (not by another name), found without a scan.
+    func ownRelationship(named name: String) -> RelationshipDescription? {
+        relationshipPosition[name].map { storedRelationships[$0] }
     }
 
     private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness, otherNames }

@@ -14,13 +14,13 @@ extension ManagedObjectModel {
             guard let other = declaredEntity(name) else { continue }
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
-                result.relationships.append(.implicitInverse(inverse, of: r.name, in: other.name))
+                result.appendRelationship(.implicitInverse(inverse, of: r.name, in: other.name))
             }
         }
         // A relationship to itself names its inverse on the same entity.
         for r in entity.relationships where r.destination == entity.name {
             if let inverse = r.inverse, result.relationship(named: inverse) == nil {
-                result.relationships.append(.implicitInverse(inverse, of: r.name, in: entity.name))
+                result.appendRelationship(.implicitInverse(inverse, of: r.name, in: entity.name))
             }
         }
         return result
@@ -63,7 +63,7 @@ extension ManagedObjectModel {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "the inverse '\(inverseName)' is an attribute of \(destination.name)")
             }
             var updated = destination
-            updated.relationships.append(.implicitInverse(inverseName, of: r.name, in: entity.name))
+            updated.appendRelationship(.implicitInverse(inverseName, of: r.name, in: entity.name))
             changed[destination.name] = updated
         }
         return changed.values.sorted { $0.name < $1.name }

@@ -67,8 +67,7 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
 
 extension EntityDescription {
     public func relationship(named name: String) -> RelationshipDescription? {
-        relationships.first { $0.name == name }
-            ?? relationshipAliases[name].flatMap { real in relationships.first { $0.name == real } }
+        ownRelationship(named: name) ?? relationshipAliases[name].flatMap { ownRelationship(named: $0) }
     }
 
     /// Attribute and relationship names: every key an object answers to.

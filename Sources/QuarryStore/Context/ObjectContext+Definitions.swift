@@ -12,7 +12,7 @@ extension ObjectContext {
         // Quarry's entities declare toward it (a `Review.product` to Northwind's
         // `Products` gives `Products.reviews`): its own declaration is never kept.
         let entity = storage.map(store.derivesInverses(for:)) == true ? managedObjectModel.withInversesDeclaredElsewhere(entity) : entity
-        if let previous = store.remember(entity, storage: storage), previous != entity { redescribeObjects(as: entity) }
+        if let previous = store.remember(entity, storage: storage) { redescribeObjects(as: entity, unlessSameAs: previous) }
     }
 
     /// `entity` was redefined (`define`, `relate`, a member of its hierarchy) while
@@ -21,12 +21,16 @@ extension ObjectContext {
     /// to-one's key) read from the store. An object the store cannot give again keeps
     /// the values it was read with. Without this an object kept from before answered by
     /// the old description: no relationship `relate` had just added.
-    private func redescribeObjects(as entity: EntityDescription) {
+    ///
+    /// The descriptions are compared only when objects are in use: a table named by N
+    /// others gains N inverses at an open, and comparing its N relationships at each made
+    /// the open quadratic.
+    private func redescribeObjects(as entity: EntityDescription, unlessSameAs previous: EntityDescription) {
         var objects: [ManagedObject] = unsaved.inserted.filter { $0.entity.name == entity.name && $0.primaryKey == nil }
         for box in registrations(of: entity.name)?.values ?? [:].values {
             if let object = box.object, object.entity.name == entity.name { objects.append(object) }
         }
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty, previous != entity else { return }
         let keys = objects.compactMap { $0.isInserted ? nil : $0.primaryKey }
         let rows = (try? storedRows(of: entity, keys: keys)) ?? [:]
         for object in objects {
@@ -52,7 +56,7 @@ extension ObjectContext {
         // script run twice would drop it on its second run.
         for r in declaredEntity(definition.name)?.relationships ?? []
         where kept.relationship(named: r.name) == nil && (r.column != nil || r.isImplicitInverse == true && kept.attribute(named: r.name) == nil) {
-            kept.relationships.append(r)
+            kept.appendRelationship(r)
         }
         // Another program's table's to-many toward this entity is only the inverse of what
         // this entity declared before (`remember`): it does not bring a relationship the
@@ -320,8 +324,7 @@ extension ObjectContext {
     /// column, in any case. No two keys of an entity differ only in case: a column
     /// `ReportsTo` beside a relationship `reportsTo` would read as one name and mean two.
     package func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
-        let folded = candidate.lowercased()
-        return !entity.keyNames.contains { $0.lowercased() == folded } && folded != mapped(entity).keyColumn.lowercased()
+        !entity.hasKey(candidate, ignoringCase: true) && candidate.lowercased() != mapped(entity).keyColumn.lowercased()
     }
 
     /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
@@ -366,12 +369,13 @@ extension ObjectContext {
                 throw error
             }
         }
+        store.didRelate(source, in: self)
         return relationship
     }
 
     func link(
         _ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-        inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify
+        inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify, numbered: Bool = false
     ) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
@@ -380,7 +384,7 @@ extension ObjectContext {
         // with the names earlier rules gave the same link kept as other names.
         let names = ForeignNaming.linkNames(
             source: from, column: column, destination: to, parentColumn: targetKey ?? mapped(to).keyColumn, name: name,
-            inverse: givenInverse, isFree: free)
+            inverse: givenInverse, numbered: numbered, isFree: free)
         let (relationshipName, inverseName) = (names.relationship, names.inverse)
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
@@ -393,9 +397,9 @@ extension ObjectContext {
         let relationship = RelationshipDescription(
             name: relationshipName, destination: destinationName, inverse: inverseName,
             isToMany: false, column: column, targetKey: targetKey)
-        from.relationships.append(relationship)
+        from.appendRelationship(relationship)
         if source == destinationName { to = from }
-        to.relationships.append(
+        to.appendRelationship(
             RelationshipDescription(
                 name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
                 deleteRule: inverseRule))

@@ -99,6 +99,10 @@ package protocol PersistentStore: AnyObject {
     /// Keeps `what` where reopening finds it again, each where the store keeps such things
     /// (`Keeping`); what a store does not keep, it ignores.
     func keep(_ what: Keeping, context: ObjectContext) throws
+    /// `relate()` gave `table` a to-one (made now, or replayed from where it was kept):
+    /// another program's table whose relationships now make a join table's shape becomes
+    /// one (`ForeignFileStore+RelatedJoinTables`). Nothing for other stores.
+    func didRelate(_ table: String, in context: ObjectContext)
     /// The format a column of another program's table is written in, declared or read
     /// from its values (`format(entity, column)`); nil where the store writes one encoding.
     func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String?

@@ -107,11 +107,14 @@ package enum ForeignNaming {
     /// `..._to`, the stem (`reportsTo` -> `reports`); else the source's name in the plural
     /// (`customers`); when taken (a second key from the same table), that plural followed
     /// by `As` and the relationship (`customersAsSupportRep`; `books_as_editor` for a
-    /// table named in lower case); then `_` until free.
-    static func inverseName(source: String, relationship: String, column: String? = nil, selfReference: Bool, isFree: IsFree) -> String {
+    /// table named in lower case); then `_` until free. `qualified`: that form at once, as
+    /// a numbered key's inverse is named (`agg_exceptions_as_raw_contact1`, beside `…2`).
+    static func inverseName(
+        source: String, relationship: String, column: String? = nil, selfReference: Bool, qualified: Bool = false, isFree: IsFree
+    ) -> String {
         if selfReference, let stem = stem(ofTo: relationship) ?? column.flatMap({ stem(ofTo: relationshipStem($0)) }), isFree(stem) { return stem }
         let plural = plural(lowerCamel(source))
-        if isFree(plural) { return plural }
+        if !qualified, isFree(plural) { return plural }
         let snake = !source.contains(where: \.isUppercase)
         var name = snake ? plural + "_as_" + relationship : plural + "As" + capitalized(relationship)
         while !isFree(name) { name += "_" }

@@ -16,6 +16,7 @@ extension ForeignSchema {
     package func addForeignKeys(of tables: [String], isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) throws {
         for table in tables {
             guard let relation = relations[table] else { continue }
+            let numbered = numberedColumns(of: table, in: context)
             for key in relation.foreignKeys.sorted(by: { ($0.columns.first ?? "") < ($1.columns.first ?? "") }) {
                 guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil,
                     context.managedObjectModel.entitiesByName[table] != nil
@@ -26,9 +27,25 @@ extension ForeignSchema {
                     continue
                 }
                 try addForeignKey(
-                    table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete, in: context)
+                    table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete,
+                    numbered: numbered.contains(column), in: context)
             }
         }
+    }
+
+    /// The columns of `table`'s keys of one column that are named by their numbers
+    /// (`ForeignNaming.numberedColumns`: `raw_contact_id1`, `raw_contact_id2`), none when
+    /// the table may be a join table, whose many-to-many is named from its keys' names as
+    /// they were (`friends(person_id1, person_id2)` keeps them).
+    func numberedColumns(of table: String, in context: ObjectContext) -> Set<String> {
+        guard let relation = relations[table], let entity = context.managedObjectModel.entitiesByName[table] else { return [] }
+        let keys = relation.foreignKeys.compactMap { key in key.columns.count == 1 ? (column: key.columns[0], parent: key.parent) : nil }
+        let numbered = ForeignNaming.numberedColumns(keys)
+        guard !numbered.isEmpty else { return [] }
+        let mayJoin = joinTable(
+            table, isEnd: { context.managedObjectModel.entitiesByName[$0.parent] != nil }, ownKey: context.mapped(entity).keyColumn,
+            type: { entity.attribute(named: $0.name)?.type ?? .string })
+        return mayJoin == nil ? numbered : []
     }
 
     /// Makes each foreign key of several columns of `tables` (entities) to an entity a
@@ -107,9 +124,9 @@ extension ForeignSchema {
             column: columns[0], targetKey: targetKeys[0])
         relationship.columns = columns
         relationship.targetKeys = targetKeys
-        from.relationships.append(relationship)
+        from.appendRelationship(relationship)
         if same { to = from }
-        to.relationships.append(
+        to.appendRelationship(
             RelationshipDescription(
                 name: inverse, destination: table, inverse: name, isToMany: true,
                 deleteRule: Self.deleteRule(onDelete: key.onDelete)))
@@ -122,7 +139,9 @@ extension ForeignSchema {
     /// One single-column foreign key, `table.column` referencing `parent.to` (its key when
     /// nil): a to-one relationship with an inverse to-many, named by the foreign-file
     /// conventions. Nothing when `parent` is no entity.
-    func addForeignKey(_ table: String, column: String, parent: String, to: String?, onDelete: String?, in context: ObjectContext) throws {
+    func addForeignKey(
+        _ table: String, column: String, parent: String, to: String?, onDelete: String?, numbered: Bool = false, in context: ObjectContext
+    ) throws {
         guard let destination = context.managedObjectModel.entitiesByName[parent] else { return }
         let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
         // A key matched by a column of another collation than the engine's plain one
@@ -136,7 +155,8 @@ extension ForeignSchema {
         // Named by the one rule `relate()` follows too (`ForeignNaming.linkNames`), the
         // names Quarry gave before kept as other names.
         try context.link(
-            table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
+            table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false, inverseRule: Self.deleteRule(onDelete: onDelete),
+            numbered: numbered)
     }
 
     /// The delete rule of a foreign key's to-many side (the parent, whose deletion the

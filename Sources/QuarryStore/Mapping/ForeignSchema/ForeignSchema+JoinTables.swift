@@ -74,9 +74,9 @@ extension ForeignSchema {
     ) {
         let same = a.name == b.name
         let (aEntity, bEntity) = (a.name, b.name)
-        a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
+        a.appendRelationship(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
         if same { b = a }
-        b.relationships.append(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
+        b.appendRelationship(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
         if same { a = b }
         if let other = otherNames.0 { a.alias([other], to: aName) }
         if same { b = a }
