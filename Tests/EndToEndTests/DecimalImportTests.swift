@@ -62,6 +62,43 @@ import Testing
         #expect(count.stdout == "1\n", "\(count)")
     }
 
+    /// JSON after a byte-order mark, or in UTF-16 or UTF-32, is read as UTF-8 is: its
+    /// numbers keep their digits, so the same decimal is refused the same way (read whole,
+    /// they were made doubles and imported rounded).
+    @Test(arguments: [
+        ("bom", [UInt8]([0xEF, 0xBB, 0xBF])), ("utf16le", [0xFF, 0xFE]), ("utf16be", [0xFE, 0xFF]), ("utf16le-nomark", []),
+        ("utf32be", [0, 0, 0xFE, 0xFF])
+    ])
+    func aDecimalInJSONOfAnotherEncodingIsRefusedAlike(_ name: String, _ mark: [UInt8]) async throws {
+        let sandbox = try await folder()
+        let text = #"[{"name": "a", "amount": 195.10}, {"name": "b", "amount": 0.12345678901234567}]"#
+        let body: [UInt8]
+        switch name {
+        case "utf16le", "utf16le-nomark": body = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "utf16be": body = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        case "utf32be": body = text.unicodeScalars.flatMap { [0, 0, UInt8($0.value >> 8), UInt8($0.value & 0xFF)] }
+        default: body = Array(text.utf8)
+        }
+        try Data(mark + body).write(to: URL(fileURLWithPath: sandbox.path("p.json")))
+        let before = try files(sandbox)
+        let result = try await sandbox.quarry(["store.db", "-e", "import('p.json', { entity = 'Price' })"])
+        #expect(
+            result.status == 1
+                && result.errorLines == [
+                    "(command line):1: import: p.json: element 2: 'amount' is decimal 0.12345678901234567, more digits than the double "
+                        + "this store keeps it as (it would read back as 0.12345678901234566); nothing was written"
+                ], "\(name): \(result)")
+        #expect(try files(sandbox) == before)
+        // Without the long decimal, the same file imports its rows.
+        let short = text.replacingOccurrences(of: "0.12345678901234567", with: "0.5")
+        let shortBody: [UInt8] = name.hasPrefix("utf16le") ? short.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } : Array(short.utf8)
+        if name == "bom" || name.hasPrefix("utf16le") {
+            try Data(mark + shortBody).write(to: URL(fileURLWithPath: sandbox.path("q.json")))
+            let ok = try await sandbox.quarry(["store.db", "-e", "print(import('q.json', { entity = 'Price' }), count('Price', 'amount == 0.5'))"])
+            #expect(ok.stdout == "2\t1\n", "\(name): \(ok)")
+        }
+    }
+
     /// Decimals a double holds go in, each as the number it is: `195.10` is 195.1.
     @Test(arguments: ["p.csv", "p.json"])
     func decimalsADoubleHoldsAreImported(_ file: String) async throws {

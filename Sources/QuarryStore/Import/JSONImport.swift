@@ -37,6 +37,13 @@ struct JSONImport {
                 if got == 0 { break }
                 bytes.append(contentsOf: chunk[0..<got])
             }
+            // An array after a byte-order mark, or in UTF-16 or UTF-32: read as UTF-8 by
+            // the same reader, so its numbers keep every digit (a decimal column's
+            // values are checked as the file wrote them; JSONSerialization made them
+            // doubles).
+            if let utf8 = Self.utf8(bytes), utf8.first(where: { ![32, 10, 13, 9].contains($0) }) == 91 {
+                return try JSONImport(path: path, open: { BytesSource(utf8) }).table()
+            }
             return try wholeTable(Data(bytes))
         }
         let path = self.path
@@ -160,6 +167,35 @@ struct JSONImport {
                 path: path, line: nil, field: .key(attribute.name, element: n + 1),
                 reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(describe(value))")
         }
+    }
+
+    /// A document in UTF-8 after a byte-order mark, UTF-16 or UTF-32 (told by its mark, else
+    /// by where its first bytes are zero, as RFC 4627 and JSONSerialization tell them), as
+    /// UTF-8 without the mark; nil for another document or one that does not decode.
+    static func utf8(_ bytes: [UInt8]) -> [UInt8]? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        guard bytes.contains(0) else { return nil }
+        let marks: [([UInt8], String.Encoding)] = [
+            ([0xFF, 0xFE, 0, 0], .utf32LittleEndian), ([0, 0, 0xFE, 0xFF], .utf32BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
+            ([0xFE, 0xFF], .utf16BigEndian)
+        ]
+        var body = bytes[...]
+        var encoding: String.Encoding?
+        if let (mark, marked) = marks.first(where: { bytes.starts(with: $0.0) }) {
+            body = bytes.dropFirst(mark.count)
+            encoding = marked
+        } else if bytes.count >= 4 {
+            let zero = bytes.prefix(4).map { $0 == 0 }
+            switch (zero[0], zero[1], zero[2], zero[3]) {
+            case (true, true, true, false): encoding = .utf32BigEndian
+            case (false, true, true, true): encoding = .utf32LittleEndian
+            case (true, false, _, _): encoding = .utf16BigEndian
+            case (false, true, _, _): encoding = .utf16LittleEndian
+            default: break
+            }
+        }
+        guard let encoding, let text = String(data: Data(body), encoding: encoding) else { return nil }
+        return Array(text.utf8)
     }
 
     /// The whole document parsed at once: a document that is not an array (refused with
