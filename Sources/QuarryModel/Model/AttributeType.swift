@@ -76,13 +76,7 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.date, .text(let s)): return Value.parseISO8601(s).map(Value.date) ?? value
         // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
         case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
-        case (.double, .integer(let i)): return .real(Double(i))
-        // SQLite has no decimal type and keeps a decimal as a double (an integer when
-        // whole): read back as a decimal of the double's shortest text, so a decimal
-        // attribute is a decimal on every engine (`typeof` says so), and equal to the
-        // double it was written as.
-        case (.decimal, .integer(let i)): return .decimal(String(i))
-        case (.decimal, .real(let d)): return ExactDecimal(double: d).map { .decimal($0.description) } ?? value
+        case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
         // PostgreSQL's numeric arrives as its text (`PostgresRows`): exact, as written.
         case (.decimal, .text(let s)) where DecimalText.isDecimal(s): return .decimal(s)
         // A numeric the server computed for a double or an integer (`avg(integer)` is
