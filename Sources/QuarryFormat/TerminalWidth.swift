@@ -1,10 +1,12 @@
 /// How many terminal columns text takes: a character of the East Asian wide and
 /// fullwidth ranges (Han, kana, Hangul, fullwidth forms) or an emoji takes two, as
 /// terminals draw them (`wcwidth`); any other character one. Tables are aligned by it,
-/// so rows of Chinese titles line up with rows of Latin ones.
-enum TerminalWidth {
-    /// Markus Kuhn's `wcwidth` ranges of width 2, and the emoji blocks terminals draw
-    /// two columns wide.
+/// so rows of Chinese titles line up with rows of Latin ones, and a watch counts the
+/// rows it drew by it (`TerminalColumns`).
+package enum TerminalWidth {
+    /// Markus Kuhn's `wcwidth` ranges of width 2 (Unicode's EastAsianWidth W and F), and
+    /// the emoji blocks terminals draw two columns wide besides the characters shown as
+    /// emoji by default.
     private static let wide: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3,
         0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F, 0x2693...0x2693, 0x26A1...0x26A1,
@@ -21,8 +23,9 @@ enum TerminalWidth {
 
     /// Columns one character takes: its first scalar decides (a combining mark or a
     /// variation selector after it adds none).
-    static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first, scalar.value >= 0x1100 else { return 1 }
+        if scalar.properties.isEmojiPresentation { return 2 }
         let v = scalar.value
         var low = 0
         var high = wide.count - 1

@@ -1,3 +1,5 @@
+import QuarryFormat
+
 /// How many cells of a terminal a text takes, as the terminal draws it: an escape
 /// sequence (a colour) takes none, an East Asian wide or fullwidth character or an emoji
 /// two, anything else one. A watch moves back over its previous drawing by the rows it
@@ -24,8 +26,7 @@ enum TerminalColumns {
                 escape = .started
                 continue
             }
-            guard let scalar = character.unicodeScalars.first else { continue }
-            cells += isWide(scalar) ? 2 : 1
+            cells += TerminalWidth.of(character)
         }
         return cells
     }
@@ -42,18 +43,4 @@ enum TerminalColumns {
     }
 
     private enum EscapeState { case none, started, parameters }
-
-    /// East Asian wide and fullwidth blocks (Unicode's EastAsianWidth W and F, by block),
-    /// and characters shown as emoji by default.
-    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.properties.isEmojiPresentation { return true }
-        switch scalar.value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x2FFFD,
-            0x30000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
-    }
 }
