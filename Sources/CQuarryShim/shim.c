@@ -720,6 +720,27 @@ void quarry_wrap_results_index(lua_State *L) {
     lua_pushcclosure(L, results_index, 1);
 }
 
+static char registry_slots[QUARRY_REGISTRY_SLOTS];
+
+void *quarry_registry_slot(int slot) {
+    return &registry_slots[slot];
+}
+
+/* `Item:new` and the like: the method from its kind's table, with no call of Swift. */
+static int method_index(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TSTRING
+        && lua_rawgetp(L, LUA_REGISTRYINDEX, lua_touserdata(L, lua_upvalueindex(2))) == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    }
+    return call_swift_index(L);
+}
+
+void quarry_wrap_method_index(lua_State *L, int methods) {
+    lua_pushlightuserdata(L, quarry_registry_slot(methods));
+    lua_pushcclosure(L, method_index, 2);
+}
+
 /* ipairs's step: as the standard one (the next index, then t[i] through any __index), but
    for results and sections whose cached objects hold index i, the object straight from
    them, without the call of __index for every row of a loop. */

@@ -243,9 +243,7 @@ public final class QuarryRuntime {
     /// asked for: most runs use the methods of few kinds, and a run that uses none (`quarry
     /// -e 'local x = 1'`) then binds none of them (see docs/benchmarks.md, "Start-up").
     func pushMethods(_ kind: UserdataKind) {
-        let key = "quarry.methods." + kind.rawValue
-        pushRegistryField(state, key)
-        guard lua_type(state, -1) == LUA_TNIL else { return }
+        guard pushRegistrySlot(state, .methods(kind)) == LUA_TNIL else { return }
         quarry_pop(state, 1)
         let methods = Self.methods(kind)
         lua_createtable(state, 0, Int32(methods.count))
@@ -254,7 +252,7 @@ public final class QuarryRuntime {
             LuaTable.setField(state, -2, binding.name)
         }
         lua_pushvalue(state, -1)
-        setRegistryField(state, key)
+        setRegistrySlot(state, .methods(kind))
     }
 
     /// Pushes the method `name` of `kind`; returns false (pushing nothing) when there is none.
@@ -299,6 +297,9 @@ public final class QuarryRuntime {
                 quarry_wrap_object_index(state)
             } else if binding.name == "__index", kind == .results || kind == .section {
                 quarry_wrap_results_index(state)
+            } else if binding.name == "__index", kind == .entity {
+                // `Item:new{...}` looks `new` up at every call.
+                quarry_wrap_method_index(state, RegistrySlot.methods(kind).number)
             }
             LuaTable.setField(state, -2, binding.name)
         }

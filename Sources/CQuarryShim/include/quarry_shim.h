@@ -172,6 +172,16 @@ void quarry_wrap_object_index(lua_State *L);
 /// The same for results and sections: `r[i]` from the cached objects (see
 /// quarry_results_block).
 void quarry_wrap_results_index(lua_State *L);
+/// The address that keys registry slot `slot` (0 ..< QUARRY_REGISTRY_SLOTS) for
+/// `lua_rawgetp`: the entries read on every push of an object or lookup of a method,
+/// which a name made Lua hash at each read.
+#define QUARRY_REGISTRY_SLOTS 64
+void *quarry_registry_slot(int slot);
+/// Replaces the function on top of the stack (a bound Swift `__index`) with a C
+/// `__index` that answers a string key from the table in registry slot `methods` (a
+/// kind's methods, which the Swift one makes at its first call) and calls the Swift one
+/// for anything else.
+void quarry_wrap_method_index(lua_State *L, int methods);
 /// Replaces the global `ipairs` with one that behaves the same for every value, and for
 /// results and sections takes the cached objects without calling `__index` per row. A
 /// value whose metatable has `__quarry_snapshot` (a to-many set) is iterated as the table

@@ -105,7 +105,11 @@ func luaValue(_ state: OpaquePointer, _ index: Int32) -> Value? {
         return .real(quarry_tonumber(state, index, nil))
     // Lua strings are bytes: those that are not UTF-8 are text still (a hash read from a
     // TEXT column, given back to a predicate or an attribute), kept byte for byte.
-    case LUA_TSTRING: return Value(storedText: luaBytes(state, index))
+    case LUA_TSTRING:
+        // Read in place: Lua keeps the bytes while the value is on the stack.
+        var length = 0
+        guard let chars = lua_tolstring(state, index, &length) else { return .text("") }
+        return chars.withMemoryRebound(to: UInt8.self, capacity: length) { Value(storedText: UnsafeBufferPointer(start: $0, count: length)) }
     case LUA_TUSERDATA:
         if let seconds = dateValue(state, index) { return .date(seconds) }
         if let text = decimalText(state, index) { return .decimal(text) }

@@ -219,7 +219,7 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     pushRowIdentities(state, entity: batch.identityRoot, renewIfEmpty: true)
     let identities = lua_gettop(state) - 1
     pushWeakValuesMetatable(state)
-    pushRegistryField(state, rowObjectMetatableKey)
+    pushRegistrySlot(state, .rowObjectMetatable)
     var skip: [UInt8] = []
     if !batch.registered.isEmpty {
         skip = [UInt8](repeating: 0, count: batch.keys.count)

@@ -13,7 +13,10 @@ enum UserdataKind: String, CaseIterable {
     /// An exact decimal (`Value.decimal`), holding its text in a `DecimalBox`.
     case decimal
 
-    var metatableKey: String { "quarry.kind." + rawValue }
+    /// The kind's place in `allCases`, which says its cookie and its registry slots.
+    var ordinal: Int { Self.ordered.firstIndex(of: self) ?? 0 }
+    /// `allCases` makes a new array each time it is read.
+    private static let ordered = allCases
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
     var holdsSwiftObject: Bool { self != .date }
     /// An object's batch, a batch's field table, results' and sections' cached objects.
@@ -27,7 +30,41 @@ enum UserdataKind: String, CaseIterable {
 }
 
 private let kindField = "__quarry_kind"
-private let identityKey = "quarry.identity"
+
+/// The registry entries read on every push of an object or lookup of a method, keyed by
+/// addresses C keeps (`quarry_registry_slot`) rather than by names, which Lua hashed at
+/// every read (with the name made anew: 3% of making 20,000 objects).
+enum RegistrySlot {
+    /// The weak table of each Swift object's one userdata.
+    case identity
+    /// The object metatable without `__gc`, for rows not yet made objects.
+    case rowObjectMetatable
+    case metatable(UserdataKind)
+    /// The kind's methods, made at the first lookup (`QuarryRuntime.pushMethods`).
+    case methods(UserdataKind)
+
+    private static let kinds = UserdataKind.allCases.count
+
+    var number: Int32 {
+        switch self {
+        case .identity: return 0
+        case .rowObjectMetatable: return 1
+        case .metatable(let kind): return Int32(2 + kind.ordinal)
+        case .methods(let kind): return Int32(2 + Self.kinds + kind.ordinal)
+        }
+    }
+}
+
+/// Pushes the value in registry slot `slot` (nil when none).
+@discardableResult
+func pushRegistrySlot(_ state: OpaquePointer, _ slot: RegistrySlot) -> Int32 {
+    lua_rawgetp(state, quarry_registryindex(), quarry_registry_slot(slot.number))
+}
+
+/// Pops the value on top into registry slot `slot`.
+func setRegistrySlot(_ state: OpaquePointer, _ slot: RegistrySlot) {
+    lua_rawsetp(state, quarry_registryindex(), quarry_registry_slot(slot.number))
+}
 
 /// Creates the registry tables the functions below rely on; `configure` fills each
 /// kind's metatable with its metamethods.
@@ -40,7 +77,7 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
     pushString(state, "v")
     lua_setfield(state, -2, "__mode")
     lua_setmetatable(state, -2)
-    setRegistryField(state, identityKey)
+    setRegistrySlot(state, .identity)
     for kind in UserdataKind.allCases {
         lua_createtable(state, 0, 8)
         pushString(state, kind.rawValue)
@@ -53,12 +90,12 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
             lua_pushvalue(state, -1)
             quarry_set_date_metatable(state)
         }
-        setRegistryField(state, kind.metatableKey)
+        setRegistrySlot(state, .metatable(kind))
     }
     // An object that is still only a row of its batch holds no Swift object, so it needs
     // no finalizer, which costs the collector a call per object: it gets a copy of the
     // object metatable without __gc until it is made (`materialize`).
-    pushRegistryField(state, UserdataKind.object.metatableKey)
+    pushRegistrySlot(state, .metatable(.object))
     lua_createtable(state, 0, 8)
     lua_pushnil(state)
     while lua_next(state, -3) != 0 {
@@ -70,13 +107,11 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
         quarry_insert(state, -2)
         lua_rawset(state, -4)
     }
-    setRegistryField(state, rowObjectMetatableKey)
+    setRegistrySlot(state, .rowObjectMetatable)
     quarry_pop(state, 1)
     // A loop over results steps through their cached objects in C.
     quarry_install_ipairs(state)
 }
-
-let rowObjectMetatableKey = "quarry.kind.object.row"
 
 /// The kind of Quarry userdata at `index`, or nil for any other value.
 func userdataKind(_ state: OpaquePointer, _ index: Int32) -> String? {
@@ -91,7 +126,7 @@ func userdataKind(_ state: OpaquePointer, _ index: Int32) -> String? {
 /// Pushes the userdata for `object`, reusing the one Lua already has.
 func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: UserdataKind) {
     let key = Unmanaged.passUnretained(object).toOpaque()
-    pushRegistryField(state, identityKey)
+    pushRegistrySlot(state, .identity)
     if lua_rawgetp(state, -1, key) == LUA_TUSERDATA {
         quarry_remove(state, -2)
         return
@@ -101,7 +136,7 @@ func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: Userdata
     block.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(kind))
     if kind == .object { quarry_note_outside_bytes(state, objectOutsideBytes) }
     Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
-    pushRegistryField(state, kind.metatableKey)
+    pushRegistrySlot(state, .metatable(kind))
     lua_setmetatable(state, -2)
     lua_pushvalue(state, -1)
     lua_rawsetp(state, -3, key)
@@ -129,7 +164,7 @@ func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject, kind: Us
     let index = lua_absindex(state, index)
     Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
     if kind == .object { quarry_note_outside_bytes(state, objectOutsideBytes) }
-    pushRegistryField(state, kind.metatableKey)
+    pushRegistrySlot(state, .metatable(kind))
     lua_setmetatable(state, index)
 }
 
@@ -166,18 +201,20 @@ private enum Block {
         default: return 2 * MemoryLayout<UInt>.size
         }
     }
-    static func cookie(_ kind: UserdataKind) -> UInt { 0x5155_4152_5259_0000 | UInt(kinds.firstIndex(of: kind)!) }
-    /// `allCases` makes a new array each time it is read; this is read on every call.
-    private static let kinds = UserdataKind.allCases
+    static func cookie(_ kind: UserdataKind) -> UInt { 0x5155_4152_5259_0000 | UInt(kind.ordinal) }
 
     static func write(_ block: UnsafeMutableRawPointer, kind: UserdataKind, payload: UInt) {
         block.storeBytes(of: cookie(kind), as: UInt.self)
         block.storeBytes(of: payload, toByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
     }
 
+    /// The cookie and the size say the kind, as they do for the C `__index` of results:
+    /// only Quarry writes a userdata's bytes, so a cookie is Quarry's own (a light
+    /// userdata has no length, a string no block). Reading the kind's name through the
+    /// metatable as well was 4% of making 20,000 objects.
     static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
-        guard userdataKind(state, index) == kind.rawValue, lua_rawlen(state, index) == size(kind),
-            let block = lua_touserdata(state, index), block.load(as: UInt.self) == cookie(kind)
+        guard let block = lua_touserdata(state, index), lua_rawlen(state, index) == size(kind),
+            block.load(as: UInt.self) == cookie(kind)
         else { return nil }
         return block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
     }
@@ -186,7 +223,7 @@ private enum Block {
 func pushDate(_ state: OpaquePointer, _ seconds: Double) {
     let block = lua_newuserdatauv(state, Block.size(.date), 0)!
     Block.write(block, kind: .date, payload: UInt(seconds.bitPattern))
-    pushRegistryField(state, UserdataKind.date.metatableKey)
+    pushRegistrySlot(state, .metatable(.date))
     lua_setmetatable(state, -2)
 }
 

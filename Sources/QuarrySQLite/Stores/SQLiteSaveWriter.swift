@@ -148,6 +148,8 @@ struct SQLiteSaveStatements: SaveStatements {
         /// The attribute columns written, in the entity's order (the to-one keys follow).
         let written: [String]
         let statement: Statement
+        /// GRDB was told the statement's arguments are set (`executeBound(_:told:)`).
+        var told = false
 
         init(storage: EntityStorage, written: [String], statement: Statement) {
             self.storage = storage
@@ -220,7 +222,7 @@ struct SQLiteSaveStatements: SaveStatements {
         values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
         if filled.isEmpty && storage.numberedRows == nil {
-            try plan.statement.executeBound(values)
+            try plan.statement.executeBound(values, told: &plan.told)
         } else {
             // The whole insert happens at the first step, which also yields the row.
             returned = try plan.statement.rows(values).first

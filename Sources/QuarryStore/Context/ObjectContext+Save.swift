@@ -220,7 +220,8 @@ extension ObjectContext {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
                 }
             }
-            for attribute in object.entity.attributes {
+            // Only a decimal can be inexact: no other attribute's value is looked up.
+            for attribute in object.entity.attributes where attribute.type == .decimal {
                 if let why = inexactDecimal(object.currentValue(attribute.name), of: attribute) {
                     problems.append("\(object.entity.name).\(attribute.name) of \(object.objectID) \(why)")
                 }

@@ -177,6 +177,7 @@ public final class ObjectContext {
             throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
         }
         var initial: [String: Value] = [:]
+        initial.reserveCapacity(entity.attributes.count)
         // A default the engine computes is not the object's until it is saved: no value
         // pending, so the INSERT leaves the column for the engine to fill (`engineDefaults`).
         let computed = storage.engineDefaults
@@ -192,9 +193,14 @@ public final class ObjectContext {
             committed: [:], context: self)
         object.pending = initial
         object.isInserted = true
-        // In key order, so that of several refusals the same one is said each time.
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+        // In key order, so that of several refusals the same one is said each time (one
+        // value needs no sorting, which was 0.7% of making 20,000 objects of one value).
+        if values.count == 1, let (key, value) = values.first {
             try object.setNewValue(value, forKey: key, of: entity)
+        } else {
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try object.setNewValue(value, forKey: key, of: entity)
+            }
         }
         if !storage.keysToGive.isEmpty { try requireGivenKeys(of: object, linking: linking) }
         unsaved.inserted.append(object)
