@@ -38,7 +38,8 @@ package struct SaveChangesRequest {
 
         /// The object IDs of the inserted objects that have a row now.
         package func insertedIDs(_ request: SaveChangesRequest) -> [String] {
-            request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } }
+            // Not interpolated: that formatted each key through `description`, dynamically.
+            request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { object.entity.name + "/" + String($0) } }
         }
 
         /// The inserted objects with their new keys.
