@@ -77,22 +77,22 @@ public struct LuaCall {
     }
 }
 
+/// Calls `body` with the bytes of the string at `index` where Lua keeps them (valid while
+/// the value is on the stack); no bytes for a value that is no string or number.
+func withLuaBytes<R>(_ state: OpaquePointer, _ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    var length = 0
+    guard let chars = lua_tolstring(state, index, &length) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return chars.withMemoryRebound(to: UInt8.self, capacity: length) { body(UnsafeBufferPointer(start: $0, count: length)) }
+}
+
 /// The string at `index` (bytes decoded as UTF-8, invalid sequences repaired).
 func luaString(_ state: OpaquePointer, _ index: Int32) -> String {
-    var length = 0
-    guard let chars = lua_tolstring(state, index, &length) else { return "" }
-    return chars.withMemoryRebound(to: UInt8.self, capacity: length) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
+    withLuaBytes(state, index) { String(decoding: $0, as: UTF8.self) }
 }
 
 /// The raw bytes of the string at `index`.
 func luaBytes(_ state: OpaquePointer, _ index: Int32) -> [UInt8] {
-    var length = 0
-    guard let chars = lua_tolstring(state, index, &length) else { return [] }
-    return chars.withMemoryRebound(to: UInt8.self, capacity: length) {
-        Array(UnsafeBufferPointer(start: $0, count: length))
-    }
+    withLuaBytes(state, index) { Array($0) }
 }
 
 /// A Lua value as a store value, or nil when it has no store form (a function, a table).
@@ -105,11 +105,7 @@ func luaValue(_ state: OpaquePointer, _ index: Int32) -> Value? {
         return .real(quarry_tonumber(state, index, nil))
     // Lua strings are bytes: those that are not UTF-8 are text still (a hash read from a
     // TEXT column, given back to a predicate or an attribute), kept byte for byte.
-    case LUA_TSTRING:
-        // Read in place: Lua keeps the bytes while the value is on the stack.
-        var length = 0
-        guard let chars = lua_tolstring(state, index, &length) else { return .text("") }
-        return chars.withMemoryRebound(to: UInt8.self, capacity: length) { Value(storedText: UnsafeBufferPointer(start: $0, count: length)) }
+    case LUA_TSTRING: return withLuaBytes(state, index) { Value(storedText: $0) }
     case LUA_TUSERDATA:
         if let seconds = dateValue(state, index) { return .date(seconds) }
         if let text = decimalText(state, index) { return .decimal(text) }

@@ -18,7 +18,7 @@ extension Value {
 
     /// The same for bytes held in an array.
     public init(storedText bytes: [UInt8]) {
-        if let text = String(validating: bytes, as: UTF8.self) { self = .text(text) } else { self = .textBytes(bytes) }
+        self = bytes.withUnsafeBufferPointer { Value(storedText: $0) }
     }
 
     /// Text a row holds, as every read of a row keeps it (`RowCursor.value`, a batch's
