@@ -95,8 +95,7 @@ let package = Package(
                 "QuarryModel",
                 "QuarryStore", "QuarryPredicates", "CQuarrySignals",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftParserDiagnostics", package: "swift-syntax")
+                .product(name: "SwiftParser", package: "swift-syntax")
             ], swiftSettings: swift5),
         .target(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],

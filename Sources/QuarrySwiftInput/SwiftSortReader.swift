@@ -1,6 +1,5 @@
 import QuarryPredicates
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 
 /// Sort keys written as Swift: `\.time`, `\Quake.time`, `SortDescriptor(\.time, order:
