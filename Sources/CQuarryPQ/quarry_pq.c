@@ -58,6 +58,7 @@ static void load(void) {
     RESOLVE(backendPID, "PQbackendPID")
     RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor")
     RESOLVE(reset, "PQreset")
+    RESOLVE(flush, "PQflush")
     *(void **)&table.enterPipelineMode = dlsym(library, "PQenterPipelineMode");
     *(void **)&table.exitPipelineMode = dlsym(library, "PQexitPipelineMode");
     *(void **)&table.pipelineSync = dlsym(library, "PQpipelineSync");

@@ -48,6 +48,7 @@ typedef struct QuarryPQ {
     int (*backendPID)(const PGconn *conn);
     PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
     void (*reset)(PGconn *conn);
+    int (*flush)(PGconn *conn);
     // Pipeline mode, libpq 14 and later: NULL with an older libpq, which then sends one
     // statement at a time.
     int (*enterPipelineMode)(PGconn *conn);

@@ -20,30 +20,51 @@ extension PostgresConnection {
     /// returns their results in order; the first that fails is thrown as a
     /// `PipelineFailure`, after every result has been read.
     func pipelined(_ statements: [(sql: String, arguments: [Value])]) throws -> [PostgresResult] {
+        guard statements.count > 1 else {
+            return try statements.map { statement in
+                do { return try execute(statement.sql, statement.arguments) } catch { throw PipelineFailure(index: 0, error: error) }
+            }
+        }
+        var next = statements.makeIterator()
+        return try pipelined { next.next() }
+    }
+
+    /// Runs the statements `next` makes, until it returns nil, in one pipeline: each is
+    /// sent (and flushed) before the next is made, so the server works on one while Quarry
+    /// makes the next (a save of 20,000 new objects made its 20 statements first, and the
+    /// server, idle till then, took a fifth of the save's time after them).
+    func pipelined(_ next: () -> (sql: String, arguments: [Value])?) throws -> [PostgresResult] {
         let table = pq.pointee
-        guard statements.count > 1, transactionDepth > 0, let enter = table.enterPipelineMode, let exit = table.exitPipelineMode,
+        guard transactionDepth > 0, let enter = table.enterPipelineMode, let exit = table.exitPipelineMode,
             let sync = table.pipelineSync, let getResult = table.getResult, let clear = table.clear, enter(handle) == 1
         else {
-            return try statements.enumerated().map { index, statement in
-                do { return try execute(statement.sql, statement.arguments) } catch { throw PipelineFailure(index: index, error: error) }
+            var results: [PostgresResult] = []
+            while let statement = next() {
+                do { results.append(try execute(statement.sql, statement.arguments)) } catch {
+                    throw PipelineFailure(index: results.count, error: error)
+                }
             }
+            return results
         }
         defer { _ = exit(handle) }
         var results: [PostgresResult] = []
         var failed: PipelineFailure?
-        var sent = 0
+        // The statements sent, for their errors.
+        var statements: [String] = []
         do {
-            for statement in statements {
+            while let statement = next() {
                 try send(statement.sql, statement.arguments)
-                sent += 1
+                statements.append(statement.sql)
+                _ = table.flush(handle)
             }
         } catch {
-            failed = PipelineFailure(index: sent, error: error)
+            failed = PipelineFailure(index: statements.count, error: error)
         }
+        let sent = statements.count
         guard sync(handle) == 1 else {
             throw failed
                 ?? PipelineFailure(
-                    index: 0, error: StoreError.postgres(sqlState: nil, sql: statements[0].sql, message: failure(or: "cannot end the pipeline")))
+                    index: 0, error: StoreError.postgres(sqlState: nil, sql: statements.first ?? "", message: failure(or: "cannot end the pipeline")))
         }
         // Each statement's result, then a null; the pipeline's end last.
         for index in 0..<sent {
@@ -52,7 +73,7 @@ extension PostgresConnection {
                 failed =
                     failed
                     ?? PipelineFailure(
-                        index: index, error: StoreError.postgres(sqlState: nil, sql: statements[index].sql, message: failure(or: "no result")))
+                        index: index, error: StoreError.postgres(sqlState: nil, sql: statements[index], message: failure(or: "no result")))
                 break
             }
             defer { clear(result) }
@@ -60,8 +81,8 @@ extension PostgresConnection {
             guard failed == nil else { continue }
             do {
                 if cancelled, table.resultStatus?(result) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
-                try check(result, sql: statements[index].sql)
-                results.append(try read(result, sql: statements[index].sql))
+                try check(result, sql: statements[index])
+                results.append(try read(result, sql: statements[index]))
             } catch StoreError.engine(let failure as PostgresFailure) where isLost {
                 let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
                 failed = PipelineFailure(

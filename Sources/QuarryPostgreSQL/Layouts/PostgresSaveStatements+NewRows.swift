@@ -30,30 +30,22 @@ extension PostgresSaveStatements {
             return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
         }
         try sendUpdates()
-        // Each row's columns and values; a row refused before anything is sent (text that
-        // is not UTF-8) is refused after the rows before it, as it would be alone.
-        var written: [(names: [String], values: [Value])] = []
-        written.reserveCapacity(rows.count)
-        var refused: Error?
-        for row in rows {
-            do { written.append(try newRowValues(row, keys: keys)) } catch {
-                refused = error
-                break
-            }
-        }
-        let sending = Array(rows.prefix(written.count))
-        let statements = Self.statements(sending.map(\.entity.name), written.map(\.names))
-        var sent: [(sql: String, arguments: [Value])] = [("SAVEPOINT " + Self.savepoint, [])]
-        for statement in statements {
-            let entity = sending[statement.lowerBound].entity
-            let sql = PostgreSQLDialect.numbered(insertSQL(entity, written[statement.lowerBound].names, rows: statement.count))
-            sent.append((sql, written[statement].flatMap(\.values)))
-        }
+        // Each row's columns and values, made a statement at a time as the pipeline sends
+        // them (`Batch`); a row refused before anything is sent (text that is not UTF-8) is
+        // refused after the rows before it, as it would be alone.
+        var batch = Batch(rows: rows, writer: self, keys: keys)
+        var savepoint = true
         var given: [Int64] = []
-        given.reserveCapacity(sending.count)
+        given.reserveCapacity(rows.count)
         do {
-            let results = try server.pipelined(sent)
-            let returned = zip(statements, results.dropFirst())
+            let results = try server.pipelined {
+                if savepoint {
+                    savepoint = false
+                    return ("SAVEPOINT " + Self.savepoint, [])
+                }
+                return batch.nextStatement()
+            }
+            let returned = zip(batch.statements, results.dropFirst())
             // A trigger that dropped a row (a BEFORE trigger returning NULL): what each row
             // alone makes of it.
             guard returned.allSatisfy({ $0.0.count == $0.1.rows.count }) else { throw RowsNotReturned() }
@@ -62,17 +54,72 @@ extension PostgresSaveStatements {
             // Each statement's rows come back in the order of its VALUES.
             for (statement, result) in returned {
                 for (i, row) in zip(statement, result.rows) {
-                    given.append(try tookRow(row, sending[i].object, sending[i].entity, sent: written[i].values))
+                    given.append(try tookRow(row, rows[i].object, rows[i].entity, sent: batch.written[i].values))
                 }
             }
         } catch let failure as PostgresConnection.PipelineFailure {
             guard (failure.error as? StoreError)?.interruption == nil, !server.isLost else { throw failure.error }
-            given = try alone(sending, keys: keys)
+            given = try alone(Array(rows.prefix(batch.written.count)), keys: keys)
         } catch is RowsNotReturned {
-            given = try alone(sending, keys: keys)
+            given = try alone(Array(rows.prefix(batch.written.count)), keys: keys)
         }
-        if let refused { throw refused }
+        if let refused = batch.refused { throw refused }
         return given
+    }
+
+    /// A run of new rows made into statements one at a time: consecutive rows of one
+    /// entity writing the same columns, at most `rowsPerStatement` of them; a row writing
+    /// no column (the table's defaults) is a statement of its own. Consecutive only, so
+    /// rows are written, and given their keys, in the order the objects were made.
+    private struct Batch {
+        let rows: [NewRow]
+        let writer: PostgresSaveStatements
+        let keys: SaveChangesRequest.Keys
+        /// The rows made so far (one past the last statement's, when a row ended it).
+        var written: [(names: [String], values: [Value])] = []
+        /// The rows of each statement made so far (indices into `rows`).
+        var statements: [Range<Int>] = []
+        /// The first row refused; no row after it is made.
+        var refused: Error?
+        /// The storage of the entity of the row made last.
+        private var storage: (entity: String, storage: EntityStorage)?
+
+        init(rows: [NewRow], writer: PostgresSaveStatements, keys: SaveChangesRequest.Keys) {
+            (self.rows, self.writer, self.keys) = (rows, writer, keys)
+            written.reserveCapacity(rows.count)
+        }
+
+        /// Makes row `i`'s columns and values; false when it is refused.
+        private mutating func make(_ i: Int) -> Bool {
+            guard refused == nil else { return false }
+            let entity = rows[i].entity
+            if storage?.entity != entity.name { storage = (entity.name, writer.context.mapped(entity)) }
+            do { written.append(try writer.newRowValues(rows[i], keys: keys, storage: storage?.storage)) } catch {
+                refused = error
+                return false
+            }
+            return true
+        }
+
+        /// The next statement's SQL and values, nil after the last.
+        mutating func nextStatement() -> (sql: String, arguments: [Value])? {
+            let start = statements.last?.upperBound ?? 0
+            guard start < rows.count, start < written.count || make(start) else { return nil }
+            let (entity, names) = (rows[start].entity, written[start].names)
+            let limit = names.isEmpty ? 1 : rowsPerStatement(columns: names.count)
+            var end = start + 1
+            while end - start < limit, end < rows.count, end < written.count || make(end),
+                rows[end].entity.name == entity.name, written[end].names == names
+            {
+                end += 1
+            }
+            statements.append(start..<end)
+            let sql = PostgreSQLDialect.numbered(writer.insertSQL(entity, names, rows: end - start))
+            var values: [Value] = []
+            values.reserveCapacity((end - start) * names.count)
+            for i in start..<end { values += written[i].values }
+            return (sql, values)
+        }
     }
 
     /// A statement returned another count of rows than it wrote.
@@ -85,23 +132,5 @@ extension PostgresSaveStatements {
         let given = try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
         _ = try server.execute("RELEASE SAVEPOINT " + Self.savepoint)
         return given
-    }
-
-    /// The rows of each statement (indices into the rows): consecutive rows of one entity
-    /// writing the same columns, at most `rowsPerStatement` of them; a row writing no
-    /// column (the table's defaults) is a statement of its own. Consecutive only, so rows
-    /// are written, and given their keys, in the order the objects were made.
-    static func statements(_ entities: [String], _ names: [[String]]) -> [Range<Int>] {
-        var statements: [Range<Int>] = []
-        var start = 0
-        for i in entities.indices.dropFirst() {
-            let limit = names[start].isEmpty ? 1 : rowsPerStatement(columns: names[start].count)
-            if entities[i] != entities[start] || names[i] != names[start] || i - start >= limit {
-                statements.append(start..<i)
-                start = i
-            }
-        }
-        if !entities.isEmpty { statements.append(start..<entities.count) }
-        return statements
     }
 }

@@ -194,10 +194,13 @@ struct PostgresSaveStatements: SaveStatements {
     /// sequence, as SQLite gives a rowid; a column with a default the object was not given
     /// takes its default (`now()`, `nextval(...)`), left out. A nil the object was given
     /// for such a column is written, as psql would write it. Text that is not UTF-8 is
-    /// refused here, before anything is sent.
-    func newRowValues(_ row: NewRow, keys: SaveChangesRequest.Keys) throws -> (names: [String], values: [Value]) {
+    /// refused here, before anything is sent. `storage` is the entity's, when the caller
+    /// has it (a run of rows of one entity looks it up once).
+    func newRowValues(_ row: NewRow, keys: SaveChangesRequest.Keys, storage: EntityStorage? = nil) throws -> (
+        names: [String], values: [Value]
+    ) {
         let (object, entity) = (row.object, row.entity)
-        let storage = context.mapped(entity)
+        let storage = storage ?? context.mapped(entity)
         let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
         // Each value looked up once (twice, it was a tenth of writing 20,000 new rows).
         var names: [String] = []
