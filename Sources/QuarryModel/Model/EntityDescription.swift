@@ -30,58 +30,108 @@ public struct AttributeDescription: Encodable, Equatable, Sendable {
 /// An entity: a kind of object, with its attributes, relationships and place in a
 /// hierarchy. Where its rows are kept is the store mapping's business (`EntityStorage`).
 public struct EntityDescription: Encodable, Equatable, Sendable {
-    public var name: String
+    /// What a description holds, in one box shared by its copies: a description is copied
+    /// wherever an object, a request or a step of a save asks for its entity (a save of
+    /// 20,000 new objects copied one six times an object, each copy a dozen retains and
+    /// releases), and changed only while a model is made.
+    private struct Fields: Equatable, Sendable {
+        var name: String
+        var attributes: [AttributeDescription]
+        var storedRelationships: [RelationshipDescription]
+        var rowIndex: [String: Int] = [:]
+        var toOneCount = 0
+        var relationshipPosition: [String: Int] = [:]
+        var foldedKeySet: Set<String> = []
+        var compositeNames: Set<String> = []
+        var parent: String?
+        var isAbstract = false
+        var uniqueness: [[String]] = []
+        var subentityKeys: Set<String> = []
+        var relationshipAliases: [String: String] = [:]
+    }
+    private var box: SharedBox<Fields>
+    /// The fields to change: copied first when another description shares them.
+    private var fields: Fields {
+        get { box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            yield &box.value
+        }
+    }
+
+    public static func == (a: EntityDescription, b: EntityDescription) -> Bool { a.box === b.box || a.box.value == b.box.value }
+
+    public var name: String {
+        get { box.value.name }
+        set { fields.name = newValue }
+    }
     /// Attributes in the order given (a CSV's column order; by name from Lua), which is
     /// also the order tables print in.
-    public private(set) var attributes: [AttributeDescription]
+    public private(set) var attributes: [AttributeDescription] {
+        get { box.value.attributes }
+        _modify { yield &fields.attributes }
+    }
     /// Any change rebuilds the lookups below; `appendRelationship` adds one to them
     /// instead, as a table named by thousands of others gains an inverse for each (a
     /// rebuild at each made opening such a file quadratic, issue 61 item 5).
     public var relationships: [RelationshipDescription] {
-        get { storedRelationships }
+        get { box.value.storedRelationships }
         set {
-            storedRelationships = newValue
+            fields.storedRelationships = newValue
             reindex()
         }
         _modify {
-            yield &storedRelationships
+            yield &fields.storedRelationships
             reindex()
         }
     }
-    private var storedRelationships: [RelationshipDescription]
+    private var storedRelationships: [RelationshipDescription] { box.value.storedRelationships }
     /// Where each attribute and to-one relationship sits in a fetched row (after the key),
     /// so reading a key is a lookup, not a scan.
-    package private(set) var rowIndex: [String: Int] = [:]
-    /// The to-one relationships' count, where the next one sits in a row after the attributes.
-    private var toOneCount = 0
+    package var rowIndex: [String: Int] { box.value.rowIndex }
     /// Where each relationship sits in `relationships` (the first of a name), and every
     /// key's name in lower case, so finding a relationship or asking whether a name is
     /// taken is a lookup (`relationship(named:)`, `hasKey`).
-    private var relationshipPosition: [String: Int] = [:]
-    private var foldedKeySet: Set<String> = []
+    private var relationshipPosition: [String: Int] { box.value.relationshipPosition }
+    private var foldedKeySet: Set<String> { box.value.foldedKeySet }
     /// The composites whose elements are attributes keyed by path (a SwiftData store's
     /// `author`, kept as `author.person`, `author.place`): the first part of each dotted
     /// attribute name, so `o.author` finds them without scanning. No other attribute name
     /// has a dot (Core Data's and Quarry's names cannot).
-    public private(set) var compositeNames: Set<String> = []
+    public var compositeNames: Set<String> { box.value.compositeNames }
     /// The entity this one inherits from (Core Data's super-entity), and whether it makes
     /// objects of its own.
-    public var parent: String?
-    public var isAbstract = false
+    public var parent: String? {
+        get { box.value.parent }
+        set { fields.parent = newValue }
+    }
+    public var isAbstract: Bool {
+        get { box.value.isAbstract }
+        set { fields.isAbstract = newValue }
+    }
     /// Uniqueness constraints, compound ones included (Core Data's `uniquenessConstraints`):
     /// each a list of attribute names whose values together are unique.
-    public var uniqueness: [[String]] = []
+    public var uniqueness: [[String]] {
+        get { box.value.uniqueness }
+        _modify { yield &fields.uniqueness }
+    }
     /// Keys only sub-entities declare: a parent's description carries them so predicates,
     /// sorts and sections over it may name them (nil on its own rows), but its own
     /// objects take no value for them, as Core Data's would not. Not stored: it follows
     /// from the hierarchy.
-    public var subentityKeys: Set<String> = []
+    public var subentityKeys: Set<String> {
+        get { box.value.subentityKeys }
+        _modify { yield &fields.subentityKeys }
+    }
     /// Names a relationship also answers to, by name (relationships under the names
     /// earlier naming rules gave them: `book_set`, `flight_set`): looked up after the keys,
     /// never suggested; `.schema` shows them beside the relationship, and a model Quarry
     /// keeps stores them (`otherNames`), so a relationship `relate()` made answers to them
     /// after a reopening as well.
-    public var relationshipAliases: [String: String] = [:]
+    public var relationshipAliases: [String: String] {
+        get { box.value.relationshipAliases }
+        _modify { yield &fields.relationshipAliases }
+    }
 
     /// Replaces the attribute of the same name in its place (its type or optionality
     /// changed: a number column declared to hold times), so rows read as before.
@@ -97,13 +147,11 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     }
 
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
-        self.name = name
-        self.attributes = attributes
-        self.storedRelationships = relationships
+        box = SharedBox(Fields(name: name, attributes: attributes, storedRelationships: relationships))
         reindex()
         // Only names with a "." byte are searched by Character: a Character search walks
         // grapheme clusters (5,600 instructions a name, 3.5% of a first open of Photos.app's store).
-        self.compositeNames = Set(
+        fields.compositeNames = Set(
             attributes.compactMap { a in
                 a.name.utf8.contains(UInt8(ascii: ".")) ? a.name.firstIndex(of: ".").map { String(a.name[..<$0]) } : nil
             })
@@ -117,29 +165,33 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     }
 
     private mutating func reindex() {
-        rowIndex = [:]
-        (toOneCount, relationshipPosition, foldedKeySet) = (0, [:], [])
-        for (i, a) in attributes.enumerated() {
-            rowIndex[a.name] = i + 1
-            foldedKeySet.insert(a.name.lowercased())
-        }
-        for (i, r) in storedRelationships.enumerated() { index(r, at: i) }
+        Self.reindex(&fields)
     }
 
-    private mutating func index(_ r: RelationshipDescription, at position: Int) {
-        if !r.isToMany {
-            toOneCount += 1
-            rowIndex[r.name] = attributes.count + toOneCount
+    private static func reindex(_ fields: inout Fields) {
+        fields.rowIndex = [:]
+        (fields.toOneCount, fields.relationshipPosition, fields.foldedKeySet) = (0, [:], [])
+        for (i, a) in fields.attributes.enumerated() {
+            fields.rowIndex[a.name] = i + 1
+            fields.foldedKeySet.insert(a.name.lowercased())
         }
-        if relationshipPosition[r.name] == nil { relationshipPosition[r.name] = position }
-        foldedKeySet.insert(r.name.lowercased())
+        for (i, r) in fields.storedRelationships.enumerated() { index(r, at: i, in: &fields) }
+    }
+
+    private static func index(_ r: RelationshipDescription, at position: Int, in fields: inout Fields) {
+        if !r.isToMany {
+            fields.toOneCount += 1
+            fields.rowIndex[r.name] = fields.attributes.count + fields.toOneCount
+        }
+        if fields.relationshipPosition[r.name] == nil { fields.relationshipPosition[r.name] = position }
+        fields.foldedKeySet.insert(r.name.lowercased())
     }
 
     /// Adds `relationship` at the end, as `relationships.append` does, the lookups updated
     /// rather than rebuilt.
     public mutating func appendRelationship(_ relationship: RelationshipDescription) {
-        storedRelationships.append(relationship)
-        index(relationship, at: storedRelationships.count - 1)
+        fields.storedRelationships.append(relationship)
+        Self.index(relationship, at: fields.storedRelationships.count - 1, in: &fields)
     }
 
     /// Whether `name` is one of the entity's keys (`keyNames`); `ignoringCase`: in any case.

@@ -5,6 +5,50 @@ import QuarryModel
 /// The model (`EntityDescription`) knows none of this; every SQL writer asks here, so a
 /// layout is decided in one place per kind of file (see `StoreMapping`).
 public struct EntityStorage: Equatable, Sendable {
+    /// What a storage holds, in one box shared by its copies: the store's mapping hands
+    /// out a copy each time a request, an object or a step of a save asks (a save of
+    /// 20,000 new objects made a dozen copies an object, each two dozen retains and
+    /// releases), and it changes only while a store is opened or its schema read.
+    private struct Fields: Equatable, Sendable {
+        var layout: Layout
+        var relation: String
+        var keyColumn: String
+        var numberedRows: NumberedRows?
+        var keyMayHoldOthers = false
+        var keyIsPlace = false
+        var paddedLengths: [String: Int] = [:]
+        var numericDates: [String: NumericDateScale] = [:]
+        var typedByServer = false
+        var schema: String?
+        var textCasts: Set<String> = []
+        var numericCasts: Set<String> = []
+        var intervalColumns: Set<String> = []
+        var takesText: Set<String> = []
+        var dayColumns: Set<String> = []
+        var generated: Set<String> = []
+        var keysToGive: [String] = []
+        var clockDefaults: [String: String] = [:]
+        var engineDefaults: Set<String> = []
+        var setDefaults: [String: String] = [:]
+        var unevaluatedDefaults: [String: String] = [:]
+        var pairLink: String?
+        var pairSourceColumn: String?
+        var readOnlyLinks: [String: ReadOnlyLink] = [:]
+        var collations: [String: String] = [:]
+        var referencingKeys: [ReferencingKey] = []
+    }
+    private var box: SharedBox<Fields>
+    /// The fields to change: copied first when another storage shares them.
+    private var fields: Fields {
+        get { box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            yield &box.value
+        }
+    }
+
+    public static func == (a: EntityStorage, b: EntityStorage) -> Bool { a.box === b.box || a.box.value == b.box.value }
+
     public enum Layout: Equatable, Sendable {
         /// A table of Quarry's own, or its hierarchy's view over the root's table.
         case quarry
@@ -20,16 +64,28 @@ public struct EntityStorage: Equatable, Sendable {
         case coreData(number: Int64)
     }
 
-    public var layout: Layout
+    public var layout: Layout {
+        get { box.value.layout }
+        _modify { yield &fields.layout }
+    }
     /// The table or view holding the rows, unquoted.
-    public var relation: String
+    public var relation: String {
+        get { box.value.relation }
+        _modify { yield &fields.relation }
+    }
     /// The column identifying a row, unquoted.
-    public var keyColumn: String
+    public var keyColumn: String {
+        get { box.value.keyColumn }
+        _modify { yield &fields.keyColumn }
+    }
     /// Rows known by a number made from their key rather than by an integer key of their
     /// own (a PostgreSQL table keyed by text, uuid or several columns): no index finds a
     /// row by its number, so the rows of given numbers are read through the session's
     /// table of numbers and keys (`SQLDialect.rowsByKey`).
-    public var numberedRows: NumberedRows?
+    public var numberedRows: NumberedRows? {
+        get { box.value.numberedRows }
+        _modify { yield &fields.numberedRows }
+    }
     public struct NumberedRows: Equatable, Sendable {
         /// The table whose rows are numbered, qualified and quoted.
         public let table: String
@@ -55,43 +111,70 @@ public struct EntityStorage: Equatable, Sendable {
     /// The key column may hold values that are not integers (a view's id column, a WITHOUT
     /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
     /// and every request leaves them out, so counts and fetches agree.
-    public var keyMayHoldOthers = false
+    public var keyMayHoldOthers: Bool {
+        get { box.value.keyMayHoldOthers }
+        _modify { yield &fields.keyMayHoldOthers }
+    }
     /// The key numbers the rows in the order the relation gives them (a view keyed by its
     /// rows' places): a request that sorts by nothing else reads them as they come, since
     /// sorting by the key would read every row (all of a view that never ends) first.
-    public var keyIsPlace = false
+    public var keyIsPlace: Bool {
+        get { box.value.keyIsPlace }
+        _modify { yield &fields.keyIsPlace }
+    }
     /// `char(n)` columns by attribute name, with their `n`: the server keeps their values
     /// padded with spaces, as its COPY and psql write them, while objects read them as
     /// they compare (`textCasts`, the padding dropped); an object's value is exported
     /// padded again (`FetchResults+Export`), so a file says one thing either way.
-    public var paddedLengths: [String: Int] = [:]
+    public var paddedLengths: [String: Int] {
+        get { box.value.paddedLengths }
+        _modify { yield &fields.paddedLengths }
+    }
     /// Date columns of a file Quarry did not create that keep their dates as numbers
     /// other than Unix seconds (milliseconds, Julian days, a count since 2001 or 1601), or
     /// that keep a number meaning "never", by attribute name: read, and compared, as Unix
     /// seconds (`NumericDateScale`).
-    public var numericDates: [String: NumericDateScale] = [:]
+    public var numericDates: [String: NumericDateScale] {
+        get { box.value.numericDates }
+        _modify { yield &fields.numericDates }
+    }
     /// A server's view: its columns are typed by the server, as a server table's are, and
     /// compare bare (a SQLite file's view may keep dates as text or booleans as 'Y',
     /// read through SQLite's `typeof()`, which a server lacks).
-    public var typedByServer = false
+    public var typedByServer: Bool {
+        get { box.value.typedByServer }
+        _modify { yield &fields.typedByServer }
+    }
     /// Whether stored values may be of another type than the column's (a SQLite file's
     /// tables and views): compared and read through conversions.
     var keepsAnyType: Bool { (layout == .foreignTable || layout == .foreignView) && !typedByServer }
     /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a
     /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
-    public var schema: String?
+    public var schema: String? {
+        get { box.value.schema }
+        _modify { yield &fields.schema }
+    }
     /// A server table's string attributes whose columns are of another type (`date`,
     /// `uuid`, `json`, an enum): compared, sorted and tested as their text; a uuid
     /// attribute's (Quarry's own tables) as upper-case text, as Quarry writes a UUID.
-    public var textCasts: Set<String> = []
+    public var textCasts: Set<String> {
+        get { box.value.textCasts }
+        _modify { yield &fields.textCasts }
+    }
     /// A server table's decimal attributes whose columns are of another type (`money`,
     /// whose text is the locale's `$1,200.50`): read, compared, summed and sorted as
     /// `numeric`, so as the number they hold.
-    public var numericCasts: Set<String> = []
+    public var numericCasts: Set<String> {
+        get { box.value.numericCasts }
+        _modify { yield &fields.numericCasts }
+    }
     /// A server table's double attributes whose columns are `interval`s: read, compared,
     /// summed and sorted as their seconds, a month 30 days and a day 24 hours, as the
     /// server compares intervals (`intervalSeconds`).
-    public var intervalColumns: Set<String> = []
+    public var intervalColumns: Set<String> {
+        get { box.value.intervalColumns }
+        _modify { yield &fields.intervalColumns }
+    }
 
     /// An interval as seconds, as the server compares intervals (a month is 30 days, a
     /// day 24 hours): `extract(epoch ...)` counts a year as 365.25 days, so each year's
@@ -105,42 +188,75 @@ public struct EntityStorage: Equatable, Sendable {
     /// predicate compares them with text and matches them as strings, as SQLite does
     /// (`NumericAffinity`). Quarry's own and a server's columns hold their type only, and
     /// there such a comparison stays a mistake, refused.
-    public var takesText: Set<String> = []
+    public var takesText: Set<String> {
+        get { box.value.takesText }
+        _modify { yield &fields.takesText }
+    }
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
-    public var dayColumns: Set<String> = []
+    public var dayColumns: Set<String> {
+        get { box.value.dayColumns }
+        _modify { yield &fields.dayColumns }
+    }
     /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
-    public var generated: Set<String> = []
+    public var generated: Set<String> {
+        get { box.value.generated }
+        _modify { yield &fields.generated }
+    }
     /// Columns of another program's primary key that nothing fills (no rowid alias, no
     /// default, serial or identity): a new object is refused at once without them.
-    public var keysToGive: [String] = []
+    public var keysToGive: [String] {
+        get { box.value.keysToGive }
+        _modify { yield &fields.keysToGive }
+    }
     /// Columns whose default is a clock SQLite reads at each insert (`CURRENT_TIMESTAMP`),
     /// by attribute: a new object reads it when made (`ForeignColumnDefault`).
-    public var clockDefaults: [String: String] = [:]
+    public var clockDefaults: [String: String] {
+        get { box.value.clockDefaults }
+        _modify { yield &fields.clockDefaults }
+    }
     /// Columns whose default the engine computes and Quarry never evaluates (an expression:
     /// `DEFAULT (datetime('now'))`): a new object that was not given a value for one
     /// leaves it out of its INSERT, as sqlite3 and psql do, and reads back what the engine
     /// stored (issue 60, item 7).
-    public var engineDefaults: Set<String> = []
+    public var engineDefaults: Set<String> {
+        get { box.value.engineDefaults }
+        _modify { yield &fields.engineDefaults }
+    }
     /// The declared default (its SQL text, as the engine's catalog gives it) of each column
     /// a foreign key `ON DELETE SET DEFAULT` names: what a child's column takes when its
     /// parent goes (`ForeignKeyDefaults`), read from the schema's description on every
     /// engine rather than from one engine's catalog.
-    public var setDefaults: [String: String] = [:]
+    public var setDefaults: [String: String] {
+        get { box.value.setDefaults }
+        _modify { yield &fields.setDefaults }
+    }
     /// Such a column's declared default the engine does not evaluate for Quarry (SQLite:
     /// an expression in parentheses, which may call any function; a file's text never
     /// makes Quarry call one): a delete that would give it is refused, naming it.
-    public var unevaluatedDefaults: [String: String] = [:]
+    public var unevaluatedDefaults: [String: String] {
+        get { box.value.unevaluatedDefaults }
+        _modify { yield &fields.unevaluatedDefaults }
+    }
     /// A join table of a file Quarry did not create: the link view of the many-to-many
     /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
-    public var pairLink: String?
+    public var pairLink: String? {
+        get { box.value.pairLink }
+        _modify { yield &fields.pairLink }
+    }
     /// The join table's column the link view reads as its `source`.
-    public var pairSourceColumn: String?
+    public var pairSourceColumn: String? {
+        get { box.value.pairSourceColumn }
+        _modify { yield &fields.pairSourceColumn }
+    }
     /// The link tables of this entity's many-to-many pairs that are read only, by link:
     /// their join table has columns a new link's row needs and nothing fills (Sakila's
     /// `last_update TIMESTAMP NOT NULL`, no default), so links are not added or removed
     /// through the pair (a SQLite file's join table is an entity whose objects write them).
-    public var readOnlyLinks: [String: ReadOnlyLink] = [:]
+    public var readOnlyLinks: [String: ReadOnlyLink] {
+        get { box.value.readOnlyLinks }
+        _modify { yield &fields.readOnlyLinks }
+    }
 
     /// A join table whose links are read only, and the columns it requires.
     public struct ReadOnlyLink: Equatable, Sendable {
@@ -156,12 +272,18 @@ public struct EntityStorage: Equatable, Sendable {
     /// (`code TEXT PRIMARY KEY COLLATE NOCASE`), by column: SQLite matches a child's value
     /// to its parent's with the parent column's collation (`'ABC'` names `'abc'`), and so
     /// do the members of the to-many, in SQL and in the link view.
-    public var collations: [String: String] = [:]
+    public var collations: [String: String] {
+        get { box.value.collations }
+        _modify { yield &fields.collations }
+    }
 
     /// Another program's foreign keys naming this table, in the order its engine carries
     /// out their ON DELETE actions when one of its rows goes (`ForeignSchema+DeleteOrder`):
     /// a RESTRICT key is checked at its turn, before the cascades after it have run.
-    public var referencingKeys: [ReferencingKey] = []
+    public var referencingKeys: [ReferencingKey] {
+        get { box.value.referencingKeys }
+        _modify { yield &fields.referencingKeys }
+    }
 
     /// One foreign key of another program's file naming this table: `child.column`.
     public struct ReferencingKey: Equatable, Sendable {
@@ -191,10 +313,7 @@ public struct EntityStorage: Equatable, Sendable {
     public static let entityColumn = "_entity"
 
     public init(layout: Layout, relation: String, keyColumn: String, keyMayHoldOthers: Bool = false) {
-        self.layout = layout
-        self.relation = relation
-        self.keyColumn = keyColumn
-        self.keyMayHoldOthers = keyMayHoldOthers
+        box = SharedBox(Fields(layout: layout, relation: relation, keyColumn: keyColumn, keyMayHoldOthers: keyMayHoldOthers))
     }
 
     /// Quarry's own table for entity `name`.

@@ -1,0 +1,12 @@
+/// A value kept by reference and copied only when changed while shared (copy on write,
+/// as `Array` keeps its elements). For descriptions of many fields that are copied far
+/// more often than changed: a copy is one retain, not one for each field.
+///
+/// `@unchecked Sendable`: the value is only ever changed through a box no one else holds
+/// (`isKnownUniquelyReferenced`, the owner's job), so a box two threads see is never
+/// written.
+package final class SharedBox<Value: Sendable>: @unchecked Sendable {
+    package var value: Value
+
+    package init(_ value: Value) { self.value = value }
+}
