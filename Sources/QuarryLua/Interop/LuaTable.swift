@@ -40,7 +40,8 @@ enum LuaTable {
             if lua_type(state, -2) == LUA_TSTRING { keys.append(luaString(state, -2)) } else { nonString = true }
             quarry_pop(state, 1)
         }
-        return (keys.sorted(), nonString)
+        // One key (`new{ v = ... }`) needs no sort, which makes a new array.
+        return (keys.count > 1 ? keys.sorted() : keys, nonString)
     }
 
     /// Pushes a new list of `items`, each pushed by `push` and stored at `t[1..n]`.

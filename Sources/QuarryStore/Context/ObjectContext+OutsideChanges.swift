@@ -111,12 +111,14 @@ extension ObjectContext {
     /// each value in storage form (`Value.storedForm`), then decoded by its attribute's
     /// type, as an object decodes its row.
     package func values(of entity: EntityDescription, row: [Value]) -> [String: Value] {
-        var committed: [String: Value] = [:]
+        let toOne = entity.toOneRelationships
+        // Sized once: grown as filled, it was rehashed twice for a row of two values.
+        var committed = [String: Value](minimumCapacity: entity.attributes.count + toOne.count)
         func at(_ index: Int) -> Value { index < row.count ? row[index].storedForm : .null }
         for (index, attribute) in entity.attributes.enumerated() {
             committed[attribute.name] = attribute.type.decode(at(index + 1))
         }
-        for (i, relationship) in entity.toOneRelationships.enumerated() {
+        for (i, relationship) in toOne.enumerated() {
             committed[relationship.name] = at(1 + entity.attributes.count + i)
         }
         return committed

@@ -5,14 +5,12 @@ import QuarryModel
 /// The model (`EntityDescription`) knows none of this; every SQL writer asks here, so a
 /// layout is decided in one place per kind of file (see `StoreMapping`).
 public struct EntityStorage: Equatable, Sendable {
-    /// What a storage holds, in one box shared by its copies: the store's mapping hands
-    /// out a copy each time a request, an object or a step of a save asks (a save of
-    /// 20,000 new objects made a dozen copies an object, each two dozen retains and
-    /// releases), and it changes only while a store is opened or its schema read.
+    /// What a storage holds besides its layout, relation and key, in one box shared by its
+    /// copies: the store's mapping hands out a copy each time a request, an object or a
+    /// step of a save asks (a save of 20,000 new objects made a dozen copies an object,
+    /// each two dozen retains and releases), and it changes only while a store is opened
+    /// or its schema read. Quarry's own tables set none of it, and share one empty box.
     private struct Fields: Equatable, Sendable {
-        var layout: Layout
-        var relation: String
-        var keyColumn: String
         var numberedRows: NumberedRows?
         var keyMayHoldOthers = false
         var keyIsPlace = false
@@ -37,7 +35,8 @@ public struct EntityStorage: Equatable, Sendable {
         var collations: [String: String] = [:]
         var referencingKeys: [ReferencingKey] = []
     }
-    private var box: SharedBox<Fields>
+    private static let none = SharedBox(Fields())
+    private var box = Self.none
     /// The fields to change: copied first when another storage shares them.
     private var fields: Fields {
         get { box.value }
@@ -47,7 +46,9 @@ public struct EntityStorage: Equatable, Sendable {
         }
     }
 
-    public static func == (a: EntityStorage, b: EntityStorage) -> Bool { a.box === b.box || a.box.value == b.box.value }
+    public static func == (a: EntityStorage, b: EntityStorage) -> Bool {
+        a.layout == b.layout && a.relation == b.relation && a.keyColumn == b.keyColumn && (a.box === b.box || a.box.value == b.box.value)
+    }
 
     public enum Layout: Equatable, Sendable {
         /// A table of Quarry's own, or its hierarchy's view over the root's table.
@@ -64,20 +65,11 @@ public struct EntityStorage: Equatable, Sendable {
         case coreData(number: Int64)
     }
 
-    public var layout: Layout {
-        get { box.value.layout }
-        _modify { yield &fields.layout }
-    }
+    public var layout: Layout
     /// The table or view holding the rows, unquoted.
-    public var relation: String {
-        get { box.value.relation }
-        _modify { yield &fields.relation }
-    }
+    public var relation: String
     /// The column identifying a row, unquoted.
-    public var keyColumn: String {
-        get { box.value.keyColumn }
-        _modify { yield &fields.keyColumn }
-    }
+    public var keyColumn: String
     /// Rows known by a number made from their key rather than by an integer key of their
     /// own (a PostgreSQL table keyed by text, uuid or several columns): no index finds a
     /// row by its number, so the rows of given numbers are read through the session's
@@ -313,7 +305,10 @@ public struct EntityStorage: Equatable, Sendable {
     public static let entityColumn = "_entity"
 
     public init(layout: Layout, relation: String, keyColumn: String, keyMayHoldOthers: Bool = false) {
-        box = SharedBox(Fields(layout: layout, relation: relation, keyColumn: keyColumn, keyMayHoldOthers: keyMayHoldOthers))
+        self.layout = layout
+        self.relation = relation
+        self.keyColumn = keyColumn
+        if keyMayHoldOthers { self.keyMayHoldOthers = true }
     }
 
     /// Quarry's own table for entity `name`.
