@@ -322,10 +322,13 @@ struct PostgresSaveStatements: SaveStatements {
         sent: (String) -> Value
     ) -> [(ManagedObject, String, Value)] {
         guard let row else { return [] }
-        let stored = context.values(of: entity, row: row)
-        return entity.attributeNames.compactMap { name in
-            guard let value = stored[name], !Value.sameStored(value, sent(name)) else { return nil }
-            return (object, name, value)
+        // Read in place: a dictionary of the row's values for each new row (20,000 in a
+        // save of new objects) was a twentieth of the save.
+        var made: [(ManagedObject, String, Value)] = []
+        for (i, attribute) in entity.attributes.enumerated() {
+            let value = ObjectContext.value(of: attribute, at: i, row: row)
+            if !Value.sameStored(value, sent(attribute.name)) { made.append((object, attribute.name, value)) }
         }
+        return made
     }
 }

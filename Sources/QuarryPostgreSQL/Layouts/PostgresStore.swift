@@ -74,6 +74,8 @@ package final class PostgresStore: PersistentStore {
         let pending = context.pendingChanges
         for object in pending.updated + pending.inserted {
             let generated = mapping.storage(of: object.entity.name).generated
+            // Most tables have no generated column: nothing to filter and sort for each object.
+            guard !generated.isEmpty else { continue }
             let set = object.isInserted ? generated.filter { !object.currentValue($0).isNull } : generated.filter { object.pending[$0] != nil }
             if let name = set.sorted().first {
                 throw StoreError.during(

@@ -116,12 +116,18 @@ extension ObjectContext {
         var committed = [String: Value](minimumCapacity: entity.attributes.count + toOne.count)
         func at(_ index: Int) -> Value { index < row.count ? row[index].storedForm : .null }
         for (index, attribute) in entity.attributes.enumerated() {
-            committed[attribute.name] = attribute.type.decode(at(index + 1))
+            committed[attribute.name] = Self.value(of: attribute, at: index, row: row)
         }
         for (i, relationship) in toOne.enumerated() {
             committed[relationship.name] = at(1 + entity.attributes.count + i)
         }
         return committed
+    }
+
+    /// The attribute at `index` of such a row (the key first, so in column `index + 1`),
+    /// as `values(of:row:)` reads it.
+    package static func value(of attribute: AttributeDescription, at index: Int, row: [Value]) -> Value {
+        attribute.type.decode(index + 1 < row.count ? row[index + 1].storedForm : .null)
     }
 
     /// A descriptor that becomes readable when the store may have news of other sessions'
