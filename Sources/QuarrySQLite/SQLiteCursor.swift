@@ -36,7 +36,9 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
             case .null: sqlite3_bind_null(handle, index)
             case .int64(let v): sqlite3_bind_int64(handle, index, v)
             case .double(let v): sqlite3_bind_double(handle, index, v)
-            case .string(let s): sqlite3_bind_text(handle, index, s, -1, Self.transient)
+            // Through the string's own buffer: passed as is, it was copied into a new
+            // array first (`utf8CString`) for each value bound.
+            case .string(let s): _ = s.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
             case .blob(let data):
                 _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
