@@ -239,4 +239,29 @@ import Testing
         #expect(throws: StoreError.database(message: "item: the server returned no integer key for the new row")) { try context.save() }
         #expect(try store.rows("SELECT count(*) FROM item") == [[.integer(3)]])
     }
+
+    /// A statement the server refuses whole, whose rows pass one at a time (a trigger
+    /// that takes one row per statement, as a statement timeout or a serialization
+    /// failure may refuse many rows at once): every row of the run is written again alone,
+    /// those of the statements after the refused one too, and each object takes its key.
+    @Test func aStatementRefusedWholeIsWrittenARowAtATimeOnPostgreSQL() throws {
+        let store = try Self.store(.postgres, name: "newrowswhole")
+        _ = try store.rows(
+            """
+            CREATE FUNCTION one_at_a_time() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+              IF (SELECT count(*) FROM added) > 1 THEN RAISE EXCEPTION 'one row at a time'; END IF; RETURN NULL; END $$
+            """)
+        _ = try store.rows(
+            "CREATE TRIGGER one_at_a_time AFTER INSERT ON item REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION one_at_a_time()"
+        )
+        let context = try store.open()
+        // More than one statement's worth (`rowsPerStatement`): the first is refused, the
+        // server skips the second.
+        let objects = try (1...1_200).map { try context.insert(into: "item", values: ["v": .text("w\($0)")]) }
+        try context.save()
+        #expect(try store.rows("SELECT count(*), count(DISTINCT id) FROM item WHERE v LIKE 'w%'") == [[.integer(1_200), .integer(1_200)]])
+        let keys = objects.compactMap(\.primaryKey)
+        #expect(keys.count == 1_200 && Set(keys).count == 1_200)
+        #expect(try store.rows("SELECT v FROM item WHERE id = \(keys[1_100])") == [[.text("w1101")]])
+    }
 }

@@ -191,7 +191,7 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// rather than rebuilt.
     public mutating func appendRelationship(_ relationship: RelationshipDescription) {
         fields.storedRelationships.append(relationship)
-        Self.index(relationship, at: fields.storedRelationships.count - 1, in: &fields)
+        Self.index(relationship, at: box.value.storedRelationships.count - 1, in: &fields)
     }
 
     /// Whether `name` is one of the entity's keys (`keyNames`); `ignoringCase`: in any case.

@@ -29,11 +29,13 @@ extension PostgresConnection {
         return try pipelined { next.next() }
     }
 
-    /// Runs the statements `next` makes, until it returns nil, in one pipeline: each is
-    /// sent (and flushed) before the next is made, so the server works on one while Quarry
-    /// makes the next (a save of 20,000 new objects made its 20 statements first, and the
-    /// server, idle till then, took a fifth of the save's time after them).
-    func pipelined(_ next: () -> (sql: String, arguments: [Value])?) throws -> [PostgresResult] {
+    /// Runs the statements `next` makes, until it returns nil, in one pipeline, each sent
+    /// before the next is made. `flushingEach`: each is also flushed to the server at once,
+    /// so the server works on one while Quarry makes the next (a save of 20,000 new objects
+    /// made its 20 statements first, and the server, idle till then, took a fifth of the
+    /// save's time after them); statements made already are better left to libpq's
+    /// buffer, which writes many small ones at a time.
+    func pipelined(flushingEach: Bool = false, _ next: () -> (sql: String, arguments: [Value])?) throws -> [PostgresResult] {
         let table = pq.pointee
         guard transactionDepth > 0, let enter = table.enterPipelineMode, let exit = table.exitPipelineMode,
             let sync = table.pipelineSync, let getResult = table.getResult, let clear = table.clear, enter(handle) == 1
@@ -55,7 +57,7 @@ extension PostgresConnection {
             while let statement = next() {
                 try send(statement.sql, statement.arguments)
                 statements.append(statement.sql)
-                _ = table.flush(handle)
+                if flushingEach { _ = table.flush(handle) }
             }
         } catch {
             failed = PipelineFailure(index: statements.count, error: error)

@@ -38,7 +38,7 @@ extension PostgresSaveStatements {
         var given: [Int64] = []
         given.reserveCapacity(rows.count)
         do {
-            let results = try server.pipelined {
+            let results = try server.pipelined(flushingEach: true) {
                 if savepoint {
                     savepoint = false
                     return ("SAVEPOINT " + Self.savepoint, [])
@@ -59,6 +59,9 @@ extension PostgresSaveStatements {
             }
         } catch let failure as PostgresConnection.PipelineFailure {
             guard (failure.error as? StoreError)?.interruption == nil, !server.isLost else { throw failure.error }
+            // Sending stopped at the failing statement: the rows after it are made too, so
+            // every row up to a refused one is written again, as before any was sent.
+            batch.makeRest()
             given = try alone(Array(rows.prefix(batch.written.count)), keys: keys)
         } catch is RowsNotReturned {
             given = try alone(Array(rows.prefix(batch.written.count)), keys: keys)
@@ -99,6 +102,11 @@ extension PostgresSaveStatements {
                 return false
             }
             return true
+        }
+
+        /// Makes every row not made yet, up to the first refused.
+        mutating func makeRest() {
+            while written.count < rows.count, make(written.count) {}
         }
 
         /// The next statement's SQL and values, nil after the last.
