@@ -30,7 +30,10 @@ import threading
 import time
 
 # (key, title, peer, target ratio Quarry/peer or None, limit on Quarry's peak RSS in
-# MiB or None, timings judged: "both" or "process" for a workload timed only whole)
+# MiB or None, timings judged: "both", "process" for a workload timed only whole, or
+# "process+" for one whose target is set on the whole process, its in-process time shown
+# for information). The targets are issue 62's where it raised them: import 0.35x, the
+# loop 1.0x, key paths 1.1x as whole processes, summarize 0.5x, a first Core Data open 3x.
 # Workloads judged on each side's fastest run rather than its median. The Lua loop runs
 # for a few hundred milliseconds on a machine shared with other work, where both sides'
 # runs fall into a fast and a slow group (another process on the other core): a median
@@ -44,22 +47,22 @@ WORKLOADS = [
     ("startup", "0 start-up, no work", "sqlite3", None, None, "both"),
     ("startup_e", "0b start-up, -e 'local x = 1'", "lua5.4 -e", 1.5, None, "process"),
     ("startup_floor", "0c start-up, -e 'local x = 1'", "empty Swift", 1.15, None, "process"),
-    ("import", "1 import flights.csv", "sqlite3 .import", 2.0, 150, "both"),
+    ("import", "1 import flights.csv", "sqlite3 .import", 0.35, 150, "both"),
     ("count", "2 count, filtered", "sqlite3", 1.5, None, "both"),
     ("sorted", "3 fetch sorted, limit 100", "sqlite3", 1.5, None, "both"),
     ("sections", "4 sectioned count", "sqlite3", 1.5, None, "both"),
-    ("loop", "5 Lua loop, all rows", "lua5.4+LuaSQL", 1.5, 64, "both"),
-    ("rel_tzone", "8a destination.tzone == ...", "sqlite3 JOIN", 1.5, None, "both"),
-    ("rel_boeing", "8b plane.manufacturer == ...", "sqlite3 JOIN", 1.5, None, "both"),
+    ("loop", "5 Lua loop, all rows", "lua5.4+LuaSQL", 1.0, 64, "both"),
+    ("rel_tzone", "8a destination.tzone == ...", "sqlite3 JOIN", 1.1, None, "process+"),
+    ("rel_boeing", "8b plane.manufacturer == ...", "sqlite3 JOIN", 1.1, None, "process+"),
     ("rel_sections", "8c sections by airline.name", "sqlite3 JOIN", 1.5, None, "both"),
     ("fold_c", "9a CONTAINS[c]", "sqlite3 LIKE", 2.0, None, "both"),
     ("fold_cd", "9b CONTAINS[cd]", "sqlite3 LIKE", 2.0, None, "both"),
     ("export_csv", "10a export CSV", "sqlite3 -csv", 1.5, None, "both"),
     ("export_json", "10b export JSON", "sqlite3 -json", 1.5, None, "both"),
     ("export_query", "10c export CSV, export({ sql = ... })", "sqlite3 -csv", 1.5, None, "both"),
-    ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 1.5, None, "both"),
+    ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 0.5, None, "both"),
     ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
-    ("coredata_cold", "12b same, model decoded anew", "sqlite3", 5.0, None, "process"),
+    ("coredata_cold", "12b same, model decoded anew", "sqlite3", 3.0, None, "process"),
     ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
     ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.5, None, "both"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
@@ -74,8 +77,9 @@ WORKLOADS = [
     ("pg_save", "P7 PostgreSQL save of 27,004 rows", "psql UPDATEs", 1.5, None, "both"),
     ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 2.0, None, "both"),
 ]
-# With --scale, targets that the issue sets for the big file (import within 1.2x).
-SCALED_TARGETS = {"import": 1.2}
+# With --scale, targets that the issue sets for the big file (import within 1.2x), and
+# the loop's earlier 1.5x (issue 62's 1.0x is the flights file's).
+SCALED_TARGETS = {"import": 1.2, "loop": 1.5}
 # Quarry against itself: (key, title, reference, target ratio of the cost an observer adds
 # to a save over a full re-fetch of the observed result).
 OBSERVER = ("observer", "6 observer, one save", "re-fetch (ids)", 0.1)
@@ -318,7 +322,7 @@ def report(args):
             for r in failed[s]:
                 notes.append(f"{title}: {s} run {r['status']} after {r['wall']:.1f} s: "
                              + (r["stderr"].strip().splitlines() or [""])[-1][:160])
-        timings = (("process", "wall"), ("in-process", "inproc")) if target is not None and judged == "both" else (("process", "wall"),)
+        timings = (("process", "wall"), ("in-process", "inproc")) if target is not None and judged in ("both", "process+") else (("process", "wall"),)
         if key in FASTEST:
             timings = tuple((f"{t}, fastest", f) for t, f in timings) + tuple((f"{t}, median", f) for t, f in timings)
         for timing, field in timings:
@@ -332,7 +336,7 @@ def report(args):
             else:
                 ratio = None
                 ratio_s = "-"
-            if target is None or timing.endswith(", median"):
+            if target is None or timing.endswith(", median") or (judged == "process+" and timing.startswith("in-process")):
                 target_s, verdict = "-", "-"
             else:
                 target_s = f"<= {target:g}x"
