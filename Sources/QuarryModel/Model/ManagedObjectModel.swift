@@ -2,41 +2,65 @@
 /// see them and as they were declared, and the inheritance between them. It says what
 /// objects there are and knows nothing of where their rows are (see `StoreMapping`).
 public struct ManagedObjectModel {
+    /// What a model holds, in one box shared by its copies: a store hands out a copy each
+    /// time the context asks for an entity (every `new`, every step of a save), which
+    /// retained and released each of these six collections.
+    private struct Fields {
+        var entitiesByName: [String: EntityDescription] = [:]
+        var declaredByName: [String: EntityDescription] = [:]
+        var entityOrder: [String] = []
+        var position: [String: Int] = [:]
+        var links = ModelLinks()
+        var definitionIndex: DefinitionIndex?
+    }
+    private var box = SharedBox(Fields())
+    /// The fields to change: copied first when another model shares them.
+    private var fields: Fields {
+        get { box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            yield &box.value
+        }
+    }
+
     /// Each entity as objects and queries see it (a hierarchy's inherited and sub-entities'
     /// keys included, see `effective`).
     /// Changed only through `setEntity`, which keeps `links` in step.
-    package private(set) var entitiesByName: [String: EntityDescription] = [:]
+    package var entitiesByName: [String: EntityDescription] { box.value.entitiesByName }
     /// Quarry's own entities as declared (their own keys only), for entities in a
     /// hierarchy; `entitiesByName` holds them as objects see them. Changed only through
     /// `setDeclared`.
-    package private(set) var declaredByName: [String: EntityDescription] = [:]
+    package var declaredByName: [String: EntityDescription] { box.value.declaredByName }
     /// Entity names in the order they were defined or found (`appendToOrder`).
-    package private(set) var entityOrder: [String] = []
+    package var entityOrder: [String] { box.value.entityOrder }
     /// Each name's place in `entityOrder`.
-    private var position: [String: Int] = [:]
+    private var position: [String: Int] { box.value.position }
     /// Who relates to whom, and who has sub-entities, without scanning every entity.
-    private var links = ModelLinks()
+    private var links: ModelLinks { box.value.links }
     /// Set while a batch of definitions is defined (`ObjectContext.withDefinitionIndex`).
-    package var definitionIndex: DefinitionIndex?
+    package var definitionIndex: DefinitionIndex? {
+        get { box.value.definitionIndex }
+        _modify { yield &fields.definitionIndex }
+    }
 
     public init() {}
 
     /// Puts `entity` as objects see it under `name` (nil removes it).
     package mutating func setEntity(_ entity: EntityDescription?, named name: String) {
-        links.replace(entitiesByName[name], with: entity, effective: true)
-        entitiesByName[name] = entity
+        fields.links.replace(box.value.entitiesByName[name], with: entity, effective: true)
+        fields.entitiesByName[name] = entity
     }
 
     /// Puts `entity` as declared under `name` (nil removes it).
     package mutating func setDeclared(_ entity: EntityDescription?, named name: String) {
-        links.replace(declaredByName[name], with: entity, effective: false)
-        declaredByName[name] = entity
+        fields.links.replace(box.value.declaredByName[name], with: entity, effective: false)
+        fields.declaredByName[name] = entity
     }
 
     /// Adds `name` at the end of the definition order.
     package mutating func appendToOrder(_ name: String) {
-        if position[name] == nil { position[name] = entityOrder.count }
-        entityOrder.append(name)
+        if box.value.position[name] == nil { fields.position[name] = box.value.entityOrder.count }
+        fields.entityOrder.append(name)
     }
 
     /// The entities in `entityOrder` whose description (as objects see it, or as declared)

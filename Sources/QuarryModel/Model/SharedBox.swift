@@ -5,8 +5,10 @@
 /// `@unchecked Sendable`: the value is only ever changed through a box no one else holds
 /// (`isKnownUniquelyReferenced`, the owner's job), so a box two threads see is never
 /// written.
-package final class SharedBox<Value: Sendable>: @unchecked Sendable {
+package final class SharedBox<Value> {
     package var value: Value
 
     package init(_ value: Value) { self.value = value }
 }
+
+extension SharedBox: @unchecked Sendable where Value: Sendable {}
