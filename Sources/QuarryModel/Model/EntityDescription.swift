@@ -54,7 +54,7 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     private var fields: Fields {
         get { box.value }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            SharedBox.makeUnique(&box)
             yield &box.value
         }
     }

@@ -18,7 +18,7 @@ public struct ManagedObjectModel {
     private var fields: Fields {
         get { box.value }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            SharedBox.makeUnique(&box)
             yield &box.value
         }
     }

@@ -41,7 +41,7 @@ public struct EntityStorage: Equatable, Sendable {
     private var fields: Fields {
         get { box.value }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedBox(box.value) }
+            SharedBox.makeUnique(&box)
             yield &box.value
         }
     }
