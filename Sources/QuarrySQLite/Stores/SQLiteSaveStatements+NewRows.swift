@@ -1,0 +1,118 @@
+import GRDB
+import GRDBSQLite
+import QuarryEngine
+import QuarryModel
+import QuarryStore
+
+/// New rows of Quarry's own tables, several to an INSERT: consecutive rows of one entity
+/// writing the same columns, at most `rowsPerStatement` of them. One INSERT a row spent
+/// most of SQLite's share of a save of 20,000 new objects starting the statement and
+/// updating `sqlite_sequence` (AUTOINCREMENT), and a third of Quarry's running it through
+/// GRDB (issue 62).
+///
+/// A row's key is its rowid. SQLite gives the rows of one INSERT theirs in the order of
+/// its VALUES, each one more than the last (AUTOINCREMENT: every rowid is larger than any
+/// the table had), so the rows' keys are the last rowid and the ones before it. Only a
+/// table that holds to that takes several rows a statement: an AUTOINCREMENT table with
+/// no trigger (which could insert rows of its own between them) and no conflict clause
+/// (IGNORE would skip a row, REPLACE could take another's place). Everything else (a
+/// sub-entity's view, a file's own table, Core Data's, a column SQLite fills) is written
+/// a row at a time, as `insert(_:_:toOne:keys:)` writes it.
+///
+/// A refusal is said as the refused row alone would have it: SQLite undoes the whole
+/// statement a constraint refuses (ABORT), and its rows are written again one at a time,
+/// so the first row refused throws its own error. The save's transaction then rolls
+/// back: nothing is written.
+extension SQLiteSaveStatements {
+    package var insertBatch: Int { Self.newRowsAtOnce }
+
+    /// Rows of a save handed over at once (`SaveRowsWriter`).
+    static let newRowsAtOnce = 1_024
+    /// Rows of one INSERT: 32 take most of what fewer statements save, as for an import
+    /// (`ImportRequest+SQLite`), within SQLite's limit on parameters.
+    static let rowsPerStatement = 32
+
+    package mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64] {
+        var given: [Int64] = []
+        given.reserveCapacity(rows.count)
+        var start = 0
+        while start < rows.count {
+            let first = rows[start]
+            let plan = try planTogether(first, keys: keys)
+            var end = start + 1
+            if let plan, let most = plan.rowsTogether {
+                let limit = min(rows.count, start + most)
+                while end < limit, try planTogether(rows[end], keys: keys) === plan { end += 1 }
+            }
+            if let plan, end - start > 1 {
+                given += try insert(rows[start..<end], plan, keys: keys)
+            } else {
+                given.append(try insert(first.object, first.entity, toOne: first.toOne, keys: keys))
+            }
+            start = end
+        }
+        return given
+    }
+
+    /// The plan of `row`'s INSERT when its rows may go several to a statement, else nil.
+    private mutating func planTogether(_ row: NewRow, keys: SaveChangesRequest.Keys) throws -> InsertPlan? {
+        let storage = storageBox(of: row.entity).storage
+        let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, context: context)
+        // A column SQLite fills comes back with the row (RETURNING): a row at a time.
+        guard filled.isEmpty else { return nil }
+        let plan = try insertPlan(row.entity, filled: filled, toOne: row.toOne, storage: storage)
+        if plan.rowsTogether == nil { plan.rowsTogether = try rowsTogether(plan, row.entity, width: plan.written.count + row.toOne.count) }
+        return (plan.rowsTogether ?? 1) > 1 ? plan : nil
+    }
+
+    /// How many rows of `plan` one statement may write (1: each alone), asked once a save.
+    private func rowsTogether(_ plan: InsertPlan, _ entity: EntityDescription, width: Int) throws -> Int {
+        let storage = plan.storage
+        guard width > 0, entity.parent == nil, storage.layout == .quarry, storage.schema == nil, storage.numberedRows == nil,
+            storage.generated.isEmpty, !storage.keyMayHoldOthers, storage.writtenTable == quoteIdentifier(storage.relation)
+        else { return 1 }
+        // The file's own table, as Quarry made it: no temporary table of the name hides it.
+        let sql = try String.fetchOne(
+            db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [storage.relation])
+        guard let sql, sql.range(of: "AUTOINCREMENT", options: .caseInsensitive) != nil,
+            sql.range(of: "CONFLICT", options: .caseInsensitive) == nil
+        else { return 1 }
+        let triggered = try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 COLLATE NOCASE)
+                    OR EXISTS (SELECT 1 FROM temp.sqlite_master WHERE (type = 'trigger' AND tbl_name = ?1 COLLATE NOCASE) OR name = ?1 COLLATE NOCASE)
+                """, arguments: [storage.relation])
+        guard triggered == false else { return 1 }
+        let variables = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        return max(1, min(Self.rowsPerStatement, variables / width))
+    }
+
+    /// Inserts `rows`, all of `plan`, in one statement; returns their keys in order.
+    private mutating func insert(_ rows: ArraySlice<NewRow>, _ plan: InsertPlan, keys: SaveChangesRequest.Keys) throws -> [Int64] {
+        let count = rows.count
+        var values = SQLiteArguments()
+        for row in rows {
+            for name in plan.written {
+                try append(row.object, row.entity, plan.storage, name, context.insertedValue(row.object, name, keys: keys), to: &values)
+            }
+            values.append(contentsOf: row.toOne.map(\.key))
+        }
+        var together =
+            try plan.statementsTogether[count] ?? (
+                db.makeStatement(sql: plan.head + repeatElement(plan.marks, count: count).joined(separator: ", ")), false
+            )
+        do {
+            defer { plan.statementsTogether[count] = together }
+            try together.statement.executeBound(values, told: &together.told)
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_INTERRUPT && db.isInsideTransaction {
+            // Undone whole (ABORT): each row alone says which was refused.
+            return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
+        }
+        guard db.changesCount == count else {
+            throw StoreError.database(message: "save: \(count) new rows were sent to \(plan.storage.relation), but SQLite wrote \(db.changesCount)")
+        }
+        let last = db.lastInsertedRowID
+        return (0..<count).map { last - Int64(count - 1 - $0) }
+    }
+}
