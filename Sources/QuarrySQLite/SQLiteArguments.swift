@@ -27,11 +27,28 @@ struct SQLiteArguments {
         if case .textBytes(let bytes) = value, stored == value.databaseValue { texts.append((Int32(databaseValues.count), bytes)) }
     }
 
+    /// The bytes of the texts and blobs, as SQLite copies them when bound.
+    var byteCount: Int {
+        databaseValues.reduce(0) { total, value in
+            switch value.storage {
+            case .string(let s): return total + s.utf8.count
+            case .blob(let data): return total + data.count
+            default: return total
+            }
+        }
+    }
+
     /// Whether any text is bound again: a statement with none runs as GRDB runs it.
     var bindsTexts: Bool { !texts.isEmpty }
 
-    fileprivate func bindTexts(to handle: OpaquePointer) {
-        for text in texts { SQLiteCursor.bindText(text.bytes, at: text.index, of: handle) }
+    /// Returns SQLite's first refusal (SQLITE_OK for none).
+    fileprivate func bindTexts(to handle: OpaquePointer) -> Int32 {
+        var refused = SQLITE_OK
+        for text in texts {
+            let code = SQLiteCursor.bindText(text.bytes, at: text.index, of: handle)
+            if code != SQLITE_OK, refused == SQLITE_OK { refused = code }
+        }
+        return refused
     }
 }
 
@@ -40,7 +57,15 @@ extension Statement {
     /// then the texts GRDB cannot hold.
     func setArguments(_ arguments: SQLiteArguments) throws {
         try setArguments(StatementArguments(arguments.databaseValues))
-        arguments.bindTexts(to: sqliteStatement)
+        try refuseIfRefused(arguments.bindTexts(to: sqliteStatement))
+    }
+
+    /// A bind SQLite refused (out of memory under `--memory`) as its error: run anyway,
+    /// the statement would write or compare NULL where the value was.
+    private func refuseIfRefused(_ code: Int32) throws {
+        guard code != SQLITE_OK else { return }
+        throw DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql)
     }
 
     /// Runs the statement with `arguments`: as GRDB runs it when every text is a `String`
@@ -73,13 +98,18 @@ extension Statement {
         // A failed run's error is taken here: GRDB's `setUncheckedArguments` resets the
         // statement expecting none.
         sqlite3_reset(handle)
-        defer { sqlite3_reset(handle) }
+        defer {
+            sqlite3_reset(handle)
+            // The values' copies go now: a statement of many rows kept each row's text until
+            // the save ended, against `--memory` and the rows written after it.
+            sqlite3_clear_bindings(handle)
+        }
         if !told {
             setUncheckedArguments(StatementArguments())
             told = true
         }
-        SQLiteCursor.bind(arguments.databaseValues, to: handle)
-        arguments.bindTexts(to: handle)
+        try refuseIfRefused(SQLiteCursor.bind(arguments.databaseValues, to: handle))
+        try refuseIfRefused(arguments.bindTexts(to: handle))
         try execute()
     }
 

@@ -16,6 +16,9 @@ import QuarryStore
 /// call, 2% of a loop over every row); one is made per statement run, not per row.
 package final class SQLiteCursor: QuarryEngine.RowCursor {
     let handle: OpaquePointer
+    /// The first bind SQLite refused (out of memory under `--memory`): the next step
+    /// throws it, as SQLite would otherwise run the statement with that parameter NULL.
+    private var refusedBind = SQLITE_OK
 
     init(handle: OpaquePointer) { self.handle = handle }
 
@@ -26,23 +29,32 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
     static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
-    package func bind(_ values: [DatabaseValue]) { Self.bind(values, to: handle) }
+    package func bind(_ values: [DatabaseValue]) { note(Self.bind(values, to: handle)) }
 
-    /// Binds `values` to parameters 1... of the statement `handle`.
-    static func bind(_ values: [DatabaseValue], to handle: OpaquePointer) {
+    private func note(_ code: Int32) {
+        if refusedBind == SQLITE_OK { refusedBind = code }
+    }
+
+    /// Binds `values` to parameters 1... of the statement `handle`; returns SQLite's
+    /// first refusal (SQLITE_OK for none), after which a parameter would be NULL.
+    static func bind(_ values: [DatabaseValue], to handle: OpaquePointer) -> Int32 {
+        var refused = SQLITE_OK
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
+            let code: Int32
             switch value.storage {
-            case .null: sqlite3_bind_null(handle, index)
-            case .int64(let v): sqlite3_bind_int64(handle, index, v)
-            case .double(let v): sqlite3_bind_double(handle, index, v)
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .int64(let v): code = sqlite3_bind_int64(handle, index, v)
+            case .double(let v): code = sqlite3_bind_double(handle, index, v)
             // Through the string's own buffer: passed as is, it was copied into a new
             // array first (`utf8CString`) for each value bound.
-            case .string(let s): _ = s.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
+            case .string(let s): code = s.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
             case .blob(let data):
-                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
+            if code != SQLITE_OK, refused == SQLITE_OK { refused = code }
         }
+        return refused
     }
 
     /// Binds Quarry's values as SQLite stores them, text that is not UTF-8 as TEXT, byte
@@ -50,26 +62,28 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
     package func bind(values: [Value]) {
         bind(values.map(\.databaseValue))
         for (i, value) in values.enumerated() {
-            if case .textBytes(let bytes) = value { Self.bindText(bytes, at: Int32(i + 1), of: handle) }
+            if case .textBytes(let bytes) = value { note(Self.bindText(bytes, at: Int32(i + 1), of: handle)) }
         }
     }
 
     /// Binds `bytes` as TEXT whatever they are (SQLite copies them): its storage class is
     /// TEXT, as the value's column keeps it, so `=` with the column finds its row.
-    static func bindText(_ bytes: [UInt8], at index: Int32, of handle: OpaquePointer) {
+    /// Returns SQLite's answer.
+    static func bindText(_ bytes: [UInt8], at index: Int32, of handle: OpaquePointer) -> Int32 {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 // Never empty: an empty text is UTF-8, a `.text`.
-                _ = sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient)
+                sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient)
             }
         }
     }
 
     package func bind(keys: [Int64]) {
-        for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
+        for (i, key) in keys.enumerated() { note(sqlite3_bind_int64(handle, Int32(i + 1), key)) }
     }
 
     package func step() throws -> Bool {
+        if refusedBind != SQLITE_OK { throw StepFailure(code: refusedBind) }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }

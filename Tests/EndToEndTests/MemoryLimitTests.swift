@@ -58,4 +58,23 @@ import Testing
         #expect(fits.status == 0 && fits.lines.count == 2 && fits.lines.last == "1000000\t1", "\(fits)")
         #expect(fits.lines.first?.contains("not enough memory: SQLite's heap") == true, "\(fits)")
     }
+    /// A save of many large new values under `--memory` writes every value (issue 62's
+    /// rows several to an INSERT bound them all at once: a bind SQLite refused was written
+    /// as NULL, and a save that fitted a row at a time ran out of memory), and a value
+    /// SQLite cannot take is refused in one line with nothing written.
+    @Test func largeNewValuesAreWrittenWholeUnderTheLimit() async throws {
+        let sandbox = try Sandbox()
+        let db = sandbox.path("t.db")
+        let script = """
+            entity "Blob" { s = "string", n = "int" }
+            local small, big = string.rep("a", 1900 * 1024), string.rep("b", 10 * 1024 * 1024)
+            for i = 1, 31 do Blob:new{ s = small, n = i } end
+            Blob:new{ s = big, n = 32 }
+            save()
+            local r = sql("SELECT count(*) AS c, sum(length(s)) AS l, sum(s IS NULL) AS nulls FROM Blob")[1]
+            print(r.c, r.l, r.nulls)
+            """
+        let saved = try await sandbox.quarry(["--memory", "64M", db, "-e", script])
+        #expect(saved.status == 0 && saved.stdout == "32\t\(31 * 1900 * 1024 + 10 * 1024 * 1024)\t0\n", "\(saved)")
+    }
 }

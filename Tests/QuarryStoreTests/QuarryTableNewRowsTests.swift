@@ -166,4 +166,30 @@ import Testing
         }
         #expect(wrong.count == 0, "\(wrong.count) rows hold other bytes")
     }
+    /// A table rebuilt without AUTOINCREMENT (the word only in a comment) whose largest
+    /// key is the largest rowid: SQLite picks new keys at random, so the rows go one at a
+    /// time, and each object takes its own row's key.
+    @Test func aTableWithoutAutoincrementIsWrittenARowAtATime() throws {
+        let (context, path, cleanup) = try Self.store()
+        defer { cleanup() }
+        _ = try context.insert(into: "Item", values: ["v": .text("first")])
+        try context.save()
+        try context.connection.database.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE rebuilt ("_pk" INTEGER PRIMARY KEY /* AUTOINCREMENT */, "v" TEXT, "code" TEXT, "n" INTEGER, "author" INTEGER);
+                    INSERT INTO rebuilt SELECT _pk, v, code, n, author FROM Item;
+                    DROP TABLE Item;
+                    ALTER TABLE rebuilt RENAME TO Item;
+                    INSERT INTO Item (_pk, v) VALUES (9223372036854775807, 'max');
+                    """)
+        }
+        let context2 = try OpenFileRequest.open(path: path)
+        let objects = try (1...40).map { try context2.insert(into: "Item", values: ["v": .text("r\($0)")]) }
+        try context2.save()
+        let stored = try Self.stored(path)
+        #expect(stored.count == 42)
+        let wrong = objects.enumerated().filter { i, object in stored[object.primaryKey ?? -1] != "r\(i + 1)" }
+        #expect(wrong.count == 0, "\(wrong.count) objects hold another row's key")
+    }
 }

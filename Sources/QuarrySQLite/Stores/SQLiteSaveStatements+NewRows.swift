@@ -22,7 +22,8 @@ import QuarryStore
 /// A refusal is said as the refused row alone would have it: SQLite undoes the whole
 /// statement a constraint refuses (ABORT), and its rows are written again one at a time,
 /// so the first row refused throws its own error. The save's transaction then rolls
-/// back: nothing is written.
+/// back: nothing is written. An error that ends the transaction itself (SQLite out of
+/// memory or disk) is the save's as it stands.
 extension SQLiteSaveStatements {
     package var insertBatch: Int { Self.newRowsAtOnce }
 
@@ -31,6 +32,10 @@ extension SQLiteSaveStatements {
     /// Rows of one INSERT: 32 take most of what fewer statements save, as for an import
     /// (`ImportRequest+SQLite`), within SQLite's limit on parameters.
     static let rowsPerStatement = 32
+    /// Text and blobs of one INSERT at most: SQLite copies every bound value, so a
+    /// statement of 32 large rows held 32 copies at once (past `--memory` where the rows
+    /// one at a time were not); rows past it are written one at a time.
+    static let bytesPerStatement = 1 << 20
 
     package mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64] {
         var given: [Int64] = []
@@ -74,9 +79,10 @@ extension SQLiteSaveStatements {
         // The file's own table, as Quarry made it: no temporary table of the name hides it.
         let sql = try String.fetchOne(
             db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [storage.relation])
-        guard let sql, sql.range(of: "AUTOINCREMENT", options: .caseInsensitive) != nil,
-            sql.range(of: "CONFLICT", options: .caseInsensitive) == nil
-        else { return 1 }
+        // Words of the SQL, not its text: AUTOINCREMENT in a comment or a default is none.
+        guard let sql else { return 1 }
+        let words = SQLTokens(sql).all
+        guard words.contains(where: { $0.isWord("autoincrement") }), !words.contains(where: { $0.isWord("conflict") }) else { return 1 }
         let triggered = try Bool.fetchOne(
             db,
             sql: """
@@ -98,6 +104,9 @@ extension SQLiteSaveStatements {
             }
             values.append(contentsOf: row.toOne.map(\.key))
         }
+        guard values.byteCount <= Self.bytesPerStatement else {
+            return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
+        }
         var together =
             try plan.statementsTogether[count] ?? (
                 db.makeStatement(sql: plan.head + repeatElement(plan.marks, count: count).joined(separator: ", ")), false
@@ -106,7 +115,8 @@ extension SQLiteSaveStatements {
             defer { plan.statementsTogether[count] = together }
             try together.statement.executeBound(values, told: &together.told)
         } catch let error as DatabaseError where error.resultCode != .SQLITE_INTERRUPT && db.isInsideTransaction {
-            // Undone whole (ABORT): each row alone says which was refused.
+            // Undone whole (ABORT): each row alone says which was refused. (An error that
+            // ended the transaction, out of memory or disk, is the save's as it is.)
             return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
         }
         guard db.changesCount == count else {

@@ -95,7 +95,7 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
                 if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
             }
             run.append(NewRow(object: object, entity: entity, toOne: toOne.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }))
-            // One row at a time (SQLite's) is written at once: no later row waits for it.
+            // An engine writing a row at a time writes it at once: no later row waits for it.
             if rows.insertBatch > 1 { inRun.insert(ObjectIdentifier(object)) }
             if run.count >= rows.insertBatch {
                 try writeRun(&run, &keys, &result)
