@@ -36,11 +36,11 @@ static uint64_t hash_bytes(const unsigned char *p, int n, uint64_t seed) {
 static uint64_t hash_cell(const summary_cell *c) {
     switch (c->type) {
     case SQLITE_INTEGER:
-        return summary_mix64((uint64_t)c->integer ^ 0x1b873593u);
+        return summary_mix64((uint64_t)c->integer ^ SUMMARY_INTEGER_SEED);
     case SQLITE_FLOAT: {
         double d = c->real;
         if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(sqlite3_int64)d)
-            return summary_mix64((uint64_t)(sqlite3_int64)d ^ 0x1b873593u);
+            return summary_mix64((uint64_t)(sqlite3_int64)d ^ SUMMARY_INTEGER_SEED);
         uint64_t bits;
         memcpy(&bits, &d, 8);
         return summary_mix64(bits ^ 0x85ebca6b0000000dULL);
@@ -96,7 +96,21 @@ static int set_insert(uint64_t *set, sqlite3_int64 capacity, uint64_t h) {
 }
 
 int summary_distinct_add(summary_distinct *d, const summary_cell *c) {
-    uint64_t h = hash_cell(c);
+    return summary_distinct_add_hash(d, hash_cell(c));
+}
+
+/* A small integer not seen before (summary_parts.h): its bit, then its hash. */
+int summary_distinct_add_new_small(summary_distinct *d, sqlite3_int64 i) {
+    if (!d->small) {
+        d->small = calloc(SUMMARY_SMALL_RANGE / 64, sizeof(uint64_t));
+        if (!d->small) return 0;
+    }
+    uint64_t bit = (uint64_t)i + SUMMARY_SMALL_RANGE / 2;
+    d->small[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    return summary_distinct_add_hash(d, summary_mix64((uint64_t)i ^ SUMMARY_INTEGER_SEED));
+}
+
+int summary_distinct_add_hash(summary_distinct *d, uint64_t h) {
     if (d->has_last && h == d->last) return 1;
     d->has_last = 1;
     d->last = h;
@@ -137,6 +151,8 @@ sqlite3_int64 summary_distinct_count(const summary_distinct *d, int *estimated) 
 void summary_distinct_free(summary_distinct *d) {
     free(d->set);
     free(d->registers);
+    free(d->small);
     d->set = NULL;
     d->registers = NULL;
+    d->small = NULL;
 }

@@ -4,7 +4,8 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
-/* The parts of quarry_summary (summary_stats.c) kept apart by concept: distinct counts
+/* The parts of quarry_summary kept apart by concept: the aggregate over a row of columns
+   (summary_aggregate.c), one column's statistics (summary_stats.c), distinct counts
    (summary_distinct.c) and the sample quartiles are read from (summary_sample.c).
    Every function that allocates returns 0 when memory ran out, 1 otherwise. */
 
@@ -26,9 +27,30 @@ typedef struct {
     uint64_t last;               /* the previous value's hash: runs of one value skip the set */
     int has_last;
     unsigned char *registers;
+    uint64_t *small;             /* a bit per integer of SUMMARY_SMALL_RANGE seen (or NULL) */
 } summary_distinct;
 
+/* Integers in [-SUMMARY_SMALL_RANGE / 2, SUMMARY_SMALL_RANGE / 2) seen, a bit each (8 KiB
+   a column): most columns of integers repeat values of this range (months, delays,
+   distances), and a value seen before changes neither the set nor the registers, so a
+   bit read spares its hash and the set's probe. */
+#define SUMMARY_SMALL_RANGE 65536
+#define SUMMARY_INTEGER_SEED 0x1b873593u
+
 int summary_distinct_add(summary_distinct *d, const summary_cell *c);
+int summary_distinct_add_hash(summary_distinct *d, uint64_t h);
+int summary_distinct_add_new_small(summary_distinct *d, sqlite3_int64 i);
+uint64_t summary_mix64(uint64_t x);
+
+static inline int summary_distinct_add_integer(summary_distinct *d, sqlite3_int64 i) {
+    uint64_t bit = (uint64_t)i + SUMMARY_SMALL_RANGE / 2;
+    if (bit < SUMMARY_SMALL_RANGE) {
+        if (d->small && (d->small[bit >> 6] >> (bit & 63)) & 1) return 1;
+        return summary_distinct_add_new_small(d, i);
+    }
+    return summary_distinct_add_hash(d, summary_mix64((uint64_t)i ^ SUMMARY_INTEGER_SEED));
+}
+
 /* The count, exact or estimated (*estimated says which). */
 sqlite3_int64 summary_distinct_count(const summary_distinct *d, int *estimated);
 void summary_distinct_free(summary_distinct *d);
@@ -41,11 +63,50 @@ typedef struct {
     uint64_t random;             /* the fixed-seed generator's state */
 } summary_sample;
 
-int summary_sample_add(summary_sample *s, double x);
+int summary_sample_add_slow(summary_sample *s, double x);
+
+/* The common case in line: room left in what is allocated. */
+static inline int summary_sample_add(summary_sample *s, double x) {
+    if (s->count < s->allocated) {
+        s->seen++;
+        s->values[s->count++] = x;
+        return 1;
+    }
+    return summary_sample_add_slow(s, x);
+}
+
 /* Sorts the sample and reads its quartiles into q[0..2]; *estimated: it is a sample. */
 int summary_sample_quartiles(summary_sample *s, double q[3], int *estimated);
 void summary_sample_free(summary_sample *s);
 
-uint64_t summary_mix64(uint64_t x);
+/* A kept extreme owns its bytes (the row's go away with the row). */
+typedef struct {
+    summary_cell value;  /* type 0: nothing kept yet */
+    unsigned char *owned;
+    int capacity;
+} summary_kept;
+
+/* One column's statistics (summary_stats.c). */
+typedef struct {
+    int options;
+    sqlite3_int64 count;
+    summary_kept min, max;
+    summary_distinct distinct;
+    /* mean and deviation */
+    sqlite3_int64 int_sum;
+    int all_integers, int_overflow;
+    double sum, compensation;
+    double welford_mean, m2;
+    summary_sample sample;
+} summary_column;
+
+void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_size, sqlite3_int64 distinct_limit);
+/* Adds one row's values, argv[i] to columns[i]. */
+int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv);
+/* The column's part of the result (quarry_summary.h): its size, then written at `out`
+   (0: out of memory), which returns past its end. */
+sqlite3_int64 summary_column_size(const summary_column *s);
+unsigned char *summary_column_write(summary_column *s, unsigned char *out);
+void summary_column_free(summary_column *s);
 
 #endif

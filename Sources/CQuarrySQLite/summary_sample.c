@@ -16,7 +16,8 @@ static uint64_t next_random(summary_sample *s) {
     return summary_mix64(s->random);
 }
 
-int summary_sample_add(summary_sample *s, double x) {
+/* What summary_sample_add (summary_parts.h) does not do in line: growing, sampling. */
+int summary_sample_add_slow(summary_sample *s, double x) {
     s->seen++;
     if (s->count < s->size) {
         if (s->count == s->allocated) {

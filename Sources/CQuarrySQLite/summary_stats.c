@@ -4,10 +4,11 @@
 #include "quarry_summary.h"
 #include "summary_parts.h"
 
-/* quarry_summary: one aggregate computing every statistic summarize() shows for a column,
-   so the whole table is read once. Before it, summarize() ran five aggregates a column,
-   count(DISTINCT) (an ordered temporary table per column), a second scan for deviations
-   and a sort per quartile: 9-12 s on nycflights13's flights, 42 of those sorts.
+/* One column's statistics for quarry_summary (summary_aggregate.c), every statistic
+   summarize() shows, so the whole table is read once. Before it, summarize() ran five
+   aggregates a column, count(DISTINCT) (an ordered temporary table per column), a second
+   scan for deviations and a sort per quartile: 9-12 s on nycflights13's flights, 42 of
+   those sorts.
 
    Exact: count, min and max (SQLite's order with the BINARY collation, the first of equal
    values kept, as min() and max() do), the mean (integers summed exactly, reals with
@@ -15,35 +16,12 @@
    does not take the difference of two large sums).
    Exact up to a size, estimated past it (flags say which): distinct (summary_distinct.c)
    and quartiles (summary_sample.c). Every choice is deterministic: the same rows in the
-   same order give the same result. */
+   same order give the same result.
 
-#define PROGRESS_EVERY 65536
-
-typedef struct {
-    quarry_summary_progress_fn progress;
-    void *info;
-} summary_app;
-
-/* A kept extreme owns its bytes (the row's go away with the row). */
-typedef struct {
-    summary_cell value;  /* type 0: nothing kept yet */
-    unsigned char *owned;
-    int capacity;
-} kept_cell;
-
-typedef struct {
-    int started, failed;
-    int options;
-    sqlite3_int64 rows, count;
-    kept_cell min, max;
-    summary_distinct distinct;
-    /* mean and deviation */
-    sqlite3_int64 int_sum;
-    int all_integers, int_overflow;
-    double sum, compensation;
-    double welford_mean, m2;
-    summary_sample sample;
-} summary_state;
+   A cell costs a few dozen instructions here against SQLite's own cost of reading it, so
+   integers and reals, most cells, take paths of their own (min and max compared in
+   place, small integers' distinct read from a bitmap); text and blobs take the general
+   one. */
 
 static summary_cell read_cell(sqlite3_value *v) {
     summary_cell c = { sqlite3_value_type(v), 0, 0, NULL, 0 };
@@ -90,7 +68,7 @@ static int compare_cells(const summary_cell *a, const summary_cell *b) {
 }
 
 /* Keeps `c` in `slot` when it is further (sign -1: smaller, 1: larger) than what is kept. */
-static int keep_extreme(kept_cell *slot, const summary_cell *c, int sign) {
+static int keep_extreme(summary_kept *slot, const summary_cell *c, int sign) {
     if (slot->value.type != 0 && sign * compare_cells(c, &slot->value) <= 0) return 1;
     if ((c->type == SQLITE_TEXT || c->type == SQLITE_BLOB) && c->count + 1 > slot->capacity) {
         unsigned char *grown = realloc(slot->owned, (size_t)c->count + 1);
@@ -106,20 +84,36 @@ static int keep_extreme(kept_cell *slot, const summary_cell *c, int sign) {
     return 1;
 }
 
+/* An integer against kept extremes: both integers (the usual case) compare in place, as
+   compare_cells would (strictly further replaces, so the first of equals stays). */
+static int keep_integer(summary_column *s, sqlite3_int64 i) {
+    if (s->min.value.type == SQLITE_INTEGER && s->max.value.type == SQLITE_INTEGER) {
+        if (i < s->min.value.integer) { s->min.value.integer = i; s->min.value.real = (double)i; }
+        else if (i > s->max.value.integer) { s->max.value.integer = i; s->max.value.real = (double)i; }
+        return 1;
+    }
+    summary_cell c = { SQLITE_INTEGER, i, (double)i, NULL, 0 };
+    return keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
+}
+
+/* The same for a real (SQLite stores no NaN; one from an expression compares equal to
+   everything in compare_cells, and here replaces nothing either). */
+static int keep_real(summary_column *s, double r) {
+    if (s->min.value.type == SQLITE_FLOAT && s->max.value.type == SQLITE_FLOAT) {
+        if (r < s->min.value.real) s->min.value.real = r;
+        else if (r > s->max.value.real) s->max.value.real = r;
+        return 1;
+    }
+    summary_cell c = { SQLITE_FLOAT, 0, r, NULL, 0 };
+    return keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
+}
+
 /* MARK: mean and deviation */
 
-static void add_measure(summary_state *s, const summary_cell *c, sqlite3_value *v) {
-    /* As avg() reads a value: text and blobs as the number they spell (or 0). */
-    double x = c->real;
-    sqlite3_int64 integer = c->integer;
-    int type = c->type;
-    if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
-        type = sqlite3_value_numeric_type(v);
-        x = sqlite3_value_double(v);
-        integer = sqlite3_value_int64(v);
-    }
-    if (type == SQLITE_INTEGER) {
-        if (!s->int_overflow && __builtin_add_overflow(s->int_sum, integer, &s->int_sum)) s->int_overflow = 1;
+/* x is the value as avg() reads it; `integer` says whether it was an integer, `i`. */
+static int add_measure(summary_column *s, double x, int integer, sqlite3_int64 i) {
+    if (integer) {
+        if (!s->int_overflow && __builtin_add_overflow(s->int_sum, i, &s->int_sum)) s->int_overflow = 1;
     } else {
         s->all_integers = 0;
     }
@@ -132,47 +126,67 @@ static void add_measure(summary_state *s, const summary_cell *c, sqlite3_value *
     double delta = x - s->welford_mean;
     s->welford_mean += delta / (double)s->count;
     s->m2 += delta * (x - s->welford_mean);
-    if (!summary_sample_add(&s->sample, x)) s->failed = 1;
+    return summary_sample_add(&s->sample, x);
 }
 
-/* MARK: the aggregate */
+/* MARK: a row */
 
-static void summary_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
-    summary_state *s = sqlite3_aggregate_context(context, sizeof(summary_state));
-    if (!s) { sqlite3_result_error_nomem(context); return; }
-    if (!s->started) {
-        s->started = 1;
-        s->options = argc > 1 ? sqlite3_value_int(argv[1]) : 0;
-        s->sample.size = argc > 2 ? sqlite3_value_int64(argv[2]) : 65536;
-        s->distinct.limit = argc > 3 ? sqlite3_value_int64(argv[3]) : 16384;
-        if (s->sample.size < 1) s->sample.size = 1;
-        if (s->distinct.limit < 0) s->distinct.limit = 0;
-        s->sample.random = 0x5eed5eed5eed5eedULL;
-        s->all_integers = 1;
-    }
-    s->rows++;
-    if ((s->options & QUARRY_SUMMARY_PROGRESS) && s->rows % PROGRESS_EVERY == 0) {
-        summary_app *app = sqlite3_user_data(context);
-        if (app && app->progress) app->progress(app->info, s->rows);
-    }
-    if (s->failed) return;
-    summary_cell c = read_cell(argv[0]);
-    if (c.type == SQLITE_NULL) return;
-    s->count++;
-    if (!keep_extreme(&s->min, &c, -1) || !keep_extreme(&s->max, &c, 1) || !summary_distinct_add(&s->distinct, &c)) {
-        s->failed = 1;
-        return;
-    }
-    if (s->options & QUARRY_SUMMARY_MEASURED) add_measure(s, &c, argv[0]);
+void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_size, sqlite3_int64 distinct_limit) {
+    s->options = options;
+    s->sample.size = sample_size < 1 ? 1 : sample_size;
+    s->distinct.limit = distinct_limit < 0 ? 0 : distinct_limit;
+    s->sample.random = 0x5eed5eed5eed5eedULL;
+    s->all_integers = 1;
 }
 
-static sqlite3_int64 value_size(const kept_cell *k) {
+/* Text and blobs: the general way. */
+static int add_cell(summary_column *s, sqlite3_value *v) {
+    summary_cell c = read_cell(v);
+    if (!keep_extreme(&s->min, &c, -1) || !keep_extreme(&s->max, &c, 1) || !summary_distinct_add(&s->distinct, &c)) return 0;
+    if (!(s->options & QUARRY_SUMMARY_MEASURED)) return 1;
+    /* As avg() reads a value: text and blobs as the number they spell (or 0). */
+    int type = sqlite3_value_numeric_type(v);
+    double x = sqlite3_value_double(v);
+    sqlite3_int64 i = sqlite3_value_int64(v);
+    return add_measure(s, x, type == SQLITE_INTEGER, i);
+}
+
+int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv) {
+    for (int k = 0; k < n; k++) {
+        summary_column *s = &columns[k];
+        sqlite3_value *v = argv[k];
+        int type = sqlite3_value_type(v);
+        if (type == SQLITE_NULL) continue;
+        s->count++;
+        if (type == SQLITE_INTEGER) {
+            sqlite3_int64 i = sqlite3_value_int64(v);
+            if (!keep_integer(s, i) || !summary_distinct_add_integer(&s->distinct, i)) return 0;
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, (double)i, 1, i)) return 0;
+        } else if (type == SQLITE_FLOAT) {
+            double r = sqlite3_value_double(v);
+            summary_cell c = { SQLITE_FLOAT, 0, r, NULL, 0 };
+            if (!keep_real(s, r) || !summary_distinct_add(&s->distinct, &c)) return 0;
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0)) return 0;
+        } else if (!add_cell(s, v)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* MARK: the result */
+
+static sqlite3_int64 value_size(const summary_kept *k) {
     sqlite3_int64 size = sizeof(quarry_summary_value);
     if (k->value.type == SQLITE_TEXT || k->value.type == SQLITE_BLOB) size += k->value.count;
     return size;
 }
 
-static unsigned char *write_value(unsigned char *out, const kept_cell *k) {
+sqlite3_int64 summary_column_size(const summary_column *s) {
+    return (sqlite3_int64)sizeof(quarry_summary_header) + value_size(&s->min) + value_size(&s->max);
+}
+
+static unsigned char *write_value(unsigned char *out, const summary_kept *k) {
     quarry_summary_value header = { k->value.type ? k->value.type : SQLITE_NULL, k->value.integer, k->value.real };
     int bytes = k->value.type == SQLITE_TEXT || k->value.type == SQLITE_BLOB;
     if (bytes) header.integer = k->value.count;
@@ -182,21 +196,7 @@ static unsigned char *write_value(unsigned char *out, const kept_cell *k) {
     return out;
 }
 
-static void release(summary_state *s) {
-    free(s->min.owned);
-    free(s->max.owned);
-    summary_distinct_free(&s->distinct);
-    summary_sample_free(&s->sample);
-    memset(s, 0, sizeof *s);
-}
-
-/* Called once, whether the statement ran to its end or not (SQLite finalizes an
-   aggregate's state when it releases it), so the state is always freed here. */
-static void summary_final(sqlite3_context *context) {
-    summary_state *s = sqlite3_aggregate_context(context, 0);
-    if (!s || !s->started) { sqlite3_result_null(context); return; }
-    if (s->failed) { release(s); sqlite3_result_error_nomem(context); return; }
-
+unsigned char *summary_column_write(summary_column *s, unsigned char *out) {
     quarry_summary_header header = { s->count, 0, 0, NAN, NAN, NAN, NAN, NAN };
     int estimated = 0;
     header.distinct = summary_distinct_count(&s->distinct, &estimated);
@@ -209,27 +209,20 @@ static void summary_final(sqlite3_context *context) {
         /* The spread of values one of which is infinite is no number (nil), both ways. */
         if (s->count > 1 && isfinite(header.mean)) header.stddev = sqrt(s->m2 / (double)(s->count - 1));
         double q[3];
-        if (!summary_sample_quartiles(&s->sample, q, &estimated)) { release(s); sqlite3_result_error_nomem(context); return; }
+        if (!summary_sample_quartiles(&s->sample, q, &estimated)) return NULL;
         header.q25 = q[0];
         header.q50 = q[1];
         header.q75 = q[2];
         if (estimated) header.flags |= QUARRY_SUMMARY_QUARTILES_ESTIMATED;
     }
-
-    sqlite3_int64 size = (sqlite3_int64)sizeof header + value_size(&s->min) + value_size(&s->max);
-    unsigned char *blob = malloc((size_t)size);
-    if (!blob) { release(s); sqlite3_result_error_nomem(context); return; }
-    memcpy(blob, &header, sizeof header);
-    unsigned char *end = write_value(write_value(blob + sizeof header, &s->min), &s->max);
-    release(s);
-    sqlite3_result_blob64(context, blob, (sqlite3_uint64)(end - blob), free);
+    memcpy(out, &header, sizeof header);
+    return write_value(write_value(out + sizeof header, &s->min), &s->max);
 }
 
-int quarry_sqlite_add_summary_functions(sqlite3 *db, void *info, quarry_summary_progress_fn progress) {
-    summary_app *app = malloc(sizeof(summary_app));
-    if (!app) return SQLITE_NOMEM;
-    app->progress = progress;
-    app->info = info;
-    return sqlite3_create_function_v2(db, "quarry_summary", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, app,
-                                      NULL, summary_step, summary_final, free);
+void summary_column_free(summary_column *s) {
+    free(s->min.owned);
+    free(s->max.owned);
+    summary_distinct_free(&s->distinct);
+    summary_sample_free(&s->sample);
+    memset(s, 0, sizeof *s);
 }

@@ -1,5 +1,6 @@
 import CQuarrySQLite
 import GRDB
+import GRDBSQLite
 import QuarryEngine
 import QuarryModel
 
@@ -8,27 +9,38 @@ extension SQLiteEngine {
     /// statement passes SQLite's limit of 2,000 result columns.
     static let summaryGroup = 300
 
-    /// Every statistic of every column in one scan: count(*) and one
-    /// `quarry_summary(column, ...)` aggregate per column (summary_stats.c), which answers
-    /// with a blob this decodes. Before it, a summary of nycflights13's flights ran two
-    /// scans, count(DISTINCT) per column and 42 sorts (9-12 s); one scan takes a fraction
-    /// of a second. `distinct` and the quartiles are exact up to the scan's sizes and
-    /// estimated past them, and say so; the rest is exact. None where the schema names a
-    /// collation, which min, max and DISTINCT would follow and the aggregate does not.
+    /// Every statistic of every column in one scan: count(*) and
+    /// `quarry_summary(options, ..., column1, column2, ...)` aggregates
+    /// (summary_aggregate.c), each taking as many columns as SQLite lets a function take
+    /// and answering with a blob this decodes. Before it, a summary of nycflights13's
+    /// flights ran two scans, count(DISTINCT) per column and 42 sorts (9-12 s); one scan
+    /// takes a fraction of a second. `distinct` and the quartiles are exact up to the
+    /// scan's sizes and estimated past them, and say so; the rest is exact. None where the
+    /// schema names a collation, which min, max and DISTINCT would follow and the
+    /// aggregate does not.
     package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? {
         if scan.schemaMayNameCollation, try schemaNamesCollation() { return nil }
         summaryProgress.report = progress
         defer { summaryProgress.report = nil }
         let whereSQL = scan.filter.map { " WHERE (" + $0 + ")" } ?? ""
+        let perCall = try summaryColumnsPerCall()
         var rows = 0
         var columns: [ColumnStatistics?] = []
         for group in stride(from: 0, to: scan.columns.count, by: Self.summaryGroup) {
             let indexes = group..<min(scan.columns.count, group + Self.summaryGroup)
+            let calls = stride(from: indexes.lowerBound, to: indexes.upperBound, by: perCall).map { $0..<min(indexes.upperBound, $0 + perCall) }
             var selects = ["count(*)"]
-            for i in indexes {
-                var flags = scan.columns[i].measured ? Int(QUARRY_SUMMARY_MEASURED) : 0
-                if i == indexes.lowerBound { flags |= Int(QUARRY_SUMMARY_PROGRESS) }
-                selects.append("quarry_summary(\(scan.columns[i].sql), \(flags), \(max(1, scan.sampleSize)), \(max(0, scan.exactDistinctLimit)))")
+            for call in calls {
+                var options = ""
+                var values: [String] = []
+                for i in call {
+                    var flags = scan.columns[i].measured ? Int(QUARRY_SUMMARY_MEASURED) : 0
+                    if i == indexes.lowerBound { flags |= Int(QUARRY_SUMMARY_PROGRESS) }
+                    options += String(flags)
+                    values.append(scan.columns[i].sql)
+                }
+                selects.append(
+                    "quarry_summary('\(options)', \(max(1, scan.sampleSize)), \(max(0, scan.exactDistinctLimit)), \(values.joined(separator: ", ")))")
             }
             var row: [Value]?
             try withRows("SELECT \(selects.joined(separator: ", ")) FROM \(scan.source)\(whereSQL)", cached: false, streamed: false) { cursor in
@@ -37,33 +49,47 @@ extension SQLiteEngine {
             }
             guard let row else { return SummaryScanResult(rows: 0, columns: []) }
             rows = Int(row[0].storedInteger ?? 0)
-            for j in indexes.indices {
+            for (j, call) in calls.enumerated() {
                 // The aggregate answers a blob, or NULL when it read no row.
-                guard case .blob(let blob) = row[1 + j - indexes.lowerBound] else {
-                    columns.append(nil)
+                guard case .blob(let blob) = row[1 + j] else {
+                    columns += Array(repeating: nil, count: call.count)
                     continue
                 }
-                columns.append(Self.statistics(blob))
+                columns += Self.statistics(blob, count: call.count)
             }
         }
         return SummaryScanResult(rows: rows, columns: columns)
     }
 
-    /// One column's statistics from the aggregate's blob (nil: no row was read).
-    private static func statistics(_ blob: [UInt8]) -> ColumnStatistics? {
-        guard blob.count >= MemoryLayout<quarry_summary_header>.size + 2 * MemoryLayout<quarry_summary_value>.size else { return nil }
-        return blob.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> ColumnStatistics in
-            let header = bytes.loadUnaligned(as: quarry_summary_header.self)
-            var offset = MemoryLayout<quarry_summary_header>.size
-            let low = Self.summaryValue(bytes, &offset)
-            let high = Self.summaryValue(bytes, &offset)
-            let number = { (x: Double) -> Double? in x.isNaN ? nil : x }
-            return ColumnStatistics(
-                count: Int(header.count), distinct: Int(header.distinct), min: low, max: high, mean: number(header.mean),
-                stddev: number(header.stddev), q25: number(header.q25), q50: number(header.q50), q75: number(header.q75),
-                distinctIsEstimate: header.flags & Int64(QUARRY_SUMMARY_DISTINCT_ESTIMATED) != 0,
-                quartilesAreEstimates: header.flags & Int64(QUARRY_SUMMARY_QUARTILES_ESTIMATED) != 0)
+    /// How many columns one `quarry_summary` call takes: SQLite's limit on a function's
+    /// arguments (127 unless the library was built with another) less the three options.
+    private func summaryColumnsPerCall() throws -> Int {
+        let limit = try database.unsafeRead { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_FUNCTION_ARG, -1)) }
+        return max(1, limit - 3)
+    }
+
+    /// Each column's statistics from one call's blob, its columns' parts in turn (nil: no
+    /// row was read, or the blob is short).
+    private static func statistics(_ blob: [UInt8], count: Int) -> [ColumnStatistics?] {
+        blob.withUnsafeBytes { bytes in
+            var offset = 0
+            return (0..<count).map { _ in Self.statistics(bytes, &offset) }
         }
+    }
+
+    /// One column's statistics from its part of a blob, at `offset`, which moves past it.
+    private static func statistics(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> ColumnStatistics? {
+        guard offset + MemoryLayout<quarry_summary_header>.size + 2 * MemoryLayout<quarry_summary_value>.size <= bytes.count else { return nil }
+        let header = bytes.loadUnaligned(fromByteOffset: offset, as: quarry_summary_header.self)
+        offset += MemoryLayout<quarry_summary_header>.size
+        let low = Self.summaryValue(bytes, &offset)
+        let high = Self.summaryValue(bytes, &offset)
+        let number = { (x: Double) -> Double? in x.isNaN ? nil : x }
+        return ColumnStatistics(
+            count: Int(header.count), distinct: Int(header.distinct), min: low, max: high, mean: number(header.mean),
+            stddev: number(header.stddev), q25: number(header.q25), q50: number(header.q50), q75: number(header.q75),
+            distinctIsEstimate: header.flags & Int64(QUARRY_SUMMARY_DISTINCT_ESTIMATED) != 0,
+            quartilesAreEstimates: header.flags & Int64(QUARRY_SUMMARY_QUARTILES_ESTIMATED) != 0)
     }
 
     /// A minimum or maximum as the blob holds it, read as a row's column is read

@@ -5,8 +5,8 @@ import QuarryModel
 import QuarryModelFiles
 import QuarryStore
 
-/// Where the connection's `quarry_summary` aggregate (summary_stats.c) reports rows seen,
-/// every 65,536 rows of one column of a summary: `report` is set for one statement by
+/// Where the connection's `quarry_summary` aggregate (summary_aggregate.c) reports rows seen,
+/// every 65,536 rows of a summary's statement: `report` is set for one statement by
 /// whoever shows progress, and nil otherwise. The aggregate holds an unretained pointer
 /// to this object; the context keeps it for as long as the connection lives.
 public final class SummaryProgress {

@@ -3,10 +3,13 @@
 
 #include <sqlite3.h>
 
-/* quarry_summary(value, options, sample_size, exact_distinct_limit): every statistic of
-   summarize() for one column in one aggregate (summary_stats.c), so a table is summarised
-   in one scan. Its result is a blob laid out as below (native byte order: only this
-   process reads it), or NULL when no row was seen. */
+/* quarry_summary(options, sample_size, exact_distinct_limit, value1, ..., valueN): every
+   statistic of summarize() for N columns in one aggregate (summary_aggregate.c), so a
+   table is summarised in one scan. `options` is text, a digit a column: the column's
+   QUARRY_SUMMARY_* options. N is at most SQLite's limit on a function's arguments
+   (SQLITE_LIMIT_FUNCTION_ARG) less three. Its result is a blob holding each column's
+   part in turn, laid out as below (native byte order: only this process reads it), or
+   NULL when no row was seen. */
 
 enum {
     QUARRY_SUMMARY_MEASURED = 1,   /* options: mean, stddev and quartiles (numbers, dates) */
@@ -15,8 +18,9 @@ enum {
     QUARRY_SUMMARY_QUARTILES_ESTIMATED = 2,  /* flags: quartiles are read from a sample */
 };
 
-/* The blob: this header, then the minimum and the maximum, each as a quarry_summary_value
-   followed by its bytes for text and blobs. NaN where a statistic does not apply. */
+/* A column's part: this header, then the minimum and the maximum, each as a
+   quarry_summary_value followed by its bytes for text and blobs. NaN where a statistic
+   does not apply. */
 typedef struct {
     sqlite3_int64 count;     /* non-NULL values */
     sqlite3_int64 distinct;
@@ -30,7 +34,7 @@ typedef struct {
     double real;             /* SQLITE_FLOAT: the value */
 } quarry_summary_value;
 
-/* Rows seen so far by the column asked to report them (every 65,536 rows). */
+/* Rows seen so far by the call whose columns ask to report them (every 65,536 rows). */
 typedef void (*quarry_summary_progress_fn)(void *info, sqlite3_int64 rows);
 
 /* Adds quarry_summary to the connection; `info` goes back to `progress`. SQLite's result code. */
