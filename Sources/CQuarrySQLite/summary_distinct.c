@@ -10,12 +10,25 @@
 #define HLL_BITS 14
 #define HLL_REGISTERS (1 << HLL_BITS)
 #define HLL_MAX_RANK (64 - HLL_BITS + 1)
+#define TEXT_SEED 0x7e47
 
-uint64_t summary_mix64(uint64_t x) {
-    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
+/* The last n (1 to 7) bytes of a value as one word, byte k at bits 8k, as memcpy into a
+   zeroed word reads them on a little-endian machine, without a call: two overlapping
+   loads, or three bytes. */
+static uint64_t tail_word(const unsigned char *p, int n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 4) {
+        uint32_t low, high;
+        memcpy(&low, p, 4);
+        memcpy(&high, p + n - 4, 4);
+        return low | ((uint64_t)high << (8 * (n - 4)));
+    }
+    return p[0] | ((uint64_t)p[n >> 1] << (8 * (n >> 1))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
+#else
+    uint64_t tail = 0;
+    memcpy(&tail, p, (size_t)n);
+    return tail;
+#endif
 }
 
 static uint64_t hash_bytes(const unsigned char *p, int n, uint64_t seed) {
@@ -26,8 +39,7 @@ static uint64_t hash_bytes(const unsigned char *p, int n, uint64_t seed) {
         h = summary_mix64(h ^ word);
         p += 8; n -= 8;
     }
-    uint64_t tail = 0;
-    if (n > 0) memcpy(&tail, p, (size_t)n);
+    uint64_t tail = n > 0 ? tail_word(p, n) : 0;
     return summary_mix64(h ^ tail ^ ((uint64_t)n << 59));
 }
 
@@ -45,9 +57,29 @@ static uint64_t hash_cell(const summary_cell *c) {
         memcpy(&bits, &d, 8);
         return summary_mix64(bits ^ 0x85ebca6b0000000dULL);
     }
-    case SQLITE_TEXT: return hash_bytes(c->bytes, c->count, 0x7e47);
+    case SQLITE_TEXT: return hash_bytes(c->bytes, c->count, TEXT_SEED);
     default: return hash_bytes(c->bytes, c->count, 0xb10b);
     }
+}
+
+/* Short text (1 to 7 bytes: codes, names, identifiers) seen before, by its bytes and
+   length as one word, in a direct-mapped table (8 KiB a column of text): a word read and
+   compared against a value's two hashes and the set's probe. A value seen before changes
+   neither the set nor the registers, so leaving it out is exact. */
+#define SHORT_TEXT_BITS 10
+
+int summary_distinct_add_text(summary_distinct *d, const unsigned char *bytes, int count) {
+    if (count < 1 || count > 7) return summary_distinct_add_hash(d, hash_bytes(bytes, count, TEXT_SEED));
+    uint64_t key = tail_word(bytes, count) | ((uint64_t)count << 56);  /* never 0, a free slot */
+    uint64_t slot = (key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_TEXT_BITS);
+    if (d->short_text && d->short_text[slot] == key) return 1;
+    if (!d->short_text) {
+        d->short_text = calloc((size_t)1 << SHORT_TEXT_BITS, sizeof(uint64_t));
+        if (!d->short_text) return 0;
+    }
+    if (!summary_distinct_add_hash(d, hash_bytes(bytes, count, TEXT_SEED))) return 0;
+    d->short_text[slot] = key;
+    return 1;
 }
 
 static void hll_add(unsigned char *registers, uint64_t h) {
@@ -152,7 +184,9 @@ void summary_distinct_free(summary_distinct *d) {
     free(d->set);
     free(d->registers);
     free(d->small);
+    free(d->short_text);
     d->set = NULL;
     d->registers = NULL;
     d->small = NULL;
+    d->short_text = NULL;
 }

@@ -28,6 +28,7 @@ typedef struct {
     int has_last;
     unsigned char *registers;
     uint64_t *small;             /* a bit per integer of SUMMARY_SMALL_RANGE seen (or NULL) */
+    uint64_t *short_text;        /* short text seen, by its bytes (summary_distinct.c; or NULL) */
 } summary_distinct;
 
 /* Integers in [-SUMMARY_SMALL_RANGE / 2, SUMMARY_SMALL_RANGE / 2) seen, a bit each (8 KiB
@@ -38,9 +39,18 @@ typedef struct {
 #define SUMMARY_INTEGER_SEED 0x1b873593u
 
 int summary_distinct_add(summary_distinct *d, const summary_cell *c);
+int summary_distinct_add_text(summary_distinct *d, const unsigned char *bytes, int count);
 int summary_distinct_add_hash(summary_distinct *d, uint64_t h);
 int summary_distinct_add_new_small(summary_distinct *d, sqlite3_int64 i);
-uint64_t summary_mix64(uint64_t x);
+
+/* SplitMix64's finalizer: the hashes and the sample's generator. In line: a few
+   instructions, called for most cells. */
+static inline uint64_t summary_mix64(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
 
 static inline int summary_distinct_add_integer(summary_distinct *d, sqlite3_int64 i) {
     uint64_t bit = (uint64_t)i + SUMMARY_SMALL_RANGE / 2;
@@ -63,16 +73,38 @@ typedef struct {
     uint64_t random;             /* the fixed-seed generator's state */
 } summary_sample;
 
-int summary_sample_add_slow(summary_sample *s, double x);
+/* The sample's choice for the seen-th value, a function of `seen` and the generator's
+   state, kept for the next column of the same row: every sample starts from the same
+   seed and draws once a value past its size, so columns without NULLs (most) reach the
+   same state at the same value and make the same choice. */
+typedef struct {
+    sqlite3_int64 seen;        /* 0: none kept */
+    uint64_t random, choice;
+} summary_draw;
 
-/* The common case in line: room left in what is allocated. */
-static inline int summary_sample_add(summary_sample *s, double x) {
+int summary_sample_grow_and_add(summary_sample *s, double x);
+
+/* Every value while fewer than `size` were seen (growing the array: summary_sample.c),
+   then a reservoir: the seen-th value replaces a kept one with probability size / seen,
+   which keeps every value seen equally likely to be in the sample. The generator has a
+   fixed seed (SplitMix64's sequence), so the same values in the same order give the
+   same sample. In line: it runs for most cells of a large table. */
+static inline int summary_sample_add(summary_sample *s, double x, summary_draw *draw) {
     if (s->count < s->allocated) {
         s->seen++;
         s->values[s->count++] = x;
         return 1;
     }
-    return summary_sample_add_slow(s, x);
+    if (s->count < s->size) return summary_sample_grow_and_add(s, x);
+    s->seen++;
+    s->random += 0x9e3779b97f4a7c15ULL;
+    if (draw->seen != s->seen || draw->random != s->random) {
+        draw->seen = s->seen;
+        draw->random = s->random;
+        draw->choice = (uint64_t)(((unsigned __int128)summary_mix64(s->random) * (uint64_t)s->seen) >> 64);
+    }
+    if (draw->choice < (uint64_t)s->size) s->values[draw->choice] = x;
+    return 1;
 }
 
 /* Sorts the sample and reads its quartiles into q[0..2]; *estimated: it is a sample. */
@@ -95,6 +127,7 @@ typedef struct {
     /* mean and deviation */
     sqlite3_int64 int_sum;
     int all_integers, int_overflow;
+    int sum_is_int_sum;  /* sum is int_sum and compensation 0, exactly: see add_measure */
     double sum, compensation;
     double welford_mean, m2;
     summary_sample sample;

@@ -5,36 +5,23 @@
 
 /* The values quarry_summary reads quartiles from: all of them up to `size`, then a
    uniform sample of `size` (reservoir sampling with a fixed-seed generator, so the same
-   values in the same order give the same sample). Quartiles are read as pandas and
-   numpy's default read them, linear between the values at ranks floor and ceil of
-   q(n - 1): on every value (n <= size) they are exactly the exact way's. */
+   values in the same order give the same sample: summary_sample_add in summary_parts.h).
+   Quartiles are read as pandas and numpy's default read them, linear between the values
+   at ranks floor and ceil of q(n - 1): on every value (n <= size) they are exactly the
+   exact way's. */
 
 #pragma STDC FP_CONTRACT OFF
 
-static uint64_t next_random(summary_sample *s) {
-    s->random += 0x9e3779b97f4a7c15ULL;
-    return summary_mix64(s->random);
-}
-
-/* What summary_sample_add (summary_parts.h) does not do in line: growing, sampling. */
-int summary_sample_add_slow(summary_sample *s, double x) {
+/* The array grows to `size` (summary_parts.h adds to it). */
+int summary_sample_grow_and_add(summary_sample *s, double x) {
+    sqlite3_int64 size = s->allocated ? s->allocated * 2 : 1024;
+    if (size > s->size) size = s->size;
+    double *grown = realloc(s->values, (size_t)size * sizeof(double));
+    if (!grown) return 0;
+    s->values = grown;
+    s->allocated = size;
     s->seen++;
-    if (s->count < s->size) {
-        if (s->count == s->allocated) {
-            sqlite3_int64 size = s->allocated ? s->allocated * 2 : 1024;
-            if (size > s->size) size = s->size;
-            double *grown = realloc(s->values, (size_t)size * sizeof(double));
-            if (!grown) return 0;
-            s->values = grown;
-            s->allocated = size;
-        }
-        s->values[s->count++] = x;
-        return 1;
-    }
-    /* The seen-th value replaces a kept one with probability size / seen, which keeps
-       every value seen equally likely to be in the sample. */
-    uint64_t j = (uint64_t)(((unsigned __int128)next_random(s) * (uint64_t)s->seen) >> 64);
-    if (j < (uint64_t)s->size) s->values[j] = x;
+    s->values[s->count++] = x;
     return 1;
 }
 
@@ -58,11 +45,17 @@ static int sort_values(double *values, sqlite3_int64 n) {
     if (n < 2) return 1;
     uint64_t *keys = malloc((size_t)n * sizeof(uint64_t)), *other = malloc((size_t)n * sizeof(uint64_t));
     if (!keys || !other) { free(keys); free(other); return 0; }
-    for (sqlite3_int64 i = 0; i < n; i++) keys[i] = sort_key(values[i]);
+    /* Bits every key shares (set in all, or in none) need no pass, nor a count. */
+    uint64_t all = ~(uint64_t)0, any = 0;
+    for (sqlite3_int64 i = 0; i < n; i++) {
+        keys[i] = sort_key(values[i]);
+        all &= keys[i];
+        any |= keys[i];
+    }
     for (int shift = 0; shift < 64; shift += 8) {
+        if ((((all ^ any) >> shift) & 0xff) == 0) continue;
         sqlite3_int64 counts[256] = {0};
         for (sqlite3_int64 i = 0; i < n; i++) counts[(keys[i] >> shift) & 0xff]++;
-        if (counts[(keys[0] >> shift) & 0xff] == n) continue;
         sqlite3_int64 position = 0;
         for (int b = 0; b < 256; b++) { sqlite3_int64 c = counts[b]; counts[b] = position; position += c; }
         for (sqlite3_int64 i = 0; i < n; i++) other[counts[(keys[i] >> shift) & 0xff]++] = keys[i];

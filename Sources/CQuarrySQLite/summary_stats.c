@@ -53,6 +53,19 @@ static int compare_integer_real(sqlite3_int64 i, double r) {
     return s < r ? -1 : s > r ? 1 : 0;
 }
 
+/* memcmp's order, then the shorter first; short values (most text) byte by byte, which
+   a call to memcmp costs more than. */
+static inline int compare_bytes(const unsigned char *a, int an, const unsigned char *b, int bn) {
+    int n = an < bn ? an : bn;
+    if (n > 16) {
+        int c = memcmp(a, b, (size_t)n);
+        return c != 0 ? c : an - bn;
+    }
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return an - bn;
+}
+
 static int compare_cells(const summary_cell *a, const summary_cell *b) {
     int ca = class_of(a->type), cb = class_of(b->type);
     if (ca != cb) return ca < cb ? -1 : 1;
@@ -62,9 +75,7 @@ static int compare_cells(const summary_cell *a, const summary_cell *b) {
         if (a->type == SQLITE_INTEGER) return compare_integer_real(a->integer, b->real);
         return -compare_integer_real(b->integer, a->real);
     }
-    int n = a->count < b->count ? a->count : b->count;
-    int c = n > 0 ? memcmp(a->bytes, b->bytes, (size_t)n) : 0;
-    return c != 0 ? c : a->count - b->count;
+    return compare_bytes(a->bytes, a->count, b->bytes, b->count);
 }
 
 /* Keeps `c` in `slot` when it is further (sign -1: smaller, 1: larger) than what is kept. */
@@ -108,25 +119,57 @@ static int keep_real(summary_column *s, double r) {
     return keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
 }
 
+/* Text against kept text (columns of text, all but the first value): compared in
+   place, copied only when further. */
+static int keep_text(summary_column *s, const summary_cell *c) {
+    if (s->min.value.type == SQLITE_TEXT && s->max.value.type == SQLITE_TEXT) {
+        if (compare_bytes(c->bytes, c->count, s->min.value.bytes, s->min.value.count) < 0) return keep_extreme(&s->min, c, -1);
+        if (compare_bytes(c->bytes, c->count, s->max.value.bytes, s->max.value.count) > 0) return keep_extreme(&s->max, c, 1);
+        return 1;
+    }
+    return keep_extreme(&s->min, c, -1) && keep_extreme(&s->max, c, 1);
+}
+
 /* MARK: mean and deviation */
 
-/* x is the value as avg() reads it; `integer` says whether it was an integer, `i`. */
-static int add_measure(summary_column *s, double x, int integer, sqlite3_int64 i) {
-    if (integer) {
-        if (!s->int_overflow && __builtin_add_overflow(s->int_sum, i, &s->int_sum)) s->int_overflow = 1;
+/* While every value is an integer of at most 2^53 and so is every partial sum, Neumaier's
+   sum is exact: it equals int_sum and its compensation stays +0.0 (t = sum + x is
+   exact, so (sum - t) + x is x - x). So it is not run until a value leaves that range,
+   when it starts from there, and gives the bits it would have given all along. */
+#define EXACT_IN_DOUBLE 9007199254740992LL  /* 2^53 */
+
+static void take_sum(summary_column *s) {
+    if (!s->sum_is_int_sum) return;
+    s->sum = (double)s->int_sum;
+    s->compensation = 0;
+    s->sum_is_int_sum = 0;
+}
+
+/* x is the value as avg() reads it; `integer` says whether it was an integer, `i`. In
+   line wherever it is called: a call a cell cost more than the integers' sum. */
+static inline __attribute__((always_inline)) int add_measure(summary_column *s, double x, int integer, sqlite3_int64 i, summary_draw *draw) {
+    sqlite3_int64 next;
+    if (integer && s->sum_is_int_sum && i >= -EXACT_IN_DOUBLE && i <= EXACT_IN_DOUBLE && !__builtin_add_overflow(s->int_sum, i, &next)
+        && next >= -EXACT_IN_DOUBLE && next <= EXACT_IN_DOUBLE) {
+        s->int_sum = next;
     } else {
-        s->all_integers = 0;
+        take_sum(s);
+        if (integer) {
+            if (!s->int_overflow && __builtin_add_overflow(s->int_sum, i, &s->int_sum)) s->int_overflow = 1;
+        } else {
+            s->all_integers = 0;
+        }
+        /* Neumaier's compensated sum. */
+        double t = s->sum + x;
+        if (fabs(s->sum) >= fabs(x)) s->compensation += (s->sum - t) + x;
+        else s->compensation += (x - t) + s->sum;
+        s->sum = t;
     }
-    /* Neumaier's compensated sum. */
-    double t = s->sum + x;
-    if (fabs(s->sum) >= fabs(x)) s->compensation += (s->sum - t) + x;
-    else s->compensation += (x - t) + s->sum;
-    s->sum = t;
     /* Welford: s->count already counts x. */
     double delta = x - s->welford_mean;
     s->welford_mean += delta / (double)s->count;
     s->m2 += delta * (x - s->welford_mean);
-    return summary_sample_add(&s->sample, x);
+    return summary_sample_add(&s->sample, x, draw);
 }
 
 /* MARK: a row */
@@ -137,21 +180,34 @@ void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_s
     s->distinct.limit = distinct_limit < 0 ? 0 : distinct_limit;
     s->sample.random = 0x5eed5eed5eed5eedULL;
     s->all_integers = 1;
+    s->sum_is_int_sum = 1;
 }
 
-/* Text and blobs: the general way. */
-static int add_cell(summary_column *s, sqlite3_value *v) {
+/* Text and blobs. */
+static int add_cell(summary_column *s, sqlite3_value *v, summary_draw *draw) {
     summary_cell c = read_cell(v);
-    if (!keep_extreme(&s->min, &c, -1) || !keep_extreme(&s->max, &c, 1) || !summary_distinct_add(&s->distinct, &c)) return 0;
+    int kept = c.type == SQLITE_TEXT ? keep_text(s, &c) : keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
+    if (!kept) return 0;
+    if (!(c.type == SQLITE_TEXT ? summary_distinct_add_text(&s->distinct, c.bytes, c.count) : summary_distinct_add(&s->distinct, &c))) return 0;
     if (!(s->options & QUARRY_SUMMARY_MEASURED)) return 1;
     /* As avg() reads a value: text and blobs as the number they spell (or 0). */
     int type = sqlite3_value_numeric_type(v);
     double x = sqlite3_value_double(v);
     sqlite3_int64 i = sqlite3_value_int64(v);
-    return add_measure(s, x, type == SQLITE_INTEGER, i);
+    return add_measure(s, x, type == SQLITE_INTEGER, i, draw);
+}
+
+/* A real's distinct: an integral one is the integer to DISTINCT, and hashes as it
+   (summary_distinct.c), so it may read the same bitmap. */
+static int add_real_distinct(summary_distinct *d, double r) {
+    if (r >= -9223372036854775808.0 && r < 9223372036854775808.0 && r == (double)(sqlite3_int64)r)
+        return summary_distinct_add_integer(d, (sqlite3_int64)r);
+    summary_cell c = { SQLITE_FLOAT, 0, r, NULL, 0 };
+    return summary_distinct_add(d, &c);
 }
 
 int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv) {
+    summary_draw draw = { 0, 0, 0 };
     for (int k = 0; k < n; k++) {
         summary_column *s = &columns[k];
         sqlite3_value *v = argv[k];
@@ -161,13 +217,12 @@ int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv) {
         if (type == SQLITE_INTEGER) {
             sqlite3_int64 i = sqlite3_value_int64(v);
             if (!keep_integer(s, i) || !summary_distinct_add_integer(&s->distinct, i)) return 0;
-            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, (double)i, 1, i)) return 0;
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, (double)i, 1, i, &draw)) return 0;
         } else if (type == SQLITE_FLOAT) {
             double r = sqlite3_value_double(v);
-            summary_cell c = { SQLITE_FLOAT, 0, r, NULL, 0 };
-            if (!keep_real(s, r) || !summary_distinct_add(&s->distinct, &c)) return 0;
-            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0)) return 0;
-        } else if (!add_cell(s, v)) {
+            if (!keep_real(s, r) || !add_real_distinct(&s->distinct, r)) return 0;
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0, &draw)) return 0;
+        } else if (!add_cell(s, v, &draw)) {
             return 0;
         }
     }
@@ -202,6 +257,7 @@ unsigned char *summary_column_write(summary_column *s, unsigned char *out) {
     header.distinct = summary_distinct_count(&s->distinct, &estimated);
     if (estimated) header.flags |= QUARRY_SUMMARY_DISTINCT_ESTIMATED;
     if ((s->options & QUARRY_SUMMARY_MEASURED) && s->count > 0) {
+        take_sum(s);
         if (s->all_integers && !s->int_overflow) header.mean = (double)s->int_sum / (double)s->count;
         /* An infinite value makes the compensation NaN: the plain sum is the answer
            (±inf, or NaN for both), as SQLite's avg() gives it. */
