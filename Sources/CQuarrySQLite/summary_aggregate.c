@@ -22,6 +22,7 @@ typedef struct {
     int n;
     sqlite3_int64 rows;
     summary_column *columns;
+    summary_draw draw;
 } summary_state;
 
 /* Every column's options, one digit each ('0' + QUARRY_SUMMARY_* flags); a digit missing
@@ -65,7 +66,7 @@ static void summary_step(sqlite3_context *context, int argc, sqlite3_value **arg
         if (app && app->progress) app->progress(app->info, s->rows);
     }
     if (s->failed) return;
-    if (argc - FIXED_ARGUMENTS != s->n || !summary_columns_add(s->columns, s->n, argv + FIXED_ARGUMENTS)) s->failed = 1;
+    if (argc - FIXED_ARGUMENTS != s->n || !summary_columns_add(s->columns, s->n, argv + FIXED_ARGUMENTS, &s->draw)) s->failed = 1;
 }
 
 /* Called once, whether the statement ran to its end or not (SQLite finalizes an
@@ -74,11 +75,12 @@ static void summary_final(sqlite3_context *context) {
     summary_state *s = sqlite3_aggregate_context(context, 0);
     if (!s || !s->started) { sqlite3_result_null(context); return; }
     if (s->failed) { release(s); sqlite3_result_error_nomem(context); return; }
-    sqlite3_int64 size = 0;
+    sqlite3_int64 size = sizeof s->rows;
     for (int k = 0; k < s->n; k++) size += summary_column_size(&s->columns[k]);
-    unsigned char *blob = malloc(size > 0 ? (size_t)size : 1);
+    unsigned char *blob = malloc((size_t)size);
     if (!blob) { release(s); sqlite3_result_error_nomem(context); return; }
-    unsigned char *end = blob;
+    memcpy(blob, &s->rows, sizeof s->rows);
+    unsigned char *end = blob + sizeof s->rows;
     for (int k = 0; k < s->n && end; k++) end = summary_column_write(&s->columns[k], end);
     release(s);
     if (!end) { free(blob); sqlite3_result_error_nomem(context); return; }

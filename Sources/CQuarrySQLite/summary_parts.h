@@ -73,13 +73,20 @@ typedef struct {
     uint64_t random;             /* the fixed-seed generator's state */
 } summary_sample;
 
-/* The sample's choice for the seen-th value, a function of `seen` and the generator's
-   state, kept for the next column of the same row: every sample starts from the same
-   seed and draws once a value past its size, so columns without NULLs (most) reach the
-   same state at the same value and make the same choice. */
+/* The sample's choices for the seen-th value, each a function of `seen` and the
+   generator's state, kept for the next columns of the same row: every sample starts from
+   the same seed and draws once a value past its size, so columns with as many NULLs
+   (none, most often) reach the same state at the same value and make the same choice.
+   A few slots, by `seen`, as columns with and without NULLs alternate. */
+#define SUMMARY_DRAW_SLOTS 8
+
 typedef struct {
-    sqlite3_int64 seen;        /* 0: none kept */
+    sqlite3_int64 seen;        /* 0: empty */
     uint64_t random, choice;
+} summary_draw_slot;
+
+typedef struct {
+    summary_draw_slot slots[SUMMARY_DRAW_SLOTS];
 } summary_draw;
 
 int summary_sample_grow_and_add(summary_sample *s, double x);
@@ -98,12 +105,13 @@ static inline int summary_sample_add(summary_sample *s, double x, summary_draw *
     if (s->count < s->size) return summary_sample_grow_and_add(s, x);
     s->seen++;
     s->random += 0x9e3779b97f4a7c15ULL;
-    if (draw->seen != s->seen || draw->random != s->random) {
-        draw->seen = s->seen;
-        draw->random = s->random;
-        draw->choice = (uint64_t)(((unsigned __int128)summary_mix64(s->random) * (uint64_t)s->seen) >> 64);
+    summary_draw_slot *slot = &draw->slots[s->seen % SUMMARY_DRAW_SLOTS];
+    if (slot->seen != s->seen || slot->random != s->random) {
+        slot->seen = s->seen;
+        slot->random = s->random;
+        slot->choice = (uint64_t)(((unsigned __int128)summary_mix64(s->random) * (uint64_t)s->seen) >> 64);
     }
-    if (draw->choice < (uint64_t)s->size) s->values[draw->choice] = x;
+    if (slot->choice < (uint64_t)s->size) s->values[slot->choice] = x;
     return 1;
 }
 
@@ -134,8 +142,8 @@ typedef struct {
 } summary_column;
 
 void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_size, sqlite3_int64 distinct_limit);
-/* Adds one row's values, argv[i] to columns[i]. */
-int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv);
+/* Adds one row's values, argv[i] to columns[i]; `draw` is kept from row to row. */
+int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv, summary_draw *draw);
 /* The column's part of the result (quarry_summary.h): its size, then written at `out`
    (0: out of memory), which returns past its end. */
 sqlite3_int64 summary_column_size(const summary_column *s);

@@ -206,8 +206,7 @@ static int add_real_distinct(summary_distinct *d, double r) {
     return summary_distinct_add(d, &c);
 }
 
-int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv) {
-    summary_draw draw = { 0, 0, 0 };
+int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv, summary_draw *draw) {
     for (int k = 0; k < n; k++) {
         summary_column *s = &columns[k];
         sqlite3_value *v = argv[k];
@@ -217,12 +216,12 @@ int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv) {
         if (type == SQLITE_INTEGER) {
             sqlite3_int64 i = sqlite3_value_int64(v);
             if (!keep_integer(s, i) || !summary_distinct_add_integer(&s->distinct, i)) return 0;
-            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, (double)i, 1, i, &draw)) return 0;
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, (double)i, 1, i, draw)) return 0;
         } else if (type == SQLITE_FLOAT) {
             double r = sqlite3_value_double(v);
             if (!keep_real(s, r) || !add_real_distinct(&s->distinct, r)) return 0;
-            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0, &draw)) return 0;
-        } else if (!add_cell(s, v, &draw)) {
+            if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0, draw)) return 0;
+        } else if (!add_cell(s, v, draw)) {
             return 0;
         }
     }

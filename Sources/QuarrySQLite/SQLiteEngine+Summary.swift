@@ -9,10 +9,10 @@ extension SQLiteEngine {
     /// statement passes SQLite's limit of 2,000 result columns.
     static let summaryGroup = 300
 
-    /// Every statistic of every column in one scan: count(*) and
-    /// `quarry_summary(options, ..., column1, column2, ...)` aggregates
-    /// (summary_aggregate.c), each taking as many columns as SQLite lets a function take
-    /// and answering with a blob this decodes. Before it, a summary of nycflights13's
+    /// Every statistic of every column in one scan: `quarry_summary(options, ...,
+    /// column1, column2, ...)` aggregates (summary_aggregate.c), each taking as many
+    /// columns as SQLite lets a function take and answering with a blob this decodes (the
+    /// rows it read, then each column's statistics). Before it, a summary of nycflights13's
     /// flights ran two scans, count(DISTINCT) per column and 42 sorts (9-12 s); one scan
     /// takes a fraction of a second. `distinct` and the quartiles are exact up to the
     /// scan's sizes and estimated past them, and say so; the rest is exact. None where the
@@ -29,7 +29,7 @@ extension SQLiteEngine {
         for group in stride(from: 0, to: scan.columns.count, by: Self.summaryGroup) {
             let indexes = group..<min(scan.columns.count, group + Self.summaryGroup)
             let calls = stride(from: indexes.lowerBound, to: indexes.upperBound, by: perCall).map { $0..<min(indexes.upperBound, $0 + perCall) }
-            var selects = ["count(*)"]
+            var selects: [String] = []
             for call in calls {
                 var options = ""
                 var values: [String] = []
@@ -48,14 +48,16 @@ extension SQLiteEngine {
                 if try cursor.step() { row = StoreRow(statement: cursor).values }
             }
             guard let row else { return SummaryScanResult(rows: 0, columns: []) }
-            rows = Int(row[0].storedInteger ?? 0)
+            rows = 0
             for (j, call) in calls.enumerated() {
                 // The aggregate answers a blob, or NULL when it read no row.
-                guard case .blob(let blob) = row[1 + j] else {
+                guard j < row.count, case .blob(let blob) = row[j] else {
                     columns += Array(repeating: nil, count: call.count)
                     continue
                 }
-                columns += Self.statistics(blob, count: call.count)
+                let (read, statistics) = Self.statistics(blob, count: call.count)
+                rows = read
+                columns += statistics
             }
         }
         return SummaryScanResult(rows: rows, columns: columns)
@@ -68,12 +70,14 @@ extension SQLiteEngine {
         return max(1, limit - 3)
     }
 
-    /// Each column's statistics from one call's blob, its columns' parts in turn (nil: no
-    /// row was read, or the blob is short).
-    private static func statistics(_ blob: [UInt8], count: Int) -> [ColumnStatistics?] {
+    /// The rows one call's blob says it read, and each column's statistics from its
+    /// columns' parts in turn (nil: the blob is short).
+    private static func statistics(_ blob: [UInt8], count: Int) -> (rows: Int, columns: [ColumnStatistics?]) {
         blob.withUnsafeBytes { bytes in
-            var offset = 0
-            return (0..<count).map { _ in Self.statistics(bytes, &offset) }
+            guard bytes.count >= MemoryLayout<Int64>.size else { return (0, Array(repeating: nil, count: count)) }
+            var offset = MemoryLayout<Int64>.size
+            let columns = (0..<count).map { _ in Self.statistics(bytes, &offset) }
+            return (Int(bytes.loadUnaligned(as: Int64.self)), columns)
         }
     }
 

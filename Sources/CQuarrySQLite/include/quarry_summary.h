@@ -7,9 +7,10 @@
    statistic of summarize() for N columns in one aggregate (summary_aggregate.c), so a
    table is summarised in one scan. `options` is text, a digit a column: the column's
    QUARRY_SUMMARY_* options. N is at most SQLite's limit on a function's arguments
-   (SQLITE_LIMIT_FUNCTION_ARG) less three. Its result is a blob holding each column's
-   part in turn, laid out as below (native byte order: only this process reads it), or
-   NULL when no row was seen. */
+   (SQLITE_LIMIT_FUNCTION_ARG) less three. Its result is a blob: the rows seen (an
+   sqlite3_int64; no count(*) needs to step beside it), then each column's part in turn,
+   laid out as below (native byte order: only this process reads it); or NULL when no
+   row was seen. */
 
 enum {
     QUARRY_SUMMARY_MEASURED = 1,   /* options: mean, stddev and quartiles (numbers, dates) */
