@@ -41,6 +41,37 @@ private func firstIndex(in values: [Double], where test: (Double) -> Bool) -> In
     return low
 }
 
+/// A file Quarry did not create, made by `sql` (GRDB, `arguments` for its statements),
+/// opened read-only for `body`.
+private func withForeignFile(_ sql: String, _ arguments: [[DatabaseValueConvertible?]] = [], _ body: (ObjectContext) throws -> Void) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-summary-\(UUID().uuidString).sqlite").path
+    defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in try db.execute(sql: sql) }
+    try queue.close()
+    let context = try StoreOpener.open(path, readOnly: true)
+    defer { context.close() }
+    try body(context)
+}
+
+/// Every column's count, nulls, distinct, min and max against SQLite's own aggregates, in
+/// the table's order; the summaries.
+@discardableResult
+private func agreeWithSQLite(_ context: ObjectContext, _ table: String, columns: Int) throws -> [AttributeSummary] {
+    let summaries = try SummaryRequest(FetchRequest(entityName: table)).execute(in: context)
+    #expect(summaries.count == columns, "\(table): \(summaries.map(\.column))")
+    let rows: Int = try hand(context, "SELECT count(*) AS n FROM \(table)")["n"]
+    for summary in summaries {
+        let c = "\"\(summary.column)\""
+        let row = try hand(context, "SELECT count(\(c)) AS n, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM \(table)")
+        #expect(summary.count == row["n"] && summary.nulls == rows - summary.count, "\(table).\(summary.column) count")
+        #expect(summary.distinct == row["d"] && !summary.distinctIsEstimate, "\(table).\(summary.column) distinct \(summary.distinct)")
+        #expect(summary.min == summary.type.decode(Value(row["lo"] as DatabaseValue)), "\(table).\(summary.column) min \(summary.min)")
+        #expect(summary.max == summary.type.decode(Value(row["hi"] as DatabaseValue)), "\(table).\(summary.column) max \(summary.max)")
+    }
+    return summaries
+}
+
 struct SummaryApproximationTests {
     /// HyperLogLog with 2^14 registers has a standard error of about 0.8%: every estimate
     /// is within 3% of count(DISTINCT), and each says it is an estimate.
@@ -196,22 +227,105 @@ struct SummaryApproximationTests {
                 """
             )
         ] {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-summary-\(UUID().uuidString).sqlite").path
-            defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-            let queue = try DatabaseQueue(path: path)
-            try queue.write { db in try db.execute(sql: schema) }
-            try queue.close()
-            let context = try StoreOpener.open(path, readOnly: true)
-            defer { context.close() }
-            let summaries = try SummaryRequest(FetchRequest(entityName: table)).execute(in: context)
-            #expect(summaries.count >= 2, "\(table)")
-            for summary in summaries {
-                let c = "\"\(summary.column)\""
-                let row = try hand(context, "SELECT count(\(c)) AS n, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM \(table)")
-                #expect(summary.count == row["n"] && summary.distinct == row["d"], "\(table).\(summary.column)")
-                #expect(summary.min == summary.type.decode(Value(row["lo"] as DatabaseValue)), "\(table).\(summary.column) min")
-                #expect(summary.max == summary.type.decode(Value(row["hi"] as DatabaseValue)), "\(table).\(summary.column) max")
+            try withForeignFile(schema) { context in
+                let summaries = try SummaryRequest(FetchRequest(entityName: table)).execute(in: context)
+                #expect(summaries.count >= 2, "\(table)")
+                for summary in summaries {
+                    let c = "\"\(summary.column)\""
+                    let row = try hand(context, "SELECT count(\(c)) AS n, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM \(table)")
+                    #expect(summary.count == row["n"] && summary.distinct == row["d"], "\(table).\(summary.column)")
+                    #expect(summary.min == summary.type.decode(Value(row["lo"] as DatabaseValue)), "\(table).\(summary.column) min")
+                    #expect(summary.max == summary.type.decode(Value(row["hi"] as DatabaseValue)), "\(table).\(summary.column) max")
+                }
             }
+        }
+    }
+
+    /// One aggregate call takes as many columns as SQLite lets a function take (124 here)
+    /// and one statement 300: a table of 310 columns of integers, reals and text spans
+    /// three calls and two statements, and every column still gets its own statistics.
+    @Test func aTableWiderThanACallAndAStatementAgreesWithSQLite() throws {
+        let width = 310
+        let kinds = ["INTEGER", "REAL", "TEXT"]
+        var sql = "CREATE TABLE W(id INTEGER PRIMARY KEY, " + (0..<width).map { "c\($0) \(kinds[$0 % 3])" }.joined(separator: ", ") + ");"
+        for row in 0..<40 {
+            let values = (0..<width).map { k -> String in
+                if (row + k) % 9 == 0 { return "NULL" }
+                switch k % 3 {
+                case 0: return String(k * 1_000 + (row * 7 + k) % (k % 13 + 2))
+                case 1: return String(Double(k) + Double((row * 5 + k) % 11) * 0.5)
+                default: return "'t\(k)-\((row + k) % 6)'"
+                }
+            }
+            sql += "INSERT INTO W(" + (0..<width).map { "c\($0)" }.joined(separator: ", ") + ") VALUES (" + values.joined(separator: ", ") + ");"
+        }
+        try withForeignFile(sql) { context in
+            let summaries = try agreeWithSQLite(context, "W", columns: width + 1)
+            // Each column's own values, not a neighbour's: its number is in its extremes.
+            for k in [0, 122, 123, 124, 125, 247, 248, 299, 300, 309] {
+                let summary = try #require(summaries.first { $0.column == "c\(k)" })
+                switch k % 3 {
+                case 0: #expect(summary.min.storedInteger.map { $0 / 1_000 } == Int64(k), "c\(k) \(summary.min)")
+                case 1: #expect(summary.min.storedReal.map { Int($0) } == k, "c\(k) \(summary.min)")
+                default: #expect(summary.max == .text("t\(k)-5"), "c\(k) \(summary.max)")
+                }
+            }
+        }
+    }
+
+    /// An integer and a real of the same value are equal to min and max, which keep the
+    /// first (SQLite's min() and max() do): 1.0 then 1 gives the real, 1 then 1.0 the
+    /// integer. Integers and reals compared in place, and text, keep SQLite's order.
+    @Test func tiesOfIntegersAndRealsKeepTheFirstAsSQLiteDoes() throws {
+        let sql = """
+            CREATE TABLE T(id INTEGER PRIMARY KEY, a, b, c, s TEXT);
+            INSERT INTO T(a, b, c, s) VALUES (1.0, 1, 3, 'N1'), (1, 1.0, 2.5, 'N10'), (2, 2.0, 2, 'N1'), (2.0, 2, 3.0, ''), (1, 1.0, 2.0, 'N0');
+            """
+        try withForeignFile(sql) { context in
+            let summaries = try agreeWithSQLite(context, "T", columns: 5)
+            let kinds = try context.connection.read { db in
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT typeof(min(a)) FROM T UNION ALL SELECT typeof(max(a)) FROM T UNION ALL SELECT typeof(min(b)) FROM T UNION ALL SELECT typeof(max(b)) FROM T"
+                )
+            }
+            // The ties do decide something: SQLite's answers differ in kind.
+            #expect(kinds == ["real", "integer", "integer", "real"])
+            let s = try #require(summaries.first { $0.column == "s" })
+            #expect(s.min == .text("") && s.max == .text("N10"))
+        }
+    }
+
+    /// Distinct values skip work for values seen before (a bitmap of small integers, which
+    /// integral reals share; a table of short text); at the edges of both, and past the
+    /// table's size, they still count what count(DISTINCT) counts.
+    @Test func distinctCountsAgreeWithSQLiteAtTheEdgesOfTheirShortcuts() throws {
+        var sql = "CREATE TABLE D(id INTEGER PRIMARY KEY, i INTEGER, r REAL, n NUMERIC, s TEXT, x);"
+        let integers = [-32_770, -32_769, -32_768, -32_767, -1, 0, 1, 32_766, 32_767, 32_768, 32_769, 1 << 40]
+        for row in 0..<3_000 {
+            let i = integers[row % integers.count] + (row % 5 == 0 ? 0 : row % 3)
+            let n = row % 4 == 0 ? "\(i).0" : row % 4 == 1 ? "\(i)" : row % 4 == 2 ? "\(Double(i) + 0.5)" : "'\(i % 7)'"
+            let text = String(repeating: "ab", count: row % 6) + String(row % 1_500)
+            let x = ["'a'", "CAST(X'6100' AS TEXT)", "X'61'", "''", "'é'", "1", "1.0", "'1'"][row % 8]
+            sql += "INSERT INTO D(i, r, n, s, x) VALUES (\(i), \(Double(i)), \(n), '\(text.prefix(row % 10))', \(x));"
+        }
+        try withForeignFile(sql) { context in
+            try agreeWithSQLite(context, "D", columns: 6)
+        }
+    }
+
+    /// While every value and partial sum is an integer within 2^53 the mean's compensated
+    /// sum is not run (it is exact there); past it, it starts from that sum and keeps what
+    /// a plain sum of doubles would round away: 2^53 + 1 + 1 + 0.5 over 4 is 2^51 + 0.5.
+    @Test func aMeanPastTwoToTheFiftyThreeKeepsItsCompensation() throws {
+        let sql = """
+            CREATE TABLE N(id INTEGER PRIMARY KEY, a NUMERIC);
+            INSERT INTO N(a) VALUES (9007199254740992), (1), (1), (0.5);
+            """
+        try withForeignFile(sql) { context in
+            let summary = try #require(try SummaryRequest(FetchRequest(entityName: "N")).execute(in: context).first { $0.column == "a" })
+            #expect(number(summary.mean) == 2_251_799_813_685_248.5, "\(String(describing: summary.mean))")
         }
     }
 }
