@@ -18,6 +18,7 @@ typedef struct {
 
 typedef struct {
     int started, failed;
+    int misused;         /* called with fewer than FIXED_ARGUMENTS arguments */
     int progress;        /* this call reports rows seen */
     int n;
     sqlite3_int64 rows;
@@ -59,7 +60,8 @@ static int start(summary_state *s, int argc, sqlite3_value **argv) {
 static void summary_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
     summary_state *s = sqlite3_aggregate_context(context, sizeof(summary_state));
     if (!s) { sqlite3_result_error_nomem(context); return; }
-    if (!s->started && (argc < FIXED_ARGUMENTS || !start(s, argc, argv))) s->failed = 1;
+    if (!s->started && argc < FIXED_ARGUMENTS) s->started = s->misused = s->failed = 1;
+    if (!s->started && !start(s, argc, argv)) s->failed = 1;
     s->rows++;
     if (s->progress && s->rows % PROGRESS_EVERY == 0) {
         summary_app *app = sqlite3_user_data(context);
@@ -74,6 +76,11 @@ static void summary_step(sqlite3_context *context, int argc, sqlite3_value **arg
 static void summary_final(sqlite3_context *context) {
     summary_state *s = sqlite3_aggregate_context(context, 0);
     if (!s || !s->started) { sqlite3_result_null(context); return; }
+    if (s->misused) {
+        release(s);
+        sqlite3_result_error(context, "quarry_summary takes options, a sample size, a distinct limit and values", -1);
+        return;
+    }
     if (s->failed) { release(s); sqlite3_result_error_nomem(context); return; }
     sqlite3_int64 size = sizeof s->rows;
     for (int k = 0; k < s->n; k++) size += summary_column_size(&s->columns[k]);

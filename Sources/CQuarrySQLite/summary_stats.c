@@ -186,6 +186,8 @@ void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_s
 /* Text and blobs. */
 static int add_cell(summary_column *s, sqlite3_value *v, summary_draw *draw) {
     summary_cell c = read_cell(v);
+    /* No bytes for a length: the library ran out of memory converting the value. */
+    if (__builtin_expect(!c.bytes && c.count > 0, 0)) return 0;
     int kept = c.type == SQLITE_TEXT ? keep_text(s, &c) : keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
     if (!kept) return 0;
     if (!(c.type == SQLITE_TEXT ? summary_distinct_add_text(&s->distinct, c.bytes, c.count) : summary_distinct_add(&s->distinct, &c))) return 0;
