@@ -12,25 +12,6 @@
 #define HLL_MAX_RANK (64 - HLL_BITS + 1)
 #define TEXT_SEED 0x7e47
 
-/* The last n (1 to 7) bytes of a value as one word, byte k at bits 8k, as memcpy into a
-   zeroed word reads them on a little-endian machine, without a call: two overlapping
-   loads, or three bytes. */
-static uint64_t tail_word(const unsigned char *p, int n) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (n >= 4) {
-        uint32_t low, high;
-        memcpy(&low, p, 4);
-        memcpy(&high, p + n - 4, 4);
-        return low | ((uint64_t)high << (8 * (n - 4)));
-    }
-    return p[0] | ((uint64_t)p[n >> 1] << (8 * (n >> 1))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
-#else
-    uint64_t tail = 0;
-    memcpy(&tail, p, (size_t)n);
-    return tail;
-#endif
-}
-
 static uint64_t hash_bytes(const unsigned char *p, int n, uint64_t seed) {
     uint64_t h = summary_mix64(seed ^ ((uint64_t)(unsigned)n * 0x9e3779b97f4a7c15ULL));
     while (n >= 8) {
@@ -39,7 +20,7 @@ static uint64_t hash_bytes(const unsigned char *p, int n, uint64_t seed) {
         h = summary_mix64(h ^ word);
         p += 8; n -= 8;
     }
-    uint64_t tail = n > 0 ? tail_word(p, n) : 0;
+    uint64_t tail = n > 0 ? summary_tail_word(p, n) : 0;
     return summary_mix64(h ^ tail ^ ((uint64_t)n << 59));
 }
 
@@ -62,23 +43,17 @@ static uint64_t hash_cell(const summary_cell *c) {
     }
 }
 
-/* Short text (1 to 7 bytes: codes, names, identifiers) seen before, by its bytes and
-   length as one word, in a direct-mapped table (8 KiB a column of text): a word read and
-   compared against a value's two hashes and the set's probe. A value seen before changes
-   neither the set nor the registers, so leaving it out is exact. */
-#define SHORT_TEXT_BITS 10
-
-int summary_distinct_add_text(summary_distinct *d, const unsigned char *bytes, int count) {
+/* Short text not found in the table (summary_parts.h): hashed into the set, then kept
+   in the table. */
+int summary_distinct_add_new_text(summary_distinct *d, const unsigned char *bytes, int count) {
     if (count < 1 || count > 7) return summary_distinct_add_hash(d, hash_bytes(bytes, count, TEXT_SEED));
-    uint64_t key = tail_word(bytes, count) | ((uint64_t)count << 56);  /* never 0, a free slot */
-    uint64_t slot = (key * 0x9e3779b97f4a7c15ULL) >> (64 - SHORT_TEXT_BITS);
-    if (d->short_text && d->short_text[slot] == key) return 1;
     if (!d->short_text) {
-        d->short_text = calloc((size_t)1 << SHORT_TEXT_BITS, sizeof(uint64_t));
+        d->short_text = calloc((size_t)1 << SUMMARY_SHORT_TEXT_BITS, sizeof(uint64_t));
         if (!d->short_text) return 0;
     }
     if (!summary_distinct_add_hash(d, hash_bytes(bytes, count, TEXT_SEED))) return 0;
-    d->short_text[slot] = key;
+    uint64_t key = summary_short_text_key(bytes, count);
+    d->short_text[summary_short_text_slot(key)] = key;
     return 1;
 }
 

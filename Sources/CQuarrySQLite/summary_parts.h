@@ -2,6 +2,7 @@
 #define QUARRY_SUMMARY_PARTS_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sqlite3.h>
 
 /* The parts of quarry_summary kept apart by concept: the aggregate over a row of columns
@@ -28,7 +29,7 @@ typedef struct {
     int has_last;
     unsigned char *registers;
     uint64_t *small;             /* a bit per integer of SUMMARY_SMALL_RANGE seen (or NULL) */
-    uint64_t *short_text;        /* short text seen, by its bytes (summary_distinct.c; or NULL) */
+    uint64_t *short_text;        /* short text seen, by its bytes (below; or NULL) */
 } summary_distinct;
 
 /* Integers in [-SUMMARY_SMALL_RANGE / 2, SUMMARY_SMALL_RANGE / 2) seen, a bit each (8 KiB
@@ -39,7 +40,7 @@ typedef struct {
 #define SUMMARY_INTEGER_SEED 0x1b873593u
 
 int summary_distinct_add(summary_distinct *d, const summary_cell *c);
-int summary_distinct_add_text(summary_distinct *d, const unsigned char *bytes, int count);
+int summary_distinct_add_new_text(summary_distinct *d, const unsigned char *bytes, int count);
 int summary_distinct_add_hash(summary_distinct *d, uint64_t h);
 int summary_distinct_add_new_small(summary_distinct *d, sqlite3_int64 i);
 
@@ -59,6 +60,47 @@ static inline int summary_distinct_add_integer(summary_distinct *d, sqlite3_int6
         return summary_distinct_add_new_small(d, i);
     }
     return summary_distinct_add_hash(d, summary_mix64((uint64_t)i ^ SUMMARY_INTEGER_SEED));
+}
+
+/* A value's n bytes (1 to 7) as one word, byte k at bits 8k, as memcpy into a zeroed
+   word reads them on a little-endian machine, without a call: two overlapping loads, or
+   three bytes. */
+static inline uint64_t summary_tail_word(const unsigned char *p, int n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 4) {
+        uint32_t low, high;
+        memcpy(&low, p, 4);
+        memcpy(&high, p + n - 4, 4);
+        return low | ((uint64_t)high << (8 * (n - 4)));
+    }
+    return p[0] | ((uint64_t)p[n >> 1] << (8 * (n >> 1))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
+#else
+    uint64_t tail = 0;
+    memcpy(&tail, p, (size_t)n);
+    return tail;
+#endif
+}
+
+/* Short text (1 to 7 bytes: codes, names, identifiers) seen before, by its bytes and
+   length as one word, in a direct-mapped table (8 KiB a column of text): a word read and
+   compared, against a value's two hashes and the set's probe. A value seen before
+   changes neither the set nor the registers, so leaving it out is exact. */
+#define SUMMARY_SHORT_TEXT_BITS 10
+
+static inline uint64_t summary_short_text_key(const unsigned char *p, int n) {
+    return summary_tail_word(p, n) | ((uint64_t)n << 56);  /* never 0, a free slot */
+}
+
+static inline uint64_t summary_short_text_slot(uint64_t key) {
+    return (key * 0x9e3779b97f4a7c15ULL) >> (64 - SUMMARY_SHORT_TEXT_BITS);
+}
+
+static inline int summary_distinct_add_text(summary_distinct *d, const unsigned char *bytes, int count) {
+    if (count >= 1 && count <= 7 && d->short_text) {
+        uint64_t key = summary_short_text_key(bytes, count);
+        if (d->short_text[summary_short_text_slot(key)] == key) return 1;
+    }
+    return summary_distinct_add_new_text(d, bytes, count);
 }
 
 /* The count, exact or estimated (*estimated says which). */
