@@ -147,7 +147,7 @@ static inline int summary_sample_add(summary_sample *s, double x, summary_draw *
     if (s->count < s->size) return summary_sample_grow_and_add(s, x);
     s->seen++;
     s->random += 0x9e3779b97f4a7c15ULL;
-    summary_draw_slot *slot = &draw->slots[s->seen % SUMMARY_DRAW_SLOTS];
+    summary_draw_slot *slot = &draw->slots[(uint64_t)s->seen % SUMMARY_DRAW_SLOTS];
     if (slot->seen != s->seen || slot->random != s->random) {
         slot->seen = s->seen;
         slot->random = s->random;

@@ -148,10 +148,10 @@ static void take_sum(summary_column *s) {
 /* x is the value as avg() reads it; `integer` says whether it was an integer, `i`. In
    line wherever it is called: a call a cell cost more than the integers' sum. */
 static inline __attribute__((always_inline)) int add_measure(summary_column *s, double x, int integer, sqlite3_int64 i, summary_draw *draw) {
-    sqlite3_int64 next;
-    if (integer && s->sum_is_int_sum && i >= -EXACT_IN_DOUBLE && i <= EXACT_IN_DOUBLE && !__builtin_add_overflow(s->int_sum, i, &next)
-        && next >= -EXACT_IN_DOUBLE && next <= EXACT_IN_DOUBLE) {
-        s->int_sum = next;
+    /* Both within 2^53, so their sum cannot overflow; one comparison each for the range. */
+    if (integer && s->sum_is_int_sum && (uint64_t)i + EXACT_IN_DOUBLE <= 2 * (uint64_t)EXACT_IN_DOUBLE
+        && (uint64_t)(s->int_sum + i) + EXACT_IN_DOUBLE <= 2 * (uint64_t)EXACT_IN_DOUBLE) {
+        s->int_sum += i;
     } else {
         take_sum(s);
         if (integer) {
