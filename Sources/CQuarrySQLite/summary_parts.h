@@ -53,6 +53,8 @@ static inline uint64_t summary_mix64(uint64_t x) {
     return x;
 }
 
+/* An integer (or an integral real: DISTINCT and the hash take them as one): a small one
+   seen before ends at its bit; any other is hashed as summary_distinct.c hashes it. */
 static inline int summary_distinct_add_integer(summary_distinct *d, sqlite3_int64 i) {
     uint64_t bit = (uint64_t)i + SUMMARY_SMALL_RANGE / 2;
     if (bit < SUMMARY_SMALL_RANGE) {
