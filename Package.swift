@@ -149,7 +149,8 @@ let package = Package(
             name: "QuarryFetchTests",
             dependencies: [
                 "QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
-                "QuarryEngine", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")
+                "QuarryEngine", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ], swiftSettings: swift5),
         .testTarget(
             name: "QuarryFormatTests",

@@ -28,39 +28,61 @@ extension SQLiteEngine {
         var columns: [ColumnStatistics?] = []
         for group in stride(from: 0, to: scan.columns.count, by: Self.summaryGroup) {
             let indexes = group..<min(scan.columns.count, group + Self.summaryGroup)
-            let calls = stride(from: indexes.lowerBound, to: indexes.upperBound, by: perCall).map { $0..<min(indexes.upperBound, $0 + perCall) }
-            var selects: [String] = []
-            for call in calls {
-                var options = ""
-                var values: [String] = []
-                for i in call {
-                    var flags = scan.columns[i].measured ? Int(QUARRY_SUMMARY_MEASURED) : 0
-                    if i == indexes.lowerBound { flags |= Int(QUARRY_SUMMARY_PROGRESS) }
-                    options += String(flags)
-                    values.append(scan.columns[i].sql)
-                }
-                selects.append(
-                    "quarry_summary('\(options)', \(max(1, scan.sampleSize)), \(max(0, scan.exactDistinctLimit)), \(values.joined(separator: ", ")))")
+            let read: (rows: Int, columns: [ColumnStatistics?])?
+            do {
+                read = try summarize(scan, indexes, perCall: perCall, whereSQL: whereSQL)
+            } catch let error as StoreError where perCall > 1 && error.isTooBig {
+                // One call's blob holds each of its columns' minimum and maximum, and a
+                // group of large texts or blobs can pass SQLite's limit on a value's length
+                // where each column alone does not: the group is read again, a call a
+                // column, as every column was read before calls took groups.
+                read = try summarize(scan, indexes, perCall: 1, whereSQL: whereSQL)
             }
-            var row: [Value]?
-            try withRows("SELECT \(selects.joined(separator: ", ")) FROM \(scan.source)\(whereSQL)", cached: false, streamed: false) { cursor in
-                cursor.bind(values: scan.arguments)
-                if try cursor.step() { row = StoreRow(statement: cursor).values }
-            }
-            guard let row else { return SummaryScanResult(rows: 0, columns: []) }
-            rows = 0
-            for (j, call) in calls.enumerated() {
-                // The aggregate answers a blob, or NULL when it read no row.
-                guard j < row.count, case .blob(let blob) = row[j] else {
-                    columns += Array(repeating: nil, count: call.count)
-                    continue
-                }
-                let (read, statistics) = Self.statistics(blob, count: call.count)
-                rows = read
-                columns += statistics
-            }
+            guard let read else { return SummaryScanResult(rows: 0, columns: []) }
+            rows = read.rows
+            columns += read.columns
         }
         return SummaryScanResult(rows: rows, columns: columns)
+    }
+
+    /// The columns `indexes` of `scan` in one statement, `perCall` columns a call: the rows
+    /// read and each column's statistics (nil: the statement returned no row).
+    private func summarize(
+        _ scan: SummaryScan, _ indexes: Range<Int>, perCall: Int, whereSQL: String
+    ) throws -> (rows: Int, columns: [ColumnStatistics?])? {
+        let calls = stride(from: indexes.lowerBound, to: indexes.upperBound, by: perCall).map { $0..<min(indexes.upperBound, $0 + perCall) }
+        var selects: [String] = []
+        for call in calls {
+            var options = ""
+            var values: [String] = []
+            for i in call {
+                var flags = scan.columns[i].measured ? Int(QUARRY_SUMMARY_MEASURED) : 0
+                if i == indexes.lowerBound { flags |= Int(QUARRY_SUMMARY_PROGRESS) }
+                options += String(flags)
+                values.append(scan.columns[i].sql)
+            }
+            selects.append(
+                "quarry_summary('\(options)', \(max(1, scan.sampleSize)), \(max(0, scan.exactDistinctLimit)), \(values.joined(separator: ", ")))")
+        }
+        var row: [Value]?
+        try withRows("SELECT \(selects.joined(separator: ", ")) FROM \(scan.source)\(whereSQL)", cached: false, streamed: false) { cursor in
+            cursor.bind(values: scan.arguments)
+            if try cursor.step() { row = StoreRow(statement: cursor).values }
+        }
+        guard let row else { return nil }
+        var rows = 0
+        var columns: [ColumnStatistics?] = []
+        for (j, call) in calls.enumerated() {
+            // The aggregate answers a blob, or NULL when it read no row.
+            guard j < row.count, case .blob(let blob) = row[j] else {
+                columns += Array(repeating: nil, count: call.count)
+                continue
+            }
+            let (read, statistics) = Self.statistics(blob, count: call.count)
+            rows = read
+            columns += statistics
+        }
+        return (rows, columns)
     }
 
     /// How many columns one `quarry_summary` call takes: SQLite's limit on a function's
@@ -126,5 +148,13 @@ extension SQLiteEngine {
                         OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')
                     """) ?? true
         }
+    }
+}
+
+extension StoreError {
+    /// SQLite refused a value longer than its limit (`SQLITE_TOOBIG`).
+    fileprivate var isTooBig: Bool {
+        guard case .engine(let failure as SQLiteFailure) = self else { return false }
+        return failure.resultCode.primaryResultCode == .SQLITE_TOOBIG
     }
 }

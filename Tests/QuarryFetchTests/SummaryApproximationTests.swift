@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import QuarryFetch
 import QuarryModel
 import QuarryPredicates
@@ -270,6 +271,23 @@ struct SummaryApproximationTests {
                 default: #expect(summary.max == .text("t\(k)-5"), "c\(k) \(summary.max)")
                 }
             }
+        }
+    }
+
+    /// Columns whose minimum and maximum together pass SQLite's limit on a value's length
+    /// in one call's blob, though each column's fit: the group is read again a call a
+    /// column, and every statistic agrees with SQLite (the limit is lowered to 1 MB here;
+    /// it is 1 GB by default, which a hundred columns of 5 MB texts pass).
+    @Test func columnsTooLongForOneCallAreReadOneACall() throws {
+        let sql = """
+            CREATE TABLE L(id INTEGER PRIMARY KEY, a TEXT, b TEXT, c BLOB);
+            INSERT INTO L(a, b, c) SELECT printf('%.*c', 300000, 'a') || x, printf('%.*c', 300000, 'b') || x, randomblob(300000)
+              FROM (SELECT 1 AS x UNION ALL SELECT 2);
+            """
+        try withForeignFile(sql) { context in
+            try context.connection.read { db in _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000_000) }
+            let summaries = try agreeWithSQLite(context, "L", columns: 4)
+            #expect(summaries.map(\.count) == [2, 2, 2, 2])
         }
     }
 
