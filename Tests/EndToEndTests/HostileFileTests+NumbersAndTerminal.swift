@@ -26,6 +26,24 @@ extension HostileFileTests {
         #expect(result.stdout.contains(said) && !result.stderr.contains("Fatal error"), "\(result)")
     }
 
+    /// A date column of another program's file holding the smallest integer (-2^63)
+    /// stopped the process at its open (SIGILL: the format detection took its absolute
+    /// value): the file opens, and its rows are read, summarised and counted.
+    @Test func aDateColumnHoldingTheSmallestIntegerOpens() async throws {
+        let sandbox = try Sandbox()
+        try #require(FileManager.default.isExecutableFile(atPath: Self.sqlite3.path), "the sqlite3 shell is not installed (scripts/test installs it)")
+        _ = try await sandbox.run(
+            Self.sqlite3,
+            [
+                sandbox.path("d.db"),
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME); INSERT INTO t (d) VALUES (-9223372036854775808), (0), (9223372036854775807);"
+            ])
+        let result = try await sandbox.quarry([
+            "d.db", "-e", #"print(count("t"), #fetch("t"), #summarize("t"), #sql("SELECT d FROM t"))"#
+        ])
+        #expect(result.status == 0 && result.stdout == "3\t3\t2\t3\n" && !result.stderr.contains("crashed"), "\(result)")
+    }
+
     /// PostgreSQL's float8 holds NaN (sorting above Infinity) as well as ±Infinity, and
     /// overflow there is an error rather than inf: a histogram of such a column counts
     /// the three apart and buckets the finite values as a SQLite file's are bucketed.

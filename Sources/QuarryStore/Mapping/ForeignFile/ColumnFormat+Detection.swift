@@ -43,7 +43,7 @@ extension ColumnFormat {
         let formats: [ColumnFormat?] = sample.map { value in
             switch value {
             case .text(let s): return ISOLayout(example: s).map(ColumnFormat.isoText)
-            case .integer(let i): return abs(i) >= 100_000_000_000 ? .unixMilliseconds : .unixSeconds(real: false)
+            case .integer(let i): return i.magnitude >= 100_000_000_000 ? .unixMilliseconds : .unixSeconds(real: false)
             case .real(let d):
                 if abs(d) >= 100_000_000_000 { return .unixMilliseconds }
                 // Julian days of the years 1 to 3000 (Unix seconds there are January 1970).
