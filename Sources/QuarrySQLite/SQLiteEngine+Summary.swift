@@ -17,9 +17,13 @@ extension SQLiteEngine {
     /// takes a fraction of a second. `distinct` and the quartiles are exact up to the
     /// scan's sizes and estimated past them, and say so; the rest is exact. None where the
     /// schema names a collation, which min, max and DISTINCT would follow and the
-    /// aggregate does not.
+    /// aggregate does not, nor in a file that keeps its text as UTF-16.
     package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? {
         if scan.schemaMayNameCollation, try schemaNamesCollation() { return nil }
+        // The aggregate orders text by its UTF-8 bytes, SQLite's BINARY by the bytes the
+        // file keeps: in a UTF-16 file min and max would differ (a character past U+FFFF
+        // against one of U+E000-U+FFFF), so such a file takes the exact way.
+        if try keepsTextAsUTF16() { return nil }
         summaryProgress.report = progress
         defer { summaryProgress.report = nil }
         let whereSQL = scan.filter.map { " WHERE (" + $0 + ")" } ?? ""
@@ -135,6 +139,11 @@ extension SQLiteEngine {
             return content.withMemoryRebound(to: UInt8.self) { Value(rowText: $0) }
         default: return .null
         }
+    }
+
+    /// Whether the file keeps its text as UTF-16 (`PRAGMA encoding`).
+    private func keepsTextAsUTF16() throws -> Bool {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA encoding")?.hasPrefix("UTF-16") ?? false }
     }
 
     /// Whether the schema names a collation anywhere.

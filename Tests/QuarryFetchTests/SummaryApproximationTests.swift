@@ -291,6 +291,22 @@ struct SummaryApproximationTests {
         }
     }
 
+    /// A file that keeps its text as UTF-16: SQLite orders text by those bytes, so a
+    /// character past U+FFFF sorts below one of U+E000-U+FFFF, where UTF-8's order has it
+    /// above; min and max are SQLite's.
+    @Test func aUTF16FilesMinimumAndMaximumAreSQLites() throws {
+        let sql = """
+            PRAGMA encoding = 'UTF-16le';
+            CREATE TABLE U(id INTEGER PRIMARY KEY, s TEXT);
+            INSERT INTO U(s) VALUES ('ｚ'), ('😀'), ('b');
+            """
+        try withForeignFile(sql) { context in
+            let summaries = try agreeWithSQLite(context, "U", columns: 2)
+            let s = try #require(summaries.first { $0.column == "s" })
+            #expect(s.min == .text("😀") && s.max == .text("b"), "\(s)")
+        }
+    }
+
     /// An integer and a real of the same value are equal to min and max, which keep the
     /// first (SQLite's min() and max() do): 1.0 then 1 gives the real, 1 then 1.0 the
     /// integer. Integers and reals compared in place, and text, keep SQLite's order.
