@@ -44,10 +44,7 @@ struct SQLiteArguments {
     /// Returns SQLite's first refusal (SQLITE_OK for none).
     fileprivate func bindTexts(to handle: OpaquePointer) -> Int32 {
         var refused = SQLITE_OK
-        for text in texts {
-            let code = SQLiteCursor.bindText(text.bytes, at: text.index, of: handle)
-            if code != SQLITE_OK, refused == SQLITE_OK { refused = code }
-        }
+        for text in texts { SQLiteCursor.keepFirstRefusal(SQLiteCursor.bindText(text.bytes, at: text.index, of: handle), in: &refused) }
         return refused
     }
 }

@@ -31,8 +31,11 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
     package func bind(_ values: [DatabaseValue]) { note(Self.bind(values, to: handle)) }
 
-    private func note(_ code: Int32) {
-        if refusedBind == SQLITE_OK { refusedBind = code }
+    private func note(_ code: Int32) { Self.keepFirstRefusal(code, in: &refusedBind) }
+
+    /// Keeps `code` in `refused` when it is SQLite's first refusal of a bind.
+    static func keepFirstRefusal(_ code: Int32, in refused: inout Int32) {
+        if code != SQLITE_OK, refused == SQLITE_OK { refused = code }
     }
 
     /// Binds `values` to parameters 1... of the statement `handle`; returns SQLite's
@@ -52,7 +55,7 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
             case .blob(let data):
                 code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
-            if code != SQLITE_OK, refused == SQLITE_OK { refused = code }
+            keepFirstRefusal(code, in: &refused)
         }
         return refused
     }

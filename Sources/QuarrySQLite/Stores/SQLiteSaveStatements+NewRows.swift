@@ -61,21 +61,33 @@ extension SQLiteSaveStatements {
 
     /// The plan of `row`'s INSERT when its rows may go several to a statement, else nil.
     private mutating func planTogether(_ row: NewRow, keys: SaveChangesRequest.Keys) throws -> InsertPlan? {
-        let storage = storageBox(of: row.entity).storage
+        let box = storageBox(of: row.entity)
+        let storage = box.storage
+        // Asked first, from the storage alone and once an entity: a row of another
+        // program's table or of a Core Data store is planned once, by the row-at-a-time
+        // insert.
+        if box.mayGoTogether == nil { box.mayGoTogether = Self.mayGoTogether(row.entity, storage) }
+        guard box.mayGoTogether == true else { return nil }
         let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, context: context)
         // A column SQLite fills comes back with the row (RETURNING): a row at a time.
         guard filled.isEmpty else { return nil }
         let plan = try insertPlan(row.entity, filled: filled, toOne: row.toOne, storage: storage)
-        if plan.rowsTogether == nil { plan.rowsTogether = try rowsTogether(plan, row.entity, width: plan.written.count + row.toOne.count) }
+        if plan.rowsTogether == nil { plan.rowsTogether = try rowsTogether(plan, width: plan.written.count + row.toOne.count) }
         return (plan.rowsTogether ?? 1) > 1 ? plan : nil
     }
 
+    /// Whether `entity`'s rows may go several to a statement as far as its storage says: a
+    /// root entity of Quarry's own table, with no column SQLite computes. (The table's
+    /// name, made as a string, is compared once a plan.)
+    private static func mayGoTogether(_ entity: EntityDescription, _ storage: EntityStorage) -> Bool {
+        entity.parent == nil && storage.layout == .quarry && storage.schema == nil && storage.numberedRows == nil
+            && storage.generated.isEmpty && !storage.keyMayHoldOthers
+    }
+
     /// How many rows of `plan` one statement may write (1: each alone), asked once a save.
-    private func rowsTogether(_ plan: InsertPlan, _ entity: EntityDescription, width: Int) throws -> Int {
+    private func rowsTogether(_ plan: InsertPlan, width: Int) throws -> Int {
         let storage = plan.storage
-        guard width > 0, entity.parent == nil, storage.layout == .quarry, storage.schema == nil, storage.numberedRows == nil,
-            storage.generated.isEmpty, !storage.keyMayHoldOthers, storage.writtenTable == quoteIdentifier(storage.relation)
-        else { return 1 }
+        guard width > 0, storage.writtenTable == quoteIdentifier(storage.relation) else { return 1 }
         // The file's own table, as Quarry made it: no temporary table of the name hides it.
         let sql = try String.fetchOne(
             db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [storage.relation])
@@ -104,9 +116,7 @@ extension SQLiteSaveStatements {
             }
             values.append(contentsOf: row.toOne.map(\.key))
         }
-        guard values.byteCount <= Self.bytesPerStatement else {
-            return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
-        }
+        guard values.byteCount <= Self.bytesPerStatement else { return try alone(rows, keys: keys) }
         var together =
             try plan.statementsTogether[count] ?? (
                 db.makeStatement(sql: plan.head + repeatElement(plan.marks, count: count).joined(separator: ", ")), false
@@ -117,12 +127,17 @@ extension SQLiteSaveStatements {
         } catch let error as DatabaseError where error.resultCode != .SQLITE_INTERRUPT && db.isInsideTransaction {
             // Undone whole (ABORT): each row alone says which was refused. (An error that
             // ended the transaction, out of memory or disk, is the save's as it is.)
-            return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
+            return try alone(rows, keys: keys)
         }
         guard db.changesCount == count else {
             throw StoreError.database(message: "save: \(count) new rows were sent to \(plan.storage.relation), but SQLite wrote \(db.changesCount)")
         }
         let last = db.lastInsertedRowID
         return (0..<count).map { last - Int64(count - 1 - $0) }
+    }
+
+    /// `rows` written a row at a time, as `insert(_:_:toOne:keys:)` writes each.
+    private mutating func alone(_ rows: ArraySlice<NewRow>, keys: SaveChangesRequest.Keys) throws -> [Int64] {
+        try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
     }
 }

@@ -78,6 +78,9 @@ struct SQLiteSaveStatements: SaveStatements {
     private var storages: [String: StorageBox] = [:]
     final class StorageBox {
         let storage: EntityStorage
+        /// Whether the entity's rows may go several to an INSERT, as far as its storage
+        /// says (`SQLiteSaveStatements+NewRows`), once asked.
+        var mayGoTogether: Bool?
         init(_ storage: EntityStorage) { self.storage = storage }
     }
     private struct InsertPlanKey: Hashable {
