@@ -143,7 +143,8 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// The key `name` as something an object of this very entity may be given: nil when
     /// the entity has no such attribute, or only its sub-entities have.
     public func writableAttribute(named name: String) -> AttributeDescription? {
-        subentityKeys.contains(name) ? nil : attribute(named: name)
+        // An empty set is asked first: `contains` hashes the name even when it holds nothing.
+        !subentityKeys.isEmpty && subentityKeys.contains(name) ? nil : attribute(named: name)
     }
 
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {

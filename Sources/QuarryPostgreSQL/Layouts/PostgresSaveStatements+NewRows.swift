@@ -86,6 +86,10 @@ extension PostgresSaveStatements {
         var refused: Error?
         /// The storage of the entity of the row made last.
         private var storage: (entity: String, storage: EntityStorage)?
+        /// The last statement's SQL and what it was made for: a run's full statements are
+        /// alike (making and numbering 1,000 rows' placeholders for each was 3% of a save
+        /// of 20,000 new objects).
+        private var lastSQL: (entity: String, names: [String], rows: Int, sql: String)?
 
         init(rows: [NewRow], writer: PostgresSaveStatements, keys: SaveChangesRequest.Keys) {
             (self.rows, self.writer, self.keys) = (rows, writer, keys)
@@ -122,7 +126,13 @@ extension PostgresSaveStatements {
                 end += 1
             }
             statements.append(start..<end)
-            let sql = PostgreSQLDialect.numbered(writer.insertSQL(entity, names, rows: end - start))
+            let sql: String
+            if let last = lastSQL, last.entity == entity.name, last.rows == end - start, last.names == names {
+                sql = last.sql
+            } else {
+                sql = PostgreSQLDialect.numbered(writer.insertSQL(entity, names, rows: end - start))
+                lastSQL = (entity.name, names, end - start, sql)
+            }
             var values: [Value] = []
             values.reserveCapacity((end - start) * names.count)
             for i in start..<end { values += written[i].values }

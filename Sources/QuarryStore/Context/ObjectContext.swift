@@ -176,8 +176,12 @@ public final class ObjectContext {
         if entity.isAbstract {
             throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
         }
-        var initial: [String: Value] = [:]
-        initial.reserveCapacity(entity.attributes.count)
+        // Sized ahead only for several attributes: the standard library's sizing is its
+        // generic code (830 instructions with the initializer, 1,270 with `reserveCapacity`:
+        // 4% of making and saving 20,000 new objects of one attribute), where growing once
+        // is specialized here.
+        let attributeCount = entity.attributes.count
+        var initial = attributeCount > 1 ? [String: Value](minimumCapacity: attributeCount) : [:]
         // A default the engine computes is not the object's until it is saved: no value
         // pending, so the INSERT leaves the column for the engine to fill (`engineDefaults`).
         let computed = storage.engineDefaults
