@@ -170,8 +170,13 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     }
 
     private static func reindex(_ fields: inout Fields) {
-        fields.rowIndex = [:]
-        (fields.toOneCount, fields.relationshipPosition, fields.foldedKeySet) = (0, [:], [])
+        // Sized once: grown a key at a time, each index hashed its keys again at every
+        // doubling (Photos.app's 61 entities and 1,550 keys: 5.3M instructions of an open).
+        let (attributes, relationships) = (fields.attributes.count, fields.storedRelationships.count)
+        fields.rowIndex = Dictionary(minimumCapacity: attributes + relationships)
+        fields.toOneCount = 0
+        fields.relationshipPosition = Dictionary(minimumCapacity: relationships)
+        fields.foldedKeySet = Set(minimumCapacity: attributes + relationships)
         for (i, a) in fields.attributes.enumerated() {
             fields.rowIndex[a.name] = i + 1
             fields.foldedKeySet.insert(a.name.lowercased())
