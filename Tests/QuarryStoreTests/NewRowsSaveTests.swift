@@ -135,6 +135,30 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
+    /// A full statement's worth of objects giving one text column, then as many giving
+    /// another: the second statement is made for its own columns (statements alike share
+    /// their SQL), and each row holds what its object gave. Both columns are text, so a
+    /// statement made for the other column would be taken, not refused and written again.
+    @Test(arguments: Engine.allCases) func fullStatementsOfOtherColumnsKeepTheirOwn(_ engine: Engine) throws {
+        let store = try Self.store(engine, name: "newrowsshapes")
+        defer { store.cleanup() }
+        let context = store.context
+        let objects = try (0..<2_000).map { i in
+            try context.insert(into: "item", values: ["v": .text("s\(i)"), (i < 1_000 ? "code" : "tag"): .text("k\(i)")])
+        }
+        try context.save()
+        var stored: [Int64: (code: Value, tag: Value)] = [:]
+        for row in try store.rows("SELECT id, code, tag FROM item WHERE v LIKE 's%'") {
+            if case .integer(let id) = row[0] { stored[id] = (row[1], row[2]) }
+        }
+        #expect(stored.count == 2_000)
+        let wrong = objects.enumerated().count { i, object in
+            guard let row = stored[object.primaryKey ?? -1] else { return true }
+            return i < 1_000 ? (row.code != .text("k\(i)") || row.tag != .text("abc")) : (row.code != .null || row.tag != .text("k\(i)"))
+        }
+        #expect(wrong == 0, "rows holding another run's columns")
+    }
+
     /// Objects naming objects inserted in the same save (each new item's author new too,
     /// made between them): every link holds its author's new key.
     @Test(arguments: Engine.allCases) func newObjectsNamingNewObjectsHoldTheirKeys(_ engine: Engine) throws {
