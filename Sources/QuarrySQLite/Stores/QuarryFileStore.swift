@@ -25,7 +25,9 @@ package final class QuarryFileStore: SQLiteStore {
         try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
     }
 
-    package func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {
+    package func recordHistory(
+        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, context: ObjectContext
+    ) throws {
         if let token = try QuarryHistory.record(inserted: inserted, updated: updated, deleted: deleted, author: context.author, in: db) {
             // This context's own transactions are no outside change when it next looks for some.
             context.outsideChanges.ownHistoryTokens.insert(token)

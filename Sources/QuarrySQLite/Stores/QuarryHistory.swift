@@ -13,7 +13,9 @@ enum QuarryHistory {
     static let table = "quarry_history"
 
     /// Records one transaction; returns its token (nil when nothing changed).
-    static func record(inserted: [String], updated: [String], deleted: [String], author: String?, in db: Database) throws -> Int64? {
+    static func record(
+        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], author: String?, in db: Database
+    ) throws -> Int64? {
         guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return nil }
         try db.execute(
             sql: """
@@ -27,13 +29,27 @@ enum QuarryHistory {
             var bytes: [UInt8] = [UInt8(ascii: "[")]
             for (i, id) in ids.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                if id.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                    bytes.append(UInt8(ascii: "\""))
-                    bytes.append(contentsOf: id.utf8)
-                    bytes.append(UInt8(ascii: "\""))
-                } else {
-                    bytes.append(contentsOf: jsonQuoted(id).utf8)
+                quote(id, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        // `entity/key` for each inserted object, the entity's name quoted once for a run of
+        // its objects: the IDs are never made as strings.
+        func json(_ ids: [(entity: String, key: Int64)]) -> String {
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            bytes.reserveCapacity(2 + ids.count * 16)
+            var last: (entity: String, quoted: [UInt8])?
+            for (i, id) in ids.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if last?.entity != id.entity {
+                    var quoted: [UInt8] = []
+                    quote(id.entity + "/", into: &quoted)
+                    last = (id.entity, Array(quoted.dropLast()))
                 }
+                bytes.append(contentsOf: last?.quoted ?? [])
+                appendDecimal(id.key, to: &bytes)
+                bytes.append(UInt8(ascii: "\""))
             }
             bytes.append(UInt8(ascii: "]"))
             return String(decoding: bytes, as: UTF8.self)
@@ -42,6 +58,33 @@ enum QuarryHistory {
             sql: "INSERT INTO \(table) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
             arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
         return db.lastInsertedRowID
+    }
+
+    /// `text` as a JSON string: copied as its bytes when nothing in it needs escaping.
+    private static func quote(_ text: String, into bytes: inout [UInt8]) {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            bytes.append(contentsOf: jsonQuoted(text).utf8)
+        }
+    }
+
+    /// `value`'s decimal digits, as `String(value)` spells them.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // Into a 20-byte buffer from its end: UInt64's largest is 20 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var at = 20
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[at..<20])
+        }
     }
 
     /// The latest token (0 when there is none).
