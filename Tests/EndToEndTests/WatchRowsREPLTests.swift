@@ -28,11 +28,13 @@ import Testing
         try await repl.press("Enter")
         let first = try await repl.waitUntil("the grouped table") { $0.contains("(2 rows)") }
         #expect(first.contains { $0.hasPrefix("country | revenue") }, "\(first)")
+        // One transaction: two statements of the shell are two commits, and a watch that
+        // polled between them drew the first alone (its table then showed DE unchanged).
         let change = try await sandbox.run(
             HostileFileTests.sqlite3,
             [
                 sandbox.path("s.db"),
-                "INSERT INTO Sale (country, total) VALUES ('US', 40); UPDATE Sale SET total = 20 WHERE country = 'DE'"
+                "BEGIN; INSERT INTO Sale (country, total) VALUES ('US', 40); UPDATE Sale SET total = 20 WHERE country = 'DE'; COMMIT"
             ])
         try #require(change.status == 0, "\(change)")
         let redrawn = try await repl.waitUntil("the table redrawn with US") { $0.contains("(3 rows)") }
