@@ -69,4 +69,27 @@ import Testing
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT day FROM visit ORDER BY id")
         #expect(stored == "2024-02-01\n2024-02-05\n0044-03-15 BC\n", "\(stored)")
     }
+
+    /// Several such columns written in one save are said in the entity's attribute order,
+    /// the same in every run (they followed the pending values' dictionary order, which
+    /// is another in each process).
+    @Test func severalDayColumnsAreSaidInAttributeOrder() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "dayorder", in: sandbox, schema: "CREATE TABLE span (id bigserial PRIMARY KEY, d1 date, d2 date, d3 date, d4 date, d5 date)")
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
+            local t = date(90000)
+            span:new{ d1 = t, d2 = t, d3 = t, d4 = t, d5 = t }
+            print(save().inserted)
+            """#
+        ])
+        #expect(result.status == 0 && result.lines == ["1"], "\(result)")
+        let said = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "span.d"), line.contains("keeps days alone") else { return nil }
+            return String(line[range.lowerBound...].prefix(7))
+        }
+        #expect(said == ["span.d1", "span.d2", "span.d3", "span.d4", "span.d5"], "\(result)")
+    }
 }

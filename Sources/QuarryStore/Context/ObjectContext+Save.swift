@@ -42,7 +42,11 @@ extension ObjectContext {
         request.touched = touched(by: request)
         try validateForSave(request.inserts + request.updates)
         for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
-            for (key, value) in object.pending { noteDayColumn(object.entity, key, value) }
+            // In the entity's attribute order: the pending values' dictionary order is
+            // another in every process, and so was the order of these notes.
+            for attribute in object.entity.attributes {
+                if let value = object.pending[attribute.name] { noteDayColumn(object.entity, attribute.name, value) }
+            }
         }
         let work = try store.prepare(request, in: self)
         let result = try store.write(request, work, context: self)
