@@ -147,6 +147,8 @@ import Testing
         #expect(h.error(#"fetch("Itme")"#) == "t:1: unknown entity 'Itme' (did you mean 'Item'?)")
         #expect(h.error(#"fetch{ "Item", sort = "nn" }"#) == "t:1: sort: unknown key 'nn' on entity Item (did you mean 'n'?)")
         #expect(h.error(#"fetch{ "Item", limt = 3 }"#) == "t:1: fetch: unknown option 'limt' (did you mean 'limit'?)")
+        // As close to `args` as to `vars`: the first of the options as they are listed, in every run.
+        #expect(h.error(#"fetch{ "Item", vargs = {} }"#) == "t:1: fetch: unknown option 'vargs' (did you mean 'args'?)")
     }
 
     @Test func entityDefinitionsAreCheckedAndBoundAsGlobals() throws {

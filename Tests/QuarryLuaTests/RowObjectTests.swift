@@ -330,6 +330,35 @@ import Testing
             """#)
     }
 
+    /// Objects of several entities of one hierarchy changed by another process are heard
+    /// by an observer of their parent in one order, by entity name then key, in every run
+    /// (it followed the identity map's dictionary, another order in each process).
+    @Test func outsideChangesToSeveralEntitiesAreHeardInOneOrder() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("cars.sqlite")
+        let h = try Harness(context: StoreOpener.open(path))
+        h.run(
+            #"""
+            entity "Car" { name = "string", speed = "int" }
+            for _, e in ipairs({ "Van", "Truck", "SportCar", "Bus" }) do entity(e, { parent = "Car" }) {} end
+            for i, e in ipairs({ Car, Van, Truck, SportCar, Bus, Car, Truck }) do e:new{ name = "c" .. i, speed = i } end
+            save()
+            held = {}
+            for _, o in ipairs(fetch{ "Car", sort = "speed" }) do held[#held + 1] = o end
+            heard = {}
+            observe("Car", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = o:objectID() end end)
+            """#)
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: #"UPDATE "Car" SET speed = speed + 10"#) }
+        try other.close()
+        h.run(
+            #"""
+            refresh()
+            local said = table.concat(heard, " ")
+            assert(said == "Bus/5 Car/1 Car/6 SportCar/4 Truck/3 Truck/7 Van/2", said)
+            """#)
+    }
+
     /// Keys at the ends of the integers, and views that repeat a key.
     @Test func unusualKeysReadAsObjectsDo() throws {
         let folder = try TemporaryFolder()

@@ -217,13 +217,16 @@ extension QuarryRuntime {
 
     func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
-        let allowed: Set<String> = [
+        // A list, in the order the options are documented: the suggestion for a name as
+        // close to two options (`vargs`) is the first, the same in every run (a set's
+        // order is another in each process).
+        let allowed = [
             "entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
             "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities", "template"
         ]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: Array(allowed)))
+            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: allowed))
         }
         var entityName = entity
         if entityName == nil {

@@ -61,7 +61,9 @@ extension ObjectContext {
         var updatedIDs = Set(transactions.flatMap(\.updated))
         let insertedIDs = Set(transactions.flatMap(\.inserted))
         // Reload every registered object: a writer that keeps no history is seen this way.
-        for (entityName, keys) in registeredKeysByEntity() {
+        // By entity name (each entity's keys in order), as the batch rows below: observers
+        // hear the changes in the same order in every run.
+        for (entityName, keys) in registeredKeysByEntity().sorted(by: { $0.key < $1.key }) {
             guard let entity = managedObjectModel.entitiesByName[entityName] else { continue }
             let rows = try storedRows(of: entity, keys: keys)
             for key in keys {
