@@ -48,7 +48,7 @@ enum QuarryHistory {
                     last = (id.entity, Array(quoted.dropLast()))
                 }
                 bytes.append(contentsOf: last?.quoted ?? [])
-                appendDecimal(id.key, to: &bytes)
+                bytes.append(contentsOf: String(id.key).utf8)
                 bytes.append(UInt8(ascii: "\""))
             }
             bytes.append(UInt8(ascii: "]"))
@@ -68,22 +68,6 @@ enum QuarryHistory {
             bytes.append(UInt8(ascii: "\""))
         } else {
             bytes.append(contentsOf: jsonQuoted(text).utf8)
-        }
-    }
-
-    /// `value`'s decimal digits, as `String(value)` spells them.
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // Into a 20-byte buffer from its end: UInt64's largest is 20 digits.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var at = 20
-            repeat {
-                at -= 1
-                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[at..<20])
         }
     }
 
