@@ -24,6 +24,27 @@ import Testing
     static let sport = entity("SportCar", parent: "Car", [AttributeDescription(name: "topSpeed", type: .int64)])
     static let race = entity("RaceCar", parent: "SportCar", [AttributeDescription(name: "team", type: .string, isOptional: true)])
 
+    /// A model walks its hierarchy by the parents it keeps with its entities: a parent
+    /// changed or removed is followed at once, and a cycle (which a definition refuses,
+    /// but a model being built can hold) ends the walk.
+    @Test func aModelsRootsAndKindsFollowItsEntities() {
+        var model = ManagedObjectModel()
+        let plain = [AttributeDescription(name: "n", type: .int64)]
+        for e in [Self.entity("A", parent: "B", plain), Self.entity("B", parent: "C", plain), Self.entity("C", plain)] {
+            model.setEntity(e, named: e.name)
+        }
+        #expect(model.root(of: "A") == "C" && model.root(of: "C") == "C" && model.root(of: "Unknown") == "Unknown")
+        #expect(model.isKind("A", of: "C") && model.isKind("A", of: "A") && !model.isKind("C", of: "A"))
+        model.setEntity(Self.entity("B", plain), named: "B")
+        #expect(model.root(of: "A") == "B" && !model.isKind("A", of: "C"))
+        model.setEntity(nil, named: "B")
+        #expect(model.root(of: "A") == "B", "a parent that is no entity is still the top")
+        model.setEntity(Self.entity("X", parent: "Y", plain), named: "X")
+        model.setEntity(Self.entity("Y", parent: "X", plain), named: "Y")
+        #expect(model.root(of: "X") == "Y" && model.root(of: "Y") == "X")
+        #expect(model.isKind("X", of: "Y") && !model.isKind("X", of: "C"))
+    }
+
     func temporaryPath() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hierarchy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -11,6 +11,10 @@ public struct ManagedObjectModel {
         var entityOrder: [String] = []
         var position: [String: Int] = [:]
         var links = ModelLinks()
+        /// Each effective entity's parent, kept with `entitiesByName` (`setEntity`): the
+        /// hierarchy is walked for every object made (`root(of:)`), and reading a parent
+        /// from `entitiesByName` copied the whole description each step.
+        var parents: [String: String] = [:]
         var definitionIndex: DefinitionIndex?
     }
     private var box = SharedBox(Fields())
@@ -49,6 +53,7 @@ public struct ManagedObjectModel {
     package mutating func setEntity(_ entity: EntityDescription?, named name: String) {
         fields.links.replace(box.value.entitiesByName[name], with: entity, effective: true)
         fields.entitiesByName[name] = entity
+        fields.parents[name] = entity?.parent
     }
 
     /// Puts `entity` as declared under `name` (nil removes it).
@@ -79,19 +84,29 @@ public struct ManagedObjectModel {
 
     /// The top of `name`'s hierarchy (itself when it has no parent).
     public func root(of name: String) -> String {
+        let parents = box.value.parents
+        // No set of names seen unless the walk is longer than the entities with parents,
+        // which only a cycle makes: then it ends where a name comes round again.
         var current = name
+        for _ in 0...parents.count {
+            guard let parent = parents[current] else { return current }
+            current = parent
+        }
+        current = name
         var seen: Set<String> = [name]
-        while let parent = entitiesByName[current]?.parent, seen.insert(parent).inserted { current = parent }
+        while let parent = parents[current], seen.insert(parent).inserted { current = parent }
         return current
     }
 
     /// Whether `name` is `ancestor` or one of its sub-entities at any depth.
     public func isKind(_ name: String, of ancestor: String) -> Bool {
+        let parents = box.value.parents
         var current: String? = name
-        var seen: Set<String> = []
-        while let c = current, seen.insert(c).inserted {
+        // Each name of a hierarchy once at most, a cycle's included.
+        for _ in 0...parents.count {
+            guard let c = current else { return false }
             if c == ancestor { return true }
-            current = entitiesByName[c]?.parent
+            current = parents[c]
         }
         return false
     }
