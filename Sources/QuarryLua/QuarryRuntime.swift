@@ -285,7 +285,7 @@ public final class QuarryRuntime {
         case .namespace: ObserverBindings.simpleMetamethods(.namespace)
         case .binding: ObserverBindings.bindingMetamethods
         case .state: ObserverBindings.stateMetamethods
-        case .rows, .query: []
+        case .rows, .query, .keeper: []
         }
     }
 
@@ -308,7 +308,7 @@ public final class QuarryRuntime {
                 BoundFunction(
                     name: "__gc",
                     function: { _, call in
-                        releaseSwiftObject(call.state, 1, kind: kind)
+                        if kind == .keeper { releaseKeptObject(call.state, 1) } else { releaseSwiftObject(call.state, 1, kind: kind) }
                         return 0
                     }, runtime: self))
             LuaTable.setField(state, -2, "__gc")
@@ -328,7 +328,7 @@ public final class QuarryRuntime {
         case .namespace: ObserverBindings.namespaceMethods
         case .predicate: PredicateBindings.predicateMethods
         case .entity: SchemaBindings.entityMethods
-        case .section, .date, .decimal, .rows, .query: []
+        case .section, .date, .decimal, .rows, .query, .keeper: []
         }
     }
 

@@ -359,6 +359,57 @@ import Testing
             """#)
     }
 
+    /// A row made an object holds it while the row is in use, and lets it go with the row
+    /// (the object is owned by a userdata of its own, not by the row's finalizer).
+    @Test func objectsMadeFromRowsLiveAsLongAsTheirRows() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            for i = 1, 300 do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            kept = {}
+            for i, o in ipairs(fetch("Item")) do
+              assert(o:objectID() == "Item/" .. i)   -- made an object
+              if i % 100 == 0 then kept[#kept + 1] = o end
+            end
+            collectgarbage(); collectgarbage()
+            for _, o in ipairs(kept) do o.title = o.title .. "!" end
+            """#)
+        #expect(try h.context.registeredObject(entity: "Item", primaryKey: 200)?.value(forKey: "title") == .text("title 200!"))
+        #expect(h.context.registeredObject(entity: "Item", primaryKey: 201) == nil)
+        h.run("save(); kept = nil; collectgarbage(); collectgarbage()")
+        #expect(h.context.registeredObject(entity: "Item", primaryKey: 200) == nil)
+        h.run(#"assert(count("Item", "title ENDSWITH '!'") == 3)"#)
+    }
+
+    /// A finalizer that revives a row made an object, run after the object's owner was
+    /// collected, gets an error when reading it, never memory the row no longer owns.
+    @Test func rowsRevivedAfterTheirObjectWentSaySo() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            for i = 1, 3 do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            results = {}
+            do
+              local holder = setmetatable({}, { __gc = function(t)
+                local ok, v = pcall(function() return t.o.title end)
+                results[#results + 1] = ok and v or tostring(v)
+              end })
+              holder.o = fetch("Item")[2]
+              assert(holder.o:objectID() == "Item/2")   -- made after the holder's finalizer was set
+            end
+            collectgarbage(); collectgarbage(); collectgarbage()
+            -- Finalizers run in the reverse order of their setting: the object's owner
+            -- (made with the object) first, then the holder's.
+            assert(#results == 1 and results[1]:find("can no longer be read"), results[1])
+            """#)
+    }
+
     /// Keys at the ends of the integers, and views that repeat a key.
     @Test func unusualKeysReadAsObjectsDo() throws {
         let folder = try TemporaryFolder()

@@ -97,7 +97,7 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
         let payload = userdataPayload(state, -1, kind: .object)
     {
         if payload == 0 {
-            adopt(state, -1, object, kind: .object)
+            adopt(state, -1, object)
             dropTables()
             return
         }
@@ -153,7 +153,7 @@ func makeObject(_ state: OpaquePointer, _ index: Int32, beforeOutsideChange: Boo
     }
     let made = try beforeOutsideChange ? batch.objectBeforeOutsideChange(at: row) : batch.object(at: row)
     guard let object = made else { throw LuaError("\(batch.entity.name)/\(batch.keys[row]) can no longer be read: its store was closed") }
-    adopt(state, index, object, kind: .object)
+    adopt(state, index, object)
     return object
 }
 

@@ -12,6 +12,9 @@ enum UserdataKind: String, CaseIterable {
     case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows, query
     /// An exact decimal (`Value.decimal`), holding its text in a `DecimalBox`.
     case decimal
+    /// What owns the ManagedObject of a row made an object (`adopt`): its user value is
+    /// the row, its `__gc` releases the object. Scripts never see one.
+    case keeper
 
     /// The kind's place in `allCases`, which says its cookie and its registry slots.
     var ordinal: Int { Self.ordered.firstIndex(of: self) ?? 0 }
@@ -23,7 +26,7 @@ enum UserdataKind: String, CaseIterable {
     /// (A switch: an array of kinds was made for each object pushed.)
     var userValues: Int32 {
         switch self {
-        case .object, .rows, .results, .section: return 1
+        case .object, .rows, .results, .section, .keeper: return 1
         default: return 0
         }
     }
@@ -158,14 +161,42 @@ func swiftObject<T: AnyObject>(_ state: OpaquePointer, _ index: Int32, kind: Use
 /// objects are collected at the pace they take memory.
 let objectOutsideBytes = 512
 
-/// Makes the userdata at `index` (of kind `kind`, holding nothing yet) hold `object`.
-func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject, kind: UserdataKind) {
+/// Makes the row userdata at `index` (an object holding nothing yet) hold `object`.
+///
+/// The row keeps its metatable, which has no `__gc`: a new `keeper` userdata owns the
+/// object and releases it. Giving the row a metatable with `__gc` had Lua move it to the
+/// list of objects to finalize, which it finds by walking every object made since the
+/// row (`luaC_checkfinalizer`): thousands for each object made in a loop over results.
+/// The keeper, made just now, is found at once. The row's user value, its batch (no
+/// longer read once it is an object), becomes the keeper, whose own user value is the row,
+/// so that a row revived by a finalizer is still there when the keeper's runs.
+func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     guard let block = lua_touserdata(state, index) else { return }
     let index = lua_absindex(state, index)
-    Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
-    if kind == .object { quarry_note_outside_bytes(state, objectOutsideBytes) }
-    pushRegistrySlot(state, .metatable(kind))
-    lua_setmetatable(state, index)
+    let payload = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    guard let keeper = lua_newuserdatauv(state, Block.size(.keeper), UserdataKind.keeper.userValues) else { return }
+    Block.write(keeper, kind: .keeper, payload: payload)
+    pushRegistrySlot(state, .metatable(.keeper))
+    lua_setmetatable(state, -2)
+    lua_pushvalue(state, index)
+    lua_setiuservalue(state, -2, 1)
+    lua_setiuservalue(state, index, 1)
+    Block.write(block, kind: .object, payload: payload)
+    quarry_note_outside_bytes(state, objectOutsideBytes)
+}
+
+/// A keeper's `__gc`: forgets its row's object (when the row is still there, revived by
+/// another finalizer, it then reads as gone), then releases it.
+func releaseKeptObject(_ state: OpaquePointer, _ index: Int32) {
+    guard let payload = Block.payload(state, index, kind: .keeper), payload != 0 else { return }
+    if lua_getiuservalue(state, index, 1) == LUA_TUSERDATA, Block.payload(state, -1, kind: .object) == payload,
+        let row = lua_touserdata(state, -1)
+    {
+        row.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(.object))
+        Block.write(row, kind: .object, payload: 0)
+    }
+    quarry_pop(state, 1)
+    releaseSwiftObject(state, index, kind: .keeper)
 }
 
 /// The payload of the userdata at `index` when it is of `kind`: 0 when it holds nothing.
