@@ -88,6 +88,39 @@ import Testing
             ], "\(result)")
     }
 
+    /// Rows of a parent's results that another program deletes before their objects were
+    /// made are heard as the entity each row was: the batch read each row's entity column
+    /// (the row is gone when the object is made, so a query for it finds nothing).
+    @Test func rowsDeletedOutsideAreHeardAsTheirOwnEntity() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry([
+            "cars.db", "-e",
+            #"""
+            entity "Car" { name = "string" }
+            entity("SportCar", { parent = "Car" }) { turbo = "bool" }
+            entity("Truck", { parent = "Car" }) { load = "int64" }
+            Car:new{ name = "plain" } SportCar:new{ name = "fast", turbo = true } Truck:new{ name = "big", load = 3 }
+            save()
+            """#
+        ])
+        let sqlite = try sqlite3()
+        let result = try await sandbox.quarry([
+            "cars.db", "-e",
+            """
+            local held = {}
+            for _, o in ipairs(fetch("Car")) do held[#held + 1] = o end
+            local heard = {}
+            observe("Car", function(ch) for _, o in ipairs(ch.deleted) do heard[#heard + 1] = o:objectID() end end)
+            os.execute([[\(sqlite.path) cars.db 'DELETE FROM Car']])
+            refresh()
+            table.sort(heard)
+            print(table.concat(heard, " "))
+            """
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "Car/1 SportCar/2 Truck/3\n", "\(result)")
+    }
+
     @Test func theREPLShowsAnotherProcessesChangeWhileWaiting() async throws {
         let sandbox = try Sandbox()
         _ = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; Item:new{ title = "a", n = 1 }; save()"#])

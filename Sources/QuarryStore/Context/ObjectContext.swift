@@ -309,8 +309,9 @@ public final class ObjectContext {
     }
 
     /// The same for a row whose values are in storage form (`Value.storedForm`: see
-    /// `RowBatch`), which the object keeps as its row.
-    package func object(for entity: EntityDescription, storedRow values: [Value]) throws -> ManagedObject {
+    /// `RowBatch`), which the object keeps as its row. `ownTag`: the row's entity column,
+    /// when read with it (else, for an entity with sub-entities, a query reads it).
+    package func object(for entity: EntityDescription, storedRow values: [Value], ownTag: Value? = nil) throws -> ManagedObject {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .integer(let primaryKey)? = values.first else {
@@ -322,7 +323,9 @@ public final class ObjectContext {
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
-        if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
+        if hasSubentities(entity.name),
+            let own = try ownTag.map({ ownEntity(of: entity, tag: $0) }) ?? rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name
+        {
             if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, storedRow: mapped) }
             let sql = "SELECT \(mapped(own).selection(of: own)) FROM \(mapped(own).table) WHERE \(mapped(own).key) = ?"
             if let row = try connection.row(sql, arguments: [.integer(primaryKey)]) {

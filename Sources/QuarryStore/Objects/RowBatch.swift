@@ -20,7 +20,10 @@ public final class RowBatch {
     /// True when the cells hold whole rows (every attribute and relationship column), so
     /// objects can be made from them.
     let isComplete: Bool
-    /// Cells per row.
+    /// True when each row's last cell is its entity column (whole rows of an entity with
+    /// sub-entities): the row's own entity, known without a query.
+    let isTagged: Bool
+    /// Cells per row (the entity column's included).
     public let columnCount: Int
     /// `keys.count * columnCount` cells, row after row.
     public let cells: UnsafeMutablePointer<quarry_cell>
@@ -45,12 +48,13 @@ public final class RowBatch {
     /// others 500 at a time. Rows come back in `keys`' order whatever order SQLite
     /// returns them in. `rangeArguments` binds `range` for the first and last key.
     init(
-        source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, context: ObjectContext,
+        source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, tagged: Bool, context: ObjectContext,
         sql: (Int) -> String, range: String, rangeArguments: (Int64, Int64) -> [Int64] = { [$0, $1] }
     ) throws {
         self.source = source
         self.attributes = attributes
         self.isComplete = isComplete
+        self.isTagged = tagged
         self.context = context
         self.generation = context.generation
         self.identityRoot = context.rootName(of: source.entity.name)
@@ -167,16 +171,24 @@ public final class RowBatch {
         if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
             object = existing
         } else if generation == context.generation, isComplete {
-            object = try context.object(for: entity, storedRow: values(row))
+            object = try context.object(for: entity, storedRow: values(row), ownTag: tag(row))
         } else if generation == context.generation, let whole = try wholeRows(),
             let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key)
         {
-            object = try context.object(for: entity, storedRow: whole.values(index))
+            object = try context.object(for: entity, storedRow: whole.values(index), ownTag: whole.tag(index))
         } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
             object = fresh
         } else {
-            // Deleted since it was read: an object that says so, as a deleted one does.
-            object = ManagedObject(entity: entity, primaryKey: key, row: isComplete ? values(row) : [.integer(key)], context: context)
+            // Deleted since it was read: an object that says so, as a deleted one does, of
+            // the entity the row was when read, where the batch read it.
+            var own = entity
+            var read = isComplete ? values(row) : [.integer(key)]
+            if let tag = tag(row), let tagged = context.ownEntity(of: entity, tag: tag), tagged.name != entity.name,
+                let mapped = context.values(read, of: entity, as: tagged)
+            {
+                (own, read) = (tagged, mapped)
+            }
+            object = ManagedObject(entity: own, primaryKey: key, row: read, context: context)
             object.isDeleted = true
             object.context = nil
             return object
@@ -218,21 +230,28 @@ public final class RowBatch {
     public func noteRead(_ name: String) { source.noteRead(name) }
 
     /// Row `row` as the values an object keeps (storage form; texts decoded as a read of
-    /// the column decodes them, `Value(rowText:)`).
+    /// the column decodes them, `Value(rowText:)`), without the entity column.
     func values(_ row: Int) -> [Value] {
-        (0..<columnCount).map { column in
-            let cell = cells[row * columnCount + column]
-            switch Int(cell.tag) {
-            case Int(QUARRY_CELL_INTEGER): return .integer(cell.value)
-            case Int(QUARRY_CELL_REAL): return .real(Double(bitPattern: UInt64(bitPattern: cell.value)))
-            case Int(QUARRY_CELL_TEXT):
-                return .text(String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self))
-            case Int(QUARRY_CELL_RAW_TEXT):
-                return Value(rowText: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)))
-            case Int(QUARRY_CELL_BLOB):
-                return .blob(Array(UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))))
-            default: return .null
-            }
+        (0..<(isTagged ? columnCount - 1 : columnCount)).map { value(row, $0) }
+    }
+
+    /// The entity column of row `row` (nil when the batch did not read it).
+    func tag(_ row: Int) -> Value? {
+        isTagged && columnCount > 1 ? value(row, columnCount - 1) : nil
+    }
+
+    private func value(_ row: Int, _ column: Int) -> Value {
+        let cell = cells[row * columnCount + column]
+        switch Int(cell.tag) {
+        case Int(QUARRY_CELL_INTEGER): return .integer(cell.value)
+        case Int(QUARRY_CELL_REAL): return .real(Double(bitPattern: UInt64(bitPattern: cell.value)))
+        case Int(QUARRY_CELL_TEXT):
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self))
+        case Int(QUARRY_CELL_RAW_TEXT):
+            return Value(rowText: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)))
+        case Int(QUARRY_CELL_BLOB):
+            return .blob(Array(UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))))
+        default: return .null
         }
     }
 }

@@ -38,13 +38,17 @@ public final class RowSource {
     public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
         let mask = attributesRead.pointee
         let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
+        // Whole rows of an entity with sub-entities end with the entity column, which says
+        // what each row's object is without a query for each row (`RowBatch.object(at:)`).
+        let tagged = whole && context.hasSubentities(entity.name)
         return try RowBatch(
-            source: self, keys: keys, attributes: attributes, isComplete: whole, context: context,
+            source: self, keys: keys, attributes: attributes, isComplete: whole, tagged: tagged, context: context,
             sql: { count in
                 // Rounded up to a power of two, so a few statements serve every batch.
                 self.statement(
-                    attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)), dialect: context.sqlDialect)
-            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect),
+                    attributes, whole: whole, tagged: tagged, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)),
+                    dialect: context.sqlDialect)
+            }, range: statement(attributes, whole: whole, tagged: tagged, filter: .range, dialect: context.sqlDialect),
             rangeArguments: storage.keyIsPlace ? { first, last in [max(0, last - first + 1), max(0, first - 1)] } : { first, last in [first, last] })
     }
 
@@ -56,19 +60,22 @@ public final class RowSource {
     private enum Filter: Hashable { case keys(Int), range }
     private struct StatementKey: Hashable {
         let whole: Bool
+        let tagged: Bool
         let attributes: [Int]
         let filter: Filter
     }
 
-    /// The SELECT for these attributes (all columns when `whole`), made once each.
-    private func statement(_ attributes: [Int], whole: Bool, filter: Filter, dialect: any SQLDialect) -> String {
-        let id = StatementKey(whole: whole, attributes: attributes, filter: filter)
+    /// The SELECT for these attributes (all columns when `whole`, then the entity column
+    /// when `tagged`), made once each.
+    private func statement(_ attributes: [Int], whole: Bool, tagged: Bool, filter: Filter, dialect: any SQLDialect) -> String {
+        let id = StatementKey(whole: whole, tagged: tagged, attributes: attributes, filter: filter)
         if let sql = statements[id] { return sql }
         let table = storage.table
         let key = "\(table).\(storage.key)"
+        let tag = tagged ? ", \(quoteIdentifier(storage.relation)).\(quoteIdentifier(EntityStorage.entityColumn))" : ""
         let columns =
             whole
-            ? storage.selection(of: entity, qualifier: storage.relation)
+            ? storage.selection(of: entity, qualifier: storage.relation) + tag
             : ([key] + attributes.map { storage.selected(entity.attributes[$0].name, of: entity, qualifier: storage.relation) }).joined(
                 separator: ", ")
         let sql: String
