@@ -890,7 +890,8 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
         }
         if (object == NULL) {
             if (type != LUA_TNONE) lua_pop(L, 1);
-            object = lua_newuserdatauv(L, sizeof *object, 1);
+            /* The batch, and the keeper of its object once it is made (Swift's `adopt`). */
+            object = lua_newuserdatauv(L, sizeof *object, 2);
             object->cookie = cookie;
             object->payload = 0;
             lua_pushvalue(L, metatable);

@@ -308,7 +308,7 @@ public final class QuarryRuntime {
                 BoundFunction(
                     name: "__gc",
                     function: { _, call in
-                        if kind == .keeper { releaseKeptObject(call.state, 1) } else { releaseSwiftObject(call.state, 1, kind: kind) }
+                        releaseSwiftObject(call.state, 1, kind: kind)
                         return 0
                     }, runtime: self))
             LuaTable.setField(state, -2, "__gc")

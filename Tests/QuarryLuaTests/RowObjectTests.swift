@@ -384,8 +384,9 @@ import Testing
         h.run(#"assert(count("Item", "title ENDSWITH '!'") == 3)"#)
     }
 
-    /// A finalizer that revives a row made an object, run after the object's owner was
-    /// collected, gets an error when reading it, never memory the row no longer owns.
+    /// A finalizer that revives a row made an object, run after the object's keeper and
+    /// the row's batch were collected (finalizers run in the reverse order of their
+    /// setting), gets an error when reading it, never memory the row no longer owns.
     @Test func rowsRevivedAfterTheirObjectWentSaySo() throws {
         let h = try Harness()
         h.run(
@@ -398,15 +399,61 @@ import Testing
             do
               local holder = setmetatable({}, { __gc = function(t)
                 local ok, v = pcall(function() return t.o.title end)
-                results[#results + 1] = ok and v or tostring(v)
+                results[#results + 1] = tostring(v)
               end })
               holder.o = fetch("Item")[2]
               assert(holder.o:objectID() == "Item/2")   -- made after the holder's finalizer was set
             end
             collectgarbage(); collectgarbage(); collectgarbage()
-            -- Finalizers run in the reverse order of their setting: the object's owner
-            -- (made with the object) first, then the holder's.
             assert(#results == 1 and results[1]:find("can no longer be read"), results[1])
+            """#)
+    }
+
+    /// A row made an object stays the same Lua value however it is reached again, after
+    /// collections that leave it the only row of its batch in use.
+    @Test func rowsMadeObjectsKeepTheirIdentity() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            for i = 1, 20 do Item:new{ title = "t" .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            local o = fetch("Item")[3]
+            assert(o:objectID() == "Item/3")
+            collectgarbage(); collectgarbage()
+            local again = fetch("Item")[3]
+            assert(rawequal(o, again))
+            local t = { [o] = "kept" }
+            collectgarbage(); collectgarbage()
+            assert(t[fetch("Item", "title == 't3'")[1]] == "kept")
+            """#)
+    }
+
+    /// The debug library can take a made row's user values away: the row then reads as a
+    /// row again, or says it can no longer be read; it never reads freed memory.
+    @Test func tamperedKeepersLeaveNothingDangling() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            for i = 1, 3 do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            local o = fetch("Item")[2]
+            assert(o:objectID() == "Item/2")
+            debug.setuservalue(o, nil, 2)   -- the keeper
+            collectgarbage(); collectgarbage()
+            assert(o.title == "title 2")
+            o.title = "changed"
+            save()
+            local p = fetch("Item")[3]
+            assert(p:objectID() == "Item/3")
+            debug.setuservalue(p, nil, 1); debug.setuservalue(p, nil, 2)
+            collectgarbage(); collectgarbage()
+            local ok, message = pcall(function() return p.title end)
+            assert(not ok and message:find("can no longer be read"), message)
+            assert(count("Item", "title == 'changed'") == 1)
             """#)
     }
 

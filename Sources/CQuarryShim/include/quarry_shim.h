@@ -113,11 +113,13 @@ typedef struct {
     int64_t fast_codes[QUARRY_FAST_FIELDS];
 } quarry_rows_block;
 
-/// The bytes of an object's userdata. Its one user value is the batch (a rows userdata)
-/// it was read in, if any.
+/// The bytes of an object's userdata. Its first user value is the batch (a rows
+/// userdata) it was read in, if any; a row's second, once it is made an object, the
+/// keeper that holds the object.
 typedef struct {
     uint64_t cookie;
-    /// The retained ManagedObject, or 0 while the object is still only a row of its batch.
+    /// The retained ManagedObject, 0 while the object is still only a row of its batch,
+    /// or 1 while its keeper holds it.
     uintptr_t payload;
     /// Its row in the batch, and that row's key.
     int64_t row;

@@ -12,8 +12,8 @@ enum UserdataKind: String, CaseIterable {
     case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows, query
     /// An exact decimal (`Value.decimal`), holding its text in a `DecimalBox`.
     case decimal
-    /// What owns the ManagedObject of a row made an object (`adopt`): its user value is
-    /// the row, its `__gc` releases the object. Scripts never see one.
+    /// What owns the ManagedObject of a row made an object (`adopt`), as the row's second
+    /// user value; its `__gc` releases the object.
     case keeper
 
     /// The kind's place in `allCases`, which says its cookie and its registry slots.
@@ -26,7 +26,7 @@ enum UserdataKind: String, CaseIterable {
     /// (A switch: an array of kinds was made for each object pushed.)
     var userValues: Int32 {
         switch self {
-        case .object, .rows, .results, .section, .keeper: return 1
+        case .object, .rows, .results, .section: return 1
         default: return 0
         }
     }
@@ -163,40 +163,35 @@ let objectOutsideBytes = 512
 
 /// Makes the row userdata at `index` (an object holding nothing yet) hold `object`.
 ///
-/// The row keeps its metatable, which has no `__gc`: a new `keeper` userdata owns the
-/// object and releases it. Giving the row a metatable with `__gc` had Lua move it to the
-/// list of objects to finalize, which it finds by walking every object made since the
-/// row (`luaC_checkfinalizer`): thousands for each object made in a loop over results.
-/// The keeper, made just now, is found at once. The row's user value, its batch (no
-/// longer read once it is an object), becomes the keeper, whose own user value is the row,
-/// so that a row revived by a finalizer is still there when the keeper's runs.
+/// The row keeps its metatable, which has no `__gc`: a new `keeper` userdata, the row's
+/// second user value, owns the object and releases it, and the row's payload says so
+/// (`Block.kept`). Giving the row a metatable with `__gc` had Lua move it to the list of
+/// objects to finalize, which it finds by walking every object made since the row
+/// (`luaC_checkfinalizer`): thousands for each object made in a loop over results. The
+/// keeper, made just now, is found at once. The object's pointer lives in the keeper
+/// alone and is read through the row's user value, so a keeper collected (a finalizer
+/// revived the row, or the debug library took the keeper away) leaves nothing dangling:
+/// the row reads as a row again. The first user value stays the batch, which keeps the
+/// batch's record of its rows (their identity) alive as long as any of them.
 func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     guard let block = lua_touserdata(state, index) else { return }
     let index = lua_absindex(state, index)
     let payload = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
-    guard let keeper = lua_newuserdatauv(state, Block.size(.keeper), UserdataKind.keeper.userValues) else { return }
+    quarry_note_outside_bytes(state, objectOutsideBytes)
+    // A userdata with no second user value (none is made so) keeps the object itself.
+    guard lua_getiuservalue(state, index, 2) != LUA_TNONE, let keeper = lua_newuserdatauv(state, Block.size(.keeper), 0) else {
+        quarry_pop(state, 1)
+        Block.write(block, kind: .object, payload: payload)
+        pushRegistrySlot(state, .metatable(.object))
+        lua_setmetatable(state, index)
+        return
+    }
     Block.write(keeper, kind: .keeper, payload: payload)
     pushRegistrySlot(state, .metatable(.keeper))
     lua_setmetatable(state, -2)
-    lua_pushvalue(state, index)
-    lua_setiuservalue(state, -2, 1)
-    lua_setiuservalue(state, index, 1)
-    Block.write(block, kind: .object, payload: payload)
-    quarry_note_outside_bytes(state, objectOutsideBytes)
-}
-
-/// A keeper's `__gc`: forgets its row's object (when the row is still there, revived by
-/// another finalizer, it then reads as gone), then releases it.
-func releaseKeptObject(_ state: OpaquePointer, _ index: Int32) {
-    guard let payload = Block.payload(state, index, kind: .keeper), payload != 0 else { return }
-    if lua_getiuservalue(state, index, 1) == LUA_TUSERDATA, Block.payload(state, -1, kind: .object) == payload,
-        let row = lua_touserdata(state, -1)
-    {
-        row.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(.object))
-        Block.write(row, kind: .object, payload: 0)
-    }
+    lua_setiuservalue(state, index, 2)
     quarry_pop(state, 1)
-    releaseSwiftObject(state, index, kind: .keeper)
+    Block.write(block, kind: .object, payload: Block.kept)
 }
 
 /// The payload of the userdata at `index` when it is of `kind`: 0 when it holds nothing.
@@ -247,8 +242,17 @@ private enum Block {
         guard let block = lua_touserdata(state, index), lua_rawlen(state, index) == size(kind),
             block.load(as: UInt.self) == cookie(kind)
         else { return nil }
-        return block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+        let payload = block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+        guard kind == .object, payload == kept else { return payload }
+        // Held by its keeper (`adopt`): 0, a row again, when the keeper is gone.
+        lua_getiuservalue(state, index, 2)
+        let held = Self.payload(state, -1, kind: .keeper) ?? 0
+        quarry_pop(state, 1)
+        return held
     }
+
+    /// An object row's payload while its keeper holds its object (no pointer is 1).
+    static let kept: UInt = 1
 }
 
 func pushDate(_ state: OpaquePointer, _ seconds: Double) {
