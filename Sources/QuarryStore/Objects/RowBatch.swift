@@ -20,7 +20,7 @@ public final class RowBatch {
     /// True when the cells hold whole rows (every attribute and relationship column), so
     /// objects can be made from them.
     let isComplete: Bool
-    /// True when each row's last cell is its entity column (whole rows of an entity with
+    /// True when each row's last cell is its entity column (rows of an entity with
     /// sub-entities): the row's own entity, known without a query.
     let isTagged: Bool
     /// Cells per row (the entity column's included).
@@ -183,10 +183,9 @@ public final class RowBatch {
             // the entity the row was when read, where the batch read it.
             var own = entity
             var read = isComplete ? values(row) : [.integer(key)]
-            if let tag = tag(row), let tagged = context.ownEntity(of: entity, tag: tag), tagged.name != entity.name,
-                let mapped = context.values(read, of: entity, as: tagged)
-            {
-                (own, read) = (tagged, mapped)
+            if let tag = tag(row), let tagged = context.ownEntity(of: entity, tag: tag), tagged.name != entity.name {
+                own = tagged
+                read = isComplete ? context.values(read, of: entity, as: tagged) ?? [.integer(key)] : read
             }
             object = ManagedObject(entity: own, primaryKey: key, row: read, context: context)
             object.isDeleted = true
@@ -211,7 +210,7 @@ public final class RowBatch {
         for (position, attribute) in attributes.enumerated() {
             if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
         }
-        let object = try context.object(for: entity, storedRow: values)
+        let object = try context.object(for: entity, storedRow: values, ownTag: tag(row) ?? whole.tag(index))
         if object.loadGroup == nil { object.loadGroup = group }
         return object
     }

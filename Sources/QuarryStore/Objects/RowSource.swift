@@ -38,9 +38,10 @@ public final class RowSource {
     public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
         let mask = attributesRead.pointee
         let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
-        // Whole rows of an entity with sub-entities end with the entity column, which says
-        // what each row's object is without a query for each row (`RowBatch.object(at:)`).
-        let tagged = whole && context.hasSubentities(entity.name)
+        // The rows of an entity with sub-entities end with the entity column, which says
+        // what each row's object is without a query for each row (`RowBatch.object(at:)`),
+        // and what a row another connection deleted was.
+        let tagged = context.hasSubentities(entity.name)
         return try RowBatch(
             source: self, keys: keys, attributes: attributes, isComplete: whole, tagged: tagged, context: context,
             sql: { count in
@@ -77,7 +78,7 @@ public final class RowSource {
             whole
             ? storage.selection(of: entity, qualifier: storage.relation) + tag
             : ([key] + attributes.map { storage.selected(entity.attributes[$0].name, of: entity, qualifier: storage.relation) }).joined(
-                separator: ", ")
+                separator: ", ") + tag
         let sql: String
         switch filter {
         // Rows keyed by their places (`keyIsPlace`), which no index finds and which come in
