@@ -14,6 +14,10 @@ struct SQLiteSaveStatements: SaveStatements {
     var work: StoreSaveWork
     private var formats = ColumnFormats()
     private(set) var readBacks: [(ManagedObject, String, Value)] = []
+    /// The last update's shape and statement: a save of many changed objects changes the
+    /// same columns of each, and writing the SQL and looking its statement up again for
+    /// every object was a fifth of such a save.
+    private var lastUpdate: (entity: String, columns: [String], row: String, statement: Statement, told: Bool)?
 
     init(context: ObjectContext, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
         self.context = context
@@ -196,14 +200,25 @@ struct SQLiteSaveStatements: SaveStatements {
     package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool)
         throws
     {
-        let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        let columns = attributes + toOne.map(\.name)
         var values = SQLiteArguments()
         let entity = context.currentEntity(of: object)
         let storage = context.mapped(object.entity)
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         let row = storage.writtenRow(of: object, key: key)
         values.append(contentsOf: toOne.map(\.key) + row.values)
-        try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(row.sql)").executeBound(values)
+        var update: (entity: String, columns: [String], row: String, statement: Statement, told: Bool)
+        if let last = lastUpdate, last.entity == object.entity.name, last.columns == columns, last.row == row.sql {
+            update = last
+        } else {
+            let assignments = columns.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+            let statement = try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(row.sql)")
+            update = (object.entity.name, columns, row.sql, statement, false)
+        }
+        // Forgotten while it runs: a failed run leaves no statement GRDB was told about.
+        lastUpdate = nil
+        try update.statement.executeBound(values, told: &update.told)
+        lastUpdate = update
         try readGenerated(object, object.entity, key: key)
     }
 
