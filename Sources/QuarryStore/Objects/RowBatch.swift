@@ -204,13 +204,24 @@ public final class RowBatch {
         guard let context, generation == context.generation, row >= 0, row < keys.count,
             context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete
         else { return try object(at: row) }
-        guard let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) else { return try object(at: row) }
-        var values = whole.values(index)
+        var values: [Value]
+        var ownTag = tag(row)
+        if let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) {
+            values = whole.values(index)
+            ownTag = ownTag ?? whole.tag(index)
+        } else if isTagged {
+            // Gone already (the commit deleted it): made from what this batch read, the
+            // rest unknown, as the entity the row was, so that its deletion is heard of it.
+            values = [Value](repeating: .null, count: 1 + entity.attributes.count + entity.toOneRelationships.count)
+            values[0] = .integer(keys[row])
+        } else {
+            return try object(at: row)
+        }
         let read = self.values(row)
         for (position, attribute) in attributes.enumerated() {
             if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
         }
-        let object = try context.object(for: entity, storedRow: values, ownTag: tag(row) ?? whole.tag(index))
+        let object = try context.object(for: entity, storedRow: values, ownTag: ownTag)
         if object.loadGroup == nil { object.loadGroup = group }
         return object
     }
