@@ -65,6 +65,7 @@ WORKLOADS = [
     ("coredata_cold", "12b same, model decoded anew", "sqlite3", 3.0, None, "process"),
     ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
     ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.5, None, "both"),
+    ("updates", "14b save of 20,000 changed objects", "sqlite3 UPDATEs", None, None, "both"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
