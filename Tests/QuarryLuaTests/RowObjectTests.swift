@@ -457,6 +457,40 @@ import Testing
             """#)
     }
 
+    /// The debug library can put the object metatable (with its `__gc`) on made rows, or
+    /// move one row's keeper to another: the object is released once, by its keeper, and a
+    /// row never takes another row's object.
+    @Test func movedMetatablesAndKeepersNeitherReleaseTwiceNorCrossRows() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Item" { title = "string" }
+            local mt = debug.getmetatable(Item:new{ title = "unsaved" })
+            rollback()
+            for i = 1, 50 do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            do
+              local r = fetch("Item")
+              for i = 1, 50 do
+                local o = r[i]
+                assert(o:objectID() == "Item/" .. i)
+                debug.setmetatable(o, mt)
+              end
+            end
+            collectgarbage(); collectgarbage(); collectgarbage()
+            local r = fetch("Item")
+            local a, b = r[1], r[2]
+            assert(a:objectID() == "Item/1" and b:objectID() == "Item/2")
+            debug.setuservalue(a, (debug.getuservalue(b, 2)), 2)
+            assert(a:objectID() == "Item/1", a:objectID())
+            a.title = "changed"
+            save()
+            assert(fetch("Item", "title == 'changed'")[1]:objectID() == "Item/1")
+            assert(count("Item", "title == 'title 2'") == 1)
+            """#)
+    }
+
     /// Keys at the ends of the integers, and views that repeat a key.
     @Test func unusualKeysReadAsObjectsDo() throws {
         let folder = try TemporaryFolder()

@@ -187,6 +187,9 @@ func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
         return
     }
     Block.write(keeper, kind: .keeper, payload: payload)
+    keeper.storeBytes(of: UInt(bitPattern: block), toByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self)
+    keeper.storeBytes(
+        of: block.assumingMemoryBound(to: quarry_object_block.self).pointee.key, toByteOffset: 3 * MemoryLayout<UInt>.size, as: Int64.self)
     pushRegistrySlot(state, .metatable(.keeper))
     lua_setmetatable(state, -2)
     lua_setiuservalue(state, index, 2)
@@ -202,8 +205,10 @@ func userdataPayload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind)
 /// `__gc`: releases the Swift object and clears the pointer, so a resurrected userdata
 /// reads as gone instead of dangling.
 func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) {
-    guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload),
-        let block = lua_touserdata(state, index)
+    // Its own pointer only: a row's object kept by its keeper is the keeper's to release
+    // (the object `__gc` reaches a row only when the debug library moved it there).
+    guard let payload = Block.payload(state, index, kind: kind, throughKeeper: false), payload != Block.kept || kind != .object,
+        let pointer = UnsafeMutableRawPointer(bitPattern: payload), let block = lua_touserdata(state, index)
     else { return }
     // Everything after the payload too: a batch's cells die with its RowBatch, and an
     // object revived by a finalizer must find no rows to read (C then asks Swift).
@@ -224,6 +229,8 @@ private enum Block {
         case .object: return MemoryLayout<quarry_object_block>.size
         case .rows: return MemoryLayout<quarry_rows_block>.size
         case .results, .section: return MemoryLayout<quarry_results_block>.size
+        // The cookie, the object, and the block and key of the row it was made for.
+        case .keeper: return 4 * MemoryLayout<UInt>.size
         default: return 2 * MemoryLayout<UInt>.size
         }
     }
@@ -238,15 +245,23 @@ private enum Block {
     /// only Quarry writes a userdata's bytes, so a cookie is Quarry's own (a light
     /// userdata has no length, a string no block). Reading the kind's name through the
     /// metatable as well was 4% of making 20,000 objects.
-    static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
+    static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind, throughKeeper: Bool = true) -> UInt? {
         guard let block = lua_touserdata(state, index), lua_rawlen(state, index) == size(kind),
             block.load(as: UInt.self) == cookie(kind)
         else { return nil }
         let payload = block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
-        guard kind == .object, payload == kept else { return payload }
-        // Held by its keeper (`adopt`): 0, a row again, when the keeper is gone.
-        lua_getiuservalue(state, index, 2)
-        let held = Self.payload(state, -1, kind: .keeper) ?? 0
+        guard kind == .object, payload == kept, throughKeeper else { return payload }
+        // Held by its keeper (`adopt`): 0, a row again, when the keeper is gone, or is
+        // another row's (the debug library can move user values).
+        var held: UInt = 0
+        if lua_getiuservalue(state, index, 2) == LUA_TUSERDATA, let keeper = lua_touserdata(state, -1),
+            let object = Self.payload(state, -1, kind: .keeper),
+            keeper.load(fromByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self) == UInt(bitPattern: block),
+            keeper.load(fromByteOffset: 3 * MemoryLayout<UInt>.size, as: Int64.self)
+                == block.assumingMemoryBound(to: quarry_object_block.self).pointee.key
+        {
+            held = object
+        }
         quarry_pop(state, 1)
         return held
     }
