@@ -34,9 +34,14 @@ extension ObjectContext {
     /// Asked for every row of a parent's results: one cached statement, outside the
     /// savepoint `read` makes (whose `PRAGMA query_only` expires every prepared statement).
     func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
+        try storedEntityTag(of: entity, primaryKey: primaryKey).flatMap { ownEntity(of: entity, tag: $0) }
+    }
+
+    /// The entity column of a stored row of `entity`'s hierarchy, as read (nil when the
+    /// row is gone).
+    func storedEntityTag(of entity: EntityDescription, primaryKey: Int64) throws -> Value? {
         let sql = "SELECT \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        guard let tag = try connection.row(sql, arguments: [.integer(primaryKey)], cached: true)?.first else { return nil }
-        return ownEntity(of: entity, tag: tag)
+        return try connection.row(sql, arguments: [.integer(primaryKey)], cached: true)?.first
     }
 
     /// Which of `entity` and its sub-entities a row whose entity column holds `tag` (as

@@ -20,7 +20,7 @@ public final class RowBatch {
     /// True when the cells hold whole rows (every attribute and relationship column), so
     /// objects can be made from them.
     let isComplete: Bool
-    /// True when each row's last cell is its entity column (rows of an entity with
+    /// True when each row's last cell is its entity column (whole rows of an entity with
     /// sub-entities): the row's own entity, known without a query.
     let isTagged: Bool
     /// Cells per row (the entity column's included).
@@ -202,24 +202,26 @@ public final class RowBatch {
     /// the batch did not read a column, the store's value now stands in (no change known).
     public func objectBeforeOutsideChange(at row: Int) throws -> ManagedObject? {
         guard let context, generation == context.generation, row >= 0, row < keys.count,
-            context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete
+            context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil
         else { return try object(at: row) }
+        let key = keys[row]
         var values: [Value]
-        var ownTag = tag(row)
-        if let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) {
+        var ownTag: Value?
+        if isComplete {
+            guard isTagged else { return try object(at: row) }
+            // The entity the row is now (that commit may have made it another), else, gone,
+            // the one it was.
+            values = self.values(row)
+            ownTag = try context.storedEntityTag(of: entity, primaryKey: key) ?? tag(row)
+        } else if let whole = try wholeRows(), let index = whole.keys.firstIndex(of: key) {
             values = whole.values(index)
-            ownTag = ownTag ?? whole.tag(index)
-        } else if isTagged {
-            // Gone already (the commit deleted it): made from what this batch read, the
-            // rest unknown, as the entity the row was, so that its deletion is heard of it.
-            values = [Value](repeating: .null, count: 1 + entity.attributes.count + entity.toOneRelationships.count)
-            values[0] = .integer(keys[row])
+            ownTag = whole.tag(index)
+            let read = self.values(row)
+            for (position, attribute) in attributes.enumerated() {
+                if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
+            }
         } else {
             return try object(at: row)
-        }
-        let read = self.values(row)
-        for (position, attribute) in attributes.enumerated() {
-            if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
         }
         let object = try context.object(for: entity, storedRow: values, ownTag: ownTag)
         if object.loadGroup == nil { object.loadGroup = group }

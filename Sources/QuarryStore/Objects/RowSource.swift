@@ -38,10 +38,11 @@ public final class RowSource {
     public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
         let mask = attributesRead.pointee
         let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
-        // The rows of an entity with sub-entities end with the entity column, which says
+        // Whole rows of an entity with sub-entities end with the entity column, which says
         // what each row's object is without a query for each row (`RowBatch.object(at:)`),
-        // and what a row another connection deleted was.
-        let tagged = context.hasSubentities(entity.name)
+        // and what a row another connection deleted was. Not the other batches, which
+        // serve loops that read a few attributes: Quarry's text tag cost such a loop a third.
+        let tagged = whole && context.hasSubentities(entity.name)
         return try RowBatch(
             source: self, keys: keys, attributes: attributes, isComplete: whole, tagged: tagged, context: context,
             sql: { count in
