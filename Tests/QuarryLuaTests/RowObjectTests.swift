@@ -359,16 +359,26 @@ import Testing
             """#)
     }
 
+    /// A runtime whose entity `Item` holds `count` saved rows titled `title 1...`, none of
+    /// them an object any more (collected), so the first fetch hands out rows.
+    private func savedItems(_ count: Int) throws -> Harness {
+        let h = try Harness()
+        h.run(
+            """
+            entity "Item" { title = "string" }
+            for i = 1, \(count) do Item:new{ title = "title " .. i } end
+            save()
+            collectgarbage(); collectgarbage()
+            """)
+        return h
+    }
+
     /// A row made an object holds it while the row is in use, and lets it go with the row
     /// (the object is owned by a userdata of its own, not by the row's finalizer).
     @Test func objectsMadeFromRowsLiveAsLongAsTheirRows() throws {
-        let h = try Harness()
+        let h = try savedItems(300)
         h.run(
             #"""
-            entity "Item" { title = "string" }
-            for i = 1, 300 do Item:new{ title = "title " .. i } end
-            save()
-            collectgarbage(); collectgarbage()
             kept = {}
             for i, o in ipairs(fetch("Item")) do
               assert(o:objectID() == "Item/" .. i)   -- made an object
@@ -388,13 +398,9 @@ import Testing
     /// the row's batch were collected (finalizers run in the reverse order of their
     /// setting), gets an error when reading it, never memory the row no longer owns.
     @Test func rowsRevivedAfterTheirObjectWentSaySo() throws {
-        let h = try Harness()
+        let h = try savedItems(3)
         h.run(
             #"""
-            entity "Item" { title = "string" }
-            for i = 1, 3 do Item:new{ title = "title " .. i } end
-            save()
-            collectgarbage(); collectgarbage()
             results = {}
             do
               local holder = setmetatable({}, { __gc = function(t)
@@ -412,13 +418,9 @@ import Testing
     /// A row made an object stays the same Lua value however it is reached again, after
     /// collections that leave it the only row of its batch in use.
     @Test func rowsMadeObjectsKeepTheirIdentity() throws {
-        let h = try Harness()
+        let h = try savedItems(20)
         h.run(
             #"""
-            entity "Item" { title = "string" }
-            for i = 1, 20 do Item:new{ title = "t" .. i } end
-            save()
-            collectgarbage(); collectgarbage()
             local o = fetch("Item")[3]
             assert(o:objectID() == "Item/3")
             collectgarbage(); collectgarbage()
@@ -426,20 +428,16 @@ import Testing
             assert(rawequal(o, again))
             local t = { [o] = "kept" }
             collectgarbage(); collectgarbage()
-            assert(t[fetch("Item", "title == 't3'")[1]] == "kept")
+            assert(t[fetch("Item", "title == 'title 3'")[1]] == "kept")
             """#)
     }
 
     /// The debug library can take a made row's user values away: the row then reads as a
     /// row again, or says it can no longer be read; it never reads freed memory.
     @Test func tamperedKeepersLeaveNothingDangling() throws {
-        let h = try Harness()
+        let h = try savedItems(3)
         h.run(
             #"""
-            entity "Item" { title = "string" }
-            for i = 1, 3 do Item:new{ title = "title " .. i } end
-            save()
-            collectgarbage(); collectgarbage()
             local o = fetch("Item")[2]
             assert(o:objectID() == "Item/2")
             debug.setuservalue(o, nil, 2)   -- the keeper
@@ -461,15 +459,11 @@ import Testing
     /// move one row's keeper to another: the object is released once, by its keeper, and a
     /// row never takes another row's object.
     @Test func movedMetatablesAndKeepersNeitherReleaseTwiceNorCrossRows() throws {
-        let h = try Harness()
+        let h = try savedItems(50)
         h.run(
             #"""
-            entity "Item" { title = "string" }
             local mt = debug.getmetatable(Item:new{ title = "unsaved" })
             rollback()
-            for i = 1, 50 do Item:new{ title = "title " .. i } end
-            save()
-            collectgarbage(); collectgarbage()
             do
               local r = fetch("Item")
               for i = 1, 50 do
