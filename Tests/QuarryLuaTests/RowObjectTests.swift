@@ -485,6 +485,38 @@ import Testing
             """#)
     }
 
+    /// A keeper kept after its row was dropped is not believed by a row of another entity
+    /// with the same key, wherever that row is made (a keeper holds its own row, so no
+    /// other row takes its address).
+    @Test func aKeeperIsBelievedOnlyByItsOwnRow() throws {
+        let h = try savedItems(3)
+        h.run(
+            #"""
+            entity "Person" { name = "string" }
+            Person:new{ name = "p1" }
+            save()
+            collectgarbage(); collectgarbage()
+            local keeper, address
+            do
+              local a = fetch("Item")[1]
+              assert(a:objectID() == "Item/1")
+              keeper, address = debug.getuservalue(a, 2), string.format("%p", a)
+            end
+            collectgarbage(); collectgarbage()
+            local b
+            for _ = 1, 500 do
+              b = fetch("Person")[1]
+              if string.format("%p", b) == address then break end
+            end
+            assert(b:objectID() == "Person/1")
+            debug.setuservalue(b, keeper, 2)
+            assert(b:objectID() == "Person/1", b:objectID())
+            b.name = "changed"
+            save()
+            assert(fetch("Item")[1].title == "title 1" and fetch("Person")[1].name == "changed")
+            """#)
+    }
+
     /// Keys at the ends of the integers, and views that repeat a key.
     @Test func unusualKeysReadAsObjectsDo() throws {
         let folder = try TemporaryFolder()

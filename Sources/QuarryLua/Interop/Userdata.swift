@@ -13,7 +13,7 @@ enum UserdataKind: String, CaseIterable {
     /// An exact decimal (`Value.decimal`), holding its text in a `DecimalBox`.
     case decimal
     /// What owns the ManagedObject of a row made an object (`adopt`), as the row's second
-    /// user value; its `__gc` releases the object.
+    /// user value (its own is the row); its `__gc` releases the object.
     case keeper
 
     /// The kind's place in `allCases`, which says its cookie and its registry slots.
@@ -26,7 +26,7 @@ enum UserdataKind: String, CaseIterable {
     /// (A switch: an array of kinds was made for each object pushed.)
     var userValues: Int32 {
         switch self {
-        case .object, .rows, .results, .section: return 1
+        case .object, .rows, .results, .section, .keeper: return 1
         default: return 0
         }
     }
@@ -171,15 +171,18 @@ let objectOutsideBytes = 512
 /// keeper, made just now, is found at once. The object's pointer lives in the keeper
 /// alone and is read through the row's user value, so a keeper collected (a finalizer
 /// revived the row, or the debug library took the keeper away) leaves nothing dangling:
-/// the row reads as a row again. The first user value stays the batch, which keeps the
-/// batch's record of its rows (their identity) alive as long as any of them.
+/// the row reads as a row again. A keeper is believed only by the row block it names,
+/// and it holds that row (its own user value), so no other row is made at that address
+/// while the keeper lives: one moved to another row is not believed. The row's first user
+/// value stays the batch, which keeps the batch's record of its rows (their identity)
+/// alive as long as any of them.
 func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     guard let block = lua_touserdata(state, index) else { return }
     let index = lua_absindex(state, index)
     let payload = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
     quarry_note_outside_bytes(state, objectOutsideBytes)
     // A userdata with no second user value (none is made so) keeps the object itself.
-    guard lua_getiuservalue(state, index, 2) != LUA_TNONE, let keeper = lua_newuserdatauv(state, Block.size(.keeper), 0) else {
+    guard lua_getiuservalue(state, index, 2) != LUA_TNONE, let keeper = lua_newuserdatauv(state, Block.size(.keeper), 1) else {
         quarry_pop(state, 1)
         Block.write(block, kind: .object, payload: payload)
         pushRegistrySlot(state, .metatable(.object))
@@ -188,10 +191,12 @@ func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     }
     Block.write(keeper, kind: .keeper, payload: payload)
     keeper.storeBytes(of: UInt(bitPattern: block), toByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self)
-    keeper.storeBytes(
-        of: block.assumingMemoryBound(to: quarry_object_block.self).pointee.key, toByteOffset: 3 * MemoryLayout<UInt>.size, as: Int64.self)
     pushRegistrySlot(state, .metatable(.keeper))
     lua_setmetatable(state, -2)
+    // The keeper holds its row, so no other row is made where it was while the keeper
+    // lives: the address it names is that row's alone.
+    lua_pushvalue(state, index)
+    lua_setiuservalue(state, -2, 1)
     lua_setiuservalue(state, index, 2)
     quarry_pop(state, 1)
     Block.write(block, kind: .object, payload: Block.kept)
@@ -229,8 +234,8 @@ private enum Block {
         case .object: return MemoryLayout<quarry_object_block>.size
         case .rows: return MemoryLayout<quarry_rows_block>.size
         case .results, .section: return MemoryLayout<quarry_results_block>.size
-        // The cookie, the object, and the block and key of the row it was made for.
-        case .keeper: return 4 * MemoryLayout<UInt>.size
+        // The cookie, the object, and the block of the row it was made for (its user value).
+        case .keeper: return 3 * MemoryLayout<UInt>.size
         default: return 2 * MemoryLayout<UInt>.size
         }
     }
@@ -256,9 +261,7 @@ private enum Block {
         var held: UInt = 0
         if lua_getiuservalue(state, index, 2) == LUA_TUSERDATA, let keeper = lua_touserdata(state, -1),
             let object = Self.payload(state, -1, kind: .keeper),
-            keeper.load(fromByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self) == UInt(bitPattern: block),
-            keeper.load(fromByteOffset: 3 * MemoryLayout<UInt>.size, as: Int64.self)
-                == block.assumingMemoryBound(to: quarry_object_block.self).pointee.key
+            keeper.load(fromByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self) == UInt(bitPattern: block)
         {
             held = object
         }
