@@ -118,7 +118,7 @@ extension Statement {
         let cursor = try Row.fetchCursor(self)
         let columns = SQLiteCursor(handle: sqliteStatement)
         var rows: [[Value]] = []
-        while try cursor.next() != nil { rows.append((0..<Int32(columns.columnCount)).map(columns.value)) }
+        while try cursor.next() != nil { rows.append(columns.rowValues) }
         return rows
     }
 }

@@ -95,6 +95,9 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
 
     package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The current row, each column as `value(_:)` reads it.
+    var rowValues: [Value] { (0..<Int32(columnCount)).map(value) }
+
     /// `RowCursor.readCells` with numbers read through the column's value: one call into
     /// SQLite a column (`sqlite3_column_value`), where `type` then `int64` were two, each
     /// finding the column again (a loop over every flight read a row's key and two columns

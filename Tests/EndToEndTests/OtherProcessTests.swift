@@ -88,10 +88,8 @@ import Testing
             ], "\(result)")
     }
 
-    /// Rows of a parent's results that another program deletes before their objects were
-    /// made are heard as the entity each row was: the batch read each row's entity column
-    /// (the row is gone when the object is made, so a query for it finds nothing).
-    @Test func rowsDeletedOutsideAreHeardAsTheirOwnEntity() async throws {
+    /// A sandbox whose `cars.db` holds a Car, a SportCar and a Truck (keys 1, 2, 3).
+    private func threeCars() async throws -> Sandbox {
         let sandbox = try Sandbox()
         let made = try await sandbox.quarry([
             "cars.db", "-e",
@@ -104,6 +102,14 @@ import Testing
             """#
         ])
         #expect(made.status == 0, "\(made)")
+        return sandbox
+    }
+
+    /// Rows of a parent's results that another program deletes before their objects were
+    /// made are heard as the entity each row was: the batch read each row's entity column
+    /// (the row is gone when the object is made, so a query for it finds nothing).
+    @Test func rowsDeletedOutsideAreHeardAsTheirOwnEntity() async throws {
+        let sandbox = try await threeCars()
         let sqlite = try sqlite3()
         let result = try await sandbox.quarry([
             "cars.db", "-e",
@@ -125,18 +131,7 @@ import Testing
     /// A row of a parent's results whose entity another program changed, before its object
     /// was made, is made as the entity it is now, not as the one it was read as.
     @Test func rowsWhoseEntityChangedOutsideAreMadeAsTheirNewEntity() async throws {
-        let sandbox = try Sandbox()
-        let made = try await sandbox.quarry([
-            "cars.db", "-e",
-            #"""
-            entity "Car" { name = "string" }
-            entity("SportCar", { parent = "Car" }) {}
-            entity("Truck", { parent = "Car" }) {}
-            Car:new{ name = "plain" } SportCar:new{ name = "fast" } Truck:new{ name = "big" }
-            save()
-            """#
-        ])
-        #expect(made.status == 0, "\(made)")
+        let sandbox = try await threeCars()
         let sqlite = try sqlite3()
         let result = try await sandbox.quarry([
             "cars.db", "-e",

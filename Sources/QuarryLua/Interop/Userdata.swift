@@ -177,19 +177,10 @@ let objectOutsideBytes = 512
 /// value stays the batch, which keeps the batch's record of its rows (their identity)
 /// alive as long as any of them.
 func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
-    guard let block = lua_touserdata(state, index) else { return }
     let index = lua_absindex(state, index)
-    let payload = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    guard let block = lua_touserdata(state, index), let keeper = lua_newuserdatauv(state, Block.size(.keeper), 1) else { return }
+    Block.write(keeper, kind: .keeper, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
     quarry_note_outside_bytes(state, objectOutsideBytes)
-    // A userdata with no second user value (none is made so) keeps the object itself.
-    guard lua_getiuservalue(state, index, 2) != LUA_TNONE, let keeper = lua_newuserdatauv(state, Block.size(.keeper), 1) else {
-        quarry_pop(state, 1)
-        Block.write(block, kind: .object, payload: payload)
-        pushRegistrySlot(state, .metatable(.object))
-        lua_setmetatable(state, index)
-        return
-    }
-    Block.write(keeper, kind: .keeper, payload: payload)
     keeper.storeBytes(of: UInt(bitPattern: block), toByteOffset: 2 * MemoryLayout<UInt>.size, as: UInt.self)
     pushRegistrySlot(state, .metatable(.keeper))
     lua_setmetatable(state, -2)
@@ -198,7 +189,6 @@ func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     lua_pushvalue(state, index)
     lua_setiuservalue(state, -2, 1)
     lua_setiuservalue(state, index, 2)
-    quarry_pop(state, 1)
     Block.write(block, kind: .object, payload: Block.kept)
 }
 

@@ -90,7 +90,7 @@ struct SQLiteSaveWriter {
             // object's read, two thirds of a save of many changed objects.
             let row = try db.withStatement(sql) { cursor -> [Value]? in
                 cursor.bind(keys: [key])
-                return try cursor.step() ? (0..<Int32(cursor.columnCount)).map(cursor.value) : nil
+                return try cursor.step() ? cursor.rowValues : nil
             }
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) {
                 conflicts.append(conflict)

@@ -116,14 +116,20 @@ extension ObjectContext {
         let toOne = entity.toOneRelationships
         // Sized once: grown as filled, it was rehashed twice for a row of two values.
         var committed = [String: Value](minimumCapacity: entity.attributes.count + toOne.count)
-        func at(_ index: Int) -> Value { index < row.count ? row[index].storedForm : .null }
         for (index, attribute) in entity.attributes.enumerated() {
             committed[attribute.name] = Self.value(of: attribute, at: index, row: row)
         }
         for (i, relationship) in toOne.enumerated() {
-            committed[relationship.name] = at(1 + entity.attributes.count + i)
+            committed[relationship.name] = Self.toOneValue(at: i, of: entity, row: row)
         }
         return committed
+    }
+
+    /// The `i`th to-one's key of such a row (after the key and the attributes), as
+    /// `values(of:row:)` reads it.
+    package static func toOneValue(at i: Int, of entity: EntityDescription, row: [Value]) -> Value {
+        let column = 1 + entity.attributes.count + i
+        return column < row.count ? row[column].storedForm : .null
     }
 
     /// The attribute at `index` of such a row (the key first, so in column `index + 1`),

@@ -183,9 +183,10 @@ public final class RowBatch {
             // the entity the row was when read, where the batch read it.
             var own = entity
             var read = isComplete ? values(row) : [.integer(key)]
+            // Only whole rows carry the tag, so `read` is the parent's whole row here.
             if let tag = tag(row), let tagged = context.ownEntity(of: entity, tag: tag), tagged.name != entity.name {
                 own = tagged
-                read = isComplete ? context.values(read, of: entity, as: tagged) ?? [.integer(key)] : read
+                read = context.values(read, of: entity, as: tagged) ?? [.integer(key)]
             }
             object = ManagedObject(entity: own, primaryKey: key, row: read, context: context)
             object.isDeleted = true

@@ -68,7 +68,7 @@ public final class RowSource {
     }
 
     /// The SELECT for these attributes (all columns when `whole`, then the entity column
-    /// when `tagged`), made once each.
+    /// when `tagged`, which only whole rows are), made once each.
     private func statement(_ attributes: [Int], whole: Bool, tagged: Bool, filter: Filter, dialect: any SQLDialect) -> String {
         let id = StatementKey(whole: whole, tagged: tagged, attributes: attributes, filter: filter)
         if let sql = statements[id] { return sql }
@@ -79,7 +79,7 @@ public final class RowSource {
             whole
             ? storage.selection(of: entity, qualifier: storage.relation) + tag
             : ([key] + attributes.map { storage.selected(entity.attributes[$0].name, of: entity, qualifier: storage.relation) }).joined(
-                separator: ", ") + tag
+                separator: ", ")
         let sql: String
         switch filter {
         // Rows keyed by their places (`keyIsPlace`), which no index finds and which come in

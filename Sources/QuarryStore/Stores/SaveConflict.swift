@@ -45,8 +45,7 @@ extension SaveConflict {
             if !Value.sameStored(stored, object.expectedStoredValue(attribute.name) ?? .null) { changed.insert(attribute.name) }
         }
         for (i, relationship) in entity.toOneRelationships.enumerated() {
-            let column = 1 + entity.attributes.count + i
-            let stored = column < storedRow.count ? storedRow[column].storedForm : .null
+            let stored = ObjectContext.toOneValue(at: i, of: entity, row: storedRow)
             if !Value.sameStored(stored, object.expectedStoredValue(relationship.name) ?? .null) { changed.insert(relationship.name) }
         }
         return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: context.values(of: entity, row: storedRow))
