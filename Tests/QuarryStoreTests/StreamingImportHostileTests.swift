@@ -217,3 +217,26 @@ extension StreamingImportHostileTests {
         #expect(writer.join() == bytes.count)
     }
 }
+
+extension StreamingImportHostileTests {
+    /// The stored model's reader makes a string without escapes from its bytes in place,
+    /// and any other through the shared lexer: as a value and as a key, each reads as
+    /// JSON says, and what JSON refuses is refused.
+    @Test func theStoredModelsReaderReadsEveryKindOfString() throws {
+        let cases: [(token: String, text: String?)] = [
+            (#""""#, ""), (#""plain""#, "plain"), (#""café ☕ 𝄞""#, "café ☕ 𝄞"), (#""a\"b\\c\/d""#, "a\"b\\c/d"),
+            (#""line\nnext\ttab""#, "line\nnext\ttab"), (#""\u00e9\ud834\udd1e""#, "é𝄞"), (#""é then \n""#, "é then \n"),
+            ("\"raw\u{01}control\"", nil), (#""unterminated"#, nil), (#""bad \x escape""#, nil), (#""lone \udc00""#, nil)
+        ]
+        for (token, text) in cases {
+            let value = try? JSONTree(parsing: token)
+            let member = try? JSONTree(parsing: "{" + token + ": " + token + "}")
+            #expect(value?.string == text, "\(token)")
+            if let text {
+                #expect(member?[text]?.string == text, "\(token) as a key")
+            } else {
+                #expect(member == nil, "\(token) as a key")
+            }
+        }
+    }
+}

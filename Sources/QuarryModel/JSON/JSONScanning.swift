@@ -7,6 +7,8 @@ package protocol JSONScanning {
     mutating func peek() throws -> UInt8?
     /// Consumes the byte `peek` returned.
     mutating func advance()
+    /// A string token, its quotes consumed (`scanString` unless a reader knows better).
+    mutating func string() throws -> String
 }
 
 /// Bytes that are not the JSON a reader expects.
@@ -73,7 +75,10 @@ extension JSONScanning {
         return JSONNumberText(text: String(decoding: text, as: UTF8.self), integral: integral)
     }
 
-    package mutating func string() throws -> String {
+    package mutating func string() throws -> String { try scanString() }
+
+    /// A string token read byte by byte, its escapes decoded.
+    package mutating func scanString() throws -> String {
         guard try take() == 34 else { throw JSONSyntax() }
         var bytes: [UInt8] = []
         while true {

@@ -14,6 +14,7 @@ extension ForeignSchemaReader {
     /// SQLite refuses every write to the table while foreign keys are checked ("no such
     /// table"), as Quarry checks them: the note says that too, before a save meets it.
     func noteMissingParents(of schema: ForeignSchema) {
+        guard schema.relations.values.contains(where: { !$0.isView && !$0.foreignKeys.isEmpty }) else { return }
         let present =
             (try? context.connection.read { db in
                 Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM main.sqlite_master WHERE type IN ('table', 'view')"))
@@ -39,6 +40,8 @@ extension ForeignSchemaReader {
     /// the column's collation, named once with the column). Quarry never makes such a collation up: an index kept in
     /// another order than the application's would be corrupted by a write.
     func noteUnknownCollations(of schema: ForeignSchema) {
+        // Only tables read here have columns and indexes to note.
+        guard schema.relations.values.contains(where: { !$0.isView }) else { return }
         let found = try? context.connection.read { db -> [String: [String]] in
             // `pragma_collation_list` also lists a name SQLite only looked up: a collation
             // is known when a statement comparing with it prepares.
