@@ -14,6 +14,14 @@ import QuarryStore
 /// which the relationships and join tables are decided as for any engine's schema.
 struct ForeignSchemaReader {
     let context: ObjectContext
+    /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by
+    /// default), read once: each read is a transaction of its own.
+    private let columnLimit: Int
+
+    init(context: ObjectContext) {
+        self.context = context
+        columnLimit = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+    }
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
@@ -37,9 +45,15 @@ struct ForeignSchemaReader {
         noteMissingParents(of: schema)
         noteUnknownCollations(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
-        for table in unknown {
-            guard let relation = schema.relations[table] else { continue }
-            if let mapped = try foreignEntity(relation, taken: taken) { found.append(mapped) }
+        let relations = unknown.compactMap { schema.relations[$0] }
+        // Every table's rowid asked in one read (each read is a transaction of its own).
+        let probes = try context.connection.read { db in
+            Dictionary(
+                relations.compactMap(rowidProbe).map { probe in (probe.sql, (try? db.execute(sql: probe.sql)) != nil) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        for relation in relations {
+            if let mapped = try foreignEntity(relation, taken: taken, probes: probes) { found.append(mapped) }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
         // By table: a table without a rowid is read through a view of another name.
@@ -85,6 +99,15 @@ struct ForeignSchemaReader {
         // A file of Quarry's own entities has none to read: its open asks nothing here.
         if tables.isEmpty && views.isEmpty { return schema }
         try context.connection.read { db in
+            // Every table's SQL at once (asked table by table, each a statement compiled
+            // again, it was a tenth of opening a file of 60 tables). Read as stored: a
+            // schema written by hand may hold something other than text.
+            var tableSQL: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
+                if case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage {
+                    tableSQL[name] = tableSQL[name] ?? sql
+                }
+            }
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
                 guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
@@ -116,9 +139,9 @@ struct ForeignSchemaReader {
                 let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
                 let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
                 let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
-                let sql =
-                    try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
-                let deferred = ForeignKeyOrder.deferredClauses(of: sql)
+                // Only a table with keys, whose SQL says DEFERRED somewhere, has a clause to read.
+                let sql = tableSQL[table] ?? ""
+                let deferred = !byID.isEmpty && CaselessASCII(sql).contains("DEFERRED") ? ForeignKeyOrder.deferredClauses(of: sql) : []
                 // Ids count down from the last declared key.
                 let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
                     guard let key = byID[id]?.sorted(by: { ($0["seq"] as Int? ?? 0) < ($1["seq"] as Int? ?? 0) }),
@@ -168,13 +191,11 @@ struct ForeignSchemaReader {
                 }
                 schema.relations[table] = relation
             }
-        }
-        // What each parent holds unique: its unique indexes' columns (a primary key's
-        // autoindex among them).
-        for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
-            guard var relation = schema.relations[parent], !relation.isView else { continue }
-            var unique: [[String]] = []
-            try context.connection.read { db in
+            // In the same read (each is a transaction of its own): what each parent holds
+            // unique, its unique indexes' columns (a primary key's autoindex among them).
+            for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
+                guard var relation = schema.relations[parent], !relation.isView else { continue }
+                var unique: [[String]] = []
                 for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? []
                 where (index["unique"] as Int? ?? 0) == 1 {
                     guard let name: String = index["name"] else { continue }
@@ -183,27 +204,28 @@ struct ForeignSchemaReader {
                     }
                     if !columns.isEmpty { unique.append(columns) }
                 }
+                relation.uniqueKeys = unique
+                schema.relations[parent] = relation
             }
-            relation.uniqueKeys = unique
-            schema.relations[parent] = relation
-        }
-        // The collations of the columns foreign keys name.
-        for relation in Array(schema.relations.values) {
-            for key in relation.foreignKeys {
-                guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
-                for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
-                    guard let collation = collation(of: parent.columns[i].name, in: parent.name) else { continue }
-                    // A parent's BINARY is said too where a child's column naming it declares
-                    // another collation (a NOCASE column naming a BINARY key): SQLite matches
-                    // with the parent's, and a child's column compared unqualified would not.
-                    let differs = zip(key.columns, named).contains { child, parentColumn in
-                        parentColumn == parent.columns[i].name
-                            && (self.collation(of: child, in: relation.name)?.uppercased() ?? "BINARY") != collation.uppercased()
+            // The collations of the columns foreign keys name.
+            for relation in Array(schema.relations.values) {
+                for key in relation.foreignKeys {
+                    guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
+                    for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
+                        guard let collation = Self.collation(of: parent.columns[i].name, in: parent.name, db) else { continue }
+                        // A parent's BINARY is said too where a child's column naming it
+                        // declares another collation (a NOCASE column naming a BINARY key):
+                        // SQLite matches with the parent's, and a child's column compared
+                        // unqualified would not.
+                        let differs = zip(key.columns, named).contains { child, parentColumn in
+                            parentColumn == parent.columns[i].name
+                                && (Self.collation(of: child, in: relation.name, db)?.uppercased() ?? "BINARY") != collation.uppercased()
+                        }
+                        guard collation.uppercased() != "BINARY" || differs else { continue }
+                        parent.columns[i].collation = collation
                     }
-                    guard collation.uppercased() != "BINARY" || differs else { continue }
-                    parent.columns[i].collation = collation
+                    schema.relations[key.parent] = parent
                 }
-                schema.relations[key.parent] = parent
             }
         }
         return schema
@@ -220,7 +242,7 @@ struct ForeignSchemaReader {
     private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
         var columns = relation.columns
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
-        let room = columnLimit() - 1
+        let room = columnLimit - 1
         if columns.count > room {
             context.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
@@ -255,40 +277,46 @@ struct ForeignSchemaReader {
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
 
-    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (
+    /// The statement whose compiling says whether `relation` has a rowid: under the name
+    /// `rowid` for a table keyed by an integer column (without one, the column is no
+    /// alias of it); else under the first of SQLite's three names no column takes (a
+    /// column named rowid hides it under that name). Nil when the columns take all three.
+    private func rowidProbe(_ relation: ForeignSchema.Relation) -> (name: String, sql: String)? {
+        let names = Set(relation.columns.map { $0.name.lowercased() })
+        let name =
+            if case .integerKey = ForeignSchema.rowKey(of: relation, engine: self) { "rowid" } else {
+                ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) })
+            }
+        return name.map { ($0, "SELECT \($0) FROM \(quoteIdentifier(relation.name)) LIMIT 0") }
+    }
+
+    /// `probes`: whether each `rowidProbe` compiled, asked of every table at once.
+    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>, probes: [String: Bool]) throws -> (
         entity: EntityDescription, storage: EntityStorage
     )? {
         let table = relation.name
         var columns = relation.columns
         let rowKey = ForeignSchema.rowKey(of: relation, engine: self)
+        let probe = rowidProbe(relation)
+        let compiles = probe.map { probes[$0.sql] ?? false } ?? false
         // Nil: the rows are known by a number made from their key (`+KeyedTables`).
         var rowid: String?
         var keyMayHoldOthers = false
         if case .integerKey(let keyColumn) = rowKey {
             rowid = keyColumn
             // Without a rowid the column is no alias of one, and takes text as well.
-            keyMayHoldOthers =
-                (try? context.connection.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
+            keyMayHoldOthers = !compiles
+        } else if compiles {
+            rowid = probe?.name
         } else {
-            // A column named rowid hides the rowid under that name; SQLite knows two more.
-            let names = Set(columns.map { $0.name.lowercased() })
-            let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) })
             // A WITHOUT ROWID table has none (nor has a table whose columns take all three
             // names): keyed, it is known by its key's number; unkeyed, it is no entity.
-            let hasRowid =
-                alias.map { alias in
-                    (try? context.connection.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
-                } ?? false
-            if hasRowid {
-                rowid = alias
-            } else {
-                guard case .numbered = rowKey else { return nil }
-            }
+            guard case .numbered = rowKey else { return nil }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
         // without its last columns.
-        let room = columnLimit() - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
+        let room = columnLimit - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
         if columns.count > room {
             context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
@@ -303,38 +331,50 @@ struct ForeignSchemaReader {
         return ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
     }
 
-    /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
-    private func columnLimit() -> Int {
-        (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
-    }
-
     /// The note for a table or view wider than an object's row can be.
     func tooWideNote(_ name: String, columns: Int, kept: Int) -> String {
         let left = columns - kept
-        return "\(name) has \(columns) columns, more than one row can hold with its key (SQLite returns at most \(columnLimit())): "
+        return "\(name) has \(columns) columns, more than one row can hold with its key (SQLite returns at most \(columnLimit)): "
             + (left == 1 ? "the last is left out" : "the last \(left) are left out")
     }
 
     /// SQLite's affinity rules, read as Quarry's types.
     package static func attributeType(declared: String) -> AttributeType {
-        let type = declared.uppercased()
+        let type = CaselessASCII(declared)
         if type.contains("INT") { return .int64 }
         if type.contains("BOOL") { return .bool }
         if type.contains("DATE") || type.contains("TIME") { return .date }
         if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
         if type.contains("BLOB") { return .binary }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") || type.contains("NUM") || type.contains("DEC") { return .double }
+        if type.isReal || type.contains("NUM") || type.contains("DEC") { return .double }
         return .string
+    }
+
+    /// Text searched for words as SQLite reads its keywords and a declared type's
+    /// affinity: ASCII letters without case, compared as bytes (Foundation's `contains`
+    /// was 3,800 instructions a search, 12 million of opening a file of 60 tables).
+    struct CaselessASCII {
+        private let bytes: [UInt8]
+
+        init(_ declared: String) { bytes = declared.utf8.map { (97...122).contains($0) ? $0 - 32 : $0 } }
+
+        func contains(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard count <= bytes.count else { return false }
+            let needle = UnsafeBufferPointer(start: word.utf8Start, count: count)
+            return (0...(bytes.count - count)).contains { start in bytes[start..<(start + count)].elementsEqual(needle) }
+        }
+
+        /// REAL affinity's words (NUMERIC's others store integral values as integers).
+        var isReal: Bool { contains("REAL") || contains("FLOA") || contains("DOUB") }
     }
 
     /// The collation a column of a table of the file declares (`BINARY` when none), as
     /// SQLite reports it.
-    private func collation(of column: String, in table: String) -> String? {
-        try? context.connection.read { db -> String? in
-            guard let name = Self.declaredCollation(of: column, in: table, db) else { return nil }
-            // Spliced into SQL as a name: only a plain identifier is.
-            return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
-        }
+    private static func collation(of column: String, in table: String, _ db: Database) -> String? {
+        guard let name = declaredCollation(of: column, in: table, db) else { return nil }
+        // Spliced into SQL as a name: only a plain identifier is.
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
     }
 
     /// The collation SQLite reports for a column of a table of the file, as written there.
@@ -362,10 +402,9 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     /// read "42.0" in memory and "42" in SQL. A view's computed column declares no type
     /// and has no affinity: it is left out too.
     package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
-        let declared = column.declaredType.uppercased()
         switch attributeType(column) {
         case .int64: storage.takesText.insert(column.name)
-        case .double where ["REAL", "FLOA", "DOUB"].contains(where: declared.contains): storage.takesText.insert(column.name)
+        case .double where CaselessASCII(column.declaredType).isReal: storage.takesText.insert(column.name)
         default: break
         }
     }
