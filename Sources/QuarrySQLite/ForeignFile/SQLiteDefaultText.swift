@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// A column's `DEFAULT` as `PRAGMA table_info` gives it (the text as written), with what
 /// SQLite's grammar reads as a string spelled as one. After `DEFAULT`, SQLite takes a
 /// name as the string it spells (`DEFAULT "abc"`, `DEFAULT abc`, `` DEFAULT `abc` ``,
@@ -7,7 +9,7 @@ enum SQLiteDefaultText {
     /// `declared` with a name read as SQLite reads it, as a single-quoted string; any
     /// other text as it is.
     static func literal(_ declared: String) -> String {
-        let text = declared.trimmingCharacters(in: .whitespaces)
+        let text = declared.trimmingSpaces
         guard let word = name(text) else { return text }
         return "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
     }

@@ -22,7 +22,7 @@ package enum ForeignColumnDefault {
     /// nil when it is no literal, or a value the attribute cannot hold. A literal is read
     /// here, as SQLite reads it, so opening a file runs no query per column.
     package static func kind(of declared: String, as type: AttributeType) -> Kind? {
-        let text = declared.trimmingCharacters(in: .whitespaces)
+        let text = declared.trimmingSpaces
         if clocks.contains(text.uppercased()) { return .atInsert(text.uppercased()) }
         return literal(text).flatMap { value($0, as: type) }.map(Kind.constant)
     }

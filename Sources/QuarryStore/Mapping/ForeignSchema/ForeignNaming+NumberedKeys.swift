@@ -12,6 +12,8 @@ extension ForeignNaming {
     /// `contact_id_2` -> `contact_2`), with the stem alone (`raw_contact`) that tells which
     /// columns are siblings; nil for any other column (`address1`, `raw_contact_id`).
     package static func numberedStem(_ column: String) -> (name: String, stem: String)? {
+        // Most columns end in no digit, and their words need not be read.
+        guard let last = column.utf8.last, (0x30...0x39).contains(last) else { return nil }
         // In capitals only, as in lower case (`RAW_CONTACT_ID1`), as `relationshipName` reads it.
         let column = column.contains(where: \.isUppercase) && !column.contains(where: \.isLowercase) ? column.lowercased() : column
         let number = String(column.reversed().prefix { $0.isASCII && $0.isNumber }.reversed())

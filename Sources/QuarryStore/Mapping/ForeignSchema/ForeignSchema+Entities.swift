@@ -75,7 +75,7 @@ extension ForeignSchema {
         let names = columns.map(\.name)
         var types = columns.map(engine.attributeType)
         // A computed column declares no type: it has the type of what it holds.
-        let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
+        let untyped = names.indices.filter { columns[$0].declaredType.trimmingSpaces.isEmpty }
         if !untyped.isEmpty {
             for (index, type) in zip(untyped, engine.computedColumnTypes(relation.name, untyped.map { names[$0] })) { types[index] = type }
         }
