@@ -47,6 +47,7 @@ WORKLOADS = [
     ("startup", "0 start-up, no work", "sqlite3", None, None, "both"),
     ("startup_e", "0b start-up, -e 'local x = 1'", "lua5.4 -e", 1.5, None, "process"),
     ("startup_floor", "0c start-up, -e 'local x = 1'", "empty Swift", 1.15, None, "process"),
+    ("startup_foreign", "0d open a foreign file of 60 tables", "sqlite3", None, None, "process"),
     ("import", "1 import flights.csv", "sqlite3 .import", 0.35, 150, "both"),
     ("count", "2 count, filtered", "sqlite3", 1.5, None, "both"),
     ("sorted", "3 fetch sorted, limit 100", "sqlite3", 1.5, None, "both"),
