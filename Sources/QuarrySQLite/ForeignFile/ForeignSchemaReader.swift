@@ -113,8 +113,8 @@ struct ForeignSchemaReader {
                 guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
                 guard !info.isEmpty else { continue }
                 let columns = info.compactMap { row in
-                    (row["name"] as String?).map {
-                        ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false)
+                    (row[TableInfo.name] as String?).map {
+                        ForeignSchema.Column(name: $0, declaredType: row[TableInfo.type] ?? "", notNull: false, hasDefault: false)
                     }
                 }
                 guard columns.count == info.count else { continue }
@@ -127,32 +127,34 @@ struct ForeignSchemaReader {
                 // Nil for a virtual table whose module or tokenizer is another program's
                 // (an iOS AddressBook's FTS table).
                 guard let listed = columnRows(of: table, pragma: "table_xinfo", db) else { continue }
-                let info = listed.filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
+                let info = listed.filter { [0, 2, 3].contains($0[TableInfo.hidden] as Int? ?? 0) }
                 let columns = info.map { row in
-                    let generated = (row["hidden"] as Int? ?? 0) != 0
+                    let generated = (row[TableInfo.hidden] as Int? ?? 0) != 0
+                    let defaultValue: DatabaseValue = row[TableInfo.defaultValue]
                     return ForeignSchema.Column(
-                        name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
-                        hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
-                        generated: generated)
+                        name: row[TableInfo.name] ?? "", declaredType: row[TableInfo.type] ?? "",
+                        notNull: (row[TableInfo.notNull] as Int? ?? 0) == 1, hasDefault: generated || !defaultValue.isNull,
+                        defaultText: String.fromDatabaseValue(defaultValue), generated: generated)
                 }
-                let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
-                let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
+                let keyRows = info.filter { ($0[TableInfo.primaryKey] as Int? ?? 0) > 0 }
+                let primaryKey = keyRows.sorted { ($0[TableInfo.primaryKey] as Int? ?? 0) < ($1[TableInfo.primaryKey] as Int? ?? 0) }
+                    .compactMap { $0[TableInfo.name] as String? }
                 let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
-                let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
+                let byID = Dictionary(grouping: rows, by: { ($0[ForeignKeyList.id] as Int?) ?? 0 })
                 // Only a table with keys, whose SQL says DEFERRED somewhere, has a clause to read.
                 let sql = tableSQL[table] ?? ""
                 let deferred = !byID.isEmpty && CaselessASCII(sql).contains("DEFERRED") ? ForeignKeyOrder.deferredClauses(of: sql) : []
                 // Ids count down from the last declared key.
                 let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
-                    guard let key = byID[id]?.sorted(by: { ($0["seq"] as Int? ?? 0) < ($1["seq"] as Int? ?? 0) }),
-                        let parent: String = key.first?["table"]
+                    guard let key = byID[id]?.sorted(by: { ($0[ForeignKeyList.seq] as Int? ?? 0) < ($1[ForeignKeyList.seq] as Int? ?? 0) }),
+                        let parent: String = key.first?[ForeignKeyList.table]
                     else { return nil }
-                    let from = key.compactMap { $0["from"] as String? }
-                    let to = key.compactMap { $0["to"] as String? }
+                    let from = key.compactMap { $0[ForeignKeyList.from] as String? }
+                    let to = key.compactMap { $0[ForeignKeyList.to] as String? }
                     guard from.count == key.count else { return nil }
                     return ForeignSchema.ForeignKey(
                         columns: from, parent: parent, parentColumns: to.count == key.count ? to : [],
-                        onDelete: ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased(),
+                        onDelete: ((key[0][ForeignKeyList.onDelete] as String?) ?? "NO ACTION").uppercased(),
                         deferred: deferred.count == byID.count && deferred[index])
                 }
                 schema.relations[table] = ForeignSchema.Relation(
@@ -197,10 +199,10 @@ struct ForeignSchemaReader {
                 guard var relation = schema.relations[parent], !relation.isView else { continue }
                 var unique: [[String]] = []
                 for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? []
-                where (index["unique"] as Int? ?? 0) == 1 {
-                    guard let name: String = index["name"] else { continue }
+                where (index[IndexList.unique] as Int? ?? 0) == 1 {
+                    guard let name: String = index[IndexList.name] else { continue }
                     let columns = ((try? Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))")) ?? []).compactMap {
-                        $0["name"] as String?
+                        $0[IndexInfo.name] as String?
                     }
                     if !columns.isEmpty { unique.append(columns) }
                 }
@@ -385,6 +387,20 @@ struct ForeignSchemaReader {
         return String(cString: collation)
     }
 }
+
+/// Where the pragmas read here put what they say (SQLite's documented order): a row is
+/// read by position, as a name is looked for among a row's columns by lower-casing each
+/// (17,000 `lowercased` calls opening a file of 60 tables).
+private enum TableInfo {
+    // `table_info`, and `table_xinfo`, which adds `hidden`.
+    static let name = 1, type = 2, notNull = 3, defaultValue = 4, primaryKey = 5, hidden = 6
+}
+
+private enum ForeignKeyList { static let id = 0, seq = 1, table = 2, from = 3, to = 4, onDelete = 6 }
+
+private enum IndexList { static let name = 1, unique = 2 }
+
+private enum IndexInfo { static let name = 2 }
 
 /// SQLite's answers to what a foreign file's tables and views ask of their engine
 /// (`ForeignSchema+Entities` decides the rest).
