@@ -43,6 +43,11 @@ extension ForeignSchemaReader {
         // Only tables read here have columns and indexes to note.
         guard schema.relations.values.contains(where: { !$0.isView }) else { return }
         let found = try? context.connection.read { db -> [String: [String]] in
+            // A column or an index takes a collation only by a COLLATE its SQL says: a
+            // schema that says none anywhere needs no look at each column and index.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE sql LIKE '%COLLATE%')") != false else {
+                return [:]
+            }
             // `pragma_collation_list` also lists a name SQLite only looked up: a collation
             // is known when a statement comparing with it prepares.
             var known: [String: Bool] = ["binary": true, "nocase": true, "rtrim": true]

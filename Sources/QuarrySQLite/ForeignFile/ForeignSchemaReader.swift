@@ -46,10 +46,23 @@ struct ForeignSchemaReader {
         noteUnknownCollations(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         let relations = unknown.compactMap { schema.relations[$0] }
-        // Every table's rowid asked in one read (each read is a transaction of its own).
+        // Every table's rowid asked in one read (each read is a transaction of its own),
+        // and only of a table whose SQL may lack one: an ordinary table has a rowid unless
+        // its SQL says WITHOUT (ROWID); a virtual table's module decides.
         let probes = try context.connection.read { db in
-            Dictionary(
-                relations.compactMap(rowidProbe).map { probe in (probe.sql, (try? db.execute(sql: probe.sql)) != nil) },
+            var plain: Set<String> = []
+            for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
+                guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage
+                else { continue }
+                let words = CaselessASCII(sql)
+                if words.hasPrefix("CREATE TABLE"), !words.contains("WITHOUT") { plain.insert(name) }
+            }
+            return Dictionary(
+                relations.compactMap { relation in
+                    rowidProbe(relation).map { probe in
+                        (probe.sql, plain.contains(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
+                    }
+                },
                 uniquingKeysWith: { first, _ in first })
         }
         for relation in relations {
@@ -365,6 +378,10 @@ struct ForeignSchemaReader {
             guard count <= bytes.count else { return false }
             let needle = UnsafeBufferPointer(start: word.utf8Start, count: count)
             return (0...(bytes.count - count)).contains { start in bytes[start..<(start + count)].elementsEqual(needle) }
+        }
+
+        func hasPrefix(_ word: StaticString) -> Bool {
+            bytes.starts(with: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
         }
 
         /// REAL affinity's words (NUMERIC's others store integral values as integers).
