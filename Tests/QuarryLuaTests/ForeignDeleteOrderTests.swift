@@ -153,6 +153,24 @@ import Testing
             lua: "local c = later:new{ id = 9 }; local n = p:new{ id = 9, label = 'new' }; c.b = 9", expectTook: true)
     }
 
+    /// A table whose SQL the schema keeps as bytes (written with `writable_schema`) reads
+    /// as SQLite reads it, as text: its deferred key is still checked at the commit.
+    @Test func aDeferredKeyOfSQLKeptAsBytesIsCheckedAtTheSave() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
+            CREATE TABLE later (id INTEGER PRIMARY KEY, b INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO p VALUES (1, 'x'), (2, 'y');
+            INSERT INTO later VALUES (1, 1), (2, 1);
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = CAST(sql AS BLOB) WHERE name = 'later';
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try compare(
+            path, tables: ["p", "later"], statements: ["DELETE FROM p WHERE id = 1", "UPDATE later SET b = 2"],
+            lua: "p:get(1):delete(); for _, c in ipairs(fetch('later')) do c.b = 2 end", expectTook: true)
+    }
+
     @Test func theDeferredClausesAreReadOffTheTablesSQL() {
         let sql = """
             CREATE TABLE "t (x)" (a REFERENCES p DEFERRABLE INITIALLY DEFERRED, -- REFERENCES q NOT DEFERRABLE

@@ -132,14 +132,15 @@ import Testing
 }
 
 extension SQLiteForeignSchemaDecisionTests {
-    /// Declared types read by SQLite's affinity rules (their words as ASCII without case,
-    /// anywhere in the type: `POINT` holds `INT`), with Quarry's booleans and dates first
-    /// after integers; a letter that only folds to ASCII (`ı`) is no ASCII letter.
+    /// Declared types read by SQLite's affinity rules (their words without case, anywhere
+    /// in the type: `POINT` holds `INT`), with Quarry's booleans and dates first after
+    /// integers; a type with letters other than ASCII is upper-cased as Unicode does it
+    /// (`ınt`, with a dotless ı, holds `INT`), as Quarry always read it.
     @Test func declaredTypesAreReadAsSQLitesAffinityRulesReadThem() {
         let expected: [(String, AttributeType)] = [
             ("INTEGER", .int64), ("bigint unsigned", .int64), ("POINT", .int64), ("Boolean", .bool), ("datetime", .date),
             ("TIMESTAMP", .date), ("varchar(20)", .string), ("Clob", .string), ("blob", .binary), ("double precision", .double),
-            ("Float", .double), ("numeric(10,2)", .double), ("DECIMAL", .double), ("", .string), ("ınt", .string), ("REA", .string)
+            ("Float", .double), ("numeric(10,2)", .double), ("DECIMAL", .double), ("", .string), ("ınt", .int64), ("ﬂoat", .double), ("REA", .string)
         ]
         for (declared, type) in expected {
             #expect(ForeignSchemaReader.attributeType(declared: declared) == type, "\(declared)")

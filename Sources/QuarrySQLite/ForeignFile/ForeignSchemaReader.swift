@@ -117,8 +117,12 @@ struct ForeignSchemaReader {
             // schema written by hand may hold something other than text.
             var tableSQL: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
-                if case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage {
-                    tableSQL[name] = tableSQL[name] ?? sql
+                guard case .string(let name) = (row[0] as DatabaseValue).storage else { continue }
+                // SQL stored as a blob reads as its bytes' text, as `sqlite3_column_text` gives it.
+                switch (row[1] as DatabaseValue).storage {
+                case .string(let sql): tableSQL[name] = tableSQL[name] ?? sql
+                case .blob(let bytes): tableSQL[name] = tableSQL[name] ?? String(decoding: bytes, as: UTF8.self)
+                default: break
                 }
             }
             for view in views {
@@ -355,37 +359,24 @@ struct ForeignSchemaReader {
 
     /// SQLite's affinity rules, read as Quarry's types.
     package static func attributeType(declared: String) -> AttributeType {
-        let type = CaselessASCII(declared)
-        if type.contains("INT") { return .int64 }
-        if type.contains("BOOL") { return .bool }
-        if type.contains("DATE") || type.contains("TIME") { return .date }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
-        if type.contains("BLOB") { return .binary }
-        if type.isReal || type.contains("NUM") || type.contains("DEC") { return .double }
+        let has = words(of: declared)
+        if has("INT") { return .int64 }
+        if has("BOOL") { return .bool }
+        if has("DATE") || has("TIME") { return .date }
+        if has("CHAR") || has("CLOB") || has("TEXT") { return .string }
+        if has("BLOB") { return .binary }
+        if has("REAL") || has("FLOA") || has("DOUB") || has("NUM") || has("DEC") { return .double }
         return .string
     }
 
-    /// Text searched for words as SQLite reads its keywords and a declared type's
-    /// affinity: ASCII letters without case, compared as bytes (Foundation's `contains`
-    /// was 3,800 instructions a search, 12 million of opening a file of 60 tables).
-    struct CaselessASCII {
-        private let bytes: [UInt8]
-
-        init(_ declared: String) { bytes = declared.utf8.map { (97...122).contains($0) ? $0 - 32 : $0 } }
-
-        func contains(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard count <= bytes.count else { return false }
-            let needle = UnsafeBufferPointer(start: word.utf8Start, count: count)
-            return (0...(bytes.count - count)).contains { start in bytes[start..<(start + count)].elementsEqual(needle) }
-        }
-
-        func hasPrefix(_ word: StaticString) -> Bool {
-            bytes.starts(with: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
-        }
-
-        /// REAL affinity's words (NUMERIC's others store integral values as integers).
-        var isReal: Bool { contains("REAL") || contains("FLOA") || contains("DOUB") }
+    /// Whether a declared type holds a word (upper-case ASCII): by bytes for an ASCII
+    /// type (`CaselessASCII`), as nearly every one is; a type with other letters keeps
+    /// Unicode's upper-casing, as Quarry has always read it (`ınt`, with a dotless ı,
+    /// reads as INT).
+    static func words(of declared: String) -> (StaticString) -> Bool {
+        if declared.utf8.allSatisfy({ $0 < 0x80 }) { return CaselessASCII(declared).contains }
+        let upper = declared.uppercased()
+        return { upper.contains($0.description) }
     }
 
     /// The collation a column of a table of the file declares (`BINARY` when none), as
@@ -437,7 +428,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
         switch attributeType(column) {
         case .int64: storage.takesText.insert(column.name)
-        case .double where CaselessASCII(column.declaredType).isReal: storage.takesText.insert(column.name)
+        case .double where ["REAL", "FLOA", "DOUB"].contains(where: Self.words(of: column.declaredType)): storage.takesText.insert(column.name)
         default: break
         }
     }
