@@ -15,12 +15,22 @@ import QuarryStore
 struct ForeignSchemaReader {
     let context: ObjectContext
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by
-    /// default), read once: each read is a transaction of its own.
-    private let columnLimit: Int
+    /// default), read when a table or view is first mapped, and once: each read is a
+    /// transaction of its own, and a file of Quarry's own entities needs none.
+    private let limit = ColumnLimit()
+    private var columnLimit: Int { limit.value(context) }
 
-    init(context: ObjectContext) {
-        self.context = context
-        columnLimit = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+    init(context: ObjectContext) { self.context = context }
+
+    private final class ColumnLimit {
+        private var known: Int?
+
+        func value(_ context: ObjectContext) -> Int {
+            if let known { return known }
+            let read = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+            known = read
+            return read
+        }
     }
 
     func readTables() throws {
@@ -49,22 +59,25 @@ struct ForeignSchemaReader {
         // Every table's rowid asked in one read (each read is a transaction of its own),
         // and only of a table whose SQL may lack one: an ordinary table has a rowid unless
         // its SQL says WITHOUT (ROWID); a virtual table's module decides.
-        let probes = try context.connection.read { db in
-            var plain: Set<String> = []
-            for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
-                guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage
-                else { continue }
-                let words = CaselessASCII(sql)
-                if words.hasPrefix("CREATE TABLE"), !words.contains("WITHOUT") { plain.insert(name) }
+        let probes: [String: Bool] =
+            try relations.isEmpty
+            ? [:]
+            : context.connection.read { db in
+                var plain: Set<String> = []
+                for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
+                    guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage
+                    else { continue }
+                    let words = CaselessASCII(sql)
+                    if words.hasPrefix("CREATE TABLE"), !words.contains("WITHOUT") { plain.insert(name) }
+                }
+                return Dictionary(
+                    relations.compactMap { relation in
+                        rowidProbe(relation).map { probe in
+                            (probe.sql, plain.contains(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
+                        }
+                    },
+                    uniquingKeysWith: { first, _ in first })
             }
-            return Dictionary(
-                relations.compactMap { relation in
-                    rowidProbe(relation).map { probe in
-                        (probe.sql, plain.contains(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
-                    }
-                },
-                uniquingKeysWith: { first, _ in first })
-        }
         for relation in relations {
             if let mapped = try foreignEntity(relation, taken: taken, probes: probes) { found.append(mapped) }
         }
