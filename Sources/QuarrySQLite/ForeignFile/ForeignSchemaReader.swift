@@ -63,13 +63,11 @@ struct ForeignSchemaReader {
             try relations.isEmpty
             ? [:]
             : context.connection.read { db in
-                var plain: Set<String> = []
-                for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
-                    guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage
-                    else { continue }
-                    let words = CaselessASCII(sql)
-                    if words.hasPrefix("CREATE TABLE"), !words.contains("WITHOUT") { plain.insert(name) }
-                }
+                let plain = Set(
+                    try Self.tablesSQL(db).compactMap { name, sql in
+                        let words = CaselessASCII(sql)
+                        return words.hasPrefix("CREATE TABLE") && !words.contains("WITHOUT") ? name : nil
+                    })
                 return Dictionary(
                     relations.compactMap { relation in
                         rowidProbe(relation).map { probe in
@@ -126,18 +124,8 @@ struct ForeignSchemaReader {
         if tables.isEmpty && views.isEmpty { return schema }
         try context.connection.read { db in
             // Every table's SQL at once (asked table by table, each a statement compiled
-            // again, it was a tenth of opening a file of 60 tables). Read as stored: a
-            // schema written by hand may hold something other than text.
-            var tableSQL: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
-                guard case .string(let name) = (row[0] as DatabaseValue).storage else { continue }
-                // SQL stored as a blob reads as its bytes' text, as `sqlite3_column_text` gives it.
-                switch (row[1] as DatabaseValue).storage {
-                case .string(let sql): tableSQL[name] = tableSQL[name] ?? sql
-                case .blob(let bytes): tableSQL[name] = tableSQL[name] ?? String(decoding: bytes, as: UTF8.self)
-                default: break
-                }
-            }
+            // again, it was a tenth of opening a file of 60 tables).
+            let tableSQL = try Self.tablesSQL(db)
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
                 guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
@@ -308,6 +296,22 @@ struct ForeignSchemaReader {
 
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
+
+    /// Each table's SQL by its name, read as stored: a schema written by hand may hold
+    /// something other than text, and SQL kept as a blob reads as its bytes' text, as
+    /// `sqlite3_column_text` gives it.
+    private static func tablesSQL(_ db: Database) throws -> [String: String] {
+        var tables: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
+            guard case .string(let name) = (row[0] as DatabaseValue).storage, tables[name] == nil else { continue }
+            switch (row[1] as DatabaseValue).storage {
+            case .string(let sql): tables[name] = sql
+            case .blob(let bytes): tables[name] = String(decoding: bytes, as: UTF8.self)
+            default: break
+            }
+        }
+        return tables
+    }
 
     /// The statement whose compiling says whether `relation` has a rowid: under the name
     /// `rowid` for a table keyed by an integer column (without one, the column is no
