@@ -14,23 +14,32 @@ import QuarryStore
 /// which the relationships and join tables are decided as for any engine's schema.
 struct ForeignSchemaReader {
     let context: ObjectContext
+    /// What an open asks once and uses many times (`Asked`): each read is a transaction
+    /// of its own.
+    private let asked = Asked()
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by
-    /// default), read when a table or view is first mapped, and once: each read is a
-    /// transaction of its own, and a file of Quarry's own entities needs none.
-    private let limit = ColumnLimit()
-    private var columnLimit: Int { limit.value(context) }
+    /// default), read when a table or view is first mapped: a file of Quarry's own
+    /// entities needs none.
+    private var columnLimit: Int {
+        if let known = asked.columnLimit { return known }
+        let read = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        asked.columnLimit = read
+        return read
+    }
 
     init(context: ObjectContext) { self.context = context }
 
-    private final class ColumnLimit {
-        private var known: Int?
+    private final class Asked {
+        var columnLimit: Int?
+        var schemaText: SQLiteSchemaText?
+    }
 
-        func value(_ context: ObjectContext) -> Int {
-            if let known { return known }
-            let read = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
-            known = read
-            return read
-        }
+    /// The file's views' and tables' SQL (`SQLiteSchemaText`), read once, inside a read.
+    private func schemaText(_ db: Database) throws -> SQLiteSchemaText {
+        if let known = asked.schemaText { return known }
+        let read = try SQLiteSchemaText(db)
+        asked.schemaText = read
+        return read
     }
 
     func readTables() throws {
@@ -63,15 +72,16 @@ struct ForeignSchemaReader {
             try relations.isEmpty
             ? [:]
             : context.connection.read { db in
-                let plain = Set(
-                    try Self.tablesSQL(db).compactMap { name, sql in
-                        let words = CaselessASCII(sql)
-                        return words.hasPrefix("CREATE TABLE") && !words.contains("WITHOUT") ? name : nil
-                    })
+                let schema = try schemaText(db)
+                func plain(_ table: String) -> Bool {
+                    guard let sql = schema.table(named: table) else { return false }
+                    let words = CaselessASCII(sql)
+                    return words.hasPrefix("CREATE TABLE") && !words.contains("WITHOUT")
+                }
                 return Dictionary(
                     relations.compactMap { relation in
                         rowidProbe(relation).map { probe in
-                            (probe.sql, plain.contains(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
+                            (probe.sql, plain(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
                         }
                     },
                     uniquingKeysWith: { first, _ in first })
@@ -123,9 +133,7 @@ struct ForeignSchemaReader {
         // A file of Quarry's own entities has none to read: its open asks nothing here.
         if tables.isEmpty && views.isEmpty { return schema }
         try context.connection.read { db in
-            // Every table's SQL at once (asked table by table, each a statement compiled
-            // again, it was a tenth of opening a file of 60 tables).
-            let tableSQL = try Self.tablesSQL(db)
+            let text = try schemaText(db)
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
                 guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
@@ -160,7 +168,7 @@ struct ForeignSchemaReader {
                 let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
                 let byID = Dictionary(grouping: rows, by: { ($0[ForeignKeyList.id] as Int?) ?? 0 })
                 // Only a table with keys, whose SQL says DEFERRED somewhere, has a clause to read.
-                let sql = tableSQL[table] ?? ""
+                let sql = text.table(named: table) ?? ""
                 let deferred = !byID.isEmpty && CaselessASCII(sql).contains("DEFERRED") ? ForeignKeyOrder.deferredClauses(of: sql) : []
                 // Ids count down from the last declared key.
                 let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
@@ -296,22 +304,6 @@ struct ForeignSchemaReader {
 
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
-
-    /// Each table's SQL by its name, read as stored: a schema written by hand may hold
-    /// something other than text, and SQL kept as a blob reads as its bytes' text, as
-    /// `sqlite3_column_text` gives it.
-    private static func tablesSQL(_ db: Database) throws -> [String: String] {
-        var tables: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'") {
-            guard case .string(let name) = (row[0] as DatabaseValue).storage, tables[name] == nil else { continue }
-            switch (row[1] as DatabaseValue).storage {
-            case .string(let sql): tables[name] = sql
-            case .blob(let bytes): tables[name] = String(decoding: bytes, as: UTF8.self)
-            default: break
-            }
-        }
-        return tables
-    }
 
     /// The statement whose compiling says whether `relation` has a rowid: under the name
     /// `rowid` for a table keyed by an integer column (without one, the column is no
@@ -486,7 +478,9 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         return ForeignSchema.viewRows(
             view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named,
             isTableKey: { index in
-                (try? context.connection.read { db in SQLiteViewKeys.showsTableKey(view, column: index, named: names[index], db) }) == true
+                (try? context.connection.read { db in
+                    SQLiteViewKeys.showsTableKey(view, column: index, named: names[index], db, schema: try schemaText(db))
+                }) == true
             })
     }
 }

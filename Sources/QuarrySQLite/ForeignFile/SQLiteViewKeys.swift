@@ -8,18 +8,17 @@ enum SQLiteViewKeys {
     /// Whether the column at `index` (named `name`) of `view` shows the rowid, or its
     /// alias (`INTEGER PRIMARY KEY`), of a rowid table the view reads some rows of, each
     /// once: then it is a distinct integer in every row, as SQLite keeps it.
-    static func showsTableKey(_ view: String, column index: Int, named name: String, _ db: Database) -> Bool {
-        guard let sql = try? String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'view' AND name = ?", arguments: [view]),
+    /// `schema`: the file's views and tables read once for every view (asked view by
+    /// view, two statements compiled for each), else read here.
+    static func showsTableKey(_ view: String, column index: Int, named name: String, _ db: Database, schema: SQLiteSchemaText? = nil) -> Bool {
+        guard let schema = schema ?? (try? SQLiteSchemaText(db)), let sql = schema.views[view],
             let definition = ViewDefinition(sql), definition.schema.map({ $0.lowercased() == "main" }) ?? true, !definition.only,
             let column = definition.column(at: index, named: name)
         else { return false }
         let table = quoteIdentifier(definition.table)
         // A table of the file's own: not a view (its key is its own question) nor a
         // virtual table (whose module says what its rowids are).
-        guard
-            let declared = try? String.fetchOne(
-                db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [definition.table]),
-            !declared.uppercased().hasPrefix("CREATE VIRTUAL"),
+        guard let declared = schema.table(named: definition.table), !declared.uppercased().hasPrefix("CREATE VIRTUAL"),
             let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))")
         else { return false }
         if let own = info.first(where: { ($0["name"] as String?)?.lowercased() == column.lowercased() }) {
