@@ -58,6 +58,25 @@ import Testing
 }
 
 extension ForeignFileCornerCaseTests {
+    /// A key declared `ınteger` (a dotless ı) is no alias of the rowid, as SQLite compares
+    /// the word's letters as ASCII: rows are known by their rowid, and a row whose key
+    /// column was left empty is one, with no key, as sqlite3 reads it.
+    @Test func aKeyDeclaredWithANonASCIILetterIsNoRowidAlias() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE t (id ınteger PRIMARY KEY, x TEXT);
+            INSERT INTO t (x) VALUES ('a');
+            INSERT INTO t VALUES (7, 'b');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(
+            """
+            local r = fetch{ "t", sort = { "x" } }
+            assert(#r == 2 and r[1].id == nil and r[2].id == 7, tostring(#r) .. " " .. tostring(r[1].id))
+            assert(count("t", "id == 7") == 1)
+            """)
+    }
+
     /// A foreign file's boolean column keeping true as -1 or 2 (as some programs write it):
     /// `b == YES` selects in SQL the rows objects read as true and a predicate matches in
     /// memory.

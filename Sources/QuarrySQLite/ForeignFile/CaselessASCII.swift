@@ -14,6 +14,11 @@ struct CaselessASCII {
         return (0...(bytes.count - count)).contains { start in bytes[start..<(start + count)].elementsEqual(needle) }
     }
 
+    /// Whether the text is `word` and nothing else, as SQLite's `sqlite3StrICmp` compares.
+    func equals(_ word: StaticString) -> Bool {
+        bytes.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
     func hasPrefix(_ word: StaticString) -> Bool {
         bytes.starts(with: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }

@@ -424,9 +424,10 @@ private enum IndexInfo { static let name = 2 }
 extension ForeignSchemaReader: ForeignSchemaEngine {
     package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
 
-    /// Declared `INTEGER` exactly: the rowid's alias (or, without a rowid, a column that
-    /// takes text as well, `keyMayHoldOthers`).
-    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
+    /// Declared `INTEGER` exactly, its letters compared as SQLite compares them (ASCII
+    /// only: `ınteger`, with a dotless ı, makes no alias): the rowid's alias (or, without a
+    /// rowid, a column that takes text as well, `keyMayHoldOthers`).
+    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { CaselessASCII(column.declaredType).equals("INTEGER") }
 
     /// SQLite's values compare and sort as stored: a column of INTEGER or REAL affinity
     /// may hold text, which predicates compare and match as SQLite does

@@ -26,7 +26,8 @@ enum SQLiteViewKeys {
             // own (a WITHOUT ROWID table's key has one, as has INTEGER PRIMARY KEY DESC).
             let keys = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
             let indexed = (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(table))"))?.contains { ($0["origin"] as String?) == "pk" }
-            return keys.count == 1 && (own["pk"] as Int? ?? 0) == 1 && (own["type"] as String? ?? "").uppercased() == "INTEGER" && indexed == false
+            return keys.count == 1 && (own["pk"] as Int? ?? 0) == 1 && CaselessASCII(own["type"] as String? ?? "").equals("INTEGER")
+                && indexed == false
         }
         // The rowid under one of its names, which a WITHOUT ROWID table lacks.
         guard let rowid = ["rowid", "oid", "_rowid_"].first(where: { $0 == column.lowercased() }) else { return false }
