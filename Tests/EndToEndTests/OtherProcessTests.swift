@@ -128,6 +128,59 @@ import Testing
         #expect(result.stdout == "Car/1 SportCar/2 Truck/3\n", "\(result)")
     }
 
+    /// Rows another program deletes before anything here read them (results counted, never
+    /// indexed) are still heard with an object each, as the entity each row was: the
+    /// results event's `object` (the contract's `{index=i, object=o}`) and the entity
+    /// observer's, never the abstract parent nor a missing object.
+    @Test func rowsNeverReadAndDeletedOutsideAreHeardAsTheirOwnEntity() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry([
+            "v.db", "-e",
+            #"""
+            entity("Vehicle", { abstract = true }) { name = "string" }
+            entity("Car", { parent = "Vehicle" }) { doors = "int64" }
+            entity("Truck", { parent = "Vehicle" }) { load = "int64" }
+            entity "Item" { name = "string" }
+            Car:new{ name = "a", doors = 2 } Truck:new{ name = "b", load = 3 } Car:new{ name = "c", doors = 4 }
+            for i = 1, 3 do Item:new{ name = "i" .. i } end
+            save()
+            """#
+        ])
+        #expect(made.status == 0, "\(made)")
+        let sqlite = try sqlite3()
+        let result = try await sandbox.quarry([
+            "v.db", "-e",
+            """
+            local heard = {}
+            local function listen(r, label)
+              observe(r, function(ev)
+                for _, d in ipairs(ev.deleted) do heard[#heard + 1] = label .. " " .. d.index .. " " .. d.object:objectID() .. " " .. d.object:entity().name end
+              end)
+            end
+            local vehicles, items = fetch{ "Vehicle", sort = { "name" } }, fetch{ "Item", sort = { "name" } }
+            print(#vehicles, #items)
+            listen(vehicles, "results")
+            listen(items, "items")
+            observe("Vehicle", function(ch) for _, o in ipairs(ch.deleted) do heard[#heard + 1] = "entity " .. o:objectID() end end)
+            os.execute([[\(sqlite.path) v.db 'DELETE FROM Vehicle WHERE _pk IN (2, 3); DELETE FROM Item WHERE _pk = 2']])
+            refresh()
+            table.sort(heard)
+            print(table.concat(heard, "\\n"))
+            """
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == """
+                3\t3
+                entity Car/3
+                entity Truck/2
+                items 2 Item/2 Item
+                results 2 Truck/2 Truck
+                results 3 Car/3 Car
+
+                """, "\(result)")
+    }
+
     /// A row of a parent's results whose entity another program changed, before its object
     /// was made, is made as the entity it is now, not as the one it was read as.
     @Test func rowsWhoseEntityChangedOutsideAreMadeAsTheirNewEntity() async throws {

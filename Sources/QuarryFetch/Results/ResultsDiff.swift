@@ -36,6 +36,10 @@ public struct ResultsChange {
     public var changedKeys: [Int64: Set<String>] = [:]
     public var deletedSections: [(index: Int, id: Value)] = []
     public var insertedSections: [(index: Int, id: Value)] = []
+    /// The entity each deleted row of a hierarchy was when last read, by key: the row is
+    /// gone, and its object, never read here, is made as what it was (`Car/7`, not the
+    /// abstract `Vehicle/7`).
+    public var deletedEntities: [Int64: String] = [:]
 
     public var isEmpty: Bool {
         deleted.isEmpty && inserted.isEmpty && moved.isEmpty && updated.isEmpty && deletedSections.isEmpty && insertedSections.isEmpty

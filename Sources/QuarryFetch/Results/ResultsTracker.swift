@@ -20,6 +20,8 @@ public final class ResultsTracker {
     /// Each row's sort values, when the results can be updated in memory.
     private var sortValues: [Int64: [Value]] = [:]
     private var updatesInMemory = false
+    /// For an entity with sub-entities, each row's own entity (`ResultsChange.deletedEntities`).
+    private var ownEntities: [Int64: String] = [:]
     /// True when the last change was applied in memory, without a query.
     public private(set) var lastChangeWasInMemory = false
     /// True when the contents were last read with the context's unsaved changes in them:
@@ -87,9 +89,12 @@ public final class ResultsTracker {
     /// results again and compares.
     public func reload(changed: Set<Int64> = []) throws -> ResultsChange {
         let old = snapshot
+        let wereOwn = ownEntities
         try load()
         lastChangeWasInMemory = false
-        return ResultsChange(from: old, to: snapshot, changed: changed)
+        var change = ResultsChange(from: old, to: snapshot, changed: changed)
+        for (_, key) in change.deleted { change.deletedEntities[key] = wereOwn[key] }
+        return change
     }
 
     // MARK: Loading
@@ -101,6 +106,7 @@ public final class ResultsTracker {
         holdsPendingChanges = results.usesPendingChanges
         updatesInMemory = compiled.updatesInMemory && !holdsPendingChanges && !results.context.isInHierarchy(compiled.entity.name)
         sortValues = [:]
+        try loadOwnEntities()
         guard updatesInMemory else {
             let snapshot = try results.snapshot()
             keys = snapshot.sections.flatMap(\.keys)
@@ -140,6 +146,20 @@ public final class ResultsTracker {
         } else {
             sectionIDs = [.null]
             sectionCounts = [keys.count]
+        }
+    }
+
+    /// Each row's own entity, for results of an entity with sub-entities (none else).
+    private func loadOwnEntities() throws {
+        ownEntities = [:]
+        let compiled = results.compiled
+        let context = results.context
+        guard !context.descendants(of: compiled.entity.name).isEmpty else { return }
+        let tag = "\(compiled.table).\(quoteIdentifier(EntityStorage.entityColumn))"
+        let query = compiled.select("\(compiled.keySQL), \(tag)", start: 0, count: nil)
+        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            guard let key = row.value(at: 0).storedInteger, row.count > 1 else { return }
+            ownEntities[key] = context.ownEntity(of: compiled.entity, tag: row.value(at: 1))?.name
         }
     }
 

@@ -334,7 +334,9 @@ extension QuarryRuntime {
         lua_createtable(s, 0, 5)
         list("deleted", change.deleted.count) { i in
             position(change.deleted[i].at, "index")
-            _ = pushObject(object(change.deleted[i].key))
+            // A row gone before anything here read it: its ID, as the entity it was.
+            let key = change.deleted[i].key
+            _ = pushObject(object(key) ?? context.deletedObject(entityName: change.deletedEntities[key] ?? entity, primaryKey: key))
             LuaTable.setField(s, -2, "object")
         }
         list("inserted", change.inserted.count) { i in

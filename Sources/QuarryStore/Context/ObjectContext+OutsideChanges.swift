@@ -174,6 +174,10 @@ struct RowHashes {
     /// Where each row's hashes start in `hashes`: one array for all rows, not one each.
     private(set) var offsets: [Int64: Int] = [:]
     private var hashes: [Int] = []
+    /// For an entity with sub-entities, each row's own entity: a row another program
+    /// deletes can no longer be read, and is told as what it was (`Car/7`, not the
+    /// abstract `Vehicle/7`).
+    private(set) var ownEntities: [Int64: String] = [:]
 
     init(width: Int) { self.width = width }
 
@@ -181,8 +185,9 @@ struct RowHashes {
         offsets[key].map { hashes[$0..<$0 + width] }
     }
 
-    mutating func set(_ key: Int64, _ columns: ArraySlice<Int>) {
+    mutating func set(_ key: Int64, _ columns: ArraySlice<Int>, entity: String? = nil) {
         guard columns.count == width else { return }
+        if let entity { ownEntities[key] = entity }
         if let offset = offsets[key] {
             hashes.replaceSubrange(offset..<offset + width, with: columns)
         } else {
@@ -192,7 +197,10 @@ struct RowHashes {
     }
 
     /// The row is gone; its place in `hashes` stays until the entity is hashed whole again.
-    mutating func remove(_ key: Int64) { offsets[key] = nil }
+    mutating func remove(_ key: Int64) {
+        offsets[key] = nil
+        ownEntities[key] = nil
+    }
 }
 
 extension ObjectContext {
@@ -214,17 +222,21 @@ extension ObjectContext {
     /// Hashes of `entity`'s rows (those with `keys`, or all).
     private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
         var result = RowHashes(width: hashedKeys(of: entity).count)
-        let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
+        // A hierarchy's rows also say which entity each is, after the hashed columns.
+        let tagged = hasSubentities(entity.name)
+        let tag = tagged ? ", \(quoteIdentifier(EntityStorage.entityColumn))" : ""
+        let select = "SELECT \(mapped(entity).selection(of: entity))\(tag) FROM \(mapped(entity).table)"
         var columns: [Int] = []
         func take(_ row: StoreRow) {
-            guard row.count == result.width + 1, let key = row.value(at: 0).storedInteger else { return }
+            guard row.count == result.width + (tagged ? 2 : 1), let key = row.value(at: 0).storedInteger else { return }
             columns.removeAll(keepingCapacity: true)
-            for i in 1..<row.count {
+            for i in 1..<result.width + 1 {
                 var hasher = Hasher()
                 row.value(at: i).hashStored(into: &hasher)
                 columns.append(hasher.finalize())
             }
-            result.set(key, columns[...])
+            let own = tagged ? ownEntity(of: entity, tag: row.value(at: result.width + 1))?.name : nil
+            result.set(key, columns[...], entity: own)
         }
         guard let keys else {
             try connection.forEachRow(select) { take($0) }
@@ -255,7 +267,7 @@ extension ObjectContext {
             }
             for key in keys {
                 if let columns = fresh.columns(of: key) {
-                    observers.watchedRows[watched]?.set(key, columns)
+                    observers.watchedRows[watched]?.set(key, columns, entity: fresh.ownEntities[key])
                 } else {
                     observers.watchedRows[watched]?.remove(key)
                 }
@@ -294,7 +306,8 @@ extension ObjectContext {
             let inserted = new.offsets.keys.filter { old.offsets[$0] == nil }
             let deleted = old.offsets.keys.filter { new.offsets[$0] == nil }.filter(fresh)
             if !updated.isEmpty { changes.batchUpdated[watched, default: []].formUnion(updated) }
-            if !deleted.isEmpty { changes.batchDeleted[watched, default: []].formUnion(deleted) }
+            // Each under its own entity, as its observers and its objects know it.
+            for key in deleted { changes.batchDeleted[old.ownEntities[key] ?? watched, default: []].insert(key) }
             for key in inserted.sorted() where !changes.inserted.contains(where: { $0.primaryKey == key && isKind($0.entity.name, of: watched) }) {
                 if let object = try? object(entityName: watched, primaryKey: key) { changes.inserted.append(object) }
             }
