@@ -126,4 +126,46 @@ import Testing
         _ = try context.refreshFromStore()
         #expect(try context.relatedObjects("items", of: p1).isEmpty)
     }
+
+    /// Links that lead nowhere (a key no row has, a value no row matches) are found so by
+    /// the batch's one read ahead: following each of them again asks for that row alone,
+    /// never reading the whole batch's targets again (which made a loop over a batch with
+    /// many dangling links quadratic: 20,000 flights took 1.1 s, 55 µs each).
+    @Test func linksLeadingNowhereAreNotReadAheadAgainForEachObject() throws {
+        let context = try StoreOpener.open(nil)
+        _ = try context.define(EntityDescription(name: "Port", attributes: [AttributeDescription(name: "code", type: .string)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Flight", attributes: [AttributeDescription(name: "dest", type: .string)],
+                relationships: [RelationshipDescription(name: "owner", destination: "Person", inverse: "flights", isToMany: false)]))
+        _ = try context.define(
+            EntityDescription(
+                name: "Person", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [RelationshipDescription(name: "flights", destination: "Flight", inverse: "owner", isToMany: true)]))
+        for code in ["JFK", "LAX"] { _ = try context.insert(into: "Port", values: ["code": .text(code)]) }
+        let person = try context.insert(into: "Person", values: ["name": .text("ann")])
+        for i in 0..<300 {
+            // One flight in ten leads somewhere; the rest name no port and no person.
+            let flight = try context.insert(into: "Flight", values: ["dest": .text(i % 10 == 0 ? "JFK" : "X\(i)")])
+            if i % 10 == 0 { try context.setRelatedObject(person, "owner", of: flight) }
+        }
+        _ = try context.save()
+        try context.connection.database.write { db in try db.execute(sql: "UPDATE Flight SET owner = 1000 + _pk WHERE owner IS NULL") }
+        try context.relate("Flight", "dest", "Port", "code", name: "destination")
+        _ = try context.refreshFromStore()
+        let request = FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "dest")], batchSize: 300)
+        var found = (ports: 0, owners: 0, flights: 0)
+        let count = try selects(context) {
+            for flight in try request.execute(in: context).objects() {
+                found.flights += 1
+                if try context.relatedObject("destination", of: flight) != nil { found.ports += 1 }
+                if try context.relatedObject("owner", of: flight) != nil { found.owners += 1 }
+            }
+        }
+        #expect(found == (30, 30, 300), "\(found)")
+        // Keys, the batch, one read ahead per link, then each of the 270 owners' missing
+        // persons alone (an object's own row is asked for when its link is followed): not
+        // one read of the whole batch per dangling link (270 + 270 of them).
+        #expect(count <= 4 + 270, "\(count) SELECTs")
+    }
 }

@@ -58,6 +58,10 @@ struct RelatedRows {
     /// For links matched by value: the destination row each value leads to (the one with
     /// the smallest key), nil when none does.
     var byValue: [ValueKey: Int64?] = [:]
+    /// Rows a link names that a read ahead found missing (a key no row has): asked for
+    /// again one at a time, never by reading the whole group ahead again (which, for each
+    /// object whose link dangles, read every row of its group once more).
+    var missing: Set<RowKey> = []
     static let capacity = 200_000
 }
 
@@ -109,8 +113,10 @@ extension ObjectContext {
                 }
             ).sorted()
             var loaded: [Int64] = []
+            var found: Set<Int64> = []
             func keep(_ row: [Value]) throws {
                 let primaryKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
+                found.insert(primaryKey)
                 let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: primaryKey)
                 guard relatedRows.rows[rowKey] == nil, registeredObject(entity: destination.name, primaryKey: primaryKey) == nil else { return }
                 relatedRows.rows[rowKey] = row
@@ -119,11 +125,21 @@ extension ObjectContext {
             try readInChunks(targets, "SELECT \(mapped(destination).selection(of: destination)) FROM \(table) WHERE \(key) IN") { row, _ in
                 try keep(row)
             }
+            // Every owner's row, with the key it names last: one naming no row (NULL
+            // columns on the left) marks that key missing.
+            var named: [Int64] = targets
             try readInChunks(
                 unheld,
-                "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")) FROM \(mapping.storage(of: entityName).table) AS \"o\" JOIN \(table) AS \"d\" "
+                "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(mapping.storage(of: entityName).table) AS \"o\" LEFT JOIN \(table) AS \"d\" "
                     + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(mapped(owner).key) IN"
-            ) { row, _ in try keep(row) }
+            ) { row, width in
+                guard case .integer(let target) = row[width - 1] else { return }
+                named.append(target)
+                if !row[0].isNull { try keep(Array(row[..<(width - 1)])) }
+            }
+            for target in named where !found.contains(target) && registeredObject(entity: destination.name, primaryKey: target) == nil {
+                relatedRows.missing.insert(.init(entity: destination.name, primaryKey: target))
+            }
             let group = LoadGroup(entity: destination.name, keys: loaded)
             for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
         case .inverseForeignKey(_, let column, let ownerKey, _):
@@ -166,16 +182,26 @@ extension ObjectContext {
         var loaded: [Int64] = []
         let select =
             "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(mapped(owner).table) AS \"o\" "
-            + "JOIN \(mapped(destination).table) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
+            + "LEFT JOIN \(mapped(destination).table) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
             + "WHERE \"o\".\(mapped(owner).key) IN"
+        // Every owner's row comes back with its value last, so a value that leads to no row
+        // is known as such (an inner join left it out, and each object whose value leads
+        // nowhere read its whole group ahead again).
+        var leadingNowhere: [RelatedRows.ValueKey] = []
         try readInChunks(wanted, select, order: " ORDER BY \"d\".\(mapped(destination).key)") { row, width in
-            let primaryKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
-            let key = valueKey(row[width - 1])
+            let value = row[width - 1]
+            guard !value.isNull else { return }
+            let key = valueKey(value)
+            guard let primaryKey = try row.storedIntegerIfPresent(at: 0, table: destination.name, column: mapped(destination).keyColumn) else {
+                leadingNowhere.append(key)
+                return
+            }
             guard relatedRows.byValue[key] == nil else { return }
             relatedRows.byValue[key] = .some(primaryKey)
             relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row
             loaded.append(primaryKey)
         }
+        for key in leadingNowhere where relatedRows.byValue[key] == nil { relatedRows.byValue[key] = .some(nil) }
         for ownerKey in wanted {
             guard let value = known(ownerKey), !value.isNull, relatedRows.byValue[valueKey(value)] == nil else { continue }
             relatedRows.byValue[valueKey(value)] = .some(nil)
@@ -267,8 +293,11 @@ extension ObjectContext {
     func toOneTarget(_ name: String, key: Int64, of object: ManagedObject, _ destination: String) throws -> ManagedObject? {
         if let registered = registeredObject(entity: destination, primaryKey: key) { return registered }
         currentRelatedRows()
-        if relatedRows.rows[.init(entity: destination, primaryKey: key)] == nil, let ownKey = object.primaryKey, object.loadGroup != nil {
+        let rowKey = RelatedRows.RowKey(entity: destination, primaryKey: key)
+        if relatedRows.rows[rowKey] == nil, !relatedRows.missing.contains(rowKey), let ownKey = object.primaryKey, object.loadGroup != nil {
             try prefetch(name, of: object.entity.name, keys: peers(of: object, ownKey))
+            // Not read ahead with its group: asked for alone from now on.
+            if relatedRows.rows[rowKey] == nil { relatedRows.missing.insert(rowKey) }
         }
         if relatedRows.rows[.init(entity: destination, primaryKey: key)] != nil {
             return try objects(of: try entity(named: destination), keys: [key]).first
@@ -285,6 +314,9 @@ extension ObjectContext {
     /// Objects by key, in the order given: registered ones, then rows read ahead, then
     /// one query for the rest.
     private func objects(of entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
+        // One object already made (a link followed again): no dictionary, and no query
+        // written (its SQL was a quarter of following a to-one in a loop).
+        if keys.count == 1, let object = registeredObject(entity: entity.name, primaryKey: keys[0]) { return [object] }
         var found: [Int64: ManagedObject] = [:]
         var missing: [Int64] = []
         for key in keys {
@@ -298,6 +330,7 @@ extension ObjectContext {
                 missing.append(key)
             }
         }
+        guard !missing.isEmpty else { return keys.compactMap { found[$0] } }
         try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") {
             row, _ in
             let object = try self.object(for: entity, storedRow: row)
