@@ -93,20 +93,28 @@ public final class ResultsTracker {
         try load()
         lastChangeWasInMemory = false
         var change = ResultsChange(from: old, to: snapshot, changed: changed)
-        for (_, key) in change.deleted { change.deletedEntities[key] = wereOwn[key] }
+        for (_, key) in change.deleted {
+            change.deletedEntities[key] = wereOwn[key]
+            // Read again should the key come back (as another entity, perhaps).
+            ownEntities[key] = nil
+        }
         return change
     }
 
     // MARK: Loading
 
     private func load() throws {
+        try loadKeys()
+        try loadOwnEntities()
+    }
+
+    private func loadKeys() throws {
         let compiled = results.compiled
         // In a hierarchy the objects that change are of several entities, each with its own
         // keys: the results are read again instead.
         holdsPendingChanges = results.usesPendingChanges
         updatesInMemory = compiled.updatesInMemory && !holdsPendingChanges && !results.context.isInHierarchy(compiled.entity.name)
         sortValues = [:]
-        try loadOwnEntities()
         guard updatesInMemory else {
             let snapshot = try results.snapshot()
             keys = snapshot.sections.flatMap(\.keys)
@@ -149,18 +157,23 @@ public final class ResultsTracker {
         }
     }
 
-    /// Each row's own entity, for results of an entity with sub-entities (none else).
+    /// Each held row's own entity, for results of an entity with sub-entities (none else):
+    /// kept from load to load, read only for the rows new to the results (the first load
+    /// reads them all), whatever window or unsaved changes the results have.
     private func loadOwnEntities() throws {
-        ownEntities = [:]
-        let compiled = results.compiled
         let context = results.context
-        guard !context.descendants(of: compiled.entity.name).isEmpty else { return }
-        let tag = "\(compiled.table).\(quoteIdentifier(EntityStorage.entityColumn))"
-        let query = compiled.select("\(compiled.keySQL), \(tag)", start: 0, count: nil)
-        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
-            guard let key = row.value(at: 0).storedInteger, row.count > 1 else { return }
-            ownEntities[key] = context.ownEntity(of: compiled.entity, tag: row.value(at: 1))?.name
+        let entity = results.compiled.entity
+        guard !context.descendants(of: entity.name).isEmpty else {
+            ownEntities = [:]
+            return
         }
+        // Rows that left some other way are dropped now and then, not at every load.
+        if ownEntities.count > 2 * keys.count + 1_000 {
+            let held = Set(keys)
+            ownEntities = ownEntities.filter { held.contains($0.key) }
+        }
+        let unknown = keys.filter { ownEntities[$0] == nil }
+        for (key, name) in try context.ownEntityNames(of: entity, keys: unknown) { ownEntities[key] = name }
     }
 
     // MARK: In memory

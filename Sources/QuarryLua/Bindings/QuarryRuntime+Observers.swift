@@ -199,6 +199,7 @@ extension QuarryRuntime {
     func changed(_ changes: ChangeSet) {
         let registry = observerRegistry
         let known = knownObjects(changes.inserted + changes.deleted + changes.updated.map(\.object))
+        let gone = GoneObjects(context)
         var diffed: [ObjectIdentifier: ResultsChange] = [:]
         for observer in registry.observers where !observer.cancelled {
             switch observer.target {
@@ -206,7 +207,7 @@ extension QuarryRuntime {
                 let id = ObjectIdentifier(handle)
                 if diffed[id] == nil { diffed[id] = try? registry.trackers[id]?.apply(changes) }
                 guard let change = diffed[id], !change.isEmpty else { continue }
-                enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, known) } }
+                enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, known, gone) } }
             case .object(let object, let keys):
                 guard let entry = changes.updated.first(where: { $0.object === object }) else { continue }
                 let old = changes.oldValues[ObjectIdentifier(object)] ?? [:]
@@ -249,7 +250,7 @@ extension QuarryRuntime {
                 for (entity, keys) in changes.batchDeleted.sorted(by: { $0.key < $1.key }) where self.context.isKind(entity, of: name) {
                     let held = Set(deleted.filter { $0.entity.name == entity }.compactMap(\.primaryKey))
                     for key in keys.sorted() where !held.contains(key) {
-                        if let object = self.context.deletedObject(entityName: entity, primaryKey: key) { deleted.append(object) }
+                        if let object = gone.object(entity, key) { deleted.append(object) }
                     }
                 }
                 guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { continue }
@@ -291,7 +292,7 @@ extension QuarryRuntime {
     }
 
     /// Pushes the event table for a change of results.
-    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [String: ManagedObject]) -> Int32 {
+    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [String: ManagedObject], _ gone: GoneObjects? = nil) -> Int32 {
         let s = state
         let sectioned = handle.results.isSectioned
         let entity = handle.results.entity.name
@@ -336,7 +337,7 @@ extension QuarryRuntime {
             position(change.deleted[i].at, "index")
             // A row gone before anything here read it: its ID, as the entity it was.
             let key = change.deleted[i].key
-            _ = pushObject(object(key) ?? context.deletedObject(entityName: change.deletedEntities[key] ?? entity, primaryKey: key))
+            _ = pushObject(object(key) ?? (gone ?? GoneObjects(context)).object(change.deletedEntities[key] ?? entity, key))
             LuaTable.setField(s, -2, "object")
         }
         list("inserted", change.inserted.count) { i in
@@ -426,5 +427,23 @@ extension QuarryRuntime {
         listenToSaves()
         pushSwiftObject(call.state, observer, kind: .observer)
         return 1
+    }
+}
+
+/// Objects for rows another program deleted before anything here read them, made once per
+/// change: every observer that hears one row gets the same object, and so the same Lua
+/// value, as for a row that had been read.
+final class GoneObjects {
+    private let context: ObjectContext
+    private var made: [String: ManagedObject] = [:]
+
+    init(_ context: ObjectContext) { self.context = context }
+
+    func object(_ entity: String, _ key: Int64) -> ManagedObject? {
+        let id = "\(entity)/\(key)"
+        if let object = made[id] { return object }
+        let object = context.deletedObject(entityName: entity, primaryKey: key)
+        made[id] = object
+        return object
     }
 }

@@ -51,6 +51,34 @@ extension ObjectContext {
         ([entity] + descendants(of: entity.name)).first { Value.storedEqual(entityTag(of: $0.name), tag) }
     }
 
+    /// The entity each of these stored rows of `entity`'s hierarchy is, by key (rows gone
+    /// or naming no known entity left out): a row another program deletes can no longer be
+    /// read, so observers keep this to tell it as what it was. Many keys are read in one
+    /// pass over the table, a few by key.
+    public func ownEntityNames(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: String] {
+        guard !keys.isEmpty else { return [:] }
+        let storage = mapped(entity)
+        let select = "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table)"
+        var names = OwnEntityNames(self, entity)
+        var found: [Int64: String] = [:]
+        func take(_ row: StoreRow) {
+            guard let key = row.value(at: 0).storedInteger, let name = names.name(of: row.value(at: 1)) else { return }
+            found[key] = name
+        }
+        if keys.count > 2_000 {
+            let wanted = Set(keys)
+            try connection.forEachRow(select) { row in
+                if let key = row.value(at: 0).storedInteger, wanted.contains(key) { take(row) }
+            }
+        } else {
+            try forEachChunk(keys) { chunk in
+                let sql = select + " WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                try connection.forEachRow(sql, arguments: chunk.map(Value.integer)) { take($0) }
+            }
+        }
+        return found
+    }
+
     /// `found` (rows by the entity they were reached as) by the entity each row is, read in
     /// a batch change's transaction, so that a change made through a parent names a
     /// sub-entity's rows as that sub-entity's (whose observers listen by its name): rows
@@ -103,5 +131,26 @@ extension ObjectContext {
     public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: Value)? {
         guard hasSubentities(entity.name) else { return nil }
         return ("\(qualifier).\(quoteIdentifier(EntityStorage.entityColumn)) = ?", entityTag(of: entity.name))
+    }
+}
+
+/// Which of an entity and its sub-entities each tag read from the entity column names,
+/// worked out once per distinct tag (a hierarchy has a few; a table may have many rows).
+package struct OwnEntityNames {
+    private let context: ObjectContext
+    private let entity: EntityDescription
+    private var known: [(tag: Value, name: String?)] = []
+
+    package init(_ context: ObjectContext, _ entity: EntityDescription) {
+        self.context = context
+        self.entity = entity
+    }
+
+    package mutating func name(of tag: Value) -> String? {
+        if let hit = known.first(where: { Value.storedEqual($0.tag, tag) }) { return hit.name }
+        let name = context.ownEntity(of: entity, tag: tag)?.name
+        // Bounded: a column of garbage tags is worked out row by row past this.
+        if known.count < 64 { known.append((tag, name)) }
+        return name
     }
 }

@@ -177,7 +177,7 @@ struct RowHashes {
     /// For an entity with sub-entities, each row's own entity: a row another program
     /// deletes can no longer be read, and is told as what it was (`Car/7`, not the
     /// abstract `Vehicle/7`).
-    private(set) var ownEntities: [Int64: String] = [:]
+    var ownEntities: [Int64: String] = [:]
 
     init(width: Int) { self.width = width }
 
@@ -185,9 +185,8 @@ struct RowHashes {
         offsets[key].map { hashes[$0..<$0 + width] }
     }
 
-    mutating func set(_ key: Int64, _ columns: ArraySlice<Int>, entity: String? = nil) {
+    mutating func set(_ key: Int64, _ columns: ArraySlice<Int>) {
         guard columns.count == width else { return }
-        if let entity { ownEntities[key] = entity }
         if let offset = offsets[key] {
             hashes.replaceSubrange(offset..<offset + width, with: columns)
         } else {
@@ -210,7 +209,9 @@ extension ObjectContext {
         for name in observers.watchedRows.keys where !names.contains(name) { observers.watchedRows[name] = nil }
         for name in names.sorted() where observers.watchedRows[name] == nil {
             guard let entity = managedObjectModel.entitiesByName[name] else { continue }
-            observers.watchedRows[name] = try hashes(of: entity, keys: nil)
+            var rows = try hashes(of: entity, keys: nil)
+            if hasSubentities(name) { rows.ownEntities = try ownEntityNames(of: entity, keys: rows.offsets.keys.sorted()) }
+            observers.watchedRows[name] = rows
         }
     }
 
@@ -222,21 +223,17 @@ extension ObjectContext {
     /// Hashes of `entity`'s rows (those with `keys`, or all).
     private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
         var result = RowHashes(width: hashedKeys(of: entity).count)
-        // A hierarchy's rows also say which entity each is, after the hashed columns.
-        let tagged = hasSubentities(entity.name)
-        let tag = tagged ? ", \(quoteIdentifier(EntityStorage.entityColumn))" : ""
-        let select = "SELECT \(mapped(entity).selection(of: entity))\(tag) FROM \(mapped(entity).table)"
+        let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
         var columns: [Int] = []
         func take(_ row: StoreRow) {
-            guard row.count == result.width + (tagged ? 2 : 1), let key = row.value(at: 0).storedInteger else { return }
+            guard row.count == result.width + 1, let key = row.value(at: 0).storedInteger else { return }
             columns.removeAll(keepingCapacity: true)
-            for i in 1..<result.width + 1 {
+            for i in 1..<row.count {
                 var hasher = Hasher()
                 row.value(at: i).hashStored(into: &hasher)
                 columns.append(hasher.finalize())
             }
-            let own = tagged ? ownEntity(of: entity, tag: row.value(at: result.width + 1))?.name : nil
-            result.set(key, columns[...], entity: own)
+            result.set(key, columns[...])
         }
         guard let keys else {
             try connection.forEachRow(select) { take($0) }
@@ -265,13 +262,16 @@ extension ObjectContext {
                 observers.watchedRows[watched] = nil
                 continue
             }
+            guard var rows = observers.watchedRows[watched] else { continue }
             for key in keys {
-                if let columns = fresh.columns(of: key) {
-                    observers.watchedRows[watched]?.set(key, columns, entity: fresh.ownEntities[key])
-                } else {
-                    observers.watchedRows[watched]?.remove(key)
-                }
+                if let columns = fresh.columns(of: key) { rows.set(key, columns) } else { rows.remove(key) }
             }
+            // Rows this save made: which entity each is.
+            let made = Set(keys).filter { rows.offsets[$0] != nil && rows.ownEntities[$0] == nil }
+            if hasSubentities(watched), !made.isEmpty, let names = try? ownEntityNames(of: entity, keys: made.sorted()) {
+                for (key, name) in names { rows.ownEntities[key] = name }
+            }
+            observers.watchedRows[watched] = rows
         }
     }
 
@@ -287,11 +287,10 @@ extension ObjectContext {
         }
         for watched in observers.watchedRows.keys.sorted() {
             guard let entity = managedObjectModel.entitiesByName[watched], let old = observers.watchedRows[watched] else { continue }
-            guard let new = try? hashes(of: entity, keys: nil) else {
+            guard var new = try? hashes(of: entity, keys: nil) else {
                 observers.watchedRows[watched] = nil
                 continue
             }
-            observers.watchedRows[watched] = new
             let root = rootName(of: watched)
             func fresh(_ key: Int64) -> Bool { !reported.contains("\(root)/\(key)") }
             let names = hashedKeys(of: entity)
@@ -304,7 +303,15 @@ extension ObjectContext {
                 changes.batchUpdatedKeys[watched, default: [:]][key, default: []].formUnion(moved)
             }
             let inserted = new.offsets.keys.filter { old.offsets[$0] == nil }
-            let deleted = old.offsets.keys.filter { new.offsets[$0] == nil }.filter(fresh)
+            let gone = old.offsets.keys.filter { new.offsets[$0] == nil }
+            let deleted = gone.filter(fresh)
+            // The rows' entities: those kept, less the rows gone, with the new rows'.
+            if hasSubentities(watched) {
+                new.ownEntities = old.ownEntities
+                for key in gone { new.ownEntities[key] = nil }
+                if let names = try? ownEntityNames(of: entity, keys: inserted.sorted()) { for (key, name) in names { new.ownEntities[key] = name } }
+            }
+            observers.watchedRows[watched] = new
             if !updated.isEmpty { changes.batchUpdated[watched, default: []].formUnion(updated) }
             // Each under its own entity, as its observers and its objects know it.
             for key in deleted { changes.batchDeleted[old.ownEntities[key] ?? watched, default: []].insert(key) }
