@@ -1,38 +1,49 @@
 import QuarryModel
 
-/// The columns of a statement a person wrote, as `export(sql(...))` writes them, so that
-/// `export({ sql = ... })`, which streams the rows instead, writes the same file.
+/// The columns of a statement a person wrote, as `sql()` names them and
+/// `export(sql(...))` writes them, so that `export({ sql = ... })`, which streams the rows
+/// instead, writes the same file.
 ///
-/// `sql()`'s rows reach `export` through Lua: each row a table keyed by column name, its
-/// NULLs left out. Two columns of one name are one key there, holding the last non-NULL
-/// value of the two, and the file has that value under both names; a blob is a Lua
-/// string, which reads back as text (written as its bytes, not in base64).
+/// `sql()`'s rows reach Lua as tables keyed by column name: two columns of one name (a
+/// join's `id` and `id`) would be one key, and one value shown under both. Each column
+/// keeps its own value under a name of its own, made as SQLite names a view's columns
+/// (`id`, `id:1`). A blob is a Lua string, which reads back as text (written as its bytes,
+/// not in base64).
 public struct QueryColumns {
-    /// Every column's name, in the statement's order (a repeated name each time).
+    /// Every column's name, in the statement's order, none repeated (`uniqueNames`).
     public let names: [String]
-    /// For each column, every column of its name, when some name is repeated; nil when
-    /// each name is one column's (nearly always), so a row is written cell by cell.
-    public let sources: [[Int32]]?
 
-    public init(_ names: [String]) {
-        self.names = names
-        guard Set(names).count != names.count else {
-            sources = nil
-            return
+    public init(_ names: [String]) { self.names = Self.uniqueNames(names) }
+
+    /// `names` made distinct as SQLite makes a view's or `CREATE TABLE ... AS`'s columns
+    /// distinct: a name already taken (ASCII letters compared without case) loses any
+    /// `:digits` ending and takes `:1`, `:2`, ... until it is free.
+    public static func uniqueNames(_ names: [String]) -> [String] {
+        func folded(_ name: String) -> String { String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self) }
+        var taken = Set(names.map(folded))
+        guard taken.count != names.count else { return names }
+        taken = []
+        return names.map { name in
+            var candidate = name
+            var count = 0
+            while !taken.insert(folded(candidate)).inserted {
+                var stem = Substring(candidate)
+                if let colon = stem.lastIndex(of: ":"), colon != stem.startIndex,
+                    stem[stem.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber })
+                {
+                    stem = stem[..<colon]
+                }
+                count += 1
+                candidate = "\(stem):\(count)"
+            }
+            return candidate
         }
-        sources = names.map { name in names.indices.filter { names[$0] == name }.map { Int32($0) } }
     }
 
     /// The value written for `column` of the cursor's row, as the row read into Lua and
     /// back holds it.
     package func value(_ column: Int, of cursor: any RowCursor) -> Value {
-        let value: Value
-        if let sources {
-            value = sources[column].reversed().lazy.map { cursor.value($0) }.first { !$0.isNull } ?? .null
-        } else {
-            value = cursor.value(Int32(column))
-        }
-        return Self.asLuaHoldsIt(value)
+        Self.asLuaHoldsIt(cursor.value(Int32(column)))
     }
 
     /// A value as a Lua string gives it back: a blob as text, its bytes whole.

@@ -37,7 +37,6 @@ struct SQLitePreparedQuery: PreparedQuery {
     /// bytes: plain UTF-8 text (`SQLiteCursor.value` decodes it whole) and a blob (text
     /// once read back from Lua) are written from SQLite's buffer, with no string made.
     package func exportRows(arguments: [Value], columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int {
-        guard columns.sources == nil else { return try exportRowByRow(arguments: arguments, columns: columns, writer: &writer, file: file) }
         try statement.setArguments(SQLiteArguments(arguments))
         let rows = try Row.fetchCursor(statement)
         let cursor = SQLiteCursor(handle: statement.sqliteStatement)

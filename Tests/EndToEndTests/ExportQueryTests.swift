@@ -7,7 +7,7 @@ import Testing
 /// which is byte for byte what `export(sql(...), path)` writes for the same rows, in CSV,
 /// TSV, JSON and on standard output: on SQLite a row at a time, on PostgreSQL through
 /// `COPY ... (FORMAT binary)` (or a row at a time where COPY cannot go: arguments, a type
-/// it does not read, a repeated column name, a `;` followed by a comment). A refused
+/// it does not read, a `;` followed by a comment). A refused
 /// statement writes nothing; one that fails midway leaves no file, and an existing one as
 /// it was. PostgreSQL runs on a real server (`PostgresServer`): fails, never skips.
 @Suite struct ExportQueryTests {

@@ -42,7 +42,8 @@ public struct ReadOnlyQuery {
                 rows.append(row.values)
             }
             try tally.finish()
-            return QueryRows(columns: columns, rows: rows)
+            // Two columns of one name keep a key each (`QueryColumns`).
+            return QueryRows(columns: QueryColumns.uniqueNames(columns), rows: rows)
         }
     }
 

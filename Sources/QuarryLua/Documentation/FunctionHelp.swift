@@ -118,7 +118,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "sql", usage: #"sql("SELECT ...", args...)"#,
             summary:
-                "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table. A statement that would write is refused; watch() takes the rows and runs the query again at each change.",
+                "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table (a name two columns share is made distinct as SQLite names a view's columns: id, id:1). A statement that would write is refused; watch() takes the rows and runs the query again at each change.",
             example: #"local rows = sql("SELECT count(*) AS c FROM Item WHERE n > ?", 1); assert(rows[1].c == 2)"#),
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,

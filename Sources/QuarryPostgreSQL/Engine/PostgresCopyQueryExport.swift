@@ -23,7 +23,7 @@ extension PostgresConnection {
     /// COPY is tried under a savepoint, so a wrapping the server refuses leaves the
     /// transaction usable for the row-at-a-time read.
     func copyQueryExport(_ sql: String, columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int? {
-        guard columns.sources == nil, let oids = try? resultTypes(of: sql), oids.count == columns.names.count else { return nil }
+        guard let oids = try? resultTypes(of: sql), oids.count == columns.names.count else { return nil }
         var fields: [CopyField] = []
         for oid in oids {
             guard let field = CopyField(oid: oid) else { return nil }
