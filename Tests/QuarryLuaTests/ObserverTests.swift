@@ -168,8 +168,13 @@ import Testing
             o.title = "zzz"; save()
             assert(#last.moved == 1 and rawequal(last.moved[1].object, o) and last.moved[1].from == 3 and last.moved[1].to == #r)
             assert(#last.updated == 0 and #last.deleted == 0)
+            -- A move its own change caused says what changed (the contract's `keys`).
+            assert(last.moved[1].keys and #last.moved[1].keys == 1 and last.moved[1].keys[1] == "title", "moved keys")
             r[2].n = 99; save()
             assert(#last.updated == 1 and last.updated[1].index == 2 and #last.moved == 0)
+            local p = r[1]
+            p.title, p.n = "zzzz", 7; save()
+            assert(#last.moved == 1 and table.concat(last.moved[1].keys, ",") == "n,title", "moved keys: n and title")
             """#)
     }
 

@@ -323,6 +323,15 @@ extension QuarryRuntime {
                 lua_pushinteger(s, lua_Integer(p.row + 1))
             }
         }
+        func pushKeys(_ keys: Set<String>) {
+            let names = keys.sorted()
+            lua_createtable(s, Int32(names.count), 0)
+            for (j, name) in names.enumerated() {
+                pushValue(s, .text(name))
+                lua_rawseti(s, -2, lua_Integer(j + 1))
+            }
+            LuaTable.setField(s, -2, "keys")
+        }
         func list(_ name: String, _ count: Int, _ fill: (Int) -> Void) {
             lua_createtable(s, Int32(count), 0)
             for i in 0..<count {
@@ -353,6 +362,9 @@ extension QuarryRuntime {
             LuaTable.setField(s, -2, "to")
             _ = pushObject(object(m.key))
             LuaTable.setField(s, -2, "object")
+            // A row that moved because its own attributes changed says which (the contract's
+            // `keys` on a moved entry); one moved by others' changes carries none.
+            if let names = change.changedKeys[m.key], !names.isEmpty { pushKeys(names) }
         }
         list("updated", change.updated.count) { i in
             let key = change.updated[i].key
@@ -361,13 +373,7 @@ extension QuarryRuntime {
             LuaTable.setField(s, -2, "object")
             // The keys that changed, as the contract gives them (empty where the change
             // does not say, as a batch change of rows no object holds).
-            let names = (change.changedKeys[key] ?? []).sorted()
-            lua_createtable(s, Int32(names.count), 0)
-            for (j, name) in names.enumerated() {
-                pushValue(s, .text(name))
-                lua_rawseti(s, -2, lua_Integer(j + 1))
-            }
-            LuaTable.setField(s, -2, "keys")
+            pushKeys(change.changedKeys[key] ?? [])
         }
         if sectioned {
             lua_createtable(s, 0, 2)
