@@ -167,6 +167,10 @@ import Testing
               "n == nil OR ALL tags.name BEGINSWITH 'g'",
               "SUBQUERY(tags, $t, $t.name BEGINSWITH 'r').@count > 0", "SUBQUERY(tags, $t, $t.name ==[c] 'red' OR $t.name == 'blue').@count == 2",
               "SUBQUERY(owner.items, $i, $i.n > 2 AND $i.title ENDSWITH '1').@count >= 1",
+              -- Nested: the inner collection is the outer member's to-many, written either way.
+              "SUBQUERY(owner.reports, $r, SUBQUERY($r.items, $i, $i.n > 2).@count > 0).@count > 0",
+              "SUBQUERY(tags, $t, SUBQUERY($t.items, $j, $j.n == 4).@count >= 2).@count > 0",
+              "SUBQUERY(tags, $t, SUBQUERY(items, $j, $j.owner.name == 'Ann').@count > 3).@count == 1",
             }
             for _, f in ipairs(formats) do
               local p = predicate(f)
@@ -178,6 +182,9 @@ import Testing
             local p = predicate("SUBQUERY(tags, $t, $t.name BEGINSWITH 'r').@count > 0")
             assert(tostring(p) == "SUBQUERY(tags, $t, $t.name BEGINSWITH \"r\").@count > 0", tostring(p))
             assert(not pcall(count, "Item", "SUBQUERY(title, $t, $t.name == 'x').@count > 0"))
+            -- An outer member's keys inside an inner SUBQUERY are refused, not read as the inner member's.
+            local ok, why = pcall(count, "Item", "SUBQUERY(tags, $t, SUBQUERY($t.items, $j, $t.name == 'red').@count > 0).@count > 0")
+            assert(not ok and tostring(why):find("outer SUBQUERY", 1, true), tostring(why))
             local sorted = fetch{ "Item", predicate = "owner != nil", sort = { "owner.name", "-title" } }
             local last
             for _, o in ipairs(sorted) do

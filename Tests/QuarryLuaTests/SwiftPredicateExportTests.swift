@@ -53,6 +53,7 @@ import Testing
         ("tags.@count == 2", ""),
         ("owner.items.@count == 0", ""),
         ("SUBQUERY(owner.items, $i, $i.qty > 2).@count < 2", ""),
+        ("SUBQUERY(owner.items, $i, SUBQUERY($i.tags, $t, $t.weight > 2).@count > 0).@count > 0", ""),
         ("title BEGINSWITH %@", "'a'"),
         ("title CONTAINS %@", "'mm'"),
         ("nick CONTAINS %@", "'a'"),

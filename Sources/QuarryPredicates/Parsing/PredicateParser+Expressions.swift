@@ -173,6 +173,7 @@ extension PredicateParser {
             }
             return substituted
         case .variable(let name) where subqueryVariables.contains(name):
+            try checkInnermost(name, column: token.column)
             advance()
             guard isSymbol(".") else {
                 throw PredicateError(.syntax, "$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
@@ -269,6 +270,15 @@ extension PredicateParser {
         let start = current.column
         advance()
         try expect("(", "expected '(' after SUBQUERY")
+        // Inside another SUBQUERY, its member's to-many: `SUBQUERY($b.cs, $c, ...)`, which
+        // is `cs` read from the member, as a bare key path there is.
+        if case .variable(let name) = current.kind, subqueryVariables.contains(name), position + 1 < tokens.count,
+            tokens[position + 1].kind == .symbol(".")
+        {
+            try checkInnermost(name, column: current.column)
+            advance()
+            advance()
+        }
         guard case .identifier = current.kind else {
             throw PredicateError(.syntax, "SUBQUERY needs a to-many key path first", column: current.column)
         }
@@ -301,6 +311,16 @@ extension PredicateParser {
             advance()
         }
         return .subqueryCount(collection: collection, variable: variable, predicate: predicate, column: start)
+    }
+
+    /// Inside nested SUBQUERYs a key path reads the innermost member; an outer one's
+    /// variable there would be read as that member too, so it is refused, not misread.
+    func checkInnermost(_ name: String, column: Int) throws {
+        guard let innermost = subqueryVariables.last, innermost != name else { return }
+        throw PredicateError(
+            .invalidUse,
+            "$\(name) is an outer SUBQUERY's member; inside SUBQUERY(..., $\(innermost), ...) only $\(innermost)'s keys can be read",
+            column: column)
     }
 
     /// `CAST(value, "NSDate")` (a number is seconds since 2001-01-01, as Apple's),

@@ -102,9 +102,11 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
         return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
     case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .object(let reference, _): return placeholder?.object(reference) ?? "<\(reference.object.objectID)>"
-    case .subqueryCount(let collection, let variable, let predicate, _):
-        let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable, placeholder: placeholder)
-        return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"
+    case .subqueryCount(let collection, let own, let predicate, _):
+        let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: own, placeholder: placeholder)
+        // Nested, the collection is the enclosing member's, written after that member's
+        // variable as every key path inside it is (`SUBQUERY($b.cs, $c, ...)`).
+        return "SUBQUERY(\(format(.keyPath(collection))), $\(own), \(inner)).@count"
     case .constant(let v, _):
         if let text = placeholder?.value(v) { return text }
         switch v {
