@@ -74,7 +74,7 @@ extension CoreDataStore: SQLiteStore {
         throw StoreError.invalidSchema(
             entity: entity,
             reason: whole
-                ? "this is a Core Data store: its entities are its own model's"
+                ? "this is a Core Data store: its entities are its own model's (to read it with another model, open it with --model MODEL)"
                 : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
     }
 

@@ -24,7 +24,9 @@ extension CoreDataModel {
         switch url.pathExtension.lowercased() {
         case "xcdatamodeld": return try loadFile(currentVersion(in: path, children: children))
         case "momd": return try loadFile(currentCompiledVersion(in: path, children: children))
-        case "xcdatamodel": return try loadFile(url.appendingPathComponent("contents").path)
+        case "xcdatamodel":
+            if !children.contains("contents"), children.contains("elements") { throw xcode3Model(path) }
+            return try loadFile(url.appendingPathComponent("contents").path)
         default:
             if children.contains("contents") { return try loadFile(url.appendingPathComponent("contents").path) }
             if children.contains("VersionInfo.plist") || children.contains(where: { $0.hasSuffix(".mom") }) {
@@ -33,8 +35,18 @@ extension CoreDataModel {
             if children.contains(".xccurrentversion") || children.contains(where: { $0.hasSuffix(".xcdatamodel") }) {
                 return try loadFile(currentVersion(in: path, children: children))
             }
+            if children.contains("elements") { throw xcode3Model(path) }
             throw ModelFileError(.notAModel, path: path, "a folder with no model contents, .mom or .xcdatamodel")
         }
+    }
+
+    /// Xcode 3 kept a model as an archive of its editor's objects (`elements`, `layout`),
+    /// not the `contents` XML Xcode has written since 4.
+    private static func xcode3Model(_ path: String) -> ModelFileError {
+        ModelFileError(
+            .notAModel, path: path,
+            "a model in Xcode 3's format (an `elements` archive, no `contents`), which Quarry does not read: save it again in a later Xcode, or give the compiled .mom from the app's .momd"
+        )
     }
 
     /// Decodes a compiled model (the bytes of a `.mom`, or an inflated model cache).

@@ -137,7 +137,12 @@ import Testing
 
     @Test func badPredicatesAndRequestsGiveOneLineErrors() throws {
         let h = try Harness()
-        h.run(#"entity "Item" { title = "string", n = "int64" }"#)
+        h.run(#"entity "Person" { age = "int64", name = "string" }; entity "Item" { title = "string", n = "int64", owner = { one = "Person" } }"#)
+        // A relationship where a key of values goes: one of its keys is shown.
+        #expect(
+            h.error(#"fetch{ "Item", sort = "owner" }"#)
+                == "t:1: sort: 'owner' is a relationship of entity Item, not a key of values; name one of its keys, as owner.name")
+        #expect(h.error(#"fetch{ "Item", section = "owner" }"#).hasPrefix("t:1: section: 'owner' is a relationship of entity Item"))
         #expect(
             h.error(#"fetch("Item", "titel == 'a'")"#)
                 == "t:1: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")

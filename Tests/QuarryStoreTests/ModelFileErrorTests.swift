@@ -77,6 +77,10 @@ import Testing
             "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Gone.xcdatamodel</string></dict></plist>",
             to: "Versions.xcdatamodeld/.xccurrentversion", in: folder)
         expectError(.missingFile, loading: folder.appendingPathComponent("Versions.xcdatamodeld").path, mentioning: "Gone.xcdatamodel")
+        // Xcode 3 kept its models as `elements` and `layout` archives, with no `contents`.
+        _ = try write("bplist00", to: "Old.xcdatamodel/elements", in: folder)
+        _ = try write("bplist00", to: "Old.xcdatamodel/layout", in: folder)
+        expectError(.notAModel, loading: folder.appendingPathComponent("Old.xcdatamodel").path, mentioning: "Xcode 3's format")
     }
 
     @Test func truncatedPlist() throws {

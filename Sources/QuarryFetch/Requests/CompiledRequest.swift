@@ -78,6 +78,7 @@ struct CompiledRequest {
                 sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true, enumeration: reached.enumeration)
             } else {
                 guard let found = entity.attribute(named: key) else {
+                    if let error = FetchError.relationshipKey(key, option: "section", of: entity, context: context) { throw error }
                     throw FetchError.unknownKey(
                         option: "section", key: key, entity: entity.name,
                         suggestion: closestMatch(to: key, in: entity.attributeNames))

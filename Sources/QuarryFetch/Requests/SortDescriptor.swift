@@ -70,6 +70,7 @@ public struct SortDescriptor: Equatable {
             (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
         } else {
             guard let found = entity.attribute(named: key) else {
+                if let error = FetchError.relationshipKey(key, option: "sort", of: entity, context: context) { throw error }
                 throw FetchError.unknownSortKey(
                     key: key, entity: entity.name,
                     suggestion: closestMatch(to: key, in: entity.attributeNames))
