@@ -171,6 +171,8 @@ import Testing
               "SUBQUERY(owner.reports, $r, SUBQUERY($r.items, $i, $i.n > 2).@count > 0).@count > 0",
               "SUBQUERY(tags, $t, SUBQUERY($t.items, $j, $j.n == 4).@count >= 2).@count > 0",
               "SUBQUERY(tags, $t, SUBQUERY(items, $j, $j.owner.name == 'Ann').@count > 3).@count == 1",
+              -- `SELF.key` is `key`, as in Apple's grammar.
+              "SELF.owner.name == 'Ann'", "SELF.n > 2 AND SELF.tags.@count > 1",
             }
             for _, f in ipairs(formats) do
               local p = predicate(f)

@@ -226,7 +226,12 @@ public struct PredicateParser {
             } // '#name' escapes a reserved word
             else if name.uppercased() == "SELF", components.isEmpty {
                 advance()
-                return KeyPath(["SELF"], column: start)
+                // `SELF.name` is `name`, as in Apple's grammar.
+                guard isSymbol("."), position + 1 < tokens.count, case .identifier = tokens[position + 1].kind else {
+                    return KeyPath(["SELF"], column: start)
+                }
+                advance()
+                continue
             } else if name.contains(":") {
                 throw PredicateError(.syntax, "'\(name)' is a function name; call it as \(name)(...)", column: current.column)
             } else if Self.reserved.contains(name.uppercased()) {
