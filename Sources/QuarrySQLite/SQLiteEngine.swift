@@ -87,7 +87,8 @@ package final class SQLiteEngine: StoreEngine {
             // a database before anything else is done.
         } catch let error as DatabaseError {
             let reason = StoreError(error).description
-            throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(reason)" + (path.map { Self.openingHint($0, error) } ?? ""))
+            throw StoreError.database(
+                message: "cannot open \(path ?? ":memory:"): \(reason)" + (path.map { Self.openingHint($0, error, readOnly: readOnly) } ?? ""))
         }
     }
 
@@ -254,14 +255,16 @@ package final class SQLiteEngine: StoreEngine {
     }
 
     /// Why SQLite could not open `path`, when the file system says more than SQLite does.
-    static func openingHint(_ path: String, _ error: DatabaseError) -> String {
+    static func openingHint(_ path: String, _ error: DatabaseError, readOnly: Bool) -> String {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return " (it is a directory)" }
         let folder = Self.folder(of: path)
         if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
         if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {
-            return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there)"
+            // Read only, the file is read without them (`ReadOnlyCopy`): the way to say.
+            return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there"
+                + (readOnly ? ")" : "; --readonly reads the file without them)")
         }
         return ""
     }

@@ -195,7 +195,10 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         let result = try await quarryUnprivileged(sandbox, ["locked/store.db", "-e", #"Item:new{ title = "x", n = 0 }; save()"#])
-        expectOneLine(result, ["quarry: cannot open locked/store.db", "the folder locked is not writable"])
+        expectOneLine(result, ["quarry: cannot open locked/store.db", "the folder locked is not writable", "--readonly reads the file without them"])
+        // The way it names: reading works there.
+        let read = try await quarryUnprivileged(sandbox, ["--readonly", "locked/store.db", "-e", "print(count('Item'))"])
+        #expect(read.status == 0, "\(read)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
         #expect(try await content(sandbox, "locked/store.db") == before)
     }
