@@ -136,3 +136,52 @@ import Testing
         }
     }
 }
+
+/// A column of a SQLite file that declares no type (a key-value table's `value`, Safari's
+/// `metadata.value`, Zotero's `settings.value`): it reads as a string attribute, and SQLite
+/// keeps and compares any value there as stored, with no affinity to convert it. A
+/// predicate compares it with numbers as SQLite does (it was refused: "'value' is string
+/// and cannot be compared with integer"), in SQL and in memory alike.
+@Suite struct UntypedColumnTests {
+    static func file() throws -> String {
+        try foreignFile(
+            """
+            CREATE TABLE kv (id INTEGER PRIMARY KEY, key TEXT, value);
+            INSERT INTO kv (key, value) VALUES ('a', 5), ('b', 7.5), ('c', 'x'), ('d', NULL), ('e', '12'), ('f', x'01'), ('g', 1), ('h', -2);
+            """)
+    }
+
+    static let cases: [(predicate: String, sql: String)] = [
+        ("value > 1", "value > 1"),
+        ("value == 5", "value = 5"),
+        ("value < 6.5", "value < 6.5"),
+        ("value >= -2 AND value <= 7.5", "value >= -2 AND value <= 7.5"),
+        ("value IN {5, 7.5, 'x'}", "value IN (5, 7.5, 'x')"),
+        ("value BETWEEN {1, 8}", "value BETWEEN 1 AND 8"),
+        ("value == '12'", "value = '12'"),
+        ("value == 12", "value = 12"),
+        ("value != 1", "value IS NOT 1"),
+        ("value == YES", "value = 1"),
+        ("value > 'a'", "value > 'a'"),
+        ("value CONTAINS '5'", "value GLOB '*5*'")
+    ]
+
+    @Test func countsAndMatchesAgreeWithSQLite() throws {
+        let path = try Self.file()
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (predicate, sql) in Self.cases {
+            let expected = try sqlAnswer(path, "SELECT count(*) FROM kv WHERE \(sql)")
+            #expect(h.string(#"count("kv", "\#(predicate)")"#) == expected, "\(predicate): SQL")
+            let inMemory = h.string(
+                #"(function() local p, k = predicate("\#(predicate)"), 0; for _, o in ipairs(fetch("kv")) do if p:matches(o) then k = k + 1 end end; return k end)()"#
+            )
+            #expect(inMemory == expected, "\(predicate): in memory")
+        }
+        // Arguments are bound as given: a number stays a number.
+        #expect(h.string(#"count("kv", "value > %@", 4)"#) == (try sqlAnswer(path, "SELECT count(*) FROM kv WHERE value > 4")))
+        // Swift's String never compares with a number: no #Predicate is offered for it.
+        #expect(h.string(#"predicate("value > 1"):swift("kv")"#)?.contains("#Predicate: not expressible") == true)
+        // A declared TEXT column still refuses a number: its affinity would convert it.
+        #expect(h.error(#"count("kv", "key > 1")"#).contains("cannot be compared with integer"))
+    }
+}

@@ -332,6 +332,19 @@ final class SwiftPredicateWriter {
         let path = left.text
         let optional = left.optional
         rhs = try Self.integral(rhs, as: left.type)
+        // A column with no type compares its strings with numbers (`EntityStorage.untyped`);
+        // a Swift String never equals or orders against a number.
+        if left.type == "String" {
+            let values: [Value]
+            switch rhs {
+            case .value(let v): values = [v]
+            case .list(let vs): values = vs
+            default: values = []
+            }
+            if values.contains(where: { if case .integer = $0 { return true } else if case .real = $0 { return true } else { return false } }) {
+                throw SwiftExportRefusal("\(op.rawValue) between a String and a number: #Predicate compares values of one type")
+            }
+        }
         let right = try swiftValue(rhs, scope)
         // A to-one compared with a stored object (`owner == %@` given one) compares keys in
         // SQL; written as `owner == 1` it would compare a model object with a number.

@@ -156,7 +156,8 @@ struct Binder {
             }
             if let a = lhs.typeAttribute {
                 let loose = takesText(lhs, entity, outer: outer)
-                rhs = .list(try values.map { try convert($0, to: a, at: c.rhs, takesText: loose) })
+                let any = untyped(lhs, entity, outer: outer)
+                rhs = .list(try values.map { try convert($0, to: a, at: c.rhs, takesText: loose, untyped: any) })
             }
             if c.op == .between { try checkEnumOrder(lhs, c.op, rhs, c) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
@@ -210,10 +211,14 @@ struct Binder {
                 column: c.lhs.column)
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs {
-            rhs = .value(try convert(v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer)))
+            rhs = .value(
+                try convert(v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer), untyped: untyped(lhs, entity, outer: outer)))
         }
         if case .value(let v) = lhs, let a = rhs.typeAttribute {
-            lhs = .value(try convert(v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer)))
+            lhs = .value(
+                try convert(
+                    v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer),
+                    untyped: untyped(rhs, outer ?? entity, outer: outer)))
         }
         try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
@@ -335,6 +340,20 @@ struct Binder {
             guard let last = steps.last, numbers.contains(a.type), last.destination.attribute(named: a.name) != nil else { return false }
             return last.destinationStorage.takesText.contains(a.name)
         case .outer(let o): return outer.map { takesText(o, $0, outer: nil) } ?? false
+        default: return false
+        }
+    }
+
+    /// Whether `operand` reads a string column of a SQLite file that declares no type
+    /// (`EntityStorage.untyped`), arguments as `takesText`.
+    private func untyped(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
+        switch operand {
+        case .attribute(let a):
+            return a.type == .string && owner.attribute(named: a.name) != nil && storage(of: owner).untyped.contains(a.name)
+        case .path(let steps, let a):
+            guard let last = steps.last, a.type == .string, last.destination.attribute(named: a.name) != nil else { return false }
+            return last.destinationStorage.untyped.contains(a.name)
+        case .outer(let o): return outer.map { untyped(o, $0, outer: nil) } ?? false
         default: return false
         }
     }
@@ -537,9 +556,20 @@ struct Binder {
     /// `takesText`: the attribute's column is a SQLite file's number column that holds text
     /// as well; a text there is what SQLite's numeric affinity makes of it (`'42'` is 42,
     /// `'apple'` stays text, ordered after every number), as SQLite compares it.
-    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false) throws -> Value {
+    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false, untyped: Bool = false)
+        throws -> Value
+    {
         if case .null = value { return value }
         if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
+        // A column with no type keeps numbers as numbers and compares them so, as SQLite
+        // does with no affinity to convert them (`value > 1` over a key-value table).
+        if untyped {
+            switch value {
+            case .integer, .real: return value
+            case .bool(let b): return .integer(b ? 1 : 0)
+            default: break
+            }
+        }
         // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
         // (NaN equals nothing) would answer `d == $nan` two ways.
         if case .real(let d) = value, d.isNaN { return .null }

@@ -439,6 +439,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         switch attributeType(column) {
         case .int64: storage.takesText.insert(column.name)
         case .double where ["REAL", "FLOA", "DOUB"].contains(where: Self.words(of: column.declaredType)): storage.takesText.insert(column.name)
+        case .string where column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
         default: break
         }
     }

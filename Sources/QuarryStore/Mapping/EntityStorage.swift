@@ -22,6 +22,7 @@ public struct EntityStorage: Equatable, Sendable {
         var numericCasts: Set<String> = []
         var intervalColumns: Set<String> = []
         var takesText: Set<String> = []
+        var untyped: Set<String> = []
         var dayColumns: Set<String> = []
         var generated: Set<String> = []
         var keysToGive: [String] = []
@@ -183,6 +184,13 @@ public struct EntityStorage: Equatable, Sendable {
     public var takesText: Set<String> {
         get { box.value.takesText }
         _modify { yield &fields.takesText }
+    }
+    /// A SQLite file's string attributes whose columns declare no type (a key-value table's
+    /// `value`): SQLite keeps any value there and compares it as stored, with no affinity
+    /// to convert it, so a predicate compares them with numbers too, as SQLite does.
+    public var untyped: Set<String> {
+        get { box.value.untyped }
+        _modify { yield &fields.untyped }
     }
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
