@@ -73,7 +73,10 @@ public struct ResultsTable {
             rows.append([.text(object.objectID)] + names.map { values[$0] ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
-        var table = TextTable(headers: ["id"] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
+        // The object's ID heads its column as `id`, unless an attribute has that name (a
+        // foreign table's `id`): then as the method that gives it, so no two columns share one.
+        let idHeader = names.contains { $0.lowercased() == "id" } ? "objectID" : "id"
+        var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         if mark != nil { table.marks = marks }
         return table.render(format)
     }

@@ -51,4 +51,17 @@ import Testing
 
                 """, "\(result)")
     }
+
+    /// A table of objects heads the objects' IDs `id`, unless the entity has an `id` of its
+    /// own (a foreign table's key column): then `objectID`, so no two columns share a name.
+    @Test func anObjectTablesIdColumnNeverSharesAName() async throws {
+        let sandbox = try Sandbox()
+        let sqlite = try Subprocess.run(
+            "/usr/bin/sqlite3",
+            [sandbox.path("u.db"), "CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO urls VALUES (5, 'http://a');"])
+        #expect(sqlite.status == 0, "sqlite3 (scripts/test installs it): \(String(decoding: sqlite.errors, as: UTF8.self))")
+        let result = try await sandbox.quarry(["u.db", "-e", "print(fetch('urls'))"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("objectID | id | url\n"), "\(result)")
+    }
 }
