@@ -19,14 +19,34 @@ extension ForeignSchemaReader {
             (try? context.connection.read { db in
                 Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM main.sqlite_master WHERE type IN ('table', 'view')"))
             }) ?? []
+        // One note per missing table, however many keys reference it (Android's contacts2.db
+        // has six to one table): the keys, then the tables SQLite will not write.
+        var byParent: [(parent: String, keys: [(relation: String, columns: [String])])] = []
         for relation in schema.relations.values.sorted(by: { $0.name < $1.name }) where !relation.isView {
             for key in relation.foreignKeys where !present.contains(key.parent.lowercased()) {
-                context.openingNotes.append(
-                    "\(relation.name)(\(key.columns.joined(separator: ", "))) references \(key.parent), which the file does not have: read as "
-                        + (key.columns.count == 1 ? "its column" : "its columns")
-                        + ", not as a relationship; SQLite writes no row of \(relation.name) while foreign keys are checked")
+                if let i = byParent.firstIndex(where: { $0.parent.lowercased() == key.parent.lowercased() }) {
+                    byParent[i].keys.append((relation.name, key.columns))
+                } else {
+                    byParent.append((key.parent, [(relation.name, key.columns)]))
+                }
             }
         }
+        for (parent, keys) in byParent {
+            let named = keys.map { "\($0.relation)(\($0.columns.joined(separator: ", ")))" }
+            var tables: [String] = []
+            for key in keys where !tables.contains(key.relation) { tables.append(key.relation) }
+            let column = keys.allSatisfy { $0.columns.count == 1 } ? "its column" : "its columns"
+            let read = (keys.count == 1 ? "read as " : "each read as ") + column
+            context.openingNotes.append(
+                "\(Self.listed(named)) \(keys.count == 1 ? "references" : "reference") \(parent), which the file does not have: \(read), "
+                    + "not as a relationship; SQLite writes no row of \(Self.listed(tables)) while foreign keys are checked")
+        }
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ names: [String]) -> String {
+        guard names.count > 1, let last = names.last else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 }
 
