@@ -262,16 +262,23 @@ extension ObjectContext {
                 observers.watchedRows[watched] = nil
                 continue
             }
-            guard var rows = observers.watchedRows[watched] else { continue }
+            // Changed in place: a copy taken out of `watchedRows` and changed would copy every
+            // row's hashes (25 ms a save with 100,000 rows watched).
             for key in keys {
-                if let columns = fresh.columns(of: key) { rows.set(key, columns) } else { rows.remove(key) }
+                if let columns = fresh.columns(of: key) {
+                    observers.watchedRows[watched]?.set(key, columns)
+                } else {
+                    observers.watchedRows[watched]?.remove(key)
+                }
             }
             // Rows this save made: which entity each is.
-            let made = Set(keys).filter { rows.offsets[$0] != nil && rows.ownEntities[$0] == nil }
-            if hasSubentities(watched), !made.isEmpty, let names = try? ownEntityNames(of: entity, keys: made.sorted()) {
-                for (key, name) in names { rows.ownEntities[key] = name }
+            guard hasSubentities(watched) else { continue }
+            let made = Set(keys).filter { key in
+                observers.watchedRows[watched].map { $0.offsets[key] != nil && $0.ownEntities[key] == nil } ?? false
             }
-            observers.watchedRows[watched] = rows
+            if !made.isEmpty, let names = try? ownEntityNames(of: entity, keys: made.sorted()) {
+                for (key, name) in names { observers.watchedRows[watched]?.ownEntities[key] = name }
+            }
         }
     }
 
