@@ -23,19 +23,24 @@ public struct QueryColumns {
         var taken = Set(names.map(folded))
         guard taken.count != names.count else { return names }
         taken = []
+        // Where each stem's numbering goes on from (the numbers below it are taken), so
+        // 2,000 columns of one name are named in one pass, not one try per earlier one.
+        var next: [String: Int] = [:]
         return names.map { name in
             var candidate = name
-            var count = 0
-            while !taken.insert(folded(candidate)).inserted {
-                var stem = Substring(candidate)
-                if let colon = stem.lastIndex(of: ":"), colon != stem.startIndex,
-                    stem[stem.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber })
-                {
-                    stem = stem[..<colon]
-                }
-                count += 1
-                candidate = "\(stem):\(count)"
+            guard !taken.insert(folded(candidate)).inserted else { return candidate }
+            var stem = Substring(candidate)
+            // SQLite drops a `:digits` ending (or a bare `:`) before numbering.
+            if let colon = stem.lastIndex(of: ":"), stem[stem.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                stem = stem[..<colon]
             }
+            let key = folded(String(stem))
+            var count = next[key] ?? 1
+            repeat {
+                candidate = "\(stem):\(count)"
+                count += 1
+            } while !taken.insert(folded(candidate)).inserted
+            next[key] = count
             return candidate
         }
     }

@@ -262,6 +262,9 @@ package final class SQLiteEngine: StoreEngine {
         let folder = Self.folder(of: path)
         if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
         if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {
+            // No file to read, or one this user cannot read: the folder is all there is to say.
+            guard files.fileExists(atPath: path) else { return " (the folder \(folder) is not writable, so no file can be made there)" }
+            guard files.isReadableFile(atPath: path) else { return " (the file is not readable, and the folder \(folder) is not writable)" }
             // Read only, the file is read without them (`ReadOnlyCopy`): the way to say.
             return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there"
                 + (readOnly ? ")" : "; --readonly reads the file without them)")

@@ -199,6 +199,9 @@ import Testing
         // The way it names: reading works there.
         let read = try await quarryUnprivileged(sandbox, ["--readonly", "locked/store.db", "-e", "print(count('Item'))"])
         #expect(read.status == 0, "\(read)")
+        // No file there: no word of -wal files, nor of --readonly, which cannot help.
+        let missing = try await quarryUnprivileged(sandbox, ["locked/none.db", "-e", "print(1)"])
+        expectOneLine(missing, ["quarry: cannot open locked/none.db", "the folder locked is not writable, so no file can be made there"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
         #expect(try await content(sandbox, "locked/store.db") == before)
     }

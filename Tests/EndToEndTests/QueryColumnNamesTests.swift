@@ -52,6 +52,24 @@ import Testing
                 """, "\(result)")
     }
 
+    /// SQLite's rule to the letter: a `:digits` ending, even a whole name's (`:5`), is
+    /// dropped before numbering; many columns of one name are numbered in order.
+    @Test func repeatedNamesAreNumberedAsSQLiteNumbersThem() async throws {
+        let sandbox = try Sandbox()
+        let many = (1...300).map { "\($0) AS x" }.joined(separator: ", ")
+        let result = try await sandbox.quarry([
+            "-e",
+            """
+            local function names(q) local t = {} for k in pairs(sql(q)[1]) do t[#t + 1] = k end table.sort(t) return table.concat(t, " ") end
+            print(names([[SELECT 1 AS ":5", 2 AS ":5", 3 AS "a:", 4 AS "a:"]]))
+            local row = sql([[SELECT \(many)]])[1]
+            print(row.x, row["x:1"], row["x:299"])
+            """
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == ":1 :5 a: a:1\n1\t2\t300\n", "\(result)")
+    }
+
     /// A table of objects heads the objects' IDs `id`, unless the entity has an `id` of its
     /// own (a foreign table's key column): then `objectID`, so no two columns share a name.
     @Test func anObjectTablesIdColumnNeverSharesAName() async throws {

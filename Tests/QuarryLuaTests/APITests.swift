@@ -137,12 +137,18 @@ import Testing
 
     @Test func badPredicatesAndRequestsGiveOneLineErrors() throws {
         let h = try Harness()
-        h.run(#"entity "Person" { age = "int64", name = "string" }; entity "Item" { title = "string", n = "int64", owner = { one = "Person" } }"#)
+        h.run(
+            #"entity "Person" { age = "int64", name = "string" }; entity "Item" { title = "string", n = "int64", owner = { one = "Person", inverse = "items" } }"#
+        )
         // A relationship where a key of values goes: one of its keys is shown.
         #expect(
             h.error(#"fetch{ "Item", sort = "owner" }"#)
                 == "t:1: sort: 'owner' is a relationship of entity Item, not a key of values; name one of its keys, as owner.name")
         #expect(h.error(#"fetch{ "Item", section = "owner" }"#).hasPrefix("t:1: section: 'owner' is a relationship of entity Item"))
+        // A to-many has no key to show: none has one value per object.
+        #expect(
+            h.error(#"fetch{ "Person", sort = "items" }"#)
+                == "t:1: sort: 'items' is a to-many relationship of entity Person: sort takes one value per object")
         #expect(
             h.error(#"fetch("Item", "titel == 'a'")"#)
                 == "t:1: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")

@@ -56,6 +56,11 @@ extension FetchError {
     /// attribute); nil when `key` is no relationship either.
     static func relationshipKey(_ key: String, option: String, of entity: EntityDescription, context: ObjectContext?) -> FetchError? {
         guard let relationship = entity.relationship(named: key) else { return nil }
+        // A to-many has no one value per object: none of its keys would do either.
+        if relationship.isToMany {
+            return .badOption(
+                option: option, reason: "'\(key)' is a to-many relationship of entity \(entity.name): \(option) takes one value per object")
+        }
         let destination = (try? context?.entity(named: relationship.destination)) ?? nil
         let attributes = destination?.attributes ?? []
         let shown = attributes.first { $0.type == .string } ?? attributes.first

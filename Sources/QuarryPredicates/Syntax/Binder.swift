@@ -561,6 +561,9 @@ struct Binder {
     {
         if case .null = value { return value }
         if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
+        // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
+        // (NaN equals nothing) would answer `d == $nan` two ways.
+        if case .real(let d) = value, d.isNaN { return .null }
         // A column with no type keeps numbers as numbers and compares them so, as SQLite
         // does with no affinity to convert them (`value > 1` over a key-value table).
         if untyped {
@@ -570,9 +573,6 @@ struct Binder {
             default: break
             }
         }
-        // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
-        // (NaN equals nothing) would answer `d == $nan` two ways.
-        if case .real(let d) = value, d.isNaN { return .null }
         if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
         // `qty == YES`: Foundation's booleans are NSNumbers, 1 and 0.
         if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {

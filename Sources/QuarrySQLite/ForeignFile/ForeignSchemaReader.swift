@@ -439,7 +439,9 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         switch attributeType(column) {
         case .int64: storage.takesText.insert(column.name)
         case .double where ["REAL", "FLOA", "DOUB"].contains(where: Self.words(of: column.declaredType)): storage.takesText.insert(column.name)
-        case .string where column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
+        // A table's column only: a view's column with no declared type may still have an
+        // affinity SQLite works out from its expression (`CAST(x AS TEXT)`, a COLLATE).
+        case .string where storage.layout == .foreignTable && column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
         default: break
         }
     }
