@@ -403,12 +403,13 @@ import Testing
         let other = try await sandbox.quarry([url, "-e", "t:new{ n = 42 }; save()"])
         #expect(other.status == 0, "\(other)")
         var screen = try await repl.waitUntil("the table redrawn after the other quarry's save") { $0.contains("(2 objects)") }
-        #expect(screen.contains { $0.hasPrefix("t/2 |  2 | 42") }, "\(screen)")
+        // The table has an id of its own: the objects' IDs are headed objectID.
+        #expect(screen.contains { $0.hasPrefix("t/2 ") && $0.contains("|  2 | 42") }, "\(screen)")
         let psql = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-q", url, "-c", "INSERT INTO t (n) VALUES (7)"])
         #expect(psql.status == 0, "\(psql)")
         screen = try await repl.waitUntil("the table redrawn after psql's insert") { $0.contains("(3 objects)") }
         // In place: one table on the screen.
-        #expect(screen.filter { $0.hasPrefix("id ") }.count == 1, "\(screen)")
+        #expect(screen.filter { $0.hasPrefix("objectID ") }.count == 1, "\(screen)")
         try await repl.press("C-c")
         try await repl.waitForPrompt()
         #expect(try await repl.enter("1 + 1") == ["2"])
