@@ -364,6 +364,8 @@ extension CompiledRequest {
     var updatesInMemory: Bool {
         guard limit == nil, offset == 0, predicate?.readsOnlyOwnAttributes ?? true else { return false }
         guard sort.allSatisfy({ entity.attribute(named: $0.key) != nil }) else { return false }
+        // A column's own collation (NOCASE) orders in SQL as the in-memory order does not.
+        guard sort.allSatisfy({ storage.columnCollations[$0.key] == nil }) else { return false }
         if let section = sectionAttribute { return sort.first?.key == section.name && sort.first?.comparison == .binary }
         return true
     }

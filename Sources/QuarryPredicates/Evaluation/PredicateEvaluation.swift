@@ -60,7 +60,11 @@ extension BoundPredicate {
             // An enum is ordered by its labels' places, as its SQL casts to the type.
             let enumeration = op.isOrdering ? lhs.enumeration ?? rhs.enumeration : nil
             if let enumeration { l = enumeration.orderValue(l) }
-            let placed = { (v: Value) in enumeration?.orderValue(v) ?? v }
+            // A column's collation (NOCASE, RTRIM), the left one's first, as SQLite picks it;
+            // an option ([c], [d]) reads the column through a function, which has none.
+            let collation = options.isEmpty ? self.collation(lhs, object, outer) ?? self.collation(rhs, object, outer) : nil
+            if let collation { l = Self.collated(l, collation) }
+            let placed = { (v: Value) in collation.map { Self.collated(v, $0) } ?? enumeration?.orderValue(v) ?? v }
             switch op {
             case .in:
                 guard case .list(let values) = rhs else { return false }
@@ -68,7 +72,7 @@ extension BoundPredicate {
                 if l.isNull { return nil }
                 var sawNull = false
                 for element in values {
-                    let e = fold(element, options)
+                    let e = collation.map { Self.collated(fold(element, options), $0) } ?? fold(element, options)
                     if e.isNull { sawNull = true } else if SQLOrdering.compare(l, e) == 0 { return true }
                 }
                 return sawNull ? nil : false
@@ -83,6 +87,30 @@ extension BoundPredicate {
             }
             return Self.compare(l, op, placed(value(rhs, object, options, outer)))
         }
+    }
+
+    /// The collation SQLite compares `operand` with when it reads a column that has one
+    /// of its own (`EntityStorage.columnCollations`); nil otherwise.
+    private func collation(_ operand: Operand, _ object: ManagedObject, _ outer: ManagedObject?) -> String? {
+        switch operand {
+        case .attribute(let a): return StoreMapping.storage(of: object.entity, in: object.managedObjectContext).columnCollations[a.name]
+        case .path(let steps, let a): return steps.last?.destinationStorage.columnCollations[a.name]
+        case .outer(let o): return outer.flatMap { collation(o, $0, nil) }
+        default: return nil
+        }
+    }
+
+    /// Text as SQLite's collation compares it: NOCASE folds ASCII letters only, RTRIM
+    /// leaves out trailing spaces.
+    static func collated(_ value: Value, _ collation: String) -> Value {
+        guard case .text(let text) = value else { return value }
+        var bytes = Array(text.utf8)
+        switch collation {
+        case "NOCASE": bytes = bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
+        case "RTRIM": while bytes.last == 0x20 { bytes.removeLast() }
+        default: return value
+        }
+        return .text(String(decoding: bytes, as: UTF8.self))
     }
 
     /// `l op r` for an equality or an order, as SQLite compares (nil equals nil; an

@@ -255,6 +255,18 @@ struct ForeignSchemaReader {
                     schema.relations[key.parent] = parent
                 }
             }
+            // Every other column's collation, in the tables whose SQL says COLLATE: SQL
+            // compares with it, and so must predicates in memory (`columnCollations`).
+            for table in try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND sql LIKE '%COLLATE%'") {
+                guard var relation = schema.relations[table], !relation.isView else { continue }
+                for i in relation.columns.indices where relation.columns[i].collation == nil {
+                    guard let collation = Self.collation(of: relation.columns[i].name, in: table, db), collation.uppercased() != "BINARY" else {
+                        continue
+                    }
+                    relation.columns[i].collation = collation
+                }
+                schema.relations[table] = relation
+            }
         }
         return schema
     }
@@ -443,6 +455,9 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         // affinity SQLite works out from its expression (`CAST(x AS TEXT)`, a COLLATE).
         case .string where storage.layout == .foreignTable && column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
         default: break
+        }
+        if storage.layout == .foreignTable, let collation = column.collation?.uppercased(), ["NOCASE", "RTRIM"].contains(collation) {
+            storage.columnCollations[column.name] = collation
         }
     }
 

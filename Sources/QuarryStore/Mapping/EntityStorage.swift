@@ -23,6 +23,7 @@ public struct EntityStorage: Equatable, Sendable {
         var intervalColumns: Set<String> = []
         var takesText: Set<String> = []
         var untyped: Set<String> = []
+        var columnCollations: [String: String] = [:]
         var dayColumns: Set<String> = []
         var generated: Set<String> = []
         var keysToGive: [String] = []
@@ -191,6 +192,14 @@ public struct EntityStorage: Equatable, Sendable {
     public var untyped: Set<String> {
         get { box.value.untyped }
         _modify { yield &fields.untyped }
+    }
+    /// A SQLite file's attributes whose columns compare with a collation of SQLite's own
+    /// other than BINARY (`NOCASE`, `RTRIM`), by attribute, upper-cased: SQL compares them so
+    /// with no word from Quarry, and the in-memory evaluator must too (`p:matches`,
+    /// observers).
+    public var columnCollations: [String: String] {
+        get { box.value.columnCollations }
+        _modify { yield &fields.columnCollations }
     }
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
