@@ -39,14 +39,7 @@ import Testing
     @Test func countsAndMatchesAgreeWithSQLite() throws {
         let path = try Self.file()
         let h = try Harness(context: try StoreOpener.open(path))
-        for (predicate, sql) in Self.cases {
-            let expected = try sqlAnswer(path, "SELECT count(*) FROM t WHERE \(sql)")
-            #expect(h.string(#"count("t", "\#(predicate)")"#) == expected, "\(predicate): SQL")
-            let inMemory = h.string(
-                #"(function() local p, k = predicate("\#(predicate)"), 0; for _, o in ipairs(fetch("t")) do if p:matches(o) then k = k + 1 end end; return k end)()"#
-            )
-            #expect(inMemory == expected, "\(predicate): in memory")
-        }
+        try expectCountsAgreeWithSQLite(h, path, table: "t", Self.cases)
     }
 
     /// An observer of results sorted by such a column hears events that, applied in the

@@ -57,14 +57,7 @@ import Testing
     @Test func countsAndMatchesAgreeWithSQLite() throws {
         let path = try Self.file()
         let h = try Harness(context: try StoreOpener.open(path))
-        for (predicate, sql) in Self.cases {
-            let expected = try sqlAnswer(path, "SELECT count(*) FROM n WHERE \(sql)")
-            #expect(h.string(#"count("n", "\#(predicate)")"#) == expected, "\(predicate): SQL")
-            let inMemory = h.string(
-                #"(function() local p, k = predicate("\#(predicate)"), 0; for _, o in ipairs(fetch("n")) do if p:matches(o) then k = k + 1 end end; return k end)()"#
-            )
-            #expect(inMemory == expected, "\(predicate): in memory")
-        }
+        try expectCountsAgreeWithSQLite(h, path, table: "n", Self.cases)
         // An argument bound as given: the text "apple", and the number SQLite makes of "42".
         #expect(h.string(#"count("n", "sfld == %@ OR sfld == %@", "apple", "42")"#) == "2")
         #expect(h.string(#"n:first("sfld BEGINSWITH %@", "ban").sfld"#) == "banana")
@@ -170,14 +163,7 @@ import Testing
     @Test func countsAndMatchesAgreeWithSQLite() throws {
         let path = try Self.file()
         let h = try Harness(context: try StoreOpener.open(path))
-        for (predicate, sql) in Self.cases {
-            let expected = try sqlAnswer(path, "SELECT count(*) FROM kv WHERE \(sql)")
-            #expect(h.string(#"count("kv", "\#(predicate)")"#) == expected, "\(predicate): SQL")
-            let inMemory = h.string(
-                #"(function() local p, k = predicate("\#(predicate)"), 0; for _, o in ipairs(fetch("kv")) do if p:matches(o) then k = k + 1 end end; return k end)()"#
-            )
-            #expect(inMemory == expected, "\(predicate): in memory")
-        }
+        try expectCountsAgreeWithSQLite(h, path, table: "kv", Self.cases)
         // Arguments are bound as given: a number stays a number.
         #expect(h.string(#"count("kv", "value > %@", 4)"#) == (try sqlAnswer(path, "SELECT count(*) FROM kv WHERE value > 4")))
         // Swift's String never compares with a number: no #Predicate is offered for it.
