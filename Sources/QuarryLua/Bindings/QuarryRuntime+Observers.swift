@@ -295,6 +295,8 @@ extension QuarryRuntime {
     func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [String: ManagedObject], _ gone: GoneObjects? = nil) -> Int32 {
         let s = state
         let sectioned = handle.results.isSectioned
+        // One object for each gone row of this event, when the caller holds none to share.
+        let gone = gone ?? GoneObjects(context)
         let entity = handle.results.entity.name
         let root = context.rootName(of: entity)
         func object(_ key: Int64) -> ManagedObject? {
@@ -346,7 +348,7 @@ extension QuarryRuntime {
             position(change.deleted[i].at, "index")
             // A row gone before anything here read it: its ID, as the entity it was.
             let key = change.deleted[i].key
-            _ = pushObject(object(key) ?? (gone ?? GoneObjects(context)).object(change.deletedEntities[key] ?? entity, key))
+            _ = pushObject(object(key) ?? gone.object(change.deletedEntities[key] ?? entity, key))
             LuaTable.setField(s, -2, "object")
         }
         list("inserted", change.inserted.count) { i in

@@ -332,28 +332,28 @@ struct Binder {
     /// (`EntityStorage.takesText`): `owner` is the entity it is bound against, `outer` the
     /// one an ANY/ALL/NONE ranges from.
     private func takesText(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
-        let numbers: [AttributeType] = [.int16, .int32, .int64, .double, .decimal]
-        switch operand {
-        case .attribute(let a):
-            return numbers.contains(a.type) && owner.attribute(named: a.name) != nil && storage(of: owner).takesText.contains(a.name)
-        case .path(let steps, let a):
-            guard let last = steps.last, numbers.contains(a.type), last.destination.attribute(named: a.name) != nil else { return false }
-            return last.destinationStorage.takesText.contains(a.name)
-        case .outer(let o): return outer.map { takesText(o, $0, outer: nil) } ?? false
-        default: return false
-        }
+        reads(operand, owner, outer: outer, of: [.int16, .int32, .int64, .double, .decimal], in: \EntityStorage.takesText)
     }
 
     /// Whether `operand` reads a string column of a SQLite file that declares no type
     /// (`EntityStorage.untyped`), arguments as `takesText`.
     private func untyped(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
+        reads(operand, owner, outer: outer, of: [.string], in: \EntityStorage.untyped)
+    }
+
+    /// Whether `operand` reads an attribute of one of `types` that its entity's storage
+    /// lists in `columns`.
+    private func reads(
+        _ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?, of types: [AttributeType],
+        in columns: Swift.KeyPath<EntityStorage, Set<String>>
+    ) -> Bool {
         switch operand {
         case .attribute(let a):
-            return a.type == .string && owner.attribute(named: a.name) != nil && storage(of: owner).untyped.contains(a.name)
+            return types.contains(a.type) && owner.attribute(named: a.name) != nil && storage(of: owner)[keyPath: columns].contains(a.name)
         case .path(let steps, let a):
-            guard let last = steps.last, a.type == .string, last.destination.attribute(named: a.name) != nil else { return false }
-            return last.destinationStorage.untyped.contains(a.name)
-        case .outer(let o): return outer.map { untyped(o, $0, outer: nil) } ?? false
+            guard let last = steps.last, types.contains(a.type), last.destination.attribute(named: a.name) != nil else { return false }
+            return last.destinationStorage[keyPath: columns].contains(a.name)
+        case .outer(let o): return outer.map { reads(o, $0, outer: nil, of: types, in: columns) } ?? false
         default: return false
         }
     }
