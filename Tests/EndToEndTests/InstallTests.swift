@@ -139,6 +139,44 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("unknown option '--bogus'"), "\(bad)")
     }
 
+    /// A manifest naming anything an install does not put under PREFIX (a file or an empty
+    /// folder of the user's, outside it) makes --uninstall refuse, removing nothing; a PREFIX
+    /// with a newline, which could write manifest lines of its own, is refused at once.
+    @Test func uninstallRemovesOnlyWhatTheInstallPutUnderThePrefix() async throws {
+        let bash = try Self.tool("bash", package: "bash")
+        _ = try Self.tool("strip", package: "binutils")
+        let sandbox = try Sandbox()
+        let prefix = sandbox.path("prefix")
+        let victim = sandbox.path("bashrc")
+        let emptyFolder = sandbox.path("keep")
+        try "alias ll='ls -l'\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
+        var environment = sandbox.environment()
+        environment["PATH"] = "/usr/bin:/bin"
+        let script = Self.root.appendingPathComponent("scripts/install").path
+        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 120)
+        try #require(install.status == 0, "\(install)")
+        let manifestPath = prefix + "/share/quarry/install-manifest"
+        let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        for planted in ["file \(victim)", "dir \(emptyFolder)", "file \(prefix)/bin/../../bashrc", "rm -rf /"] {
+            try (manifest + planted + "\n").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+            let uninstall = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment)
+            #expect(uninstall.status == 1 && uninstall.stderr.contains("nothing was removed"), "\(planted): \(uninstall)")
+            #expect(FileManager.default.fileExists(atPath: victim), "\(planted) removed \(victim)")
+            #expect(Self.isFolder(emptyFolder), "\(planted) removed \(emptyFolder)")
+            #expect(FileManager.default.fileExists(atPath: prefix + "/bin/quarry"), "\(planted): the install was half removed")
+        }
+        try manifest.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let uninstall = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment)
+        #expect(uninstall.status == 0 && Self.contents(prefix).isEmpty, "\(uninstall) \(Self.contents(prefix))")
+
+        let newline = sandbox.path("p\nfile \(victim)")
+        let refused = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, newline], environment: environment, timeout: 120)
+        #expect(refused.status == 1 && refused.stderr.contains("control character"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: newline), "a PREFIX with a newline was made")
+        #expect(FileManager.default.fileExists(atPath: victim))
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
