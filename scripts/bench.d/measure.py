@@ -30,10 +30,17 @@ import threading
 import time
 
 # (key, title, peer, target ratio Quarry/peer or None, limit on Quarry's peak RSS in
-# MiB or None, timings judged: "both", "process" for a workload timed only whole, or
+# MiB or None, timings judged: "both", "process" for a workload timed only whole,
 # "process+" for one whose target is set on the whole process, its in-process time shown
-# for information). The targets are issue 62's where it raised them: import 0.35x, the
-# loop 1.0x, key paths 1.1x as whole processes, summarize 0.5x, a first Core Data open 3x.
+# for information, or "inproc+" for one whose target is set on the in-process time, its
+# whole process shown for information). The targets are issue 84's: 0c 1.15x, key paths
+# 1.1x as whole processes, summarize 0.25x as a whole process, exports 0.5x, a Core Data
+# store's second open 3x, a save of new objects 1.2x in-process and of changed ones 2x,
+# P8 1.5x as a whole process. Two are lines to hold, their earlier targets withdrawn:
+# the import at 0.42x (0.35x withdrawn: the import keeps WAL) and a first Core Data open
+# at 4.5x (3x withdrawn: notes stay at open). The loop's 1.0x belongs to a peer reading
+# every column (LuaSQL's `select *`), which is not a line yet; until it is, this
+# two-column loop keeps it.
 # Workloads judged on each side's fastest run rather than its median. The Lua loop runs
 # for a few hundred milliseconds on a machine shared with other work, where both sides'
 # runs fall into a fast and a slow group (another process on the other core): a median
@@ -48,7 +55,7 @@ WORKLOADS = [
     ("startup_e", "0b start-up, -e 'local x = 1'", "lua5.4 -e", 1.5, None, "process"),
     ("startup_floor", "0c start-up, -e 'local x = 1'", "empty Swift", 1.15, None, "process"),
     ("startup_foreign", "0d open a foreign file of 60 tables", "sqlite3", None, None, "process"),
-    ("import", "1 import flights.csv", "sqlite3 .import", 0.35, 150, "both"),
+    ("import", "1 import flights.csv", "sqlite3 .import", 0.42, 150, "both"),
     ("count", "2 count, filtered", "sqlite3", 1.5, None, "both"),
     ("sorted", "3 fetch sorted, limit 100", "sqlite3", 1.5, None, "both"),
     ("sections", "4 sectioned count", "sqlite3", 1.5, None, "both"),
@@ -58,15 +65,15 @@ WORKLOADS = [
     ("rel_sections", "8c sections by airline.name", "sqlite3 JOIN", 1.5, None, "both"),
     ("fold_c", "9a CONTAINS[c]", "sqlite3 LIKE", 2.0, None, "both"),
     ("fold_cd", "9b CONTAINS[cd]", "sqlite3 LIKE", 2.0, None, "both"),
-    ("export_csv", "10a export CSV", "sqlite3 -csv", 1.5, None, "both"),
-    ("export_json", "10b export JSON", "sqlite3 -json", 1.5, None, "both"),
+    ("export_csv", "10a export CSV", "sqlite3 -csv", 0.5, None, "both"),
+    ("export_json", "10b export JSON", "sqlite3 -json", 0.5, None, "both"),
     ("export_query", "10c export CSV, export({ sql = ... })", "sqlite3 -csv", 1.5, None, "both"),
-    ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 0.5, None, "both"),
-    ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
-    ("coredata_cold", "12b same, model decoded anew", "sqlite3", 3.0, None, "process"),
+    ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 0.25, None, "process+"),
+    ("coredata", "12 Core Data store, count", "sqlite3", 3.0, None, "process"),
+    ("coredata_cold", "12b same, model decoded anew", "sqlite3", 4.5, None, "process"),
     ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
-    ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.5, None, "both"),
-    ("updates", "14b save of 20,000 changed objects", "sqlite3 UPDATEs", None, None, "both"),
+    ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.2, None, "inproc+"),
+    ("updates", "14b save of 20,000 changed objects", "sqlite3 UPDATEs", 2.0, None, "both"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
@@ -77,7 +84,7 @@ WORKLOADS = [
     ("pg_export_query", "P6c same, export({ sql = ... })", "psql \\copy", 1.2, None, "both"),
     ("pg_export_sql", "P6d same, export(sql(...)), read whole", "psql \\copy", None, None, "both"),
     ("pg_save", "P7 PostgreSQL save of 27,004 rows", "psql UPDATEs", 1.5, None, "both"),
-    ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 2.0, None, "both"),
+    ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 1.5, None, "process+"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x), and
 # the loop's earlier 1.5x (issue 62's 1.0x is the flights file's).
@@ -324,7 +331,7 @@ def report(args):
             for r in failed[s]:
                 notes.append(f"{title}: {s} run {r['status']} after {r['wall']:.1f} s: "
                              + (r["stderr"].strip().splitlines() or [""])[-1][:160])
-        timings = (("process", "wall"), ("in-process", "inproc")) if target is not None and judged in ("both", "process+") else (("process", "wall"),)
+        timings = (("process", "wall"), ("in-process", "inproc")) if target is not None and judged in ("both", "process+", "inproc+") else (("process", "wall"),)
         if key in FASTEST:
             timings = tuple((f"{t}, fastest", f) for t, f in timings) + tuple((f"{t}, median", f) for t, f in timings)
         for timing, field in timings:
@@ -338,7 +345,8 @@ def report(args):
             else:
                 ratio = None
                 ratio_s = "-"
-            if target is None or timing.endswith(", median") or (judged == "process+" and timing.startswith("in-process")):
+            if target is None or timing.endswith(", median") or (judged == "process+" and timing.startswith("in-process")) \
+                    or (judged == "inproc+" and timing.startswith("process")):
                 target_s, verdict = "-", "-"
             else:
                 target_s = f"<= {target:g}x"
