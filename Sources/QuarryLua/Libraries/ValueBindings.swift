@@ -23,6 +23,11 @@ enum ValueBindings {
             guard let seconds = Value.parseISO8601(text) else {
                 throw call.argumentError(1, "'\(text)' is not an ISO 8601 date such as 2024-01-22T16:26:12Z")
             }
+            // A fraction past the millisecond can carry 9999-12-31T23:59:59 past the last
+            // instant a date holds: refused as the same instant given in seconds is.
+            guard Value.dateRange.contains(seconds) else {
+                throw call.argumentError(1, "'\(text)' is outside the years 0001 to 9999")
+            }
             pushDate(call.state, seconds)
         case LUA_TNUMBER:
             let seconds = quarry_tonumber(call.state, 1, nil)
