@@ -100,6 +100,18 @@ import Testing
         #expect(h.string(#"count("Item")"#) == "5")
     }
 
+    /// SQLite binds a text argument up to its first NUL, so "a\0b" matched the row 'a':
+    /// `sql()` and `export{ sql = }` refuse such an argument in one line, writing no file.
+    @Test func aBoundTextWithANULIsRefusedNotCut() throws {
+        let h = try Harness()
+        h.run(#"entity "T" { v = "string" } T:new{ v = "a" } T:new{ v = "b" } save()"#)
+        expectRefused(h, #"sql("SELECT * FROM T WHERE v = ?", "a\0b")"#, ["sql:", "argument 1", "NUL"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString).csv").path
+        expectRefused(h, #"export({ sql = "SELECT * FROM T WHERE v = ?", args = { "a\0b" } }, "\#(path)")"#, ["export:", "NUL"])
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(h.string(#"#sql("SELECT * FROM T WHERE v = ?", "a")"#) == "1")
+    }
+
     /// The views a Core Data store is read through call functions (Quarry's UUID and
     /// date conversions among them): `sql()` reads every entity of every test store.
     @Test(arguments: CoreDataFixtures.stores.map(\.path))

@@ -52,6 +52,11 @@ public struct ReadOnlyQuery {
     /// each refusal said by `operation` (the function called).
     func prepareChecked<T>(in context: ObjectContext, for operation: String, _ body: (any PreparedQuery) throws -> T) throws -> T {
         func refuse(_ reason: String) -> FetchError { .badOption(option: operation, reason: reason) }
+        // SQLite binds text up to its first NUL, so "a\0b" would match the row 'a': refused,
+        // as a predicate refuses the same string.
+        if let index = arguments.firstIndex(where: \.holdsNUL) {
+            throw refuse("argument \(index + 1) holds a NUL byte, where a bound text would be cut and match other rows")
+        }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = context.connection.engine.refusalBeforeCompiling(sql) { throw refuse(reason) }
         return try context.connection.prepareReadOnly(sql) { statement in
@@ -79,4 +84,15 @@ public struct ReadOnlyQuery {
     /// The predicate layer's functions, which `sql()` may call besides the engine's own
     /// (lower case), so SQL a predicate compiles to runs there too.
     static let predicateFunctions: Set<String> = Set(PredicateFunctions.names.map { $0.lowercased() })
+}
+
+extension Value {
+    /// Text with a NUL byte, which SQLite's text binding would cut short.
+    fileprivate var holdsNUL: Bool {
+        switch self {
+        case .text(let text): return text.utf8.contains(0)
+        case .textBytes(let bytes): return bytes.contains(0)
+        default: return false
+        }
+    }
 }
