@@ -43,12 +43,16 @@ let package = Package(
         // SQLite's variadic calls (sqlite3_db_config), which Swift cannot make.
         .target(name: "CQuarrySQLite", dependencies: ["CQuarryRows"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
+        // libxml2's reader, for Xcode's model XML; its headers stay inside the shim (their
+        // include path is libxml2's own folder), and quarry links it statically (Linking).
+        .target(
+            name: "CQuarryXML", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("xml2")]),
         // libpq, loaded when a PostgreSQL store is opened (see its header for why not linked).
         .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
         // The model: entities, values, engine-neutral errors, JSON and the I/O helpers.
         .target(name: "QuarryModel", dependencies: ["CQuarrySignals", .product(name: "BigInt", package: "BigInt")], swiftSettings: swift5),
         // Core Data's model files: XML, keyed archives, Swift source.
-        .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CZlib"], swiftSettings: swift5),
+        .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CQuarryXML", "CZlib"], swiftSettings: swift5),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
         .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift5),
         // The core: the context, objects, the stores' protocol, the layouts written once, import.

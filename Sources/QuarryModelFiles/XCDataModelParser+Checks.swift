@@ -1,7 +1,6 @@
-/// What model XML must be before Foundation's `XMLParser` sees it. That parser (Swift
-/// 6.3's FoundationXML on Linux) traps or reads a null pointer on input libxml2 accepts:
-/// a name that is not UTF-8, a processing instruction without data, DTD declarations
-/// without ids. Xcode writes none of these, so each is refused here, with its line.
+/// What model XML must be before libxml2 reads it: UTF-8, with no processing instruction
+/// and no document type declaration. Xcode writes none of these, and a DTD is where XML's
+/// expansion attacks live, so each is refused here, with its line.
 import Foundation
 
 extension XCDataModelParser {
@@ -29,11 +28,10 @@ extension XCDataModelParser {
         }
     }
 
-    /// Markup Xcode never writes and Foundation's parser mishandles: a processing
-    /// instruction without data (it reads a null pointer: found by FuzzModel), and a
-    /// document type declaration, whose declarations reach callbacks that read null
-    /// public and system ids likewise. So only the XML declaration at the start is taken,
-    /// and no `<!` but comments and CDATA sections (skipped whole: they may hold anything).
+    /// Markup Xcode never writes: a processing instruction, and a document type
+    /// declaration (entities that expand, external ids). Only the XML declaration at the
+    /// start is taken, and no `<!` but comments and CDATA sections (skipped whole: they
+    /// may hold anything).
     static func foreignMarkup(_ data: Data) -> String? {
         let bytes = [UInt8](data)
         func at(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }

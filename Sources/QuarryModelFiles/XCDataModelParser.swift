@@ -1,15 +1,11 @@
 /// Reads Xcode's model XML (the `contents` file of an `.xcdatamodel` folder) into a
-/// `CoreDataModel`, with Foundation's `XMLParser`. Xcode writes a boolean only when it is
-/// YES, so an absent `optional` means required, as Core Data reads it. Layout elements
-/// (`elements`/`element`) and code-generation settings are ignored.
+/// `CoreDataModel`, through libxml2's reader (`XMLReader`). Xcode writes a boolean only
+/// when it is YES, so an absent `optional` means required, as Core Data reads it. Layout
+/// elements (`elements`/`element`) and code-generation settings are ignored.
 import CQuarrySignals
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-final class XCDataModelParser: NSObject, XMLParserDelegate {
+final class XCDataModelParser {
     private let path: String
     private var entities: [CoreDataEntity] = []
     private var fetchRequests: [CoreDataFetchRequest] = []
@@ -18,11 +14,10 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     private var fetchIndex: CoreDataFetchIndex?
     private var fetchedProperty: CoreDataFetchedProperty?
     private var sawModel = false
-    /// Elements opened and not yet closed: Foundation's parser on Linux reports success
-    /// for a document cut off mid-way, so an unclosed element is checked here.
+    /// Elements opened and not yet closed, so a document cut off mid-way is named as such.
     private var depth = 0
     private var error: ModelFileError?
-    private var parser: XMLParser?
+    private var line = 0
     /// Elements seen, to look for Ctrl-C and `--timeout` every 1,024 of them.
     private var elements = 0
     private var stopped = false
@@ -31,28 +26,35 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
 
     /// Parses `data`, the XML of a `contents` file at `path`.
     package static func parse(_ data: Data, path: String) throws -> CoreDataModel {
-        // Foundation's XMLParser traps (a force unwrap inside it) on a name that is not
-        // valid UTF-8, which libxml2 hands it as it found it; Xcode writes UTF-8 only.
+        // What Xcode never writes (another encoding, processing instructions, a DTD) is
+        // refused before libxml2 reads it, each with its line.
         if let problem = notUTF8(data) ?? foreignMarkup(data) { throw ModelFileError(.malformedXML, path: path, problem) }
+        guard !data.isEmpty else { throw ModelFileError(.malformedXML, path: path, "line 1: the file is empty") }
+        guard let reader = XMLReader(data) else {
+            throw ModelFileError(.malformedXML, path: path, "the XML is too large to read (\(data.count) bytes)")
+        }
         let delegate = XCDataModelParser(path: path)
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        delegate.parser = parser
-        let ok = parser.parse()
-        delegate.parser = nil
+        reading: while delegate.error == nil, !delegate.stopped {
+            let event = reader.next()
+            delegate.line = reader.line
+            switch event {
+            case .start(let name, let attributes): delegate.start(name, attributes)
+            case .end(let name): delegate.end(name)
+            case .done: break reading
+            case .failed:
+                if delegate.depth > 0, reader.errorIsDocumentEnd { break reading }
+                let (reason, line) = reader.error ?? ("not well-formed", reader.line)
+                throw ModelFileError(.malformedXML, path: path, "line \(line): \(reason)")
+            }
+        }
         if delegate.stopped {
-            try ModelFileError.stopIfAsked(path, at: "line \(parser.lineNumber)")
-            throw ModelFileError(.stopped, path: path, "line \(parser.lineNumber): interrupted!")
+            try ModelFileError.stopIfAsked(path, at: "line \(delegate.line)")
+            throw ModelFileError(.stopped, path: path, "line \(delegate.line): interrupted!")
         }
         if let error = delegate.error { throw error }
-        guard ok else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): \(reason)")
-        }
         guard delegate.depth == 0 else {
             throw ModelFileError(
-                .malformedXML, path: path, "line \(parser.lineNumber): the XML ends before its elements are closed (a truncated file?)")
+                .malformedXML, path: path, "line \(reader.line): the XML ends before its elements are closed (a truncated file?)")
         }
         guard delegate.sawModel else { throw ModelFileError(.notAModel, path: path, "no <model> element") }
         let model = CoreDataModel(entities: delegate.entities, fetchRequests: delegate.fetchRequests)
@@ -62,8 +64,7 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
 
     private func fail(_ kind: ModelFileError.Kind, _ detail: String) {
         guard error == nil else { return }
-        error = ModelFileError(kind, path: path, "line \(parser?.lineNumber ?? 0): \(detail)")
-        parser?.abortParsing()
+        error = ModelFileError(kind, path: path, "line \(line): \(detail)")
     }
 
     private func required(_ attributes: [String: String], _ key: String, of element: String) -> String? {
@@ -85,16 +86,13 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         return n
     }
 
-    package func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
+    private func start(_ name: String, _ attributes: [String: String]) {
         depth += 1
         guard error == nil, !stopped else { return }
         elements += 1
         if elements % 1024 == 0, quarry_should_stop() != 0 {
             stopped = true
-            return parser.abortParsing()
+            return
         }
         if !sawModel {
             guard name == "model" else { return fail(.notAModel, "the root element is <\(name)>, not <model>") }
@@ -171,7 +169,7 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         }
     }
 
-    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    private func end(_ name: String) {
         depth -= 1
         guard error == nil else { return }
         switch name {
