@@ -63,13 +63,17 @@ import Testing
         #expect(
             try await Self.stored(sandbox, shell) == ["FF00FE41|text|10", "41FE42|text|2", "706C61696E|text|3", "C328|text|4"],
             "\(result)")
-        // Exports write the stored bytes (JSON as sqlite3's .mode json writes them).
+        // CSV carries the stored bytes; JSON, which is UTF-8, carries them as base64 in
+        // `{"$bytes": ...}`, so the file is valid JSON and nothing is lost.
         let csv = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("out.csv")))
         #expect(csv.range(of: Data([0xFF, 0x00, 0xFE, 0x41])) != nil, "\(Array(csv))")
         #expect(csv.range(of: Data([0x2C, 0xC3, 0x28, 0x2C])) != nil, "\(Array(csv))")
         #expect(csv.range(of: Data("\u{FFFD}".utf8)) == nil, "\(Array(csv))")
         let json = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("out.json")))
-        #expect(json.range(of: Data([0x22, 0x41, 0xFE, 0x42, 0x22])) != nil, "\(Array(json))")
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#"{"$bytes": "Qf5C"}"#) && text.contains(#"{"$bytes": "/wD+QQ=="}"#), "\(text)")
+        #expect(text.contains(#""plain""#) && !json.contains(0xFE), "\(text)")
+        #expect((try? JSONSerialization.jsonObject(with: json)) != nil, "not valid JSON: \(text)")
     }
 
     /// Printed, an object, results, `sql()` rows and a summary show the invalid bytes as

@@ -21,7 +21,9 @@ public struct ReadOnlyQuery {
 
     public init(_ sql: String, arguments: [Value] = []) {
         self.sql = sql
-        self.arguments = arguments
+        // A string is bound up to its first NUL, so "a\0b" matched the row 'a'; its bytes
+        // are bound whole, as text another program stored is.
+        self.arguments = arguments.map { $0.boundWhole }
     }
 
     /// Runs the statement and returns its rows. SQLite itself says whether the statement
@@ -52,11 +54,6 @@ public struct ReadOnlyQuery {
     /// each refusal said by `operation` (the function called).
     func prepareChecked<T>(in context: ObjectContext, for operation: String, _ body: (any PreparedQuery) throws -> T) throws -> T {
         func refuse(_ reason: String) -> FetchError { .badOption(option: operation, reason: reason) }
-        // SQLite binds text up to its first NUL, so "a\0b" would match the row 'a': refused,
-        // as a predicate refuses the same string.
-        if let index = arguments.firstIndex(where: \.holdsNUL) {
-            throw refuse("argument \(index + 1) holds a NUL byte, where a bound text would be cut and match other rows")
-        }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = context.connection.engine.refusalBeforeCompiling(sql) { throw refuse(reason) }
         return try context.connection.prepareReadOnly(sql) { statement in
@@ -87,12 +84,9 @@ public struct ReadOnlyQuery {
 }
 
 extension Value {
-    /// Text with a NUL byte, which SQLite's text binding would cut short.
-    fileprivate var holdsNUL: Bool {
-        switch self {
-        case .text(let text): return text.utf8.contains(0)
-        case .textBytes(let bytes): return bytes.contains(0)
-        default: return false
-        }
+    /// Text with a NUL byte as its bytes, which the engines bind with their length.
+    fileprivate var boundWhole: Value {
+        if case .text(let text) = self, text.utf8.contains(0) { return .textBytes(Array(text.utf8)) }
+        return self
     }
 }

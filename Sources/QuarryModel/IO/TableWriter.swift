@@ -18,11 +18,12 @@ import Foundation
 /// strings with as many fractional digits as they need to read back exactly, binary as
 /// base64 strings.
 ///
-/// Text is written as the store holds it, byte for byte, in every format: text that is
-/// not UTF-8 (a hash another program kept as TEXT) too, in JSON as well, as sqlite3's
-/// `.mode json` and SQLite's `json_quote` write it. Such a JSON file is not strictly
-/// JSON, but no value is lost or changed; U+FFFD in place of each byte, or `\u00FF`
-/// (which is the character ÿ), would be another value.
+/// Text is written as the store holds it, byte for byte. Text that is not UTF-8 (a hash
+/// another program kept as TEXT) goes to CSV and TSV as its bytes, as sqlite3 writes it,
+/// and to JSON as `{"$bytes": "<base64>"}` (MongoDB's extended JSON writes binary so),
+/// since JSON is UTF-8 (RFC 8259): every JSON file written is valid JSON, and no value
+/// is lost or changed, where U+FFFD in place of each byte, or `\u00FF` (the character
+/// ÿ), would be another value. Import reads both forms back into a text attribute.
 ///
 /// Bytes are appended to a caller's buffer; `OutputFile` flushes it in chunks, so an
 /// export never holds more than a chunk and one row.
@@ -108,7 +109,32 @@ public struct TableWriter {
 
     public mutating func text(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         next(&out)
-        if format == .json { Self.jsonText(b, into: &out) } else { Self.csvText(b, separator: separator, typed: true, into: &out) }
+        guard format == .json else { return Self.csvText(b, separator: separator, typed: true, into: &out) }
+        guard Self.isUTF8(b) else { return Self.jsonBytes(b, into: &out) }
+        Self.jsonText(b, into: &out)
+    }
+
+    static let bytesKey = Array(#"{"$bytes": ""#.utf8)
+
+    /// Text that is not UTF-8, in JSON: `{"$bytes": "<base64 of the bytes>"}`.
+    static func jsonBytes(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(contentsOf: bytesKey)
+        out.append(contentsOf: Data(b).base64EncodedString().utf8)
+        out.append(contentsOf: [34, 125])
+    }
+
+    /// Whether `b` is well-formed UTF-8 (ASCII checked first, as most text is).
+    static func isUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !b.contains(where: { $0 >= 0x80 }) { return true }
+        var iterator = b.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     public mutating func text(_ s: String, into out: inout [UInt8]) {
