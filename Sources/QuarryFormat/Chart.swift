@@ -139,15 +139,24 @@ public enum Chart {
 }
 
 extension CellText {
-    /// A number as charts label it: integers whole and grouped, others to six digits.
     /// Dates as charts label them: to the minute, or the day when every label is midnight.
     public static func dates(_ seconds: [Double]) -> [String] {
         let minutes = seconds.map { String(Value.iso8601($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
         return minutes.allSatisfy { $0.hasSuffix("00:00") } ? minutes.map { String($0.prefix(10)) } : minutes
     }
 
+    /// A number as charts label a value: integers whole and grouped (counts), others as
+    /// Lua's `tostring` writes them, as tables show them.
     public static func number(_ number: Double) -> String {
         if number == number.rounded(), abs(number) < 1e15 { return grouped(Int(number)) }
-        return rounded(number)
+        return real(number)
+    }
+
+    /// A histogram's bin edge: six significant digits, as summarize's statistics, and no
+    /// `.0` after an integral edge, so every label of a chart reads alike (-43 – 91.4,
+    /// 1071 – 661806).
+    public static func edge(_ number: Double) -> String {
+        let text = significant(number, digits: 6)
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }

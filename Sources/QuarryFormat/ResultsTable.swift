@@ -37,7 +37,7 @@ public struct ResultsTable {
 
     public func render(section: SectionInfo, key: String? = nil, shown: Int? = nil) throws -> String {
         let name = key ?? results.request.sectionKey ?? ""
-        let title = CellText.flat("[\(name) = \(section.id.isNull ? "nil" : section.id.displayString)]")
+        let title = CellText.flat("[\(name) = \(section.id.isNull ? "nil" : CellText.display(section.id))]")
         return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.maxRows))
     }
 

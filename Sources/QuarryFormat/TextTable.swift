@@ -22,6 +22,12 @@ public struct TableFormat {
     public var maxRows = 20
     public var localTime = false
     public var columns: [String] = []
+    /// `.width N`: the most columns of the terminal a cell takes (0: no cap); nil: a cap
+    /// only when the table would not fit the terminal, shared fairly among the columns.
+    public var textWidth: Int?
+    /// The terminal's rows when long output goes through a pager (0: it does not): a table
+    /// longer than that is laid out whole, no column left out or cut, for `less -S`.
+    public var pagerRows = 0
     public init() {}
 }
 
@@ -38,6 +44,9 @@ public struct TextTable {
     /// A mark after each row, outside the columns (the live view's +, ↕ and ~), in the
     /// aligned modes; nil: none.
     public var marks: [String]?
+    /// Significant digits of floating values in the modes people read (summarize's
+    /// statistics); nil: as Lua's `tostring` writes them. CSV and JSON keep every digit.
+    public var digits: Int?
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -51,15 +60,16 @@ public struct TextTable {
         self.init(headers: headers, values: rows.map { $0.map { $0.map(Value.text) ?? .null } }, footer: footer)
     }
 
-    /// Cells wider than `maxWidth` characters are cut with "…" in the aligned modes; a nil
-    /// cell is NULL, shown as `nil` (empty in CSV, null in JSON).
-    public func render(mode: OutputMode = .table, maxWidth: Int = 40) -> String {
+    /// Cells wider than `maxWidth` characters are cut with "…" in the aligned modes (nil:
+    /// as `TableFormat.textWidth` and the terminal decide); a nil cell is NULL, shown as
+    /// `nil` (empty in CSV, null in JSON).
+    public func render(mode: OutputMode = .table, maxWidth: Int? = nil) -> String {
         var format = TableFormat()
         format.mode = mode
         return render(format, maxWidth: maxWidth)
     }
 
-    public func render(_ format: TableFormat, maxWidth: Int = 40) -> String {
+    public func render(_ format: TableFormat, maxWidth: Int? = nil) -> String {
         let chosen = choosing(format.columns)
         guard chosen.headers.count == headers.count else { return chosen.render(format, maxWidth: maxWidth) }
         switch format.mode {
@@ -67,7 +77,7 @@ public struct TextTable {
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
             let cells = rows.map {
-                $0.map { CellText.flat(CellText.display($0, local: format.localTime)).replacingOccurrences(of: "|", with: "\\|") }
+                $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)).replacingOccurrences(of: "|", with: "\\|") }
             }
             var lines =
                 format.headers
@@ -87,10 +97,32 @@ public struct TextTable {
             return rows.map { row in
                 zip(names, row).map {
                     String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = "
-                        + CellText.flat(CellText.display($1, local: format.localTime, full: true))
+                        + CellText.flat(CellText.display($1, local: format.localTime, digits: digits))
                 }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
+    }
+
+    /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal,
+    /// 40 columns; on one, no cap when the table fits in `room`, else the largest cap (of
+    /// 40 or more) under which it fits, so the widest columns give up the same and the
+    /// others keep theirs; at 40 the columns past the edge are left out, as ever.
+    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat) -> Int? {
+        if let fixed = format.textWidth { return fixed > 0 ? fixed : nil }
+        let floor = 40
+        guard format.width > 0 else { return floor }
+        func needed(_ cap: Int) -> Int { zip(natural, headers).reduce(0) { $0 + max($1.1, min($1.0, cap)) } }
+        let widest = natural.max() ?? 0
+        if needed(widest) <= room { return nil }
+        var low = floor
+        var high = widest
+        guard needed(low) <= room else { return floor }
+        // The largest cap that fits: needed() grows with the cap.
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if needed(middle) <= room { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     private struct Style {
@@ -99,17 +131,24 @@ public struct TextTable {
         static let box = Style(separator: " │ ", rule: "─┼─", fill: "─", edges: true)
     }
 
-    private func aligned(maxWidth: Int, style: Style, format: TableFormat) -> String {
+    private func aligned(maxWidth: Int?, style: Style, format: TableFormat) -> String {
         let showHeaders = format.headers
-        let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime)) } }
+        let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)) } }
         // Headers are never cut: a column that cannot show its whole name is left out.
-        var widths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
+        let headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
+        var natural = headerWidths
         for row in texts {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], min(TerminalWidth.of(cell), maxWidth)) }
+            for (i, cell) in row.enumerated() where i < natural.count { natural[i] = max(natural[i], TerminalWidth.of(cell)) }
         }
+        let overhead = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2) + style.separator.count * max(0, headers.count - 1)
+        // A table a pager will take is laid out whole, for `less -S` to scroll to.
+        let lineCount = rows.count + (showHeaders ? 2 : 0) + (style.edges ? 2 : 0) + (footer == nil ? 0 : 1) + (gap == nil ? 0 : 1)
+        let whole = format.pagerRows > 0 && lineCount > format.pagerRows
+        let cap = maxWidth ?? (whole ? nil : Self.cap(natural, headers: headerWidths, room: format.width - overhead, format: format))
+        var widths = cap.map { cap in zip(natural, headerWidths).map { max($1, min($0, cap)) } } ?? natural
         // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
         var shown = widths.count
-        if format.width > 0 {
+        if format.width > 0, !whole, format.textWidth != 0 {
             var used = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2)
             for (i, width) in widths.enumerated() {
                 let needed = width + (i > 0 ? style.separator.count : 0)
@@ -161,42 +200,46 @@ public struct TextTable {
 
 /// How one value reads in each mode.
 public enum CellText {
-    /// For reading: nil as nil, floating values with at most 15 significant digits, dates
-    /// in UTC or (`local`) in the machine's time zone. `full`: floating values in full, as
-    /// the line mode (data) keeps them.
-    static func display(_ value: Value, local: Bool = false, full: Bool = false) -> String {
+    /// For reading: nil as nil, floating values as Lua's `tostring` writes them, dates in
+    /// UTC or (`local`) in the machine's time zone; `digits`: floating values to that many
+    /// significant digits (summarize's statistics).
+    public static func display(_ value: Value, local: Bool = false, digits: Int? = nil) -> String {
         switch value {
         case .date(let seconds) where local: return Value.localISO8601(seconds)
-        case .real(let d) where !full: return real(d)
+        case .real(let d): return digits.map { significant(d, digits: $0) } ?? real(d)
         default: return value.displayString
         }
     }
 
-    /// A double as `sqlite3` shows it (`%.15g`): the shortest text when it has 15
-    /// significant digits or fewer (money keeps its cents: 12615.05), else rounded to 15,
-    /// so a sum's float noise goes (2328.600000000004 is 2328.6, 0.1 + 0.2 is 0.3). Exports,
-    /// JSON and CSV, and `tostring` keep the exact value.
+    /// A double as Lua's `tostring` writes it (`%.14g`, and `.0` after an integral value),
+    /// so a table, `print`, `=expr`, the line mode, `watch` and a chart's labels show one
+    /// number one way: a sum's float noise goes (90.08999999999992 is 90.09, 0.1 + 0.2 is
+    /// 0.3) and money keeps its cents (12615.05). Exports, JSON and CSV, keep the shortest
+    /// text that reads back as the same double.
     public static func real(_ d: Double) -> String {
         guard d.isFinite else { return Value.format(d) }
-        let text = String(format: "%.15g", d)
-        guard let rounded = Double(text), rounded != d else { return Value.format(d) }
-        // Any decimal of 15 digits reads back as a double whose shortest text is that
-        // decimal; near the largest double it reads back as infinity, and stays as text.
-        return rounded.isFinite ? Value.format(rounded) : text
+        var text = String(format: "%.14g", d)
+        // lua_Number2str: a text of digits alone gets ".0", so it reads as a float.
+        if text.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber }) { text += ".0" }
+        return text
     }
 
-    /// Six significant digits without an exponent for everyday magnitudes, trailing zeros
-    /// dropped (12.639070257 → 12.6391, 3.0 → 3.0 as Lua shows floats): a chart's labels,
-    /// which name a scale rather than a value.
-    static func rounded(_ d: Double) -> String {
-        guard d.isFinite, d != d.rounded() || abs(d) >= 1e15 else { return Value.format(d) }
+    /// `d` to `digits` significant digits, without an exponent for everyday magnitudes
+    /// (an integral part longer than `digits` stays whole), trailing zeros dropped and `.0`
+    /// after an integral value as Lua writes floats: 29.8478260869565 is 29.8478,
+    /// 45763470.0055658 is 45763470.0. Summaries' statistics in printed tables.
+    public static func significant(_ d: Double, digits: Int) -> String {
+        guard d.isFinite else { return Value.format(d) }
         let magnitude = abs(d)
-        if magnitude >= 1e15 || magnitude < 1e-4 { return String(format: "%.4e", d) }
-        let before = Int(log10(magnitude).rounded(.down)) + 1
-        let decimals = min(10, max(1, 6 - before))
-        var text = String(format: "%.\(decimals)f", d)
-        while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
-        return text
+        if magnitude >= 1e15 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
+        let before = magnitude == 0 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
+        var text = String(format: "%.\(min(15, max(0, digits - before)))f", d)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        if text == "-0" { text = "0" }
+        return text.contains(".") ? text : text + ".0"
     }
 
     /// Text drawn for a terminal, on one line: control characters (a newline, a return
@@ -245,6 +288,7 @@ extension TextTable {
             headers: indexes.map { headers[$0] }, values: rows.map { row in indexes.map { $0 < row.count ? row[$0] : .null } },
             footer: footer, gap: gap)
         chosen.marks = marks
+        chosen.digits = digits
         return chosen
     }
 
@@ -255,9 +299,11 @@ extension TextTable {
         let table = TextTable(headers: headers, values: [values]).choosing(format.columns)
         guard !format.mode.isData, format.width > 0 else { return table.render(format) }
         let cells = (table.rows.first ?? []).map { TerminalWidth.of(CellText.flat(CellText.display($0, local: format.localTime))) }
-        let cut = cells.contains { $0 > 40 }
+        // `.width N` cuts a value past N; otherwise a value may take the whole line.
+        let limit = format.textWidth.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        let cut = cells.contains { $0 > limit }
         let needed =
-            zip(table.headers, cells).map { max(TerminalWidth.of($0), min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
+            zip(table.headers, cells).map { max(TerminalWidth.of($0), min($1, limit)) }.reduce(0, +) + 3 * (table.headers.count - 1)
             + (format.mode == .box ? 4 : 0)
         if !cut, needed <= format.width { return table.render(format) }
         var vertical = format

@@ -104,6 +104,7 @@ extension QuarryRuntime {
             message = "not enough memory: the Lua heap reached the --memory limit (\(memoryLimit >> 20) MB) inside a library call"
         }
         quarry_pop(state, 1)
+        if thrown == nil, let suggestion = entitySuggestion(for: message) { message += " (did you mean '\(suggestion)'?)" }
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback, error: thrown)
     }
@@ -368,3 +369,19 @@ private let prelude = #"""
     end
     return helpers
     """#
+
+extension QuarryRuntime {
+    /// For Lua's "attempt to index a nil value (global 'Custmer')" (or to call one), the
+    /// entity whose handle was meant, as other unknown names get one: the open store's
+    /// entity names nearest the global's. Nil for any other message, or no near name.
+    func entitySuggestion(for message: String) -> String? {
+        guard message.hasSuffix("')"),
+            message.contains("attempt to index a nil value (global '") || message.contains("attempt to call a nil value (global '"),
+            let start = message.range(of: "(global '", options: .backwards)
+        else { return nil }
+        let name = String(message[start.upperBound...].dropLast(2))
+        let entities = openedContext?.entities.map(\.name) ?? []
+        guard let match = closestMatch(to: name, in: entities), match != name else { return nil }
+        return match
+    }
+}

@@ -61,6 +61,39 @@ extension QuarryRuntime {
         return .ran(showValues(from: top + 1))
     }
 
+    /// The message Lua gives for `chunk`, an unfinished chunk (`stdin:1: 'end' expected
+    /// near <eof>`), as `lua` reports it when input ends inside one; nil when it is whole.
+    public func unfinishedChunkMessage(_ chunk: String) -> String? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        switch load(chunk, chunkName: "=stdin") {
+        case .loaded: return nil
+        case .incomplete(let message), .failed(let message): return message
+        }
+    }
+
+    /// From now on `os.exit()` asks `settings.exitNote` first, and raises what it says
+    /// instead of quitting (the REPL's note on pending changes). The original `os.exit` is
+    /// kept in the wrapper only, as the sandbox keeps what it replaces.
+    public func guardExit() {
+        registerInQuarryTable([
+            LuaBinding("__exitnote") { runtime, call in
+                guard let note = runtime.settings.exitNote?() else { return call.pushNil() }
+                return call.push(note)
+            }
+        ])
+        let wrapper = """
+            local exit, note, error = os.exit, quarry.__exitnote, error
+            quarry.__exitnote = nil
+            os.exit = function(...)
+              local said = note()
+              if said then error(said, 2) end
+              return exit(...)
+            end
+            """
+        if let failure = run(wrapper, chunkName: "=(quarry exit)") { console.note(failure.message) }
+    }
+
     /// The next value the REPL prints goes to `path` instead (`.once FILE`).
     public func sendNextPrintedValue(toFile path: String) {
         pushQuarryTable()

@@ -14,6 +14,15 @@ public final class SessionSettings {
     /// `-E`: the package library reads no LUA_PATH or LUA_CPATH (set before the runtime is
     /// made, as lua sets LUA_NOENV before opening its libraries).
     public var ignoresLuaEnvironment = false
+    /// At an interactive prompt, asks a yes-or-no question (`delete all 275 rows of notes?
+    /// [y/N]`) and says whether the answer was yes: `updateall` and `deleteall` without a
+    /// predicate ask it first. Nil (scripts, `--yes`, `.destructive off`): nothing asks.
+    public var confirm: ((String) -> Bool)?
+    /// At an interactive prompt, what `os.exit()` says instead of quitting (pending changes
+    /// it would drop, as `.quit` says); nil: it quits.
+    public var exitNote: (() -> String?)?
+    /// The REPL is reading lines: what a line returns is printed (so `help` need not print).
+    public var atPrompt = false
 
     public init() {}
 }

@@ -61,7 +61,9 @@ struct DotCommands {
             let rows: [[String?]] = entities.map { entity in
                 let storage = context.mapped(entity)
                 let table = (storage.schema.map { $0 + "." } ?? "") + storage.nameInSQL
-                return [entity.name, storage.isView ? table + " (view)" : table]
+                // A view is read through a TEMP view of Quarry's (`quarry_rows NAME`): named as the file names it.
+                let viewName = storage.relation.hasPrefix("quarry_rows ") ? entity.name : table
+                return [entity.name, storage.isView ? viewName + " (view)" : table]
             }
             var format = shell.settings.format
             format.columns = []
@@ -174,6 +176,17 @@ struct DotCommands {
             shell.settings.format.mode = mode
             return .ok
         },
+        Command(
+            name: "width", usage: ".width N|auto",
+            summary: "the most columns a value takes in a table (0: no cap; auto: a cap only when a table would not fit)"
+        ) { shell, args in
+            guard args.count == 1, let n = args.first.flatMap({ $0 == "auto" ? -1 : Int($0) }), n >= -1 else {
+                reportError("usage: .width N (0: no cap) or .width auto")
+                return .ok
+            }
+            shell.settings.format.textWidth = n < 0 ? nil : n
+            return .ok
+        },
         Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves)") { shell, args in
             guard let text = args.first, let n = Int(text), n >= 1 else {
                 reportError("usage: .maxrows N (a number from 1; now \(shell.settings.format.maxRows))")
@@ -218,6 +231,14 @@ struct DotCommands {
         Command(name: "pager", usage: ".pager on|off", summary: "page output longer than the terminal (less -S, or $PAGER)") { shell, args in
             guard let flag = onOff(args, ".pager") else { return .ok }
             shell.session.pager.enabled = flag
+            return .ok
+        },
+        Command(
+            name: "destructive", usage: ".destructive on|off",
+            summary: "ask before updateall or deleteall without a predicate (on by default; --yes starts with off)"
+        ) { shell, args in
+            guard let flag = onOff(args, ".destructive") else { return .ok }
+            shell.session.asksBeforeDestroying = flag
             return .ok
         },
         Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in
@@ -294,7 +315,16 @@ struct DotCommands {
                         "\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)"
                     )
                 }
-                if all.isEmpty { print("no transactions recorded yet") }
+                if all.isEmpty {
+                    // A file another program made keeps no history of Quarry's: its writers record none.
+                    let foreign = shell.runtime.context.entities.contains {
+                        [.foreignTable, .foreignView].contains(shell.runtime.context.mapped($0).layout)
+                    }
+                    print(
+                        foreign
+                            ? "no history: a file Quarry did not make keeps none (history{} is empty there); other programs' changes are still seen"
+                            : "no transactions recorded yet")
+                }
             } catch {
                 reportError(error)
             }

@@ -18,4 +18,9 @@ enum NewFileNote {
         if let ext, databaseExtensions.contains(ext) { return nil }
         return "\(path) did not exist: a new, empty store was made (a typo? .open another file, or quarry NAME.db)"
     }
+
+    /// What `.open` says of a name that was not there, even one that looks like a database's.
+    static func opened(_ path: String) -> String {
+        "\(path) did not exist: creating a new, empty store (a typo? .open the file you meant)"
+    }
 }

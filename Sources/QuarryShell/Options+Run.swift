@@ -24,6 +24,8 @@ struct RunOptions: Equatable {
     var initFile: String?
     /// `--no-init`: no init file at all.
     var noInit = false
+    /// `--yes`: the REPL asks nothing before updateall or deleteall without a predicate.
+    var yes = false
     /// `-E`: LUA_INIT, LUA_PATH and LUA_CPATH are not read.
     var ignoreEnvironment = false
     var positionals: [String] = []
@@ -73,6 +75,7 @@ extension Options {
             case "--demo": options.demo = true
             case "-E": options.ignoreEnvironment = true
             case "--no-init": options.noInit = true
+            case "--yes": options.yes = true
             default: options.version = true
             }
         }

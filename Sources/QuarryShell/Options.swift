@@ -54,6 +54,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Run no init file, not even in the REPL.")
     var noInit = false
 
+    @Flag(help: "At the REPL, run updateall and deleteall without a predicate without asking first.")
+    var yes = false
+
     @Flag(name: .customShort("E"), help: "Ignore the environment variables LUA_INIT, LUA_PATH and LUA_CPATH, as lua -E does.")
     var ignoreEnvironment = false
 
@@ -88,7 +91,7 @@ struct Options: ParsableCommand {
     /// OptionListTests checks these lists against the declarations above.
     static let valued: [String] = ["-e", "--timeout", "--memory", "--model", "--init"]
     /// The flags (options without a value).
-    static let flags: [String] = ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version", "-E", "--no-init"]
+    static let flags: [String] = ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version", "-E", "--no-init", "--yes"]
     /// Every option name; anything else that starts with '-' is bad usage (not a cluster
     /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
     static let known: [String] = valued + flags + ["-h", "--help"]
@@ -150,7 +153,7 @@ struct Options: ParsableCommand {
     var run: RunOptions {
         RunOptions(
             chunks: chunks, interactive: interactive, readonly: readonly, demo: demo, safe: safe, timeout: timeout,
-            memory: memory, model: model, traceback: traceback, version: version, initFile: initFile, noInit: noInit,
+            memory: memory, model: model, traceback: traceback, version: version, initFile: initFile, noInit: noInit, yes: yes,
             ignoreEnvironment: ignoreEnvironment, positionals: positionals)
     }
 

@@ -9,6 +9,8 @@ import Foundation
 final class Pager {
     var enabled = true
     private let command: String?
+    /// Long output would go through a pager (one is on and can run).
+    var isAvailable: Bool { enabled && command != nil }
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let path = environment["PATH"] ?? "/usr/bin:/bin"

@@ -68,6 +68,7 @@ public enum QuarryMain {
         }
         let runtime = session.runtime
         defer { session.close() }
+        session.asksBeforeDestroying = !options.yes
         if options.demo {
             if let failure = Demo.load(into: runtime) {
                 reportError("quarry: the demo data failed to load: \(failure)")

@@ -94,6 +94,7 @@ final class REPL {
             write_history(historyPath)
         }
 
+        guardExit()
         if isatty(STDIN_FILENO) != 0 {
             // The store a URL opened is named, its password left out; any other is SQLite.
             let store = runtime.openedContext?.engineDescription ?? "SQLite"
@@ -144,7 +145,22 @@ final class REPL {
     fileprivate func received(_ cLine: UnsafeMutablePointer<CChar>?) {
         guard let cLine else {
             rl_callback_handler_remove()
+            // Readline 8.2 keeps the end of input it saw, and from then on ends every line
+            // with an extra newline (rl_deprep_terminal, after bracketed paste): the session
+            // goes on, so it is forgotten.
+            rl_eof_found = 0
             fputs("\n", stdout)
+            // Inside an unfinished chunk, as `lua` does: the chunk is reported as it stands
+            // (`'end' expected near <eof>`) and dropped, and the prompt comes back.
+            if !pendingLines.isEmpty {
+                let message = runtime.unfinishedChunkMessage(pendingLines.joined(separator: "\n"))
+                remember(typedLines.joined(separator: "\n"))
+                pendingLines = []
+                typedLines = []
+                if let message { reportError(message) }
+                install(prompt: Self.primaryPrompt)
+                return
+            }
             if mayQuit(again: "Ctrl-D") {
                 finished = true
             } else {
@@ -182,6 +198,22 @@ final class REPL {
         append_history(1, historyPath)
     }
 
+    /// `os.exit()` at the prompt says what `.quit` says of pending changes, raised as its
+    /// error, instead of dropping them unsaid; the same call again, with the same changes
+    /// pending, quits. `updateall` and `deleteall` without a predicate ask first, unless
+    /// `--yes` or `.destructive off` said not to.
+    private func guardExit() {
+        var warnedOf: String?
+        session.settings.exitNote = { [unowned self] in
+            guard let pending = runtime.openedContext?.pendingChangesSummary, pending != warnedOf else { return nil }
+            warnedOf = pending
+            return "\(pending) would be lost: save() or rollback() first, or os.exit() again to quit without saving"
+        }
+        runtime.guardExit()
+        session.settings.atPrompt = true
+        session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
+    }
+
     /// Whether `.quit` or Ctrl-D may end the session: not at once while changes are
     /// unsaved, which ending would drop. The first says what would be lost and how to keep
     /// it, as an editor asks; the same again (right after) quits without them.
@@ -198,6 +230,7 @@ final class REPL {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
+        session.settings.format.pagerRows = session.pager.isAvailable ? terminalRows() : 0
         if pendingLines.isEmpty, line.hasPrefix(".") {
             if DotCommands(session: session).run(line) == .quit {
                 finished = mayQuit(again: line.trimmingCharacters(in: .whitespaces))
@@ -214,8 +247,19 @@ final class REPL {
         case .incomplete:
             return // unfinished as an expression or as statements: keep reading lines
         case .failed(let message):
+            let chunk = pendingLines
             pendingLines = []
-            reportError(message)
+            // A line of SQL, as sqlite3 and psql take one: only a whole chunk of one line
+            // that Lua refused, so Lua always comes first.
+            if chunk.count == 1, !line.hasPrefix("="), let reading = SQLAtPrompt.reading(line) {
+                switch reading {
+                case .query(let query):
+                    if case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(query)), let failure { reportError(failure.message) }
+                case .answer(let answer): reportError(answer)
+                }
+            } else {
+                reportError(message)
+            }
         case .ran(let failure):
             pendingLines = []
             if let failure {
@@ -277,6 +321,14 @@ private func endEchoedControlLine() {
     guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &mode) == 0, mode.c_lflag & tcflag_t(ECHOCTL) != 0 else { return }
     fputs("\n", stdout)
     fflush(stdout)
+}
+
+/// The terminal's height in rows when both ends are a terminal, as the pager needs them
+/// (0 otherwise: output is not paged).
+private func terminalRows() -> Int {
+    var size = winsize()
+    guard isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
+    return Int(size.ws_row)
 }
 
 /// The terminal's width in columns (0 when stdout is not a terminal).

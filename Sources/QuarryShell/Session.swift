@@ -20,6 +20,9 @@ final class Session {
     var initFile: String?
     /// `.timer on`: the REPL says how long each line took.
     var timer = false
+    /// At the REPL, `updateall` and `deleteall` without a predicate ask first (`--yes` and
+    /// `.destructive off` turn it off).
+    var asksBeforeDestroying = true
     /// Long output in the REPL goes through this (`.pager on|off`). Made when first
     /// needed: finding the pager reads the whole environment into a dictionary and
     /// searches `PATH`, 0.25 ms that a batch run, which never pages, need not pay.
@@ -80,7 +83,9 @@ final class Session {
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
         OpeningNotes.report(context.openingNotes)
-        if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
+        // `.open` of a name that is not there says so whatever its extension: a typo
+        // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
+        if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         runtime.use(context)
     }
 

@@ -36,7 +36,9 @@ struct ChartTests {
     @Test func datesLabelToTheDayWhenEveryOneIsMidnight() {
         #expect(CellText.dates([0, 86400]) == ["1970-01-01", "1970-01-02"])
         #expect(CellText.dates([0, 90]) == ["1970-01-01 00:00", "1970-01-01 00:01"])
-        #expect(CellText.number(336_776) == "336,776" && CellText.number(12.63907) == "12.6391")
+        // A value as tables show it (Lua's tostring); counts whole and grouped.
+        #expect(CellText.number(336_776) == "336,776" && CellText.number(12.63907) == "12.63907")
+        #expect(CellText.number(90.08999999999992) == "90.09")
     }
 }
 
@@ -50,12 +52,11 @@ struct TextTableTests {
             "\(table.render(format))")
     }
 
-    /// As `sqlite3` prints them: the shortest text of at most 15 significant digits, so
-    /// money keeps its cents (12615.05 is not 12615.0) and a sum's float noise goes; the
-    /// data modes keep every digit.
+    /// As Lua's `tostring` prints them (14 significant digits), so money keeps its cents
+    /// (12615.05 is not 12615.0) and a sum's float noise goes; CSV and JSON keep every digit.
     @Test func numbersPrintInFullInEveryMode() {
         let table = TextTable(headers: ["x"], values: [[.real(1.0 / 3)], [.real(12345.678912)], [.null]])
-        #expect(table.render(mode: .table) == "x\n-----------------\n0.333333333333333\n     12345.678912\nnil")
+        #expect(table.render(mode: .table) == "x\n----------------\n0.33333333333333\n    12345.678912\nnil")
         let money = TextTable(headers: ["total"], values: [[.real(12615.05)], [.real(267868.18)], [.real(195.1)], [.real(3)]])
         #expect(money.render(mode: .table) == "total\n---------\n 12615.05\n267868.18\n    195.1\n      3.0")
         #expect(table.render(mode: .csv) == "x\n0.3333333333333333\n12345.678912\n")

@@ -19,7 +19,9 @@ import Testing
     }
 
     @Test func linesSpanningTheWholeDoubleRangeDraw() {
-        var style = ChartStyle(width: 20, unicode: false)
+        // Labels as Lua writes the largest double (1.7976931348623e+308, 20 columns): 30
+        // columns leave the plot 7.
+        var style = ChartStyle(width: 30, unicode: false)
         style.height = 2
         let max = Double.greatestFiniteMagnitude
         // Two x at the ends of the range, y from -max to max: columns at the bottom and the top.

@@ -3,40 +3,60 @@ import QuarryFormat
 import QuarryModel
 import Testing
 
-/// Floating values in tables, as `sqlite3` shows them: at most 15 significant digits, so a
-/// sum's float noise goes, while exports and the line mode keep the exact value (issue 63).
+/// Floating values where a person reads them (tables, the line mode, charts) as Lua's
+/// `tostring` writes them (`%.14g`), so a table, `print` and `=expr` agree; CSV and JSON
+/// keep the shortest text that reads back as the same double (issue 80).
 @Suite struct RealDisplayTests {
-    @Test func aSumsFloatNoiseIsRoundedTo15Digits() {
+    @Test func aSumsFloatNoiseReadsAsLuaPrintsIt() {
+        #expect(CellText.real(90.08999999999992) == "90.09")
         #expect(CellText.real(523.0600000000002) == "523.06")
         #expect(CellText.real(2328.600000000004) == "2328.6")
         #expect(CellText.real(0.1 + 0.2) == "0.3")
-        #expect(CellText.real(1.0 / 3) == "0.333333333333333")
+        // 14 significant digits, as tostring(1/3) is 0.33333333333333.
+        #expect(CellText.real(1.0 / 3) == "0.33333333333333")
+        #expect(CellText.real(29.8478260869565) == "29.847826086956")
         // Integral after rounding: shown as Lua shows floats.
         #expect(CellText.real(2.9999999999999996) == "3.0")
     }
 
-    @Test func valuesOf15DigitsOrFewerStayAsTheyAre() {
+    @Test func valuesOf14DigitsOrFewerStayAsTheyAre() {
         #expect(CellText.real(12615.05) == "12615.05")
         #expect(CellText.real(267868.18) == "267868.18")
         #expect(CellText.real(3) == "3.0")
         #expect(CellText.real(-0.5) == "-0.5")
-        #expect(CellText.real(1e20) == Value.format(1e20))
+        #expect(CellText.real(-3) == "-3.0")
+        // As Lua: an exponent past 14 digits, without a ".0".
+        #expect(CellText.real(1e15) == "1e+15")
+        #expect(CellText.real(1e20) == "1e+20")
         #expect(CellText.real(.infinity) == "inf" && CellText.real(-.infinity) == "-inf" && CellText.real(.nan) == "nan")
-        // Near the largest double, 15 digits read back as infinity: the text stays.
-        #expect(CellText.real(.greatestFiniteMagnitude) == "1.79769313486232e+308")
+        #expect(CellText.real(.greatestFiniteMagnitude) == "1.7976931348623e+308")
     }
 
-    @Test func tablesRoundAndDataModesKeepTheExactValue() {
-        let noisy = 2328.600000000004
-        let exact = Value.format(2328.600000000004)
-        #expect(exact.count > "2328.6".count, "\(exact)")
+    @Test func summariesAndHistogramEdgesShowSixSignificantDigits() {
+        #expect(CellText.significant(29.8478260869565, digits: 6) == "29.8478")
+        #expect(CellText.significant(17.0112776325363, digits: 6) == "17.0113")
+        #expect(CellText.significant(6.49693123, digits: 6) == "6.49693")
+        // The integral part stays whole, without an exponent.
+        #expect(CellText.significant(45763470.0055658, digits: 6) == "45763470.0")
+        #expect(CellText.significant(4, digits: 6) == "4.0")
+        #expect(CellText.significant(0, digits: 6) == "0.0")
+        #expect(CellText.significant(-0.000012345678, digits: 6) == "-1.23457e-05")
+        // Histogram edges: the same digits, no ".0" and no grouping, every label alike.
+        #expect(CellText.edge(1071) == "1071" && CellText.edge(661806.2) == "661806" && CellText.edge(91.4) == "91.4")
+        #expect(CellText.edge(-43) == "-43")
+    }
+
+    @Test func tablesAndTheLineModeReadAsLuaAndDataModesKeepTheExactValue() {
+        let noisy = 90.08999999999992
+        let exact = Value.format(noisy)
+        #expect(exact == "90.08999999999992", "\(exact)")
         let table = TextTable(headers: ["total"], values: [[.real(noisy)], [.real(12615.05)]])
-        #expect(table.render(mode: .table) == "total\n--------\n  2328.6\n12615.05", "\(table.render(mode: .table))")
-        #expect(table.render(mode: .box).contains("│   2328.6 │"), "\(table.render(mode: .box))")
-        #expect(table.render(mode: .markdown).contains("| 2328.6 |"), "\(table.render(mode: .markdown))")
+        #expect(table.render(mode: .table) == "total\n--------\n   90.09\n12615.05", "\(table.render(mode: .table))")
+        #expect(table.render(mode: .box).contains("│    90.09 │"), "\(table.render(mode: .box))")
+        #expect(table.render(mode: .markdown).contains("| 90.09 |"), "\(table.render(mode: .markdown))")
+        #expect(table.render(mode: .line).contains("total = 90.09"), "\(table.render(mode: .line))")
         #expect(table.render(mode: .csv) == "total\n\(exact)\n12615.05", "\(table.render(mode: .csv))")
         #expect(table.render(mode: .json).contains(exact), "\(table.render(mode: .json))")
-        #expect(table.render(mode: .line).contains("total = \(exact)"), "\(table.render(mode: .line))")
         // One object, and grouped rows, as the REPL prints them.
         var format = TableFormat()
         format.width = 80
@@ -44,5 +64,12 @@ import Testing
         #expect(record.hasSuffix("I/1 | 2328.6"), "\(record)")
         let rows = TextTable.rows(headers: ["g", "sum"], values: [[.text("a"), .real(523.0600000000002)]], format: format).render(format)
         #expect(rows.contains("a | 523.06"), "\(rows)")
+    }
+
+    @Test func aTableOfSummariesShowsSixDigitsAndItsCSVEveryDigit() {
+        var table = TextTable(headers: ["column", "mean"], values: [[.text("n"), .real(29.8478260869565)]])
+        table.digits = 6
+        #expect(table.render(mode: .table).hasSuffix("n      | 29.8478"), "\(table.render(mode: .table))")
+        #expect(table.render(mode: .csv).hasSuffix("n,29.8478260869565"), "\(table.render(mode: .csv))")
     }
 }

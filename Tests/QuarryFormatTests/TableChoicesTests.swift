@@ -27,10 +27,14 @@ import Testing
         #expect(lines[0] == "id        | W/1", "\(text)")
         #expect(lines[12] == "column_12 | 12000", "\(text)")
         #expect(!text.contains("+") && !text.contains("…"), "nothing cut or left out: \(text)")
-        // A long value is not cut at 40 characters when the line has room for it.
+        // A long value is not cut at 40 characters when the line has room for it: a
+        // one-row table, the value whole (issue 80); one past the line, one key per line (cut).
         let long = String(repeating: "x", count: 50)
         let one = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(long)], format: format(width: 80))
-        #expect(one.contains(long) && one.split(separator: "\n").count == 2, "\(one)")
+        #expect(one.contains(long) && one.split(separator: "\n").count == 3, "\(one)")
+        let longer = String(repeating: "x", count: 78)
+        let two = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(longer)], format: format(width: 80))
+        #expect(two.hasSuffix("…") && two.split(separator: "\n").count == 2, "\(two)")
         // Nil stays visible.
         let empty = TextTable.record(headers: ["id", "text"], values: [.text("L/2"), .null], format: format(width: 9))
         #expect(empty.split(separator: "\n").last == "text | nil", "\(empty)")

@@ -22,6 +22,9 @@ final class WatchRowsView {
     private var runs = 0
 
     init(format: TableFormat, markSeconds: Double = WatchView.markSeconds, run: @escaping () throws -> DictionaryRows) {
+        // A live view is drawn in place, never paged: it fits the terminal as it is.
+        var format = format
+        format.pagerRows = 0
         self.format = format
         self.markSeconds = markSeconds
         self.run = run

@@ -20,6 +20,9 @@ final class WatchView {
 
     init(results: FetchResults, format: TableFormat, markSeconds: Double = WatchView.markSeconds, screen: any ConsoleScreen) {
         self.results = results
+        // A live view is drawn in place, never paged: it fits the terminal as it is.
+        var format = format
+        format.pagerRows = 0
         self.format = format
         self.markSeconds = markSeconds
         self.screen = screen

@@ -35,3 +35,29 @@ func rememberedHeaders(_ state: OpaquePointer, _ index: Int32, count: Int) -> [S
     quarry_pop(state, 2)
     return headers?.count == count ? headers : nil
 }
+
+/// Rows whose floating values print to six significant digits (summarize()'s statistics,
+/// `29.8478`, so quartiles stay on the screen); the rows keep the exact values, and CSV,
+/// JSON and exports write them whole. Kept as the headers are.
+private let digitsKey = "quarry.rowdigits"
+
+/// Marks the rows list at `index` as printing its floating values to `digits` digits.
+func rememberDigits(_ state: OpaquePointer, _ index: Int32, _ digits: Int) {
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, digitsKey)
+    lua_pushvalue(state, rows)
+    lua_pushinteger(state, lua_Integer(digits))
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The significant digits remembered for the rows list at `index` (nil: as Lua writes floats).
+func rememberedDigits(_ state: OpaquePointer, _ index: Int32) -> Int? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, digitsKey)
+    lua_pushvalue(state, rows)
+    let digits = lua_rawget(state, -2) == LUA_TNUMBER ? Int(quarry_tointeger(state, -1, nil)) : nil
+    quarry_pop(state, 2)
+    return digits
+}

@@ -93,7 +93,10 @@ let swiftDispatcher: quarry_dispatcher = { state, context in
     }
     let text: String
     let addsPosition: Bool
-    if let error = thrown as? any QuarryError {
+    if let error = thrown as? LuaError, let numbered = numberedAsLuaDoes(error, state) {
+        text = ErrorRendering.oneLine(numbered)
+        addsPosition = numbered.addsPosition
+    } else if let error = thrown as? any QuarryError {
         // Lua, store, predicate and fetch errors alike: one renderer, and the script
         // position in front unless the message carries it already.
         text = ErrorRendering.oneLine(error)
@@ -109,6 +112,26 @@ let swiftDispatcher: quarry_dispatcher = { state, context in
     if addsPosition { lua_concat(state, 2) }
     runtime.raisedErrors.record(thrown, as: luaString(state, -1))
     return Int32(QUARRY_RERAISE)
+}
+
+/// An argument error of a call written with a colon (`Track:updateall(...)`) numbered as
+/// lauxlib's `luaL_argerror` numbers it: from the first argument after the colon, `self`
+/// not counted (`("x"):rep()` is `#1`), and `self` itself is "calling 'f' on bad self".
+/// Nil for any other error, or a call that is not a method call.
+private func numberedAsLuaDoes(_ error: LuaError, _ state: OpaquePointer) -> LuaError? {
+    guard case .badArgument(let index, let function) = error.kind else { return nil }
+    var record = lua_Debug()
+    guard lua_getstack(state, 0, &record) != 0, lua_getinfo(state, "n", &record) != 0, let namewhat = record.namewhat,
+        String(cString: namewhat) == "method"
+    else { return nil }
+    var numbered = error
+    if index <= 1 {
+        numbered.kind = .other
+        numbered.detail = "calling '\(function)' on bad self (\(error.detail))"
+    } else {
+        numbered.kind = .badArgument(index: index - 1, function: function)
+    }
+    return numbered
 }
 
 func pushString(_ state: OpaquePointer, _ text: String) {

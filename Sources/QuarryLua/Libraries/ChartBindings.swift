@@ -27,7 +27,7 @@ enum ChartBindings {
         }
         let (type, buckets, nonFinite) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
-        let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.number)
+        let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.edge)
         let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }
         let total = buckets.reduce(0) { $0 + $1.count }
         return call.push(
@@ -42,7 +42,7 @@ enum ChartBindings {
         return call.push(
             Chart.bars(
                 title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
-                labels: rows.rows.map { $0[labelColumn].displayString }, values: values, style: runtime.chartStyle))
+                labels: rows.rows.map { CellText.display($0[labelColumn]) }, values: values, style: runtime.chartStyle))
     }
 
     static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
@@ -172,6 +173,7 @@ enum SchemaBindings {
         let entity = try runtime.entityName(call)
         let (predicate, next) = try runtime.batchPredicate(call, entity: entity)
         try call.table(next)
+        guard try confirmsEveryRow(runtime, "update", entity, predicate) else { return call.push(0) }
         var values: [String: Value] = [:]
         let description = try? runtime.context.entity(named: entity)
         for key in LuaTable.stringKeys(call.state, next).keys {
@@ -193,11 +195,25 @@ enum SchemaBindings {
     static func luaEntityDeleteall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
         let (predicate, _) = try runtime.batchPredicate(call, entity: entity)
+        guard try confirmsEveryRow(runtime, "delete", entity, predicate) else { return call.push(0) }
         let n: Int
         n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(n)
+    }
+
+    /// A batch request without a predicate changes every row at once, past `rollback()`:
+    /// at an interactive prompt it asks first (`delete all 275 rows of notes? [y/N]`), as
+    /// pgcli asks before a destructive statement without a condition. True when it may
+    /// go on (a predicate, no one to ask, no rows, or yes); a no says nothing was changed.
+    private static func confirmsEveryRow(_ runtime: QuarryRuntime, _ verb: String, _ entity: String, _ predicate: Predicate?) throws -> Bool {
+        guard predicate == nil, let confirm = runtime.settings.confirm else { return true }
+        let rows = try FetchRequest(entityName: entity).count(in: runtime.context)
+        guard rows > 0 else { return true }
+        if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)?") { return true }
+        runtime.writeNotice("note: nothing \(verb)d (a predicate names the rows to \(verb); .destructive off stops asking)")
+        return false
     }
 
     static func luaEntitySwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -36,6 +36,7 @@ enum SeeingBindings {
         // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
         let headers = AttributeSummary.headers(summaries)
         if headers != AttributeSummary.columns { rememberHeaders(call.state, -1, headers) }
+        rememberDigits(call.state, -1, 6)
         return 1
     }
 
@@ -60,6 +61,8 @@ enum SeeingBindings {
         if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
         guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
-        return call.push(TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat).render(runtime.tableFormat))
+        var table = TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat)
+        table.digits = rememberedDigits(call.state, 1)
+        return call.push(table.render(runtime.tableFormat))
     }
 }

@@ -47,27 +47,75 @@ enum ValueBindings {
         return 1
     }
 
+    /// help(fn), help("name"), help("Item:updateall"), help(Item.updateall): the usage,
+    /// what it does and an example, wrapped to the terminal; help(): what has help. At the
+    /// prompt the REPL prints the text returned; in a script or `-e`, where a value called
+    /// for alone is dropped, help prints it too, so `help(sql)` shows something there.
     static func luaHelp(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        var name: String?
+        let text = try helpText(runtime, call)
+        if !runtime.settings.atPrompt { runtime.console.write(text + "\n") }
+        return call.push(text)
+    }
+
+    private static func helpText(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> String {
+        let width = runtime.tableFormat.width
+        let entries: [FunctionHelp]
         if call.type(1) == LUA_TSTRING {
-            name = luaString(call.state, 1)
-        } else if !call.isNoneOrNil(1) {
-            // The name of the global function that is this value.
-            quarry_pushglobaltable(call.state)
-            lua_pushnil(call.state)
-            while lua_next(call.state, -2) != 0 {
-                if lua_type(call.state, -2) == LUA_TSTRING, lua_rawequal(call.state, -1, 1) != 0 { name = luaString(call.state, -2) }
-                quarry_pop(call.state, 1)
+            let name = luaString(call.state, 1)
+            entries = FunctionHelp.lookup(name)
+            guard !entries.isEmpty else {
+                let names = FunctionHelp.all.map(\.name) + FunctionHelp.methods.map(\.name)
+                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: names))
             }
-            quarry_pop(call.state, 1)
+        } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
+            // help(updateall): the name holds nothing here, so the value given is nil.
+            return
+                #"help was given nil: the name typed holds no value here (a method is no global: help("updateall"), help("Item:updateall") or help(Item.updateall)); help() lists everything that has help"#
+        } else if !call.isNoneOrNil(1) {
+            entries = helpOfValue(runtime, call)
+            guard !entries.isEmpty else {
+                throw call.argumentError(1, "no help for this \(call.typeName(1)) (help() lists the functions and methods that have help)")
+            }
+        } else {
+            let methods = FunctionHelp.methods.map { "\($0.kind ?? ""):\($0.name)" }
+            let lines = [
+                #"methods, as help("Item:updateall") or help(r.configure) takes them: "# + methods.joined(separator: ", "),
+                "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", ")
+            ]
+            // The functions' list stays one line, the last, as scripts read it.
+            return (FunctionHelp.wrapped(lines[0], width: width > 20 ? width : 80) + [lines[1]]).joined(separator: "\n")
         }
-        guard let name else {
-            return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
+        return entries.map { $0.text(width: width) }.joined(separator: "\n\n")
+    }
+
+    /// The help of the function at argument 1: a global's (by the global's name), else the
+    /// method it is (`Item.updateall`, `r.configure`), found in each kind's methods.
+    private static func helpOfValue(_ runtime: QuarryRuntime, _ call: LuaCall) -> [FunctionHelp] {
+        let state = call.state
+        var name: String?
+        quarry_pushglobaltable(state)
+        lua_pushnil(state)
+        while lua_next(state, -2) != 0 {
+            if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 { name = luaString(state, -2) }
+            quarry_pop(state, 1)
         }
-        guard let help = FunctionHelp.named(name) else {
-            throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: FunctionHelp.all.map(\.name)))
+        quarry_pop(state, 1)
+        if let name, !FunctionHelp.lookup(name).isEmpty { return FunctionHelp.lookup(name) }
+        for kind in UserdataKind.allCases {
+            runtime.pushMethods(kind)
+            var method: String?
+            lua_pushnil(state)
+            while lua_next(state, -2) != 0 {
+                if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 { method = luaString(state, -2) }
+                quarry_pop(state, 1)
+            }
+            quarry_pop(state, 1)
+            if let method {
+                let found = FunctionHelp.methods.filter { $0.name == method && $0.kind == kind.rawValue }
+                return found.isEmpty ? FunctionHelp.methods.filter { $0.name == method } : found
+            }
         }
-        return call.push(help.text)
+        return []
     }
 
     static func luaTypeof(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

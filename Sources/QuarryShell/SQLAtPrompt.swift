@@ -1,0 +1,45 @@
+/// A line typed at the prompt that Lua refused and that reads as SQL, as a person used to
+/// sqlite3, psql, litecli or the DuckDB shell types it: a query runs as `sql()` would, and
+/// a statement that writes is answered with the Lua that does the same here. Only at an
+/// interactive prompt, and only after Lua refused the line: `select(2, ...)` stays Lua, and
+/// scripts stay pure Lua.
+enum SQLAtPrompt {
+    /// What to do with a line Lua refused.
+    enum Reading: Equatable {
+        /// A query: run it as `sql()` would and print its rows.
+        case query(String)
+        /// A statement that writes: one line saying what does it here.
+        case answer(String)
+    }
+
+    /// Statements `sql()` runs (it refuses any that would write).
+    static let queryWords: Set<String> = ["SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"]
+
+    /// What writes here instead of each statement that writes.
+    static let answers: [String: String] = [
+        "INSERT": #"sql() only reads: here a row is added with Entity:new{ key = value, ... }, then save()"#,
+        "UPDATE": #"sql() only reads: here o.key = value, then save(); or Entity:updateall("pred", { args }, { key = value })"#,
+        "DELETE": #"sql() only reads: here o:delete(), then save(); or Entity:deleteall("pred", { args })"#,
+        "CREATE": #"sql() only reads: here a table is made with entity "Name" { key = "type", ... }"#,
+        "DROP": #"sql() only reads: here Entity:deleteall() empties a table; entity "Name" { ... } again drops attributes"#,
+        "ALTER": #"sql() only reads: here entity "Name" { ... } again migrates a table in place (renamedFrom = "old" renames)"#
+    ]
+
+    /// How `line` reads as SQL (nil: it does not start with a statement's first word).
+    static func reading(_ line: String) -> Reading? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        let word = String(text.prefix { $0.isLetter }).uppercased()
+        // The word alone, or followed by what may follow it (`SELECT*`, `VALUES(1)`).
+        guard !word.isEmpty, text.dropFirst(word.count).first.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true else { return nil }
+        if queryWords.contains(word) { return .query(text) }
+        return answers[word].map(Reading.answer)
+    }
+
+    /// The Lua chunk that runs `query` as `sql()` and prints its rows, as `=sql(...)` would.
+    static func chunk(_ query: String) -> String {
+        var text = query
+        // SQLite takes one statement: a closing semicolon, as psql wants one, is no second.
+        while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
+        return "return sql(" + luaQuote(text) + ")"
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import QuarryFormat
+import QuarryModel
+import Testing
+
+/// Wide data in view (issue 80): a text column takes what the terminal leaves, a cap only
+/// when the table would not fit (shared fairly), `.width N` sets one (0: none), and a table
+/// a pager takes is laid out whole.
+@Suite struct WideTableTests {
+    private let url = "https://example.com/" + String(repeating: "a", count: 70)
+
+    @Test func aLongTextTakesTheTerminalsWidthWhenTheTableFits() {
+        var format = TableFormat()
+        format.width = 160
+        let table = TextTable(headers: ["id", "url"], values: [[.integer(1), .text(url)]])
+        let text = table.render(format)
+        #expect(text.contains(url) && !text.contains("…"), "\(text)")
+        // Off a terminal, as before: 40 columns.
+        #expect(table.render(TableFormat()).contains("…"))
+    }
+
+    @Test func aTableTooWideIsCappedFairlyBeforeAnyColumnIsLeftOut() {
+        var format = TableFormat()
+        format.width = 120
+        let long = String(repeating: "m", count: 80)
+        let table = TextTable(headers: ["a", "b", "n"], values: [[.text(url), .text(long), .integer(7)]])
+        let lines = table.render(format).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 120 }, "\(lines)")
+        #expect(!lines.contains { $0.contains("+1 column") }, "every column kept: \(lines)")
+        // Both wide columns gave up the same: each is cut to the same width.
+        let cells = lines[2].components(separatedBy: " | ")
+        #expect(cells.count == 3 && cells[0].count == cells[1].count && cells[0].hasSuffix("…"), "\(lines)")
+        #expect(TextTable.cap([90, 80, 1], headers: [1, 1, 1], room: 114, format: format) == 56)
+        #expect(TextTable.cap([90, 80, 1], headers: [1, 1, 1], room: 300, format: format) == nil)
+        // Too wide even at 40: columns past the edge are left out, as ever.
+        #expect(TextTable.cap([90, 80, 70, 60], headers: [1, 1, 1, 1], room: 100, format: format) == 40)
+    }
+
+    @Test func dotWidthSetsTheCapAndZeroRemovesIt() {
+        var format = TableFormat()
+        format.width = 160
+        format.textWidth = 10
+        let table = TextTable(headers: ["url"], values: [[.text(url)]])
+        #expect(table.render(format).contains("https://e…"), "\(table.render(format))")
+        format.textWidth = 0
+        format.width = 40
+        let whole = table.render(format)
+        #expect(whole.contains(url), "\(whole)")
+    }
+
+    @Test func aTableForThePagerIsLaidOutWhole() {
+        var format = TableFormat()
+        format.width = 30
+        format.pagerRows = 5
+        let headers = ["first_column", "second_column", "third_column"]
+        let rows: [[Value]] = (1...10).map { [.integer(Int64($0)), .text(url), .text("x")] }
+        let paged = TextTable(headers: headers, values: rows).render(format)
+        #expect(paged.contains("third_column") && paged.contains(url) && !paged.contains("+1 column"), "\(paged)")
+        // Short enough for the screen: it fits the terminal as before.
+        let short = TextTable(headers: headers, values: Array(rows.prefix(2))).render(format)
+        #expect(short.contains("… +") && !short.contains(url), "\(short)")
+    }
+}
