@@ -76,6 +76,19 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: json)) != nil, "not valid JSON: \(text)")
     }
 
+    /// Exported to JSON (`{"$bytes": ...}`) and imported again into a new file, text that
+    /// is not UTF-8 comes back byte for byte, as TEXT, beside the UTF-8 text.
+    @Test func textThatIsNotUTF8MakesTheJSONRoundTrip() async throws {
+        let sandbox = try Sandbox()
+        let shell = try await Self.file(sandbox)
+        let export = try await sandbox.quarry(["b.db", "-e", #"export(fetch{ "t", sort = { "id" } }, "out.json")"#])
+        try #require(export.status == 0, "\(export)")
+        let imported = try await sandbox.quarry(["c.db", "-e", #"import("out.json", { entity = "t" }) save()"#])
+        try #require(imported.status == 0, "\(imported)")
+        let rows = try await sandbox.run(shell, [sandbox.path("c.db"), "SELECT hex(h) || '|' || typeof(h) || '|' || n FROM t ORDER BY n"])
+        #expect(rows.stdout == "FF00FE41|text|1\n41FE42|text|2\n706C61696E|text|3\n", "\(rows) \(imported)")
+    }
+
     /// Printed, an object, results, `sql()` rows and a summary show the invalid bytes as
     /// `\xFF` escapes: the output is UTF-8, and no raw invalid byte reaches the terminal.
     @Test func textThatIsNotUTF8IsPrintedEscaped() async throws {

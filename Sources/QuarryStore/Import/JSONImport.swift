@@ -274,6 +274,13 @@ struct JSONImport {
             return .integer(n.int64Value)
         case let s as String: return .text(s)
         default:
+            // Text that is not UTF-8, as export writes it to JSON (`{"$bytes": base64}`):
+            // its bytes again.
+            if let object = any as? [String: Any], object.count == 1, let encoded = object["$bytes"] as? String,
+                let bytes = Data(base64Encoded: encoded)
+            {
+                return .textBytes([UInt8](bytes))
+            }
             let json = try JSONSerialization.data(withJSONObject: any, options: [.sortedKeys])
             return .text(String(decoding: json, as: UTF8.self))
         }
