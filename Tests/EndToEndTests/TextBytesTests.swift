@@ -76,14 +76,16 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: json)) != nil, "not valid JSON: \(text)")
     }
 
-    /// Exported to JSON (`{"$bytes": ...}`) and imported again into a new file, text that
-    /// is not UTF-8 comes back byte for byte, as TEXT, beside the UTF-8 text.
-    @Test func textThatIsNotUTF8MakesTheJSONRoundTrip() async throws {
+    /// Exported to JSON (`{"$bytes": ...}`) or CSV (the bytes as stored) and imported again
+    /// into a new file, text that is not UTF-8 comes back byte for byte, as TEXT, beside
+    /// the UTF-8 text.
+    @Test(arguments: ["json", "csv"])
+    func textThatIsNotUTF8MakesTheRoundTrip(format: String) async throws {
         let sandbox = try Sandbox()
         let shell = try await Self.file(sandbox)
-        let export = try await sandbox.quarry(["b.db", "-e", #"export(fetch{ "t", sort = { "id" } }, "out.json")"#])
+        let export = try await sandbox.quarry(["b.db", "-e", #"export(fetch{ "t", sort = { "id" } }, "out.\#(format)")"#])
         try #require(export.status == 0, "\(export)")
-        let imported = try await sandbox.quarry(["c.db", "-e", #"import("out.json", { entity = "t" }) save()"#])
+        let imported = try await sandbox.quarry(["c.db", "-e", #"import("out.\#(format)", { entity = "t" }) save()"#])
         try #require(imported.status == 0, "\(imported)")
         let rows = try await sandbox.run(shell, [sandbox.path("c.db"), "SELECT hex(h) || '|' || typeof(h) || '|' || n FROM t ORDER BY n"])
         #expect(rows.stdout == "FF00FE41|text|1\n41FE42|text|2\n706C61696E|text|3\n", "\(rows) \(imported)")

@@ -284,6 +284,9 @@ struct CSVImport {
             return .blob(Array(b))
         case .string, .uuid, .json:
             guard let text = String(validating: b, as: UTF8.self) else {
+                // Text that is not UTF-8 goes into a string as its bytes, whatever they are,
+                // as export writes a TEXT cell another program stored.
+                if attribute.type == .string { return .textBytes(Array(b)) }
                 throw StoreError.importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' is not valid UTF-8")
             }
             if attribute.type == .string {
