@@ -6,6 +6,7 @@ import PackageDescription
 // (→ QuarrySwiftInput, `#Predicate` read with swift-syntax) → QuarryFetch
 // → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Quarry",
@@ -50,9 +51,9 @@ let package = Package(
         // libpq, loaded when a PostgreSQL store is opened (see its header for why not linked).
         .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
         // The model: entities, values, engine-neutral errors, JSON and the I/O helpers.
-        .target(name: "QuarryModel", dependencies: ["CQuarrySignals", .product(name: "BigInt", package: "BigInt")], swiftSettings: swift5),
+        .target(name: "QuarryModel", dependencies: ["CQuarrySignals", .product(name: "BigInt", package: "BigInt")], swiftSettings: swift6),
         // Core Data's model files: XML, keyed archives, Swift source.
-        .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CQuarryXML", "CZlib"], swiftSettings: swift5),
+        .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CQuarryXML", "CZlib"], swiftSettings: swift6),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
         .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift5),
         // The core: the context, objects, the stores' protocol, the layouts written once, import.

@@ -108,6 +108,8 @@ package struct DecodedModelCache {
     }
 
     /// The note for a cache folder not used, once a process (`takeNote`).
+    /// `nonisolated(unsafe)`: stores are opened, and notes taken, on the shell's one thread;
+    /// the worst a race could do is say the note twice or not at all.
     private nonisolated(unsafe) static var distrust: String?
     package nonisolated(unsafe) static var distrustSaid = false
 

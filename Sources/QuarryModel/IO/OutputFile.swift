@@ -108,7 +108,9 @@ public final class OutputFile {
         path = "-"
         self.operation = operation
         buffer.reserveCapacity(Self.chunkSize)
-        fflush(stdout)
+        // Every stream, standard output among them (`stdout` itself is a global Swift 6
+        // cannot prove safe).
+        fflush(nil)
         descriptor = dup(STDOUT_FILENO)
         mode = .direct
         guard descriptor >= 0 else { throw StoreError.cannotWrite(operation: operation, path: "standard output", reason: Self.reason(errno)) }

@@ -348,5 +348,6 @@ enum DecimalDigits {
     }
 
     private static let powersLock = NSLock()
+    /// `nonisolated(unsafe)`: read and grown only under `powersLock` (`power(_:)`).
     nonisolated(unsafe) private static var powers: [BigUInt] = [BigUInt(wordPower)]
 }
