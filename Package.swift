@@ -104,7 +104,7 @@ let package = Package(
             ], swiftSettings: swift5),
         .target(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift5),
         .target(
@@ -121,7 +121,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ], swiftSettings: swift5),
         .executableTarget(
-            name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift5,
+            name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift6,
             linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
 
         // What several test targets share (a seeded random generator).
