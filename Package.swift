@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers, each depending only on those below it:
@@ -6,7 +6,7 @@ import PackageDescription
 // (→ QuarrySwiftInput, `#Predicate` read with swift-syntax) → QuarryFetch
 // → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Quarry",
