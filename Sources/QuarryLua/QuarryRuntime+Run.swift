@@ -328,7 +328,14 @@ private let prelude = #"""
     local readHistory, prune = quarry.__history, quarry.__prune
     quarry.__history, quarry.__prune = nil, nil
     rawset(_G, "__history", nil); rawset(_G, "__prune", nil)
-    local history = setmetatable({ prune = function(token) return prune(token) end },
+    -- The binding's own name (__prune) is no name a person wrote: checked here, as 'prune'.
+    local history = setmetatable({ prune = function(token)
+        if math.type(token) ~= "integer" then
+          error("bad argument #1 to 'prune' (a history token expected, got " .. (token == nil and "no value" or type(token))
+            .. "; historytoken() gives the current one)", 2)
+        end
+        return prune(token)
+      end },
       { __call = function(_, options) return readHistory(options) end })
     quarry.history = history
     rawset(_G, "history", history)

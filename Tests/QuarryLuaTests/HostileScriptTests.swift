@@ -90,6 +90,16 @@ import Testing
         #expect(h.error(#"date("9999-12-31T23:59:59.9999Z")"#).contains("is outside the years 0001 to 9999"))
     }
 
+    /// `history.prune` without a token names itself and the way to a token, not the
+    /// internal binding behind it.
+    @Test func historyPruneWithoutATokenNamesItself() throws {
+        let h = try Harness()
+        let message = h.error("history.prune()")
+        #expect(message.contains("bad argument #1 to 'prune'") && message.contains("historytoken()"), "\(message)")
+        #expect(!message.contains("__prune"), "\(message)")
+        #expect(h.error(#"history.prune("x")"#).contains("got string"))
+    }
+
     @Test func deeplyNestedPredicatesAreAnErrorNotACrash() throws {
         let h = try Harness()
         h.run(#"entity "Item" { n = "int64" }"#)
