@@ -94,7 +94,7 @@ final class REPL {
             write_history(historyPath)
         }
 
-        guardExit()
+        installPromptHooks()
         if isatty(STDIN_FILENO) != 0 {
             // The store a URL opened is named, its password left out; any other is SQLite.
             let store = runtime.openedContext?.engineDescription ?? "SQLite"
@@ -198,11 +198,12 @@ final class REPL {
         append_history(1, historyPath)
     }
 
-    /// `os.exit()` at the prompt says what `.quit` says of pending changes, raised as its
-    /// error, instead of dropping them unsaid; the same call again, with the same changes
-    /// pending, quits. `updateall` and `deleteall` without a predicate ask first, unless
-    /// `--yes` or `.destructive off` said not to.
-    private func guardExit() {
+    /// What the runtime does differently at a prompt: `os.exit()` says what `.quit` says of
+    /// pending changes, raised as its error, instead of dropping them unsaid (the same call
+    /// again, with the same changes pending, quits); `updateall` and `deleteall` without a
+    /// predicate ask first, unless `--yes` or `.destructive off` said not to; `help` leaves
+    /// its text to be printed as a line's value.
+    private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
             guard let pending = runtime.openedContext?.pendingChangesSummary, pending != warnedOf else { return nil }

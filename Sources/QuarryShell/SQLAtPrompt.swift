@@ -40,6 +40,7 @@ enum SQLAtPrompt {
         var text = query
         // SQLite takes one statement: a closing semicolon, as psql wants one, is no second.
         while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
-        return "return sql(" + luaQuote(text) + ")"
+        // quarry.sql: a script that took the global name for its own still gets SQL here.
+        return "return quarry.sql(" + luaQuote(text) + ")"
     }
 }

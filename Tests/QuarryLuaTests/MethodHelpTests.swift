@@ -75,6 +75,22 @@ import Testing
         #expect(plain.components(separatedBy: "\n").dropFirst().filter { !$0.hasPrefix("  example:") }.allSatisfy { $0.count <= 80 }, "\(plain)")
     }
 
+    @Test func everyFunctionOfTheQuarryTableHasHelp() throws {
+        let h = try harness()
+        h.run(
+            #"""
+            missing = {}
+            for name, value in pairs(quarry) do
+              if type(value) == "function" and not name:find("^__") then
+                local ok, text = pcall(help, value)
+                if not ok or not text:find(name, 1, true) then missing[#missing + 1] = name end
+              end
+            end
+            table.sort(missing)
+            """#)
+        #expect(h.string("table.concat(missing, ', ')") == "")
+    }
+
     @Test func examplesAreUsageNotAssertions() {
         for entry in FunctionHelp.all + FunctionHelp.methods {
             #expect(!entry.example.contains("assert("), "\(entry.name): \(entry.example)")

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aClosingSemicolonIsNoSecondStatementAndQuotesAreKept() {
-        #expect(SQLAtPrompt.chunk("SELECT 'a\"b' ;; ") == #"return sql("SELECT 'a\"b'")"#)
+        #expect(SQLAtPrompt.chunk("SELECT 'a\"b' ;; ") == #"return quarry.sql("SELECT 'a\"b'")"#)
     }
 
     @Test func everyWritingStatementIsAnsweredWithTheLuaForIt() {

@@ -128,7 +128,7 @@ extension QuarryRuntime {
             entityName = handle.name
             index += 1
         } else {
-            entityName = try call.string(index)
+            entityName = resolvedEntityName(try call.string(index))
             index += 1
         }
         if let object = predicateObject(call.state, index) {
@@ -247,7 +247,9 @@ extension QuarryRuntime {
             quarry_pop(s, 1)
         }
         let template = try fetchTemplate(s, index, entity: &entityName)
-        guard let entityName else { throw LuaError("the request names no entity; write fetch{ \"Item\", ... }", operation: "fetch") }
+        guard let entityName = entityName.map(resolvedEntityName) else {
+            throw LuaError("the request names no entity; write fetch{ \"Item\", ... }", operation: "fetch")
+        }
 
         var format: String?
         var object: Predicate?

@@ -13,7 +13,7 @@ extension QuarryRuntime {
         if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) { return handle.results.request }
         if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return FetchRequest(entityName: handle.name) }
         guard call.type(index) == LUA_TSTRING else { throw call.typeError(index, expected: "results or entity name") }
-        return FetchRequest(entityName: try call.string(index))
+        return FetchRequest(entityName: resolvedEntityName(try call.string(index)))
     }
 
     /// The rows `query` gives now: when a script asks, and each time a watch redraws.

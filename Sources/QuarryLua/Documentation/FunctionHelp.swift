@@ -154,7 +154,16 @@ public struct FunctionHelp {
             name: "watch", usage: "watch(results | dictionary results | sql() rows [, { marks = seconds }])",
             summary:
                 "In the REPL, shows the results as a table and redraws it in place whenever they change (a save here, a reconfiguration, another process's commit), until Ctrl-C or q; keys 1-9 sort by a column, r reverses, n and p page. Changed rows are marked for a few seconds.",
-            example: #"watch(fetch{ "Item", sort = "-n" })"#)
+            example: #"watch(fetch{ "Item", sort = "-n" })"#),
+        FunctionHelp(
+            name: "show", usage: "quarry.show(v, ...)",
+            summary:
+                "Prints values as the REPL prints a line's values: results, objects and rows as tables (through the pager when long), anything else as Lua source; _ holds the first.",
+            example: #"quarry.show(fetch("Item", "n > 1"), count("Item"))"#),
+        FunctionHelp(
+            name: "repr", usage: "quarry.repr(v)",
+            summary: "A value as Lua source writes it (a table as its constructor, keys sorted), as the REPL shows one; a string as it is.",
+            example: #"print(quarry.repr({ 1, "a", x = 2.5 }))"#)
     ]
 
     /// `name`'s help: a function's, else a method's (`updateall`, `Item:updateall`,

@@ -92,15 +92,18 @@ enum ValueBindings {
     /// method it is (`Item.updateall`, `r.configure`), found in each kind's methods.
     private static func helpOfValue(_ runtime: QuarryRuntime, _ call: LuaCall) -> [FunctionHelp] {
         let state = call.state
-        var name: String?
-        quarry_pushglobaltable(state)
-        lua_pushnil(state)
-        while lua_next(state, -2) != 0 {
-            if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 { name = luaString(state, -2) }
+        // A global's name, else a field's of `quarry` (quarry.show).
+        for table in 0..<2 {
+            var name: String?
+            if table == 0 { quarry_pushglobaltable(state) } else { runtime.pushQuarryTable() }
+            lua_pushnil(state)
+            while lua_next(state, -2) != 0 {
+                if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 { name = luaString(state, -2) }
+                quarry_pop(state, 1)
+            }
             quarry_pop(state, 1)
+            if let name, !FunctionHelp.lookup(name).isEmpty { return FunctionHelp.lookup(name) }
         }
-        quarry_pop(state, 1)
-        if let name, !FunctionHelp.lookup(name).isEmpty { return FunctionHelp.lookup(name) }
         for kind in UserdataKind.allCases {
             runtime.pushMethods(kind)
             var method: String?
