@@ -44,9 +44,11 @@ extension QuarryRuntime {
     }
 
     /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, a format string or a
-    /// predicate object),
-    /// its arguments table, and the index of the next argument.
-    func batchPredicate(_ call: LuaCall, entity: String) throws -> (Predicate?, Int32) {
+    /// predicate object), its arguments table, and the index of the next argument.
+    /// `valuesFollow` says a table of values may come third without arguments (updateall);
+    /// without it (deleteall), a third argument that is not a table is refused rather than
+    /// left unread, as `deleteall("id == 1", 5)` would delete without its 5.
+    func batchPredicate(_ call: LuaCall, entity: String, valuesFollow: Bool = true) throws -> (Predicate?, Int32) {
         if let object = predicateObject(call.state, 2) {
             // A predicate object holds its arguments: what follows it is the next argument.
             return (object, 3)
@@ -61,7 +63,7 @@ extension QuarryRuntime {
             } else {
                 arguments = try predicateArguments(call.state, 3, what: "args")
             }
-        } else if !call.isNoneOrNil(3), call.argumentCount >= 4 {
+        } else if !call.isNoneOrNil(3), call.argumentCount >= 4 || !valuesFollow {
             throw call.typeError(3, expected: "table of arguments")
         }
         return (try parsePredicate(format, arguments, captures, entity: entity), 4)

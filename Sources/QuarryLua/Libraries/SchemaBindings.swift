@@ -194,7 +194,10 @@ enum SchemaBindings {
 
     static func luaEntityDeleteall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
-        let (predicate, _) = try runtime.batchPredicate(call, entity: entity)
+        let (predicate, next) = try runtime.batchPredicate(call, entity: entity, valuesFollow: false)
+        guard call.isNoneOrNil(next) else {
+            throw call.argumentError(next, "no value expected: deleteall takes a predicate and a table of its arguments")
+        }
         guard try confirmsEveryRow(runtime, "delete", entity, predicate) else { return call.push(0) }
         let n: Int
         n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)

@@ -1,0 +1,20 @@
+import QuarryLua
+import Testing
+
+/// `deleteall(pred, args)`: an argument given without its table, or one past the table,
+/// is refused by number, and nothing is deleted; `deleteall("n == 1", 5)` deleted the row
+/// without reading its 5.
+@Suite struct BatchArgumentTests {
+    @Test func deleteallRefusesArgumentsItWouldNotRead() throws {
+        let h = try Harness()
+        h.run(#"entity "T" { n = "int64" } for i = 1, 3 do T:new{ n = i } end save()"#)
+        #expect(h.error(#"T:deleteall("n == 1", 5)"#).contains("bad argument #2 to 'deleteall' (table of arguments expected, got number)"))
+        #expect(h.error(#"T:deleteall("n == %@", "abc")"#).contains("bad argument #2 to 'deleteall' (table of arguments expected, got string)"))
+        #expect(h.error(#"T:deleteall("n == %@", { 1 }, 7)"#).contains("bad argument #3 to 'deleteall'"))
+        #expect(h.error(#"T:deleteall(predicate("n == 1"), { 1 })"#).contains("bad argument #2 to 'deleteall'"))
+        #expect(h.string("T:count()") == "3")
+        #expect(h.string(#"T:deleteall("n == %@", { 1 })"#) == "1")
+        #expect(h.string(#"T:deleteall(predicate("n == 2"), nil)"#) == "1")
+        #expect(h.string("T:count()") == "1")
+    }
+}
