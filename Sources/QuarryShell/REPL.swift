@@ -242,6 +242,12 @@ final class REPL {
         }
         // Any other line than the same quit again: the next one asks again.
         if !line.trimmingCharacters(in: .whitespaces).isEmpty { warnedOfUnsavedChanges = false }
+        // A query Lua would also parse, but only to fail on a nil global, runs as SQL.
+        if pendingLines.isEmpty, let query = SQLAtPrompt.plainQuery(line) {
+            if case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(query)), let failure { reportError(failure.message) }
+            fflush(stdout)
+            return
+        }
         // `=expr` prints expr, as the lua shell has always taken it.
         pendingLines.append(pendingLines.isEmpty && line.hasPrefix("=") ? "return " + line.dropFirst() : line)
         switch runtime.evaluateLine(pendingLines.joined(separator: "\n")) {

@@ -35,6 +35,26 @@ enum SQLAtPrompt {
         return answers[word].map(Reading.answer)
     }
 
+    /// A query that is plainly SQL though Lua would also parse it (`SELECT * FROM "v"` is
+    /// Lua's `SELECT * FROM("v")`, `VALUES (1, 2)` a call), so it runs as SQL without Lua
+    /// running it first and failing on a nil global: the statement's word, a space, and
+    /// what SQL has next there. `select('#', ...)`, `values = {...}` and `explain(r)` stay
+    /// Lua.
+    static func plainQuery(_ line: String) -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        let word = String(text.prefix { $0.isLetter })
+        let rest = text.dropFirst(word.count)
+        guard let space = rest.first, space == " " || space == "\t",
+            let next = rest.first(where: { $0 != " " && $0 != "\t" })
+        else { return nil }
+        switch word.uppercased() {
+        case "SELECT": return next.isLetter || next.isNumber || "*'\"(-".contains(next) ? text : nil
+        case "VALUES": return next == "(" ? text : nil
+        case "WITH", "EXPLAIN", "PRAGMA": return next.isLetter ? text : nil
+        default: return nil
+        }
+    }
+
     /// The Lua chunk that runs `query` as `sql()` and prints its rows, as `=sql(...)` would.
     static func chunk(_ query: String) -> String {
         var text = query

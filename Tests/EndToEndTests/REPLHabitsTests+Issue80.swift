@@ -59,6 +59,10 @@ import Testing
         #expect(try await repl.enter("WITH t AS (SELECT 40 + 2 AS x) SELECT x FROM t") == ["x", "--", "42", "(1 row)"])
         let pragma = try await repl.enter("PRAGMA table_info(Sale)")
         #expect(pragma.contains { $0.contains("artist") }, "\(pragma)")
+        // A quoted name or a VALUES list, which Lua would parse too, is SQL.
+        #expect(try await repl.enter(#"select count(*) AS n from "Sale""#) == ["n", "-", "3", "(1 row)"])
+        let values = try await repl.enter("VALUES (7)")
+        #expect(values.contains { $0.trimmingCharacters(in: .whitespaces) == "7" } && values.last == "(1 row)", "\(values)")
         // Lua comes first: select() is Lua's.
         #expect(try await repl.enter("=select('#', 1, 2)") == ["2"])
         // A statement that writes: one line naming the Lua that does it, no syntax error.

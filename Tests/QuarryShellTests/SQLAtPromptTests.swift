@@ -16,6 +16,20 @@ import Testing
         #expect(SQLAtPrompt.reading("x = 1") == nil)
     }
 
+    /// Queries Lua would parse too (to fail on a nil global `FROM`), run as SQL first;
+    /// Lua that starts with the same words stays Lua.
+    @Test func queriesLuaWouldAlsoParseAreSQL() {
+        for line in [
+            #"SELECT * FROM "top_tracks""#, "select * from 'Artist'", "select 'hello'", "VALUES (1, 2)", "values (1)",
+            "with t as (select 1) select * from t", "EXPLAIN QUERY PLAN SELECT 1", "pragma table_info(t)"
+        ] {
+            #expect(SQLAtPrompt.plainQuery(line) == line, "\(line)")
+        }
+        for line in ["select('#', 1, 2)", "values = { 1, 2 }", "explain(r)", "explain (r)", "with = 1", "selection = 1", "select"] {
+            #expect(SQLAtPrompt.plainQuery(line) == nil, "\(line)")
+        }
+    }
+
     @Test func aClosingSemicolonIsNoSecondStatementAndQuotesAreKept() {
         #expect(SQLAtPrompt.chunk("SELECT 'a\"b' ;; ") == #"return quarry.sql("SELECT 'a\"b'")"#)
     }
