@@ -85,6 +85,7 @@ extension QuarryRuntime {
         let wrapper = """
             local exit, note, error = os.exit, quarry.__exitnote, error
             quarry.__exitnote = nil
+            if not exit then return end
             os.exit = function(...)
               local said = note()
               if said then error(said, 2) end

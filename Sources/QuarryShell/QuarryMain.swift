@@ -91,6 +91,15 @@ public enum QuarryMain {
         // As `lua`: with no script and standard input not a terminal, run it as one.
         if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
         let interactive = options.interactive || (!ranSomething && script == nil)
+        // os.exit() in a script or chunk says what the end of the run says of unsaved
+        // changes, then exits: scripts never ask (the REPL's own guard asks, see REPL).
+        if ranSomething || script != nil {
+            session.settings.exitNote = {
+                if let note = unsavedChangesNote(runtime) { reportNote(note) }
+                return nil
+            }
+            runtime.guardExit()
+        }
         // As lua: `arg` is set before LUA_INIT runs (the script and its arguments; with -e
         // only, arg[0] names the program), so start-up code may read it too.
         if let script {
@@ -122,15 +131,21 @@ public enum QuarryMain {
         let observerFailed = runtime.observerFailures > 0
         if interactive {
             REPL(session: session).run()
-        } else if let context = runtime.openedContext, context.hasChanges {
+        } else if let note = unsavedChangesNote(runtime) {
             // Never written without save(), as the contract says; but not dropped unsaid.
-            let pending = context.pendingChanges
-            reportNote(
-                "the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them"
-            )
+            reportNote(note)
         }
         return observerFailed ? Status.failure.rawValue : Status.success.rawValue
     }
+}
+
+/// What a batch run says when it ends (at its end or by `os.exit()`) with changes not
+/// saved; nil when there are none.
+private func unsavedChangesNote(_ runtime: QuarryRuntime) -> String? {
+    guard let context = runtime.openedContext, context.hasChanges else { return nil }
+    let pending = context.pendingChanges
+    return
+        "the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them"
 }
 
 /// Every error the shell prints goes through here, as one line: a Quarry error as its

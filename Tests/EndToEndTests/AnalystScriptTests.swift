@@ -54,6 +54,15 @@ import Testing
         #expect(count.lines == ["1\t1"] && count.stderr.isEmpty, "\(count)")
         let failed = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 2 }; error('stop')"])
         #expect(failed.status == 1 && failed.errorLines.count == 1, "\(failed)")
+        // os.exit() says the same and exits with its status; without changes it says nothing.
+        let exited = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 4 }; os.exit(3)"])
+        #expect(
+            exited.status == 3
+                && exited.errorLines == [
+                    "note: the run ended with unsaved changes (1 inserted, 0 updated, 0 deleted), not written: call save() to keep them"
+                ], "\(exited)")
+        let clean = try await sandbox.quarry(["store.db", "-e", "print(count('Item')); os.exit(true)"])
+        #expect(clean.status == 0 && clean.lines == ["1"] && clean.stderr.isEmpty, "\(clean)")
     }
 
     /// Dot-commands in a piped script run as the sqlite3 shell runs them: in their place,
