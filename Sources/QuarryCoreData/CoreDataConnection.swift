@@ -51,9 +51,3 @@ extension CoreDataStore {
         SQLiteEngine.register(CoreDataConnection.connectionExtension)
     }
 }
-
-extension CoreDataStore {
-    /// The Core Data store behind `context`, when it is one: for the Core Data layer's own
-    /// code and its tests. Layers above ask `capabilities`.
-    public static func behind(_ context: ObjectContext) -> CoreDataStore? { context.store as? CoreDataStore }
-}

@@ -212,10 +212,10 @@ public final class CoreDataStore {
     /// written. The triggers wait for this: SQLite scans its whole TEMP schema for each
     /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
     /// 190 ms a `count` took, and a session that only reads needs none of them.
-    package func willWrite(_ operation: String, in context: ObjectContext) throws {
+    package func willWrite(_ operation: String, in session: StoreSession) throws {
         guard !writeTriggersInstalled else { return }
-        try context.connection.makeAllViews()
-        try context.connection.database.writeWithoutTransaction { db in
+        try session.connection.makeAllViews()
+        try session.connection.database.writeWithoutTransaction { db in
             let triggers = entities.flatMap { mapped in
                 Self.triggers(view: mapped.entity.name, table: mapped.table, code: mapped.code, rootCode: mapped.rootCode, writes: mapped.writes)
             }

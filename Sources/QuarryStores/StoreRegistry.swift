@@ -35,7 +35,10 @@ public enum StoreRegistry {
         functions: [SQLFunction] = [], model: String? = nil
     ) throws -> ObjectContext {
         prepare()
-        if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
+        if let location, let server = server(claiming: location) {
+            let (connection, store) = try server.open(location, readOnly: readOnly)
+            return try ObjectContext(connection: connection, store: store)
+        }
         return try OpenFileRequest.open(path: location, readOnly: readOnly, functions: functions, model: model)
     }
 

@@ -13,7 +13,7 @@ import QuarryStore
 /// The file's catalog is read into the engine-neutral `ForeignSchema` (`catalog`), from
 /// which the relationships and join tables are decided as for any engine's schema.
 struct ForeignSchemaReader {
-    let context: ObjectContext
+    let session: StoreSession
     /// What an open asks once and uses many times (`Asked`): each read is a transaction
     /// of its own.
     private let asked = Asked()
@@ -22,12 +22,12 @@ struct ForeignSchemaReader {
     /// entities needs none.
     private var columnLimit: Int {
         if let known = asked.columnLimit { return known }
-        let read = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        let read = (try? session.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
         asked.columnLimit = read
         return read
     }
 
-    init(context: ObjectContext) { self.context = context }
+    init(session: StoreSession) { self.session = session }
 
     private final class Asked {
         var columnLimit: Int?
@@ -44,7 +44,7 @@ struct ForeignSchemaReader {
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views, rowNames, shadows) = try context.connection.read { db in
+        let (tables, views, rowNames, shadows) = try session.connection.read { db in
             (
                 try String.fetchAll(
                     db,
@@ -59,8 +59,8 @@ struct ForeignSchemaReader {
         }
         // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
         let taken = Set(rowNames.map(DeferredViews.folded))
-        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
-        let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
+        let unknown = tables.filter { session.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
+        let schema = try catalog(of: unknown, views: views.filter { session.managedObjectModel.entitiesByName[$0] == nil })
         noteMissingParents(of: schema)
         noteUnknownCollations(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
@@ -71,7 +71,7 @@ struct ForeignSchemaReader {
         let probes: [String: Bool] =
             try relations.isEmpty
             ? [:]
-            : context.connection.read { db in
+            : session.connection.read { db in
                 let schema = try schemaText(db)
                 func plain(_ table: String) -> Bool {
                     guard let sql = schema.table(named: table) else { return false }
@@ -95,17 +95,17 @@ struct ForeignSchemaReader {
         for (entity, storage) in found {
             var storage = storage
             storage.referencingKeys = referencing[entity.name] ?? []
-            context.remember(entity, storage: storage)
+            session.remember(entity, storage: storage)
         }
-        try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
-        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
+        try schema.addForeignKeys(of: found.map(\.entity.name), in: session)
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: session)
         let joined = Set(
             found.map(\.entity.name).filter { name in
-                context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true
+                session.managedObjectModel.entitiesByName[name].map { session.mapped($0).pairLink != nil } == true
             })
-        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
-        for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
-            if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
+        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: session)
+        for view in schema.views where session.managedObjectModel.entitiesByName[view.name] == nil {
+            if let (entity, storage) = try viewEntity(view, taken: taken) { session.remember(entity, storage: storage) }
         }
     }
 
@@ -116,7 +116,7 @@ struct ForeignSchemaReader {
         do {
             return try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(quoteIdentifier(relation)))")
         } catch {
-            context.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+            session.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
             return nil
         }
     }
@@ -132,7 +132,7 @@ struct ForeignSchemaReader {
         var schema = ForeignSchema()
         // A file of Quarry's own entities has none to read: its open asks nothing here.
         if tables.isEmpty && views.isEmpty { return schema }
-        try context.connection.read { db in
+        try session.connection.read { db in
             let text = try schemaText(db)
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
@@ -284,10 +284,10 @@ struct ForeignSchemaReader {
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit - 1
         if columns.count > room {
-            context.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
+            session.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
-        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: context)
+        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: session)
     }
 
     /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
@@ -299,7 +299,7 @@ struct ForeignSchemaReader {
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
         var seen = Array(repeating: Set<String>(), count: columns.count)
-        _ = try? context.connection.read { db in
+        _ = try? session.connection.read { db in
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
@@ -358,7 +358,7 @@ struct ForeignSchemaReader {
         // without its last columns.
         let room = columnLimit - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
         if columns.count > room {
-            context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
+            session.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
         guard let primaryKey = rowid else { return try keyedTableEntity(relation, columns: columns, taken: taken) }
@@ -483,7 +483,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     }
 
     package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
-        ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
+        ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: session)
     }
 
     /// A TEMP view of the file's view (`main.`), named apart from the file's own
@@ -497,7 +497,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         return ForeignSchema.viewRows(
             view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named,
             isTableKey: { index in
-                (try? context.connection.read { db in
+                (try? session.connection.read { db in
                     SQLiteViewKeys.showsTableKey(view, column: index, named: names[index], db, schema: try schemaText(db))
                 }) == true
             })

@@ -112,7 +112,7 @@ extension ObjectContext {
                 }
             }
         }
-        let touched = try store.define(entity, changes: changes, context: self)
+        let touched = try store.define(entity, changes: changes, session: session)
         didDefine(entity)
         for changed in changes { didDefine(changed) }
         for table in tablesWithoutStaleInverses(toward: entity) { remember(table) }
@@ -306,14 +306,14 @@ extension ObjectContext {
     /// The store's fetch request templates, by name.
     public func fetchTemplates() throws -> [CoreDataFetchRequest] {
         if let model = store.modelAsRead { return model.fetchRequests }
-        return try store.keptTemplates(context: self).sorted { $0.name < $1.name }
+        return try store.keptTemplates(session: session).sorted { $0.name < $1.name }
     }
 
     /// Keeps `templates` (those of entities the store has), replacing any of the same name.
     package func keep(templates: [CoreDataFetchRequest]) throws {
         let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
         guard !kept.isEmpty else { return }
-        try store.keep(.templates(kept), context: self)
+        try store.keep(.templates(kept), session: session)
     }
 }
 
@@ -360,7 +360,7 @@ extension ObjectContext {
                     .relation(
                         ForeignSidecar.Relation(
                             source: source, column: sourceColumn, destination: destinationName,
-                            destinationColumn: destinationColumn, name: name, inverse: inverse)), context: self)
+                            destinationColumn: destinationColumn, name: name, inverse: inverse)), session: session)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.
                 remember(from)
@@ -369,7 +369,7 @@ extension ObjectContext {
                 throw error
             }
         }
-        store.didRelate(source, in: self)
+        store.didRelate(source, in: session)
         return relationship
     }
 
@@ -408,7 +408,7 @@ extension ObjectContext {
         from.alias(names.relationshipAliases, to: relationshipName)
         if source == destinationName { to = from }
         if persist {
-            try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), context: self)
+            try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), session: session)
         }
         remember(from)
         if source != destinationName { remember(to) }

@@ -141,7 +141,9 @@ extension ObjectContext {
         let destination = try entity(named: relationship.destination)
         switch storage {
         case .inverseForeignKey(_, let column, let ownerKey, _):
-            guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
+            guard let ownerKey else {
+                return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, session: session)
+            }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
@@ -149,7 +151,7 @@ extension ObjectContext {
                 of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
                 matching: ownerKeys, of: currentEntity(of: object))
         case .linkTable:
-            return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
+            return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
         case .foreignKey, .compositeKey:
             return []
         }
@@ -297,7 +299,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, let inverse):
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
             if ownerKey == nil {
-                result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self).filter { target in
+                result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, session: session).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
@@ -319,7 +321,7 @@ extension ObjectContext {
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
+            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
@@ -463,9 +465,9 @@ extension ObjectContext {
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
                     if relationship.deleteRule == .setdefault, let columns = inverse.compositeKey?.columns ?? inverse.column.map({ [$0] }) {
                         // Each of the key's columns takes its default; together they name a parent that stays.
-                        let values = try columns.map { try ForeignKeyDefaults(context: self).columnDefault($0, of: currentEntity(of: related)) }
+                        let values = try columns.map { try ForeignKeyDefaults(session: session).columnDefault($0, of: currentEntity(of: related)) }
                         let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
-                        try ForeignKeyDefaults(context: self).checkDefaultParent(
+                        try ForeignKeyDefaults(session: session).checkDefaultParent(
                             values, parent: currentEntity(of: victim),
                             matchedBy: inverse.compositeKey?.targetKeys ?? [inverse.targetKey ?? mapped(currentEntity(of: victim)).keyColumn],
                             child: related.entity.name, columns: columns, doomed: going)
