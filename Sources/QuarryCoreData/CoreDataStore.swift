@@ -134,7 +134,7 @@ public final class CoreDataStore {
             model = cached
             source = "the store's model cache"
         } else if let modelPath {
-            model = try CoreDataModel.load(contentsOf: modelPath)
+            model = try CoreDataModel.load(contentsOf: modelPath, readingStore: CoreDataModel.fromStore(atPath:))
             source = modelPath
         } else {
             let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
@@ -194,7 +194,7 @@ public final class CoreDataStore {
     static func besideModel(_ path: String, why: String) -> BesideModel {
         guard path != ":memory:", let file = CoreDataModel.modelBeside(store: path) else { return .none("") }
         do {
-            let model = try CoreDataModel.load(contentsOf: file)
+            let model = try CoreDataModel.load(contentsOf: file, readingStore: CoreDataModel.fromStore(atPath:))
             return .found(model, file: file, note: "\(path): \(why); the model beside it was used: \(file)")
         } catch {
             return .none(", and the model beside it could not be read (\(error))")

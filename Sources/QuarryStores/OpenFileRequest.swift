@@ -25,10 +25,10 @@ public struct OpenFileRequest {
     package static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
 
     public func execute() throws -> ObjectContext {
-        StoreRegistry.prepare()
         let (connection, store) = try SQLiteFileOpening.open(
-            path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds)
-        let context = try ObjectContext(connection: connection, store: store)
+            path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds,
+            extensions: StoreRegistry.connectionExtensions)
+        let context = try ObjectContext(connection: connection, store: store, environment: StoreRegistry.environment)
         try SQLiteFileOpening.finish(connection, store)
         return context
     }

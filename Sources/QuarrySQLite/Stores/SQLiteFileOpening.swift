@@ -12,9 +12,9 @@ package enum SQLiteFileOpening {
     /// context the registry makes over them; `finish` follows.
     package static func open(
         _ path: String?, readOnly: Bool, functions: [SQLFunction], model: String?,
-        kinds: [any OpenableStore.Type]
+        kinds: [any OpenableStore.Type], extensions: [SQLiteEngine.ConnectionExtension]
     ) throws -> (StoreConnection, any PersistentStore) {
-        let connection = try StoreConnection.openingSQLite(path: path, readOnly: readOnly, functions: functions)
+        let connection = try StoreConnection.openingSQLite(path: path, readOnly: readOnly, functions: functions, extensions: extensions)
         let kind = try connection.read { db in try storeKind(of: db, path: connection.path, among: kinds) }
         return (connection, try kind.open(connection, modelPath: model))
     }

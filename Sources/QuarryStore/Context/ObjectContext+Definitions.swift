@@ -267,18 +267,16 @@ extension ObjectContext {
 }
 
 extension ObjectContext {
-    /// Makes the empty in-memory context `rehearse` defines in (Quarry's own layout on
-    /// SQLite): the core opens no engine, so the registry sets it (`StoreRegistry.prepare`).
-    nonisolated(unsafe) package static var makeScratch: (() throws -> ObjectContext)?
-
     /// Defines `definitions` first in an empty in-memory store that holds this store's
     /// declarations, so a refusal that `define` finds only while defining (a key that
     /// clashes with an ancestor's, a reserved name) comes before anything is written
     /// here. Refusals that depend on rows (a required attribute with no default) can
     /// still come later, from the store itself.
     private func rehearse(_ definitions: [EntityDescription], from path: String) throws {
-        guard let makeScratch = Self.makeScratch else {
-            throw StoreError.database(message: "no in-memory store to rehearse \(path)'s definitions in (StoreRegistry.prepare() was not called)")
+        // The core opens no engine: the empty in-memory context (Quarry's own layout on
+        // SQLite) comes from the registry, through the environment.
+        guard let makeScratch = environment.makeScratch else {
+            throw StoreError.database(message: "no in-memory store to rehearse \(path)'s definitions in (the store was opened without one)")
         }
         let rehearsal = try makeScratch()
         defer { rehearsal.close() }

@@ -130,9 +130,10 @@ public final class ObjectContext {
     /// A context over a store its connection's opener chose (a SQLite file's kind,
     /// `OpenFileRequest.open(path:)`; a PostgreSQL schema, `PostgresServerKind.open`): the store
     /// reads its model when the context adopts it.
-    package init(connection: StoreConnection, store: any PersistentStore) throws {
+    package init(connection: StoreConnection, store: any PersistentStore, environment: StoreEnvironment = StoreEnvironment()) throws {
         self.connection = connection
         self.store = store
+        self.environment = environment
         openingNotes = connection.notes
         try store.didOpen(in: session)
     }
@@ -140,6 +141,9 @@ public final class ObjectContext {
     /// What the store is given of this context (`StoreSession`): the store never sees the
     /// context itself.
     package private(set) lazy var session = StoreSession(context: self)
+
+    /// What the layers above gave the context when its store was opened.
+    package let environment: StoreEnvironment
 
     /// The store behind the context, chosen by its opener.
     package var store: any PersistentStore
