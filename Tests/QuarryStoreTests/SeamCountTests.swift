@@ -56,13 +56,9 @@ struct SeamCountTests {
         #expect(SeamCount.codeLines(naming: "ObjectContext", in: engines) == [])
     }
 
-    @Test func filesOverFiveHundredLinesAreOnlyTheseThree() {
+    @Test func noFileOfTheSeamsTargetsIsOverFiveHundredLines() {
         let seam = Self.seamTargets.flatMap { SeamCount.sources(under: $0) }
-        let long = SeamCount.longFiles(seam, over: 500)
-        #expect(
-            Set(long.keys).isSubset(of: [
-                "Sources/QuarryStore/Context/ObjectContext+Definitions.swift", "Sources/QuarryStore/Context/ObjectContext+Relationships.swift",
-                "Sources/QuarrySQLite/ForeignFile/ForeignSchemaReader.swift"
-            ]), "\(long)")
+        #expect(seam.count > 200)
+        #expect(SeamCount.longFiles(seam, over: 500) == [:])
     }
 }
