@@ -44,7 +44,7 @@ extension SQLiteStore {
             for constraint in entity.uniqueness {
                 let name = "quarry_unique_\(entity.name)_" + constraint.joined(separator: "_")
                 let condition =
-                    tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
+                    tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(quoteLiteral).joined(separator: ", ")))" } ?? ""
                 wanted[name] =
                     "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(constraint.map(quoteIdentifier).joined(separator: ", ")))\(condition)"
             }

@@ -151,7 +151,7 @@ package final class ForeignFileStore: SQLiteStore {
         try session.connection.database.writeWithoutTransaction { db in
             for member in members {
                 guard let entity = ManagedObjectModel.effective(member, in: declared, order: order) else { continue }
-                let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(Self.literal)
+                let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(quoteLiteral)
                 let root = ManagedObjectModel.root(of: member, in: declared)
                 for sql in Self.viewSQL(entity, table: root, tags: tags, temporary: true) { try db.execute(sql: sql) }
             }
