@@ -8,7 +8,7 @@ import QuarryStore
 /// the values they wrote, and its binary values kept in files beside it. Made for every
 /// SQLite connection (a file may be a Core Data store whoever opens it), found again
 /// through the connection's engine.
-final class CoreDataConnection {
+package final class CoreDataConnection {
     let triggerNotices: TriggerNoticeLog
     let externalData: ExternalBinaryData
 
@@ -26,7 +26,7 @@ final class CoreDataConnection {
     }
 
     /// Core Data's part of every SQLite connection (`SQLiteEngine.ConnectionExtension`).
-    static let connectionExtension = SQLiteEngine.ConnectionExtension(
+    package static let connectionExtension = SQLiteEngine.ConnectionExtension(
         functionNames: CoreDataStore.sqlFunctions.map(\.name) + [ExternalBinaryData.readFunction]
     ) { path in
         let connection = CoreDataConnection(storePath: path)
@@ -40,20 +40,4 @@ extension StoreConnection {
     var coreData: CoreDataConnection {
         sqlite?.extensionStates.lazy.compactMap { $0 as? CoreDataConnection }.first ?? CoreDataConnection(storePath: nil)
     }
-}
-
-extension CoreDataStore {
-    /// Gives the layers below what only Core Data's layout can do: reading the model a
-    /// store carries where a model file is asked for, and its functions on every SQLite
-    /// connection. Called once by the registry before any store is opened.
-    package static func prepareLayers() {
-        readModelsOfStores()
-        SQLiteEngine.register(CoreDataConnection.connectionExtension)
-    }
-}
-
-extension CoreDataStore {
-    /// The Core Data store behind `context`, when it is one: for the Core Data layer's own
-    /// code and its tests. Layers above ask `capabilities`.
-    public static func behind(_ context: ObjectContext) -> CoreDataStore? { context.store as? CoreDataStore }
 }

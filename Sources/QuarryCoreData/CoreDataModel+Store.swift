@@ -105,12 +105,3 @@ extension CoreDataModel {
         }
     }
 }
-
-extension CoreDataStore {
-    /// Lets model files read the model a store carries, where a store is given for a model
-    /// (`CoreDataModel.readingStore`): the model files know no engine. Opening a SQLite
-    /// file and the registry do it.
-    package static func readModelsOfStores() {
-        CoreDataModel.readingStore = { try CoreDataModel.fromStore(atPath: $0) }
-    }
-}

@@ -15,18 +15,18 @@ extension CoreDataStore {
     /// Before a batch change: the history tables as Core Data makes them, and, with an
     /// inferred model, no update (its properties' order is the model's) and no delete
     /// when the store keeps tombstones.
-    func refuseUnwritableBatchHistory(_ operation: String, in context: ObjectContext) throws {
-        try refuseUnwritableHistory(operation, updates: operation == "updateall", deletes: operation == "deleteall", in: context)
+    func refuseUnwritableBatchHistory(_ operation: String, in session: StoreSession) throws {
+        try refuseUnwritableHistory(operation, updates: operation == "updateall", deletes: operation == "deleteall", in: session)
     }
 
-    package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] {
+    package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, session: StoreSession) throws -> [Int64: [Value]] {
         try tombstones(of: entity, keys: keys, operation: "deleteall", in: db)
     }
 
     /// Inside the batch's transaction, once its rows are written: its history. A refusal
     /// (a deleted entity whose tombstones Quarry cannot write as Core Data does) undoes
     /// the whole batch.
-    package func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
+    package func recordBatchChange(_ change: BatchChange, in db: Database, session: StoreSession) throws {
         guard keepsPersistentHistory else { return }
         let operation = !change.inserted.isEmpty ? "import" : change.deleted.isEmpty ? "updateall" : "deleteall"
         let layout = try historyLayout(operation: operation, in: db)
@@ -47,14 +47,14 @@ extension CoreDataStore {
             let kept = change.tombstones[entity] ?? [:]
             for key in keys.sorted() { changes.append(.init(type: .delete, entity: number, key: key, tombstones: kept[key] ?? [])) }
         }
-        try writeHistory(changes, layout: layout, operation: operation, in: db, context: context)
+        try writeHistory(changes, layout: layout, operation: operation, in: db, session: session)
     }
 
     /// An import's rows take their keys from the root's `Z_MAX`, one after another inside
     /// the import's transaction (the views' triggers number them as Core Data does): the
     /// keys past the count before are the rows inserted, recorded as a batch insert
     /// (`NSBatchInsertRequest`) records them, one transaction of inserts.
-    package func recordingImport(into entity: EntityDescription, in db: Database, context: ObjectContext, _ insert: () throws -> Int) throws -> Int {
+    package func recordingImport(into entity: EntityDescription, in db: Database, session: StoreSession, _ insert: () throws -> Int) throws -> Int {
         guard keepsPersistentHistory, let root = mapped(entity.name)?.rootCode else { return try insert() }
         func count() throws -> Int64 {
             try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
@@ -62,7 +62,7 @@ extension CoreDataStore {
         let before = try count()
         let rows = try insert()
         let after = try count()
-        if after > before { try recordBatchChange(BatchChange(inserted: [entity.name: Array(before + 1...after)]), in: db, context: context) }
+        if after > before { try recordBatchChange(BatchChange(inserted: [entity.name: Array(before + 1...after)]), in: db, session: session) }
         return rows
     }
 }

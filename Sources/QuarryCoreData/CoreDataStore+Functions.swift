@@ -50,9 +50,9 @@ extension CoreDataStore {
     static let providedFunctions: Set<String> = Set((triggerNotices + ["NSCoreDataNow"]).map { $0.lowercased() })
 
     /// `triggersCallingMissingFunctions`, read at the first write and kept.
-    func triggersMissingFunctions(in context: ObjectContext) throws -> [String] {
+    func triggersMissingFunctions(in session: StoreSession) throws -> [String] {
         if let known = missingFunctionTriggers { return known }
-        let found = try context.connection.read { db in try Self.triggersCallingMissingFunctions(db) }
+        let found = try session.connection.read { db in try Self.triggersCallingMissingFunctions(db) }
         missingFunctionTriggers = found
         return found
     }

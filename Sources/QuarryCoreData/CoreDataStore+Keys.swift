@@ -11,15 +11,15 @@ extension CoreDataStore {
     /// with only "datatype mismatch". The save is refused first, naming the entity and
     /// `Z_MAX`, with nothing written (as a `Z_MAX` that is not an integer, or is negative, is:
     /// new rows would take keys no row of Core Data's has).
-    func refuseExhaustedKeys(in context: ObjectContext) throws {
+    func refuseExhaustedKeys(in session: StoreSession) throws {
         let store = self
         var wanted: [Int64: Int64] = [:]
-        for object in context.pendingChanges.inserted {
+        for object in session.pendingChanges.inserted {
             guard let mapped = store.mapped(object.entity.name) else { continue }
             wanted[mapped.rootCode, default: 0] += 1
         }
         guard !wanted.isEmpty else { return }
-        let maxima = try context.connection.read { db in
+        let maxima = try session.connection.read { db in
             try wanted.keys.sorted().map { code in
                 (code, try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [code]) ?? .null)
             }

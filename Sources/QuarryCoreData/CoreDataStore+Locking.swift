@@ -11,11 +11,11 @@ import QuarryStore
 extension CoreDataStore {
     /// Notes the `Z_OPT` of an object as it is first changed or deleted (when the store
     /// cannot be read now, the comparison of values alone guards it).
-    func noteVersion(_ object: ManagedObject, in context: ObjectContext) {
+    func noteVersion(_ object: ManagedObject, in session: StoreSession) {
         guard let key = object.primaryKey, bookkeeping.versions[ObjectIdentifier(object)] == nil,
             let table = table(of: object.entity.name)
         else { return }
-        if let version = try? context.connection.read({ db in try Self.version(in: table, key: key, db) }) {
+        if let version = try? session.connection.read({ db in try Self.version(in: table, key: key, db) }) {
             bookkeeping.versions[ObjectIdentifier(object)] = version
         }
     }
@@ -35,10 +35,10 @@ extension CoreDataStore {
 
     /// After the context took in the store's current values (`refreshFromStore`), their
     /// versions are the ones its changes start from.
-    func refreshVersions(in context: ObjectContext) {
-        let pending = context.pendingChanges
+    func refreshVersions(in session: StoreSession) {
+        let pending = session.pendingChanges
         bookkeeping.versions = [:]
-        for object in pending.updated + pending.deleted { noteVersion(object, in: context) }
+        for object in pending.updated + pending.deleted { noteVersion(object, in: session) }
     }
 
     /// Once a save committed or changes were rolled back, nothing is pending.

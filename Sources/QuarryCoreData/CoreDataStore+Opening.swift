@@ -31,9 +31,9 @@ extension CoreDataStore: OpenableStore {
 
     /// What could not be mapped is said once; no table of a Core Data store is an entity
     /// of its own.
-    package func didOpen(in context: ObjectContext) throws {
-        context.openingNotes += notes
+    package func didOpen(in session: StoreSession) throws {
+        session.openingNotes += notes
         // Only a Core Data store with such an attribute lets SQL make or remove its files.
-        context.connection.coreData.externalData.isInUse = hasExternalAttributes
+        session.connection.coreData.externalData.isInUse = hasExternalAttributes
     }
 }

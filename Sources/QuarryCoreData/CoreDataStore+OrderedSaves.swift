@@ -46,9 +46,9 @@ extension CoreDataStore {
 
     /// The saved members of `owner.name`, in Core Data's order when the relationship is
     /// ordered (by `Z_FOK_`, then by key for members without a value), else as given.
-    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] {
+    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, session: StoreSession) throws -> [ManagedObject] {
         guard let ordering = ordering(of: owner.entity.name, name), let key = owner.primaryKey, saved.count > 1 else { return saved }
-        let positions = try storedPositions(ordering, owner: key, context: context)
+        let positions = try storedPositions(ordering, owner: key, session: session)
         return saved.sorted { a, b in
             let x = a.primaryKey.flatMap { positions[$0] } ?? Int64.max
             let y = b.primaryKey.flatMap { positions[$0] } ?? Int64.max
@@ -56,21 +56,21 @@ extension CoreDataStore {
         }
     }
 
-    private func storedPositions(_ ordering: Ordering, owner: Int64, context: ObjectContext) throws -> [Int64: Int64] {
-        if bookkeeping.generation != context.generation {
+    private func storedPositions(_ ordering: Ordering, owner: Int64, session: StoreSession) throws -> [Int64: Int64] {
+        if bookkeeping.generation != session.generation {
             bookkeeping.positions = [:]
-            bookkeeping.generation = context.generation
+            bookkeeping.generation = session.generation
         }
         let cacheKey = "\(ordering.table).\(ordering.orderColumn).\(owner)"
         if let known = bookkeeping.positions[cacheKey] { return known }
-        let positions = try context.connection.read { db in try self.positions(ordering, owner: owner, in: db) }
+        let positions = try session.connection.read { db in try self.positions(ordering, owner: owner, in: db) }
         bookkeeping.positions[cacheKey] = positions
         return positions
     }
 
     /// Before a save: every ordered relationship whose members change, with its members
     /// in their new order (read now, while the context can still read).
-    func plannedOrderRewrites(_ request: SaveChangesRequest, context: ObjectContext) throws -> [OrderedRewrite] {
+    func plannedOrderRewrites(_ request: SaveChangesRequest, session: StoreSession) throws -> [OrderedRewrite] {
         guard !orderings.isEmpty else { return [] }
         var touched: [(ManagedObject, String)] = []
         struct Touched: Hashable {
@@ -85,7 +85,7 @@ extension CoreDataStore {
         for member in request.inserts + request.updates {
             for (name, target) in member.pendingToOne {
                 guard let owner = target ?? nil, !owner.isDeleted,
-                    let inverse = context.currentEntity(of: member).relationship(named: name)?.inverse,
+                    let inverse = session.currentEntity(of: member).relationship(named: name)?.inverse,
                     ordering(of: owner.entity.name, inverse) != nil
                 else { continue }
                 touch(owner, inverse)
@@ -94,8 +94,8 @@ extension CoreDataStore {
         // Many-to-many: join rows added, seen from each end.
         for link in request.links where link.isAdd {
             for owner in [link.source, link.target] where !owner.isDeleted {
-                for r in context.currentEntity(of: owner).relationships where r.isToMany && ordering(of: owner.entity.name, r.name) != nil {
-                    guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: r, in: owner.entity.name), table == link.table,
+                for r in session.currentEntity(of: owner).relationships where r.isToMany && ordering(of: owner.entity.name, r.name) != nil {
+                    guard case .linkTable(let table, let sourceColumn, _)? = session.storage(of: r, in: owner.entity.name), table == link.table,
                         (sourceColumn == "source" ? link.source : link.target) === owner
                     else { continue }
                     touch(owner, r.name)
@@ -106,8 +106,8 @@ extension CoreDataStore {
         for order in request.orders { touch(order.owner, order.name) }
         return try touched.compactMap { owner, name in
             guard let ordering = ordering(of: owner.entity.name, name) else { return nil }
-            let members = try context.relatedObjects(name, of: owner)
-            let old = try owner.primaryKey.map { try storedPositions(ordering, owner: $0, context: context) } ?? [:]
+            let members = try session.relatedObjects(name, of: owner)
+            let old = try owner.primaryKey.map { try storedPositions(ordering, owner: $0, session: session) } ?? [:]
             return OrderedRewrite(ordering: ordering, owner: owner, members: members, old: old)
         }
     }

@@ -21,35 +21,35 @@ extension CoreDataStore: SQLiteStore {
 
     package func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 
-    package func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext) {
+    package func pendingChanges(_ event: PendingChangeEvent, in session: StoreSession) {
         switch event {
-        case .changed(let object): noteVersion(object, in: context)
+        case .changed(let object): noteVersion(object, in: session)
         case .unchanged(let object): forgetVersion(object)
         case .ended: forgetPending()
-        case .refreshed: refreshVersions(in: context)
+        case .refreshed: refreshVersions(in: session)
         }
     }
 
     /// Core Data's own persistent history: the app's saves and Quarry's alike.
     package func historyToken(in db: Database) throws -> Int64 { try PersistentHistoryReader.lastToken(db) }
 
-    package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
-        forgetTriggerNotices(in: context)
-        return StoreSaveWork(planned: CoreDataSaveWork(rewrites: try plannedOrderRewrites(request, context: context)))
+    package func prepare(_ request: SaveChangesRequest, in session: StoreSession) throws -> StoreSaveWork {
+        forgetTriggerNotices(in: session)
+        return StoreSaveWork(planned: CoreDataSaveWork(rewrites: try plannedOrderRewrites(request, session: session)))
     }
 
     /// Core Data's key comes from `Z_MAX`, which the view's trigger raised.
-    package func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
+    package func insertedKey(of entity: EntityDescription, in db: Database, session: StoreSession) throws -> Int64 {
         try lastInsertedKey(of: entity.name, in: db) ?? db.lastInsertedRowID
     }
 
-    package func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool {
+    package func versionMoved(_ object: ManagedObject, in db: Database, session: StoreSession) throws -> Bool {
         try versionMoved(object, in: db)
     }
 
     package func willDeleteRows(
         _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-        in db: Database, context: ObjectContext
+        in db: Database, session: StoreSession
     ) throws {
         try finishSave(request, rewrites: work.coreData.rewrites, keys: keys, in: db)
         // Read before the rows go: Core Data's delete copies them into the history.
@@ -58,16 +58,16 @@ extension CoreDataStore: SQLiteStore {
 
     package func didWriteRows(
         _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-        in db: Database, context: ObjectContext
+        in db: Database, session: StoreSession
     ) throws {
         try writeHistory(
             inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-            tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, context: context)
+            tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, session: session)
     }
 
-    package func didSave(in context: ObjectContext) {
-        applyTriggerNotices(in: context)
-        refreshDerivedAttributes(in: context)
+    package func didSave(in session: StoreSession) {
+        applyTriggerNotices(in: session)
+        refreshDerivedAttributes(in: session)
     }
 
     package func refuseDefining(_ entity: String, whole: Bool) throws {
@@ -81,7 +81,7 @@ extension CoreDataStore: SQLiteStore {
     package var modelAsRead: CoreDataModel? { model }
 
     /// Never reached: `define` refuses a Core Data store's entities before writing.
-    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws {
         throw StoreError.invalidSchema(entity: name, reason: "this is a Core Data store: its entities are its own model's")
     }
 

@@ -11,20 +11,20 @@ import QuarryStore
 extension CoreDataStore {
     /// Before a save: notices left from a write that did not commit (or from a batch
     /// change, whose objects are read again anyway) are dropped.
-    func forgetTriggerNotices(in context: ObjectContext) {
-        _ = context.connection.coreData.triggerNotices.drain()
+    func forgetTriggerNotices(in session: StoreSession) {
+        _ = session.connection.coreData.triggerNotices.drain()
     }
 
     /// After a save committed: each notice's value becomes its object's stored value (an
     /// object not in use is read afresh when next fetched; a name that is no attribute of
     /// the row's entity is passed over).
-    func applyTriggerNotices(in context: ObjectContext) {
-        let notices = context.connection.coreData.triggerNotices.drain()
+    func applyTriggerNotices(in session: StoreSession) {
+        let notices = session.connection.coreData.triggerNotices.drain()
         guard !notices.isEmpty else { return }
         let names = Dictionary(entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
         for notice in notices {
-            guard let name = names[notice.entity], let object = context.registeredObject(entity: name, primaryKey: notice.key),
-                let entity = context.managedObjectModel.entitiesByName[object.entity.name],
+            guard let name = names[notice.entity], let object = session.registeredObject(entity: name, primaryKey: notice.key),
+                let entity = session.managedObjectModel.entitiesByName[object.entity.name],
                 let attribute = attribute(notice.name, of: entity)
             else { continue }
             object.committed[attribute.name] = attribute.type.decode(Value(notice.value))

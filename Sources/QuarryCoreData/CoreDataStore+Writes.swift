@@ -12,15 +12,15 @@ extension CoreDataStore {
     /// `refuseUnwritableHistory`, and `recordBatchChange` for batch changes); a trigger
     /// that calls a function of Core Data's Quarry lacks cannot run; derived attributes
     /// are the store's to compute.
-    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+    package func refuseUnfaithfulWrite(_ operation: String, in session: StoreSession) throws {
         let store = self
         if store.mirrorsToCloudKit, !store.keepsPersistentHistory {
             throw StoreError.during(operation: operation, .database(message: CloudKitMirroring.refusal))
         }
         if store.keepsPersistentHistory {
-            if operation == "save" { try refuseUnwritableHistory(in: context) } else { try refuseUnwritableBatchHistory(operation, in: context) }
+            if operation == "save" { try refuseUnwritableHistory(in: session) } else { try refuseUnwritableBatchHistory(operation, in: session) }
         }
-        if let trigger = try store.triggersMissingFunctions(in: context).first {
+        if let trigger = try store.triggersMissingFunctions(in: session).first {
             throw StoreError.during(
                 operation: operation,
                 .database(
@@ -29,9 +29,9 @@ extension CoreDataStore {
                 ))
         }
         guard operation == "save" else { return }
-        try refuseExhaustedKeys(in: context)
+        try refuseExhaustedKeys(in: session)
         guard !store.derivedAttributes.isEmpty else { return }
-        for object in context.pendingChanges.updated {
+        for object in session.pendingChanges.updated {
             try refuseSetting(object.pending.keys, of: object.entity.name, operation: operation)
         }
     }
@@ -54,23 +54,23 @@ extension CoreDataStore {
     /// Core Data's trigger notices bring them to its objects: the derived attributes of
     /// every registered object of an entity that has some are read again. (The save has
     /// committed: should this read fail, the objects keep their values until refreshed.)
-    func refreshDerivedAttributes(in context: ObjectContext) {
+    func refreshDerivedAttributes(in session: StoreSession) {
         guard !derivedAttributes.isEmpty else { return }
-        for (entityName, keys) in context.registeredKeysByEntity() {
-            guard let derived = derivedAttributes[entityName], let entity = context.managedObjectModel.entitiesByName[entityName] else { continue }
-            let storage = context.mapped(entity)
+        for (entityName, keys) in session.registeredKeysByEntity() {
+            guard let derived = derivedAttributes[entityName], let entity = session.managedObjectModel.entitiesByName[entityName] else { continue }
+            let storage = session.mapped(entity)
             let names = derived.keys.sorted()
             let columns = ([storage.keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let chunk = Array(keys[start..<min(keys.count, start + 500)])
                 let sql =
                     "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                guard let rows = try? context.connection.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else {
+                guard let rows = try? session.connection.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else {
                     continue
                 }
                 for row in rows {
                     guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue),
-                        let object = context.registeredObject(entity: entityName, primaryKey: key)
+                        let object = session.registeredObject(entity: entityName, primaryKey: key)
                     else { continue }
                     for (i, name) in names.enumerated() {
                         guard let attribute = entity.attribute(named: name) else { continue }
@@ -91,18 +91,18 @@ extension CoreDataStore {
     /// deletion than the store has tombstone columns for; with an inferred model, a delete when the
     /// store keeps tombstones (which attributes they hold is the model's) and an update
     /// (it records its properties by their place in the model's property list).
-    func refuseUnwritableHistory(in context: ObjectContext) throws {
-        let pending = context.pendingChanges
-        let updates = !pending.updated.isEmpty || context.hasPendingLinks || context.hasPendingOrders
-        let layout = try refuseUnwritableHistory("save", updates: updates, deletes: !pending.deleted.isEmpty, in: context)
+    func refuseUnwritableHistory(in session: StoreSession) throws {
+        let pending = session.pendingChanges
+        let updates = !pending.updated.isEmpty || session.hasPendingLinks || session.hasPendingOrders
+        let layout = try refuseUnwritableHistory("save", updates: updates, deletes: !pending.deleted.isEmpty, in: session)
         for object in pending.deleted { try refuseUnwritableTombstones(of: object.entity.name, layout: layout, operation: "save") }
     }
 
     /// The history tables as Core Data makes them, else the refusal; with an inferred
     /// model, refused for deletes when the store keeps tombstones, and for updates.
     @discardableResult
-    func refuseUnwritableHistory(_ operation: String, updates: Bool, deletes: Bool, in context: ObjectContext) throws -> PersistentHistoryLayout {
-        let layout = try context.connection.read { db in try historyLayout(operation: operation, in: db) }
+    func refuseUnwritableHistory(_ operation: String, updates: Bool, deletes: Bool, in session: StoreSession) throws -> PersistentHistoryLayout {
+        let layout = try session.connection.read { db in try historyLayout(operation: operation, in: db) }
         guard modelSource == "inferred" else { return layout }
         if layout.tombstoneColumns > 0, deletes {
             throw unwritableHistory(
@@ -188,7 +188,7 @@ extension CoreDataStore {
     func writeHistory(
         inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
         tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
-        in db: Database, context: ObjectContext
+        in db: Database, session: StoreSession
     ) throws {
         let store = self
         guard keepsPersistentHistory else { return }
@@ -203,7 +203,7 @@ extension CoreDataStore {
         // relationships whose join rows changed.
         var changedKeys: [ObjectIdentifier: (object: ManagedObject, keys: Set<String>)] = [:]
         for object in updated {
-            let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let own = Set(session.currentEntity(of: object).ownKeyColumns.map(\.name))
             let keys = Set(object.pending.keys).union(object.pendingToOne.keys.filter(own.contains))
             guard !keys.isEmpty else { continue }
             changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(keys)
@@ -211,8 +211,8 @@ extension CoreDataStore {
         let gone = Set((inserted.map(\.0) + deleted).map(ObjectIdentifier.init))
         for link in links {
             for object in [link.source, link.target] where !gone.contains(ObjectIdentifier(object)) && object.primaryKey != nil {
-                let names = context.currentEntity(of: object).relationships.filter { relationship in
-                    guard case .linkTable(let table, _, _)? = context.storage(of: relationship, in: object.entity.name) else { return false }
+                let names = session.currentEntity(of: object).relationships.filter { relationship in
+                    guard case .linkTable(let table, _, _)? = session.storage(of: relationship, in: object.entity.name) else { return false }
                     return table == link.table
                 }.map(\.name)
                 changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
@@ -230,7 +230,7 @@ extension CoreDataStore {
             guard let entity = code(object), let key = object.primaryKey else { continue }
             changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
         }
-        try writeHistory(changes, layout: layout, operation: "save", in: db, context: context)
+        try writeHistory(changes, layout: layout, operation: "save", in: db, session: session)
     }
 
     /// The store's history tables, or the refusal that says how they differ from Core Data's.
@@ -251,12 +251,12 @@ extension CoreDataStore {
     /// Writes one transaction of `changes`, as this context's author.
     func writeHistory(
         _ changes: [PersistentHistoryWriter.Change], layout: PersistentHistoryLayout, operation: String,
-        in db: Database, context: ObjectContext
+        in db: Database, session: StoreSession
     ) throws {
         do {
             // This context's own transaction is no outside change when it next looks for some.
-            if let token = try PersistentHistoryWriter(layout: layout, author: context.author ?? "quarry").write(changes, in: db) {
-                context.outsideChanges.ownHistoryTokens.insert(token)
+            if let token = try PersistentHistoryWriter(layout: layout, author: session.author ?? "quarry").write(changes, in: db) {
+                session.noteOwnHistory(token)
             }
         } catch let problem as PersistentHistoryLayout.Problem {
             throw unwritableHistory(problem.text, operation: operation)
@@ -273,7 +273,7 @@ extension CoreDataStore {
     /// .deleteHistory`), when every reader of it (its other processes, the CloudKit mirror
     /// exporting from it) has seen the changes: Quarry cannot know that, so it deletes none
     /// and says so, rather than answering that nothing was there to prune.
-    package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
+    package func pruneHistory(through token: Int64, session: StoreSession) throws -> Int {
         throw StoreError.during(
             operation: "history.prune",
             .database(
@@ -282,10 +282,10 @@ extension CoreDataStore {
             ))
     }
 
-    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+    package func history(since: Int64?, author: String?, session: StoreSession) throws -> [HistoryTransaction] {
         let store = self
         let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
-        let transactions = try context.connection.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
+        let transactions = try session.connection.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
         return transactions.map { transaction in
             var result = HistoryTransaction(
                 token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,

@@ -134,7 +134,7 @@ public final class CoreDataStore {
             model = cached
             source = "the store's model cache"
         } else if let modelPath {
-            model = try CoreDataModel.load(contentsOf: modelPath)
+            model = try CoreDataModel.load(contentsOf: modelPath, readingStore: CoreDataModel.fromStore(atPath:))
             source = modelPath
         } else {
             let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
@@ -194,7 +194,7 @@ public final class CoreDataStore {
     static func besideModel(_ path: String, why: String) -> BesideModel {
         guard path != ":memory:", let file = CoreDataModel.modelBeside(store: path) else { return .none("") }
         do {
-            let model = try CoreDataModel.load(contentsOf: file)
+            let model = try CoreDataModel.load(contentsOf: file, readingStore: CoreDataModel.fromStore(atPath:))
             return .found(model, file: file, note: "\(path): \(why); the model beside it was used: \(file)")
         } catch {
             return .none(", and the model beside it could not be read (\(error))")
@@ -212,10 +212,10 @@ public final class CoreDataStore {
     /// written. The triggers wait for this: SQLite scans its whole TEMP schema for each
     /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
     /// 190 ms a `count` took, and a session that only reads needs none of them.
-    package func willWrite(_ operation: String, in context: ObjectContext) throws {
+    package func willWrite(_ operation: String, in session: StoreSession) throws {
         guard !writeTriggersInstalled else { return }
-        try context.connection.makeAllViews()
-        try context.connection.database.writeWithoutTransaction { db in
+        try session.connection.makeAllViews()
+        try session.connection.database.writeWithoutTransaction { db in
             let triggers = entities.flatMap { mapped in
                 Self.triggers(view: mapped.entity.name, table: mapped.table, code: mapped.code, rootCode: mapped.rootCode, writes: mapped.writes)
             }

@@ -26,17 +26,3 @@ public protocol PreparedQuery {
     /// engine's fastest way that holds no more than a chunk; returns how many rows.
     func exportRows(arguments: [Value], columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int
 }
-
-extension PreparedQuery {
-    /// `exportRows` a row at a time through `forEachRow`, each value read as `sql()` reads
-    /// it: the way of an engine with no faster one for this statement.
-    package func exportRowByRow(arguments: [Value], columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int {
-        var count = 0
-        try forEachRow(arguments: arguments) { row in
-            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
-            try file.append { out in columns.writeRow(of: row.statement, writer: &writer, into: &out) }
-            count += 1
-        }
-        return count
-    }
-}

@@ -12,13 +12,15 @@ import Foundation
 #endif
 
 extension CoreDataModel {
-    /// Reads the model at `path`: a model file or folder of any kind above, or a Core Data store.
-    public static func load(contentsOf path: String) throws -> CoreDataModel {
+    /// Reads the model at `path`: a model file or folder of any kind above, or a Core Data
+    /// store, read by `readingStore` (the Core Data layout, which model files cannot name:
+    /// a store is refused without it).
+    public static func load(contentsOf path: String, readingStore: ((String) throws -> CoreDataModel)? = nil) throws -> CoreDataModel {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ModelFileError(.missingFile, path: path, "")
         }
-        guard isDirectory.boolValue else { return try loadFile(path) }
+        guard isDirectory.boolValue else { return try loadFile(path, readingStore: readingStore) }
         let url = URL(fileURLWithPath: path)
         let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         switch url.pathExtension.lowercased() {
@@ -62,7 +64,7 @@ extension CoreDataModel {
     /// One file, by what its first bytes are: a binary or XML plist (a `.mom`), model XML, or
     /// SQLite. Read through `ModelFileReader` (bounded, regular files only, no trap on a
     /// read error); a store is read by SQLite, so only its first bytes are read here.
-    private static func loadFile(_ path: String) throws -> CoreDataModel {
+    private static func loadFile(_ path: String, readingStore: ((String) throws -> CoreDataModel)? = nil) throws -> CoreDataModel {
         guard FileManager.default.fileExists(atPath: path) else { throw ModelFileError(.missingFile, path: path, "") }
         if path.lowercased().hasSuffix(".omo") {
             throw ModelFileError(.notAModel, path: path, "an optimized .omo model is not readable; use the .mom beside it")
@@ -138,11 +140,4 @@ extension CoreDataModel {
         }
         return value
     }
-}
-
-extension CoreDataModel {
-    /// Reads the model a Core Data store carries (its model cache), for a store given where
-    /// a model file is asked for. Set by the layout that reads Core Data's stores, which
-    /// model files, below every engine, cannot name (`StoreRegistry` sets it).
-    nonisolated(unsafe) public static var readingStore: ((String) throws -> CoreDataModel)?
 }

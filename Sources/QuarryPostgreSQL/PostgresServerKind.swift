@@ -9,7 +9,7 @@ package enum PostgresServerKind: ServerStoreKind {
     /// Opens the schema a `postgres://` URL names (`PostgresURL`) as a store: its tables
     /// as entities, read on the server, with the schema first on its search path so
     /// Quarry's SQL names tables bare.
-    package static func open(_ location: String, readOnly: Bool = false) throws -> ObjectContext {
+    package static func open(_ location: String, readOnly: Bool = false) throws -> (StoreConnection, any PersistentStore) {
         let address = try PostgresURL(location)
         let server: PostgresConnection
         do { server = try PostgresConnection(url: address.connectionString) } catch StoreError.engine(let failure as PostgresFailure) {
@@ -26,7 +26,7 @@ package enum PostgresServerKind: ServerStoreKind {
         if readOnly, address.installsTriggers {
             throw StoreError.readOnly(operation: "notify=triggers")
         }
-        return try ObjectContext(connection: connection, store: PostgresStore(schema: address.schema, installsTriggers: address.installsTriggers))
+        return (connection, PostgresStore(schema: address.schema, installsTriggers: address.installsTriggers))
     }
 
     package static func withoutSecrets(in text: String) -> String { PostgresURL.withoutPasswords(in: text) }

@@ -13,12 +13,12 @@ import QuarryStore
 extension SQLiteStore {
     package func load(
         _ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, session: StoreSession,
         progress: ((Int, Int) -> Void)?
     ) throws -> Int {
         try request.loadIntoSQLite(
             table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-            creating: creating, in: context, progress: progress)
+            creating: creating, store: self, in: session, progress: progress)
     }
 }
 
@@ -28,18 +28,18 @@ extension ImportRequest {
     /// one.
     func loadIntoSQLite(
         _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool,
-        in context: ObjectContext, progress: ((Int, Int) -> Void)?
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, store: any SQLiteStore,
+        in session: StoreSession, progress: ((Int, Int) -> Void)?
     ) throws -> Int {
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
         let sql =
             columns.isEmpty
-            ? "INSERT INTO \(context.mapping.storage(of: entityName).writtenTable) DEFAULT VALUES"
-            : "INSERT INTO \(context.mapping.storage(of: entityName).writtenTable) (\(columns)) VALUES (\(marks))"
+            ? "INSERT INTO \(session.mapping.storage(of: entityName).writtenTable) DEFAULT VALUES"
+            : "INSERT INTO \(session.mapping.storage(of: entityName).writtenTable) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
-            try context.connection.database.write { db in
+            try session.connection.database.write { db in
                 if creating {
                     // SQLite's own refusal ("too many columns on X") names no line and comes
                     // after the table's SQL is built; this says what the header holds.
@@ -49,18 +49,17 @@ extension ImportRequest {
                             path: path, line: 1,
                             reason: "\(table.columns.count) columns are too many: a table holds at most \(limit - 1) besides its key")
                     }
-                    try SQLiteDefinitionWrites.write(entity, replacing: nil, in: db, context: context)
+                    try SQLiteDefinitionWrites.write(entity, replacing: nil, in: db, store: store, session: session)
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
                 // A table of a file Quarry did not create keeps its columns' formats.
-                let store = context.store as? any SQLiteStore
-                rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, context: context, in: db) {
+                rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, session: session, in: db) {
                     let insert = {
                         try self.insert(
                             table, check: check, attributes: attributes, fixed: fixed, sql: sql,
-                            decimalsAsDoubles: context.sqlDialect.keepsDecimalsAsDoubles, progress: progress, db)
+                            decimalsAsDoubles: session.sqlDialect.keepsDecimalsAsDoubles, progress: progress, db)
                     }
-                    return try store?.recordingImport(into: entity, in: db, context: context, insert) ?? insert()
+                    return try store.recordingImport(into: entity, in: db, session: session, insert)
                 }
             }
         } catch let error as DatabaseError {

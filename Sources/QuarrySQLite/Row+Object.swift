@@ -9,9 +9,9 @@ extension Row {
     /// The object for this row, whose columns are the key then the attributes: the
     /// registered one when the row is already in use (its unsaved changes kept), a new one
     /// otherwise.
-    public func object(of entity: EntityDescription, in context: ObjectContext) throws -> ManagedObject {
-        let primaryKey: Int64 = try stored(0, table: entity.name, column: context.mapped(entity).keyColumn)
-        if let existing = context.registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
-        return try context.object(for: entity, storedRow: Array(databaseValues).map(QuarryModel.Value.init))
+    package func object(of entity: EntityDescription, in session: StoreSession) throws -> ManagedObject {
+        let primaryKey: Int64 = try stored(0, table: entity.name, column: session.mapped(entity).keyColumn)
+        if let existing = session.registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        return try session.object(for: entity, storedRow: Array(databaseValues).map(QuarryModel.Value.init))
     }
 }

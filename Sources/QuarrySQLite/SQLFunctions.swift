@@ -40,15 +40,14 @@ public enum SQLFunctions {
         return Set([core, aggregates, windows, dates, json, math, fullText].joined(separator: " ").split(separator: " ").map(String.init))
     }()
 
-    /// The functions the store itself installs on every connection for SQL to call: those
-    /// of Core Data stores' views and triggers. Not those that write or remove an external
-    /// data file (`ExternalBinaryData`): only a save's triggers call them.
-    static var storeOwn: [String] { SQLiteEngine.extensions.flatMap(\.functionNames) }
-
     /// What `sql()` may call on SQLite, lower case: the ordinary functions and those the
-    /// layouts install (the predicate layer allows its own), with the number of a row of a
-    /// table without a rowid, which reading its temporary view calls (`KeyNumber`).
-    static var allowed: Set<String> { ordinary.union(storeOwn.map { $0.lowercased() }).union([KeyNumber.name, KeyNumber.partName]) }
+    /// layouts install on the connection (`storeOwn`: Core Data stores' views' and
+    /// triggers', not those that write or remove an external data file, which only a
+    /// save's triggers call; the predicate layer allows its own), with the number of a row
+    /// of a table without a rowid, which reading its temporary view calls (`KeyNumber`).
+    static func allowed(storeOwn: [String]) -> Set<String> {
+        ordinary.union(storeOwn.map { $0.lowercased() }).union([KeyNumber.name, KeyNumber.partName])
+    }
 
     /// The functions `statement` calls, by name (lower case), each once, in the order its
     /// compiled program first names them; none for an `EXPLAIN` (it lists a program and

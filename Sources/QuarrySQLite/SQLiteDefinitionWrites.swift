@@ -10,25 +10,24 @@ package enum SQLiteDefinitionWrites {
     /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
     /// `remember` must follow once that commits.
     package static func write(
-        _ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, context: ObjectContext
+        _ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, store: any SQLiteStore, session: StoreSession
     ) throws {
-        guard let store = context.store as? any SQLiteStore else {
-            throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction")
-        }
-        try store.writeTable(entity, replacing: existing, in: db, context: context)
+        try store.writeTable(entity, replacing: existing, in: db, session: session)
     }
 
     /// `relate`'s two entities written, with the indexes its joins use, in one
     /// transaction: a SQLite file's (`relate` is a foreign file's).
     package static func writeRelation(
-        _ from: EntityDescription, _ to: EntityDescription, column: String, targetKey: String?, context: ObjectContext
+        _ from: EntityDescription, _ to: EntityDescription, column: String, targetKey: String?, store: any SQLiteStore, session: StoreSession
     ) throws {
         let (source, destinationName) = (from.name, to.name)
-        let model = context.managedObjectModel
+        let model = session.managedObjectModel
         do {
-            try context.connection.database.write { db in
-                try write(from, replacing: model.entitiesByName[source], in: db, context: context)
-                if source != destinationName { try write(to, replacing: model.entitiesByName[destinationName], in: db, context: context) }
+            try session.connection.database.write { db in
+                try write(from, replacing: model.entitiesByName[source], in: db, store: store, session: session)
+                if source != destinationName {
+                    try write(to, replacing: model.entitiesByName[destinationName], in: db, store: store, session: session)
+                }
                 // Inverse sets look rows up by the column.
                 try db.execute(
                     sql:
@@ -39,7 +38,7 @@ package enum SQLiteDefinitionWrites {
                 // same value (a table's key needs none). Only in Quarry's own stores: a
                 // file Quarry did not create keeps its bytes, and SQLite builds a
                 // transient index there when a join needs one.
-                if let targetKey, !context.mapped(to).isView {
+                if let targetKey, !session.mapped(to).isView {
                     try db.execute(
                         sql:
                             "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))"

@@ -32,16 +32,19 @@ package final class SQLiteEngine: StoreEngine {
     let summaryProgress: SummaryProgress
     /// What each layout's `ConnectionExtension` keeps for this connection, in their order.
     package let extensionStates: [AnyObject]
+    /// The functions those extensions install, which `sql()` may call.
+    let extensionFunctions: [String]
 
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
     /// `prepare` runs on the handle before anything else (the SQL functions every
     /// statement may call, observers of its transactions).
     init(
         path: String?, readOnly: Bool, summaryProgress: SummaryProgress, extensionStates: [AnyObject],
-        prepare: @escaping (Database) -> Void
+        extensionFunctions: [String] = [], prepare: @escaping (Database) -> Void
     ) throws {
         self.summaryProgress = summaryProgress
         self.extensionStates = extensionStates
+        self.extensionFunctions = extensionFunctions
         var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
             prepare(db)
@@ -104,7 +107,7 @@ package final class SQLiteEngine: StoreEngine {
 
     package func refusalBeforeCompiling(_ sql: String) -> String? { SQLPragmas.refusal(in: sql) }
 
-    package func allowsCall(to function: String) -> Bool { SQLFunctions.allowed.contains(function) }
+    package func allowsCall(to function: String) -> Bool { SQLFunctions.allowed(storeOwn: extensionFunctions).contains(function) }
 
     /// Closes the handle (every later read fails), and removes what a read-only open made
     /// beside the file.

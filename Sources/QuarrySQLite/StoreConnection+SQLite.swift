@@ -9,13 +9,15 @@ import QuarryStore
 extension StoreConnection {
     /// Opens (or creates) the SQLite database at `path`; nil or ":memory:" is an in-memory
     /// one. Every statement may call `functions` (the predicate layer's), summarize()'s
-    /// aggregate, and what each layout installs (`SQLiteEngine.extensions`).
-    package static func openingSQLite(path: String?, readOnly: Bool, functions: [SQLFunction]) throws -> StoreConnection {
+    /// aggregate, and what each of `extensions` installs.
+    package static func openingSQLite(
+        path: String?, readOnly: Bool, functions: [SQLFunction], extensions: [SQLiteEngine.ConnectionExtension] = []
+    ) throws -> StoreConnection {
         let summaryProgress = SummaryProgress()
-        let prepared = SQLiteEngine.extensions.map { $0.prepare(path) }
+        let prepared = extensions.map { $0.prepare(path) }
         let sqlite = try SQLiteEngine(
             path: path, readOnly: readOnly, summaryProgress: summaryProgress,
-            extensionStates: prepared.map(\.state)
+            extensionStates: prepared.map(\.state), extensionFunctions: extensions.flatMap(\.functionNames)
         ) { db in
             if let handle = db.sqliteConnection {
                 for function in functions { function.install(on: handle) }
@@ -65,8 +67,8 @@ extension StoreConnection {
 extension SQLiteEngine {
     /// What a layout above the engine installs on every SQLite connection: a file may be
     /// a Core Data store whoever opens it, so its triggers' functions and its external
-    /// data must be there from the first statement. Registered once, before any file is
-    /// opened (`StoreRegistry.prepare`).
+    /// data must be there from the first statement. Given to every opening by the registry
+    /// (`OpenFileRequest`), which knows the layouts.
     package struct ConnectionExtension {
         /// The functions it installs, which `sql()` may call.
         package let functionNames: [String]
@@ -78,14 +80,5 @@ extension SQLiteEngine {
             self.functionNames = functionNames
             self.prepare = prepare
         }
-    }
-
-    /// The registered extensions, in the order they install.
-    nonisolated(unsafe) package static var extensions: [ConnectionExtension] = []
-
-    /// Adds `extension` once (by its functions' names: registering again is a no-op).
-    package static func register(_ extension: ConnectionExtension) {
-        guard !extensions.contains(where: { $0.functionNames == `extension`.functionNames }) else { return }
-        extensions.append(`extension`)
     }
 }

@@ -46,7 +46,6 @@ public enum QuarryMain {
         // One deadline for the whole run, from here: reading --model and opening the store
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
-        StoreRegistry.prepare()
         // The engines' heaps are bounded too, before any connection runs a statement.
         // Without --memory nothing is set: SQLite has no bound by default, and setting one
         // starts SQLite up (`sqlite3_initialize`), in a run that may never open a store.
@@ -57,7 +56,7 @@ public enum QuarryMain {
             }
             if let model = options.model {
                 // Read before the store is opened, so a bad model makes no new file.
-                _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try CoreDataModel.load(contentsOf: model) }
+                _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try StoreRegistry.readModel(model) }
             }
             session = try Session(
                 database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,

@@ -25,11 +25,11 @@ public struct OpenFileRequest {
     package static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
 
     public func execute() throws -> ObjectContext {
-        StoreRegistry.prepare()
         let (connection, store) = try SQLiteFileOpening.open(
-            path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds)
-        let context = try ObjectContext(connection: connection, store: store)
-        try SQLiteFileOpening.finish(context)
+            path, readOnly: readOnly, functions: functions, model: model, kinds: Self.storeKinds,
+            extensions: StoreRegistry.connectionExtensions)
+        let context = try ObjectContext(connection: connection, store: store, environment: StoreRegistry.environment)
+        try SQLiteFileOpening.finish(connection, store)
         return context
     }
 
@@ -39,4 +39,11 @@ public struct OpenFileRequest {
     {
         try OpenFileRequest(path: path, readOnly: readOnly, functions: functions, model: model).execute()
     }
+}
+
+extension CoreDataStore {
+    /// The Core Data store behind `context`, when it is one: for tests of the Core Data
+    /// layer. Here, not in `QuarryCoreData`, which never sees a context; layers above ask
+    /// `capabilities`.
+    public static func behind(_ context: ObjectContext) -> CoreDataStore? { context.store as? CoreDataStore }
 }

@@ -14,17 +14,22 @@ public enum StoreRegistry {
     /// A new engine is one more entry here.
     static let servers: [any ServerStoreKind.Type] = [PostgresServerKind.self]
 
-    /// Gives the layers below what only the engines and layouts above them can do: reading
-    /// the model a Core Data store carries where a model file is asked for
-    /// (`CoreDataModel.readingStore`), Core Data's functions on every SQLite connection
-    /// (`SQLiteEngine.extensions`), and the in-memory store `model()` rehearses its
-    /// definitions in (`ObjectContext.makeScratch`). Done once, before any store is
-    /// opened or model read; opening a SQLite file does it too.
-    public static func prepare() { _ = prepared }
-    private static let prepared: Void = {
-        CoreDataStore.prepareLayers()
-        ObjectContext.makeScratch = { try OpenFileRequest.open(path: nil) }
-    }()
+    /// What the layers below get from the ones that know every engine and layout, handed
+    /// to each context this registry opens: reading the model a Core Data store carries
+    /// where a model file is asked for, and the in-memory store `model()` rehearses its
+    /// definitions in.
+    public static var environment: StoreEnvironment {
+        StoreEnvironment(readingStore: CoreDataModel.fromStore(atPath:), makeScratch: { try OpenFileRequest.open(path: nil) })
+    }
+
+    /// What every SQLite connection installs for the layouts a file may be: Core Data's
+    /// functions (its views and triggers call them) and its external data.
+    package static let connectionExtensions = [CoreDataConnection.connectionExtension]
+
+    /// Reads the model at `path` (a model file or folder, or a store that carries one).
+    public static func readModel(_ path: String) throws -> CoreDataModel {
+        try CoreDataModel.load(contentsOf: path, readingStore: environment.readingStore)
+    }
 
     /// A context over the store `location` names: a server's, or else a SQLite file's
     /// (nil: a store in memory). `functions`: SQL functions a file's connection needs (the
@@ -34,8 +39,10 @@ public enum StoreRegistry {
         _ location: String?, readOnly: Bool = false,
         functions: [SQLFunction] = [], model: String? = nil
     ) throws -> ObjectContext {
-        prepare()
-        if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
+        if let location, let server = server(claiming: location) {
+            let (connection, store) = try server.open(location, readOnly: readOnly)
+            return try ObjectContext(connection: connection, store: store, environment: environment)
+        }
         return try OpenFileRequest.open(path: location, readOnly: readOnly, functions: functions, model: model)
     }
 

@@ -243,7 +243,7 @@ import Testing
         let rows = try context.connection.read { db in
             try Row.fetchAll(db, sql: "SELECT \(context.mapped(Self.entity).selection(of: Self.entity)) FROM Item ORDER BY _pk")
         }
-        let reloaded = try rows.map { try $0.object(of: Self.entity, in: context) }
+        let reloaded = try rows.map { try $0.object(of: Self.entity, in: context.session) }
         #expect(reloaded.count == 300)
         var differingValues: [String] = []
         for object in reloaded where snapshot[object.primaryKey!] != object.values.map(\.value) {

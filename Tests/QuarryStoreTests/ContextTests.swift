@@ -65,7 +65,7 @@ func fetchAll(_ context: ObjectContext, _ name: String = "Item") throws -> [Mana
     let rows = try context.connection.read { db in
         try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name)) ORDER BY _pk")
     }
-    return try rows.map { try $0.object(of: entity, in: context) }
+    return try rows.map { try $0.object(of: entity, in: context.session) }
 }
 
 func temporaryStorePath() -> String {

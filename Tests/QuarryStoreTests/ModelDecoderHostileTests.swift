@@ -66,10 +66,9 @@ import Testing
         }
         try queue.close()
         // A store read as a model is read by the Core Data layout, which the registry
-        // hands to the model files (the shell does this at start).
-        StoreRegistry.prepare()
+        // hands to the model files.
         expectRefusal(.malformedPlist, mentioning: "shared so as to expand", path: path + " (Z_MODELCACHE)") {
-            try CoreDataModel.load(contentsOf: path)
+            try StoreRegistry.readModel(path)
         }
     }
 

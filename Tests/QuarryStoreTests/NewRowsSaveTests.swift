@@ -66,7 +66,7 @@ import Testing
                 """)
             try setup.execute("INSERT INTO item (v, n, code) VALUES ('old1', 1, 'c-old1'), ('old2', 2, 'c-old2'), ('old3', 3, 'c-old3')")
             return Store(
-                context: try PostgresServerKind.open(url), open: { try PostgresServerKind.open(url) }, rows: { try setup.execute($0).rows },
+                context: try StoreRegistry.open(url), open: { try StoreRegistry.open(url) }, rows: { try setup.execute($0).rows },
                 cleanup: {})
         }
     }

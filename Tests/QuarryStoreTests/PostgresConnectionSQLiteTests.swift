@@ -16,7 +16,7 @@ import Testing
 @Suite struct PostgresConnectionSQLiteTests {
     @Test func aServersConnectionHasNoSQLiteDatabase() throws {
         let url = try PostgresServer.database("nosqlite")
-        let context = try PostgresServerKind.open(url)
+        let context = try StoreRegistry.open(url)
         #expect(context.connection.sqlite == nil)
         #expect(throws: StoreConnection.needsEngine("SQLite")) { _ = try context.connection.database }
         #expect(throws: StoreConnection.needsEngine("SQLite")) { try context.connection.read { _ in 1 } }

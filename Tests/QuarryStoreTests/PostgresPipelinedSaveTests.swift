@@ -22,7 +22,7 @@ import Testing
         try setup.execute("CREATE FUNCTION twice() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.twice := NEW.n * 2; RETURN NEW; END $$")
         try setup.execute("CREATE TRIGGER twice BEFORE UPDATE ON tally FOR EACH ROW EXECUTE FUNCTION twice()")
         try setup.execute("INSERT INTO tally (amount, n) SELECT 1, g FROM generate_series(1, 600) g")
-        let context = try PostgresServerKind.open(url)
+        let context = try StoreRegistry.open(url)
         let objects = try (1...600).map { try #require(try context.object(entityName: "tally", primaryKey: Int64($0))) }
         for (i, object) in objects.enumerated() { try object.setValue(.integer(Int64(i + 2)), forKey: "n") }
         _ = try context.save()

@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func aUniqueViolationNamesItsTableAndColumnOnPostgreSQL() throws {
-        let context = try PostgresServerKind.open(try PostgresServer.database("typedunique"))
+        let context = try StoreRegistry.open(try PostgresServer.database("typedunique"))
         try context.define(itemEntity)
         if let error = try duplicateCodeRefusal(in: context) {
             let violation = try #require(error.constraintViolation, "\(error)")
@@ -182,7 +182,7 @@ import Testing
         try setup.execute("CREATE TABLE author (id int PRIMARY KEY, name text)")
         try setup.execute("CREATE TABLE book (id serial PRIMARY KEY, title text, author_id int REFERENCES author(id))")
         try setup.execute("INSERT INTO author VALUES (1, 'ann')")
-        let context = try PostgresServerKind.open(url)
+        let context = try StoreRegistry.open(url)
         _ = try context.insert(into: "book", values: ["title": .text("x"), "author_id": .integer(99)])
         do {
             try context.save()
@@ -243,7 +243,7 @@ import Testing
         let setup = try PostgresConnection(url: url)
         try setup.execute("CREATE TABLE money (id serial PRIMARY KEY, fee numeric(7,2), amount numeric(5,2), note text)")
         try setup.execute("INSERT INTO money (fee, amount) VALUES (1, 1)")
-        let context = try PostgresServerKind.open(url)
+        let context = try StoreRegistry.open(url)
         _ = try context.insert(into: "money", values: ["fee": .real(12345.1), "amount": .real(12345.1), "note": .text("x")])
         let expected = StoreError.during(
             operation: "save",

@@ -171,7 +171,7 @@ import Testing
         try setup.execute("INSERT INTO item VALUES (3, 1.5), (5, 2.0), (8, 4.0)")
         // Slow enough to be stopped while the server reads it.
         try setup.execute("CREATE VIEW slow AS SELECT id, price FROM item WHERE pg_sleep(0.2) IS NOT NULL")
-        let context = try PostgresServerKind.open(url)
+        let context = try StoreRegistry.open(url)
         let server = try #require((context.connection.engine as? PostgresEngine)?.server)
         server.shouldStop = { true }
         #expect(throws: StoreError.self) { try context.object(entityName: "slow", primaryKey: 5) }

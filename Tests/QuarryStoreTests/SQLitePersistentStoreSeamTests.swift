@@ -23,40 +23,40 @@ struct SQLitePersistentStoreSeamTests {
         var isQuarrysFile: Bool { own.isQuarrysFile }
         func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
-        func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { heard.append("refuse \(operation)") }
-        func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext) {
+        func refuseUnfaithfulWrite(_ operation: String, in session: StoreSession) throws { heard.append("refuse \(operation)") }
+        func pendingChanges(_ event: PendingChangeEvent, in session: StoreSession) {
             switch event {
             case .changed(let object): heard.append("changed \(object.entity.name)")
             case .ended: heard.append("ended")
             case .unchanged, .refreshed: break
             }
         }
-        func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
+        func prepare(_ request: SaveChangesRequest, in session: StoreSession) throws -> StoreSaveWork {
             heard.append("prepare \(request.inserts.count)/\(request.updates.count)/\(request.deletes.count)")
             return StoreSaveWork()
         }
-        func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+        func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, session: StoreSession) throws -> SaveChangesResult {
             heard.append("write")
-            return try SQLiteSaveWriter(context: context, store: self).write(request, work)
+            return try SQLiteSaveWriter(session: session, store: self).write(request, work)
         }
         func willDeleteRows(
             _ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-            in db: Database, context: ObjectContext
+            in db: Database, session: StoreSession
         ) throws {
             heard.append("before deletes \(keys.insertedIDs(request))")
         }
         func didWriteRows(
             _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-            in db: Database, context: ObjectContext
+            in db: Database, session: StoreSession
         ) throws { heard.append("after deletes") }
-        func didSave(in context: ObjectContext) { heard.append("saved") }
-        func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {
+        func didSave(in session: StoreSession) { heard.append("saved") }
+        func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, session: StoreSession) throws {
             heard.append("history \(inserted) \(updated) \(deleted)")
         }
         func prepareDeclarations(in db: Database) throws { try own.prepareDeclarations(in: db) }
-        func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+        func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws {
             heard.append("declare \(name)")
-            try own.keepDeclaration(name, definition: definition, in: db, context: context)
+            try own.keepDeclaration(name, definition: definition, in: db, session: session)
         }
     }
 

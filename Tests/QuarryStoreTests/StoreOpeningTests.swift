@@ -16,7 +16,7 @@ import Testing
 @Suite struct StoreOpeningTests {
     /// A connection to `path`, as a context opens one.
     func connection(_ path: String?) throws -> StoreConnection {
-        try StoreConnection.openingSQLite(path: path, readOnly: false, functions: [])
+        try StoreConnection.openingSQLite(path: path, readOnly: false, functions: [], extensions: StoreRegistry.connectionExtensions)
     }
 
     /// The kind the context would choose for `path`, and whether each kind recognises it.

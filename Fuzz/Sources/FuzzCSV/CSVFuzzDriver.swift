@@ -69,7 +69,7 @@ enum CSVFuzzDriver {
         // Every row reads back as an object whose values fit the entity's types.
         let rows = try context.connection.read { db in try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))") }
         for row in rows {
-            let object = try row.object(of: entity, in: context)
+            let object = try row.object(of: entity, in: context.session)
             for (key, value) in object.values {
                 guard let attribute = entity.attribute(named: key) else { continue }
                 if value.isNull {

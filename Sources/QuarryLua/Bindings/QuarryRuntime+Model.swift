@@ -10,7 +10,7 @@ extension QuarryRuntime {
     @discardableResult
     public func loadModel(_ path: String) throws -> [String] {
         let names = try ProcessDeadline.during("defining the model \(ErrorRendering.escaped(path))") {
-            try context.define(model: CoreDataModel.load(contentsOf: path), from: path)
+            try context.define(model: context.readModel(path), from: path)
         }
         for name in names { bindGlobalIfFree(name) }
         return names

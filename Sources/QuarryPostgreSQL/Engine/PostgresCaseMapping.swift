@@ -13,8 +13,8 @@ package enum PostgresCaseMapping {
             lower
             ? "lower(replace(\(x), 'Σ', 'σ') COLLATE \"und-x-icu\") COLLATE \"C\""
             : "upper(\(x) COLLATE \"und-x-icu\") COLLATE \"C\""
-        sql = "translate(\(sql), \(PostgresFold.literal(tables.oneFrom)), \(PostgresFold.literal(tables.oneTo)))"
-        for (from, to) in tables.many { sql = "replace(\(sql), \(PostgresFold.literal(from)), \(PostgresFold.literal(to)))" }
+        sql = "translate(\(sql), \(quoteLiteral(tables.oneFrom)), \(quoteLiteral(tables.oneTo)))"
+        for (from, to) in tables.many { sql = "replace(\(sql), \(quoteLiteral(from)), \(quoteLiteral(to)))" }
         return "(\(sql))"
     }
 

@@ -43,7 +43,7 @@ public enum PostgresFold {
                 + " WHEN \(x) ~ '(^|[^\(low)\(marks)])[\(marks)]' THEN CAST(('\(refusal)' || \(x)) AS integer)::text"
                 + " WHEN \(x) ~ '[\(tables.decompositionClass)]' THEN "
                 + c(
-                    "translate(regexp_replace(\(x), '([\(low)])[\(marks)]+', '\\1', 'g'), \(literal(tables.diacriticFrom)), \(literal(tables.diacriticTo)))"
+                    "translate(regexp_replace(\(x), '([\(low)])[\(marks)]+', '\\1', 'g'), \(quoteLiteral(tables.diacriticFrom)), \(quoteLiteral(tables.diacriticTo)))"
                 )
                 + " ELSE " + c("regexp_replace(normalize(\(x), NFD), '[\(marks)]+', '', 'g')") + " END)"
         }
@@ -59,7 +59,6 @@ public enum PostgresFold {
     public static let refusal = "quarry cannot fold: "
 
     /// A string literal.
-    package static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     /// The tables as SQL's pieces, made once.
     package final class Tables: Sendable {
@@ -132,8 +131,8 @@ public enum PostgresFold {
         /// `[c]` of non-ASCII text: ICU's lower, then what it leaves.
         func caseFold(_ x: String) -> String {
             var sql =
-                "translate(lower(\(x) COLLATE \"und-x-icu\") COLLATE \"C\", \(PostgresFold.literal(afterLowerFrom)), \(PostgresFold.literal(afterLowerTo)))"
-            for (from, to) in afterLowerMany { sql = "replace(\(sql), \(PostgresFold.literal(from)), \(PostgresFold.literal(to)))" }
+                "translate(lower(\(x) COLLATE \"und-x-icu\") COLLATE \"C\", \(quoteLiteral(afterLowerFrom)), \(quoteLiteral(afterLowerTo)))"
+            for (from, to) in afterLowerMany { sql = "replace(\(sql), \(quoteLiteral(from)), \(quoteLiteral(to)))" }
             return sql
         }
     }

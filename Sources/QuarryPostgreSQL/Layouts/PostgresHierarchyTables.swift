@@ -68,7 +68,7 @@ struct PostgresHierarchyTables: HierarchyTables {
         let table = store.qualified(root)
         let column = quoteIdentifier(EntityStorage.entityColumn)
         // Rows already there are the root's own.
-        try server.execute(#"ALTER TABLE \#(table) ADD COLUMN \#(column) text COLLATE "C" NOT NULL DEFAULT \#(PostgresStore.literal(root))"#)
+        try server.execute(#"ALTER TABLE \#(table) ADD COLUMN \#(column) text COLLATE "C" NOT NULL DEFAULT \#(quoteLiteral(root))"#)
         try server.execute("CREATE INDEX \(quoteIdentifier(PostgresStore.identifier("quarry_entity_\(root)"))) ON \(table) (\(column))")
     }
 
@@ -80,8 +80,8 @@ struct PostgresHierarchyTables: HierarchyTables {
         let columns = [EntityStorage.quarryKeyColumn, EntityStorage.entityColumn] + member.attributeNames + member.ownKeyColumns.map(\.name)
         try server.execute(
             "CREATE VIEW \(view) AS SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(store.qualified(root)) "
-                + "WHERE \(tag) IN (\(tags.map(PostgresStore.literal).joined(separator: ", ")))")
-        try server.execute("ALTER VIEW \(view) ALTER COLUMN \(tag) SET DEFAULT \(PostgresStore.literal(member.name))")
+                + "WHERE \(tag) IN (\(tags.map(quoteLiteral).joined(separator: ", ")))")
+        try server.execute("ALTER VIEW \(view) ALTER COLUMN \(tag) SET DEFAULT \(quoteLiteral(member.name))")
     }
 
     /// Uniqueness constraints are unique indexes named as the entity's own
@@ -100,7 +100,7 @@ struct PostgresHierarchyTables: HierarchyTables {
             }
             let condition =
                 partial
-                ? " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\((tags ?? [member.name]).map(PostgresStore.literal).joined(separator: ", ")))"
+                ? " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\((tags ?? [member.name]).map(quoteLiteral).joined(separator: ", ")))"
                 : ""
             for (i, names) in member.uniqueness.enumerated() {
                 try server.execute(

@@ -12,28 +12,27 @@ extension PostgresStore {
     /// Every import into the schema goes through COPY.
     package func load(
         _ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, session: StoreSession,
         progress: ((Int, Int) -> Void)?
     ) throws -> Int {
         try request.copy(
             table, check: check, attributes: attributes, defaults: defaults, entity: entity, creating: creating,
-            context: context, server: server(context), progress: progress)
+            store: self, session: session, server: server(session), progress: progress)
     }
 }
 
 extension ImportRequest {
     package func copy(
         _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], defaults: [AttributeDescription],
-        entity: EntityDescription, creating: Bool, context: ObjectContext, server: PostgresConnection,
+        entity: EntityDescription, creating: Bool, store: PostgresStore, session: StoreSession, server: PostgresConnection,
         progress: ((Int, Int) -> Void)?
     ) throws -> Int {
-        guard let store = context.store as? PostgresStore else { throw StoreConnection.needsEngine("PostgreSQL", for: "import") }
-        var storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : context.mapping.storage(of: entity.name)
+        var storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : session.mapping.storage(of: entity.name)
         var defaults = defaults
         // A sub-entity is a view of its root's table, and COPY writes tables only: its rows
         // go into the root's, each naming its entity as the view's default would.
         if !creating, entity.parent != nil, store.keepsDeclaration(of: entity.name) {
-            storage = context.mapping.storage(of: context.rootName(of: entity.name))
+            storage = session.mapping.storage(of: session.rootName(of: entity.name))
             defaults.append(AttributeDescription(name: EntityStorage.entityColumn, type: .string, defaultValue: .text(entity.name)))
         }
         let columns = attributes + defaults
@@ -54,7 +53,7 @@ extension ImportRequest {
         // A column `format()` made a date takes the column's number (a new table has none).
         var times: [Int: PostgresNumberTimes.Column] = [:]
         for (i, column) in columns.enumerated() where !creating {
-            if let kept = PostgresNumberTimes.Column(column.name, of: entity, context: context) { times[i] = kept }
+            if let kept = PostgresNumberTimes.Column(column.name, of: entity, session: session) { times[i] = kept }
         }
         let text = PostgresCopyText(types: columns.map(\.type), numberTimes: times)
         var lines = LineRuns()
@@ -70,7 +69,7 @@ extension ImportRequest {
                     return true
                 }
             }
-            if creating { try store.adopt([entity], context: context) }
+            if creating { try store.adopt([entity], session: session) }
             return copied
         } catch let failure as PostgresConnection.CopyFailure {
             // COPY counts the rows it was sent from 1.

@@ -100,7 +100,7 @@ extension PostgresSaveStatements {
         private mutating func make(_ i: Int) -> Bool {
             guard refused == nil else { return false }
             let entity = rows[i].entity
-            if storage?.entity != entity.name { storage = (entity.name, writer.context.mapped(entity)) }
+            if storage?.entity != entity.name { storage = (entity.name, writer.session.mapped(entity)) }
             do { written.append(try writer.newRowValues(rows[i], keys: keys, storage: storage?.storage)) } catch {
                 refused = error
                 return false

@@ -9,7 +9,9 @@ import QuarryStore
 /// engine writes them (`SaveRowsWriter`) in the server's statements
 /// (`PostgresSaveStatements`). Any error rolls everything back.
 struct PostgresSaveWriter {
-    package let context: ObjectContext
+    /// The store written, for the keys of its tables keyed other than by one integer column.
+    let store: PostgresStore
+    package let session: StoreSession
     package let server: PostgresConnection
 
     package func write(_ request: SaveChangesRequest) throws -> SaveChangesResult {
@@ -27,7 +29,7 @@ struct PostgresSaveWriter {
     }
 
     private func writeRows(_ result: inout SaveChangesResult) throws {
-        var writer = SaveRowsWriter(context: context, rows: PostgresSaveStatements(context: context, server: server))
+        var writer = SaveRowsWriter(session: session, rows: PostgresSaveStatements(store: store, session: session, server: server))
         try writer.write(&result)
     }
 
@@ -37,15 +39,15 @@ struct PostgresSaveWriter {
     /// 27,004 updates wait on the server 54,008 times); a keyed table's row is read on
     /// its own, found by its key's index (`keyCondition`).
     private func settleConflicts(_ result: inout SaveChangesResult) throws {
-        let keyed = context.store as? PostgresStore
+        let keyed = store
         let objects = result.request.updates + result.request.deletes
         var stored: [ObjectIdentifier: [Value]] = [:]
         var batches: [(entity: EntityDescription, objects: [ManagedObject])] = []
         var batchOf: [String: Int] = [:]
         for object in objects {
-            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
-            let entity = context.currentEntity(of: object)
-            let found = keyed?.keyCondition(of: object, context.mapped(entity)) ?? (sql: "", values: [])
+            guard let query = SaveConflict.storedRowQuery(of: object, session: session) else { continue }
+            let entity = session.currentEntity(of: object)
+            let found = keyed.keyCondition(of: object, session.mapped(entity))
             if found.sql.isEmpty {
                 let index = batchOf[entity.name] ?? batches.count
                 if index == batches.count {
@@ -53,19 +55,19 @@ struct PostgresSaveWriter {
                     batchOf[entity.name] = index
                 }
                 batches[index].objects.append(object)
-            } else if let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values) {
+            } else if let row = try session.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values) {
                 stored[ObjectIdentifier(object)] = row
             }
         }
         for batch in batches {
-            let storage = context.mapped(batch.entity)
+            let storage = session.mapped(batch.entity)
             for start in stride(from: 0, to: batch.objects.count, by: Self.conflictBatch) {
                 let chunk = batch.objects[start..<min(start + Self.conflictBatch, batch.objects.count)]
                 let keys = chunk.compactMap(\.primaryKey)
                 let sql = storage.rowsByKeyIndex(storage.selection(of: batch.entity), count: keys.count) + " FOR UPDATE"
                 var byKey: [Int64: [Value]] = [:]
                 // The selection's first column is the key (`EntityStorage.selection`).
-                for row in try context.connection.rows(sql, arguments: keys.map(Value.integer)) {
+                for row in try session.connection.rows(sql, arguments: keys.map(Value.integer)) {
                     if let key = row.first?.storedInteger { byKey[key] = row }
                 }
                 for object in chunk { if let key = object.primaryKey, let row = byKey[key] { stored[ObjectIdentifier(object)] = row } }
@@ -74,12 +76,12 @@ struct PostgresSaveWriter {
         // In the request's order, as a refusal lists them.
         var conflicts = objects.compactMap { object -> SaveConflict? in
             guard object.primaryKey != nil else { return nil }
-            return SaveConflict.of(object, storedRow: stored[ObjectIdentifier(object)], context: context)
+            return SaveConflict.of(object, storedRow: stored[ObjectIdentifier(object)], session: session)
         }
-        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in
-            try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil
+        conflicts += try result.request.goneLinkEnds(session: session) { sql, key in
+            try session.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil
         }
-        try result.settle(conflicts, context: context)
+        try result.settle(conflicts, session: session)
     }
 
     /// How many rows one statement locks and reads: far within the server's 65,535
@@ -98,13 +100,16 @@ struct PostgresSaveWriter {
 /// (`PostgresConnection+Pipeline`), and what the server made of each is read when they
 /// are answered: before any other statement, and at the end.
 struct PostgresSaveStatements: SaveStatements {
-    package let context: ObjectContext
+    /// The store, for the keys of its tables keyed other than by one integer column.
+    let keyed: PostgresStore
+    package let session: StoreSession
     package let server: PostgresConnection
     /// Updates sent together, and what the rows written came back as.
     private let updates = Updates()
 
-    package init(context: ObjectContext, server: PostgresConnection) {
-        self.context = context
+    package init(store: PostgresStore, session: StoreSession, server: PostgresConnection) {
+        keyed = store
+        self.session = session
         self.server = server
     }
 
@@ -136,9 +141,6 @@ struct PostgresSaveStatements: SaveStatements {
 
     package var statements: any WriteStatements { server }
 
-    /// The store, for the keys of its tables keyed other than by one integer column.
-    private var keyed: PostgresStore? { context.store as? PostgresStore }
-
     private func run(_ sql: String, _ values: [Value]) throws -> PostgresResult {
         try server.execute(PostgreSQLDialect.numbered(sql), values)
     }
@@ -147,7 +149,7 @@ struct PostgresSaveStatements: SaveStatements {
     /// column's precision is named (`PostgresNumericOverflow`).
     func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
         do { return try run(sql, values) } catch {
-            throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: context.mapped(entity).table, columns: columns, values: values)
+            throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: session.mapped(entity).table, columns: columns, values: values)
         }
     }
 
@@ -164,12 +166,12 @@ struct PostgresSaveStatements: SaveStatements {
             guard waiting.indices.contains(failure.index) else { throw failure.error }
             let update = waiting[failure.index]
             throw PostgresNumericOverflow.keeping(
-                failure.error, entity: update.object.entity.name, table: context.mapped(update.object.entity).table,
+                failure.error, entity: update.object.entity.name, table: session.mapped(update.object.entity).table,
                 columns: update.names, values: update.values)
         }
         for (update, result) in zip(waiting, results) {
             if DatesPastYear9999.mayRound(update.values) {
-                try refuseDatesRoundedPastYear9999(result.rows.first, update.readBack ?? context.currentEntity(of: update.object)) {
+                try refuseDatesRoundedPastYear9999(result.rows.first, update.readBack ?? session.currentEntity(of: update.object)) {
                     update.object.pending[$0] ?? .null
                 }
             }
@@ -200,8 +202,8 @@ struct PostgresSaveStatements: SaveStatements {
         names: [String], values: [Value]
     ) {
         let (object, entity) = (row.object, row.entity)
-        let storage = storage ?? context.mapped(entity)
-        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
+        let storage = storage ?? session.mapped(entity)
+        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, session: session)
         // Each value looked up once (twice, it was a tenth of writing 20,000 new rows);
         // the arrays made at their size, and the sets asked only when they hold anything
         // (growing the arrays and hashing each name three times more were a fifth of
@@ -216,8 +218,8 @@ struct PostgresSaveStatements: SaveStatements {
             let name = attribute.name
             if !generated.isEmpty, generated.contains(name) { continue }
             if !filled.isEmpty, filled.contains(name) { continue }
-            var value = context.insertedValue(object, name, keys: keys)
-            if !dates.isEmpty, dates[name] != nil { value = try PostgresNumberTimes.written(value, name, of: entity, context: context) }
+            var value = session.insertedValue(object, name, keys: keys)
+            if !dates.isEmpty, dates[name] != nil { value = try PostgresNumberTimes.written(value, name, of: entity, session: session) }
             guard !value.isNull || (!defaults.isEmpty && defaults.contains(name)) else { continue }
             names.append(name)
             values.append(value)
@@ -233,7 +235,7 @@ struct PostgresSaveStatements: SaveStatements {
     /// An INSERT of `rows` rows writing `names` (none: one row of the table's defaults),
     /// each row returned whole, its key first (`EntityStorage.selection`).
     func insertSQL(_ entity: EntityDescription, _ names: [String], rows: Int) -> String {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         let returning = " RETURNING \(storage.selection(of: entity))"
         guard !names.isEmpty else { return "INSERT INTO \(storage.table) DEFAULT VALUES" + returning }
         let row = "(" + names.map { Self.placeholder($0, storage) }.joined(separator: ", ") + ")"
@@ -256,15 +258,15 @@ struct PostgresSaveStatements: SaveStatements {
         throws
     {
         let entity = object.entity
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         let names = attributes + toOne.map(\.name)
         let values =
             try attributes.map { name in
                 let value = object.pending[name] ?? .null
-                return storage.numericDates[name] == nil ? value : try PostgresNumberTimes.written(value, name, of: entity, context: context)
+                return storage.numericDates[name] == nil ? value : try PostgresNumberTimes.written(value, name, of: entity, session: session)
             } + toOne.map(\.key)
         try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
-        let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+        let found = keyed.keyCondition(of: object, storage)
         // Written once for each entity and set of columns: rows changed alike (a loop
         // setting one attribute of thousands) share it.
         let statement = Updates.Statement(entity: entity.name, names: names, keyed: found.sql)
@@ -281,7 +283,7 @@ struct PostgresSaveStatements: SaveStatements {
             Update(
                 sql: sql,
                 values: values + [key] + found.values, names: names, object: object,
-                readBack: readsBack ? context.currentEntity(of: object) : nil))
+                readBack: readsBack ? session.currentEntity(of: object) : nil))
         if updates.waiting.count >= Updates.batch { try sendUpdates() }
     }
 
@@ -310,8 +312,8 @@ struct PostgresSaveStatements: SaveStatements {
 
     package func delete(_ object: ManagedObject, key: Int64) throws {
         try sendUpdates()
-        let storage = context.mapped(object.entity)
-        let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+        let storage = session.mapped(object.entity)
+        let found = keyed.keyCondition(of: object, storage)
         _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?\(found.sql)", [.integer(key)] + found.values)
     }
 
@@ -323,7 +325,7 @@ struct PostgresSaveStatements: SaveStatements {
         sent: (String) -> Value
     ) throws {
         guard let row else { return }
-        try DatesPastYear9999.refuse(context.values(of: entity, row: row), entity, sent: sent)
+        try DatesPastYear9999.refuse(session.values(of: entity, row: row), entity, sent: sent)
     }
 
     /// The attributes whose values the server made other than `sent` gave them (a
@@ -338,7 +340,7 @@ struct PostgresSaveStatements: SaveStatements {
         // save of new objects) was a twentieth of the save.
         var made: [(ManagedObject, String, Value)] = []
         for (i, attribute) in entity.attributes.enumerated() {
-            let value = ObjectContext.value(of: attribute, at: i, row: row)
+            let value = StoreSession.value(of: attribute, at: i, row: row)
             if !Value.sameStored(value, sent(attribute.name)) { made.append((object, attribute.name, value)) }
         }
         return made

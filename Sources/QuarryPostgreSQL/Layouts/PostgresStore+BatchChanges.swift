@@ -10,14 +10,14 @@ import QuarryStore
 extension PostgresStore {
     package func writeBatchUpdate(
         _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-        context: ObjectContext
+        session: StoreSession
     ) throws -> BatchUpdateWritten {
-        try BatchChangeWriter(context: context, engine: PostgresBatchChanges(store: self, context: context, server: try server(context)))
+        try BatchChangeWriter(session: session, engine: PostgresBatchChanges(store: self, session: session, server: try server(session)))
             .writeUpdate(entity, where: filter, set: assignments)
     }
 
-    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
-        try BatchChangeWriter(context: context, engine: PostgresBatchChanges(store: self, context: context, server: try server(context)))
+    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, session: StoreSession) throws -> [String: [Int64]] {
+        try BatchChangeWriter(session: session, engine: PostgresBatchChanges(store: self, session: session, server: try server(session)))
             .writeDelete(entity, where: filter)
     }
 
@@ -28,7 +28,7 @@ extension PostgresStore {
     /// and a many-to-many one, the server does not follow (it deletes links, not their
     /// ends): those rows the delete names itself (`writeBatchDelete`).
     fileprivate func cascadedRows(
-        of entity: String, keys: [Int64], context: ObjectContext,
+        of entity: String, keys: [Int64], session: StoreSession,
         server: PostgresConnection
     ) throws -> (found: [String: Set<Int64>], order: [(String, [Int64])]) {
         var found: [String: Set<Int64>] = [entity: Set(keys)]
@@ -37,12 +37,12 @@ extension PostgresStore {
         while !pending.isEmpty {
             let (name, fresh) = pending.removeFirst()
             guard let owner = managedObjectModel.entitiesByName[name] else { continue }
-            let ownerStorage = context.mapped(owner)
+            let ownerStorage = session.mapped(owner)
             for relationship in owner.relationships where relationship.deleteRule == .cascade {
                 guard let relationshipStorage = storage(of: relationship, in: name),
                     let members = managedObjectModel.entitiesByName[relationship.destination]
                 else { continue }
-                let membersStorage = context.mapped(members)
+                let membersStorage = session.mapped(members)
                 let reached = try relatedKeys(relationshipStorage, from: ownerStorage, to: membersStorage, of: fresh, server: server)
                 let new = reached.subtracting(found[members.name] ?? [])
                 guard !new.isEmpty else { continue }
@@ -98,14 +98,14 @@ extension PostgresStore {
     /// A deny rule the rows about to go meet, refused in SQLite's words before anything is
     /// deleted: the server's foreign keys would let a link table's rows go with them (their
     /// `ON DELETE CASCADE`), and say a key's refusal in words of their own.
-    fileprivate func refuseDenied(_ order: [(String, [Int64])], context: ObjectContext, server: PostgresConnection) throws {
+    fileprivate func refuseDenied(_ order: [(String, [Int64])], session: StoreSession, server: PostgresConnection) throws {
         for (name, keys) in order {
             guard let owner = managedObjectModel.entitiesByName[name] else { continue }
             for relationship in owner.relationships where relationship.deleteRule == .deny {
                 guard let relationshipStorage = storage(of: relationship, in: name),
                     let members = managedObjectModel.entitiesByName[relationship.destination]
                 else { continue }
-                let related = try relatedKeys(relationshipStorage, from: context.mapped(owner), to: context.mapped(members), of: keys, server: server)
+                let related = try relatedKeys(relationshipStorage, from: session.mapped(owner), to: session.mapped(members), of: keys, server: server)
                 guard !related.isEmpty else { continue }
                 let names = related.sorted().prefix(5).map { "\(members.name)/\($0)" }.joined(separator: ", ")
                 // A table Quarry did not make has the rule from its foreign key, as a file's has.
@@ -132,8 +132,8 @@ extension PostgresStore {
         }
     }
 
-    package func server(_ context: ObjectContext) throws -> PostgresConnection {
-        guard let engine = context.connection.engine as? PostgresEngine else { throw StoreConnection.needsEngine("PostgreSQL", for: "writing") }
+    package func server(_ session: StoreSession) throws -> PostgresConnection {
+        guard let engine = session.connection.engine as? PostgresEngine else { throw StoreConnection.needsEngine("PostgreSQL", for: "writing") }
         return engine.server
     }
 }
@@ -142,7 +142,7 @@ extension PostgresStore {
 /// `READ WRITE` transaction each.
 private struct PostgresBatchChanges: BatchChangeStatements {
     package let store: PostgresStore
-    package let context: ObjectContext
+    package let session: StoreSession
     package let server: PostgresConnection
 
     package func transaction<T>(_ operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
@@ -157,14 +157,14 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
         in server: PostgresConnection
     ) throws -> (keys: [Int64], assignments: [(String, Value)]) {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         var sql =
             "UPDATE \(storage.table) SET "
             + assignments.map { "\(quoteIdentifier($0.0)) = \(PostgresSaveStatements.placeholder($0.0, storage))" }.joined(separator: ", ")
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         // A date set on a number column of times goes as the column's number.
-        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, context: context) }
+        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, session: session) }
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), values + (filter?.arguments ?? [])).rows
         let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
         try refuseDatesRoundedPastYear9999(entity, keys: keys, set: assignments, in: server)
@@ -178,11 +178,11 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     ) throws {
         guard DatesPastYear9999.mayRound(assignments.map(\.1)) else { return }
         let sent = Dictionary(assignments, uniquingKeysWith: { $1 })
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         try forEachChunk(keys) { chunk in
             let query = storage.rowsByKeyIndex(storage.selection(of: entity), count: chunk.count)
             for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                try DatesPastYear9999.refuse(context.values(of: entity, row: row), entity, operation: "updateall") { sent[$0] ?? .null }
+                try DatesPastYear9999.refuse(session.values(of: entity, row: row), entity, operation: "updateall") { sent[$0] ?? .null }
             }
         }
     }
@@ -191,16 +191,16 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     /// triggers change), so their next save meets no change of theirs; each as its own
     /// entity (a SportCar updated as a Car has its own columns).
     package func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in server: PostgresConnection) throws {
-        let registered = context.registeredKeysByEntity()
+        let registered = session.registeredKeysByEntity()
         for (name, keys) in written.byEntity.sorted(by: { $0.key < $1.key }) {
             guard let own = store.managedObjectModel.entitiesByName[name] else { continue }
-            let ownStorage = context.mapped(own)
+            let ownStorage = session.mapped(own)
             let held = Set(registered[name] ?? [])
             try forEachChunk(keys.filter(held.contains)) { chunk in
                 let query = ownStorage.rowsByKeyIndex(ownStorage.selection(of: own), count: chunk.count)
                 for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
                     guard let key = row.first?.storedInteger else { continue }
-                    written.stored[key] = context.values(of: own, row: row)
+                    written.stored[key] = session.values(of: own, row: row)
                 }
             }
         }
@@ -211,13 +211,13 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     package func delete(_ entity: EntityDescription, keys chosen: [Int64], where filter: BatchFilter?, in server: PostgresConnection) throws
         -> [String: [Int64]]
     {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         let condition = filter.map { " WHERE " + $0.sql } ?? ""
-        let (found, order) = try store.cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
-        try store.refuseDenied([(entity.name, chosen)] + order, context: context, server: server)
+        let (found, order) = try store.cascadedRows(of: entity.name, keys: chosen, session: session, server: server)
+        try store.refuseDenied([(entity.name, chosen)] + order, session: session, server: server)
         // Named by their own entity while the rows are there (a SportCar deleted as a
         // Car is heard as a SportCar), as a Quarry file's delete names them.
-        var deleted = try context.keysByOwnEntity(found, in: server)
+        var deleted = try session.keysByOwnEntity(found, in: server)
         let keys = try server.execute(
             PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
             filter?.arguments ?? []
@@ -227,7 +227,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         // no longer there to delete).
         for (name, reached) in order {
             guard let member = store.managedObjectModel.entitiesByName[name] else { continue }
-            let memberStorage = context.mapped(member)
+            let memberStorage = session.mapped(member)
             try forEachChunk(reached) { chunk in
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 try server.execute(

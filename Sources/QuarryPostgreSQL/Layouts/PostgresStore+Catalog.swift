@@ -12,8 +12,8 @@ import QuarryStore
 /// descriptions rather than the catalog's rows (`PostgresStore+Schema`).
 extension PostgresStore {
     /// The schema's ordinary and partitioned tables, not partitions, by name.
-    func readTableNames(_ context: ObjectContext) throws -> [String] {
-        try context.connection.rows(
+    func readTableNames(_ session: StoreSession) throws -> [String] {
+        try session.connection.rows(
             """
             SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
@@ -22,8 +22,8 @@ extension PostgresStore {
     }
 
     /// The schema's views (not materialized ones).
-    func readViewNames(_ context: ObjectContext) throws -> [String] {
-        try context.connection.rows(
+    func readViewNames(_ session: StoreSession) throws -> [String] {
+        try session.connection.rows(
             """
             SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = ? AND c.relkind = 'v'
@@ -33,8 +33,8 @@ extension PostgresStore {
 
     /// The tables of the schema that inherit another (`INHERITS`, not partitions), with
     /// the table each inherits.
-    func readInheritance(_ context: ObjectContext) throws -> [String: String] {
-        let rows = try context.connection.rows(
+    func readInheritance(_ session: StoreSession) throws -> [String: String] {
+        let rows = try session.connection.rows(
             """
             SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
             JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -47,12 +47,12 @@ extension PostgresStore {
 
     /// The schema's tables and views (ordinary, partitioned, views and materialized
     /// views): their columns in order, and their keys.
-    func readCatalog(_ context: ObjectContext) throws -> ForeignSchema {
+    func readCatalog(_ session: StoreSession) throws -> ForeignSchema {
         // A domain is read as its base type; a generated column is never written. A
         // column of a table with a row trigger BEFORE INSERT may be filled by it (Pagila's
         // `film.fulltext`, by `tsvector_update_trigger`), as by a default: an insert may
         // leave it out, and the server fills it or refuses.
-        let columns = try context.connection.rows(
+        let columns = try session.connection.rows(
             """
             SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull,
                    a.atthasdef OR a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid
@@ -67,7 +67,7 @@ extension PostgresStore {
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
-        let keys = try context.connection.rows(
+        let keys = try session.connection.rows(
             """
             SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4,
                    (SELECT t.tgname::text FROM pg_catalog.pg_trigger t WHERE t.tgconstraint = con.oid AND t.tgrelid = con.confrelid
@@ -111,9 +111,9 @@ extension PostgresStore {
         for (made, trigger) in triggers.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }).enumerated() {
             foreignKeys[trigger.table]?[trigger.index].made = made
         }
-        try liftPartitionKeys(&foreignKeys, context)
-        for (table, key) in try uniqueKeysStandingForPrimary(context) where primaryKeys[table] == nil { primaryKeys[table] = key }
-        let enums = try readEnums(context)
+        try liftPartitionKeys(&foreignKeys, session)
+        for (table, key) in try uniqueKeysStandingForPrimary(session) where primaryKeys[table] == nil { primaryKeys[table] = key }
+        let enums = try readEnums(session)
         var catalog = ForeignSchema()
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
@@ -137,8 +137,8 @@ extension PostgresStore {
     /// The enum types the database's columns may be of (any schema's: a column may be of
     /// a type another schema holds), by type oid, with their labels in the type's order
     /// (`enumsortorder`), as the server orders them.
-    private func readEnums(_ context: ObjectContext) throws -> [Int64: EnumLabels] {
-        let rows = try context.connection.rows(
+    private func readEnums(_ session: StoreSession) throws -> [Int64: EnumLabels] {
+        let rows = try session.connection.rows(
             """
             SELECT t.oid::int8, n.nspname, t.typname, e.enumlabel FROM pg_catalog.pg_enum e
             JOIN pg_catalog.pg_type t ON t.oid = e.enumtypid JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
@@ -163,8 +163,8 @@ extension PostgresStore {
     /// foreign keys are off, and the opening notes say which; partitions declaring
     /// different keys on the same columns leave them columns. The key acts as the first
     /// partition's does among the others (`made`).
-    private func liftPartitionKeys(_ foreignKeys: inout [String: [ForeignSchema.ForeignKey]], _ context: ObjectContext) throws {
-        let rows = try context.connection.rows(
+    private func liftPartitionKeys(_ foreignKeys: inout [String: [ForeignSchema.ForeignKey]], _ session: StoreSession) throws {
+        let rows = try session.connection.rows(
             """
             SELECT p.relname, c.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
             JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = p.relnamespace
@@ -189,7 +189,7 @@ extension PostgresStore {
                 }
             }
             for (partition, columns) in lacking.sorted(by: { $0.key < $1.key }) {
-                context.openingNotes.append(
+                session.openingNotes.append(
                     "\(partition) lacks the foreign \(columns.count == 1 ? "key" : "keys") on \(columns.joined(separator: ", ")) that \(table)'s other partitions declare: \(columns.count == 1 ? "it is a relationship" : "they are relationships") of \(table) all the same, not enforced by the server on \(partition)'s rows"
                 )
             }
@@ -200,8 +200,8 @@ extension PostgresStore {
     /// (AdventureWorks' `sales.customer(personid)` to `person.person`), which `readCatalog`
     /// leaves out since those tables are no entities here: they stay their columns, and
     /// the note names a few and the schemas to open for them. Nil when there are none.
-    func otherSchemaKeysNote(_ context: ObjectContext) throws -> String? {
-        let rows = try context.connection.rows(
+    func otherSchemaKeysNote(_ session: StoreSession) throws -> String? {
+        let rows = try session.connection.rows(
             """
             SELECT c.relname, string_agg(a.attname, ', ' ORDER BY k.i), fn.nspname, f.relname
             FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
@@ -232,8 +232,8 @@ extension PostgresStore {
     /// `id SERIAL UNIQUE NOT NULL` and no primary key): one integer column if there is
     /// one, else the key of fewest columns, the first made among equals. Unique indexes
     /// count as constraints do, not partial ones nor ones over expressions.
-    private func uniqueKeysStandingForPrimary(_ context: ObjectContext) throws -> [String: [String]] {
-        let rows = try context.connection.rows(
+    private func uniqueKeysStandingForPrimary(_ session: StoreSession) throws -> [String: [String]] {
+        let rows = try session.connection.rows(
             """
             SELECT c.relname, i.indexrelid::int8, string_agg(a.attname, chr(31) ORDER BY k.n), bool_and(a.attnotnull)::int4,
                    bool_and(a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype))::int4, count(*)::int4

@@ -23,10 +23,10 @@ extension PostgresStore {
     /// Creates or migrates the tables of `entity` and of `changes` (entities gaining its
     /// inverses) and keeps their definitions, in one transaction; then the store's model
     /// takes them (`adopt`). Returns the entities of the hierarchies it reshaped.
-    func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
-        let server = try server(context)
+    func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], session: StoreSession) throws -> [String] {
+        let server = try server(session)
         let touched = try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
-        try adopt([entity] + changes, touched: touched, context: context)
+        try adopt([entity] + changes, touched: touched, session: session)
         return touched
     }
 
@@ -58,7 +58,7 @@ extension PostgresStore {
     /// The store's model takes definitions written on the server: each entity's table
     /// (or view, in a hierarchy) is placed, and counts among Quarry's own. `touched`: the
     /// members of the hierarchies reshaped, placed anew as objects will see them.
-    package func adopt(_ entities: [EntityDescription], touched: [String] = [], context: ObjectContext) throws {
+    package func adopt(_ entities: [EntityDescription], touched: [String] = [], session: StoreSession) throws {
         let after = DefinitionsAfter(managedObjectModel, entities)
         // The schema's own tables gaining an inverse stay the schema's.
         let schemas = Set(entities.map(\.name).filter(isOtherProgramsTable))
@@ -67,7 +67,7 @@ extension PostgresStore {
             mapping.place(name, Self.storage(of: effective, schema: schema))
             declared.insert(name)
         }
-        hasTriggers = try triggersCoverEveryTable(context, adding: (entities.map(\.name) + touched).map(after.table(of:)))
+        hasTriggers = try triggersCoverEveryTable(session, adding: (entities.map(\.name) + touched).map(after.table(of:)))
     }
 
     /// Where Quarry's table for `entity` (as objects see it) is, or its view over its
@@ -204,16 +204,16 @@ extension PostgresStore {
 
     /// The definitions `quarry_model` keeps, in the order they were made; none when the
     /// schema has no such table.
-    func readDefinitions(_ context: ObjectContext) throws -> [EntityDescription] {
-        let exists = try context.connection.scalar(
+    func readDefinitions(_ session: StoreSession) throws -> [EntityDescription] {
+        let exists = try session.connection.scalar(
             "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
             arguments: [.text(schema), .text(Self.modelTable)])
         guard exists?.storedInteger == 1 else { return [] }
         var definitions: [EntityDescription] = []
-        for row in try context.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable)) ORDER BY position") {
+        for row in try session.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable)) ORDER BY position") {
             guard let name = row[0].textValue, let text = row[1].textValue else { continue }
             do { definitions.append(try StoredDefinition(text: text).entity) } catch {
-                context.openingNotes.append(
+                session.openingNotes.append(
                     "\(Self.modelTable) holds a definition of \(name) that Quarry cannot read: its table is read as the schema's own")
             }
         }

@@ -18,13 +18,13 @@ extension PostgresStore {
         lastMadeFirst: false, noAction: .restrict, defersActions: false, namesIgnoreCase: false)
 
     /// Gives each of `tables` (entities) the keys of the others naming it, in order.
-    func rememberReferencingKeys(of tables: Set<String>, catalog: ForeignSchema, context: ObjectContext) {
+    func rememberReferencingKeys(of tables: Set<String>, catalog: ForeignSchema, session: StoreSession) {
         let keys = catalog.referencingKeys(of: tables.sorted(), children: tables, order: Self.deleteOrder)
         for (parent, list) in keys {
-            guard let entity = context.managedObjectModel.entitiesByName[parent] else { continue }
-            var storage = context.mapped(entity)
+            guard let entity = session.managedObjectModel.entitiesByName[parent] else { continue }
+            var storage = session.mapped(entity)
             storage.referencingKeys = list
-            context.remember(entity, storage: storage)
+            session.remember(entity, storage: storage)
         }
     }
 }

@@ -30,7 +30,7 @@ extension PostgresStore {
     /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
     /// keys; left out when they are not both entities).
     func mapJoinTables(
-        _ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext
+        _ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, session: StoreSession
     ) {
         for (table, keyed) in leftOut {
             // A table with no key whose pair would be read only (a time it requires): the
@@ -38,7 +38,7 @@ extension PostgresStore {
             guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }),
                 shape.required.isEmpty || !keyed
             else {
-                context.openingNotes.append(
+                session.openingNotes.append(
                     keyed
                         ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
                         : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out"
@@ -46,9 +46,9 @@ extension PostgresStore {
                 continue
             }
             do {
-                try mapJoinTable(shape, catalog: catalog, context: context)
+                try mapJoinTable(shape, catalog: catalog, session: session)
             } catch {
-                context.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
+                session.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
             }
         }
     }
@@ -56,13 +56,13 @@ extension PostgresStore {
     /// The read-only pairs of keyed tables of a join table's shape but for times they
     /// require (Sakila's `film_actor.last_update NOT NULL` with no default): each is an
     /// entity, whose objects write its rows, and gives the pair to read, as in a SQLite file.
-    func mapReadOnlyPairs(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+    func mapReadOnlyPairs(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, session: StoreSession) {
         for table in tables {
             guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }) else { continue }
             do {
-                try mapJoinTable(shape, catalog: catalog, context: context)
+                try mapJoinTable(shape, catalog: catalog, session: session)
             } catch {
-                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+                session.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
             }
         }
     }
@@ -72,28 +72,28 @@ extension PostgresStore {
     /// written through its link view as any, the key filled by its default; one whose
     /// relationships are more than its ends' to-ones (another table names it) is left an
     /// entity only, as in a SQLite file.
-    func mapKeyedJoinTables(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+    func mapKeyedJoinTables(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, session: StoreSession) {
         for table in tables {
-            guard let entity = context.managedObjectModel.entitiesByName[table],
+            guard let entity = session.managedObjectModel.entitiesByName[table],
                 let shape = catalog.joinTable(
-                    table, isEnd: isEnd, ownKey: context.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
+                    table, isEnd: isEnd, ownKey: session.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
                 entity.relationships.count == [shape.first, shape.second].filter({ $0.columns.count == 1 }).count
             else { continue }
             // A key nothing fills (no serial, identity or default) a link's row cannot be
             // given: the pair is read only, its rows written as the entity's.
-            let key = context.mapped(entity).keyColumn
+            let key = session.mapped(entity).keyColumn
             let unfilled = catalog.relations[table]?.column(key)?.hasDefault == false ? [key] : []
             do {
                 try mapJoinTable(
                     .init(table: table, first: shape.first, second: shape.second, required: shape.required + unfilled), catalog: catalog,
-                    context: context)
+                    session: session)
             } catch {
-                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+                session.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
             }
         }
     }
 
-    private func mapJoinTable(_ shape: ForeignSchema.JoinTable, catalog: ForeignSchema, context: ObjectContext) throws {
+    private func mapJoinTable(_ shape: ForeignSchema.JoinTable, catalog: ForeignSchema, session: StoreSession) throws {
         let (table, required) = (shape.table, shape.required)
         // An end's columns in its parent's key order (a keyed table's number is made from them).
         func end(_ key: ForeignSchema.ForeignKey) -> JoinEnd {
@@ -101,11 +101,11 @@ extension PostgresStore {
             return JoinEnd(columns: catalog.columnPairs(of: key, in: keyed).map(\.column), parent: key.parent, parentKey: keyed)
         }
         let (first, second) = (end(shape.first), end(shape.second))
-        let before = (try context.entity(named: first.parent), try context.entity(named: second.parent))
+        let before = (try session.entity(named: first.parent), try session.entity(named: second.parent))
         var a = before.0
         let same = first.parent == second.parent
         var b = same ? a : before.1
-        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { session.isFreeKey(name, in: entity) }
         // Named as a SQLite file's join table, which is an entity, names its sides: by the
         // entity at the other end in the plural (`post.tags`); where taken, by the to-one
         // name its key would have as an entity's (`customer_code_customers`); an end of
@@ -138,32 +138,32 @@ extension PostgresStore {
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
         // A many-to-many's links go with either end, as Core Data's do, whatever the join
         // table's keys say (`ForeignFileStore+JoinTables`): the pair nullifies.
-        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: session)
         do {
             guard let relationship = a.relationship(named: aName),
-                case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)
+                case .linkTable(let link, let sourceColumn, _)? = session.storage(of: relationship, in: a.name)
             else { return }
             let (source, target) = sourceColumn == "source" ? (first, second) : (second, first)
             // Temporary objects of this session, made again with it when the connection is
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
-            try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
+            try server(session).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
             joinTables.insert(table)
             // A join table that is an entity too (its own key, or a read-only pair's) names
             // its link, so a save that removes a link lets its row go before the parents
             // it names (`isUnlinkedJoinRow`), as a SQLite file's join table does.
-            if let entity = context.managedObjectModel.entitiesByName[table] {
-                var storage = context.mapped(entity)
+            if let entity = session.managedObjectModel.entitiesByName[table] {
+                var storage = session.mapped(entity)
                 storage.pairLink = link
                 storage.pairSourceColumn = source.columns[0]
-                context.remember(entity, storage: storage)
+                session.remember(entity, storage: storage)
             }
-            if !required.isEmpty { ForeignSchema.readOnly(link, join: table, required: required, sides: [first.parent, second.parent], in: context) }
+            if !required.isEmpty { ForeignSchema.readOnly(link, join: table, required: required, sides: [first.parent, second.parent], in: session) }
         } catch {
             // No pair without its view: the model stays as it was.
-            context.remember(before.0)
-            if !same { context.remember(before.1) }
-            context.bumpGeneration()
+            session.remember(before.0)
+            if !same { session.remember(before.1) }
+            session.bumpGeneration()
             throw error
         }
     }

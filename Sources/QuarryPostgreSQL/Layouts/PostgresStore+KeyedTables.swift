@@ -33,7 +33,7 @@ extension PostgresStore {
     /// or several), read through a temporary view that adds each row's number; nil, with
     /// the reason, when it cannot be one. `taken`: the schema's relations, which the
     /// session's table of numbers must not shadow for SQL a person writes.
-    func mapKeyedTable(_ relation: ForeignSchema.Relation, taken: Set<String> = [], context: ObjectContext) throws -> String? {
+    func mapKeyedTable(_ relation: ForeignSchema.Relation, taken: Set<String> = [], session: StoreSession) throws -> String? {
         let (table, keys) = (relation.name, relation.primaryKey)
         let names = relation.columns.map(\.name)
         let lowered = Set(names.map { $0.lowercased() })
@@ -43,7 +43,7 @@ extension PostgresStore {
         let real = qualified(table)
         let number = Self.rowNumber(of: keys)
         // Every row's number is its own; checked once, as a view's key is (`mapViews`).
-        let clashes = try context.connection.scalar("SELECT count(*) - count(DISTINCT \(number)) FROM \(real)")
+        let clashes = try session.connection.scalar("SELECT count(*) - count(DISTINCT \(number)) FROM \(real)")
         guard clashes?.storedInteger == 0 else {
             return "two of its keys give the same number, which Quarry's objects are known by"
         }
@@ -51,7 +51,7 @@ extension PostgresStore {
         // Numbers and their keys, filled as rows are read by number (`rowsByKey`).
         let numbers = "pg_temp." + quoteIdentifier(Self.identifier(ForeignSchema.unshadowed("quarry_rows " + table) { taken.contains($0) }))
         // In pg_temp, which is searched before the schema for the unqualified name.
-        try server(context).executeForSession(inTransaction: [
+        try server(session).executeForSession(inTransaction: [
             "CREATE OR REPLACE TEMP VIEW \(quoteIdentifier(table)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)",
             "DROP TABLE IF EXISTS \(numbers)",
             "CREATE TEMP TABLE \(numbers) AS SELECT \(number) AS \(quoteIdentifier(place)), \(keys.map(quoteIdentifier).joined(separator: ", ")) FROM \(real) WITH NO DATA",
@@ -61,7 +61,7 @@ extension PostgresStore {
         // No schema: the session's view is the relation read and written.
         storage.schema = nil
         storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: numbers)
-        context.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
+        session.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
         keyedTables[table] = keys
         return nil
     }

@@ -7,8 +7,8 @@ import QuarryStore
 /// and exports as a date (`PostgreSQLDialect.numberTime`), and a date is written back as
 /// the column's number (`PostgresNumberTimes`).
 extension PostgresStore {
-    package func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, context: ObjectContext) throws {
-        let storage = context.mapped(entity)
+    package func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, session: StoreSession) throws {
+        let storage = session.mapped(entity)
         let refuse = { (reason: String) in StoreError.invalidSchema(entity: entity.name, reason: reason) }
         guard storage.layout == .serverTable else {
             throw refuse("\(entity.name) is a view of the server, whose columns are typed: format() declares times in a table's number columns")
@@ -32,8 +32,8 @@ extension PostgresStore {
 
     /// The time layout declared for the column, else `plain`: a server's column keeps its
     /// own type, which nothing else reformats.
-    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? {
-        context.mapping.declaredFormats[entity.name]?[attribute.name]?.name ?? "plain"
+    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, session: StoreSession) throws -> String? {
+        session.mapping.declaredFormats[entity.name]?[attribute.name]?.name ?? "plain"
     }
 }
 
@@ -51,15 +51,15 @@ enum PostgresNumberTimes {
 
         /// Column `name` of `entity` when `format()` declared it a time kept as a number on
         /// the server (`NumericDateScale.typed`); nil for any other column.
-        init?(_ name: String, of entity: EntityDescription, context: ObjectContext) {
-            guard let scale = context.mapped(entity).numericDates[name], scale.typed != nil,
-                let column = context.mapping.numberColumnsAsDates[entity.name]?[name]
+        init?(_ name: String, of entity: EntityDescription, session: StoreSession) {
+            guard let scale = session.mapped(entity).numericDates[name], scale.typed != nil,
+                let column = session.mapping.numberColumnsAsDates[entity.name]?[name]
             else { return nil }
             self.entity = entity.name
             self.name = name
             self.scale = scale
             self.integer = [.int16, .int32, .int64].contains(column.type)
-            self.format = context.mapping.declaredFormats[entity.name]?[name]?.name ?? "a number"
+            self.format = session.mapping.declaredFormats[entity.name]?[name]?.name ?? "a number"
         }
 
         /// `value` as written: a date as a whole count of the column's unit in an integer
@@ -92,8 +92,8 @@ enum PostgresNumberTimes {
     }
 
     /// `value` as written to `name` of `entity` (`Column.written`).
-    static func written(_ value: Value, _ name: String, of entity: EntityDescription, context: ObjectContext) throws -> Value {
-        guard let column = Column(name, of: entity, context: context) else { return value }
+    static func written(_ value: Value, _ name: String, of entity: EntityDescription, session: StoreSession) throws -> Value {
+        guard let column = Column(name, of: entity, session: session) else { return value }
         return try column.written(value)
     }
 }

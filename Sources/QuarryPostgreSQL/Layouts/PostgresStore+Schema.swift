@@ -12,24 +12,24 @@ import QuarryStore
 /// engine's, `PostgresStore+JoinTables`). Nothing is written.
 extension PostgresStore {
     /// Tables of other kinds, and why they are left out, go to the opening notes.
-    func introspect(_ context: ObjectContext) throws {
+    func introspect(_ session: StoreSession) throws {
         // Ordinary and partitioned tables (a partition is read through its parent).
-        let tables = try readTableNames(context)
-        let schemaExists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
+        let tables = try readTableNames(session)
+        let schemaExists = try session.connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
         guard schemaExists?.storedInteger == 1 else {
             throw StoreError.database(message: "the database has no schema named \(schema)")
         }
         // Tables Quarry made read as it defined them (`quarry_model`).
-        let definitions = try readDefinitions(context)
+        let definitions = try readDefinitions(session)
         // Every table's and view's columns, primary and foreign keys, with all their columns in order.
-        let catalog = try readCatalog(context)
-        if let note = try otherSchemaKeysNote(context) { context.openingNotes.append(note) }
+        let catalog = try readCatalog(session)
+        if let note = try otherSchemaKeysNote(session) { session.openingNotes.append(note) }
         // A table of a join table's shape, its ends naming other tables' whole keys.
         let joinShape = { (table: String) in catalog.joinTable(table, isEnd: catalog.namesPrimaryKey, type: { Self.attributeType($0.declaredType) }) }
         var added: [String] = []
         // Tables Quarry made, in the order they were defined, as Quarry defined them; a
         // hierarchy's members other than its root are views of the root's table.
-        let views = definitions.contains { $0.parent != nil } ? try readViewNames(context) : []
+        let views = definitions.contains { $0.parent != nil } ? try readViewNames(session) : []
         let existing = Set(tables + views)
         var own: [String] = []
         for definition in definitions where existing.contains(definition.name) && managedObjectModel.entitiesByName[definition.name] == nil {
@@ -44,11 +44,11 @@ extension PostgresStore {
         }
         // Tables that inherit another (`INHERITS`, old-style partitions such as Sakila's
         // payment_p2007_01): their rows are read through the parent's, as partitions' are.
-        let parentOf = try readInheritance(context)
+        let parentOf = try readInheritance(session)
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, keyed: Bool)] = []
         var readOnlyPairs: [String] = []
-        for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
+        for table in tables where session.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
             // A table of no columns is in no description: it has no key, and is named in a note.
@@ -71,53 +71,53 @@ extension PostgresStore {
                     // A server that cannot make its view (no TEMP privilege, no
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
                     do {
-                        if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), context: context) {
-                            context.openingNotes.append("\(table) is left out: \(reason)")
+                        if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), session: session) {
+                            session.openingNotes.append("\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
                             if shape?.required.isEmpty == false { readOnlyPairs.append(table) }
                         }
                     } catch {
-                        context.openingNotes.append("\(table) is left out: \(error)")
+                        session.openingNotes.append("\(table) is left out: \(error)")
                     }
                 }
                 continue
             }
             var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: keys[0])
             storage.schema = schema
-            context.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
+            session.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
             added.append(table)
         }
         let addedSet = Set(added)
         // A table Quarry made has its relationships as defined; another table's key to
         // one of them is a relationship as any.
         let isParent = { (parent: String) in addedSet.contains(parent) || self.declared.contains(parent) }
-        try catalog.addForeignKeys(of: tables.filter(addedSet.contains), isParent: isParent, in: context)
+        try catalog.addForeignKeys(of: tables.filter(addedSet.contains), isParent: isParent, in: session)
         // A join table's ends: foreign keys to an entity's key, or to a keyed table's,
         // which is read as its rows' numbers.
         let isEnd = { (key: ForeignSchema.ForeignKey) -> Bool in
-            guard addedSet.contains(key.parent), let entity = context.managedObjectModel.entitiesByName[key.parent],
+            guard addedSet.contains(key.parent), let entity = session.managedObjectModel.entitiesByName[key.parent],
                 let named = catalog.referencedColumns(of: key)
             else { return false }
             if let keyed = self.keyedTables[key.parent] { return Set(named) == Set(keyed) && named.count == keyed.count }
-            return named == [context.mapped(entity).keyColumn]
+            return named == [session.mapped(entity).keyColumn]
         }
-        mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, context: context)
-        mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, context: context)
+        mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, session: session)
+        mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, session: session)
         // A join table with its own integer key (`id serial`) is an entity, and gives its
         // pair too, as in a SQLite file; unless another table names it.
         let ownKeyed = tables.filter { addedSet.contains($0) && keyedTables[$0] == nil }
-        mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, context: context)
-        catalog.addSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
-        rememberReferencingKeys(of: addedSet, catalog: catalog, context: context)
+        mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, session: session)
+        catalog.addSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: session)
+        rememberReferencingKeys(of: addedSet, catalog: catalog, session: session)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
-            context.openingNotes.append(
+            session.openingNotes.append(
                 "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
             )
         }
         // Views' columns came with the tables' (`mapViews`).
-        try mapViews(catalog, context: context)
+        try mapViews(catalog, session: session)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

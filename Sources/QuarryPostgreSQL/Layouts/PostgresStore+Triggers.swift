@@ -10,10 +10,10 @@ import QuarryStore
 /// links, not objects. Without them, a commit by a program
 /// other than quarry is noticed at `refresh()`.
 extension PostgresStore {
-    func installTriggers(_ context: ObjectContext) throws {
-        let server = try server(context)
+    func installTriggers(_ session: StoreSession) throws {
+        let server = try server(session)
         // A keyed table's, not its session's view.
-        let tables = (Set(tableStorages.map(writtenTable)).union(linkTables(context).map(qualified))).sorted()
+        let tables = (Set(tableStorages.map(writtenTable)).union(linkTables(session).map(qualified))).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }
         } catch StoreError.engine(let failure as PostgresFailure) {
@@ -43,10 +43,10 @@ extension PostgresStore {
 
     /// Whether each table of an entity has the trigger (`installTriggers`): a hierarchy's
     /// is its root's, which its members' views write.
-    func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
-        let relations = Set(tableStorages.map(\.relation) + new).union(linkTables(context))
+    func triggersCoverEveryTable(_ session: StoreSession, adding new: [String] = []) throws -> Bool {
+        let relations = Set(tableStorages.map(\.relation) + new).union(linkTables(session))
         guard !relations.isEmpty else { return false }
-        let covered = try context.connection.rows(
+        let covered = try session.connection.rows(
             """
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -66,12 +66,12 @@ extension PostgresStore {
     /// The tables (unquoted) that hold the links of the model's many-to-many relationships:
     /// the schema's join tables, and the link tables of the entities Quarry made (the
     /// others' link tables are this session's views over a join table).
-    func linkTables(_ context: ObjectContext) -> Set<String> {
+    func linkTables(_ session: StoreSession) -> Set<String> {
         var tables = joinTables
         for name in declared {
             guard let entity = managedObjectModel.entitiesByName[name] else { continue }
             for relationship in entity.relationships where declared.contains(relationship.destination) {
-                if case .linkTable(let table, _, _)? = context.storage(of: relationship, in: name) { tables.insert(table) }
+                if case .linkTable(let table, _, _)? = session.storage(of: relationship, in: name) { tables.insert(table) }
             }
         }
         return tables

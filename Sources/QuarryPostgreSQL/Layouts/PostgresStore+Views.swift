@@ -12,31 +12,31 @@ import QuarryStore
 /// again with a new connection. Saving an object of one is refused, as for a file's view.
 extension PostgresStore {
     /// The schema's views as its description has them (`PostgresStore+Catalog`).
-    func mapViews(_ catalog: ForeignSchema, context: ObjectContext) throws {
-        let keyed = try keyedViews(catalog, context: context)
-        for view in catalog.views where context.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
+    func mapViews(_ catalog: ForeignSchema, session: StoreSession) throws {
+        let keyed = try keyedViews(catalog, session: session)
+        for view in catalog.views where session.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
             do {
-                try mapView(view, taken: Set(catalog.relations.keys), keyed: keyed, context: context)
+                try mapView(view, taken: Set(catalog.relations.keys), keyed: keyed, session: session)
             } catch {
-                context.openingNotes.append("\(view.name) is left out: \(error)")
+                session.openingNotes.append("\(view.name) is left out: \(error)")
             }
         }
     }
 
-    private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, context: ObjectContext) throws {
+    private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, session: StoreSession) throws {
         let engine = PostgresForeignSchema(schema: schema, keyedViews: keyed)
-        guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: context) else { return }
+        guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: session) else { return }
         var storage = found
         storage.typedByServer = true
-        context.remember(entity, storage: storage)
+        session.remember(entity, storage: storage)
     }
 
     /// The views whose key column (`ForeignSchema.viewKeyCandidate`) shows, by their
     /// definition (`pg_get_viewdef`, `ViewDefinition`), the one-column integer primary key
     /// of a table of this schema whose rows are its own: read `ONLY`, or inherited by
     /// none (a partitioned table's key holds for all its partitions).
-    func keyedViews(_ catalog: ForeignSchema, context: ObjectContext) throws -> Set<String> {
-        let definitions = try context.connection.rows(
+    func keyedViews(_ catalog: ForeignSchema, session: StoreSession) throws -> Set<String> {
+        let definitions = try session.connection.rows(
             """
             SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid) FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'v'
@@ -55,7 +55,7 @@ extension PostgresStore {
             // The name as the definition writes it is this schema's table (unqualified, it
             // is the one the search path finds).
             let qualified = [definition.schema, definition.table].compactMap { $0 }
-            let own = try context.connection.rows(
+            let own = try session.connection.rows(
                 """
                 SELECT (c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = ?)
                   AND (? OR c.relkind = 'p' OR NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid)))::int

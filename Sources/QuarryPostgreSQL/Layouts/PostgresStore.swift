@@ -46,13 +46,13 @@ package final class PostgresStore: PersistentStore {
         self.installsTriggers = installsTriggers
     }
 
-    package func didOpen(in context: ObjectContext) throws {
-        let folds = try server(context).execute(
+    package func didOpen(in session: StoreSession) throws {
+        let folds = try server(session).execute(
             "SELECT current_setting('server_encoding') = 'UTF8' AND EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')")
         dialect = PostgreSQLDialect(foldsText: folds.rows.first?.first == .bool(true))
-        try introspect(context)
-        if installsTriggers { try installTriggers(context) }
-        hasTriggers = try triggersCoverEveryTable(context)
+        try introspect(session)
+        if installsTriggers { try installTriggers(session) }
+        hasTriggers = try triggersCoverEveryTable(session)
     }
 
     // MARK: Writing: saves, batch changes, imports and definitions
@@ -68,10 +68,10 @@ package final class PostgresStore: PersistentStore {
     private static let writes: Set<String> = ["save", "updateall", "deleteall", "import"]
 
     /// Definitions are not taken yet; a save that sets a generated column is refused.
-    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+    package func refuseUnfaithfulWrite(_ operation: String, in session: StoreSession) throws {
         if !Self.writes.contains(operation) { throw StoreError.during(operation: operation, notYet()) }
         guard operation == "save" else { return }
-        let pending = context.pendingChanges
+        let pending = session.pendingChanges
         // Asked once for a run of objects of one entity (for each, it was 2% of a save of
         // 20,000 new objects).
         var last: (entity: String, generated: Set<String>)?
@@ -90,7 +90,7 @@ package final class PostgresStore: PersistentStore {
         }
         try mapping.refuseKeyChanges(of: pending.updated, operation: operation)
     }
-    package func willWrite(_ operation: String, in context: ObjectContext) throws {
+    package func willWrite(_ operation: String, in session: StoreSession) throws {
         if !Self.writes.contains(operation) { throw StoreError.during(operation: operation, notYet()) }
     }
 
@@ -107,8 +107,8 @@ package final class PostgresStore: PersistentStore {
     /// cannot hold is refused per definition (`refuse`).
     package func refuseDefining(_ entity: String, whole: Bool) throws {}
 
-    package func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
-        try writeServerDefinition(entity, changes: changes, context: context)
+    package func define(_ entity: EntityDescription, changes: [EntityDescription], session: StoreSession) throws -> [String] {
+        try writeServerDefinition(entity, changes: changes, session: session)
     }
     /// Only the tables Quarry made are its entities as declared; the schema's own are
     /// read from the catalog.
@@ -117,23 +117,23 @@ package final class PostgresStore: PersistentStore {
     /// One transaction on the server (`PostgresSaveWriter`). One that met a lost
     /// connection before its COMMIT wrote nothing: it runs once more on a new connection
     /// (a server restarted meanwhile), and otherwise fails with the changes still pending.
-    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
-        let server = try server(context)
+    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, session: StoreSession) throws -> SaveChangesResult {
+        let server = try server(session)
         do {
-            return try PostgresSaveWriter(context: context, server: server).write(request)
+            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
         } catch  where server.lostBeforeCommit {
             try server.reestablishIfLost()
-            return try PostgresSaveWriter(context: context, server: server).write(request)
+            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
         }
     }
     /// The fetch request templates `model()` kept in the schema, as a Quarry file keeps
     /// them (`quarry_fetch_template`).
-    package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
-        let exists = try context.connection.scalar(
+    package func keptTemplates(session: StoreSession) throws -> [CoreDataFetchRequest] {
+        let exists = try session.connection.scalar(
             "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
             arguments: [.text(schema), .text(Self.templateTable)])
         guard exists?.storedInteger == 1 else { return [] }
-        return try context.connection.rows("SELECT name, entity, predicate, problem FROM \(qualified(Self.templateTable))").compactMap { row in
+        return try session.connection.rows("SELECT name, entity, predicate, problem FROM \(qualified(Self.templateTable))").compactMap { row in
             guard let name = row[0].textValue, let entity = row[1].textValue else { return nil }
             return CoreDataFetchRequest(name: name, entity: entity, predicate: CoreDataPredicate(format: row[2].textValue, problem: row[3].textValue))
         }
@@ -141,14 +141,14 @@ package final class PostgresStore: PersistentStore {
 
     /// Templates in the schema's table; a server's store replays no `relate()` or
     /// `format()` (the contract: they last for the session).
-    package func keep(_ what: Keeping, context: ObjectContext) throws {
+    package func keep(_ what: Keeping, session: StoreSession) throws {
         guard case .templates(let templates) = what else { return }
-        try keep(templates: templates, context: context)
+        try keep(templates: templates, session: session)
     }
 
-    private func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+    private func keep(templates: [CoreDataFetchRequest], session: StoreSession) throws {
         guard !templates.isEmpty else { return }
-        let server = try server(context)
+        let server = try server(session)
         try server.inWriteTransaction {
             try server.execute(
                 "CREATE TABLE IF NOT EXISTS \(qualified(Self.templateTable)) (name text PRIMARY KEY, entity text NOT NULL, predicate text, problem text)"
@@ -169,8 +169,8 @@ package final class PostgresStore: PersistentStore {
 
     /// Moves with each announcement of another session's commit to the schema (LISTEN):
     /// every quarry's writes, and with the triggers every program's.
-    package func outsideChangeCounter(context: ObjectContext) throws -> Int {
-        let server = try server(context)
+    package func outsideChangeCounter(session: StoreSession) throws -> Int {
+        let server = try server(session)
         heard += try server.takeNotifications().filter { $0 == schema }.count
         // Commits made while the connection was lost were not heard: each new connection is news.
         return heard + server.reconnections
@@ -181,7 +181,7 @@ package final class PostgresStore: PersistentStore {
             ? nil
             : "other programs' commits to the schema (psql's, an app's) reach observers and watch at refresh(); quarry sessions' are heard at once. Open it with ?notify=triggers to hear every commit (a trigger on each table)"
     }
-    package func historyToken(context: ObjectContext) throws -> Int64 { 0 }
-    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] { [] }
-    package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int { 0 }
+    package func historyToken(session: StoreSession) throws -> Int64 { 0 }
+    package func history(since: Int64?, author: String?, session: StoreSession) throws -> [HistoryTransaction] { [] }
+    package func pruneHistory(through token: Int64, session: StoreSession) throws -> Int { 0 }
 }

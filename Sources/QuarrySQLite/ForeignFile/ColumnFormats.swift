@@ -17,13 +17,13 @@ struct ColumnFormats {
     /// in the format the column keeps; in Quarry's own, as Quarry keeps it.
     mutating func stored(
         _ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
-        context: ObjectContext
+        session: StoreSession
     ) throws -> DatabaseValue {
         // A time column's nil is the number it keeps for "never" (Chrome's 0).
-        if value.isNull, context.mapped(entity).layout == .foreignTable, let never = context.mapped(entity).numericDates[key]?.never {
+        if value.isNull, session.mapped(entity).layout == .foreignTable, let never = session.mapped(entity).numericDates[key]?.never {
             return Value.integer(never).databaseValue
         }
-        guard !value.isNull, context.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else {
+        guard !value.isNull, session.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else {
             return value.databaseValue
         }
         switch (attribute.type, value) {
@@ -32,9 +32,9 @@ struct ColumnFormats {
         case (.string, _), (.uuid, _), (.binary, _): guard uuidBytes(value) != nil else { return value.databaseValue }
         default: return value.databaseValue
         }
-        let format = try format(of: entity, attribute, in: db, context: context)
+        let format = try format(of: entity, attribute, in: db, session: session)
         // Seconds since 2001 in a REAL column (Core Data's timestamps) keep their fraction.
-        if format == .epochCount(.cocoa), context.mapping.numberColumnsAsDates[entity.name]?[key]?.type == .double,
+        if format == .epochCount(.cocoa), session.mapping.numberColumnsAsDates[entity.name]?[key]?.type == .double,
             case .date(let seconds) = value
         {
             return Value.real(seconds - Double(ColumnFormat.EpochCount.cocoa.epoch)).databaseValue
@@ -52,7 +52,7 @@ struct ColumnFormats {
         if case .isoText(let layout) = format, layout.separator == nil, case .date(let seconds) = value,
             seconds != (seconds / 86_400).rounded(.down) * 86_400
         {
-            context.writeNotes.add(
+            session.writeNotes.add(
                 "\(entity.name).\(key)",
                 "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
                     + "and of any other date written to it is dropped")
@@ -62,11 +62,11 @@ struct ColumnFormats {
 
     /// The value a written one reads back as (the layout may keep fewer digits), so that
     /// the object's snapshot matches the row and the next save sees no conflict.
-    static func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String, context: ObjectContext) -> Value {
+    static func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String, session: StoreSession) -> Value {
         guard let attribute = entity.attribute(named: key) else { return Value(stored) }
         // Milliseconds, Julian days and other counts read back as the seconds SQL reads
         // them as; "never" as nil.
-        if let scale = context.mapped(entity).numericDates[key] {
+        if let scale = session.mapped(entity).numericDates[key] {
             switch stored.storage {
             case .int64(let i): return scale.seconds(i).map(Value.date) ?? .null
             case .double(let d): return scale.seconds(d).map(Value.date) ?? .null
@@ -78,11 +78,11 @@ struct ColumnFormats {
 
     mutating func format(
         of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
-        context: ObjectContext
+        session: StoreSession
     ) throws -> ColumnFormat {
-        if let declared = context.mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
+        if let declared = session.mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
         if let known = byColumn[entity.name]?[attribute.name] { return known }
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         let column = quoteIdentifier(attribute.name)
         // The first and last rows by key: a sample that sees a format the table changed to.
         let ends = ["ASC", "DESC"].map { order in

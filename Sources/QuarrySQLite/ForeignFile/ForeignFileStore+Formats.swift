@@ -8,8 +8,8 @@ import QuarryStore
 extension ForeignFileStore {
     /// Keeps a declaration (replacing the column's earlier one). A read-only open keeps it
     /// for the session only.
-    func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {
-        guard !context.isReadOnly else { return }
+    func keep(_ format: ForeignSidecar.Format, session: StoreSession) throws {
+        guard !session.isReadOnly else { return }
         var next = sidecar
         next.formats.removeAll { $0.entity == format.entity && $0.column == format.column }
         next.formats.append(format)
@@ -20,21 +20,21 @@ extension ForeignFileStore {
 
     /// The format Quarry writes the column in, declared or read from its values; refused
     /// as a write would be when the values show no one format.
-    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? {
-        try context.connection.read { db in
+    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, session: StoreSession) throws -> String? {
+        try session.connection.read { db in
             var formats = ColumnFormats()
-            return try formats.format(of: entity, attribute, in: db, context: context)
+            return try formats.format(of: entity, attribute, in: db, session: session)
         }.name
     }
 
     /// Declares the sidecar's formats again; one that no longer applies (a column dropped,
     /// its type changed) is left out with a note, and kept for a later open.
-    func restoreFormats(in context: ObjectContext) {
+    func restoreFormats(in session: StoreSession) {
         for f in sidecar.formats {
             do {
-                try context.declareFormat(f.entity, f.column, f.format, never: f.never, keep: false)
+                try session.declareFormat(f.entity, f.column, f.format, never: f.never, keep: false)
             } catch {
-                context.openingNotes.append(
+                session.openingNotes.append(
                     "format(\"\(f.entity)\", \"\(f.column)\", \"\(f.format)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
             }
         }

@@ -12,10 +12,10 @@ import QuarryStore
 /// whose format cannot be told refuses the import whole, naming it.
 extension ForeignFileStore {
     static func keepingFormats<T>(
-        of entity: EntityDescription, _ attributes: [AttributeDescription], context: ObjectContext,
+        of entity: EntityDescription, _ attributes: [AttributeDescription], session: StoreSession,
         in db: Database, _ insert: () throws -> T
     ) throws -> T {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         guard storage.layout == .foreignTable else { return try insert() }
         // Each column's format as the rows before the import show it; a column written as
         // the import writes it (text that is no UUID, numbers) needs nothing more.
@@ -23,7 +23,7 @@ extension ForeignFileStore {
         var unknown: [String: Error] = [:]
         let formatted = attributes.filter { attribute in
             guard [.date, .bool, .string, .uuid, .binary].contains(attribute.type) else { return false }
-            do { return try cache.format(of: entity, attribute, in: db, context: context) != .plain } catch {
+            do { return try cache.format(of: entity, attribute, in: db, session: session) != .plain } catch {
                 unknown[attribute.name] = error
                 return true
             }
@@ -57,7 +57,7 @@ extension ForeignFileStore {
                 if let error = unknown[attribute.name], !decoded.isNull, [.date, .bool].contains(attribute.type) || uuidBytes(decoded) != nil {
                     throw error
                 }
-                let value = unknown[attribute.name] == nil ? try cache.stored(decoded, entity, attribute.name, in: db, context: context) : stored
+                let value = unknown[attribute.name] == nil ? try cache.stored(decoded, entity, attribute.name, in: db, session: session) : stored
                 changed = changed || value != stored
                 values.append(value)
             }

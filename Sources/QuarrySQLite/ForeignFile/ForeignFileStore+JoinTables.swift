@@ -22,13 +22,13 @@ import QuarryStore
 extension ForeignFileStore {
     /// The join tables among `tables` (entities of the file), decided from the file's
     /// description as for any engine (`ForeignSchema+JoinTables`), made many-to-many pairs.
-    static func mapJoinTables(_ tables: [String], schema: ForeignSchema, in context: ObjectContext) {
+    static func mapJoinTables(_ tables: [String], schema: ForeignSchema, in session: StoreSession) {
         for table in tables {
-            guard let join = context.managedObjectModel.entitiesByName[table], let shape = joinShape(of: join, schema, in: context) else { continue }
+            guard let join = session.managedObjectModel.entitiesByName[table], let shape = joinShape(of: join, schema, in: session) else { continue }
             do {
-                try mapJoinTable(join, shape, schema, in: context)
+                try mapJoinTable(join, shape, schema, in: session)
             } catch {
-                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+                session.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
             }
         }
     }
@@ -36,10 +36,10 @@ extension ForeignFileStore {
     /// `join` as a join table: its ends name tables of the file that are entities (SQLite
     /// requires the columns a key names to be unique), and nothing but its ends' to-ones
     /// are relationships of its entity (no other table names it). Nil when it is none.
-    private static func joinShape(of join: EntityDescription, _ schema: ForeignSchema, in context: ObjectContext) -> ForeignSchema.JoinTable? {
-        let storage = context.mapped(join)
+    private static func joinShape(of join: EntityDescription, _ schema: ForeignSchema, in session: StoreSession) -> ForeignSchema.JoinTable? {
+        let storage = session.mapped(join)
         guard storage.layout == .foreignTable else { return nil }
-        let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
+        let isTable = { (name: String) in session.managedObjectModel.entitiesByName[name].map { session.mapped($0).layout == .foreignTable } == true }
         guard
             let shape = schema.joinTable(
                 join.name, isEnd: { isTable($0.parent) }, ownKey: storage.keyColumn,
@@ -50,13 +50,13 @@ extension ForeignFileStore {
         return shape
     }
 
-    private static func mapJoinTable(_ join: EntityDescription, _ shape: ForeignSchema.JoinTable, _ schema: ForeignSchema, in context: ObjectContext)
+    private static func mapJoinTable(_ join: EntityDescription, _ shape: ForeignSchema.JoinTable, _ schema: ForeignSchema, in session: StoreSession)
         throws
     {
         let (first, second, required) = (shape.first, shape.second, shape.required)
-        let before = (context.managedObjectModel.entitiesByName[first.parent], context.managedObjectModel.entitiesByName[second.parent])
+        let before = (session.managedObjectModel.entitiesByName[first.parent], session.managedObjectModel.entitiesByName[second.parent])
         guard var a = before.0 else { return }
-        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { session.isFreeKey(name, in: entity) }
         // Each side is named by the entity at the other end in the plural (`post.tags`),
         // as a foreign key's inverse is; where that is taken, by the other end's to-one
         // (`tag_name_tags`; an end of several columns, which is no to-one, by its parent).
@@ -67,14 +67,14 @@ extension ForeignFileStore {
                 return ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
             }
             guard former else { return toOne.name }
-            let parentKey = context.mapped(try context.entity(named: end.parent)).keyColumn
+            let parentKey = session.mapped(try session.entity(named: end.parent)).keyColumn
             let parentColumn = schema.referencedColumns(of: end)?.first ?? parentKey
             return ForeignNaming.relationshipName(column: end.columns[0], destination: end.parent, parentColumn: parentColumn, former: true) {
                 free($0, in: join) || $0 == toOne.name
             }
         }
         let same = first.parent == second.parent
-        var b = same ? a : try context.entity(named: second.parent)
+        var b = same ? a : try session.entity(named: second.parent)
         let aName = ForeignNaming.manyToManyName(otherEntity: second.parent, otherToOne: try other(second), joinTable: join.name, selfJoin: same) {
             free($0, in: a)
         }
@@ -98,23 +98,23 @@ extension ForeignFileStore {
         if wide, required.isEmpty {
             for end in [first, second] where end.columns.count == 1 && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny {
                 guard let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }), let inverse = toOne.inverse,
-                    var parent = context.managedObjectModel.entitiesByName[end.parent],
+                    var parent = session.managedObjectModel.entitiesByName[end.parent],
                     let index = parent.relationships.firstIndex(where: { $0.name == inverse })
                 else { continue }
                 parent.relationships[index].deleteRule = .noaction
-                context.remember(parent)
+                session.remember(parent)
                 if end.parent == a.name { a = parent }
                 if end.parent == b.name { b = parent }
             }
         }
-        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, otherNames: (aFormer, bFormer), in: session)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
-                case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name)
+                case .linkTable(let link, let sourceColumn, _)? = session.storage(of: relationship, in: a.name)
             else { return }
             func end(_ key: ForeignSchema.ForeignKey) throws -> LinkEnd {
-                let parent = context.mapped(try context.entity(named: key.parent))
+                let parent = session.mapped(try session.entity(named: key.parent))
                 let pairs = schema.columnPairs(of: key)
                 // Read as the key Quarry knows the parent's rows by, or through the columns it names.
                 let direct = pairs.count == 1 && (pairs[0].parentColumn == parent.keyColumn || schema.referencedColumns(of: key) == nil)
@@ -125,21 +125,21 @@ extension ForeignFileStore {
             }
             let ends = (try end(first), try end(second))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
-            try context.connection.database.writeWithoutTransaction { db in
+            try session.connection.database.writeWithoutTransaction { db in
                 for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
             }
-            var storage = context.mapped(join)
+            var storage = session.mapped(join)
             storage.pairLink = link
             storage.pairSourceColumn = source.columns[0]
-            context.remember(join, storage: storage)
+            session.remember(join, storage: storage)
             if !required.isEmpty {
-                ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context)
+                ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: session)
             }
         } catch {
             // No pair without its view: the model stays as it was.
-            if let old = before.0 { context.remember(old) }
-            if let old = before.1 { context.remember(old) }
-            context.bumpGeneration()
+            if let old = before.0 { session.remember(old) }
+            if let old = before.1 { session.remember(old) }
+            session.bumpGeneration()
             throw error
         }
     }

@@ -11,7 +11,7 @@ import QuarryStore
 extension ForeignFileStore {
     package static func numericDates(
         of table: String, key: String, attributes: [AttributeDescription],
-        in context: ObjectContext
+        in session: StoreSession
     ) -> [String: EntityStorage.NumericDateScale] {
         let dates = attributes.filter { $0.type == .date }
         guard !dates.isEmpty else { return [:] }
@@ -20,7 +20,7 @@ extension ForeignFileStore {
             "SELECT \(columns) FROM \(quoteIdentifier(table)) ORDER BY \(quoteIdentifier(key)) \(order) LIMIT \(ColumnFormats.formatScan)"
         }
         // A file that cannot be read this way reads its numbers as Unix seconds, as before.
-        guard let (first, last) = try? context.connection.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) })
+        guard let (first, last) = try? session.connection.read({ db in (try Row.fetchAll(db, sql: ends[0]), try Row.fetchAll(db, sql: ends[1])) })
         else {
             return [:]
         }

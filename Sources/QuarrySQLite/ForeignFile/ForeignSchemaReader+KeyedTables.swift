@@ -27,7 +27,7 @@ extension ForeignSchemaReader {
         let (table, keys) = (relation.name, relation.primaryKey)
         let lowered = Set(relation.columns.map { $0.name.lowercased() })
         guard let place = ["_row", "_row_", "_key_row"].first(where: { !lowered.contains($0) }) else {
-            context.openingNotes.append("\(table) is left out: its columns take every name Quarry would give its rows' numbers")
+            session.openingNotes.append("\(table) is left out: its columns take every name Quarry would give its rows' numbers")
             return nil
         }
         let real = "main." + quoteIdentifier(table)
@@ -42,7 +42,7 @@ extension ForeignSchemaReader {
         var (entity, storage) = ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
         let view = ForeignSchema.unshadowed("quarry_rows " + table) { taken.contains(DeferredViews.folded($0)) }
         let kept = columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
-        context.connection.deferView(
+        session.connection.deferView(
             view, ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(view)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)"])
         storage.relation = view
         storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: quoteIdentifier(view), owner: table)

@@ -16,7 +16,7 @@ extension ForeignSchemaReader {
     func noteMissingParents(of schema: ForeignSchema) {
         guard schema.relations.values.contains(where: { !$0.isView && !$0.foreignKeys.isEmpty }) else { return }
         let present =
-            (try? context.connection.read { db in
+            (try? session.connection.read { db in
                 Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM main.sqlite_master WHERE type IN ('table', 'view')"))
             }) ?? []
         // One note per missing table, however many keys reference it (Android's contacts2.db
@@ -37,7 +37,7 @@ extension ForeignSchemaReader {
             for key in keys where !tables.contains(key.relation) { tables.append(key.relation) }
             let column = keys.allSatisfy { $0.columns.count == 1 } ? "its column" : "its columns"
             let read = (keys.count == 1 ? "read as " : "each read as ") + column
-            context.openingNotes.append(
+            session.openingNotes.append(
                 "\(Self.listed(named)) \(keys.count == 1 ? "references" : "reference") \(parent), which the file does not have: \(read), "
                     + "not as a relationship; SQLite writes no row of \(Self.listed(tables)) while foreign keys are checked")
         }
@@ -62,7 +62,7 @@ extension ForeignSchemaReader {
     func noteUnknownCollations(of schema: ForeignSchema) {
         // Only tables read here have columns and indexes to note.
         guard schema.relations.values.contains(where: { !$0.isView }) else { return }
-        let found = try? context.connection.read { db -> [String: [String]] in
+        let found = try? session.connection.read { db -> [String: [String]] in
             // A column or an index takes a collation only by a COLLATE its SQL says: a
             // schema that says none anywhere needs no look at each column and index.
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE sql LIKE '%COLLATE%')") != false else {
@@ -103,7 +103,7 @@ extension ForeignSchemaReader {
             return uses
         }
         for (table, uses) in (found ?? [:]).sorted(by: { $0.key < $1.key }) {
-            context.openingNotes.append(
+            session.openingNotes.append(
                 "\(table): \(uses.joined(separator: ", ")) "
                     + (uses.count == 1 ? "compares" : "compare")
                     + " with a collation the application that wrote the file defines, which SQLite does not know: "

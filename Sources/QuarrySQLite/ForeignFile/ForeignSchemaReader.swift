@@ -13,7 +13,7 @@ import QuarryStore
 /// The file's catalog is read into the engine-neutral `ForeignSchema` (`catalog`), from
 /// which the relationships and join tables are decided as for any engine's schema.
 struct ForeignSchemaReader {
-    let context: ObjectContext
+    let session: StoreSession
     /// What an open asks once and uses many times (`Asked`): each read is a transaction
     /// of its own.
     private let asked = Asked()
@@ -22,12 +22,12 @@ struct ForeignSchemaReader {
     /// entities needs none.
     private var columnLimit: Int {
         if let known = asked.columnLimit { return known }
-        let read = (try? context.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        let read = (try? session.connection.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
         asked.columnLimit = read
         return read
     }
 
-    init(context: ObjectContext) { self.context = context }
+    init(session: StoreSession) { self.session = session }
 
     private final class Asked {
         var columnLimit: Int?
@@ -35,7 +35,7 @@ struct ForeignSchemaReader {
     }
 
     /// The file's views' and tables' SQL (`SQLiteSchemaText`), read once, inside a read.
-    private func schemaText(_ db: Database) throws -> SQLiteSchemaText {
+    func schemaText(_ db: Database) throws -> SQLiteSchemaText {
         if let known = asked.schemaText { return known }
         let read = try SQLiteSchemaText(db)
         asked.schemaText = read
@@ -44,7 +44,7 @@ struct ForeignSchemaReader {
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views, rowNames, shadows) = try context.connection.read { db in
+        let (tables, views, rowNames, shadows) = try session.connection.read { db in
             (
                 try String.fetchAll(
                     db,
@@ -59,8 +59,8 @@ struct ForeignSchemaReader {
         }
         // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
         let taken = Set(rowNames.map(DeferredViews.folded))
-        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
-        let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
+        let unknown = tables.filter { session.managedObjectModel.entitiesByName[$0] == nil && !shadows.contains($0) }
+        let schema = try catalog(of: unknown, views: views.filter { session.managedObjectModel.entitiesByName[$0] == nil })
         noteMissingParents(of: schema)
         noteUnknownCollations(of: schema)
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
@@ -71,7 +71,7 @@ struct ForeignSchemaReader {
         let probes: [String: Bool] =
             try relations.isEmpty
             ? [:]
-            : context.connection.read { db in
+            : session.connection.read { db in
                 let schema = try schemaText(db)
                 func plain(_ table: String) -> Bool {
                     guard let sql = schema.table(named: table) else { return false }
@@ -95,17 +95,17 @@ struct ForeignSchemaReader {
         for (entity, storage) in found {
             var storage = storage
             storage.referencingKeys = referencing[entity.name] ?? []
-            context.remember(entity, storage: storage)
+            session.remember(entity, storage: storage)
         }
-        try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
-        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
+        try schema.addForeignKeys(of: found.map(\.entity.name), in: session)
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: session)
         let joined = Set(
             found.map(\.entity.name).filter { name in
-                context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true
+                session.managedObjectModel.entitiesByName[name].map { session.mapped($0).pairLink != nil } == true
             })
-        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
-        for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
-            if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
+        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: session)
+        for view in schema.views where session.managedObjectModel.entitiesByName[view.name] == nil {
+            if let (entity, storage) = try viewEntity(view, taken: taken) { session.remember(entity, storage: storage) }
         }
     }
 
@@ -116,7 +116,7 @@ struct ForeignSchemaReader {
         do {
             return try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(quoteIdentifier(relation)))")
         } catch {
-            context.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+            session.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
             return nil
         }
     }
@@ -132,7 +132,7 @@ struct ForeignSchemaReader {
         var schema = ForeignSchema()
         // A file of Quarry's own entities has none to read: its open asks nothing here.
         if tables.isEmpty && views.isEmpty { return schema }
-        try context.connection.read { db in
+        try session.connection.read { db in
             let text = try schemaText(db)
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
@@ -284,10 +284,10 @@ struct ForeignSchemaReader {
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit - 1
         if columns.count > room {
-            context.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
+            session.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
-        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: context)
+        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: session)
     }
 
     /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
@@ -299,7 +299,7 @@ struct ForeignSchemaReader {
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
         var seen = Array(repeating: Set<String>(), count: columns.count)
-        _ = try? context.connection.read { db in
+        _ = try? session.connection.read { db in
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
@@ -358,7 +358,7 @@ struct ForeignSchemaReader {
         // without its last columns.
         let room = columnLimit - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
         if columns.count > room {
-            context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
+            session.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
         guard let primaryKey = rowid else { return try keyedTableEntity(relation, columns: columns, taken: taken) }
@@ -414,92 +414,5 @@ struct ForeignSchemaReader {
         let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
         guard code == SQLITE_OK, let collation else { return nil }
         return String(cString: collation)
-    }
-}
-
-/// Where the pragmas read here put what they say (SQLite's documented order): a row is
-/// read by position, as a name is looked for among a row's columns by lower-casing each
-/// (17,000 `lowercased` calls opening a file of 60 tables).
-private enum TableInfo {
-    // `table_info`, and `table_xinfo`, which adds `hidden`.
-    static let name = 1, type = 2, notNull = 3, defaultValue = 4, primaryKey = 5, hidden = 6
-}
-
-private enum ForeignKeyList { static let id = 0, seq = 1, table = 2, from = 3, to = 4, onDelete = 6 }
-
-private enum IndexList { static let name = 1, unique = 2 }
-
-private enum IndexInfo { static let name = 2 }
-
-/// SQLite's answers to what a foreign file's tables and views ask of their engine
-/// (`ForeignSchema+Entities` decides the rest).
-extension ForeignSchemaReader: ForeignSchemaEngine {
-    package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
-
-    /// Declared `INTEGER` exactly, its letters compared as SQLite compares them (ASCII
-    /// only: `ınteger`, with a dotless ı, makes no alias): the rowid's alias (or, without a
-    /// rowid, a column that takes text as well, `keyMayHoldOthers`).
-    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { CaselessASCII(column.declaredType).equals("INTEGER") }
-
-    /// SQLite's values compare and sort as stored: a column of INTEGER or REAL affinity
-    /// may hold text, which predicates compare and match as SQLite does
-    /// (`EntityStorage.takesText`). Not one of NUMERIC affinity (`DECIMAL`): it keeps 42
-    /// as an integer, which its double attribute reads as 42.0, so a string operator would
-    /// read "42.0" in memory and "42" in SQL. A view's computed column declares no type
-    /// and has no affinity: it is left out too.
-    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
-        switch attributeType(column) {
-        case .int64: storage.takesText.insert(column.name)
-        case .double where ["REAL", "FLOA", "DOUB"].contains(where: Self.words(of: column.declaredType)): storage.takesText.insert(column.name)
-        // A table's column only: a view's column with no declared type may still have an
-        // affinity SQLite works out from its expression (`CAST(x AS TEXT)`, a COLLATE).
-        case .string where storage.layout == .foreignTable && column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
-        default: break
-        }
-        if storage.layout == .foreignTable, let collation = column.collation?.uppercased(), ["NOCASE", "RTRIM"].contains(collation) {
-            storage.columnCollations[column.name] = collation
-        }
-    }
-
-    /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
-    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
-        column.defaultText.flatMap { ForeignColumnDefault.kind(of: SQLiteDefaultText.literal($0), as: type) }
-    }
-
-    /// A literal or a clock, as a new object's default: an expression in parentheses may
-    /// call any function, and a file's text never makes Quarry call one. A quoted number
-    /// in a column of numeric affinity is the number SQLite stores (`DEFAULT '1'` keeps 1,
-    /// which names the parent 1; the text '1' named none in memory).
-    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
-        let text = SQLiteDefaultText.literal(declared)
-        if ForeignColumnDefault.clocks.contains(text.uppercased()) { return text }
-        guard let literal = ForeignColumnDefault.literal(text) else { return nil }
-        guard case .text(let quoted) = literal else { return text }
-        switch attributeType(column) {
-        case .int16, .int32, .int64: return Int64(quoted).map(String.init) ?? text
-        case .double, .decimal: return Double(quoted).map { "\($0)" } ?? text
-        default: return text
-        }
-    }
-
-    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
-        ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
-    }
-
-    /// A TEMP view of the file's view (`main.`), named apart from the file's own
-    /// `quarry_rows x` (`taken`, folded as SQLite compares names); keyed by a table's
-    /// rowid where the view's definition shows one (`SQLiteViewKeys`).
-    package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
-        -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
-    {
-        let source = "main." + quoteIdentifier(view)
-        let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
-        return ForeignSchema.viewRows(
-            view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named,
-            isTableKey: { index in
-                (try? context.connection.read { db in
-                    SQLiteViewKeys.showsTableKey(view, column: index, named: names[index], db, schema: try schemaText(db))
-                }) == true
-            })
     }
 }

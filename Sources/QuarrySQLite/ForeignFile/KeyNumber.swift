@@ -93,12 +93,11 @@ enum KeyNumber {
     }
 
     /// `text` as a SQL string literal.
-    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     /// The number of a row of `table`, in SQL over its key `columns` (unquoted),
     /// optionally qualified.
     static func sql(of columns: [String], in table: String, qualifier: String? = nil) -> String {
         let prefix = qualifier.map { $0 + "." } ?? ""
-        return "\(name)(\(literal(table)), \(columns.map { prefix + quoteIdentifier($0) }.joined(separator: ", ")))"
+        return "\(name)(\(quoteLiteral(table)), \(columns.map { prefix + quoteIdentifier($0) }.joined(separator: ", ")))"
     }
 }

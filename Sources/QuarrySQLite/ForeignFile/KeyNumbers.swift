@@ -66,7 +66,7 @@ extension KeyNumber {
     static func rowsByNumber(_ columns: String, of storage: EntityStorage, keys: [String], count: Int) -> String {
         guard count > 0, let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: 0) }
         let asked = "WITH asked (n) AS (VALUES " + Array(repeating: "(?)", count: count).joined(separator: ", ") + ") "
-        let table = literal(numbered.owner)
+        let table = quoteLiteral(numbered.owner)
         let parts = keys.indices.map { "\(partName)(\(table), n, \($0))" }.joined(separator: ", ")
         let key = keys.count == 1 ? quoteIdentifier(keys[0]) : "(" + keys.map(quoteIdentifier).joined(separator: ", ") + ")"
         // Placeholders past the numbers asked are bound to NULL (`RowBatch`), no number.

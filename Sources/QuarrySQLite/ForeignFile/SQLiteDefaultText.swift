@@ -1,4 +1,5 @@
 import QuarryModel
+import QuarryStore
 
 /// A column's `DEFAULT` as `PRAGMA table_info` gives it (the text as written), with what
 /// SQLite's grammar reads as a string spelled as one. After `DEFAULT`, SQLite takes a
@@ -11,7 +12,7 @@ enum SQLiteDefaultText {
     static func literal(_ declared: String) -> String {
         let text = declared.trimmingSpaces
         guard let word = name(text) else { return text }
-        return "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
+        return quoteLiteral(word)
     }
 
     /// The string a name spells: a quoted one ("...", `...` with their quote doubled

@@ -41,12 +41,12 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
     package func addEntityColumn(_ root: String) throws {
         let table = quoteIdentifier(root)
         let column = quoteIdentifier(EntityStorage.entityColumn)
-        try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Store.literal(root))")
+        try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(quoteLiteral(root))")
         if store.isQuarrysFile { try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))") }
     }
 
     package func makeView(_ member: EntityDescription, root: String, tags: [String]) throws {
-        for sql in Store.viewSQL(member, table: root, tags: tags.map(Store.literal), temporary: !store.isQuarrysFile) { try db.execute(sql: sql) }
+        for sql in Store.viewSQL(member, table: root, tags: tags.map(quoteLiteral), temporary: !store.isQuarrysFile) { try db.execute(sql: sql) }
     }
 
     /// Compared with the unique indexes the file has (`syncUniqueness(table:members:in:)`),

@@ -22,7 +22,7 @@ extension SQLiteStore {
     /// The key of the row an INSERT just made. Through a view's trigger SQLite's
     /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
     /// from its root's table (keys only grow: AUTOINCREMENT).
-    package func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
+    package func insertedKey(of entity: EntityDescription, in db: Database, session: StoreSession) throws -> Int64 {
         if entity.parent != nil {
             let root = managedObjectModel.root(of: entity.name)
             let statement = try db.cachedStatement(sql: "SELECT max(\(mapping.storage(of: entity).key)) FROM \(quoteIdentifier(root))")
@@ -44,7 +44,7 @@ extension SQLiteStore {
             for constraint in entity.uniqueness {
                 let name = "quarry_unique_\(entity.name)_" + constraint.joined(separator: "_")
                 let condition =
-                    tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
+                    tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(quoteLiteral).joined(separator: ", ")))" } ?? ""
                 wanted[name] =
                     "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(constraint.map(quoteIdentifier).joined(separator: ", ")))\(condition)"
             }

@@ -17,17 +17,17 @@ extension SQLiteStore {
     /// Quarry's tables, as above (`QuarryDefinition`): the members of a hierarchy are
     /// reshaped together, an entity alone is migrated on its own; link tables once both
     /// ends are known. Returns the members of the hierarchies reshaped.
-    package func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws
+    package func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, session: StoreSession) throws
         -> [String]
     {
-        try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryDefinitions(store: self, db: db, context: context)).touched
+        try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryDefinitions(store: self, db: db, session: session)).touched
     }
 
     /// Creates or migrates the entity's table and keeps its declaration, inside the
     /// caller's transaction.
-    func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, context: ObjectContext) throws {
+    func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, session: StoreSession) throws {
         try validate(entity)
-        let engine = SQLiteQuarryDefinitions(store: self, db: db, context: context)
+        let engine = SQLiteQuarryDefinitions(store: self, db: db, session: session)
         try engine.prepareDeclarations()
         try QuarryDefinition(store: self).writeTable(entity, replacing: existing, on: engine)
     }
@@ -48,7 +48,7 @@ extension SQLiteStore {
 private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStatements {
     let store: Store
     let db: Database
-    let context: ObjectContext
+    let session: StoreSession
 
     package var tables: SQLiteQuarryTables<Store> { SQLiteQuarryTables(store: store, db: db) }
     package var hierarchies: SQLiteHierarchyTables<Store> { SQLiteHierarchyTables(store: store, db: db) }
@@ -56,7 +56,7 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
     package func refuseDefining(_ entity: EntityDescription) throws {}
     package func prepareDeclarations() throws { try store.prepareDeclarations(in: db) }
     package func keepDeclaration(_ name: String, definition: String) throws {
-        try store.keepDeclaration(name, definition: definition, in: db, context: context)
+        try store.keepDeclaration(name, definition: definition, in: db, session: session)
     }
     package func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws {
         try db.execute(

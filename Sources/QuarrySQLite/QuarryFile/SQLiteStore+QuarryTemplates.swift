@@ -8,8 +8,8 @@ import QuarryStore
 /// `quarry_fetch_template`, one row per template (its predicate as a format string, or
 /// why it could not be read).
 extension SQLiteStore {
-    package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
-        try context.connection.read { db in
+    package func keptTemplates(session: StoreSession) throws -> [CoreDataFetchRequest] {
+        try session.connection.read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable)").map { row in
                 CoreDataFetchRequest(
@@ -23,19 +23,19 @@ extension SQLiteStore {
     /// What a SQLite file keeps in itself: templates in Quarry's table, and `relate()`'s
     /// tables where the relationship is in the model (`Keeping.link`). The rest is kept
     /// only by another program's file, in its sidecar (`ForeignFileStore.keep`).
-    package func keep(_ what: Keeping, context: ObjectContext) throws {
+    package func keep(_ what: Keeping, session: StoreSession) throws {
         switch what {
-        case .templates(let templates): try keepInFile(templates: templates, context: context)
+        case .templates(let templates): try keepInFile(templates: templates, session: session)
         case .link(let from, let to, let column, let targetKey):
-            if context.isReadOnly { throw StoreError.readOnly(operation: "relate") }
-            try SQLiteDefinitionWrites.writeRelation(from, to, column: column, targetKey: targetKey, context: context)
+            if session.isReadOnly { throw StoreError.readOnly(operation: "relate") }
+            try SQLiteDefinitionWrites.writeRelation(from, to, column: column, targetKey: targetKey, store: self, session: session)
         case .relation, .format: break
         }
     }
 
-    private func keepInFile(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+    private func keepInFile(templates: [CoreDataFetchRequest], session: StoreSession) throws {
         do {
-            try context.connection.database.write { db in
+            try session.connection.database.write { db in
                 try db.execute(
                     sql:
                         "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)"

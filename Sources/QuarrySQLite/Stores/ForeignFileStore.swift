@@ -33,9 +33,9 @@ package final class ForeignFileStore: SQLiteStore {
     /// refused, as SQLite would refuse it, before anything is written; so is one that
     /// changes the key of a saved row of a table without a rowid, which its object is
     /// known by (`ForeignSchemaReader+KeyedTables`), as on PostgreSQL.
-    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+    package func refuseUnfaithfulWrite(_ operation: String, in session: StoreSession) throws {
         guard operation == "save" else { return }
-        let pending = context.pendingChanges
+        let pending = session.pendingChanges
         for object in pending.updated + pending.inserted {
             let generated = mapping.storage(of: object.entity.name).generated
             let set = object.isInserted ? generated.filter { !object.currentValue($0).isNull } : generated.filter { object.pending[$0] != nil }
@@ -53,10 +53,10 @@ package final class ForeignFileStore: SQLiteStore {
 
     /// The views of tables without a rowid are made before a write, which reads rows
     /// through them inside its transaction, where a view not yet made is not made.
-    package func willWrite(_ operation: String, in context: ObjectContext) throws {
+    package func willWrite(_ operation: String, in session: StoreSession) throws {
         let views = managedObjectModel.entities.map { mapping.storage(of: $0) }.filter { $0.numberedRows != nil }.map(\.table)
         guard !views.isEmpty else { return }
-        try context.connection.makeViews(readBy: views.joined(separator: " "))
+        try session.connection.makeViews(readBy: views.joined(separator: " "))
     }
 
     private static func generatedRefusal(_ entity: String, _ name: String) -> StoreError {
@@ -66,7 +66,7 @@ package final class ForeignFileStore: SQLiteStore {
     /// Written before the transaction commits: a sidecar that cannot be written rolls the
     /// table back; a transaction that fails after leaves a definition whose table is
     /// missing, which the next open passes over.
-    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws {
         var next = sidecar
         if let i = next.entities.firstIndex(where: { $0.name == name }) {
             next.entities[i].definition = definition
@@ -78,25 +78,25 @@ package final class ForeignFileStore: SQLiteStore {
     }
 
     /// In the sidecar: templates, `relate()` calls and `format()` declarations.
-    package func keep(_ what: Keeping, context: ObjectContext) throws {
+    package func keep(_ what: Keeping, session: StoreSession) throws {
         switch what {
         case .templates(let templates): try keep(templates: templates)
-        case .relation(let relation): try keep(relation, context: context)
-        case .format(let format): try keep(format, context: context)
+        case .relation(let relation): try keep(relation, session: session)
+        case .format(let format): try keep(format, session: session)
         case .link: break
         }
     }
 
     /// Adds a `relate()` call to the sidecar (once). A read-only open keeps it in memory.
-    private func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {
-        guard !context.isReadOnly, !sidecar.relations.contains(relation) else { return }
+    private func keep(_ relation: ForeignSidecar.Relation, session: StoreSession) throws {
+        guard !session.isReadOnly, !sidecar.relations.contains(relation) else { return }
         var next = sidecar
         next.relations.append(relation)
         try next.save(for: path)
         sidecar = next
     }
 
-    package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] { sidecar.templates }
+    package func keptTemplates(session: StoreSession) throws -> [CoreDataFetchRequest] { sidecar.templates }
 
     /// Keeps `model()`'s templates in the sidecar, replacing any of the same name.
     private func keep(templates: [CoreDataFetchRequest]) throws {
@@ -143,15 +143,15 @@ package final class ForeignFileStore: SQLiteStore {
 
     /// Sub-entities' views over their root's table, with the triggers that write through
     /// them, in the connection's TEMP schema: the file keeps only the root's table.
-    private func remakeHierarchyViews(in context: ObjectContext) throws {
+    private func remakeHierarchyViews(in session: StoreSession) throws {
         let declared = managedObjectModel.declaredMap
         let order = managedObjectModel.entityOrder
         let members = order.filter { declared[$0]?.parent != nil }
         guard !members.isEmpty else { return }
-        try context.connection.database.writeWithoutTransaction { db in
+        try session.connection.database.writeWithoutTransaction { db in
             for member in members {
                 guard let entity = ManagedObjectModel.effective(member, in: declared, order: order) else { continue }
-                let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(Self.literal)
+                let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(quoteLiteral)
                 let root = ManagedObjectModel.root(of: member, in: declared)
                 for sql in Self.viewSQL(entity, table: root, tags: tags, temporary: true) { try db.execute(sql: sql) }
             }
@@ -161,13 +161,13 @@ package final class ForeignFileStore: SQLiteStore {
     /// Repeats the sidecar's `relate()` calls, then its `format()` declarations
     /// (`restoreFormats`); one that no longer applies (a column dropped, a table renamed)
     /// is left out with a note, and kept for a later open.
-    private func restoreRelations(in context: ObjectContext) {
-        defer { restoreFormats(in: context) }
+    private func restoreRelations(in session: StoreSession) {
+        defer { restoreFormats(in: session) }
         for r in sidecar.relations {
             do {
-                try context.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
+                try session.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
             } catch {
-                context.openingNotes.append(
+                session.openingNotes.append(
                     "relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)"
                 )
             }
@@ -194,9 +194,9 @@ extension ForeignFileStore: OpenableStore {
     }
 
     /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
-    package func didOpen(in context: ObjectContext) throws {
-        try remakeHierarchyViews(in: context)
-        try ForeignSchemaReader(context: context).readTables()
-        restoreRelations(in: context)
+    package func didOpen(in session: StoreSession) throws {
+        try remakeHierarchyViews(in: session)
+        try ForeignSchemaReader(session: session).readTables()
+        restoreRelations(in: session)
     }
 }

@@ -21,16 +21,16 @@ package final class QuarryFileStore: SQLiteStore {
     }
 
     /// In `quarry_model`, so reopening the file restores the entity without a script.
-    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
     }
 
     package func recordHistory(
-        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, context: ObjectContext
+        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, session: StoreSession
     ) throws {
-        if let token = try QuarryHistory.record(inserted: inserted, updated: updated, deleted: deleted, author: context.author, in: db) {
+        if let token = try QuarryHistory.record(inserted: inserted, updated: updated, deleted: deleted, author: session.author, in: db) {
             // This context's own transactions are no outside change when it next looks for some.
-            context.outsideChanges.ownHistoryTokens.insert(token)
+            session.noteOwnHistory(token)
         }
     }
 }

@@ -9,13 +9,13 @@ import QuarryStore
 /// rules followed by Quarry as SQLite follows its foreign keys' (`deleteRows`), and the
 /// store's history.
 struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
-    let context: ObjectContext
+    let session: StoreSession
     let store: Store
 
     /// SQLite's errors said as the store's.
     package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
-            return try context.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
+            return try session.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 
@@ -30,20 +30,20 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     ) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let db = statements.db
         // Written to the file's table (a table without a rowid is read through a view).
-        let table = context.mapped(entity).writtenTable
-        let key = context.mapped(entity).writtenKey
-        let keys = try statements.keys(of: context.mapped(entity), where: filter)
+        let table = session.mapped(entity).writtenTable
+        let key = session.mapped(entity).writtenKey
+        let keys = try statements.keys(of: session.mapped(entity), where: filter)
         guard !keys.isEmpty else { return (keys, given) }
         let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
         // In a file Quarry did not create, each value in its column's format; objects
         // take the values as they read back.
         var formats = ColumnFormats()
         let values: [DatabaseValue]
-        do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } } catch let error as StoreError {
+        do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, session: session) } } catch let error as StoreError {
             throw StoreError.during(operation: "updateall", error)
         }
         let assignments = zip(given, values).map {
-            ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context))
+            ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, session: session))
         }
         try forEachChunk(keys) { chunk in
             var arguments = SQLiteArguments()
@@ -56,7 +56,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
 
     package func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: SQLiteWriteStatements) throws {
         try store.recordBatchChange(
-            BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, context: context)
+            BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, session: session)
     }
 
     /// The rows and what their delete rules reach (`deleteRows`), and the store's history.
@@ -65,7 +65,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     {
         var batch = BatchChange()
         try deleteRows(entity, keys, in: statements.db, batch: &batch)
-        try store.recordBatchChange(batch, in: statements.db, context: context)
+        try store.recordBatchChange(batch, in: statements.db, session: session)
         return batch.deleted
     }
 
@@ -91,15 +91,15 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 try forEachChunk(top.keys) { chunk in
                     try db.execute(
                         sql:
-                            "DELETE FROM \(context.mapped(top.entity).writtenTable) WHERE \(context.mapped(top.entity).writtenKey) IN (\(marks(chunk.count)))",
+                            "DELETE FROM \(session.mapped(top.entity).writtenTable) WHERE \(session.mapped(top.entity).writtenKey) IN (\(marks(chunk.count)))",
                         arguments: StatementArguments(chunk))
                 }
                 continue
             }
             stack[stack.count - 1].next += 1
             let (relationship, check) = top.rules[top.next]
-            guard let storage = context.storage(of: relationship, in: top.entity.name),
-                let destination = context.managedObjectModel.entitiesByName[relationship.destination]
+            guard let storage = session.storage(of: relationship, in: top.entity.name),
+                let destination = session.managedObjectModel.entitiesByName[relationship.destination]
             else { continue }
             let related = try relatedKeys(storage, from: top.entity, to: destination, of: top.keys, in: db)
             switch relationship.deleteRule {
@@ -125,7 +125,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     try forEachChunk(related) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).writtenTable) SET \(cleared) WHERE \(context.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
+                                "UPDATE \(session.mapped(destination).writtenTable) SET \(cleared) WHERE \(session.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments(chunk))
                     }
                 }
@@ -133,7 +133,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                     try forEachChunk(top.keys) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                                "UPDATE \(session.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments(chunk))
                     }
                 }
@@ -141,14 +141,14 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 if case .inverseForeignKey(_, let column, let ownerKey, _) = storage, !related.isEmpty {
                     // As SQLite does: the children's column takes its default, which must
                     // name a parent row that stays.
-                    let value = try ForeignKeyDefaults(context: context).columnDefault(column, of: destination, in: db)
+                    let value = try ForeignKeyDefaults(session: session).columnDefault(column, of: destination, in: db)
                     let going = Set(top.keys + (batch.deleted[top.entity.name] ?? []))
-                    try ForeignKeyDefaults(context: context).checkDefaultParent(
+                    try ForeignKeyDefaults(session: session).checkDefaultParent(
                         value, parent: top.entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
                     try forEachChunk(related) { chunk in
                         try db.execute(
                             sql:
-                                "UPDATE \(context.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
+                                "UPDATE \(session.mapped(destination).writtenTable) SET \(quoteIdentifier(column)) = ? WHERE \(session.mapped(destination).writtenKey) IN (\(marks(chunk.count)))",
                             arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
                     }
                 }
@@ -164,16 +164,16 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             }
         }
         for end in atTheEnd {
-            guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination] else { continue }
+            guard let destination = session.managedObjectModel.entitiesByName[end.relationship.destination] else { continue }
             let left = try relatedKeys(end.storage, from: end.entity, to: destination, of: end.keys, in: db)
             if !left.isEmpty { throw denial(end.relationship, of: end.entity, holding: left, destination) }
         }
         for end in childrenAtTheEnd {
-            guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination],
+            guard let destination = session.managedObjectModel.entitiesByName[end.relationship.destination],
                 case .inverseCompositeKey(_, let columns, let ownerKeys, _) = end.storage
             else { continue }
             // Those still there whose columns, none NULL, name no parent left.
-            let (owner, member) = (context.mapped(end.entity), context.mapped(destination))
+            let (owner, member) = (session.mapped(end.entity), session.mapped(destination))
             let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
             let held = columns.map { "quarry_m.\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
             var left: [Int64] = []
@@ -192,18 +192,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     /// keeps of them are noted while the rows are there.
     private func begin(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws -> DeleteFrame? {
         // A hierarchy's rows share one table and one run of keys, named by their own entity.
-        let root = context.rootName(of: entity.name)
-        let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
+        let root = session.rootName(of: entity.name)
+        let already = Set(batch.deleted.filter { session.rootName(of: $0.key) == root }.flatMap(\.value))
         let keys = keys.filter { !already.contains($0) }
         guard !keys.isEmpty else { return nil }
-        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key })
+        for (own, ownKeys) in try session.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key })
         {
             batch.deleted[own, default: []] += ownKeys
             // Read while the rows are there, before any rule changes them.
-            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
+            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, session: session)
             batch.tombstones[own, default: [:]].merge(kept) { first, _ in first }
         }
-        return DeleteFrame(entity: entity, keys: keys, rules: context.deleteRules(of: entity))
+        return DeleteFrame(entity: entity, keys: keys, rules: session.deleteRules(of: entity))
     }
 
     private func denial(
@@ -212,7 +212,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
         return StoreError.validation(
             message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
-                + context.foreignKeyNote(relationship, of: entity.name))
+                + session.foreignKeyNote(relationship, of: entity.name))
     }
 
     private func relatedKeys(
@@ -227,7 +227,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 return // matched by value (relate): the rules act through objects only
             case .inverseForeignKey(_, let column, nil, _):
                 sql =
-                    "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
+                    "SELECT \(session.mapped(destination).key) FROM \(session.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
             case .foreignKey(_, _?):
@@ -236,18 +236,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 // A key of several columns: the members whose columns hold an owner's values,
                 // compared with the owner's columns' collations as SQLite's key compares
                 // them (a row value's IN would take the members' own: NOCASE naming BINARY).
-                let (owner, member) = (context.mapped(source), context.mapped(destination))
+                let (owner, member) = (session.mapped(source), session.mapped(destination))
                 let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
                 sql =
                     "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE EXISTS "
                     + "(SELECT 1 FROM \(owner.table) AS quarry_o WHERE quarry_o.\(owner.key) IN (\(marks(chunk.count))) AND \(on))"
             case .compositeKey(let columns, let targetKeys):
                 sql =
-                    "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
-                    + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
+                    "SELECT \(session.mapped(destination).key) FROM \(session.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
+                    + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(session.mapped(source).table) WHERE \(session.mapped(source).key) IN (\(marks(chunk.count))))"
             case .foreignKey(let column, nil):
                 sql =
-                    "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
+                    "SELECT \(quoteIdentifier(column)) FROM \(session.mapped(source).table) WHERE \(session.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }
             result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
         }

@@ -12,9 +12,9 @@ package enum SQLiteFileOpening {
     /// context the registry makes over them; `finish` follows.
     package static func open(
         _ path: String?, readOnly: Bool, functions: [SQLFunction], model: String?,
-        kinds: [any OpenableStore.Type]
+        kinds: [any OpenableStore.Type], extensions: [SQLiteEngine.ConnectionExtension]
     ) throws -> (StoreConnection, any PersistentStore) {
-        let connection = try StoreConnection.openingSQLite(path: path, readOnly: readOnly, functions: functions)
+        let connection = try StoreConnection.openingSQLite(path: path, readOnly: readOnly, functions: functions, extensions: extensions)
         let kind = try connection.read { db in try storeKind(of: db, path: connection.path, among: kinds) }
         return (connection, try kind.open(connection, modelPath: model))
     }
@@ -25,7 +25,9 @@ package enum SQLiteFileOpening {
     }
 
     /// After the context over a file is made: Quarry's own files switch to WAL.
-    package static func finish(_ context: ObjectContext) throws { try useWriteAheadLog(context, opening: true) }
+    package static func finish(_ connection: StoreConnection, _ store: any PersistentStore) throws {
+        try useWriteAheadLog(connection, store: store, opening: true)
+    }
 
     /// Quarry's own files (new ones, or ones holding its model) use WAL (see
     /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
@@ -33,9 +35,8 @@ package enum SQLiteFileOpening {
     /// Quarry's at its first entity).
     /// Only a file opened as Quarry's: one with an empty `quarry_model` among other tables
     /// opens as someone else's (`QuarryFileStore.recognizes`), and keeps its bytes.
-    static func useWriteAheadLog(_ context: ObjectContext, opening: Bool = false) throws {
-        let connection = context.connection
-        guard context.path != nil, !context.isReadOnly, context.store is QuarryFileStore else { return }
+    static func useWriteAheadLog(_ connection: StoreConnection, store: any PersistentStore, opening: Bool = false) throws {
+        guard connection.path != nil, !connection.isReadOnly, store is QuarryFileStore else { return }
         let ours = try connection.read { db in
             try db.hasTable(QuarryFileStore.modelTable)
                 || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)

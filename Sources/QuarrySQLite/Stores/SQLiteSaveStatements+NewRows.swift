@@ -68,7 +68,7 @@ extension SQLiteSaveStatements {
         // insert.
         if box.mayGoTogether == nil { box.mayGoTogether = Self.mayGoTogether(row.entity, storage) }
         guard box.mayGoTogether == true else { return nil }
-        let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, context: context)
+        let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, session: session)
         // A column SQLite fills comes back with the row (RETURNING): a row at a time.
         guard filled.isEmpty else { return nil }
         let plan = try insertPlan(row.entity, filled: filled, toOne: row.toOne, storage: storage)
@@ -112,7 +112,7 @@ extension SQLiteSaveStatements {
         var values = SQLiteArguments()
         for row in rows {
             for name in plan.written {
-                try append(row.object, row.entity, plan.storage, name, context.insertedValue(row.object, name, keys: keys), to: &values)
+                try append(row.object, row.entity, plan.storage, name, session.insertedValue(row.object, name, keys: keys), to: &values)
             }
             values.append(contentsOf: row.toOne.map(\.key))
         }

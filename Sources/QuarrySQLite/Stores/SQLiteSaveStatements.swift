@@ -8,7 +8,7 @@ import QuarryStore
 /// (a file Quarry did not create), a new row's key its rowid (or the key it was given),
 /// and the store asked what it keeps besides the rows.
 struct SQLiteSaveStatements: SaveStatements {
-    let context: ObjectContext
+    let session: StoreSession
     let store: any SQLiteStore
     let db: Database
     var work: StoreSaveWork
@@ -19,8 +19,8 @@ struct SQLiteSaveStatements: SaveStatements {
     /// every object was a fifth of such a save.
     private var lastUpdate: (entity: String, columns: [String], row: String, statement: Statement, told: Bool)?
 
-    init(context: ObjectContext, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
-        self.context = context
+    init(session: StoreSession, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
+        self.session = session
         self.store = store
         self.db = db
         self.work = work
@@ -38,10 +38,10 @@ struct SQLiteSaveStatements: SaveStatements {
         // a value is written as it is, which asking it for every value of a large save cost.
         guard storage.layout == .foreignTable else { return arguments.append(value.databaseValue, for: value) }
         let written: DatabaseValue
-        do { written = try formats.stored(value, entity, name, in: db, context: context) } catch let error as StoreError {
+        do { written = try formats.stored(value, entity, name, in: db, session: session) } catch let error as StoreError {
             throw StoreError.during(operation: "save", error)
         }
-        if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
+        if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, session: session))) }
         arguments.append(written, for: value)
     }
 
@@ -96,7 +96,7 @@ struct SQLiteSaveStatements: SaveStatements {
     /// Where `entity`'s rows are, looked up once a save.
     mutating func storageBox(of entity: EntityDescription) -> StorageBox {
         if let known = storages[entity.name] { return known }
-        let box = StorageBox(context.mapped(entity))
+        let box = StorageBox(session.mapped(entity))
         storages[entity.name] = box
         return box
     }
@@ -134,10 +134,10 @@ struct SQLiteSaveStatements: SaveStatements {
         keys: SaveChangesRequest.Keys
     ) throws -> Int64 {
         let storage = storageBox(of: entity).storage
-        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, context: context)
+        let filled = EngineFilledColumns.of(object, entity, storage, keys: keys, session: session)
         let plan = try insertPlan(entity, filled: filled, toOne: toOne, storage: storage)
         var values = SQLiteArguments()
-        for name in plan.written { try append(object, entity, storage, name, context.insertedValue(object, name, keys: keys), to: &values) }
+        for name in plan.written { try append(object, entity, storage, name, session.insertedValue(object, name, keys: keys), to: &values) }
         values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
         if filled.isEmpty && storage.numberedRows == nil {
@@ -157,7 +157,7 @@ struct SQLiteSaveStatements: SaveStatements {
         } else if storage.keyMayHoldOthers, case .integer(let given) = object.currentValue(storage.keyColumn) {
             key = given
         } else {
-            key = try store.insertedKey(of: entity, in: db, context: context)
+            key = try store.insertedKey(of: entity, in: db, session: session)
         }
         if !storage.generated.isEmpty { try readGenerated(object, entity, key: .integer(key)) }
         if !filled.isEmpty { try readFilled(filled, returned, object, entity, key: .integer(key)) }
@@ -169,7 +169,7 @@ struct SQLiteSaveStatements: SaveStatements {
     /// trigger returns no row).
     private mutating func readFilled(_ names: [String], _ returned: [Value]?, _ object: ManagedObject, _ entity: EntityDescription, key: Value) throws
     {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         var row = returned
         if row == nil {
             let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
@@ -179,21 +179,21 @@ struct SQLiteSaveStatements: SaveStatements {
         }
         guard let row else { return }
         for (i, name) in names.enumerated() where i < row.count {
-            readBacks.append((object, name, ColumnFormats.readBack(row[i].databaseValue, entity, name, context: context)))
+            readBacks.append((object, name, ColumnFormats.readBack(row[i].databaseValue, entity, name, session: session)))
         }
     }
 
     /// The generated columns of `object`'s row as SQLite computed them, read back after a
     /// write, so the object holds them without a fetch.
     private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         guard !storage.generated.isEmpty else { return }
         let names = entity.attributeNames.filter(storage.generated.contains)
         guard !names.isEmpty else { return }
         let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.databaseValue]) else { return }
         for (i, name) in names.enumerated() {
-            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, context: context)))
+            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, session: session)))
         }
     }
 
@@ -202,8 +202,8 @@ struct SQLiteSaveStatements: SaveStatements {
     {
         let columns = attributes + toOne.map(\.name)
         var values = SQLiteArguments()
-        let entity = context.currentEntity(of: object)
-        let storage = context.mapped(object.entity)
+        let entity = session.currentEntity(of: object)
+        let storage = session.mapped(object.entity)
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         let row = storage.writtenRow(of: object, key: key)
         values.append(contentsOf: toOne.map(\.key) + row.values)
@@ -231,17 +231,17 @@ struct SQLiteSaveStatements: SaveStatements {
     }
 
     package mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
-        try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
+        try store.willDeleteRows(request, &work, keys: keys, in: db, session: session)
     }
 
     package func delete(_ object: ManagedObject, key: Int64) throws {
-        let storage = context.mapped(object.entity)
+        let storage = session.mapped(object.entity)
         // Cached, as each statement of a save is: a save of many objects runs each many times.
         let row = storage.writtenRow(of: object, key: .integer(key))
         try db.cachedStatement(sql: "DELETE FROM \(storage.writtenTable) WHERE \(row.sql)").execute(SQLiteArguments(row.values))
     }
 
     package mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
-        try store.didWriteRows(request, work, keys: keys, in: db, context: context)
+        try store.didWriteRows(request, work, keys: keys, in: db, session: session)
     }
 }

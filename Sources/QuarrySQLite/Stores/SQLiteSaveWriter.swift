@@ -10,14 +10,14 @@ import QuarryStore
 /// the store asked for what it keeps besides the rows. Nothing of the
 /// objects changes here: the context applies the result once the transaction committed.
 struct SQLiteSaveWriter {
-    let context: ObjectContext
+    let session: StoreSession
     let store: any SQLiteStore
 
     package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)
         var work = work
         do {
-            try context.connection.database.write { db in
+            try session.connection.database.write { db in
                 try write(&result, &work, in: db)
                 // A foreign key left broken fails the commit naming nothing: named here.
                 if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }
@@ -38,7 +38,7 @@ struct SQLiteSaveWriter {
         guard case .engine(let failure as SQLiteFailure) = error, failure.said.hasPrefix(prefix) else { return error }
         let function = String(failure.said.dropFirst(prefix.count))
         let triggers =
-            (try? context.connection.read { db in
+            (try? session.connection.read { db in
                 try String.fetchAll(
                     db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND instr(lower(sql), lower(?) || '(') > 0 ORDER BY name",
                     arguments: [function])
@@ -58,7 +58,7 @@ struct SQLiteSaveWriter {
         // (Written in foreign-key order besides, for RESTRICT, which SQLite checks at once.)
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         try settleConflicts(&result, in: db)
-        var writer = SaveRowsWriter(context: context, rows: SQLiteSaveStatements(context: context, store: store, db: db, work: work))
+        var writer = SaveRowsWriter(session: session, rows: SQLiteSaveStatements(session: session, store: store, db: db, work: work))
         try writer.write(&result)
         work = writer.rows.work
     }
@@ -74,15 +74,15 @@ struct SQLiteSaveWriter {
             guard let key = object.primaryKey else { continue }
             // Written and prepared once an entity: doing both again for each object was most
             // of a large save's time.
-            let entity = context.currentEntity(of: object)
+            let entity = session.currentEntity(of: object)
             // A table without a rowid's row by its key, which its index finds (`KeyNumbers`),
             // not by computing every row's number.
-            let storage = context.mapped(entity)
+            let storage = session.mapped(entity)
             let sql =
                 queries[entity.name]
                 ?? (storage.numberedRows == nil
-                    ? SaveConflict.storedRowSQL(of: entity, context: context)
-                    : context.sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: 1))
+                    ? SaveConflict.storedRowSQL(of: entity, session: session)
+                    : session.sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: 1))
             queries[entity.name] = sql
             // Read as objects read their rows (text that is not UTF-8 kept whole): GRDB's
             // rows would differ from the object's values there, a conflict with no change.
@@ -92,17 +92,17 @@ struct SQLiteSaveWriter {
                 cursor.bind(keys: [key])
                 return try cursor.step() ? cursor.rowValues : nil
             }
-            if let conflict = SaveConflict.of(object, storedRow: row, context: context) {
+            if let conflict = SaveConflict.of(object, storedRow: row, session: session) {
                 conflicts.append(conflict)
             }
             // A version counter also sees writes to columns the model does not map.
-            else if try store.versionMoved(object, in: db, context: context), let row {
-                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
+            else if try store.versionMoved(object, in: db, session: session), let row {
+                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: session.values(of: entity, row: row)))
             }
         }
-        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in
+        conflicts += try result.request.goneLinkEnds(session: session) { sql, key in
             try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil
         }
-        try result.settle(conflicts, context: context)
+        try result.settle(conflicts, session: session)
     }
 }

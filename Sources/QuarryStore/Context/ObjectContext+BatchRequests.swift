@@ -54,7 +54,7 @@ extension ObjectContext {
         }
         guard !assignments.isEmpty else { return 0 }
         try refuseInexactDecimals(assignments, of: entity, operation: "updateall")
-        let written = try store.writeBatchUpdate(entity, where: filter, set: assignments, context: self)
+        let written = try store.writeBatchUpdate(entity, where: filter, set: assignments, session: session)
         let keys = written.keys
         let byEntity = written.byEntity
         assignments = written.assignments
@@ -96,7 +96,7 @@ extension ObjectContext {
         try checkWrite("deleteall")
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
-        let deleted = try store.writeBatchDelete(entity, where: filter, context: self)
+        let deleted = try store.writeBatchDelete(entity, where: filter, session: session)
         var changes = ChangeSet()
         for (name, keys) in deleted {
             changes.batchDeleted[name] = Set(keys)

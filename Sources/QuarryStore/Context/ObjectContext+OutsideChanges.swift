@@ -11,7 +11,7 @@ extension ObjectContext {
     public func refresh(_ object: ManagedObject) throws -> Bool {
         guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
         let entity = currentEntity(of: object)
-        let row = try connection.row(SaveConflict.storedRowSQL(of: entity, context: self), arguments: [.integer(key)])
+        let row = try connection.row(SaveConflict.storedRowSQL(of: entity, session: session), arguments: [.integer(key)])
         let hadChanges = object.hasChanges
         object.pending = [:]
         object.pendingToOne = [:]
@@ -19,7 +19,7 @@ extension ObjectContext {
         forgetOrders(ownedBy: object)
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = nil
-        store.pendingChanges(.unchanged(object), in: self)
+        store.pendingChanges(.unchanged(object), in: session)
         guard let row else {
             unregister(object)
             object.isDeleted = true
@@ -48,7 +48,7 @@ extension ObjectContext {
             try connection.engine.reestablishIfLost()
             try connection.engine.synchronize()
         }
-        let version = try store.outsideChangeCounter(context: self)
+        let version = try store.outsideChangeCounter(session: session)
         defer { outsideChanges.lastDataVersion = version }
         let missesSome = asked && store.unheardCommits != nil
         guard let last = outsideChanges.lastDataVersion, last != version || missesSome else { return false }
@@ -100,7 +100,7 @@ extension ObjectContext {
             }
         }
         addOutsideRowChanges(to: &changes)
-        store.pendingChanges(.refreshed, in: self)
+        store.pendingChanges(.refreshed, in: session)
         // Asked, with nothing heard: only what the reload found counts as a change.
         if last == version, changes.isEmpty { return false }
         changes.isExternal = true
@@ -155,7 +155,7 @@ extension ObjectContext {
     public func startNoticingOtherConnections() throws {
         // One read for both: every read is a transaction of its own, set up and ended.
         (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = (
-            try store.outsideChangeCounter(context: self), try store.historyToken(context: self)
+            try store.outsideChangeCounter(session: session), try store.historyToken(session: session)
         )
     }
 }

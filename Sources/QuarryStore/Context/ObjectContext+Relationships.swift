@@ -141,7 +141,9 @@ extension ObjectContext {
         let destination = try entity(named: relationship.destination)
         switch storage {
         case .inverseForeignKey(_, let column, let ownerKey, _):
-            guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
+            guard let ownerKey else {
+                return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, session: session)
+            }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
@@ -149,7 +151,7 @@ extension ObjectContext {
                 of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
                 matching: ownerKeys, of: currentEntity(of: object))
         case .linkTable:
-            return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
+            return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
         case .foreignKey, .compositeKey:
             return []
         }
@@ -241,7 +243,7 @@ extension ObjectContext {
         }
     }
 
-    private func assignToOne(_ target: ManagedObject?, _ name: String, of object: ManagedObject) {
+    func assignToOne(_ target: ManagedObject?, _ name: String, of object: ManagedObject) {
         let entity = currentEntity(of: object)
         // A link kept in a column that is also an attribute (a foreign key of a file Quarry
         // did not create, or relate) is written through that attribute.
@@ -297,7 +299,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, let inverse):
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
             if ownerKey == nil {
-                result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self).filter { target in
+                result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, session: session).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
@@ -319,7 +321,7 @@ extension ObjectContext {
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
+            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
@@ -434,294 +436,5 @@ extension ObjectContext {
         let current = try relatedObjects(name, of: object)
         for old in current where !targets.contains(where: { $0 === old }) { try removeRelated(old, from: name, of: object) }
         for new in targets where !current.contains(where: { $0 === new }) { try addRelated(new, to: name, of: object) }
-    }
-
-    // MARK: Deleting with rules
-
-    /// Deletes an object as Core Data does: `deny` refuses while related objects exist
-    /// (naming them), `cascade` deletes them too, `nullify` clears their way back here,
-    /// `noaction` leaves them as they are, `setdefault` (a foreign file's key) gives their
-    /// column its declared default. Nothing changes when any rule refuses.
-    public func delete(_ object: ManagedObject) throws {
-        if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
-        try object.checkStoreOpen()
-        guard object.context === self, !object.isDeleted else { return }
-        var doomed: [ManagedObject] = []
-        try collect(object, into: &doomed)
-        // Every change is worked out before any is made: a default that names no parent
-        // left refuses the delete (setdefault), as SQLite's key check would.
-        var clears: [(ManagedObject, String)] = []
-        var defaults: [(ManagedObject, String, String, Value)] = []
-        for victim in doomed {
-            for relationship in currentEntity(of: victim).relationships where [.nullify, .setdefault].contains(relationship.deleteRule) {
-                guard let inverseName = relationship.inverse, storage(of: relationship, in: victim.entity.name) != nil else { continue }
-                // A join table's row is a link, which goes with the pair (its row deleted
-                // before the victim's), not by its key's SET NULL or SET DEFAULT.
-                if managedObjectModel.entitiesByName[relationship.destination].map({ mapped($0).pairLink != nil }) == true { continue }
-                for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
-                    let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
-                    guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
-                    if relationship.deleteRule == .setdefault, let columns = inverse.compositeKey?.columns ?? inverse.column.map({ [$0] }) {
-                        // Each of the key's columns takes its default; together they name a parent that stays.
-                        let values = try columns.map { try ForeignKeyDefaults(context: self).columnDefault($0, of: currentEntity(of: related)) }
-                        let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
-                        try ForeignKeyDefaults(context: self).checkDefaultParent(
-                            values, parent: currentEntity(of: victim),
-                            matchedBy: inverse.compositeKey?.targetKeys ?? [inverse.targetKey ?? mapped(currentEntity(of: victim)).keyColumn],
-                            child: related.entity.name, columns: columns, doomed: going)
-                        for (column, value) in zip(columns, values) { defaults.append((related, inverseName, column, value)) }
-                    } else {
-                        clears.append((related, inverseName))
-                    }
-                }
-            }
-        }
-        for (related, name) in clears { assignToOne(nil, name, of: related) }
-        for (related, name, column, value) in defaults { assignColumn(value, name, column: column, of: related) }
-        for victim in doomed { markDeleted(victim) }
-    }
-
-    /// The objects a delete takes, as SQLite deletes a row with `foreign_keys=ON`: the
-    /// row goes, then each key naming it acts in turn, a cascade deleting each child (and
-    /// what that takes) before the next key acts. A deny is checked against what the save
-    /// leaves: members deleted in this context (the order lines of an order deleted
-    /// before it), by this delete's cascades (a child whose other key to the same parent
-    /// cascades) or unlinked from a join table no longer hold it, as Core Data checks a
-    /// deny rule against the objects its save leaves. A file's RESTRICT key is checked at
-    /// its turn, as SQLite does (a cascade after it has not run yet); its NO ACTION key at
-    /// the end, as SQLite checks it at the statement's end, or at the save when it is
-    /// DEFERRABLE INITIALLY DEFERRED, as SQLite checks it at the commit. A worklist, not
-    /// recursion: a cascade may run thousands of objects deep. Objects are added in the
-    /// order the recursion visits them (each before what it cascades to). On an engine
-    /// whose cascades act later (`runsCascadesAtOnce` false: PostgreSQL), a cascade's
-    /// children go at once but their own rules wait until every rule before them acted.
-    private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
-        var seen = Set(doomed.map(ObjectIdentifier.init))
-        var denials: [(object: ManagedObject, relationship: RelationshipDescription, members: [ManagedObject])] = []
-        struct Step {
-            let object: ManagedObject
-            let rules: [(RelationshipDescription, EntityStorage.ReferencingKey.Check)]
-            var next = 0
-            /// The children a cascade takes, last first.
-            var children: [ManagedObject] = []
-        }
-        func enter(_ object: ManagedObject) -> Step? {
-            guard !object.isDeleted, seen.insert(ObjectIdentifier(object)).inserted else { return nil }
-            doomed.append(object)
-            return Step(object: object, rules: deleteRules(of: object))
-        }
-        let atOnce = store.runsCascadesAtOnce
-        // Depth first (a stack) where cascades act at once; else a queue, the steps of a
-        // cascade's children behind every step already waiting (`head` its front: steps
-        // done are passed, not removed, which would move every step behind them).
-        var stack = [enter(object)].compactMap { $0 }
-        var head = 0
-        while let top = atOnce ? stack.indices.last : (head < stack.count ? head : nil) {
-            if let child = stack[top].children.popLast() {
-                if let step = enter(child) { stack.append(step) }
-                continue
-            }
-            guard stack[top].next < stack[top].rules.count else {
-                if atOnce { stack.removeLast() } else { head += 1 }
-                continue
-            }
-            let (relationship, check) = stack[top].rules[stack[top].next]
-            stack[top].next += 1
-            let next = stack[top].object
-            switch relationship.deleteRule {
-            case .cascade:
-                stack[top].children = try relatedObjects(relationship.name, of: next).reversed()
-            case .deny:
-                let members = try relatedObjects(relationship.name, of: next)
-                switch check {
-                case .restrict: try refuseDenial(next, relationship, members, seen: seen)
-                case .statement: denials.append((next, relationship, members))
-                case .commit: break
-                }
-            case .nullify, .noaction, .setdefault:
-                break
-            }
-        }
-        for (next, relationship, members) in denials { try refuseDenial(next, relationship, members, seen: seen) }
-    }
-
-    /// The relationships whose delete rules act when `object` goes, in the order they act:
-    /// a file's keys in SQLite's order (`ForeignKeyOrder`), each with when it is checked.
-    private func deleteRules(of object: ManagedObject) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
-        deleteRules(of: object.entity, relationships: currentEntity(of: object).relationships)
-    }
-
-    /// The same for rows of `entity` deleted without objects (`deleteall`), whose
-    /// `relationships` are those of `entity` or, for an object, of its current entity.
-    package func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(
-        RelationshipDescription, EntityStorage.ReferencingKey.Check
-    )] {
-        let relationships = (relationships ?? entity.relationships).filter { storage(of: $0, in: entity.name) != nil }
-        let keys = mapped(entity).referencingKeys
-        guard !keys.isEmpty else { return relationships.map { ($0, .statement) } }
-        let placed = relationships.map { relationship -> (RelationshipDescription, Int, EntityStorage.ReferencingKey.Check) in
-            guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity.name),
-                let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
-                // The child's table, or its entity's name where a view reads the table
-                // (a SQLite table without a rowid).
-                let index = keys.firstIndex(where: { $0.column == column && [table, child.lowercased()].contains($0.child.lowercased()) })
-            else {
-                return (relationship, keys.count, .statement)
-            }
-            return (relationship, index, keys[index].check)
-        }
-        return placed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map { ($0.element.0, $0.element.2) }
-    }
-
-    /// Refuses the delete while members of a deny rule that the save leaves hold `object`.
-    private func refuseDenial(
-        _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>
-    ) throws {
-        let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0, deleting: seen) }
-        guard blocking.isEmpty else {
-            let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-            throw StoreError.validation(
-                message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
-                    + foreignKeyNote(relationship, of: object.entity.name))
-        }
-    }
-}
-
-/// Placing members of an ordered to-many relationship by position, as
-/// `NSMutableOrderedSet`'s `insertObject:atIndex:` and `moveObjectsAtIndexes:toIndex:`
-/// do (positions count from 1 here, as Lua's do). Only a relationship whose store keeps
-/// an order has positions; the save writes them (a Core Data store's `Z_FOK_` values).
-extension ObjectContext {
-    /// Adds `target` at `position` (1 to the count plus one). A member already there stays
-    /// where it is, as an ordered set ignores inserting what it holds.
-    public func insertRelated(_ target: ManagedObject, at position: Int64, to name: String, of object: ManagedObject) throws {
-        let current = try orderedMembers("insert", name, of: object)
-        guard position >= 1, position <= Int64(current.count) + 1 else {
-            throw outOfRange("insert", position, 1...(current.count + 1), name, of: object)
-        }
-        if current.contains(where: { $0 === target }) { return }
-        try addRelated(target, to: name, of: object)
-        var members = try relatedObjects(name, of: object)
-        guard let added = members.lastIndex(where: { $0 === target }) else { return }
-        members.remove(at: added)
-        members.insert(target, at: Int(position) - 1)
-        try place(members, name, of: object)
-    }
-
-    /// Moves the member at `from` to `to` (both 1 to the count); membership is unchanged.
-    public func moveRelated(from: Int64, to: Int64, in name: String, of object: ManagedObject) throws {
-        var members = try orderedMembers("move", name, of: object)
-        for position in [from, to] where position < 1 || position > Int64(members.count) {
-            throw outOfRange("move", position, 1...max(members.count, 1), name, of: object, empty: members.isEmpty)
-        }
-        guard from != to else { return }
-        let member = members.remove(at: Int(from) - 1)
-        members.insert(member, at: Int(to) - 1)
-        try place(members, name, of: object)
-    }
-
-    /// The members of `object.name` once checked that they can be placed by position.
-    private func orderedMembers(_ operation: String, _ name: String, of object: ManagedObject) throws -> [ManagedObject] {
-        if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
-        let (relationship, _) = try self.relationship(name, of: object)
-        try refuseSubentityKey(name, of: object)
-        if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
-        try object.checkStoreOpen()
-        guard relationship.isToMany, store.isOrdered(name, of: object.entity.name) else {
-            let what =
-                relationship.isToMany
-                ? "is not ordered (only an ordered relationship of a Core Data store keeps positions); :add adds to it"
-                : "is to-one, not an ordered set"
-            throw StoreError.during(operation: operation, .validation(message: "\(object.entity.name).\(name) \(what)"))
-        }
-        return try relatedObjects(name, of: object)
-    }
-
-    private func outOfRange(
-        _ operation: String, _ position: Int64, _ range: ClosedRange<Int>, _ name: String,
-        of object: ManagedObject, empty: Bool = false
-    ) -> StoreError {
-        let room = empty ? "it has no members" : "positions are \(range.lowerBound) to \(range.upperBound)"
-        return StoreError.during(operation: operation, .validation(message: "position \(position) is outside \(object.objectID).\(name): \(room)"))
-    }
-
-    /// Keeps `members` as the order of `object.name` until the save, unless it is the
-    /// order the relationship has without it (a move undone is no change).
-    private func place(_ members: [ManagedObject], _ name: String, of object: ManagedObject) throws {
-        unsaved.orders.removeAll { $0.owner === object && $0.name == name }
-        let unplaced = try relatedObjects(name, of: object)
-        if !unplaced.elementsEqual(members, by: ===) {
-            unsaved.orders.append(PendingOrder(owner: object, name: name, members: members))
-        }
-        bumpPendingGeneration(touching: object)
-    }
-
-    /// The pending order of `object.name`, if members were placed by position.
-    func pendingOrder(_ name: String, of object: ManagedObject) -> PendingOrder? {
-        unsaved.orders.first { $0.owner === object && $0.name == name }
-    }
-
-    /// `member` left `owner.name`: should it come back, it is appended, as an ordered set
-    /// appends what it is given again.
-    func forgetPlace(of member: ManagedObject, in name: String, of owner: ManagedObject) {
-        for i in unsaved.orders.indices where unsaved.orders[i].owner === owner && unsaved.orders[i].name == name {
-            unsaved.orders[i].members.removeAll { $0 === member }
-        }
-    }
-
-    /// `member`'s to-one relationship now points at `owner` (nil: none): it left every
-    /// other `destination` object's `name`, that relationship's inverse.
-    func forgetPlace(of member: ManagedObject, in name: String, of destination: String, exceptUnder owner: ManagedObject?) {
-        for i in unsaved.orders.indices
-        where unsaved.orders[i].owner !== owner && unsaved.orders[i].name == name
-            && isKind(unsaved.orders[i].owner.entity.name, of: destination)
-        {
-            unsaved.orders[i].members.removeAll { $0 === member }
-        }
-    }
-
-    /// Orders placed under `object` are forgotten (it is deleted, or takes the store's
-    /// state again); a member that goes simply drops out of its owner's.
-    func forgetOrders(ownedBy object: ManagedObject) {
-        unsaved.orders.removeAll { $0.owner === object }
-    }
-}
-
-/// What delete rules need of a file Quarry did not create: a member given its column's
-/// default, a join table's row whose link is going, the key a deny comes from.
-extension ObjectContext {
-    /// Sets a member's link column to `value` (its default) and drops any pending link, so
-    /// the relationship reads the column again.
-    func assignColumn(_ value: Value, _ relationshipName: String, column: String, of object: ManagedObject) {
-        object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
-        object.pendingToOne[relationshipName] = nil
-        noteChanged(object)
-    }
-
-    /// Whether `row` is a join table's row whose link this context removed through the pair
-    /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
-    /// since (whose links go with it): the save deletes it before the rows it names, so it
-    /// holds back no delete of theirs.
-    func isUnlinkedJoinRow(_ row: ManagedObject, deleting: Set<ObjectIdentifier> = []) -> Bool {
-        let storage = mapped(row.entity)
-        guard let link = storage.pairLink else { return false }
-        let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
-        // The ends as the link view reads them: a table joining an entity to itself links
-        // one way only.
-        guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
-            let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row)
-        else { return false }
-        if source.isDeleted || target.isDeleted { return true }
-        // An end this delete takes: its links go with it (a many-to-many's rule).
-        if deleting.contains(ObjectIdentifier(source)) || deleting.contains(ObjectIdentifier(target)) { return true }
-        return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
-    }
-
-    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
-    package func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
-        guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
-            case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity)
-        else { return "" }
-        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
     }
 }

@@ -48,12 +48,12 @@ extension ObjectContext {
                 if let value = object.pending[attribute.name] { noteDayColumn(object.entity, attribute.name, value) }
             }
         }
-        let work = try store.prepare(request, in: self)
-        let result = try store.write(request, work, context: self)
+        let work = try store.prepare(request, in: session)
+        let result = try store.write(request, work, session: session)
         // The transaction committed: only now does the in-memory graph change.
         var changes = changeSet(of: result)
         apply(result)
-        store.pendingChanges(.ended, in: self)
+        store.pendingChanges(.ended, in: session)
         for object in result.request.deletes {
             unregister(object)
             object.context = nil
@@ -75,7 +75,7 @@ extension ObjectContext {
         }
         unsaved.clear()
         pruneRegistrations()
-        store.didSave(in: self)
+        store.didSave(in: session)
         bumpGeneration()
         // The user wrote to the store (a file: closing may now checkpoint it).
         connection.engine.didSave()
@@ -269,7 +269,7 @@ extension ObjectContext {
             object.pending = [:]
             object.pendingToOne = [:]
         }
-        store.pendingChanges(.ended, in: self)
+        store.pendingChanges(.ended, in: session)
         unsaved.clear()
         bumpGeneration()
         return discarded

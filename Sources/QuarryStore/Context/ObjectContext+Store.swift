@@ -39,19 +39,19 @@ extension ObjectContext {
 
     /// The token of the latest recorded transaction (0 when there is none).
     public func historyToken() throws -> Int64 {
-        try store.historyToken(context: self)
+        try store.historyToken(session: session)
     }
 
     /// Transactions after `since` (all when nil), optionally by one author, oldest first.
     public func history(since: Int64? = nil, author: String? = nil) throws -> [HistoryTransaction] {
-        try store.history(since: since, author: author, context: self)
+        try store.history(since: since, author: author, session: session)
     }
 
     /// Forgets transactions up to and including `token`; returns how many.
     @discardableResult
     public func pruneHistory(through token: Int64) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "history.prune") }
-        return try store.pruneHistory(through: token, context: self)
+        return try store.pruneHistory(through: token, session: session)
     }
 }
 
@@ -106,11 +106,11 @@ extension ObjectContext {
                 reason: "never is for times kept as numbers (\(ColumnFormat.numberTimeNames.joined(separator: ", "))), not '\(format.name)'")
         }
         // What the engine's typed columns take (a server's: times in number columns).
-        try store.refuseFormat(format, of: entity, original, context: self)
+        try store.refuseFormat(format, of: entity, original, session: session)
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
             try store.keep(
-                .format(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name, never: never)), context: self)
+                .format(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name, never: never)), session: session)
         }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
         var storage = mapped(entity)
@@ -206,7 +206,7 @@ extension ObjectContext {
         let entity = try entity(named: entityName)
         guard takesFormats(entity) else { return nil }
         let (_, attribute) = try formatColumn(entityName, column)
-        return try store.columnFormat(of: entity, attribute, context: self)
+        return try store.columnFormat(of: entity, attribute, session: session)
     }
 
     /// A view of the file takes a format too: it governs reading (a column of times read

@@ -10,8 +10,8 @@ extension ObjectContext {
     /// `operation` names the path in a refusal: `save`, `updateall`, `deleteall`, `import`.
     package func checkWrite(_ operation: String) throws {
         if isReadOnly { throw StoreError.readOnly(operation: operation) }
-        try store.refuseUnfaithfulWrite(operation, in: self)
-        try store.willWrite(operation, in: self)
+        try store.refuseUnfaithfulWrite(operation, in: session)
+        try store.willWrite(operation, in: session)
     }
 }
 

@@ -130,12 +130,20 @@ public final class ObjectContext {
     /// A context over a store its connection's opener chose (a SQLite file's kind,
     /// `OpenFileRequest.open(path:)`; a PostgreSQL schema, `PostgresServerKind.open`): the store
     /// reads its model when the context adopts it.
-    package init(connection: StoreConnection, store: any PersistentStore) throws {
+    package init(connection: StoreConnection, store: any PersistentStore, environment: StoreEnvironment = StoreEnvironment()) throws {
         self.connection = connection
         self.store = store
+        self.environment = environment
         openingNotes = connection.notes
-        try store.didOpen(in: self)
+        try store.didOpen(in: session)
     }
+
+    /// What the store is given of this context (`StoreSession`): the store never sees the
+    /// context itself.
+    package private(set) lazy var session = StoreSession(context: self)
+
+    /// What the layers above gave the context when its store was opened.
+    package let environment: StoreEnvironment
 
     /// The store behind the context, chosen by its opener.
     package var store: any PersistentStore
@@ -245,7 +253,7 @@ public final class ObjectContext {
         object.isDeleted = true
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = object
-        store.pendingChanges(.changed(object), in: self)
+        store.pendingChanges(.changed(object), in: session)
     }
 
     func noteChanged(_ object: ManagedObject) {
@@ -253,7 +261,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         unsaved.updated[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        store.pendingChanges(unsaved.updated[id] != nil ? .changed(object) : .unchanged(object), in: self)
+        store.pendingChanges(unsaved.updated[id] != nil ? .changed(object) : .unchanged(object), in: session)
     }
 
     /// The unsaved changes, for `.changes`. An object whose many-to-many links were added
@@ -369,7 +377,7 @@ public final class ObjectContext {
     /// The rows of `entity` with these keys, by key, as the store reads them (in storage
     /// form, `Value.storedForm`).
     func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: [Value]] {
-        try store.rows(of: entity, keys: keys, context: self)
+        try store.rows(of: entity, keys: keys, session: session)
     }
 
     func register(_ object: ManagedObject) {

@@ -164,7 +164,7 @@ public struct ImportRequest {
         // The store's own path: a server's COPY, a SQLite file's inserts bound in C.
         let rows = try context.store.load(
             self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-            creating: existing == nil, context: context, progress: progress)
+            creating: existing == nil, session: context.session, progress: progress)
         progress?(rows, rows)
         if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)

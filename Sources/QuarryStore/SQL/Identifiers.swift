@@ -24,3 +24,6 @@ public func quoteIdentifier(_ name: String) -> String {
     quoted.unicodeScalars.append("\"")
     return quoted
 }
+
+/// `text` as a SQL string literal, its quotes doubled: the one quoter of every engine's SQL.
+public func quoteLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -59,8 +59,8 @@ package struct BatchChangeWriter<Engine: BatchChangeStatements> {
         }
     }
 
-    package init(context: ObjectContext, engine: Engine) {
-        self.context = context
+    package init(session: StoreSession, engine: Engine) {
+        self.context = session.context
         self.engine = engine
     }
 }

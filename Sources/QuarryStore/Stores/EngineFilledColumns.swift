@@ -11,14 +11,14 @@ package enum EngineFilledColumns {
     /// same statement.
     package static func of(
         _ object: ManagedObject, _ entity: EntityDescription, _ storage: EntityStorage, keys: SaveChangesRequest.Keys,
-        context: ObjectContext
+        session: StoreSession
     ) -> [String] {
         guard !storage.engineDefaults.isEmpty else { return [] }
         return entity.attributeNames.filter { name in
             guard storage.engineDefaults.contains(name), !storage.generated.contains(name), object.pending[name] == nil else { return false }
             // A link kept in the column, set through its relationship, is a value given.
             if entity.toOneRelationships.contains(where: { $0.keepsLink(in: name) && object.pendingToOne[$0.name] != nil }) { return false }
-            return context.insertedValue(object, name, keys: keys).isNull
+            return session.insertedValue(object, name, keys: keys).isNull
         }
     }
 }

@@ -18,22 +18,22 @@ package struct SaveConflict {
 extension SaveConflict {
     /// The SELECT of a saved object's row as its entity reads it, with the row's key (an
     /// engine may add to it: a lock held until the save commits); nil for a new object.
-    package static func storedRowQuery(of object: ManagedObject, context: ObjectContext) -> (sql: String, key: Int64)? {
+    package static func storedRowQuery(of object: ManagedObject, session: StoreSession) -> (sql: String, key: Int64)? {
         guard let key = object.primaryKey else { return nil }
-        return (storedRowSQL(of: context.currentEntity(of: object), context: context), key)
+        return (storedRowSQL(of: session.currentEntity(of: object), session: session), key)
     }
 
     /// The query of `storedRowQuery` for any object of `entity`.
-    package static func storedRowSQL(of entity: EntityDescription, context: ObjectContext) -> String {
-        let storage = context.mapped(entity)
+    package static func storedRowSQL(of entity: EntityDescription, session: StoreSession) -> String {
+        let storage = session.mapped(entity)
         return "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
     }
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
     /// when the row holds what the object was read with. `storedRow` as the engine read it.
-    package static func of(_ object: ManagedObject, storedRow: [Value]?, context: ObjectContext) -> SaveConflict? {
+    package static func of(_ object: ManagedObject, storedRow: [Value]?, session: StoreSession) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
-        let entity = context.currentEntity(of: object)
+        let entity = session.currentEntity(of: object)
         // One key's value at a time: `committed` decodes the whole row each time it is read.
         // A pending change is compared with what it was made against, however the outside
         // commit was noticed since (`expectedStoredValue`). Column by column, as
@@ -41,14 +41,14 @@ extension SaveConflict {
         // for every object, it was a third of this check in a save of many objects).
         var changed: Set<String> = []
         for (index, attribute) in entity.attributes.enumerated() {
-            let stored = ObjectContext.value(of: attribute, at: index, row: storedRow)
+            let stored = StoreSession.value(of: attribute, at: index, row: storedRow)
             if !Value.sameStored(stored, object.expectedStoredValue(attribute.name) ?? .null) { changed.insert(attribute.name) }
         }
         for (i, relationship) in entity.toOneRelationships.enumerated() {
-            let stored = ObjectContext.toOneValue(at: i, of: entity, row: storedRow)
+            let stored = StoreSession.toOneValue(at: i, of: entity, row: storedRow)
             if !Value.sameStored(stored, object.expectedStoredValue(relationship.name) ?? .null) { changed.insert(relationship.name) }
         }
-        return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: context.values(of: entity, row: storedRow))
+        return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: session.values(of: entity, row: storedRow))
     }
 }
 
@@ -58,13 +58,13 @@ extension SaveChangesRequest {
     /// link to a row that is gone would be none, or break the file's foreign key (found by
     /// review; issue 48). Only that the row is there is checked, as a link changes none of
     /// its values. `exists` reads a `storedRowQuery` for whether it finds a row.
-    package func goneLinkEnds(context: ObjectContext, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
+    package func goneLinkEnds(session: StoreSession, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
         var seen = Set((updates + deletes).map(ObjectIdentifier.init))
         var gone: [SaveConflict] = []
         let toOneTargets = (inserts + updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
         for object in links.flatMap({ [$0.source, $0.target] }) + toOneTargets
         where !object.isInserted && !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
-            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
+            guard let query = SaveConflict.storedRowQuery(of: object, session: session) else { continue }
             if try !exists(query.sql, query.key) { gone.append(SaveConflict(object: object, keys: [], stored: nil)) }
         }
         return gone
@@ -77,15 +77,15 @@ extension SaveChangesRequest {
     /// back is nullify and the link is optional; a required link, or a rule that would
     /// take the linking object with it (cascade), refuse it (deny), or leave it naming
     /// nothing (no inverse, noaction, setdefault), keeps the save from going through.
-    func links(to gone: [ManagedObject], context: ObjectContext) -> [GoneLink] {
+    func links(to gone: [ManagedObject], session: StoreSession) -> [GoneLink] {
         let goneIDs = Set(gone.map(ObjectIdentifier.init))
         guard !goneIDs.isEmpty else { return [] }
         var links: [GoneLink] = []
         for object in inserts + updates where !goneIDs.contains(ObjectIdentifier(object)) {
-            let entity = context.currentEntity(of: object)
+            let entity = session.currentEntity(of: object)
             for (name, target) in object.pendingToOne.sorted(by: { $0.key < $1.key }) {
                 guard let target, goneIDs.contains(ObjectIdentifier(target)), let relationship = entity.relationship(named: name) else { continue }
-                let back = relationship.inverse.flatMap { context.currentEntity(of: target).relationship(named: $0) }
+                let back = relationship.inverse.flatMap { session.currentEntity(of: target).relationship(named: $0) }
                 let reason: String?
                 // Required by the model, or by its column (a file's NOT NULL key).
                 let columns = relationship.linkColumns.compactMap { entity.attribute(named: $0) }
@@ -128,9 +128,9 @@ extension SaveChangesResult {
     /// nullify would clear it once the merge deletes the object here (`links(to:context:)`).
     /// Where that cannot be done, neither policy can save the object as it is: the
     /// conflict is refused whatever the policy, naming the link, and no merge is offered.
-    package mutating func settle(_ conflicts: [SaveConflict], context: ObjectContext) throws {
+    package mutating func settle(_ conflicts: [SaveConflict], session: StoreSession) throws {
         guard !conflicts.isEmpty else { return }
-        let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), context: context)
+        let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), session: session)
         let held = goneLinks.filter { $0.refusal != nil }
         if request.policy == .error || !held.isEmpty {
             throw StoreError.conflict(
@@ -143,8 +143,8 @@ extension SaveChangesResult {
         // Cleared as the merge deletes their targets (the row is written with none).
         for link in goneLinks {
             link.object.pendingToOne[link.name] = .some(nil)
-            let relationship = context.currentEntity(of: link.object).relationship(named: link.name)
-            for column in relationship?.linkColumns ?? [] where context.currentEntity(of: link.object).attribute(named: column) != nil {
+            let relationship = session.currentEntity(of: link.object).relationship(named: link.name)
+            for column in relationship?.linkColumns ?? [] where session.currentEntity(of: link.object).attribute(named: column) != nil {
                 link.object.pending[column] = .null
             }
         }

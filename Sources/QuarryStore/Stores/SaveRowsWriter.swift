@@ -164,8 +164,8 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
         run = []
     }
 
-    package init(context: ObjectContext, rows: Rows) {
-        self.context = context
+    package init(session: StoreSession, rows: Rows) {
+        self.context = session.context
         self.rows = rows
     }
 }

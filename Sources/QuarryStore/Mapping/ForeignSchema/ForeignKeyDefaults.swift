@@ -9,24 +9,24 @@ import QuarryModel
 /// (`EntityStorage.setDefaults`, from `ForeignSchema.Column.defaultText`), evaluated by
 /// the store's engine, whichever it is.
 package struct ForeignKeyDefaults {
-    package let context: ObjectContext
+    package let session: StoreSession
     /// How a statement's rows are read: the connection's own read, or the caller's
     /// transaction (a batch's write: `ForeignKeyDefaults+SQLite`).
     package let rows: (String, [Value]) throws -> [[Value]]
 
-    package init(context: ObjectContext) {
-        self.context = context
-        self.rows = { sql, arguments in try context.connection.rows(sql, arguments: arguments) }
+    package init(session: StoreSession) {
+        self.session = session
+        self.rows = { sql, arguments in try session.connection.rows(sql, arguments: arguments) }
     }
 
-    package init(context: ObjectContext, rows: @escaping (String, [Value]) throws -> [[Value]]) {
-        self.context = context
+    package init(session: StoreSession, rows: @escaping (String, [Value]) throws -> [[Value]]) {
+        self.session = session
         self.rows = rows
     }
 
     /// The value `column` of `entity`'s table takes by default (NULL when none is declared).
     package func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
-        let storage = context.mapped(entity)
+        let storage = session.mapped(entity)
         if let declared = storage.unevaluatedDefaults[column] {
             throw StoreError.validation(
                 message:
@@ -54,7 +54,7 @@ package struct ForeignKeyDefaults {
         child: String, column: String, doomed: Set<Int64>
     ) throws {
         try checkDefaultParent(
-            [value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
+            [value], parent: parent, matchedBy: [targetKey ?? session.mapped(parent).keyColumn],
             child: child, columns: [column], doomed: doomed)
     }
 
@@ -66,11 +66,11 @@ package struct ForeignKeyDefaults {
         child: String, columns: [String], doomed: Set<Int64>
     ) throws {
         guard !values.contains(where: \.isNull) else { return }
-        let storage = context.mapped(parent)
+        let storage = session.mapped(parent)
         let match = targetKeys.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
         let keys = try rows("SELECT \(storage.key) FROM \(storage.table) WHERE \(match)", values).compactMap { $0.first?.storedInteger }
         let survives = keys.contains { key in
-            !doomed.contains(key) && context.registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
+            !doomed.contains(key) && session.registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
         }
         guard !survives else { return }
         let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"

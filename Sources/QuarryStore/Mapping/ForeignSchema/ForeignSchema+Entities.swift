@@ -69,7 +69,7 @@ extension ForeignSchema {
     /// (deferred on `context`'s connection); nil when the view cannot be one.
     package static func viewEntity(
         _ relation: Relation, columns: [Column]? = nil, taken: Set<String>, engine: some ForeignSchemaEngine,
-        in context: ObjectContext
+        in session: StoreSession
     ) -> (entity: EntityDescription, storage: EntityStorage)? {
         let columns = columns ?? relation.columns
         let names = columns.map(\.name)
@@ -80,7 +80,7 @@ extension ForeignSchema {
             for (index, type) in zip(untyped, engine.computedColumnTypes(relation.name, untyped.map { names[$0] })) { types[index] = type }
         }
         guard let rows = engine.viewRows(relation.name, names: names, types: types, taken: taken) else { return nil }
-        context.connection.deferView(rows.relation, rows.making)
+        session.connection.deferView(rows.relation, rows.making)
         var storage = EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key)
         storage.keyIsPlace = rows.byPlace
         for column in columns { engine.noteType(of: column, in: &storage) }

@@ -13,22 +13,22 @@ extension ForeignSchema {
     /// The to-one relationships of `tables` (entities, in order), each table's keys in the
     /// order of their first column; `isParent` says which entities a key may name (a
     /// PostgreSQL schema's tables Quarry defined keep their own relationships).
-    package func addForeignKeys(of tables: [String], isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) throws {
+    package func addForeignKeys(of tables: [String], isParent: (String) -> Bool = { _ in true }, in session: StoreSession) throws {
         for table in tables {
             guard let relation = relations[table] else { continue }
-            let numbered = numberedColumns(of: table, in: context)
+            let numbered = numberedColumns(of: table, in: session)
             for key in relation.foreignKeys.sorted(by: { ($0.columns.first ?? "") < ($1.columns.first ?? "") }) {
-                guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil,
-                    context.managedObjectModel.entitiesByName[table] != nil
+                guard isParent(key.parent), session.managedObjectModel.entitiesByName[key.parent] != nil,
+                    session.managedObjectModel.entitiesByName[table] != nil
                 else { continue }
                 guard key.columns.count == 1, let column = key.columns.first else { continue }
                 guard namesParentColumns(key) else {
-                    context.openingNotes.append(unusableKeyNote(table, key))
+                    session.openingNotes.append(unusableKeyNote(table, key))
                     continue
                 }
                 try addForeignKey(
                     table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete,
-                    numbered: numbered.contains(column), in: context)
+                    numbered: numbered.contains(column), in: session)
             }
         }
     }
@@ -37,13 +37,13 @@ extension ForeignSchema {
     /// (`ForeignNaming.numberedColumns`: `raw_contact_id1`, `raw_contact_id2`), none when
     /// the table may be a join table, whose many-to-many is named from its keys' names as
     /// they were (`friends(person_id1, person_id2)` keeps them).
-    func numberedColumns(of table: String, in context: ObjectContext) -> Set<String> {
-        guard let relation = relations[table], let entity = context.managedObjectModel.entitiesByName[table] else { return [] }
+    func numberedColumns(of table: String, in session: StoreSession) -> Set<String> {
+        guard let relation = relations[table], let entity = session.managedObjectModel.entitiesByName[table] else { return [] }
         let keys = relation.foreignKeys.compactMap { key in key.columns.count == 1 ? (column: key.columns[0], parent: key.parent) : nil }
         let numbered = ForeignNaming.numberedColumns(keys)
         guard !numbered.isEmpty else { return [] }
         let mayJoin = joinTable(
-            table, isEnd: { context.managedObjectModel.entitiesByName[$0.parent] != nil }, ownKey: context.mapped(entity).keyColumn,
+            table, isEnd: { session.managedObjectModel.entitiesByName[$0.parent] != nil }, ownKey: session.mapped(entity).keyColumn,
             type: { entity.attribute(named: $0.name)?.type ?? .string })
         return mayJoin == nil ? numbered : []
     }
@@ -53,10 +53,10 @@ extension ForeignSchema {
     /// is a join table (`joined`), whose pair it gives; a key naming columns its parent
     /// lacks or does not hold unique, or one that cannot be made, is said in a note.
     /// After the join tables are decided, which count their ends' to-ones.
-    package func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext)
+    package func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in session: StoreSession)
     {
         for table in tables where !joined.contains(table) {
-            guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
+            guard let relation = relations[table], session.managedObjectModel.entitiesByName[table] != nil else { continue }
             // Keys named after their parent first, in the order of their columns: a key its
             // columns name (`OldOfferID`, `OldProductID` -> `old`) leaves the parent's plain
             // inverse (`salesOrderDetails`) to the key named after it.
@@ -65,15 +65,15 @@ extension ForeignSchema {
                 return a != b ? !a : $0.columns.lexicographicallyPrecedes($1.columns)
             }
             for key in ordered where key.columns.count > 1 {
-                guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil else { continue }
+                guard isParent(key.parent), session.managedObjectModel.entitiesByName[key.parent] != nil else { continue }
                 guard namesParentColumns(key) else {
-                    context.openingNotes.append(unusableKeyNote(table, key))
+                    session.openingNotes.append(unusableKeyNote(table, key))
                     continue
                 }
                 do {
-                    try addCompositeKey(table, key, in: context)
+                    try addCompositeKey(table, key, in: session)
                 } catch {
-                    context.openingNotes.append(Self.severalColumnsNote(table, key, because: "\(error)"))
+                    session.openingNotes.append(Self.severalColumnsNote(table, key, because: "\(error)"))
                 }
             }
         }
@@ -90,9 +90,9 @@ extension ForeignSchema {
     /// with an inverse to-many named as a one-column key's (`partsupp.lineitems`), its
     /// delete rule the key's ON DELETE action. Its columns stay attributes, which the
     /// relationship reads and writes all together.
-    func addCompositeKey(_ table: String, _ key: ForeignKey, in context: ObjectContext) throws {
-        var from = try context.entity(named: table)
-        var to = try context.entity(named: key.parent)
+    func addCompositeKey(_ table: String, _ key: ForeignKey, in session: StoreSession) throws {
+        var from = try session.entity(named: table)
+        var to = try session.entity(named: key.parent)
         // As the entities spell them (SQLite matches a key's names in any case).
         func spelled(_ name: String, in entity: EntityDescription) throws -> String {
             guard
@@ -109,15 +109,15 @@ extension ForeignSchema {
             throw StoreError.invalidSchema(entity: table, reason: "the key names \(targetKeys.count) columns for \(columns.count)")
         }
         // Matched with the parent's columns' collations, as for a key of one column.
-        var storage = context.mapped(to)
+        var storage = session.mapped(to)
         for column in targetKeys {
             if let collation = relations[key.parent]?.column(column)?.collation { storage.collations[column] = collation }
         }
-        if storage != context.mapped(to) { context.remember(to, storage: storage) }
+        if storage != session.mapped(to) { session.remember(to, storage: storage) }
         let same = table == key.parent
-        let name = ForeignNaming.compositeRelationshipName(columns: columns, destination: key.parent) { context.isFreeKey($0, in: from) }
+        let name = ForeignNaming.compositeRelationshipName(columns: columns, destination: key.parent) { session.isFreeKey($0, in: from) }
         let inverse = ForeignNaming.inverseName(source: table, relationship: name, selfReference: same) {
-            context.isFreeKey($0, in: to) && !(same && $0 == name)
+            session.isFreeKey($0, in: to) && !(same && $0 == name)
         }
         var relationship = RelationshipDescription(
             name: name, destination: key.parent, inverse: inverse, isToMany: false,
@@ -131,30 +131,30 @@ extension ForeignSchema {
                 name: inverse, destination: table, inverse: name, isToMany: true,
                 deleteRule: Self.deleteRule(onDelete: key.onDelete)))
         if same { from = to }
-        context.remember(from)
-        if !same { context.remember(to) }
-        context.bumpGeneration()
+        session.remember(from)
+        if !same { session.remember(to) }
+        session.bumpGeneration()
     }
 
     /// One single-column foreign key, `table.column` referencing `parent.to` (its key when
     /// nil): a to-one relationship with an inverse to-many, named by the foreign-file
     /// conventions. Nothing when `parent` is no entity.
     func addForeignKey(
-        _ table: String, column: String, parent: String, to: String?, onDelete: String?, numbered: Bool = false, in context: ObjectContext
+        _ table: String, column: String, parent: String, to: String?, onDelete: String?, numbered: Bool = false, in session: StoreSession
     ) throws {
-        guard let destination = context.managedObjectModel.entitiesByName[parent] else { return }
-        let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
+        guard let destination = session.managedObjectModel.entitiesByName[parent] else { return }
+        let targetKey = (to == nil || to == session.mapped(destination).keyColumn) ? nil : to
         // A key matched by a column of another collation than the engine's plain one
         // matches as the engine does (SQLite's NOCASE: `'ABC'` names `'abc'`).
         // By the table's name: a SQLite table without a rowid is read through a view.
         if let targetKey, let collation = relations[parent]?.column(targetKey)?.collation {
-            var storage = context.mapped(destination)
+            var storage = session.mapped(destination)
             storage.collations[targetKey] = collation
-            context.remember(destination, storage: storage)
+            session.remember(destination, storage: storage)
         }
         // Named by the one rule `relate()` follows too (`ForeignNaming.linkNames`), the
         // names Quarry gave before kept as other names.
-        try context.link(
+        try session.context.link(
             table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false, inverseRule: Self.deleteRule(onDelete: onDelete),
             numbered: numbered)
     }

@@ -70,7 +70,7 @@ extension ForeignSchema {
     /// gave each, which they answer to as well.
     package static func pair(
         _ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
-        rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), otherNames: (String?, String?) = (nil, nil), in context: ObjectContext
+        rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), otherNames: (String?, String?) = (nil, nil), in session: StoreSession
     ) {
         let same = a.name == b.name
         let (aEntity, bEntity) = (a.name, b.name)
@@ -82,18 +82,18 @@ extension ForeignSchema {
         if same { b = a }
         if let other = otherNames.1 { b.alias([other], to: bName) }
         if same { a = b }
-        context.remember(a)
-        context.remember(b)
-        context.bumpGeneration()
+        session.remember(a)
+        session.remember(b)
+        session.bumpGeneration()
     }
 
     /// Marks the link `link` of a join table read only on the entities it joins.
-    package static func readOnly(_ link: String, join: String, required: [String], sides: [String], in context: ObjectContext) {
+    package static func readOnly(_ link: String, join: String, required: [String], sides: [String], in session: StoreSession) {
         for side in Set(sides) {
-            guard let entity = context.managedObjectModel.entitiesByName[side] else { continue }
-            var storage = context.mapped(entity)
+            guard let entity = session.managedObjectModel.entitiesByName[side] else { continue }
+            var storage = session.mapped(entity)
             storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
-            context.remember(entity, storage: storage)
+            session.remember(entity, storage: storage)
         }
     }
 }

@@ -88,8 +88,6 @@ extension PersistentStore {
         Int(try context.connection.scalar("SELECT count(*) FROM \(mapping.storage(of: name).table)")?.storedInteger ?? 0)
     }
 
-    package static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-
     /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
     /// one of its sub-entities) and the triggers that write through it: an insert tags the
     /// row with the entity, an update writes every column back (NEW holds the old value of
@@ -108,7 +106,7 @@ extension PersistentStore {
         let assignments = columns.isEmpty ? ["\(key) = OLD.\(key)"] : columns.map { "\($0) = NEW.\($0)" }
         return [
             "CREATE \(viewKind) \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
-            "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
+            "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", quoteLiteral(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
             "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
             "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END"
         ]

@@ -1,0 +1,64 @@
+import Testing
+
+/// The store seam counted (issue 82), as `docs/design.md` quotes it: the numbers reached,
+/// asserted so that they can only go down. Each bound is tightened as the seam narrows.
+struct SeamCountTests {
+    static let sources = SeamCount.sources(under: "Sources")
+    static let engineTargets = ["Sources/QuarrySQLite", "Sources/QuarryCoreData", "Sources/QuarryPostgreSQL"]
+    static let seamTargets = ["Sources/QuarryEngine", "Sources/QuarryStore", "Sources/QuarryStores"] + engineTargets
+
+    /// `PersistentStore` split by verb: what each verb's protocol requires.
+    static let verbs: [String: Int] = [
+        "StoreReading": 10, "StoreSaving": 9, "StoreBatchWriting": 3, "StoreDefining": 9, "StoreHistory": 3, "StoreOrdering": 4
+    ]
+
+    /// Every protocol a server engine (PostgreSQL's target) answers.
+    static let serverProtocols =
+        [
+            "ServerStoreKind", "PersistentStore", "SaveStatements", "BatchChangeStatements", "HierarchyTables", "QuarryTableStatements",
+            "QuarryDefinitionStatements", "ForeignSchemaEngine", "StoreEngine", "RowCursor", "WriteStatements", "PreparedQuery",
+            "EngineFailure", "SQLDialect"
+        ] + verbs.keys.sorted()
+
+    @Test func theSourcesAreFound() {
+        // A moved test file would count nothing and pass every bound below.
+        #expect(Self.sources.count > 300)
+        #expect(SeamCount.requirements(of: "StoreEngine", in: Self.sources).count > 5)
+    }
+
+    @Test func eachVerbOfTheStoreIsAProtocolOfAtMostTwelveRequirements() {
+        for (verb, count) in Self.verbs {
+            let requirements = SeamCount.requirements(of: verb, in: Self.sources)
+            #expect(requirements.count == count, "\(verb): \(requirements)")
+            #expect(requirements.count <= 12, "\(verb)")
+        }
+        // The store is the verbs together, with nothing of its own.
+        #expect(SeamCount.requirements(of: "PersistentStore", in: Self.sources).isEmpty)
+    }
+
+    @Test func aServerEngineAnswersAtMost131RequirementsWithoutADefault() {
+        var total = 0
+        var withoutDefault = 0
+        for name in Self.serverProtocols {
+            let requirements = SeamCount.requirements(of: name, in: Self.sources)
+            let defaults = SeamCount.defaults(of: name, in: Self.sources)
+            #expect(!requirements.isEmpty || name == "PersistentStore", "\(name) not found")
+            total += requirements.count
+            withoutDefault += requirements.filter { !defaults.contains($0) }.count
+        }
+        #expect(total == 161)
+        #expect(withoutDefault <= 131)
+    }
+
+    @Test func noEngineTargetNamesTheContext() {
+        let engines = Self.engineTargets.flatMap { SeamCount.sources(under: $0) }
+        #expect(engines.count > 100)
+        #expect(SeamCount.codeLines(naming: "ObjectContext", in: engines) == [])
+    }
+
+    @Test func noFileOfTheSeamsTargetsIsOverFiveHundredLines() {
+        let seam = Self.seamTargets.flatMap { SeamCount.sources(under: $0) }
+        #expect(seam.count > 200)
+        #expect(SeamCount.longFiles(seam, over: 500) == [:])
+    }
+}
