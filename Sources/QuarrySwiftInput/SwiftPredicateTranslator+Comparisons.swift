@@ -15,6 +15,7 @@ extension SwiftPredicateTranslator {
             else { return nil }
             return (c, node, then, otherwise)
         }
+        if let distributed = try coalescedComparison(lhs, rhs, op, opNode) { return distributed }
         if let (c, _, then, otherwise) = try conditional(lhs) {
             let test = try predicate(c)
             return .or([.and([test, try comparison(then, rhs, op, opNode)]), .and([.not(test), try comparison(otherwise, rhs, op, opNode)])])
@@ -22,6 +23,28 @@ extension SwiftPredicateTranslator {
         if let (c, _, then, otherwise) = try conditional(rhs) {
             let test = try predicate(c)
             return .or([.and([test, try comparison(lhs, then, op, opNode)]), .and([.not(test), try comparison(lhs, otherwise, op, opNode)])])
+        }
+        return nil
+    }
+
+    /// `(x ?? d) == y`: `(x == nil && d == y) || (x != nil && x == y)`, as Swift decides it
+    /// (COALESCE); either side may be the `??`. nil for none, and for a count's `?? 0`,
+    /// which is the count itself (`countOrZero`).
+    private mutating func coalescedComparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate? {
+        for (side, other, left) in [(lhs, rhs, true), (rhs, lhs, false)] {
+            var term = side
+            if case .operand(let e) = side, let inner = Self.parenthesisedSequence(e) { term = try self.term(inner) }
+            guard case .infix("??", let node, let optional, let fallback) = term else { continue }
+            let value = try self.value(optional)
+            switch value {
+            case .subqueryCount: continue
+            case .keyPath(let path) where path.components.last == "@count": continue
+            default: break
+            }
+            let isNil = Predicate.comparison(Comparison(lhs: value, op: .equal, rhs: .constant(.null, column: columns.column(of: node))))
+            let whenNil = try left ? comparison(fallback, other, op, opNode) : comparison(other, fallback, op, opNode)
+            let whenThere = try left ? comparison(optional, other, op, opNode) : comparison(other, optional, op, opNode)
+            return .or([.and([isNil, whenNil]), .and([.not(isNil), whenThere])])
         }
         return nil
     }

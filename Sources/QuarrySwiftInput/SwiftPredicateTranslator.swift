@@ -360,7 +360,9 @@ struct SwiftPredicateTranslator {
     private mutating func countOrZero(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ExprSyntax) throws -> Expression {
         let left = try value(lhs)
         guard case .constant(.integer(0), _) = try value(rhs) else {
-            throw refuse("?? on a value is read only as a count's ?? 0; test the optional with flatMap { } ?? true/false", op)
+            throw refuse(
+                "?? on a value is read in a comparison, as ($0.note ?? \"\") == \"a\", or as a count's ?? 0; test the optional with flatMap { } ?? true/false",
+                op)
         }
         switch left {
         case .keyPath(let path) where path.components.last == "@count": return left

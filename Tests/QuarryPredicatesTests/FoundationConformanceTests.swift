@@ -72,6 +72,9 @@ import Testing
         ("PredicateTests.isEmpty (to-many)", "let query = #Predicate<Object> { $0.members.isEmpty }"),
         ("PredicateTests.optionals (isEmpty ?? true)", "let query = #Predicate<Object> { $0.j?.isEmpty ?? true }"),
         ("PredicateTests.optionals (isEmpty ?? false)", "let query = #Predicate<Object> { $0.j?.isEmpty ?? false }"),
+        ("PredicateTests.nilCoalesce", #"let query = #Predicate<Object> { ($0.j ?? "") == "" }"#),
+        ("PredicateConversionTests.nilCoalesce", #"let query = #Predicate<Object> { ($0.j ?? "none") != "note" && $0.a > -1 }"#),
+        ("PredicateTests.nilCoalesce (right)", #"let query = #Predicate<Object> { "note" == ($0.j ?? "x") }"#),
         ("PredicateTests.filter (isEmpty)", "let query = #Predicate<Object> { !$0.members.filter { $0.value == 2 }.isEmpty }"),
         (
             "PredicateTests.filter (outer key, isEmpty)",
