@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import QuarryModel
 import QuarryPredicates
+import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarrySwiftEvaluation
@@ -126,13 +128,19 @@ import Testing
         ("PredicateTests.regex", #"let query = #Predicate<Object> { $0.b.firstRange(of: "a") != nil }"#, "no regular expression")
     ]
 
-    static func store() throws -> ObjectContext {
+    static let objectCount = 28
+
+    static func store() throws -> ObjectContext { try storeAndObjects().0 }
+
+    /// The store, and its objects, which it holds weakly.
+    static func storeAndObjects() throws -> (ObjectContext, [ManagedObject]) {
+        var objects: [ManagedObject] = []
         let context = try StoreOpener.open(nil)
         try context.define(object)
         try context.define(member)
         let texts = ["", "abc", "Hello", "café", "CAFÉ", "hello world", "ABC"]
         let notes: [Value] = [.null, .text(""), .text("note")]
-        for i in 0..<28 {
+        for i in 0..<objectCount {
             let a = Int64(i % 7) - 2
             // d >= a: Swift's ranges over (a, d) stop the program where a > d.
             let d = a + Int64(i % 3)
@@ -141,13 +149,14 @@ import Testing
                 "f": .bool(i % 2 == 0), "h": .date(Double(i) * 86_400 * 400 - 86_400 * 4000), "j": notes[i % 3]
             ]
             let owner = try context.insert(into: "Object", values: values)
+            objects.append(owner)
             for k in 0..<(i % 4) {
                 let m = try context.insert(into: "Member", values: ["value": .integer(Int64((i + k) % 5)), "name": .text("m\(k)")])
                 try context.setRelatedObject(owner, "owner", of: m)
             }
         }
         try context.save()
-        return context
+        return (context, objects)
     }
 
     @Test func readCasesSelectWhatFoundationSelects() throws {
@@ -156,12 +165,56 @@ import Testing
             let read = try SwiftPredicateReader.read(swift, captures: [:])
             return SwiftEvaluation.Case(label, read.predicate, swift: swift.split(separator: "\n").map(String.init))
         }
-        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: 28)
+        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
         print("FoundationConformanceTests: \(report)")
         #expect(report.mismatches.isEmpty, "\(report.mismatches.joined(separator: "\n"))")
         #expect(report.agreed == Self.read.count)
         // Most cases select some objects but not all: a case that selects all or none proves little.
         #expect(report.discriminating * 10 >= Self.read.count * 9, "\(report.discriminating) of \(Self.read.count) discriminate")
+    }
+
+    /// Format strings (`PredicateConversionTests`' forms) beside the Swift they convert from,
+    /// which the test above judges against Foundation: each selects the same objects, in
+    /// SQL (the fetch) and in memory (`matches`) alike.
+    static let formats: [(String, String)] = [
+        ("2 BETWEEN {a, d}", "let query = #Predicate<Object> { ($0.a ... $0.d).contains(2) }"),
+        ("modulus:by:(a, 2) == 1", "let query = #Predicate<Object> { $0.a % 2 == 1 }"),
+        ("b.length == 0", "let query = #Predicate<Object> { $0.b.isEmpty }"),
+        ("b.length > 0 AND a > 0", "let query = #Predicate<Object> { !$0.b.isEmpty && $0.a > 0 }"),
+        ("j == nil OR j.length == 0", "let query = #Predicate<Object> { $0.j?.isEmpty ?? true }")
+    ]
+
+    @Test(arguments: formats) func formatsSelectInSQLAndMemoryWhatTheirSwiftSelects(_ c: (String, String)) throws {
+        let (context, all) = try Self.storeAndObjects()
+        let entity = try context.entity(named: "Object")
+        let format = try BoundPredicate(PredicateParser.parse(c.0, arguments: PredicateArguments([])), entity: entity, context: context)
+        let swift = try BoundPredicate(SwiftPredicateReader.read(c.1, captures: [:]).predicate, entity: entity, context: context)
+        func keys(_ bound: BoundPredicate) throws -> Set<Int64> {
+            let fragment = bound.sql(dialect: SQLiteDialect())
+            return Set(
+                try context.connection.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT _pk FROM Object WHERE \(fragment.sql)",
+                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                })
+        }
+        let bySQL = try keys(format)
+        let inMemory = Set(all.filter { format.matches($0) }.compactMap(\.primaryKey))
+        #expect(all.count == Self.objectCount)
+        #expect(bySQL == inMemory, "\(c.0): SQL \(bySQL.sorted()), memory \(inMemory.sorted())")
+        #expect(bySQL == (try keys(swift)), "\(c.0) and its Swift")
+        #expect(!bySQL.isEmpty && bySQL.count < all.count, "\(c.0) selects \(bySQL.count) of \(all.count)")
+    }
+
+    @Test func aStringCountOtherThanEmptinessIsRefusedNamingIt() throws {
+        let context = try Self.store()
+        let format = try PredicateParser.parse("b.length == 5", arguments: PredicateArguments([]))
+        do {
+            _ = try BoundPredicate(format, entity: try context.entity(named: "Object"), context: context)
+            Issue.record("b.length == 5 was bound")
+        } catch let error as QuarryPredicates.PredicateError {
+            #expect(error.message.contains("'b.length' counts the string 'b'"), "\(error.message)")
+        }
     }
 
     @Test(arguments: refused) func refusedInOneLineNamingWhatWasWritten(_ c: (String, String, String)) {
