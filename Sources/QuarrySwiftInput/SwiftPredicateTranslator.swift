@@ -185,10 +185,11 @@ struct SwiftPredicateTranslator {
             guard let argument = call.arguments.first?.expression else { throw refuse("\(name) takes one argument", call) }
             if name == "contains", let membership = try membership(receiver, argument) { return membership }
             let op: ComparisonOperator = name == "starts" ? .beginsWith : .contains
+            let (lhs, rhs) = (try value(receiver), try value(argument))
+            // Foundation finds no empty string (`range(of: "")` is nil): the search field before the user types selects nothing.
+            if name == "localizedStandardContains", case .constant(.text(""), _) = rhs { return .constant(false) }
             return .comparison(
-                Comparison(
-                    lhs: try value(receiver), op: op, rhs: try value(argument),
-                    options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
+                Comparison(lhs: lhs, op: op, rhs: rhs, options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
         default:
             throw refuse(
                 "\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)\(Self.instead[name].map { ": " + $0 } ?? "")",

@@ -61,7 +61,10 @@ import Testing
         (#"#Predicate<Item> { $0.flag ? $0.qty > 1 : $0.qty < 0 }"#, "(flag == YES AND qty > 1) OR (NOT flag == YES AND qty < 0)"),
         (#"#Predicate<Item> { ($0.flag ? $0.qty : $0.price) > 2 }"#, "(flag == YES AND qty > 2) OR (NOT flag == YES AND price > 2)"),
         (#"#Predicate<Item> { $0.qty % 3 == 1 }"#, "modulus:by:(qty, 3) == 1"),
-        (#"#Predicate<Item> { $0.price / 2.5 <= 3.0 }"#, "price / 2.5 <= 3.0")
+        (#"#Predicate<Item> { $0.price / 2.5 <= 3.0 }"#, "price / 2.5 <= 3.0"),
+        // Foundation finds no empty string: an empty search selects nothing, typed or captured.
+        (#"#Predicate<Item> { $0.title.localizedStandardContains("") }"#, "FALSEPREDICATE"),
+        ("let q = \"\"\n#Predicate<Item> { $0.title.localizedStandardContains(q) || $0.qty > 3 }", "FALSEPREDICATE OR qty > 3")
     ]
 
     @Test(arguments: same) func readsAsTheFormatThatMeansTheSame(_ c: (String, String)) throws {
