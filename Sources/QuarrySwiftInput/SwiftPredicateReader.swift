@@ -10,9 +10,10 @@ import SwiftSyntax
 /// them: comparisons, `&&`/`||`/`!`, key paths with `?.` and `!`, `flatMap { } ?? Bool`,
 /// `contains(where:)`, `allSatisfy`, `filter { }.count`, `.count`, `.isEmpty`,
 /// `contains(_:)`, `starts(with:)`, `localizedStandardContains`,
-/// `caseInsensitiveCompare(_:) == .orderedSame`, `[...].contains(x)`, `(a...b).contains(x)`,
-/// arithmetic but `/`. Names the closure does not bind are captured values, looked up by
-/// name. Anything else is refused in one line with its column.
+/// `caseInsensitiveCompare(_:) == .orderedSame`, `[...].contains(x)`, ranges' `contains(x)`,
+/// `c ? a : b`, `(x ?? d) == y`, arithmetic with `%` and `/` by a Double constant (docs/swift.md
+/// lists them all). Names the closure does not bind are captured values, looked up by
+/// name. Anything else is refused in one line naming it, with its column.
 public enum SwiftPredicateReader {
     /// What a `#Predicate` was read into: the type named in `<...>` (nil when none) and
     /// the predicate.
