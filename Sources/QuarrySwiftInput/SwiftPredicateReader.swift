@@ -10,9 +10,10 @@ import SwiftSyntax
 /// them: comparisons, `&&`/`||`/`!`, key paths with `?.` and `!`, `flatMap { } ?? Bool`,
 /// `contains(where:)`, `allSatisfy`, `filter { }.count`, `.count`, `.isEmpty`,
 /// `contains(_:)`, `starts(with:)`, `localizedStandardContains`,
-/// `caseInsensitiveCompare(_:) == .orderedSame`, `[...].contains(x)`, `(a...b).contains(x)`,
-/// arithmetic but `/`. Names the closure does not bind are captured values, looked up by
-/// name. Anything else is refused in one line with its column.
+/// `caseInsensitiveCompare(_:) == .orderedSame`, `[...].contains(x)`, ranges' `contains(x)`,
+/// `c ? a : b`, `(x ?? d) == y`, arithmetic with `%` and `/` by a Double constant (docs/swift.md
+/// lists them all). Names the closure does not bind are captured values, looked up by
+/// name. Anything else is refused in one line naming it, with its column.
 public enum SwiftPredicateReader {
     /// What a `#Predicate` was read into: the type named in `<...>` (nil when none) and
     /// the predicate.
@@ -38,9 +39,10 @@ public enum SwiftPredicateReader {
         rest = rest.dropFirst("#Predicate".count).drop(while: \.isWhitespace)
         if rest.hasPrefix("{") { return true }
         guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return false }
+        // `#Predicate<Item, Int>` is Swift too (refused when read, naming its inputs).
         let type = rest[rest.index(after: rest.startIndex)..<close].filter { !$0.isWhitespace }
         guard let first = type.first, first.isLetter || first == "_",
-            type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "," })
         else { return false }
         return rest[rest.index(after: close)...].drop(while: \.isWhitespace).hasPrefix("{")
     }
@@ -55,8 +57,18 @@ public enum SwiftPredicateReader {
         var translator = SwiftPredicateTranslator(columns: columns, captures: given)
         var macro: (any FreestandingMacroExpansionSyntax)?
         var lets: [String: Int] = [:]
+        // `let predicate = NSPredicate(format: "...")`, as `p:swift()` prints it before the macro.
+        var nsPredicate: Predicate?
         for item in file.statements {
-            if macro != nil { throw PredicateError(.syntax, "nothing may follow the #Predicate", column: columns.column(of: item)) }
+            if macro != nil {
+                let another = item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .pound }
+                throw PredicateError(
+                    another ? .unsupported : .syntax,
+                    another
+                        ? "a second #Predicate: Quarry reads one, and no #Predicate that evaluates another; write the whole test in one"
+                        : "nothing may follow the #Predicate",
+                    column: columns.column(of: item))
+            }
             if let declaration = item.item.as(VariableDeclSyntax.self) {
                 guard declaration.bindingSpecifier.tokenKind == .keyword(.let), declaration.bindings.count == 1,
                     let binding = declaration.bindings.first,
@@ -70,6 +82,10 @@ public enum SwiftPredicateReader {
                     macro = expansion
                     continue
                 }
+                if let format = try nsPredicateFormat(value, columns: columns) {
+                    nsPredicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments: [], variables: given))
+                    continue
+                }
                 let captured = SwiftPredicateTranslator.unescaped(name)
                 if let first = lets[captured] {
                     throw PredicateError(
@@ -77,7 +93,13 @@ public enum SwiftPredicateReader {
                         column: columns.column(of: binding.pattern))
                 }
                 lets[captured] = columns.column(of: binding.pattern)
-                translator.capture(captured, try translator.constant(value))
+                if let range = try translator.range(value) {
+                    translator.ranges[captured] = range
+                } else if let order = translator.comparisonResult(value) {
+                    translator.orderings[captured] = order
+                } else {
+                    translator.capture(captured, try translator.constant(value))
+                }
             } else if let expansion = item.item.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion
             } else if let expression = item.item.as(ExprSyntax.self), let expansion = expression.asProtocol(FreestandingMacroExpansionSyntax.self) {
@@ -86,6 +108,8 @@ public enum SwiftPredicateReader {
                 throw PredicateError(.syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: item))
             }
         }
+        // The NSPredicate line alone reads as its format; before a #Predicate, which says the same, the macro is read.
+        if macro == nil, let nsPredicate { return Read(typeName: nil, predicate: nsPredicate, typeColumn: nil) }
         guard let macro, macro.macroName.text == "Predicate" else {
             throw PredicateError(
                 .syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
@@ -94,7 +118,10 @@ public enum SwiftPredicateReader {
         var typeColumn: Int?
         if let generic = macro.genericArgumentClause {
             guard generic.arguments.count == 1, let argument = generic.arguments.first else {
-                throw PredicateError(.syntax, "#Predicate takes one type, the entity's", column: columns.column(of: generic))
+                throw PredicateError(
+                    .unsupported,
+                    "#\(SwiftPredicateTranslator.oneLine(macro.macroName.text + generic.trimmedDescription)) takes \(generic.arguments.count) inputs: Quarry reads a #Predicate of one, the entity's object (#Predicate<\(generic.arguments.first.map { $0.argument.trimmedDescription } ?? "Entity")>)",
+                    column: columns.column(of: generic))
             }
             typeName = String(argument.argument.trimmedDescription.filter { !$0.isWhitespace })
             typeColumn = columns.column(of: argument)
@@ -106,6 +133,23 @@ public enum SwiftPredicateReader {
             try translator.predicate(body)
         }
         return Read(typeName: typeName, predicate: predicate, typeColumn: typeColumn)
+    }
+
+    /// The format of `NSPredicate(format: "...")`, nil for any other value; one with
+    /// arguments after the format is refused (they go to `predicate(format, ...)`).
+    private static func nsPredicateFormat(_ value: ExprSyntax, columns: SourceColumns) throws -> String? {
+        guard let call = value.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "NSPredicate",
+            call.arguments.first?.label?.text == "format"
+        else { return nil }
+        guard call.arguments.count == 1, let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self),
+            let format = literal.representedLiteralValue
+        else {
+            throw PredicateError(
+                .unsupported,
+                "NSPredicate(format:) is read with its format as one string literal and no arguments: give them to predicate(format, ...)",
+                column: columns.column(of: call))
+        }
+        return format
     }
 
     /// Swift's parse of `source`, after the nesting check that keeps swift-syntax's

@@ -12,6 +12,8 @@ indirect enum SwiftTerm {
     case infix(String, ExprSyntax, SwiftTerm, SwiftTerm)
     /// `a && b && ...` or `a || b || ...` ("&&" or "||").
     case chain(String, [SwiftTerm])
+    /// `condition ? then : otherwise`, the ternary's syntax second.
+    case conditional(SwiftTerm, ExprSyntax, then: SwiftTerm, otherwise: SwiftTerm)
 
     /// Where the term starts.
     var node: Syntax {
@@ -19,6 +21,7 @@ indirect enum SwiftTerm {
         case .operand(let e): return Syntax(e)
         case .infix(_, _, let lhs, _): return lhs.node
         case .chain(_, let terms): return terms[0].node
+        case .conditional(let condition, _, _, _): return condition.node
         }
     }
 }
@@ -48,16 +51,35 @@ extension SwiftPredicateTranslator {
     /// recursion; `a + b + ...` nests one level per operator, bounded as the format
     /// grammar bounds it.
     private func fold(_ sequence: SequenceExprSyntax) throws -> SwiftTerm {
+        // Each ternary folds one level deeper: bounded as the format grammar's nesting is.
+        let ternaries = sequence.elements.lazy.filter { $0.is(UnresolvedTernaryExprSyntax.self) }
+        if let deepest = ternaries.dropFirst(max(0, PredicateParser.maximumDepth - depth - 1)).first {
+            throw PredicateParser.nestingError(column: columns.column(of: deepest))
+        }
+        return try fold(Array(sequence.elements), sequence)
+    }
+
+    /// `elements` of `sequence` folded: a ternary binds loosest and groups to the right,
+    /// so the first one splits the condition from the rest.
+    private func fold(_ elements: [ExprSyntax], _ sequence: SequenceExprSyntax) throws -> SwiftTerm {
+        if let i = elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }), i % 2 == 1,
+            let ternary = elements[i].as(UnresolvedTernaryExprSyntax.self), i + 1 < elements.count
+        {
+            let otherwise = Array(elements[(i + 1)...])
+            return .conditional(
+                try fold(Array(elements[..<i]), sequence), ExprSyntax(ternary), then: try term(ternary.thenExpression),
+                otherwise: otherwise.count == 1 ? try term(otherwise[0]) : try fold(otherwise, sequence))
+        }
         var operands: [ExprSyntax] = []
         var operators: [(String, ExprSyntax)] = []
-        for (i, element) in sequence.elements.enumerated() {
+        for (i, element) in elements.enumerated() {
             if i % 2 == 0 {
                 operands.append(element)
                 continue
             }
             guard let op = element.as(BinaryOperatorExprSyntax.self)?.operator.text else {
-                // `? :`, `as`, `is`, `=`: no #Predicate form.
-                throw refuse("\(describe(sequence)) has no #Predicate form Quarry reads", sequence)
+                // `as`, `is`, `=`: no #Predicate form.
+                throw refuse("\(describe(element)) in \(describe(sequence)) has no #Predicate form Quarry reads", element)
             }
             guard op == "||" || op == "&&" || Self.precedences[op] != nil else {
                 throw refuse("'\(op)' is no operator a #Predicate takes", element)

@@ -30,6 +30,10 @@ struct SwiftPredicateTranslator {
     /// outer object (read as ANY/ALL): each member's scope, and whether the side being
     /// read named keys of the member and of an outer object.
     var quantifying: [(scope: Int, readsMember: Bool, readsOuter: Bool)] = []
+    /// Ranges captured in `let`s before the macro (`let r = 1 ..< 5`), by name.
+    var ranges: [String: SwiftRange] = [:]
+    /// `ComparisonResult` cases captured in `let`s (`let same = ComparisonResult.orderedSame`).
+    var orderings: [String: String] = [:]
 
     init(columns: SourceColumns, captures: [String: PredicateArgument]) {
         self.columns = columns
@@ -121,6 +125,10 @@ struct SwiftPredicateTranslator {
             case "==", "!=", "<", "<=", ">", ">=": return try comparison(lhs, rhs, op, node)
             default: throw refuse("'\(op)' does not give a Bool a #Predicate can test", node)
             }
+        case .conditional(let condition, _, let then, let otherwise):
+            // Two-valued, as Swift decides it: the condition holds and so does `then`, or not and `otherwise`.
+            let test = try predicate(condition)
+            return .or([.and([test, try predicate(then)]), .and([.not(test), try predicate(otherwise)])])
         case .operand(let e):
             // A parenthesised sequence (`(a || b) && c`) is folded as it is reached.
             if let inner = Self.parenthesisedSequence(e) { return try predicate(self.term(inner)) }
@@ -128,13 +136,15 @@ struct SwiftPredicateTranslator {
         }
     }
 
-    private mutating func operandPredicate(_ e: ExprSyntax) throws -> Predicate {
+    mutating func operandPredicate(_ e: ExprSyntax) throws -> Predicate {
         if let literal = e.as(BooleanLiteralExprSyntax.self) { return .constant(literal.literal.tokenKind == .keyword(.true)) }
         if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
             return .not(try predicate(prefix.expression))
         }
         if let call = e.as(FunctionCallExprSyntax.self) { return try method(call) }
         if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "isEmpty", let base = member.base {
+            // `x.filter { ... }.isEmpty`: no member passes, as !contains(where:) reads it.
+            if let (receiver, closure) = try filterCall(base) { return .not(try quantifier(receiver, closure, all: false, at: base)) }
             return .comparison(
                 Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
         }
@@ -151,88 +161,12 @@ struct SwiftPredicateTranslator {
         "==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual
     ]
 
-    private mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
+    mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
         guard let comparisonOperator = Self.comparisonOperators[op] else { throw refuse("unknown comparison '\(op)'", opNode) }
-        // `a.caseInsensitiveCompare(b) == .orderedSame` is `a ==[c] b`.
-        if case .operand(let left) = lhs, let call = left.as(FunctionCallExprSyntax.self),
-            let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "caseInsensitiveCompare"
-        {
-            guard op == "==" || op == "!=", case .operand(let right) = rhs, let order = right.as(MemberAccessExprSyntax.self), order.base == nil,
-                order.declName.baseName.text == "orderedSame", let receiver = callee.base, let argument = call.arguments.first,
-                call.arguments.count == 1
-            else {
-                throw refuse("caseInsensitiveCompare(_:) is read compared with == or != .orderedSame", lhs.node)
-            }
-            return .comparison(
-                Comparison(lhs: try value(receiver), op: comparisonOperator, rhs: try value(argument.expression), options: [.caseInsensitive]))
-        }
+        if let distributed = try conditionalComparison(lhs, rhs, op, opNode) { return distributed }
+        if let ordering = try orderingComparison(lhs, rhs, comparisonOperator) { return ordering }
+        if let quantified = try filterCountComparison(lhs, rhs, comparisonOperator) { return quantified }
         return .comparison(Comparison(lhs: try value(lhs), op: comparisonOperator, rhs: try value(rhs)))
-    }
-
-    /// `optional.flatMap { test } ?? d` and `optional?.method(...) ?? d`: the test where
-    /// the value is there, `d` where it is nil, as Swift decides it (two-valued).
-    private mutating func coalesced(_ lhs: SwiftTerm, _ rhs: SwiftTerm) throws -> Predicate {
-        // `?? false`, or a captured Bool (`?? no`), as Quarry writes a larger #Predicate.
-        let whenNil: Bool
-        if case .operand(let right) = rhs, let fallback = right.as(BooleanLiteralExprSyntax.self) {
-            whenNil = fallback.literal.tokenKind == .keyword(.true)
-        } else if case .operand(let right) = rhs, right.is(DeclReferenceExprSyntax.self),
-            case .constant(.bool(let b), _) = try value(right)
-        {
-            whenNil = b
-        } else {
-            throw refuse("?? in a test takes true or false on its right", rhs.node)
-        }
-        guard case .operand(let left) = lhs else {
-            throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", lhs.node)
-        }
-        let base: Expression
-        let test: Predicate
-        if let call = left.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
-            callee.declName.baseName.text == "flatMap", let receiver = callee.base
-        {
-            guard let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) else {
-                throw refuse("flatMap takes a closure", call)
-            }
-            base = try value(receiver)
-            test = try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.predicate(body) }
-        } else if let optional = firstOptionalChain(in: left) {
-            base = try value(ExprSyntax(optional.expression))
-            test = try operandPredicate(left)
-        } else {
-            throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", left)
-        }
-        let column = columns.column(of: left)
-        let isNil = Predicate.comparison(Comparison(lhs: base, op: .equal, rhs: .constant(.null, column: column)))
-        return whenNil ? .or([isNil, test]) : .and([.not(isNil), test])
-    }
-
-    /// The first `x?` from the object on the receiver spine of `node`: in
-    /// `$0.owner?.name.contains("a")`, `$0.owner?`, whose nil makes the whole test nil.
-    private func firstOptionalChain(in node: ExprSyntax) -> OptionalChainingExprSyntax? {
-        var current: ExprSyntax? = node
-        var found: OptionalChainingExprSyntax?
-        while let e = current.map(unparenthesised) {
-            if let chain = e.as(OptionalChainingExprSyntax.self) {
-                found = chain
-                current = chain.expression
-                continue
-            }
-            if let call = e.as(FunctionCallExprSyntax.self) {
-                current = call.calledExpression
-                continue
-            }
-            if let member = e.as(MemberAccessExprSyntax.self) {
-                current = member.base
-                continue
-            }
-            if let unwrap = e.as(ForceUnwrapExprSyntax.self) {
-                current = unwrap.expression
-                continue
-            }
-            break
-        }
-        return found
     }
 
     /// Calls that give a Bool: string tests, membership, quantifiers.
@@ -246,55 +180,21 @@ struct SwiftPredicateTranslator {
         switch name {
         case "contains" where closure != nil, "allSatisfy":
             guard let closure else { throw refuse("allSatisfy takes a closure", call) }
-            let (collection, variable) = try subqueryCollection(receiver)
-            let all = name == "allSatisfy"
-            let read = try closureBody(closure, scope: .member(variable: variable), parameterCount: 1) { t, body in
-                try t.quantifiedComparison(body, over: collection, all: all)
-            }
-            let test: Predicate
-            switch read {
-            case .quantified(let comparison): return comparison
-            case .member(let predicate): test = predicate
-            }
-            let column = columns.column(of: call)
-            let count = Expression.subqueryCount(collection: collection, variable: variable, predicate: all ? .not(test) : test, column: column)
-            return .comparison(Comparison(lhs: count, op: all ? .equal : .greater, rhs: .constant(.integer(0), column: column)))
+            return try quantifier(receiver, closure, all: name == "allSatisfy", at: call)
         case "contains" where labels == [nil], "starts" where labels == ["with"], "localizedStandardContains" where labels == [nil]:
             guard let argument = call.arguments.first?.expression else { throw refuse("\(name) takes one argument", call) }
             if name == "contains", let membership = try membership(receiver, argument) { return membership }
             let op: ComparisonOperator = name == "starts" ? .beginsWith : .contains
+            let (lhs, rhs) = (try value(receiver), try value(argument))
+            // Foundation finds no empty string (`range(of: "")` is nil): the search field before the user types selects nothing.
+            if name == "localizedStandardContains", case .constant(.text(""), _) = rhs { return .constant(false) }
             return .comparison(
-                Comparison(
-                    lhs: try value(receiver), op: op, rhs: try value(argument),
-                    options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
+                Comparison(lhs: lhs, op: op, rhs: rhs, options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
         default:
             throw refuse(
-                "\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)",
+                "\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)\(Self.instead[name].map { ": " + $0 } ?? "")",
                 callee.declName)
         }
-    }
-
-    /// `[1, 5].contains(x)` (IN), `(a...b).contains(x)` (BETWEEN), `(a..<b).contains(x)`,
-    /// `values.contains(x)` with a captured list; nil when the receiver is a key (a string).
-    private mutating func membership(_ receiver: ExprSyntax, _ argument: ExprSyntax) throws -> Predicate? {
-        let r = unparenthesised(receiver)
-        let column = columns.column(of: r)
-        if r.is(ArrayExprSyntax.self) {
-            return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
-        }
-        if case .infix(let op, _, let lower, let upper) = try term(r), op == "..." || op == "..<" {
-            let low = try value(lower)
-            let high = try value(upper)
-            let tested = try value(argument)
-            if op == "..." { return .comparison(Comparison(lhs: tested, op: .between, rhs: .aggregate([low, high], column: column))) }
-            return .and([
-                .comparison(Comparison(lhs: tested, op: .greaterOrEqual, rhs: low)), .comparison(Comparison(lhs: tested, op: .less, rhs: high))
-            ])
-        }
-        if let name = r.as(DeclReferenceExprSyntax.self), scopeIndex(of: name.baseName.text) == nil {
-            return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
-        }
-        return nil
     }
 
     /// The to-many key path a quantifier or filter ranges over, and a fresh variable.
@@ -316,11 +216,12 @@ struct SwiftPredicateTranslator {
         switch term {
         case .chain(let op, _):
             throw refuse("'\(op)' gives a Bool, which a #Predicate compares with nothing here", term.node)
+        case .conditional(_, let node, _, _):
+            throw refuse(
+                "a conditional value (c ? a : b) is read as a test or as one side of a comparison, as ($0.f ? $0.a : $0.d) > 2", node)
         case .infix(let op, let node, let lhs, let rhs):
-            let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply]
-            if op == "/" {
-                throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", node)
-            }
+            let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply, "%": .modulus]
+            if op == "/" { return try quotient(lhs, rhs, node) }
             if op == "??" { return try countOrZero(lhs, rhs, node) }
             guard let a = arithmetic[op] else { throw refuse("'\(op)' gives no value a #Predicate compares", node) }
             return .arithmetic(a, try value(lhs), try value(rhs), column: columns.column(of: node))
@@ -363,6 +264,7 @@ struct SwiftPredicateTranslator {
             }
         }
         if let member = e.as(MemberAccessExprSyntax.self) {
+            if let date = try dateConstant(member) { return .constant(date, column: column) }
             if member.declName.baseName.text == "count", let base = member.base { return try count(of: base, at: member) }
             return try keyPath(e)
         }
@@ -372,6 +274,11 @@ struct SwiftPredicateTranslator {
                 if case .bound(let expression) = scopes[index].scope {
                     try checkReachable(index, e)
                     return expression
+                }
+                if case .member = scopes[index].scope {
+                    throw refuse(
+                        "'\(text)' alone is the member itself: Quarry reads a to-many relationship's members by their keys (as \(text).name), and no scalar array ([Int], [String])",
+                        e)
                 }
                 throw refuse("'\(text)' alone is the object itself; compare one of its keys, as \(text).name", e)
             }
@@ -393,6 +300,9 @@ struct SwiftPredicateTranslator {
             {
                 let base = try value(receiver)
                 return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.keyOfBound(body) }
+            }
+            if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let instead = Self.instead[callee.declName.baseName.text] {
+                throw refuse("\(callee.declName.baseName.text)(...) has no #Predicate form Quarry reads: \(instead)", callee.declName)
             }
             throw refuse(
                 "\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a call the macro does not take inside the closure: capture its value in a let before it",
@@ -451,7 +361,9 @@ struct SwiftPredicateTranslator {
     private mutating func countOrZero(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ExprSyntax) throws -> Expression {
         let left = try value(lhs)
         guard case .constant(.integer(0), _) = try value(rhs) else {
-            throw refuse("?? on a value is read only as a count's ?? 0; test the optional with flatMap { } ?? true/false", op)
+            throw refuse(
+                "?? on a value is read in a comparison, as ($0.note ?? \"\") == \"a\", or as a count's ?? 0; test the optional with flatMap { } ?? true/false",
+                op)
         }
         switch left {
         case .keyPath(let path) where path.components.last == "@count": return left
@@ -513,7 +425,7 @@ struct SwiftPredicateTranslator {
         quantifying[last].readsOuter = true
     }
 
-    private func scopeIndex(of name: String) -> Int? {
+    func scopeIndex(of name: String) -> Int? {
         scopes.lastIndex { $0.names.contains(name) || $0.names.contains(Self.unescaped(name)) }
     }
 

@@ -69,6 +69,17 @@ import Testing
                 == PredicateParser.parse("qty" + String(repeating: " + 1", count: 200) + " > 0").description)
     }
 
+    /// A chain of conditionals folds one level per `?`: 5,000 are refused at the one past
+    /// the bound, before any is read; within it they read.
+    @Test func aLongConditionalChainIsRefusedAtTheBound() throws {
+        let swift = "#Predicate<Item> { " + String(repeating: "$0.qty > 1 ? true : ", count: 5_000) + "false }"
+        let error = try #require(Self.refusal(swift))
+        #expect(error.message == Self.tooDeep)
+        #expect(error.column == Self.column(of: "?", occurrence: 256, in: swift))
+        let shorter = "#Predicate<Item> { " + String(repeating: "$0.qty > 1 ? true : ", count: 100) + "false }"
+        #expect(try SwiftPredicateReader.read(shorter, captures: [:]).predicate != .constant(false))
+    }
+
     /// Each case: the text, and the `n`th occurrence of a needle where it is refused.
     static let deepCases: [String: (String, String, Int)] = [
         "parentheses": (

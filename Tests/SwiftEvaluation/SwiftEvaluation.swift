@@ -18,9 +18,13 @@ public enum SwiftEvaluation {
     public struct Case {
         public let label: String
         public let predicate: QuarryPredicates.Predicate
-        public init(_ label: String, _ predicate: QuarryPredicates.Predicate) {
+        /// Swift a person wrote, ending `let query = #Predicate<T> { ... }`, evaluated instead
+        /// of the predicate's export: the `#Predicate` Quarry read `predicate` from.
+        public let swift: [String]?
+        public init(_ label: String, _ predicate: QuarryPredicates.Predicate, swift: [String]? = nil) {
             self.label = label
             self.predicate = predicate
+            self.swift = swift
         }
     }
 
@@ -77,7 +81,7 @@ public enum SwiftEvaluation {
         for c in cases {
             report.cases += 1
             let bound = try BoundPredicate(c.predicate, entity: entity, context: context)
-            let code = bound.swiftCode().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let code = c.swift ?? bound.swiftCode().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let last = code.last, last.hasPrefix("let query = #Predicate<") else {
                 report.refusals.append("\(c.label): \(code.last ?? "")")
                 continue

@@ -4,6 +4,7 @@ import QuarryModel
 import QuarryModelFiles
 import QuarryPredicates
 import QuarryStore
+import QuarrySwiftInput
 
 /// The Lua side of predicate(), explain() and predicates' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -23,7 +24,9 @@ enum PredicateBindings {
 
     static func luaPredicate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let format = try call.string(1)
-        let (arguments, captures) = try runtime.predicateInputs(call, format: format, from: 2)
+        // `predicate(text, nil)`: a #Predicate with no captured values, as `predicate(text)`.
+        let noCaptures = call.argumentCount == 2 && call.type(2) == LUA_TNIL && SwiftPredicateReader.isSwift(format)
+        let (arguments, captures) = noCaptures ? ([], [:]) : try runtime.predicateInputs(call, format: format, from: 2)
         guard let (predicate, swift) = try runtime.parsePredicateAndType(format, arguments, captures, entity: nil) else { return call.pushNil() }
         pushSwiftObject(call.state, PredicateHandle(predicate, swift: swift), kind: .predicate)
         return 1
@@ -37,14 +40,44 @@ enum PredicateBindings {
                 .map { ErrorRendering.escaped(String($0)) }.joined(separator: "\n"))
     }
 
+    /// `p:swift()`, `p:swift(style)`, `p:swift(entity)`, `p:swift(style, entity)`: the style
+    /// is "predicate" (`#Predicate`) or "nspredicate" (`NSPredicate(format:)`); with none,
+    /// an entity given alone prints both, and no argument what fits the store (`#Predicate`
+    /// for SwiftData and Quarry's own, `NSPredicate` for Core Data). The entity is the one
+    /// given, else the `#Predicate<T>`'s.
     static func luaPredicateSwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let handle = try runtime.predicateHandle(call, 1)
+        var style: String?
+        var entityArgument: Int32 = 2
+        if call.type(2) == LUA_TSTRING, let text = try? call.string(2), ["predicate", "nspredicate"].contains(text) {
+            style = text
+            entityArgument = 3
+        }
         let name: String
-        if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name } else { name = try call.string(2) }
+        if let entity = swiftObject(call.state, entityArgument, kind: .entity, as: EntityHandle.self) {
+            name = entity.name
+        } else if call.argumentCount >= entityArgument, call.type(entityArgument) != LUA_TNIL {
+            name = try call.string(entityArgument)
+        } else if let typeName = handle.swift?.typeName, (try? runtime.context.entity(named: typeName)) != nil {
+            name = typeName
+        } else {
+            throw call.argumentError(
+                entityArgument, "p:swift needs the entity its keys are of: p:swift(\"Item\"), p:swift(\"predicate\", \"Item\"), or a #Predicate<Item>"
+            )
+        }
+        if style == nil, call.argumentCount < 2 {
+            let capabilities = runtime.context.capabilities
+            style = !capabilities.contains(.appModel) || capabilities.contains(.swiftData) ? "predicate" : "nspredicate"
+        }
         let entity = try runtime.context.entity(named: name)
-        return call.push(
-            try BoundPredicate(handle.predicate, entity: entity, context: runtime.context)
-                .swiftCode(names: SwiftNames(model: CoreDataModel(of: runtime.context))))
+        let bound = try BoundPredicate(handle.predicate, entity: entity, context: runtime.context)
+        let code = bound.swiftCode(names: SwiftNames(model: CoreDataModel(of: runtime.context)))
+        guard let style else { return call.push(code) }
+        // The NSPredicate line is the first; the #Predicate, its lets, or the comment saying why not, the rest.
+        let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let isNSPredicate = { (line: String) in line.hasPrefix("let predicate = NSPredicate(") }
+        let picked = style == "nspredicate" ? lines.filter(isNSPredicate) : lines.filter { !isNSPredicate($0) }
+        return call.push(picked.isEmpty ? code : picked.joined(separator: "\n"))
     }
 
     static func luaPredicateMatches(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -46,6 +46,7 @@ public enum ExpressionValues {
     public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value {
         if let exact = decimalArithmetic(op, a, b) { return exact }
         guard let x = number(a), let y = number(b) else { return .null }
+        if op == .modulus { return remainder(x, y) }
         if case .int(let i) = x, case .int(let j) = y, op == .add || op == .subtract || op == .multiply {
             let (result, overflow): (Int64, Bool)
             switch op {
@@ -62,7 +63,21 @@ public enum ExpressionValues {
         case .multiply: return real(p * q)
         case .divide: return q == 0 ? .null : real(p / q)
         case .power: return real(Foundation.pow(p, q))
+        case .modulus: return remainder(x, y)
         }
+    }
+
+    /// `modulus:by:` and Swift's `%`: the remainder with the dividend's sign, of integers as
+    /// an integer, else as `fmod` (Swift's `truncatingRemainder`); by zero nil, as `/` (Swift
+    /// stops the program there).
+    private static func remainder(_ x: Number, _ y: Number) -> Value {
+        if case .int(let i) = x, case .int(let j) = y {
+            guard j != 0 else { return .null }
+            // Int64.min % -1 overflows the quotient only: the remainder is 0.
+            return .integer(i.remainderReportingOverflow(dividingBy: j).partialValue)
+        }
+        let (p, q) = (double(x), double(y))
+        return q == 0 ? .null : real(Foundation.fmod(p, q))
     }
 
     /// `a op b` exactly when a decimal (PostgreSQL's numeric) meets a decimal or an integer
@@ -77,7 +92,7 @@ public enum ExpressionValues {
             default: return false
             }
         }
-        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power,
+        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power, op != .modulus,
             let x = DecimalText.exact(a), let y = DecimalText.exact(b)
         else { return nil }
         // Division as numeric divides, to select_div_scale's scale; by zero, NULL as SQLite's.

@@ -293,6 +293,10 @@ final class SwiftPredicateWriter {
             let r = try swiftValue(rhs, scope)
             if l?.optional == true || r?.optional == true { throw SwiftExportRefusal("arithmetic on a value that may be nil") }
             if op == .divide { throw SwiftExportRefusal("/ divides as Double in NSPredicate but may be integer division in Swift") }
+            // Swift's % takes integers and stops the program dividing by 0, where Quarry's remainder is nil.
+            if op == .modulus, r != nil || !["Int", "Int16", "Int32", "Int64"].contains(l?.type ?? "") || Self.zeroOrNotInteger(rhs) {
+                throw SwiftExportRefusal("% is written only as an integer key's remainder by a nonzero integer constant")
+            }
             if let lt = l?.type, let rt = r?.type, lt != rt {
                 throw SwiftExportRefusal("arithmetic on \(lt) and \(rt): Swift needs one type")
             }
@@ -301,7 +305,8 @@ final class SwiftPredicateWriter {
             let rhs = try Self.integral(rhs, as: typed?.type)
             let lt = try l?.text ?? literal(lhs, typed?.attribute, scope)
             let rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
-            return SwiftValue(text: "(\(lt) \(op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
+            return SwiftValue(
+                text: "(\(lt) \(op == .modulus ? "%" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
         case .outer(let o):
             guard let outer = scope.enclosing.last else { return try swiftValue(o, scope) }
@@ -433,25 +438,6 @@ final class SwiftPredicateWriter {
             throw SwiftExportRefusal("ENDSWITH: #Predicate has no hasSuffix")
         case .like, .matches:
             throw SwiftExportRefusal("\(op.rawValue) has no #Predicate form")
-        }
-    }
-
-    /// `operand` as a constant of an integer `type` (`Int`, `Int16`, ...) can be written:
-    /// a whole number such as `2.0` as `2` (a float literal is no integer in Swift); a
-    /// fraction is refused, since Swift compares an integer only with an integer.
-    static func integral(_ operand: BoundPredicate.Operand, as type: String?) throws -> BoundPredicate.Operand {
-        guard let type, type.hasPrefix("Int") else { return operand }
-        func whole(_ value: Value) throws -> Value {
-            guard case .real(let d) = value else { return value }
-            guard d.isFinite, d.rounded() == d, let i = Int64(exactly: d) else {
-                throw SwiftExportRefusal("\(type) compared with \(d): Swift compares an integer only with an integer")
-            }
-            return .integer(i)
-        }
-        switch operand {
-        case .value(let v): return .value(try whole(v))
-        case .list(let values): return .list(try values.map(whole))
-        default: return operand
         }
     }
 

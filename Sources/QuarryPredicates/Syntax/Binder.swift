@@ -24,6 +24,7 @@ struct Binder {
         case .and(let ps): return .and(try ps.map { try bind($0, entity) })
         case .or(let ps): return .or(try ps.map { try bind($0, entity) })
         case .comparison(let c):
+            if let rewritten = try rewritten(c, entity) { return try bind(rewritten, entity) }
             if c.modifier != .direct { return try quantified(c, entity) }
             return try comparison(c, entity)
         }

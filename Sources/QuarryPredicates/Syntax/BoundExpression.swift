@@ -56,7 +56,7 @@ public struct BoundExpression {
             guard op != .divide, op != .power else { return .double }
             let types = [type(of: l), type(of: r)].compactMap { $0 }
             // Exact while decimals meet decimals and integers (`ExpressionValues.arithmetic`).
-            if types.contains(.decimal), types.allSatisfy({ $0 == .decimal || integers.contains($0) }) { return .decimal }
+            if types.contains(.decimal), op != .modulus, types.allSatisfy({ $0 == .decimal || integers.contains($0) }) { return .decimal }
             return types.allSatisfy(integers.contains) ? .int64 : .double
         case .function(let f, let a):
             if f.isString { return .string }

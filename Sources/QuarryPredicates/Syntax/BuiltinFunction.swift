@@ -31,7 +31,8 @@ public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
 
     /// Apple's two-operand selectors, which are arithmetic.
     static let arithmeticSelectors: [String: ArithmeticOperator] = [
-        "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply, "divide:by:": .divide, "raise:toPower:": .power
+        "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply, "divide:by:": .divide, "raise:toPower:": .power,
+        "modulus:by:": .modulus
     ]
 
     /// Every name accepted, for the message that refuses another.

@@ -108,15 +108,18 @@ public indirect enum Expression: Equatable, Sendable {
 }
 
 /// The binary operators of Apple's arithmetic expressions, by precedence: `**` binds
-/// tightest, then `*` and `/`, then `+` and `-`.
+/// tightest, then `*`, `/` and `modulus:by:` (Swift's `%`), then `+` and `-`. The format
+/// grammar has no infix remainder: `modulus:by:` is written as a function
+/// (`modulus:by:(a, 3)`), and added last so the codes SQL names the others by stay.
 public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", power = "**"
+    case modulus = "modulus:by:"
 
     /// Higher binds tighter.
     var precedence: Int {
         switch self {
         case .add, .subtract: return 1
-        case .multiply, .divide: return 2
+        case .multiply, .divide, .modulus: return 2
         case .power: return 3
         }
     }
