@@ -1,10 +1,28 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim, CQuarryPQ) → QuarryStore → QuarryPredicates
-// (→ QuarrySwiftInput, `#Predicate` read with swift-syntax) → QuarryFetch
-// → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
+// Layers, each target depending only on targets above it in this drawing:
+//
+//   C interop: CQuarrySignals, CQuarryRows, CQuarrySQLite, CQuarryShim, CQuarryPQ,
+//              CQuarryXML (libxml2), CLua, CReadline, CZlib
+//   QuarryModel            entities, values, errors, JSON, I/O        (BigInt)
+//   QuarryModelFiles       Core Data's model files
+//   QuarryEngine           what every engine answers
+//   QuarryStore            the context, objects, the stores' seam, layouts, import
+//   QuarrySQLite  QuarryPostgreSQL     one per engine                 (GRDB; libpq)
+//   QuarryCoreData         Core Data's layout, on SQLite
+//   QuarryStores           the one place that names every engine
+//   QuarryPredicates       NSPredicate's grammar: parsing, SQL, memory, Swift out
+//   QuarrySwiftInput       `#Predicate` read with swift-syntax
+//   QuarryFetch            requests, results, sql(), export
+//   QuarryFormat           tables and charts as text
+//   QuarryLua              the Lua bindings
+//   QuarryShell            the REPL, dot-commands, options            (ArgumentParser)
+//   quarry                 the executable
+//
+// Only QuarryStores and the shell above it name concrete engines; QuarryPredicates and
+// the layers above it never import an engine. Targets in Swift 6 mode treat warnings as
+// errors.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
 

@@ -15,6 +15,8 @@ import Testing
         #expect(h.string("T:count()") == "3")
         #expect(h.string(#"T:deleteall("n == %@", { 1 })"#) == "1")
         #expect(h.string(#"T:deleteall(predicate("n == 2"), nil)"#) == "1")
-        #expect(h.string("T:count()") == "1")
+        // No predicate and an empty table of arguments: every row, as before.
+        #expect(h.string(#"T:deleteall(nil, {})"#) == "1")
+        #expect(h.string("T:count()") == "0")
     }
 }

@@ -63,7 +63,7 @@ extension QuarryRuntime {
             } else {
                 arguments = try predicateArguments(call.state, 3, what: "args")
             }
-        } else if !call.isNoneOrNil(3), call.argumentCount >= 4 || !valuesFollow {
+        } else if !call.isNoneOrNil(3), call.type(3) != LUA_TTABLE, call.argumentCount >= 4 || !valuesFollow {
             throw call.typeError(3, expected: "table of arguments")
         }
         return (try parsePredicate(format, arguments, captures, entity: entity), 4)
