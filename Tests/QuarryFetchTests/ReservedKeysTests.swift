@@ -1,7 +1,7 @@
-import QuarryPredicates
 import Testing
 
 @testable import QuarryFetch
+@testable import QuarryPredicates
 
 /// A reserved word written as a key gets its `#` only where the grammar could not read it
 /// as the word: the rewritten text parses where the text as written was refused, and
@@ -11,6 +11,12 @@ import Testing
 
     private func escaped(_ text: String, expression: Bool = true) -> String {
         ReservedKeys.escaped(text, expression: expression) { keys.contains($0) }.text
+    }
+
+    /// The words are the grammar's: a word added there is rewritten here too.
+    @Test func theWordsAreThePredicateGrammars() {
+        #expect(ReservedKeys.words == PredicateParser.reserved)
+        #expect(ReservedKeys.indexWords.isSubset(of: ReservedKeys.words) && ReservedKeys.operandWords.isSubset(of: ReservedKeys.words))
     }
 
     @Test func aKeyStandingAsAnOperandGetsItsHash() throws {
