@@ -69,6 +69,21 @@ import Testing
                 == (try sqlAnswer(path, "SELECT first FROM Doc GROUP BY first ORDER BY first")))
     }
 
+    /// Core Data's request names the key without the '#' the text may carry.
+    @Test func theSwiftOfSuchARequestNamesTheKey() throws {
+        let path = try foreignFile(Self.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        let code =
+            h.string(
+                ##"swift(fetch{ "Doc", result = "dictionaries", properties = { "#first", "max(#size)" }, group = { "#first" }, sort = "-#first" })"##
+            ) ?? ""
+        #expect(code.contains(#"request.propertiesToGroupBy = ["first"]"#), "\(code)")
+        #expect(code.contains(#"NSExpression(forKeyPath: "size")"#) && code.contains(#"property1.name = "max_size""#), "\(code)")
+        #expect(code.contains(#"NSSortDescriptor(key: "first", ascending: false"#), "\(code)")
+        #expect(!code.contains("#first") && !code.contains("not expressed"), "\(code)")
+    }
+
     @Test func aReservedWordThatIsNoKeyIsStillRefusedSayingSo() throws {
         let path = try foreignFile(Self.schema)
         defer { try? FileManager.default.removeItem(atPath: path) }
