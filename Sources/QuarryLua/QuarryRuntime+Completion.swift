@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import QuarryFetch
 import QuarryStore
 
 extension QuarryRuntime {
@@ -24,7 +25,9 @@ extension QuarryRuntime {
             } else if string.takesEntityName {
                 candidates = context.entities.map(\.name)
             } else if let entity = lastEntityNamed(in: string.code) {
-                candidates = keys(of: entity, through: string.keyPathBeforeWord)
+                // In the form the string reads as the key: `#size` in a predicate.
+                candidates = keys(of: entity, through: string.keyPathBeforeWord).map(string.written)
+                return Array(Set(candidates.filter { ($0.hasPrefix("#") ? String($0.dropFirst()) : $0).hasPrefix(word) })).sorted()
             } else {
                 candidates = []
             }
@@ -189,6 +192,46 @@ struct OpenString {
         code.removeLast()
         trim()
         return code.hasSuffix("entity")
+    }
+
+    /// The field whose value the string is, or an item of whose list: `sort` for
+    /// `sort = "` and for `group = { "a", "` `group`; nil for an argument.
+    var field: String? {
+        var code = Substring(self.code)
+        func trim() { while code.last?.isWhitespace == true { code.removeLast() } }
+        trim()
+        // The strings before it in a list: `{ "a", "b", `.
+        while code.last == "," {
+            code.removeLast()
+            trim()
+            guard let quote = code.last, quote == "\"" || quote == "'" else { return nil }
+            code.removeLast()
+            guard let open = code.lastIndex(of: quote) else { return nil }
+            code = code[..<open]
+            trim()
+        }
+        if code.last == "{" {
+            code.removeLast()
+            trim()
+        }
+        guard code.last == "=", code.dropLast().last != "=" else { return nil }
+        code.removeLast()
+        trim()
+        let name = String(code.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+        return name.isEmpty ? nil : name
+    }
+
+    /// `key` as this string reads it as a key: a reserved word of the predicate grammar
+    /// (`size`) with `#` in a predicate, as it is where a key alone is read (a sort key, a
+    /// property, a group, a section; `first`, `last` and `size` in `having`).
+    func written(_ key: String) -> String {
+        let word = key.uppercased()
+        guard ReservedKeys.words.contains(word), !text.hasSuffix("#") else { return key }
+        switch field {
+        case "sort", "properties", "group", "section": return key
+        case "having": return ReservedKeys.indexWords.contains(word) ? key : "#" + key
+        default: return "#" + key
+        }
     }
 
     /// The relationship names before the word: `airline.` gives ["airline"]; a sort's

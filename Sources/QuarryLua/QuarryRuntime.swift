@@ -57,6 +57,8 @@ public final class QuarryRuntime {
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
+    /// `Entity.column` pairs whose format() under --readonly was said to last the session.
+    var readOnlyFormatNotices: Set<String> = []
     /// `Entity.key` pairs already noted as keys Core Data refuses over that entity.
     var subentityKeyNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?

@@ -113,12 +113,19 @@ struct Options: ParsableCommand {
         if listed.hasPrefix("~/"), let home = getenv("HOME") { listed = String(cString: home) + listed.dropFirst() }
         let entries = (try? manager.contentsOfDirectory(atPath: listed)) ?? []
         var found: [String] = []
-        for name in entries.sorted() where name.hasPrefix(start) && (start.hasPrefix(".") || !name.hasPrefix(".")) {
+        // `music.sqlite.quarry` is music.sqlite's sidecar (what format() and relate() added),
+        // no database of its own.
+        let names = Set(entries)
+        let sidecar = { (name: String) in name.hasSuffix(".quarry") && names.contains(String(name.dropLast(".quarry".count))) }
+        for name in entries.sorted() where name.hasPrefix(start) && (start.hasPrefix(".") || !name.hasPrefix(".")) && !sidecar(name) {
             var isFolder: ObjCBool = false
             _ = manager.fileExists(atPath: listed + name, isDirectory: &isFolder)
-            found.append(folder + name + (isFolder.boolValue ? "/" : ""))
+            // bash's `-o filenames` adds a folder's '/' itself (`sub//` otherwise).
+            found.append(folder + name + (isFolder.boolValue && CompletionShell.requesting != .bash ? "/" : ""))
         }
-        found += ["postgres://", ":memory:"]
+        // bash lists a file name by its last part, `postgres://` as a bare '/': there it is
+        // offered once a word is typed (`quarry p` completes it).
+        found += CompletionShell.requesting == .bash && prefix.isEmpty ? [":memory:"] : ["postgres://", ":memory:"]
         // zsh's _describe reads "name:description": a colon in a name is escaped.
         if CompletionShell.requesting == .zsh { found = found.map { $0.replacingOccurrences(of: ":", with: "\\:") } }
         return found

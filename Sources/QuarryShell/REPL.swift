@@ -64,6 +64,9 @@ final class REPL {
         rl_basic_quote_characters = UnsafePointer(strdup(""))
         // '.' and ':' end a word, so `o.ti<Tab>` completes `ti`.
         rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n\"'()[]{},=+-*/%^#<>~;.:"))
+        // After .open, .read, .import and .export the word is the whole path so far
+        // (`data/music.sqlite`): completed where it is, not in the current folder.
+        rl_completion_word_break_hook = { REPL.takesFileName(REPL.lineBeforeCursor()) ? REPL.fileNameBreaks : nil }
         // A second Tab lists the candidates when the first has completed all they share:
         // `.schema Inv<Tab>` gives Invoice, and the next Tab lists Invoice and InvoiceLine
         // (readline rang the bell and needed a third).
@@ -289,6 +292,20 @@ extension REPL {
         FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + pointer + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
     }
 
+    /// Whether the word being completed is the file name of a dot-command.
+    fileprivate static func takesFileName(_ before: String) -> Bool {
+        [".read ", ".import ", ".open ", ".export "].contains { before.hasPrefix($0) }
+    }
+
+    /// The line up to the cursor.
+    fileprivate static func lineBeforeCursor() -> String {
+        guard let buffer = rl_line_buffer else { return "" }
+        return String(String(cString: buffer).utf8.prefix(Int(max(0, rl_point)))) ?? ""
+    }
+
+    /// Word breaks for a file name: blanks only.
+    fileprivate static let fileNameBreaks = strdup(" \t\n")
+
     /// Candidates found by the runtime, handed to readline one by one.
     fileprivate static var candidates: [String] = []
 
@@ -297,15 +314,16 @@ extension REPL {
         let line = rl_line_buffer.map { String(cString: $0) } ?? ""
         let before = String(line.utf8.prefix(Int(start))) ?? ""
         let word = String(cString: text)
-        // File names after .read, .import and .open: readline's own completion.
-        if before.hasPrefix(".read ") || before.hasPrefix(".import ") || before.hasPrefix(".open ") || before.hasPrefix(".export ") {
-            return nil
-        }
+        // File names after .read, .import and .export: readline's own completion.
+        if takesFileName(before), !before.hasPrefix(".open ") { return nil }
         rl_attempted_completion_over = 1
         rl_completion_append_character = 0
         rl_completion_suppress_append = 1
         rl_completion_suppress_quote = 1
-        if before == "." {
+        if before.hasPrefix(".open ") {
+            // What DB completes to on the command line: no sidecar, and `postgres://`.
+            candidates = Options.completeDatabase([], 0, word).filter { $0.hasPrefix(word) }
+        } else if before == "." {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
         } else if before.hasPrefix(".schema ") {
             // Entity names only: every one that starts so (Invoice and InvoiceLine).

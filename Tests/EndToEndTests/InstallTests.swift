@@ -83,6 +83,8 @@ import Testing
         let environment = Self.environment(sandbox, installed)
         try FileManager.default.createDirectory(atPath: sandbox.path("elsewhere"), withIntermediateDirectories: true)
         try sandbox.write("elsewhere/todo.db", "")
+        // A sidecar beside it (what format() and relate() keep): no database to offer.
+        try sandbox.write("elsewhere/todo.db.quarry", "{}")
         try sandbox.write("elsewhere/job.lua", "print('job ran', ...)\n")
         try sandbox.write("elsewhere/notes.txt", "")
         let ran = try await sandbox.run(bash, ["-c", "cd elsewhere && quarry job.lua x && quarry --version"], environment: environment)
@@ -196,14 +198,18 @@ import Testing
             run quarry --ti
             run quarry ''
             run quarry todo.db ''
+            run quarry po
             """#
         let result = try await sandbox.run(bash, ["-c", complete, "bash", installed.bash], environment: environment)
         #expect(result.status == 0, "bash loads the script: \(result)")
         let parts = result.stdout.components(separatedBy: "---\n").map { ProcessResult.split($0).map { $0.trimmingCharacters(in: .whitespaces) } }
         try #require(parts.count >= 3, "\(result)")
         #expect(parts[0] == ["--timeout"], "bash: --ti completes to --timeout: \(parts[0])")
-        #expect(parts[1].contains("postgres://") && parts[1].contains("todo.db"), "bash: DB: \(parts[1])")
+        // Not `postgres://` for an empty word, which bash would list as a bare '/'; no sidecar.
+        #expect(parts[1].contains("todo.db") && !parts[1].contains("postgres://"), "bash: DB: \(parts[1])")
+        #expect(!parts[1].contains { $0.hasSuffix(".quarry") }, "bash: no sidecar: \(parts[1])")
         #expect(parts[2].contains("job.lua") && !parts[2].contains("notes.txt"), "bash: a script after DB: \(parts[2])")
+        #expect(parts.count > 3 && parts[3] == ["postgres://"], "bash: po completes to postgres://: \(parts.dropFirst(3).first ?? [])")
     }
 
     /// zsh: compinit finds `_quarry` in the prefix's site-functions, and Tab in a real

@@ -41,6 +41,23 @@ struct CompletionTests {
         #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = \"airline.", word: "") == ["carrier", "flights", "name"])
     }
 
+    /// A key named as a predicate word is offered as the string reads it as the key (issue
+    /// 80): `#size` in a predicate, `size` in a sort key, a property or a group, and `size`
+    /// after a `#` already typed.
+    @Test func aReservedWordKeyIsOfferedInTheFormTheStringReads() throws {
+        let h = try Harness()
+        h.run(#"entity "Doc" { first = "string", size = "int64", title = "string" }"#)
+        #expect(h.runtime.completions(before: #"count("Doc", ""#, word: "si") == ["#size"])
+        #expect(h.runtime.completions(before: #"Doc:fetch("title == 'a' AND "#, word: "") == ["#first", "#size", "title"])
+        #expect(h.runtime.completions(before: ##"count("Doc", "#"##, word: "fi") == ["first"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", sort = "-"#, word: "fi") == ["first"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", sort = { "title", ""#, word: "si") == ["size"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", properties = { "first", "sum("#, word: "si") == ["size"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", group = { ""#, word: "fi") == ["first"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", having = ""#, word: "si") == ["size"])
+        #expect(h.runtime.completions(before: #"fetch{ "Doc", predicate = ""#, word: "si") == ["#size"])
+    }
+
     /// `Flight.` offers the entity's attributes and relationships, as the contract's REPL
     /// section says, with the handle's own fields (issue 63 item 6).
     @Test func anEntityHandleOffersItsKeysFieldsAndMethods() throws {

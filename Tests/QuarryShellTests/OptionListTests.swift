@@ -59,11 +59,13 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("complete-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
-        for name in ["todo.db", "tasks.sqlite", ".hidden.db"] {
+        // tasks.sqlite.quarry is tasks.sqlite's sidecar; lone.quarry is beside no file.
+        for name in ["todo.db", "tasks.sqlite", "tasks.sqlite.quarry", "lone.quarry", ".hidden.db"] {
             FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
         }
         let all = Options.completeDatabase([], 0, folder + "/")
-        #expect(all == [folder + "/sub/", folder + "/tasks.sqlite", folder + "/todo.db", "postgres://", ":memory:"], "\(all)")
+        #expect(
+            all == [folder + "/lone.quarry", folder + "/sub/", folder + "/tasks.sqlite", folder + "/todo.db", "postgres://", ":memory:"], "\(all)")
         #expect(Options.completeDatabase([], 0, folder + "/to").prefix(1) == [folder + "/todo.db"])
         #expect(Options.completeDatabase([], 0, folder + "/.h").first == folder + "/.hidden.db", "hidden only when asked")
         #expect(Options.completeDatabase([], 0, folder + "/nowhere/").suffix(2) == ["postgres://", ":memory:"])

@@ -24,10 +24,14 @@ extension DictionaryRequest {
             calls[name] = text
             characters.replaceSubrange(range, with: Array(name))
         }
+        // `first`, `last` and `size` are the grammar's words only inside `[ ]`: elsewhere
+        // they name a result's key, as `#first` would.
+        let escaped = ReservedKeys.escaped(String(characters), expression: false) { _ in true }
         let predicate: Predicate
         do {
-            predicate = try PredicateParser.parse(String(characters), arguments: arguments)
+            predicate = try PredicateParser.parse(escaped.text, arguments: arguments)
         } catch var error as PredicateError {
+            error.column = error.column.map { ReservedKeys.originalColumn($0, inserted: escaped.inserted) }
             // The predicate grammar lists its twenty functions; having wants an aggregate.
             if case .unknownFunction(let name) = error.kind {
                 error.message =

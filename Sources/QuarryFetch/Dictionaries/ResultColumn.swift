@@ -65,7 +65,8 @@ struct ResultColumn {
         guard let call = aggregateCall(body) else { return nil }
         var (argument, distinct) = (call.argument, "")
         if let rest = Self.afterDistinct(argument) { (argument, distinct) = (rest, "distinct ") }
-        return call.function + "(" + distinct + argument.filter { !$0.isWhitespace } + ")"
+        // `sum(#size)` is `sum(size)`: the `#` only says a key is meant.
+        return call.function + "(" + distinct + argument.filter { !$0.isWhitespace && $0 != "#" } + ")"
     }
 
     /// What follows `distinct ` (any case) at the start of an argument, or nil.
@@ -82,7 +83,9 @@ struct ResultColumn {
         guard let call = Self.aggregateCall(body) else {
             let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
             (sql, arguments, type, enumeration) = (value.sql, value.arguments, value.type ?? .double, value.enumeration)
-            keys = alias.map { [body, $0] } ?? [body]
+            // `#first` goes by `first` in the rows, as the key it names.
+            let unescaped = SortDescriptor.unescaped(body)
+            keys = [body] + (unescaped != body ? [unescaped] : []) + (alias.map { [$0] } ?? [])
             return
         }
         function = call.function
@@ -114,8 +117,9 @@ struct ResultColumn {
         arguments = value.arguments
         // A key path keeps its name for predicates (`avg_dep_delay`); an expression goes by
         // what was written, or its AS name.
-        let isPath = argument.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
-        let named = isPath ? "\(call.function)_\(distinct.isEmpty ? "" : "distinct_")\(argument.replacingOccurrences(of: ".", with: "_"))" : nil
+        let path = SortDescriptor.unescaped(argument)
+        let isPath = path.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        let named = isPath ? "\(call.function)_\(distinct.isEmpty ? "" : "distinct_")\(path.replacingOccurrences(of: ".", with: "_"))" : nil
         keys = [body] + (alias ?? named).map { [$0] }.orEmpty
         let integers: [AttributeType] = [.int16, .int32, .int64, .bool]
         switch call.function {
@@ -136,7 +140,8 @@ struct ResultColumn {
     ) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?) {
         // A plain attribute reads its column as it is stored, as dictionaries always have,
         // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
-        if let a = entity.attribute(named: text) {
+        let plain = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        if let a = entity.attribute(named: plain) {
             let storage = StoreMapping.storage(of: entity, in: context)
             return (storage.readable(storage.table, a), [], a.type, a.enumeration)
         }
@@ -155,8 +160,10 @@ struct ResultColumn {
                     ? "aggregates do not nest ('\(text)' inside another)"
                     : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
         }
+        // A reserved word standing as a key (`sum(size / 1048576)`) is read as `#size`.
+        let escaped = ReservedKeys.escaped(text, expression: true) { entity.attribute(named: $0) != nil || entity.relationship(named: $0) != nil }
         do {
-            let expression = try PredicateParser.parseExpression(text)
+            let expression = try PredicateParser.parseExpression(escaped.text)
             let bound = try BoundExpression(expression, entity: entity, context: context)
             if case .path(let steps, let a) = bound.operand {
                 // A key path reads its column, joined, as a group's or a sort's does.
@@ -170,7 +177,7 @@ struct ResultColumn {
             let fragment = bound.sql(joins: &joins, dialect: context.sqlDialect)
             return (fragment.sql, fragment.arguments, bound.type, nil)
         } catch var error as QuarryPredicates.PredicateError {
-            error.column = error.column.map { $0 + offset }
+            error.column = error.column.map { ReservedKeys.originalColumn($0, inserted: escaped.inserted) + offset }
             // The predicate grammar lists its twenty functions; a property wants an aggregate.
             if case .unknownFunction(let name) = error.kind {
                 error.message = "unknown function '\(name)'; aggregates are count, sum, avg, min and max"

@@ -15,15 +15,25 @@ public struct SortDescriptor: Equatable {
         self.comparison = comparison
     }
 
-    /// `"key"` ascending, `"-key"` descending.
+    /// `"key"` ascending, `"-key"` descending. A key may be written as a predicate writes
+    /// a reserved word's (`-#first`, `owner.#size`): a sort key is always a key, so the
+    /// `#` changes nothing.
     public init(parsing text: String) {
         if text.hasPrefix("-") {
-            self.init(key: String(text.dropFirst()), ascending: false)
+            self.init(key: Self.unescaped(String(text.dropFirst())), ascending: false)
         } else if text.hasPrefix("+") {
-            self.init(key: String(text.dropFirst()))
+            self.init(key: Self.unescaped(String(text.dropFirst())))
         } else {
-            self.init(key: text)
+            self.init(key: Self.unescaped(text))
         }
+    }
+
+    /// `key` without the `#` before each name of a key path (`owner.#first` is
+    /// `owner.first`); any other text (an aggregate a dictionary request sorts by) as it is.
+    public static func unescaped(_ key: String) -> String {
+        let names = key.split(separator: ".", omittingEmptySubsequences: false)
+        guard key.contains("#"), names.allSatisfy(ReservedKeys.isEscapableName) else { return key }
+        return names.map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.joined(separator: ".")
     }
 
     /// The ORDER BY term for `entity`, or an error naming the unknown key. A key path

@@ -344,14 +344,16 @@ public struct SwiftRequestExport {
             let column = try ResultColumn(property, entity: entity, context: context, joins: &compiled.joins)
             let (body, alias) = ResultColumn.split(property)
             guard let call = ResultColumn.aggregateCall(body) else {
-                if alias == nil, (try? BoundPredicate.attributePath(body, in: entity, context: context)) != nil {
-                    properties.append(swiftStringLiteral(body))
+                // A key written `#first` is Core Data's "first".
+                let path = SortDescriptor.unescaped(body)
+                if alias == nil, (try? BoundPredicate.attributePath(path, in: entity, context: context)) != nil {
+                    properties.append(swiftStringLiteral(path))
                 } else {
                     out.refuse("property '\(property)'", "propertiesToFetch takes key paths and aggregates of key paths here")
                 }
                 continue
             }
-            var argument = call.argument
+            var argument = SortDescriptor.unescaped(call.argument)
             if ResultColumn.afterDistinct(argument) != nil {
                 out.refuse("property '\(property)'", "Core Data has no count of distinct values in propertiesToFetch")
                 continue
@@ -382,7 +384,9 @@ public struct SwiftRequestExport {
         }
         out.lines.append("request.propertiesToFetch = [" + properties.joined(separator: ", ") + "]")
         if !dictionary.group.isEmpty {
-            out.lines.append("request.propertiesToGroupBy = [" + dictionary.group.map(swiftStringLiteral).joined(separator: ", ") + "]")
+            out.lines.append(
+                "request.propertiesToGroupBy = [" + dictionary.group.map { swiftStringLiteral(SortDescriptor.unescaped($0)) }.joined(separator: ", ")
+                    + "]")
         }
         if let having = dictionary.having {
             out.lines.append("request.havingPredicate = NSPredicate(format: \(swiftRawStringLiteral(having.appleFormat)))")

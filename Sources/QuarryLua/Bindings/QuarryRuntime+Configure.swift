@@ -112,7 +112,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
         case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0: request.sectionKey = nil
-        case LUA_TSTRING: request.sectionKey = luaString(s, -1)
+        case LUA_TSTRING: request.sectionKey = SortDescriptor.unescaped(luaString(s, -1))
         default:
             quarry_pop(s, 1)
             throw OptionError("section", mustBe: "a key path string or false", operation: "r:configure")

@@ -305,7 +305,7 @@ extension QuarryRuntime {
         quarry_pop(s, 1)
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
-        case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)
+        case LUA_TSTRING: request.request.sectionKey = SortDescriptor.unescaped(luaString(s, -1))
         default:
             quarry_pop(s, 1)
             throw OptionError("section", mustBe: "a key path string", operation: "fetch")

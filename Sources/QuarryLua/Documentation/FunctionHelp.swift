@@ -31,7 +31,7 @@ public struct FunctionHelp {
             usage:
                 #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, properties =, group =, having =, prefetch = }"#,
             summary:
-                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written)."#,
+                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too."#,
             example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" }, limit = 10 }"#),
         FunctionHelp(
             name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
@@ -119,7 +119,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,
             summary:
-                "How Quarry writes a column of a file it did not create (iso-space, iso-t, iso-date, an ISO example, unix, unix-real, unix-ms, julian, 0/1, Y/N, true/false, uuid, UUID, uuid-compact, uuid-blob, plain): declares it, kept in the file's sidecar; returns it (nil for Quarry's own stores; nil and why for a column whose values show no one format). A time layout (unix, unix-real, unix-ms, unix-us, unix-ns, cocoa, cocoa-ns, webkit, filetime, julian) makes a number column a date (a PostgreSQL table's too, for the session); never = n reads the number n as nil.",
+                "How Quarry writes a column of a file it did not create (iso-space, iso-t, iso-date, an ISO example, unix, unix-real, unix-ms, julian, 0/1, Y/N, true/false, uuid, UUID, uuid-compact, uuid-blob, plain): declares it, kept in the file's sidecar; returns it (nil for Quarry's own stores; nil and why for a column whose values show no one format). A time layout (unix, unix-real, unix-ms, unix-us, unix-ns, cocoa, cocoa-ns, webkit, filetime, julian) makes a number column a date (a PostgreSQL table's too, for the session); never = n reads the number n as nil. Under --readonly the sidecar is not written: the declaration lasts the session, and a note says so.",
             example: #"format("Item", "when")"#),
         FunctionHelp(
             name: "model", usage: #"model("App.xcdatamodeld" | "App.xcdatamodel" | "App.momd" | "App.mom")"#,
@@ -148,7 +148,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows, "xKey", "yKey")"#,
             summary:
-                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()) against another, drawn with text, as a string.",
+                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()) against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
             example: #"print(linechart(sql("SELECT n, n * n AS square FROM Item ORDER BY n"), "n", "square"))"#),
         FunctionHelp(
             name: "watch", usage: "watch(results | dictionary results | sql() rows [, { marks = seconds }])",

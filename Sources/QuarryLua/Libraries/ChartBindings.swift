@@ -47,12 +47,33 @@ enum ChartBindings {
 
     static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let (rows, xColumn, yColumn) = try runtime.chartRows(call, "linechart")
-        let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let ys = try rows.rows.map { try runtime.number($0[yColumn], key: rows.columns[yColumn], function: "linechart") }
+        let title = "\(rows.columns[yColumn]) by \(rows.columns[xColumn])"
+        // Text x values (a month as '2024-03', a date SQLite keeps as text) are places on
+        // the axis, one a row in the rows' order, labelled by their text.
+        let isText = rows.rows.contains {
+            switch $0[xColumn] {
+            case .text, .textBytes: return true
+            default: return false
+            }
+        }
+        if isText {
+            var labels: [String] = []
+            let xs: [Double?] = rows.rows.map { row in
+                if case .null = row[xColumn] { return nil }
+                labels.append(CellText.display(row[xColumn]))
+                return Double(labels.count - 1)
+            }
+            return call.push(
+                Chart.line(
+                    title: title, xs: xs, ys: ys, xLabel: { x in labels.indices.contains(Int(x)) ? labels[Int(x)] : "" },
+                    style: runtime.chartStyle))
+        }
+        let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
         return call.push(
             Chart.line(
-                title: "\(rows.columns[yColumn]) by \(rows.columns[xColumn])", xs: xs, ys: ys,
-                xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) }, style: runtime.chartStyle))
+                title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) },
+                style: runtime.chartStyle))
     }
 }

@@ -58,6 +58,15 @@ enum SchemaBindings {
         let never = try formatNever(call)
         if let declared = try call.optionalString(3) {
             try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed)
+            // A file opened read-only keeps no sidecar: said once, not found out on reopening.
+            if runtime.context.isReadOnly, !runtime.isSandboxed, runtime.readOnlyFormatNotices.insert("\(entity).\(column)").inserted,
+                let described = try? runtime.context.entity(named: entity),
+                [.foreignTable, .foreignView].contains(runtime.context.mapped(described).layout)
+            {
+                runtime.writeNotice(
+                    "note: format(): \(entity).\(column) is read as \(declared) for this session only: under --readonly the file's sidecar is not written"
+                )
+            }
         } else if never != nil {
             throw call.argumentError(4, "options need a format to go with (e.g. format(e, a, \"webkit\", { never = 0 }))")
         }
