@@ -16,12 +16,17 @@ extension SwiftPredicateTranslator {
             return (c, node, then, otherwise)
         }
         if let distributed = try coalescedComparison(lhs, rhs, op, opNode) { return distributed }
-        if let (c, _, then, otherwise) = try conditional(lhs) {
-            let test = try predicate(c)
-            return .or([.and([test, try comparison(then, rhs, op, opNode)]), .and([.not(test), try comparison(otherwise, rhs, op, opNode)])])
+        // The test stands twice in what is written, and so does the other side: bounded
+        // (`twice`) where that side is a conditional too.
+        if let (c, node, then, otherwise) = try conditional(lhs) {
+            let test = try twice(node) { try $0.predicate(c) }
+            func branches(_ t: inout Self) throws -> Predicate {
+                .or([.and([test, try t.comparison(then, rhs, op, opNode)]), .and([.not(test), try t.comparison(otherwise, rhs, op, opNode)])])
+            }
+            return try conditional(rhs) == nil ? try branches(&self) : try twice(node, branches)
         }
-        if let (c, _, then, otherwise) = try conditional(rhs) {
-            let test = try predicate(c)
+        if let (c, node, then, otherwise) = try conditional(rhs) {
+            let test = try twice(node) { try $0.predicate(c) }
             return .or([.and([test, try comparison(lhs, then, op, opNode)]), .and([.not(test), try comparison(lhs, otherwise, op, opNode)])])
         }
         return nil

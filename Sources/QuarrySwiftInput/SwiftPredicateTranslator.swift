@@ -34,6 +34,11 @@ struct SwiftPredicateTranslator {
     var ranges: [String: SwiftRange] = [:]
     /// `ComparisonResult` cases captured in `let`s (`let same = ComparisonResult.orderedSame`).
     var orderings: [String: String] = [:]
+    /// How many times what is being read will stand in the tree: a conditional writes its
+    /// test twice (`(c && a) || (!c && b)`), so conditionals nested in conditions double at
+    /// each level, and are bounded (`twice`).
+    private var copies = 1
+    static let maxCopies = 64
 
     init(columns: SourceColumns, captures: [String: PredicateArgument]) {
         self.columns = columns
@@ -42,6 +47,18 @@ struct SwiftPredicateTranslator {
 
     func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
         PredicateError(.unsupported, message, column: columns.column(of: node))
+    }
+
+    /// `body`, whose result the tree will hold twice (a conditional's test, the other side
+    /// of a comparison with a conditional); refused past `maxCopies`, as 35 conditionals
+    /// nested in conditions would be 2^35 nodes.
+    mutating func twice<T>(_ node: some SyntaxProtocol, _ body: (inout Self) throws -> T) throws -> T {
+        guard copies < Self.maxCopies else {
+            throw refuse("conditionals (?:) nested in conditions more than 6 deep: each condition is tested twice, so write a simpler test", node)
+        }
+        copies *= 2
+        defer { copies /= 2 }
+        return try body(&self)
     }
 
     /// A `let` before the macro: its value, as a captured value of that name.
@@ -125,9 +142,9 @@ struct SwiftPredicateTranslator {
             case "==", "!=", "<", "<=", ">", ">=": return try comparison(lhs, rhs, op, node)
             default: throw refuse("'\(op)' does not give a Bool a #Predicate can test", node)
             }
-        case .conditional(let condition, _, let then, let otherwise):
+        case .conditional(let condition, let node, let then, let otherwise):
             // Two-valued, as Swift decides it: the condition holds and so does `then`, or not and `otherwise`.
-            let test = try predicate(condition)
+            let test = try twice(node) { try $0.predicate(condition) }
             return .or([.and([test, try predicate(then)]), .and([.not(test), try predicate(otherwise)])])
         case .operand(let e):
             // A parenthesised sequence (`(a || b) && c`) is folded as it is reached.

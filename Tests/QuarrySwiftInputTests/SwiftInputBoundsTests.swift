@@ -80,6 +80,23 @@ import Testing
         #expect(try SwiftPredicateReader.read(shorter, captures: [:]).predicate != .constant(false))
     }
 
+    /// A conditional writes its test twice, so conditionals nested in conditions double at
+    /// each level: 35 levels (a few hundred characters) would be 2^35 nodes. Past six they
+    /// are refused in one line at the conditional where the bound was met; five read.
+    @Test func conditionalsNestedInConditionsAreBounded() throws {
+        func nested(_ levels: Int) -> String {
+            var e = "$0.qty > 1"
+            for _ in 0..<levels { e = "(" + e + " ? $0.qty > 2 : $0.qty < 9)" }
+            return "#Predicate<Item> { " + e + " }"
+        }
+        let error = try #require(Self.refusal(nested(35)))
+        #expect(error.message.contains("conditionals (?:) nested in conditions more than 6 deep"), "\(error.message)")
+        #expect(error.column != nil)
+        #expect(try SwiftPredicateReader.read(nested(5), captures: [:]).predicate != .constant(false))
+        // A chain in the branches stays linear and reads (aLongConditionalChainIsRefusedAtTheBound).
+        #expect(Self.refusal("#Predicate<Item> { ($0.qty > 1 ? 1 : 3) == ($0.qty > 2 ? 2 : 3) }") == nil)
+    }
+
     /// Each case: the text, and the `n`th occurrence of a needle where it is refused.
     static let deepCases: [String: (String, String, Int)] = [
         "parentheses": (
