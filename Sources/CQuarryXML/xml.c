@@ -16,8 +16,15 @@ struct quarry_xml {
     int error_code;
 };
 
+// libxml2 2.12 made the error it hands a handler const.
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *quarry_xml_error_ptr;
+#else
+typedef xmlErrorPtr quarry_xml_error_ptr;
+#endif
+
 // Keeps the first error: the one that stopped the parse, usually, and the one to show.
-static void on_error(void *argument, xmlErrorPtr error) {
+static void on_error(void *argument, quarry_xml_error_ptr error) {
     quarry_xml *xml = argument;
     if (xml->has_error || error == NULL || error->level < XML_ERR_ERROR) return;
     const char *message = error->message != NULL ? error->message : "unknown error";

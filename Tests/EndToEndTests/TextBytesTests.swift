@@ -91,6 +91,16 @@ import Testing
         #expect(rows.stdout == "FF00FE41|text|1\n41FE42|text|2\n706C61696E|text|3\n", "\(rows) \(imported)")
     }
 
+    /// `{"$bytes": ...}` imported into a JSON attribute stays the object it is: only a
+    /// text attribute takes it as bytes.
+    @Test func bytesIntoAJSONAttributeStayAnObject() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("j.json", #"[{"d": {"$bytes": "Qf5C"}, "n": 1}]"#)
+        let script = #"entity "J" { d = "json", n = "int64" } import("j.json", { entity = "J" }) print(typeof(J:first().d), J:first().d["$bytes"])"#
+        let result = try await sandbox.quarry(["j.db", "-e", script])
+        #expect(result.status == 0 && result.lines == ["table\tQf5C"], "\(result)")
+    }
+
     /// Printed, an object, results, `sql()` rows and a summary show the invalid bytes as
     /// `\xFF` escapes: the output is UTF-8, and no raw invalid byte reaches the terminal.
     @Test func textThatIsNotUTF8IsPrintedEscaped() async throws {

@@ -133,6 +133,10 @@ struct JSONImport {
                 path: path, line: nil, field: .key(attribute.name, element: n + 1), reason: "element \(n + 1): '\(attribute.name)' " + reason)
         }
         switch (attribute.type, value) {
+        case (.json, .textBytes(let bytes)):
+            // `{"$bytes": ...}` read as text's bytes (`value(_:)`); a JSON attribute keeps
+            // the object as it was written.
+            value = .text(#"{"$bytes":""# + Data(bytes).base64EncodedString() + #""}"#)
         case (.double, .integer(let i)), (.decimal, .integer(let i)):
             // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
             if Double(exactly: i) == nil { throw failure("expects \(attribute.type.rawValue), got \(i), an integer a double cannot hold exactly") }
