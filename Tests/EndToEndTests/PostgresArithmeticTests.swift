@@ -16,6 +16,7 @@ import Testing
           "dep_delay / 0 == nil", "(dep_delay - arr_delay) / distance > 0.01", "distance * 2 > dep_delay * 100",
           "flight - month > 1500", "-dep_delay > 5", "distance * distance > 4000000", "year * 1000000000000 > 2.0e15",
           "distance ** 2 > 1000000", "dep_delay ** 0.5 > 3", "month ** -1 < 0.2", "(dep_delay - arr_delay) ** 3 > 1000",
+          "modulus:by:(flight, 7) == 3", "modulus:by:(dep_delay, 7) < 0", "modulus:by:(dep_delay, 0) == nil",
         }
         for _, p in ipairs(preds) do print(p, count("flights", p)) end
         for _, f in ipairs(fetch{"flights", predicate = "arr_delay - dep_delay > 30", sort = {"id"}, limit = 5}) do print(f.id, f.dep_delay, f.arr_delay) end

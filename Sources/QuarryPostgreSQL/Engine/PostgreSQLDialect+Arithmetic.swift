@@ -24,6 +24,13 @@ extension PostgreSQLDialect {
                 "NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
                     + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
         }
+        if op == "modulus:by:" {
+            // Of two integers, truncated as Swift's `%` (and SQLite's) is; by zero nil, and
+            // Int64.min % -1 is 0 on the server as here. Of reals, fmod's: numeric `mod`
+            // truncates the same way, its sign the dividend's.
+            if integers { return SQLTemplate("((⟨0⟩)::bigint % NULLIF((⟨1⟩)::bigint, 0))") }
+            return SQLTemplate("(mod((⟨0⟩)::numeric, NULLIF((⟨1⟩)::numeric, 0)))::float8")
+        }
         guard ["+", "-", "*", "/"].contains(op) else { return nil }
         if integers, op != "/" { return SQLTemplate("((⟨0⟩)::bigint \(op) (⟨1⟩)::bigint)") }
         let divisor = op == "/" ? "NULLIF((⟨1⟩)::float8, 0)" : "(⟨1⟩)::float8"
