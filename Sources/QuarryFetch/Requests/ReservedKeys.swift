@@ -3,13 +3,11 @@
 /// a property, a group, an aggregate's argument or a sort key, `size / 1048576` is
 /// `#size / 1048576`. The text is rewritten, never read another way: a word is escaped
 /// only where, left as it is, the grammar would have refused it.
+import QuarryPredicates
+
 public enum ReservedKeys {
-    /// The grammar's reserved words (`PredicateParser.reserved`).
-    public static let words: Set<String> = [
-        "AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
-        "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "TRUEPREDICATE", "FALSEPREDICATE", "NULL", "NIL",
-        "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION"
-    ]
+    /// The grammar's reserved words, its own set.
+    public static var words: Set<String> { PredicateParser.reserved }
     /// Words the grammar reads only inside `[ ]` (`tags[SIZE]`): anywhere else a key.
     public static let indexWords: Set<String> = ["FIRST", "LAST", "SIZE"]
     /// Words that are values or constructs where an operand stands (`NULL`, `SUBQUERY(`).

@@ -208,7 +208,8 @@ public struct PredicateParser {
         return options
     }
 
-    static let reserved: Set<String> = [
+    /// The grammar's reserved words, in upper case (`#word` escapes one as a key).
+    package static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "TRUEPREDICATE", "FALSEPREDICATE", "NULL", "NIL",
         "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION"
