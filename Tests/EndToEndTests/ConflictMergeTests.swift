@@ -125,4 +125,80 @@ import Testing
         }
         #expect(outputs.count == 2 && outputs[0] == outputs[1], "SQLite and PostgreSQL differ: \(outputs)")
     }
+
+    /// `merge = "store"` over a to-one another session changed keeps theirs: the object
+    /// reads their link, has no changes left, and a later save of another key writes
+    /// theirs (it wrote ours over theirs before, issue 81 item 1). A Quarry file, a file
+    /// Quarry did not create and PostgreSQL alike.
+    @Test func storeMergeOfAToOneKeepsTheirLink() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresServer.database("merge_links")
+        let schema = """
+            CREATE TABLE owner (id integer PRIMARY KEY, name text);
+            CREATE TABLE pet (id integer PRIMARY KEY, name text, owner_id integer REFERENCES owner(id));
+            INSERT INTO owner VALUES (1, 'a'), (2, 'b'), (3, 'c');
+            INSERT INTO pet VALUES (1, 'p', 1);
+
+            """
+        try sandbox.write("pg.sql", schema)
+        try sandbox.write("lite.sql", schema)
+        try await PostgresStoreTests.psql(sandbox, url, file: "pg.sql")
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let sqlite = try PostgresStoreTests.sqlite3Shell()
+        try sandbox.write(
+            "links.lua",
+            #"""
+            local other = arg[1]
+            local pet = pet:get(1)
+            pet.owner = owner:get(2)
+            os.execute(other .. " \"UPDATE pet SET owner_id = 3 WHERE id = 1\"")
+            print(pcall(save))
+            save{ merge = "store" }
+            print(pet.owner.name, pet.owner_id, haschanges())
+            pet.name = "p2"
+            save()
+            print(sql("SELECT name, owner_id FROM pet")[1].owner_id)
+            """#)
+        for (store, other) in [("lite.db", "\(sqlite) lite.db"), (url, "/usr/bin/psql -q \(url) -c")] {
+            let result = try await sandbox.quarry([store, "links.lua", other])
+            #expect(result.status == 0, "\(store): \(result)")
+            let lines = result.lines
+            #expect(lines.count == 3, "\(store): \(result)")
+            guard lines.count == 3 else { continue }
+            #expect(lines[0].hasPrefix("false\t") && lines[0].contains("pet/1"), "\(store): \(lines[0])")
+            #expect(lines[1] == "c\t3\tfalse", "\(store): \(lines[1])")
+            #expect(lines[2] == "3", "\(store): \(lines[2])")
+        }
+
+        let db = sandbox.path("own.db")
+        let setup = try await sandbox.quarry([
+            db, "-e",
+            #"""
+            entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner" } }
+            entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
+            local a, b, c = Owner:new{ name = "a" }, Owner:new{ name = "b" }, Owner:new{ name = "c" }
+            Pet:new{ name = "p", owner = a }
+            save()
+            """#
+        ])
+        #expect(setup.status == 0, "\(setup)")
+        try sandbox.write(
+            "own.lua",
+            #"""
+            local other = arg[1]
+            local pet = Pet:first()
+            pet.owner = Owner:first("name == 'b'")
+            os.execute(other .. [[ 'local p = Pet:first(); p.owner = Owner:first("name == %@", "c"); save()' ]])
+            print(pcall(save))
+            save{ merge = "store" }
+            print(pet.owner.name, haschanges())
+            pet.name = "p2"
+            save()
+            """#)
+        let result = try await sandbox.quarry([db, "own.lua", "\(sandbox.binary.path) \(db) -e"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 2 && result.lines.last == "c\tfalse", "\(result)")
+        let check = try await sandbox.quarry([db, "-e", "local p = Pet:first(); print(p.name, p.owner.name)"])
+        #expect(check.lines == ["p2\tc"], "\(check)")
+    }
 }
