@@ -630,6 +630,7 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         case QUARRY_FIELD_DOUBLE: lua_pushnumber(L, (lua_Number)c->value); return 1;
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, c->value != 0); return 1;
         case QUARRY_FIELD_DATE: return push_date(L, (double)c->value);
+        case QUARRY_FIELD_DECIMAL: return 0;
         default: lua_pushinteger(L, c->value); return 1;
         }
     case QUARRY_CELL_REAL: {
@@ -638,13 +639,15 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         switch (kind) {
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, d != 0); return 1;
         case QUARRY_FIELD_DATE: return push_date(L, d);
+        case QUARRY_FIELD_DECIMAL: return 0;
         default: lua_pushnumber(L, d); return 1;
         }
     }
     case QUARRY_CELL_TEXT:
         /* Dates and booleans kept as text, and exact decimals (PostgreSQL's numeric, read
            as its text), are read in Swift (AttributeType.decode). */
-        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_BOOL || kind == QUARRY_FIELD_DOUBLE) return 0;
+        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_BOOL || kind == QUARRY_FIELD_DOUBLE
+            || kind == QUARRY_FIELD_DECIMAL) return 0;
         lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
         return 1;
     case QUARRY_CELL_BLOB:

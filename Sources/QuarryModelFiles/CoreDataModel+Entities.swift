@@ -77,9 +77,13 @@ extension CoreDataModel {
         case .int16, .int32, .int64:
             guard let n = Int64(text) ?? Double(text).flatMap({ $0 == $0.rounded() && abs($0) < 9e18 ? Int64($0) : nil }) else { return nil }
             value = .integer(n)
-        case .double, .decimal:
+        case .double:
             guard let d = Double(text), d.isFinite else { return nil }
             value = .real(d)
+        // Exactly as written (`2` stays 2, not the double's 2.0).
+        case .decimal:
+            guard DecimalText.isDecimal(text) else { return nil }
+            value = .decimal(text)
         case .bool:
             switch text.lowercased() {
             case "yes", "true", "1": value = .bool(true)

@@ -83,6 +83,7 @@ import Testing
             return math.type(a) == math.type(b) and (a == b or (a ~= a and b ~= b))
           end
           if typeof(a) == "date" and typeof(b) == "date" then return a == b end
+          if typeof(a) == "decimal" and typeof(b) == "decimal" then return a == b end
           return rawequal(a, b)
         end
         function compareEveryRead(entity, keys, rows)

@@ -135,6 +135,28 @@ import Testing
         #expect(h.string(#"count("T", "y * 3 == %@", decimal("0.3"))"#) == "0")
     }
 
+    /// A decimal attribute reads as a decimal in the run that saved it and after reopening
+    /// (the double's shortest text), before and after the object is made: it read as a
+    /// Lua number after reopening, and `o.y == decimal("0.1")` turned false (issue 81).
+    @Test func aDecimalReadsAsADecimalAfterReopening() throws {
+        let path = temporaryPath("reopened")
+        defer { remove(path) }
+        let first = try Harness(context: try StoreOpener.open(path))
+        first.run(#"entity "T" { y = "decimal?" }; T:new{ y = decimal("0.1") }; T:new{ y = 3 }; T:new{ y = 2.5 }; save()"#)
+        let check = #"""
+            (function()
+              local r = T:fetch{ sort = { "y" } }
+              local cells = { typeof(r[1].y), tostring(r[1].y == decimal("0.1")), typeof(r[2].y), tostring(r[3].y == decimal("3")) }
+              for _, o in ipairs(r) do o:objectID() end
+              return table.concat(cells, " ") .. " | " .. typeof(r[1].y) .. " " .. tostring(r[1].y == decimal("0.1"))
+            end)()
+            """#
+        #expect(first.string(check) == "decimal true decimal true | decimal true")
+        let reopened = try Harness(context: try StoreOpener.open(path))
+        #expect(reopened.string(check) == "decimal true decimal true | decimal true")
+        #expect(reopened.string(#"count("T", "y == %@", decimal("0.1"))"#) == "1")
+    }
+
     @Test func aDecimalNoDoubleHoldsIsRefusedWithNothingWritten() throws {
         let path = temporaryPath("refused")
         defer { remove(path) }

@@ -22,7 +22,7 @@ import Testing
                 AttributeDescription(name: "n32", type: .int32, defaultValue: .integer(-7)),
                 AttributeDescription(name: "n64", type: .int64),
                 AttributeDescription(name: "ratio", type: .double, defaultValue: .real(0.25)),
-                AttributeDescription(name: "price", type: .decimal, isOptional: true, defaultValue: .real(2)),
+                AttributeDescription(name: "price", type: .decimal, isOptional: true, defaultValue: .decimal("2")),
                 AttributeDescription(name: "done", type: .bool, defaultValue: .bool(false)),
                 AttributeDescription(name: "when", type: .date, defaultValue: .date(CoreDataStore.epochOffset + 60)),
                 AttributeDescription(name: "id", type: .uuid, isOptional: true),

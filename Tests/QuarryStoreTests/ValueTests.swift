@@ -53,7 +53,7 @@ import Testing
     @Test func doubleAndDecimalAcceptIntegers() {
         #expect(coerced(.double, .integer(3)) == .real(3.0))
         #expect(coerced(.double, .integer(-7)) == .real(-7.0))
-        #expect(coerced(.decimal, .integer(2)) == .real(2.0))
+        #expect(coerced(.decimal, .integer(2)) == .decimal("2"))
         #expect(coerced(.double, .real(2.5)) == .real(2.5))
         #expect(failure(.double, .text("2.5"))?.expected == "double")
         #expect(failure(.double, .bool(false)) != nil)

@@ -152,6 +152,8 @@ enum {
     QUARRY_FIELD_BOOL = 4,
     /// Numbers are seconds since 1970; text (ISO 8601) is parsed by Swift.
     QUARRY_FIELD_DATE = 5,
+    /// Decimals: a number is read by Swift as the decimal it is (its shortest text).
+    QUARRY_FIELD_DECIMAL = 6,
 };
 
 /// Moves whenever the store's objects may have changed (a save, an unsaved change, a

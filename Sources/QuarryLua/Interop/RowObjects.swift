@@ -291,7 +291,8 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
 private func fieldKind(_ type: AttributeType) -> Int {
     switch type {
     case .int16, .int32, .int64: return Int(QUARRY_FIELD_INTEGER)
-    case .double, .decimal: return Int(QUARRY_FIELD_DOUBLE)
+    case .double: return Int(QUARRY_FIELD_DOUBLE)
+    case .decimal: return Int(QUARRY_FIELD_DECIMAL)
     case .string, .uuid, .binary: return Int(QUARRY_FIELD_STRING)
     case .bool: return Int(QUARRY_FIELD_BOOL)
     case .date: return Int(QUARRY_FIELD_DATE)

@@ -44,11 +44,15 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
                 return .success(.integer(i))
             default: return fail
             }
-        case (.double, .real), (.decimal, .real), (.decimal, .decimal): return .success(value)
+        case (.double, .real), (.decimal, .decimal): return .success(value)
+        // A number given to a decimal is the decimal it reads as (its shortest text), as
+        // the store gives it back.
+        case (.decimal, .real(let d)): return ExactDecimal(double: d).map { .success(.decimal($0.description)) } ?? fail
+        case (.decimal, .integer(let i)): return .success(.decimal(String(i)))
         // A decimal given to a double: its nearest double, as Core Data's
         // `NSDecimalNumber.doubleValue`.
         case (.double, .decimal(let s)): return Double(s).map { .success(.real($0)) } ?? fail
-        case (.double, .integer(let i)), (.decimal, .integer(let i)): return .success(.real(Double(i)))
+        case (.double, .integer(let i)): return .success(.real(Double(i)))
         case (.bool, .bool): return .success(value)
         case (.date, .date(let d)): return Value.dateRange.contains(d) ? .success(value) : fail
         case (.date, .text(let s)):
@@ -76,7 +80,13 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.date, .text(let s)): return Value.parseISO8601(s).map(Value.date) ?? value
         // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
         case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
-        case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
+        case (.double, .integer(let i)): return .real(Double(i))
+        // A decimal always reads as one (the contract): SQLite keeps it as a double, whose
+        // shortest text is the decimal (0.1 reads as 0.1), or as an integer when whole.
+        // Before, it read as a Lua number after reopening, where the run that saved it
+        // read a decimal, and `o.price == decimal("0.1")` turned false.
+        case (.decimal, .integer(let i)): return .decimal(String(i))
+        case (.decimal, .real(let d)): return ExactDecimal(double: d).map { .decimal($0.description) } ?? value
         // PostgreSQL's numeric arrives as its text (`PostgresRows`): exact, as written.
         case (.decimal, .text(let s)) where DecimalText.isDecimal(s): return .decimal(s)
         // A numeric the server computed for a double or an integer (`avg(integer)` is
