@@ -14,6 +14,8 @@ import QuarryStore
 /// policy, and closing. No store opens or closes a handle itself.
 package final class SQLiteEngine: StoreEngine {
     let database: any DatabaseWriter
+    /// The keys the connection learned of rows without a rowid (`KeyNumber`).
+    var keyNumbers: KeyNumbers?
     package let isReadOnly: Bool
     /// Where the database lives; nil for one in memory.
     let path: String?
@@ -143,6 +145,9 @@ package final class SQLiteEngine: StoreEngine {
     /// prepared too, to know whether it holds a second statement; none of it runs.
     package func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
         try makeViews(readBy: sql)
+        // A person's statement leaves the connection as it found it (`KeyNumbers.learns`).
+        keyNumbers?.learns = false
+        defer { keyNumbers?.learns = true }
         return try read { db in
             let statements = try db.allStatements(sql: sql)
             guard let statement = try statements.next() else { return try body(nil) }

@@ -15,6 +15,7 @@ extension StoreConnection {
     ) throws -> StoreConnection {
         let summaryProgress = SummaryProgress()
         let prepared = extensions.map { $0.prepare(path) }
+        let keyNumbers = KeyNumbers()
         let sqlite = try SQLiteEngine(
             path: path, readOnly: readOnly, summaryProgress: summaryProgress,
             extensionStates: prepared.map(\.state), extensionFunctions: extensions.flatMap(\.functionNames)
@@ -22,12 +23,13 @@ extension StoreConnection {
             if let handle = db.sqliteConnection {
                 for function in functions { function.install(on: handle) }
                 // The numbers of rows of tables without a rowid (`KeyNumber`).
-                KeyNumber.install(on: handle)
+                KeyNumber.install(on: handle, known: keyNumbers)
             }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)
             for layout in prepared { layout.install(db) }
         }
+        sqlite.keyNumbers = keyNumbers
         return StoreConnection(engine: sqlite, readOnly: readOnly, path: sqlite.path)
     }
 

@@ -69,4 +69,22 @@ import Testing
         // A table without the clash is untouched by it.
         #expect(fresh.string(#"#fetch("\#(table)", "code == 'a'")"#) == "1")
     }
+
+    /// `quarry_key_number` called from `sql()` with a key the table does not hold leaves
+    /// the connection as it was: the key it made up was kept, clashed with the real row's
+    /// number, and every later fetch of the table failed (issue 81).
+    @Test func aKeyMadeUpInSQLChangesNothingLater() throws {
+        let table = "made_" + UUID().uuidString.prefix(8).lowercased()
+        KeyNumber.testNumbers.set(7, for: table)
+        defer { KeyNumber.testNumbers.set(nil, for: table) }
+        let path = try foreignFile(
+            """
+            CREATE TABLE \(table) (code TEXT PRIMARY KEY, note TEXT) WITHOUT ROWID;
+            INSERT INTO \(table) VALUES ('real', 'kept');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"sql("SELECT quarry_key_number('\#(table)', 'made up') AS n")[1].n"#) == "7")
+        #expect(h.string(#"fetch("\#(table)")[1].note"#) == "kept")
+        #expect(h.string(#"\#(table):get(7).note"#) == "kept")
+    }
 }

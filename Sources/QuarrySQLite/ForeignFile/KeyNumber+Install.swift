@@ -8,8 +8,8 @@ import QuarryModel
 /// the call's error, which SQLite reports once the call has returned (nothing unwinds
 /// through Swift).
 extension KeyNumber {
-    static func install(on sqlite: OpaquePointer) {
-        let known = Unmanaged.passRetained(KeyNumbers()).toOpaque()
+    static func install(on sqlite: OpaquePointer, known numbers: KeyNumbers) {
+        let known = Unmanaged.passRetained(numbers).toOpaque()
         // Each function holds the table; the last one SQLite drops releases it.
         let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
             if let data { Unmanaged<KeyNumbers>.fromOpaque(data).release() }

@@ -20,6 +20,11 @@ final class KeyNumbers {
     private var keys: [String: [Int64: [Value]]] = [:]
     private var count = 0
     static let limit = 200_000
+    /// False while a statement a person wrote runs (`sql()`, `export{ sql = }`): it may
+    /// call `quarry_key_number` with any key, and a key it made up, kept, clashed with a
+    /// real row's later and failed every fetch of the table (issue 81). What such a
+    /// statement computes is checked against what is known, never kept.
+    var learns = true
 
     /// Two keys of `table` that give one number.
     struct Clash: Error {
@@ -43,6 +48,7 @@ final class KeyNumbers {
         if let known = keys[table]?[number] {
             return known == key ? .success(()) : .failure(Clash(table: table, number: number, keys: (known, key)))
         }
+        guard learns else { return .success(()) }
         if count >= Self.limit {
             keys.removeAll(keepingCapacity: true)
             count = 0
