@@ -126,4 +126,42 @@ import Testing
         #expect(
             rows == "9999-12-31 23:59:59,2023-11-14 22:13:21" || rows == "9999-12-31 23:59:59+00,2023-11-14 22:13:21+00", "\(rows)")
     }
+
+    /// A column declared `cocoa` (whole seconds since 2001) refuses the round-up the same
+    /// way, at a save and at `updateall`, on a file and on PostgreSQL (it saved 10000-01-01's
+    /// count, which read back as "date out of range"; issue 81).
+    @Test func aCocoaColumnRefusesTheRoundUp() async throws {
+        let sandbox = try Sandbox()
+        let sqlite = URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell())
+        let made = try await sandbox.run(
+            sqlite, ["f.db", "CREATE TABLE ev (id INTEGER PRIMARY KEY, at INTEGER); INSERT INTO ev (at) VALUES (721692800), (721692801);"])
+        #expect(made.status == 0, "\(made)")
+        let url = try await PostgresStoreTests.database(
+            "cocoa9999", in: sandbox,
+            schema: """
+                CREATE TABLE ev (id serial PRIMARY KEY, at bigint);
+                INSERT INTO ev (at) VALUES (721692800), (721692801);
+
+                """)
+        let script = """
+            format("ev", "at", "cocoa")
+            local e = ev:get(1)
+            e.at = date("9999-12-31T23:59:59.999Z")
+            local ok, err = pcall(save)
+            print(ok, haschanges())
+            io.stderr:write(tostring(err), "\\n")
+            rollback()
+            """ + Self.updateScript
+        try sandbox.write("t.lua", script)
+        for store in ["f.db", url] {
+            let result = try await sandbox.quarry([store, "t.lua"])
+            #expect(result.status == 0, "\(store): \(result)")
+            #expect(result.lines == ["false\ttrue", "false\t2023-11-14T22:13:20Z\t0", "1", "9999-12-31T23:59:59Z"], "\(store): \(result)")
+            #expect(
+                result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") },
+                "\(store): \(result)")
+        }
+        let rows = try await sandbox.run(sqlite, ["f.db", "SELECT at FROM ev ORDER BY id"])
+        #expect(rows.lines == ["252423993599", "721692801"], "\(rows)")
+    }
 }

@@ -81,7 +81,7 @@ enum PostgresNumberTimes {
                 guard let count = scale.count(seconds) else {
                     throw StoreError.validation(
                         message:
-                            "\(entity).\(name) keeps dates as \(format), which counts \(value.displayString) past a 64-bit integer; nothing was written"
+                            "\(entity).\(name) keeps dates as \(format), which \(EntityStorage.NumericDateScale.countRefusal(value)); nothing was written"
                     )
                 }
                 return .integer(count)

@@ -43,7 +43,7 @@ struct ColumnFormats {
             throw StoreError.validation(
                 message: "\(entity.name).\(key) keeps dates as \(format.name), which "
                     + (format.isCount
-                        ? "counts \(value.displayString) past a 64-bit integer (or past the year 9999)"
+                        ? EntityStorage.NumericDateScale.countRefusal(value)
                         : "rounds \(value.displayString) into the year 10000, past the dates any reader takes")
                     + "; nothing was written")
         }

@@ -1,3 +1,5 @@
+import QuarryModel
+
 extension EntityStorage {
     /// How a date column keeps its dates as numbers, when not as plain Unix seconds: a
     /// count of units since an epoch (Unix milliseconds, Apple's seconds since 2001,
@@ -90,6 +92,15 @@ extension EntityStorage {
         /// whole seconds and their fraction counted apart, so that a count past 2^53
         /// (nanoseconds) is exact to what the date holds. Nil when the count is no 64-bit
         /// integer, or for Julian days.
+        /// Why `count` gave nil for `value`, after "keeps dates as <format>, which ": one
+        /// wording for every engine.
+        public static func countRefusal(_ value: Value) -> String {
+            if case .date(let seconds) = value, Value.dateRange.contains(seconds) {
+                return "rounds \(value.displayString) into the year 10000, past the dates any reader takes"
+            }
+            return "counts \(value.displayString) past a 64-bit integer"
+        }
+
         public func count(_ seconds: Double) -> Int64? {
             guard case .count(let n, let epoch) = unit, seconds.isFinite else { return nil }
             let whole = seconds.rounded(.down)
@@ -98,7 +109,13 @@ extension EntityStorage {
             let (since, o1) = wholeSeconds.subtractingReportingOverflow(epoch)
             let (units, o2) = since.multipliedReportingOverflow(by: n)
             let (total, o3) = units.addingReportingOverflow(fraction)
-            return o1 || o2 || o3 ? nil : total
+            guard !(o1 || o2 || o3) else { return nil }
+            // A date in the years 0001 to 9999 that the unit rounds out of them (cocoa's
+            // whole seconds: 9999-12-31T23:59:59.999Z is 10000-01-01) is refused, as
+            // `WholeDateUnits` refuses it for Unix counts (issue 81).
+            let back = Double(epoch) + Double(total) / Double(n)
+            if Value.dateRange.contains(seconds), !Value.dateRange.contains(back) { return nil }
+            return total
         }
     }
 }
