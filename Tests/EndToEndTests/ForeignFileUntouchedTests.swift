@@ -185,4 +185,41 @@ import Testing
         #expect(result.lines == ["q\t2", "2\t1\tp!\tnil"], "\(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("v.sqlite"))) == before)
     }
+
+    /// The same, with a table named after the name the temporary view took then: it takes
+    /// another again, so SQL reads the file's table (it read Quarry's view; issue 81).
+    @Test func aTableNamedAfterTheTemporaryViewIsNotShadowed() async throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.path("v.sqlite")
+        let made = try await sandbox.run(
+            Self.sqlite3,
+            [
+                file,
+                """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT);
+                INSERT INTO t VALUES (1, 'p'), (2, 'q');
+                CREATE VIEW x AS SELECT a FROM t;
+                CREATE TABLE "quarry_rows x" (n INTEGER);
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+        let first = try await sandbox.quarry([
+            "v.sqlite", "-e", #"print(count("x")); print(sql("SELECT name FROM sqlite_temp_master WHERE type = 'view'")[1].name)"#
+        ])
+        try #require(first.status == 0 && first.lines.count == 2, "\(first)")
+        let taken = first.lines[1]
+        #expect(taken.hasPrefix("quarry_rows x "), "\(first)")
+        let table = try await sandbox.run(
+            Self.sqlite3, [file, "CREATE TABLE \"\(taken)\" (mine TEXT); INSERT INTO \"\(taken)\" VALUES ('file''s own');"])
+        try #require(table.status == 0, "\(table)")
+        let result = try await sandbox.quarry([
+            "v.sqlite", "-e",
+            #"""
+            print(fetch{ "x", sort = { "a" } }[2].a, count("x"))
+            print(sql('SELECT * FROM "\#(taken)"')[1].mine)
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["q\t2", "file's own"], "\(result)")
+    }
 }

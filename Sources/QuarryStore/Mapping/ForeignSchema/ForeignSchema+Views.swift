@@ -52,10 +52,19 @@ extension ForeignSchema {
 
     /// `name`, the temporary view of a view, unless the database has a relation of that
     /// name (`isTaken`): SQL would find the temporary view first and read it in the
-    /// relation's place, so then a suffix of the name's hash keeps the two apart.
+    /// relation's place, so then a suffix of the name's hash keeps the two apart, and a
+    /// count after it while the file has that name too (a file can name a table after
+    /// the suffixed name, which hid that table from `sql()`; issue 81).
     package static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
         guard isTaken(name) else { return name }
-        return name + " " + String(nameHash(name), radix: 16)
+        let suffixed = name + " " + String(nameHash(name), radix: 16)
+        var candidate = suffixed
+        var n = 1
+        while isTaken(candidate) {
+            n += 1
+            candidate = suffixed + " \(n)"
+        }
+        return candidate
     }
 
     /// The views, in the order of their names.
