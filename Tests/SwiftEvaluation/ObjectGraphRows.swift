@@ -92,6 +92,9 @@ struct ObjectGraphRows {
         case (.int16, .integer(let i)), (.int32, .integer(let i)), (.int64, .integer(let i)): return String(i)
         case (.double, .real(let d)), (.decimal, .real(let d)): return bits(d)
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return bits(Double(i))
+        // A SQLite store's decimal reads as the double's shortest text, which reads back
+        // as that double.
+        case (.decimal, .decimal(let s)): return Double(s).map(bits)
         case (.bool, .bool(let b)): return b ? "1" : "0"
         case (.bool, .integer(let i)) where i == 0 || i == 1: return String(i)
         // Quarry's dates are seconds since 1970; the app's Date counts from 2001, as Core

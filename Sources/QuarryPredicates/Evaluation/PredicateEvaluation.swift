@@ -153,9 +153,16 @@ extension BoundPredicate {
     /// An attribute's value as the row holds it: an unsaved decimal, on a store that keeps
     /// decimals as doubles, is the double its save writes (a save refuses one no double
     /// holds), so its comparisons and arithmetic are SQLite's.
-    private func stored(_ v: Value) -> Value {
-        guard decimalsAsDoubles, case .decimal(let text) = v else { return v }
-        return .real(DecimalText.double(text))
+    ///
+    /// Text in a date attribute that reads as no date (a word among a file's Unix counts)
+    /// is nil, as SQL compares it (`EntityStorage.comparable`: `julianday` of such text is
+    /// NULL); it compared later than every date here (issue 81).
+    private func stored(_ v: Value, _ attribute: AttributeDescription?) -> Value {
+        switch v {
+        case .text where attribute?.type == .date, .textBytes where attribute?.type == .date: return .null
+        case .decimal(let text) where decimalsAsDoubles: return .real(DecimalText.double(text))
+        default: return v
+        }
     }
 
     private func fold(_ v: Value, _ options: ComparisonOptions) -> Value {
@@ -170,7 +177,7 @@ extension BoundPredicate {
             return value(o, outer ?? object, options)
         case .attribute(let a) where a.name == storage.keyColumn && object.entity.attribute(named: a.name) == nil:
             v = .integer(object.identityKey) // SELF
-        case .attribute(let a): v = stored((try? object.value(forKey: a.name)) ?? .null)
+        case .attribute(let a): v = stored((try? object.value(forKey: a.name)) ?? .null, a)
         case .value(let value): v = value
         case .list: v = .null
         case .arithmetic(let op, let lhs, let rhs):
@@ -183,11 +190,11 @@ extension BoundPredicate {
                 // Only compared with nil: any related object, saved or not, is "not nil".
                 v = target.map { .integer($0.identityKey) } ?? .null
             } else {
-                v = stored(target.flatMap { try? $0.value(forKey: a.name) } ?? .null)
+                v = stored(target.flatMap { try? $0.value(forKey: a.name) } ?? .null, a)
             }
         case .collection(let function, let path, let a, let filter):
             let kept = members(path, of: object).filter { member in filter.map { evaluate($0, member) == true } ?? true }
-            let values = kept.map { member in stored(a.flatMap { try? member.value(forKey: $0.name) } ?? .null) }
+            let values = kept.map { member in stored(a.flatMap { try? member.value(forKey: $0.name) } ?? .null, a) }
             // @min and @max of an enum by its labels' order, as the server's min and max.
             if let enumeration = operand.enumeration {
                 v = enumeration.label(ExpressionValues.aggregate(function, values.map(enumeration.orderValue)))

@@ -485,6 +485,8 @@ final class SwiftPredicateWriter {
             if typed && isLiteral || v == .integer(Int64.min) || optional && isNegative {
                 return capture("value", type + (optional ? "?" : ""), text)
             }
+            // `Decimal(string:)!` is a call, which a `#Predicate` closure cannot make.
+            if case .decimal = v { return capture("value", type + (optional ? "?" : ""), text) }
             switch attribute.type {
             case .date: return capture("date", type + (optional ? "?" : ""), text)
             case .uuid: return capture("uuid", type + (optional ? "?" : ""), text)

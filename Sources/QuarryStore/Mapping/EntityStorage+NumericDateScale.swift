@@ -88,10 +88,6 @@ extension EntityStorage {
             }
         }
 
-        /// `seconds` (Unix) as a whole count of units, rounded to the nearest unit: the
-        /// whole seconds and their fraction counted apart, so that a count past 2^53
-        /// (nanoseconds) is exact to what the date holds. Nil when the count is no 64-bit
-        /// integer, or for Julian days.
         /// Why `count` gave nil for `value`, after "keeps dates as <format>, which ": one
         /// wording for every engine.
         public static func countRefusal(_ value: Value) -> String {
@@ -101,6 +97,10 @@ extension EntityStorage {
             return "counts \(value.displayString) past a 64-bit integer"
         }
 
+        /// `seconds` (Unix) as a whole count of units, rounded to the nearest unit: the
+        /// whole seconds and their fraction counted apart, so that a count past 2^53
+        /// (nanoseconds) is exact to what the date holds. Nil when the count is no 64-bit
+        /// integer, or for Julian days.
         public func count(_ seconds: Double) -> Int64? {
             guard case .count(let n, let epoch) = unit, seconds.isFinite else { return nil }
             let whole = seconds.rounded(.down)
