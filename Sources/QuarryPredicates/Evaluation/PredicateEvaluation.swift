@@ -47,8 +47,12 @@ extension BoundPredicate {
             if op.isStringOperator {
                 // A number is matched as its text, as SQLite's LIKE and Quarry's function
                 // read it (a SQLite file's number column may hold text: `NumericAffinity`).
+                // Text that is not UTF-8 is matched repaired (U+FFFD for each bad sequence),
+                // as SQLite hands it to the same Swift (`TextFunctionsInstaller.string`);
+                // it matched nothing here (issue 81).
                 let asText = { (v: Value) -> String? in
                     if case .text(let s) = v { return s }
+                    if case .textBytes(let bytes) = v { return String(decoding: bytes, as: UTF8.self) }
                     return NumericAffinity.text(of: v)
                 }
                 guard let text = asText(value(lhs, object, [], outer)), let pattern = asText(value(rhs, object, [], outer)) else {
@@ -165,9 +169,15 @@ extension BoundPredicate {
         }
     }
 
+    /// `v` as `quarry_fold` reads it under `options`: text that is not UTF-8 repaired
+    /// first, as SQLite hands it over (`TextFunctionsInstaller.string`).
     private func fold(_ v: Value, _ options: ComparisonOptions) -> Value {
-        if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
-        return v
+        guard !options.isEmpty else { return v }
+        switch v {
+        case .text(let s): return .text(PredicateFunctions.fold(s, options))
+        case .textBytes(let bytes): return .text(PredicateFunctions.fold(String(decoding: bytes, as: UTF8.self), options))
+        default: return v
+        }
     }
 
     private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions, _ outer: ManagedObject? = nil) -> Value {
@@ -202,8 +212,7 @@ extension BoundPredicate {
                 v = ExpressionValues.aggregate(function, values)
             }
         }
-        if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
-        return v
+        return fold(v, options)
     }
 }
 
