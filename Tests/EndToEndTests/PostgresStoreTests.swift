@@ -728,7 +728,7 @@ import Testing
             print(count("flights", "dep_delay == 7"))
             local all = flights:fetch{sort = {"id"}}
             for _, f in ipairs(all) do f.distance = (f.distance or 0) + 1 end
-            os.execute(other .. " \"UPDATE flights SET dep_delay = 7 WHERE id IN (3, 1500, 2246)\"")
+            os.execute(other .. " \"UPDATE flights SET dep_delay = 7, distance = 7 WHERE id IN (3, 1500, 2246)\"")
             os.execute(other .. " \"DELETE FROM flights WHERE id = 1001\"")
             local ok, message = pcall(save)
             print(#all, ok, message)
@@ -745,9 +745,10 @@ import Testing
         #expect(refusal.hasPrefix("2246\tfalse\t"), "\(lite)")
         #expect(
             refusal.contains(
-                "changed flights/3 (dep_delay); deleted flights/1001; changed flights/1500 (dep_delay); changed flights/2246 (dep_delay); nothing was written"
+                "changed flights/3 (distance); deleted flights/1001; changed flights/1500 (distance); changed flights/2246 (distance); nothing was written"
             ), "\(lite)")
-        // The three rows the other connection set to 7 are kept by the merge.
+        // The three rows' delays the other connection set to 7 are kept (no key this
+        // session writes), and its distances are overwritten by "mine".
         let sevens = Int(lite.lines.first ?? "") ?? -1
         #expect(lite.lines.last == "2245\t2245\t7.0\t\(sevens + 3)", "\(lite)")
         // Nothing of the refused save was written; the merge wrote every row left.
@@ -990,6 +991,7 @@ import Testing
         print(row(10))
         os.execute(other .. " \"UPDATE flights SET dep_delay = 1 WHERE id = 10\"")
         g.tailnum = "MINE"
+        g.dep_delay = 2
         print(pcall(save))
         print(saved(save{merge = "store"}))
         print(row(10))

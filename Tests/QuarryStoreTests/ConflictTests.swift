@@ -30,9 +30,28 @@ import Testing
         try b.setValue(.integer(100), forKey: "n")
         try theirs.save()
         try a.setValue(.text("mine"), forKey: "title")
+        try a.setValue(.integer(5), forKey: "n")
         #expect(throws: StoreError.conflict([ConflictedObject(objectID: "Item/1", keys: ["n"], deleted: false)])) { try mine.save() }
         #expect(mine.hasChanges)
         #expect(try theirs.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "title") } == .text("a"))
+    }
+
+    /// A change under an open context to a key this one does not write is merged at the
+    /// save, as `refresh()` merges it: their key kept, ours written, no conflict (it was
+    /// one when first noticed at the save; issues 81 and 86).
+    @Test func aChangeToAnotherKeyIsMergedAtTheSave() throws {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let a = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        let b = try #require(try theirs.object(entityName: "Item", primaryKey: 1))
+        try b.setValue(.integer(100), forKey: "n")
+        try theirs.save()
+        try a.setValue(.text("mine"), forKey: "title")
+        #expect(try mine.save() == SaveSummary(inserted: 0, updated: 1, deleted: 0))
+        #expect(try !mine.hasChanges && a.value(forKey: "n") == .integer(100))
+        let check = try OpenFileRequest.open(path: path)
+        let row = try #require(try check.object(entityName: "Item", primaryKey: 1))
+        #expect(try row.value(forKey: "title") == .text("mine") && row.value(forKey: "n") == .integer(100))
     }
 
     @Test func storeTrumpKeepsTheirKeysAndMineOverwrites() throws {

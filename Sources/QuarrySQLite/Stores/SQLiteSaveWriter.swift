@@ -93,7 +93,13 @@ struct SQLiteSaveWriter {
                 return try cursor.step() ? cursor.rowValues : nil
             }
             if let conflict = SaveConflict.of(object, storedRow: row, session: session) {
-                conflicts.append(conflict)
+                // A version counter that moved says the whole row was written by a writer
+                // that keeps one (Core Data): a conflict, as Core Data's own check finds it.
+                if conflict.isMerge, try store.versionMoved(object, in: db, session: session) {
+                    conflicts.append(SaveConflict(object: object, keys: conflict.merged, stored: conflict.stored))
+                } else {
+                    conflicts.append(conflict)
+                }
             }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, session: session), let row {

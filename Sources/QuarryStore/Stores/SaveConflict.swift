@@ -6,13 +6,20 @@ package struct SaveConflict {
     let object: ManagedObject
     let keys: Set<String>
     /// The row as stored now; nil when another connection deleted it.
-    let stored: [String: Value]?
+    package let stored: [String: Value]?
+    /// Keys the other connection changed that this save does not write: taken from the
+    /// row, as `refresh()` would have taken them, with no conflict.
+    package let merged: Set<String>
 
-    package init(object: ManagedObject, keys: Set<String>, stored: [String: Value]? = nil) {
+    package init(object: ManagedObject, keys: Set<String>, stored: [String: Value]? = nil, merged: Set<String> = []) {
         self.object = object
         self.keys = keys
         self.stored = stored
+        self.merged = merged
     }
+
+    /// No conflict: only keys the save does not write changed, and the object takes them.
+    package var isMerge: Bool { keys.isEmpty && stored != nil }
 }
 
 extension SaveConflict {
@@ -48,7 +55,19 @@ extension SaveConflict {
             let stored = StoreSession.toOneValue(at: i, of: entity, row: storedRow)
             if !Value.sameStored(stored, object.expectedStoredValue(relationship.name) ?? .null) { changed.insert(relationship.name) }
         }
-        return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: session.values(of: entity, row: storedRow))
+        guard !changed.isEmpty else { return nil }
+        let stored = session.values(of: entity, row: storedRow)
+        // A delete was made against the whole row; a change only against what it writes.
+        // Another key they changed is merged, as it is once `refresh()` has noticed their
+        // commit: noticed first at the save, it was a conflict (issue 81, issue 86).
+        guard !object.isDeleted else { return SaveConflict(object: object, keys: changed, stored: stored) }
+        var written = Set(object.pending.keys).union(object.pendingToOne.keys)
+        for relationship in entity.toOneRelationships
+        where written.contains(relationship.name) || relationship.linkColumns.contains(where: written.contains) {
+            written.insert(relationship.name)
+            written.formUnion(relationship.linkColumns)
+        }
+        return SaveConflict(object: object, keys: changed.intersection(written), stored: stored, merged: changed.subtracting(written))
     }
 }
 
@@ -128,7 +147,11 @@ extension SaveChangesResult {
     /// nullify would clear it once the merge deletes the object here (`links(to:context:)`).
     /// Where that cannot be done, neither policy can save the object as it is: the
     /// conflict is refused whatever the policy, naming the link, and no merge is offered.
-    package mutating func settle(_ conflicts: [SaveConflict], session: StoreSession) throws {
+    package mutating func settle(_ found: [SaveConflict], session: StoreSession) throws {
+        for merge in found where merge.isMerge {
+            if let stored = merge.stored { adopted.append((merge.object, stored)) }
+        }
+        let conflicts = found.filter { !$0.isMerge }
         guard !conflicts.isEmpty else { return }
         let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), session: session)
         let held = goneLinks.filter { $0.refusal != nil }
@@ -166,9 +189,18 @@ extension SaveChangesResult {
             request.deletes.removeAll { changed.contains(ObjectIdentifier($0)) }
         }
         request.links.removeAll { gone.contains(ObjectIdentifier($0.source)) || gone.contains(ObjectIdentifier($0.target)) }
-        // Under "store", their values win for the keys they changed.
+        // Under "store", their values win for the keys they changed. A to-one is pending in
+        // two places, the link (`pendingToOne`) and, on a file's key columns, the columns
+        // it writes: both go, or the save wrote our link over theirs (issue 81).
         for object in request.updates {
-            for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
+            let entity = session.currentEntity(of: object)
+            for key in dropped[ObjectIdentifier(object)] ?? [] {
+                object.pending[key] = nil
+                for relationship in entity.toOneRelationships where relationship.name == key || relationship.linkColumns.contains(key) {
+                    object.pendingToOne[relationship.name] = nil
+                    for column in relationship.linkColumns { object.pending[column] = nil }
+                }
+            }
         }
     }
 }
