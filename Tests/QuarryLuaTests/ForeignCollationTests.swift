@@ -144,5 +144,10 @@ import Testing
             refusal.contains("no such function: title_sort (trigger books_update_trg calls it") && refusal.contains("nothing was written"),
             "\(refusal)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // updateall meets it the same way, and says so alike (issue 81).
+        h.run("rollback()")
+        let batch = h.error(#"books:updateall("id == 1", {}, { title = "B" })"#)
+        #expect(batch.contains("no such function: title_sort (trigger books_update_trg calls it"), "\(batch)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

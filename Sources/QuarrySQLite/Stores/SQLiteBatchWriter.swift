@@ -16,7 +16,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
             return try session.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        } catch let error as DatabaseError { throw TriggerFunctions.named(StoreError(error), session: session) }
     }
 
     /// The write transaction holds the file.

@@ -23,33 +23,11 @@ struct SQLiteSaveWriter {
                 if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }
             }
         } catch let error as DatabaseError {
-            throw store.inModelNames(calledByTrigger(StoreError(error)))
+            throw store.inModelNames(TriggerFunctions.named(StoreError(error), session: session))
         } catch let StoreError.constraint(violation) {
             throw store.inModelNames(.constraint(violation))
         }
         return result
-    }
-
-    /// A save's statements call no function SQLite lacks: one the save met was called by
-    /// the file's triggers (Calibre's `title_sort`, registered by Calibre on its own
-    /// connection; sqlite3 fails the same). Said so, with the triggers that name it.
-    private func calledByTrigger(_ error: StoreError) -> StoreError {
-        let prefix = "no such function: "
-        guard case .engine(let failure as SQLiteFailure) = error, failure.said.hasPrefix(prefix) else { return error }
-        let function = String(failure.said.dropFirst(prefix.count))
-        let triggers =
-            (try? session.connection.read { db in
-                try String.fetchAll(
-                    db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND instr(lower(sql), lower(?) || '(') > 0 ORDER BY name",
-                    arguments: [function])
-            }) ?? []
-        let callers =
-            triggers.isEmpty
-            ? "the file's triggers call it" : "trigger \(triggers.prefix(3).joined(separator: ", ")) \(triggers.count == 1 ? "calls" : "call") it"
-        let said =
-            failure.said + " (\(callers): a function the application that wrote the file registers on its own connection, "
-            + "which SQLite does not know, nor sqlite3; nothing was written)"
-        return .engine(SQLiteFailure(code: failure.resultCode, sql: failure.sql, said: said))
     }
 
     private func write(_ result: inout SaveChangesResult, _ work: inout StoreSaveWork, in db: Database) throws {
