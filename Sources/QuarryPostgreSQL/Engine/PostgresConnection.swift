@@ -343,7 +343,7 @@ public final class PostgresConnection {
             rows.append(row)
         }
         let affected = known != nil ? nil : table.cmdTuples?(result).flatMap { Int(String(cString: $0)) }
-        return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
+        return PostgresResult(columns: columns, rows: rows, affectedRows: affected, types: types)
     }
 
     /// libpq's text as one line: its messages run over several ("...\n\tIs the server
@@ -367,6 +367,8 @@ public struct PostgresResult: Equatable {
     public let columns: [String]
     public let rows: [[Value]]
     public let affectedRows: Int?
+    /// Each column's type (its OID), by place.
+    public var types: [UInt32] = []
 }
 
 extension PostgresConnection {

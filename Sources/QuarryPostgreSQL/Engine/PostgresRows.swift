@@ -62,17 +62,30 @@ final class PostgresRows: RowCursor {
         }
     }
 
-    /// Whether dates read as text (ISO 8601 in UTC), as a statement a person wrote shows
-    /// them (`sql()`), rather than as the seconds Quarry's own reads take.
+    /// Whether dates read as text (ISO 8601 in UTC, a `date` column's as its day), as a
+    /// statement a person wrote shows them (`sql()`), rather than as the seconds Quarry's
+    /// own reads take.
     var datesAsText = false
 
     private func raw(_ column: Int32) -> Value {
         guard let current, column >= 0, Int(column) < current.count else { return .null }
         let value = current[Int(column)]
         if datesAsText, case .date(let seconds) = value {
+            if isDay(column) { return .text(PostgresValue.day(seconds)) }
             return .text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
         }
         return value
+    }
+
+    /// Whether the column is of type `date`: a day, which reads as its midnight in UTC.
+    private func isDay(_ column: Int32) -> Bool {
+        let types: [UInt32]
+        switch try? rows() {
+        case .whole(let result): types = result.types
+        case .streamed(let stream): types = stream.types
+        case nil: return false
+        }
+        return Int(column) < types.count && types[Int(column)] == PostgresValue.TypeOID.date
     }
 
     package func type(_ column: Int32) -> CellType {
