@@ -72,13 +72,13 @@ extension PostgresStore {
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
                     do {
                         if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), session: session) {
-                            session.openingNotes.append("\(table) is left out: \(reason)")
+                            session.leaveOut(table, because: "\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
                             if shape?.required.isEmpty == false { readOnlyPairs.append(table) }
                         }
                     } catch {
-                        session.openingNotes.append("\(table) is left out: \(error)")
+                        session.leaveOut(table, because: "\(table) is left out: \(error)")
                     }
                 }
                 continue
@@ -102,7 +102,7 @@ extension PostgresStore {
             if let keyed = self.keyedTables[key.parent] { return Set(named) == Set(keyed) && named.count == keyed.count }
             return named == [session.mapped(entity).keyColumn]
         }
-        mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, session: session)
+        let keyless = mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, session: session)
         mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, session: session)
         // A join table with its own integer key (`id serial`) is an entity, and gives its
         // pair too, as in a SQLite file; unless another table names it.
@@ -112,12 +112,16 @@ extension PostgresStore {
         rememberReferencingKeys(of: addedSet, catalog: catalog, session: session)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
-            session.openingNotes.append(
-                "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
+            session.leaveOut(
+                children,
+                because:
+                    "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
             )
         }
-        // Views' columns came with the tables' (`mapViews`).
+        // Views' columns came with the tables' (`mapViews`); a table without a key is
+        // read as a view is, by its rows' places.
         try mapViews(catalog, session: session)
+        mapKeylessTables(keyless, catalog: catalog, session: session)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

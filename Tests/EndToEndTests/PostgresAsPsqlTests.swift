@@ -1,0 +1,177 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// PostgreSQL as a psql user expects it (issue 86), against the real server the tests
+/// start (`PostgresServer`): they fail, never skip, without one.
+@Suite struct PostgresAsPsqlTests {
+    static func psql(_ sandbox: Sandbox, _ url: String, _ query: String) async throws -> String {
+        try await PostgresDecimalTests.psqlRows(sandbox, url, query)
+    }
+
+    /// nycflights13's flights (every one), copied in by psql's `\copy` with `NA` as NULL.
+    static let flightsSchema = """
+        CREATE TABLE flights (id bigserial PRIMARY KEY, year int, month int, day int, dep_time int, sched_dep_time int,
+          dep_delay double precision, arr_time int, sched_arr_time int, arr_delay double precision, carrier text, flight int,
+          tailnum text, origin text, dest text, air_time double precision, distance double precision, hour int, minute int,
+          time_hour timestamptz);
+        CREATE TABLE visit (id int PRIMARY KEY, day date, at timestamp);
+        INSERT INTO visit VALUES (1, '2013-01-01', '2013-01-01 10:00:00'), (2, '0044-03-15 BC', NULL);
+        -- The role's zone in this database alone (the server is shared by every test).
+        DO $$ BEGIN
+          EXECUTE format('ALTER ROLE CURRENT_USER IN DATABASE %I SET timezone = %L', current_database(), 'America/New_York');
+        END $$;
+
+        """
+
+    static func flights(_ sandbox: Sandbox) async throws -> String {
+        let url = try await PostgresStoreTests.database("zone", in: sandbox, schema: flightsSchema)
+        let csv = try SharedData.path("nycflights13/flights.csv")
+        let columns =
+            "year, month, day, dep_time, sched_dep_time, dep_delay, arr_time, sched_arr_time, arr_delay, carrier, flight, tailnum, origin, dest, air_time, distance, hour, minute, time_hour"
+        let copy = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"),
+            ["-q", "-v", "ON_ERROR_STOP=1", "-c", "\\copy flights (\(columns)) FROM '\(csv)' WITH (FORMAT csv, HEADER, NULL 'NA')", url],
+            timeout: 120)
+        guard copy.status == 0 else { throw HarnessError("psql \\copy failed: \(copy)") }
+        return url
+    }
+
+    /// `sql()` and `export{ sql = }` run in the zone the server gives the role, as psql's
+    /// statements do: the per-day counts are psql's. Quarry's own reads and writes of
+    /// dates stay exact (the session's zone is the role's only inside a statement a person
+    /// wrote), and a `date` column reads as its day.
+    @Test func sqlRunsInTheRolesTimeZone() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.flights(sandbox)
+        let perDay = "SELECT date_trunc('day', time_hour)::date AS d, count(*) AS n FROM flights GROUP BY 1 ORDER BY 1 LIMIT 3"
+        let psqlDays = try await Self.psql(sandbox, url, perDay)
+        // The zone matters: in UTC the first day counts otherwise (the check is not vacuous).
+        let utcDays = try await Self.psql(sandbox, url, "SET timezone = 'UTC'; " + perDay)
+        #expect(psqlDays != utcDays && psqlDays.hasPrefix("2013-01-01\t"), "\(psqlDays) | \(utcDays)")
+        let psqlEarly = try await Self.psql(sandbox, url, "SELECT count(*) FROM flights WHERE time_hour < '2013-01-01T12:00:00Z'")
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
+            for _, r in ipairs(sql("SELECT date_trunc('day', time_hour)::date AS d, count(*) AS n FROM flights GROUP BY 1 ORDER BY 1 LIMIT 3")) do
+              print(r.d .. "\t" .. r.n)
+            end
+            print(sql("SHOW timezone")[1].TimeZone)
+            export({ sql = "SELECT date_trunc('day', time_hour)::date AS d, count(*) AS n FROM flights GROUP BY 1 ORDER BY 1 LIMIT 3" }, "days.csv")
+            -- Quarry's own reads and writes: exact whatever the role's zone.
+            print(flights:get(1).time_hour, count("flights", "time_hour < %@", date("2013-01-01T12:00:00Z")))
+            print(sql("SHOW timezone")[1].TimeZone == "UTC")
+            local v = visit:get(1)
+            print(v.day, typeof(v.day), v.at)
+            v.at = date("2020-06-01T12:00:00Z")
+            flights:get(1).time_hour = date("2020-06-01T23:30:00Z")
+            save()
+            print(sql("SELECT day, at FROM visit ORDER BY id")[1].day, sql("SELECT day FROM visit ORDER BY id")[2].day)
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        let days = psqlDays.split(separator: "\n").map(String.init)
+        let first = try String(contentsOfFile: SharedData.path("nycflights13/flights.csv"), encoding: .utf8)
+            .split(separator: "\n")[1].split(separator: ",").last.map(String.init)
+        #expect(
+            result.lines
+                == days + [
+                    "America/New_York", "\(first ?? "")\t\(psqlEarly.trimmingCharacters(in: .whitespacesAndNewlines))", "false",
+                    "2013-01-01T00:00:00Z\tdate\t2013-01-01T10:00:00Z", "2013-01-01\t0044-03-15 BC"
+                ], "\(result)")
+        let exported = try sandbox.read("days.csv")
+        // A day is text, quoted as text that would read back as a date is.
+        let rows = days.map { "\"" + $0.replacingOccurrences(of: "\t", with: "\",") }
+        #expect(exported == "d,n\n" + rows.joined(separator: "\n") + "\n", "\(exported)")
+        // What Quarry wrote is the instant it was given, read in UTC by psql.
+        #expect(
+            try await Self.psql(
+                sandbox, url,
+                "SELECT (SELECT at FROM visit WHERE id = 1), (SELECT time_hour AT TIME ZONE 'UTC' FROM flights WHERE id = 1)")
+                == "2020-06-01 12:00:00\t2020-06-01 23:30:00\n")
+    }
+
+    /// `.schema --sql` prints each table as the server holds it: columns and types,
+    /// defaults, keys, constraints and indexes; a view's definition. A dot-command's
+    /// error names its own line: the command's line of piped input.
+    @Test func schemaSQLPrintsTheServersDefinition() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "schemasql", in: sandbox,
+            schema: """
+                CREATE TABLE airlines (carrier text PRIMARY KEY, name text NOT NULL DEFAULT 'none');
+                CREATE TABLE flights (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                  carrier text REFERENCES airlines (carrier) ON DELETE CASCADE, distance int CHECK (distance > 0),
+                  tailnum varchar(8), UNIQUE (carrier, tailnum));
+                CREATE INDEX flights_distance ON flights (distance DESC);
+                CREATE VIEW long_flights AS SELECT id, distance FROM flights WHERE distance > 1000;
+                """)
+        let result = try await sandbox.quarry([url], stdin: ".schema --sql flights long_flights\n")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(
+            result.stdout == """
+                CREATE TABLE public.flights (
+                    id bigint GENERATED BY DEFAULT AS IDENTITY NOT NULL,
+                    carrier text,
+                    distance integer,
+                    tailnum character varying(8),
+                    CONSTRAINT flights_pkey PRIMARY KEY (id),
+                    CONSTRAINT flights_carrier_tailnum_key UNIQUE (carrier, tailnum),
+                    CONSTRAINT flights_distance_check CHECK (distance > 0),
+                    CONSTRAINT flights_carrier_fkey FOREIGN KEY (carrier) REFERENCES public.airlines(carrier) ON DELETE CASCADE
+                );
+                CREATE INDEX flights_distance ON public.flights USING btree (distance DESC);
+                CREATE VIEW public.long_flights AS
+                 SELECT flights.id,
+                    flights.distance
+                   FROM flights
+                  WHERE flights.distance > 1000;
+
+                """, "\(result)")
+        let airlines = try await sandbox.quarry([url], stdin: ".schema --sql airlines\n")
+        #expect(
+            airlines.stdout.hasPrefix("CREATE TABLE public.airlines (\n    carrier text NOT NULL,\n    name text DEFAULT 'none'::text NOT NULL,"),
+            "\(airlines)")
+        // A dot-command's error names its own line of the input, not one of the Lua made for it.
+        let piped = try await sandbox.quarry([url, "-"], stdin: "print(1)\n\n.import missing.csv airlines\n")
+        #expect(piped.status != 0 && piped.lines == ["1"], "\(piped)")
+        #expect(piped.errorLines.count == 1 && piped.stderr.contains("stdin:3:") && !piped.stderr.contains("dot-command"), "\(piped)")
+    }
+
+    /// A table without a primary key (nycflights13's `weather`) is a read-only entity,
+    /// an object per row known by its place, as a view's; a relation left out says why
+    /// when asked for by name.
+    @Test func aTableWithoutAKeyIsReadOnly() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "keyless", in: sandbox,
+            schema: """
+                CREATE TABLE weather (origin text, year int, month int, day int, hour int, temp double precision, time_hour timestamptz);
+                INSERT INTO weather VALUES ('EWR', 2013, 1, 1, 1, 39.02, '2013-01-01T06:00:00Z'), ('EWR', 2013, 1, 1, 2, 39.02, '2013-01-01T07:00:00Z'),
+                  ('JFK', 2013, 1, 1, 1, 39.02, '2013-01-01T06:00:00Z');
+                CREATE TABLE airports (faa text PRIMARY KEY, name text);
+                CREATE TABLE city_airports (city text) INHERITS (airports);
+                """)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
+            print(count("weather"), count("weather", "origin == 'EWR'"), #fetch{ "weather", sort = { "hour" } })
+            local w = fetch{ "weather", sort = { "origin", "hour" } }[3]
+            print(w.origin, w.hour, w.time_hour)
+            print((pcall(function() w.temp = 1; save() end)))
+            rollback()
+            print(select(2, pcall(count, "city_airports")))
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.lines == [
+                "3\t2\t3", "JFK\t1\t2013-01-01T06:00:00Z", "false",
+                "(command line):6: unknown entity 'city_airports': city_airports inherits airports: its rows are read through airports's, not as entities of their own"
+            ], "\(result)")
+        // Nothing at the open says weather is left out.
+        #expect(!result.stderr.contains("weather"), "\(result)")
+        let tables = try await sandbox.quarry([url], stdin: ".tables\n")
+        #expect(tables.stdout.contains("weather"), "\(tables)")
+    }
+}
