@@ -174,4 +174,50 @@ import Testing
         let tables = try await sandbox.quarry([url], stdin: ".tables\n")
         #expect(tables.stdout.contains("weather"), "\(tables)")
     }
+
+    /// `nulls` of import: `{ "", "NA" }` by default, `{ "" }` keeps the text `NA`
+    /// (Namibia's code) as psql's `\copy ... csv` does; a quoted `"NA"` is text either way.
+    /// The cells that became nil are said per column. The same on both engines.
+    @Test func importNullsCanBeSetAndAreCounted() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresServer.database("nulls")
+        try sandbox.write("countries.csv", "code,name,pop\nNA,Namibia,2.5\n,Nowhere,NA\n\"NA\",Quoted,1\nUS,United States,331\n")
+        let script = #"""
+            print(import("countries.csv", { entity = "countries" }), count("countries", "code == nil"), count("countries", "pop == nil"))
+            print(import("countries.csv", { entity = "kept", nulls = { "" } }), count("kept", "code == nil"), count("kept", "code == 'NA'"))
+            print(pcall(import, "countries.csv", { entity = "other", nulls = "NA" }))
+            """#
+        for store in ["lite.db", url] {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.lines.prefix(2) == ["4\t2\t1", "4\t1\t2"], "\(store): \(result)")
+            #expect(result.lines.last?.contains("nulls must be a list of strings") == true, "\(store): \(result)")
+            #expect(
+                result.errorLines == [
+                    "import countries.csv: cells read as nil (nulls = { \"\", \"NA\" }): code 2, pop 1",
+                    "import countries.csv: cells read as nil (nulls = { \"\" }): code 1"
+                ], "\(store): \(result)")
+        }
+    }
+
+    /// An import into a table psql made after the session opened reads the table then
+    /// and loads its rows into it.
+    @Test func importIntoATableMadeSinceTheOpen() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresServer.database("lateimport")
+        try sandbox.write("airports.csv", "faa,name\nABQ,Albuquerque\nATL,Atlanta\n")
+        let create = "/usr/bin/psql -q \(url) -c 'CREATE TABLE airports (faa text PRIMARY KEY, name text NOT NULL)'"
+        let result = try await sandbox.quarry([
+            url, "-e",
+            """
+            print(#entities())
+            assert(os.execute([[\(create)]]))
+            print(import("airports.csv", { entity = "airports" }), count("airports"), airports:first("faa == 'ATL'").name)
+            """
+        ])
+        #expect(result.status == 0 && result.lines == ["0", "2\t2\tAtlanta"], "\(result)")
+        #expect(
+            try await Self.psql(sandbox, url, "SELECT string_agg(faa || '=' || name, ',' ORDER BY faa) FROM airports")
+                == "ABQ=Albuquerque,ATL=Atlanta\n")
+    }
 }

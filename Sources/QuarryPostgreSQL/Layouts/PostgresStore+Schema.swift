@@ -124,6 +124,34 @@ extension PostgresStore {
         mapKeylessTables(keyless, catalog: catalog, session: session)
     }
 
+    /// A table made in the schema after the open (by psql, say), asked for by name: read
+    /// from the catalog and mapped as the open maps a table (by its integer key, by a
+    /// number made from another key, or read only by its rows' places), with its foreign
+    /// keys to entities. So an import into it loads its rows rather than trying to make
+    /// it again ("a table of that name already exists").
+    package func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool {
+        guard session.managedObjectModel.entitiesByName[name] == nil, try readTableNames(session).contains(name) else { return false }
+        let catalog = try readCatalog(session)
+        guard let relation = catalog.relations[name], !relation.columns.isEmpty else { return false }
+        let engine = PostgresForeignSchema(schema: schema)
+        switch ForeignSchema.rowKey(of: relation, engine: engine) {
+        case .integerKey(let key):
+            var storage = EntityStorage(layout: .serverTable, relation: name, keyColumn: key)
+            storage.schema = schema
+            session.remember(Self.tableEntity(relation, keys: [key], storage: &storage), storage: storage)
+        case .numbered:
+            if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), session: session) {
+                throw StoreError.database(message: "\(name) cannot be read: \(reason)")
+            }
+        case .unkeyed:
+            mapKeylessTables([name], catalog: catalog, session: session)
+        }
+        guard session.managedObjectModel.entitiesByName[name] != nil else { return false }
+        try catalog.addForeignKeys(of: [name], isParent: { session.managedObjectModel.entitiesByName[$0] != nil }, in: session)
+        hasTriggers = try triggersCoverEveryTable(session)
+        return true
+    }
+
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
     /// floating numbers and intervals (as seconds) as doubles, `numeric` and `money` as exact decimals, timestamps and days
     /// (`date`, at midnight UTC, as a SQLite file's column of days reads) as dates, `bytea` as
