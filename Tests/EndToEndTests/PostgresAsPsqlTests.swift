@@ -220,4 +220,53 @@ import Testing
             try await Self.psql(sandbox, url, "SELECT string_agg(faa || '=' || name, ',' ORDER BY faa) FROM airports")
                 == "ABQ=Albuquerque,ATL=Atlanta\n")
     }
+
+    /// The smaller habits (issue 86, item 8): a value the server refuses at a save keeps
+    /// its detail and names the attribute; jsonb's `?` in `sql()` says it was taken as a
+    /// placeholder and how to write it; connections carry `application_name=quarry` (a
+    /// URL's own wins); `.open` ends the previous server session at once; an object with
+    /// its own `id` column shows its object ID as `objectID`.
+    @Test func smallerHabits() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "habits", in: sandbox,
+            schema: """
+                CREATE TABLE docs (id int PRIMARY KEY, doc json, note text);
+                INSERT INTO docs VALUES (1, '{"a": 1}', 'x');
+                """)
+        let active = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'quarry' AND datname = current_database()"
+        // The backend ends as soon as its socket is shut; pg_stat_activity may lag a moment.
+        let poll =
+            "n=1; for i in $(seq 100); do n=$(/usr/bin/psql -At '\(url)' -c \"\(active)\"); [ \"$n\" = 0 ] && break; sleep 0.1; done; echo \"after $n\""
+        try sandbox.write("poll.sh", poll)
+        let result = try await sandbox.quarry(
+            [url, "-"],
+            stdin: #"""
+                docs:new{ id = 2, doc = "{bad" }
+                local ok, err = pcall(save)
+                print(ok, err)
+                rollback()
+                print(select(2, pcall(sql, "SELECT count(*) AS n FROM docs WHERE doc::jsonb ? 'a'")))
+                print(sql("SELECT count(*) AS n FROM docs WHERE jsonb_exists(doc::jsonb, 'a')")[1].n)
+                print(sql("SELECT current_setting('application_name') AS a")[1].a)
+                quarry.show(docs:get(1))
+                .open other.db
+                os.execute("sh poll.sh")
+                """#)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.lines
+        #expect(lines.count >= 5, "\(result)")
+        guard lines.count >= 5 else { return }
+        #expect(
+            lines[0].hasPrefix("false") && lines[0].contains("docs.doc: PostgreSQL: invalid input syntax for type json")
+                && lines[0].contains("Token \"bad\" is invalid"), "\(result)")
+        #expect(lines[1].contains("taken as a placeholder") && lines[1].contains("jsonb_exists"), "\(result)")
+        #expect(lines[2] == "1" && lines[3] == "quarry", "\(result)")
+        #expect(lines.filter { $0.hasPrefix("id ") || $0 == "id" || $0.hasPrefix("id\t") }.count <= 1, "\(result)")
+        #expect(result.stdout.contains("objectID"), "\(result)")
+        #expect(lines.last == "after 0", "\(result)")
+        // A URL's own name wins.
+        let named = try await sandbox.quarry([url + "?application_name=mine", "-e", "print(sql(\"SHOW application_name\")[1].application_name)"])
+        #expect(named.lines == ["mine"], "\(named)")
+    }
 }

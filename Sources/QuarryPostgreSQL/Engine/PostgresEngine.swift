@@ -94,6 +94,7 @@ package final class PostgresEngine: StoreEngine {
     /// commit just before `refresh()` is heard by it, not by the next one).
     package func synchronize() throws { _ = try server.execute("SELECT 1") }
 
-    /// The connection closes when released; the store's connection refuses reads from now.
-    package func close() {}
+    /// The server's session ends now (`PostgresConnection.close`): `.open` of another store
+    /// leaves no idle backend behind; the store's connection refuses reads from now.
+    package func close() { server.close() }
 }

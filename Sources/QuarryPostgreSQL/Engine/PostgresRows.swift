@@ -292,13 +292,32 @@ extension PostgresConnection {
     /// holds no statement.
     package func describe(_ sql: String) throws -> PostgresDescription? {
         let text = sql.contains("$1") ? sql : PostgreSQLDialect.numbered(sql)
-        switch try prepareUnnamed(text) {
+        let prepared: Prepared?
+        do { prepared = try prepareUnnamed(text) } catch StoreError.engine(let failure as PostgresFailure)
+            where text != sql && Self.namesParameter(failure.said)
+        {
+            // The server speaks of a `$1` the person never typed: a `?` of theirs (jsonb's
+            // `?`, `?|`, `?&`) was taken as a placeholder.
+            throw StoreError.postgres(
+                sqlState: failure.sqlState, sql: failure.sql,
+                message: failure.said
+                    + " (each ? outside quotes was taken as a placeholder, $1, $2, ...: for jsonb's ? operators write "
+                    + "jsonb_exists(doc, 'key'), jsonb_exists_any or jsonb_exists_all, or number the parameters $1, $2 yourself, "
+                    + "which keeps every ? as written)")
+        }
+        switch prepared {
         case .none: return nil
         case .statement(let columns, let parameters):
             return PostgresDescription(sql: text, columns: columns, parameters: parameters, isFollowedByAnother: false)
         case .several:
             return PostgresDescription(sql: text, columns: [], parameters: 0, isFollowedByAnother: true)
         }
+    }
+
+    /// Whether the server's words name a parameter (`$1`).
+    static func namesParameter(_ said: String) -> Bool {
+        guard let dollar = said.firstIndex(of: "$") else { return false }
+        return said[said.index(after: dollar)...].first?.isNumber == true
     }
 
     /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`, its
