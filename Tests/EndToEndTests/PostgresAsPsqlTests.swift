@@ -269,4 +269,40 @@ import Testing
         let named = try await sandbox.quarry([url + "?application_name=mine", "-e", "print(sql(\"SHOW application_name\")[1].application_name)"])
         #expect(named.lines == ["mine"], "\(named)")
     }
+
+    /// `Entity:get(key)` takes a row's primary key value besides an object ID, on both
+    /// engines: `airlines:get("VX")`, `legs:get{ 1, 2 }` for a key of two columns; an
+    /// integer key's value is the object ID's number as before; no such row is nil.
+    @Test func getTakesAPrimaryKeyValue() async throws {
+        let sandbox = try Sandbox()
+        let schema = """
+            CREATE TABLE airlines (carrier varchar(2) PRIMARY KEY, name text);
+            INSERT INTO airlines VALUES ('VX', 'Virgin America'), ('AA', 'American Airlines Inc.');
+            CREATE TABLE legs (a integer, b integer, v text, PRIMARY KEY (a, b));
+            INSERT INTO legs VALUES (1, 2, 'one-two'), (2, 1, 'two-one');
+            CREATE TABLE planes (id integer PRIMARY KEY, model text);
+            INSERT INTO planes VALUES (7, 'A320');
+
+            """
+        let url = try await PostgresStoreTests.database("getkey", in: sandbox, schema: schema)
+        try sandbox.write("lite.sql", schema)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let script = #"""
+            print(airlines:get("VX").name, airlines:get("ZZ"), legs:get{ 1, 2 }.v, legs:get{ 2, 1 }.v, legs:get{ 3, 3 })
+            print(planes:get(7).model, planes:get("planes/7").model, airlines:get(airlines:get("AA"):objectID()).carrier)
+            print(select(2, pcall(legs.get, legs, { 1 })))
+            local new = airlines:new{ carrier = "ZZ", name = "Unsaved" }
+            print(airlines:get("ZZ").name)
+            """#
+        for store in ["lite.db", url] {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0, "\(store): \(result)")
+            #expect(result.lines.count == 4, "\(store): \(result)")
+            guard result.lines.count == 4 else { continue }
+            #expect(result.lines[0] == "Virgin America\tnil\tone-two\ttwo-one\tnil", "\(store): \(result)")
+            #expect(result.lines[1] == "A320\tA320\tAA", "\(store): \(result)")
+            #expect(result.lines[2].contains("legs's primary key has 2 columns (a, b): get{ a, b }"), "\(store): \(result)")
+            #expect(result.lines[3] == "Unsaved", "\(store): \(result)")
+        }
+    }
 }
