@@ -33,6 +33,12 @@ package protocol StoreEngine: AnyObject {
         writer: inout TableWriter, file: OutputFile
     ) throws -> Int?
 
+    /// The statements that make `relation` (in `schema`, where the engine has schemas) as
+    /// the engine holds it, each without its `;`: its table (columns, types, keys,
+    /// constraints) or view, then its indexes (`.schema --sql`). None when the engine
+    /// keeps no text for it (a TEMP view Quarry made for the session).
+    func definition(of relation: String, in schema: String?) throws -> [String]
+
     /// What the open had to say (a private copy was read), for stderr.
     var openingNotes: [String] { get }
 

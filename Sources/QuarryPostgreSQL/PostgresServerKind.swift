@@ -12,7 +12,7 @@ package enum PostgresServerKind: ServerStoreKind {
     package static func open(_ location: String, readOnly: Bool = false) throws -> (StoreConnection, any PersistentStore) {
         let address = try PostgresURL(location)
         let server: PostgresConnection
-        do { server = try PostgresConnection(url: address.connectionString) } catch StoreError.engine(let failure as PostgresFailure) {
+        do { server = try PostgresConnection(url: address.connectingString) } catch StoreError.engine(let failure as PostgresFailure) {
             let (state, message) = (failure.sqlState, failure.said)
             throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
         }
@@ -22,6 +22,12 @@ package enum PostgresServerKind: ServerStoreKind {
         try server.executeForSession(
             "SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
             [.text(quoteIdentifier(address.schema))])
+        // A value the server refuses at a save is reported with the parameter it came in
+        // ("unnamed portal parameter $3"), which names the attribute
+        // (`PostgresNumericOverflow.keeping`); a byte of the value at most (PostgreSQL 13 on).
+        if server.serverVersion >= 130_000 {
+            try server.executeForSession("SELECT set_config('log_parameter_max_length_on_error', '1', false)")
+        }
         let connection = StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
         if readOnly, address.installsTriggers {
             throw StoreError.readOnly(operation: "notify=triggers")

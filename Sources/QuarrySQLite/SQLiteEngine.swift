@@ -156,6 +156,16 @@ package final class SQLiteEngine: StoreEngine {
         }
     }
 
+    /// The file's own text for the table and what belongs to it (`sqlite_master`), as the
+    /// sqlite3 shell's `.schema` shows it: the table first, then its indexes and triggers.
+    package func definition(of relation: String, in schema: String?) throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type <> 'table', name",
+                arguments: [relation])
+        }
+    }
+
     /// None: the rows are streamed one at a time, which is SQLite's fastest way out.
     package func exportRows(
         _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,

@@ -52,7 +52,7 @@ struct BatchRunner {
     /// first failure of either ends the run.
     private func runParts(_ parts: [PipedScript.Part], arguments: [String]) -> Bool {
         runtime.setScriptArguments(script: "-", arguments: arguments)
-        let commands = DotCommands(session: session)
+        var commands = DotCommands(session: session)
         for part in parts {
             switch part {
             case .lua(let code):
@@ -62,7 +62,8 @@ struct BatchRunner {
                     reportError(message)
                     return false
                 }
-            case .command(let line):
+            case .command(let line, let number):
+                commands.inputLine = number
                 let before = reportedErrors
                 if commands.run(line) == .quit { return true }
                 guard reportedErrors == before else { return false }

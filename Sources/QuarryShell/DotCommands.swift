@@ -12,9 +12,18 @@ struct DotCommands {
     var runtime: QuarryRuntime { session.runtime }
     var settings: SessionSettings { session.settings }
 
-    /// Runs a line of Lua for a command, reporting its error as the REPL does.
+    /// The line of piped input the command being run is on (`PipedScript`); nil at the prompt.
+    var inputLine: Int?
+
+    /// Runs a line of Lua for a command, reporting its error as the REPL does: named by the
+    /// command's own line (`stdin:7:` in piped input, `(dot-command):1:` at the prompt),
+    /// the Lua made for it being one line (each caller's is), padded to the command's place
+    /// in the input.
     func runLua(_ code: String) {
-        if let failure = runtime.runGuarded(code, chunkName: "=(dot-command)") { reportError(failure.message) }
+        let failure =
+            inputLine.map { runtime.runGuarded(String(repeating: "\n", count: max($0 - 1, 0)) + code, chunkName: "=stdin") }
+            ?? runtime.runGuarded(code, chunkName: "=(dot-command)")
+        if let failure { reportError(failure.message) }
     }
 
     enum Outcome { case ok, quit }
@@ -343,23 +352,43 @@ struct DotCommands {
             return .ok
         }
         let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }
-        // Through sql(), which reads only: SQLite's catalogue, or its error on another engine.
-        // A table without a rowid is read through a view Quarry made: its own SQL is shown.
-        let tables = entities.map { luaQuote(context.mapped($0).numberedRows == nil ? context.mapped($0).relation : $0.name) }.joined(separator: ", ")
-        runLua(
-            """
-            for _, t in ipairs({ \(tables) }) do
-              local rows = sql("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type <> 'table', name", t)
-              if #rows == 0 then print("-- " .. t .. ": no SQL in sqlite_master (a view Quarry made for the session)") end
-              for _, r in ipairs(rows) do
-                -- The file's text: its control characters (an ESC, a C1 control) written as
-                -- escapes, so none drives the terminal; its lines and tabs kept.
-                local text = r.sql:gsub("[%c]", function(c) return (c == "\\n" or c == "\\t") and c or string.format("\\\\%03d", c:byte()) end)
-                print((text:gsub("\\194([\\128-\\159])", function(c) return string.format("\\\\u{%x}", c:byte()) end)) .. ";")
-              end
-            end
-            """)
+        // As the engine holds each table: SQLite's own text, a server's catalogue. A view
+        // (or a table without a key) read through a TEMP view Quarry made
+        // (`quarry_rows NAME`), or a table read through its numbered rows, is shown as the
+        // relation the entity is named for.
+        for entity in entities {
+            let storage = context.mapped(entity)
+            let relation =
+                storage.relation.hasPrefix("quarry_rows ") || storage.numberedRows != nil && storage.nameInSQL == storage.relation
+                ? entity.name : storage.nameInSQL
+            let statements: [String]
+            do { statements = try context.connection.engine.definition(of: relation, in: storage.schema) } catch {
+                reportError(".schema: \(error)")
+                return .ok
+            }
+            if statements.isEmpty { print("-- \(relation): no SQL in sqlite_master (a view Quarry made for the session)") }
+            for statement in statements { print(Self.terminalSafe(statement) + ";") }
+        }
         return .ok
+    }
+
+    /// A definition's text with its control characters (an ESC, a C1 control) written as
+    /// escapes, so none drives the terminal; its lines and tabs kept.
+    static func terminalSafe(_ text: String) -> String {
+        var out: [UInt8] = []
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            defer { previous = byte }
+            if byte < 0x20 || byte == 0x7F, byte != 0x0A, byte != 0x09 {
+                out += Array(("\\" + String(format: "%03d", byte)).utf8)
+            } else if previous == 0xC2, (0x80...0x9F).contains(byte) {
+                out.removeLast()
+                out += Array(("\\u{" + String(byte, radix: 16) + "}").utf8)
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func onOff(_ args: [String], _ name: String) -> Bool? {

@@ -7,7 +7,8 @@
 enum PipedScript {
     enum Part: Equatable {
         case lua(String)
-        case command(String)
+        /// A command and its line in the input (from 1).
+        case command(String, line: Int)
     }
 
     static func parts(_ text: String, isFinished: (String) -> Bool) -> [Part]? {
@@ -29,7 +30,7 @@ enum PipedScript {
                 && isFinished(stretch.joined(separator: "\n"))
             if isCommand {
                 flush(upTo: number)
-                parts.append(.command(String(line)))
+                parts.append(.command(String(line), line: number + 1))
             } else {
                 stretch.append(line)
             }

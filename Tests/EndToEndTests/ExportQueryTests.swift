@@ -218,11 +218,11 @@ import Testing
                 .enumerated().map { "\($0.offset / 3 + 1)\t\($0.element)" }, "\(result)")
         try Self.expectSameFiles(sandbox, queries: 6, stdout: result.stdout)
         // Values as sql() reads them: a date as text (quoted, as it would read back as a
-        // date), a boolean as 1, numeric exact, float4 1.1, a bytea as its bytes, a uuid.
+        // date; a `date` as its day, as psql shows it), a boolean as 1, numeric exact, float4 1.1, a bytea as its bytes, a uuid.
         let first = String(decoding: try Data(contentsOf: URL(fileURLWithPath: sandbox.path("q1.csv"))), as: UTF8.self)
         #expect(
             first.hasPrefix(
-                "id,label,n,s,big,r,f,price,wide,ok,at,wall,day,raw,code,pad,doc,docb,u\n1,plain,1,2,9007199254740993,2.5,1.1,0.9900,1.00,1,\"2013-01-01T05:00:00Z\",\"2013-01-01T05:00:00Z\",\"2013-01-01T00:00:00Z\","
+                "id,label,n,s,big,r,f,price,wide,ok,at,wall,day,raw,code,pad,doc,docb,u\n1,plain,1,2,9007199254740993,2.5,1.1,0.9900,1.00,1,\"2013-01-01T05:00:00Z\",\"2013-01-01T05:00:00Z\",\"2013-01-01\","
             ), "\(first)")
         #expect(first.contains("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), "\(first)")
     }

@@ -259,17 +259,20 @@ import Testing
             """#
         ])
         #expect(result.status == 0, "\(result)")
+        // A table without a primary key is a read-only entity, keyed by its rows' places.
+        #expect(result.lines.contains("entity pairs { a: int32?, b: int32? }"), "\(result)")
+        let lines = result.lines.filter { !$0.hasPrefix("entity pairs ") }
         #expect(
-            result.lines.prefix(3) == [
+            lines.prefix(3) == [
                 "entity sample { id: int32?, small: int16, big: int64?, ok: bool?, ratio: double?, price: decimal?, taken: date?, label: string?, tag: string?, data: binary?, day: date? }",
                 "7\t9007199254740993\ttrue\t0.5\t12.25\t2024-02-29T12:30:00.25Z\té\ta0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t2\t2024-03-01T00:00:00Z",
                 "1\t0\t1"
             ], "\(result)")
-        #expect(result.lines.dropFirst(3).first == "1\t1", "\(result)")
+        #expect(lines.dropFirst(3).first == "1\t1", "\(result)")
         #expect(result.stdout.contains("1\tfalse\t(command line):7: import: nothing.csv: "), "\(result)")
         #expect(result.stdout.contains("cannot execute UPDATE in a read-only transaction"), "\(result)")
         #expect(result.stdout.contains("one statement at a time"), "\(result)")
-        #expect(result.stderr.contains("pairs has no primary key, which Quarry's objects are known by, and is no join table"), "\(result)")
+        #expect(!result.stderr.contains("pairs"), "\(result)")
         // The save wrote; the UPDATE and the import did not.
         #expect(result.stdout.contains("small\n-----\n    8\n(1 row)"), "\(result)")
         // sql() shows dates as dates, and a ? inside an E'' string is no placeholder.

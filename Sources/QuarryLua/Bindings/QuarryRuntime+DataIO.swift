@@ -36,6 +36,29 @@ extension QuarryRuntime {
         return types
     }
 
+    /// `nulls = { "", "NA" }` of import's options: the unquoted fields read as nil; nil
+    /// when not given.
+    static func importNulls(_ call: LuaCall, _ index: Int32) throws -> [String]? {
+        defer { quarry_pop(call.state, 1) }
+        switch LuaTable.field(call.state, index, "nulls") {
+        case LUA_TNIL: return nil
+        case LUA_TTABLE: break
+        default: throw OptionError("nulls", mustBe: "a list of strings (nulls = { \"\", \"NA\" })", got: call.typeName(-1), operation: "import")
+        }
+        var texts: [String] = []
+        let count = lua_rawlen(call.state, -1)
+        for i in 0..<Int(count) {
+            lua_rawgeti(call.state, -1, lua_Integer(i + 1))
+            defer { quarry_pop(call.state, 1) }
+            guard lua_type(call.state, -1) == LUA_TSTRING else {
+                throw LuaError(
+                    "nulls must be a list of strings (nulls = { \"\", \"NA\" }); item \(i + 1) is a \(call.typeName(-1))", operation: "import")
+            }
+            texts.append(luaString(call.state, -1))
+        }
+        return texts
+    }
+
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
         console.note(text)

@@ -102,8 +102,9 @@ public struct FunctionHelp {
                 "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
             example: "refresh()"),
         FunctionHelp(
-            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name" })"#,
-            summary: "Imports a CSV or JSON array of objects in one transaction, creating the entity; returns the row count.",
+            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
+            summary:
+                "Imports a CSV or JSON array of objects in one transaction, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count.",
             example:
                 #"local f = os.tmpname(); local h = io.open(f, "w"); h:write("a,b\n1,x\n"); h:close(); import(f, { entity = "Imported" }); os.remove(f)"#
         ),

@@ -40,12 +40,14 @@ enum DataBindings {
         let path = try call.string(1)
         var entity: String?
         var types: [String: AttributeType] = [:]
+        var nulls = ["", "NA"]
         if !call.isNoneOrNil(2) {
             try call.table(2)
-            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types"], operation: "import")
+            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types", "nulls"], operation: "import")
             if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
             quarry_pop(call.state, 1)
             types = try QuarryRuntime.importTypes(call, 2)
+            nulls = try QuarryRuntime.importNulls(call, 2) ?? nulls
         }
         let name = entity ?? QuarryRuntime.defaultEntityName(for: path)
         let console = runtime.console
@@ -53,7 +55,7 @@ enum DataBindings {
         let summary: ImportSummary
         var progressShown = false
         do {
-            summary = try ImportRequest(path, into: name, types: types).execute(in: runtime.context) { done, total in
+            summary = try ImportRequest(path, into: name, types: types, nulls: nulls).execute(in: runtime.context) { done, total in
                 guard showProgress, total > 0 else { return }
                 console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
                 if done == total { console.progress(nil) }
@@ -64,7 +66,14 @@ enum DataBindings {
             if progressShown { console.progress(nil) }
             throw luaError(error)
         }
-        if summary.createdEntity { runtime.bindEntityGlobals() }
+        if summary.createdEntity || summary.foundEntity { runtime.bindEntityGlobals() }
+        // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
+        // code) is not lost without a word.
+        if !summary.nilCells.isEmpty {
+            let counts = summary.nilCells.map { "\($0.column) \($0.count)" }.joined(separator: ", ")
+            let spelled = nulls.map { "\"\($0)\"" }.joined(separator: ", ")
+            runtime.writeNotice("import \((path as NSString).lastPathComponent): cells read as nil (nulls = { \(spelled) }): \(counts)")
+        }
         return call.push(summary.rows)
     }
 

@@ -87,7 +87,9 @@ enum ObjectBindings {
     static func luaObjecttable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let object = try runtime.object(call, 1)
         let entity = runtime.context.currentEntityDescription(of: object)
-        var headers = ["id"]
+        // A table's own `id` column keeps its name; the object ID is then `objectID`, as a
+        // results table heads it (`ResultsTable`), so no two rows are labelled `id`.
+        var headers = [object.values.contains { $0.key.lowercased() == "id" } ? "objectID" : "id"]
         var row: [Value] = [.text(object.objectID)]
         for (key, value) in object.values {
             headers.append(key)

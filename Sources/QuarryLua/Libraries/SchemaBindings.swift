@@ -235,20 +235,64 @@ enum SchemaBindings {
     static func luaEntityGet(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         var entity = try runtime.entityName(call)
         let key: Int64
+        // The columns of the table's own primary key, when it has one that is not the
+        // object's number itself (a text, UUID or composite key): `get("VX")`, `get{ 1, 2 }`.
+        let storage = runtime.context.mapped(try runtime.context.entity(named: entity))
+        let ownKey = storage.primaryKey == [storage.keyColumn] && storage.numberedRows == nil ? [] : storage.primaryKey
         if call.type(2) == LUA_TSTRING {
             // The ID may name a sub-entity, as an object fetched through its parent
             // gives it (Car:get("SportCar/7")); that entity's rows are looked in.
             let id = try call.string(2)
             let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, runtime.context.isKind(String(parts[0]), of: entity), let n = Int64(parts[1]) else {
+                if !ownKey.isEmpty { return try getByKey(runtime, call, entity: entity, keys: ownKey) }
                 throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
             }
             entity = String(parts[0])
             key = n
+        } else if call.type(2) == LUA_TTABLE {
+            // A composite key's values. A number stays the object's number, as its ID has it.
+            guard !ownKey.isEmpty else {
+                throw call.argumentError(2, "expected an object ID such as '\(entity)/1': \(entity) has no primary key of its own to look up")
+            }
+            return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
             key = try call.integer(2)
         }
         return runtime.pushObject(try runtime.context.object(entityName: entity, primaryKey: key))
+    }
+
+    /// `Entity:get(value)` by the table's primary key (`get{ a, b }` for one of several
+    /// columns): the row whose key columns equal the values, asked in SQL as any fetch is;
+    /// nil when there is none.
+    private static func getByKey(_ runtime: QuarryRuntime, _ call: LuaCall, entity: String, keys: [String]) throws -> Int32 {
+        var values: [Value] = []
+        if call.type(2) == LUA_TTABLE {
+            for i in 1...max(Int(lua_rawlen(call.state, 2)), 1) {
+                lua_rawgeti(call.state, 2, lua_Integer(i))
+                defer { quarry_pop(call.state, 1) }
+                guard let value = luaValue(call.state, -1), !value.isNull else {
+                    let expected = "\(keys.count) key value\(keys.count == 1 ? "" : "s") (\(keys.joined(separator: ", ")))"
+                    throw call.argumentError(2, "expected \(expected), item \(i) is \(call.typeName(-1))")
+                }
+                values.append(value)
+            }
+        } else if let value = luaValue(call.state, 2), !value.isNull {
+            values = [value]
+        }
+        guard values.count == keys.count else {
+            throw call.argumentError(
+                2,
+                "\(entity)'s primary key has \(keys.count) column\(keys.count == 1 ? "" : "s") (\(keys.joined(separator: ", "))): "
+                    + (keys.count == 1 ? "get(value)" : "get{ \(keys.joined(separator: ", ")) }") + ", or an object ID such as '\(entity)/1'")
+        }
+        var arguments: [Value] = []
+        for (name, value) in zip(keys, values) { arguments += [.text(name), value] }
+        let predicate = try PredicateParser.parse(
+            keys.map { _ in "%K == %@" }.joined(separator: " AND "), arguments: PredicateArguments(arguments))
+        let results = try FetchRequest(entityName: entity, predicate: predicate, limit: 1).execute(in: runtime.context)
+        guard try results.count() > 0 else { return call.pushNil() }
+        return runtime.pushObject(try results.object(at: 0))
     }
 
     static let entityMetamethods: [LuaBinding] = [

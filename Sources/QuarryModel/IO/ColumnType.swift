@@ -27,13 +27,11 @@ package struct ColumnType {
         integer(b) != nil || double(b) != nil || bool(b) != nil || Value.parseISO8601(bytes: b) != nil
     }
 
-    /// Empty fields and `NA` are nil, as R and the sqlite3 shell's users expect.
-    package static func isNil(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        b.isEmpty || (!quoted && b.count == 2 && b[0] == 78 && b[1] == 65)
-    }
+    /// The texts read as nil (`import`'s `nulls`).
+    package var nulls = NullTexts.standard
 
     package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-        if Self.isNil(b, quoted: quoted) {
+        if nulls.contains(b, quoted: quoted) {
             sawNil = true
             return
         }
@@ -106,7 +104,7 @@ package struct ColumnType {
     /// type as it is; flags it would have cleared for wider types can only make a later
     /// widening pick a type that a new pass then widens again.
     package func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        if Self.isNil(b, quoted: quoted) { return isOptional }
+        if nulls.contains(b, quoted: quoted) { return isOptional }
         if declared != nil { return true }
         if quoted, quotedIsText, attributeType != .string { return false }
         switch attributeType {
@@ -213,5 +211,29 @@ package struct ColumnType {
         case "false": return false
         default: return nil
         }
+    }
+}
+
+/// The fields an import reads as nil (`import(..., { nulls = { "", "NA" } })`): by default
+/// the empty field and `NA`, as R and the sqlite3 shell's users expect; `{ "" }` keeps
+/// the text `NA` (Namibia's code), as psql's `\copy ... csv` does. An empty field is nil
+/// whether quoted or not when `""` is listed; any other listed text only unquoted, so a
+/// text value "NA" that Quarry's export quoted comes back as "NA".
+package struct NullTexts: Equatable, Sendable {
+    package let texts: [[UInt8]]
+    private let empty: Bool
+
+    package init(_ texts: [String]) {
+        self.texts = texts.map { Array($0.utf8) }.filter { !$0.isEmpty }
+        empty = texts.contains("")
+    }
+
+    package static let standard = NullTexts(["", "NA"])
+
+    @inline(__always) package func contains(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        if b.isEmpty { return empty }
+        guard !quoted else { return false }
+        for text in texts where text.count == b.count && text.elementsEqual(b) { return true }
+        return false
     }
 }

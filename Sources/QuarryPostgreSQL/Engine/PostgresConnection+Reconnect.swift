@@ -62,6 +62,8 @@ extension PostgresConnection {
     /// the session up again. Throws when the server cannot be reached: nothing was sent,
     /// and the statement after tries again.
     package func reestablishIfLost() throws {
+        // A connection closed on purpose (`close`) is not made again.
+        if isClosed { throw StoreError.closed }
         guard transactionDepth == 0, !reestablishing, let reset = pq.pointee.reset else { return }
         if !isLost { readWhatArrived() }
         guard isLost else { return }

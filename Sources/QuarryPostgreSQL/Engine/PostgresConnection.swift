@@ -66,6 +66,20 @@ public final class PostgresConnection {
 
     deinit { pq.pointee.finish?(handle) }
 
+    /// Whether the session was ended on purpose (`close`): every later statement is refused.
+    package private(set) var isClosed = false
+
+    /// Ends the session with the server now (`.open` of another store): the socket is shut
+    /// down, so the server's backend ends at once, not when the last Lua value that holds
+    /// this store is collected (`deinit` then frees libpq's connection). libpq's connection
+    /// is kept until then, since a stream or a result may still hold it; nothing is sent on
+    /// it again (`send` and `reestablishIfLost` refuse).
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if let socket { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
     /// The server's version as a number (150018 for 15.18).
     public var serverVersion: Int { Int(pq.pointee.serverVersion?(handle) ?? 0) }
 
@@ -262,8 +276,14 @@ public final class PostgresConnection {
             }
             // The server's hint says what to do ("Use the REFRESH MATERIALIZED VIEW command."),
             // as psql shows it after the message.
-            let hint = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "H"))))
-            throw StoreError.postgres(sqlState: code, sql: sql, message: hint.map { "\(primary) (\($0))" } ?? primary)
+            // The server's detail says what in the value it refused ("Token "x" is
+            // invalid."), and its hint what to do ("Use the REFRESH MATERIALIZED VIEW
+            // command."), as psql shows them after the message.
+            let field = { (letter: UInt8) in Self.text(self.pq.pointee.resultErrorField?(result, Int32(letter))) }
+            let more = [field(UInt8(ascii: "D")), field(UInt8(ascii: "H"))].compactMap { $0 }
+            let message = more.isEmpty ? primary : "\(primary) (\(more.joined(separator: "; ")))"
+            let parameter = PostgresFailure.parameter(inContext: field(UInt8(ascii: "W")))
+            throw StoreError.engine(PostgresFailure(sqlState: code, sql: sql, said: message, parameter: parameter))
         }
     }
 
@@ -343,7 +363,7 @@ public final class PostgresConnection {
             rows.append(row)
         }
         let affected = known != nil ? nil : table.cmdTuples?(result).flatMap { Int(String(cString: $0)) }
-        return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
+        return PostgresResult(columns: columns, rows: rows, affectedRows: affected, types: types)
     }
 
     /// libpq's text as one line: its messages run over several ("...\n\tIs the server
@@ -367,6 +387,8 @@ public struct PostgresResult: Equatable {
     public let columns: [String]
     public let rows: [[Value]]
     public let affectedRows: Int?
+    /// Each column's type (its OID), by place.
+    public var types: [UInt32] = []
 }
 
 extension PostgresConnection {

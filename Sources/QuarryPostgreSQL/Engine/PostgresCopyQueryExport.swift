@@ -133,8 +133,8 @@ extension PostgresConnection {
             if days == .max || days == .min {
                 text(days == .max ? "infinity" : "-infinity")
             } else {
-                // Its midnight in UTC, as `PostgresValue.value` reads the day.
-                dateText(CopyRowReader.seconds(Int64(days) * 86_400_000_000))
+                // Its day, as `sql()` shows a `date` (`PostgresRows.datesAsText`).
+                text(PostgresValue.day(CopyRowReader.seconds(Int64(days) * 86_400_000_000)))
             }
         case .bytea, .text:
             // Lua gives both back as text, its bytes as they are.

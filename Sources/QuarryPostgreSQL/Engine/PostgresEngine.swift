@@ -41,9 +41,20 @@ package final class PostgresEngine: StoreEngine {
 
     /// Described by the server (its columns and parameters) inside a `READ ONLY`
     /// transaction, which it runs in too and which is rolled back after.
+    ///
+    /// A statement a person wrote (`sql()`, `export{ sql = }`) runs in the time zone the
+    /// server gives the role (the database's, the role's or the URL's `options`), as psql's
+    /// do: `date_trunc('day', t)` counts the days the person lives in. The session itself
+    /// stays in UTC, which every statement of Quarry's own is written for (its reads of
+    /// timestamps, a date's parts, writes to `timestamp` columns); the role's zone is taken
+    /// with `SET LOCAL`, which the server undoes when this transaction ends however it ends
+    /// (a refusal, Ctrl-C, a lost connection), so no statement of Quarry's can run in it.
+    /// Setting the zone around each of Quarry's own statements instead would leave a
+    /// statement forgotten (or a reconnection) in the person's zone.
     package func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
         try makeViews(readBy: sql)
         return try server.inReadOnlyTransaction {
+            try server.execute("SET LOCAL TimeZone TO DEFAULT")
             guard let description = try server.describe(sql) else { return try body(nil) }
             return try body(PostgresPreparedQuery(connection: server, description: description))
         }
@@ -83,6 +94,7 @@ package final class PostgresEngine: StoreEngine {
     /// commit just before `refresh()` is heard by it, not by the next one).
     package func synchronize() throws { _ = try server.execute("SELECT 1") }
 
-    /// The connection closes when released; the store's connection refuses reads from now.
-    package func close() {}
+    /// The server's session ends now (`PostgresConnection.close`): `.open` of another store
+    /// leaves no idle backend behind; the store's connection refuses reads from now.
+    package func close() { server.close() }
 }

@@ -9,11 +9,21 @@ package struct PostgresFailure: EngineFailure, Equatable {
     package var sql: String?
     /// The server's (or libpq's) words, unchanged.
     package var said: String
+    /// The statement's parameter whose value the server refused (`$3`), from the error's
+    /// context ("unnamed portal parameter $3 = '...'"): a save names its attribute.
+    package var parameter: Int?
 
-    package init(sqlState: String?, sql: String?, said: String) {
+    package init(sqlState: String?, sql: String?, said: String, parameter: Int? = nil) {
         self.sqlState = sqlState
         self.sql = sql
         self.said = said
+        self.parameter = parameter
+    }
+
+    /// The parameter a server error's context names (`... parameter $3 = '{x'`).
+    package static func parameter(inContext context: String?) -> Int? {
+        guard let context, let range = context.range(of: "parameter $") else { return nil }
+        return Int(context[range.upperBound...].prefix { $0.isNumber })
     }
 
     package var code: String? { sqlState }

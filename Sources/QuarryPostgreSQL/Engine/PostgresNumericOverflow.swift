@@ -16,12 +16,27 @@ package struct PostgresNumericOverflow: Error {
     /// `error` kept with what the statement wrote, when it is the overflow (a numeric's
     /// 22003, or a money column's, which the server refuses as a bigint out of range); else as it was.
     static func keeping(_ error: Error, entity: String, table: String, columns: [String], values: [Value]) -> Error {
+        // A value of another kind the server refused (invalid json, a date it cannot
+        // read): named by the attribute its parameter writes, the server's words and
+        // detail kept.
+        if case StoreError.engine(let failure as PostgresFailure) = error, let state = failure.sqlState, state.hasPrefix("22"),
+            state != "22003", let column = column(ofParameter: failure.parameter, columns: columns, values: values)
+        {
+            return StoreError.database(message: "\(entity).\(column): \(failure.message)")
+        }
         switch error {
         case StoreError.engine(let failure as PostgresFailure) where failure.sqlState == "22003": break
         case StoreError.database(let message) where message == PostgresConnection.bigintAdvice: break
         default: return error
         }
         return PostgresNumericOverflow(entity: entity, table: table, columns: columns, values: values, error: error as? StoreError ?? .closed)
+    }
+
+    /// The column parameter `$n` writes: a save's statement binds its columns' values
+    /// first, in order (an insert's row, an update's assignments), then its key's.
+    static func column(ofParameter n: Int?, columns: [String], values: [Value]) -> String? {
+        guard let n, n >= 1, n <= columns.count, n <= values.count else { return nil }
+        return columns[n - 1]
     }
 
     /// The refusal naming the column whose value does not fit, asked of the server's

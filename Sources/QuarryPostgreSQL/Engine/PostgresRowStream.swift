@@ -13,6 +13,8 @@ final class PostgresRowStream {
     /// The row read ahead to learn the columns before the first step.
     private var ahead: [Value]?
     private(set) var columns: [String] = []
+    /// Each column's type (its OID), by place, once a result has come.
+    private(set) var types: [UInt32] = []
 
     /// Sends `sql` (numbered `$1`...) with `arguments` and reads its first row.
     package init(_ server: PostgresConnection, sql: String, arguments: [Value]) throws {
@@ -51,9 +53,11 @@ final class PostgresRowStream {
         case PGRES_SINGLE_TUPLE:
             let read = try server.read(result, sql: sql, columns: columns.isEmpty ? nil : columns)
             columns = read.columns
+            types = read.types
             return read.rows.first
         case PGRES_TUPLES_OK:
-            columns = try server.read(result, sql: sql).columns
+            let read = try server.read(result, sql: sql)
+            (columns, types) = (read.columns, read.types)
             finish(cancelling: false)
             return nil
         default:

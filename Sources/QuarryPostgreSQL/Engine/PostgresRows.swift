@@ -62,17 +62,30 @@ final class PostgresRows: RowCursor {
         }
     }
 
-    /// Whether dates read as text (ISO 8601 in UTC), as a statement a person wrote shows
-    /// them (`sql()`), rather than as the seconds Quarry's own reads take.
+    /// Whether dates read as text (ISO 8601 in UTC, a `date` column's as its day), as a
+    /// statement a person wrote shows them (`sql()`), rather than as the seconds Quarry's
+    /// own reads take.
     var datesAsText = false
 
     private func raw(_ column: Int32) -> Value {
         guard let current, column >= 0, Int(column) < current.count else { return .null }
         let value = current[Int(column)]
         if datesAsText, case .date(let seconds) = value {
+            if isDay(column) { return .text(PostgresValue.day(seconds)) }
             return .text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
         }
         return value
+    }
+
+    /// Whether the column is of type `date`: a day, which reads as its midnight in UTC.
+    private func isDay(_ column: Int32) -> Bool {
+        let types: [UInt32]
+        switch try? rows() {
+        case .whole(let result): types = result.types
+        case .streamed(let stream): types = stream.types
+        case nil: return false
+        }
+        return Int(column) < types.count && types[Int(column)] == PostgresValue.TypeOID.date
     }
 
     package func type(_ column: Int32) -> CellType {
@@ -279,13 +292,32 @@ extension PostgresConnection {
     /// holds no statement.
     package func describe(_ sql: String) throws -> PostgresDescription? {
         let text = sql.contains("$1") ? sql : PostgreSQLDialect.numbered(sql)
-        switch try prepareUnnamed(text) {
+        let prepared: Prepared?
+        do { prepared = try prepareUnnamed(text) } catch StoreError.engine(let failure as PostgresFailure)
+            where text != sql && Self.namesParameter(failure.said)
+        {
+            // The server speaks of a `$1` the person never typed: a `?` of theirs (jsonb's
+            // `?`, `?|`, `?&`) was taken as a placeholder.
+            throw StoreError.postgres(
+                sqlState: failure.sqlState, sql: failure.sql,
+                message: failure.said
+                    + " (each ? outside quotes was taken as a placeholder, $1, $2, ...: for jsonb's ? operators write "
+                    + "jsonb_exists(doc, 'key'), jsonb_exists_any or jsonb_exists_all, or number the parameters $1, $2 yourself, "
+                    + "which keeps every ? as written)")
+        }
+        switch prepared {
         case .none: return nil
         case .statement(let columns, let parameters):
             return PostgresDescription(sql: text, columns: columns, parameters: parameters, isFollowedByAnother: false)
         case .several:
             return PostgresDescription(sql: text, columns: [], parameters: 0, isFollowedByAnother: true)
         }
+    }
+
+    /// Whether the server's words name a parameter (`$1`).
+    static func namesParameter(_ said: String) -> Bool {
+        guard let dollar = said.firstIndex(of: "$") else { return false }
+        return said[said.index(after: dollar)...].first?.isNumber == true
     }
 
     /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`, its

@@ -10,6 +10,17 @@ import QuarryStore
 public struct PostgresURL: Equatable {
     /// What libpq connects with.
     public let connectionString: String
+
+    /// The same, with `fallback_application_name=quarry`: the server (`pg_stat_activity`,
+    /// its log) names Quarry's backends, unless the URL (`application_name=...`) or
+    /// `PGAPPNAME` names another, which libpq then takes instead, as it does for psql.
+    public var connectingString: String {
+        guard !connectionString.contains("fallback_application_name") else { return connectionString }
+        if connectionString.hasPrefix("postgres") {
+            return connectionString + (connectionString.contains("?") ? "&" : "?") + "fallback_application_name=quarry"
+        }
+        return connectionString + " fallback_application_name=quarry"
+    }
     public let schema: String
     public let installsTriggers: Bool
     /// The URL without its password, for messages and the prompt.

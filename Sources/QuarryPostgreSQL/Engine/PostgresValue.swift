@@ -63,6 +63,14 @@ package enum PostgresValue {
             t.second % 60, t.micro) + era
     }
 
+    /// A `date` as the server writes it with DateStyle ISO (`2013-01-01`, `0044-03-15 BC`):
+    /// how a statement a person wrote shows a day, as psql does, not as a midnight.
+    package static func day(_ seconds: Double) -> String {
+        let t = parts(seconds)
+        let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
+        return String(format: "%04d-%02d-%02d", shown, t.month, t.day) + era
+    }
+
     /// The same text appended as bytes, without a `String` for the years 1 to 9999 (an
     /// import writes one per date cell).
     package static func appendTimestamp(_ seconds: Double, to out: inout [UInt8]) {

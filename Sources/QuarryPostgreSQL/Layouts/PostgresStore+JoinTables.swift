@@ -29,28 +29,35 @@ extension PostgresStore {
     /// that joins nothing is named in a note with the reason.
     /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
     /// keys; left out when they are not both entities).
+    /// Returns the tables without a key that are no join table: each is read as a view is
+    /// (`mapKeylessTables`).
     func mapJoinTables(
         _ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, session: StoreSession
-    ) {
+    ) -> [String] {
+        var keyless: [String] = []
         for (table, keyed) in leftOut {
             // A table with no key whose pair would be read only (a time it requires): the
             // pair, to read; its rows are no objects.
             guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }),
                 shape.required.isEmpty || !keyed
             else {
-                session.openingNotes.append(
-                    keyed
-                        ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
-                        : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out"
-                )
+                if keyed {
+                    session.leaveOut(
+                        table,
+                        because: "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
+                    )
+                } else {
+                    keyless.append(table)
+                }
                 continue
             }
             do {
                 try mapJoinTable(shape, catalog: catalog, session: session)
             } catch {
-                session.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
+                session.leaveOut(table, because: "\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
             }
         }
+        return keyless
     }
 
     /// The read-only pairs of keyed tables of a join table's shape but for times they

@@ -72,13 +72,13 @@ extension PostgresStore {
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
                     do {
                         if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), session: session) {
-                            session.openingNotes.append("\(table) is left out: \(reason)")
+                            session.leaveOut(table, because: "\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
                             if shape?.required.isEmpty == false { readOnlyPairs.append(table) }
                         }
                     } catch {
-                        session.openingNotes.append("\(table) is left out: \(error)")
+                        session.leaveOut(table, because: "\(table) is left out: \(error)")
                     }
                 }
                 continue
@@ -102,7 +102,7 @@ extension PostgresStore {
             if let keyed = self.keyedTables[key.parent] { return Set(named) == Set(keyed) && named.count == keyed.count }
             return named == [session.mapped(entity).keyColumn]
         }
-        mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, session: session)
+        let keyless = mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, session: session)
         mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, session: session)
         // A join table with its own integer key (`id serial`) is an entity, and gives its
         // pair too, as in a SQLite file; unless another table names it.
@@ -112,12 +112,44 @@ extension PostgresStore {
         rememberReferencingKeys(of: addedSet, catalog: catalog, session: session)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
-            session.openingNotes.append(
-                "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
+            session.leaveOut(
+                children,
+                because:
+                    "\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own"
             )
         }
-        // Views' columns came with the tables' (`mapViews`).
+        // Views' columns came with the tables' (`mapViews`); a table without a key is
+        // read as a view is, by its rows' places.
         try mapViews(catalog, session: session)
+        mapKeylessTables(keyless, catalog: catalog, session: session)
+    }
+
+    /// A table made in the schema after the open (by psql, say), asked for by name: read
+    /// from the catalog and mapped as the open maps a table (by its integer key, by a
+    /// number made from another key, or read only by its rows' places), with its foreign
+    /// keys to entities. So an import into it loads its rows rather than trying to make
+    /// it again ("a table of that name already exists").
+    package func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool {
+        guard session.managedObjectModel.entitiesByName[name] == nil, try readTableNames(session).contains(name) else { return false }
+        let catalog = try readCatalog(session)
+        guard let relation = catalog.relations[name], !relation.columns.isEmpty else { return false }
+        let engine = PostgresForeignSchema(schema: schema)
+        switch ForeignSchema.rowKey(of: relation, engine: engine) {
+        case .integerKey(let key):
+            var storage = EntityStorage(layout: .serverTable, relation: name, keyColumn: key)
+            storage.schema = schema
+            session.remember(Self.tableEntity(relation, keys: [key], storage: &storage), storage: storage)
+        case .numbered:
+            if let reason = try mapKeyedTable(relation, taken: Set(catalog.relations.keys), session: session) {
+                throw StoreError.database(message: "\(name) cannot be read: \(reason)")
+            }
+        case .unkeyed:
+            mapKeylessTables([name], catalog: catalog, session: session)
+        }
+        guard session.managedObjectModel.entitiesByName[name] != nil else { return false }
+        try catalog.addForeignKeys(of: [name], isParent: { session.managedObjectModel.entitiesByName[$0] != nil }, in: session)
+        hasTriggers = try triggersCoverEveryTable(session)
+        return true
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

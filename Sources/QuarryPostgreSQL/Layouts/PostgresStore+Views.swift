@@ -18,7 +18,31 @@ extension PostgresStore {
             do {
                 try mapView(view, taken: Set(catalog.relations.keys), keyed: keyed, session: session)
             } catch {
-                session.openingNotes.append("\(view.name) is left out: \(error)")
+                session.leaveOut(view.name, because: "\(view.name) is left out: \(error)")
+            }
+        }
+    }
+
+    /// Tables without a primary key (nycflights13's `weather`), read only as a view is, an
+    /// object per row known by its place in the table (no column or set of columns is
+    /// known to tell its rows apart): a save of one is refused, as of a view's. The place
+    /// is the order the server reads the table in, which an update or VACUUM of the
+    /// table may change: an object held across another program's write may then read
+    /// another row, as a view's does.
+    func mapKeylessTables(_ tables: [String], catalog: ForeignSchema, session: StoreSession) {
+        for table in tables where session.managedObjectModel.entitiesByName[table] == nil {
+            guard let relation = catalog.relations[table], !relation.columns.isEmpty else {
+                session.leaveOut(table, because: "\(table) has no columns, and no primary key: left out")
+                continue
+            }
+            do {
+                try mapView(relation, taken: Set(catalog.relations.keys), keyed: [], session: session)
+            } catch {
+                session.leaveOut(table, because: "\(table) has no primary key, and cannot be read as a view is: \(error)")
+                continue
+            }
+            if session.managedObjectModel.entitiesByName[table] == nil {
+                session.leaveOut(table, because: "\(table) has no primary key, and cannot be read by its rows' places: left out")
             }
         }
     }

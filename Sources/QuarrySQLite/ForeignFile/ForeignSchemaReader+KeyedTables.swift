@@ -27,7 +27,7 @@ extension ForeignSchemaReader {
         let (table, keys) = (relation.name, relation.primaryKey)
         let lowered = Set(relation.columns.map { $0.name.lowercased() })
         guard let place = ["_row", "_row_", "_key_row"].first(where: { !lowered.contains($0) }) else {
-            session.openingNotes.append("\(table) is left out: its columns take every name Quarry would give its rows' numbers")
+            session.leaveOut(table, because: "\(table) is left out: its columns take every name Quarry would give its rows' numbers")
             return nil
         }
         let real = "main." + quoteIdentifier(table)

@@ -116,7 +116,7 @@ struct ForeignSchemaReader {
         do {
             return try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(quoteIdentifier(relation)))")
         } catch {
-            session.openingNotes.append("\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+            session.leaveOut(relation, because: "\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
             return nil
         }
     }

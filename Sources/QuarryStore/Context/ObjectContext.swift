@@ -158,8 +158,12 @@ public final class ObjectContext {
 
     public var entities: [EntityDescription] { managedObjectModel.entities }
 
+    /// The store's relations that are no entities, by name: why each is left out.
+    package var leftOut: [String: String] = [:]
+
     public func entity(named name: String) throws -> EntityDescription {
         if let entity = managedObjectModel.entitiesByName[name] { return entity }
+        if let why = leftOut[name] { throw StoreError.database(message: "unknown entity '\(name)': \(why)") }
         throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: managedObjectModel.entityOrder))
     }
 

@@ -13,6 +13,8 @@ struct CSVImport {
     package let open: () throws -> ByteSource
     /// How many records the types are inferred from before inserting starts.
     var sampleRows = 20_000
+    /// The fields read as nil.
+    var nulls = NullTexts.standard
 
     func table() throws -> ImportTable {
         let reader = CSVReader(source: try open())
@@ -41,6 +43,7 @@ struct CSVImport {
         let quotesEverything = reader.fields.indices.allSatisfy { i in reader.withField(i) { _, quoted in quoted } }
         var column = ColumnType()
         column.quotedIsText = !quotesEverything
+        column.nulls = nulls
         var types = Array(repeating: column, count: columns.count)
         var count = 0
         var complete = false
@@ -57,6 +60,7 @@ struct CSVImport {
         }
         let path = self.path
         let open = self.open
+        let nulls = self.nulls
         let width = columns.count
         let progress = ReadProgress()
         return ImportTable(
@@ -64,7 +68,7 @@ struct CSVImport {
             produce: { check, attributes, fixed, pipeline in
                 try Self.produce(
                     reader: CSVReader(source: try open()), width: width, check: check, attributes: attributes,
-                    fixed: fixed, pipeline: pipeline, path: path)
+                    fixed: fixed, pipeline: pipeline, path: path, nulls: nulls)
             }
         ) { check, body in
             let reader = CSVReader(source: try open())
@@ -88,7 +92,9 @@ struct CSVImport {
                     }
                 }
                 try body(line) { i, attribute in
-                    try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line, column: i + 1) }
+                    try reader.withField(i) { b, quoted in
+                        try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line, column: i + 1, nulls: nulls)
+                    }
                 }
             }
         }
@@ -104,7 +110,7 @@ struct CSVImport {
     /// widened, or the cell converted and refused), so both give the same rows and errors.
     static func produce(
         reader: CSVReader, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
-        fixed: [Value], pipeline: ImportPipeline, path: String
+        fixed: [Value], pipeline: ImportPipeline, path: String, nulls: NullTexts
     ) throws {
         _ = try reader.next()
         var types = check
@@ -139,7 +145,7 @@ struct CSVImport {
                 // Text fits a column the sample saw only nil in no more than any other value.
                 let textFits = types.map { $0[i].sawValue || $0[i].declared != nil } ?? true
                 fast = reader.withField(i) { b, quoted in
-                    if ColumnType.isNil(b, quoted: quoted) {
+                    if nulls.contains(b, quoted: quoted) {
                         guard optional[i] else { return false }
                         current.putNull()
                         return true
@@ -192,7 +198,7 @@ struct CSVImport {
                 current.beginRow(line: line)
                 for i in 0..<width {
                     let value = try reader.withField(i) { b, quoted in
-                        try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line, column: i + 1)
+                        try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line, column: i + 1, nulls: nulls)
                     }
                     if value.isNull, !attributes[i].isOptional {
                         throw StoreError.importFailed(
@@ -234,9 +240,9 @@ struct CSVImport {
 
     package static func value(
         _ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
-        path: String, line: Int, column: Int
+        path: String, line: Int, column: Int, nulls: NullTexts
     ) throws -> Value {
-        if ColumnType.isNil(b, quoted: quoted) { return .null }
+        if nulls.contains(b, quoted: quoted) { return .null }
         let field = ErrorDetail<ImportField?>.column(column, attribute.name)
         func fail() -> StoreError {
             let text = String(decoding: b.prefix(40), as: UTF8.self)

@@ -30,6 +30,9 @@ package final class ImportPipeline {
     /// What the parser throws when `take` finds the inserting side gone; nobody hears it.
     struct Stopped: Error {}
 
+    /// Where the nil cells of each batch sent are counted.
+    var tally: NilTally?
+
     init(path: String, width: Int, rowsPerBatch: Int, slots: Int) {
         self.path = path
         free = (0..<slots).map { _ in CellBatch(width: width, capacity: rowsPerBatch) }
@@ -86,6 +89,7 @@ package final class ImportPipeline {
     func send(_ batch: CellBatch) {
         condition.lock()
         defer { condition.unlock() }
+        tally?.add(batch)
         full.append(batch)
         condition.broadcast()
     }

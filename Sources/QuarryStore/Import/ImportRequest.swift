@@ -1,3 +1,4 @@
+import CQuarryRows
 import Foundation
 import QuarryModel
 
@@ -5,6 +6,16 @@ import QuarryModel
 public struct ImportSummary: Equatable, Sendable {
     public var rows: Int
     public var createdEntity: Bool
+    /// Whether the entity was a table another program made since the open, read now.
+    public var foundEntity = false
+    /// How many cells of each column became nil (a field in `nulls`, a JSON null), by
+    /// column in the file's order; columns with none left out.
+    public var nilCells: [NilCells] = []
+
+    public struct NilCells: Equatable, Sendable {
+        public var column: String
+        public var count: Int
+    }
 }
 
 /// An import of a CSV file (header row, RFC 4180) or a JSON array of objects into an
@@ -16,11 +27,16 @@ public struct ImportRequest {
     public var entityName: String
     /// Some columns' types instead of inferred ones (a new entity only).
     public var types: [String: AttributeType]
+    /// The unquoted fields of a CSV file read as nil (`nulls = { "", "NA" }`, the default).
+    public var nulls: [String]
+    /// The cells each column's import made nil, counted as batches leave the parser.
+    let nilTally = NilTally()
 
-    public init(_ path: String, into entityName: String, types: [String: AttributeType] = [:]) {
+    public init(_ path: String, into entityName: String, types: [String: AttributeType] = [:], nulls: [String] = ["", "NA"]) {
         self.path = path
         self.entityName = entityName
         self.types = types
+        self.nulls = nulls
     }
 
     /// Imports the file into `entityName`,
@@ -37,6 +53,13 @@ public struct ImportRequest {
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
+        // A table another program made since the open (psql's CREATE TABLE) is read now,
+        // and the rows go into it.
+        var found = false
+        if context.managedObjectModel.entitiesByName[entityName] == nil, try context.store.adoptNewRelation(entityName, session: context.session) {
+            found = true
+            context.bumpGeneration()
+        }
         // A store whose entities are another program's model takes no new one: refused
         // before the file is read, and nothing is written.
         if let known = context.managedObjectModel.entitiesByName[entityName] {
@@ -51,7 +74,7 @@ public struct ImportRequest {
         var table =
             readsJSON
             ? try JSONImport(path: path, open: open).table()
-            : try CSVImport(path: path, open: open).table()
+            : try CSVImport(path: path, open: open, nulls: NullTexts(nulls)).table()
         table.progress.size = size
         // A column the engine computes (a generated one) is refused in the words a save uses.
         if context.managedObjectModel.entitiesByName[entityName] != nil {
@@ -67,7 +90,9 @@ public struct ImportRequest {
         var check: [ColumnType]? = table.count == nil && context.managedObjectModel.entitiesByName[entityName] == nil ? table.types : nil
         while true {
             do {
-                return try load(table, check: check, in: context, progress: progress)
+                var summary = try load(table, check: check, in: context, progress: progress)
+                summary.foundEntity = found
+                return summary
             } catch let restart as ImportRestart {
                 table.types = restart.types
                 check = restart.types
@@ -167,7 +192,10 @@ public struct ImportRequest {
             creating: existing == nil, session: context.session, progress: progress)
         progress?(rows, rows)
         if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
-        return ImportSummary(rows: rows, createdEntity: existing == nil)
+        let nils = zip(table.columns, nilTally.counts).compactMap { column, count in
+            count > 0 ? ImportSummary.NilCells(column: column, count: count) : nil
+        }
+        return ImportSummary(rows: rows, createdEntity: existing == nil, nilCells: nils)
     }
 
     /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows
@@ -177,6 +205,9 @@ public struct ImportRequest {
         rowsPerBatch: Int
     ) throws -> ImportPipeline {
         let pipeline = ImportPipeline(path: path, width: attributes.count + fixed.count, rowsPerBatch: rowsPerBatch, slots: 4)
+        // Counted anew by each try (a widening starts the import again).
+        nilTally.start(columns: attributes.count)
+        pipeline.tally = nilTally
         let produce = table.produce
         try pipeline.start { pipeline in try produce(check, attributes, fixed, pipeline) }
         return pipeline
@@ -193,5 +224,24 @@ public struct ImportRequest {
         table.progress.bytesRead = batch.bytesRead
         if rows / 10_000 != before / 10_000 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
         pipeline.recycle(batch)
+    }
+}
+
+/// The cells of each column an import made nil: counted by the parser thread as it hands
+/// each batch over (`ImportPipeline.send`), under the pipeline's lock, and read when the
+/// import is done, whichever store's path inserted the batches.
+final class NilTally: @unchecked Sendable {
+    private(set) var counts: [Int] = []
+
+    func start(columns: Int) { counts = Array(repeating: 0, count: columns) }
+
+    func add(_ batch: CellBatch) {
+        let columns = counts.count
+        guard columns > 0 else { return }
+        let null = UInt8(QUARRY_IMPORT_NULL)
+        for row in 0..<batch.rows {
+            let first = row * batch.width
+            for column in 0..<columns where batch.kinds[first + column] == null { counts[column] += 1 }
+        }
     }
 }

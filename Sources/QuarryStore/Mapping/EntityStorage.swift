@@ -27,6 +27,7 @@ public struct EntityStorage: Equatable, Sendable {
         var dayColumns: Set<String> = []
         var generated: Set<String> = []
         var keysToGive: [String] = []
+        var primaryKey: [String] = []
         var clockDefaults: [String: String] = [:]
         var engineDefaults: Set<String> = []
         var setDefaults: [String: String] = [:]
@@ -217,6 +218,12 @@ public struct EntityStorage: Equatable, Sendable {
     public var keysToGive: [String] {
         get { box.value.keysToGive }
         _modify { yield &fields.keysToGive }
+    }
+    /// Another program's table's primary key (or the unique key standing for it), its
+    /// columns in key order: what `Entity:get(value)` looks a row up by.
+    public var primaryKey: [String] {
+        get { box.value.primaryKey }
+        _modify { yield &fields.primaryKey }
     }
     /// Columns whose default is a clock SQLite reads at each insert (`CURRENT_TIMESTAMP`),
     /// by attribute: a new object reads it when made (`ForeignColumnDefault`).

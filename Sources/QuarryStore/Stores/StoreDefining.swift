@@ -42,6 +42,11 @@ package protocol StoreDefining: AnyObject {
     /// file's stores by its rows' layout (`keepsQuarryLayout`), the server's by what it
     /// made.
     func keepsDeclaration(of name: String) -> Bool
+    /// Reads the relation `name` that another program made after the open (psql's
+    /// `CREATE TABLE`), now asked for by name (an import into it), as the open would
+    /// have read it: whether it now is an entity. False where nothing else makes tables
+    /// while a store is open, or no such relation exists.
+    func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool
 }
 
 /// What most stores answer alike.
@@ -51,4 +56,6 @@ extension StoreDefining {
     }
     /// Only another program's file reads a join table's shape from what `relate()` made.
     package func didRelate(_ table: String, in session: StoreSession) {}
+    /// A file's tables made by another program are read at its next open.
+    package func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool { false }
 }

@@ -69,6 +69,14 @@ package final class StoreSession {
         get { context.openingNotes }
         _modify { yield &context.openingNotes }
     }
+    /// Says that the store's relation `name` is no entity, and why (`note`, also said at
+    /// open): `unknown entity` names it when the name is asked for.
+    package func leaveOut(_ name: String, because note: String) { leaveOut([name], because: note) }
+    /// The same for several relations one note names.
+    package func leaveOut(_ names: [String], because note: String) {
+        context.openingNotes.append(note)
+        for name in names { context.leftOut[name] = note }
+    }
     /// Notes of what writes kept other than given, said once each.
     package var writeNotes: WriteNotes {
         get { context.writeNotes }

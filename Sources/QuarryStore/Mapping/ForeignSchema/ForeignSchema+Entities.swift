@@ -59,6 +59,7 @@ extension ForeignSchema {
             }
         }
         storage.keysToGive.append(contentsOf: keysToGive(columns, among: identity.toGive))
+        storage.primaryKey = relation.primaryKey
         storage.generated.formUnion(relation.generatedColumns.intersection(columns.map(\.name)))
         storage.numericDates.merge(engine.numericDates(of: storage, among: attributes)) { _, found in found }
         return (EntityDescription(name: relation.name, attributes: attributes), storage)
