@@ -139,6 +139,8 @@ struct Binder {
     private func convertedComparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
         var lhs = try operand(c.lhs, entity)
         var rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity)
+        try refuseRelationshipConstant(lhs, c.lhs, against: c.rhs, c.op)
+        try refuseRelationshipConstant(rhs, c.rhs, against: c.lhs, c.op)
         if case .list = lhs { throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
         if case .list = rhs, c.op != .in, c.op != .between {
             throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
