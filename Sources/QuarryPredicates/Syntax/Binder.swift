@@ -388,10 +388,7 @@ struct Binder {
 
     func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
         guard let relationship = entity.relationship(named: name) else {
-            if entity.attribute(named: name) != nil {
-                throw PredicateError(
-                    .invalidUse, "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
-            }
+            if entity.attribute(named: name) != nil { throw attributeNotRelationship(name, entity, path: path) }
             throw unknown(path, entity, name)
         }
         guard let context, let storage = context.storage(of: relationship, in: entity.name),
@@ -415,6 +412,16 @@ struct Binder {
 
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
+        // A column that names rows of another table the file declares no key for: the way
+        // is relate(), not the column (`dashboard_id`) that the name resembles.
+        if let relate = relateSuggestion(for: name, on: entity) {
+            return PredicateError(
+                .unknownKey, "unknown \(subject) on entity \(entity.name); no relationship '\(name)' is declared: \(relate) makes it",
+                column: path.column)
+        }
+        if entity.attribute(named: name) == nil, let join = joinSuggestion(for: name, on: entity, path: path) {
+            return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name); \(join)", column: path.column)
+        }
         return PredicateError(
             .unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
             suggestion: closestMatch(to: name, in: entity.keyNames))
