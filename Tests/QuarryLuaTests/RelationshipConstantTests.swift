@@ -61,6 +61,11 @@ import Testing
             "'habit_rel' is a relationship to habit: it compares with an object (%@) or nil, not a string; compare one of its attributes, such as habit_rel.name"
         ),
         (
+            "items", "ANY itemDatas.value == 'arXiv Fulltext PDF'",
+            "'itemDatas.value' is a relationship to itemDataValues: it compares with an object (%@) or nil; compare one of its attributes, such as ANY itemDatas.value.value"
+        ),
+        ("items", "ANY creators == 'Togelius'", "ANY creators compares objects; compare one of their keys instead, as creators.firstName"),
+        (
             "rep", "habit_rel == 1",
             "'habit_rel' is a relationship to habit: it compares with an object (%@) or nil, not an integer; compare one of its attributes, such as habit_rel.id"
         )
@@ -102,6 +107,10 @@ import Testing
         try expectCountsAgreeWithSQLite(
             h, path, table: "items",
             [
+                (
+                    "ANY itemDatas.value.value == 'arXiv Fulltext PDF'",
+                    "itemID IN (SELECT itemID FROM itemData NATURAL JOIN itemDataValues WHERE value = 'arXiv Fulltext PDF')"
+                ),
                 (
                     "ANY creators.lastName CONTAINS 'Togelius'",
                     "itemID IN (SELECT itemID FROM itemCreators NATURAL JOIN creators WHERE lastName GLOB '*Togelius*')"

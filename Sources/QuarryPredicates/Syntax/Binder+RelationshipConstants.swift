@@ -19,7 +19,25 @@ extension Binder {
         // A path that ends at a to-one: one step for each name written.
         guard case .path(let steps, _) = side, steps.count == path.components.count, let last = steps.last, !last.relationship.isToMany
         else { return }
+        if let quantifiedPrefix {
+            // `ANY itemDatas.value == 'x'`: the member's relationship, named with its path.
+            let written = String(quantifiedPrefix.drop(while: { $0 != " " }).dropFirst()) + "." + path.string
+            let paths = attributePaths(written, last.destination, for: value)
+            let such = paths.first.map { "; compare one of its attributes, such as \(quantifiedPrefix.prefix(while: { $0 != " " })) \($0)" } ?? ""
+            throw PredicateError(
+                .typeMismatch, "'\(written)' is a relationship to \(last.destination.name): it compares with an object (%@) or nil\(such)",
+                column: path.column)
+        }
         throw relationshipConstantError(path.string, last.destination, value: value, op: op, column: path.column)
+    }
+
+    /// `ANY creators == 'x'`: a key of the members to compare instead, of the constant's
+    /// kind when the other side is one (`creators.lastName`), else `name`.
+    func memberKey(_ written: String, _ destination: EntityDescription, against other: Expression) -> String {
+        guard let value = Self.constantValue(other), let path = attributePaths(written, destination, for: value).first else {
+            return "\(written).name"
+        }
+        return path
     }
 
     /// `creators CONTAINS 'x'`, `'x' IN creators`: membership of a constant in a to-many.

@@ -10,6 +10,9 @@ struct Binder {
     /// start with `prefix` (the path through the to-many) are the member's, read from
     /// `member` without it; any other is the object's own, read from `outer`.
     var quantifiedSide: (prefix: [String], member: EntityDescription, outer: EntityDescription)?
+    /// While a quantified comparison's rest is bound (`value == 'x'` of `ANY itemDatas.value
+    /// == 'x'`): the quantifier and the path before it, as written, for messages.
+    var quantifiedPrefix: String?
 
     init(context: ObjectContext?) { self.context = context }
 
@@ -45,7 +48,7 @@ struct Binder {
                 guard !rest.isEmpty else {
                     throw PredicateError(
                         .invalidUse,
-                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name",
+                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(memberKey(path.string, current, against: c.rhs))",
                         column: path.column)
                 }
                 // A second to-many step (`ANY chats.handles.id`): refused, as Core Data's
@@ -67,7 +70,10 @@ struct Binder {
                 // The quantifier ranges over the left side only: the right side is read
                 // from the object itself (`ANY reports.hireDate < hireDate`), as Foundation
                 // evaluates both expressions of a comparison against the object.
-                return .quantified(quantifier, path: steps, inner: try comparison(inner, current, outer: entity))
+                // A refusal inside names the path as written, quantifier and all.
+                var scoped = self
+                scoped.quantifiedPrefix = "\(c.modifier.rawValue) " + path.components[...i].joined(separator: ".")
+                return .quantified(quantifier, path: steps, inner: try scoped.comparison(inner, current, outer: entity))
             }
         }
         throw PredicateError(.invalidUse, "\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
