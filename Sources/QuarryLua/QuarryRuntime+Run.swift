@@ -105,6 +105,7 @@ extension QuarryRuntime {
         }
         quarry_pop(state, 1)
         if thrown == nil, let suggestion = entitySuggestion(for: message) { message += " (did you mean '\(suggestion)'?)" }
+        if thrown == nil, let hint = relationshipHint(for: message) { message += hint }
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback, error: thrown)
     }
@@ -390,5 +391,21 @@ extension QuarryRuntime {
         let entities = openedContext?.entities.map(\.name) ?? []
         guard let match = closestMatch(to: name, in: entities), match != name else { return nil }
         return match
+    }
+
+    /// For Lua's "attempt to index a number value (field 'habit')": where `habit` is a
+    /// column that keeps a to-one relationship of another name (a column named as its
+    /// target keeps `habit_rel`), the relationship, which is what `o.habit.name` meant.
+    /// The column reads as its number, as it must; only the message learns the name.
+    func relationshipHint(for message: String) -> String? {
+        let prefix = "attempt to index a number value (field '"
+        guard message.hasSuffix("')"), let start = message.range(of: prefix, options: .backwards)
+        else { return nil }
+        let column = String(message[start.upperBound...].dropLast(2))
+        for entity in openedContext?.entities ?? [] {
+            guard let kept = entity.toOneRelationships.first(where: { $0.linkColumns == [column] && $0.name != column }) else { continue }
+            return "; '\(column)' of \(entity.name) is the column, its relationship is '\(kept.name)' (o.\(kept.name))"
+        }
+        return nil
     }
 }

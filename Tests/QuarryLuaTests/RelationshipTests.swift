@@ -255,6 +255,9 @@ import Testing
             assert(count("Item", "owner == %@", fresh) == 1, "pending link to an unsaved object")
             """#)
         #expect(h.error(#"count("Item", "owner == %@", Item:first())"#).contains("'owner' holds Person objects, not Item"))
-        #expect(h.error(#"count("Item", "owner == 'Ann'")"#).contains("a relationship compares with an object"))
+        #expect(
+            h.error(#"count("Item", "owner == 'Ann'")"#).contains(
+                "'owner' is a relationship to Person: it compares with an object (%@) or nil, not a string; compare one of its attributes, such as owner.name"
+            ))
     }
 }

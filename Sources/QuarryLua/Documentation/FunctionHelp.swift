@@ -113,9 +113,9 @@ public struct FunctionHelp {
             summary: "Writes results, or a read-only query's rows as they come, to a file; returns the count.",
             example: #"local f = os.tmpname() .. ".csv"; export(fetch("Item", "n > 1"), f); os.remove(f)"#),
         FunctionHelp(
-            name: "relate", usage: #"relate("Entity", "column", "Destination", "column" [, "name"])"#,
+            name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,
             summary:
-                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named.",
+                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named; returns both names. The destination's columns must name one row (its key, or values each in one row): lists of columns for a key of several.",
             example: #"entity "Owner" { title = "string" }; relate("Item", "title", "Owner", "title")"#),
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,

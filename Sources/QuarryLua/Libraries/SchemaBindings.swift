@@ -41,13 +41,28 @@ enum SchemaBindings {
             if let handle = swiftObject(call.state, i, kind: .entity, as: EntityHandle.self) { return handle.name }
             return try call.string(i)
         }
+        // A column, or a list of them for a key of several (`{ "player", "inv_id" }`).
+        func columns(_ i: Int32) throws -> [String] {
+            guard call.type(i) == LUA_TTABLE else { return [try call.string(i)] }
+            let names = try LuaTable.array(call.state, i) { k in
+                guard lua_type(call.state, -1) == LUA_TSTRING else { throw call.argumentError(i, "column \(k) must be a string") }
+                return luaString(call.state, -1)
+            }
+            if names.isEmpty { throw call.argumentError(i, "a list of columns needs at least one") }
+            return names
+        }
         let relationship: RelationshipDescription
         // Under --safe a declaration lasts the session: no sidecar file is written.
         relationship = try runtime.context.relate(
-            try name(1), try call.string(2), try name(3), try call.string(4),
+            try name(1), try columns(2), try name(3), try columns(4),
             name: try call.optionalString(5), inverse: try call.optionalString(6),
             keep: !runtime.isSandboxed)
-        return call.push(relationship.name)
+        // Both names it made: the to-one, and its inverse on the destination, which
+        // would otherwise be guessed or read from .schema.
+        _ = call.push(relationship.name)
+        guard let inverse = relationship.inverse else { return 1 }
+        _ = call.push(inverse)
+        return 2
     }
 
     /// format("Entity", "column" [, "format" [, { never = 0 }]]): declares how a column of

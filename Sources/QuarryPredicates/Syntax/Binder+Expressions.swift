@@ -180,6 +180,9 @@ extension Binder {
             let steps = toManySteps(path, entity)
         else { return nil }
         if case .aggregate = element { return nil }
+        if steps.count == path.components.count, let last = steps.last {
+            try refuseMemberConstant(path, last.destination, element, c.op)
+        }
         // A path that ends at the relationship compares members by identity.
         let components = steps.count == path.components.count ? path.components + ["SELF"] : path.components
         let rewritten = Comparison(

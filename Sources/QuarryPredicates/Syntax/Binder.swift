@@ -10,6 +10,9 @@ struct Binder {
     /// start with `prefix` (the path through the to-many) are the member's, read from
     /// `member` without it; any other is the object's own, read from `outer`.
     var quantifiedSide: (prefix: [String], member: EntityDescription, outer: EntityDescription)?
+    /// While a quantified comparison's rest is bound (`value == 'x'` of `ANY itemDatas.value
+    /// == 'x'`): the quantifier and the path before it, as written, for messages.
+    var quantifiedPrefix: String?
 
     init(context: ObjectContext?) { self.context = context }
 
@@ -45,7 +48,7 @@ struct Binder {
                 guard !rest.isEmpty else {
                     throw PredicateError(
                         .invalidUse,
-                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name",
+                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(memberKey(path.string, current, against: c.rhs))",
                         column: path.column)
                 }
                 // A second to-many step (`ANY chats.handles.id`): refused, as Core Data's
@@ -67,7 +70,10 @@ struct Binder {
                 // The quantifier ranges over the left side only: the right side is read
                 // from the object itself (`ANY reports.hireDate < hireDate`), as Foundation
                 // evaluates both expressions of a comparison against the object.
-                return .quantified(quantifier, path: steps, inner: try comparison(inner, current, outer: entity))
+                // A refusal inside names the path as written, quantifier and all.
+                var scoped = self
+                scoped.quantifiedPrefix = "\(c.modifier.rawValue) " + path.components[...i].joined(separator: ".")
+                return .quantified(quantifier, path: steps, inner: try scoped.comparison(inner, current, outer: entity))
             }
         }
         throw PredicateError(.invalidUse, "\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
@@ -139,6 +145,8 @@ struct Binder {
     private func convertedComparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
         var lhs = try operand(c.lhs, entity)
         var rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity)
+        try refuseRelationshipConstant(lhs, c.lhs, against: c.rhs, c.op)
+        try refuseRelationshipConstant(rhs, c.rhs, against: c.lhs, c.op)
         if case .list = lhs { throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
         if case .list = rhs, c.op != .in, c.op != .between {
             throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
@@ -386,10 +394,7 @@ struct Binder {
 
     func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
         guard let relationship = entity.relationship(named: name) else {
-            if entity.attribute(named: name) != nil {
-                throw PredicateError(
-                    .invalidUse, "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
-            }
+            if entity.attribute(named: name) != nil { throw attributeNotRelationship(name, entity, path: path) }
             throw unknown(path, entity, name)
         }
         guard let context, let storage = context.storage(of: relationship, in: entity.name),
@@ -413,6 +418,16 @@ struct Binder {
 
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
+        // A column that names rows of another table the file declares no key for: the way
+        // is relate(), not the column (`dashboard_id`) that the name resembles.
+        if let relate = relateSuggestion(for: name, on: entity) {
+            return PredicateError(
+                .unknownKey, "unknown \(subject) on entity \(entity.name); no relationship '\(name)' is declared: \(relate) makes it",
+                column: path.column)
+        }
+        if entity.attribute(named: name) == nil, let join = joinSuggestion(for: name, on: entity, path: path) {
+            return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name); \(join)", column: path.column)
+        }
         return PredicateError(
             .unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
             suggestion: closestMatch(to: name, in: entity.keyNames))

@@ -165,10 +165,14 @@ package final class ForeignFileStore: SQLiteStore {
         defer { restoreFormats(in: session) }
         for r in sidecar.relations {
             do {
-                try session.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
+                try session.relate(r.source, r.allColumns, r.destination, r.allDestinationColumns, name: r.name, inverse: r.inverse, keep: false)
             } catch {
+                func names(_ columns: [String]) -> String {
+                    let quoted = columns.map { "\"\($0)\"" }
+                    return quoted.count == 1 ? quoted[0] : "{ " + quoted.joined(separator: ", ") + " }"
+                }
                 session.openingNotes.append(
-                    "relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)"
+                    "relate(\"\(r.source)\", \(names(r.allColumns)), \"\(r.destination)\", \(names(r.allDestinationColumns))) kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)"
                 )
             }
         }

@@ -34,6 +34,8 @@ extension ObjectContext {
         {
             return kept
         }
+        // Checked when asked for, not at each replay: opening reads no table whole.
+        if keep { try refuseRepeatedValues(source, to, [destinationColumn]) }
         let relationship = try link(
             source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
             inverse: inverse, persist: store.keepsRelationInModel(from, to))

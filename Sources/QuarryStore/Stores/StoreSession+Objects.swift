@@ -32,10 +32,10 @@ extension StoreSession {
     /// `relate()` replayed (not kept again).
     @discardableResult
     package func relate(
-        _ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
+        _ source: String, _ sourceColumns: [String], _ destinationName: String, _ destinationColumns: [String],
         name: String? = nil, inverse: String? = nil, keep: Bool = true
     ) throws -> RelationshipDescription {
-        try context.relate(source, sourceColumn, destinationName, destinationColumn, name: name, inverse: inverse, keep: keep)
+        try context.relate(source, sourceColumns, destinationName, destinationColumns, name: name, inverse: inverse, keep: keep)
     }
     /// `format()` replayed (not kept again).
     package func declareFormat(_ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true) throws {

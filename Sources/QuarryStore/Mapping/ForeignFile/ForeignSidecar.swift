@@ -10,7 +10,9 @@ import QuarryModelFiles
 ///
 ///     {"quarry": 1,
 ///      "relate": [{"source": "Flight", "column": "carrier", "destination": "Airline",
-///                  "destinationColumn": "carrier", "name": null, "inverse": null}],
+///                  "destinationColumn": "carrier", "name": null, "inverse": null},
+///                 {"source": "item", "column": "player", "destination": "inv", "destinationColumn": "player",
+///                  "name": null, "inverse": null, "columns": ["player", "inv_id"], "destinationColumns": ["player", "inv_id"]}],
 ///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}],
 ///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"},
 ///                  {"entity": "urls", "column": "last_visit_time", "format": "webkit", "never": 0}],
@@ -27,6 +29,14 @@ package struct ForeignSidecar: Equatable {
     package struct Relation: Equatable {
         package var source: String, column: String, destination: String, destinationColumn: String
         package var name: String?, inverse: String?
+        /// A link through several columns (`relate("item", { "player", "inv_id" }, "inv", { "player",
+        /// "inv_id" })`): all of them, in order (`column` and `destinationColumn` are the first
+        /// of each); nil for one column, so a sidecar written before them reads as it was.
+        package var columns: [String]? = nil, destinationColumns: [String]? = nil
+
+        /// The source's columns and the destination's they match, one or several.
+        package var allColumns: [String] { columns ?? [column] }
+        package var allDestinationColumns: [String] { destinationColumns ?? [destinationColumn] }
     }
     package var relations: [Relation] = []
     package var entities: [(name: String, definition: String)] = []
@@ -77,10 +87,17 @@ package struct ForeignSidecar: Equatable {
             else {
                 throw broken("a \"relate\" entry lacks source, column, destination or destinationColumn")
             }
-            sidecar.relations.append(
-                Relation(
-                    source: source, column: column, destination: destination, destinationColumn: destinationColumn,
-                    name: item["name"]?.string, inverse: item["inverse"]?.string))
+            var relation = Relation(
+                source: source, column: column, destination: destination, destinationColumn: destinationColumn,
+                name: item["name"]?.string, inverse: item["inverse"]?.string)
+            if let columns = item["columns"]?.array, let destinationColumns = item["destinationColumns"]?.array {
+                let (a, b) = (columns.compactMap(\.string), destinationColumns.compactMap(\.string))
+                guard a.count == columns.count, b.count == destinationColumns.count, a.count == b.count, a.count > 1 else {
+                    throw broken("a \"relate\" entry's columns and destinationColumns are not two lists of as many names")
+                }
+                (relation.columns, relation.destinationColumns) = (a, b)
+            }
+            sidecar.relations.append(relation)
         }
         for item in tree["entities"]?.array ?? [] {
             guard let name = item["name"]?.string, let definition = item["definition"]?.string else {
@@ -115,9 +132,15 @@ package struct ForeignSidecar: Equatable {
 
     package var text: String {
         func optional(_ s: String?) -> String { s.map(jsonQuoted) ?? "null" }
+        func several(_ r: Relation) -> String {
+            guard let columns = r.columns, let destinationColumns = r.destinationColumns else { return "" }
+            return ", \"columns\": [" + columns.map(jsonQuoted).joined(separator: ", ") + "], \"destinationColumns\": ["
+                + destinationColumns.map(jsonQuoted).joined(separator: ", ") + "]"
+        }
         let relate = relations.map { r in
             "{\"source\": \(jsonQuoted(r.source)), \"column\": \(jsonQuoted(r.column)), \"destination\": \(jsonQuoted(r.destination)), "
-                + "\"destinationColumn\": \(jsonQuoted(r.destinationColumn)), \"name\": \(optional(r.name)), \"inverse\": \(optional(r.inverse))}"
+                + "\"destinationColumn\": \(jsonQuoted(r.destinationColumn)), \"name\": \(optional(r.name)), \"inverse\": \(optional(r.inverse))"
+                + several(r) + "}"
         }
         let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
         let formats = formats.map {

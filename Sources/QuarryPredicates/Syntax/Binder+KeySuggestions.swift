@@ -1,0 +1,94 @@
+import QuarryModel
+import QuarryStore
+
+/// The way forward for a key path that names a column where a relationship was meant:
+/// `habit.name` where the column `habit` keeps the relationship `habit_rel` (a column
+/// named as its target is not named as its relationship too), and `dashboard.title`
+/// where `dashboard_id` names a table's rows but the file declares no foreign key, so
+/// there is no relationship until `relate()` makes one. Each refusal names the form that
+/// works, ready to paste, rather than the column it resembles.
+extension Binder {
+    /// `'habit' in 'habit.name' is an attribute of rep, not a relationship`, with the
+    /// relationship kept in that column (`habit_rel.name`), or the `relate()` that would
+    /// make one.
+    func attributeNotRelationship(_ name: String, _ entity: EntityDescription, path: KeyPath) -> PredicateError {
+        var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
+        if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
+            let rest = path.components.drop(while: { $0 != name }).dropFirst()
+            message += "; the relationship kept in it is '\(through.name)': \(([through.name] + rest).joined(separator: "."))"
+        } else if let relate = relateCall(column: name, of: entity) {
+            message += "; the file declares no relationship through it: \(relate) makes one"
+        }
+        return PredicateError(.invalidUse, message, column: path.column)
+    }
+
+    /// `dashboard` on `dashboard_version`: the `relate()` that makes it, when a column of
+    /// the entity is `name` and a key suffix (`dashboard_id`, `itemTypeID`) and no
+    /// relationship keeps its link there.
+    func relateSuggestion(for name: String, on entity: EntityDescription) -> String? {
+        let suffixes = ["_id", "_ID", "Id", "ID", "_Id"]
+        for attribute in entity.attributes {
+            guard let suffix = suffixes.first(where: { attribute.name.hasSuffix($0) }), attribute.name.dropLast(suffix.count) == name[...]
+            else { continue }
+            if let relate = relateCall(column: attribute.name, of: entity) { return relate }
+        }
+        return nil
+    }
+
+    /// `streams` on `playlists`, where a table of links the file keeps with more than a
+    /// pair of keys (NewPipe's `playlist_stream_join(playlist_id, stream_id, join_index)`,
+    /// whose key holds the position, so one stream may stand twice) is an entity of its
+    /// own, not a many-to-many: the path through it, in the words of the path written
+    /// (`playlist_stream_joins.@count`, `ANY playlist_stream_joins.stream.title`).
+    func joinSuggestion(for name: String, on entity: EntityDescription, path: KeyPath) -> String? {
+        guard let context else { return nil }
+        let wanted = name.lowercased()
+        for link in entity.relationships where link.isToMany {
+            // Only a table of two links of another program's file: the shape a join table has.
+            guard let join = try? context.entity(named: link.destination), context.mapped(join).isForeign, join.toOneRelationships.count == 2
+            else { continue }
+            for end in join.toOneRelationships where end.name != link.inverse {
+                let names = [end.name, end.destination].flatMap { [$0, $0 + "s", $0 + "es"] }.map { $0.lowercased() }
+                guard names.contains(wanted) else { continue }
+                let rest = Array(path.components.drop(while: { $0 != name }).dropFirst())
+                let form: String
+                if rest.first?.hasPrefix("@") == true {
+                    form = ([link.name] + rest).joined(separator: ".")
+                } else if rest.isEmpty {
+                    form = "\(link.name).\(end.name)"
+                } else {
+                    form = "ANY " + ([link.name, end.name] + rest).joined(separator: ".")
+                }
+                return "\(join.name) links \(entity.name) to \(end.destination) as an entity of its own: \(form)"
+            }
+        }
+        return nil
+    }
+
+    /// `relate("dashboard_version", "dashboard_id", "dashboard", "id")`: for a column that
+    /// keeps no link, whose stem (the name without its key suffix) names an entity, in the
+    /// singular or the plural, whose key is of the column's kind (numbers or text).
+    private func relateCall(column: String, of entity: EntityDescription) -> String? {
+        guard let context, let attribute = entity.attribute(named: column),
+            !entity.toOneRelationships.contains(where: { $0.keepsLink(in: column) })
+        else { return nil }
+        var stem = column
+        for suffix in ["_id", "_ID", "_Id", "Id", "ID"] where column.hasSuffix(suffix) && column.count > suffix.count {
+            stem = String(column.dropLast(suffix.count))
+            break
+        }
+        let wanted = Set([stem, stem + "s", stem + "es", stem.hasSuffix("y") ? String(stem.dropLast()) + "ies" : stem].map { $0.lowercased() })
+        let numbers: Set<AttributeType> = [.int16, .int32, .int64]
+        for target in context.entities where target.name != entity.name && wanted.contains(target.name.lowercased()) {
+            let key = context.mapped(target).keyColumn
+            let keyType = target.attribute(named: key)?.type ?? .int64
+            guard numbers.contains(keyType) == numbers.contains(attribute.type) else { continue }
+            return "relate(\(Self.quoted(entity.name)), \(Self.quoted(column)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
+        }
+        return nil
+    }
+
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

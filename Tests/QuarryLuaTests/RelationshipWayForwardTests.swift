@@ -1,0 +1,108 @@
+import Foundation
+import QuarryShell
+import QuarryStore
+import Testing
+
+/// Refusals that name the way forward (issue 85, items 5 and 6): a column named after its
+/// target keeps the relationship `habit_rel`, and `habit.name` says so; a key the file
+/// does not declare (Grafana's `dashboard_version.dashboard_id`) gets the `relate()` that
+/// makes the relationship, ready to paste, and `relate()` answers both names it made.
+@Suite struct RelationshipWayForwardTests {
+    @Test func aColumnNamedAfterItsTargetNamesItsRelationship() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE habit (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE rep (id INTEGER PRIMARY KEY, habit INTEGER REFERENCES habit(id), value INT);
+            INSERT INTO habit VALUES (1, 'Vegan'), (2, 'Run');
+            INSERT INTO rep VALUES (1, 1, 1), (2, 1, 1), (3, 2, 1);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(
+            h.error(#"count("rep", "habit.name == 'Vegan'")"#)
+                == "t:1: predicate: 'habit' in 'habit.name' is an attribute of rep, not a relationship; the relationship kept in it is 'habit_rel': habit_rel.name at column 1"
+        )
+        // The form it names answers what sqlite3 answers.
+        let vegan = try sqlAnswer(path, "SELECT count(*) FROM rep JOIN habit ON habit.id = rep.habit WHERE habit.name = 'Vegan'")
+        #expect(h.string(#"count("rep", "habit_rel.name == 'Vegan'")"#) == vegan)
+        #expect(h.string(#"rep:first().habit_rel.name"#) == "Vegan")
+        // In Lua the column reads as its number; indexing it names the relationship.
+        #expect(
+            h.error("return rep:first().habit.name").hasSuffix(
+                "attempt to index a number value (field 'habit'); 'habit' of rep is the column, its relationship is 'habit_rel' (o.habit_rel)"))
+    }
+
+    static func grafana() throws -> String {
+        try foreignFile(
+            """
+            CREATE TABLE dashboard (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            CREATE TABLE dashboard_version (id INTEGER PRIMARY KEY, dashboard_id INTEGER NOT NULL, version INTEGER NOT NULL);
+            CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT);
+            CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT NOT NULL);
+            INSERT INTO dashboard VALUES (1, 'Home'), (2, 'Servers');
+            INSERT INTO dashboard_version (dashboard_id, version) VALUES (1, 1), (1, 2), (2, 1), (1, 3);
+            INSERT INTO itemTypes VALUES (1, 'book'), (2, 'note');
+            INSERT INTO items (itemTypeID) VALUES (1), (2), (2);
+            """)
+    }
+
+    @Test func anUndeclaredKeyGetsTheRelateThatMakesIt() throws {
+        let path = try Self.grafana()
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(
+            h.error(#"count("dashboard_version", "dashboard.title == 'Home'")"#)
+                == #"t:1: predicate: unknown key 'dashboard' in key path 'dashboard.title' on entity dashboard_version; no relationship 'dashboard' is declared: relate("dashboard_version", "dashboard_id", "dashboard", "id") makes it at column 1"#
+        )
+        // A stem that names a table in the plural (Zotero's itemTypeID -> itemTypes).
+        #expect(
+            h.error(#"count("items", "itemType.typeName == 'note'")"#).contains(#"relate("items", "itemTypeID", "itemTypes", "itemTypeID") makes it"#)
+        )
+        // The column itself, crossed as a relationship, names the same call.
+        #expect(
+            h.error(#"count("dashboard_version", "dashboard_id.title == 'Home'")"#).contains(
+                #"the file declares no relationship through it: relate("dashboard_version", "dashboard_id", "dashboard", "id") makes one"#))
+        // Pasted, it answers both names, and the key path then counts as sqlite3 does.
+        h.run(#"local a, b = relate("dashboard_version", "dashboard_id", "dashboard", "id"); __names = a .. " " .. b"#)
+        #expect(h.string("__names") == "dashboard dashboard_versions")
+        let home = try sqlAnswer(path, "SELECT count(*) FROM dashboard_version JOIN dashboard ON dashboard.id = dashboard_id WHERE title = 'Home'")
+        #expect(h.string(#"count("dashboard_version", "dashboard.title == 'Home'")"#) == home)
+        #expect(h.string(#"#dashboard:first("title == 'Home'").dashboard_versions"#) == home)
+    }
+}
+
+/// A table of links whose key holds a position (NewPipe's `playlist_stream_join(playlist_id,
+/// stream_id, join_index)`, issue 85, item 8): it is an entity of its own, and
+/// `playlists.streams` is refused naming the path through it, which counts as sqlite3 does.
+@Suite struct PositionedJoinTableTests {
+    @Test func theManyToManyThatIsNotOneNamesThePathThroughTheJoinEntity() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE streams (uid INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL);
+            CREATE TABLE playlists (uid INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);
+            CREATE TABLE playlist_stream_join (playlist_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, join_index INTEGER NOT NULL,
+              PRIMARY KEY (playlist_id, join_index),
+              FOREIGN KEY (playlist_id) REFERENCES playlists(uid) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+              FOREIGN KEY (stream_id) REFERENCES streams(uid) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO streams (title) VALUES ('a'), ('b'), ('c');
+            INSERT INTO playlists (name) VALUES ('P1'), ('P2'), ('P3');
+            INSERT INTO playlist_stream_join VALUES (1, 3, 0), (1, 1, 1), (1, 3, 2), (2, 2, 0);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(
+            h.error(#"count("playlists", "streams.@count > 1")"#)
+                == "t:1: predicate: unknown key 'streams' in key path 'streams.@count' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: playlist_stream_joins.@count at column 1"
+        )
+        #expect(
+            h.error(#"count("playlists", "ANY streams.title == 'c'")"#).contains(
+                "playlist_stream_join links playlists to streams as an entity of its own: ANY playlist_stream_joins.stream.title"))
+        // The forms named answer what sqlite3 answers (a stream twice in a playlist counts twice).
+        try expectCountsAgreeWithSQLite(
+            h, path, table: "playlists",
+            [
+                ("playlist_stream_joins.@count > 1", "(SELECT count(*) FROM playlist_stream_join WHERE playlist_id = uid) > 1"),
+                (
+                    "ANY playlist_stream_joins.stream.title == 'c'",
+                    "uid IN (SELECT playlist_id FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE title = 'c')"
+                )
+            ])
+    }
+}
