@@ -462,6 +462,7 @@ struct Binder {
                 return try outerOperand(expression, side.outer)
             }
             if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
+            if let part = try datePart(path, entity) { return part }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {
                     if let relationship = entity.relationship(named: path.components[0]) {
