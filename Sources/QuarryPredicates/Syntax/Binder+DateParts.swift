@@ -47,3 +47,28 @@ extension Binder {
         return .arithmetic(.subtract, a, b)
     }
 }
+
+extension Binder {
+    /// What a number column compared with a date needs, ready to paste: `format()` with
+    /// the entity's name and, first, the unit that reads the column's numbers near today
+    /// (`ObjectContext.timeLayoutNearToday`), else Unix seconds.
+    func timeUnitHint(_ attribute: AttributeDescription, _ owner: EntityDescription?) -> String {
+        let near = owner.flatMap { context?.timeLayoutNearToday($0, attribute.name) }
+        let unit = near?.name ?? "unix"
+        let others = ["unix", "unix-ms", "unix-us", "cocoa", "webkit"].filter { $0 != unit }.joined(separator: ", ")
+        let reads = near.map { " (in \($0.name) its first value is \($0.reading))" } ?? ""
+        return
+            "; if another program keeps times there, declare their unit: format(\"\(owner?.name ?? "entity")\", \"\(attribute.name)\", \"\(unit)\")"
+            + reads + (near == nil ? ", or \(others), ..." : "")
+    }
+
+    /// The entity whose attribute `operand` reads (an attribute's, a key path's last).
+    func owner(of operand: BoundPredicate.Operand, _ entity: EntityDescription, outer: EntityDescription?) -> EntityDescription? {
+        switch operand {
+        case .attribute: return entity
+        case .path(let steps, _): return steps.last?.destination
+        case .outer(let o): return outer.flatMap { owner(of: o, $0, outer: nil) }
+        default: return nil
+        }
+    }
+}
