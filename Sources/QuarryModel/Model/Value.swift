@@ -190,9 +190,10 @@ public enum Value: Hashable, Sendable {
                 let sign = b[i] == 45 ? -1 : 1
                 i += 1
                 guard let h = digits(2) else { return nil }
-                // `+08:00`, ISO 8601's basic `+0800`, or the hours alone, `+08`.
+                // `+08:00`, ISO 8601's basic `+0800`, or the hours alone, `+08` (after a
+                // time only: `2021-01-01-12` is no date).
                 var m = 0
-                if i < b.count {
+                if i < b.count || b[10] != 84 && b[10] != 32 {
                     _ = expect(58)
                     guard let minutes = digits(2) else { return nil }
                     m = minutes

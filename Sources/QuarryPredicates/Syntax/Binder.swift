@@ -605,6 +605,10 @@ struct Binder {
             if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
                 why = timeUnitHint(attribute, owner)
             }
+            // Another program's text of ISO 8601 times: a date once `format()` says so.
+            if case .date = value, attribute.type == .string, let owner, let layout = context?.isoLayoutOfText(owner, attribute.name) {
+                why = "; its text reads as ISO 8601 times: format(\"\(owner.name)\", \"\(attribute.name)\", \"\(layout)\") makes it a date"
+            }
             throw PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
                 column: expression.column)

@@ -114,4 +114,20 @@ extension ObjectContext {
                 entity: entity.name, reason: "as \(format.name), \(column)'s \(first.displayString) reads \(Value.iso8601(seconds))" + fix)
         }
     }
+
+    /// The ISO 8601 layout a text column's values are in, by the name `format()` takes
+    /// (`iso-space`; an example where no short name says it), when every sampled value
+    /// reads as an ISO date: a column of another program's file that Quarry reads as text
+    /// until `format()` declares it. Nil otherwise.
+    public func isoLayoutOfText(_ entity: EntityDescription, _ column: String) -> String? {
+        let storage = mapped(entity)
+        guard storage.layout == .foreignTable || storage.layout == .foreignView, !storage.typedByServer else { return nil }
+        let name = quoteIdentifier(column)
+        let sql = "SELECT \(name) FROM \(storage.table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
+        let sample = ((try? connection.rows(sql)) ?? []).compactMap(\.first)
+        guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }),
+            case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format
+        else { return nil }
+        return format.shortName
+    }
 }
