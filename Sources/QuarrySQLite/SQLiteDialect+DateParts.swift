@@ -6,7 +6,15 @@ import QuarryStore
 /// `DatePart` reads it: `strftime` alone would round 23:59:59.9999 to the next day), nil
 /// outside the years 0001 to 9999 (SQLite's calendar differs from Swift's before year 1).
 extension SQLiteDialect {
-    public func datePart(_ part: DatePart) -> SQLTemplate? {
+    /// Date parts and seconds (`SQLDialect.function`); the other functions are
+    /// `quarry_fn`'s.
+    public func function(_ name: String, integer: Bool) -> SQLTemplate? {
+        // Dates compare as seconds since 1970 already.
+        if name == "seconds" { return SQLTemplate("⟨0⟩") }
+        return DatePart(rawValue: name).map(datePart)
+    }
+
+    func datePart(_ part: DatePart) -> SQLTemplate {
         let whole = "(CAST(⟨0⟩ AS INTEGER) - (⟨0⟩ < CAST(⟨0⟩ AS INTEGER)))"
         let value: String
         switch part {

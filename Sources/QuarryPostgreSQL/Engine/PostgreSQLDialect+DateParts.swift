@@ -5,7 +5,15 @@ import QuarryStore
 /// cast to one in the session's zone, UTC, as Quarry reads it) read in UTC whatever the
 /// session's zone, as `DatePart` reads them: nil outside the years 0001 to 9999.
 extension PostgreSQLDialect {
-    public func datePart(_ part: DatePart) -> SQLTemplate? {
+    /// A date's part, or its seconds since 1970 (`SQLDialect.function`); nil for any
+    /// other name.
+    func dateFunction(_ name: String) -> SQLTemplate? {
+        // A `timestamptz` minus another is an interval: seconds are subtracted instead.
+        if name == "seconds" { return SQLTemplate("extract(epoch from (⟨0⟩)::timestamptz)::float8") }
+        return DatePart(rawValue: name).map(datePart)
+    }
+
+    func datePart(_ part: DatePart) -> SQLTemplate {
         let utc = "((⟨0⟩)::timestamptz AT TIME ZONE 'UTC')"
         let value: String
         switch part {
@@ -16,10 +24,5 @@ extension PostgreSQLDialect {
         }
         return SQLTemplate(
             "(CASE WHEN \(utc) BETWEEN '0001-01-01 00:00:00'::timestamp AND '9999-12-31 23:59:59.999999'::timestamp THEN \(value) END)")
-    }
-
-    /// Two `timestamptz`s subtract to an interval of days and seconds: its seconds.
-    public func secondsBetween() -> SQLTemplate? {
-        SQLTemplate("extract(epoch from (⟨0⟩)::timestamptz - (⟨1⟩)::timestamptz)::float8")
     }
 }

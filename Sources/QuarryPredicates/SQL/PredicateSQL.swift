@@ -483,8 +483,10 @@ private struct PredicateSQLWriter {
             isString = v.isText
         case .arithmetic(let op, let lhs, let rhs):
             // In the dialect's own SQL where it has it, for operands whose kind is known.
-            if op == .subtract, lhs.isDate, rhs.isDate, let template = dialect.secondsBetween() {
-                text = filled(template, [lhs, rhs], qualifier, entity)
+            if op == .subtract, lhs.isDate, rhs.isDate, let seconds = dialect.function("seconds", integer: false) {
+                // Each date as its seconds since 1970, subtracted (a server's dates would
+                // give an interval).
+                text = "(\(filled(seconds, [lhs], qualifier, entity)) - \(filled(seconds, [rhs], qualifier, entity)))"
             } else if case .decimal? = o.arithmeticKind {
                 if let template = dialect.decimalArithmetic(op.rawValue) {
                     text = filled(template, [lhs, rhs], qualifier, entity)

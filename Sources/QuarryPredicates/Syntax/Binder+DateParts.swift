@@ -16,7 +16,7 @@ extension Binder {
                 .unknownKey, "'\(date.string)' is a date, whose parts are \(parts.joined(separator: ", ")); '\(last)' is none of them",
                 column: path.column, suggestion: closestMatch(to: last, in: parts))
         }
-        if let dialect = context?.sqlDialect, dialect.datePart(part) == nil {
+        if let dialect = context?.sqlDialect, dialect.function(part.rawValue, integer: false) == nil {
             throw PredicateError(.unsupported, "'\(path.string)': this store's SQL computes no date parts", column: path.column)
         }
         return .datePart(part, try operand(.keyPath(date), entity))
@@ -36,7 +36,7 @@ extension Binder {
         return nil
     }
 
-    /// `a - b` of two dates: their seconds apart, a real (`SQLDialect.secondsBetween`); nil
+    /// `a - b` of two dates: their seconds apart, a real (`SQLDialect.function`, `seconds`); nil
     /// when it is not a subtraction of two dates.
     func dateDifference(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand? {
         guard case .arithmetic(.subtract, let lhs, let rhs, _) = expression else { return nil }
