@@ -46,8 +46,8 @@ import Testing
         #expect(declared.status == 0, "\(declared)")
         #expect(
             declared.lines == [
-                // An ISO layout is said by its example.
-                "2021-01-01 00:00:00\tunix-ms", "2024-01-02T10:00:00\t2023-11-14T22:13:20.123", "1\t1", "Alien\tBrazil"
+                // An ISO layout is said by its name (issue 85, item 7).
+                "iso-space\tunix-ms", "2024-01-02T10:00:00\t2023-11-14T22:13:20.123", "1\t1", "Alien\tBrazil"
             ], "\(declared)")
         let csv = try sandbox.read("out.csv")
         #expect(csv.contains("2020-09-13T12:26:40") && csv.contains("2023-11-14T22:13:20.123"), "\(csv)")

@@ -71,11 +71,14 @@ struct CompiledRequest {
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
             if key.contains(".") {
-                let (steps, reached) = try BoundPredicate.attributePath(key, in: entity, context: context)
+                let (steps, reached, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context)
                 var aliases = 200
-                sectionSQL = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
+                let column = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
+                // A date's part (`time_hour.date`): sections of its values.
+                sectionSQL = part.flatMap { context.sqlDialect.datePart($0, of: column) } ?? column
                 // Named by the whole path, so the sort key that leads is recognised as it.
-                sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true, enumeration: reached.enumeration)
+                sectionAttribute = AttributeDescription(
+                    name: key, type: part?.type ?? reached.type, isOptional: true, enumeration: part == nil ? reached.enumeration : nil)
             } else {
                 guard let found = entity.attribute(named: key) else {
                     if let error = FetchError.relationshipKey(key, option: "section", of: entity, context: context) { throw error }
@@ -115,9 +118,9 @@ struct CompiledRequest {
         for descriptor in sort {
             let reached =
                 descriptor.key.contains(".")
-                ? try BoundPredicate.attributePath(descriptor.key, in: entity, context: context).1
-                : entity.attribute(named: descriptor.key)
-            if let enumeration = reached?.enumeration { enumerations[descriptor.key] = enumeration }
+                ? try BoundPredicate.keyPathValue(descriptor.key, in: entity, context: context)
+                : entity.attribute(named: descriptor.key).map { (steps: [PathStep](), attribute: $0, part: DatePart?.none) }
+            if reached?.part == nil, let enumeration = reached?.attribute.enumeration { enumerations[descriptor.key] = enumeration }
         }
         sortEnumerations = enumerations
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the

@@ -76,8 +76,9 @@ public struct SortDescriptor: Equatable {
     ) throws -> (sql: String, attribute: AttributeDescription) {
         let steps: [PathStep]
         let attribute: AttributeDescription
-        if key.contains("."), context != nil {
-            (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
+        var part: DatePart?
+        if key.contains("."), let context {
+            (steps, attribute, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context)
         } else {
             guard let found = entity.attribute(named: key) else {
                 if let error = FetchError.relationshipKey(key, option: "sort", of: entity, context: context) { throw error }
@@ -92,6 +93,10 @@ public struct SortDescriptor: Equatable {
         let term =
             (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
             ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: storage, aliases: &aliases)
+        // A date's part (`time_hour.month`) sorts by its value, a number or a day.
+        if let part, let context, let sql = context.sqlDialect.datePart(part, of: term) {
+            return (sql, AttributeDescription(name: key, type: part.type, isOptional: true))
+        }
         return (term, attribute)
     }
 }

@@ -48,7 +48,11 @@ extension FetchResults {
         where entity.attribute(named: key) == nil && !keys.contains(key) {
             keys.append(key)
         }
-        return try keys.map { key in (key, try BoundPredicate.attributePath(key, in: entity, context: context).1) }
+        return try keys.map { key in
+            let reached = try BoundPredicate.keyPathValue(key, in: entity, context: context)
+            // A date's part (`time_hour.month`) is a column of its own type.
+            return (key, reached.part.map { AttributeDescription(name: key, type: $0.type, isOptional: true) } ?? reached.attribute)
+        }
     }
 
     /// The export's SELECT: the key, the attributes, then each key path's value, read

@@ -248,12 +248,20 @@ extension FetchResults {
     /// JOIN gives NULL.
     func value(atPath path: String, of object: ManagedObject) -> Value {
         var current: ManagedObject? = object
-        let components = path.split(separator: ".").map(String.init)
+        var components = path.split(separator: ".").map(String.init)
+        // A date's part (`time_hour.month`), as the SQL computes it (`DatePart`).
+        var part: DatePart?
+        if components.count >= 2, let named = DatePart(rawValue: components[components.count - 1]),
+            (try? BoundPredicate.keyPathValue(path, in: entity, context: context))?.part == named
+        {
+            part = named
+            components.removeLast()
+        }
         for name in components.dropLast() {
             current = current.flatMap { try? context.relatedObject(name, of: $0) }
         }
         guard let target = current, let last = components.last, let value = try? target.value(forKey: last) else { return .null }
-        return value
+        return part.map { $0.value(of: value) } ?? value
     }
 
     /// Sections of the results with unsaved changes: the saved rows' sections (one grouped

@@ -127,7 +127,8 @@ public enum Value: Hashable, Sendable {
     }
 
     /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional
-    /// fractional seconds and a "Z" or "+hh:mm" offset; nil when the text is not such a
+    /// fractional seconds and a "Z" or "+hh:mm" offset (also "+hhmm" and "+hh", ISO 8601's
+    /// basic forms); nil when the text is not such a
     /// date. Hand-written: imports call it for every cell of a date column.
     public static func parseISO8601(_ text: String) -> Double? {
         var text = text
@@ -189,8 +190,14 @@ public enum Value: Hashable, Sendable {
                 let sign = b[i] == 45 ? -1 : 1
                 i += 1
                 guard let h = digits(2) else { return nil }
-                _ = expect(58)
-                guard let m = digits(2) else { return nil }
+                // `+08:00`, ISO 8601's basic `+0800`, or the hours alone, `+08` (after a
+                // time only: `2021-01-01-12` is no date).
+                var m = 0
+                if i < b.count || b[10] != 84 && b[10] != 32 {
+                    _ = expect(58)
+                    guard let minutes = digits(2) else { return nil }
+                    m = minutes
+                }
                 offset = sign * (h * 3600 + m * 60)
             }
         }

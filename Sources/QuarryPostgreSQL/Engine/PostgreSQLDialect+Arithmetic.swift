@@ -45,6 +45,7 @@ extension PostgreSQLDialect {
     }
 
     public func function(_ name: String, integer: Bool) -> SQLTemplate? {
+        if let date = dateFunction(name) { return date }
         let x = "(⟨0⟩)::float8"
         let real: String
         switch name {

@@ -194,6 +194,8 @@ extension BoundPredicate {
             v = ExpressionValues.arithmetic(op, value(lhs, object, [], outer), value(rhs, object, [], outer))
         case .function(let function, let argument):
             v = ExpressionValues.apply(function, value(argument, object, [], outer))
+        case .datePart(let part, let date):
+            v = part.value(of: value(date, object, [], outer))
         case .path(let steps, let a):
             let target = follow(steps, from: object)
             if a.name == steps.last?.destinationStorage.keyColumn {

@@ -11,6 +11,13 @@ extension BoundPredicate {
             return swiftComment(
                 "Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")
         }
+        // Apple's parser reads `start.year` as a key of NSDate, which has none, and
+        // `from:subtract:` takes numbers: the app would raise.
+        if readsDateParts {
+            return swiftComment(
+                "NSPredicate and #Predicate have no date parts (start.year) or date differences (end - start); compare the dates with a range, as start >= %@ AND start < %@"
+            )
+        }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
             let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names)
@@ -20,6 +27,28 @@ extension BoundPredicate {
             lines.append(swiftComment("#Predicate: not expressible (\(error))"))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether a comparison reads a date's part or the seconds between two dates.
+    var readsDateParts: Bool {
+        func reads(_ o: Operand) -> Bool {
+            switch o {
+            case .datePart: return true
+            case .arithmetic(let op, let l, let r): return (op == .subtract && l.isDate && r.isDate) || reads(l) || reads(r)
+            case .function(_, let a), .outer(let a): return reads(a)
+            case .collection(_, _, _, let filter): return filter.map(reads) ?? false
+            default: return false
+            }
+        }
+        func reads(_ node: Node) -> Bool {
+            switch node {
+            case .constant: return false
+            case .not(let n), .quantified(_, _, let n): return reads(n)
+            case .and(let ns), .or(let ns): return ns.contains(where: reads)
+            case .comparison(let l, _, let r, _): return reads(l) || reads(r)
+            }
+        }
+        return reads(root)
     }
 
     /// `NSPredicate(format:)` with the format Apple's parser takes; UUIDs go as `NSUUID`

@@ -308,6 +308,7 @@ final class SwiftPredicateWriter {
             return SwiftValue(
                 text: "(\(lt) \(op == .modulus ? "%" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
+        case .datePart: throw SwiftExportRefusal("a date's part (.year, .day) has no #Predicate form; compare the date with a range")
         case .outer(let o):
             guard let outer = scope.enclosing.last else { return try swiftValue(o, scope) }
             return try swiftValue(o, outer)
@@ -581,7 +582,7 @@ final class SwiftPredicateWriter {
             case .arithmetic(_, let l, let r):
                 operand(l)
                 operand(r)
-            case .function(_, let a): operand(a)
+            case .function(_, let a), .datePart(_, let a): operand(a)
             case .value, .list, .outer: break
             }
         }

@@ -106,6 +106,8 @@ extension BoundPredicate.Operand {
         case .collection(_, _, let a, _): return a.flatMap { kind($0.type) }
         // Arithmetic said in the dialect's SQL: integers while both operands are (a dialect
         // that says it stops where they would leave Int64).
+        // Seconds between two dates (`SQLDialect.function`, `seconds`).
+        case .arithmetic(.subtract, let l, let r) where l.isDate && r.isDate: return .real
         case .arithmetic(let op, let l, let r):
             guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
             guard op != .divide, op != .power else { return .real }
@@ -121,6 +123,7 @@ extension BoundPredicate.Operand {
             default: return nil
             }
         case .outer(let o): return o.numberKind
+        case .datePart(let part, _): return part == .date ? nil : .integer
         default: return nil
         }
     }

@@ -483,7 +483,11 @@ private struct PredicateSQLWriter {
             isString = v.isText
         case .arithmetic(let op, let lhs, let rhs):
             // In the dialect's own SQL where it has it, for operands whose kind is known.
-            if case .decimal? = o.arithmeticKind {
+            if op == .subtract, lhs.isDate, rhs.isDate, let seconds = dialect.function("seconds", integer: false) {
+                // Each date as its seconds since 1970, subtracted (a server's dates would
+                // give an interval).
+                text = "(\(filled(seconds, [lhs], qualifier, entity)) - \(filled(seconds, [rhs], qualifier, entity)))"
+            } else if case .decimal? = o.arithmeticKind {
                 if let template = dialect.decimalArithmetic(op.rawValue) {
                     text = filled(template, [lhs, rhs], qualifier, entity)
                 } else {
@@ -510,6 +514,9 @@ private struct PredicateSQLWriter {
                 text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
             }
             isString = function.isString
+        case .datePart(let part, let date):
+            // The binder let a part through only where the dialect has it.
+            return dialect.datePart(part, of: operand(date, [], qualifier, entity)) ?? "NULL"
         case .list(let values):
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
         case .outer(let o):

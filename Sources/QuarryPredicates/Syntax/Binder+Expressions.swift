@@ -8,6 +8,7 @@ extension Binder {
     func computed(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
         case .arithmetic(let op, let lhs, let rhs, _):
+            if let seconds = try dateDifference(expression, entity) { return seconds }
             let a = try number(lhs, entity)
             let b = try number(rhs, entity)
             // Constants fold here, so `{1 + 1, 3}` is a list of values and SQL binds the answer.
@@ -44,6 +45,11 @@ extension Binder {
             if bound.isComputedNumber { return bound }
             guard let a = bound.typeAttribute else { return bound }
             guard [.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) else {
+                if a.type == .date {
+                    throw PredicateError(
+                        .typeMismatch, "'\(a.name)' is a date; of dates arithmetic takes only a difference (a - b, in seconds)",
+                        column: expression.column)
+                }
                 throw PredicateError(
                     .typeMismatch,
                     "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)",

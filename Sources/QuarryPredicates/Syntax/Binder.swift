@@ -221,13 +221,15 @@ struct Binder {
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs {
             rhs = .value(
-                try convert(v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer), untyped: untyped(lhs, entity, outer: outer)))
+                try convert(
+                    v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer), untyped: untyped(lhs, entity, outer: outer),
+                    owner: owner(of: lhs, entity, outer: outer)))
         }
         if case .value(let v) = lhs, let a = rhs.typeAttribute {
             lhs = .value(
                 try convert(
                     v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer),
-                    untyped: untyped(rhs, outer ?? entity, outer: outer)))
+                    untyped: untyped(rhs, outer ?? entity, outer: outer), owner: owner(of: rhs, outer ?? entity, outer: outer)))
         }
         try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
@@ -477,6 +479,7 @@ struct Binder {
                 return try outerOperand(expression, side.outer)
             }
             if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
+            if let part = try datePart(path, entity) { return part }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {
                     if let relationship = entity.relationship(named: path.components[0]) {
@@ -572,9 +575,11 @@ struct Binder {
     /// `takesText`: the attribute's column is a SQLite file's number column that holds text
     /// as well; a text there is what SQLite's numeric affinity makes of it (`'42'` is 42,
     /// `'apple'` stays text, ordered after every number), as SQLite compares it.
-    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false, untyped: Bool = false)
-        throws -> Value
-    {
+    /// `owner`: the entity whose attribute it is, for a refusal that names it.
+    func convert(
+        _ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false, untyped: Bool = false,
+        owner: EntityDescription? = nil
+    ) throws -> Value {
         if case .null = value { return value }
         if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
         // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
@@ -613,8 +618,11 @@ struct Binder {
             // A number column of times (Chrome's microseconds since 1601) is a date once its
             // unit is declared: the way there, not epoch arithmetic in Lua.
             if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
-                why =
-                    "; if another program keeps times there, declare their unit: format(entity, \"\(attribute.name)\", \"unix\"), or unix-ms, unix-us, cocoa, webkit, ..."
+                why = timeUnitHint(attribute, owner)
+            }
+            // Another program's text of ISO 8601 times: a date once `format()` says so.
+            if case .date = value, attribute.type == .string, let owner, let layout = context?.isoLayoutOfText(owner, attribute.name) {
+                why = "; its text reads as ISO 8601 times: format(\"\(owner.name)\", \"\(attribute.name)\", \"\(layout)\") makes it a date"
             }
             throw PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",

@@ -51,6 +51,7 @@ public struct BoundExpression {
             }
         case .list: return nil
         case .outer(let o): return type(of: o)
+        case .datePart(let part, _): return part.type
         case .arithmetic(let op, let l, let r):
             // Integers stay integers for + - * (ExpressionValues.arithmetic); nil is either.
             guard op != .divide, op != .power else { return .double }

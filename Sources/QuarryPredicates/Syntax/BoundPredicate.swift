@@ -48,6 +48,9 @@ public struct BoundPredicate {
         /// evaluates both of its expressions against the object and the quantifier applies
         /// to the collection on the left only.
         indirect case outer(Operand)
+        /// A part of a date (`start.year`, `start.date`): of an attribute or a key path's
+        /// (`DatePart`, in SQL `SQLDialect.datePart`).
+        indirect case datePart(DatePart, Operand)
 
         /// The attribute whose type constants are converted to.
         var typeAttribute: AttributeDescription? {
@@ -65,8 +68,16 @@ public struct BoundPredicate {
                 }
             case .function(let f, _) where f.isString: return AttributeDescription(name: f.selector + "(...)", type: .string, isOptional: true)
             case .outer(let o): return o.typeAttribute
+            case .datePart(let part, let date):
+                return AttributeDescription(name: (date.typeAttribute?.name ?? "date") + "." + part.rawValue, type: part.type, isOptional: true)
             default: return nil
             }
+        }
+
+        /// True when its values are dates: a date attribute's, a date constant's, a date's day.
+        var isDate: Bool {
+            if case .value(let v) = self, case .date = v { return true }
+            return typeAttribute?.type == .date
         }
 
         /// The enum whose labels its values are and whose order orders them: an enum
@@ -99,10 +110,24 @@ public struct BoundPredicate {
     public static func attributePath(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> (
         [PathStep], AttributeDescription
     ) {
+        let reached = try keyPathValue(path, in: entity, context: context)
+        guard reached.part == nil else {
+            throw PredicateError(.unsupported, "'\(path)' is a part of a date, which Swift's key paths do not name", column: nil)
+        }
+        return (reached.steps, reached.attribute)
+    }
+
+    /// A key path to an attribute, possibly through to-one relationships, or to a part of
+    /// a date attribute (`time_hour.month`, `DatePart`): what sort and section keys name.
+    public static func keyPathValue(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> (
+        steps: [PathStep], attribute: AttributeDescription, part: DatePart?
+    ) {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
-        case .attribute(let a): return ([], a)
-        case .path(let steps, let a): return (steps, a)
+        case .attribute(let a): return ([], a, nil)
+        case .path(let steps, let a): return (steps, a, nil)
+        case .datePart(let part, .attribute(let a)): return ([], a, part)
+        case .datePart(let part, .path(let steps, let a)): return (steps, a, part)
         default: throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
         }
     }
@@ -138,6 +163,7 @@ public struct BoundPredicate {
             case .arithmetic(_, let l, let r): return 1 + max(operand(l), operand(r))
             case .function(_, let a): return 1 + operand(a)
             case .outer(let o): return operand(o)
+            case .datePart(_, let date): return 1 + operand(date)
             default: return 0
             }
         }
@@ -184,7 +210,7 @@ extension BoundPredicate {
             case .attribute, .value, .list: return true
             case .path, .collection: return false
             case .arithmetic(_, let l, let r): return own(l) && own(r)
-            case .function(_, let a): return own(a)
+            case .function(_, let a), .datePart(_, let a): return own(a)
             case .outer: return false
             }
         }

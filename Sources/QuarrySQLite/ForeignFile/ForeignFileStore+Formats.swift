@@ -24,7 +24,7 @@ extension ForeignFileStore {
         try session.connection.read { db in
             var formats = ColumnFormats()
             return try formats.format(of: entity, attribute, in: db, session: session)
-        }.name
+        }.shortName
     }
 
     /// Declares the sidecar's formats again; one that no longer applies (a column dropped,

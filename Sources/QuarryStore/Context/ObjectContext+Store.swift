@@ -61,8 +61,12 @@ extension ObjectContext {
     /// Quarry did not create keeps its values, for a column whose values show no one format
     /// (or to override what they show). Kept in the file's sidecar (`keep`), so reopening
     /// declares it again. A time layout (`unix-ms`, `webkit`, ...) on a number column makes
-    /// the attribute a date; `never` is the stored number that reads as nil.
-    public func declareFormat(_ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true) throws {
+    /// the attribute a date; `never` is the stored number that reads as nil. `sampled`: a
+    /// time unit is checked against the column's numbers (`refuseUnlikelyUnit`); a
+    /// declaration replayed from the sidecar is not checked again.
+    public func declareFormat(
+        _ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true, sampled: Bool = true
+    ) throws {
         let (entity, attribute) = try formatColumn(entityName, column)
         // A column made a date by an earlier declaration is still the number column it was.
         let original = mapping.numberColumnsAsDates[entity.name]?[column] ?? attribute
@@ -107,6 +111,7 @@ extension ObjectContext {
         }
         // What the engine's typed columns take (a server's: times in number columns).
         try store.refuseFormat(format, of: entity, original, session: session)
+        if sampled { try refuseUnlikelyUnit(format, of: entity, column, type: original.type, never: never) }
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
             try store.keep(

@@ -432,7 +432,18 @@ public struct EntityStorage: Equatable, Sendable {
         if attribute.type == .date, let typed = numericDates[attribute.name]?.typed { return typed.filled(column) }
         guard isForeign, layout != .serverTable, !typedByServer, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
-        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
+        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0 "
+            + "ELSE \(number) END)"
+    }
+
+    /// ISO text whose offset is in ISO 8601's basic form, `+HHMM` or `+HH` (Trilium
+    /// writes `2022-07-21 20:28:54.735+0800`), as `+HH:MM`, the one form SQLite's
+    /// `julianday()` reads; `Value.parseISO8601` reads all three alike. Only text with a
+    /// time (a colon) before the sign: `2024-01-22` ends in `-22` too.
+    static func colonOffset(_ column: String) -> String {
+        "(CASE WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9][0-9][0-9]' "
+            + "THEN substr(\(column), 1, length(\(column)) - 2) || ':' || substr(\(column), -2) "
+            + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9]' THEN \(column) || ':00' ELSE \(column) END)"
     }
 
     /// An attribute's column as a dictionary row, a group or a section reads it: as

@@ -69,6 +69,11 @@ public protocol SQLDialect: Sendable {
     /// A predicate function (`abs`, `floor`, `ceiling`, `trunc`, `sqrt`, `ln`, `log`,
     /// `exp`, `lowercase`, `uppercase`) of slot 0 as Quarry computes it; `integer` when its
     /// argument is an integer. Nil where the store's function (`quarry_fn`) computes it.
+    /// Also, of a date in slot 0 (as the dialect compares it), a part by its `DatePart`
+    /// name (`year` ... `date`), computed as `DatePart.value(ofSeconds:)` computes it: in
+    /// UTC, of the whole second, nil outside the years 0001 to 9999 (a dialect without them
+    /// answers nil, and a key path naming a part is refused); and `seconds`, its seconds
+    /// since 1970 as a real, which two dates subtract as (`end - start`).
     func function(_ name: String, integer: Bool) -> SQLTemplate?
     /// `a op b` (op `+`, `-` or `*`) of exact decimals, or of a decimal and an integer, as
     /// an exact decimal (`ExpressionValues.arithmetic`); nil where the store's function
@@ -95,6 +100,17 @@ extension SQLDialect {
     public func decimalArithmetic(_ op: String) -> SQLTemplate? { nil }
     public func integer(_ sql: String) -> String { sql }
     public func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate? { nil }
+
+    /// `part` of the date `sql` (which holds no placeholder: a column, a key path's
+    /// subquery), nil where the dialect has no date parts (`function`). A date that is
+    /// more than a column and that the template says more than once is said once, in a
+    /// sub-select.
+    public func datePart(_ part: DatePart, of sql: String) -> String? {
+        guard let template = function(part.rawValue, integer: false) else { return nil }
+        let uses = template.pieces.filter { if case .slot = $0 { return true } else { return false } }.count
+        if uses <= 1 || SQLTemplate.isPlain(sql) { return template.filled(sql) }
+        return "(SELECT \(template.filled("\"dp\".\"d\"")) FROM (SELECT \(sql) AS \"d\") AS \"dp\")"
+    }
 }
 
 /// SQL with slots for operands, which the compiler fills with each operand's SQL and

@@ -39,6 +39,6 @@ extension StoreSession {
     }
     /// `format()` replayed (not kept again).
     package func declareFormat(_ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true) throws {
-        try context.declareFormat(entityName, column, name, never: never, keep: keep)
+        try context.declareFormat(entityName, column, name, never: never, keep: keep, sampled: false)
     }
 }

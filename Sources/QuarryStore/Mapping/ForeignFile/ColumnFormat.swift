@@ -38,6 +38,13 @@ public enum ColumnFormat: Equatable, Sendable {
         public enum Zone: Equatable, Sendable { case none, z, offset(colon: Bool) }
     }
 
+    /// The name `format(e, a)` answers: an ISO layout that `iso-space`, `iso-t` or
+    /// `iso-date` names by that name, any other as `name` does.
+    public var shortName: String {
+        guard case .isoText(let layout) = self else { return name }
+        return ["iso-space", "iso-t", "iso-date"].first { ColumnFormat(name: $0) == self } ?? layout.example
+    }
+
     /// The name `format()` takes and shows. ISO layouts are named by an example of their
     /// text, since a layout has more parts than names could say.
     public var name: String {

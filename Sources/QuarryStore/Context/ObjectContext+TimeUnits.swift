@@ -1,0 +1,133 @@
+import Foundation
+import QuarryModel
+
+/// Which unit another program's numbers of times are in, read from the numbers
+/// themselves (issue 85, item 1): Unix seconds, milliseconds and the rest read the same
+/// number as dates thousands of years apart, and a wrong guess (seconds for
+/// milliseconds: the year 56048) made every comparison with a date false, silently.
+extension ObjectContext {
+    /// How many of a column's numbers are read to tell its unit: a bounded read.
+    static let unitSample = 200
+    /// A unit "reads the values near today" when it puts every sampled number within
+    /// this many seconds (50 years) of now: what an application's times are.
+    static let nearToday = 50.0 * 365.25 * 86_400
+    /// A declared unit is refused, where another reads the values near today, when it
+    /// reads one of them further from today than this (200 years: a count since 1601
+    /// misread), or reads them all within `nearEpoch` (about three years) of 1970.
+    static let farFromToday = 200.0 * 365.25 * 86_400
+    static let nearEpoch = 1e8
+
+    /// Up to `unitSample` numbers of `column` (that are not nil), as stored.
+    func sampledNumbers(_ entity: EntityDescription, _ column: String) -> [Value] {
+        let storage = mapped(entity)
+        let name = quoteIdentifier(column)
+        let sql = "SELECT \(name) FROM \(storage.table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
+        let rows = (try? connection.rows(sql)) ?? []
+        return rows.compactMap { row -> Value? in
+            switch row.first {
+            case .integer(let i): return .integer(i)
+            case .real(let d): return .real(d)
+            case .decimal(let text): return Double(text).map(Value.real)
+            default: return nil
+            }
+        }
+    }
+
+    /// `value` read as a time in `format`'s unit: seconds since 1970, nil for none.
+    static func seconds(_ value: Value, as format: ColumnFormat) -> Double? {
+        let scale = format.numericDateScale ?? .unixSeconds
+        switch value {
+        case .integer(let i): return scale.seconds(i)
+        case .real(let d): return scale.seconds(d)
+        default: return nil
+        }
+    }
+
+    /// The time layout (of those a number column takes) that reads every one of `values`
+    /// near today, the nearest first, with its reading of the first; nil when none does.
+    static func layoutNearToday(_ values: [Value], type: AttributeType) -> (name: String, reading: String)? {
+        guard let first = values.first else { return nil }
+        let now = Date().timeIntervalSince1970
+        var best: (name: String, reading: String, distance: Double)?
+        // `unix-real` reads as `unix` does: one name for the unit, the one its type shows.
+        let names = ColumnFormat.numberTimeNames.filter { $0 != (type == .double ? "unix" : "unix-real") }
+        for name in names {
+            guard let format = ColumnFormat(name: name), format.fits(type) else { continue }
+            let readings = values.map { seconds($0, as: format) }
+            guard readings.allSatisfy({ $0.map { abs($0 - now) <= nearToday } ?? false }) else { continue }
+            let distance = readings.compactMap { $0 }.map { abs($0 - now) }.reduce(0, +) / Double(readings.count)
+            if best.map({ distance < $0.distance }) ?? true,
+                let reading = seconds(first, as: format).map(Value.iso8601)
+            {
+                best = (name, reading, distance)
+            }
+        }
+        return best.map { ($0.name, $0.reading) }
+    }
+
+    /// The time layout that reads `column`'s numbers near today (see `layoutNearToday`).
+    public func timeLayoutNearToday(_ entity: EntityDescription, _ column: String) -> (name: String, reading: String)? {
+        let type = mapping.numberColumnsAsDates[entity.name]?[column]?.type ?? entity.attribute(named: column)?.type ?? .double
+        return Self.layoutNearToday(sampledNumbers(entity, column), type: type)
+    }
+
+    /// Refuses to read `column`'s numbers in `format`'s unit when that puts one of them
+    /// outside the years 0001 to 9999, or far from today when another unit reads them all
+    /// near it: one line naming that unit and what it reads, ready to paste. The number
+    /// that means "never" (`never`) is no time, and is not read.
+    func refuseUnlikelyUnit(_ format: ColumnFormat, of entity: EntityDescription, _ column: String, type: AttributeType, never: Int64?) throws {
+        guard format.isNumberTime else { return }
+        let values = sampledNumbers(entity, column).filter { value in
+            switch value {
+            case .integer(let i): return i != never
+            case .real(let d): return never.map { d != Double($0) } ?? true
+            default: return false
+            }
+        }
+        guard !values.isEmpty else { return }
+        let near = Self.layoutNearToday(values, type: type)
+        let now = Date().timeIntervalSince1970
+        let nearSame = near.flatMap { ColumnFormat(name: $0.name) }.map {
+            ($0.numericDateScale ?? .unixSeconds).unit == (format.numericDateScale ?? .unixSeconds).unit
+        }
+        if nearSame == true { return }
+        let fix = near.map { "; as \($0.name) it reads \($0.reading): format(\"\(entity.name)\", \"\(column)\", \"\($0.name)\")" } ?? ""
+        for value in values {
+            guard let seconds = Self.seconds(value, as: format) else { continue }
+            if !Value.dateRange.contains(seconds) {
+                throw StoreError.invalidSchema(
+                    entity: entity.name,
+                    reason:
+                        "as \(format.name), \(column)'s \(value.displayString) is a date \(seconds < 0 ? "before the year 0001" : "past the year 9999")"
+                        + fix)
+            }
+            if near != nil, abs(seconds - now) > Self.farFromToday {
+                throw StoreError.invalidSchema(
+                    entity: entity.name, reason: "as \(format.name), \(column)'s \(value.displayString) reads \(Value.iso8601(seconds))" + fix)
+            }
+        }
+        // Every time a few days or months after 1970 where another unit reads them today:
+        // the sign of a unit a thousand times too fine (milliseconds for seconds).
+        let readings = values.compactMap { Self.seconds($0, as: format) }
+        if near != nil, let first = values.first, let seconds = readings.first, readings.allSatisfy({ abs($0) < Self.nearEpoch }) {
+            throw StoreError.invalidSchema(
+                entity: entity.name, reason: "as \(format.name), \(column)'s \(first.displayString) reads \(Value.iso8601(seconds))" + fix)
+        }
+    }
+
+    /// The ISO 8601 layout a text column's values are in, by the name `format()` takes
+    /// (`iso-space`; an example where no short name says it), when every sampled value
+    /// reads as an ISO date: a column of another program's file that Quarry reads as text
+    /// until `format()` declares it. Nil otherwise.
+    public func isoLayoutOfText(_ entity: EntityDescription, _ column: String) -> String? {
+        let storage = mapped(entity)
+        guard storage.layout == .foreignTable || storage.layout == .foreignView, !storage.typedByServer else { return nil }
+        let name = quoteIdentifier(column)
+        let sql = "SELECT \(name) FROM \(storage.table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
+        let sample = ((try? connection.rows(sql)) ?? []).compactMap(\.first)
+        guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }),
+            case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format
+        else { return nil }
+        return format.shortName
+    }
+}

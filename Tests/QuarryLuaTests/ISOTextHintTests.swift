@@ -1,0 +1,36 @@
+import Foundation
+import QuarryShell
+import QuarryStore
+import Testing
+
+/// A TEXT column of ISO 8601 times compared with a date (issue 85, item 7): the refusal
+/// names the `format()` that makes it a date, with the layout's name and the entity's,
+/// ready to paste; text that is no time gets no such hint; `format(e, a)` answers the
+/// layout's name (`iso-space`), not an example of it.
+@Suite struct ISOTextHintTests {
+    @Test func isoTextComparedWithADateNamesTheFormatThatMakesItADate() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, made TEXT, other TEXT);
+            INSERT INTO t(made, other) VALUES ('2022-07-21 20:28:54', 'x'), ('2022-07-22 01:00:00', 'y'), (NULL, NULL);
+            CREATE TABLE u(id INTEGER PRIMARY KEY, made TEXT);
+            INSERT INTO u(made) VALUES ('2022-07-21T20:28:54.735+0800');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let hint = h.error("return count('t', 'made > %@', date('2022-07-21'))")
+        #expect(hint.contains(#"its text reads as ISO 8601 times: format("t", "made", "iso-space") makes it a date"#), "\(hint)")
+        #expect(!hint.contains("\n"))
+        let none = h.error("return count('t', 'other > %@', date('2022-07-21'))")
+        #expect(none.contains("'other' is string and cannot be compared with date") && !none.contains("format("), "\(none)")
+        // A layout no short name says is named by its example, which format() takes too.
+        let example = h.error("return count('u', 'made > %@', date('2022-07-21'))")
+        #expect(example.contains(#"format("u", "made", "2021-01-01T00:00:00.000+0000") makes it a date"#), "\(example)")
+        // Following the hint: a date, counted as sqlite3 counts the text.
+        h.run(#"format("t", "made", "iso-space"); format("u", "made", "2021-01-01T00:00:00.000+0000")"#)
+        #expect(h.string(#"format("t", "made")"#) == "iso-space")
+        #expect(h.string(#"format("u", "made")"#) == "2021-01-01T00:00:00.000+0000")
+        let later = try sqlAnswer(path, "SELECT count(*) FROM t WHERE julianday(made) > julianday('2022-07-21T22:00:00Z')")
+        #expect(later == "1")
+        #expect(h.string("count('t', 'made > %@', date('2022-07-21T22:00:00Z'))") == later)
+    }
+}
