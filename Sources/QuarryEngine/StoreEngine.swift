@@ -80,3 +80,9 @@ package protocol StoreEngine: AnyObject {
     /// Ends the session: every later read fails.
     func close()
 }
+
+extension StoreEngine {
+    /// None: an engine that keeps no text for its relations (`.schema --sql` then prints
+    /// the entity's own definition only).
+    package func definition(of relation: String, in schema: String?) throws -> [String] { [] }
+}
