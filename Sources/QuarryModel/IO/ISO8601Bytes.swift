@@ -56,16 +56,7 @@ enum ISO8601Bytes {
             rest += 86_400
             days -= 1
         }
-        // Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day number.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.fromDays(days)
         func two(_ n: Int64) {
             out.append(UInt8(48 + n / 10))
             out.append(UInt8(48 + n % 10))

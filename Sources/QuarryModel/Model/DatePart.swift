@@ -41,19 +41,11 @@ public enum DatePart: String, CaseIterable, Sendable {
         case .weekday: return .integer(((days % 7 + 7) % 7 + 4) % 7 + 1)
         default: break
         }
-        // Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day number.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
+        let (year, month, day) = CivilDate.fromDays(days)
         switch self {
         case .month: return .integer(month)
         case .day: return .integer(day)
-        default: return .integer(yoe + era * 400 + (month <= 2 ? 1 : 0))
+        default: return .integer(year)
         }
     }
 }

@@ -110,25 +110,11 @@ package enum PostgresValue {
         let micro = Int(micros - totalSeconds * 1_000_000)
         let days = Int((totalSeconds / 86_400).rounded(.down))
         let second = Int(totalSeconds - Double(days) * 86_400)
-        let (year, month, day) = civil(fromDays: days)
-        return (year, month, day, second, micro)
+        let (year, month, day) = CivilDate.fromDays(Int64(days))
+        return (Int(year), Int(month), Int(day), second, micro)
     }
 
-    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted
-    /// from 1970-01-01.
-    static func civil(fromDays z: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Its inverse, `days_from_civil`.
+    /// `CivilDate.fromDays`' inverse, Howard Hinnant's `days_from_civil`.
     package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
