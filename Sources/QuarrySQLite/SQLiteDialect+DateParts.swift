@@ -16,15 +16,16 @@ extension SQLiteDialect {
 
     func datePart(_ part: DatePart) -> SQLTemplate {
         let whole = "(CAST(⟨0⟩ AS INTEGER) - (⟨0⟩ < CAST(⟨0⟩ AS INTEGER)))"
+        let strftime = { (format: String, modifier: String) in "CAST(strftime('\(format)', \(whole), 'unixepoch'\(modifier)) AS INTEGER)" }
         let value: String
         switch part {
-        case .year: value = "CAST(strftime('%Y', \(whole), 'unixepoch') AS INTEGER)"
-        case .month: value = "CAST(strftime('%m', \(whole), 'unixepoch') AS INTEGER)"
-        case .day: value = "CAST(strftime('%d', \(whole), 'unixepoch') AS INTEGER)"
-        case .hour: value = "CAST(strftime('%H', \(whole), 'unixepoch') AS INTEGER)"
+        case .year: value = strftime("%Y", "")
+        case .month: value = strftime("%m", "")
+        case .day: value = strftime("%d", "")
+        case .hour: value = strftime("%H", "")
         // strftime's %w counts from 0 for Sunday; Foundation's Calendar from 1.
-        case .weekday: value = "(CAST(strftime('%w', \(whole), 'unixepoch') AS INTEGER) + 1)"
-        case .date: value = "CAST(strftime('%s', \(whole), 'unixepoch', 'start of day') AS INTEGER)"
+        case .weekday: value = "(\(strftime("%w", "")) + 1)"
+        case .date: value = strftime("%s", ", 'start of day'")
         }
         let range = DatePart.seconds
         return SQLTemplate("(CASE WHEN ⟨0⟩ >= \(range.lowerBound) AND ⟨0⟩ < \(range.upperBound + 1) THEN \(value) END)")

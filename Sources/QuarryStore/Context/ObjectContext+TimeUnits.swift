@@ -17,14 +17,17 @@ extension ObjectContext {
     static let farFromToday = 200.0 * 365.25 * 86_400
     static let nearEpoch = 1e8
 
-    /// Up to `unitSample` numbers of `column` (that are not nil), as stored.
-    func sampledNumbers(_ entity: EntityDescription, _ column: String) -> [Value] {
-        let storage = mapped(entity)
+    /// Up to `unitSample` values of `column` that are not nil, as stored.
+    private func sampledValues(_ entity: EntityDescription, _ column: String) -> [Value] {
         let name = quoteIdentifier(column)
-        let sql = "SELECT \(name) FROM \(storage.table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
-        let rows = (try? connection.rows(sql)) ?? []
-        return rows.compactMap { row -> Value? in
-            switch row.first {
+        let sql = "SELECT \(name) FROM \(mapped(entity).table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
+        return ((try? connection.rows(sql)) ?? []).compactMap(\.first)
+    }
+
+    /// The numbers among `sampledValues`.
+    func sampledNumbers(_ entity: EntityDescription, _ column: String) -> [Value] {
+        sampledValues(entity, column).compactMap { value -> Value? in
+            switch value {
             case .integer(let i): return .integer(i)
             case .real(let d): return .real(d)
             case .decimal(let text): return Double(text).map(Value.real)
@@ -122,9 +125,7 @@ extension ObjectContext {
     public func isoLayoutOfText(_ entity: EntityDescription, _ column: String) -> String? {
         let storage = mapped(entity)
         guard storage.layout == .foreignTable || storage.layout == .foreignView, !storage.typedByServer else { return nil }
-        let name = quoteIdentifier(column)
-        let sql = "SELECT \(name) FROM \(storage.table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
-        let sample = ((try? connection.rows(sql)) ?? []).compactMap(\.first)
+        let sample = sampledValues(entity, column)
         guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }),
             case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format
         else { return nil }
