@@ -26,3 +26,8 @@ public protocol PreparedQuery {
     /// engine's fastest way that holds no more than a chunk; returns how many rows.
     func exportRows(arguments: [Value], columns: QueryColumns, writer: inout TableWriter, file: OutputFile) throws -> Int
 }
+
+extension PreparedQuery {
+    /// None: the engine's read-only transaction refuses what Quarry's functions would write.
+    public func functionsCalled() throws -> [String] { [] }
+}

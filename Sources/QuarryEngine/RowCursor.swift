@@ -13,16 +13,11 @@ import QuarryModel
 package protocol RowCursor: AnyObject {
     /// Binds Quarry's values to parameters 1..., as the engine stores them.
     func bind(values: [Value])
-    /// Binds integer keys to parameters 1... (the cheap bind of a batch of keys).
-    func bind(keys: [Int64])
     /// Steps to the next row: true at a row, false when the statement is done.
     func step() throws -> Bool
     var columnCount: Int { get }
     func type(_ column: Int32) -> CellType
     func int64(_ column: Int32) -> Int64
-    /// The column's integer, or nil when it holds another type (a row's key, read at
-    /// every row of a batch: one call where `type` then `int64` are two).
-    func integer(_ column: Int32) -> Int64?
     func double(_ column: Int32) -> Double
     /// The column's text as bytes.
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>
@@ -41,5 +36,26 @@ package protocol RowCursor: AnyObject {
 }
 
 extension RowCursor {
-    package func integer(_ column: Int32) -> Int64? { type(column) == .integer ? int64(column) : nil }
+    /// Binds integer keys to parameters 1... (a batch of keys), as their values.
+    package func bind(keys: [Int64]) { bind(values: keys.map(Value.integer)) }
+
+    /// By the typed reads: text as `Value(rowText:)` keeps it (its bytes whole where they
+    /// are not UTF-8), a blob copied. Made for each cursor type (its witness), so the
+    /// reads are direct calls.
+    @inlinable
+    package func value(_ column: Int32) -> Value {
+        switch type(column) {
+        case .integer: return .integer(int64(column))
+        case .real: return .real(double(column))
+        case .text:
+            let bytes = text(column)
+            // Plain UTF-8, nearly every value, is checked by one pass in C, then decoded.
+            guard let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 else {
+                return .text(String(decoding: bytes, as: UTF8.self))
+            }
+            return Value(rowText: bytes)
+        case .blob: return .blob([UInt8](blob(column)))
+        case .null: return .null
+        }
+    }
 }

@@ -4,12 +4,13 @@ import QuarryModel
 /// PostgreSQL through libpq (`PostgresEngine`), each in its own folder with its own
 /// `SQLDialect`. `StoreConnection` holds one and asks it for rows, prepared statements, a
 /// bulk export and change notification; nothing above it asks which engine it has, and
-/// no type of one engine appears in the other. Every member is required: no engine
-/// inherits another's behaviour by default.
+/// no type of one engine appears in the other. A default is what an engine without the
+/// feature answers (no bulk export, no one-scan summary, nothing to say after a save);
+/// none is another engine's behaviour.
 ///
 /// A third engine is one more conformance in a folder of its own, and one more entry in
 /// `StoreRegistry` (see docs/design.md).
-package protocol StoreEngine: AnyObject {
+package protocol StoreEngine: OutsideCommits {
     /// The engine as a person reads it ("SQLite", "PostgreSQL at postgres://…"), passwords
     /// left out.
     var description: String { get }
@@ -39,9 +40,6 @@ package protocol StoreEngine: AnyObject {
     /// keeps no text for it (a TEMP view Quarry made for the session).
     func definition(of relation: String, in schema: String?) throws -> [String]
 
-    /// What the open had to say (a private copy was read), for stderr.
-    var openingNotes: [String] { get }
-
     /// After the store's own save committed (SQLite: closing may then checkpoint the WAL
     /// into the file, which a read-only look never does).
     func didSave()
@@ -66,17 +64,6 @@ package protocol StoreEngine: AnyObject {
     /// statement that reads each (`DeferredViews`).
     var deferredViews: DeferredViews? { get set }
 
-    /// A descriptor that turns readable when another session commits (to wait on beside
-    /// the terminal); nil when commits are found by asking (SQLite's `data_version`).
-    var changeDescriptor: Int32? { get }
-    /// Before reading what others committed: the session, made anew if it was lost (a
-    /// server restarted); nothing where a session cannot be lost.
-    func reestablishIfLost() throws
-    /// Before reading what others committed when a person asks (`refresh()`): whatever
-    /// they committed before now has reached this session (a server's announcements
-    /// travel on their own); nothing where the change counter is read in step.
-    func synchronize() throws
-
     /// Ends the session: every later read fails.
     func close()
 }
@@ -85,4 +72,19 @@ extension StoreEngine {
     /// None: an engine that keeps no text for its relations (`.schema --sql` then prints
     /// the entity's own definition only).
     package func definition(of relation: String, in schema: String?) throws -> [String] { [] }
+    /// None: the rows are streamed one at a time (`StoreConnection+RowStream`).
+    package func exportRows(
+        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+        writer: inout TableWriter, file: OutputFile
+    ) throws -> Int? { nil }
+    /// Nothing waits for a save (an engine that keeps its own log).
+    package func didSave() {}
+    /// Nothing is carried out while compiling: every statement may be compiled.
+    package func refusalBeforeCompiling(_ sql: String) -> String? { nil }
+    /// The engine names the functions it refuses in a read-only transaction itself.
+    package func allowsCall(to function: String) -> Bool { true }
+    /// No one-scan aggregate: the exact way's statements.
+    package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? { nil }
+    /// Not asked of the engine: a new object's clock default starts as nil.
+    package func clockValue(_ clock: String, as type: AttributeType) -> Value? { nil }
 }

@@ -12,6 +12,9 @@ package protocol WriteStatements {
 }
 
 extension WriteStatements {
+    /// Its rows read and left: for an engine that runs every statement alike.
+    package func run(_ sql: String, _ arguments: [Value]) throws { _ = try rows(sql, arguments) }
+
     /// The integer in the first column of `sql`'s first row (0 when there is none).
     package func count(_ sql: String, _ arguments: [Value] = []) throws -> Int {
         Int(try rows(sql, arguments).first?.first?.storedInteger ?? 0)

@@ -81,10 +81,6 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
         }
     }
 
-    package func bind(keys: [Int64]) {
-        for (i, key) in keys.enumerated() { note(sqlite3_bind_int64(handle, Int32(i + 1), key)) }
-    }
-
     package func step() throws -> Bool {
         if refusedBind != SQLITE_OK { throw StepFailure(code: refusedBind) }
         let code = sqlite3_step(handle)
@@ -132,11 +128,6 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
 
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    package func integer(_ column: Int32) -> Int64? {
-        guard let value = sqlite3_column_value(handle, column), sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
-        return sqlite3_value_int64(value)
-    }
-
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     package func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
@@ -149,24 +140,6 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
         let start = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
-    }
-
-    /// Text as `Value(rowText:)` keeps it (its bytes whole where they are not UTF-8); a
-    /// blob copied.
-    package func value(_ column: Int32) -> Value {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: return .integer(int64(column))
-        case SQLITE_FLOAT: return .real(double(column))
-        case SQLITE_TEXT:
-            let bytes = text(column)
-            // Plain UTF-8, nearly every value, is checked by one pass in C, then decoded.
-            guard let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 else {
-                return .text(String(decoding: bytes, as: UTF8.self))
-            }
-            return Value(rowText: bytes)
-        case SQLITE_BLOB: return .blob([UInt8](blob(column)))
-        default: return .null
-        }
     }
 }
 

@@ -23,10 +23,6 @@ public struct SQLiteDialect: SQLDialect {
     /// None: a GLOB's pattern must be escaped, and SQLite's LIKE ignores ASCII case.
     public func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String? { nil }
 
-    public func call(_ function: String, _ arguments: [String]) -> String {
-        "\(function)(\(arguments.joined(separator: ", ")))"
-    }
-
     /// SQLite compares an integer with a real by their values, and a column declared
     /// INTEGER of a foreign file may hold reals, which a rewritten bound would misjudge.
     public var comparesIntegersWithRealsExactly: Bool { true }
@@ -35,20 +31,12 @@ public struct SQLiteDialect: SQLDialect {
     /// has numeric affinity): SQLite compares and computes it as a double.
     public var keepsDecimalsAsDoubles: Bool { true }
 
-    public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
-
     public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }
-
-    public func binaryText(_ sql: String) -> String { sql }
 
     public var runsQuarryFunctions: Bool { true }
 
-    /// Dates and booleans are numbers already, and text compares by its bytes.
-    public func statistic(_ sql: String, _ type: AttributeType) -> String { sql }
-
     public func bucket(_ offset: String, last: String) -> String { "min(CAST(\(offset) AS INTEGER), \(last))" }
 
-    public func real(_ sql: String) -> String { sql }
     /// A SQLite file's rows are known by their rowid or integer key, which its index finds,
     /// or, without a rowid, by a number made from their key (`KeyNumbers`).
     public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {

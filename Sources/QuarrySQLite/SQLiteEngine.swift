@@ -99,8 +99,6 @@ package final class SQLiteEngine: StoreEngine {
 
     package var description: String { "SQLite" }
 
-    package var openingNotes: [String] { notes }
-
     package func didSave() { allowCheckpointOnClose() }
 
     package func clockValue(_ clock: String, as type: AttributeType) -> Value? {
@@ -165,21 +163,6 @@ package final class SQLiteEngine: StoreEngine {
                 arguments: [relation])
         }
     }
-
-    /// None: the rows are streamed one at a time, which is SQLite's fastest way out.
-    package func exportRows(
-        _ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
-        writer: inout TableWriter, file: OutputFile
-    ) throws -> Int? { nil }
-
-    /// None: another connection's commits are found by asking `PRAGMA data_version`.
-    package var changeDescriptor: Int32? { nil }
-
-    /// A file's connection is never lost.
-    package func reestablishIfLost() throws {}
-
-    /// `PRAGMA data_version` is read in step with every commit.
-    package func synchronize() throws {}
 
     /// Runs a read, turning SQLite's errors into store errors. A view not yet made that
     /// the read names (`DeferredViews`) is made, and the read runs again.

@@ -30,7 +30,7 @@ extension StoreConnection {
             for layout in prepared { layout.install(db) }
         }
         sqlite.keyNumbers = keyNumbers
-        return StoreConnection(engine: sqlite, readOnly: readOnly, path: sqlite.path)
+        return StoreConnection(engine: sqlite, readOnly: readOnly, path: sqlite.path, notes: sqlite.notes)
     }
 
     /// The SQLite engine; nil on another engine.

@@ -17,11 +17,9 @@ public struct PostgreSQLDialect: SQLDialect {
 
     public init(foldsText: Bool = true) { self.foldsText = foldsText }
 
-    public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
-
-    public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
-        "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"
-    }
+    // Booleans, nil-safe equality and the place of nil in an order are standard SQL's
+    // (`SQLComparisons`' defaults): `TRUE`, `IS NOT DISTINCT FROM`, and `NULLS FIRST`
+    // said explicitly, since PostgreSQL sorts nil last when ascending.
 
     /// Each compares code points whatever the collation: `starts_with`; the last
     /// `char_length(pattern)` characters (equal means equal bytes in a deterministic
@@ -48,10 +46,6 @@ public struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    public func call(_ function: String, _ arguments: [String]) -> String {
-        "\(function)(\(arguments.joined(separator: ", ")))"
-    }
-
     /// PostgreSQL gives a parameter its column's type (a real against `bigint` is an
     /// error) and compares `bigint` with `float8` as floats.
     public var comparesIntegersWithRealsExactly: Bool { false }
@@ -72,15 +66,12 @@ public struct PostgreSQLDialect: SQLDialect {
             + "ELSE \(n) \(op) \(x)::bigint END)"
     }
 
-    /// PostgreSQL sorts nil last when ascending: said explicitly.
-    public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
-
     /// The `C` collation compares UTF-8 bytes, as SQLite's BINARY does; a database's own
     /// (`en_US.UTF-8`, ...) would sort by language.
     public func binaryText(_ sql: String) -> String { "(\(sql)) COLLATE \"C\"" }
 
-    /// None: what they do is said in SQL where it can be (`PostgresFold`).
-    public var runsQuarryFunctions: Bool { false }
+    // `runsQuarryFunctions` false: what they do is said in SQL where it can be
+    // (`PostgresFold`).
 
     public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
         guard foldsText else { return nil }
@@ -108,8 +99,7 @@ public struct PostgreSQLDialect: SQLDialect {
     /// stops with "integer overflow".
     public func integer(_ sql: String) -> String { "(\(sql))::bigint" }
 
-    /// A view's key column is typed an integer (`PostgresStore+Views`): set is enough.
-    public func holdsInteger(_ sql: String) -> String { "\(sql) IS NOT NULL" }
+    // `holdsInteger`: a view's key column is typed an integer (`PostgresStore+Views`).
 
     /// EXPLAIN's one column, a line of the plan a row.
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN " + sql, 0) }

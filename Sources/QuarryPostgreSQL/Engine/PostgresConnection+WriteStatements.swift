@@ -8,8 +8,4 @@ extension PostgresConnection: WriteStatements {
     package func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
         try execute(PostgreSQLDialect.numbered(sql), arguments).rows
     }
-
-    package func run(_ sql: String, _ arguments: [Value]) throws {
-        _ = try execute(PostgreSQLDialect.numbered(sql), arguments)
-    }
 }

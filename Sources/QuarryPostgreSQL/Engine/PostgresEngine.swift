@@ -19,19 +19,6 @@ package final class PostgresEngine: StoreEngine {
 
     package var description: String { "PostgreSQL at \(url)" }
 
-    /// Opening a server's store reads no copy: nothing to say.
-    package var openingNotes: [String] { [] }
-    /// The server keeps its own log: nothing waits for a save.
-    package func didSave() {}
-    /// The server compiles nothing that writes inside the `READ ONLY` transaction a
-    /// statement is prepared in, and names the functions it refuses there itself.
-    package func refusalBeforeCompiling(_ sql: String) -> String? { nil }
-    package func allowsCall(to function: String) -> Bool { true }
-    /// Not asked of the server yet: a new object's clock default starts as nil.
-    package func clockValue(_ clock: String, as type: AttributeType) -> Value? { nil }
-    /// No one-scan aggregate on the server: the exact way's statements.
-    package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? { nil }
-
     /// The server's rows: all at once, or a row at a time when `streamed`. No statement is
     /// cached here: the server plans each, and libpq keeps nothing prepared between them.
     package func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {
@@ -87,12 +74,14 @@ package final class PostgresEngine: StoreEngine {
     /// Readable when a NOTIFY arrives (`PostgresConnection+Notifications`).
     package var changeDescriptor: Int32? { server.socket }
 
-    package func reestablishIfLost() throws { try server.reestablishIfLost() }
-
-    /// One round trip: a commit that returned to its program before this signalled our
-    /// backend already, which sends its notification before it answers (another program's
-    /// commit just before `refresh()` is heard by it, not by the next one).
-    package func synchronize() throws { _ = try server.execute("SELECT 1") }
+    /// The connection made again if it was lost, then one round trip: a commit that
+    /// returned to its program before this signalled our backend already, which sends its
+    /// notification before it answers (another program's commit just before `refresh()`
+    /// is heard by it, not by the next one).
+    package func catchUp() throws {
+        try server.reestablishIfLost()
+        _ = try server.execute("SELECT 1")
+    }
 
     /// The server's session ends now (`PostgresConnection.close`): `.open` of another store
     /// leaves no idle backend behind; the store's connection refuses reads from now.

@@ -16,9 +16,6 @@ struct PostgresPreparedQuery: PreparedQuery {
 
     package var columnNames: [String] { description.columns }
 
-    /// None: the read-only transaction refuses what a function would write.
-    package func functionsCalled() throws -> [String] { [] }
-
     package func accepts(_ arguments: [Value]) -> Bool { arguments.count == description.parameters }
 
     package func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {

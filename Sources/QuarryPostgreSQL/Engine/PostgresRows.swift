@@ -118,8 +118,6 @@ final class PostgresRows: RowCursor {
 
     package func bind(values: [Value]) { arguments = values }
 
-    package func bind(keys: [Int64]) { arguments = keys.map(Value.integer) }
-
     /// The bytes of the row's texts and blobs, as they would be lent.
     package var valueBytes: Int {
         (0..<Int32(columnCount)).reduce(0) { total, column in

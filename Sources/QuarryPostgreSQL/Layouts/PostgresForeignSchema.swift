@@ -28,15 +28,12 @@ package struct PostgresForeignSchema: ForeignSchemaEngine {
 
     package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) { PostgresStore.noteType(of: column, in: &storage) }
 
-    /// The server fills a default when the row is inserted (a serial, `now()`), and the
-    /// saved object reads the row back: a new object starts without it.
-    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? { nil }
+    // No `columnDefault`: the server fills a default when the row is inserted (a serial,
+    // `now()`), and the saved object reads the row back, so a new object starts without
+    // it. No `numericDates`: the server's dates are typed, none is kept as a number.
 
     /// The server's own expression, as its DELETE would evaluate it.
     package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { declared }
-
-    /// The server's dates are typed: none is kept as a number.
-    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] { [:] }
 
     /// In pg_temp, which is searched before the schema for the unqualified name; keyed by
     /// its table's key when the view shows one (`keyedViews`). A name past 63 bytes is cut

@@ -5,7 +5,7 @@ import QuarryStore
 /// `READ WRITE` transaction, fed by the import's parser thread (`ImportPipeline`) a batch
 /// at a time (`PostgresCopyText`), so memory stays flat as it does on SQLite. A new
 /// entity's table is made in the same transaction (`PostgresStore+Definitions`); a
-/// sub-entity's rows go into its root's table (`PostgresHierarchyTables`). A row
+/// sub-entity's rows go into its root's table (`PostgresQuarryTables+Hierarchies`). A row
 /// the server refuses (a type, a constraint) ends the import with nothing kept, the table
 /// included, at the file's line that row came from.
 extension PostgresStore {

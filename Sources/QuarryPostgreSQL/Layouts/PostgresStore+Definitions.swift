@@ -14,7 +14,7 @@ import QuarryStore
 /// relationships added or dropped. Refused, with nothing written: a type change, a new
 /// required attribute without a default over existing rows, and redefining a table
 /// Quarry did not create. Many-to-many relationships get link tables, as in a Quarry
-/// file. A hierarchy is one table for its root (`PostgresHierarchyTables`). The flow is
+/// file. A hierarchy is one table for its root (`PostgresQuarryTables+Hierarchies`). The flow is
 /// written once for both engines (`QuarryDefinition`); this file answers its statements.
 extension PostgresStore {
     /// The table keeping the definitions.
@@ -247,7 +247,6 @@ private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
     package let server: PostgresConnection
 
     package var tables: PostgresQuarryTables { PostgresQuarryTables(store: store, server: server) }
-    package var hierarchies: PostgresHierarchyTables { PostgresHierarchyTables(store: store, server: server) }
 
     /// Only a table Quarry made is migrated; another of the name is refused (`refuseDefining`).
     package func definitionToMigrate(_ name: String) -> EntityDescription? {

@@ -25,7 +25,6 @@ package final class PostgresStore: PersistentStore {
     package var runsCascadesAtOnce: Bool { false }
     /// The schema whose tables are the entities.
     package let schema: String
-    package var isQuarrysFile: Bool { false }
 
     /// Whether the user asked for the triggers that announce every commit (`?notify=triggers`).
     package let installsTriggers: Bool
@@ -181,7 +180,4 @@ package final class PostgresStore: PersistentStore {
             ? nil
             : "other programs' commits to the schema (psql's, an app's) reach observers and watch at refresh(); quarry sessions' are heard at once. Open it with ?notify=triggers to hear every commit (a trigger on each table)"
     }
-    package func historyToken(session: StoreSession) throws -> Int64 { 0 }
-    package func history(since: Int64?, author: String?, session: StoreSession) throws -> [HistoryTransaction] { [] }
-    package func pruneHistory(through token: Int64, session: StoreSession) throws -> Int { 0 }
 }

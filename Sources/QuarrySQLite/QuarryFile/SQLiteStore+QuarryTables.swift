@@ -51,9 +51,7 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
     let session: StoreSession
 
     package var tables: SQLiteQuarryTables<Store> { SQLiteQuarryTables(store: store, db: db) }
-    package var hierarchies: SQLiteHierarchyTables<Store> { SQLiteHierarchyTables(store: store, db: db) }
     package func definitionToMigrate(_ name: String) -> EntityDescription? { store.managedObjectModel.declaredEntity(name) }
-    package func refuseDefining(_ entity: EntityDescription) throws {}
     package func prepareDeclarations() throws { try store.prepareDeclarations(in: db) }
     package func keepDeclaration(_ name: String, definition: String) throws {
         try store.keepDeclaration(name, definition: definition, in: db, session: session)
@@ -65,7 +63,6 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
         )
         try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
     }
-    package func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {}
 }
 
 /// Quarry's tables in a SQLite file, as `TableCreation` and `TableMigration` write them.
@@ -74,7 +71,6 @@ struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     let db: Database
 
     package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
-    package func relation(_ name: String) -> String { quoteIdentifier(name) }
     package func columnType(_ type: AttributeType) -> String { type.sqlType }
     package var keyColumnType: String { "INTEGER" }
     // Keys only grow in Quarry's files (history and tombstones name rows by key); in
@@ -84,6 +80,4 @@ struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     package func refuseTaken(_ name: String) throws {
         if try db.hasTable(name) { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
     }
-    package func indexName(_ name: String) -> String { quoteIdentifier(name) }
-    package func indexRelation(_ name: String) -> String { quoteIdentifier(name) }
 }

@@ -18,9 +18,9 @@ package final class ForeignFileStore: SQLiteStore {
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).
     var sidecar: ForeignSidecar
-    /// Its `relate()` calls go to the sidecar (`keep(_:context:)`), its sub-entities'
-    /// views to the TEMP schema (`remakeHierarchyViews`).
-    package var isQuarrysFile: Bool { false }
+    // Not Quarry's file (`isQuarrysFile` false): its `relate()` calls go to the sidecar
+    // (`keep(_:context:)`), its sub-entities' views to the TEMP schema
+    // (`remakeHierarchyViews`).
     /// The entities Quarry defined in the file (their declarations in the sidecar).
     package func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 

@@ -19,8 +19,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         } catch let error as DatabaseError { throw TriggerFunctions.named(StoreError(error), session: session) }
     }
 
-    /// The write transaction holds the file.
-    package var lockingClause: String { "" }
+    // No `lockingClause`: the write transaction holds the file.
 
     /// The keys the filter matches, then one UPDATE per 500, each value in its column's
     /// format (objects take the values as they read back).

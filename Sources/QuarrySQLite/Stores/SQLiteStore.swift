@@ -54,13 +54,14 @@ package protocol SQLiteStore: PersistentStore {
     func recordingImport(into entity: EntityDescription, in db: Database, session: StoreSession, _ insert: () throws -> Int) throws -> Int
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(in db: Database) throws -> Int64
+    /// An error SQLite raised while writing, in the model's names (a Core Data store's
+    /// Z-tables and columns said as its entities and attributes).
+    func inModelNames(_ error: StoreError) -> StoreError
 }
 
 extension SQLiteStore {
-    /// Every commit to the file moves `data_version`.
-    package var unheardCommits: String? { nil }
-    /// A SQLite file holds every name a definition may have.
-    package func refuse(_ definition: EntityDescription) throws {}
+    /// The tables are the model's: the error says its names already.
+    package func inModelNames(_ error: StoreError) -> StoreError { error }
     /// An entity Quarry defined in the file is laid out as Quarry's own; the file's own
     /// tables and views, and a Core Data store's entities, are not.
     package func keepsQuarryLayout(_ name: String) -> Bool { !mapping.storage(of: name).isForeign }

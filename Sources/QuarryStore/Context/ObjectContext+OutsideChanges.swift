@@ -44,10 +44,7 @@ extension ObjectContext {
     public func refreshFromStore(asked: Bool = false) throws -> Bool {
         // Asked, it is a statement: a server's lost connection is made again first (never
         // while the REPL waits, which would block on a server that does not answer).
-        if asked {
-            try connection.engine.reestablishIfLost()
-            try connection.engine.synchronize()
-        }
+        if asked { try connection.engine.catchUp() }
         let version = try store.outsideChangeCounter(session: session)
         defer { outsideChanges.lastDataVersion = version }
         let missesSome = asked && store.unheardCommits != nil

@@ -98,8 +98,11 @@ public final class RowBatch {
                     }
                     guard let cells = allocated else { return }
                     while try statement.step() {
-                        let integerKey = statement.integer(0)
-                        let key = integerKey ?? statement.int64(0)
+                        // The key is cell 0, read once: an integer key is its value (one
+                        // call a row, as the other cells are read).
+                        var first = quarry_cell()
+                        statement.readCells(0..<1, into: &first, arena: &bytes)
+                        let key = first.tag == Int32(QUARRY_CELL_INTEGER) ? first.value : statement.int64(0)
                         let slot: Int
                         if ranged {
                             while cursor < keys.count, keys[cursor] < key { cursor += 1 }
@@ -112,13 +115,7 @@ public final class RowBatch {
                         guard !filled[slot] else { continue }
                         filled[slot] = true
                         let row = cells + slot * width
-                        // The key, read already, is cell 0 (as it is read whenever it is an integer).
-                        if width > 0 {
-                            row[0] =
-                                integerKey != nil
-                                ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
-                                : bytes.cell(statement, 0)
-                        }
+                        if width > 0 { row[0] = first }
                         if width > 1 { statement.readCells(1..<Int32(width), into: row + 1, arena: &bytes) }
                     }
                 }

@@ -29,6 +29,11 @@ package protocol BatchChangeStatements {
     func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: Statements) throws -> [String: [Int64]]
 }
 
+/// An engine whose write transaction locks what it reads (a file's).
+extension BatchChangeStatements {
+    package var lockingClause: String { "" }
+}
+
 /// `updateall` and `deleteall` on any engine, each in one transaction: the rows matched,
 /// changed by the engine, named by their own entity (a SportCar updated as a Car is heard
 /// as a SportCar). The context tells its objects once it returns.

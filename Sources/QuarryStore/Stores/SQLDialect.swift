@@ -1,11 +1,16 @@
 import QuarryModel
 
 /// How a store's SQL spells what predicates, sorts and batch changes need, where SQL
-/// dialects differ: booleans, comparison that holds for nil == nil, a prefix test an
-/// index can answer, and calls of the functions the store installs. The predicate
-/// compiler writes through the dialect its store speaks (`PersistentStore.dialect`), so
-/// a store whose database is not SQLite gives its own.
-public protocol SQLDialect: Sendable {
+/// dialects differ: how it compares and matches (`SQLComparisons`), computes
+/// (`SQLComputations`) and reads rows and plans (`SQLReads`). The predicate compiler
+/// writes through the dialect its store speaks (`PersistentStore.dialect`), so a store
+/// whose database is not SQLite gives its own.
+public protocol SQLDialect: SQLComparisons, SQLComputations, SQLReads {}
+
+/// How a dialect compares and matches: booleans, comparison that holds for nil == nil,
+/// a prefix test an index can answer, exact comparison of integers with reals, order
+/// and folding of text, and calls of the functions the store installs.
+public protocol SQLComparisons: Sendable {
     /// The literal for true or false where a condition is expected.
     func literal(_ value: Bool) -> String
     /// `lhs` compared with `rhs`, nil equal to nil (SQL's `IS`, PostgreSQL's
@@ -39,67 +44,27 @@ public protocol SQLDialect: Sendable {
     /// Text as sorted and grouped by its bytes (SQLite's BINARY collation), whatever the
     /// database's collation.
     func binaryText(_ sql: String) -> String
-    /// Whether the functions Quarry installs into SQLite (`quarry_summary`, ...) run in
-    /// this database; where not, what needs them takes standard SQL (summarize's exact way).
-    var runsQuarryFunctions: Bool { get }
-    /// An attribute's column as statistics read it (min, max, mean, quantiles, histogram
-    /// buckets): a date as seconds since 1970, a boolean as 0 or 1, text by its bytes.
-    func statistic(_ sql: String, _ type: AttributeType) -> String
-    /// The histogram bucket of a non-negative `offset` (in widths): its integer part,
-    /// at most `last`.
-    func bucket(_ offset: String, last: String) -> String
-    /// `sql` (a parameter) as a real number, whatever the column it meets: PostgreSQL
-    /// would give `n - $1` the integer type of `n`.
-    func real(_ sql: String) -> String
-    /// `SELECT columns` of `storage`'s rows whose keys are `count` placeholders (any past
-    /// the keys bound to NULL), in any order: `key IN (...)`, or through the numbers'
-    /// table of rows known by numbers (`EntityStorage.numberedRows`).
-    func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String
-    /// The statement that shows how the database will run `sql`, and which column of its
-    /// rows holds each line of the plan.
-    func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int)
     /// `sql` folded as `[c]` and `[d]` fold text in Swift, in the dialect's own SQL; nil
     /// where the store's function (`quarry_fold`) folds it.
     func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String?
-    /// `a op b` (op `+`, `-`, `*` or `/`) as Quarry computes it (integers stay integers
-    /// until they overflow, `/` divides reals, nil for a division by zero), over slots 0
-    /// and 1; `integers` when both are integers. Nil where the store's function
-    /// (`quarry_arith`) computes it.
-    func arithmetic(_ op: String, integers: Bool) -> SQLTemplate?
-    /// A predicate function (`abs`, `floor`, `ceiling`, `trunc`, `sqrt`, `ln`, `log`,
-    /// `exp`, `lowercase`, `uppercase`) of slot 0 as Quarry computes it; `integer` when its
-    /// argument is an integer. Nil where the store's function (`quarry_fn`) computes it.
-    /// Also, of a date in slot 0 (as the dialect compares it), a part by its `DatePart`
-    /// name (`year` ... `date`), computed as `DatePart.value(ofSeconds:)` computes it: in
-    /// UTC, of the whole second, nil outside the years 0001 to 9999 (a dialect without them
-    /// answers nil, and a key path naming a part is refused); and `seconds`, its seconds
-    /// since 1970 as a real, which two dates subtract as (`end - start`).
-    func function(_ name: String, integer: Bool) -> SQLTemplate?
-    /// `a op b` (op `+`, `-` or `*`) of exact decimals, or of a decimal and an integer, as
-    /// an exact decimal (`ExpressionValues.arithmetic`); nil where the store's function
-    /// computes it.
-    func decimalArithmetic(_ op: String) -> SQLTemplate?
-    /// An aggregate of integers (`sum`) as an integer: PostgreSQL's `sum(bigint)` is
-    /// `numeric`, which reads as a real.
-    func integer(_ sql: String) -> String
-    /// Whether the value of `sql` (a view's key column) is an integer, for the rows that
-    /// are objects: SQLite's columns take any value; a typed column holds its type or NULL.
-    func holdsInteger(_ sql: String) -> String
-    /// A number column `format()` declared to hold times (`scale`; slot 0 the column),
-    /// read as the engine's own date type where its dates have one (PostgreSQL's
-    /// `timestamptz`, which its date parameters meet); nil where dates are Unix seconds
-    /// (SQLite: `NumericDateScale.seconds`). `integerColumn`: the column holds integers,
-    /// which a count past 2^53 (Chrome's microseconds since 1601) must divide as such.
-    func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate?
+}
+
+/// Standard SQL's booleans, nil-safe equality and explicit place of nil in an order, and
+/// calls as SQL writes them; a dialect that compares an integer with a real by their
+/// values, and text by its bytes, as SQLite does.
+extension SQLComparisons {
+    public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
+        "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"
+    }
+    public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
+    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
+    public func call(_ function: String, _ arguments: [String]) -> String { "\(function)(\(arguments.joined(separator: ", ")))" }
+    public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
+    public func binaryText(_ sql: String) -> String { sql }
 }
 
 extension SQLDialect {
-    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
-    public func arithmetic(_ op: String, integers: Bool) -> SQLTemplate? { nil }
-    public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
-    public func decimalArithmetic(_ op: String) -> SQLTemplate? { nil }
-    public func integer(_ sql: String) -> String { sql }
-    public func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate? { nil }
 
     /// `part` of the date `sql` (which holds no placeholder: a column, a key path's
     /// subquery), nil where the dialect has no date parts (`function`). A date that is

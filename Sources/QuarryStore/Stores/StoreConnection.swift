@@ -14,20 +14,22 @@ public final class StoreConnection {
     public let path: String?
     package private(set) var isClosed = false
 
-    /// A connection over `engine`, opened already (each engine's target opens its own).
-    package init(engine: any StoreEngine, readOnly: Bool, path: String? = nil) {
+    /// What the open had to say (a private copy was read): for stderr.
+    let notes: [String]
+
+    /// A connection over `engine`, opened already (each engine's target opens its own),
+    /// with what its open had to say.
+    package init(engine: any StoreEngine, readOnly: Bool, path: String? = nil, notes: [String] = []) {
         self.engine = engine
         isReadOnly = readOnly
         self.path = path
+        self.notes = notes
     }
 
     /// The error for what only one engine does yet, asked of a store on another.
     package static func needsEngine(_ engine: String, for what: String = "this") -> StoreError {
         .database(message: "\(what) is not supported yet on this store: it needs \(engine) (see docs/postgresql.md)")
     }
-
-    /// What the open had to say (a private copy was read): for stderr.
-    var notes: [String] { engine.openingNotes }
 
     /// The engine as a person reads it.
     public var engineDescription: String { engine.description }

@@ -9,14 +9,14 @@ package protocol StoreDefining: AnyObject {
     func refuseDefining(_ entity: String, whole: Bool) throws
     /// Refuses a definition the store cannot keep as declared (names its database cannot
     /// hold, a kind of entity it does not make yet), before anything is checked or written.
-    /// Each engine answers (a SQLite file holds every name: `SQLiteStore` refuses none).
+    /// None by default: a SQLite file holds every name a definition may have.
     func refuse(_ definition: EntityDescription) throws
     /// Whether the file is Quarry's own, so what Quarry chooses to keep is kept in it:
     /// `relate()` calls in its model, sub-entities' views and triggers, a key sequence
     /// (AUTOINCREMENT's `sqlite_sequence`), the index on `_entity`. A file Quarry did not
     /// create gains only what its user asks for (a table, rows): the rest lives in its
-    /// sidecar or, remade at each open, in the connection's TEMP schema. Each store
-    /// answers: none is assumed to be Quarry's.
+    /// sidecar or, remade at each open, in the connection's TEMP schema. False unless
+    /// the store says so: none is assumed to be Quarry's.
     var isQuarrysFile: Bool { get }
     /// The fetch request templates `model()` kept with the store, in any order; on
     /// SQLite, Quarry's table (`SQLiteStore+QuarryTemplates`).
@@ -52,6 +52,8 @@ package protocol StoreDefining: AnyObject {
 /// What most stores answer alike.
 extension StoreDefining {
     package func refuseDefining(_ entity: String, whole: Bool) throws {}
+    package func refuse(_ definition: EntityDescription) throws {}
+    package var isQuarrysFile: Bool { false }
     package func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, session: StoreSession) throws {
     }
     /// Only another program's file reads a join table's shape from what `relate()` made.

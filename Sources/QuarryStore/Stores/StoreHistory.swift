@@ -10,3 +10,10 @@ package protocol StoreHistory: AnyObject {
     /// Forgets the store's history up to and including `token`; returns how many transactions.
     func pruneHistory(through token: Int64, session: StoreSession) throws -> Int
 }
+
+/// A store that records no history (a server's schema): no transaction, nothing to prune.
+extension StoreHistory {
+    package func historyToken(session: StoreSession) throws -> Int64 { 0 }
+    package func history(since: Int64?, author: String?, session: StoreSession) throws -> [HistoryTransaction] { [] }
+    package func pruneHistory(through token: Int64, session: StoreSession) throws -> Int { 0 }
+}

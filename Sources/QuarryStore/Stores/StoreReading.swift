@@ -22,8 +22,7 @@ package protocol StoreReading: AnyObject {
     func outsideChangeCounter(session: StoreSession) throws -> Int
     /// Why some outside commits do not move the counter, so that observers hear them only
     /// at `refresh()`, which then reloads whatever the counter says; nil when every commit
-    /// moves it, as SQLite's `data_version` does (each engine answers: `SQLiteStore`'s
-    /// nil, the server's own).
+    /// moves it, as SQLite's `data_version` does.
     var unheardCommits: String? { get }
     /// The model file the store's entities were read from, when they were (a Core Data
     /// store's), for export, Swift and fetch request templates.
@@ -51,6 +50,8 @@ extension StoreReading {
         }
         return rows
     }
+    /// Every commit moves the counter (SQLite's `data_version`).
+    package var unheardCommits: String? { nil }
     package var modelAsRead: CoreDataModel? { nil }
     package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, session: StoreSession) throws -> String? { nil }
     package func tableSQL(readBy sql: String) -> [(entity: String, sql: String)] { [] }

@@ -24,8 +24,6 @@ package protocol StoreSaving: AnyObject {
     func prepare(_ request: SaveChangesRequest, in session: StoreSession) throws -> StoreSaveWork
     /// After the save committed and the objects took their new state.
     func didSave(in session: StoreSession)
-    /// An error SQLite raised while writing, in the model's names.
-    func inModelNames(_ error: StoreError) -> StoreError
     /// Whether a cascade's own delete rules act as soon as it deletes its rows, before the
     /// next rule of the row it came from (SQLite: its actions are triggers run at once),
     /// or after every rule of that row has acted (PostgreSQL: a cascade's deletes queue
@@ -41,5 +39,4 @@ extension StoreSaving {
     package func pendingChanges(_ event: PendingChangeEvent, in session: StoreSession) {}
     package func prepare(_ request: SaveChangesRequest, in session: StoreSession) throws -> StoreSaveWork { StoreSaveWork() }
     package func didSave(in session: StoreSession) {}
-    package func inModelNames(_ error: StoreError) -> StoreError { error }
 }

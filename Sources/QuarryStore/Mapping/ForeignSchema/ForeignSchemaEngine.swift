@@ -43,3 +43,11 @@ package protocol ForeignSchemaEngine {
     func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
         -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
 }
+
+/// An engine whose dates are typed and whose defaults are filled when a row is inserted.
+extension ForeignSchemaEngine {
+    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? { nil }
+    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
+        [:]
+    }
+}

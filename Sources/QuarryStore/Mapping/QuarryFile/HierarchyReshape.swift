@@ -1,15 +1,12 @@
 import QuarryEngine
 import QuarryModel
 
-/// The tables of Quarry's layout as reshaping a hierarchy needs them, on one engine: a
-/// SQLite file's (`SQLiteHierarchyTables`) or a PostgreSQL schema's
-/// (`PostgresHierarchyTables`). What to reshape is decided once, by `HierarchyReshape`;
-/// each engine says only how its tables, views and indexes are written.
-package protocol HierarchyTables {
-    /// The statements of the transaction the definition is written in.
-    var statements: any WriteStatements { get }
-    /// The name SQL gives the table or view of entity `name` (qualified by its schema).
-    func relation(_ name: String) -> String
+/// The tables of Quarry's layout as reshaping a hierarchy needs them, beyond a table's
+/// (`QuarryTableStatements`: its statements, relations and indexes), on one engine: a
+/// SQLite file's (`SQLiteQuarryTables`) or a PostgreSQL schema's (`PostgresQuarryTables`).
+/// What to reshape is decided once, by `HierarchyReshape`; each engine says only how its
+/// tables, views and indexes are written.
+package protocol HierarchyTables: QuarryTableStatements {
     /// Whether `root`'s table exists to be migrated (else it is made).
     func holdsTable(_ root: String) -> Bool
     /// Drops the table of a root that takes a parent (an empty entity: its rows would be
@@ -20,11 +17,10 @@ package protocol HierarchyTables {
     /// Migrates a root's table in place to the hierarchy's new shape.
     func migrate(_ before: EntityDescription, to after: EntityDescription) throws
     /// Refuses a new member's name when another table or view has it.
-    func refuseTaken(_ name: String) throws
-    /// Whether a root's table has the entity column (`EntityStorage.entityColumn`).
-    func hasEntityColumn(_ root: String) throws -> Bool
-    /// Adds the entity column to a root's table, its rows the root's own.
-    func addEntityColumn(_ root: String) throws
+    func refuseNewMember(_ name: String) throws
+    /// Adds the entity column (`EntityStorage.entityColumn`) to a root's table that has
+    /// none yet, its rows the root's own.
+    func addEntityColumnIfMissing(_ root: String) throws
     /// Makes a member's view over its root's table: the rows whose entity is one of `tags`
     /// (entity names: the member's own and its sub-entities').
     func makeView(_ member: EntityDescription, root: String, tags: [String]) throws
@@ -83,9 +79,9 @@ struct HierarchyReshape {
                 if let alone = new[root] { try tables.syncUniqueness(root: root, members: [(alone, nil)], old: old, made: isMade) }
                 continue
             }
-            if try !tables.hasEntityColumn(root) { try tables.addEntityColumn(root) }
+            try tables.addEntityColumnIfMissing(root)
             for member in newFamily where member != root {
-                if !oldFamily.contains(member) { try tables.refuseTaken(member) }
+                if !oldFamily.contains(member) { try tables.refuseNewMember(member) }
                 guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
                 try tables.makeView(entity, root: root, tags: tags(of: member))
             }

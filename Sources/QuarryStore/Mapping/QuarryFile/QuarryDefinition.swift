@@ -2,19 +2,16 @@ import QuarryModel
 
 /// What defining entities in Quarry's own tables asks of the engine they are on, beyond a
 /// table's creation and migration (`Tables`, `TableCreation`/`TableMigration`) and a
-/// hierarchy's reshape (`Hierarchies`, `HierarchyReshape`): a SQLite file's
+/// hierarchy's reshape (`HierarchyReshape`, on the same tables): a SQLite file's
 /// (`SQLiteQuarryDefinitions`: declarations in `quarry_model` or a sidecar, link tables
 /// `WITHOUT ROWID`, no foreign keys, since SQLite's delete rules are Quarry's) or a
 /// PostgreSQL schema's (`PostgresQuarryDefinitions`: link tables whose keys go with their
 /// rows, to-one foreign keys carrying the delete rules, statement triggers).
 package protocol QuarryDefinitionStatements {
-    associatedtype Tables: QuarryTableStatements
-    associatedtype Hierarchies: HierarchyTables
-    /// A table's statements, for an entity alone.
+    associatedtype Tables: HierarchyTables
+    /// The tables' statements: an entity alone's, and a hierarchy's (its uniqueness
+    /// constraints too, an entity alone being a hierarchy of one).
     var tables: Tables { get }
-    /// A hierarchy's statements; its uniqueness constraints too, an entity alone being a
-    /// hierarchy of one.
-    var hierarchies: Hierarchies { get }
     /// The declaration of `name` whose table a definition migrates (nil: it makes one).
     func definitionToMigrate(_ name: String) -> EntityDescription?
     /// Refuses, before anything is written, a definition this database cannot hold.
@@ -31,6 +28,13 @@ package protocol QuarryDefinitionStatements {
     /// After the tables of `entities` are written and their declarations kept, before their
     /// link tables: `touched`, the members of the hierarchies reshaped; `made`, the tables made.
     func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws
+}
+
+/// An engine that holds every definition, and whose delete rules are Quarry's (no
+/// foreign keys to make after the tables).
+extension QuarryDefinitionStatements {
+    package func refuseDefining(_ entity: EntityDescription) throws {}
+    package func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {}
 }
 
 /// Defining entities in Quarry's own tables, on any engine, inside the caller's
@@ -77,7 +81,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
             // Another program's table gaining an inverse has no table of Quarry's to reshape
             // (PostgreSQL's made it again: "a table of that name already exists").
             let reshaped = try HierarchyReshape(old: store.managedObjectModel.declaredMap, new: after.declared, order: after.order)
-                .run(all.filter(kept), on: engine.hierarchies)
+                .run(all.filter(kept), on: engine.tables)
             touched = reshaped.touched + all.filter(kept).map(\.name)
             made = reshaped.made
             for e in all where kept(e) { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
@@ -86,7 +90,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
             // A new entity without constraints has no unique index to make or drop (and
             // SQLite's look-up scans the whole schema).
             if existing != nil || !entity.uniqueness.isEmpty {
-                try engine.hierarchies.syncUniqueness(
+                try engine.tables.syncUniqueness(
                     root: entity.name, members: [(entity, nil)],
                     old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
             }

@@ -26,6 +26,11 @@ package protocol QuarryTableStatements {
 
 /// The indexes of Quarry's tables, the same statements on every engine.
 extension QuarryTableStatements {
+    /// The name quoted, where an engine takes any length and has no schemas.
+    package func relation(_ name: String) -> String { quoteIdentifier(name) }
+    package func indexName(_ name: String) -> String { quoteIdentifier(name) }
+    package func indexRelation(_ name: String) -> String { quoteIdentifier(name) }
+
     /// Drops the index Quarry named `name`, if there is one.
     func dropIndex(_ name: String) throws {
         try statements.run("DROP INDEX IF EXISTS \(indexRelation(name))", [])

@@ -11,14 +11,7 @@ import QuarryStore
 /// entity column (the entity's name) and the table's for `_pk`, and `UPDATE`, `DELETE`,
 /// `RETURNING` and `FOR UPDATE` reach the table's rows. Foreign keys and link tables
 /// refer to the roots' tables, so a relationship to a parent holds its sub-entities' rows.
-struct PostgresHierarchyTables: HierarchyTables {
-    package let store: PostgresStore
-    package let server: PostgresConnection
-
-    package var statements: any WriteStatements { server }
-
-    package func relation(_ name: String) -> String { store.qualified(name) }
-
+extension PostgresQuarryTables: HierarchyTables {
     /// Only a table Quarry made is migrated; another of the name is refused by `create`.
     package func holdsTable(_ root: String) -> Bool { store.declared.contains(root) }
 
@@ -52,19 +45,18 @@ struct PostgresHierarchyTables: HierarchyTables {
 
     package func migrate(_ before: EntityDescription, to after: EntityDescription) throws { try store.migrate(before, to: after, server) }
 
-    package func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
+    package func refuseNewMember(_ name: String) throws { try store.refuseTaken(name, server) }
 
-    package func hasEntityColumn(_ root: String) throws -> Bool {
-        try server.execute(
-            """
-            SELECT count(*) FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = $1 AND c.relname = $2 AND a.attname = $3 AND NOT a.attisdropped
-            """, [.text(store.schema), .text(root), .text(EntityStorage.entityColumn)]
-        ).rows.first?.first?.storedInteger ?? 0 > 0
-    }
-
-    package func addEntityColumn(_ root: String) throws {
+    package func addEntityColumnIfMissing(_ root: String) throws {
+        let hasIt =
+            try server.execute(
+                """
+                SELECT count(*) FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+                JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = $1 AND c.relname = $2 AND a.attname = $3 AND NOT a.attisdropped
+                """, [.text(store.schema), .text(root), .text(EntityStorage.entityColumn)]
+            ).rows.first?.first?.storedInteger ?? 0 > 0
+        guard !hasIt else { return }
         let table = store.qualified(root)
         let column = quoteIdentifier(EntityStorage.entityColumn)
         // Rows already there are the root's own.

@@ -9,14 +9,7 @@ import QuarryStore
 /// (`viewSQL`); in a file Quarry did not create the views and triggers are TEMP, made
 /// again at each open, and the entity column has no index (the file gains only its
 /// root's table).
-struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
-    let store: Store
-    let db: Database
-
-    package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
-
-    package func relation(_ name: String) -> String { quoteIdentifier(name) }
-
+extension SQLiteQuarryTables: HierarchyTables {
     package func holdsTable(_ root: String) -> Bool { true }
 
     package func dropTable(_ root: String) throws {
@@ -32,13 +25,13 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
         try store.migrate(before, to: after, in: db)
     }
 
-    package func refuseTaken(_ name: String) throws { try store.refuseTaken(name, in: db) }
+    package func refuseNewMember(_ name: String) throws { try store.refuseTaken(name, in: db) }
 
-    package func hasEntityColumn(_ root: String) throws -> Bool {
-        try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(root)))").contains { ($0["name"] as String?) == EntityStorage.entityColumn }
-    }
-
-    package func addEntityColumn(_ root: String) throws {
+    package func addEntityColumnIfMissing(_ root: String) throws {
+        let hasIt = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(root)))").contains {
+            ($0["name"] as String?) == EntityStorage.entityColumn
+        }
+        guard !hasIt else { return }
         let table = quoteIdentifier(root)
         let column = quoteIdentifier(EntityStorage.entityColumn)
         try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(quoteLiteral(root))")

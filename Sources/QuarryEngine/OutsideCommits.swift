@@ -1,0 +1,18 @@
+/// How an engine's session hears what other sessions commit: a descriptor to wait on
+/// beside the terminal, and the step before a read a person asks for (`refresh()`). The
+/// defaults are a file's: commits are found by asking (SQLite's `data_version`, read in
+/// step with every commit), and its session cannot be lost.
+package protocol OutsideCommits: AnyObject {
+    /// A descriptor that turns readable when another session commits; nil when commits
+    /// are found by asking.
+    var changeDescriptor: Int32? { get }
+    /// Before reading what others committed when a person asks: the session made anew
+    /// if it was lost (a server restarted), and whatever others committed before now
+    /// reached it (a server's announcements travel on their own).
+    func catchUp() throws
+}
+
+extension OutsideCommits {
+    package var changeDescriptor: Int32? { nil }
+    package func catchUp() throws {}
+}
