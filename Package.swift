@@ -73,7 +73,7 @@ let package = Package(
         // Core Data's model files: XML, keyed archives, Swift source.
         .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CQuarryXML", "CZlib"], swiftSettings: swift6),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
-        .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift5),
+        .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift6),
         // The core: the context, objects, the stores' protocol, the layouts written once, import.
         .target(
             name: "QuarryStore",

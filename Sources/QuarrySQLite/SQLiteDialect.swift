@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryModel
 import QuarryStore
 
@@ -39,9 +40,9 @@ public struct SQLiteDialect: SQLDialect {
 
     /// A SQLite file's rows are known by their rowid or integer key, which its index finds,
     /// or, without a rowid, by a number made from their key (`KeyNumbers`).
-    public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
-        guard let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: count) }
-        return KeyNumber.rowsByNumber(columns, of: storage, keys: numbered.keys, count: count)
+    public func rowsByKey(_ columns: String, of rows: KeyedRows, count: Int) -> String {
+        guard let numbered = rows.numbered else { return rows.byKeyIndex(columns, count: count) }
+        return KeyNumber.rowsByNumber(columns, of: rows, keys: numbered.keys, count: count)
     }
 
     /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryEngine
 import QuarryModel
 import QuarryPostgreSQL
 import QuarryPredicates
@@ -207,7 +208,7 @@ import Testing
         func real(_ sql: String) -> String { plain.real(sql) }
         func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { plain.queryPlan(sql) }
         func holdsInteger(_ sql: String) -> String { plain.holdsInteger(sql) }
-        func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String { plain.rowsByKey(columns, of: storage, count: count) }
+        func rowsByKey(_ columns: String, of rows: KeyedRows, count: Int) -> String { plain.rowsByKey(columns, of: rows, count: count) }
     }
 
     @Test func integerBoundsSelectWhatRealConstantsSelect() throws {

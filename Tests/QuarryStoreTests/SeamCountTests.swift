@@ -62,6 +62,15 @@ struct SeamCountTests {
         #expect(SeamCount.requirements(of: "SQLDialect", in: Self.sources).isEmpty)
     }
 
+    @Test func theDialectIsTheEngineSeamsAndTakesColumnsNotStorage() {
+        let engine = SeamCount.sources(under: "Sources/QuarryEngine")
+        #expect(engine.contains { $0.lines.contains { $0.hasPrefix("public protocol SQLDialect:") } })
+        for name in ["SQLComparisons", "SQLComputations", "SQLReads"] {
+            #expect(!SeamCount.requirements(of: name, in: engine).isEmpty, "\(name) is not in QuarryEngine")
+        }
+        #expect(SeamCount.codeLines(naming: "EntityStorage", in: engine) == [])
+    }
+
     @Test func noEngineTargetNamesTheContext() {
         let engines = Self.engineTargets.flatMap { SeamCount.sources(under: $0) }
         #expect(engines.count > 100)

@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryStore
 
 /// Arithmetic and predicate functions as PostgreSQL's SQL, answering as Quarry's

@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryStore
 
 /// A number column that `format()` declared to hold times, read as a `timestamptz`: the

@@ -1,10 +1,11 @@
+import QuarryEngine
 import QuarryStore
 
 /// Rows read by their numbers. A keyed table's number is a hash of its key
 /// (`PostgresStore+KeyedTables`), which no index of the table holds: `number IN (...)`
 /// computes it for every row, so a loop reading a table 500 rows at a time read the
 /// whole table each time (200,000 rows of a text-keyed table took 13 s, against 0.2 s
-/// for an integer key). The session's table of numbers (`EntityStorage.NumberedRows`)
+/// for an integer key). The session's table of numbers (`NumberedRows`)
 /// turns numbers into keys, which the table's primary key index finds. It fills itself,
 /// in the same statement, from what it lacks:
 /// - the numbers asked that it holds give their keys (`known`);
@@ -19,9 +20,9 @@ extension PostgreSQLDialect {
     /// The reads of a table for missing rows after which every row is numbered.
     static let readsBeforeNumberingAll = 8
 
-    public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
-        guard let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: count) }
-        let number = storage.key
+    public func rowsByKey(_ columns: String, of rows: KeyedRows, count: Int) -> String {
+        guard let numbered = rows.numbered else { return rows.byKeyIndex(columns, count: count) }
+        let number = rows.key
         let keys = numbered.keys.map(quoteIdentifier).joined(separator: ", ")
         let asked = "(?::bigint)" + String(repeating: ", (?)", count: max(0, count - 1))
         return "WITH asked (n) AS (VALUES \(asked)), "
@@ -32,7 +33,7 @@ extension PostgreSQLDialect {
             + "filled AS (INSERT INTO \(numbered.numbers) (\(number), \(keys)) SELECT \(numbered.number), \(keys) FROM \(numbered.table) "
             + "WHERE (SELECT yes FROM missing) AND ((SELECT n FROM reads) >= \(Self.readsBeforeNumberingAll) OR \(numbered.number) IN (SELECT n FROM asked)) "
             + "ON CONFLICT DO NOTHING RETURNING \(number), \(keys)) "
-            + "SELECT \(columns) FROM \(storage.table) WHERE (\(keys)) IN "
+            + "SELECT \(columns) FROM \(rows.table) WHERE (\(keys)) IN "
             + "(SELECT \(keys) FROM known UNION ALL SELECT \(keys) FROM filled WHERE \(number) IN (SELECT n FROM asked))"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryEngine
 import QuarryStore
 
 /// `[c]`, `[d]` and `[cd]` as PostgreSQL's own SQL, folding as Quarry folds in Swift

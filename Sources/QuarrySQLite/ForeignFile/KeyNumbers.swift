@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryModel
 import QuarryStore
 
@@ -65,19 +66,19 @@ final class KeyNumbers {
 }
 
 extension KeyNumber {
-    /// `SELECT columns` of the rows of `storage` (a table without a rowid, through its
-    /// view) whose numbers are `count` placeholders: by their key where the connection
-    /// knows it, else by their number, which reads every row's, only when some number is
-    /// not known (the condition on `asked` alone is checked once, before any row).
-    static func rowsByNumber(_ columns: String, of storage: EntityStorage, keys: [String], count: Int) -> String {
-        guard count > 0, let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: 0) }
+    /// `SELECT columns` of `rows` (a table without a rowid, through its view) whose
+    /// numbers are `count` placeholders: by their key where the connection knows it, else
+    /// by their number, which reads every row's, only when some number is not known (the
+    /// condition on `asked` alone is checked once, before any row).
+    static func rowsByNumber(_ columns: String, of rows: KeyedRows, keys: [String], count: Int) -> String {
+        guard count > 0, let numbered = rows.numbered else { return rows.byKeyIndex(columns, count: 0) }
         let asked = "WITH asked (n) AS (VALUES " + Array(repeating: "(?)", count: count).joined(separator: ", ") + ") "
         let table = quoteLiteral(numbered.owner)
         let parts = keys.indices.map { "\(partName)(\(table), n, \($0))" }.joined(separator: ", ")
         let key = keys.count == 1 ? quoteIdentifier(keys[0]) : "(" + keys.map(quoteIdentifier).joined(separator: ", ") + ")"
         // Placeholders past the numbers asked are bound to NULL (`RowBatch`), no number.
         let unknown = "SELECT n FROM asked WHERE n IS NOT NULL AND \(partName)(\(table), n, 0) IS NULL"
-        return asked + "SELECT \(columns) FROM \(storage.table) WHERE \(key) IN (SELECT \(parts) FROM asked) "
-            + "UNION ALL SELECT \(columns) FROM \(storage.table) WHERE EXISTS (\(unknown)) AND \(storage.key) IN (\(unknown))"
+        return asked + "SELECT \(columns) FROM \(rows.table) WHERE \(key) IN (SELECT \(parts) FROM asked) "
+            + "UNION ALL SELECT \(columns) FROM \(rows.table) WHERE EXISTS (\(unknown)) AND \(rows.key) IN (\(unknown))"
     }
 }

@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryModel
 
 /// Where one entity's rows are kept, as the store's mapping lays them out: the relation
@@ -81,28 +82,10 @@ public struct EntityStorage: Equatable, Sendable {
         get { box.value.numberedRows }
         _modify { yield &fields.numberedRows }
     }
-    public struct NumberedRows: Equatable, Sendable {
-        /// The table whose rows are numbered, qualified and quoted.
-        public let table: String
-        /// The number of a row of `table`, in SQL over its columns.
-        public let number: String
-        /// The key columns the number is made from, unquoted.
-        public let keys: [String]
-        /// The session's table of numbers and keys, qualified and quoted: numbers in the
-        /// storage's key column, keys under their own names.
-        public let numbers: String
-        /// The table's own name, unquoted, as the engine's number function is told it
-        /// (a clash of numbers names it); empty where the engine is not told.
-        public let owner: String
-
-        public init(table: String, number: String, keys: [String], numbers: String, owner: String = "") {
-            self.table = table
-            self.number = number
-            self.keys = keys
-            self.numbers = numbers
-            self.owner = owner
-        }
-    }
+    /// How rows known by numbers are read (`KeyedRows`, in the engine's terms).
+    public typealias NumberedRows = QuarryEngine.NumberedRows
+    /// How a date column keeps its dates as numbers (`numericDates`).
+    public typealias NumericDateScale = QuarryEngine.NumericDateScale
     /// The key column may hold values that are not integers (a view's id column, a WITHOUT
     /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
     /// and every request leaves them out, so counts and fetches agree.
@@ -369,9 +352,9 @@ public struct EntityStorage: Equatable, Sendable {
     public var key: String { quoteIdentifier(keyColumn) }
     /// `SELECT columns` of the rows whose keys are `count` placeholders: rows a key's
     /// index finds (`SQLDialect.rowsByKey` where no numbers' table is needed).
-    public func rowsByKeyIndex(_ columns: String, count: Int) -> String {
-        "SELECT \(columns) FROM \(table) WHERE \(key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
-    }
+    public func rowsByKeyIndex(_ columns: String, count: Int) -> String { keyedRows.byKeyIndex(columns, count: count) }
+    /// Its rows as the dialect reads them by key: its table, key column and numbers.
+    public var keyedRows: KeyedRows { KeyedRows(table: table, key: key, numbered: numberedRows) }
     /// The column of attribute (or to-one relationship) `name`, quoted for SQL.
     public func column(_ name: String) -> String { quoteIdentifier(name) }
 

@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryModel
 
 /// How one request's rows are read as cells (`RowBatch`): the first batch reads every

@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryModel
 import QuarryModelFiles
 

@@ -31,7 +31,7 @@ public protocol SQLComputations: Sendable {
     /// `timestamptz`, which its date parameters meet); nil where dates are Unix seconds
     /// (SQLite: `NumericDateScale.seconds`). `integerColumn`: the column holds integers,
     /// which a count past 2^53 (Chrome's microseconds since 1601) must divide as such.
-    func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate?
+    func numberTime(_ scale: NumericDateScale, integerColumn: Bool) -> SQLTemplate?
     /// An attribute's column as statistics read it (min, max, mean, quantiles, histogram
     /// buckets): a date as seconds since 1970, a boolean as 0 or 1, text by its bytes.
     func statistic(_ sql: String, _ type: AttributeType) -> String
@@ -53,5 +53,5 @@ extension SQLComputations {
     public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
     public func decimalArithmetic(_ op: String) -> SQLTemplate? { nil }
     public func integer(_ sql: String) -> String { sql }
-    public func numberTime(_ scale: EntityStorage.NumericDateScale, integerColumn: Bool) -> SQLTemplate? { nil }
+    public func numberTime(_ scale: NumericDateScale, integerColumn: Bool) -> SQLTemplate? { nil }
 }

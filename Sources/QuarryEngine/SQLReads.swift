@@ -4,10 +4,10 @@ import QuarryModel
 /// integer, the statement that shows a query's plan, and whether Quarry's own SQLite
 /// functions run there.
 public protocol SQLReads: Sendable {
-    /// `SELECT columns` of `storage`'s rows whose keys are `count` placeholders (any past
-    /// the keys bound to NULL), in any order: `key IN (...)`, or through the numbers'
-    /// table of rows known by numbers (`EntityStorage.numberedRows`).
-    func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String
+    /// `SELECT columns` of `rows` whose keys are `count` placeholders (any past the keys
+    /// bound to NULL), in any order: `key IN (...)`, or through the numbers' table of rows
+    /// known by numbers (`KeyedRows.numbered`).
+    func rowsByKey(_ columns: String, of rows: KeyedRows, count: Int) -> String
     /// The statement that shows how the database will run `sql`, and which column of its
     /// rows holds each line of the plan.
     func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int)
