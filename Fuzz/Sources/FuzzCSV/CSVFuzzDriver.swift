@@ -67,9 +67,9 @@ enum CSVFuzzDriver {
             return "reported \(summary.rows) rows but the table went from \(rowsBefore ?? 0) to \(rowsAfter)"
         }
         // Every row reads back as an object whose values fit the entity's types.
-        let rows = try context.connection.read { db in try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))") }
+        let rows = try context.connection.rows("SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))")
         for row in rows {
-            let object = try row.object(of: entity, in: context.session)
+            let object = try context.object(for: entity, values: row)
             for (key, value) in object.values {
                 guard let attribute = entity.attribute(named: key) else { continue }
                 if value.isNull {
