@@ -137,12 +137,13 @@ struct DotCommands {
                 }
                 for r in entity.relationships {
                     if let key = r.compositeKey {
-                        // No relate() call makes a key of several columns: said as the key, a
-                        // name that is no plain word quoted, so none ends the comment's line.
-                        func named(_ name: String) -> String { luaKey(name) == name ? name : luaQuote(name) }
+                        // A key of several columns as the relate() that makes it, its columns
+                        // as lists; every name quoted as Lua writes strings, so none ends the
+                        // comment's line.
+                        func list(_ names: [String]) -> String { "{ " + names.map(luaQuote).joined(separator: ", ") + " }" }
                         related.append(
-                            "-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
-                                + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))" + otherNames(r))
+                            "-- relate(\(luaQuote(entity.name)), \(list(key.columns)), \(luaQuote(r.destination)), \(list(key.targetKeys)), "
+                                + "\(luaQuote(r.name)))" + otherNames(r))
                         continue
                     }
                     if let column = r.column {

@@ -204,8 +204,7 @@ final class REPL {
     /// What the runtime does differently at a prompt: `os.exit()` says what `.quit` says of
     /// pending changes, raised as its error, instead of dropping them unsaid (the same call
     /// again, with the same changes pending, quits); `updateall` and `deleteall` without a
-    /// predicate ask first, unless `--yes` or `.destructive off` said not to; `help` leaves
-    /// its text to be printed as a line's value.
+    /// predicate ask first, unless `--yes` or `.destructive off` said not to.
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
@@ -214,7 +213,6 @@ final class REPL {
             return "\(pending) would be lost: save() or rollback() first, or os.exit() again to quit without saving"
         }
         runtime.guardExit()
-        session.settings.atPrompt = true
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
     }
 

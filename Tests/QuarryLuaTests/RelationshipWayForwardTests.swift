@@ -60,6 +60,14 @@ import Testing
         #expect(
             h.error(#"count("dashboard_version", "dashboard_id.title == 'Home'")"#).contains(
                 #"the file declares no relationship through it: relate("dashboard_version", "dashboard_id", "dashboard", "id") makes one"#))
+        // In Lua, the key read or written on an object names the same call.
+        let relate = #"relate("dashboard_version", "dashboard_id", "dashboard", "id") makes it"#
+        #expect(
+            h.error("return dashboard_version:first().dashboard").hasSuffix(
+                "unknown key 'dashboard' on entity dashboard_version; no relationship 'dashboard' is declared: " + relate))
+        #expect(h.error("dashboard_version:first().dashboard = dashboard:first()").contains(relate))
+        // A key that suggests nothing still gets the closest one.
+        #expect(h.error("return dashboard_version:first().versoin").contains("did you mean 'version'?"))
         // Pasted, it answers both names, and the key path then counts as sqlite3 does.
         h.run(#"local a, b = relate("dashboard_version", "dashboard_id", "dashboard", "id"); __names = a .. " " .. b"#)
         #expect(h.string("__names") == "dashboard dashboard_versions")
@@ -94,6 +102,18 @@ import Testing
         #expect(
             h.error(#"count("playlists", "ANY streams.title == 'c'")"#).contains(
                 "playlist_stream_join links playlists to streams as an entity of its own: ANY playlist_stream_joins.stream.title"))
+        // In Lua, o.streams names the path through the join entity, which reads the streams.
+        #expect(
+            h.error("return playlists:first().streams").hasSuffix(
+                "unknown key 'streams' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: o.playlist_stream_joins[i].stream"
+            ))
+        let first = try sqlAnswer(
+            path, "SELECT title FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE playlist_id = 1 AND join_index = 0")
+        let titles = try #require(
+            h.string(
+                #"(function() local t = {}; for _, j in ipairs(playlists:first().playlist_stream_joins) do t[#t + 1] = j.stream.title end; return table.concat(t, " ") end)()"#
+            ))
+        #expect(titles.split(separator: " ").count == 3 && titles.contains(first), "\(titles)")
         // The forms named answer what sqlite3 answers (a stream twice in a playlist counts twice).
         try expectCountsAgreeWithSQLite(
             h, path, table: "playlists",

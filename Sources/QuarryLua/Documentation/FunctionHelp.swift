@@ -16,7 +16,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "help", usage: #"help(fn) | help("name") | help("Item:updateall") | help()"#,
             summary:
-                "The usage of a function or a method, what it does and an example, wrapped to the terminal; help() lists every function and method that has help. A method by name (help(\"updateall\"), help(\"r:configure\")) or by value (help(Item.updateall)).",
+                "Prints the usage of a function or a method, what it does and an example, wrapped to the terminal, and returns nothing (at the prompt and in scripts alike); help() lists every function and method that has help. A method by name (help(\"updateall\"), help(\"r:configure\")) or by value (help(Item.updateall), help(r.objects)); Lua's own functions (help(print), help(string.format)) by where Lua's manual describes them.",
             example: #"help(fetch); help("Item:updateall")"#),
         FunctionHelp(
             name: "entity", usage: #"entity "Name" { key = "type", ... }"#,
@@ -105,13 +105,11 @@ public struct FunctionHelp {
             name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
             summary:
                 "Imports a CSV or JSON array of objects in one transaction, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count.",
-            example:
-                #"local f = os.tmpname(); local h = io.open(f, "w"); h:write("a,b\n1,x\n"); h:close(); import(f, { entity = "Imported" }); os.remove(f)"#
-        ),
+            example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
             summary: "Writes results, or a read-only query's rows as they come, to a file; returns the count.",
-            example: #"local f = os.tmpname() .. ".csv"; export(fetch("Item", "n > 1"), f); os.remove(f)"#),
+            example: #"export(fetch("Item", "n > 1"), "items.csv")"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,
             summary:

@@ -134,7 +134,7 @@ enum ObjectBindings {
             return runtime.pushObject(try runtime.context.relatedObject(relationship.name, of: object))
         }
         if runtime.pushMethod(.object, key) { return 1 }
-        throw object.entity.unknownKey(key)
+        throw runtime.unknownKey(key, of: object)
     }
 
     static func luaObjectNewindex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -149,6 +149,9 @@ enum ObjectBindings {
                 call.state, 3, key, entity: object.entity.name, elements: object.entity.compositeElements(of: key))
             try CompositeValues.assign(values, to: object)
             return 0
+        }
+        if object.entity.attribute(named: key) == nil, !object.entity.compositeNames.contains(key) {
+            throw runtime.unknownKey(key, of: object)
         }
         guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
