@@ -47,6 +47,10 @@ public struct TextTable {
     /// Significant digits of floating values in the modes people read (summarize's
     /// statistics); nil: as Lua's `tostring` writes them. CSV and JSON keep every digit.
     public var digits: Int?
+    /// The narrowest a cap cuts cells to before columns past the terminal's edge are left
+    /// out instead: 40 for rows of data, whose text is what is read; less for a summary,
+    /// whose min and max are samples and whose statistics are what it is for.
+    public var narrowestCap = 40
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -76,9 +80,7 @@ public struct TextTable {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
-            let cells = rows.map {
-                $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)).replacingOccurrences(of: "|", with: "\\|") }
-            }
+            let cells = readRows(format).map { $0.map { CellText.flat($0).replacingOccurrences(of: "|", with: "\\|") } }
             var lines =
                 format.headers
                 ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"]
@@ -94,10 +96,9 @@ public struct TextTable {
         case .line:
             let names = headers.map(CellText.flat)
             let width = names.map(TerminalWidth.of).max() ?? 0
-            return rows.map { row in
+            return readRows(format).map { row in
                 zip(names, row).map {
-                    String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = "
-                        + CellText.flat(CellText.display($1, local: format.localTime, digits: digits))
+                    String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = " + CellText.flat($1)
                 }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
@@ -106,11 +107,12 @@ public struct TextTable {
     /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal,
     /// 40 columns; on one, no cap when the table fits in `room`, else the largest cap (of
     /// 40 or more) under which it fits, so the widest columns give up the same and the
-    /// others keep theirs; at 40 the columns past the edge are left out, as ever.
-    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat) -> Int? {
+    /// others keep theirs; at `narrowest` (40 unless said) the columns past the edge are
+    /// left out, as ever.
+    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat, narrowest: Int = 40) -> Int? {
         if let fixed = format.textWidth { return fixed > 0 ? fixed : nil }
-        let floor = 40
-        guard format.width > 0 else { return floor }
+        guard format.width > 0 else { return 40 }
+        let floor = min(40, narrowest)
         func needed(_ cap: Int) -> Int { zip(natural, headers).reduce(0) { $0 + max($1.1, min($1.0, cap)) } }
         let widest = natural.max() ?? 0
         if needed(widest) <= room { return nil }
@@ -125,6 +127,22 @@ public struct TextTable {
         return low
     }
 
+    /// The cells as a person reads them. With `digits` (a summary's statistics), a row
+    /// whose dates span a week or more shows them as days (`2023-05-14`), as a summary's
+    /// numbers show 6 digits: the seconds of a mean or a quartile of dates years apart
+    /// say nothing, and took a third of a 160-column line. The values stay exact.
+    private func readRows(_ format: TableFormat) -> [[String]] {
+        rows.map { row in
+            let seconds = row.compactMap { value -> Double? in if case .date(let s) = value { return s } else { return nil } }
+            let asDays = digits != nil && (seconds.max() ?? 0) - (seconds.min() ?? 0) >= 7 * 86_400
+            return row.map { value in
+                let text = CellText.display(value, local: format.localTime, digits: digits)
+                guard asDays, case .date = value, text.dropFirst(4).first == "-" else { return text }
+                return String(text.prefix(10))
+            }
+        }
+    }
+
     private struct Style {
         let separator: String, rule: String, fill: String, edges: Bool
         static let plain = Style(separator: " | ", rule: "-+-", fill: "-", edges: false)
@@ -133,7 +151,7 @@ public struct TextTable {
 
     private func aligned(maxWidth: Int?, style: Style, format: TableFormat) -> String {
         let showHeaders = format.headers
-        let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)) } }
+        let texts = readRows(format).map { $0.map(CellText.flat) }
         // Headers are never cut: a column that cannot show its whole name is left out.
         let headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
         var natural = headerWidths
@@ -144,7 +162,9 @@ public struct TextTable {
         // A table a pager will take is laid out whole, for `less -S` to scroll to.
         let lineCount = rows.count + (showHeaders ? 2 : 0) + (style.edges ? 2 : 0) + (footer == nil ? 0 : 1) + (gap == nil ? 0 : 1)
         let whole = format.pagerRows > 0 && lineCount > format.pagerRows
-        let cap = maxWidth ?? (whole ? nil : Self.cap(natural, headers: headerWidths, room: format.width - overhead, format: format))
+        let cap =
+            maxWidth
+            ?? (whole ? nil : Self.cap(natural, headers: headerWidths, room: format.width - overhead, format: format, narrowest: narrowestCap))
         var widths = cap.map { cap in zip(natural, headerWidths).map { max($1, min($0, cap)) } } ?? natural
         // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
         var shown = widths.count
@@ -289,6 +309,7 @@ extension TextTable {
             footer: footer, gap: gap)
         chosen.marks = marks
         chosen.digits = digits
+        chosen.narrowestCap = narrowestCap
         return chosen
     }
 

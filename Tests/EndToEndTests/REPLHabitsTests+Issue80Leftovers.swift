@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// What issue 80 had left, typed as a person types: a summary of a wide table in view,
+/// help for a sectioned result's method passed by value, and the way forward for a key
+/// the file declares no relationship for.
+@Suite struct REPLIssue80LeftoverTests {
+    /// A table of 19 columns as an activity tracker keeps it: numbers, a date, long text
+    /// (notes, a URL, an encoded route).
+    private func activities(_ sandbox: Sandbox) async throws {
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("a.db"),
+                """
+                CREATE TABLE activity (id INTEGER PRIMARY KEY, started_at TIMESTAMP NOT NULL, name TEXT, sport TEXT, distance_m REAL,
+                  moving_time_s INTEGER, elapsed_time_s INTEGER, elevation_gain REAL, avg_hr REAL, max_hr INTEGER, avg_speed REAL,
+                  max_speed REAL, calories REAL, gear_id INTEGER, device TEXT, notes TEXT, is_commute INTEGER, timezone TEXT, polyline TEXT);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+                INSERT INTO activity SELECT i, datetime(1640995200 + i * 260000 + i * i * 7, 'unixepoch'), 'Morning Ride ' || (i % 7),
+                  CASE i % 3 WHEN 0 THEN 'Ride' WHEN 1 THEN 'Run' ELSE 'Walk' END, i * 97.3 / 7, 900 + i * 31, 960 + i * 37,
+                  (i * 13 % 900) / 3.0, 110 + (i * 7 % 55) / 1.3, 130 + i % 60, 2.5 + (i % 17) / 3.0, 5 + (i % 23) / 2.9,
+                  i * 11.7 / 3, i % 5, 'Garmin Forerunner 255 Music', 'Headwind all the way back along the canal path, brutal ' || i,
+                  i % 2, '(GMT+00:00) Europe/London', 'https://www.strava.com/routes/318001234567890' || i || '?utm_source=share'
+                FROM n;
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+    }
+
+    @Test func aSummaryOfNineteenColumnsFitsA160ColumnTerminal() async throws {
+        let sandbox = try Sandbox()
+        try await activities(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["a.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let summary = try await repl.enter(#"summarize("activity")"#)
+        // Every statistic in view: the header ends with q75 and no column is left out.
+        let header = try #require(summary.first { $0.hasPrefix("column ") }, "\(summary)")
+        #expect(header.hasSuffix("| q75") && header.count <= 160, "\(summary)")
+        #expect(summary.last == "(19 rows)" && !summary.contains { $0.contains("columns") }, "\(summary)")
+        #expect(summary.allSatisfy { $0.count <= 160 }, "\(summary)")
+        // Long text is cut, not the statistics; dates years apart read as days.
+        let notes = try #require(summary.first { $0.hasPrefix("notes ") }, "\(summary)")
+        #expect(notes.contains("… |"), "\(notes)")
+        let started = try #require(summary.first { $0.hasPrefix("started_at ") }, "\(summary)")
+        let days = started.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(days.count == 12 && days[5].count == 10 && days[9].count == 10 && days[9].hasPrefix("20"), "\(started)")
+        // The rows returned keep the exact values, as sqlite3 reads them.
+        let first = try await sandbox.run(
+            HostileFileTests.sqlite3, [sandbox.path("a.db"), "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', min(started_at)) FROM activity"])
+        #expect(days[5] == String(first.stdout.prefix(10)), "\(started) \(first)")
+        #expect(try await repl.enter(#"=summarize("activity")[2].min"#) == [first.stdout.trimmingCharacters(in: .newlines)])
+    }
+
+    @Test func helpOfASectionedResultsMethodByValueAndAKeyWithoutARelationshipAtThePrompt() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("g.db"),
+                """
+                CREATE TABLE dashboard (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+                CREATE TABLE dashboard_version (id INTEGER PRIMARY KEY, dashboard_id INTEGER NOT NULL, version INTEGER NOT NULL);
+                INSERT INTO dashboard VALUES (1, 'Home'), (2, 'Servers');
+                INSERT INTO dashboard_version (dashboard_id, version) VALUES (1, 1), (1, 2), (2, 1);
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["g.db"])
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"sr = fetch{ "dashboard_version", section = "dashboard_id" }"#)
+        let help = try await repl.enter("help(sr.objects)")
+        #expect(help.first == "r:objects()" && help.count >= 3, "\(help)")
+        let relate = #"relate("dashboard_version", "dashboard_id", "dashboard", "id")"#
+        let error = try await repl.enter("=dashboard_version:first().dashboard.title")
+        #expect(error.joined().contains(relate + " makes it"), "\(error)")
+        // Pasted as it is named, the key reads.
+        _ = try await repl.enter(relate)
+        #expect(try await repl.enter("=dashboard_version:first().dashboard.title") == ["Home"])
+    }
+}
