@@ -406,6 +406,11 @@ struct DotCommands {
         let words = DotCommandWords.split(line.dropFirst())
         guard let name = words.first else { return .ok }
         guard let command = Self.commands.first(where: { $0.name == name }) else {
+            // One the sqlite3 shell has: what does it here (`.dump`, `.indexes`).
+            if let answer = OtherShellHabits.sqlite3(name) {
+                reportError("sqlite3's .\(name): " + answer)
+                return .ok
+            }
             reportError(ShellError.unknownCommand(name, among: Self.commands.map(\.name), remedy: ".help lists them"))
             return .ok
         }

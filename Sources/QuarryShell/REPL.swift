@@ -233,6 +233,16 @@ final class REPL {
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
         session.settings.format.pagerRows = session.pager.isAvailable ? terminalRows() : 0
+        // psql's meta-commands run the dot-command that does the same (`\dt` is `.tables`).
+        var line = line
+        if pendingLines.isEmpty, let reading = OtherShellHabits.psql(line) {
+            switch reading {
+            case .command(let command): line = command
+            case .answer(let answer):
+                reportError(answer)
+                return
+            }
+        }
         if pendingLines.isEmpty, line.hasPrefix(".") {
             if DotCommands(session: session).run(line) == .quit {
                 finished = mayQuit(again: line.trimmingCharacters(in: .whitespaces))

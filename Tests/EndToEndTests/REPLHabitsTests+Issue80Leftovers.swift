@@ -78,4 +78,30 @@ import Testing
         _ = try await repl.enter(relate)
         #expect(try await repl.enter("=dashboard_version:first().dashboard.title") == ["Home"])
     }
+
+    /// psql's meta-commands and the sqlite3 shell's dot-commands Quarry has not, typed
+    /// from habit: `\dt` lists, `\d NAME` shows the entity, `\q` quits; the rest get the way
+    /// here in one line, never a Lua syntax error about a backslash.
+    @Test func psqlAndSqlite3CommandsTypedFromHabit() async throws {
+        let sandbox = try Sandbox()
+        try await activities(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["a.db"])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter(#"\dt"#) == (try await repl.enter(".tables")), "\\dt is .tables")
+        let described = try await repl.enter(#"\d activity"#)
+        #expect(described.first == #"entity "activity" {"# && described.contains("  polyline = \"string?\","), "\(described)")
+        let expanded = try await repl.enter(#"\x"#)
+        #expect(expanded.count == 1 && expanded[0].contains(".mode line"), "\(expanded)")
+        let unknown = try await repl.enter(#"\dn"#)
+        #expect(unknown.count == 1 && unknown[0].contains(".help lists them") && !unknown[0].contains("unexpected symbol"), "\(unknown)")
+        let indexes = try await repl.enter(".indexes")
+        // (A line longer than the pane wraps: read joined.)
+        #expect(indexes.joined().contains("indexed = true") && !indexes.joined().contains("unknown command"), "\(indexes)")
+        let dump = try await repl.enter(".dump")
+        #expect(dump.joined().contains("export(") && !dump.joined().contains("unknown command"), "\(dump)")
+        try await repl.type(#"\q"#)
+        try await repl.press("Enter")
+        let end = try await repl.waitUntil("quarry to exit") { $0.last?.hasPrefix(TmuxSession.exitMarker) == true }
+        #expect(end.last == TmuxSession.exitMarker + "0]", "\(end)")
+    }
 }
