@@ -39,6 +39,12 @@ struct DotCommands {
         Command(name: "help", usage: ".help [COMMAND]", summary: "show this list, or one command's usage") { shell, args in
             if let name = args.first.map({ $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }) {
                 guard let command = DotCommands.commands.first(where: { $0.name == name }) else {
+                    // `.help fetch`: a Lua function's help, as help(fetch) prints it.
+                    let entries = FunctionHelp.lookup(name)
+                    if !entries.isEmpty {
+                        print(entries.map { $0.text(width: shell.session.settings.format.width) }.joined(separator: "\n\n"))
+                        return .ok
+                    }
                     reportError(ShellError.unknownCommand(name, among: DotCommands.commands.map(\.name)))
                     return .ok
                 }
@@ -49,6 +55,7 @@ struct DotCommands {
             for command in DotCommands.commands {
                 print(command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary)
             }
+            print("Lua: help() lists Quarry's functions and methods; help(fetch) or .help fetch describes one")
             return .ok
         },
         Command(name: "entities", usage: ".entities", summary: "list the entities") { shell, _ in

@@ -99,6 +99,11 @@ import Testing
         #expect(indexes.joined().contains("indexed = true") && !indexes.joined().contains("unknown command"), "\(indexes)")
         let dump = try await repl.enter(".dump")
         #expect(dump.joined().contains("export(") && !dump.joined().contains("unknown command"), "\(dump)")
+        // Help where a person first asks for it: .help NAME for a function, help(entity).
+        let fetchHelp = try await repl.enter(".help fetch")
+        #expect(fetchHelp.first?.hasPrefix(#"fetch("Entity", "predicate", args...)"#) == true, "\(fetchHelp)")
+        let entityHelp = try await repl.enter("help(activity)")
+        #expect(entityHelp.first == "activity is an entity; its methods:" && entityHelp.contains { $0.hasPrefix("Item:updateall(") }, "\(entityHelp)")
         try await repl.type(#"\q"#)
         try await repl.press("Enter")
         let end = try await repl.waitUntil("quarry to exit") { $0.last?.hasPrefix(TmuxSession.exitMarker) == true }

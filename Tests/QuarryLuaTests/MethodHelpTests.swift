@@ -119,6 +119,24 @@ import Testing
         #expect(missing.isEmpty, "\(missing)")
     }
 
+    /// help(Item), help(o), help(r): a value that is no function says what it answers,
+    /// every method of its kind with its usage (a person types help(activity) first).
+    @Test func aValueWithMethodsListsThem() throws {
+        let h = try harness()
+        let entity = try #require(h.help("Item"))
+        #expect(entity.hasPrefix("Item is an entity; its methods:"), "\(entity)")
+        for method in FunctionHelp.methods where method.kind == "entity" {
+            #expect(entity.contains(method.usage), "help(Item) leaves out \(method.name): \(entity)")
+        }
+        let object = try #require(h.help("o"))
+        #expect(object.hasPrefix("Item/") && object.contains("is an object; its methods:") && object.contains("o:delete()"), "\(object)")
+        #expect(h.help("r")?.contains("r:configure{") == true)
+        // A long usage is broken at spaces on a narrow terminal, never cut inside a word.
+        h.runtime.settings.format.width = 60
+        let fetch = try #require(h.help(#""fetch""#)?.components(separatedBy: "\n"))
+        #expect(fetch[0].count <= 60 && fetch[1].hasPrefix("    ") && fetch[1].count <= 60, "\(fetch)")
+    }
+
     @Test func examplesAreUsageNotAssertions() {
         for entry in FunctionHelp.all + FunctionHelp.methods {
             #expect(!entry.example.contains("assert("), "\(entry.name): \(entry.example)")

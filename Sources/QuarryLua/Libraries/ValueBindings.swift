@@ -74,6 +74,12 @@ enum ValueBindings {
                 #"help was given nil: the name typed holds no value here (a method is no global: help("updateall"), help("Item:updateall") or help(Item.updateall)); help() lists everything that has help"#
         } else if !call.isNoneOrNil(1) {
             entries = helpOfValue(runtime, call)
+            // A value with methods (an entity handle, an object, results): what it answers.
+            if entries.isEmpty, let kind = userdataKind(call.state, 1),
+                let list = FunctionHelp.methodList(of: kind, named: describedValue(runtime, call, kind: kind), width: width)
+            {
+                return list
+            }
             if entries.isEmpty, let name = luaLibraryName(call.state) {
                 return "\(name) is Lua's own: https://www.lua.org/manual/5.4/manual.html#pdf-\(name) describes it"
             }
@@ -133,6 +139,13 @@ enum ValueBindings {
         }
         quarry_pop(state, 1)
         return helper.map { name in FunctionHelp.methods.filter { $0.name == name } } ?? []
+    }
+
+    /// How `help(v)` names a value with methods: an entity by its name, an object by its ID.
+    private static func describedValue(_ runtime: QuarryRuntime, _ call: LuaCall, kind: String) -> String? {
+        if let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) { return handle.name }
+        if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) { return object.objectID }
+        return nil
     }
 
     /// The name Lua's manual gives the function at argument 1 (`print`, `string.format`)
