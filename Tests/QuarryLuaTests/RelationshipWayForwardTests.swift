@@ -126,3 +126,24 @@ import Testing
             ])
     }
 }
+
+/// A date given to a text column of another program's ISO 8601 times (a tracker's
+/// `started_at TEXT` holding `2023-05-11 14:08:00`), in `new{}` or `o.key = `: the refusal
+/// names the `format()` that makes the column a date, as a predicate comparing it does,
+/// and with it the same line is taken.
+@Suite struct DateIntoTextColumnTests {
+    @Test func theRefusalNamesTheFormatThatMakesTheColumnADate() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE activity (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, sport TEXT);
+            INSERT INTO activity (started_at, sport) VALUES ('2023-05-11 14:08:00', 'Run'), ('2024-03-19 18:57:00', 'Ride');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let hint = #"its text reads as ISO 8601 times: format("activity", "started_at", "iso-space") makes it a date"#
+        #expect(h.error(#"activity:new{ sport = "Run", started_at = now() }"#).hasSuffix(hint))
+        #expect(h.error("activity:first().started_at = now()").hasSuffix(hint))
+        // With the format declared, a date is taken and written as the column writes its times.
+        h.run(#"format("activity", "started_at", "iso-space"); activity:new{ sport = "Swim", started_at = date("2024-06-01T07:30:00Z") }; save()"#)
+        #expect(try sqlAnswer(path, "SELECT started_at FROM activity WHERE sport = 'Swim'") == "2024-06-01 07:30:00")
+    }
+}

@@ -20,3 +20,17 @@ extension QuarryRuntime {
         return entity.unknownKey(key)
     }
 }
+
+extension QuarryRuntime {
+    /// `error` from writing `values` to an object of `entity`, with the way forward when it
+    /// refused a date for a text column of another program's ISO 8601 times (a foreign
+    /// file's `started_at`): the `format()` that makes the column a date, as a predicate
+    /// comparing it with a date names it.
+    func explainingDateText(_ error: any Error, _ entity: EntityDescription, _ values: [String: Value]) -> any Error {
+        guard case StoreError.typeMismatch(_, let key, _, _) = error, case .date = values[key],
+            entity.attribute(named: key)?.type == .string, let layout = context.isoLayoutOfText(entity, key)
+        else { return error }
+        let message = (error as? StoreError)?.message ?? "\(error)"
+        return LuaError(message + "; its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(key)\", \"\(layout)\") makes it a date")
+    }
+}

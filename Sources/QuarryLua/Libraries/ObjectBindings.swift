@@ -156,7 +156,11 @@ enum ObjectBindings {
         guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
         }
-        try object.setValue(value, forKey: key)
+        do {
+            try object.setValue(value, forKey: key)
+        } catch {
+            throw runtime.explainingDateText(error, object.entity, [key: value])
+        }
         return 0
     }
 
