@@ -65,9 +65,17 @@ struct DotCommands {
             for name in names { print(ErrorRendering.escaped(name)) }
             return .ok
         },
-        Command(name: "tables", usage: ".tables", summary: "list the entities and the tables they are read from") { shell, _ in
+        Command(name: "tables", usage: ".tables [PATTERN]", summary: "list the entities and the tables they are read from (PATTERN: as LIKE, moz_%)")
+        {
+            shell, args in
             let context = shell.runtime.context
-            let entities = context.entities.sorted { $0.name < $1.name }
+            // A pattern as the sqlite3 shell takes one: LIKE's % and _, any case, on either name.
+            let matches = args.first.map { pattern in { (name: String) in OtherShellHabits.like(name, pattern) } } ?? { _ in true }
+            let entities = context.entities.filter { matches($0.name) || matches(context.mapped($0).nameInSQL) }.sorted { $0.name < $1.name }
+            if entities.isEmpty, let pattern = args.first, !context.entities.isEmpty {
+                print("no entity or table matches '\(ErrorRendering.escaped(pattern))'")
+                return .ok
+            }
             if entities.isEmpty {
                 print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)")
                 return .ok
@@ -181,7 +189,9 @@ struct DotCommands {
             return .ok
         },
         Command(name: "mode", usage: ".mode MODE", summary: "print results as table, box, markdown, json, csv or line") { shell, args in
-            guard let name = args.first, let mode = OutputMode(rawValue: name) else {
+            // The sqlite3 shell's names for the same modes.
+            let aliases = ["column": "table", "qbox": "box"]
+            guard let name = args.first, let mode = OutputMode(rawValue: aliases[name] ?? name) else {
                 let names = OutputMode.allCases.map(\.rawValue)
                 if let name = args.first {
                     reportError(ShellError.unknownMode(name, suggestion: closestMatch(to: name, in: names), modes: names))
@@ -226,6 +236,20 @@ struct DotCommands {
                 return .ok
             }
             shell.settings.format.localTime = choice == "local"
+            return .ok
+        },
+        Command(name: "show", usage: ".show", summary: "the current settings, as the sqlite3 shell shows them") { shell, _ in
+            let format = shell.settings.format
+            let settings: [(String, String)] = [
+                ("mode", format.mode.rawValue), ("headers", format.headers ? "on" : "off"),
+                ("width", format.textWidth.map(String.init) ?? "auto"), ("maxrows", String(format.maxRows)),
+                ("columns", format.columns.isEmpty ? "all" : format.columns.joined(separator: ", ")),
+                ("dates", format.localTime ? "local" : "utc"), ("pager", shell.session.pager.enabled ? "on" : "off"),
+                ("timer", shell.session.timer ? "on" : "off"), ("explain", shell.runtime.explainsPrintedResults ? "on" : "off"),
+                ("destructive", shell.session.asksBeforeDestroying ? "on" : "off")
+            ]
+            let width = settings.map(\.0.count).max() ?? 0
+            for (name, value) in settings { print(String(repeating: " ", count: width - name.count) + name + ": " + value) }
             return .ok
         },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in

@@ -51,4 +51,20 @@ enum OtherShellHabits {
     static func sqlite3(_ name: String) -> String? {
         sqlite3Answers[name == "indices" ? "indexes" : name == "out" ? "output" : name]
     }
+
+    /// Whether `name` matches `pattern` as SQLite's LIKE reads it: `%` any run, `_` one
+    /// character, letters in any case.
+    static func like(_ name: String, _ pattern: String) -> Bool {
+        let text = Array(name.lowercased())
+        let wanted = Array(pattern.lowercased())
+        func match(_ i: Int, _ j: Int) -> Bool {
+            guard j < wanted.count else { return i == text.count }
+            switch wanted[j] {
+            case "%": return (i...text.count).contains { match($0, j + 1) }
+            case "_": return i < text.count && match(i + 1, j + 1)
+            default: return i < text.count && text[i] == wanted[j] && match(i + 1, j + 1)
+            }
+        }
+        return match(0, 0)
+    }
 }

@@ -99,6 +99,12 @@ import Testing
         #expect(indexes.joined().contains("indexed = true") && !indexes.joined().contains("unknown command"), "\(indexes)")
         let dump = try await repl.enter(".dump")
         #expect(dump.joined().contains("export(") && !dump.joined().contains("unknown command"), "\(dump)")
+        // sqlite3's own: .tables PATTERN, .mode column, .show.
+        #expect(try await repl.enter(".tables ACT%").contains("activity | activity"))
+        #expect(try await repl.enter(".tables zz%") == ["no entity or table matches 'zz%'"])
+        #expect(try await repl.enter(".mode column").isEmpty)
+        let show = try await repl.enter(".show").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(show.contains("mode: table") && show.contains("headers: on") && show.contains("width: auto"), "\(show)")
         // Help where a person first asks for it: .help NAME for a function, help(entity).
         let fetchHelp = try await repl.enter(".help fetch")
         #expect(fetchHelp.first?.hasPrefix(#"fetch("Entity", "predicate", args...)"#) == true, "\(fetchHelp)")
