@@ -235,6 +235,14 @@ final class REPL {
         session.settings.format.pagerRows = session.pager.isAvailable ? terminalRows() : 0
         // psql's meta-commands run the dot-command that does the same (`\dt` is `.tables`).
         var line = line
+        // A bare word as psql and Python take it: `help` lists what has help (it printed
+        // the function's address), `quit` and `exit` quit as psql's do, while the names
+        // hold what Quarry put there or nothing.
+        if pendingLines.isEmpty {
+            let word = line.trimmingCharacters(in: .whitespaces)
+            if word == "help", runtime.globalHolding("help") == .quarrys { line = "help()" }
+            if word == "quit" || word == "exit", runtime.globalHolding(word) == .nothing { line = ".quit" }
+        }
         if pendingLines.isEmpty, let reading = OtherShellHabits.psql(line) {
             switch reading {
             case .command(let command): line = command

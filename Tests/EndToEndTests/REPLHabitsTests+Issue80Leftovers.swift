@@ -110,6 +110,14 @@ import Testing
         #expect(fetchHelp.first?.hasPrefix(#"fetch("Entity", "predicate", args...)"#) == true, "\(fetchHelp)")
         let entityHelp = try await repl.enter("help(activity)")
         #expect(entityHelp.first == "activity is an entity; its methods:" && entityHelp.contains { $0.hasPrefix("Item:updateall(") }, "\(entityHelp)")
+        // `help` alone lists what has help (not a function's address); `quit` alone quits,
+        // as psql's does, once the unsaved-changes warning was said.
+        let bare = try await repl.enter("help")
+        #expect(bare.joined().contains("help(fn) describes one of: help, entity") && !bare.joined().contains("function: 0x"), "\(bare)")
+        _ = try await repl.enter(#"activity:new{ started_at = "2024-01-01 10:00:00" }"#)
+        let warned = try await repl.enter("quit")
+        #expect(warned.joined().contains("would be lost"), "\(warned)")
+        _ = try await repl.enter("rollback()")
         try await repl.type(#"\q"#)
         try await repl.press("Enter")
         let end = try await repl.waitUntil("quarry to exit") { $0.last?.hasPrefix(TmuxSession.exitMarker) == true }
