@@ -123,4 +123,23 @@ import Testing
         let end = try await repl.waitUntil("quarry to exit") { $0.last?.hasPrefix(TmuxSession.exitMarker) == true }
         #expect(end.last == TmuxSession.exitMarker + "0]", "\(end)")
     }
+
+    /// Sectioned results printed through the pager are laid out whole, each section, for
+    /// `less -S` to scroll to (none alone fills the screen, so each was fitted to it and
+    /// its last columns left out, in the pager too).
+    @Test func sectionedResultsSentToThePagerAreLaidOutWhole() async throws {
+        let sandbox = try Sandbox()
+        try await activities(sandbox)
+        // cat as the pager: what it is given is what the screen shows.
+        let repl = try await TmuxSession(sandbox, arguments: ["a.db"], environment: ["QUARRY_PAGER": "cat"])
+        try await repl.waitForPrompt()
+        let paged = try await repl.enter(#"=fetch{ "activity", section = "name" }"#)
+        #expect(paged.filter { $0.hasPrefix("[name = ") }.count == 7, "\(paged.prefix(5))")
+        // Each section's header names the last column (the pane wraps its lines: read joined).
+        #expect(paged.joined().components(separatedBy: "polyline").count - 1 == 7, "no column left out: \(paged.prefix(5))")
+        #expect(!paged.contains { $0.contains("… +") }, "\(paged.prefix(5))")
+        // Short enough for the screen (one section): fitted to it as before.
+        let fitted = try await repl.enter(#"=fetch{ "activity", section = "name", limit = 2 }"#)
+        #expect(fitted.contains { $0.contains("… +") } && fitted.allSatisfy { $0.count <= 120 }, "\(fitted)")
+    }
 }
