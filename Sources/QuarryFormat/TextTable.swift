@@ -51,6 +51,8 @@ public struct TextTable {
     /// out instead: 40 for rows of data, whose text is what is read; less for a summary,
     /// whose min and max are samples and whose statistics are what it is for.
     public var narrowestCap = 40
+    /// Columns never cut, as numbers never are (a summary's column names).
+    public var wholeColumns: Set<Int> = []
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -152,11 +154,17 @@ public struct TextTable {
     private func aligned(maxWidth: Int?, style: Style, format: TableFormat) -> String {
         let showHeaders = format.headers
         let texts = readRows(format).map { $0.map(CellText.flat) }
-        // Headers are never cut: a column that cannot show its whole name is left out.
-        let headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
+        // Headers are never cut: a column that cannot show its whole name is left out. Nor
+        // are numbers (a number cut reads as another number), nor the whole columns: each
+        // column is at least as wide as those.
+        var headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
         var natural = headerWidths
-        for row in texts {
-            for (i, cell) in row.enumerated() where i < natural.count { natural[i] = max(natural[i], TerminalWidth.of(cell)) }
+        for (r, row) in texts.enumerated() {
+            for (i, cell) in row.enumerated() where i < natural.count {
+                let width = TerminalWidth.of(cell)
+                natural[i] = max(natural[i], width)
+                if wholeColumns.contains(i) || rows[r][i].isNumber { headerWidths[i] = max(headerWidths[i], width) }
+            }
         }
         let overhead = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2) + style.separator.count * max(0, headers.count - 1)
         // A table a pager will take is laid out whole, for `less -S` to scroll to.
@@ -245,13 +253,14 @@ public enum CellText {
     }
 
     /// `d` to `digits` significant digits, without an exponent for everyday magnitudes
-    /// (an integral part longer than `digits` stays whole), trailing zeros dropped and `.0`
+    /// (an integral part longer than `digits` stays whole below 1e10, past which a hash's
+    /// mean took 16 columns: 7.0238e+13), trailing zeros dropped and `.0`
     /// after an integral value as Lua writes floats: 29.8478260869565 is 29.8478,
     /// 45763470.0055658 is 45763470.0. Summaries' statistics in printed tables.
     public static func significant(_ d: Double, digits: Int) -> String {
         guard d.isFinite else { return Value.format(d) }
         let magnitude = abs(d)
-        if magnitude >= 1e15 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
+        if magnitude >= 1e10 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
         let before = magnitude == 0 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
         var text = String(format: "%.\(min(15, max(0, digits - before)))f", d)
         if text.contains(".") {
@@ -310,6 +319,7 @@ extension TextTable {
         chosen.marks = marks
         chosen.digits = digits
         chosen.narrowestCap = narrowestCap
+        chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
         return chosen
     }
 

@@ -65,7 +65,10 @@ enum SeeingBindings {
         table.digits = rememberedDigits(call.state, 1)
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
         // samples of the values, are cut before a column is left out.
-        if table.digits != nil { table.narrowestCap = 12 }
+        if table.digits != nil {
+            table.narrowestCap = 12
+            table.wholeColumns = [0]
+        }
         return call.push(table.render(runtime.tableFormat))
     }
 }
