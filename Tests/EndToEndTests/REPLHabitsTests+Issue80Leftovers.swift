@@ -142,4 +142,39 @@ import Testing
         let fitted = try await repl.enter(#"=fetch{ "activity", section = "name", limit = 2 }"#)
         #expect(fitted.contains { $0.contains("… +") } && fitted.allSatisfy { $0.count <= 120 }, "\(fitted)")
     }
+
+    /// A query typed over several lines, as psql and sqlite3 take one: a statement SQLite
+    /// finds incomplete waits at `>>` for the rest, then runs whole; Ctrl-C drops it.
+    @Test func sqlOverSeveralLinesWaitsForTheRest() async throws {
+        let sandbox = try Sandbox()
+        try await activities(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["a.db"])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter("select sport,", then: ">>").isEmpty)
+        // A line that completes a statement but not the one meant does not run it yet.
+        #expect(try await repl.enter("  count(*) AS n from activity", then: ">>").isEmpty)
+        // The closing ';' (pressed as a key: tmux reads one typed at the end as its own).
+        let before = try await repl.screen().count
+        try await repl.type("group by sport order by sport")
+        try await repl.press(#"\;"#)
+        try await repl.press("Enter")
+        let screen = try await repl.waitForPrompt(after: before)
+        let rows = Array(screen[before..<(screen.count - 1)])
+        let expected = try await sandbox.run(
+            HostileFileTests.sqlite3, [sandbox.path("a.db"), "SELECT count(*) FROM activity WHERE sport = 'Ride'"])
+        #expect(rows.first == "sport | n" && rows.contains("Ride  | " + expected.stdout.trimmingCharacters(in: .newlines)), "\(rows)")
+        #expect(rows.last == "(3 rows)", "\(rows)")
+        // A blank line ends one too; Ctrl-C drops an unfinished one, and the next line is
+        // read afresh.
+        #expect(try await repl.enter("select count(*) AS n from", then: ">>").isEmpty)
+        #expect(try await repl.enter("activity", then: ">>").isEmpty)
+        let shown = try await repl.screen().count
+        try await repl.press("Enter")
+        let blank = try await repl.waitForPrompt(after: shown)
+        #expect(blank.suffix(5).first == "n" && blank.suffix(2).first == "(1 row)", "\(blank)")
+        #expect(try await repl.enter("select sport,", then: ">>").isEmpty)
+        try await repl.press("C-c")
+        _ = try await repl.waitForPrompt()
+        #expect(try await repl.enter("=1 + 1") == ["2"])
+    }
 }
