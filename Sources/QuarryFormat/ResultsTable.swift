@@ -6,7 +6,7 @@ import QuarryStore
 /// first and last rows (`.maxrows` in all) and says how many there are.
 public struct ResultsTable {
     let results: FetchResults
-    let format: TableFormat
+    var format: TableFormat
     var mode: OutputMode { format.mode }
     /// For the live view: the rows from this index (`format.maxRows` of them) instead of
     /// the first and last, and a mark after a row (by its key; nil: no marks).
@@ -24,8 +24,15 @@ public struct ResultsTable {
         let sections = try results.sections()
         let key = results.request.sectionKey ?? ""
         var parts: [String] = []
+        // The sections go to the pager together when together they are longer than the
+        // terminal: each is then laid out whole for `less -S`, as one long table is,
+        // though none alone would fill the screen. (A title, a header of two lines, the
+        // rows, a gap and a footer each; the count of sections at the end.)
+        var shownTables = self
+        let lines = sections.prefix(Self.sectionsShown).reduce(2) { $0 + min($1.count, Self.rowsPerSection) + 5 }
+        if format.pagerRows > 0, lines > format.pagerRows { shownTables.format.pagerRows = 1 }
         for section in sections.prefix(Self.sectionsShown) {
-            parts.append(try render(section: section, key: key, shown: Self.rowsPerSection))
+            parts.append(try shownTables.render(section: section, key: key, shown: Self.rowsPerSection))
         }
         if sections.count > Self.sectionsShown { parts.append("... \(sections.count - Self.sectionsShown) more sections") }
         parts.append("(\(sections.count) \(sections.count == 1 ? "section" : "sections"))")

@@ -47,6 +47,12 @@ public struct TextTable {
     /// Significant digits of floating values in the modes people read (summarize's
     /// statistics); nil: as Lua's `tostring` writes them. CSV and JSON keep every digit.
     public var digits: Int?
+    /// The narrowest a cap cuts cells to before columns past the terminal's edge are left
+    /// out instead: 40 for rows of data, whose text is what is read; less for a summary,
+    /// whose min and max are samples and whose statistics are what it is for.
+    public var narrowestCap = 40
+    /// Columns never cut, as numbers never are (a summary's column names).
+    public var wholeColumns: Set<Int> = []
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -76,9 +82,7 @@ public struct TextTable {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
-            let cells = rows.map {
-                $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)).replacingOccurrences(of: "|", with: "\\|") }
-            }
+            let cells = readRows(format).map { $0.map { CellText.flat($0).replacingOccurrences(of: "|", with: "\\|") } }
             var lines =
                 format.headers
                 ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"]
@@ -94,10 +98,9 @@ public struct TextTable {
         case .line:
             let names = headers.map(CellText.flat)
             let width = names.map(TerminalWidth.of).max() ?? 0
-            return rows.map { row in
+            return readRows(format).map { row in
                 zip(names, row).map {
-                    String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = "
-                        + CellText.flat(CellText.display($1, local: format.localTime, digits: digits))
+                    String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = " + CellText.flat($1)
                 }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
@@ -106,11 +109,12 @@ public struct TextTable {
     /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal,
     /// 40 columns; on one, no cap when the table fits in `room`, else the largest cap (of
     /// 40 or more) under which it fits, so the widest columns give up the same and the
-    /// others keep theirs; at 40 the columns past the edge are left out, as ever.
-    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat) -> Int? {
+    /// others keep theirs; at `narrowest` (40 unless said) the columns past the edge are
+    /// left out, as ever.
+    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat, narrowest: Int = 40) -> Int? {
         if let fixed = format.textWidth { return fixed > 0 ? fixed : nil }
-        let floor = 40
-        guard format.width > 0 else { return floor }
+        guard format.width > 0 else { return 40 }
+        let floor = min(40, narrowest)
         func needed(_ cap: Int) -> Int { zip(natural, headers).reduce(0) { $0 + max($1.1, min($1.0, cap)) } }
         let widest = natural.max() ?? 0
         if needed(widest) <= room { return nil }
@@ -125,6 +129,22 @@ public struct TextTable {
         return low
     }
 
+    /// The cells as a person reads them. With `digits` (a summary's statistics), a row
+    /// whose dates span a week or more shows them as days (`2023-05-14`), as a summary's
+    /// numbers show 6 digits: the seconds of a mean or a quartile of dates years apart
+    /// say nothing, and took a third of a 160-column line. The values stay exact.
+    private func readRows(_ format: TableFormat) -> [[String]] {
+        rows.map { row in
+            let seconds = row.compactMap { value -> Double? in if case .date(let s) = value { return s } else { return nil } }
+            let asDays = digits != nil && (seconds.max() ?? 0) - (seconds.min() ?? 0) >= 7 * 86_400
+            return row.map { value in
+                let text = CellText.display(value, local: format.localTime, digits: digits)
+                guard asDays, case .date = value, text.dropFirst(4).first == "-" else { return text }
+                return String(text.prefix(10))
+            }
+        }
+    }
+
     private struct Style {
         let separator: String, rule: String, fill: String, edges: Bool
         static let plain = Style(separator: " | ", rule: "-+-", fill: "-", edges: false)
@@ -133,18 +153,26 @@ public struct TextTable {
 
     private func aligned(maxWidth: Int?, style: Style, format: TableFormat) -> String {
         let showHeaders = format.headers
-        let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime, digits: digits)) } }
-        // Headers are never cut: a column that cannot show its whole name is left out.
-        let headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
+        let texts = readRows(format).map { $0.map(CellText.flat) }
+        // Headers are never cut: a column that cannot show its whole name is left out. Nor
+        // are numbers (a number cut reads as another number), nor the whole columns: each
+        // column is at least as wide as those.
+        var headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
         var natural = headerWidths
-        for row in texts {
-            for (i, cell) in row.enumerated() where i < natural.count { natural[i] = max(natural[i], TerminalWidth.of(cell)) }
+        for (r, row) in texts.enumerated() {
+            for (i, cell) in row.enumerated() where i < natural.count {
+                let width = TerminalWidth.of(cell)
+                natural[i] = max(natural[i], width)
+                if wholeColumns.contains(i) || rows[r][i].isNumber { headerWidths[i] = max(headerWidths[i], width) }
+            }
         }
         let overhead = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2) + style.separator.count * max(0, headers.count - 1)
         // A table a pager will take is laid out whole, for `less -S` to scroll to.
         let lineCount = rows.count + (showHeaders ? 2 : 0) + (style.edges ? 2 : 0) + (footer == nil ? 0 : 1) + (gap == nil ? 0 : 1)
         let whole = format.pagerRows > 0 && lineCount > format.pagerRows
-        let cap = maxWidth ?? (whole ? nil : Self.cap(natural, headers: headerWidths, room: format.width - overhead, format: format))
+        let cap =
+            maxWidth
+            ?? (whole ? nil : Self.cap(natural, headers: headerWidths, room: format.width - overhead, format: format, narrowest: narrowestCap))
         var widths = cap.map { cap in zip(natural, headerWidths).map { max($1, min($0, cap)) } } ?? natural
         // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
         var shown = widths.count
@@ -225,13 +253,14 @@ public enum CellText {
     }
 
     /// `d` to `digits` significant digits, without an exponent for everyday magnitudes
-    /// (an integral part longer than `digits` stays whole), trailing zeros dropped and `.0`
+    /// (an integral part longer than `digits` stays whole below 1e10, past which a hash's
+    /// mean took 16 columns: 7.0238e+13), trailing zeros dropped and `.0`
     /// after an integral value as Lua writes floats: 29.8478260869565 is 29.8478,
     /// 45763470.0055658 is 45763470.0. Summaries' statistics in printed tables.
     public static func significant(_ d: Double, digits: Int) -> String {
         guard d.isFinite else { return Value.format(d) }
         let magnitude = abs(d)
-        if magnitude >= 1e15 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
+        if magnitude >= 1e10 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
         let before = magnitude == 0 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
         var text = String(format: "%.\(min(15, max(0, digits - before)))f", d)
         if text.contains(".") {
@@ -289,6 +318,8 @@ extension TextTable {
             footer: footer, gap: gap)
         chosen.marks = marks
         chosen.digits = digits
+        chosen.narrowestCap = narrowestCap
+        chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
         return chosen
     }
 

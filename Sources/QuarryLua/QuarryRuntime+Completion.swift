@@ -4,7 +4,7 @@ import QuarryFetch
 import QuarryStore
 
 extension QuarryRuntime {
-    static let keywords = [
+    public static let keywords = [
         "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
         "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"
     ]
@@ -110,7 +110,10 @@ extension QuarryRuntime {
         }
         for kind in [UserdataKind.results, .set, .predicate, .observer, .namespace, .binding, .state]
         where userdataKind(state, index) == kind.rawValue {
-            return methodNames(kind) + (methods ? [] : (kind == .results ? ["predicate", "args", "sort", "limit", "offset", "section"] : ["value"]))
+            // `objects` is a results' method the prelude writes in Lua, outside the table.
+            let own = kind == .results ? ["objects"] : []
+            return methodNames(kind) + own
+                + (methods ? [] : (kind == .results ? ["predicate", "args", "sort", "limit", "offset", "section"] : ["value"]))
         }
         if lua_type(state, index) == LUA_TSTRING, methods {
             return ["byte", "find", "format", "gmatch", "gsub", "len", "lower", "match", "rep", "reverse", "sub", "upper"]

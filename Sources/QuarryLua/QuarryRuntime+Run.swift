@@ -190,9 +190,14 @@ extension QuarryRuntime {
 
     /// Pushes a helper that the prelude defined in Lua (e.g. the `r:objects()` iterator maker).
     func pushHelper(_ name: String) {
-        pushRegistryField(state, "quarry.helpers")
+        pushHelpers()
         LuaTable.field(state, -1, name)
         quarry_remove(state, -2)
+    }
+
+    /// Pushes the table of the helpers the prelude defined, by name.
+    func pushHelpers() {
+        pushRegistryField(state, "quarry.helpers")
     }
 }
 

@@ -95,6 +95,20 @@ extension QuarryRuntime {
         if let failure = run(wrapper, chunkName: "=(quarry exit)") { console.note(failure.message) }
     }
 
+    /// What the global `name` holds as the shell reads a bare word typed at the prompt:
+    /// nothing, Quarry's own function of that name, or something a script put there.
+    public enum GlobalHolding { case nothing, quarrys, other }
+
+    public func globalHolding(_ name: String) -> GlobalHolding {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        quarry_pushglobaltable(state)
+        guard LuaTable.field(state, -1, name) != LUA_TNIL else { return .nothing }
+        pushQuarryTable()
+        LuaTable.field(state, -1, name)
+        return lua_rawequal(state, -1, -3) != 0 ? .quarrys : .other
+    }
+
     /// The next value the REPL prints goes to `path` instead (`.once FILE`).
     public func sendNextPrintedValue(toFile path: String) {
         pushQuarryTable()

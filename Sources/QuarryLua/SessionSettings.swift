@@ -21,8 +21,6 @@ public final class SessionSettings {
     /// At an interactive prompt, what `os.exit()` says instead of quitting (pending changes
     /// it would drop, as `.quit` says); nil: it quits.
     public var exitNote: (() -> String?)?
-    /// The REPL is reading lines: what a line returns is printed (so `help` need not print).
-    public var atPrompt = false
 
     public init() {}
 }

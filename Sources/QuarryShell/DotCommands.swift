@@ -39,6 +39,12 @@ struct DotCommands {
         Command(name: "help", usage: ".help [COMMAND]", summary: "show this list, or one command's usage") { shell, args in
             if let name = args.first.map({ $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }) {
                 guard let command = DotCommands.commands.first(where: { $0.name == name }) else {
+                    // `.help fetch`: a Lua function's help, as help(fetch) prints it.
+                    let entries = FunctionHelp.lookup(name)
+                    if !entries.isEmpty {
+                        print(entries.map { $0.text(width: shell.session.settings.format.width) }.joined(separator: "\n\n"))
+                        return .ok
+                    }
                     reportError(ShellError.unknownCommand(name, among: DotCommands.commands.map(\.name)))
                     return .ok
                 }
@@ -49,6 +55,7 @@ struct DotCommands {
             for command in DotCommands.commands {
                 print(command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary)
             }
+            print("Lua: help() lists Quarry's functions and methods; help(fetch) or .help fetch describes one")
             return .ok
         },
         Command(name: "entities", usage: ".entities", summary: "list the entities") { shell, _ in
@@ -58,9 +65,17 @@ struct DotCommands {
             for name in names { print(ErrorRendering.escaped(name)) }
             return .ok
         },
-        Command(name: "tables", usage: ".tables", summary: "list the entities and the tables they are read from") { shell, _ in
+        Command(name: "tables", usage: ".tables [PATTERN]", summary: "list the entities and the tables they are read from (PATTERN: as LIKE, moz_%)")
+        {
+            shell, args in
             let context = shell.runtime.context
-            let entities = context.entities.sorted { $0.name < $1.name }
+            // A pattern as the sqlite3 shell takes one: LIKE's % and _, any case, on either name.
+            let matches = args.first.map { pattern in { (name: String) in OtherShellHabits.like(name, pattern) } } ?? { _ in true }
+            let entities = context.entities.filter { matches($0.name) || matches(context.mapped($0).nameInSQL) }.sorted { $0.name < $1.name }
+            if entities.isEmpty, let pattern = args.first, !context.entities.isEmpty {
+                print("no entity or table matches '\(ErrorRendering.escaped(pattern))'")
+                return .ok
+            }
             if entities.isEmpty {
                 print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)")
                 return .ok
@@ -137,12 +152,13 @@ struct DotCommands {
                 }
                 for r in entity.relationships {
                     if let key = r.compositeKey {
-                        // No relate() call makes a key of several columns: said as the key, a
-                        // name that is no plain word quoted, so none ends the comment's line.
-                        func named(_ name: String) -> String { luaKey(name) == name ? name : luaQuote(name) }
+                        // A key of several columns as the relate() that makes it, its columns
+                        // as lists; every name quoted as Lua writes strings, so none ends the
+                        // comment's line.
+                        func list(_ names: [String]) -> String { "{ " + names.map(luaQuote).joined(separator: ", ") + " }" }
                         related.append(
-                            "-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
-                                + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))" + otherNames(r))
+                            "-- relate(\(luaQuote(entity.name)), \(list(key.columns)), \(luaQuote(r.destination)), \(list(key.targetKeys)), "
+                                + "\(luaQuote(r.name)))" + otherNames(r))
                         continue
                     }
                     if let column = r.column {
@@ -173,7 +189,9 @@ struct DotCommands {
             return .ok
         },
         Command(name: "mode", usage: ".mode MODE", summary: "print results as table, box, markdown, json, csv or line") { shell, args in
-            guard let name = args.first, let mode = OutputMode(rawValue: name) else {
+            // The sqlite3 shell's names for the same modes.
+            let aliases = ["column": "table", "qbox": "box"]
+            guard let name = args.first, let mode = OutputMode(rawValue: aliases[name] ?? name) else {
                 let names = OutputMode.allCases.map(\.rawValue)
                 if let name = args.first {
                     reportError(ShellError.unknownMode(name, suggestion: closestMatch(to: name, in: names), modes: names))
@@ -218,6 +236,20 @@ struct DotCommands {
                 return .ok
             }
             shell.settings.format.localTime = choice == "local"
+            return .ok
+        },
+        Command(name: "show", usage: ".show", summary: "the current settings, as the sqlite3 shell shows them") { shell, _ in
+            let format = shell.settings.format
+            let settings: [(String, String)] = [
+                ("mode", format.mode.rawValue), ("headers", format.headers ? "on" : "off"),
+                ("width", format.textWidth.map(String.init) ?? "auto"), ("maxrows", String(format.maxRows)),
+                ("columns", format.columns.isEmpty ? "all" : format.columns.joined(separator: ", ")),
+                ("dates", format.localTime ? "local" : "utc"), ("pager", shell.session.pager.enabled ? "on" : "off"),
+                ("timer", shell.session.timer ? "on" : "off"), ("explain", shell.runtime.explainsPrintedResults ? "on" : "off"),
+                ("destructive", shell.session.asksBeforeDestroying ? "on" : "off")
+            ]
+            let width = settings.map(\.0.count).max() ?? 0
+            for (name, value) in settings { print(String(repeating: " ", count: width - name.count) + name + ": " + value) }
             return .ok
         },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
@@ -405,6 +437,11 @@ struct DotCommands {
         let words = DotCommandWords.split(line.dropFirst())
         guard let name = words.first else { return .ok }
         guard let command = Self.commands.first(where: { $0.name == name }) else {
+            // One the sqlite3 shell has: what does it here (`.dump`, `.indexes`).
+            if let answer = OtherShellHabits.sqlite3(name) {
+                reportError("sqlite3's .\(name): " + answer)
+                return .ok
+            }
             reportError(ShellError.unknownCommand(name, among: Self.commands.map(\.name), remedy: ".help lists them"))
             return .ok
         }

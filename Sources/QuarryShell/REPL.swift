@@ -15,6 +15,9 @@ final class REPL {
     let session: Session
     var runtime: QuarryRuntime { session.runtime }
     private var pendingLines: [String] = []
+    /// The pending lines are a SQL statement SQLite found incomplete (`select sport,`),
+    /// waiting for the lines that finish it, not a Lua chunk.
+    private var pendingSQL = false
     /// The lines of the chunk being read, as typed: its history entry once it is whole.
     private var typedLines: [String] = []
     private var finished = false
@@ -135,6 +138,7 @@ final class REPL {
     /// Ctrl-C at the prompt: drop the line and any unfinished chunk, start afresh.
     private func cancelLine() {
         pendingLines = []
+        pendingSQL = false
         typedLines = []
         rl_free_line_state()
         rl_callback_sigcleanup()
@@ -156,7 +160,8 @@ final class REPL {
             // Inside an unfinished chunk, as `lua` does: the chunk is reported as it stands
             // (`'end' expected near <eof>`) and dropped, and the prompt comes back.
             if !pendingLines.isEmpty {
-                let message = runtime.unfinishedChunkMessage(pendingLines.joined(separator: "\n"))
+                let message = pendingSQL ? "sql: incomplete input" : runtime.unfinishedChunkMessage(pendingLines.joined(separator: "\n"))
+                pendingSQL = false
                 remember(typedLines.joined(separator: "\n"))
                 pendingLines = []
                 typedLines = []
@@ -204,8 +209,7 @@ final class REPL {
     /// What the runtime does differently at a prompt: `os.exit()` says what `.quit` says of
     /// pending changes, raised as its error, instead of dropping them unsaid (the same call
     /// again, with the same changes pending, quits); `updateall` and `deleteall` without a
-    /// predicate ask first, unless `--yes` or `.destructive off` said not to; `help` leaves
-    /// its text to be printed as a line's value.
+    /// predicate ask first, unless `--yes` or `.destructive off` said not to.
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
@@ -214,8 +218,22 @@ final class REPL {
             return "\(pending) would be lost: save() or rollback() first, or os.exit() again to quit without saving"
         }
         runtime.guardExit()
-        session.settings.atPrompt = true
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
+    }
+
+    /// Runs lines of SQL as `sql()` would. A statement SQLite finds incomplete (`select
+    /// sport,`) waits at the `>>` prompt for the lines that finish it, up to one ending
+    /// with ';', as psql and sqlite3 wait; Ctrl-C drops it.
+    private func runSQL(_ lines: [String]) {
+        pendingLines = []
+        pendingSQL = false
+        guard case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(lines.joined(separator: "\n"))), let failure else { return }
+        if failure.message.hasSuffix("incomplete input") {
+            pendingLines = lines
+            pendingSQL = true
+            return
+        }
+        reportError(failure.message)
     }
 
     /// Whether `.quit` or Ctrl-D may end the session: not at once while changes are
@@ -235,6 +253,31 @@ final class REPL {
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
         session.settings.format.pagerRows = session.pager.isAvailable ? terminalRows() : 0
+        // The next line of a SQL statement left incomplete: gathered, as psql and sqlite3
+        // gather one, until a line ends with ';' (or a blank line ends it), then run.
+        if pendingSQL {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasSuffix(";") || text.isEmpty { runSQL(pendingLines + [line]) } else { pendingLines.append(line) }
+            return
+        }
+        // psql's meta-commands run the dot-command that does the same (`\dt` is `.tables`).
+        var line = line
+        // A bare word as psql and Python take it: `help` lists what has help (it printed
+        // the function's address), `quit` and `exit` quit as psql's do, while the names
+        // hold what Quarry put there or nothing.
+        if pendingLines.isEmpty {
+            let word = line.trimmingCharacters(in: .whitespaces)
+            if word == "help", runtime.globalHolding("help") == .quarrys { line = "help()" }
+            if word == "quit" || word == "exit", runtime.globalHolding(word) == .nothing { line = ".quit" }
+        }
+        if pendingLines.isEmpty, let reading = OtherShellHabits.psql(line) {
+            switch reading {
+            case .command(let command): line = command
+            case .answer(let answer):
+                reportError(answer)
+                return
+            }
+        }
         if pendingLines.isEmpty, line.hasPrefix(".") {
             if DotCommands(session: session).run(line) == .quit {
                 finished = mayQuit(again: line.trimmingCharacters(in: .whitespaces))
@@ -247,7 +290,7 @@ final class REPL {
         if !line.trimmingCharacters(in: .whitespaces).isEmpty { warnedOfUnsavedChanges = false }
         // A query Lua would also parse, but only to fail on a nil global, runs as SQL.
         if pendingLines.isEmpty, let query = SQLAtPrompt.plainQuery(line) {
-            if case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(query)), let failure { reportError(failure.message) }
+            runSQL([query])
             fflush(stdout)
             return
         }
@@ -263,8 +306,7 @@ final class REPL {
             // that Lua refused, so Lua always comes first.
             if chunk.count == 1, !line.hasPrefix("="), let reading = SQLAtPrompt.reading(line) {
                 switch reading {
-                case .query(let query):
-                    if case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(query)), let failure { reportError(failure.message) }
+                case .query(let query): runSQL([query])
                 case .answer(let answer): reportError(answer)
                 }
             } else {

@@ -169,8 +169,13 @@ import Testing
         #expect(script.status == 0 && script.lines.first == #"sql("SELECT ...", args...)"#, "\(script)")
         let method = try await sandbox.quarry(["-e", #"help("Item:updateall")"#])
         #expect(method.status == 0 && method.lines.first?.hasPrefix("Item:updateall(") == true, "\(method)")
+        // help prints and returns nothing: print(help(x)) shows the text once.
+        let printed = try await sandbox.quarry(["-e", "print(help(sql))"])
+        #expect(printed.status == 0 && printed.lines.filter { $0.hasPrefix("sql(") }.count == 1, "\(printed)")
         let repl = try await TmuxSession(sandbox)
         try await repl.waitForPrompt()
+        let once = try await repl.enter("print(help(count))")
+        #expect(once.filter { $0.hasPrefix(#"count("Entity""#) }.count == 1, "\(once)")
         // Wrapped by help at the pane's 120 columns, not by the terminal (whose rows would
         // not start indented) and not at 80.
         let lines = try await repl.enter("help(sql)")

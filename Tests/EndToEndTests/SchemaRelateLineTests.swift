@@ -41,8 +41,29 @@ import Testing
         let result = try await sandbox.quarry(["hostile.db", "-"], stdin: ".schema c\n.schema q\n")
         #expect(result.status == 0, "\(result)")
         #expect(!result.lines.contains { $0.hasPrefix("print(") }, "\(result)")
-        #expect(result.lines.contains(#"-- p: foreign key (a, "b\010print('injected') --") references p (k1, "k 2")"#), "\(result)")
-        #expect(result.lines.contains(#"-- p: foreign key (x, y) references p (k1, "k 2")"#), "\(result)")
+        #expect(result.lines.contains(#"-- relate("c", { "a", "b\010print('injected') --" }, "p", { "k1", "k 2" }, "p")"#), "\(result)")
+        #expect(result.lines.contains(#"-- relate("q", { "x", "y" }, "p", { "k1", "k 2" }, "p")"#), "\(result)")
+    }
+
+    /// A relationship through a key of several columns is printed as the relate() that
+    /// makes it (it was a comment naming the foreign key): pasted on the same tables
+    /// without the key, it makes the relationship `.schema` then prints the same way.
+    @Test func aKeyOfSeveralColumnsIsPrintedAsTheRelateThatMakesIt() async throws {
+        let sandbox = try Sandbox()
+        let tables = "CREATE TABLE region (country TEXT, code TEXT, name TEXT, PRIMARY KEY (country, code));"
+        try sandbox.write(
+            "declared.sql",
+            tables
+                + "CREATE TABLE shop (id INTEGER PRIMARY KEY, country TEXT, code TEXT, FOREIGN KEY (country, code) REFERENCES region (country, code));"
+        )
+        try sandbox.write("bare.sql", tables + "CREATE TABLE shop (id INTEGER PRIMARY KEY, country TEXT, code TEXT);")
+        try await PostgresStoreTests.sqlite3(sandbox, "declared.db", file: "declared.sql")
+        try await PostgresStoreTests.sqlite3(sandbox, "bare.db", file: "bare.sql")
+        let declared = try await sandbox.quarry(["declared.db", "-"], stdin: ".schema shop\n")
+        let line = try #require(declared.lines.first { $0.hasPrefix("-- relate(") }, "\(declared)")
+        #expect(line == #"-- relate("shop", { "country", "code" }, "region", { "country", "code" }, "region")"#, "\(declared)")
+        let pasted = try await sandbox.quarry(["bare.db", "-"], stdin: String(line.dropFirst(3)) + "\n.schema shop\n")
+        #expect(pasted.status == 0 && pasted.lines.contains(line), "\(pasted)")
     }
 
     /// Defaults are printed as Lua values (text quoted, a date as `date(...)`), so an

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// An interactive `quarry` on a real terminal: a private tmux server (its own socket) with
-/// one 120×40 pane, driven by keystrokes as a person types, and read back from the screen.
+/// one pane of 40 rows (120 columns unless said), driven by keystrokes as a person types, and read back from the screen.
 /// Every wait polls the pane with a deadline; nothing relies on a fixed sleep for output.
 ///
 /// The pane runs `quarry ARGS; echo "[quarry exited: $?]"; sleep 600`, so the exit status
@@ -23,7 +23,7 @@ final class TmuxSession {
     private static let target = "repl"
     static let exitMarker = "[quarry exited: "
 
-    init(_ sandbox: Sandbox, arguments: [String] = [], environment: [String: String] = [:]) async throws {
+    init(_ sandbox: Sandbox, arguments: [String] = [], environment: [String: String] = [:], columns: Int = 120) async throws {
         self.sandbox = sandbox
         tmux = try Self.locateTmux()
         // A socket inside the sandbox: private to this test, and removed with it.
@@ -34,7 +34,7 @@ final class TmuxSession {
         let command =
             "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(assignments)\(run); "
             + #"echo "\#(Self.exitMarker)$?]"; sleep 600"#
-        try await tmux(["new-session", "-d", "-s", Self.target, "-x", "120", "-y", "40", command])
+        try await tmux(["new-session", "-d", "-s", Self.target, "-x", String(columns), "-y", "40", command])
         // What was drawn before this is on the screen, which every wait reads first.
         try await tmux(["pipe-pane", "-t", Self.target, "exec cat >> " + Self.quote(paneOutput)])
         serverPID = pid_t(

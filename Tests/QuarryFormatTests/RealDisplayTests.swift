@@ -38,6 +38,8 @@ import Testing
         #expect(CellText.significant(6.49693123, digits: 6) == "6.49693")
         // The integral part stays whole, without an exponent.
         #expect(CellText.significant(45763470.0055658, digits: 6) == "45763470.0")
+        // Past 1e10 (a hash's mean, microseconds since 1970), six digits and an exponent.
+        #expect(CellText.significant(70238039634567.3, digits: 6) == "7.0238e+13")
         #expect(CellText.significant(4, digits: 6) == "4.0")
         #expect(CellText.significant(0, digits: 6) == "0.0")
         #expect(CellText.significant(-0.000012345678, digits: 6) == "-1.23457e-05")

@@ -60,4 +60,24 @@ import Testing
         let short = TextTable(headers: headers, values: Array(rows.prefix(2))).render(format)
         #expect(short.contains("… +") && !short.contains(url), "\(short)")
     }
+
+    /// A summary cuts its text down to 12 columns before leaving a statistic out, but never
+    /// a number (a number cut reads as another) nor a column's name.
+    @Test func aSummaryCutsTextButNeverNumbersNorNames() {
+        var format = TableFormat()
+        format.width = 90
+        let headers = ["column", "type", "min", "max", "mean", "q50"]
+        let rows: [[Value]] = [
+            [.text("preview_image_url"), .text("string"), .text(url), .text(url), .null, .null],
+            [.text("url_hash"), .text("int64"), .integer(38_717_609_072), .integer(140_675_968_334_567), .real(7.0238e13), .real(7.2e13)]
+        ]
+        var table = TextTable(headers: headers, values: rows)
+        table.digits = 6
+        table.narrowestCap = 12
+        table.wholeColumns = [0]
+        let lines = table.render(format).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 90 } && lines[0].hasSuffix("q50"), "\(lines)")
+        #expect(lines[2].hasPrefix("preview_image_url |") && lines[2].contains("…"), "\(lines)")
+        #expect(lines[3].contains("140675968334567") && lines[3].contains("7.0238e+13") && !lines[3].contains("…"), "\(lines)")
+    }
 }

@@ -55,14 +55,14 @@ import Testing
         let text = try String(contentsOfFile: contractPath, encoding: .utf8)
         let documented = try Self.documentedFunctions(text).subtracting(Self.luaStandard).subtracting(Self.notGlobals)
         #expect(documented.isSuperset(of: ["fetch", "sql", "watch", "summarize", "histogram", "model"]), "\(documented.sorted())")
-        let h = try Harness()
-        let list = h.string("help()") ?? ""
+        let h = try Harness(console: ConsoleAndFailureTests.RecordingConsole())
+        let list = h.help("") ?? ""
         let listed = Set((list.components(separatedBy: ": ").last ?? "").components(separatedBy: ", "))
         var missing: [String] = []
         for name in documented.sorted() {
             // By value, as a person types help(sql), and by name.
-            let byValue = h.string("select(2, pcall(help, \(name)))") ?? ""
-            let byName = h.string("select(2, pcall(help, \"\(name)\"))") ?? ""
+            let byValue = h.help(name) ?? ""
+            let byName = h.help("\"\(name)\"") ?? ""
             let usage = FunctionHelp.named(name)?.usage
             guard let usage, byValue.hasPrefix(usage), byName.hasPrefix(usage), listed.contains(name) else {
                 missing.append(name)

@@ -27,10 +27,32 @@ import Testing
         "set:insert": "is not ordered", "set:move": "is not ordered"
     ]
 
+    /// Files examples name as a person types them (in the current directory), each given a
+    /// path in a folder of the test's own: the text the file holds before, or nil for one
+    /// the example writes (which must exist after, with something in it).
+    static let files: [String: [String: String?]] = [
+        "import": ["people.csv": "name,age\nAda,36\nNA,NA\n"],
+        "export": ["items.csv": nil]
+    ]
+
+    /// `example` with the files it names moved to a fresh folder, and the paths written.
+    private func placingFiles(of name: String, in example: String) throws -> (code: String, written: [String]) {
+        guard let files = Self.files[name] else { return (example, []) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-docs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var code = example
+        var written: [String] = []
+        for (file, text) in files {
+            let path = folder.appendingPathComponent(file).path
+            #expect(code.contains("\"\(file)\""), "\(name)'s example no longer names \(file)")
+            code = code.replacingOccurrences(of: "\"\(file)\"", with: "\"\(path)\"")
+            if let text { try text.write(toFile: path, atomically: true, encoding: .utf8) } else { written.append(path) }
+        }
+        return (code, written)
+    }
+
     private func itemStore() throws -> Harness {
-        let h = try Harness()
-        // As at the prompt: help returns its text and prints nothing itself.
-        h.runtime.settings.atPrompt = true
+        let h = try Harness(console: ConsoleAndFailureTests.RecordingConsole())
         h.run(#"entity "Item" { title = "string", n = "int64", when = "date?" }; for i = 1, 3 do Item:new{ title = "t" .. i, n = i } end; save()"#)
         return h
     }
@@ -42,10 +64,15 @@ import Testing
         if let reason = Self.needingMore[name] {
             #expect(h.error(example).contains(reason), "\(name): \(example)")
         } else {
-            h.run(example)
+            let placed = try placingFiles(of: name, in: example)
+            h.run(placed.code)
+            for path in placed.written {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                #expect(size > 0, "\(name)'s example wrote nothing to \(path)")
+            }
         }
         // By value, through `quarry`, which holds every function (show and repr only there).
-        #expect(h.string("help(quarry.\(name))")?.hasPrefix(FunctionHelp.named(name)!.usage) == true)
+        #expect(h.help("quarry.\(name)")?.hasPrefix(FunctionHelp.named(name)!.usage) == true)
     }
 
     @Test(arguments: FunctionHelp.methods.indices)
@@ -57,6 +84,6 @@ import Testing
         } else {
             h.run(method.example)
         }
-        #expect(h.string(#"help("\#(method.kind ?? ""):\#(method.name)")"#)?.contains(method.usage) == true, "\(method.name)")
+        #expect(h.help(#""\#(method.kind ?? ""):\#(method.name)""#)?.contains(method.usage) == true, "\(method.name)")
     }
 }

@@ -60,6 +60,14 @@ import Testing
         #expect(
             h.error(#"count("dashboard_version", "dashboard_id.title == 'Home'")"#).contains(
                 #"the file declares no relationship through it: relate("dashboard_version", "dashboard_id", "dashboard", "id") makes one"#))
+        // In Lua, the key read or written on an object names the same call.
+        let relate = #"relate("dashboard_version", "dashboard_id", "dashboard", "id") makes it"#
+        #expect(
+            h.error("return dashboard_version:first().dashboard").hasSuffix(
+                "unknown key 'dashboard' on entity dashboard_version; no relationship 'dashboard' is declared: " + relate))
+        #expect(h.error("dashboard_version:first().dashboard = dashboard:first()").contains(relate))
+        // A key that suggests nothing still gets the closest one.
+        #expect(h.error("return dashboard_version:first().versoin").contains("did you mean 'version'?"))
         // Pasted, it answers both names, and the key path then counts as sqlite3 does.
         h.run(#"local a, b = relate("dashboard_version", "dashboard_id", "dashboard", "id"); __names = a .. " " .. b"#)
         #expect(h.string("__names") == "dashboard dashboard_versions")
@@ -94,6 +102,18 @@ import Testing
         #expect(
             h.error(#"count("playlists", "ANY streams.title == 'c'")"#).contains(
                 "playlist_stream_join links playlists to streams as an entity of its own: ANY playlist_stream_joins.stream.title"))
+        // In Lua, o.streams names the path through the join entity, which reads the streams.
+        #expect(
+            h.error("return playlists:first().streams").hasSuffix(
+                "unknown key 'streams' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: o.playlist_stream_joins[i].stream"
+            ))
+        let first = try sqlAnswer(
+            path, "SELECT title FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE playlist_id = 1 AND join_index = 0")
+        let titles = try #require(
+            h.string(
+                #"(function() local t = {}; for _, j in ipairs(playlists:first().playlist_stream_joins) do t[#t + 1] = j.stream.title end; return table.concat(t, " ") end)()"#
+            ))
+        #expect(titles.split(separator: " ").count == 3 && titles.contains(first), "\(titles)")
         // The forms named answer what sqlite3 answers (a stream twice in a playlist counts twice).
         try expectCountsAgreeWithSQLite(
             h, path, table: "playlists",
@@ -104,5 +124,26 @@ import Testing
                     "uid IN (SELECT playlist_id FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE title = 'c')"
                 )
             ])
+    }
+}
+
+/// A date given to a text column of another program's ISO 8601 times (a tracker's
+/// `started_at TEXT` holding `2023-05-11 14:08:00`), in `new{}` or `o.key = `: the refusal
+/// names the `format()` that makes the column a date, as a predicate comparing it does,
+/// and with it the same line is taken.
+@Suite struct DateIntoTextColumnTests {
+    @Test func theRefusalNamesTheFormatThatMakesTheColumnADate() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE activity (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, sport TEXT);
+            INSERT INTO activity (started_at, sport) VALUES ('2023-05-11 14:08:00', 'Run'), ('2024-03-19 18:57:00', 'Ride');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let hint = #"its text reads as ISO 8601 times: format("activity", "started_at", "iso-space") makes it a date"#
+        #expect(h.error(#"activity:new{ sport = "Run", started_at = now() }"#).hasSuffix(hint))
+        #expect(h.error("activity:first().started_at = now()").hasSuffix(hint))
+        // With the format declared, a date is taken and written as the column writes its times.
+        h.run(#"format("activity", "started_at", "iso-space"); activity:new{ sport = "Swim", started_at = date("2024-06-01T07:30:00Z") }; save()"#)
+        #expect(try sqlAnswer(path, "SELECT started_at FROM activity WHERE sport = 'Swim'") == "2024-06-01 07:30:00")
     }
 }

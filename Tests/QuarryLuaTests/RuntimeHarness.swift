@@ -1,4 +1,5 @@
 import CLua
+import Foundation
 import QuarryLua
 import QuarryPredicates
 import QuarryShell
@@ -10,9 +11,9 @@ final class Harness {
     let context: ObjectContext
     let runtime: QuarryRuntime
 
-    init(memoryLimit: Int = 0) throws {
+    init(memoryLimit: Int = 0, console: any Console = PlainConsole()) throws {
         context = try StoreOpener.open(nil)
-        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console)
     }
 
     /// A runtime over `context` (a file, say).
@@ -43,6 +44,19 @@ final class Harness {
         defer { lua_settop(runtime.state, -2) }
         guard let chars = lua_tolstring(runtime.state, -1, nil) else { return nil }
         return String(cString: chars)
+    }
+
+    /// What `help(argument)` prints, as a person reads it (the harness must have been made
+    /// with a `RecordingConsole`); nil when it failed. It returns nothing, which is checked.
+    func help(_ argument: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        guard let console = runtime.console as? ConsoleAndFailureTests.RecordingConsole else {
+            Issue.record("help() is read from a RecordingConsole; this harness has none", sourceLocation: sourceLocation)
+            return nil
+        }
+        console.written = []
+        guard runtime.run("__helped = select('#', help(\(argument)))", chunkName: "=t") == nil else { return nil }
+        #expect(string("__helped") == "0", "help(\(argument)) returned a value", sourceLocation: sourceLocation)
+        return console.written.joined().trimmingCharacters(in: .newlines)
     }
 
     var stackTop: Int32 { lua_gettop(runtime.state) }

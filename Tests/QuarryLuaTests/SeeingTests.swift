@@ -54,7 +54,10 @@ struct SeeingTests {
         #expect(lines.first?.hasPrefix("column | type   | count | nulls | distinct | min") == true, "\(text)")
         // Numbers right-aligned, statistics to six significant digits (issue 80).
         let price = try #require(lines.first { $0.hasPrefix("price  | double |     9 |     0 |        9 |") }, "\(text)")
-        #expect(price.contains("|                 0.25 |                 2.25 |") && price.contains(" 0.684653 |"), "\(price)")
+        #expect(price.contains("|       0.25 |       2.25 |") && price.contains(" 0.684653 |"), "\(price)")
+        // Dates a week or more apart read as days there (the rows keep the seconds).
+        let when = try #require(lines.first { $0.hasPrefix("when ") }, "\(text)")
+        #expect(when.contains("| 1970-01-02 | 1970-01-10 | 1970-01-06 |"), "\(when)")
         #expect(lines.last == "(4 rows)")
         #expect(h.error("summarize(42)").contains("bad argument #1 to 'summarize' (results or entity name expected"))
         #expect(h.error("summarize('Nope')").contains("unknown entity"))

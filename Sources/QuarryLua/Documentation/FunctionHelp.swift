@@ -16,7 +16,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "help", usage: #"help(fn) | help("name") | help("Item:updateall") | help()"#,
             summary:
-                "The usage of a function or a method, what it does and an example, wrapped to the terminal; help() lists every function and method that has help. A method by name (help(\"updateall\"), help(\"r:configure\")) or by value (help(Item.updateall)).",
+                "Prints the usage of a function or a method, what it does and an example, wrapped to the terminal, and returns nothing (at the prompt and in scripts alike); help() lists every function and method that has help. A method by name (help(\"updateall\"), help(\"r:configure\")) or by value (help(Item.updateall), help(r.objects)); Lua's own functions (help(print), help(string.format)) by where Lua's manual describes them. A value with methods (help(Item), help(o), help(r)) lists them. At the prompt, .help fetch prints the same as help(fetch).",
             example: #"help(fetch); help("Item:updateall")"#),
         FunctionHelp(
             name: "entity", usage: #"entity "Name" { key = "type", ... }"#,
@@ -105,13 +105,11 @@ public struct FunctionHelp {
             name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
             summary:
                 "Imports a CSV or JSON array of objects in one transaction, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count.",
-            example:
-                #"local f = os.tmpname(); local h = io.open(f, "w"); h:write("a,b\n1,x\n"); h:close(); import(f, { entity = "Imported" }); os.remove(f)"#
-        ),
+            example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
             summary: "Writes results, or a read-only query's rows as they come, to a file; returns the count.",
-            example: #"local f = os.tmpname() .. ".csv"; export(fetch("Item", "n > 1"), f); os.remove(f)"#),
+            example: #"export(fetch("Item", "n > 1"), "items.csv")"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,
             summary:
@@ -185,8 +183,31 @@ public struct FunctionHelp {
     /// terminal shows it; the usage and the example are never broken.
     public func text(width: Int) -> String {
         let columns = width > 20 ? width : 80
-        return ([usage] + FunctionHelp.wrapped(summary, width: columns - 2).map { "  " + $0 } + ["  example: " + example])
+        return (usageLines(width: width) + FunctionHelp.wrapped(summary, width: columns - 2).map { "  " + $0 } + ["  example: " + example])
             .joined(separator: "\n")
+    }
+
+    /// The usage on one line; on a terminal narrower than it (`fetch{ ... }`'s), broken at
+    /// spaces with the rest indented, so no word is cut at the edge.
+    func usageLines(width: Int) -> [String] {
+        guard width > 20, usage.count > width else { return [usage] }
+        let lines = FunctionHelp.wrapped(usage, width: width - 4)
+        return [lines[0]] + lines.dropFirst().map { "    " + $0 }
+    }
+
+    /// A kind's methods, as `help(v)` lists them for a value that is no function (an
+    /// entity handle, an object, results): each one's usage and what it does.
+    public static func methodList(of kind: String, named name: String?, width: Int) -> String? {
+        let entries = methods.filter { $0.kind == kind }
+        guard !entries.isEmpty else { return nil }
+        let columns = width > 20 ? width : 80
+        let article = kind == "entity" || kind == "object" ? "an" : "a"
+        var lines = [name.map { "\($0) is \(article) \(kind); its methods:" } ?? "a value of kind \(kind) (as typeof says); its methods:"]
+        for entry in entries {
+            lines += entry.usageLines(width: width) + FunctionHelp.wrapped(entry.summary, width: columns - 4).map { "    " + $0 }
+        }
+        lines.append(#"help("\#(kind):NAME") shows one with an example"#)
+        return lines.joined(separator: "\n")
     }
 
     /// `text` in lines of at most `width` characters, broken at spaces (a word longer than

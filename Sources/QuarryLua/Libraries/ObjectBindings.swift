@@ -134,7 +134,7 @@ enum ObjectBindings {
             return runtime.pushObject(try runtime.context.relatedObject(relationship.name, of: object))
         }
         if runtime.pushMethod(.object, key) { return 1 }
-        throw object.entity.unknownKey(key)
+        throw runtime.unknownKey(key, of: object)
     }
 
     static func luaObjectNewindex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -150,10 +150,17 @@ enum ObjectBindings {
             try CompositeValues.assign(values, to: object)
             return 0
         }
+        if object.entity.attribute(named: key) == nil, !object.entity.compositeNames.contains(key) {
+            throw runtime.unknownKey(key, of: object)
+        }
         guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
         }
-        try object.setValue(value, forKey: key)
+        do {
+            try object.setValue(value, forKey: key)
+        } catch {
+            throw runtime.explainingDateText(error, object.entity, [key: value])
+        }
         return 0
     }
 

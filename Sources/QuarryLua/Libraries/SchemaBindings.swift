@@ -158,7 +158,11 @@ enum SchemaBindings {
         }
         let object: ManagedObject
         // The description looked up above: looking it up again was 1% of making 20,000.
-        object = try runtime.context.insert(into: description, values: values, linking: relationshipKeys)
+        do {
+            object = try runtime.context.insert(into: description, values: values, linking: relationshipKeys)
+        } catch {
+            throw runtime.explainingDateText(error, description, values)
+        }
         do {
             for key in relationshipKeys {
                 LuaTable.field(call.state, 2, key)

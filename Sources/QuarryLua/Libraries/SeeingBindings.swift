@@ -63,6 +63,12 @@ enum SeeingBindings {
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
         var table = TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat)
         table.digits = rememberedDigits(call.state, 1)
+        // A summary (the rows with digits) keeps its statistics in view: its min and max,
+        // samples of the values, are cut before a column is left out.
+        if table.digits != nil {
+            table.narrowestCap = 12
+            table.wholeColumns = [0]
+        }
         return call.push(table.render(runtime.tableFormat))
     }
 }

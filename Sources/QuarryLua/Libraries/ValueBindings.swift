@@ -48,13 +48,14 @@ enum ValueBindings {
     }
 
     /// help(fn), help("name"), help("Item:updateall"), help(Item.updateall): the usage,
-    /// what it does and an example, wrapped to the terminal; help(): what has help. At the
-    /// prompt the REPL prints the text returned; in a script or `-e`, where a value called
-    /// for alone is dropped, help prints it too, so `help(sql)` shows something there.
+    /// what it does and an example, wrapped to the terminal; help(): what has help. It
+    /// prints the text (through the pager when the REPL has one and it is long) and returns
+    /// nothing, the same at the prompt, in a script and in `-e`, as Python's help() does:
+    /// `help(sql)` shows something in a script, and `print(help(sql))` prints it once.
     static func luaHelp(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let text = try helpText(runtime, call)
-        if !runtime.settings.atPrompt { runtime.console.write(text + "\n") }
-        return call.push(text)
+        if !runtime.console.page(text) { runtime.console.write(text + "\n") }
+        return 0
     }
 
     private static func helpText(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> String {
@@ -73,6 +74,15 @@ enum ValueBindings {
                 #"help was given nil: the name typed holds no value here (a method is no global: help("updateall"), help("Item:updateall") or help(Item.updateall)); help() lists everything that has help"#
         } else if !call.isNoneOrNil(1) {
             entries = helpOfValue(runtime, call)
+            // A value with methods (an entity handle, an object, results): what it answers.
+            if entries.isEmpty, let kind = userdataKind(call.state, 1),
+                let list = FunctionHelp.methodList(of: kind, named: describedValue(runtime, call, kind: kind), width: width)
+            {
+                return list
+            }
+            if entries.isEmpty, let name = luaLibraryName(call.state) {
+                return "\(name) is Lua's own: https://www.lua.org/manual/5.4/manual.html#pdf-\(name) describes it"
+            }
             guard !entries.isEmpty else {
                 throw call.argumentError(1, "no help for this \(call.typeName(1)) (help() lists the functions and methods that have help)")
             }
@@ -118,7 +128,49 @@ enum ValueBindings {
                 return found.isEmpty ? FunctionHelp.methods.filter { $0.name == method } : found
             }
         }
-        return []
+        // A method the prelude writes in Lua (`r.objects`, of sectioned results too): the
+        // helper's name is the method's.
+        runtime.pushHelpers()
+        var helper: String?
+        lua_pushnil(state)
+        while lua_next(state, -2) != 0 {
+            if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 { helper = luaString(state, -2) }
+            quarry_pop(state, 1)
+        }
+        quarry_pop(state, 1)
+        return helper.map { name in FunctionHelp.methods.filter { $0.name == name } } ?? []
+    }
+
+    /// How `help(v)` names a value with methods: an entity by its name, an object by its ID.
+    private static func describedValue(_ runtime: QuarryRuntime, _ call: LuaCall, kind: String) -> String? {
+        if let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) { return handle.name }
+        if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) { return object.objectID }
+        return nil
+    }
+
+    /// The name Lua's manual gives the function at argument 1 (`print`, `string.format`)
+    /// when it is one of the standard library's, as Tab offers them: globals and the fields
+    /// of the library tables.
+    private static func luaLibraryName(_ state: OpaquePointer) -> String? {
+        guard lua_type(state, 1) == LUA_TFUNCTION else { return nil }
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        for library in ["", "string", "table", "math", "os", "io", "utf8", "coroutine"] {
+            lua_settop(state, top)
+            quarry_pushglobaltable(state)
+            if !library.isEmpty {
+                guard LuaTable.field(state, -1, library) == LUA_TTABLE else { continue }
+            }
+            lua_pushnil(state)
+            while lua_next(state, -2) != 0 {
+                if lua_type(state, -2) == LUA_TSTRING, lua_rawequal(state, -1, 1) != 0 {
+                    let name = luaString(state, -2)
+                    return library.isEmpty ? name : library + "." + name
+                }
+                quarry_pop(state, 1)
+            }
+        }
+        return nil
     }
 
     static func luaTypeof(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -41,6 +41,22 @@ extension Binder {
     /// own, not a many-to-many: the path through it, in the words of the path written
     /// (`playlist_stream_joins.@count`, `ANY playlist_stream_joins.stream.title`).
     func joinSuggestion(for name: String, on entity: EntityDescription, path: KeyPath) -> String? {
+        guard let (join, link, end) = joinPath(for: name, on: entity) else { return nil }
+        let rest = Array(path.components.drop(while: { $0 != name }).dropFirst())
+        let form: String
+        if rest.first?.hasPrefix("@") == true {
+            form = ([link.name] + rest).joined(separator: ".")
+        } else if rest.isEmpty {
+            form = "\(link.name).\(end.name)"
+        } else {
+            form = "ANY " + ([link.name, end.name] + rest).joined(separator: ".")
+        }
+        return "\(join.name) links \(entity.name) to \(end.destination) as an entity of its own: \(form)"
+    }
+
+    /// The join entity `name` stands for on `entity`, the to-many that reaches it and its
+    /// to-one at the far end (`playlist_stream_join`, `playlist_stream_joins`, `stream`).
+    func joinPath(for name: String, on entity: EntityDescription) -> (EntityDescription, RelationshipDescription, RelationshipDescription)? {
         guard let context else { return nil }
         let wanted = name.lowercased()
         for link in entity.relationships where link.isToMany {
@@ -49,17 +65,7 @@ extension Binder {
             else { continue }
             for end in join.toOneRelationships where end.name != link.inverse {
                 let names = [end.name, end.destination].flatMap { [$0, $0 + "s", $0 + "es"] }.map { $0.lowercased() }
-                guard names.contains(wanted) else { continue }
-                let rest = Array(path.components.drop(while: { $0 != name }).dropFirst())
-                let form: String
-                if rest.first?.hasPrefix("@") == true {
-                    form = ([link.name] + rest).joined(separator: ".")
-                } else if rest.isEmpty {
-                    form = "\(link.name).\(end.name)"
-                } else {
-                    form = "ANY " + ([link.name, end.name] + rest).joined(separator: ".")
-                }
-                return "\(join.name) links \(entity.name) to \(end.destination) as an entity of its own: \(form)"
+                if names.contains(wanted) { return (join, link, end) }
             }
         }
         return nil

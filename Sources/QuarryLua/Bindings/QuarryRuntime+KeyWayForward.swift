@@ -1,0 +1,36 @@
+import QuarryModel
+import QuarryPredicates
+import QuarryStore
+
+extension QuarryRuntime {
+    /// `o.dashboard` on a key the entity lacks, with the way forward a predicate names for
+    /// it (`KeyWayForward`): the `relate()` that makes an undeclared relationship, ready to
+    /// paste, or the path through a join table that is an entity of its own
+    /// (`o.playlist_stream_joins[i].stream`); else the key and the closest one, as before.
+    func unknownKey(_ key: String, of object: ManagedObject) -> any Error {
+        let entity = context.currentEntityDescription(of: object)
+        let subject = "unknown key '\(key)' on entity \(entity.name)"
+        if let relate = KeyWayForward.relate(for: key, on: entity, in: context) {
+            return LuaError("\(subject); no relationship '\(key)' is declared: \(relate) makes it")
+        }
+        if let path = KeyWayForward.join(for: key, on: entity, in: context) {
+            return LuaError(
+                "\(subject); \(path.join) links \(entity.name) to \(path.destination) as an entity of its own: o.\(path.link)[i].\(path.end)")
+        }
+        return entity.unknownKey(key)
+    }
+}
+
+extension QuarryRuntime {
+    /// `error` from writing `values` to an object of `entity`, with the way forward when it
+    /// refused a date for a text column of another program's ISO 8601 times (a foreign
+    /// file's `started_at`): the `format()` that makes the column a date, as a predicate
+    /// comparing it with a date names it.
+    func explainingDateText(_ error: any Error, _ entity: EntityDescription, _ values: [String: Value]) -> any Error {
+        guard case StoreError.typeMismatch(_, let key, _, _) = error, case .date = values[key],
+            entity.attribute(named: key)?.type == .string, let layout = context.isoLayoutOfText(entity, key)
+        else { return error }
+        let message = (error as? StoreError)?.message ?? "\(error)"
+        return LuaError(message + "; its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(key)\", \"\(layout)\") makes it a date")
+    }
+}

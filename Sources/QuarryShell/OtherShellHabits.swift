@@ -1,0 +1,70 @@
+/// Commands of the shells people come from, typed at the prompt: psql's meta-commands
+/// (`\dt`, `\d track`, `\q`), as psql and pgcli take them, run the dot-command that does
+/// the same here, and one with none gets a line saying what does; the sqlite3 shell's
+/// dot-commands that Quarry has not (`.indexes`, `.dump`) are answered with the way here
+/// rather than "unknown command" alone. No Lua line starts with a backslash, so nothing
+/// Lua would run is taken.
+enum OtherShellHabits {
+    /// What a psql meta-command does here.
+    enum Reading: Equatable {
+        /// The dot-command line to run in its place.
+        case command(String)
+        /// One line naming what does it here.
+        case answer(String)
+    }
+
+    /// How `line` reads as a psql meta-command (nil: it is none).
+    static func psql(_ line: String) -> Reading? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("\\") else { return nil }
+        let words = text.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let name = words.first.map(String.init) ?? ""
+        let rest = words.count > 1 ? " " + words[1] : ""
+        switch name {
+        case "q": return .command(".quit")
+        case "?": return .command(".help")
+        case "d", "d+", "dS", "dS+": return .command(rest.isEmpty ? ".tables" : ".schema" + rest)
+        case "dt", "dt+", "dv", "dv+", "dm", "dm+", "dE", "dE+": return .command(".tables")
+        case "i", "ir": return .command(".read" + rest)
+        case "timing": return .command(".timer" + (rest.isEmpty ? " on" : rest))
+        case "x": return .answer(#"psql's \x: here .mode line prints each row as its key = value lines, .mode table as a table"#)
+        case "o": return .answer(#"psql's \o: here .once FILE sends the next result to FILE, and export(r, "file.csv") writes results"#)
+        case "c", "connect", "l", "list": return .answer(#"psql's \\#(name): here .open DB opens another store (a file, or a postgresql:// URL)"#)
+        default:
+            return .answer(#"psql's \\#(name) has no match here: .tables, .schema NAME, .quit and the rest are dot-commands (.help lists them)"#)
+        }
+    }
+
+    /// The way here for a sqlite3 dot-command Quarry has not, by its name.
+    static let sqlite3Answers: [String: String] = [
+        "indexes":
+            #"indexed attributes show as indexed = true in .schema NAME; sql("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index'") lists them"#,
+        "dump": #"Quarry writes no SQL dump: export(fetch("Entity"), "file.csv") writes an entity's rows (sqlite3 FILE .dump writes SQL)"#,
+        "output": #".once FILE sends the next result to FILE; export(r, "file.csv") writes results"#,
+        "fullschema": ".schema prints every entity",
+        "databases": ".open DB opens another store; one is open at a time",
+        "separator": #".mode csv prints commas; export(r, "file.tsv") writes tabs"#,
+        "nullvalue": "nil is shown as nil in tables and written empty in CSV"
+    ]
+
+    /// The answer for the unknown dot-command `name`, when sqlite3 has it.
+    static func sqlite3(_ name: String) -> String? {
+        sqlite3Answers[name == "indices" ? "indexes" : name == "out" ? "output" : name]
+    }
+
+    /// Whether `name` matches `pattern` as SQLite's LIKE reads it: `%` any run, `_` one
+    /// character, letters in any case.
+    static func like(_ name: String, _ pattern: String) -> Bool {
+        let text = Array(name.lowercased())
+        let wanted = Array(pattern.lowercased())
+        func match(_ i: Int, _ j: Int) -> Bool {
+            guard j < wanted.count else { return i == text.count }
+            switch wanted[j] {
+            case "%": return (i...text.count).contains { match($0, j + 1) }
+            case "_": return i < text.count && match(i + 1, j + 1)
+            default: return i < text.count && text[i] == wanted[j] && match(i + 1, j + 1)
+            }
+        }
+        return match(0, 0)
+    }
+}
