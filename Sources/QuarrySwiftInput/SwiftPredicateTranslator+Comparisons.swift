@@ -32,6 +32,22 @@ extension SwiftPredicateTranslator {
         return nil
     }
 
+    /// `($0.f && true) == false`: a test (`&&`, `||`) compared with a Bool literal is the
+    /// test or its negation, as Swift compares the Bool it gives; nil for any other.
+    mutating func testComparedWithBool(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ComparisonOperator) throws -> Predicate? {
+        guard op == .equal || op == .notEqual else { return nil }
+        for (side, other) in [(lhs, rhs), (rhs, lhs)] {
+            var test = side
+            if case .operand(let e) = side, let inner = Self.parenthesisedSequence(e) { test = try term(inner) }
+            guard case .chain = test, case .operand(let e) = other, let literal = unparenthesised(e).as(BooleanLiteralExprSyntax.self) else {
+                continue
+            }
+            let predicate = try self.predicate(test)
+            return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
+        }
+        return nil
+    }
+
     /// `(x ?? d) == y`: `(x == nil && d == y) || (x != nil && x == y)`, as Swift decides it
     /// (COALESCE); either side may be the `??`. nil for none, and for a count's `?? 0`,
     /// which is the count itself (`countOrZero`).

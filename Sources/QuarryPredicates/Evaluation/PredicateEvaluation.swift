@@ -14,6 +14,7 @@ extension BoundPredicate {
     private func evaluate(_ node: Node, _ object: ManagedObject, outer: ManagedObject? = nil) -> Bool? {
         switch node {
         case .constant(let b): return b
+        case .entity(let names, _): return names.contains(object.entity.name)
         case .quantified(let quantifier, let path, let inner):
             // As the SQL's EXISTS: a member whose answer is unknown counts for nothing.
             let answers = members(path, of: object).map { evaluate(inner, $0, outer: object) }

@@ -14,12 +14,28 @@ extension SQLDialect {
 public enum PredicateFunctions {
     static let fold = "quarry_fold"
 
-    /// Unicode case and diacritic folding, as `[c]`, `[d]` and `[cd]` compare.
+    /// Unicode case and diacritic folding, as `[c]`, `[d]` and `[cd]` compare: of the text
+    /// in Unicode's composed form (NFC), and composed again, so canonically equivalent
+    /// strings (`"cafe\u{301}"`, `"café"`) fold alike, as Foundation's non-literal
+    /// comparison (`caseInsensitiveCompare`, `localizedStandardContains`) finds them equal.
+    /// PostgreSQL folds the same (`PostgresFold`, with `normalize(…, NFC)`).
     public static func fold(_ text: String, _ options: ComparisonOptions) -> String {
+        composed(foundationFold(composed(text), options))
+    }
+
+    /// Foundation's fold alone (`folding(options:locale: nil)`), which PostgreSQL's tables
+    /// repeat (`PostgresFold.Tables`) and `fold` applies between its NFCs.
+    public static func foundationFold(_ text: String, _ options: ComparisonOptions) -> String {
         var foldOptions: String.CompareOptions = []
         if options.contains(.caseInsensitive) { foldOptions.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { foldOptions.insert(.diacriticInsensitive) }
         return text.folding(options: foldOptions, locale: nil)
+    }
+
+    /// `text` in NFC. Text of scalars below U+0300 (no combining mark, nothing that
+    /// decomposes to one) is its own NFC: returned as it is, without Foundation's call.
+    static func composed(_ text: String) -> String {
+        text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// `expression` folded in SQL, as `fold(_:_:)` folds in Swift: in the dialect's own

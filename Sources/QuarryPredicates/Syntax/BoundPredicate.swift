@@ -26,6 +26,10 @@ public struct BoundPredicate {
         /// `ANY`/`ALL`/`NONE` over a to-many relationship reached through `path` (its last
         /// step is the to-many one); `inner` is bound to the destination entity.
         case quantified(Quantifier, path: [PathStep], inner: Node)
+        /// `entity.name IN {...}` over an entity with sub-entities: the object is one of
+        /// `names` (its own entity, not an ancestor), whose rows the entity column marks
+        /// with `tags` (`Binder+EntityName`).
+        case entity(names: Set<String>, tags: [Value])
     }
 
     public enum Operand {
@@ -168,7 +172,7 @@ public struct BoundPredicate {
             }
         }
         switch node {
-        case .constant: return 0
+        case .constant, .entity: return 0
         case .comparison(let lhs, _, let rhs, _): return max(operand(lhs), operand(rhs))
         case .not(let n): return 1 + nesting(n)
         case .and(let ns), .or(let ns): return 1 + (ns.map(nesting).max() ?? 0)
@@ -198,7 +202,7 @@ extension BoundPredicate {
     public var readsOnlyOwnAttributes: Bool {
         func own(_ node: Node) -> Bool {
             switch node {
-            case .constant: return true
+            case .constant, .entity: return true
             case .not(let inner): return own(inner)
             case .and(let nodes), .or(let nodes): return nodes.allSatisfy(own)
             case .quantified: return false
