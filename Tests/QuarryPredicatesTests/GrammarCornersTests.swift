@@ -92,6 +92,16 @@ import Testing
         } catch let error as QuarryPredicates.PredicateError {
             #expect(error.message.contains("'person' in NSPredicate(format:, ...) is a value of the app's"), "\(error.message)")
         }
+        // `let now = Date.now` and `Date()` are the time the text is read.
+        let before = Date().timeIntervalSince1970
+        for text in [
+            "let now = Date.now\nlet query = #Predicate<Item> { $0.n == 1 && $0.when < now }", "let now = Date()\n#Predicate<Item> { $0.when < now }"
+        ] {
+            let description = try SwiftPredicateReader.read(text, captures: [:]).predicate.description
+            let iso = try #require(description.split(separator: "\"").dropFirst().first.map(String.init), "\(description)")
+            let seconds = try #require(Value.parseISO8601(iso), "\(description)")
+            #expect(seconds >= before - 1 && seconds <= Date().timeIntervalSince1970 + 1, "\(description)")
+        }
         // Given as a capture, it reads.
         let captured = try SwiftPredicateReader.read(
             #"let predicate = NSPredicate(format: "n == %@", limit)"#, captures: ["limit": .value(.integer(3))])

@@ -46,6 +46,7 @@ import Testing
         ),
         // Issue #79: constructs swift-foundation's own tests use.
         (#"#Predicate<Item> { ($0.flag ? $0.qty : 1) + 1 > 2 }"#, "TERNARY(flag == YES, qty, 1) + 1 > 2"),
+        ("let url = URL(string: \"http://apple.com\")!\n#Predicate<Item> { $0.link == url }", #"link == "http://apple.com""#),
         (#"#Predicate<Item> { ($0.title ?? "").isEmpty }"#, "TERNARY(title != nil, title.length, 0) == 0"),
         (#"#Predicate<Item> { ($0.qty ?? 7) % 2 == 1 }"#, "modulus:by:(TERNARY(qty != nil, qty, 7), 2) == 1"),
         (#"#Predicate<Item> { ($0.flag && true) == false }"#, "NOT (flag == YES AND TRUEPREDICATE)"),
