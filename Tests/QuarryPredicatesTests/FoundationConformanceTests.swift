@@ -189,6 +189,21 @@ import Testing
         #expect(report.discriminating * 10 >= Self.read.count * 9, "\(report.discriminating) of \(Self.read.count) discriminate")
     }
 
+    /// What `p:swift()` writes for CONTAINS against a key, which may hold "" (found by none
+    /// of Swift's `contains`, where CONTAINS finds none): `(!b.isEmpty && b.contains(b))`,
+    /// compiled against swift-foundation's macro, selects what Quarry's fetch selects.
+    @Test func exportedContainsOfAKeySelectsWhatFoundationSelects() throws {
+        let context = try Self.store()
+        let formats = ["b CONTAINS b", "NOT (b CONTAINS b) AND a < 0", "b CONTAINS 'l' OR b CONTAINS b AND f == YES"]
+        let cases = try formats.map { SwiftEvaluation.Case($0, try PredicateParser.parse($0)) }
+        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
+        #expect(report.mismatches.isEmpty && report.refusals.isEmpty, "\(report.mismatches) \(report.refusals)")
+        #expect(report.agreed == formats.count && report.discriminating == formats.count, "\(report)")
+        // CONTAINS "" itself has no Swift form: Swift's contains("") holds for every string.
+        let empty = try BoundPredicate(PredicateParser.parse("b CONTAINS ''"), entity: context.entity(named: "Object"), context: context)
+        #expect(empty.swiftCode().contains("Swift's contains(\"\") holds for every string"), "\(empty.swiftCode())")
+    }
+
     /// Format strings (`PredicateConversionTests`' forms) beside the Swift they convert from,
     /// which the test above judges against Foundation: each selects the same objects, in
     /// SQL (the fetch) and in memory (`matches`) alike.
