@@ -295,7 +295,9 @@ import Testing
         var objects: [ManagedObject] = []
         for n in 0..<21 {
             objects.append(
-                try context.insert(into: "Item", values: ["i": .integer(Int64(n % 5) - 2), "d": .real(Double(n) * 0.5), "s": texts[n % texts.count]]))
+                try context.insert(
+                    into: "Item",
+                    values: ["i": n % 6 == 5 ? .null : .integer(Int64(n % 5) - 2), "d": .real(Double(n) * 0.5), "s": texts[n % texts.count]]))
         }
         try context.save()
         for row in try context.connection.rows(#"SELECT "_pk", "i", "d", "s" FROM "Item""#) {
@@ -304,7 +306,8 @@ import Testing
         let entity = try context.entity(named: "Item")
         let formats = [
             "TERNARY(i > 0, i, d) > 1", "TERNARY(i > 0, i, 0 - i) * 2 >= 2", "TERNARY(s != nil, s, '').length == 0",
-            "NOT (TERNARY(d > 3, 'big', s) == 'big')", "s CONTAINS ''", "s CONTAINS s", "NOT (s CONTAINS s)", "s CONTAINS[c] s",
+            "NOT (TERNARY(d > 3, 'big', s) == 'big')", "TERNARY(i > 0, 1, 2) == 2", "NOT (TERNARY(i > 0, 1, 2) == 1)", "s CONTAINS ''",
+            "s CONTAINS s", "NOT (s CONTAINS s)", "s CONTAINS[c] s",
             "s ==[c] 'café'", "s ==[cd] 'CAFE'", "s CONTAINS[c] 'É'", "s BEGINSWITH[c] 'CAFÉ'", "s ==[c] 'cafe\\u0301'", "s == 'café'"
         ]
         var selectedSome = 0
@@ -322,6 +325,11 @@ import Testing
             if !expected.isEmpty && expected.count < objects.count { selectedSome += 1 }
         }
         #expect(selectedSome >= formats.count - 1, "\(selectedSome) of \(formats.count) selected some rows but not all")
+        // A TERNARY whose test is unknown (nil > 0) takes its second branch, as SQL's CASE
+        // WHEN and NSPredicate do.
+        let unknown = try BoundPredicate(try PredicateParser.parse("TERNARY(i > 0, 1, 2) == 2"), entity: entity, context: context)
+        let nils = objects.filter { (try? $0.value(forKey: "i"))?.isNull == true }
+        #expect(!nils.isEmpty && nils.allSatisfy { unknown.matches($0) })
     }
 
     /// Aggregates of members are numbers too: `@max` of integers against a real column,

@@ -24,6 +24,7 @@ extension BoundPredicate {
             default: return answers.contains(true)
             }
         case .not(let n): return evaluate(n, object, outer: outer).map { !$0 }
+        case .holds(let n): return evaluate(n, object, outer: outer) == true
         case .and(let ns):
             var result: Bool? = true
             for n in ns {

@@ -40,7 +40,7 @@ extension BoundPredicate {
         func reads(_ node: Node) -> Bool {
             switch node {
             case .constant, .entity: return false
-            case .not(let n), .quantified(_, _, let n): return reads(n)
+            case .not(let n), .quantified(_, _, let n), .holds(let n): return reads(n)
             case .and(let ns), .or(let ns): return ns.contains(where: reads)
             case .comparison(let l, _, let r, _): return reads(l) || reads(r)
             }

@@ -187,6 +187,8 @@ final class SwiftPredicateWriter {
         switch node {
         case .constant(let b): return b ? "true" : "false"
         case .entity: throw SwiftExportRefusal("entity.name: a #Predicate has no test of an object's entity")
+        // Swift's tests are true or false: an unknown comparison inside is false.
+        case .holds(let n): return try with(unknown: "false") { try write(n, scope) }
         // The macro takes a Bool literal as the whole closure or after `??`, but not as an
         // operand of `!`, `&&` or `||` (`!(false)` does not compile): constants, and
         // comparisons whose answer is always unknown, are folded away here.
@@ -546,7 +548,7 @@ final class SwiftPredicateWriter {
     static func uuidTexts(_ node: BoundPredicate.Node) -> Set<String> {
         switch node {
         case .constant, .entity: return []
-        case .not(let n): return uuidTexts(n)
+        case .not(let n), .holds(let n): return uuidTexts(n)
         case .and(let ns), .or(let ns): return ns.reduce(into: []) { $0.formUnion(uuidTexts($1)) }
         case .quantified(_, _, let inner): return uuidTexts(inner)
         case .comparison(let lhs, _, let rhs, _):
@@ -597,7 +599,7 @@ final class SwiftPredicateWriter {
         }
         switch node {
         case .constant, .entity: break
-        case .not(let n): visitKeys(n, entity, visit)
+        case .not(let n), .holds(let n): visitKeys(n, entity, visit)
         case .and(let ns), .or(let ns): ns.forEach { visitKeys($0, entity, visit) }
         case .comparison(let l, _, let r, _):
             operand(l)

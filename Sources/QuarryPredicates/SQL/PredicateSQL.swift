@@ -108,6 +108,8 @@ private struct PredicateSQLWriter {
             return
                 "\(qualifier).\(quoteIdentifier(EntityStorage.entityColumn)) IN (\(Array(repeating: "?", count: tags.count).joined(separator: ", ")))"
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
+        // NULL and false differ inside: it is read as written, never as `=` for `IS`.
+        case .holds(let n): return "COALESCE((\(render(n, qualifier, entity, positive: false))), \(dialect.literal(false)))"
         case .and(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " AND ")
         case .or(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " OR ")
         case .quantified(let quantifier, let path, let inner):

@@ -20,17 +20,19 @@ extension Expression {
 }
 
 /// `TERNARY(p, a, b)` (Swift's `p ? a : b`) in a comparison: the comparison of `a` where
-/// `p` holds, of `b` where it does not, `(p AND a op x) OR (NOT p AND b op x)`. Each
-/// branch is then an ordinary comparison, type-checked, compiled to SQL and evaluated in
-/// memory as any other, so the two agree as they do everywhere else.
+/// `p` holds, of `b` where it does not, `(p AND a op x) OR (NOT p AND b op x)`, where `p`
+/// unknown (an ordering against nil) does not hold, as SQL's `CASE WHEN` and NSPredicate
+/// take the second branch then (`Node.holds`). Each branch is then an ordinary comparison,
+/// type-checked, compiled to SQL and evaluated in memory as any other, so the two agree
+/// as they do everywhere else.
 extension Binder {
     /// How many TERNARYs one comparison may hold: each doubles what the rest of the
     /// comparison is bound as (the Swift reader bounds `?:` the same).
     static let maximumConditionals = 6
 
-    /// The comparison with its first TERNARY distributed over its branches; nil when it
-    /// holds none.
-    func distributingConditionals(_ c: Comparison) throws -> Predicate? {
+    /// The comparison with its first TERNARY distributed over its branches, bound; nil when
+    /// it holds none.
+    func distributingConditionals(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node? {
         let count = Self.conditionals(in: c.lhs) + Self.conditionals(in: c.rhs)
         guard count > 0 else { return nil }
         let column = Self.firstConditionalColumn(c.lhs) ?? Self.firstConditionalColumn(c.rhs) ?? c.lhs.column
@@ -57,7 +59,8 @@ extension Binder {
                 whenTrue.rhs = then
                 whenFalse.rhs = otherwise
             }
-            return .or([.and([test, .comparison(whenTrue)]), .and([.not(test), .comparison(whenFalse)])])
+            let holds = BoundPredicate.Node.holds(try bind(test, entity))
+            return .or([.and([holds, try bind(.comparison(whenTrue), entity)]), .and([.not(holds), try bind(.comparison(whenFalse), entity)])])
         }
         return nil
     }

@@ -27,7 +27,7 @@ struct Binder {
         case .and(let ps): return .and(try ps.map { try bind($0, entity) })
         case .or(let ps): return .or(try ps.map { try bind($0, entity) })
         case .comparison(let c):
-            if let distributed = try distributingConditionals(c) { return try bind(distributed, entity) }
+            if let distributed = try distributingConditionals(c, entity) { return distributed }
             if let test = try entityNameTest(c, entity) { return test }
             if let rewritten = try rewritten(c, entity) { return try bind(rewritten, entity) }
             if c.modifier != .direct { return try quantified(c, entity) }
