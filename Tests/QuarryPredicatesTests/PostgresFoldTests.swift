@@ -140,9 +140,7 @@ import Testing
                 if got.hasPrefix("REFUSED:") {
                     refused += 1
                     #expect(Array(got.utf8).firstRange(of: Array(PostgresFold.refusal.utf8)) != nil, "\(got)")
-                    // The fold reads the text in NFC, which decomposes some letters
-                    // (U+0958 क़ is क + nukta): marks of the composed form count.
-                    if !text.precomposedStringWithCanonicalMapping.unicodeScalars.contains(where: { tables.markSet.contains($0.value) }) {
+                    if !text.unicodeScalars.contains(where: { tables.markSet.contains($0.value) }) {
                         refusedWithoutMarks.append("\(Self.scalars(text))")
                     }
                     continue

@@ -28,8 +28,7 @@ public enum PostgresFold {
     public static func sql(_ expression: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         guard caseInsensitive || diacriticInsensitive else { return expression }
         let simple = SQLTemplate.isPlain(expression)
-        // Of the text in NFC, and composed again, as `PredicateFunctions.fold`.
-        let x = simple ? "normalize((\(expression)), NFC)" : "\"fold_text\""
+        let x = simple ? "(\(expression))" : "\"fold_text\""
         let tables = Tables.shared
         let folded: String
         let ascii = "octet_length(\(x)) = char_length(\(x))"
@@ -48,8 +47,9 @@ public enum PostgresFold {
                 )
                 + " ELSE " + c("regexp_replace(normalize(\(x), NFD), '[\(marks)]+', '', 'g')") + " END)"
         }
+        // Composed (NFC), as `PredicateFunctions.fold`: canonically equivalent text folds alike.
         let collated = "(normalize(\(folded), NFC) COLLATE \"C\")"
-        return simple ? collated : "(SELECT \(collated) FROM (SELECT normalize((\(expression)), NFC) AS \"fold_text\") AS \"fold_row\")"
+        return simple ? collated : "(SELECT \(collated) FROM (SELECT \(expression) AS \"fold_text\") AS \"fold_row\")"
     }
 
     /// Of Unicode 11 (2018) or later: a server's older ICU may not map it.
