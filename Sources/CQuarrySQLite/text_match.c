@@ -53,7 +53,7 @@ static int starts(const unsigned char *t, int tn, const unsigned char *p, int pn
 }
 
 static int contains(const unsigned char *t, int tn, const unsigned char *p, int pn, int options) {
-    if (pn == 0) return 1;
+    if (pn == 0) return 0; /* NSString finds no empty string: CONTAINS "" is false (StringMatching) */
     for (int start = 0; start + pn <= tn; start++)
         if (starts(t + start, tn - start, p, pn, options)) return 1;
     return 0;

@@ -47,7 +47,11 @@ struct SwiftDataClass {
         var lines: [String] = []
         let compound = entity.uniquenessConstraints.filter { !isUniqueAttribute($0) }
         if !compound.isEmpty { lines.append("#Unique<\(name)>(\(compound.map(keyPaths).joined(separator: ", ")))") }
-        let indexes = entity.attributes.filter(\.isIndexed).map { [$0.name] } + entity.fetchIndexes.map(\.properties).filter { !$0.isEmpty }
+        // SwiftData indexes no to-many (an array of models): a fetch index over one is left out.
+        let toMany = Set(entity.relationships.filter(\.isToMany).map(\.name))
+        let indexes =
+            entity.attributes.filter(\.isIndexed).map { [$0.name] }
+            + entity.fetchIndexes.map(\.properties).filter { !$0.isEmpty && !$0.contains(where: toMany.contains) }
         if !indexes.isEmpty { lines.append("#Index<\(name)>(\(indexes.map(keyPaths).joined(separator: ", ")))") }
         return lines
     }

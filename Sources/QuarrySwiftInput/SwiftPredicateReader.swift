@@ -57,8 +57,9 @@ public enum SwiftPredicateReader {
         var translator = SwiftPredicateTranslator(columns: columns, captures: given)
         var macro: (any FreestandingMacroExpansionSyntax)?
         var lets: [String: Int] = [:]
-        // `let predicate = NSPredicate(format: "...")`, as `p:swift()` prints it before the macro.
-        var nsPredicate: Predicate?
+        // `let predicate = NSPredicate(format: "...", ...)`, as `p:swift()` prints it before the
+        // macro; or why it could not be read, which matters only where no macro follows.
+        var nsPredicate: Result<Predicate, PredicateError>?
         for item in file.statements {
             if macro != nil {
                 let another = item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .pound }
@@ -82,8 +83,9 @@ public enum SwiftPredicateReader {
                     macro = expansion
                     continue
                 }
-                if let format = try nsPredicateFormat(value, columns: columns) {
-                    nsPredicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments: [], variables: given))
+                if let call = nsPredicateCall(value) {
+                    nsPredicate = Result { try nsPredicateRead(call, columns: columns, translator: &translator, given: given) }
+                        .mapError { $0 as? PredicateError ?? PredicateError(.syntax, "\($0)", column: columns.column(of: call)) }
                     continue
                 }
                 let captured = SwiftPredicateTranslator.unescaped(name)
@@ -109,7 +111,7 @@ public enum SwiftPredicateReader {
             }
         }
         // The NSPredicate line alone reads as its format; before a #Predicate, which says the same, the macro is read.
-        if macro == nil, let nsPredicate { return Read(typeName: nil, predicate: nsPredicate, typeColumn: nil) }
+        if macro == nil, let nsPredicate { return Read(typeName: nil, predicate: try nsPredicate.get(), typeColumn: nil) }
         guard let macro, macro.macroName.text == "Predicate" else {
             throw PredicateError(
                 .syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
@@ -135,21 +137,47 @@ public enum SwiftPredicateReader {
         return Read(typeName: typeName, predicate: predicate, typeColumn: typeColumn)
     }
 
-    /// The format of `NSPredicate(format: "...")`, nil for any other value; one with
-    /// arguments after the format is refused (they go to `predicate(format, ...)`).
-    private static func nsPredicateFormat(_ value: ExprSyntax, columns: SourceColumns) throws -> String? {
+    /// `NSPredicate(format: ...)`, nil for any other value.
+    private static func nsPredicateCall(_ value: ExprSyntax) -> FunctionCallExprSyntax? {
         guard let call = value.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "NSPredicate",
             call.arguments.first?.label?.text == "format"
         else { return nil }
-        guard call.arguments.count == 1, let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self),
-            let format = literal.representedLiteralValue
-        else {
+        return call
+    }
+
+    /// `NSPredicate(format: "...", arguments...)` as its format reads with those arguments,
+    /// as `p:swift()` prints it: values Quarry reads as captured ones (literals,
+    /// `UUID(uuid: ...) as NSUUID`, `Date(...) as NSDate`) or names given as captures; an
+    /// object the app passes (`item`) is refused by name, as only the app has it.
+    private static func nsPredicateRead(
+        _ call: FunctionCallExprSyntax, columns: SourceColumns, translator: inout SwiftPredicateTranslator, given: [String: PredicateArgument]
+    ) throws -> Predicate {
+        guard let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self), let format = literal.representedLiteralValue else {
             throw PredicateError(
-                .unsupported,
-                "NSPredicate(format:) is read with its format as one string literal and no arguments: give them to predicate(format, ...)",
-                column: columns.column(of: call))
+                .unsupported, "NSPredicate(format:) is read with its format as one string literal", column: columns.column(of: call))
         }
-        return format
+        var arguments: [PredicateArgument] = []
+        for argument in call.arguments.dropFirst() {
+            var value = argument.expression
+            // `x as NSUUID`: the value, which the cast only bridges.
+            if let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+                sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true, let first = sequence.elements.first
+            {
+                value = first
+            }
+            if let name = value.as(DeclReferenceExprSyntax.self)?.baseName.text {
+                guard let captured = given[SwiftPredicateTranslator.unescaped(name)] else {
+                    throw PredicateError(
+                        .argument,
+                        "'\(name)' in NSPredicate(format:, ...) is a value of the app's: give it to predicate(format, \(name)), or as a capture",
+                        column: columns.column(of: value))
+                }
+                arguments.append(captured)
+                continue
+            }
+            arguments.append(try translator.constant(value))
+        }
+        return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: given))
     }
 
     /// Swift's parse of `source`, after the nesting check that keeps swift-syntax's

@@ -32,6 +32,22 @@ extension SwiftPredicateTranslator {
         return nil
     }
 
+    /// `($0.f && true) == false`: a test (`&&`, `||`) compared with a Bool literal is the
+    /// test or its negation, as Swift compares the Bool it gives; nil for any other.
+    mutating func testComparedWithBool(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ComparisonOperator) throws -> Predicate? {
+        guard op == .equal || op == .notEqual else { return nil }
+        for (side, other) in [(lhs, rhs), (rhs, lhs)] {
+            var test = side
+            if case .operand(let e) = side, let inner = Self.parenthesisedSequence(e) { test = try term(inner) }
+            guard case .chain = test, case .operand(let e) = other, let literal = unparenthesised(e).as(BooleanLiteralExprSyntax.self) else {
+                continue
+            }
+            let predicate = try self.predicate(test)
+            return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
+        }
+        return nil
+    }
+
     /// `(x ?? d) == y`: `(x == nil && d == y) || (x != nil && x == y)`, as Swift decides it
     /// (COALESCE); either side may be the `??`. nil for none, and for a count's `?? 0`,
     /// which is the count itself (`countOrZero`).
@@ -158,12 +174,14 @@ extension SwiftPredicateTranslator {
     }
 
     /// `Date.distantFuture` as Foundation defines it (the start of year 4001), in Quarry's
-    /// seconds from 1970. `Date.distantPast` is in year 0, before any date a store compares
+    /// seconds from 1970; `Date.now`, the time it is read. `Date.distantPast` is in year 0, before any date a store compares
     /// (years 0001 to 9999), so it is refused naming it.
     func dateConstant(_ member: MemberAccessExprSyntax) throws -> Value? {
         guard member.base?.trimmedDescription == "Date" else { return nil }
         switch member.declName.baseName.text {
         case "distantFuture": return .date(63_113_904_000 + referenceDateOffset)
+        // The time it is read, as the app's `let now = Date.now` is the time it runs.
+        case "now": return Self.currentTime
         case "distantPast":
             throw refuse(
                 "Date.distantPast is in the year 0, and Quarry compares dates of the years 0001 to 9999: every stored date is after it, so leave the test out or compare with a date of year 1",

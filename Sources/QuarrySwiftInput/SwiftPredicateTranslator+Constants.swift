@@ -1,3 +1,5 @@
+import Foundation
+import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import SwiftSyntax
@@ -27,10 +29,22 @@ extension SwiftPredicateTranslator {
         {
             return .value(.real(-.infinity))
         }
+        // `URL(string: "...")!`: the URL's text, which a string attribute holds.
+        if let unwrapped = node.as(ForceUnwrapExprSyntax.self), let call = unwrapped.expression.as(FunctionCallExprSyntax.self),
+            call.calledExpression.trimmedDescription == "URL"
+        {
+            return try constant(ExprSyntax(call))
+        }
         if let call = node.as(FunctionCallExprSyntax.self) {
             let callee = call.calledExpression.trimmedDescription
             let labels = call.arguments.map { $0.label?.text }
             switch (callee, labels) {
+            case ("URL", ["string"]):
+                guard let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self), let text = literal.representedLiteralValue,
+                    URL(string: text) != nil
+                else { throw refuse("URL(string:) is read with a string literal that is a URL", call) }
+                return .value(.text(text))
+            case ("Date", []): return .value(Self.currentTime)
             case ("Date", ["timeIntervalSinceReferenceDate"]), ("Date", ["timeIntervalSince1970"]):
                 let seconds: Double
                 switch try call.arguments.first.map({ try value($0.expression) }) {
@@ -61,6 +75,9 @@ extension SwiftPredicateTranslator {
         guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }
         return .value(v)
     }
+
+    /// `Date()` and `Date.now`: the time the `#Predicate` is read, as the app's is the time it runs.
+    static var currentTime: Value { .date(Date().timeIntervalSince1970) }
 
     private mutating func byte(_ node: ExprSyntax) throws -> UInt8 {
         guard case .constant(.integer(let n), _) = try value(node), let byte = UInt8(exactly: n) else {

@@ -15,6 +15,15 @@ indirect enum SwiftTerm {
     /// `condition ? then : otherwise`, the ternary's syntax second.
     case conditional(SwiftTerm, ExprSyntax, then: SwiftTerm, otherwise: SwiftTerm)
 
+    /// `c ? a : b` or `x ?? d`: a value one of two others gives.
+    var isConditionalValue: Bool {
+        switch self {
+        case .conditional: return true
+        case .infix(let op, _, _, _): return op == "??"
+        default: return false
+        }
+    }
+
     /// Where the term starts.
     var node: Syntax {
         switch self {

@@ -162,6 +162,12 @@ struct SwiftPredicateTranslator {
         if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "isEmpty", let base = member.base {
             // `x.filter { ... }.isEmpty`: no member passes, as !contains(where:) reads it.
             if let (receiver, closure) = try filterCall(base) { return .not(try quantifier(receiver, closure, all: false, at: base)) }
+            // `(x ?? "").isEmpty`, `(c ? a : b).isEmpty`: its length 0, of each branch.
+            if let inner = Self.parenthesisedSequence(base), case let t = try term(inner), t.isConditionalValue {
+                let column = columns.column(of: member)
+                let length = try value(t).keyed(KeyPath(["length"], column: column))
+                return .comparison(Comparison(lhs: length, op: .equal, rhs: .constant(.integer(0), column: column)))
+            }
             return .comparison(
                 Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
         }
@@ -180,6 +186,7 @@ struct SwiftPredicateTranslator {
 
     mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
         guard let comparisonOperator = Self.comparisonOperators[op] else { throw refuse("unknown comparison '\(op)'", opNode) }
+        if let test = try testComparedWithBool(lhs, rhs, comparisonOperator) { return test }
         if let distributed = try conditionalComparison(lhs, rhs, op, opNode) { return distributed }
         if let ordering = try orderingComparison(lhs, rhs, comparisonOperator) { return ordering }
         if let quantified = try filterCountComparison(lhs, rhs, comparisonOperator) { return quantified }
@@ -205,6 +212,17 @@ struct SwiftPredicateTranslator {
             let (lhs, rhs) = (try value(receiver), try value(argument))
             // Foundation finds no empty string (`range(of: "")` is nil): the search field before the user types selects nothing.
             if name == "localizedStandardContains", case .constant(.text(""), _) = rhs { return .constant(false) }
+            // Swift's `contains("")` holds for every string, where CONTAINS, as NSString
+            // searches, finds no empty string: the string is there, or the pattern is empty.
+            if name == "contains" {
+                let there = Predicate.comparison(Comparison(lhs: lhs, op: .notEqual, rhs: .constant(.null, column: lhs.column)))
+                if case .constant(.text(""), _) = rhs { return there }
+                if case .constant = rhs {
+                    return .comparison(Comparison(lhs: lhs, op: .contains, rhs: rhs))
+                }
+                let empty = Predicate.comparison(Comparison(lhs: rhs, op: .equal, rhs: .constant(.text(""), column: rhs.column)))
+                return .or([.and([there, empty]), .comparison(Comparison(lhs: lhs, op: .contains, rhs: rhs))])
+            }
             return .comparison(
                 Comparison(lhs: lhs, op: op, rhs: rhs, options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
         default:
@@ -233,9 +251,10 @@ struct SwiftPredicateTranslator {
         switch term {
         case .chain(let op, _):
             throw refuse("'\(op)' gives a Bool, which a #Predicate compares with nothing here", term.node)
-        case .conditional(_, let node, _, _):
-            throw refuse(
-                "a conditional value (c ? a : b) is read as a test or as one side of a comparison, as ($0.f ? $0.a : $0.d) > 2", node)
+        case .conditional(let c, let node, let then, let otherwise):
+            // Apple's TERNARY: a comparison it stands in is read of each branch (`Binder`).
+            let test = try twice(node) { try $0.predicate(c) }
+            return .conditional(test, try value(then), try value(otherwise), column: columns.column(of: node))
         case .infix(let op, let node, let lhs, let rhs):
             let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply, "%": .modulus]
             if op == "/" { return try quotient(lhs, rhs, node) }
@@ -260,6 +279,7 @@ struct SwiftPredicateTranslator {
         }
         if let string = e.as(StringLiteralExprSyntax.self) {
             guard let text = string.representedLiteralValue else { throw refuse("a string with interpolation: capture the value instead", e) }
+            guard SwiftComposedText.isComposed(text) else { throw refuse(SwiftComposedText.refusal, e) }
             return .constant(.text(text), column: column)
         }
         if let boolean = e.as(BooleanLiteralExprSyntax.self) { return .constant(.bool(boolean.literal.tokenKind == .keyword(.true)), column: column) }
@@ -377,10 +397,12 @@ struct SwiftPredicateTranslator {
     /// `(x?.items.count ?? 0)`: through a nil to-one the count is 0, as Quarry counts it.
     private mutating func countOrZero(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ExprSyntax) throws -> Expression {
         let left = try value(lhs)
-        guard case .constant(.integer(0), _) = try value(rhs) else {
-            throw refuse(
-                "?? on a value is read in a comparison, as ($0.note ?? \"\") == \"a\", or as a count's ?? 0; test the optional with flatMap { } ?? true/false",
-                op)
+        let fallback = try value(rhs)
+        guard case .constant(.integer(0), _) = fallback else {
+            // `x ?? d`: COALESCE, Apple's TERNARY(x != nil, x, d).
+            let column = columns.column(of: op)
+            return .conditional(
+                .comparison(Comparison(lhs: left, op: .notEqual, rhs: .constant(.null, column: column))), left, fallback, column: column)
         }
         switch left {
         case .keyPath(let path) where path.components.last == "@count": return left

@@ -25,7 +25,7 @@ import Testing
             AttributeDescription(name: "a", type: .int64, isOptional: false), AttributeDescription(name: "b", type: .string, isOptional: false),
             AttributeDescription(name: "c", type: .double, isOptional: false), AttributeDescription(name: "d", type: .int64, isOptional: false),
             AttributeDescription(name: "f", type: .bool, isOptional: false), AttributeDescription(name: "h", type: .date, isOptional: false),
-            AttributeDescription(name: "j", type: .string, isOptional: true)
+            AttributeDescription(name: "j", type: .string, isOptional: true), AttributeDescription(name: "k", type: .int64, isOptional: true)
         ],
         relationships: [RelationshipDescription(name: "members", destination: "Member", inverse: "owner", isToMany: true)])
     static let member = EntityDescription(
@@ -95,6 +95,14 @@ import Testing
         // The macro takes Date.distantFuture only captured (a static member is no key path of the object).
         ("PredicateTests.dates (distantFuture)", "let future = Date.distantFuture\nlet query = #Predicate<Object> { $0.h < future && $0.f }"),
         ("PredicateTests.stringContains", #"let query = #Predicate<Object> { $0.b.contains("l") }"#),
+        // Swift's contains("") holds for every string (CONTAINS "" for none): read as the string being there.
+        ("PredicateTests.stringContains (empty)", #"let query = #Predicate<Object> { $0.b.contains("") && $0.a > 0 }"#),
+        ("PredicateTests.stringContains (empty, optional)", #"let query = #Predicate<Object> { $0.j?.contains("") ?? false }"#),
+        ("PredicateTests.optional (?? in arithmetic)", "let query = #Predicate<Object> { ($0.k ?? 7) % 2 == 1 }"),
+        ("PredicateConversionTests.optionals (?? then isEmpty)", #"let query = #Predicate<Object> { ($0.j ?? "").isEmpty }"#),
+        ("PredicateConversionTests.conditional (in arithmetic)", "let query = #Predicate<Object> { ($0.f ? $0.a : $0.d) * 2 > 1 }"),
+        ("PredicateConversionTests.conditional (Bool)", "let query = #Predicate<Object> { $0.f ? true : false }"),
+        ("PredicateConversionTests.expressionEnforcement", "let query = #Predicate<Object> { ($0.f && true) == false }"),
         ("PredicateTests.startsWith", #"let query = #Predicate<Object> { $0.b.starts(with: "ca") }"#)
     ]
 
@@ -116,7 +124,14 @@ import Testing
             "PredicateTests.caseInsensitiveCompare (order)",
             #"let query = #Predicate<Object> { $0.b.caseInsensitiveCompare("abc") == .orderedAscending }"#, "against .orderedAscending"
         ),
-        ("PredicateTests.nilCoalesce (value)", #"let query = #Predicate<Object> { ($0.j ?? "").isEmpty }"#, "?? on a value"),
+        (
+            "PredicateTests.optional (count ?? value)", "let query = #Predicate<Object> { ($0.j?.count ?? -1) > 1 }",
+            "counts the string 'j'"
+        ),
+        (
+            "PredicateTests.stringContains (not composed)", #"let query = #Predicate<Object> { $0.b == "cafe\u{301}" }"#,
+            "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points"
+        ),
         (
             "PredicateTests.nested",
             "let predicateA = #Predicate<Object> { $0.a == 3 }\nlet query = #Predicate<Object> { predicateA.evaluate($0) }", "a second #Predicate"
@@ -146,7 +161,8 @@ import Testing
             let d = a + Int64(i % 3)
             let values: [String: Value] = [
                 "a": .integer(a), "b": .text(texts[i % texts.count]), "c": .real(Double(i) * 0.75 - 3), "d": .integer(d),
-                "f": .bool(i % 2 == 0), "h": .date(Double(i) * 86_400 * 400 - 86_400 * 4000), "j": notes[i % 3]
+                "f": .bool(i % 2 == 0), "h": .date(Double(i) * 86_400 * 400 - 86_400 * 4000), "j": notes[i % 3],
+                "k": i % 4 == 1 ? .null : .integer(Int64(i % 5))
             ]
             let owner = try context.insert(into: "Object", values: values)
             objects.append(owner)
@@ -173,6 +189,21 @@ import Testing
         #expect(report.discriminating * 10 >= Self.read.count * 9, "\(report.discriminating) of \(Self.read.count) discriminate")
     }
 
+    /// What `p:swift()` writes for CONTAINS against a key, which may hold "" (found by none
+    /// of Swift's `contains`, where CONTAINS finds none): `(!b.isEmpty && b.contains(b))`,
+    /// compiled against swift-foundation's macro, selects what Quarry's fetch selects.
+    @Test func exportedContainsOfAKeySelectsWhatFoundationSelects() throws {
+        let context = try Self.store()
+        let formats = ["b CONTAINS b", "NOT (b CONTAINS b) AND a < 0", "b CONTAINS 'l' OR b CONTAINS b AND f == YES"]
+        let cases = try formats.map { SwiftEvaluation.Case($0, try PredicateParser.parse($0)) }
+        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
+        #expect(report.mismatches.isEmpty && report.refusals.isEmpty, "\(report.mismatches) \(report.refusals)")
+        #expect(report.agreed == formats.count && report.discriminating == formats.count, "\(report)")
+        // CONTAINS "" itself has no Swift form: Swift's contains("") holds for every string.
+        let empty = try BoundPredicate(PredicateParser.parse("b CONTAINS ''"), entity: context.entity(named: "Object"), context: context)
+        #expect(empty.swiftCode().contains("Swift's contains(\"\") holds for every string"), "\(empty.swiftCode())")
+    }
+
     /// Format strings (`PredicateConversionTests`' forms) beside the Swift they convert from,
     /// which the test above judges against Foundation: each selects the same objects, in
     /// SQL (the fetch) and in memory (`matches`) alike.
@@ -181,7 +212,17 @@ import Testing
         ("modulus:by:(a, 2) == 1", "let query = #Predicate<Object> { $0.a % 2 == 1 }"),
         ("b.length == 0", "let query = #Predicate<Object> { $0.b.isEmpty }"),
         ("b.length > 0 AND a > 0", "let query = #Predicate<Object> { !$0.b.isEmpty && $0.a > 0 }"),
-        ("j == nil OR j.length == 0", "let query = #Predicate<Object> { $0.j?.isEmpty ?? true }")
+        ("j == nil OR j.length == 0", "let query = #Predicate<Object> { $0.j?.isEmpty ?? true }"),
+        ("TERNARY(f == YES, YES, NO) == YES", "let query = #Predicate<Object> { $0.f ? true : false }"),
+        ("TERNARY(f == YES AND YES == YES, YES, NO) == NO", "let query = #Predicate<Object> { ($0.f && true) == false }"),
+        ("TERNARY(j != NULL, j, '').length == 0", #"let query = #Predicate<Object> { ($0.j ?? "").isEmpty }"#),
+        ("modulus:by:(TERNARY(k != nil, k, 7), 2) == 1", "let query = #Predicate<Object> { ($0.k ?? 7) % 2 == 1 }"),
+        ("TERNARY(f == YES, a, d) * 2 > 1", "let query = #Predicate<Object> { ($0.f ? $0.a : $0.d) * 2 > 1 }"),
+        (
+            "TERNARY(b ==[c] 'ABC', 0, TERNARY(b <[c] 'ABC', -1, 1)) == 0",
+            #"let query = #Predicate<Object> { $0.b.caseInsensitiveCompare("ABC") == .orderedSame }"#
+        ),
+        ("b CONTAINS[cdl] 'ABC'", #"let query = #Predicate<Object> { $0.b.localizedStandardContains("ABC") }"#)
     ]
 
     @Test(arguments: formats) func formatsSelectInSQLAndMemoryWhatTheirSwiftSelects(_ c: (String, String)) throws {
@@ -217,9 +258,13 @@ import Testing
         }
     }
 
-    @Test(arguments: refused) func refusedInOneLineNamingWhatWasWritten(_ c: (String, String, String)) {
+    /// Refused when read, or when bound to the entity (a string's count is known to be one
+    /// only then).
+    @Test(arguments: refused) func refusedInOneLineNamingWhatWasWritten(_ c: (String, String, String)) throws {
+        let context = try Self.store()
         do {
             let read = try SwiftPredicateReader.read(c.1, captures: [:])
+            _ = try BoundPredicate(read.predicate, entity: try context.entity(named: "Object"), context: context)
             Issue.record("\(c.0): read as \(read.predicate)")
         } catch let error as QuarryPredicates.PredicateError {
             #expect(error.message.contains(c.2), "\(c.0): \(error.message)")

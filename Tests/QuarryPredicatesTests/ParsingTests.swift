@@ -82,10 +82,21 @@ import Testing
     }
 
     @Test func reservedWordsAreNotKeysUnlessEscaped() throws {
-        let error = parseError("size == 1")
-        #expect(error?.message == "'size' is a reserved word and cannot be used as a key here (write #size for a key of that name)")
+        let error = parseError("in == 1")
+        #expect(error?.message == "'in' is a reserved word and cannot be used as a key here (write #in for a key of that name)")
         #expect(error?.column == 1)
         #expect(parseError("a == 1 AND and == 2")?.column == 12)
+        // Issue #79: a word the grammar reads only inside [ ] or before ( is a key elsewhere,
+        // as any word after a '.'; the same tree as with '#'.
+        for (bare, escaped) in [
+            ("size > 3", "#size > 3"), ("first == 'Ann' AND last == 'Lee'", "#first == 'Ann' AND #last == 'Lee'"),
+            ("owner.size == 1", "owner.#size == 1"), ("cast == 2", "#cast == 2"), ("owner.in == 1", "owner.#in == 1"),
+            ("tags[SIZE] == size", "tags[SIZE] == #size"), ("subquery > 1", "#subquery > 1")
+        ] {
+            #expect(try parsedShape(bare) == parsedShape(escaped), "\(bare)")
+            #expect(try PredicateParser.parse(bare).description == PredicateParser.parse(escaped).description, "\(bare)")
+        }
+        #expect(try PredicateParser.parse("CAST(now(), 'NSDate') > d").description == "now() > d")
         #expect(try parsedShape("#size == 1") == cmp("size", "==", int1))
         #expect(try parsedShape("owner.name == 'x'") == cmp("owner.name", "==", .text("x")))
         #expect(try parsedShape("_private == 1") == cmp("_private", "==", int1))

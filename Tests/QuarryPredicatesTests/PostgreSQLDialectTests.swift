@@ -284,6 +284,55 @@ import Testing
         #expect(selectedSome > 200, "\(selectedSome) of 400 selected some rows but not all")
     }
 
+    /// Issue #79 on a server: TERNARY read per branch, CONTAINS "" false (a constant and a
+    /// column holding ""), and [c]/[d] over canonically equivalent text: PostgreSQL selects
+    /// what SQLite and memory select, in its own SQL.
+    @Test func conditionalsAndTextAgreeOnBothEngines() throws {
+        let postgres = try PostgresConnection(url: try PostgresServer.database("dialect79"))
+        try postgres.execute(#"CREATE TABLE "Item" ("_pk" bigint PRIMARY KEY, "i" bigint, "d" double precision, "s" text COLLATE "C")"#)
+        let context = try StoreOpener.open(nil)
+        try context.define(Self.entity)
+        let texts: [Value] = [.text("café"), .text("CAFÉ"), .text("cafe\u{301}"), .text("CAFE\u{301} au lait"), .text(""), .text("abc"), .null]
+        var objects: [ManagedObject] = []
+        for n in 0..<21 {
+            objects.append(
+                try context.insert(
+                    into: "Item",
+                    values: ["i": n % 6 == 5 ? .null : .integer(Int64(n % 5) - 2), "d": .real(Double(n) * 0.5), "s": texts[n % texts.count]]))
+        }
+        try context.save()
+        for row in try context.connection.rows(#"SELECT "_pk", "i", "d", "s" FROM "Item""#) {
+            try postgres.execute(#"INSERT INTO "Item" VALUES ($1, $2, $3, $4)"#, row)
+        }
+        let entity = try context.entity(named: "Item")
+        let formats = [
+            "TERNARY(i > 0, i, d) > 1", "TERNARY(i > 0, i, 0 - i) * 2 >= 2", "TERNARY(s != nil, s, '').length == 0",
+            "NOT (TERNARY(d > 3, 'big', s) == 'big')", "TERNARY(i > 0, 1, 2) == 2", "NOT (TERNARY(i > 0, 1, 2) == 1)", "s CONTAINS ''",
+            "s CONTAINS s", "NOT (s CONTAINS s)", "s CONTAINS[c] s",
+            "s ==[c] 'café'", "s ==[cd] 'CAFE'", "s CONTAINS[c] 'É'", "s BEGINSWITH[c] 'CAFÉ'", "s ==[c] 'cafe\\u0301'", "s == 'café'"
+        ]
+        var selectedSome = 0
+        for format in formats {
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let sqlite = bound.sql(dialect: SQLiteDialect())
+            let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + sqlite.sql, arguments: sqlite.arguments))
+            let postgresSQL = bound.sql(dialect: PostgreSQLDialect())
+            #expect(!postgresSQL.sql.contains("quarry_"), "\(format): \(postgresSQL.sql)")
+            let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(postgresSQL.sql), postgresSQL.arguments)
+                .rows
+            let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
+            #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(postgresSQL.sql)")
+            #expect(Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey)) == expected, "\(format) in memory")
+            if !expected.isEmpty && expected.count < objects.count { selectedSome += 1 }
+        }
+        #expect(selectedSome >= formats.count - 1, "\(selectedSome) of \(formats.count) selected some rows but not all")
+        // A TERNARY whose test is unknown (nil > 0) takes its second branch, as SQL's CASE
+        // WHEN and NSPredicate do.
+        let unknown = try BoundPredicate(try PredicateParser.parse("TERNARY(i > 0, 1, 2) == 2"), entity: entity, context: context)
+        let nils = objects.filter { (try? $0.value(forKey: "i"))?.isNull == true }
+        #expect(!nils.isEmpty && nils.allSatisfy { unknown.matches($0) })
+    }
+
     /// Aggregates of members are numbers too: `@max` of integers against a real column,
     /// `@count` against a real constant (found by review: compared as floats, and an
     /// error). And a constant on the left of a LIKE that matches nothing.

@@ -29,11 +29,11 @@ import Testing
         for v in UInt32(1)...0x10FFFF {
             guard let scalar = Unicode.Scalar(v) else { continue }
             let text = String(Character(scalar))
-            let c = Self.scalars(PredicateFunctions.fold(text, [.caseInsensitive]))
+            let c = Self.scalars(PredicateFunctions.foundationFold(text, [.caseInsensitive]))
             if c != (tables.caseFoldMap[v] ?? [v]) { differences.append("[c] of U+\(String(v, radix: 16))") }
-            let d = Self.scalars(PredicateFunctions.fold(text, [.diacriticInsensitive]))
+            let d = Self.scalars(PredicateFunctions.foundationFold(text, [.diacriticInsensitive]))
             if d != [tables.diacriticMap[v] ?? v] { differences.append("[d] of U+\(String(v, radix: 16))") }
-            let removed = Self.scalars(PredicateFunctions.fold("a" + text, [.diacriticInsensitive])) == [0x61]
+            let removed = Self.scalars(PredicateFunctions.foundationFold("a" + text, [.diacriticInsensitive])) == [0x61]
             if removed != tables.markSet.contains(v) { differences.append("mark U+\(String(v, radix: 16))") }
             if differences.count > 20 { break }
         }
@@ -109,6 +109,14 @@ import Testing
         return out
     }
 
+    /// Whether `text` holds a combining mark of Unicode 15 or later, which PostgreSQL 15's
+    /// normalize() (Unicode 14) does not order as Swift's NFC does.
+    static func holdsMarkNewerThanUnicode14(_ text: String) -> Bool {
+        text.unicodeScalars.contains { u in
+            (u.properties.age.map { $0.major >= 15 } ?? true) && u.properties.canonicalCombiningClass != .notReordered
+        }
+    }
+
     @Test func serverFoldsEveryScalarAndRandomTextAsSwift() throws {
         let postgres = try PostgresConnection(url: try PostgresServer.database("fold"))
         let tables = PostgresFold.Tables.shared
@@ -123,6 +131,7 @@ import Testing
             var refused = 0
             var refusedWithoutMarks: [String] = []
             var compared = 0
+            var newerMarks: [String] = []
             for (text, got) in zip(texts, folded) {
                 guard let got else {
                     wrong.append("\(Self.scalars(text)): NULL")
@@ -138,7 +147,12 @@ import Testing
                 }
                 let expected = PredicateFunctions.fold(text, options)
                 compared += 1
-                if Array(got.utf8) != Array(expected.utf8) {
+                // PostgreSQL 15's normalize() has Unicode 14's tables: marks newer than
+                // that it does not reorder as Swift's NFC does (docs/postgresql.md). Only
+                // such text may fold otherwise, and it is listed when it does.
+                if Array(got.utf8) != Array(expected.utf8), Self.holdsMarkNewerThanUnicode14(text) {
+                    newerMarks.append("\(Self.scalars(text).map { String($0, radix: 16) })")
+                } else if Array(got.utf8) != Array(expected.utf8) {
                     wrong.append(
                         "\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })"
                     )
@@ -146,6 +160,8 @@ import Testing
             }
             #expect(wrong.isEmpty, "\(options): \(wrong.count) of \(texts.count) folded otherwise: \(wrong.prefix(12))")
             #expect(refusedWithoutMarks.isEmpty, "\(options): refused text without marks: \(refusedWithoutMarks.prefix(12))")
+            if !newerMarks.isEmpty { print("PostgresFoldTests: \(options): folded otherwise, marks newer than Unicode 14: \(newerMarks.prefix(5))") }
+            #expect(newerMarks.count * 200 < texts.count, "\(options): \(newerMarks.count) texts with marks newer than Unicode 14 folded otherwise")
             // Refusal is for marks Foundation keeps: text with options [c] never, and most
             // random text with marks still folds.
             if options == [.caseInsensitive] { #expect(refused == 0) } else { #expect(refused < texts.count / 3, "\(refused) refused") }

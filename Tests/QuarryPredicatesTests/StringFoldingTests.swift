@@ -93,6 +93,71 @@ import Testing
         #expect(refused > 0 && refused < 20)
     }
 
+    /// Issue #79: `[c]`, `[d]` and `[cd]` find canonically equivalent strings equal
+    /// (`"cafe\u{301}"` and `"CAFÉ"`), as Foundation's non-literal comparison and search do,
+    /// and CONTAINS finds no empty string, as NSString's search finds none; a plain `==`
+    /// compares code points, as a store does. Foundation, in this process, is the judge;
+    /// SQL (SQLite's C functions) and memory must both give its rows.
+    @Test func canonicallyEquivalentTextMatchesAsFoundationFindsIt() throws {
+        let texts = [
+            "café", "CAFÉ", "cafe\u{301}", "CAFE\u{301}", "cafe", "Café au lait", "Cafe\u{301} au lait", "naïve", "nai\u{308}ve", "NAÏVE", "",
+            "plain"
+        ]
+        let patterns = ["café", "CAFÉ", "cafe\u{301}", "É", "e\u{301}", "e", "naïve", "NAI\u{308}VE", "", "a"]
+        let context = try StoreOpener.open(nil)
+        let entity = try context.define(
+            EntityDescription(name: "Item", attributes: [AttributeDescription(name: "s", type: .string, isOptional: true)]))
+        var objects: [ManagedObject] = []
+        for text in texts { objects.append(try context.insert(into: "Item", values: ["s": .text(text)])) }
+        try context.save()
+        // (format, Foundation's answer for a text and the pattern)
+        let judges: [(String, (String, String) -> Bool)] = [
+            ("s ==[c] %@", { $0.caseInsensitiveCompare($1) == .orderedSame }),
+            ("s ==[d] %@", { $0.compare($1, options: .diacriticInsensitive) == .orderedSame }),
+            ("s ==[cd] %@", { $0.compare($1, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }),
+            ("s CONTAINS[c] %@", { $0.range(of: $1, options: .caseInsensitive) != nil }),
+            ("s CONTAINS[d] %@", { $0.range(of: $1, options: .diacriticInsensitive) != nil }),
+            ("s CONTAINS[cd] %@", { $0.localizedStandardContains($1) }),
+            ("s CONTAINS %@", { $0.range(of: $1, options: .literal) != nil }),
+            ("s == %@", { Array($0.unicodeScalars) == Array($1.unicodeScalars) })
+        ]
+        var wrong: [String] = []
+        var discriminating = 0
+        for (format, judge) in judges {
+            for pattern in patterns {
+                let bound = try BoundPredicate(
+                    try PredicateParser.parse(format, arguments: PredicateArguments([.text(pattern)])), entity: entity, context: context)
+                let fragment = bound.sql(dialect: SQLiteDialect())
+                let bySQL = Set(
+                    try context.connection.read { db in
+                        try Int64.fetchAll(
+                            db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
+                            arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                    })
+                let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
+                let expected = Set(zip(texts, objects).filter { judge($0.0, pattern) }.compactMap(\.1.primaryKey))
+                if !expected.isEmpty, expected.count < texts.count { discriminating += 1 }
+                func names(_ keys: Set<Int64>) -> String {
+                    zip(texts, objects).filter { keys.contains($0.1.primaryKey ?? -1) }.map {
+                        $0.0.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
+                    }
+                    .sorted().joined(separator: " ")
+                }
+                if bySQL != expected || inMemory != expected {
+                    wrong.append("\(format) '\(pattern)': Foundation [\(names(expected))], SQL [\(names(bySQL))], memory [\(names(inMemory))]")
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) differ from Foundation:\n\(wrong.prefix(12).joined(separator: "\n"))")
+        #expect(discriminating > judges.count * patterns.count / 2)
+        // The fold's NFC puts marks in Unicode's order where Foundation's NFC does not
+        // (U+0F81 decomposed after U+059F), as PostgreSQL's normalize() does.
+        for options: ComparisonOptions in [[.caseInsensitive], [.diacriticInsensitive]] {
+            let folded = PredicateFunctions.fold("x\u{59F}\u{F81}", options).unicodeScalars.map(\.value)
+            #expect(folded == [0x78, 0xF71, 0xF80, 0x59F] || options == [.diacriticInsensitive], "\(folded.map { String($0, radix: 16) })")
+        }
+    }
+
     /// quarry_fold in SQL gives the Swift fold, ASCII or not.
     @Test func sqlFoldIsTheSwiftFold() throws {
         let context = try StoreOpener.open(nil)

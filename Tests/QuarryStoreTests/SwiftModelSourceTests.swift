@@ -116,6 +116,25 @@ import Testing
         try SwiftTypeChecker.checkCoreData(source.source(style: .coreData))
     }
 
+    /// Issue #79: a fetch index over a to-many (an array of models in SwiftData) gets no
+    /// `#Index`, which SwiftData does not take; the entity's other indexes stay.
+    @Test func noIndexOverAToMany() throws {
+        let model = CoreDataModel(entities: [
+            CoreDataEntity(
+                name: "List", attributes: [CoreDataAttribute(name: "title", type: .string)],
+                relationships: [CoreDataRelationship(name: "entries", destination: "Entry", inverse: "list", isToMany: true)],
+                fetchIndexes: [
+                    CoreDataFetchIndex(name: "byEntries", properties: ["entries"]), CoreDataFetchIndex(name: "byTitle", properties: ["title"])
+                ]),
+            CoreDataEntity(name: "Entry", relationships: [CoreDataRelationship(name: "list", destination: "List", inverse: "entries")])
+        ])
+        let source = SwiftModelSource(model: model)
+        let list = lines(source.source(for: "List", style: .swiftData))
+        #expect(list.contains("#Index<List>([\\.title])"), "\(list.joined(separator: "\n"))")
+        #expect(!list.contains { $0.hasPrefix("#Index") && $0.contains("entries") }, "\(list.joined(separator: "\n"))")
+        try SwiftTypeChecker.checkSwiftData(source.source(style: .swiftData))
+    }
+
     @Test func realModelsTypeCheckInBothStyles() throws {
         for path in [
             "cars/SampleModel.momd", "cars/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel", "posts/CoreDataMigration_Example.xcdatamodeld",

@@ -153,6 +153,7 @@ enum PredicateFuzzDriver {
         case .arithmetic(_, let l, let r, _): return mentionsObjects(l) || mentionsObjects(r)
         case .negate(let inner, _), .index(let inner, _, _): return mentionsObjects(inner)
         case .function(_, let arguments, _): return arguments.contains(where: mentionsObjects)
+        case .conditional(let p, let a, let b, _): return mentionsObjects(p) || mentionsObjects(a) || mentionsObjects(b)
         }
     }
 }

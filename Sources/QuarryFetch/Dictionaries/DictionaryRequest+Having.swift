@@ -180,6 +180,8 @@ extension Expression {
         case .negate(let e, let column): return .negate(e.mappingKeyPaths(transform), column: column)
         case .index(let e, let index, let column): return .index(e.mappingKeyPaths(transform), index, column: column)
         case .function(let f, let arguments, let column): return .function(f, arguments.map { $0.mappingKeyPaths(transform) }, column: column)
+        case .conditional(let p, let a, let b, let column):
+            return .conditional(p.mappingKeyPaths(transform), a.mappingKeyPaths(transform), b.mappingKeyPaths(transform), column: column)
         }
     }
 }

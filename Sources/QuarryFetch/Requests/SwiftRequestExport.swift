@@ -99,6 +99,17 @@ public struct SwiftRequestExport {
         return name.hasPrefix("`") ? String(name.dropFirst().dropLast()) + "_" : name
     }
 
+    /// The request's `NSPredicate(format:)`; nil, said in a note, for one that reads a
+    /// date's part (`when.year == 2024`), which the app's NSPredicate would raise on.
+    private func nsPredicate(_ out: inout Output) throws -> String? {
+        guard let predicate = try boundPredicate else { return nil }
+        guard !predicate.readsDateParts else {
+            out.refuse("predicate", BoundPredicate.datePartsRefusal)
+            return nil
+        }
+        return predicate.nsPredicateCode
+    }
+
     private var boundPredicate: BoundPredicate? {
         get throws { try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) } }
     }
@@ -218,7 +229,7 @@ public struct SwiftRequestExport {
             out.refuse("section = '\(section)'", "@FetchRequest has no sections (the sectioned style has)")
         }
         arguments.append("sortDescriptors: " + (try sortDescriptors(&out)))
-        if let predicate = try boundPredicate { arguments.append("predicate: " + predicate.nsPredicateCode) }
+        if let predicate = try nsPredicate(&out) { arguments.append("predicate: " + predicate) }
         arguments.append("animation: .default")
         out.lines.append("\(wrapper)(\(arguments.joined(separator: ", ")))")
         out.lines.append("private var \(resultsName): \(resultsType)")
@@ -295,7 +306,7 @@ public struct SwiftRequestExport {
         let name = resultsName
         let resultType = dictionary == nil ? type : "NSDictionary"
         out.lines.append("let request = NSFetchRequest<\(resultType)>(entityName: \(swiftStringLiteral(entity.name)))")
-        if let predicate = try boundPredicate { out.lines.append("request.predicate = " + predicate.nsPredicateCode) }
+        if let predicate = try nsPredicate(&out) { out.lines.append("request.predicate = " + predicate) }
         if let dictionary {
             try dictionaryLines(dictionary, &out)
             if !dictionary.base.sortDescriptors.isEmpty {

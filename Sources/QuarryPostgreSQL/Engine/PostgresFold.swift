@@ -48,7 +48,8 @@ public enum PostgresFold {
                 )
                 + " ELSE " + c("regexp_replace(normalize(\(x), NFD), '[\(marks)]+', '', 'g')") + " END)"
         }
-        let collated = "(\(folded) COLLATE \"C\")"
+        // Composed (NFC), as `PredicateFunctions.fold`: canonically equivalent text folds alike.
+        let collated = "(normalize(\(folded), NFC) COLLATE \"C\")"
         return simple ? collated : "(SELECT \(collated) FROM (SELECT \(expression) AS \"fold_text\") AS \"fold_row\")"
     }
 

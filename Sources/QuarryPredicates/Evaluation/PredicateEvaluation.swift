@@ -14,6 +14,7 @@ extension BoundPredicate {
     private func evaluate(_ node: Node, _ object: ManagedObject, outer: ManagedObject? = nil) -> Bool? {
         switch node {
         case .constant(let b): return b
+        case .entity(let names, _): return names.contains(object.entity.name)
         case .quantified(let quantifier, let path, let inner):
             // As the SQL's EXISTS: a member whose answer is unknown counts for nothing.
             let answers = members(path, of: object).map { evaluate(inner, $0, outer: object) }
@@ -23,6 +24,7 @@ extension BoundPredicate {
             default: return answers.contains(true)
             }
         case .not(let n): return evaluate(n, object, outer: outer).map { !$0 }
+        case .holds(let n): return evaluate(n, object, outer: outer) == true
         case .and(let ns):
             var result: Bool? = true
             for n in ns {

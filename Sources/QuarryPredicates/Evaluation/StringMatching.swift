@@ -3,7 +3,8 @@ import QuarryStore
 
 /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES, as one piece of Swift that both the
 /// SQLite functions and the in-memory evaluator call, so they cannot disagree.
-/// Without options, strings compare by their UTF-8 bytes, as SQLite's BINARY collation.
+/// Without options, strings compare by their UTF-8 bytes, as SQLite's BINARY collation;
+/// with `[c]` or `[d]`, by their folds, which are composed (`PredicateFunctions.fold`).
 public enum StringMatching {
     public static func matches(_ op: ComparisonOperator, _ text: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
         let text = options.isEmpty ? text : PredicateFunctions.fold(text, options)
@@ -11,7 +12,9 @@ public enum StringMatching {
         switch op {
         case .beginsWith: return Array(text.utf8).starts(with: Array(folded.utf8))
         case .endsWith: return Array(text.utf8.reversed()).starts(with: Array(folded.utf8.reversed()))
-        case .contains: return folded.isEmpty || contains(Array(text.utf8), Array(folded.utf8))
+        // NSString's search finds no empty string (`range(of: "")` is not found), so
+        // CONTAINS "" is false, as Apple's grammar answers it; text_match.c agrees.
+        case .contains: return !folded.isEmpty && contains(Array(text.utf8), Array(folded.utf8))
         case .like: return like(Array(text.unicodeScalars), Array(folded.unicodeScalars))
         case .matches:
             let range = NSRange(text.startIndex..., in: text)

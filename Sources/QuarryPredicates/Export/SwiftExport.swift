@@ -13,11 +13,7 @@ extension BoundPredicate {
         }
         // Apple's parser reads `start.year` as a key of NSDate, which has none, and
         // `from:subtract:` takes numbers: the app would raise.
-        if readsDateParts {
-            return swiftComment(
-                "NSPredicate and #Predicate have no date parts (start.year) or date differences (end - start); compare the dates with a range, as start >= %@ AND start < %@"
-            )
-        }
+        if readsDateParts { return swiftComment(Self.datePartsRefusal) }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
             let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names)
@@ -29,8 +25,9 @@ extension BoundPredicate {
         return lines.joined(separator: "\n")
     }
 
-    /// Whether a comparison reads a date's part or the seconds between two dates.
-    var readsDateParts: Bool {
+    /// Whether a comparison reads a date's part or the seconds between two dates, which
+    /// neither NSPredicate nor `#Predicate` can say (`datePartsRefusal`).
+    public var readsDateParts: Bool {
         func reads(_ o: Operand) -> Bool {
             switch o {
             case .datePart: return true
@@ -42,14 +39,20 @@ extension BoundPredicate {
         }
         func reads(_ node: Node) -> Bool {
             switch node {
-            case .constant: return false
-            case .not(let n), .quantified(_, _, let n): return reads(n)
+            case .constant, .entity: return false
+            case .not(let n), .quantified(_, _, let n), .holds(let n): return reads(n)
             case .and(let ns), .or(let ns): return ns.contains(where: reads)
             case .comparison(let l, _, let r, _): return reads(l) || reads(r)
             }
         }
         return reads(root)
     }
+
+    /// Why a predicate that reads a date's part has no Swift line: Apple's parser reads
+    /// `start.year` as a key of NSDate, which has none, and `from:subtract:` takes numbers,
+    /// so the app would raise.
+    public static let datePartsRefusal =
+        "NSPredicate and #Predicate have no date parts (start.year) or date differences (end - start); compare the dates with a range, as start >= %@ AND start < %@"
 
     /// `NSPredicate(format:)` with the format Apple's parser takes; UUIDs go as `NSUUID`
     /// arguments, as an app must pass them (a UUID attribute never equals a string).

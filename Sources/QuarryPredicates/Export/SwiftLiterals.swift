@@ -1,3 +1,5 @@
+import Foundation
+
 /// `text` as a Swift string literal that reads back as `text` and nothing else: quotes,
 /// backslashes, line breaks and every other control or line-separating character are
 /// escaped, so no value can end the literal or the line (`"#); exit(42) //` stays text).
@@ -52,4 +54,18 @@ public func swiftComment(_ text: String) -> String {
         }
     }
     return out
+}
+
+/// A string a `#Predicate` may hold as a constant: one in Unicode's composed form (NFC).
+/// Swift's `==` holds for `"cafe\u{301}"` and `"café"`, where a store compares code points,
+/// so a constant in another form would select other rows in the app than in Quarry: the
+/// export refuses to write one and the reader to read one, in these words.
+public enum SwiftComposedText {
+    public static let refusal =
+        "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points"
+
+    public static func isComposed(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value < 0x300 }
+            || text.unicodeScalars.elementsEqual(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+    }
 }

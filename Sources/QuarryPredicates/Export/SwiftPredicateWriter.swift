@@ -186,6 +186,9 @@ final class SwiftPredicateWriter {
     func write(_ node: BoundPredicate.Node, _ scope: Scope) throws -> String {
         switch node {
         case .constant(let b): return b ? "true" : "false"
+        case .entity: throw SwiftExportRefusal("entity.name: a #Predicate has no test of an object's entity")
+        // Swift's tests are true or false: an unknown comparison inside is false.
+        case .holds(let n): return try with(unknown: "false") { try write(n, scope) }
         // The macro takes a Bool literal as the whole closure or after `??`, but not as an
         // operand of `!`, `&&` or `||` (`!(false)` does not compile): constants, and
         // comparisons whose answer is always unknown, are folded away here.
@@ -411,13 +414,22 @@ final class SwiftPredicateWriter {
             let call: String
             switch op {
             case .beginsWith: call = "starts(with: \(r))"
-            case _ where !options.isEmpty:
+            // localizedStandardContains finds no empty string, as CONTAINS (NSString's search).
+            case _ where !options.isEmpty: call = "localizedStandardContains(\(r))"
+            default:
+                // Swift's contains("") holds for every string; CONTAINS finds no empty string.
                 if case .value(.text("")) = rhs {
-                    throw SwiftExportRefusal(
-                        "CONTAINS[cd] \"\": localizedStandardContains finds no empty string, where Quarry's CONTAINS finds it in every string")
+                    throw SwiftExportRefusal("CONTAINS \"\": Swift's contains(\"\") holds for every string, where CONTAINS finds no empty string")
                 }
-                call = "localizedStandardContains(\(r))"
-            default: call = "contains(\(r))"
+                if case .value = rhs {
+                    call = "contains(\(r))"
+                } else {
+                    guard !optional else {
+                        throw SwiftExportRefusal(
+                            "CONTAINS a key path on a value that may be nil: Swift's contains finds an empty string, CONTAINS none")
+                    }
+                    return "(!\(r).isEmpty && \(path).contains(\(r)))"
+                }
             }
             guard optional else { return "\(path).\(call)" }
             weight += 2
@@ -511,10 +523,9 @@ final class SwiftPredicateWriter {
         case .text(let s) where type == .uuid:
             guard let uuid = Self.uuidLiteral(s) else { throw SwiftExportRefusal("'\(s)' is not a UUID") }
             return uuid
-        case .text(let s) where !s.unicodeScalars.elementsEqual(s.precomposedStringWithCanonicalMapping.unicodeScalars):
+        case .text(let s) where !SwiftComposedText.isComposed(s):
             // Swift's == holds for "cafe\u{301}" and "café"; SQL compares code points.
-            throw SwiftExportRefusal(
-                "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points")
+            throw SwiftExportRefusal(SwiftComposedText.refusal)
         case .text(let s): return swiftStringLiteral(s)
         case .textBytes: throw SwiftExportRefusal("text that is not UTF-8: a Swift String cannot hold it")
         case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
@@ -536,8 +547,8 @@ final class SwiftPredicateWriter {
     /// passes them as `NSUUID` arguments, since a UUID attribute never equals a string.
     static func uuidTexts(_ node: BoundPredicate.Node) -> Set<String> {
         switch node {
-        case .constant: return []
-        case .not(let n): return uuidTexts(n)
+        case .constant, .entity: return []
+        case .not(let n), .holds(let n): return uuidTexts(n)
         case .and(let ns), .or(let ns): return ns.reduce(into: []) { $0.formUnion(uuidTexts($1)) }
         case .quantified(_, _, let inner): return uuidTexts(inner)
         case .comparison(let lhs, _, let rhs, _):
@@ -587,8 +598,8 @@ final class SwiftPredicateWriter {
             }
         }
         switch node {
-        case .constant: break
-        case .not(let n): visitKeys(n, entity, visit)
+        case .constant, .entity: break
+        case .not(let n), .holds(let n): visitKeys(n, entity, visit)
         case .and(let ns), .or(let ns): ns.forEach { visitKeys($0, entity, visit) }
         case .comparison(let l, _, let r, _):
             operand(l)

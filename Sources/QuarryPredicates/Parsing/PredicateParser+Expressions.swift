@@ -180,7 +180,7 @@ extension PredicateParser {
             }
             advance()
             return .keyPath(try parseKeyPath())
-        case .identifier(let name) where name.uppercased() == "SUBQUERY":
+        case .identifier(let name) where name.uppercased() == "SUBQUERY" && tokens[position + 1].kind == .symbol("("):
             return try parseSubquery()
         case .variable(let name):
             advance()
@@ -207,10 +207,12 @@ extension PredicateParser {
             }
             advance()
             return .aggregate(elements, column: token.column)
-        case .identifier(let name) where name.uppercased() == "CAST":
+        case .identifier(let name) where name.uppercased() == "CAST" && tokens[position + 1].kind == .symbol("("):
             return try parseCast()
-        case .identifier(let name) where name.uppercased() == "FUNCTION":
+        case .identifier(let name) where name.uppercased() == "FUNCTION" && tokens[position + 1].kind == .symbol("("):
             return try parseFunctionCall()
+        case .identifier(let name) where name.uppercased() == "TERNARY" && tokens[position + 1].kind == .symbol("("):
+            return try parseTernary()
         case .identifier(let name) where tokens[position + 1].kind == .symbol("(") || name.hasSuffix(":"):
             return try parseFunction(name)
         case .symbol("("):
@@ -263,6 +265,28 @@ extension PredicateParser {
         default:
             throw PredicateError(.syntax, "expected a key path or a value, found \(describe(token))", column: token.column)
         }
+    }
+
+    /// `TERNARY(predicate, then, otherwise)`, and a key path after it
+    /// (`TERNARY(j != nil, j, '').length`), which is each branch's: a key path's keys go on,
+    /// nil stays nil, and a string constant's `length` is its UTF-16 count, as NSString's.
+    mutating func parseTernary() throws -> Expression {
+        let start = current.column
+        advance()
+        try expect("(", "expected '(' after TERNARY")
+        try enter()
+        defer { depth -= 1 }
+        let test = try parseOr()
+        try expect(",", "expected ',' after TERNARY's predicate (TERNARY(predicate, then, else)), found \(describe(current))")
+        let then = try parseExpression()
+        try expect(",", "expected ',' after TERNARY's second argument (TERNARY(predicate, then, else)), found \(describe(current))")
+        let otherwise = try parseExpression()
+        try expect(")", "expected ')' to close the TERNARY at column \(start), found \(describe(current))")
+        guard isSymbol("."), position + 1 < tokens.count, case .identifier = tokens[position + 1].kind else {
+            return .conditional(test, then, otherwise, column: start)
+        }
+        advance()
+        return try Expression.conditional(test, then, otherwise, column: start).keyed(try parseKeyPath())
     }
 
     /// `SUBQUERY(tags, $t, $t.name BEGINSWITH 'a').@count`.
@@ -330,15 +354,18 @@ extension PredicateParser {
         advance()
         try expect("(", "expected '(' after CAST")
         let valueColumn = current.column
-        guard case .constant(let value, _) = try parseExpression() else {
-            throw PredicateError(.syntax, "CAST takes a literal value or an argument", column: valueColumn)
-        }
+        let expression = try parseExpression()
         try expect(",", "expected ',' in CAST")
         guard case .string(let type) = current.kind else {
             throw PredicateError(.syntax, "CAST needs a type name such as \"NSDate\"", column: current.column)
         }
         advance()
         try expect(")", "expected ')' to close CAST")
+        // `CAST(now(), 'NSDate')`: now() is a date already, as Apple's grammar reads it.
+        if case .function(.now, _, _) = expression, type == "NSDate" { return expression }
+        guard case .constant(let value, _) = expression else {
+            throw PredicateError(.syntax, "CAST takes a literal value, an argument, or now() to NSDate", column: valueColumn)
+        }
         switch (type, value) {
         case ("NSDate", .integer(let i)): return .constant(.date(Double(i) + referenceDateOffset), column: start)
         case ("NSDate", .real(let d)): return .constant(.date(d + referenceDateOffset), column: start)

@@ -215,6 +215,21 @@ public struct PredicateParser {
         "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION"
     ]
 
+    /// Words the grammar reads only inside `[ ]` (`tags[SIZE]`), and ones it reads only
+    /// before `(` (`CAST(`): elsewhere a key, as `size > 3` on a table with a column `size`.
+    static let indexWords: Set<String> = ["FIRST", "LAST", "SIZE"]
+    static let callWords: Set<String> = ["CAST", "FUNCTION", "SUBQUERY"]
+
+    /// Whether the reserved word `name`, the current token, can only be a key where it
+    /// stands: after a `.` (a key path goes on), an index word, or a call word not before
+    /// `(`. Written with `#` it is a key anywhere.
+    func isKeyWhereItStands(_ name: String, after components: [String]) -> Bool {
+        let word = name.uppercased()
+        if !components.isEmpty { return word != "SELF" }
+        if Self.indexWords.contains(word) { return true }
+        return Self.callWords.contains(word) && !(position + 1 < tokens.count && tokens[position + 1].kind == .symbol("("))
+    }
+
     mutating func parseKeyPath() throws -> KeyPath {
         let start = current.column
         var components: [String] = []
@@ -235,7 +250,7 @@ public struct PredicateParser {
                 continue
             } else if name.contains(":") {
                 throw PredicateError(.syntax, "'\(name)' is a function name; call it as \(name)(...)", column: current.column)
-            } else if Self.reserved.contains(name.uppercased()) {
+            } else if Self.reserved.contains(name.uppercased()), !isKeyWhereItStands(name, after: components) {
                 throw PredicateError(
                     .syntax, "'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)",
                     column: current.column)

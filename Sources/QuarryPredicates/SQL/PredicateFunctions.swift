@@ -14,12 +14,56 @@ extension SQLDialect {
 public enum PredicateFunctions {
     static let fold = "quarry_fold"
 
-    /// Unicode case and diacritic folding, as `[c]`, `[d]` and `[cd]` compare.
+    /// Unicode case and diacritic folding, as `[c]`, `[d]` and `[cd]` compare, in Unicode's
+    /// composed form (NFC), so canonically equivalent strings (`"cafe\u{301}"`, `"café"`)
+    /// fold alike, as Foundation's non-literal comparison (`caseInsensitiveCompare`,
+    /// `localizedStandardContains`) finds them equal. PostgreSQL folds the same
+    /// (`PostgresFold`, then `normalize(…, NFC)`). The text is folded as it is, not composed
+    /// first: Foundation folds some marks by what precedes them (U+0301 after a tag
+    /// character), which PostgreSQL's tables of its fold repeat only for the text as given.
     public static func fold(_ text: String, _ options: ComparisonOptions) -> String {
+        composed(foundationFold(text, options))
+    }
+
+    /// Foundation's fold alone (`folding(options:locale: nil)`), which PostgreSQL's tables
+    /// repeat (`PostgresFold.Tables`) and `fold` applies between its NFCs.
+    public static func foundationFold(_ text: String, _ options: ComparisonOptions) -> String {
         var foldOptions: String.CompareOptions = []
         if options.contains(.caseInsensitive) { foldOptions.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { foldOptions.insert(.diacriticInsensitive) }
         return text.folding(options: foldOptions, locale: nil)
+    }
+
+    /// `text` in NFC. Text of scalars below U+0300 (no combining mark, nothing that
+    /// decomposes to one) is its own NFC: returned as it is, without Foundation's call.
+    /// Foundation's NFC leaves marks out of canonical order where a letter it decomposes
+    /// follows another mark (`"\u{59F}\u{F81}"` stays U+059F U+0F71 U+0F80, where Unicode,
+    /// and PostgreSQL's `normalize`, put U+059F last): such runs are ordered here, and
+    /// composed again.
+    static func composed(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) else { return text }
+        let nfc = text.precomposedStringWithCanonicalMapping
+        var scalars = Array(nfc.unicodeScalars)
+        var reordered = false
+        var i = 0
+        while i < scalars.count {
+            var j = i
+            while j < scalars.count, scalars[j].properties.canonicalCombiningClass.rawValue != 0 { j += 1 }
+            if j - i > 1 {
+                // Stable: marks of one class keep their order.
+                let run = scalars[i..<j].enumerated().sorted {
+                    ($0.element.properties.canonicalCombiningClass.rawValue, $0.offset) < (
+                        $1.element.properties.canonicalCombiningClass.rawValue, $1.offset
+                    )
+                }.map(\.element)
+                if !run.elementsEqual(scalars[i..<j]) {
+                    scalars.replaceSubrange(i..<j, with: run)
+                    reordered = true
+                }
+            }
+            i = max(j, i + 1)
+        }
+        return reordered ? String(String.UnicodeScalarView(scalars)).precomposedStringWithCanonicalMapping : nfc
     }
 
     /// `expression` folded in SQL, as `fold(_:_:)` folds in Swift: in the dialect's own

@@ -103,7 +103,14 @@ private struct PredicateSQLWriter {
     mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityStorage, positive: Bool) -> String {
         switch node {
         case .constant(let b): return dialect.literal(b)
+        case .entity(_, let tags):
+            guard !tags.isEmpty else { return dialect.literal(false) }
+            arguments += tags
+            return
+                "\(qualifier).\(quoteIdentifier(EntityStorage.entityColumn)) IN (\(Array(repeating: "?", count: tags.count).joined(separator: ", ")))"
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
+        // NULL and false differ inside: it is read as written, never as `=` for `IS`.
+        case .holds(let n): return "COALESCE((\(render(n, qualifier, entity, positive: false))), \(dialect.literal(false)))"
         case .and(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " AND ")
         case .or(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " OR ")
         case .quantified(let quantifier, let path, let inner):
@@ -163,7 +170,7 @@ private struct PredicateSQLWriter {
                 // A pattern that is not a constant (a column, a key path): the dialect's own
                 // test where it has one for SQL it cannot see into.
                 if options.isEmpty, op != .like, op != .matches, let test = Self.plainTest(op, "")?.0,
-                    let written = dialect.stringTest(test, l, patternSQL: r)
+                    let written = Self.patternTest(dialect.stringTest(test, l, patternSQL: r), test, r)
                 {
                     return written
                 }
@@ -244,7 +251,15 @@ private struct PredicateSQLWriter {
         let r = operand(rhs, options, qualifier, entity)
         // ENDSWITH says its pattern twice: it must hold no placeholder.
         guard !r.contains("?") else { return nil }
-        return dialect.stringTest(test, l, patternSQL: r)
+        return Self.patternTest(dialect.stringTest(test, l, patternSQL: r), test, r)
+    }
+
+    /// A dialect's test against a pattern that is SQL (a column), with CONTAINS false for
+    /// an empty pattern, as `StringMatching` answers (a server's `strpos(t, '')` is 1).
+    /// That says the pattern again: nil (Quarry's function) when it holds a placeholder.
+    static func patternTest(_ written: String?, _ test: PlainStringTest, _ pattern: String) -> String? {
+        guard let written, case .substring = test else { return written }
+        return pattern.contains("?") ? nil : "(\(written) AND \(pattern) <> '')"
     }
 
     /// `a op b` for two constants, as the evaluator compares them; nil for unknown.
@@ -263,7 +278,8 @@ private struct PredicateSQLWriter {
         switch op {
         case .beginsWith: return (.prefix, pattern)
         case .endsWith: return (.suffix, pattern)
-        case .contains: return (.substring, pattern)
+        // No string contains "" (`StringMatching`): no pattern, so the test is false.
+        case .contains: return (.substring, pattern.isEmpty ? nil : pattern)
         case .like:
             var out = ""
             var escaped = false

@@ -27,6 +27,8 @@ struct Binder {
         case .and(let ps): return .and(try ps.map { try bind($0, entity) })
         case .or(let ps): return .or(try ps.map { try bind($0, entity) })
         case .comparison(let c):
+            if let distributed = try distributingConditionals(c, entity) { return distributed }
+            if let test = try entityNameTest(c, entity) { return test }
             if let rewritten = try rewritten(c, entity) { return try bind(rewritten, entity) }
             if c.modifier != .direct { return try quantified(c, entity) }
             return try comparison(c, entity)
@@ -111,6 +113,7 @@ struct Binder {
         case .negate(let e, _), .index(let e, _, _): return keyPaths(in: e)
         case .function(_, let arguments, _): return arguments.flatMap(keyPaths(in:))
         case .aggregate(let elements, _): return elements.flatMap(keyPaths(in:))
+        case .conditional(_, let a, let b, _): return keyPaths(in: a) + keyPaths(in: b)
         case .constant, .object, .subqueryCount: return []
         }
     }
@@ -464,6 +467,11 @@ struct Binder {
             return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
         case .arithmetic, .negate, .index, .function:
             return try computed(expression, entity)
+        case .conditional(_, _, _, let column):
+            // A comparison distributes its TERNARYs before its sides are bound; one left here
+            // stands where no comparison is (a dictionary request's column).
+            throw PredicateError(
+                .unsupported, "TERNARY(...) is read in a comparison (TERNARY(p, a, b) == x), not as a value on its own", column: column)
         case .keyPath(let path):
             if let side = quantifiedSide {
                 // The left side of a quantified comparison: the member's keys, else the object's.

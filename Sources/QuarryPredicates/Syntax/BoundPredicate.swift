@@ -26,6 +26,13 @@ public struct BoundPredicate {
         /// `ANY`/`ALL`/`NONE` over a to-many relationship reached through `path` (its last
         /// step is the to-many one); `inner` is bound to the destination entity.
         case quantified(Quantifier, path: [PathStep], inner: Node)
+        /// `entity.name IN {...}` over an entity with sub-entities: the object is one of
+        /// `names` (its own entity, not an ancestor), whose rows the entity column marks
+        /// with `tags` (`Binder+EntityName`).
+        case entity(names: Set<String>, tags: [Value])
+        /// The test holds, unknown counting as false: a TERNARY's test, as SQL's `CASE WHEN`
+        /// and NSPredicate take the second branch where it is not true (`Binder+Conditionals`).
+        case holds(Node)
     }
 
     public enum Operand {
@@ -168,9 +175,9 @@ public struct BoundPredicate {
             }
         }
         switch node {
-        case .constant: return 0
+        case .constant, .entity: return 0
         case .comparison(let lhs, _, let rhs, _): return max(operand(lhs), operand(rhs))
-        case .not(let n): return 1 + nesting(n)
+        case .not(let n), .holds(let n): return 1 + nesting(n)
         case .and(let ns), .or(let ns): return 1 + (ns.map(nesting).max() ?? 0)
         case .quantified(_, let path, let inner): return path.count + 1 + nesting(inner)
         }
@@ -198,8 +205,8 @@ extension BoundPredicate {
     public var readsOnlyOwnAttributes: Bool {
         func own(_ node: Node) -> Bool {
             switch node {
-            case .constant: return true
-            case .not(let inner): return own(inner)
+            case .constant, .entity: return true
+            case .not(let inner), .holds(let inner): return own(inner)
             case .and(let nodes), .or(let nodes): return nodes.allSatisfy(own)
             case .quantified: return false
             case .comparison(let lhs, _, let rhs, _): return own(lhs) && own(rhs)

@@ -104,6 +104,9 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
     case .function(let function, let arguments, _):
         return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
     case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
+    case .conditional(let test, let then, let otherwise, _):
+        let condition = QuarryPredicates.format(test, parent: 0, apple: apple, variable: variable, placeholder: placeholder)
+        return "TERNARY(\(condition), \(format(then)), \(format(otherwise)))"
     case .object(let reference, _): return placeholder?.object(reference) ?? "<\(reference.object.objectID)>"
     case .subqueryCount(let collection, let own, let predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: own, placeholder: placeholder)

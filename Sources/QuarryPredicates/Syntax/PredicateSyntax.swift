@@ -105,6 +105,11 @@ public indirect enum Expression: Equatable, Sendable {
     /// `name(arguments)` or `FUNCTION(receiver, 'name:', ...)`: one of the NSExpression
     /// functions Quarry evaluates (see `BuiltinFunction`).
     case function(BuiltinFunction, [Expression], column: Int)
+    /// `TERNARY(predicate, then, otherwise)`: Apple's conditional expression (Swift's
+    /// `?:`). The comparison it stands in is bound as the same comparison of each branch,
+    /// under the predicate and under its negation (`Binder+Conditionals`), so SQL and
+    /// memory test what they already test.
+    case conditional(Predicate, Expression, Expression, column: Int)
 }
 
 /// The binary operators of Apple's arithmetic expressions, by precedence: `**` binds
@@ -149,7 +154,7 @@ extension Expression {
         switch self {
         case .keyPath(let k): return k.column
         case .constant(_, let c), .aggregate(_, let c), .subqueryCount(_, _, _, let c), .object(_, let c): return c
-        case .negate(_, let c), .index(_, _, let c), .function(_, _, let c): return c
+        case .negate(_, let c), .index(_, _, let c), .function(_, _, let c), .conditional(_, _, _, let c): return c
         case .arithmetic(_, let lhs, _, _): return lhs.column
         }
     }
