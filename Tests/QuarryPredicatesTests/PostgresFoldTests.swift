@@ -59,8 +59,10 @@ import Testing
     /// Cyrillic and other letters, Hangul, emoji, ASCII.
     static func randomTexts(count: Int, seed: UInt64) -> [String] {
         let tables = PostgresFold.Tables.shared
-        var pool = Array(tables.caseFoldMap.keys) + Array(tables.diacriticMap.keys)
-        let marks = Array(tables.markSet)
+        // Sorted: a dictionary's and a set's order changes from process to process, and the
+        // seed must give the same texts every run.
+        var pool = tables.caseFoldMap.keys.sorted() + tables.diacriticMap.keys.sorted()
+        let marks = tables.markSet.sorted()
         let plain: [UInt32] = [
             0x41, 0x61, 0x5A, 0x7A, 0x20, 0x31, 0x27, 0x5C, 0x25, 0x1100, 0x1161, 0xAC00, 0xD55C, 0x200D, 0x5D0, 0x915,
             0x958, 0x4E00, 0x1F600, 0xFE0F, 0x1F3FB, 0x10400, 0x3A3, 0x3C2, 0xDF, 0x130, 0x131, 0x23A, 0x23E, 0x1E9E, 0xA
