@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import QuarryModel
+import QuarryPostgreSQL
 import QuarryStores
+import QuarryTestSupport
 import Testing
 
 @testable import QuarryStore
@@ -39,5 +41,30 @@ import Testing
             #expect(try context.relatedObject("p1000_p", of: row)?.primaryKey == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "reading wrote to the file")
+    }
+
+    /// The same on PostgreSQL, whose target list holds 1,664 entries (a table holds 1,600
+    /// columns): 900 keys to one table.
+    @Test func aTableOfNineHundredForeignKeysReadsThroughEachLinkOnPostgreSQL() throws {
+        let url = try PostgresServer.database("manykeys")
+        let setup = try PostgresConnection(url: url)
+        let keys = (1...900).map { "p\($0) int REFERENCES p(id)" }.joined(separator: ", ")
+        try setup.execute("CREATE TABLE p (id int PRIMARY KEY)")
+        try setup.execute("CREATE TABLE ts (id int PRIMARY KEY, \(keys))")
+        try setup.execute("INSERT INTO p VALUES (1), (2)")
+        try setup.execute("INSERT INTO ts (id, p1, p2, p900) VALUES (1, 1, 2, 1), (2, 1, 1, 2)")
+        let context = try StoreRegistry.open(url)
+        // The key, 762 columns and the 900 keys' columns again, and one for a link.
+        #expect(
+            context.openingNotes == [
+                "ts has 901 columns, more than one row can hold with its key and links (PostgreSQL returns at most 1664): the last 139 are left out"
+            ], "\(context.openingNotes)")
+        let one = try #require(try context.object(entityName: "p", primaryKey: 1))
+        let two = try #require(try context.object(entityName: "p", primaryKey: 2))
+        #expect(try context.relatedObjects("ts", of: one).compactMap(\.primaryKey) == [1, 2])
+        #expect(try context.relatedObjects("ts_as_p2_p", of: two).compactMap(\.primaryKey) == [1])
+        #expect(try context.relatedObjects("ts_as_p900_p", of: two).compactMap(\.primaryKey) == [2])
+        let row = try #require(try context.object(entityName: "ts", primaryKey: 1))
+        #expect(try context.relatedObject("p900_p", of: row)?.primaryKey == 1)
     }
 }
