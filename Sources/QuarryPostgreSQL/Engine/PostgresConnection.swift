@@ -281,7 +281,9 @@ public final class PostgresConnection {
             // command."), as psql shows them after the message.
             let field = { (letter: UInt8) in Self.text(self.pq.pointee.resultErrorField?(result, Int32(letter))) }
             let more = [field(UInt8(ascii: "D")), field(UInt8(ascii: "H"))].compactMap { $0 }
-            let message = more.isEmpty ? primary : "\(primary) (\(more.joined(separator: "; ")))"
+            // A number past a bound, in one line (the server quotes every digit).
+            let shown = code == "22003" ? PostgresNumericBounds.said(primary) ?? primary : primary
+            let message = more.isEmpty ? shown : "\(shown) (\(more.joined(separator: "; ")))"
             let parameter = PostgresFailure.parameter(inContext: field(UInt8(ascii: "W")))
             throw StoreError.engine(PostgresFailure(sqlState: code, sql: sql, said: message, parameter: parameter))
         }

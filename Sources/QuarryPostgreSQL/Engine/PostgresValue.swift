@@ -36,7 +36,7 @@ package enum PostgresValue {
         case .bool(let b): return .text(b ? "true" : "false")
         case .decimal(let s): return .text(s)
         case .date(let seconds):
-            if seconds.isInfinite { return .text(seconds < 0 ? "-infinity" : "infinity") }
+            if let word = infinityWord(seconds) { return .text(word) }
             guard seconds.isFinite, timestampRange.contains(seconds) else {
                 throw argumentError("the date \(seconds) seconds since 1970, outside PostgreSQL's 4714 BC to 294276 AD")
             }
@@ -53,8 +53,10 @@ package enum PostgresValue {
 
     /// `seconds` since 1970 (within `timestampRange`) as a `timestamptz` literal in UTC, microseconds kept. The
     /// calendar is the proleptic Gregorian one PostgreSQL uses (Foundation's Gregorian
-    /// calendar turns Julian before 1582, which would move old dates by days).
+    /// calendar turns Julian before 1582, which would move old dates by days). An
+    /// infinity is the server's word for it (`infinity`).
     package static func timestamp(_ seconds: Double) -> String {
+        if let word = infinityWord(seconds) { return word }
         let t = parts(seconds)
         // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
         let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
@@ -66,6 +68,7 @@ package enum PostgresValue {
     /// A `date` as the server writes it with DateStyle ISO (`2013-01-01`, `0044-03-15 BC`):
     /// how a statement a person wrote shows a day, as psql does, not as a midnight.
     package static func day(_ seconds: Double) -> String {
+        if let word = infinityWord(seconds) { return word }
         let t = parts(seconds)
         let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
         return String(format: "%04d-%02d-%02d", shown, t.month, t.day) + era
@@ -162,14 +165,12 @@ package enum PostgresValue {
             return .blob(bytes)
         // A day: its midnight in UTC, as the session's time zone (UTC) casts it.
         case TypeOID.date:
-            if text == "infinity" || text == "-infinity" { return .text(text) }
+            if let infinite = infinity(text) { return infinite }
             let midnight = text.hasSuffix(" BC") ? text.dropLast(3) + " 00:00:00 BC" : text + " 00:00:00"
             guard let seconds = seconds(midnight) else { throw unexpected("a date") }
             return .date(seconds)
         case TypeOID.timestamptz, TypeOID.timestamp:
-            // 'infinity' and '-infinity' stay the server's text rather than failing the
-            // whole query: no date of Quarry's means them.
-            if text == "infinity" || text == "-infinity" { return .text(text) }
+            if let infinite = infinity(text) { return infinite }
             guard let seconds = seconds(text) else { throw unexpected("a timestamp") }
             return .date(seconds)
         // A SQL_ASCII database hands back text as it was stored, whatever its bytes: kept
@@ -177,6 +178,25 @@ package enum PostgresValue {
         default:
             return Value(storedText: [UInt8](bytes))
         }
+    }
+
+    /// 'infinity' and '-infinity' (of a date or timestamp, or a count of other units
+    /// past the dates `timestamptz` holds, which `PostgreSQLDialect+NumberTimes` reads
+    /// so) as the date of infinite seconds: it orders after (before) every date in
+    /// memory as the server orders it, prints as the server writes it, and is sent back
+    /// as the same word (`parameter`). Nil for any other text.
+    static func infinity(_ text: String) -> Value? {
+        switch text {
+        case "infinity": return .date(.infinity)
+        case "-infinity": return .date(-.infinity)
+        default: return nil
+        }
+    }
+
+    /// The server's word for an infinite date (`infinity`); nil for a finite one.
+    static func infinityWord(_ seconds: Double) -> String? {
+        guard seconds.isInfinite else { return nil }
+        return seconds < 0 ? "-infinity" : "infinity"
     }
 
     /// bytea's hex output (`\x0102ff`), the server's default since 9.0.

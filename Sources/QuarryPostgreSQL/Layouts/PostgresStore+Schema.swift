@@ -48,6 +48,8 @@ extension PostgresStore {
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, keyed: Bool)] = []
         var readOnlyPairs: [String] = []
+        // Tables another table's foreign key names (`fitted`).
+        let referenced = Set(catalog.relations.values.flatMap { $0.foreignKeys.map(\.parent) })
         for table in tables where session.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
@@ -85,7 +87,9 @@ extension PostgresStore {
             }
             var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: keys[0])
             storage.schema = schema
-            session.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
+            let (fitted, note) = Self.fitted(relation, linked: !relation.foreignKeys.isEmpty || referenced.contains(table))
+            if let note { session.openingNotes.append(note) }
+            session.remember(Self.tableEntity(fitted, keys: keys, storage: &storage), storage: storage)
             added.append(table)
         }
         let addedSet = Set(added)

@@ -86,8 +86,12 @@ struct ForeignSchemaReader {
                     },
                     uniquingKeysWith: { first, _ in first })
             }
+        // Tables another table's foreign key names: their rows are read with that row's
+        // column beside them when a link is followed.
+        let referenced = Set(schema.relations.values.flatMap { $0.foreignKeys.map { $0.parent.lowercased() } })
         for relation in relations {
-            if let mapped = try foreignEntity(relation, taken: taken, probes: probes) { found.append(mapped) }
+            let linked = !relation.foreignKeys.isEmpty || referenced.contains(relation.name.lowercased())
+            if let mapped = try foreignEntity(relation, taken: taken, probes: probes, linked: linked) { found.append(mapped) }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
         // By table: a table without a rowid is read through a view of another name.
@@ -330,8 +334,9 @@ struct ForeignSchemaReader {
         return name.map { ($0, "SELECT \($0) FROM \(quoteIdentifier(relation.name)) LIMIT 0") }
     }
 
-    /// `probes`: whether each `rowidProbe` compiled, asked of every table at once.
-    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>, probes: [String: Bool]) throws -> (
+    /// `probes`: whether each `rowidProbe` compiled, asked of every table at once;
+    /// `linked`: whether a relationship's read brings the table's rows.
+    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>, probes: [String: Bool], linked: Bool) throws -> (
         entity: EntityDescription, storage: EntityStorage
     )? {
         let table = relation.name
@@ -354,11 +359,12 @@ struct ForeignSchemaReader {
             guard case .numbered = rowKey else { return nil }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
-        // row has the key and each foreign key's column once more: a wider table is read
-        // without its last columns.
-        let room = columnLimit - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
+        // row has the key and each foreign key's column once more, and when a link is
+        // followed, the other end's column that names it (its owner's, a to-one's value):
+        // a wider table is read without its last columns.
+        let room = columnLimit - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count } - (linked ? 1 : 0)
         if columns.count > room {
-            session.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
+            session.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room, linked: linked))
             columns = Array(columns.prefix(room))
         }
         guard let primaryKey = rowid else { return try keyedTableEntity(relation, columns: columns, taken: taken) }
@@ -372,9 +378,10 @@ struct ForeignSchemaReader {
     }
 
     /// The note for a table or view wider than an object's row can be.
-    func tooWideNote(_ name: String, columns: Int, kept: Int) -> String {
+    func tooWideNote(_ name: String, columns: Int, kept: Int, linked: Bool = false) -> String {
         let left = columns - kept
-        return "\(name) has \(columns) columns, more than one row can hold with its key (SQLite returns at most \(columnLimit)): "
+        let holds = linked ? "its key and links" : "its key"
+        return "\(name) has \(columns) columns, more than one row can hold with \(holds) (SQLite returns at most \(columnLimit)): "
             + (left == 1 ? "the last is left out" : "the last \(left) are left out")
     }
 
