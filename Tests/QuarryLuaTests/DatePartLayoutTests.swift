@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuarryModel
 import QuarryShell
 import QuarryStore
@@ -86,5 +87,27 @@ import Testing
             local sorted = fetch{ 'ev', sort = { '-t.hour', 'id' } }
             assert(sorted[1].id == 1 and sorted[#sorted].id == 9, sorted[1].id .. ' ' .. sorted[#sorted].id)
             """)
+    }
+
+    /// A time past the years 0001 to 9999 in a Quarry file's date column (written there by
+    /// another program; PostgreSQL's `-infinity` reads the same way) has no parts: Lua's
+    /// `d.year` is nil, as the part in a predicate is, where converting the seconds to a
+    /// calendar time used to trap.
+    @Test func aDateOutOfRangeHasNoParts() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-far-date-\(UUID().uuidString).db").path
+        let made = try Harness(context: try StoreOpener.open(path))
+        made.run("entity 'Ev' { t = 'date' }; Ev:new{ t = date('2024-02-29T05:06:07Z') }; Ev:new{ t = now() }; Ev:new{ t = now() }; save()")
+        made.context.close()
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { db in try db.execute(sql: "UPDATE Ev SET t = 1e300 WHERE _pk = 2; UPDATE Ev SET t = -1e300 WHERE _pk = 3") }
+        try writer.close()
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string("tostring(Ev:get(2).t.year) .. ' ' .. tostring(Ev:get(3).t.yday) .. ' ' .. tostring(Ev:get(1).t.year)") == "nil nil 2024")
+        #expect(h.string("tostring(count('Ev', 't.year == nil'))") == "2")
+        // In memory, as observers and unsaved objects are matched.
+        #expect(
+            h.string(
+                "(function() local p, n = predicate('t.year == nil'), 0 for _, o in ipairs(fetch('Ev')) do if p:matches(o) then n = n + 1 end end return tostring(n) end)()"
+            ) == "2")
     }
 }

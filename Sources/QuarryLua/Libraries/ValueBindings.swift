@@ -219,7 +219,8 @@ enum ValueBindings {
             guard let field = DateComponent(rawValue: key) else {
                 throw LuaError("dates have no field '\(key)' (fields: timestamp, \(DateComponent.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            return call.push(field.value(of: seconds))
+            guard let part = field.value(of: seconds) else { return call.pushNil() }
+            return call.push(part)
         }
     ]
 
