@@ -153,12 +153,7 @@ import Testing
             }
             checked += 1
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = Set(
-                try context.connection.read { db in
-                    try Int64.fetchAll(
-                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                })
+            let bySQL = try itemKeys(where: fragment, in: context)
             let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
             if !bySQL.isEmpty, bySQL.count < objects.count { discriminating += 1 }
             if bySQL != inMemory, mismatches.count < 6 {

@@ -184,12 +184,7 @@ import Testing
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let keys = Set(
-                try context.connection.read { db in
-                    try Int64.fetchAll(
-                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
-                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                })
+            let keys = try itemKeys(where: fragment, in: context)
             let bySQL = Set(
                 try context.connection.read { db in
                     try String.fetchAll(

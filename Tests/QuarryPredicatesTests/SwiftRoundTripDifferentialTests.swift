@@ -28,11 +28,7 @@ import Testing
 
         func selected(_ bound: BoundPredicate) throws -> (sql: Set<Int64>, memory: Set<Int64>) {
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = Set(
-                try context.connection.read { db in
-                    try Int64.fetchAll(
-                        db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                })
+            let bySQL = try itemKeys(where: fragment, in: context)
             return (bySQL, Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey)))
         }
 
