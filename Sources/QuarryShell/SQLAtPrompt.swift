@@ -17,12 +17,16 @@ enum SQLAtPrompt {
 
     /// What writes here instead of each statement that writes.
     static let answers: [String: String] = [
-        "INSERT": #"sql() only reads: here a row is added with Entity:new{ key = value, ... }, then save()"#,
-        "UPDATE": #"sql() only reads: here o.key = value, then save(); or Entity:updateall("pred", { args }, { key = value })"#,
-        "DELETE": #"sql() only reads: here o:delete(), then save(); or Entity:deleteall("pred", { args })"#,
-        "CREATE": #"sql() only reads: here a table is made with entity "Name" { key = "type", ... }"#,
-        "DROP": #"sql() only reads: here Entity:deleteall() empties a table; entity "Name" { ... } again drops attributes"#,
-        "ALTER": #"sql() only reads: here entity "Name" { ... } again migrates a table in place (renamedFrom = "old" renames)"#
+        "INSERT": #"SQL here only reads: a row is added with Entity:new{ key = value, ... }, then save()"#,
+        "UPDATE": #"SQL here only reads: o.key = value, then save(); or Entity:updateall("pred", { args }, { key = value })"#,
+        "DELETE": #"SQL here only reads: o:delete(), then save(); or Entity:deleteall("pred", { args })"#,
+        "CREATE": #"SQL here only reads: a table is made with entity "Name" { key = "type", ... }"#,
+        "DROP": #"SQL here only reads: Entity:deleteall() empties a table; entity "Name" { ... } again drops attributes"#,
+        "ALTER": #"SQL here only reads: entity "Name" { ... } again migrates a table in place (renamedFrom = "old" renames)"#,
+        // Not statements SQLite knows: DuckDB's and MySQL's ways to list and describe.
+        "DESCRIBE": #"here .schema NAME describes a table (its columns, keys and relationships)"#,
+        "DESC": #"here .schema NAME describes a table (its columns, keys and relationships)"#,
+        "SHOW": #"here .tables lists the tables, .schema NAME describes one, .show lists the settings"#
     ]
 
     /// How `line` reads as SQL (nil: it does not start with a statement's first word).

@@ -37,7 +37,8 @@ import Testing
     @Test func everyWritingStatementIsAnsweredWithTheLuaForIt() {
         let expected = [
             "insert into t values (1)": "Entity:new{", "UPDATE t SET a = 1": "updateall", "Delete From t": "deleteall",
-            "create table t (a)": #"entity "Name""#, "DROP TABLE t": "deleteall()", "alter table t add b": "migrates"
+            "create table t (a)": #"entity "Name""#, "DROP TABLE t": "deleteall()", "alter table t add b": "migrates",
+            "DESCRIBE readings": ".schema NAME", "desc readings": ".schema NAME", "SHOW TABLES": ".tables"
         ]
         for (line, lua) in expected {
             guard case .answer(let text) = SQLAtPrompt.reading(line) else {
