@@ -24,6 +24,9 @@ import Testing
         let cases: [(code: String, message: String)] = [
             (#"fetch{ "Item", batch = -1 }"#, "t:1: fetch: batch must be 0 or more, got -1"),
             (#"fetch{ "Item", sort = 42 }"#, "t:1: fetch: sort must be a key, or a table of keys"),
+            // A key path a sort or a section cannot take is named by that option, not as a predicate's.
+            (#"fetch{ "Item", sort = "-tags.@count" }"#, "t:1: sort: 'tags.@count' does not name an attribute"),
+            (#"fetch{ "Item", section = "tags.@count" }"#, "t:1: section: 'tags.@count' does not name an attribute"),
             (#"fetch{ "Item", result = "dictionaries", properties = { "title", 5 } }"#, "t:1: fetch: properties[2] must be a string"),
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),
             (

@@ -72,7 +72,7 @@ struct CompiledRequest {
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
             if key.contains(".") {
-                let (steps, reached, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context)
+                let (steps, reached, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context, role: "section")
                 var aliases = 200
                 let column = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
                 // A date's part (`time_hour.date`): sections of its values.
@@ -119,7 +119,7 @@ struct CompiledRequest {
         for descriptor in sort {
             let reached =
                 descriptor.key.contains(".")
-                ? try BoundPredicate.keyPathValue(descriptor.key, in: entity, context: context)
+                ? try BoundPredicate.keyPathValue(descriptor.key, in: entity, context: context, role: "sort")
                 : entity.attribute(named: descriptor.key).map { (steps: [PathStep](), attribute: $0, part: DatePart?.none) }
             if reached?.part == nil, let enumeration = reached?.attribute.enumeration { enumerations[descriptor.key] = enumeration }
         }

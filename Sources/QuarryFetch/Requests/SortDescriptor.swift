@@ -79,7 +79,7 @@ public struct SortDescriptor: Equatable {
         let attribute: AttributeDescription
         var part: DatePart?
         if key.contains("."), let context {
-            (steps, attribute, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context)
+            (steps, attribute, part) = try BoundPredicate.keyPathValue(key, in: entity, context: context, role: "sort")
         } else {
             guard let found = entity.attribute(named: key) else {
                 if let error = FetchError.relationshipKey(key, option: "sort", of: entity, context: context) { throw error }

@@ -126,16 +126,21 @@ public struct BoundPredicate {
 
     /// A key path to an attribute, possibly through to-one relationships, or to a part of
     /// a date attribute (`time_hour.month`, `DatePart`): what sort and section keys name.
-    public static func keyPathValue(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> (
+    /// `role` names the option the key was given as (`sort`, `section`) in an error.
+    public static func keyPathValue(_ path: String, in entity: EntityDescription, context: ObjectContext?, role: String = "predicate") throws -> (
         steps: [PathStep], attribute: AttributeDescription, part: DatePart?
     ) {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
-        case .attribute(let a): return ([], a, nil)
-        case .path(let steps, let a): return (steps, a, nil)
-        case .datePart(let part, .attribute(let a)): return ([], a, part)
-        case .datePart(let part, .path(let steps, let a)): return (steps, a, part)
-        default: throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
+        do {
+            switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
+            case .attribute(let a): return ([], a, nil)
+            case .path(let steps, let a): return (steps, a, nil)
+            case .datePart(let part, .attribute(let a)): return ([], a, part)
+            case .datePart(let part, .path(let steps, let a)): return (steps, a, part)
+            default: throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
+            }
+        } catch let error as PredicateError {
+            throw error.given(as: role)
         }
     }
 
