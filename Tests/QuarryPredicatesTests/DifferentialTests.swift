@@ -214,7 +214,7 @@ import Testing
         func check(_ objects: [ManagedObject], phase: String) throws {
             for c in cases {
                 let fragment = c.bound.sql(dialect: SQLiteDialect())
-                let bySQL = try itemKeys(where: fragment, in: context)
+                let bySQL = try selectedKeys(where: fragment, in: context)
                 let inMemory = Set(objects.filter { c.bound.matches($0) }.map { $0.primaryKey! })
                 if !bySQL.isEmpty { matchedSomething += 1 }
                 if bySQL.count < objects.count { matchedNotEverything += 1 }
@@ -270,7 +270,7 @@ import Testing
                 let parsed = try PredicateParser.parse(format, arguments: PredicateArguments([.real(.nan)], variables: variables))
                 let bound = try BoundPredicate(parsed, entity: Self.entity)
                 let fragment = bound.sql(dialect: SQLiteDialect())
-                let bySQL = try itemKeys(where: fragment, in: context)
+                let bySQL = try selectedKeys(where: fragment, in: context)
                 let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
                 #expect(bySQL == inMemory, "\(format): SQL \(bySQL.sorted()), matches \(inMemory.sorted())")
             }
@@ -303,7 +303,7 @@ import Testing
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: Self.entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = try itemKeys(where: fragment, in: context)
+            let bySQL = try selectedKeys(where: fragment, in: context)
             let expectedKeys = Set(expected.map { objects[$0].primaryKey! })
             #expect(bySQL == expectedKeys, "\(format) in SQL")
             #expect(Set(objects.filter { bound.matches($0) }.map { $0.primaryKey! }) == expectedKeys, "\(format) in memory")

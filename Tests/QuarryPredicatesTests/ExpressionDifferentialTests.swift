@@ -153,7 +153,7 @@ import Testing
             }
             checked += 1
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = try itemKeys(where: fragment, in: context)
+            let bySQL = try selectedKeys(where: fragment, in: context)
             let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
             if !bySQL.isEmpty, bySQL.count < objects.count { discriminating += 1 }
             if bySQL != inMemory, mismatches.count < 6 {

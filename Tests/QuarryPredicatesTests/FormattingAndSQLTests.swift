@@ -184,7 +184,7 @@ import Testing
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: entity)
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let keys = try itemKeys(where: fragment, in: context)
+            let keys = try selectedKeys(where: fragment, in: context)
             let bySQL = Set(
                 try context.connection.read { db in
                     try String.fetchAll(

@@ -128,7 +128,7 @@ import Testing
                 let bound = try BoundPredicate(
                     try PredicateParser.parse(format, arguments: PredicateArguments([.text(pattern)])), entity: entity, context: context)
                 let fragment = bound.sql(dialect: SQLiteDialect())
-                let bySQL = try itemKeys(where: fragment, in: context)
+                let bySQL = try selectedKeys(where: fragment, in: context)
                 let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
                 let expected = Set(zip(texts, objects).filter { judge($0.0, pattern) }.compactMap(\.1.primaryKey))
                 if !expected.isEmpty, expected.count < texts.count { discriminating += 1 }

@@ -28,7 +28,7 @@ import Testing
 
         func selected(_ bound: BoundPredicate) throws -> (sql: Set<Int64>, memory: Set<Int64>) {
             let fragment = bound.sql(dialect: SQLiteDialect())
-            let bySQL = try itemKeys(where: fragment, in: context)
+            let bySQL = try selectedKeys(where: fragment, in: context)
             return (bySQL, Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey)))
         }
 

@@ -113,12 +113,7 @@ import Testing
                 let bound = try BoundPredicate(
                     try PredicateParser.parse(format, arguments: PredicateArguments(arguments)), entity: entity, context: context)
                 let fragment = bound.sql(dialect: SQLiteDialect())
-                let bySQL = Set(
-                    try context.connection.read { db in
-                        try Int64.fetchAll(
-                            db, sql: "SELECT _pk FROM ObjCObject WHERE \(fragment.sql)",
-                            arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
-                    })
+                let bySQL = try selectedKeys(of: "ObjCObject", where: fragment, in: context)
                 let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
                 #expect(bySQL == inMemory, "\(test): \(format): SQL \(bySQL.sorted()), memory \(inMemory.sorted())")
                 #expect(refusal == nil, "\(test): \(format) was read, expected refused: \(refusal ?? "")")
