@@ -15,6 +15,9 @@ enum SQLAtPrompt {
     /// Statements `sql()` runs (it refuses any that would write).
     static let queryWords: Set<String> = ["SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"]
 
+    /// DuckDB's and MySQL's `DESCRIBE t` (or `DESC t`).
+    private static let describe = #"here .schema NAME describes a table (its columns, keys and relationships)"#
+
     /// What writes here instead of each statement that writes.
     static let answers: [String: String] = [
         "INSERT": #"SQL here only reads: a row is added with Entity:new{ key = value, ... }, then save()"#,
@@ -24,8 +27,7 @@ enum SQLAtPrompt {
         "DROP": #"SQL here only reads: Entity:deleteall() empties a table; entity "Name" { ... } again drops attributes"#,
         "ALTER": #"SQL here only reads: entity "Name" { ... } again migrates a table in place (renamedFrom = "old" renames)"#,
         // Not statements SQLite knows: DuckDB's and MySQL's ways to list and describe.
-        "DESCRIBE": #"here .schema NAME describes a table (its columns, keys and relationships)"#,
-        "DESC": #"here .schema NAME describes a table (its columns, keys and relationships)"#,
+        "DESCRIBE": describe, "DESC": describe,
         "SHOW": #"here .tables lists the tables, .schema NAME describes one, .show lists the settings"#
     ]
 
