@@ -10,9 +10,13 @@ package protocol OutsideCommits: AnyObject {
     /// if it was lost (a server restarted), and whatever others committed before now
     /// reached it (a server's announcements travel on their own).
     func catchUp() throws
+    /// Whether the session was found gone while nothing was asked of it (a server that
+    /// closed the connection, noticed reading its announcements): `catchUp` makes it again.
+    var sessionIsLost: Bool { get }
 }
 
 extension OutsideCommits {
     package var changeDescriptor: Int32? { nil }
     package func catchUp() throws {}
+    package var sessionIsLost: Bool { false }
 }

@@ -398,8 +398,20 @@ extension QuarryRuntime {
 
     /// Checks for commits by other connections; when there were some, observers hear
     /// them between `beforeOutput` and `afterOutput` (the REPL clears and redraws its line).
+    /// A server session found lost meanwhile is said in one line, made again and read
+    /// again (`reconnectWhileWaiting`), so observers and watches go on hearing.
     public func noticeOutsideChanges(beforeOutput: () -> Void = {}, afterOutput: () -> Void = {}) {
-        guard (try? context.refreshFromStore()) == true else { return }
+        let changed: Bool
+        do {
+            changed = try context.refreshFromStore()
+        } catch {
+            changed = context.reconnectWhileWaiting { note in
+                beforeOutput()
+                writeNotice("note: " + note)
+                afterOutput()
+            }
+        }
+        guard changed else { return }
         guard !observerRegistry.queue.isEmpty else { return }
         beforeOutput()
         deliver()

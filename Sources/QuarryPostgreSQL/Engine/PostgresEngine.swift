@@ -83,6 +83,11 @@ package final class PostgresEngine: StoreEngine {
         _ = try server.execute("SELECT 1")
     }
 
+    /// The server closed the connection (a restart, `pg_terminate_backend`), as reading
+    /// its announcements found (`takeNotifications`); a connection closed by `.open` is
+    /// not lost but ended.
+    package var sessionIsLost: Bool { !server.isClosed && server.isLost }
+
     /// The server's session ends now (`PostgresConnection.close`): `.open` of another store
     /// leaves no idle backend behind; the store's connection refuses reads from now.
     package func close() { server.close() }

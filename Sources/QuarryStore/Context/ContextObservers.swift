@@ -30,6 +30,10 @@ package struct OutsideChanges {
     package var ownHistoryTokens: Set<Int64> = []
     /// Whether `takeUnheardCommitsNote` gave its note.
     var saidUnheard = false
+    /// When a lost session was last tried again while waiting (`reconnectWhileWaiting`);
+    /// nil while none is lost. The loss is said once, and a server that does not answer
+    /// is tried about once a second, not at every turn of the wait.
+    var lastReconnectTry: ContinuousClock.Instant?
 }
 
 /// Callbacks a context keeps for whoever watches it, in the order they were added (each
