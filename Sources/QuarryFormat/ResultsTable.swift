@@ -76,7 +76,7 @@ public struct ResultsTable {
             guard let object = try results.object(at: index) else { break }
             // By name: in a hierarchy the results' entity has every sub-entity's keys, and
             // an object only its own entity's (the others read nil).
-            let values = Dictionary(object.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let values = Dictionary(object.shownValues.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             rows.append([.text(object.objectID)] + names.map { values[$0] ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }

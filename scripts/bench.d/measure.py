@@ -85,6 +85,7 @@ WORKLOADS = [
     ("pg_export_sql", "P6d same, export(sql(...)), read whole", "psql \\copy", None, None, "both"),
     ("pg_save", "P7 PostgreSQL save of 27,004 rows", "psql UPDATEs", 1.5, None, "both"),
     ("pg_inserts", "P8 PostgreSQL save of 20,000 new objects", "psql INSERT", 1.5, None, "process+"),
+    ("pg_keyed", "P9 PostgreSQL ANY flights.plane.manufacturer == ...", "psql EXISTS JOIN", 1.5, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x), and
 # the loop's earlier 1.5x (issue 62's 1.0x is the flights file's).

@@ -10,6 +10,8 @@ extension FetchRequest {
         // With unsaved changes included (Core Data's default), the IDs are those of the
         // objects the results hold; otherwise one query of keys.
         let entity = compiled.entity
+        // Rows named by their key (`airlines/VX`, `ObjectIDKey`): as their objects name them.
+        if compiled.storage.namingKey(of: entity) != nil { return try results.objects().map(\.objectID) }
         if let merge = try results.merged() {
             // A saved row's ID is its key, unless a sub-entity's row may name its own entity.
             guard context.descendants(of: entity.name).isEmpty else { return try results.objects().map(\.objectID) }

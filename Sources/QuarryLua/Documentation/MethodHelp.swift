@@ -47,7 +47,9 @@ extension FunctionHelp {
             name: "delete", usage: "o:delete()", summary: "Marks the object deleted; save() deletes its row, applying delete rules.",
             example: #"Item:first("n == 3"):delete()"#, kind: "object"),
         FunctionHelp(
-            name: "objectID", usage: "o:objectID()", summary: "The object's ID as a string (\"Item/42\"), stable after save; Item:get takes it.",
+            name: "objectID", usage: "o:objectID()",
+            summary:
+                "The object's ID as a string (\"Item/42\"; a row of a table keyed by one text or UUID column by its key, \"airlines/VX\"), stable after save; Item:get takes it.",
             example: "print(Item:first():objectID())", kind: "object"),
         FunctionHelp(
             name: "entity", usage: "o:entity()",

@@ -91,7 +91,7 @@ enum ObjectBindings {
         // results table heads it (`ResultsTable`), so no two rows are labelled `id`.
         var headers = [object.values.contains { $0.key.lowercased() == "id" } ? "objectID" : "id"]
         var row: [Value] = [.text(object.objectID)]
-        for (key, value) in object.values {
+        for (key, value) in object.shownValues {
             headers.append(key)
             row.append(value)
         }

@@ -264,6 +264,12 @@ enum SchemaBindings {
             let id = try call.string(2)
             let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, runtime.context.isKind(String(parts[0]), of: entity), let n = Int64(parts[1]) else {
+                // An ID that names its row by its key (`airlines/VX`: `ObjectIDKey`).
+                if parts.count == 2, String(parts[0]) == entity, let name = storage.namingKey(of: try runtime.context.entity(named: entity)),
+                    let shown = ObjectIDKey.key(in: String(parts[1]))
+                {
+                    return try getByKey(runtime, call, entity: entity, keys: [name], values: [.text(shown)])
+                }
                 if !ownKey.isEmpty { return try getByKey(runtime, call, entity: entity, keys: ownKey) }
                 throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
             }
@@ -284,9 +290,11 @@ enum SchemaBindings {
     /// `Entity:get(value)` by the table's primary key (`get{ a, b }` for one of several
     /// columns): the row whose key columns equal the values, asked in SQL as any fetch is;
     /// nil when there is none.
-    private static func getByKey(_ runtime: QuarryRuntime, _ call: LuaCall, entity: String, keys: [String]) throws -> Int32 {
-        var values: [Value] = []
-        if call.type(2) == LUA_TTABLE {
+    private static func getByKey(_ runtime: QuarryRuntime, _ call: LuaCall, entity: String, keys: [String], values given: [Value]? = nil) throws
+        -> Int32
+    {
+        var values = given ?? []
+        if given == nil, call.type(2) == LUA_TTABLE {
             for i in 1...max(Int(lua_rawlen(call.state, 2)), 1) {
                 lua_rawgeti(call.state, 2, lua_Integer(i))
                 defer { quarry_pop(call.state, 1) }
@@ -296,7 +304,7 @@ enum SchemaBindings {
                 }
                 values.append(value)
             }
-        } else if let value = luaValue(call.state, 2), !value.isNull {
+        } else if given == nil, let value = luaValue(call.state, 2), !value.isNull {
             values = [value]
         }
         guard values.count == keys.count else {

@@ -15,14 +15,15 @@ package struct PostgresNumericOverflow: Error {
 
     /// `error` kept with what the statement wrote, when it is the overflow (a numeric's
     /// 22003, or a money column's, which the server refuses as a bigint out of range); else as it was.
-    static func keeping(_ error: Error, entity: String, table: String, columns: [String], values: [Value]) -> Error {
+    /// `object`: the object the statement writes, as the refusal names it (`docs/1`).
+    static func keeping(_ error: Error, entity: String, table: String, columns: [String], values: [Value], object: String? = nil) -> Error {
         // A value of another kind the server refused (invalid json, a date it cannot
-        // read): named by the attribute its parameter writes, the server's words and
-        // detail kept.
+        // read): named by the attribute its parameter writes and the object it belongs
+        // to, the server's words and detail kept.
         if case StoreError.engine(let failure as PostgresFailure) = error, let state = failure.sqlState, state.hasPrefix("22"),
             state != "22003", let column = column(ofParameter: failure.parameter, columns: columns, values: values)
         {
-            return StoreError.database(message: "\(entity).\(column): \(failure.message)")
+            return StoreError.database(message: "\(entity).\(column)\(object.map { " of " + $0 } ?? ""): \(failure.message)")
         }
         switch error {
         case StoreError.engine(let failure as PostgresFailure) where failure.sqlState == "22003": break

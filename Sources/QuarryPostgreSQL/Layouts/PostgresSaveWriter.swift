@@ -147,10 +147,25 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// `run`, for a statement writing `columns` of `entity`'s row: a value past its
     /// column's precision is named (`PostgresNumericOverflow`).
-    func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
+    func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription, newObject: ManagedObject) throws
+        -> PostgresResult
+    {
         do { return try run(sql, values) } catch {
-            throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: session.mapped(entity).table, columns: columns, values: values)
+            let storage = session.mapped(entity)
+            throw PostgresNumericOverflow.keeping(
+                error, entity: entity.name, table: storage.table, columns: columns, values: values,
+                object: Self.named(new: newObject, key: storage.primaryKey, columns: columns, values: values))
         }
+    }
+
+    /// A new object as a refusal names it: its temporary ID, and the key it was given
+    /// (`the new object docs/t1 (id = 2)`), which is how a person knows it.
+    static func named(new object: ManagedObject, key: [String], columns: [String], values: [Value]) -> String {
+        let given = key.compactMap { name -> String? in
+            guard let i = columns.firstIndex(of: name), i < values.count, !values[i].isNull else { return nil }
+            return "\(name) = \(PostgresNumericOverflow.shown(values[i]))"
+        }
+        return "the new object \(object.objectID)" + (!given.isEmpty && given.count == key.count ? " (\(given.joined(separator: ", ")))" : "")
     }
 
     /// Sends the updates waiting, in one pipeline, and reads back their rows; the first
@@ -167,7 +182,7 @@ struct PostgresSaveStatements: SaveStatements {
             let update = waiting[failure.index]
             throw PostgresNumericOverflow.keeping(
                 failure.error, entity: update.object.entity.name, table: session.mapped(update.object.entity).table,
-                columns: update.names, values: update.values)
+                columns: update.names, values: update.values, object: update.object.objectID)
         }
         for (update, result) in zip(waiting, results) {
             if DatesPastYear9999.mayRound(update.values) {
@@ -188,7 +203,7 @@ struct PostgresSaveStatements: SaveStatements {
         try sendUpdates()
         let written = try newRowValues(NewRow(object: object, entity: entity, toOne: toOne), keys: keys)
         let sql = insertSQL(entity, written.names, rows: 1)
-        let row = try run(sql, written.values, writing: written.names, of: entity).rows.first
+        let row = try run(sql, written.values, writing: written.names, of: entity, newObject: object).rows.first
         return try tookRow(row, object, entity, sent: written.values)
     }
 

@@ -126,6 +126,7 @@ private struct PredicateSQLWriter {
             default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
         case .comparison(let lhs, let op, let rhs, let options):
+            if positive, let written = keyedPathTest(lhs, op, rhs, options, qualifier, entity) { return written }
             // A server's number column of times against a date: compared as its date, and
             // bounded as its raw counts too, for the column's index (`NumberTimeRange`).
             if positive, case .attribute(let a) = lhs, let range = NumberTimeRange(a, op, rhs, in: entity) {
@@ -227,6 +228,41 @@ private struct PredicateSQLWriter {
                 }
             }
         }
+    }
+
+    /// A to-one key path whose every step matches its destination's key or a unique column
+    /// (`plane.manufacturer`, through `tailnum`), compared with a constant, where nil and
+    /// false lead to the same answer: an EXISTS over the path's rows, each joined on its
+    /// key, holding the test. A server plans it as a join (a semi-join across an enclosing
+    /// ANY), where a scalar subquery per step is read once for each row; with one row at
+    /// most per step, and no row failing as nil fails, the answer is the same. Nil where
+    /// it does not apply: the request's own joins serve its root, a comparison that nil
+    /// can pass (`!=`, `== nil`) or one of several values keeps the scalar form.
+    mutating func keyedPathTest(
+        _ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+        _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage
+    ) -> String? {
+        guard case .path(let steps, let attribute) = lhs, !steps.isEmpty, case .value(let constant) = rhs, !constant.isNull,
+            op != .notEqual, op != .in, op != .between, qualifier != joins?.root
+        else { return nil }
+        var (owner, storage) = (qualifier, entity)
+        var tables: [String] = []
+        var conditions: [String] = []
+        let first = aliases
+        for step in steps {
+            guard case .foreignKey(let column, let targetKey) = step.storage, matchesOneRow(targetKey, step) else {
+                aliases = first
+                return nil
+            }
+            aliases += 1
+            let alias = quoteIdentifier("t\(aliases)")
+            let destination = step.destinationStorage
+            tables.append("\(destination.table) AS \(alias)")
+            conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(storage.column(column))")
+            (owner, storage) = (alias, destination)
+        }
+        let test = render(.comparison(lhs: .attribute(attribute), op: op, rhs: rhs, options: options), owner, storage, positive: true)
+        return "EXISTS (SELECT 1 FROM \(tables.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND ")) AND (\(test)))"
     }
 
     /// A string test with `[c]` or `[d]` in a dialect that folds in its own SQL: the same

@@ -118,5 +118,8 @@ public struct ToOneJoins {
 func matchesOneRow(_ targetKey: String?, _ step: PathStep) -> Bool {
     let (destination, storage) = (step.destination, step.destinationStorage)
     guard let targetKey, targetKey != storage.keyColumn else { return !storage.isView }
+    // Another program's table's own primary key (a text or UUID key, whose rows Quarry
+    // numbers by a hash of it) holds each value once, as a declared unique column does.
     return destination.attribute(named: targetKey)?.isUnique == true || destination.uniqueness.contains([targetKey])
+        || (!storage.isView && storage.primaryKey == [targetKey])
 }

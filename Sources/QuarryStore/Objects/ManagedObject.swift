@@ -186,11 +186,20 @@ public final class ManagedObject {
     /// negative stand-in no stored row has.
     public var identityKey: Int64 { primaryKey ?? (Int64.min + Int64(temporaryNumber)) }
 
-    /// `"Item/42"` once saved; `"Item/t3"` (temporary) before.
+    /// `"Item/42"` once saved; `"Item/t3"` (temporary) before. A row of a table keyed by
+    /// one text or UUID column is named by its key (`"airlines/VX"`, `ObjectIDKey`).
     public var objectID: String {
-        if let primaryKey { return "\(entity.name)/\(primaryKey)" }
-        return "\(entity.name)/t\(temporaryNumber)"
+        guard let primaryKey else { return "\(entity.name)/t\(temporaryNumber)" }
+        if let shownKey { return "\(entity.name)/\(shownKey)" }
+        // A saved row's key does not change (`refuseKeyChanges`): worked out once.
+        if let name = context?.mapped(entity).namingKey(of: entity), case .text(let key)? = committedValue(name) {
+            shownKey = ObjectIDKey.escaped(key)
+            return "\(entity.name)/\(shownKey ?? "")"
+        }
+        return "\(entity.name)/\(primaryKey)"
     }
+    /// The key `objectID` shows, escaped, once worked out (nil: by number, or not yet).
+    private var shownKey: String?
 
     public var hasChanges: Bool { isInserted || isDeleted || !pending.isEmpty || !pendingToOne.isEmpty }
 
@@ -280,6 +289,18 @@ public final class ManagedObject {
     /// All attributes with their current values, in the entity's order.
     public var values: [(key: String, value: Value)] {
         entity.attributes.map { ($0.name, currentValue($0.name)) }
+    }
+
+    /// `values` as an object's display and a results table show them: a server's `date`
+    /// column (days alone, read as midnight UTC) as its day, `2013-01-01`, not as an
+    /// instant. The values themselves stay dates (Lua, comparisons, exports).
+    public var shownValues: [(key: String, value: Value)] {
+        guard let days = context?.mapped(entity).dayColumns, !days.isEmpty else { return values }
+        return values.map { entry in
+            guard days.contains(entry.key), case .date(let seconds) = entry.value else { return entry }
+            let text = Value.iso8601(seconds)
+            return text.hasSuffix("T00:00:00Z") ? (entry.key, .text(String(text.dropLast(10)))) : entry
+        }
     }
 }
 

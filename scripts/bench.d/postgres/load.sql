@@ -23,3 +23,17 @@ CREATE TABLE invoice_line_x100 (invoice_line_id int PRIMARY KEY, invoice_id int 
 INSERT INTO invoice_line_x100 SELECT k * 2242 + invoice_line_id, invoice_id, track_id, unit_price, quantity
   FROM invoice_line, generate_series(0, 99) k;
 ANALYZE;
+-- Workload P9's schema: nycflights13 as a psql user loads it with its keys (issue 86):
+-- airlines and planes keyed by their text codes, the flights a copy of the ones above
+-- with their carrier a foreign key; their tailnums stay a column (some name no plane),
+-- which the workload relates to planes.
+CREATE SCHEMA keyed;
+CREATE TABLE keyed.airlines (carrier text PRIMARY KEY, name text);
+INSERT INTO keyed.airlines SELECT carrier, name FROM public.airlines;
+CREATE TABLE keyed.planes (tailnum text PRIMARY KEY, year int, type text, manufacturer text, model text, engines int,
+  seats int, speed int, engine text);
+\set copy_planes '\\copy keyed.planes FROM ' :'planes' ' WITH (FORMAT csv, HEADER, NULL ''NA'')'
+:copy_planes
+CREATE TABLE keyed.flights AS SELECT * FROM public.flights;
+ALTER TABLE keyed.flights ADD PRIMARY KEY (id), ADD FOREIGN KEY (carrier) REFERENCES keyed.airlines (carrier);
+ANALYZE;
