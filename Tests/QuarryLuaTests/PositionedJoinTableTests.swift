@@ -123,6 +123,36 @@ import Testing
         #expect(h.error("streams:get(1).playlists:move(1, 1)").contains("streams.playlists is not ordered"))
     }
 
+    /// The position held unique with the owner by a UNIQUE constraint beside the table's own
+    /// key, the owner's column sorting after the member's (`list_id` after `a_item_id`):
+    /// the owner's side is still the ordered one, and its writes keep the positions.
+    @Test func aUniqueKeyOverTheOwnerAndThePositionOrdersToo() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE item (id INTEGER PRIMARY KEY, label TEXT);
+            CREATE TABLE list (id INTEGER PRIMARY KEY, title TEXT);
+            CREATE TABLE entry (id INTEGER PRIMARY KEY, a_item_id INTEGER NOT NULL REFERENCES item(id), list_id INTEGER NOT NULL REFERENCES list(id),
+              pos INTEGER NOT NULL, UNIQUE (list_id, pos));
+            INSERT INTO item VALUES (1, 'x'), (2, 'y'), (3, 'z');
+            INSERT INTO list VALUES (1, 'L');
+            INSERT INTO entry (a_item_id, list_id, pos) VALUES (3, 1, 5), (1, 1, 2), (2, 1, 9);
+            """)
+        let context = try StoreOpener.open(path)
+        #expect(context.keepsOrder("items", of: "list") && !context.keepsOrder("lists", of: "item"))
+        let h = try Harness(context: context)
+        let order = try sqlAnswer(path, "SELECT label FROM entry JOIN item ON item.id = a_item_id WHERE list_id = 1 ORDER BY pos")
+        #expect(
+            h.string(
+                #"(function() local t = {}; for _, o in ipairs(list:get(1).items) do t[#t + 1] = o.label end; return table.concat(t, ",") end)()"#)
+                == order)
+        // y moved first, x removed from the other side in the same save: y and z swap places.
+        h.run("list:get(1).items:move(3, 1); item:get(1).lists:remove(list:get(1)); save()")
+        #expect(try sqlAnswer(path, "SELECT a_item_id || ':' || pos FROM entry ORDER BY pos") == "2:5,3:9")
+        h.run("list:get(1).items:add(item:get(1)); save()")
+        #expect(try sqlAnswer(path, "SELECT a_item_id || ':' || pos FROM entry ORDER BY pos") == "2:5,3:9,1:10")
+        #expect(h.string("count(\"entry\")") == "3")
+    }
+
     /// Playlists of random streams, entries repeated, against sqlite3's answers: each
     /// playlist's count of distinct streams and its first stream by position, and the
     /// same after random moves.
