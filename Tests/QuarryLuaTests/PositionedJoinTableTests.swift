@@ -153,6 +153,34 @@ import Testing
         #expect(h.string("count(\"entry\")") == "3")
     }
 
+    /// A required position no key holds with one end (the key is over all three columns):
+    /// no order to keep, so the table stays an entity of its own, and `playlists.streams`
+    /// is refused naming the path through it, which counts as sqlite3 does.
+    @Test func aPositionNoKeyHoldsWithAnEndNamesThePathThroughTheJoinEntity() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE streams (uid INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            CREATE TABLE playlists (uid INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE playlist_stream_join (playlist_id INTEGER NOT NULL REFERENCES playlists(uid),
+              stream_id INTEGER NOT NULL REFERENCES streams(uid), join_index INTEGER NOT NULL, PRIMARY KEY (playlist_id, stream_id, join_index));
+            INSERT INTO streams (title) VALUES ('a'), ('b'), ('c');
+            INSERT INTO playlists (name) VALUES ('P1'), ('P2');
+            INSERT INTO playlist_stream_join VALUES (1, 3, 0), (1, 1, 1), (1, 3, 2), (2, 2, 0);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(
+            h.error(#"count("playlists", "streams.@count > 1")"#)
+                == "t:1: predicate: unknown key 'streams' in key path 'streams.@count' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: playlist_stream_joins.@count at column 1"
+        )
+        #expect(
+            h.error("return playlists:first().streams").hasSuffix(
+                "unknown key 'streams' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: o.playlist_stream_joins[i].stream"
+            ))
+        try expectCountsAgreeWithSQLite(
+            h, path, table: "playlists",
+            [("playlist_stream_joins.@count > 1", "(SELECT count(*) FROM playlist_stream_join WHERE playlist_id = uid) > 1")])
+    }
+
     /// Playlists of random streams, entries repeated, against sqlite3's answers: each
     /// playlist's count of distinct streams and its first stream by position, and the
     /// same after random moves.
