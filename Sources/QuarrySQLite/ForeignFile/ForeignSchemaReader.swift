@@ -286,7 +286,7 @@ struct ForeignSchemaReader {
     /// view still reads the file's) whose first column is the row's key: the id, or the
     /// place. The TEMP view is made when SQL first reads it (`DeferredViews`), and a view
     /// never used costs nothing at open.
-    private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
+    func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
         var columns = relation.columns
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit - 1
