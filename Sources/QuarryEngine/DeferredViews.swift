@@ -41,6 +41,13 @@ package final class DeferredViews {
 
     package var isEmpty: Bool { pending.isEmpty }
 
+    /// Forgets the makings of `name` not yet made: the view it described was redefined,
+    /// and is described again.
+    package func forget(_ name: String) {
+        pending.removeValue(forKey: Self.folded(name))
+        taken.removeValue(forKey: Self.folded(name))
+    }
+
     /// The makings the last `take` handed out, by name: pending again if making them
     /// failed (`restoreTaken`), so an interrupted first read leaves the view to be made by
     /// the next, rather than never.

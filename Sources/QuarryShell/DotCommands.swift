@@ -173,7 +173,14 @@ struct DotCommands {
                     var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"
                     if let inverse = r.inverse { spec += ", inverse = \(luaQuote(inverse))" }
                     if r.deleteRule != .nullify { spec += ", delete = \"\(r.deleteRule.rawValue)\"" }
-                    print("  \(luaKey(r.name)) = { \(spec) }," + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
+                    // An ordered to-many (Core Data's, or a join table's position) said as a
+                    // comment, so the line still loads.
+                    let context = shell.runtime.context
+                    let ordered =
+                        !r.isToMany || !context.keepsOrder(r.name, of: entity.name)
+                        ? ""
+                        : "  -- ordered" + (context.mapped(entity).orderedLinks[r.name].map { " by \($0.join).\($0.position)" } ?? "")
+                    print("  \(luaKey(r.name)) = { \(spec) }," + ordered + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
                 }
                 print("}")
                 for line in related { print(line) }

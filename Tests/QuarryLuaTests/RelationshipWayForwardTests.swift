@@ -77,56 +77,6 @@ import Testing
     }
 }
 
-/// A table of links whose key holds a position (NewPipe's `playlist_stream_join(playlist_id,
-/// stream_id, join_index)`, issue 85, item 8): it is an entity of its own, and
-/// `playlists.streams` is refused naming the path through it, which counts as sqlite3 does.
-@Suite struct PositionedJoinTableTests {
-    @Test func theManyToManyThatIsNotOneNamesThePathThroughTheJoinEntity() throws {
-        let path = try foreignFile(
-            """
-            CREATE TABLE streams (uid INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL);
-            CREATE TABLE playlists (uid INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);
-            CREATE TABLE playlist_stream_join (playlist_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, join_index INTEGER NOT NULL,
-              PRIMARY KEY (playlist_id, join_index),
-              FOREIGN KEY (playlist_id) REFERENCES playlists(uid) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
-              FOREIGN KEY (stream_id) REFERENCES streams(uid) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED);
-            INSERT INTO streams (title) VALUES ('a'), ('b'), ('c');
-            INSERT INTO playlists (name) VALUES ('P1'), ('P2'), ('P3');
-            INSERT INTO playlist_stream_join VALUES (1, 3, 0), (1, 1, 1), (1, 3, 2), (2, 2, 0);
-            """)
-        let h = try Harness(context: try StoreOpener.open(path))
-        #expect(
-            h.error(#"count("playlists", "streams.@count > 1")"#)
-                == "t:1: predicate: unknown key 'streams' in key path 'streams.@count' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: playlist_stream_joins.@count at column 1"
-        )
-        #expect(
-            h.error(#"count("playlists", "ANY streams.title == 'c'")"#).contains(
-                "playlist_stream_join links playlists to streams as an entity of its own: ANY playlist_stream_joins.stream.title"))
-        // In Lua, o.streams names the path through the join entity, which reads the streams.
-        #expect(
-            h.error("return playlists:first().streams").hasSuffix(
-                "unknown key 'streams' on entity playlists; playlist_stream_join links playlists to streams as an entity of its own: o.playlist_stream_joins[i].stream"
-            ))
-        let first = try sqlAnswer(
-            path, "SELECT title FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE playlist_id = 1 AND join_index = 0")
-        let titles = try #require(
-            h.string(
-                #"(function() local t = {}; for _, j in ipairs(playlists:first().playlist_stream_joins) do t[#t + 1] = j.stream.title end; return table.concat(t, " ") end)()"#
-            ))
-        #expect(titles.split(separator: " ").count == 3 && titles.contains(first), "\(titles)")
-        // The forms named answer what sqlite3 answers (a stream twice in a playlist counts twice).
-        try expectCountsAgreeWithSQLite(
-            h, path, table: "playlists",
-            [
-                ("playlist_stream_joins.@count > 1", "(SELECT count(*) FROM playlist_stream_join WHERE playlist_id = uid) > 1"),
-                (
-                    "ANY playlist_stream_joins.stream.title == 'c'",
-                    "uid IN (SELECT playlist_id FROM playlist_stream_join JOIN streams ON streams.uid = stream_id WHERE title = 'c')"
-                )
-            ])
-    }
-}
-
 /// A date given to a text column of another program's ISO 8601 times (a tracker's
 /// `started_at TEXT` holding `2023-05-11 14:08:00`), in `new{}` or `o.key = `: the refusal
 /// names the `format()` that makes the column a date, as a predicate comparing it does,

@@ -119,11 +119,13 @@ extension FunctionHelp {
             kind: "set"),
         FunctionHelp(
             name: "insert", usage: "o.steps:insert(i, x)",
-            summary: "Adds an object at position i of an ordered to-many relationship (a Core Data store's, which keeps positions).",
+            summary:
+                "Adds an object at position i of an ordered to-many relationship (a Core Data store's, or a join table's whose key holds a position), which keeps positions.",
             example: #"entity "List" { steps = { many = "Item" } }; List:new{}.steps:insert(1, Item:first())"#, kind: "set"),
         FunctionHelp(
             name: "move", usage: "o.steps:move(from, to)",
-            summary: "Moves the member at position from to position to, in an ordered to-many relationship (a Core Data store's).",
+            summary:
+                "Moves the member at position from to position to, in an ordered to-many relationship (a Core Data store's, or a join table's whose key holds a position).",
             example: #"entity "List" { steps = { many = "Item" } }; local l = List:new{}; l.steps:add(Item:first()); l.steps:move(1, 1)"#,
             kind: "set"),
         FunctionHelp(

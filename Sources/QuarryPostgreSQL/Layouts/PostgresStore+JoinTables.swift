@@ -60,9 +60,10 @@ extension PostgresStore {
         return keyless
     }
 
-    /// The read-only pairs of keyed tables of a join table's shape but for times they
-    /// require (Sakila's `film_actor.last_update NOT NULL` with no default): each is an
-    /// entity, whose objects write its rows, and gives the pair to read, as in a SQLite file.
+    /// The pairs of keyed tables of a join table's shape that are entities too: read only
+    /// for times they require (Sakila's `film_actor.last_update NOT NULL` with no default),
+    /// whose objects write its rows; ordered where the key holds a position (NewPipe's
+    /// `playlist_stream_join` keyed by `(playlist_id, join_index)`), as in a SQLite file.
     func mapReadOnlyPairs(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, session: StoreSession) {
         for table in tables {
             guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }) else { continue }
@@ -154,8 +155,14 @@ extension PostgresStore {
             // Temporary objects of this session, made again with it when the connection is
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
-            try server(session).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
+            let sourceIsFirst = sourceColumn == "source"
+            let position = shape.position.map { (column: $0.column, ownerIsSource: $0.ownerIsFirst == sourceIsFirst) }
+            try server(session).executeForSession(
+                inTransaction: linkViewSQL(link: link, join: table, source: source, target: target, position: position))
             joinTables.insert(table)
+            if let note = ForeignSchema.order(shape, link: link, sourceIsFirst: sourceIsFirst, names: (aName, bName), in: session) {
+                session.openingNotes.append(note)
+            }
             // A join table that is an entity too (its own key, or a read-only pair's) names
             // its link, so a save that removes a link lets its row go before the parents
             // it names (`isUnlinkedJoinRow`), as a SQLite file's join table does.
@@ -180,7 +187,12 @@ extension PostgresStore {
     /// the end's columns as from the parent's key), written through an INSTEAD OF trigger
     /// whose function is temporary too; a number written is turned back into its
     /// parent's key columns.
-    private func linkViewSQL(link: String, join: String, source: JoinEnd, target: JoinEnd) -> [String] {
+    /// A position (`ForeignSchema.Position`) is read as `position`: a link's row takes
+    /// the owner's largest plus one (0 for its first), and an UPDATE of `position` moves
+    /// one row of an owner (its position is unique there).
+    private func linkViewSQL(
+        link: String, join: String, source: JoinEnd, target: JoinEnd, position: (column: String, ownerIsSource: Bool)? = nil
+    ) -> [String] {
         let l = quoteIdentifier(link)
         let j = quoteIdentifier(schema) + "." + quoteIdentifier(join)
         // The end's columns as its parent's object key, and a value of that key as the columns'.
@@ -203,25 +215,41 @@ extension PostgresStore {
         let keptColumns = (Array(zip(source.columns, sk)) + Array(zip(target.columns, tk))).map { "\(quoteIdentifier($0)) AS \($1)" }.joined(
             separator: ", ")
         let present = (source.columns + target.columns).map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
-        let written = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
+        var written = (source.columns + target.columns).map(quoteIdentifier)
         let (newSource, newTarget) = (keys(source, "NEW.source"), keys(target, "NEW.target"))
+        var values = newSource + newTarget
+        var read = "\(number(source)) AS source, \(number(target)) AS target, \(keptColumns)"
+        var moved = ""
+        if let position {
+            let p = quoteIdentifier(position.column)
+            let (owner, newOwner, oldOwner) =
+                position.ownerIsSource ? (source, newSource, sk.map { "OLD." + $0 }) : (target, newTarget, tk.map { "OLD." + $0 })
+            written.append(p)
+            values.append("(SELECT coalesce(max(\(p)), -1) + 1 FROM \(j) WHERE \(equal(owner.columns, newOwner)))")
+            read += ", \(p) AS position"
+            moved = """
+                  IF TG_OP = 'UPDATE' THEN
+                    UPDATE \(j) SET \(p) = NEW.position WHERE \(equal(owner.columns, oldOwner)) AND \(p) = OLD.position;
+                    RETURN NEW;
+                  END IF;
+                """
+        }
         let function = "pg_temp." + quoteIdentifier(link + "_write")
         return [
-            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target, \(keptColumns) "
-                + "FROM \(j) WHERE \(present)",
+            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(read) FROM \(j) WHERE \(present)",
             """
             CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               IF TG_OP = 'INSERT' THEN
-                INSERT INTO \(j) (\(written)) SELECT \((newSource + newTarget).joined(separator: ", "))
+                INSERT INTO \(j) (\(written.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
                   WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(equal(source.columns, newSource)) AND \(equal(target.columns, newTarget)));
                 RETURN NEW;
               END IF;
-              DELETE FROM \(j) WHERE \(equal(source.columns, sk.map { "OLD." + $0 })) AND \(equal(target.columns, tk.map { "OLD." + $0 }));
+            \(moved)  DELETE FROM \(j) WHERE \(equal(source.columns, sk.map { "OLD." + $0 })) AND \(equal(target.columns, tk.map { "OLD." + $0 }));
               RETURN OLD;
             END $$
             """,
-            "CREATE OR REPLACE TRIGGER \(quoteIdentifier(link + "_write")) INSTEAD OF INSERT OR DELETE ON pg_temp.\(l) FOR EACH ROW EXECUTE FUNCTION \(function)()"
+            "CREATE OR REPLACE TRIGGER \(quoteIdentifier(link + "_write")) INSTEAD OF INSERT OR DELETE\(position == nil ? "" : " OR UPDATE") ON pg_temp.\(l) FOR EACH ROW EXECUTE FUNCTION \(function)()"
         ]
     }
 }

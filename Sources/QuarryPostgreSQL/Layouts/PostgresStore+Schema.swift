@@ -66,8 +66,10 @@ extension PostgresStore {
                 }
                 // A join table (`mapJoinTables`), or a table with no key, named in a note there;
                 // any other is known by a number made from its key (`mapKeyedTable`).
+                // One whose key holds a position is an entity too, its rows the entries
+                // of an ordered pair (`ForeignSchema.order`), as in a SQLite file.
                 let shape = joinShape(table)
-                if rowKey == .unkeyed || shape?.required.isEmpty == true {
+                if rowKey == .unkeyed || shape?.required.isEmpty == true && shape?.position == nil {
                     leftOut.append((table, !keys.isEmpty))
                 } else {
                     // A server that cannot make its view (no TEMP privilege, no
@@ -77,7 +79,7 @@ extension PostgresStore {
                             session.leaveOut(table, because: "\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
-                            if shape?.required.isEmpty == false { readOnlyPairs.append(table) }
+                            if let shape, !shape.required.isEmpty || shape.position != nil { readOnlyPairs.append(table) }
                         }
                     } catch {
                         session.leaveOut(table, because: "\(table) is left out: \(error)")

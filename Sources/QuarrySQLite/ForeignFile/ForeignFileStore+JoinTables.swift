@@ -125,8 +125,13 @@ extension ForeignFileStore {
             }
             let ends = (try end(first), try end(second))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
+            let sourceIsFirst = sourceColumn == "source"
+            let position = shape.position.map { (column: $0.column, ownerIsSource: $0.ownerIsFirst == sourceIsFirst) }
             try session.connection.database.writeWithoutTransaction { db in
-                for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
+                for sql in linkViewSQL(link: link, join: join.name, source: source, target: target, position: position) { try db.execute(sql: sql) }
+            }
+            if let note = ForeignSchema.order(shape, link: link, sourceIsFirst: sourceIsFirst, names: (aName, bName), in: session) {
+                session.openingNotes.append(note)
             }
             var storage = session.mapped(join)
             storage.pairLink = link
@@ -162,7 +167,12 @@ extension ForeignFileStore {
     /// known by their rowid, or a key of several columns) is read through a join with the
     /// parent (which SQLite flattens, using the parent's unique index), and written by
     /// looking the columns' values up.
-    static func linkViewSQL(link: String, join: String, source: LinkEnd, target: LinkEnd) -> [String] {
+    /// A position (`ForeignSchema.Position`) is read as the view's `position`; a link's
+    /// row takes the owner's largest plus one (0 for its first), and an UPDATE of the
+    /// view's `position` moves one row of an owner (its position is unique there).
+    static func linkViewSQL(link: String, join: String, source: LinkEnd, target: LinkEnd, position: (column: String, ownerIsSource: Bool)? = nil)
+        -> [String]
+    {
         let (l, j) = (quoteIdentifier(link), quoteIdentifier(join))
         var joins: [String] = []
         // The SQL reading a side's key from the join table's row `j`.
@@ -189,12 +199,24 @@ extension ForeignFileStore {
         }
         let s = read(source, "quarry_source")
         let t = read(target, "quarry_target")
-        let columns = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
-        let values = (written(source, "NEW.source") + written(target, "NEW.target")).joined(separator: ", ")
+        var columns = (source.columns + target.columns).map(quoteIdentifier)
+        var values = written(source, "NEW.source") + written(target, "NEW.target")
+        var read = "\(s) AS source, \(t) AS target"
+        var moved: [String] = []
+        if let position {
+            let p = quoteIdentifier(position.column)
+            let (owner, side) = position.ownerIsSource ? (source, "source") : (target, "target")
+            columns.append(p)
+            values.append("(SELECT coalesce(max(\(p)), -1) + 1 FROM \(j) WHERE \(found(owner, "NEW." + side)))")
+            read += ", \(j).\(p) AS position"
+            moved.append(
+                "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_update")) INSTEAD OF UPDATE ON \(l) BEGIN UPDATE \(j) SET \(p) = NEW.position WHERE \(found(owner, "OLD." + side)) AND \(p) = OLD.position; END"
+            )
+        }
         return [
-            "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(columns)) VALUES (\(values)); END",
+            "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(read) FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END",
             "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(found(source, "OLD.source")) AND \(found(target, "OLD.target")); END"
-        ]
+        ] + moved
     }
 }

@@ -224,8 +224,11 @@ struct ForeignSchemaReader {
                 schema.relations[table] = relation
             }
             // In the same read (each is a transaction of its own): what each parent holds
-            // unique, its unique indexes' columns (a primary key's autoindex among them).
-            for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
+            // unique, its unique indexes' columns (a primary key's autoindex among them);
+            // and what a table of two keys or more does, whose position a unique key may
+            // hold with one of them (`ForeignSchema+JoinTables`).
+            let joining = schema.relations.values.filter { $0.foreignKeys.count >= 2 }.map(\.name)
+            for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) } + joining) {
                 guard var relation = schema.relations[parent], !relation.isView else { continue }
                 var unique: [[String]] = []
                 for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? []
@@ -283,7 +286,7 @@ struct ForeignSchemaReader {
     /// view still reads the file's) whose first column is the row's key: the id, or the
     /// place. The TEMP view is made when SQL first reads it (`DeferredViews`), and a view
     /// never used costs nothing at open.
-    private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
+    func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
         var columns = relation.columns
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit - 1

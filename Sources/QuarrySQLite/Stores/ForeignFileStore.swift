@@ -18,6 +18,9 @@ package final class ForeignFileStore: SQLiteStore {
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).
     var sidecar: ForeignSidecar
+    /// The file's views as last read, to notice one another program redefines
+    /// (`ForeignFileStore+RedefinedViews`).
+    var viewsAsRead = ViewsAsRead()
     // Not Quarry's file (`isQuarrysFile` false): its `relate()` calls go to the sidecar
     // (`keep(_:context:)`), its sub-entities' views to the TEMP schema
     // (`remakeHierarchyViews`).
@@ -201,6 +204,7 @@ extension ForeignFileStore: OpenableStore {
     package func didOpen(in session: StoreSession) throws {
         try remakeHierarchyViews(in: session)
         try ForeignSchemaReader(session: session).readTables()
+        try noteViews(in: session)
         restoreRelations(in: session)
     }
 }

@@ -33,6 +33,13 @@ extension ObjectContext {
         try place(members, name, of: object)
     }
 
+    /// Whether `entity.name` keeps its members in an order: a Core Data store's ordered
+    /// relationship, or the owner's side of a join table whose key holds a position.
+    public func keepsOrder(_ name: String, of entity: String) -> Bool {
+        if store.isOrdered(name, of: entity) { return true }
+        return managedObjectModel.entitiesByName[entity].map { mapped($0).orderedLinks[name] != nil } == true
+    }
+
     /// The members of `object.name` once checked that they can be placed by position.
     private func orderedMembers(_ operation: String, _ name: String, of object: ManagedObject) throws -> [ManagedObject] {
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
@@ -40,10 +47,10 @@ extension ObjectContext {
         try refuseSubentityKey(name, of: object)
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
         try object.checkStoreOpen()
-        guard relationship.isToMany, store.isOrdered(name, of: object.entity.name) else {
+        guard relationship.isToMany, keepsOrder(name, of: object.entity.name) else {
             let what =
                 relationship.isToMany
-                ? "is not ordered (only an ordered relationship of a Core Data store keeps positions); :add adds to it"
+                ? "is not ordered (only an ordered relationship keeps positions: a Core Data store's, or a join table's whose key holds a position); :add adds to it"
                 : "is to-one, not an ordered set"
             throw StoreError.during(operation: operation, .validation(message: "\(object.entity.name).\(name) \(what)"))
         }

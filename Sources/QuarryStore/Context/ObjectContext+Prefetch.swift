@@ -154,10 +154,13 @@ extension ObjectContext {
             // Links of several columns are read one object at a time.
             return
         case .linkTable(let link, let sourceColumn, let targetColumn):
+            // A join table's position orders its owner's members (a member there twice
+            // comes first where it first stands; the relationship lists it once).
+            let positioned = mapping.storage(of: entityName).orderedLinks[name].map { $0.link == link && $0.ownerColumn == sourceColumn } == true
             try loadMembers(
                 keys, of: entityName, name, destination,
                 "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
-                order: " ORDER BY \"d\".\(key)")
+                order: positioned ? " ORDER BY \"l\".position, \"d\".\(key)" : " ORDER BY \"d\".\(key)")
         }
     }
 

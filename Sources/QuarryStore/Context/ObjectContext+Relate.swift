@@ -21,31 +21,62 @@ extension ObjectContext {
         _ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
         name: String? = nil, inverse: String? = nil, keep: Bool = true
     ) throws -> RelationshipDescription {
+        try relate(source, [sourceColumn], destinationName, [destinationColumn], name: name, inverse: inverse, keep: keep)
+    }
+
+    /// The same through columns that name one row (issue 85, item 4): a destination column
+    /// that is neither the key nor unique would give each source row one of several
+    /// possible targets, and the inverse would count every pairing (128 items for a player
+    /// who has 32), so it is refused, naming a repeated value. Where the destination's rows
+    /// are known by several columns (`inv(player, inv_id)`), lists of columns make a to-one
+    /// matched on all of them, as a foreign key of several columns is:
+    /// `relate("item", { "player", "inv_id" }, "inv", { "player", "inv_id" })`.
+    @discardableResult
+    public func relate(
+        _ source: String, _ sourceColumns: [String], _ destinationName: String, _ destinationColumns: [String],
+        name: String? = nil, inverse: String? = nil, keep: Bool = true
+    ) throws -> RelationshipDescription {
+        guard !sourceColumns.isEmpty, sourceColumns.count == destinationColumns.count else {
+            throw StoreError.invalidSchema(
+                entity: source,
+                reason:
+                    "relate: \(sourceColumns.count) columns of \(source) for \(destinationColumns.count) of \(destinationName); give as many of each")
+        }
         let from = try entity(named: source)
         let to = try entity(named: destinationName)
-        guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
-        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else {
-            throw to.unknownKey(destinationColumn)
+        // One column may be the key Quarry knows the rows by; several are attributes.
+        let single = sourceColumns.count == 1
+        for column in sourceColumns where from.attribute(named: column) == nil && !(single && column == mapped(from).keyColumn) {
+            throw from.unknownKey(column)
         }
-        let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
+        for column in destinationColumns where to.attribute(named: column) == nil && !(single && column == mapped(to).keyColumn) {
+            throw to.unknownKey(column)
+        }
+        if !single, store.keepsRelationInModel(from, to) {
+            throw StoreError.invalidSchema(
+                entity: source,
+                reason:
+                    "relate: a link through several columns is made between another program's tables; between Quarry's own entities, define a relationship"
+            )
+        }
+        let targetKeys = destinationColumns == [mapped(to).keyColumn] ? nil : destinationColumns
         // Kept from an earlier run (the model, the sidecar): the same call again is a no-op.
-        if let kept = try keptRelation(
-            from: from, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name, inverse: inverse)
+        if let kept = try keptRelation(from: from, columns: sourceColumns, to: destinationName, targetKeys: targetKeys, name: name, inverse: inverse)
         {
             return kept
         }
         // Checked when asked for, not at each replay: opening reads no table whole.
-        if keep { try refuseRepeatedValues(source, to, [destinationColumn]) }
+        if keep { try refuseRepeatedValues(source, to, destinationColumns) }
         let relationship = try link(
-            source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
+            source, columns: sourceColumns, to: destinationName, targetKeys: targetKeys, name: name,
             inverse: inverse, persist: store.keepsRelationInModel(from, to))
         if keep {
+            var relation = ForeignSidecar.Relation(
+                source: source, column: sourceColumns[0], destination: destinationName,
+                destinationColumn: destinationColumns[0], name: name, inverse: inverse)
+            if !single { (relation.columns, relation.destinationColumns) = (sourceColumns, destinationColumns) }
             do {
-                try store.keep(
-                    .relation(
-                        ForeignSidecar.Relation(
-                            source: source, column: sourceColumn, destination: destinationName,
-                            destinationColumn: destinationColumn, name: name, inverse: inverse)), session: session)
+                try store.keep(.relation(relation), session: session)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.
                 remember(from)
@@ -58,45 +89,88 @@ extension ObjectContext {
         return relationship
     }
 
+    /// Refuses `destination`'s `columns` when a value (a combination, for several) is in
+    /// more than one of its rows: a link through them would name several rows. Its key
+    /// holds each value once; NULLs name no row and are left out.
+    func refuseRepeatedValues(_ source: String, _ destination: EntityDescription, _ columns: [String]) throws {
+        let storage = mapped(destination)
+        guard columns != [storage.keyColumn] else { return }
+        let quoted = columns.map { storage.column($0) }
+        let list = quoted.joined(separator: ", ")
+        let sql =
+            "SELECT \(list), count(*) FROM \(storage.table) WHERE " + quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            + " GROUP BY \(list) HAVING count(*) > 1 LIMIT 1"
+        guard let row = try connection.row(sql), row.count == columns.count + 1 else { return }
+        let value = zip(columns, row).map { column, value in
+            let shown = value.kindName == "string" ? "'\(value.displayString)'" : value.displayString
+            return columns.count == 1 ? shown : "\(column) = \(shown)"
+        }.joined(separator: ", ")
+        let article = source.first.map { "aeiouAEIOU".contains($0) } == true ? "an " : "a "
+        let named = columns.count == 1 ? "\(destination.name).\(columns[0])" : "(\(columns.joined(separator: ", ")))"
+        throw StoreError.invalidSchema(
+            entity: destination.name,
+            reason: "relate: \(named) is neither the key of \(destination.name) nor unique: \(value) is in \(row[columns.count].displayString) rows, "
+                + "so \(article)\(source) row would name several; relate to columns that name one row (lists for several: { \"a\", \"b\" })")
+    }
+
+    /// The to-one from `source` through `columns` to the `destinationName` rows whose
+    /// `targetKeys` hold their values (nil: its key), and its inverse to-many, for
+    /// `relate()` and a foreign key alike. One column is named by the one rule
+    /// (`ForeignNaming.linkNames`), the names earlier rules gave kept as other names;
+    /// several as a foreign key of several columns is (`compositeRelationshipName`).
+    /// `persist`: kept in the store's own model (one column between Quarry's entities).
+    @discardableResult
     func link(
-        _ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
+        _ source: String, columns: [String], to destinationName: String, targetKeys: [String]?, name: String?,
         inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify, numbered: Bool = false
     ) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
+        let same = source == destinationName
         func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
-        // The names, one rule for a foreign key and relate() (`ForeignNaming.linkNames`),
-        // with the names earlier rules gave the same link kept as other names.
-        let names = ForeignNaming.linkNames(
-            source: from, column: column, destination: to, parentColumn: targetKey ?? mapped(to).keyColumn, name: name,
-            inverse: givenInverse, numbered: numbered, isFree: free)
+        let names: ForeignNaming.LinkNames
+        if columns.count == 1 {
+            names = ForeignNaming.linkNames(
+                source: from, column: columns[0], destination: to, parentColumn: targetKeys?.first ?? mapped(to).keyColumn, name: name,
+                inverse: givenInverse, numbered: numbered, isFree: free)
+        } else {
+            let relationshipName =
+                name ?? ForeignNaming.compositeRelationshipName(columns: columns, destination: destinationName) { free($0, in: from) }
+            let inverseName =
+                givenInverse
+                ?? ForeignNaming.inverseName(source: source, relationship: relationshipName, selfReference: same) {
+                    free($0, in: to) && !(same && $0 == relationshipName)
+                }
+            names = ForeignNaming.LinkNames(relationship: relationshipName, inverse: inverseName)
+        }
         let (relationshipName, inverseName) = (names.relationship, names.inverse)
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
         }
         // A name the user gave is used as given, or refused.
-        guard free(inverseName, in: to), !(source == destinationName && inverseName == relationshipName) else {
+        guard free(inverseName, in: to), !(same && inverseName == relationshipName) else {
             throw StoreError.invalidSchema(
                 entity: destinationName, reason: "'\(inverseName)' is taken; pass another inverse name as the sixth argument")
         }
-        let relationship = RelationshipDescription(
+        var relationship = RelationshipDescription(
             name: relationshipName, destination: destinationName, inverse: inverseName,
-            isToMany: false, column: column, targetKey: targetKey)
+            isToMany: false, column: columns[0], targetKey: targetKeys?[0])
+        if columns.count > 1 { (relationship.columns, relationship.targetKeys) = (columns, targetKeys) }
         from.appendRelationship(relationship)
-        if source == destinationName { to = from }
+        if same { to = from }
         to.appendRelationship(
             RelationshipDescription(
                 name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
                 deleteRule: inverseRule))
         to.alias(names.inverseAliases, to: inverseName)
-        if source == destinationName { from = to }
+        if same { from = to }
         from.alias(names.relationshipAliases, to: relationshipName)
-        if source == destinationName { to = from }
-        if persist {
-            try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), session: session)
+        if same { to = from }
+        if persist, columns.count == 1 {
+            try store.keep(.link(from: from, to: to, column: columns[0], targetKey: targetKeys?[0]), session: session)
         }
         remember(from)
-        if source != destinationName { remember(to) }
+        if !same { remember(to) }
         bumpGeneration()
         return relationship
     }
@@ -112,11 +186,14 @@ extension ObjectContext {
     /// that gives the same link, for an unnamed call), or nil when there is none; throws
     /// when `name` is kept for another link.
     func keptRelation(
-        from: EntityDescription, column: String, to destination: String, targetKey: String?, name: String?, inverse: String?
+        from: EntityDescription, columns: [String], to destination: String, targetKeys: [String]?, name: String?, inverse: String?
     ) throws -> RelationshipDescription? {
         func sameLink(_ kept: RelationshipDescription) -> Bool {
-            !kept.isToMany && kept.compositeKey == nil && kept.column == column && kept.destination == destination
-                && kept.targetKey == targetKey && (inverse == nil || kept.inverse == inverse)
+            guard !kept.isToMany, kept.destination == destination, inverse == nil || kept.inverse == inverse else { return false }
+            guard let composite = kept.compositeKey else {
+                return columns.count == 1 && kept.column == columns[0] && kept.targetKey == targetKeys?.first
+            }
+            return composite.columns == columns && composite.targetKeys == targetKeys
         }
         guard let name else { return from.toOneRelationships.first(where: sameLink) }
         guard let kept = from.relationships.first(where: { $0.name == name }) else { return nil }

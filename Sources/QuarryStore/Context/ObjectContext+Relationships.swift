@@ -126,7 +126,7 @@ extension ObjectContext {
                 old = try committedMembers(name, of: object)
             }
             let same =
-                store.isOrdered(name, of: entity.name)
+                keepsOrder(name, of: entity.name)
                 ? old.elementsEqual(new, by: ===)
                 : Set(old.map(ObjectIdentifier.init)) == Set(new.map(ObjectIdentifier.init))
             if !same { changes.append(RelationshipChange(key: name, isToMany: relationship.isToMany, old: old, new: new)) }

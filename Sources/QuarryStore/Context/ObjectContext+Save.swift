@@ -40,6 +40,7 @@ extension ObjectContext {
                 parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         request.touched = touched(by: request)
+        request.positioned = try positionedOrders(request)
         try validateForSave(request.inserts + request.updates)
         for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
             // In the entity's attribute order: the pending values' dictionary order is

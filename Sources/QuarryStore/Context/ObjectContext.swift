@@ -400,6 +400,18 @@ public final class ObjectContext {
         identityMap.unregister(root: rootName(of: object.entity.name), key: primaryKey)
     }
 
+    /// Forgets every object of `entity` in use: its rows are known by other keys now (a
+    /// view another program redefined), so an object read before names no row for sure.
+    /// They are detached, as a deleted object is; the next read makes objects anew.
+    package func forgetObjects(of entity: String) {
+        for key in registeredKeysByEntity()[entity] ?? [] {
+            guard let object = registeredObject(entity: entity, primaryKey: key) else { continue }
+            unregister(object)
+            object.context = nil
+        }
+        bumpGeneration()
+    }
+
     /// The keys of the objects in use, by entity, in order.
     package func registeredKeysByEntity() -> [String: [Int64]] { identityMap.keysByEntity() }
 

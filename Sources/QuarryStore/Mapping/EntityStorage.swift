@@ -36,6 +36,7 @@ public struct EntityStorage: Equatable, Sendable {
         var pairLink: String?
         var pairSourceColumn: String?
         var readOnlyLinks: [String: ReadOnlyLink] = [:]
+        var orderedLinks: [String: OrderedLink] = [:]
         var collations: [String: String] = [:]
         var referencingKeys: [ReferencingKey] = []
     }
@@ -255,6 +256,31 @@ public struct EntityStorage: Equatable, Sendable {
     public var readOnlyLinks: [String: ReadOnlyLink] {
         get { box.value.readOnlyLinks }
         _modify { yield &fields.readOnlyLinks }
+    }
+
+    /// This entity's to-many relationships, by name, that a join table orders by a
+    /// position its key holds (`ForeignSchema.Position`): the owner's side of the pair.
+    public var orderedLinks: [String: OrderedLink] {
+        get { box.value.orderedLinks }
+        _modify { yield &fields.orderedLinks }
+    }
+
+    /// A pair's link view whose rows carry the join table's position (`position`), and
+    /// which of its columns holds the owner's key and which the member's (`source`, `target`).
+    public struct OrderedLink: Equatable, Sendable {
+        public let link: String
+        public let join: String
+        public let position: String
+        public let ownerColumn: String
+        public let memberColumn: String
+
+        public init(link: String, join: String, position: String, ownerColumn: String, memberColumn: String) {
+            self.link = link
+            self.join = join
+            self.position = position
+            self.ownerColumn = ownerColumn
+            self.memberColumn = memberColumn
+        }
     }
 
     /// A join table whose links are read only, and the columns it requires.

@@ -13,6 +13,8 @@ package struct SaveChangesRequest {
     package var links: [PendingLink]
     /// Ordered relationships whose members were placed by position.
     package let orders: [PendingOrder]
+    /// Those of them a join table's position keeps, with their members as saved.
+    var positioned: [PositionedOrder] = []
     let policy: MergePolicy
     /// Saved objects updated through others (a link's ends, a to-one's owners, an ordered
     /// relationship's owner), with the keys that change: updated, as Core Data has them.

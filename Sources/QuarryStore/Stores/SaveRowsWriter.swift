@@ -132,6 +132,8 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
         for link in request.links {
             try rows.write(link, source: keys.value(of: link.source), target: keys.value(of: link.target))
         }
+        // Members placed by position in a join table's order, once their links are in.
+        for order in request.positioned { try order.write(keys: keys, in: rows.statements) }
         try rows.willDelete(request, keys: keys)
         var linksWithoutInverse = LinksWithoutInverse(context: context)
         for object in request.deletes {

@@ -15,6 +15,8 @@ extension StoreSession {
     package func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
         context.registeredObject(entity: entity, primaryKey: primaryKey)
     }
+    /// Forgets the objects in use of `entity`, whose rows are known by other keys now.
+    package func forgetObjects(of entity: String) { context.forgetObjects(of: entity) }
     /// The keys of the objects in use, by entity.
     package func registeredKeysByEntity() -> [String: [Int64]] { context.registeredKeysByEntity() }
     /// The object for a row in storage form: the registered one, else a new one.

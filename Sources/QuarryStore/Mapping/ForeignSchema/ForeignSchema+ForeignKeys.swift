@@ -155,7 +155,8 @@ extension ForeignSchema {
         // Named by the one rule `relate()` follows too (`ForeignNaming.linkNames`), the
         // names Quarry gave before kept as other names.
         try session.context.link(
-            table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false, inverseRule: Self.deleteRule(onDelete: onDelete),
+            table, columns: [column], to: parent, targetKeys: targetKey.map { [$0] }, name: nil, persist: false,
+            inverseRule: Self.deleteRule(onDelete: onDelete),
             numbered: numbered)
     }
 

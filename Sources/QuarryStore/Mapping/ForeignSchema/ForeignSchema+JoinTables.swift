@@ -4,7 +4,10 @@ import QuarryModel
 /// engine: a table made of two foreign keys, each to an entity's table (of one column or
 /// several, to a key of any type), and besides them at most its own key, one optional
 /// integer column (a position) and times the engine fills in or leaves NULL, is a join
-/// table, many-to-many. A time that is required and has no default (Sakila's
+/// table, many-to-many. A position the table's primary key or a unique key holds with one
+/// end's columns (NewPipe's `playlist_stream_join(playlist_id, stream_id, join_index)`,
+/// keyed by `(playlist_id, join_index)`) makes the pair an ordered many-to-many, as Core
+/// Data's ordered relationships are: that end's side lists its members by it. A time that is required and has no default (Sakila's
 /// `film_actor.last_update TIMESTAMP NOT NULL`) a link's insert cannot give: the pair
 /// is read only. Each engine makes the pair's link view its own way
 /// (`ForeignFileStore+JoinTables`, `PostgresStore+JoinTables`).
@@ -16,13 +19,24 @@ extension ForeignSchema {
         package let first: ForeignKey
         package let second: ForeignKey
         package let required: [String]
+        /// The position a key holds with one end's columns: the ordered side's order.
+        package var position: Position?
 
-        package init(table: String, first: ForeignKey, second: ForeignKey, required: [String]) {
+        package init(table: String, first: ForeignKey, second: ForeignKey, required: [String], position: Position? = nil) {
             self.table = table
             self.first = first
             self.second = second
             self.required = required
+            self.position = position
         }
+    }
+
+    /// A join table's position column and the end it places members under (the owner:
+    /// `playlist_id` for `join_index`); the other end's entity is the members'.
+    package struct Position {
+        package let column: String
+        /// Whether the owner is the join table's `first` end.
+        package let ownerIsFirst: Bool
     }
 
     /// `table` read as a join table, or nil when it is none. `isEnd`: whether a foreign key
@@ -39,11 +53,26 @@ extension ForeignSchema {
         // Besides them, what the link's insert may leave out: one position, and times the
         // engine fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
         let others = relation.columns.filter { !keyColumns.contains($0.name) && $0.name != ownKey }
-        let positions = others.filter { [.int16, .int32, .int64].contains(type($0)) && (!$0.notNull || $0.hasDefault) }
+        let integers = others.filter { [.int16, .int32, .int64].contains(type($0)) }
+        // A position a key holds with one end is given by the link's insert (the owner's
+        // largest plus one); another integer only when the engine fills it or leaves it NULL.
+        let keyed = integers.compactMap { column in keyedPosition(column.name, relation, ends[0], ends[1]) }
+        let positions = integers.filter { column in (!column.notNull || column.hasDefault) || keyed.contains { $0.column == column.name } }
         let stamps = others.filter { type($0) == .date }
         guard positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
         let required = stamps.filter { $0.notNull && !$0.hasDefault }.map(\.name)
-        return JoinTable(table: table, first: ends[0], second: ends[1], required: required)
+        return JoinTable(table: table, first: ends[0], second: ends[1], required: required, position: keyed.first)
+    }
+
+    /// `column` as the position of a join table whose primary key or a unique key is it
+    /// and one end's columns, nil when no key is.
+    private func keyedPosition(_ column: String, _ relation: Relation, _ first: ForeignKey, _ second: ForeignKey) -> Position? {
+        let keys = ([relation.primaryKey] + (relation.uniqueKeys ?? [])).map { Set($0.map { $0.lowercased() }) }
+        for (end, isFirst) in [(first, true), (second, false)] {
+            let wanted = Set((end.columns + [column]).map { $0.lowercased() })
+            if keys.contains(wanted) { return Position(column: column, ownerIsFirst: isFirst) }
+        }
+        return nil
     }
 
     /// Whether `key` names the whole primary key of its parent, in any order.
@@ -95,5 +124,41 @@ extension ForeignSchema {
             storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
             session.remember(entity, storage: storage)
         }
+    }
+}
+
+/// A join table whose key holds a position (`JoinTable.position`): its owner's side is an
+/// ordered to-many, as Core Data's ordered relationships are (an ordered set: each member
+/// once, at its first position), its other side a plain to-many. The link view carries
+/// the position as `position`; a link added goes after the owner's last position, and a
+/// save that places members rewrites positions (`PositionedOrder`).
+extension ForeignSchema {
+    /// Makes the owner's side of the pair `names` (the first end's side, the second's)
+    /// ordered. `link`: the pair's view, reading the first end as `source` when
+    /// `sourceIsFirst`. Returns a note when an owner holds a member more than once.
+    package static func order(
+        _ shape: JoinTable, link: String, sourceIsFirst: Bool, names: (String, String), in session: StoreSession
+    ) -> String? {
+        guard let position = shape.position else { return nil }
+        let owner = position.ownerIsFirst ? shape.first.parent : shape.second.parent
+        let name = position.ownerIsFirst ? names.0 : names.1
+        guard let entity = session.managedObjectModel.entitiesByName[owner] else { return nil }
+        let ownerColumn = position.ownerIsFirst == sourceIsFirst ? "source" : "target"
+        let memberColumn = ownerColumn == "source" ? "target" : "source"
+        var storage = session.mapped(entity)
+        storage.orderedLinks[name] = EntityStorage.OrderedLink(
+            link: link, join: shape.table, position: position.column, ownerColumn: ownerColumn, memberColumn: memberColumn)
+        session.remember(entity, storage: storage)
+        // An entry twice in one owner (NewPipe adds a stream again): the ordered set lists it
+        // once, where it first stands; the join table's own entity lists every entry.
+        let member = position.ownerIsFirst ? shape.second.parent : shape.first.parent
+        let sql =
+            "SELECT \(ownerColumn), \(memberColumn), count(*) FROM \(quoteIdentifier(link)) GROUP BY \(ownerColumn), \(memberColumn) HAVING count(*) > 1 LIMIT 1"
+        guard let row = try? session.connection.row(sql), row.count == 3, case .integer(let o) = row[0], case .integer(let m) = row[1],
+            case .integer(let n) = row[2]
+        else { return nil }
+        return
+            "\(shape.table) holds a member more than once in one owner (\(member)/\(m) \(n) times in \(owner)/\(o)): \(owner).\(name) lists each member once, "
+            + "at its first \(position.column); the entity \(shape.table) lists every entry"
     }
 }
