@@ -17,6 +17,21 @@ struct BatchRunner {
         }
     }
 
+    /// A statement given in SCRIPT's place (`quarry f.db "SELECT …"`, as sqlite3 takes
+    /// one): a query prints its rows as the prompt prints them; a statement that writes
+    /// gets the prompt's one line saying what does that here.
+    func runQuery(_ text: String) -> Bool {
+        switch SQLAtPrompt.reading(text) {
+        case .query(let query): return runChunk(SQLAtPrompt.showingChunk(query))
+        case .answer(let answer):
+            reportError(answer)
+            return false
+        case nil:
+            reportError("not a statement SQL here reads: \(text)")
+            return false
+        }
+    }
+
     /// Runs the script at `path` ("-": standard input) with `arg` and `...` set.
     func runScript(_ path: String, arguments: [String]) -> Bool {
         let loaded: LoadResult
