@@ -22,7 +22,15 @@ struct BatchRunner {
     /// gets the prompt's one line saying what does that here.
     func runQuery(_ text: String) -> Bool {
         switch SQLAtPrompt.reading(text) {
-        case .query(let query): return runChunk(SQLAtPrompt.showingChunk(query))
+        case .query(let query):
+            // Laid out as the prompt lays a table out: fitted to the terminal when standard
+            // output is one; else each value whole, as sqlite3 writes rows to a pipe.
+            let format = session.settings.format
+            defer { session.settings.format = format }
+            session.settings.format.width = terminalWidth()
+            session.settings.format.colors = useColor(STDOUT_FILENO)
+            if session.settings.format.width == 0 { session.settings.format.textWidth = 0 }
+            return runChunk(SQLAtPrompt.showingChunk(query))
         case .answer(let answer):
             reportError(answer)
             return false

@@ -406,7 +406,7 @@ private func terminalRows() -> Int {
 }
 
 /// The terminal's width in columns (0 when stdout is not a terminal).
-private func terminalWidth() -> Int {
+func terminalWidth() -> Int {
     var size = winsize()
     guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
     return Int(size.ws_col)

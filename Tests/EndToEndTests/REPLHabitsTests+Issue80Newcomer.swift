@@ -108,6 +108,9 @@ import Testing
         #expect(query.status == 0 && query.stderr == "", "\(query)")
         let counts = try await sqlite3(sandbox, "SELECT count(*) FROM station WHERE country = 'FR'")
         #expect(query.lines == ["country | n", "--------+--", "DE      | 1", "FR      | \(counts)", "(2 rows)"], "\(query)")
+        // Into a pipe each value is whole, as sqlite3 writes it (a terminal's table fits it).
+        let url = try await sandbox.quarry(["w.db", "SELECT site_url FROM reading WHERE id = 1"])
+        #expect(url.lines.dropFirst(2).first == "https://weather.example.org/stations/2/readings/1", "\(url)")
         // Several, in order, as sqlite3 runs them.
         let two = try await sandbox.quarry(["w.db", "SELECT count(*) AS readings FROM reading;", "values (1, 'two')"])
         #expect(two.status == 0 && two.lines.first == "readings" && two.lines.contains("      60") && two.lines.last == "(1 row)", "\(two)")
