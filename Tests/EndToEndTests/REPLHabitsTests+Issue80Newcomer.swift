@@ -198,6 +198,20 @@ import Testing
         #expect(try await repl.enter("=#s.readings") == [total])
     }
 
+    /// `r:count()`, typed from other languages' habits, names Lua's `#` and count().
+    @Test func countAsAMethodOfResultsNamesTheWaysToCount() async throws {
+        let sandbox = try Sandbox()
+        try await weather(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["w.db"])
+        try await repl.waitForPrompt()
+        let said = try await repl.enter(#"=fetch("station", "country == 'FR'"):count()"#).joined()
+        #expect(said.contains(#"#r is how many they hold (count("station", ...) counts without fetching)"#), "\(said)")
+        #expect(
+            try await repl.enter(#"=#fetch("station", "country == 'FR'")"#) == [
+                try await sqlite3(sandbox, "SELECT count(*) FROM station WHERE country = 'FR'")
+            ])
+    }
+
     /// Tab inserts a reserved-word key in the form each string reads it: bare in `group`,
     /// `having` and `section`, `#size` in a handle's predicate; each then runs.
     @Test func tabInsertsTheFormEachStringReads() async throws {
