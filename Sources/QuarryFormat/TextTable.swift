@@ -28,6 +28,9 @@ public struct TableFormat {
     /// The terminal's rows when long output goes through a pager (0: it does not): a table
     /// longer than that is laid out whole, no column left out or cut, for `less -S`.
     public var pagerRows = 0
+    /// What follows `… +2 columns` under a table that left columns out: the ways the
+    /// program running it has to show them (the REPL's dot-commands); nil: nothing.
+    public var leftOutHint: String?
     public init() {}
 }
 
@@ -220,7 +223,10 @@ public struct TextTable {
         if style.edges { lines.append(border("└─", "─┴─", "─┘")) }
         var notes: [String] = []
         if let footer { notes.append(footer) }
-        if shown < headers.count { notes.append("… +\(headers.count - shown) \(headers.count - shown == 1 ? "column" : "columns")") }
+        if shown < headers.count {
+            let left = headers.count - shown
+            notes.append("… +\(left) \(left == 1 ? "column" : "columns")" + (format.leftOutHint.map { " (\($0))" } ?? ""))
+        }
         if !notes.isEmpty { lines.append(notes.joined(separator: ", ")) }
         return lines.joined(separator: "\n")
     }

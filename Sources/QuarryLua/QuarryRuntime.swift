@@ -61,6 +61,8 @@ public final class QuarryRuntime {
     var readOnlyFormatNotices: Set<String> = []
     /// `Entity.key` pairs already noted as keys Core Data refuses over that entity.
     var subentityKeyNotices: Set<String> = []
+    /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
+    var wildcardNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
     /// How many observer callbacks have raised an error (each noticed and skipped, so the
     /// work around it went on): a batch run that had one ends with status 1.

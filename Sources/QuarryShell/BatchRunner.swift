@@ -17,6 +17,29 @@ struct BatchRunner {
         }
     }
 
+    /// A statement given in SCRIPT's place (`quarry f.db "SELECT …"`, as sqlite3 takes
+    /// one): a query prints its rows as the prompt prints them; a statement that writes
+    /// gets the prompt's one line saying what does that here.
+    func runQuery(_ text: String) -> Bool {
+        switch SQLAtPrompt.reading(text) {
+        case .query(let query):
+            // Laid out as the prompt lays a table out: fitted to the terminal when standard
+            // output is one; else each value whole, as sqlite3 writes rows to a pipe.
+            let format = session.settings.format
+            defer { session.settings.format = format }
+            session.settings.format.width = terminalWidth()
+            session.settings.format.colors = useColor(STDOUT_FILENO)
+            if session.settings.format.width == 0 { session.settings.format.textWidth = 0 }
+            return runChunk(SQLAtPrompt.showingChunk(query))
+        case .answer(let answer):
+            reportError(answer)
+            return false
+        case nil:
+            reportError("not a statement SQL here reads: \(text)")
+            return false
+        }
+    }
+
     /// Runs the script at `path` ("-": standard input) with `arg` and `...` set.
     func runScript(_ path: String, arguments: [String]) -> Bool {
         let loaded: LoadResult

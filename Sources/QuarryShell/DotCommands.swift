@@ -251,7 +251,7 @@ struct DotCommands {
                 ("mode", format.mode.rawValue), ("headers", format.headers ? "on" : "off"),
                 ("width", format.textWidth.map(String.init) ?? "auto"), ("maxrows", String(format.maxRows)),
                 ("columns", format.columns.isEmpty ? "all" : format.columns.joined(separator: ", ")),
-                ("dates", format.localTime ? "local" : "utc"), ("pager", shell.session.pager.enabled ? "on" : "off"),
+                ("dates", format.localTime ? "local" : "utc"), ("pager", shell.session.pager.setting),
                 ("timer", shell.session.timer ? "on" : "off"), ("explain", shell.runtime.explainsPrintedResults ? "on" : "off"),
                 ("destructive", shell.session.asksBeforeDestroying ? "on" : "off")
             ]
@@ -276,9 +276,16 @@ struct DotCommands {
             shell.runtime.sendNextPrintedValue(toFile: args[0])
             return .ok
         },
-        Command(name: "pager", usage: ".pager on|off", summary: "page output longer than the terminal (less -S, or $PAGER)") { shell, args in
-            guard let flag = onOff(args, ".pager") else { return .ok }
-            shell.session.pager.enabled = flag
+        Command(
+            name: "pager", usage: ".pager on|off|always",
+            summary: "page output longer than the terminal (less -S, or $PAGER); always: every table, whole, to scroll sideways"
+        ) { shell, args in
+            guard args.count == 1, let choice = args.first, ["on", "off", "always"].contains(choice) else {
+                reportError("usage: .pager on|off|always (now \(shell.session.pager.setting))")
+                return .ok
+            }
+            shell.session.pager.enabled = choice != "off"
+            shell.session.pager.always = choice == "always"
             return .ok
         },
         Command(
@@ -299,7 +306,8 @@ struct DotCommands {
             shell.runtime.explainsPrintedResults = flag
             return .ok
         },
-        Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY") { shell, args in
+        Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY (committed at once, as import() does)")
+        { shell, args in
             guard args.count == 2 else {
                 reportError("usage: .import FILE ENTITY")
                 return .ok

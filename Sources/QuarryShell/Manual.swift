@@ -143,6 +143,7 @@ enum Manual {
             ("The REPL over a file (created if missing):", "quarry todo.db"),
             ("A script, with its own arguments in arg:", "quarry todo.db job.lua a b"),
             ("A chunk, then exit:", "quarry todo.db -e 'print(count(\"Item\"))'"),
+            ("A query, its rows printed as a table, as sqlite3 runs one:", "quarry todo.db 'SELECT title, count(*) FROM Item GROUP BY title'"),
             ("Untrusted code, read from standard input, stopped after 10 seconds:", "quarry --safe --timeout 10 todo.db - < job.lua"),
             ("A schema of a PostgreSQL database:", "quarry 'postgres://analyst@db.internal:5432/flights?schema=public'"),
             ("The same, written as a libpq connection string:", "quarry 'host=db.internal port=5432 user=analyst dbname=flights schema=public'"),

@@ -12,7 +12,7 @@ struct Options: ParsableCommand {
         abstract: "A Lua shell over a Core Data-like object store on SQLite.",
         usage: usage,
         discussion:
-            "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits), or a libpq connection string as psql takes it ('host=db.internal dbname=flights user=analyst'; schema= and notify= are keywords there). No password is ever shown. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua."
+            "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits), or a libpq connection string as psql takes it ('host=db.internal dbname=flights user=analyst'; schema= and notify= are keywords there). No password is ever shown. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua. In SCRIPT's place, a statement that starts with SELECT, WITH, VALUES, EXPLAIN or PRAGMA (any case) and names no file runs as sql() runs it and prints its rows as a table, as sqlite3 DB 'SELECT ...' does (each further argument that reads so runs after it)."
     )
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a chunk of Lua, then exit (repeatable).", valueName: "code"))
@@ -137,6 +137,7 @@ struct Options: ParsableCommand {
           quarry DB -e 'lua code'     run a chunk and exit
           quarry DB - < script.lua    read the script from standard input
           quarry -i DB SCRIPT         run SCRIPT, then enter the REPL
+          quarry DB "SELECT ..."      run a query, print its rows, and exit (as sqlite3)
         """
     }
 
@@ -188,6 +189,9 @@ struct Invocation {
     var database: String?
     var script: String?
     var scriptArguments: [String]
+    /// `quarry f.db "SELECT …"`, as `sqlite3 f.db "SELECT …"` takes it: statements given
+    /// where SCRIPT goes, run as the prompt runs a line of SQL (see `commandLineQueries`).
+    var queries: [String] = []
 
     /// Splits `arguments` (without the program name) as `lua` does: everything after the
     /// script belongs to the script. A first argument ending in `.lua` is the script.
@@ -239,6 +243,26 @@ struct Invocation {
             invocation.database = positionals.first
         }
         if invocation.database == ":memory:" { invocation.database = nil }
+        if let queries = commandLineQueries(invocation) {
+            invocation.queries = queries
+            invocation.script = nil
+            invocation.scriptArguments = []
+        }
         return invocation
+    }
+
+    /// The statements of `quarry f.db "SELECT …"` (sqlite3's habit): SCRIPT, and each of
+    /// its arguments, reads as SQL (its first word is a statement's, any case) and is no
+    /// existing file, nor a `.lua` name (a missing script says "cannot open" as before).
+    /// Nil when any is not: then SCRIPT is a script, as ever.
+    static func commandLineQueries(_ invocation: Invocation) -> [String]? {
+        guard invocation.database != nil || invocation.options.positionals.first == ":memory:", let script = invocation.script,
+            script != "-"
+        else { return nil }
+        let statements = [script] + invocation.scriptArguments
+        let allSQL = statements.allSatisfy { text in
+            SQLAtPrompt.reading(text) != nil && !text.hasSuffix(".lua") && !FileManager.default.fileExists(atPath: text)
+        }
+        return allSQL ? statements : nil
     }
 }

@@ -5,9 +5,16 @@ import Foundation
 /// (`QUARRY_PAGER` first; an empty value means none), else to `less`. Like git, `LESS`
 /// defaults to `FRSX` when unset: whole lines (`-S` scrolls sideways instead of
 /// wrapping), colours kept, gone at once when it fits, the text left on the screen.
-/// A pager that cannot run or fails hands the text back to be printed. `.pager off`.
+/// A pager that cannot run or fails hands the text back to be printed. `.pager off`;
+/// `.pager always` (psql's `\pset pager always`) pages every table, laid out whole, so
+/// one wider than the terminal can be scrolled sideways though it is short (less's `-F`
+/// still quits at once when a text fits, chopped lines keep it open).
 final class Pager {
     var enabled = true
+    /// Every output through the pager, not only what is longer than the terminal.
+    var always = false
+    /// What `.show` and `.pager` say of it.
+    var setting: String { !enabled ? "off" : always ? "always" : "on" }
     private let command: String?
     /// Long output would go through a pager (one is on and can run).
     var isAvailable: Bool { enabled && command != nil }
@@ -32,7 +39,7 @@ final class Pager {
         // Output that fits the screen (the prompt after it may scroll one line away, as
         // a 20-row table does on a 24-line terminal) is printed as it is.
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-        guard lines > Int(size.ws_row) else { return false }
+        guard always || lines > Int(size.ws_row) else { return false }
         fflush(stdout)
         setenv("LESS", "FRSX", 0)
         if secure { setenv("LESSSECURE", "1", 1) }

@@ -86,7 +86,7 @@ public enum QuarryMain {
         // The same deadline, now also checked by Lua (with the hard stop behind it).
         runtime.setDeadline(seconds: ProcessDeadline.remaining(until: deadline))
         var script = invocation.script
-        let ranSomething = script != nil || !options.chunks.isEmpty
+        let ranSomething = script != nil || !options.chunks.isEmpty || !invocation.queries.isEmpty
         // As `lua`: with no script and standard input not a terminal, run it as one.
         if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
         let interactive = options.interactive || (!ranSomething && script == nil)
@@ -122,6 +122,9 @@ public enum QuarryMain {
         }
         if let script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
+        }
+        for query in invocation.queries {
+            guard batch.runQuery(query) else { return Status.failure.rawValue }
         }
         runtime.clearStopRequests()
         // An observer that failed in the chunks or the script was noticed and the run went

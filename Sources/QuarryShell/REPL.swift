@@ -26,6 +26,10 @@ final class REPL {
     private var warnedOfUnsavedChanges = false
     private let historyPath: String
 
+    /// After `… +2 columns`: what shows them (`.pager always` lays the table out whole, to
+    /// scroll sideways).
+    static let leftOutHint = ".mode line, .width 0 or .pager always shows them"
+
     static let primaryPrompt = "> "
     static let continuationPrompt = ">> "
     /// The REPL whose line handler readline calls (readline's callbacks are plain C).
@@ -252,7 +256,10 @@ final class REPL {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
-        session.settings.format.pagerRows = session.pager.isAvailable ? terminalRows() : 0
+        // A table that left columns out says how to see them, in the commands typed here.
+        session.settings.format.leftOutHint = Self.leftOutHint
+        // Under `.pager always` every table is one the pager takes (more than 1 line).
+        session.settings.format.pagerRows = session.pager.isAvailable ? min(terminalRows(), session.pager.always ? 1 : .max) : 0
         // The next line of a SQL statement left incomplete: gathered, as psql and sqlite3
         // gather one, until a line ends with ';' (or a blank line ends it), then run.
         if pendingSQL {
@@ -399,7 +406,7 @@ private func terminalRows() -> Int {
 }
 
 /// The terminal's width in columns (0 when stdout is not a terminal).
-private func terminalWidth() -> Int {
+func terminalWidth() -> Int {
     var size = winsize()
     guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
     return Int(size.ws_col)

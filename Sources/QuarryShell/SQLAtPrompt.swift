@@ -62,11 +62,17 @@ enum SQLAtPrompt {
     }
 
     /// The Lua chunk that runs `query` as `sql()` and prints its rows, as `=sql(...)` would.
-    static func chunk(_ query: String) -> String {
+    static func chunk(_ query: String) -> String { "return " + call(query) }
+
+    /// The chunk that prints `query`'s rows as the prompt does, where nothing prints a
+    /// chunk's value (`quarry f.db "SELECT …"`).
+    static func showingChunk(_ query: String) -> String { "quarry.show(" + call(query) + ")" }
+
+    private static func call(_ query: String) -> String {
         var text = query
         // SQLite takes one statement: a closing semicolon, as psql wants one, is no second.
         while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
         // quarry.sql: a script that took the global name for its own still gets SQL here.
-        return "return quarry.sql(" + luaQuote(text) + ")"
+        return "quarry.sql(" + luaQuote(text) + ")"
     }
 }

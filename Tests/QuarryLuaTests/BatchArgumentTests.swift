@@ -8,8 +8,15 @@ import Testing
     @Test func deleteallRefusesArgumentsItWouldNotRead() throws {
         let h = try Harness()
         h.run(#"entity "T" { n = "int64" } for i = 1, 3 do T:new{ n = i } end save()"#)
-        #expect(h.error(#"T:deleteall("n == 1", 5)"#).contains("bad argument #2 to 'deleteall' (table of arguments expected, got number)"))
-        #expect(h.error(#"T:deleteall("n == %@", "abc")"#).contains("bad argument #2 to 'deleteall' (table of arguments expected, got string)"))
+        #expect(h.error(#"T:deleteall("n == 1", 5)"#).contains("bad argument #2 to 'deleteall' (table of arguments expected, got number;"))
+        #expect(
+            h.error(#"T:deleteall("n == %@", "abc")"#).contains(
+                #"bad argument #2 to 'deleteall' (table of arguments expected, got string; the arguments go in one table: deleteall("pred", { args }))"#
+            ))
+        // updateall names its own form.
+        #expect(
+            h.error(#"T:updateall("n == %@", 1, { n = 5 })"#).contains(
+                #"the arguments go in one table: updateall("pred", { args }, { key = value }))"#))
         #expect(h.error(#"T:deleteall("n == %@", { 1 }, 7)"#).contains("bad argument #3 to 'deleteall'"))
         #expect(h.error(#"T:deleteall(predicate("n == 1"), { 1 })"#).contains("bad argument #2 to 'deleteall'"))
         #expect(h.string("T:count()") == "3")

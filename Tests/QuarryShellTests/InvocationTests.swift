@@ -13,6 +13,21 @@ import Testing
         #expect(i.options.chunks.isEmpty)
     }
 
+    /// sqlite3's habit: `quarry f.db "SELECT …"` runs the statement (each argument that
+    /// reads as one); anything else there is a script, as ever.
+    @Test func aStatementWhereTheScriptGoesIsAQuery() throws {
+        let i = try Invocation.parse(["todo.db", "select count(*) from Item", "WITH x AS (SELECT 1) SELECT * FROM x"])
+        #expect(i.database == "todo.db" && i.script == nil && i.scriptArguments.isEmpty)
+        #expect(i.queries == ["select count(*) from Item", "WITH x AS (SELECT 1) SELECT * FROM x"])
+        #expect(try Invocation.parse([":memory:", "VALUES (1)"]).queries == ["VALUES (1)"])
+        #expect(try Invocation.parse(["todo.db", "delete from Item"]).queries == ["delete from Item"])
+        // A script, a script with an argument that is no statement, a .lua name.
+        for arguments in [["todo.db", "job.lua"], ["todo.db", "select all", "x"], ["todo.db", "select.lua"], ["todo.db", "-"]] {
+            let parsed = try Invocation.parse(arguments)
+            #expect(parsed.queries.isEmpty && parsed.script == arguments[1], "\(arguments)")
+        }
+    }
+
     @Test func aFirstArgumentEndingInLuaIsTheScript() throws {
         let i = try Invocation.parse(["job.lua", "a"])
         #expect(i.database == nil)

@@ -14,7 +14,7 @@ struct ResultColumn {
     /// Values `?` in `sql` stands for, in order.
     var arguments: [Value] = []
     /// The key as written (`avg(dep_delay)`), then a name predicates can use (`avg_dep_delay`;
-    /// `count` for `count(*)`).
+    /// `count` for `count(*)`); only its `AS` name when it has one.
     var keys: [String]
     var type: AttributeType
     /// The enum whose labels its values are (an enum attribute, its min or max): ordered
@@ -85,7 +85,9 @@ struct ResultColumn {
             (sql, arguments, type, enumeration) = (value.sql, value.arguments, value.type ?? .double, value.enumeration)
             // `#first` goes by `first` in the rows, as the key it names.
             let unescaped = SortDescriptor.unescaped(body)
-            keys = [body] + (unescaped != body ? [unescaped] : []) + (alias.map { [$0] } ?? [])
+            // An `AS` name is the row's one key (the contract's): the expression as written
+            // would carry the same value twice, and print and export twice.
+            keys = alias.map { [$0] } ?? [body] + (unescaped != body ? [unescaped] : [])
             return
         }
         function = call.function
@@ -93,7 +95,7 @@ struct ResultColumn {
         if call.argument == "*" {
             guard call.function == "count" else { throw FetchError.badOption(option: option, reason: "only count takes *, in '\(body)'") }
             sql = "count(*)"
-            keys = [body, alias ?? "count"]
+            keys = alias.map { [$0] } ?? [body, "count"]
             type = .int64
             return
         }
@@ -120,7 +122,7 @@ struct ResultColumn {
         let path = SortDescriptor.unescaped(argument)
         let isPath = path.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
         let named = isPath ? "\(call.function)_\(distinct.isEmpty ? "" : "distinct_")\(path.replacingOccurrences(of: ".", with: "_"))" : nil
-        keys = [body] + (alias ?? named).map { [$0] }.orEmpty
+        keys = alias.map { [$0] } ?? [body] + named.map { [$0] }.orEmpty
         let integers: [AttributeType] = [.int16, .int32, .int64, .bool]
         switch call.function {
         case "count": type = .int64

@@ -184,10 +184,21 @@ extension QuarryRuntime {
                 if let entity { try checkSwiftType(read, entity: entity) }
                 return (read.predicate, read)
             }
-            return (try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables)), nil)
+            let predicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
+            noteSQLWildcards(predicate)
+            return (predicate, nil)
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.
             throw PredicateTextError(format: format, error: error)
+        }
+    }
+
+    /// Every predicate read from text comes through here (a request's, a reconfiguration's,
+    /// `predicate()`'s, a `having`), so the note on SQL's wildcards in a LIKE is said from
+    /// this one place, once per pattern: a literal `%` is legitimate, so it is no error.
+    func noteSQLWildcards(_ predicate: Predicate) {
+        for hint in predicate.sqlWildcardHints where wildcardNotices.insert(hint.message).inserted {
+            writeNotice("note: " + hint.message)
         }
     }
 
@@ -207,7 +218,9 @@ extension QuarryRuntime {
     /// A `having` format, which may name aggregates as properties do (`sum(Total) > 100`).
     func parseHaving(_ format: String, _ arguments: [PredicateArgument]) throws -> Predicate {
         do {
-            return try DictionaryRequest.parseHaving(format, arguments: PredicateArguments(arguments: arguments, variables: [:]))
+            let having = try DictionaryRequest.parseHaving(format, arguments: PredicateArguments(arguments: arguments, variables: [:]))
+            noteSQLWildcards(having)
+            return having
         } catch let error as PredicateError {
             // As `having`: the REPL has never pointed at a having's column (the line names
             // another operation than the predicate's), and does not now.

@@ -45,6 +45,12 @@ extension QuarryRuntime {
             return 1
         default:
             let known = ["configure", "first", "ids", "totable", "objects", "predicate", "args", "sort", "limit", "offset", "entity", "section"]
+            // `r:count()`, `r:len()`, typed from other languages' habits: Lua's `#` counts.
+            if ["count", "len", "length", "size"].contains(key.lowercased()) {
+                throw LuaError(
+                    "results have no field or method '\(key)'; #r is how many they hold (count(\"\(request.entityName)\", ...) counts without fetching)"
+                )
+            }
             throw LuaError("results have no field or method '\(key)'", suggestion: closestMatch(to: key, in: known))
         }
     }

@@ -64,7 +64,10 @@ extension QuarryRuntime {
                 arguments = try predicateArguments(call.state, 3, what: "args")
             }
         } else if !call.isNoneOrNil(3), call.type(3) != LUA_TTABLE, call.argumentCount >= 4 || !valuesFollow {
-            throw call.typeError(3, expected: "table of arguments")
+            // `fetch` and `count` take their arguments one by one; a batch change takes them
+            // in one table, as its values follow them: the form is named, as typed from habit.
+            let form = valuesFollow ? #"updateall("pred", { args }, { key = value })"# : #"deleteall("pred", { args })"#
+            throw call.argumentError(3, "table of arguments expected, got \(call.typeName(3)); the arguments go in one table: \(form)")
         }
         return (try parsePredicate(format, arguments, captures, entity: entity), 4)
     }

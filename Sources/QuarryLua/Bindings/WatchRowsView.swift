@@ -25,6 +25,8 @@ final class WatchRowsView {
         // A live view is drawn in place, never paged: it fits the terminal as it is.
         var format = format
         format.pagerRows = 0
+        // Nor can a dot-command be typed in it: its columns are what its keys and the terminal give.
+        format.leftOutHint = nil
         self.format = format
         self.markSeconds = markSeconds
         self.run = run

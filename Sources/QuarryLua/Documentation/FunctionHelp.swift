@@ -104,7 +104,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
             summary:
-                "Imports a CSV or JSON array of objects in one transaction, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count.",
+                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,

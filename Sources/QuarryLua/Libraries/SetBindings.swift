@@ -91,9 +91,19 @@ enum SetBindings {
             "sets have no method '\(key)' (methods: add, remove, contains, and insert, move for an ordered one; #s and s[i] give the objects)")
     }
 
+    /// The most members a to-many prints whole.
+    static let shownMembers = 10
+
     static func luaSetTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let set = try runtime.set(call, 1)
         let ids = try runtime.members(set).map(\.objectID)
-        return call.push(ErrorRendering.escaped("\(set.object.objectID).\(set.name) {\(ids.joined(separator: ", "))}"))
+        // A large to-many printed whole flooded the screen (a station's 5,000 readings):
+        // past `shownMembers` its first few and how many there are. IDs, as a to-one and
+        // every other object reference print; Quarry has no display name to guess at.
+        let listed =
+            ids.count <= shownMembers
+            ? ids.joined(separator: ", ")
+            : ids.prefix(shownMembers / 2).joined(separator: ", ") + ", … \(ids.count - shownMembers / 2) more, \(ids.count) in all"
+        return call.push(ErrorRendering.escaped("\(set.object.objectID).\(set.name) {\(listed)}"))
     }
 }

@@ -133,7 +133,7 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
 /// join the syntax around it into one character is written as a `\u` escape: a mark
 /// after the opening quote or an escape, a prepended mark before a quote or backslash
 /// (found by fuzzing: `"\u{0899}…"` lost its opening quote, `"؂\""` closed early).
-private func quotedString(_ s: String) -> String {
+func quotedString(_ s: String) -> String {
     func joins(_ a: String, _ b: String) -> Bool { (a + b).count == 1 }
     func escaped(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
