@@ -73,6 +73,7 @@ extension ObjectContext {
             changes.updated.append((object, changed))
         }
         for (name, keys) in byEntity { changes.batchUpdated[name] = Set(keys) }
+        addReloadedViews(to: &changes)
         bumpGeneration()
         notify(changes)
         return keys.count
@@ -110,6 +111,7 @@ extension ObjectContext {
             }
         }
         try takeClearedLinks(after: deleted, into: &changes)
+        addReloadedViews(to: &changes)
         bumpGeneration()
         notify(changes)
         return deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }

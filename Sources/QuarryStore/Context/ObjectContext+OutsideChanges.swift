@@ -60,31 +60,7 @@ extension ObjectContext {
         // Reload every registered object: a writer that keeps no history is seen this way.
         // By entity name (each entity's keys in order), as the batch rows below: observers
         // hear the changes in the same order in every run.
-        for (entityName, keys) in registeredKeysByEntity().sorted(by: { $0.key < $1.key }) {
-            guard let entity = managedObjectModel.entitiesByName[entityName] else { continue }
-            let rows = try storedRows(of: entity, keys: keys)
-            for key in keys {
-                guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
-                guard let row = rows[key] else {
-                    if !object.hasChanges {
-                        changes.deleted.append(object)
-                        unregister(object)
-                        object.isDeleted = true
-                        object.context = nil
-                    }
-                    continue
-                }
-                let fresh = values(of: entity, row: row)
-                let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committedValue($0) })
-                if !changedKeys.isEmpty {
-                    changes.oldValues[ObjectIdentifier(object)] = object.committed
-                    // A pending change keeps what it was made against, for the save's check.
-                    object.commitOutsideChange(fresh)
-                    changes.updated.append((object, changedKeys))
-                    updatedIDs.remove(object.objectID)
-                }
-            }
-        }
+        updatedIDs.subtract(try reloadRegisteredObjects(registeredKeysByEntity().sorted(by: { $0.key < $1.key }), into: &changes))
         // Rows the history names as updated but no object holds: by key.
         for id in updatedIDs.sorted() {
             let parts = id.split(separator: "/")
@@ -104,6 +80,53 @@ extension ObjectContext {
         bumpGeneration()
         notify(changes)
         return true
+    }
+
+    /// Reads the objects in use with these keys again, entity by entity: a changed row's
+    /// values become the object's committed ones (a pending change keeps what it was made
+    /// against, for the save's check), a row gone deletes an object with no changes; what
+    /// moved is added to `changes`. Returns the IDs of the objects it found updated.
+    private func reloadRegisteredObjects(_ keysByEntity: [(key: String, value: [Int64])], into changes: inout ChangeSet) throws -> Set<String> {
+        var updated = Set<String>()
+        for (entityName, keys) in keysByEntity {
+            guard let entity = managedObjectModel.entitiesByName[entityName] else { continue }
+            let rows = try storedRows(of: entity, keys: keys)
+            for key in keys {
+                guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
+                guard let row = rows[key] else {
+                    if !object.hasChanges {
+                        changes.deleted.append(object)
+                        unregister(object)
+                        object.isDeleted = true
+                        object.context = nil
+                    }
+                    continue
+                }
+                let fresh = values(of: entity, row: row)
+                let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committedValue($0) })
+                if !changedKeys.isEmpty {
+                    changes.oldValues[ObjectIdentifier(object)] = object.committed
+                    object.commitOutsideChange(fresh)
+                    changes.updated.append((object, changedKeys))
+                    updated.insert(object.objectID)
+                }
+            }
+        }
+        return updated
+    }
+
+    /// After this session's own write (a save, `updateall`, `deleteall`): the objects in
+    /// use of views are read again, as observers hear it. A view's rows follow the tables
+    /// it reads, which the write may have changed, and a view keyed by its rows' places
+    /// may name other rows by the same keys now; without this, a fetch of the view handed
+    /// back its objects as they were read before. The write has committed, so a view that
+    /// fails to read now is left as it was, for the next read to say why.
+    func addReloadedViews(to changes: inout ChangeSet) {
+        let views = registeredKeysByEntity().filter { name, _ in
+            managedObjectModel.entitiesByName[name].map { mapped($0).isView } ?? false
+        }
+        guard !views.isEmpty else { return }
+        _ = try? reloadRegisteredObjects(views.sorted(by: { $0.key < $1.key }), into: &changes)
     }
 
     /// A row (`selection(of:)`, as any engine reads it) as an object's committed values:

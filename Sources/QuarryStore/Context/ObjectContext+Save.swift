@@ -80,6 +80,7 @@ extension ObjectContext {
         bumpGeneration()
         // The user wrote to the store (a file: closing may now checkpoint it).
         connection.engine.didSave()
+        addReloadedViews(to: &changes)
         notify(changes)
         // Updated as observers hear it: an object whose only change is a link added or
         // removed, or a member moved, was updated too (Core Data's `updatedObjects`).
