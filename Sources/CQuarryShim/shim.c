@@ -595,12 +595,21 @@ void quarry_set_date_metatable(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &date_metatable_key);
 }
 
-/* A date as Swift's pushDate makes it: the cookie, then the seconds' bits. */
-static int push_date(lua_State *L, double seconds) {
+/* Its address is the registry key of the metatable of dates read from a column of days
+   (Userdata.swift's `dayMetatable`). */
+static const char day_metatable_key = 0;
+
+void quarry_set_day_metatable(lua_State *L) {
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &day_metatable_key);
+}
+
+/* A date as Swift's pushDate makes it: the cookie, then the seconds' bits; a day's with
+   the metatable of days. */
+static int push_date(lua_State *L, double seconds, int day) {
     uint64_t *block = lua_newuserdatauv(L, 2 * sizeof(uint64_t), 0);
     block[0] = __atomic_load_n(&date_cookie, __ATOMIC_RELAXED);
     memcpy(&block[1], &seconds, sizeof seconds);
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &date_metatable_key) != LUA_TTABLE) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, day ? &day_metatable_key : &date_metatable_key) != LUA_TTABLE) {
         lua_pop(L, 2);
         return 0;
     }
@@ -629,7 +638,8 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         switch (kind) {
         case QUARRY_FIELD_DOUBLE: lua_pushnumber(L, (lua_Number)c->value); return 1;
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, c->value != 0); return 1;
-        case QUARRY_FIELD_DATE: return push_date(L, (double)c->value);
+        case QUARRY_FIELD_DATE: return push_date(L, (double)c->value, 0);
+        case QUARRY_FIELD_DAY: return push_date(L, (double)c->value, 1);
         case QUARRY_FIELD_DECIMAL: return 0;
         default: lua_pushinteger(L, c->value); return 1;
         }
@@ -638,7 +648,8 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         memcpy(&d, &c->value, sizeof d);
         switch (kind) {
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, d != 0); return 1;
-        case QUARRY_FIELD_DATE: return push_date(L, d);
+        case QUARRY_FIELD_DATE: return push_date(L, d, 0);
+        case QUARRY_FIELD_DAY: return push_date(L, d, 1);
         case QUARRY_FIELD_DECIMAL: return 0;
         default: lua_pushnumber(L, d); return 1;
         }
@@ -646,7 +657,7 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
     case QUARRY_CELL_TEXT:
         /* Dates and booleans kept as text, and exact decimals (PostgreSQL's numeric, read
            as its text), are read in Swift (AttributeType.decode). */
-        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_BOOL || kind == QUARRY_FIELD_DOUBLE
+        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_DAY || kind == QUARRY_FIELD_BOOL || kind == QUARRY_FIELD_DOUBLE
             || kind == QUARRY_FIELD_DECIMAL) return 0;
         lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
         return 1;

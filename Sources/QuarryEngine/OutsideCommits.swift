@@ -13,10 +13,18 @@ package protocol OutsideCommits: AnyObject {
     /// Whether the session was found gone while nothing was asked of it (a server that
     /// closed the connection, noticed reading its announcements): `catchUp` makes it again.
     var sessionIsLost: Bool { get }
+    /// Says a lost session's one line (`connection lost, reconnecting`) when the engine
+    /// finds it lost and makes it again, wherever that is (a statement, `refresh()`, the
+    /// REPL's wait); set by whoever shows notes. A file's session is never lost.
+    var sayLoss: ((String) -> Void)? { get set }
 }
 
 extension OutsideCommits {
     package var changeDescriptor: Int32? { nil }
     package func catchUp() throws {}
     package var sessionIsLost: Bool { false }
+    package var sayLoss: ((String) -> Void)? {
+        get { nil }
+        set {}
+    }
 }

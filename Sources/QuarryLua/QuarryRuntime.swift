@@ -53,6 +53,9 @@ public final class QuarryRuntime {
     /// The context's ids for this runtime's watches on it (see `watch`).
     private var stateWatch = 0
     private var outsideChangeWatch = 0
+    /// What clears and redraws the REPL's line around a note said while it waits
+    /// (`noticeOutsideChanges`); nil otherwise.
+    var aroundNotes: (before: () -> Void, after: () -> Void)?
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
@@ -132,6 +135,7 @@ public final class QuarryRuntime {
     private func attach(_ context: ObjectContext) {
         bindEntityGlobals()
         watch(context)
+        context.sayConnectionLoss { [weak self] note in self?.sayConnectionLoss(note) }
         try? context.startNoticingOtherConnections()
     }
 

@@ -52,4 +52,40 @@ extension PostgresAsPsqlTests {
         try await repl.waitForPrompt()
         #expect(try await repl.enter("count('airlines')") == ["4"])
     }
+
+    /// A loss found at a statement is said as one found while waiting is: one line on
+    /// standard error for each loss, whatever statement meets it (a count, a fetch, `sql()`,
+    /// `refresh()`, a save), before the statement runs on the new connection.
+    @Test func everyReconnectSaysTheLossOnce() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database(
+            "loststatements", in: sandbox,
+            schema: """
+                CREATE TABLE airlines (carrier text PRIMARY KEY, name text);
+                INSERT INTO airlines VALUES ('AA', 'American Airlines Inc.'), ('B6', 'JetBlue Airways');
+
+                """)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
+            -- The session's own backend ended, as by pg_terminate_backend from psql: the
+            -- statement that ends it fails, the next one finds the session lost.
+            local function lose() return (pcall(sql, "SELECT pg_terminate_backend(pg_backend_pid())")) end
+            print(count("airlines"), lose())
+            print(count("airlines"), lose())
+            print(#fetch{ "airlines" }, lose())
+            print(sql("SELECT count(*) AS n FROM airlines")[1].n, lose())
+            refresh()
+            airlines:get("AA").name = "American"
+            print(lose())
+            save()
+            print(sql("SELECT name FROM airlines WHERE carrier = 'AA'")[1].name)
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["2\tfalse", "2\tfalse", "2\tfalse", "2\tfalse", "false", "American"], "\(result)")
+        // Four losses met by a count, a fetch, sql() and refresh(), one by the save.
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("reconnecting") }
+        #expect(notes == Array(repeating: "note: connection lost, reconnecting", count: 5), "\(result)")
+    }
 }

@@ -81,8 +81,12 @@ import Testing
                 // ... and one that lost it twice failed, its changes still pending.
                 "false\ttrue", "0\t1"
             ], "\(result)")
+        // Each reconnection says so in one line: at the count after the restart, at each
+        // save's second try, and at the count after the save that failed.
+        let notes = result.errorLines.filter { $0 == "note: connection lost, reconnecting" }
+        #expect(notes.count == 4, "\(result)")
         #expect(
-            result.errorLines.count == 1 && result.stderr.contains("save: PostgreSQL: ")
+            result.errorLines.count == notes.count + 1 && result.stderr.contains("save: PostgreSQL: ")
                 && result.stderr.contains("(the connection to the server was lost; the next statement connects again)"), "\(result)")
         #expect(try await Self.psql(sandbox, server.url, "SELECT string_agg(n, ',' ORDER BY id) FROM item") == "changed,b,new")
         #expect(

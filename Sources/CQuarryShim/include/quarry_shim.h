@@ -154,6 +154,9 @@ enum {
     QUARRY_FIELD_DATE = 5,
     /// Decimals: a number is read by Swift as the decimal it is (its shortest text).
     QUARRY_FIELD_DECIMAL = 6,
+    /// A date of a column of days (PostgreSQL's `date`): as a date, with the metatable
+    /// of days, which prints its day.
+    QUARRY_FIELD_DAY = 7,
 };
 
 /// Moves whenever the store's objects may have changed (a save, an unsaved change, a
@@ -168,6 +171,8 @@ const uint64_t *quarry_epoch_address(lua_State *L);
 void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t section, uint64_t date);
 /// Pops the metatable of dates, for the dates C pushes.
 void quarry_set_date_metatable(lua_State *L);
+/// Pops the metatable of dates read from a column of days, for the days C pushes.
+void quarry_set_day_metatable(lua_State *L);
 
 /// Replaces the function on top of the stack (the bound Swift `__index` of objects)
 /// with a C `__index` that reads an unmade object's attribute from its batch's cells,

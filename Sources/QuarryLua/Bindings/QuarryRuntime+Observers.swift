@@ -398,17 +398,20 @@ extension QuarryRuntime {
 
     /// Checks for commits by other connections; when there were some, observers hear
     /// them between `beforeOutput` and `afterOutput` (the REPL clears and redraws its line).
-    /// A server session found lost meanwhile is said in one line, made again and read
-    /// again (`reconnectWhileWaiting`), so observers and watches go on hearing.
+    /// A server session found lost meanwhile is said in one line (`sayConnectionLoss`,
+    /// between the two as well), made again and read again (`reconnectWhileWaiting`), so
+    /// observers and watches go on hearing.
     public func noticeOutsideChanges(beforeOutput: () -> Void = {}, afterOutput: () -> Void = {}) {
         let changed: Bool
         do {
             changed = try context.refreshFromStore()
         } catch {
-            changed = context.reconnectWhileWaiting { note in
-                beforeOutput()
-                writeNotice("note: " + note)
-                afterOutput()
+            changed = withoutActuallyEscaping(beforeOutput) { before in
+                withoutActuallyEscaping(afterOutput) { after in
+                    aroundNotes = (before, after)
+                    defer { aroundNotes = nil }
+                    return context.reconnectWhileWaiting()
+                }
             }
         }
         guard changed else { return }
@@ -417,6 +420,15 @@ extension QuarryRuntime {
         deliver()
         fflush(stdout)
         afterOutput()
+    }
+
+    /// A lost server session's one line, wherever the engine found the loss: on standard
+    /// error in a script, at the prompt in the REPL (its line cleared and redrawn around
+    /// it while the REPL waits: `aroundNotes`).
+    func sayConnectionLoss(_ note: String) {
+        aroundNotes?.before()
+        writeNotice("note: " + note)
+        aroundNotes?.after()
     }
 
     // MARK: Lua functions

@@ -111,9 +111,16 @@ func attributeValue(_ state: OpaquePointer, _ index: Int32, for attribute: Attri
     return luaValue(state, index)
 }
 
-/// Pushes an attribute's value: a `json` attribute's text as the table it encodes.
-func pushAttributeValue(_ state: OpaquePointer, _ value: Value, of attribute: AttributeDescription?) {
-    if attribute?.type == .json, case .text(let text) = value { LuaJSON.push(state, text) } else { pushValue(state, value) }
+/// Pushes an attribute's value: a `json` attribute's text as the table it encodes; with
+/// `day` (a column of days: `ManagedObject.keepsDays`), a date as one that prints its day.
+func pushAttributeValue(_ state: OpaquePointer, _ value: Value, of attribute: AttributeDescription?, day: Bool = false) {
+    if attribute?.type == .json, case .text(let text) = value {
+        LuaJSON.push(state, text)
+    } else if day, case .date(let seconds) = value {
+        pushDate(state, seconds, day: true)
+    } else {
+        pushValue(state, value)
+    }
 }
 
 private func typeName(_ state: OpaquePointer, _ index: Int32) -> String {

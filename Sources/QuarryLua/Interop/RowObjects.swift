@@ -265,10 +265,11 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     block.pointee.attributes_read = batch.source.attributesRead
     block.pointee.current_epoch = quarry_epoch_address(state)
     let attributes = batch.entity.attributes
+    let days = batch.source.dayColumns
     var fast: [(name: UnsafeRawPointer, code: Int64)] = []
     lua_createtable(state, 0, Int32(batch.attributes.count))
     for (position, index) in batch.attributes.enumerated() where position + 1 < 0x2000 {
-        let code = Int64(index << 16 | (position + 1) << 3 | fieldKind(attributes[index].type))
+        let code = Int64(index << 16 | (position + 1) << 3 | fieldKind(attributes[index].type, day: days.contains(attributes[index].name)))
         pushString(state, attributes[index].name)
         // The table keeps the key alive, so its interned string stays where it is.
         if fast.count < Int(QUARRY_FAST_FIELDS), let name = lua_topointer(state, -1) { fast.append((name, code)) }
@@ -287,15 +288,16 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     }
 }
 
-/// How C reads an attribute of this type (see `push_cell` in shim.c).
-private func fieldKind(_ type: AttributeType) -> Int {
+/// How C reads an attribute of this type (see `push_cell` in shim.c); `day` for a column
+/// of days, whose dates print as their day.
+private func fieldKind(_ type: AttributeType, day: Bool) -> Int {
     switch type {
     case .int16, .int32, .int64: return Int(QUARRY_FIELD_INTEGER)
     case .double: return Int(QUARRY_FIELD_DOUBLE)
     case .decimal: return Int(QUARRY_FIELD_DECIMAL)
     case .string, .uuid, .binary: return Int(QUARRY_FIELD_STRING)
     case .bool: return Int(QUARRY_FIELD_BOOL)
-    case .date: return Int(QUARRY_FIELD_DATE)
+    case .date: return Int(day ? QUARRY_FIELD_DAY : QUARRY_FIELD_DATE)
     case .json: return Int(QUARRY_FIELD_JSON)
     }
 }

@@ -45,6 +45,8 @@ enum RegistrySlot {
     case metatable(UserdataKind)
     /// The kind's methods, made at the first lookup (`QuarryRuntime.pushMethods`).
     case methods(UserdataKind)
+    /// The date metatable's copy that dates read from a column of days carry (`pushDate`).
+    case dayMetatable
 
     private static let kinds = UserdataKind.allCases.count
 
@@ -54,6 +56,7 @@ enum RegistrySlot {
         case .rowObjectMetatable: return 1
         case .metatable(let kind): return Int32(2 + kind.ordinal)
         case .methods(let kind): return Int32(2 + Self.kinds + kind.ordinal)
+        case .dayMetatable: return Int32(2 + 2 * Self.kinds)
         }
     }
 }
@@ -111,6 +114,21 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
         lua_rawset(state, -4)
     }
     setRegistrySlot(state, .rowObjectMetatable)
+    quarry_pop(state, 1)
+    // A date read from a column of days (PostgreSQL's `date`) is a date like any other,
+    // but prints as its day: the date metatable's copy marks it, so the day needs no room
+    // in the block, and comparisons and arithmetic (the same metamethods) cannot tell.
+    pushRegistrySlot(state, .metatable(.date))
+    lua_createtable(state, 0, 8)
+    lua_pushnil(state)
+    while lua_next(state, -3) != 0 {
+        lua_pushvalue(state, -2)
+        quarry_insert(state, -2)
+        lua_rawset(state, -4)
+    }
+    lua_pushvalue(state, -1)
+    quarry_set_day_metatable(state)
+    setRegistrySlot(state, .dayMetatable)
     quarry_pop(state, 1)
     // A loop over results steps through their cached objects in C.
     quarry_install_ipairs(state)
@@ -263,15 +281,29 @@ private enum Block {
     static let kept: UInt = 1
 }
 
-func pushDate(_ state: OpaquePointer, _ seconds: Double) {
+/// Pushes a date; `day` when it was read from a column of days, so it prints as its day.
+func pushDate(_ state: OpaquePointer, _ seconds: Double, day: Bool = false) {
     let block = lua_newuserdatauv(state, Block.size(.date), 0)!
     Block.write(block, kind: .date, payload: UInt(seconds.bitPattern))
-    pushRegistrySlot(state, .metatable(.date))
+    pushRegistrySlot(state, day ? .dayMetatable : .metatable(.date))
     lua_setmetatable(state, -2)
 }
 
 func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
     Block.payload(state, index, kind: .date).map { Double(bitPattern: UInt64($0)) }
+}
+
+/// The date at `index` as a person reads it: ISO 8601 in UTC, or `2013-01-01` for a
+/// date read from a column of days (at its midnight in UTC; any other time, which only
+/// an unsaved value can have, is shown whole).
+func dateText(_ state: OpaquePointer, _ index: Int32) -> String? {
+    guard let seconds = dateValue(state, index) else { return nil }
+    let text = Value.iso8601(seconds)
+    guard text.hasSuffix("T00:00:00Z"), lua_getmetatable(state, index) != 0 else { return text }
+    pushRegistrySlot(state, .dayMetatable)
+    let day = lua_rawequal(state, -1, -2) != 0
+    quarry_pop(state, 2)
+    return day ? String(text.dropLast(10)) : text
 }
 
 /// An exact decimal, held by its userdata as a Swift object: its text or its value, each

@@ -62,9 +62,10 @@ enum ObjectBindings {
         lua_createtable(call.state, 0, Int32(changes.count + relationships.count))
         for change in changes {
             lua_createtable(call.state, 2, 0)
-            pushValue(call.state, change.old)
+            let day = object.keepsDays(change.key)
+            pushAttributeValue(call.state, change.old, of: nil, day: day)
             lua_rawseti(call.state, -2, 1)
-            pushValue(call.state, change.new)
+            pushAttributeValue(call.state, change.new, of: nil, day: day)
             lua_rawseti(call.state, -2, 2)
             LuaTable.setField(call.state, -2, change.key)
         }
@@ -113,7 +114,7 @@ enum ObjectBindings {
         noteRowRead(call.state, 1, key)
         let object = try runtime.object(call, 1)
         if let attribute = object.entity.attribute(named: key) {
-            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute)
+            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute, day: object.keepsDays(key))
             return 1
         }
         if object.entity.compositeNames.contains(key) {

@@ -168,7 +168,9 @@ enum ObserverBindings {
         guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
         let key = try call.string(2)
         if key == "value" {
-            pushAttributeValue(call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key))
+            pushAttributeValue(
+                call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key),
+                day: binding.object.keepsDays(binding.key))
             return 1
         }
         if runtime.pushMethod(.binding, key) { return 1 }

@@ -179,9 +179,11 @@ enum ValueBindings {
         return call.push(String(cString: lua_typename(call.state, call.type(1))))
     }
 
-    /// Dates: compared, subtracted, added to, concatenated and read by field, in UTC.
+    /// Dates: compared, subtracted, added to, concatenated and read by field, in UTC. A
+    /// date read from a column of days prints as its day (`dateText`); what it computes is
+    /// a date like any other.
     static let dateMetamethods: [LuaBinding] = [
-        LuaBinding("__tostring") { _, call in call.push(Value.iso8601(operand(call, 1) ?? 0)) },
+        LuaBinding("__tostring") { _, call in call.push(dateText(call.state, 1) ?? Value.iso8601(0)) },
         LuaBinding("__eq") { _, call in call.push(operand(call, 1) == operand(call, 2)) },
         LuaBinding("__lt") { _, call in try compare(call, <) },
         LuaBinding("__le") { _, call in try compare(call, <=) },
@@ -202,7 +204,7 @@ enum ValueBindings {
         },
         LuaBinding("__concat") { _, call in
             func text(_ i: Int32) throws -> String {
-                if let d = operand(call, i) { return Value.iso8601(d) }
+                if let d = dateText(call.state, i) { return d }
                 if call.type(i) == LUA_TSTRING || call.type(i) == LUA_TNUMBER, let v = luaValue(call.state, i) { return v.displayString }
                 throw LuaError("attempt to concatenate a \(call.typeName(i)) value")
             }

@@ -21,6 +21,8 @@ extension PostgresConnection {
 
     /// Said after a failure that lost the connection.
     static let lostNote = "the connection to the server was lost; the next statement connects again"
+    /// Said (`sayLoss`) when the loss is found and the connection is made again.
+    static let reconnectingNote = "connection lost, reconnecting"
 
     /// Whether the connection is known to be gone.
     var isLost: Bool { pq.pointee.status?(handle) == CONNECTION_BAD }
@@ -60,13 +62,19 @@ extension PostgresConnection {
     /// (what it sent is read first, without waiting, so a close while the session was
     /// idle is seen now rather than as this statement's failure), connects again and sets
     /// the session up again. Throws when the server cannot be reached: nothing was sent,
-    /// and the statement after tries again.
+    /// and the statement after tries again. Every reconnection passes here, whatever
+    /// found the loss (a statement, `refresh()`, the REPL's wait), so here alone it is said
+    /// (`sayLoss`), once for each loss.
     package func reestablishIfLost() throws {
         // A connection closed on purpose (`close`) is not made again.
         if isClosed { throw StoreError.closed }
         guard transactionDepth == 0, !reestablishing, let reset = pq.pointee.reset else { return }
         if !isLost { readWhatArrived() }
         guard isLost else { return }
+        if !lossSaid {
+            lossSaid = true
+            sayLoss?(Self.reconnectingNote)
+        }
         reestablishing = true
         defer { reestablishing = false }
         reset(handle)
@@ -76,6 +84,7 @@ extension PostgresConnection {
                 sqlState: nil, sql: nil,
                 message: "the connection to the server was lost and cannot be made again now (\(reason)); the next statement tries again")
         }
+        lossSaid = false
         reconnections += 1
         quarry_pq_quiet(pq, handle)
         do {

@@ -27,6 +27,11 @@ public final class PostgresConnection {
     package var reconnections = 0
     /// Set while the session is being set up again, whose statements probe nothing.
     var reestablishing = false
+    /// Says `reconnectingNote` (`reestablishIfLost`); nil says nothing.
+    package var sayLoss: ((String) -> Void)?
+    /// Whether the loss being made good was said: once for each loss, however many tries
+    /// the server takes to answer again.
+    var lossSaid = false
     /// Whether the last write transaction broke with its connection before COMMIT was
     /// sent: nothing of it was written, so it may run again (`PostgresStore.write`).
     package var lostBeforeCommit = false

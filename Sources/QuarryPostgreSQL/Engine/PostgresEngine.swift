@@ -88,6 +88,11 @@ package final class PostgresEngine: StoreEngine {
     /// not lost but ended.
     package var sessionIsLost: Bool { !server.isClosed && server.isLost }
 
+    package var sayLoss: ((String) -> Void)? {
+        get { server.sayLoss }
+        set { server.sayLoss = newValue }
+    }
+
     /// The server's session ends now (`PostgresConnection.close`): `.open` of another store
     /// leaves no idle backend behind; the store's connection refuses reads from now.
     package func close() { server.close() }

@@ -163,19 +163,24 @@ extension ObjectContext {
     /// to wait on too; nil for a file, whose commits are polled.
     public var outsideChangesDescriptor: Int32? { connection.engine.changeDescriptor }
 
+    /// Has `say` say a lost server session's one line (`connection lost, reconnecting`)
+    /// whenever the engine finds it lost and makes it again: at a statement, at
+    /// `refresh()`, while the REPL or a watch waits (`reconnectWhileWaiting`).
+    public func sayConnectionLoss(_ say: @escaping (String) -> Void) {
+        connection.engine.sayLoss = say
+    }
+
     /// While the REPL or a watch waits, after reading other sessions' news failed: when
-    /// the store's server session was found gone (a restart, `pg_terminate_backend`), says
-    /// so once through `say`, makes the session again (its LISTEN and set-up with it) and
-    /// reads again what others committed meanwhile, which observers and watches hear as
-    /// any outside change. A server that does not answer yet is tried again about once a
-    /// second, without another word. Returns whether anything changed.
-    public func reconnectWhileWaiting(say: (String) -> Void) -> Bool {
+    /// the store's server session was found gone (a restart, `pg_terminate_backend`),
+    /// makes the session again (its LISTEN and set-up with it; the engine says the loss,
+    /// `sayConnectionLoss`) and reads again what others committed meanwhile, which
+    /// observers and watches hear as any outside change. A server that does not answer
+    /// yet is tried again about once a second. Returns whether anything changed.
+    public func reconnectWhileWaiting() -> Bool {
         guard connection.engine.sessionIsLost else { return false }
         let now = ContinuousClock.now
         if let last = outsideChanges.lastReconnectTry {
             guard now - last >= .seconds(1) else { return false }
-        } else {
-            say("connection lost, reconnecting")
         }
         outsideChanges.lastReconnectTry = now
         // Asked: the session is made again first (`catchUp`); a new connection is news.

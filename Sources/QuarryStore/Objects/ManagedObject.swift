@@ -291,6 +291,12 @@ public final class ManagedObject {
         entity.attributes.map { ($0.name, currentValue($0.name)) }
     }
 
+    /// Whether attribute `key` is a column of days (a server's `date`): its dates are
+    /// midnights in UTC, shown as their day.
+    public func keepsDays(_ key: String) -> Bool {
+        context?.mapped(entity).dayColumns.contains(key) ?? false
+    }
+
     /// `values` as an object's display and a results table show them: a server's `date`
     /// column (days alone, read as midnight UTC) as its day, `2013-01-01`, not as an
     /// instant. The values themselves stay dates (Lua, comparisons, exports).

@@ -10,6 +10,8 @@ public final class RowSource {
     public let entity: EntityDescription
     /// Where the entity's rows are (the store's mapping).
     let storage: EntityStorage
+    /// The attributes that are columns of days (a server's `date`), shown as their day.
+    public var dayColumns: Set<String> { storage.dayColumns }
     /// Bit `i` set: attribute `i` of `entity.attributes` has been read (attributes past
     /// the 64th are always read).
     public let attributesRead: UnsafeMutablePointer<UInt64>
