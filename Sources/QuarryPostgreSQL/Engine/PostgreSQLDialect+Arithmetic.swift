@@ -63,6 +63,11 @@ extension PostgreSQLDialect {
         case "exp":
             // Past these exp is infinite or zero as a double; PostgreSQL calls either an error.
             real = "(CASE WHEN \(x) > 709.782712893384 THEN 'Infinity'::float8 WHEN \(x) < -745.1332191019412 THEN 0::float8 ELSE exp(\(x)) END)"
+        case "length":
+            // NSString's length, in UTF-16 units: one a code point, one more each past
+            // U+FFFF (a UTF8 database's characters are code points).
+            guard foldsText else { return nil }
+            return SQLTemplate("(char_length(⟨0⟩) + char_length(regexp_replace(⟨0⟩, '[^\\U00010000-\\U0010FFFF]', '', 'g')))")
         case "lowercase", "uppercase":
             guard foldsText else { return nil }
             return SQLTemplate(PostgresCaseMapping.sql("(⟨0⟩)", lower: name == "lowercase"))

@@ -112,6 +112,16 @@ public enum ExpressionValues {
 
     /// A one-argument function: the numeric ones keep integers where the answer is one.
     public static func apply(_ function: BuiltinFunction, _ a: Value) -> Value {
+        if function.countsText {
+            // Text that is not UTF-8 is counted as Swift reads it, each bad byte a U+FFFD.
+            let text: String
+            switch a {
+            case .text(let s): text = s
+            case .textBytes(let bytes): text = String(decoding: bytes, as: UTF8.self)
+            default: return .null
+            }
+            return .integer(Int64(function == .length ? text.utf16.count : text.count))
+        }
         if function.isString {
             // Text that is not UTF-8 changes its ASCII letters alone, as SQLite's lower()
             // and upper() change them: its other bytes stay as they are.

@@ -121,6 +121,7 @@ extension BoundPredicate.Operand {
             // Of a decimal, a real: computed in doubles, here and in SQL.
             case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind.map { $0 == .decimal ? .real : $0 }
             case .sqrt, .ln, .log, .exp: return a.arithmeticKind.map { _ in .real }
+            case .length, .characters: return .integer
             default: return nil
             }
         case .outer(let o): return o.numberKind

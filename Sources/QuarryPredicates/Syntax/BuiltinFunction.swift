@@ -5,11 +5,18 @@
 public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
     case now, lowercase, uppercase, abs, sqrt, floor, ceiling, trunc, ln, log, exp
     case count, sum, average, min, max
+    /// A string's count: `length`, NSString's, in UTF-16 units (a format string's
+    /// `name.length`); `characters`, Swift's `String.count`, in characters (grapheme
+    /// clusters: a `#Predicate`'s `$0.name.count`). Neither is a name a format string calls.
+    case length, characters
 
     /// The functions that reduce a collection to one value.
     public var isAggregate: Bool { [.count, .sum, .average, .min, .max].contains(self) }
     /// The functions whose argument and answer are strings.
     public var isString: Bool { self == .lowercase || self == .uppercase }
+
+    /// The string counts, which key paths name (`name.length`), not calls.
+    public var countsText: Bool { self == .length || self == .characters }
 
     /// How many arguments it takes.
     var arity: Int { self == .now ? 0 : 1 }
@@ -25,7 +32,7 @@ public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
         case "uppercaseString": return .uppercase
         case "lowercaseString": return .lowercase
         case "ceil": return .ceiling
-        default: return BuiltinFunction(rawValue: bare)
+        default: return BuiltinFunction(rawValue: bare).flatMap { $0.countsText ? nil : $0 }
         }
     }
 
@@ -37,6 +44,6 @@ public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
 
     /// Every name accepted, for the message that refuses another.
     static var supportedNames: String {
-        (allCases.map(\.selector) + arithmeticSelectors.keys.sorted()).joined(separator: ", ")
+        (allCases.filter { !$0.countsText }.map(\.selector) + arithmeticSelectors.keys.sorted()).joined(separator: ", ")
     }
 }
