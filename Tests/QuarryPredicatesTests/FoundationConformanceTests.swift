@@ -271,6 +271,21 @@ import Testing
         #expect(empty.swiftCode().contains("Swift's contains(\"\") holds for every string"), "\(empty.swiftCode())")
     }
 
+    /// What `p:swift()` writes for a string's count in characters: the `#Predicate`'s
+    /// `.count`, compiled against swift-foundation's macro, selects what Quarry's fetch
+    /// selects; and no `NSPredicate` line, as Apple's grammar counts UTF-16 units.
+    @Test func exportedCharacterCountSelectsWhatFoundationSelects() throws {
+        let context = try Self.store()
+        let swift = ["#Predicate<Object> { $0.b.count == 3 }", "#Predicate<Object> { $0.b.count > 4 || $0.a > 3 }"]
+        let cases = try swift.map { SwiftEvaluation.Case($0, try SwiftPredicateReader.read($0, captures: [:]).predicate) }
+        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
+        #expect(report.mismatches.isEmpty && report.refusals.isEmpty, "\(report.mismatches) \(report.refusals)")
+        #expect(report.agreed == swift.count && report.discriminating == swift.count, "\(report)")
+        let bound = try BoundPredicate(cases[0].predicate, entity: context.entity(named: "Object"), context: context)
+        #expect(
+            bound.swiftCode().hasPrefix("// NSPredicate: not expressible (Apple's grammar counts a string in UTF-16 units"), "\(bound.swiftCode())")
+    }
+
     /// Format strings (`PredicateConversionTests`' forms) beside the Swift they convert from,
     /// which the test above judges against Foundation: each selects the same objects, in
     /// SQL (the fetch) and in memory (`matches`) alike.
