@@ -43,6 +43,11 @@ import Testing
         ("PredicateTests.basic", "let compareTo: Int64 = 2\nlet query = #Predicate<Object> { $0.a == compareTo }"),
         ("PredicateTests.arithmetic", "let query = #Predicate<Object> { $0.a + 2 == 4 }"),
         ("PredicateTests.division (Double)", "let query = #Predicate<Object> { $0.c / 2.1 <= 3.0 }"),
+        // Between integers Swift's `/` drops the fraction, toward zero; a Double by an integer literal divides as Doubles.
+        ("PredicateTests.division (Int)", "let query = #Predicate<Object> { $0.a / 2 == 1 }"),
+        ("PredicateTests.division (Int, toward zero)", "let query = #Predicate<Object> { $0.a / 3 == 0 && $0.d != 0 }"),
+        ("PredicateTests.division (Int, negative)", "let query = #Predicate<Object> { ($0.a - 3) / -2 >= 2 }"),
+        ("PredicateTests.division (Double by Int)", "let query = #Predicate<Object> { $0.c / 2 > 1.0 }"),
         ("PredicateTests.buildDivision (remainder)", "let query = #Predicate<Object> { $0.a % 2 == 1 }"),
         ("PredicateConversionTests.arithmetic (remainder)", "let query = #Predicate<Object> { $0.d % 3 != 0 && $0.a > -2 }"),
         ("PredicateTests.conditional", "let query = #Predicate<Object> { $0.f ? $0.a > 0 : $0.d > 1 }"),
@@ -158,7 +163,8 @@ import Testing
     /// (upstream test, Swift, what the one-line refusal says).
     static let refused: [(String, String, String)] = [
         ("PredicateTests.variadic", "let query = #Predicate<Object, Int> { $0.a == $1 + 1 }", "#Predicate<Object, Int> takes 2 inputs"),
-        ("PredicateTests.division (Int)", "let query = #Predicate<Object> { $0.a / 2 == 3 }", "'/' is read dividing by a nonzero Double constant"),
+        ("PredicateTests.division (by a key)", "let query = #Predicate<Object> { $0.a / $0.d == 3 }", "'/' is read dividing by a nonzero constant"),
+        ("PredicateTests.division (by -1)", "let query = #Predicate<Object> { $0.a / -1 == 3 }", "'/' is read dividing by a nonzero constant"),
         (
             "PredicateTests.sequenceContains (scalar array)", "let query = #Predicate<Object> { $0.members.contains { $0 == 2 } }",
             "'$0' alone is the member itself"

@@ -315,7 +315,9 @@ import Testing
             "s CONTAINS s", "NOT (s CONTAINS s)", "s CONTAINS[c] s",
             "s ==[c] 'café'", "s ==[cd] 'CAFE'", "s CONTAINS[c] 'É'", "s BEGINSWITH[c] 'CAFÉ'", "s ==[c] 'cafe\\u0301'", "s == 'café'",
             // NSString's length, in UTF-16 units, in the server's own SQL.
-            "s.length == 4", "s.length == 3", "s.length > 4 AND s.length < 16", "TERNARY(s != nil, s.length, -1) < 0"
+            "s.length == 4", "s.length == 3", "s.length > 4 AND s.length < 16", "TERNARY(s != nil, s.length, -1) < 0",
+            // Swift's `/` between integers, the fraction dropped toward zero.
+            "quotient:by:(i, 2) == 1", "quotient:by:(i, -2) == 0", "quotient:by:(i - 3, 2) == -2"
         ]
         var selectedSome = 0
         for format in formats {

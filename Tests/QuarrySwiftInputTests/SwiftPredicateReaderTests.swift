@@ -69,6 +69,7 @@ import Testing
         (#"#Predicate<Item> { ($0.flag ? $0.qty : $0.price) > 2 }"#, "(flag == YES AND qty > 2) OR (NOT flag == YES AND price > 2)"),
         (#"#Predicate<Item> { $0.qty % 3 == 1 }"#, "modulus:by:(qty, 3) == 1"),
         (#"#Predicate<Item> { $0.price / 2.5 <= 3.0 }"#, "price / 2.5 <= 3.0"),
+        (#"#Predicate<Item> { $0.qty / 2 > 1 }"#, "quotient:by:(qty, 2) > 1"),
         // Foundation finds no empty string: an empty search selects nothing, typed or captured.
         (#"#Predicate<Item> { $0.title.localizedStandardContains("") }"#, "FALSEPREDICATE"),
         ("let q = \"\"\n#Predicate<Item> { $0.title.localizedStandardContains(q) || $0.qty > 3 }", "FALSEPREDICATE OR qty > 3"),
@@ -101,7 +102,7 @@ import Testing
     }
 
     static let refused: [(String, String, Int)] = [
-        (#"#Predicate<Item> { $0.qty / 2 > 1 }"#, "'/' is read dividing by a nonzero Double constant", 27),
+        (#"#Predicate<Item> { $0.qty / $0.price > 1 }"#, "'/' is read dividing by a nonzero constant", 27),
         (#"#Predicate<Item> { $0.title.localizedCompare("a") == .orderedSame }"#, "localizedCompare(_:) orders by the user's locale", 29),
         (#"#Predicate<Item> { $0.title.caseInsensitiveCompare("a") == .orderedAscending }"#, "against .orderedAscending", 60),
         (#"#Predicate<Item> { $0.tags.contains { $0 == 2 } }"#, "'$0' alone is the member itself", 39),

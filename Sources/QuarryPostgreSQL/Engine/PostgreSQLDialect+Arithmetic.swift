@@ -25,6 +25,8 @@ extension PostgreSQLDialect {
                 "NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
                     + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
         }
+        // Swift's `/` between integers (by a constant neither 0 nor -1): truncated, as here.
+        if op == "quotient:by:", integers { return SQLTemplate("((⟨0⟩)::bigint / NULLIF((⟨1⟩)::bigint, 0))") }
         if op == "modulus:by:" {
             // Of two integers, truncated as Swift's `%` (and SQLite's) is; by zero nil, and
             // Int64.min % -1 is 0 on the server as here. Of reals, fmod's: numeric `mod`

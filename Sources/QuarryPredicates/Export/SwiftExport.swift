@@ -33,6 +33,9 @@ extension BoundPredicate {
         if reads({ if case .function(.characters, _) = $0 { return true } else { return false } }) {
             return "Apple's grammar counts a string in UTF-16 units (length), not in characters as Swift's count"
         }
+        if reads({ if case .arithmetic(.quotient, _, _) = $0 { return true } else { return false } }) {
+            return "Apple's grammar divides as reals (divide:by:), where Swift's / between integers drops the fraction"
+        }
         return nil
     }
 

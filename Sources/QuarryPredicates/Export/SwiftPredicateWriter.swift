@@ -309,7 +309,8 @@ final class SwiftPredicateWriter {
             let lt = try l?.text ?? literal(lhs, typed?.attribute, scope)
             let rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
             return SwiftValue(
-                text: "(\(lt) \(op == .modulus ? "%" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
+                text: "(\(lt) \(op == .modulus ? "%" : op == .quotient ? "/" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute,
+                type: typed?.type)
         case .function(.characters, let a):
             // Swift's own count, in characters, as Quarry read `$0.name.count`.
             guard let text = try swiftValue(a, scope), !text.optional else {

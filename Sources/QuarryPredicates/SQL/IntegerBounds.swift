@@ -113,7 +113,7 @@ extension BoundPredicate.Operand {
             guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
             guard op != .divide, op != .power else { return .real }
             if lk == .integer && rk == .integer { return .integer }
-            if op == .modulus { return .real }
+            if op == .modulus || op == .quotient { return .real }
             // Exact while no real takes part, as `ExpressionValues.arithmetic` computes.
             return [lk, rk].contains(.decimal) && !(lk == .real || rk == .real) ? .decimal : .real
         case .function(let f, let a):

@@ -39,7 +39,7 @@ public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
     /// Apple's two-operand selectors, which are arithmetic.
     static let arithmeticSelectors: [String: ArithmeticOperator] = [
         "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply, "divide:by:": .divide, "raise:toPower:": .power,
-        "modulus:by:": .modulus
+        "modulus:by:": .modulus, "quotient:by:": .quotient
     ]
 
     /// Every name accepted, for the message that refuses another.
