@@ -18,31 +18,32 @@ import Testing
     @Test func edgeNumericsAnswerOrRefuseAlikeInSQLAndMemory() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("numericmemory", in: sandbox, schema: Self.schema)
-        let result = try await sandbox.quarry([
-            url, "-e",
-            #"""
-            -- A refusal from where its words start, after the prefix naming the call.
-            local function said(ok, r)
-              if ok then return tostring(r) end
-              local m = tostring(r)
-              local at = m:find("decimal out of range", 1, true) or m:find("a decimal of about", 1, true)
-              return "refused " .. (at and m:sub(at) or m)
-            end
-            for _, f in ipairs({ "x * 10 > 1", "x / 2 > 0", "x + 1 > 0", "x - x == 0", "x > 0", "s.length == 6", "s.length == 3" }) do
-              local p = predicate(f)
-              for id = 1, 7 do
-                local o = nt:get(id)
-                local sql = said(pcall(count, "nt", predicate("(" .. f .. ") AND id == %@", id)))
-                if sql == "1" then sql = "true" elseif sql == "0" then sql = "false" end
-                local memory = said(pcall(function() return p:matches(o) end))
-                print(f, id, sql, memory)
-              end
-            end
-            print(pcall(count, "nt", [[#Predicate<nt> { $0.s.count == 3 }]]))
-            local q = predicate([[#Predicate<nt> { $0.s.count == 3 }]])
-            print(pcall(function() return q:matches(nt:get(2)) end))
-            """#
-        ])
+        let result = try await sandbox.quarry(
+            [
+                url, "-e",
+                #"""
+                -- A refusal from where its words start, after the prefix naming the call.
+                local function said(ok, r)
+                  if ok then return tostring(r) end
+                  local m = tostring(r)
+                  local at = m:find("decimal out of range", 1, true) or m:find("a decimal of about", 1, true)
+                  return "refused " .. (at and m:sub(at) or m)
+                end
+                for _, f in ipairs({ "x * 10 > 1", "x / 2 > 0", "x + 1 > 0", "x > 0", "s.length == 6", "s.length == 3" }) do
+                  local p = predicate(f)
+                  for id = 1, 7 do
+                    local o = nt:get(id)
+                    local sql = said(pcall(count, "nt", predicate("(" .. f .. ") AND id == %@", id)))
+                    if sql == "1" then sql = "true" elseif sql == "0" then sql = "false" end
+                    local memory = said(pcall(function() return p:matches(o) end))
+                    print(f, id, sql, memory)
+                  end
+                end
+                print(pcall(count, "nt", [[#Predicate<nt> { $0.s.count == 3 }]]))
+                local q = predicate([[#Predicate<nt> { $0.s.count == 3 }]])
+                print(pcall(function() return q:matches(nt:get(2)) end))
+                """#
+            ], timeout: 600)
         #expect(result.status == 0, "\(result)")
         var refused = 0
         var answered = 0
@@ -63,7 +64,7 @@ import Testing
             }
         }
         // 1e131071 * 10 and -1e131071 * 10 past numeric; 1e±131071 and 1e-16383 as doubles.
-        #expect(refused >= 5 && answered >= 40, "\(refused) refused, \(answered) answered\n\(result)")
+        #expect(refused >= 5 && answered >= 30, "\(refused) refused, \(answered) answered\n\(result)")
         for line in result.lines.suffix(2) {
             #expect(line.hasPrefix("false") && line.contains("'s.count' counts the string 's' in characters"), "\(result)")
         }

@@ -19,7 +19,9 @@ enum DecimalBounds {
             default: return false
             }
         }
-        if exact, [.add, .subtract, .multiply].contains(op), let x = DecimalText.exact(a), let y = DecimalText.exact(b) {
+        if exact, [.add, .subtract, .multiply].contains(op) {
+            // Computed exactly only near the bounds: 131,072-digit arithmetic is not cheap.
+            guard mayPassBounds(op, a, b), let x = DecimalText.exact(a), let y = DecimalText.exact(b) else { return nil }
             do {
                 switch op {
                 case .add: _ = try x.adding(y)
@@ -37,6 +39,25 @@ enum DecimalBounds {
                 + "(PostgreSQL refuses it where SQLite reads it as 0 or an infinity)"
         }
         return nil
+    }
+
+    /// Whether `a op b` may have more digits before or after the point than numeric holds,
+    /// from the digits each is written with (an integer has 19 at most, no scale).
+    static func mayPassBounds(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Bool {
+        func digits(_ v: Value) -> (integer: Int, scale: Int)? {
+            switch v {
+            case .integer, .bool: return (19, 0)
+            case .decimal(let text):
+                guard !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
+                let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+                return (parts[0].count, parts.count == 2 ? parts[1].count : 0)
+            default: return nil
+            }
+        }
+        guard let x = digits(a), let y = digits(b) else { return true }
+        let (integer, scale) =
+            op == .multiply ? (x.integer + y.integer, x.scale + y.scale) : (max(x.integer, y.integer) + 1, max(x.scale, y.scale))
+        return integer > ExactDecimal.maxIntegerDigits || scale > ExactDecimal.maxScale
     }
 
     /// The power of ten of `text` (`1e131071`, `-1e-16383`) when no double holds it (an
