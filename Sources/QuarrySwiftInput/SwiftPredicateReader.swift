@@ -60,13 +60,22 @@ public enum SwiftPredicateReader {
         // `let predicate = NSPredicate(format: "...", ...)`, as `p:swift()` prints it before the
         // macro; or why it could not be read, which matters only where no macro follows.
         var nsPredicate: Result<Predicate, PredicateError>?
-        for item in file.statements {
+        // The last statement that holds a macro is the #Predicate read; a `let` of one
+        // before it defines a #Predicate it may evaluate (`a.evaluate($0)`).
+        let statements = Array(file.statements)
+        let last = statements.lastIndex { item in
+            let value = item.item.as(VariableDeclSyntax.self)?.bindings.first?.initializer?.value
+            return value?.asProtocol(FreestandingMacroExpansionSyntax.self) != nil
+                || item.item.asProtocol(FreestandingMacroExpansionSyntax.self) != nil
+                || item.item.as(ExprSyntax.self)?.asProtocol(FreestandingMacroExpansionSyntax.self) != nil
+        }
+        for (index, item) in statements.enumerated() {
             if macro != nil {
                 let another = item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .pound }
                 throw PredicateError(
                     another ? .unsupported : .syntax,
                     another
-                        ? "a second #Predicate: Quarry reads one, and no #Predicate that evaluates another; write the whole test in one"
+                        ? "a second #Predicate after the one read: one it evaluates comes before it, in a let (let a = #Predicate<T> { ... })"
                         : "nothing may follow the #Predicate",
                     column: columns.column(of: item))
             }
@@ -80,6 +89,17 @@ public enum SwiftPredicateReader {
                         column: columns.column(of: declaration))
                 }
                 if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) {
+                    if let last, index < last {
+                        let defined = SwiftPredicateTranslator.unescaped(name)
+                        if let first = lets[defined] {
+                            throw PredicateError(
+                                .syntax, "'\(defined)' is bound twice (first at column \(first)): each captured value has one let",
+                                column: columns.column(of: binding.pattern))
+                        }
+                        lets[defined] = columns.column(of: binding.pattern)
+                        try translator.define(predicate: defined, expansion)
+                        continue
+                    }
                     macro = expansion
                     continue
                 }
@@ -99,6 +119,8 @@ public enum SwiftPredicateReader {
                     translator.ranges[captured] = range
                 } else if let order = translator.comparisonResult(value) {
                     translator.orderings[captured] = order
+                } else if let fields = try translator.structFields(value) {
+                    translator.structs[captured] = fields
                 } else {
                     translator.capture(captured, try translator.constant(value))
                 }
@@ -127,14 +149,28 @@ public enum SwiftPredicateReader {
             }
             typeName = String(argument.argument.trimmedDescription.filter { !$0.isWhitespace })
             typeColumn = columns.column(of: argument)
+            if let typeName, Self.isValueType(typeName) {
+                throw PredicateError(
+                    .unsupported,
+                    "#Predicate<\(typeName)> tests \(typeName) values: Quarry reads a #Predicate of an entity's objects (#Predicate<Item>)",
+                    column: typeColumn)
+            }
         }
         guard macro.arguments.isEmpty, macro.additionalTrailingClosures.isEmpty, let closure = macro.trailingClosure else {
             throw PredicateError(.syntax, "#Predicate takes one closure, as #Predicate<Entity> { object in ... }", column: columns.column(of: macro))
         }
+        translator.rootType = typeName
         let predicate = try translator.closureBody(closure, scope: .root, parameterCount: 1) { translator, body in
             try translator.predicate(body)
         }
         return Read(typeName: typeName, predicate: predicate, typeColumn: typeColumn)
+    }
+
+    /// Whether `type` is one of Swift's own value types (`String`, `[Int]`, `Dictionary<K, V>`),
+    /// which no entity is named.
+    static func isValueType(_ type: String) -> Bool {
+        let plain: Set<String> = ["String", "Int", "Int64", "Int32", "Int16", "Double", "Float", "Bool", "Date", "UUID", "Data", "URL", "Decimal"]
+        return plain.contains(type) || type.hasPrefix("[") || ["Array<", "Dictionary<", "Set<", "Optional<"].contains { type.hasPrefix($0) }
     }
 
     /// `NSPredicate(format: ...)`, nil for any other value.

@@ -165,9 +165,14 @@ extension SwiftPredicateTranslator {
     /// key Swift's quotient is infinite where the key is 0 and Quarry's nil.
     mutating func quotient(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ node: ExprSyntax) throws -> Expression {
         let divisor = try value(rhs)
+        // An integer literal: Swift's `/` of the dividend's type, integers' quotient
+        // dropping the fraction or reals' (`Binder` decides once the types are known).
+        if case .constant(.integer(let d), _) = divisor, d != 0, d != -1 {
+            return .arithmetic(.quotient, try value(lhs), divisor, column: columns.column(of: node))
+        }
         guard case .constant(.real(let d), _) = divisor, d != 0, d.isFinite else {
             throw refuse(
-                "'/' is read dividing by a nonzero Double constant (as $0.c / 2.0): between integers Swift drops the fraction where Quarry keeps it, and by a key Swift gives infinity where a store gives nil",
+                "'/' is read dividing by a nonzero constant (as $0.c / 2.1, $0.a / 2; an integer other than -1): by a key Swift stops the program or gives infinity where a store gives nil",
                 node)
         }
         return .arithmetic(.divide, try value(lhs), divisor, column: columns.column(of: node))

@@ -45,6 +45,8 @@ extension SwiftPredicateTranslator {
                 else { throw refuse("URL(string:) is read with a string literal that is a URL", call) }
                 return .value(.text(text))
             case ("Date", []): return .value(Self.currentTime)
+            // A new random UUID, as the app's `UUID()` is one no stored object has yet.
+            case ("UUID", []): return .value(.text(UUID().uuidString))
             case ("Date", ["timeIntervalSinceReferenceDate"]), ("Date", ["timeIntervalSince1970"]):
                 let seconds: Double
                 switch try call.arguments.first.map({ try value($0.expression) }) {
@@ -71,6 +73,15 @@ extension SwiftPredicateTranslator {
                     "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))",
                     call)
             }
+        }
+        // `obj.k`: a property of a value only the app has (a struct's fields are read, `field`).
+        if let member = node.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
+            base.baseName.text.first?.isLowercase == true, scopeIndex(of: base.baseName.text) == nil,
+            structs[Self.unescaped(base.baseName.text)] == nil
+        {
+            throw refuse(
+                "\(describe(member)) is a value of the app's ('\(base.baseName.text)'), which Quarry has not: give the value by name, as a captured value",
+                member)
         }
         guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }
         return .value(v)

@@ -34,6 +34,14 @@ struct SwiftPredicateTranslator {
     var ranges: [String: SwiftRange] = [:]
     /// `ComparisonResult` cases captured in `let`s (`let same = ComparisonResult.orderedSame`).
     var orderings: [String: String] = [:]
+    /// `#Predicate`s defined before the one read (`let a = #Predicate<T> { ... }`), by name.
+    var definitions: [String: Definition] = [:]
+    /// How many of `definitions` the text being read may evaluate: those defined before it.
+    var visibleDefinitions = Int.max
+    /// Structs captured in `let`s (`let s = S(a: 1)`): their fields, by name.
+    var structs: [String: [String: PredicateArgument]] = [:]
+    /// The type the `#Predicate` read tests (`#Predicate<T>`), when it names one.
+    var rootType: String?
     /// How many times what is being read will stand in the tree: a conditional writes its
     /// test twice (`(c && a) || (!c && b)`), so conditionals nested in conditions double at
     /// each level, and are bounded (`twice`).
@@ -187,6 +195,7 @@ struct SwiftPredicateTranslator {
     mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
         guard let comparisonOperator = Self.comparisonOperators[op] else { throw refuse("unknown comparison '\(op)'", opNode) }
         if let test = try testComparedWithBool(lhs, rhs, comparisonOperator) { return test }
+        if let same = objectComparedWithItself(lhs, rhs, comparisonOperator) { return same }
         if let distributed = try conditionalComparison(lhs, rhs, op, opNode) { return distributed }
         if let ordering = try orderingComparison(lhs, rhs, comparisonOperator) { return ordering }
         if let quantified = try filterCountComparison(lhs, rhs, comparisonOperator) { return quantified }
@@ -201,6 +210,12 @@ struct SwiftPredicateTranslator {
         let name = callee.declName.baseName.text
         let labels = call.arguments.map { $0.label?.text }
         let closure = call.trailingClosure ?? (labels == ["where"] ? call.arguments.first?.expression.as(ClosureExprSyntax.self) : nil)
+        if name == "evaluate", let nested = try evaluation(receiver, call) { return nested }
+        if name == "contains", labels == [nil], let argument = call.arguments.first?.expression,
+            let found = try constantContains(receiver, argument)
+        {
+            return .constant(found)
+        }
         switch name {
         case "contains" where closure != nil, "allSatisfy":
             guard let closure else { throw refuse("allSatisfy takes a closure", call) }
@@ -269,6 +284,16 @@ struct SwiftPredicateTranslator {
 
     private mutating func operandValue(_ e: ExprSyntax) throws -> Expression {
         let column = columns.column(of: e)
+        if e.is(SubscriptCallExprSyntax.self) {
+            throw refuse(
+                "a subscript (\(describe(e))): Quarry reads no scalar array or dictionary, and a to-many relationship is an unordered set (compare its members with contains(where:), or its .count)",
+                e)
+        }
+        if e.is(RegexLiteralExprSyntax.self) {
+            throw refuse(
+                "a regular expression (\(describe(e))): Swift's Regex matches characters, which no store's regular expressions repeat; a format string's MATCHES is read, as ICU matches it",
+                e)
+        }
         if let integer = e.as(IntegerLiteralExprSyntax.self) {
             guard let n = Self.integer(integer.literal.text) else { throw refuse("\(integer.literal.text) is no 64-bit integer", e) }
             return .constant(.integer(n), column: column)
@@ -302,6 +327,7 @@ struct SwiftPredicateTranslator {
         }
         if let member = e.as(MemberAccessExprSyntax.self) {
             if let date = try dateConstant(member) { return .constant(date, column: column) }
+            if let value = try field(e) { return value }
             if member.declName.baseName.text == "count", let base = member.base { return try count(of: base, at: member) }
             return try keyPath(e)
         }
@@ -331,6 +357,13 @@ struct SwiftPredicateTranslator {
         }
         if e.is(OptionalChainingExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) { return try keyPath(e) }
         if let call = e.as(FunctionCallExprSyntax.self) {
+            // `s.values.contains([1, 2])` of constants: the Bool it gives.
+            if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "contains",
+                let receiver = callee.base, call.arguments.count == 1, call.arguments.first?.label == nil,
+                let argument = call.arguments.first?.expression, let found = try constantContains(receiver, argument)
+            {
+                return .constant(.bool(found), column: column)
+            }
             // `item.owner.flatMap { $0.year }`: a required key past an optional to-one.
             if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "flatMap",
                 let receiver = callee.base, let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self)
@@ -394,7 +427,8 @@ struct SwiftPredicateTranslator {
         return .keyPath(path)
     }
 
-    /// `(x?.items.count ?? 0)`: through a nil to-one the count is 0, as Quarry counts it.
+    /// `(x?.items.count ?? 0)`: through a nil to-one the count is 0, as Quarry counts it;
+    /// `(x?.count ?? 0)`, which may be a string's, 0 where `x` is nil.
     private mutating func countOrZero(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ExprSyntax) throws -> Expression {
         let left = try value(lhs)
         let fallback = try value(rhs)
@@ -405,7 +439,13 @@ struct SwiftPredicateTranslator {
                 .comparison(Comparison(lhs: left, op: .notEqual, rhs: .constant(.null, column: column))), left, fallback, column: column)
         }
         switch left {
-        case .keyPath(let path) where path.components.last == "@count": return left
+        // Through a to-one (`owner?.items.count`); `x?.count` alone may count a string,
+        // which is nil where `x` is, so it takes the conditional below.
+        case .keyPath(let path) where path.components.last == "@count" && path.components.count > 2: return left
+        case .keyPath(let path) where path.components.last == "@count":
+            let column = columns.column(of: op)
+            return .conditional(
+                .comparison(Comparison(lhs: left, op: .notEqual, rhs: .constant(.null, column: column))), left, fallback, column: column)
         case .subqueryCount: return left
         default: throw refuse("?? 0 is read after a count only", op)
         }

@@ -43,6 +43,11 @@ import Testing
         ("PredicateTests.basic", "let compareTo: Int64 = 2\nlet query = #Predicate<Object> { $0.a == compareTo }"),
         ("PredicateTests.arithmetic", "let query = #Predicate<Object> { $0.a + 2 == 4 }"),
         ("PredicateTests.division (Double)", "let query = #Predicate<Object> { $0.c / 2.1 <= 3.0 }"),
+        // Between integers Swift's `/` drops the fraction, toward zero; a Double by an integer literal divides as Doubles.
+        ("PredicateTests.division (Int)", "let query = #Predicate<Object> { $0.a / 2 == 1 }"),
+        ("PredicateTests.division (Int, toward zero)", "let query = #Predicate<Object> { $0.a / 3 == 0 && $0.d != 0 }"),
+        ("PredicateTests.division (Int, negative)", "let query = #Predicate<Object> { ($0.a - 3) / -2 >= 2 }"),
+        ("PredicateTests.division (Double by Int)", "let query = #Predicate<Object> { $0.c / 2 > 1.0 }"),
         ("PredicateTests.buildDivision (remainder)", "let query = #Predicate<Object> { $0.a % 2 == 1 }"),
         ("PredicateConversionTests.arithmetic (remainder)", "let query = #Predicate<Object> { $0.d % 3 != 0 && $0.a > -2 }"),
         ("PredicateTests.conditional", "let query = #Predicate<Object> { $0.f ? $0.a > 0 : $0.d > 1 }"),
@@ -103,13 +108,63 @@ import Testing
         ("PredicateConversionTests.conditional (in arithmetic)", "let query = #Predicate<Object> { ($0.f ? $0.a : $0.d) * 2 > 1 }"),
         ("PredicateConversionTests.conditional (Bool)", "let query = #Predicate<Object> { $0.f ? true : false }"),
         ("PredicateConversionTests.expressionEnforcement", "let query = #Predicate<Object> { ($0.f && true) == false }"),
-        ("PredicateTests.startsWith", #"let query = #Predicate<Object> { $0.b.starts(with: "ca") }"#)
+        ("PredicateTests.startsWith", #"let query = #Predicate<Object> { $0.b.starts(with: "ca") }"#),
+        // Captured values: a random UUID, dates by name in a captured range.
+        ("PredicateCodableTests.disallowedType", "let uuid = UUID()\nlet query = #Predicate<Object> { obj in uuid == uuid && obj.a > 0 }"),
+        (
+            "PredicateConversionTests.rangesDistinctBounds",
+            "let lowerDate = Date(timeIntervalSince1970: 0)\nlet upperDate = Date(timeIntervalSince1970: 345_600_000)\nlet range = lowerDate ..< upperDate\nlet query = #Predicate<Object> { range.contains($0.h) }"
+        ),
+        // A string's count, in characters as Swift counts them ("👍🏽ok" is 3).
+        ("PredicateConversionTests.basics (count)", "let query = #Predicate<Object> { $0.b.count == 3 }"),
+        ("PredicateTests.optional (count ?? value)", "let query = #Predicate<Object> { ($0.j?.count ?? -1) > 1 }"),
+        ("PredicateTests.optional (count ?? 0)", "let query = #Predicate<Object> { ($0.j?.count ?? 0) == 0 }"),
+        ("PredicateConversionTests.optionals (count ?? value)", "let query = #Predicate<Object> { ($0.j?.count ?? -1) < 1 && $0.b.count > 4 }")
+    ]
+
+    /// Captured structs, which the compiled program declares (`declarations`) and Quarry
+    /// reads from their memberwise initializers: (upstream test, Swift).
+    static let structs: [(String, String)] = [
+        (
+            "PredicateConversionTests.nonObjCConstantKeyPath",
+            "let nonObjC = NonObjCStruct(a: 1, b: [1, 2, 3])\nlet query = #Predicate<Object> { $0.a == nonObjC.a }"
+        ),
+        (
+            "PredicateConversionTests.nonObjCConstantKeyPath (contains)",
+            "let nonObjC = NonObjCStruct(a: 1, b: [1, 2, 3])\nlet query = #Predicate<Object> { $0.f == nonObjC.b.contains([1, 2]) }"
+        )
+    ]
+    /// A #Predicate evaluating another defined before it, read in its place: (upstream
+    /// test, Swift, the same test inlined). Linux's macro refuses `evaluate(_:)` ("not
+    /// supported in this predicate"), so Foundation judges the inlined test, which is what
+    /// evaluating the other means.
+    static let nested: [(String, String, String)] = [
+        (
+            "PredicateTests.nested",
+            "let predicateA = #Predicate<Object> { $0.a == 3 }\nlet query = #Predicate<Object> { predicateA.evaluate($0) && $0.f }",
+            "let query = #Predicate<Object> { ($0.a == 3) && $0.f }"
+        ),
+        (
+            "PredicateCodableTests.nestedPredicates",
+            "let predicateA = #Predicate<Object> { $0.a > 0 }\nlet query = #Predicate<Object> { !predicateA.evaluate($0) || $0.d > 3 }",
+            "let query = #Predicate<Object> { !($0.a > 0) || $0.d > 3 }"
+        )
+    ]
+
+    static let declarations = ["struct NonObjCStruct: Codable, Sendable { let a: Int64; let b: [Int64] }"]
+
+    /// Apple's grammar's `length` counts UTF-16 units: (format, Swift that counts them).
+    static let lengths: [(String, String)] = [
+        ("b.length == 6", "let query = #Predicate<Object> { $0.b.utf16.count == 6 }"),
+        ("b.length > 4 AND a > -1", "let query = #Predicate<Object> { $0.b.utf16.count > 4 && $0.a > -1 }"),
+        ("TERNARY(j != nil, j.length, -1) >= 0", "let query = #Predicate<Object> { ($0.j?.utf16.count ?? -1) >= 0 }")
     ]
 
     /// (upstream test, Swift, what the one-line refusal says).
     static let refused: [(String, String, String)] = [
         ("PredicateTests.variadic", "let query = #Predicate<Object, Int> { $0.a == $1 + 1 }", "#Predicate<Object, Int> takes 2 inputs"),
-        ("PredicateTests.division (Int)", "let query = #Predicate<Object> { $0.a / 2 == 3 }", "'/' is read dividing by a nonzero Double constant"),
+        ("PredicateTests.division (by a key)", "let query = #Predicate<Object> { $0.a / $0.d == 3 }", "'/' is read dividing by a nonzero constant"),
+        ("PredicateTests.division (by -1)", "let query = #Predicate<Object> { $0.a / -1 == 3 }", "'/' is read dividing by a nonzero constant"),
         (
             "PredicateTests.sequenceContains (scalar array)", "let query = #Predicate<Object> { $0.members.contains { $0 == 2 } }",
             "'$0' alone is the member itself"
@@ -125,23 +180,28 @@ import Testing
             #"let query = #Predicate<Object> { $0.b.caseInsensitiveCompare("abc") == .orderedAscending }"#, "against .orderedAscending"
         ),
         (
-            "PredicateTests.optional (count ?? value)", "let query = #Predicate<Object> { ($0.j?.count ?? -1) > 1 }",
-            "counts the string 'j'"
-        ),
-        (
             "PredicateTests.stringContains (not composed)", #"let query = #Predicate<Object> { $0.b == "cafe\u{301}" }"#,
             "a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points"
         ),
         (
-            "PredicateTests.nested",
-            "let predicateA = #Predicate<Object> { $0.a == 3 }\nlet query = #Predicate<Object> { predicateA.evaluate($0) }", "a second #Predicate"
+            "PredicateCodableTests.nestedPredicateRestrictedConfiguration",
+            "let predicateA = #Predicate<Object> { $0.a == 3 }\nlet box = RestrictedBox(predicateA)\nlet query = #Predicate<Object> { box.predicate.evaluate($0) }",
+            "RestrictedBox(...) is no captured value Quarry reads"
         ),
+        (
+            "PredicateConversionTests.uuid", "let uuid = obj.k\nlet query = #Predicate<Object> { $0.b == uuid }",
+            "'obj.k' is a value of the app's ('obj')"
+        ),
+        ("PredicateCodableTests.defaultAllowlist", "let query = #Predicate<Object> { $0 == 2 }", "'$0' alone is the object itself"),
         (
             "PredicateTests.dates (distantPast)", "let query = #Predicate<Object> { $0.h > Date.distantPast && $0.a < 1 }",
             "Date.distantPast is in the year 0"
         ),
         ("PredicateTests.regex", #"let query = #Predicate<Object> { $0.b.firstRange(of: "a") != nil }"#, "no regular expression")
     ]
+
+    /// How many cases Foundation judges (docs/swift.md states it).
+    static var judgedCount: Int { read.count + structs.count + nested.count + lengths.count }
 
     static let objectCount = 28
 
@@ -153,7 +213,8 @@ import Testing
         let context = try StoreOpener.open(nil)
         try context.define(object)
         try context.define(member)
-        let texts = ["", "abc", "Hello", "café", "CAFÉ", "hello world", "ABC"]
+        // "👍🏽ok": 3 characters, 4 code points, 6 UTF-16 units.
+        let texts = ["", "abc", "Hello", "café", "CAFÉ", "hello world", "ABC", "👍🏽ok"]
         let notes: [Value] = [.null, .text(""), .text("note")]
         for i in 0..<objectCount {
             let a = Int64(i % 7) - 2
@@ -177,16 +238,28 @@ import Testing
 
     @Test func readCasesSelectWhatFoundationSelects() throws {
         let context = try Self.store()
-        let cases = try Self.read.map { label, swift in
+        var cases = try Self.read.map { label, swift in
             let read = try SwiftPredicateReader.read(swift, captures: [:])
             return SwiftEvaluation.Case(label, read.predicate, swift: swift.split(separator: "\n").map(String.init))
         }
+        cases += try Self.structs.map { label, swift in
+            let read = try SwiftPredicateReader.read(swift, captures: [:])
+            return SwiftEvaluation.Case(label, read.predicate, swift: Self.declarations + swift.split(separator: "\n").map(String.init))
+        }
+        cases += try Self.nested.map { label, swift, inlined in
+            let read = try SwiftPredicateReader.read(swift, captures: [:])
+            return SwiftEvaluation.Case(label, read.predicate, swift: inlined.split(separator: "\n").map(String.init))
+        }
+        cases += try Self.lengths.map { format, swift in
+            SwiftEvaluation.Case(format, try PredicateParser.parse(format), swift: swift.split(separator: "\n").map(String.init))
+        }
+        let total = Self.judgedCount
         let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
         print("FoundationConformanceTests: \(report)")
         #expect(report.mismatches.isEmpty, "\(report.mismatches.joined(separator: "\n"))")
-        #expect(report.agreed == Self.read.count)
+        #expect(report.agreed == total)
         // Most cases select some objects but not all: a case that selects all or none proves little.
-        #expect(report.discriminating * 10 >= Self.read.count * 9, "\(report.discriminating) of \(Self.read.count) discriminate")
+        #expect(report.discriminating * 10 >= total * 9, "\(report.discriminating) of \(total) discriminate")
     }
 
     /// What `p:swift()` writes for CONTAINS against a key, which may hold "" (found by none
@@ -202,6 +275,21 @@ import Testing
         // CONTAINS "" itself has no Swift form: Swift's contains("") holds for every string.
         let empty = try BoundPredicate(PredicateParser.parse("b CONTAINS ''"), entity: context.entity(named: "Object"), context: context)
         #expect(empty.swiftCode().contains("Swift's contains(\"\") holds for every string"), "\(empty.swiftCode())")
+    }
+
+    /// What `p:swift()` writes for a string's count in characters: the `#Predicate`'s
+    /// `.count`, compiled against swift-foundation's macro, selects what Quarry's fetch
+    /// selects; and no `NSPredicate` line, as Apple's grammar counts UTF-16 units.
+    @Test func exportedCharacterCountSelectsWhatFoundationSelects() throws {
+        let context = try Self.store()
+        let swift = ["#Predicate<Object> { $0.b.count == 3 }", "#Predicate<Object> { $0.b.count > 4 || $0.a > 3 }"]
+        let cases = try swift.map { SwiftEvaluation.Case($0, try SwiftPredicateReader.read($0, captures: [:]).predicate) }
+        let report = try SwiftEvaluation.run(cases, entity: "Object", in: context, sample: Self.objectCount)
+        #expect(report.mismatches.isEmpty && report.refusals.isEmpty, "\(report.mismatches) \(report.refusals)")
+        #expect(report.agreed == swift.count && report.discriminating == swift.count, "\(report)")
+        let bound = try BoundPredicate(cases[0].predicate, entity: context.entity(named: "Object"), context: context)
+        #expect(
+            bound.swiftCode().hasPrefix("// NSPredicate: not expressible (Apple's grammar counts a string in UTF-16 units"), "\(bound.swiftCode())")
     }
 
     /// Format strings (`PredicateConversionTests`' forms) beside the Swift they convert from,
@@ -247,14 +335,22 @@ import Testing
         #expect(!bySQL.isEmpty && bySQL.count < all.count, "\(c.0) selects \(bySQL.count) of \(all.count)")
     }
 
-    @Test func aStringCountOtherThanEmptinessIsRefusedNamingIt() throws {
-        let context = try Self.store()
-        let format = try PredicateParser.parse("b.length == 5", arguments: PredicateArguments([]))
-        do {
-            _ = try BoundPredicate(format, entity: try context.entity(named: "Object"), context: context)
-            Issue.record("b.length == 5 was bound")
-        } catch let error as QuarryPredicates.PredicateError {
-            #expect(error.message.contains("'b.length' counts the string 'b'"), "\(error.message)")
+    /// A string's count in SQL and in memory alike: `length` in UTF-16 units, Swift's
+    /// `count` in characters, each selecting what Foundation selects above.
+    @Test func stringCountsSelectInSQLWhatMemorySelects() throws {
+        let (context, all) = try Self.storeAndObjects()
+        let entity = try context.entity(named: "Object")
+        let predicates = [
+            try PredicateParser.parse("b.length == 6"), try PredicateParser.parse("b.length < 5 AND b.length > 2"),
+            try SwiftPredicateReader.read("#Predicate<Object> { $0.b.count == 3 }", captures: [:]).predicate,
+            try SwiftPredicateReader.read("#Predicate<Object> { ($0.j?.count ?? 0) == 4 }", captures: [:]).predicate
+        ]
+        for predicate in predicates {
+            let bound = try BoundPredicate(predicate, entity: entity, context: context)
+            let bySQL = try selectedKeys(of: "Object", where: bound.sql(dialect: SQLiteDialect()), in: context)
+            let inMemory = Set(all.filter { bound.matches($0) }.compactMap(\.primaryKey))
+            #expect(
+                bySQL == inMemory && !bySQL.isEmpty && bySQL.count < all.count, "\(predicate): SQL \(bySQL.sorted()), memory \(inMemory.sorted())")
         }
     }
 

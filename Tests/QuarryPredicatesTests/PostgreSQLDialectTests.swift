@@ -292,7 +292,11 @@ import Testing
         try postgres.execute(#"CREATE TABLE "Item" ("_pk" bigint PRIMARY KEY, "i" bigint, "d" double precision, "s" text COLLATE "C")"#)
         let context = try StoreOpener.open(nil)
         try context.define(Self.entity)
-        let texts: [Value] = [.text("café"), .text("CAFÉ"), .text("cafe\u{301}"), .text("CAFE\u{301} au lait"), .text(""), .text("abc"), .null]
+        // Past U+FFFF, two UTF-16 units a code point: "😀ok" is 4 of them, "𝒳y" 3.
+        let texts: [Value] = [
+            .text("café"), .text("CAFÉ"), .text("cafe\u{301}"), .text("CAFE\u{301} au lait"), .text(""), .text("abc"), .null, .text("😀ok"),
+            .text("𝒳y")
+        ]
         var objects: [ManagedObject] = []
         for n in 0..<21 {
             objects.append(
@@ -309,7 +313,11 @@ import Testing
             "TERNARY(i > 0, i, d) > 1", "TERNARY(i > 0, i, 0 - i) * 2 >= 2", "TERNARY(s != nil, s, '').length == 0",
             "NOT (TERNARY(d > 3, 'big', s) == 'big')", "TERNARY(i > 0, 1, 2) == 2", "NOT (TERNARY(i > 0, 1, 2) == 1)", "s CONTAINS ''",
             "s CONTAINS s", "NOT (s CONTAINS s)", "s CONTAINS[c] s",
-            "s ==[c] 'café'", "s ==[cd] 'CAFE'", "s CONTAINS[c] 'É'", "s BEGINSWITH[c] 'CAFÉ'", "s ==[c] 'cafe\\u0301'", "s == 'café'"
+            "s ==[c] 'café'", "s ==[cd] 'CAFE'", "s CONTAINS[c] 'É'", "s BEGINSWITH[c] 'CAFÉ'", "s ==[c] 'cafe\\u0301'", "s == 'café'",
+            // NSString's length, in UTF-16 units, in the server's own SQL.
+            "s.length == 4", "s.length == 3", "s.length > 4 AND s.length < 16", "TERNARY(s != nil, s.length, -1) < 0",
+            // Swift's `/` between integers, the fraction dropped toward zero.
+            "quotient:by:(i, 2) == 1", "quotient:by:(i, -2) == 0", "quotient:by:(i - 3, 2) == -2"
         ]
         var selectedSome = 0
         for format in formats {

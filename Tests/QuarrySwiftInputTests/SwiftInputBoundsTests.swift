@@ -201,7 +201,7 @@ import Testing
         }
         #expect(list.count == 60_000)
         // Columns count characters, not bytes, past text that is not ASCII.
-        let accented = #"#Predicate<Item> { $0.title == "éé" && $0.qty / 2 > 1 }"#
+        let accented = #"#Predicate<Item> { $0.title == "éé" && $0.qty / $0.x > 1 }"#
         let error = try #require(Self.refusal(accented))
         #expect(error.column == Self.column(of: "/", occurrence: 1, in: accented) && error.column == 47)
     }

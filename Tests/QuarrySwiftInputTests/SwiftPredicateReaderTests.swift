@@ -69,9 +69,25 @@ import Testing
         (#"#Predicate<Item> { ($0.flag ? $0.qty : $0.price) > 2 }"#, "(flag == YES AND qty > 2) OR (NOT flag == YES AND price > 2)"),
         (#"#Predicate<Item> { $0.qty % 3 == 1 }"#, "modulus:by:(qty, 3) == 1"),
         (#"#Predicate<Item> { $0.price / 2.5 <= 3.0 }"#, "price / 2.5 <= 3.0"),
+        (#"#Predicate<Item> { $0.qty / 2 > 1 }"#, "quotient:by:(qty, 2) > 1"),
         // Foundation finds no empty string: an empty search selects nothing, typed or captured.
         (#"#Predicate<Item> { $0.title.localizedStandardContains("") }"#, "FALSEPREDICATE"),
-        ("let q = \"\"\n#Predicate<Item> { $0.title.localizedStandardContains(q) || $0.qty > 3 }", "FALSEPREDICATE OR qty > 3")
+        ("let q = \"\"\n#Predicate<Item> { $0.title.localizedStandardContains(q) || $0.qty > 3 }", "FALSEPREDICATE OR qty > 3"),
+        // A #Predicate defined before the one read, evaluated by it: read in its place.
+        ("let a = #Predicate<Item> { $0.qty > 1 }\nlet b = #Predicate<Item> { a.evaluate($0) && $0.flag }", "qty > 1 AND flag == YES"),
+        (
+            "let a = #Predicate<Item> { $0.qty > 1 }\nlet b = #Predicate<Item> { item in !a.evaluate(item) }\nlet c = #Predicate<Item> { b.evaluate($0) }",
+            "NOT qty > 1"
+        ),
+        // A struct made from constants by its memberwise initializer: its fields are those constants.
+        ("let s = Limits(low: 2, names: [1, 2, 3])\n#Predicate<Item> { $0.qty > s.low }", "qty > 2"),
+        ("let s = Limits(low: 2, names: [1, 2, 3])\n#Predicate<Item> { $0.flag == s.names.contains([2, 3]) }", "flag == YES"),
+        ("let s = Limits(low: 2, names: [1, 2, 3])\n#Predicate<Item> { s.names.contains([1, 3]) }", "FALSEPREDICATE"),
+        // The object compared with itself.
+        ("#Predicate<Item> { $0 == $0 }", "TRUEPREDICATE"),
+        ("#Predicate<Item> { item in item != item || item.flag }", "FALSEPREDICATE OR flag == YES"),
+        // A string's count, in characters as Swift counts (bound as one: `StringCountTests`).
+        (#"#Predicate<Item> { $0.title.count > 3 }"#, "title.@count > 3")
     ]
 
     @Test(arguments: same) func readsAsTheFormatThatMeansTheSame(_ c: (String, String)) throws {
@@ -86,12 +102,22 @@ import Testing
     }
 
     static let refused: [(String, String, Int)] = [
-        (#"#Predicate<Item> { $0.qty / 2 > 1 }"#, "'/' is read dividing by a nonzero Double constant", 27),
+        (#"#Predicate<Item> { $0.qty / $0.price > 1 }"#, "'/' is read dividing by a nonzero constant", 27),
         (#"#Predicate<Item> { $0.title.localizedCompare("a") == .orderedSame }"#, "localizedCompare(_:) orders by the user's locale", 29),
         (#"#Predicate<Item> { $0.title.caseInsensitiveCompare("a") == .orderedAscending }"#, "against .orderedAscending", 60),
         (#"#Predicate<Item> { $0.tags.contains { $0 == 2 } }"#, "'$0' alone is the member itself", 39),
         (#"#Predicate<Item, Int> { $0.qty == $1 }"#, "#Predicate<Item, Int> takes 2 inputs", 11),
-        ("let a = #Predicate<Item> { $0.qty > 1 }\nlet b = #Predicate<Item> { a.evaluate($0) }", "a second #Predicate", 41),
+        ("let a = #Predicate<Item> { $0.qty > 1 }\nlet b = #Predicate<Item> { a.evaluate($0) }\nlet c = 1", "nothing may follow the #Predicate", 85),
+        (
+            "let a = #Predicate<Tag> { $0.weight > 1 }\n#Predicate<Item> { a.evaluate($0) }",
+            "'a' tests Tag objects, and this #Predicate tests Item objects", 62
+        ),
+        (
+            "let a = #Predicate<Tag> { $0.weight > 1 }\n#Predicate<Item> { $0.tags.contains { a.evaluate($0) } }",
+            "a.evaluate(...) is read of the closure's own object", 81
+        ),
+        ("let s = Limits(low: 2)\n#Predicate<Item> { $0.qty > s.high }", "'s' has no field 'high' in its initializer (low)", 54),
+        ("let s = obj.k\n#Predicate<Item> { $0.key == s }", "'obj.k' is a value of the app's", 9),
         (#"#Predicate<Item> { $0.tags.max() == 2 }"#, "max(...) has no #Predicate form Quarry reads", 28),
         (#"#Predicate<Item> { $0.title.hasSuffix("a") }"#, "hasSuffix(...) has no #Predicate form", 29),
         (#"#Predicate<Item> { $0.when > Date() }"#, "capture its value", 30),

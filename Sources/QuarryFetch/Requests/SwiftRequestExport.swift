@@ -100,11 +100,12 @@ public struct SwiftRequestExport {
     }
 
     /// The request's `NSPredicate(format:)`; nil, said in a note, for one that reads a
-    /// date's part (`when.year == 2024`), which the app's NSPredicate would raise on.
+    /// date's part (`when.year == 2024`), which the app's NSPredicate would raise on, or
+    /// counts a string's characters, which it cannot.
     private func nsPredicate(_ out: inout Output) throws -> String? {
         guard let predicate = try boundPredicate else { return nil }
-        guard !predicate.readsDateParts else {
-            out.refuse("predicate", BoundPredicate.datePartsRefusal)
+        if let refusal = predicate.nsPredicateRefusal {
+            out.refuse("predicate", refusal)
             return nil
         }
         return predicate.nsPredicateCode

@@ -84,8 +84,8 @@ enum PredicateBindings {
         let handle = try runtime.predicateHandle(call, 1)
         let object = try runtime.object(call, 2)
         return call.push(
-            try BoundPredicate(handle.predicate, entity: runtime.context.currentEntityDescription(of: object), context: runtime.context).matches(
-                object))
+            try BoundPredicate(handle.predicate, entity: runtime.context.currentEntityDescription(of: object), context: runtime.context)
+                .checkedMatches(object))
     }
 
     static let predicateMetamethods: [LuaBinding] = [

@@ -25,6 +25,8 @@ extension PostgreSQLDialect {
                 "NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
                     + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
         }
+        // Swift's `/` between integers (by a constant neither 0 nor -1): truncated, as here.
+        if op == "quotient:by:", integers { return SQLTemplate("((⟨0⟩)::bigint / NULLIF((⟨1⟩)::bigint, 0))") }
         if op == "modulus:by:" {
             // Of two integers, truncated as Swift's `%` (and SQLite's) is; by zero nil, and
             // Int64.min % -1 is 0 on the server as here. Of reals, fmod's: numeric `mod`
@@ -63,6 +65,11 @@ extension PostgreSQLDialect {
         case "exp":
             // Past these exp is infinite or zero as a double; PostgreSQL calls either an error.
             real = "(CASE WHEN \(x) > 709.782712893384 THEN 'Infinity'::float8 WHEN \(x) < -745.1332191019412 THEN 0::float8 ELSE exp(\(x)) END)"
+        case "length":
+            // NSString's length, in UTF-16 units: one a code point, one more each past
+            // U+FFFF (a UTF8 database's characters are code points).
+            guard foldsText else { return nil }
+            return SQLTemplate("(char_length(⟨0⟩) + char_length(regexp_replace(⟨0⟩, '[^\\U00010000-\\U0010FFFF]', '', 'g')))")
         case "lowercase", "uppercase":
             guard foldsText else { return nil }
             return SQLTemplate(PostgresCaseMapping.sql("(⟨0⟩)", lower: name == "lowercase"))

@@ -251,7 +251,7 @@ extension PostgresConnection {
             ("quarry_arith", "arithmetic of decimals, dates, text or booleans"),
             (
                 "quarry_fn",
-                "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"
+                "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: and a string's length in a database that is not UTF8 or has no ICU"
             ),
             ("quarry_summary", "summarize()'s one-scan statistics")
         ]

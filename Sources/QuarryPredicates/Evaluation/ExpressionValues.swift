@@ -47,6 +47,12 @@ public enum ExpressionValues {
         if let exact = decimalArithmetic(op, a, b) { return exact }
         guard let x = number(a), let y = number(b) else { return .null }
         if op == .modulus { return remainder(x, y) }
+        // Swift's `/` between integers: the fraction dropped (toward zero, as SQLite's).
+        if op == .quotient, case .int(let i) = x, case .int(let j) = y {
+            guard j != 0 else { return .null }
+            let (q, overflow) = i.dividedReportingOverflow(by: j)
+            return overflow ? real(-Double(i)) : .integer(q)
+        }
         if case .int(let i) = x, case .int(let j) = y, op == .add || op == .subtract || op == .multiply {
             let (result, overflow): (Int64, Bool)
             switch op {
@@ -61,7 +67,7 @@ public enum ExpressionValues {
         case .add: return real(p + q)
         case .subtract: return real(p - q)
         case .multiply: return real(p * q)
-        case .divide: return q == 0 ? .null : real(p / q)
+        case .divide, .quotient: return q == 0 ? .null : real(p / q)
         case .power: return real(Foundation.pow(p, q))
         case .modulus: return remainder(x, y)
         }
@@ -92,7 +98,7 @@ public enum ExpressionValues {
             default: return false
             }
         }
-        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power, op != .modulus,
+        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power, op != .modulus, op != .quotient,
             let x = DecimalText.exact(a), let y = DecimalText.exact(b)
         else { return nil }
         // Division as numeric divides, to select_div_scale's scale; by zero, NULL as SQLite's.
@@ -112,6 +118,16 @@ public enum ExpressionValues {
 
     /// A one-argument function: the numeric ones keep integers where the answer is one.
     public static func apply(_ function: BuiltinFunction, _ a: Value) -> Value {
+        if function.countsText {
+            // Text that is not UTF-8 is counted as Swift reads it, each bad byte a U+FFFD.
+            let text: String
+            switch a {
+            case .text(let s): text = s
+            case .textBytes(let bytes): text = String(decoding: bytes, as: UTF8.self)
+            default: return .null
+            }
+            return .integer(Int64(function == .length ? text.utf16.count : text.count))
+        }
         if function.isString {
             // Text that is not UTF-8 changes its ASCII letters alone, as SQLite's lower()
             // and upper() change them: its other bytes stay as they are.

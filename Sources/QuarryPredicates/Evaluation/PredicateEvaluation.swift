@@ -193,7 +193,13 @@ extension BoundPredicate {
         case .value(let value): v = value
         case .list: v = .null
         case .arithmetic(let op, let lhs, let rhs):
-            v = ExpressionValues.arithmetic(op, value(lhs, object, [], outer), value(rhs, object, [], outer))
+            let (l, r) = (value(lhs, object, [], outer), value(rhs, object, [], outer))
+            // Where the store computes decimals exactly, what its SQL refuses is noted for
+            // `checkedMatches` (`DecimalBounds`).
+            if !decimalsAsDoubles, let log = EvaluationLog.current, log.refusal == nil, let refusal = DecimalBounds.refusal(op, l, r) {
+                log.refusal = refusal
+            }
+            v = ExpressionValues.arithmetic(op, l, r)
         case .function(let function, let argument):
             v = ExpressionValues.apply(function, value(argument, object, [], outer))
         case .datePart(let part, let date):

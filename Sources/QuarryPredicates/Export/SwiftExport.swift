@@ -14,7 +14,7 @@ extension BoundPredicate {
         // Apple's parser reads `start.year` as a key of NSDate, which has none, and
         // `from:subtract:` takes numbers: the app would raise.
         if readsDateParts { return swiftComment(Self.datePartsRefusal) }
-        var lines = ["let predicate = " + nsPredicateCode]
+        var lines = [nsPredicateRefusal.map { swiftComment("NSPredicate: not expressible (\($0))") } ?? "let predicate = " + nsPredicateCode]
         do {
             let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names)
             lines += macro.captures
@@ -25,14 +25,37 @@ extension BoundPredicate {
         return lines.joined(separator: "\n")
     }
 
+    /// Why no `NSPredicate(format:)` says this predicate, nil where one does: a date's part
+    /// (`datePartsRefusal`), or a string's count in characters, which Apple's grammar has
+    /// not (its `length` counts UTF-16 units).
+    public var nsPredicateRefusal: String? {
+        if readsDateParts { return Self.datePartsRefusal }
+        if reads({ if case .function(.characters, _) = $0 { return true } else { return false } }) {
+            return "Apple's grammar counts a string in UTF-16 units (length), not in characters as Swift's count"
+        }
+        if reads({ if case .arithmetic(.quotient, _, _) = $0 { return true } else { return false } }) {
+            return "Apple's grammar divides as reals (divide:by:), where Swift's / between integers drops the fraction"
+        }
+        return nil
+    }
+
     /// Whether a comparison reads a date's part or the seconds between two dates, which
     /// neither NSPredicate nor `#Predicate` can say (`datePartsRefusal`).
     public var readsDateParts: Bool {
+        reads { o in
+            if case .datePart = o { return true }
+            if case .arithmetic(.subtract, let l, let r) = o { return l.isDate && r.isDate }
+            return false
+        }
+    }
+
+    /// Whether an operand anywhere in the predicate is one `test` picks.
+    private func reads(_ test: (Operand) -> Bool) -> Bool {
         func reads(_ o: Operand) -> Bool {
+            if test(o) { return true }
             switch o {
-            case .datePart: return true
-            case .arithmetic(let op, let l, let r): return (op == .subtract && l.isDate && r.isDate) || reads(l) || reads(r)
-            case .function(_, let a), .outer(let a): return reads(a)
+            case .arithmetic(_, let l, let r): return reads(l) || reads(r)
+            case .function(_, let a), .outer(let a), .datePart(_, let a): return reads(a)
             case .collection(_, _, _, let filter): return filter.map(reads) ?? false
             default: return false
             }

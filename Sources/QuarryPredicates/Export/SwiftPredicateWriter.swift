@@ -309,7 +309,16 @@ final class SwiftPredicateWriter {
             let lt = try l?.text ?? literal(lhs, typed?.attribute, scope)
             let rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
             return SwiftValue(
-                text: "(\(lt) \(op == .modulus ? "%" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
+                text: "(\(lt) \(op == .modulus ? "%" : op == .quotient ? "/" : op.rawValue) \(rt))", optional: false, attribute: typed?.attribute,
+                type: typed?.type)
+        case .function(.characters, let a):
+            // Swift's own count, in characters, as Quarry read `$0.name.count`.
+            guard let text = try swiftValue(a, scope), !text.optional else {
+                throw SwiftExportRefusal("a count of a string that may be nil")
+            }
+            return SwiftValue(text: "\(text.text).count", optional: false, attribute: nil, type: "Int")
+        case .function(.length, _):
+            throw SwiftExportRefusal("NSString's length counts UTF-16 units, and Swift's count characters: compare text.utf16.count in the app")
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
         case .datePart: throw SwiftExportRefusal("a date's part (.year, .day) has no #Predicate form; compare the date with a range")
         case .outer(let o):

@@ -241,6 +241,12 @@ public struct PredicateParser {
                 name.removeFirst()
             } // '#name' escapes a reserved word
             else if name.uppercased() == "SELF", components.isEmpty {
+                // `SELF.SELF`: Apple's grammar reads a key SELF of the object (a key of
+                // that name, which no object has), not the object twice.
+                if position > 0, tokens[position - 1].kind == .symbol(".") {
+                    throw PredicateError(
+                        .unsupported, "'SELF.SELF': SELF stands once, at the start of a key path (SELF, SELF.name)", column: current.column)
+                }
                 advance()
                 // `SELF.name` is `name`, as in Apple's grammar.
                 guard isSymbol("."), position + 1 < tokens.count, case .identifier = tokens[position + 1].kind else {

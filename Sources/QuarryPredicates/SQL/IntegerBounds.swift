@@ -113,7 +113,7 @@ extension BoundPredicate.Operand {
             guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
             guard op != .divide, op != .power else { return .real }
             if lk == .integer && rk == .integer { return .integer }
-            if op == .modulus { return .real }
+            if op == .modulus || op == .quotient { return .real }
             // Exact while no real takes part, as `ExpressionValues.arithmetic` computes.
             return [lk, rk].contains(.decimal) && !(lk == .real || rk == .real) ? .decimal : .real
         case .function(let f, let a):
@@ -121,6 +121,7 @@ extension BoundPredicate.Operand {
             // Of a decimal, a real: computed in doubles, here and in SQL.
             case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind.map { $0 == .decimal ? .real : $0 }
             case .sqrt, .ln, .log, .exp: return a.arithmeticKind.map { _ in .real }
+            case .length, .characters: return .integer
             default: return nil
             }
         case .outer(let o): return o.numberKind

@@ -559,7 +559,7 @@ private struct PredicateSQLWriter {
             }
             isString = false
         case .function(let function, let argument):
-            if let kind = function.isString ? (argument.isText ? .real : nil) : argument.arithmeticKind,
+            if let kind = function.isString || function.countsText ? (argument.isText ? .real : nil) : argument.arithmeticKind,
                 let template = dialect.function(function.rawValue, integer: kind == .integer)
             {
                 text = filled(template, [argument], qualifier, entity)

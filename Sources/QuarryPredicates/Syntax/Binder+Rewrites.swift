@@ -6,8 +6,8 @@ import QuarryStore
 extension Binder {
     /// `x.@count == 0` or `x.length == 0` where `x` is a string attribute (what Swift's
     /// `x.isEmpty` reads as, and Apple's `length`): `x == ""`. `!= 0` and `> 0` are its
-    /// negation. Other counts of a string are refused: SQL counts code points, Swift
-    /// characters and Apple's `length` UTF-16 units, so no count but 0 means one thing.
+    /// negation, which every store says in plain SQL. Other counts are counts
+    /// (`stringCount`).
     /// `x BETWEEN {low, high}` with a key among the bounds: `x >= low AND x <= high`, as
     /// Apple's grammar defines BETWEEN (a list `{ }` of values holds no key).
     func rewritten(_ c: Comparison, _ entity: EntityDescription) throws -> Predicate? {
@@ -31,10 +31,8 @@ extension Binder {
         case (.notEqual, .constant(.integer(0), _)), (.greater, .constant(.integer(0), _)), (.greaterOrEqual, .constant(.integer(1), _)):
             return .not(empty)
         default:
-            throw PredicateError(
-                .unsupported,
-                "'\(path.string)' counts the string '\(text.string)': Quarry reads it only as empty or not (isEmpty, == 0, > 0), as SQL counts code points, Swift characters and NSString's length UTF-16 units",
-                column: path.column)
+            // Any other count is a count (`Binder.stringCount`), in its writer's unit.
+            return nil
         }
     }
 }

@@ -488,6 +488,7 @@ struct Binder {
             }
             if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
             if let part = try datePart(path, entity) { return part }
+            if let count = try stringCount(path, entity) { return count }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {
                     if let relationship = entity.relationship(named: path.components[0]) {
@@ -533,6 +534,12 @@ struct Binder {
                             throw PredicateError(.invalidUse, "nothing may follow @count", column: path.column)
                         }
                         return .collection(.count, path: steps, nil)
+                    }
+                    if index == path.components.count - 2, path.components[index + 1].lowercased() == "self" {
+                        throw PredicateError(
+                            .unsupported,
+                            "'\(path.components[..<(index + 1)].joined(separator: ".")).#self' takes the members themselves, a scalar array's values, which Quarry has not: write @\(function.rawValue) of one of their attributes, as \(path.components[..<(index + 1)].joined(separator: ".")).value",
+                            column: path.column)
                     }
                     guard index == path.components.count - 2, let attribute = current.attribute(named: path.components[index + 1]) else {
                         throw PredicateError(

@@ -62,6 +62,7 @@ public struct BoundExpression {
         case .function(let f, let a):
             if f.isString { return .string }
             switch f {
+            case .length, .characters: return .int64
             case .abs, .floor, .ceiling, .trunc:
                 return type(of: a).map { integers.contains($0) ? .int64 : .double } ?? .double
             default: return .double

@@ -87,9 +87,10 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
             ? "SELF"
             : k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
         return variable.map { "$\($0)." + path } ?? path
-    case .arithmetic(.modulus, let lhs, let rhs, _):
-        // Apple's grammar has no infix remainder, only the function.
-        return "modulus:by:(\(format(lhs)), \(format(rhs)))"
+    case .arithmetic(.modulus, let lhs, let rhs, _), .arithmetic(.quotient, let lhs, let rhs, _):
+        // Apple's grammar has no infix remainder, only the function (and no integer division).
+        guard case .arithmetic(let op, _, _, _) = e else { return "" }
+        return "\(op.rawValue)(\(format(lhs)), \(format(rhs)))"
     case .arithmetic(let op, let lhs, let rhs, _):
         return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"
     case .negate(let inner, _):

@@ -119,12 +119,17 @@ public indirect enum Expression: Equatable, Sendable {
 public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", power = "**"
     case modulus = "modulus:by:"
+    /// Swift's `/` between integers, which drops the fraction (`7 / 2` is 3), by a nonzero
+    /// integer constant other than -1 (which Swift stops the program for at Int64.min):
+    /// Quarry's own function, `quotient:by:(a, 2)`, as Apple's grammar divides as reals only.
+    /// Between reals it is `/` (`Binder`).
+    case quotient = "quotient:by:"
 
     /// Higher binds tighter.
     var precedence: Int {
         switch self {
         case .add, .subtract: return 1
-        case .multiply, .divide, .modulus: return 2
+        case .multiply, .divide, .modulus, .quotient: return 2
         case .power: return 3
         }
     }
