@@ -9,7 +9,9 @@ import QuarryStore
 /// `Z_PRIMARYKEY` (names and super-entities), attributes from their table's `Z` columns
 /// (`ZPREPTIME` becomes `preptime`; types from the declared column types, `TIMESTAMP` a
 /// date), and an integer column named after an entity, or with the target's entity number
-/// beside it (`entityNumberColumns`), a to-one relationship to it, with a to-many inverse
+/// beside it (`entityNumberColumns`), or indexed as Core Data indexes a to-one's key and
+/// named after the end of one entity's name (`destination(namedAfter:)`), a to-one
+/// relationship to it, with a to-many inverse
 /// (ordered when a `Z_FOK_` column beside the key keeps its order), a to-many with no
 /// inverse from the owner's key kept in the destination's table (`hiddenToManyOwner`), and
 /// each join table a many-to-many pair (`joinPairs`). Names come out lowercased: the store
@@ -41,13 +43,15 @@ enum CoreDataModelInference {
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
             let upperNames = Set(columns.compactMap { String.fromDatabaseValue($0[1] as DatabaseValue)?.uppercased() })
             let typed = entityNumberColumns(upperNames, numbers: numbers, codes: codes)
+            let indexed = try toOneIndexedColumns(db, table: table)
             for column in columns {
                 let columnName: String = try column.stored(1, table: table, column: "name")
                 let declared: String = (try column.storedIfPresent(2, table: table, column: "type")) ?? ""
                 let upper = columnName.uppercased()
                 guard upper.hasPrefix("Z"), !upper.hasPrefix("Z_"), upper.count > 1, !typed.columns.contains(upper) else { continue }
                 let key = String(upper.dropFirst())
-                if let destination = typed.destinations[key] ?? byUpper[key], declared.uppercased().contains("INT") {
+                let namedAfter = indexed.contains(upper) ? destination(namedAfter: key, codes: codes, supers: numbers.supers) : nil
+                if let destination = typed.destinations[key] ?? byUpper[key] ?? namedAfter, declared.uppercased().contains("INT") {
                     // One name per entity: a second to-one to the same destination names
                     // its inverse after itself too (`coretransportpayloads_sourceorganizationpending`).
                     let plain = name.lowercased() + "s"
@@ -116,6 +120,39 @@ enum CoreDataModelInference {
             columns.insert(column)
         }
         return (destinations, columns)
+    }
+
+    /// The columns of `table` Core Data indexed as it indexes every to-one's key column,
+    /// `Z<TABLE>_Z<NAME>_INDEX` (`cars/`: `ZCAR_ZOWNER_INDEX`); an attribute's index, which
+    /// a model asks for, is named after the entity (`Z_Car_UNIQUE_numberPlate`). Upper-cased.
+    static func toOneIndexedColumns(_ db: Database, table: String) throws -> Set<String> {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table])
+        let prefix = table.uppercased() + "_"
+        return Set(
+            names.lazy.map { $0.uppercased() }.filter { $0.hasPrefix(prefix + "Z") && $0.hasSuffix("_INDEX") && !$0.hasPrefix(prefix + "Z_") }
+                .map { String($0.dropFirst(prefix.count).dropLast("_INDEX".count)) })
+    }
+
+    /// A to-one named after its relationship, not its destination (`ZCATEGORY` holding keys
+    /// of UsageCategory, `screentime/`): the one entity whose name ends in the column's
+    /// NAME, or the top of the one hierarchy whose entities' names do (`ZORGANIZATION`: the
+    /// CoreOrganization whose sub-entities Cloud-, Family- and LocalOrganization all end in
+    /// it). None when two unrelated entities fit (`ZSCHEDULE`: BlueprintSchedule and
+    /// DailySchedule), or when NAME ends in a digit (a sibling's numbered column, `ZUSER1`).
+    static func destination(namedAfter key: String, codes: [String: Int64], supers: [String: String]) -> String? {
+        guard let last = key.last, last.isLetter else { return nil }
+        let candidates = Set(codes.keys.filter { $0.count > key.count && $0.uppercased().hasSuffix(key) })
+        func hasCandidateAbove(_ name: String) -> Bool {
+            var seen: Set<String> = [name]
+            var current = supers[name]
+            while let parent = current, seen.insert(parent).inserted {
+                if candidates.contains(parent) { return true }
+                current = supers[parent]
+            }
+            return false
+        }
+        let tops = candidates.filter { !hasCandidateAbove($0) }
+        return tops.count == 1 ? tops.first : nil
     }
 
     /// A to-many with no inverse keeps its owner's key in a column `Z<n><NAME>` of the

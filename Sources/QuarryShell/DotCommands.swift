@@ -131,6 +131,13 @@ struct DotCommands {
                 print(
                     header.isEmpty ? "entity \(luaQuote(entity.name)) {" : "entity(\(luaQuote(entity.name)), { \(header.joined(separator: ", ")) }) {"
                 )
+                // A key only sub-entities have (a parent lists them, for predicates over
+                // it) says whose it is, as a comment, so the line still loads.
+                func only(_ key: String) -> String {
+                    guard entity.subentityKeys.contains(key) else { return "" }
+                    let holders = shell.runtime.context.subentitiesHolding(key, below: entity.name)
+                    return holders.isEmpty ? "" : "  -- " + holders.joined(separator: ", ") + " only"
+                }
                 for a in entity.attributes {
                     var options = ""
                     if a.isIndexed { options += ", indexed = true" }
@@ -139,7 +146,7 @@ struct DotCommands {
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
                     // A server's enum orders by its labels: said as a comment, so the line still loads.
                     let labels = a.enumeration.map { "  -- enum \($0.name): " + $0.listed(luaQuote) } ?? ""
-                    print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + "," + labels)
+                    print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + "," + labels + only(a.name))
                 }
                 // Relationships: declared ones as entity writes them; those through columns
                 // (relate(), a foreign key) as the relate() call that makes them.
@@ -180,7 +187,7 @@ struct DotCommands {
                         !r.isToMany || !context.keepsOrder(r.name, of: entity.name)
                         ? ""
                         : "  -- ordered" + (context.mapped(entity).orderedLinks[r.name].map { " by \($0.join).\($0.position)" } ?? "")
-                    print("  \(luaKey(r.name)) = { \(spec) }," + ordered + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
+                    print("  \(luaKey(r.name)) = { \(spec) }," + ordered + only(r.name) + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
                 }
                 print("}")
                 for line in related { print(line) }

@@ -91,6 +91,29 @@ import Testing
         #expect(notAModel.status == 1 && notAModel.errorLines.count == 1 && notAModel.stderr.contains("missing.momd"), "\(notAModel)")
     }
 
+    /// Issue 81: `.schema` of a parent lists its sub-entities' keys (a predicate over it may
+    /// name them) and says as a comment whose they are, so each line still loads; a
+    /// sub-entity's own listing and keys the parent has are left as they were.
+    @Test func schemaOfAParentMarksTheKeysOnlySubentitiesHave() async throws {
+        let sandbox = try Sandbox()
+        let books = try copy("books2/SampleModel2_V2.sqlite", into: sandbox)
+        let book = try await sandbox.quarry([books], stdin: ".schema Book\n.schema GraphicNovel\n")
+        #expect(book.status == 0 && book.stderr.isEmpty, "\(book)")
+        let marked = book.lines.filter { $0.contains(" only") }
+        #expect(marked == [#"  isBlackAndWhite = "bool?",  -- GraphicNovel only"#], "\(book)")
+        #expect(book.lines.contains(#"  title = "string","#), "\(book)")
+        #expect(book.lines.contains(#"  isBlackAndWhite = { "bool", default = false },"#), "GraphicNovel's own: \(book)")
+
+        let screenTime = try copy("screentime/RMAdminStore-Local.sqlite", into: sandbox)
+        let organization = try await sandbox.quarry([screenTime], stdin: ".schema CoreOrganization\n")
+        #expect(organization.status == 0, "\(organization)")
+        #expect(
+            organization.lines.filter { $0.contains(" only") } == [
+                #"  settings = { one = "CoreOrganizationSettings", inverse = "organization", delete = "cascade" },  -- CloudOrganization, FamilyOrganization, LocalOrganization only"#,
+                #"  askForTimeRequestResponses = { many = "AskForTimeRequestResponse", inverse = "familyOrganization", delete = "cascade" },  -- FamilyOrganization only"#
+            ], "\(organization)")
+    }
+
     @Test func aSaveIsWrittenAsCoreDataWouldAndReadBack() async throws {
         let sandbox = try Sandbox()
         let store = try copy("cars/SampleModel_V1.sqlite", into: sandbox)

@@ -6,7 +6,8 @@ extension QuarryRuntime {
     /// `o.dashboard` on a key the entity lacks, with the way forward a predicate names for
     /// it (`KeyWayForward`): the `relate()` that makes an undeclared relationship, ready to
     /// paste, or the path through a join table that is an entity of its own
-    /// (`o.playlist_stream_joins[i].stream`); else the key and the closest one, as before.
+    /// (`o.playlist_stream_joins[i].stream`), or the sub-entities whose key it is; else the
+    /// key and the closest one, as before.
     func unknownKey(_ key: String, of object: ManagedObject) -> any Error {
         let entity = context.currentEntityDescription(of: object)
         let subject = "unknown key '\(key)' on entity \(entity.name)"
@@ -17,6 +18,9 @@ extension QuarryRuntime {
             return LuaError(
                 "\(subject); \(path.join) links \(entity.name) to \(path.destination) as an entity of its own: o.\(path.link)[i].\(path.end)")
         }
+        // A sibling sub-entity's key (read as nil here): the entities that have it.
+        let holders = context.isOtherSubentitysKey(key, of: object) ? context.subentitiesHolding(key, below: context.rootName(of: entity.name)) : []
+        if !holders.isEmpty { return LuaError("\(subject); it is a key of \(holders.joined(separator: ", ")) only") }
         return entity.unknownKey(key)
     }
 }

@@ -135,6 +135,9 @@ enum ObjectBindings {
             return runtime.pushObject(try runtime.context.relatedObject(relationship.name, of: object))
         }
         if runtime.pushMethod(.object, key) { return 1 }
+        // A sibling sub-entity's key, which their parent lists: not on this object's
+        // entity, so nil, as a predicate over the parent reads it on this row.
+        if runtime.context.isOtherSubentitysKey(key, of: object) { return call.pushNil() }
         throw runtime.unknownKey(key, of: object)
     }
 
