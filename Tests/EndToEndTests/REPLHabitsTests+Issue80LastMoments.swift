@@ -54,4 +54,52 @@ import Testing
         #expect(widths.count == 1, "one width: \(chart)")
         #expect(rows.first?.0.hasPrefix(try await sqlite3(sandbox, "v.db", "SELECT min(seconds) FROM visit") + " – ") == true, "\(chart)")
     }
+
+    /// A 160-column terminal and recipes whose text is long: the long columns are cut
+    /// (with "…") so that every column stays in view, `vegetarian` too; a table too wide
+    /// even with its text cut to 12 leaves columns out, as before.
+    @Test func longTextIsCutBeforeANarrowColumnLeavesAWideTerminal() async throws {
+        let sandbox = try Sandbox()
+        try await recipes(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["r.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let table = try await repl.enter(#"=fetch{ "recipe", sort = "id" }"#)
+        #expect(table.allSatisfy { $0.count <= 160 }, "\(table)")
+        let header = try #require(table.first)
+        for column in ["name", "description", "instructions", "source_url", "cuisine", "servings", "vegetarian"] {
+            #expect(header.contains(column), "\(column) in view: \(table)")
+        }
+        #expect(!table.contains { $0.contains("… +") }, "no column left out: \(table)")
+        // The long ones gave up their width, cut with "…", and the flags are there.
+        let first = try #require(table.dropFirst(2).first)
+        #expect(first.contains("…") && first.contains("Ratatouille") && first.hasSuffix(" 1"), "\(table)")
+        // Whole in line mode, as the footer of a narrower table says.
+        _ = try await repl.enter(".mode line")
+        let whole = try await repl.enter(#"=fetch{ "recipe", sort = "id", limit = 1 }"#)
+        #expect(whole.joined().contains("ratatouille-the-slow-way"), "\(whole)")
+        // Too wide even with text cut to 12: columns past the edge are left out.
+        let small = try Sandbox()
+        try await recipes(small)
+        let narrow = try await TmuxSession(small, arguments: ["r.db"], columns: 60)
+        try await narrow.waitForPrompt()
+        let cut = try await narrow.enter(#"=fetch{ "recipe", sort = "id" }"#)
+        // (The footer is longer than the pane, which wraps it: read joined.)
+        #expect(cut.joined().contains("objects), … +") && !(cut.first ?? "").contains("vegetarian"), "\(cut)")
+    }
+
+    private func recipes(_ sandbox: Sandbox) async throws {
+        _ = try await sqlite3(
+            sandbox, "r.db",
+            """
+            CREATE TABLE recipe (id INTEGER PRIMARY KEY, name TEXT, description TEXT, instructions TEXT, source_url TEXT,
+              cuisine TEXT, servings INTEGER, vegetarian INTEGER);
+            INSERT INTO recipe (name, description, instructions, source_url, cuisine, servings, vegetarian) VALUES
+              ('Ratatouille', 'A Provençal stew of summer vegetables, slowly cooked in olive oil with thyme and garlic until soft',
+               'Cut the aubergine, courgettes and peppers; fry each apart; stew them with tomatoes for an hour; rest before serving',
+               'https://recipes.example.org/provence/summer/ratatouille-the-slow-way', 'French', 4, 1),
+              ('Coq au vin', 'Chicken braised in red wine with lardons, mushrooms and small onions, a Burgundy classic for winter',
+               'Brown the chicken and lardons; flame with brandy; add the wine and herbs; braise two hours; finish with mushrooms',
+               'https://recipes.example.org/burgundy/winter/coq-au-vin-as-grandmother-made-it', 'French', 6, 0);
+            """)
+    }
 }
