@@ -102,4 +102,38 @@ import Testing
                'https://recipes.example.org/burgundy/winter/coq-au-vin-as-grandmother-made-it', 'French', 6, 0);
             """)
     }
+
+    /// `properties = { "created.year" }` and `group` on a TEXT column of ISO times: the
+    /// refusal names the `format()` that makes it a date, in the words a predicate
+    /// comparing it with a date uses; following it, the years count as sqlite3's do.
+    @Test func aDatePartOfISOTextNamesTheFormatThatMakesItADate() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "n.db",
+            """
+            CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT, created TEXT);
+            INSERT INTO note (body, created) VALUES ('a', '2022-07-21 20:28:54'), ('b', '2023-01-02 08:00:00'),
+              ('c', '2023-03-04 09:30:00'), ('d', '2024-12-31 23:59:59');
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["n.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let hint = #"its text reads as ISO 8601 times: format("note", "created", "iso-space") makes it a date"#
+        let compared = try await repl.enter(#"=count("note", "created > %@", date("2023-01-01"))"#).joined()
+        #expect(compared.contains(hint), "the predicate's hint: \(compared)")
+        let properties = try await repl.enter(#"=fetch{ "note", properties = { "created.year" } }"#).joined()
+        #expect(properties.contains("'created'") && properties.contains(hint), "\(properties)")
+        let grouped = try await repl.enter(#"=fetch{ "note", properties = { "count(*)" }, group = { "created.year" } }"#).joined()
+        #expect(grouped.contains(hint), "\(grouped)")
+        // Text that is no time gets no such hint.
+        let body = try await repl.enter(#"=fetch{ "note", properties = { "body.year" } }"#).joined()
+        #expect(body.contains("'body'") && !body.contains("format("), "\(body)")
+        // Following the hint: the years, counted as sqlite3 counts them.
+        _ = try await repl.enter(#"format("note", "created", "iso-space")"#)
+        let years = try await repl.enter(
+            #"for _, r in ipairs(fetch{ "note", properties = { "created.year", "count(*)" }, group = { "created.year" } }) do print(r["created.year"] .. "=" .. r.count) end"#
+        )
+        let hand = try await sqlite3(
+            sandbox, "n.db", "SELECT y || '=' || n FROM (SELECT strftime('%Y', created) AS y, count(*) AS n FROM note GROUP BY y)")
+        #expect(years.sorted() == hand.split(separator: "\n").map(String.init).sorted(), "\(years)")
+    }
 }
