@@ -152,6 +152,12 @@ extension CellText {
         return real(number)
     }
 
+    /// An integer histogram bucket, both ends included: grouped as charts write integers
+    /// (`1,000 – 1,999`), one number where the bucket holds one (`7`).
+    public static func integers(_ lower: Double, _ upper: Double) -> String {
+        lower == upper ? number(lower) : "\(number(lower)) – \(number(upper))"
+    }
+
     /// A histogram's bin edge: six significant digits, as summarize's statistics, and no
     /// `.0` after an integral edge, so every label of a chart reads alike (-43 – 91.4,
     /// 1071 – 661806).

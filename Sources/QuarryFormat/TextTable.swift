@@ -51,9 +51,10 @@ public struct TextTable {
     /// statistics); nil: as Lua's `tostring` writes them. CSV and JSON keep every digit.
     public var digits: Int?
     /// The narrowest a cap cuts cells to before columns past the terminal's edge are left
-    /// out instead: 40 for rows of data, whose text is what is read; less for a summary,
-    /// whose min and max are samples and whose statistics are what it is for.
-    public var narrowestCap = 40
+    /// out instead: 12, so that a long text gives up its width (cut, with "…") before a
+    /// narrow column (a flag, a count) leaves the screen; the cut text is whole in `.mode
+    /// line`, with `.width 0` or in the pager.
+    public var narrowestCap = 12
     /// Columns never cut, as numbers never are (a summary's column names).
     public var wholeColumns: Set<Int> = []
 
@@ -111,10 +112,10 @@ public struct TextTable {
 
     /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal,
     /// 40 columns; on one, no cap when the table fits in `room`, else the largest cap (of
-    /// 40 or more) under which it fits, so the widest columns give up the same and the
-    /// others keep theirs; at `narrowest` (40 unless said) the columns past the edge are
-    /// left out, as ever.
-    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat, narrowest: Int = 40) -> Int? {
+    /// `narrowest`, 12 unless said, or more) under which it fits, so the widest columns
+    /// give up the same and the others keep theirs; only when it does not fit even at
+    /// `narrowest` are the columns past the edge left out.
+    public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat, narrowest: Int = 12) -> Int? {
         if let fixed = format.textWidth { return fixed > 0 ? fixed : nil }
         guard format.width > 0 else { return 40 }
         let floor = min(40, narrowest)

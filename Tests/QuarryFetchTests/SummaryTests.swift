@@ -147,13 +147,28 @@ struct SummaryTests {
     @Test func histogramBucketsAgreeWithCountsWrittenByHand() throws {
         let context = try flightsContext()
         for (key, bins) in [("dep_delay", 10), ("distance", 7), ("time_hour", 12)] {
-            let (_, buckets, _) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
-            #expect(buckets.count == bins)
+            let (type, buckets, _) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
             let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
             let low: Double = range["lo"]
             let high: Double = range["hi"]
-            #expect(buckets.first?.lower == low && buckets.last?.upper == high)
             #expect(buckets.reduce(0) { $0 + $1.count } == range["n"] as Int, "\(key): every value in one bucket")
+            // An integer column's buckets: integer edges, one integer width, both ends
+            // included, each next one starting past the last; as many as needed, at most `bins`.
+            #expect(buckets.allSatisfy(\.isIntegral) == (type == .int64), "\(key): \(type)")
+            if type == .int64 {
+                let width = (buckets.first?.upper ?? 0) - (buckets.first?.lower ?? 0)
+                #expect(buckets.count <= bins && buckets.count >= bins - 1, "\(key): \(buckets.count) buckets")
+                #expect(buckets.first?.lower == low && (buckets.last?.upper ?? -.infinity) >= high && (buckets.last?.lower ?? .infinity) <= high)
+                #expect(buckets.allSatisfy { $0.lower == $0.lower.rounded() && $0.upper - $0.lower == width }, "\(key): \(buckets)")
+                #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $1.lower == $0.upper + 1 }, "\(key): \(buckets)")
+                for (i, bucket) in buckets.enumerated() {
+                    let hand = try handRow(context, "SELECT count(*) AS n FROM Flight WHERE \(key) BETWEEN ? AND ?", [bucket.lower, bucket.upper])
+                    #expect(bucket.count == hand["n"] as Int, "\(key) bucket \(i)")
+                }
+                continue
+            }
+            #expect(buckets.count == bins)
+            #expect(buckets.first?.lower == low && buckets.last?.upper == high)
             // Bucket i holds lower <= x < upper; the last one also holds the maximum.
             for (i, bucket) in buckets.enumerated() {
                 let upperTest = i == bins - 1 ? "\(key) <= ?" : "\(key) < ?"

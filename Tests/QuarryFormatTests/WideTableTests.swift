@@ -32,8 +32,10 @@ import Testing
         #expect(cells.count == 3 && cells[0].count == cells[1].count && cells[0].hasSuffix("…"), "\(lines)")
         #expect(TextTable.cap([90, 80, 1], headers: [1, 1, 1], room: 114, format: format) == 56)
         #expect(TextTable.cap([90, 80, 1], headers: [1, 1, 1], room: 300, format: format) == nil)
-        // Too wide even at 40: columns past the edge are left out, as ever.
-        #expect(TextTable.cap([90, 80, 70, 60], headers: [1, 1, 1, 1], room: 100, format: format) == 40)
+        // Too wide at 40: cut further, down to 12, before a column is left out.
+        #expect(TextTable.cap([90, 80, 70, 60], headers: [1, 1, 1, 1], room: 100, format: format) == 25)
+        // Too wide even at 12: columns past the edge are left out.
+        #expect(TextTable.cap([90, 80, 70, 60, 50, 40, 30, 20, 10], headers: Array(repeating: 1, count: 9), room: 80, format: format) == 12)
     }
 
     @Test func dotWidthSetsTheCapAndZeroRemovesIt() {

@@ -33,4 +33,24 @@ import Testing
         #expect(later == "1")
         #expect(h.string("count('t', 'made > %@', date('2022-07-21T22:00:00Z'))") == later)
     }
+
+    /// `made.year` in `properties` or `group` on such a column: the same hint, in the same
+    /// words (one place writes it), after the refusal of a part of an attribute.
+    @Test func aDatePartOfISOTextNamesTheSameFormat() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, made TEXT, other TEXT);
+            INSERT INTO t(made, other) VALUES ('2022-07-21 20:28:54', 'x'), ('2023-07-22 01:00:00', 'y');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let hint = #"its text reads as ISO 8601 times: format("t", "made", "iso-space") makes it a date"#
+        let compared = h.error("return count('t', 'made > %@', date('2022-07-21'))")
+        #expect(compared.contains(hint), "\(compared)")
+        for request in [#"fetch{ "t", properties = { "made.year" } }"#, #"fetch{ "t", properties = { "count(*)" }, group = { "made.year" } }"#] {
+            let error = h.error("return " + request)
+            #expect(error.contains("'made' in 'made.year' is an attribute of t, not a relationship; " + hint) && !error.contains("\n"), "\(error)")
+        }
+        let other = h.error(#"return fetch{ "t", properties = { "other.year" } }"#)
+        #expect(other.contains("not a relationship") && !other.contains("format("), "\(other)")
+    }
 }

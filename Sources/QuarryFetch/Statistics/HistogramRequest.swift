@@ -3,10 +3,13 @@ import QuarryPredicates
 import QuarryStore
 
 /// One bucket of a histogram: values from `lower` up to `upper` (the last includes it).
+/// On an integer attribute both are integers and both included: `10 – 17`, `18 – 25`.
 public struct HistogramBucket: Equatable {
     public var lower: Double
     public var upper: Double
     public var count: Int
+    /// Both ends integers and both included: an integer attribute's bucket.
+    public var isIntegral = false
 }
 
 /// `histogram`: counts of the non-nil values of `key` (a number or date attribute) among
@@ -65,10 +68,16 @@ public struct HistogramRequest {
         guard let low = try bound(range[2], attribute, compiled), let high = try bound(range[3], attribute, compiled) else {
             return (attribute.type, [], nonFinite)
         }
+        // An integer column's buckets are integer wide, so that each edge is an integer and
+        // each integer falls in one labelled bucket: `bins` or fewer, none wider than needed.
+        // Only where the span is well within a double's integers, so that (x - low) / width
+        // below divides exactly; wider spans (near Int64's ends) keep real edges.
+        let integerWidth = Self.integerWidth(attribute.type, low: low, high: high, bins: bins)
         // Halves, so that neither the span (±1.8e308 spans 3.6e308) nor an offset in it
         // overflows: a value's bucket is (x/2 - low/2) / (width/2), at most `bins`. Halving
         // is exact, so buckets and edges are those of (x - low) / width wherever that fits.
-        let halfWidth = (high / 2 - low / 2) / Double(bins)
+        let halfWidth = integerWidth.map { $0 / 2 } ?? (high / 2 - low / 2) / Double(bins)
+        let binCount = integerWidth.map { Int(((high - low + 1) / $0).rounded(.up)) } ?? bins
         let finiteRows = notNull + " AND " + finite
         let counts: [Int: Int]
         if halfWidth > 0 {
@@ -78,10 +87,10 @@ public struct HistogramRequest {
             // first column's place: an alias would lose to a column of the same name.
             var bucketCounts: [Int: Int] = [:]
             try context.connection.forEachRow(
-                sql, arguments: [.real(low / 2), .real(halfWidth), .integer(Int64(bins - 1))] + arguments + finiteArguments
+                sql, arguments: [.real(low / 2), .real(halfWidth), .integer(Int64(binCount - 1))] + arguments + finiteArguments
             ) { row in
                 // Rounding may put the lowest value a hair below 0.
-                bucketCounts[min(max(Int(row.int64(at: 0)), 0), bins - 1), default: 0] += Int(row.int64(at: 1))
+                bucketCounts[min(max(Int(row.int64(at: 0)), 0), binCount - 1), default: 0] += Int(row.int64(at: 1))
             }
             counts = bucketCounts
         } else {
@@ -90,9 +99,29 @@ public struct HistogramRequest {
                     .storedInteger.map { Int($0) } ?? 0
             ]
         }
-        let buckets = halfWidth > 0 ? bins : 1
+        let buckets = halfWidth > 0 ? binCount : 1
+        if let width = integerWidth {
+            return (
+                attribute.type,
+                (0..<buckets).map { i in
+                    HistogramBucket(
+                        lower: low + Double(i) * width, upper: low + Double(i + 1) * width - 1, count: counts[i] ?? 0,
+                        isIntegral: true)
+                }, nonFinite
+            )
+        }
         func edge(_ i: Int) -> Double { i == 0 ? low : i == buckets ? high : (low / 2 + Double(i) * halfWidth) * 2 }
         return (attribute.type, (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) }, nonFinite)
+    }
+
+    /// An integer attribute's bucket width: the span's integers (both ends counted) shared
+    /// among `bins`, rounded up. Nil for other types, for a non-integral extreme (a foreign
+    /// file's INTEGER column may hold reals), or for a span past 2^52.
+    static func integerWidth(_ type: AttributeType, low: Double, high: Double, bins: Int) -> Double? {
+        guard [.int16, .int32, .int64].contains(type), low == low.rounded(), high == high.rounded(),
+            high - low < 0x1p52
+        else { return nil }
+        return ((high - low + 1) / Double(bins)).rounded(.up)
     }
 
     /// The smallest or largest value as a number (nil: no value). A file Quarry did not

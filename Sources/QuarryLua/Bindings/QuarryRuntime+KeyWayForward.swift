@@ -32,9 +32,9 @@ extension QuarryRuntime {
     /// comparing it with a date names it.
     func explainingDateText(_ error: any Error, _ entity: EntityDescription, _ values: [String: Value]) -> any Error {
         guard case StoreError.typeMismatch(_, let key, _, _) = error, case .date = values[key],
-            entity.attribute(named: key)?.type == .string, let layout = context.isoLayoutOfText(entity, key)
+            entity.attribute(named: key)?.type == .string, let hint = context.isoTextHint(entity, key)
         else { return error }
         let message = (error as? StoreError)?.message ?? "\(error)"
-        return LuaError(message + "; its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(key)\", \"\(layout)\") makes it a date")
+        return LuaError(message + "; " + hint)
     }
 }

@@ -28,7 +28,9 @@ enum ChartBindings {
         let (type, buckets, nonFinite) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.edge)
-        let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }
+        let labels = buckets.indices.map { i in
+            buckets[i].isIntegral ? CellText.integers(buckets[i].lower, buckets[i].upper) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
+        }
         let total = buckets.reduce(0) { $0 + $1.count }
         return call.push(
             Chart.bars(

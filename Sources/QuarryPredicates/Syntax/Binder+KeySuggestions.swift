@@ -9,8 +9,9 @@ import QuarryStore
 /// works, ready to paste, rather than the column it resembles.
 extension Binder {
     /// `'habit' in 'habit.name' is an attribute of rep, not a relationship`, with the
-    /// relationship kept in that column (`habit_rel.name`), or the `relate()` that would
-    /// make one.
+    /// relationship kept in that column (`habit_rel.name`), the `relate()` that would
+    /// make one, or the `format()` that makes a text column of ISO times a date whose
+    /// part (`created.year`) was asked for.
     func attributeNotRelationship(_ name: String, _ entity: EntityDescription, path: KeyPath) -> PredicateError {
         var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
         if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
@@ -18,6 +19,12 @@ extension Binder {
             message += "; the relationship kept in it is '\(through.name)': \(([through.name] + rest).joined(separator: "."))"
         } else if let relate = relateCall(column: name, of: entity) {
             message += "; the file declares no relationship through it: \(relate) makes one"
+        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
+            entity.attribute(named: name)?.type == .string, let hint = context?.isoTextHint(entity, name)
+        {
+            // `created.year` on another program's text of ISO times: a date part, once
+            // `format()` makes the column a date (as comparing it with a date says).
+            message += "; " + hint
         }
         return PredicateError(.invalidUse, message, column: path.column)
     }

@@ -636,8 +636,8 @@ struct Binder {
                 why = timeUnitHint(attribute, owner)
             }
             // Another program's text of ISO 8601 times: a date once `format()` says so.
-            if case .date = value, attribute.type == .string, let owner, let layout = context?.isoLayoutOfText(owner, attribute.name) {
-                why = "; its text reads as ISO 8601 times: format(\"\(owner.name)\", \"\(attribute.name)\", \"\(layout)\") makes it a date"
+            if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {
+                why = "; " + hint
             }
             throw PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",

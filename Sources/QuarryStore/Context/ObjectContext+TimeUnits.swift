@@ -131,4 +131,13 @@ extension ObjectContext {
         else { return nil }
         return format.shortName
     }
+
+    /// The way forward where a date was meant of such a column (compared with a date, a
+    /// date written to it, `made.year`): the `format()` that makes it one, ready to paste.
+    /// One wording for every refusal that names it. Nil when its text is no ISO time.
+    public func isoTextHint(_ entity: EntityDescription, _ column: String) -> String? {
+        isoLayoutOfText(entity, column).map {
+            "its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(column)\", \"\($0)\") makes it a date"
+        }
+    }
 }
