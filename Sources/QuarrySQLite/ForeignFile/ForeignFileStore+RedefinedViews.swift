@@ -48,8 +48,10 @@ extension ForeignFileStore {
             )
         }
         let changed = views.filter { name, sql in viewsAsRead.views[name].map { $0 != sql } ?? false }.keys.sorted()
-        viewsAsRead.views = views
-        guard !changed.isEmpty else { return }
+        guard !changed.isEmpty else {
+            viewsAsRead.views = views
+            return
+        }
         let reader = ForeignSchemaReader(session: session)
         let schema = try reader.catalog(of: [], views: changed)
         for view in changed {
@@ -68,6 +70,8 @@ extension ForeignFileStore {
             entity.relationships = old.relationships
             session.remember(entity, storage: storage)
         }
+        // Kept only now: a read that failed above finds the same views changed next time.
+        viewsAsRead.views = views
         session.bumpGeneration()
     }
 }

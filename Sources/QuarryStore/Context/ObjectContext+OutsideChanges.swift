@@ -122,11 +122,12 @@ extension ObjectContext {
     /// back its objects as they were read before. The write has committed, so a view that
     /// fails to read now is left as it was, for the next read to say why.
     func addReloadedViews(to changes: inout ChangeSet) {
-        let views = registeredKeysByEntity().filter { name, _ in
-            managedObjectModel.entitiesByName[name].map { mapped($0).isView } ?? false
-        }
+        let views = Set(managedObjectModel.entitiesByName.values.filter { mapped($0).isView }.map(\.name))
         guard !views.isEmpty else { return }
-        _ = try? reloadRegisteredObjects(views.sorted(by: { $0.key < $1.key }), into: &changes)
+        // Each view on its own: one that fails to read leaves the others read again.
+        for entry in registeredKeysByEntity().filter({ views.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
+            _ = try? reloadRegisteredObjects([entry], into: &changes)
+        }
     }
 
     /// A row (`selection(of:)`, as any engine reads it) as an object's committed values:
