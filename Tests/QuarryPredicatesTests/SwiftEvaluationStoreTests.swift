@@ -63,7 +63,7 @@ import Testing
             path: "recipes/Recipes.sqlite", entity: "Recipe",
             formats: [
                 "name CONTAINS 'Cake'", "name BEGINSWITH 'T'", "name IN {'Macarons', 'Ginger snaps'}", "preptime == '1 hour'",
-                "type == 2", "type != nil", "ingredients.@count > 5",
+                "type.name == 'Dessert'", "type != nil", "ingredients.@count > 5",
                 "ANY ingredients.name CONTAINS 'flour'", "SUBQUERY(ingredients, $i, $i.displayorder == 0).@count >= 1",
                 "image != nil", "overview CONTAINS[cd] 'francais'", "thumbnailimage != nil"
             ]),

@@ -116,7 +116,7 @@ extension SQLiteStore {
     ) throws {
         try recordHistory(
             inserted: keys.inserted(request).map { ($0.0.entity.name, $0.1) }, updated: request.updatedIDs,
-            deleted: request.deletes.map(\.objectID), in: db, session: session)
+            deleted: request.deletes.map(\.historyID), in: db, session: session)
     }
     package func didWriteRows(
         _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,

@@ -85,7 +85,7 @@ extension ObjectContext {
     /// Reads the objects in use with these keys again, entity by entity: a changed row's
     /// values become the object's committed ones (a pending change keeps what it was made
     /// against, for the save's check), a row gone deletes an object with no changes; what
-    /// moved is added to `changes`. Returns the IDs of the objects it found updated.
+    /// moved is added to `changes`. Returns the history IDs of the objects it found updated.
     private func reloadRegisteredObjects(_ keysByEntity: [(key: String, value: [Int64])], into changes: inout ChangeSet) throws -> Set<String> {
         var updated = Set<String>()
         for (entityName, keys) in keysByEntity {
@@ -108,7 +108,7 @@ extension ObjectContext {
                     changes.oldValues[ObjectIdentifier(object)] = object.committed
                     object.commitOutsideChange(fresh)
                     changes.updated.append((object, changedKeys))
-                    updated.insert(object.objectID)
+                    updated.insert(object.historyID)
                 }
             }
         }

@@ -198,6 +198,13 @@ public final class ManagedObject {
         }
         return "\(entity.name)/\(primaryKey)"
     }
+    /// The ID Quarry's history records: by the row's number always, as inserted rows are
+    /// recorded and as `refreshFromStore` reads IDs back (a text key's `objectID` would
+    /// not read back as a number).
+    package var historyID: String {
+        guard let primaryKey else { return objectID }
+        return "\(entity.name)/\(primaryKey)"
+    }
     /// The key `objectID` shows, escaped, once worked out (nil: by number, or not yet).
     private var shownKey: String?
 

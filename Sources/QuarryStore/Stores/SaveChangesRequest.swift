@@ -23,7 +23,7 @@ package struct SaveChangesRequest {
     /// The object IDs of the updated objects, those updated through others included.
     package var updatedIDs: [String] {
         let written = Set(updates.map(ObjectIdentifier.init))
-        return updates.map(\.objectID) + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.objectID)
+        return updates.map(\.historyID) + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.historyID)
     }
 
     /// The keys the inserted rows were given, as the transaction goes on.
