@@ -52,4 +52,33 @@ extension PostgresAsPsqlTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.filter { !$0.hasPrefix(">") } == ["2013-02-03", "2013-02-03T00:01:00Z", "true"], "\(result)")
     }
+
+    /// Rows of `properties` and `group` (a `date` column, its min and max) and
+    /// `summarize()`'s min and max of one hold days, which print as their day in Lua and in
+    /// the printed table; they stay dates that compare as their midnight.
+    @Test func daysInRowsGroupsAndSummaries() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("rowdays", in: sandbox, schema: Self.daysSchema)
+        let result = try await sandbox.quarry([
+            url, "-e",
+            #"""
+            local rows = fetch{ "visit", properties = { "id", "day" }, sort = { "id" } }
+            print(rows[1].day, rows[2].day, typeof(rows[1].day), rows[1].day == date("2013-01-01"))
+            local g = fetch{ "visit_days", properties = { "day", "count(*)", "min(day) AS first" }, group = { "day" } }
+            print(g[1].day, g[1].first, g[2].day, #g)
+            local s = summarize("visit")
+            for _, r in ipairs(s) do if r.column == "day" then print(r.min, r.max, r.max - r.min) end end
+            print(rows)
+            print(s)
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            Array(result.lines.prefix(3)) == [
+                "2013-01-01\t2013-02-03\tdate\ttrue", "2013-01-01\t2013-01-01\t2013-02-03\t2", "2013-01-01\t2013-02-03\t2851200.0"
+            ],
+            "\(result)")
+        // The printed tables show the days, and no midnight of them.
+        #expect(result.stdout.contains("2013-02-03") && !result.stdout.contains("T00:00:00Z"), "\(result)")
+    }
 }

@@ -38,6 +38,15 @@ extension DictionaryRequest {
     /// its value.
     /// `admit` may refuse the result as its rows arrive (see `RowAdmission`).
     public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> [[(key: String, value: Value)]] {
+        var days: Set<String> = []
+        return try execute(in: context, admit: admit, dayKeys: &days)
+    }
+
+    /// Runs the request as `execute` does; `dayKeys` receives the keys whose values are
+    /// days (a column of days or its min or max), which Lua prints as their day.
+    public func execute(
+        in context: ObjectContext, admit: RowAdmission? = nil, dayKeys: inout Set<String>
+    ) throws -> [[(key: String, value: Value)]] {
         let request = self
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
@@ -122,6 +131,7 @@ extension DictionaryRequest {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(compiled.limit.map(Int64.init) ?? CompiledRequest.noLimit), .integer(Int64(compiled.offset))]
         }
+        dayKeys = Set(columns.filter(\.day).flatMap(\.keys))
         let width = columns.reduce(0) { $0 + $1.keys.count }
         var result: [[(key: String, value: Value)]] = []
         var tally = RowTally(admit, columns: width)

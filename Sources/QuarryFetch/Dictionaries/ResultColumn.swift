@@ -25,6 +25,9 @@ struct ResultColumn {
     /// The aggregate as written, spaced one way (`sum(a*b)`), so `having` finds it
     /// however it spaces it.
     var canonical: String?
+    /// Its values are days (a column of days, `EntityStorage.dayColumns`, or its min or
+    /// max), pushed to Lua as dates that print their day, as the attribute's are.
+    var day = false
 
     static let functions = ["count", "sum", "avg", "min", "max"]
 
@@ -82,7 +85,7 @@ struct ResultColumn {
         let (body, alias) = Self.split(text)
         guard let call = Self.aggregateCall(body) else {
             let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
-            (sql, arguments, type, enumeration) = (value.sql, value.arguments, value.type ?? .double, value.enumeration)
+            (sql, arguments, type, enumeration, day) = (value.sql, value.arguments, value.type ?? .double, value.enumeration, value.day)
             // `#first` goes by `first` in the rows, as the key it names.
             let unescaped = SortDescriptor.unescaped(body)
             // An `AS` name is the row's one key (the contract's): the expression as written
@@ -117,6 +120,7 @@ struct ResultColumn {
             enumeration = labels
         }
         arguments = value.arguments
+        day = value.day && (call.function == "min" || call.function == "max")
         // A key path keeps its name for predicates (`avg_dep_delay`); an expression goes by
         // what was written, or its AS name.
         let path = SortDescriptor.unescaped(argument)
@@ -139,13 +143,13 @@ struct ResultColumn {
     private static func value(
         _ text: String, offset: Int, entity: EntityDescription, context: ObjectContext,
         joins: inout ToOneJoins, option: String
-    ) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?) {
+    ) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?, day: Bool) {
         // A plain attribute reads its column as it is stored, as dictionaries always have,
         // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
         let plain = text.hasPrefix("#") ? String(text.dropFirst()) : text
         if let a = entity.attribute(named: plain) {
             let storage = StoreMapping.storage(of: entity, in: context)
-            return (storage.readable(storage.table, a), [], a.type, a.enumeration)
+            return (storage.readable(storage.table, a), [], a.type, a.enumeration, storage.dayColumns.contains(a.name))
         }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
@@ -173,11 +177,11 @@ struct ResultColumn {
                 let storage = context.mapped(entity)
                 return (
                     joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type,
-                    a.enumeration
+                    a.enumeration, steps.last?.destinationStorage.dayColumns.contains(a.name) ?? false
                 )
             }
             let fragment = bound.sql(joins: &joins, dialect: context.sqlDialect)
-            return (fragment.sql, fragment.arguments, bound.type, nil)
+            return (fragment.sql, fragment.arguments, bound.type, nil, false)
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { ReservedKeys.originalColumn($0, inserted: escaped.inserted) + offset }
             // The predicate grammar lists its twenty functions; a property wants an aggregate.

@@ -20,7 +20,9 @@ extension QuarryRuntime {
     func rows(of query: RowsQuery) throws -> DictionaryRows {
         switch query.source {
         case .dictionaries(let request):
-            let rows = try request.execute(in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"))
+            var days: Set<String> = []
+            let rows = try request.execute(
+                in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"), dayKeys: &days)
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []
@@ -30,7 +32,7 @@ extension QuarryRuntime {
                 columns: columns,
                 rows: rows.map { row in
                     columns.map { column in row.first { $0.key == column }?.value ?? .null }
-                }, shown: named.isEmpty ? nil : named)
+                }, shown: named.isEmpty ? nil : named, days: days)
         case .sql(let text, let arguments):
             let admit = LuaMemoryBudget.rowAdmission(state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
             do {

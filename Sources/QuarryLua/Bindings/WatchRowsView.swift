@@ -39,7 +39,7 @@ final class WatchRowsView {
         let rows = try run()
         let shown = rows.shown ?? rows.columns
         let positions = shown.map { rows.columns.firstIndex(of: $0) }
-        let values = rows.rows.map { row in positions.map { $0.map { row[$0] } ?? .null } }
+        let values = rows.rows.map { row in positions.map { $0.map { rows.shownValue(row[$0], of: rows.columns[$0]) } ?? .null } }
         if runs > 0 {
             if marksExpired { marks = [:] }
             let before = Set(queried)

@@ -11,6 +11,17 @@ struct DictionaryRows {
     /// The columns a table shows, when not all of them (group/having rows also answer to
     /// aliases such as `count` for `count(*)`, which would print twice).
     var shown: [String]? = nil
+    /// The columns of days (`DictionaryRequest.execute`'s `dayKeys`): their dates are
+    /// pushed as days, which print as `2013-01-01`.
+    var days: Set<String> = []
+
+    /// `value` of `column` as a table Swift draws shows it (a watch): a day, at its
+    /// midnight, as its day, as `ManagedObject.shownValues` shows an object's.
+    func shownValue(_ value: Value, of column: String) -> Value {
+        guard days.contains(column), case .date(let seconds) = value else { return value }
+        let text = Value.iso8601(seconds)
+        return text.hasSuffix("T00:00:00Z") ? .text(String(text.dropLast(10))) : value
+    }
 }
 
 /// The registry's weak-keyed table from a rows list to its column names, so rows made by
@@ -24,7 +35,7 @@ func pushDictionaryRows(_ state: OpaquePointer, _ rows: DictionaryRows) {
     for (i, row) in rows.rows.enumerated() {
         lua_createtable(state, 0, Int32(rows.columns.count))
         for (column, value) in zip(rows.columns, row) where !value.isNull {
-            pushValue(state, value)
+            pushAttributeValue(state, value, of: nil, day: rows.days.contains(column))
             LuaTable.setField(state, -2, column)
         }
         lua_rawseti(state, -2, lua_Integer(i + 1))
@@ -76,7 +87,9 @@ func isQuarryRows(_ state: OpaquePointer, _ index: Int32) -> Bool {
 /// shorter name (`count`), since group/having rows hold both.
 /// `including`: keys to read as columns too when the rows have them (a chart may name an
 /// alias such as `count`, which the table does not show).
-func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra: [String] = []) -> DictionaryRows? {
+/// `showingDays`: a day (a date from a column of days) reads as its text, `2013-01-01`, for
+/// a printed table; exports and charts keep it a date.
+func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra: [String] = [], showingDays: Bool = false) -> DictionaryRows? {
     guard lua_type(state, index) == LUA_TTABLE else { return nil }
     let table = lua_absindex(state, index)
     var known: [String]?
@@ -102,7 +115,9 @@ func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra:
         }
         for key in keys {
             LuaTable.field(state, -1, key)
-            let value = luaValue(state, -1)
+            // A day (`dateText`) prints as its day, as `ManagedObject.shownValues` shows it.
+            let day = showingDays ? dateText(state, -1).flatMap { $0.count == 10 ? Value.text($0) : nil } : nil
+            let value = day ?? luaValue(state, -1)
             quarry_pop(state, 1)
             guard let value else {
                 quarry_pop(state, 1)

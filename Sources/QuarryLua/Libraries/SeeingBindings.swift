@@ -33,6 +33,16 @@ enum SeeingBindings {
         let options = try QuarryRuntime.summaryOptions(call, 2)
         let summaries = try runtime.summarizeShowingProgress(request, options: options)
         pushDictionaryRows(call.state, DictionaryRows(columns: AttributeSummary.columns, rows: summaries.map(\.values)))
+        // A column of days has days for its min and max, as its objects' values are.
+        let days = (try? runtime.context.mapped(runtime.context.entity(named: request.entityName)).dayColumns) ?? []
+        for (i, summary) in summaries.enumerated() where days.contains(summary.column) {
+            lua_rawgeti(call.state, -1, lua_Integer(i + 1))
+            for (key, value) in [("min", summary.min), ("max", summary.max)] where !value.isNull {
+                pushAttributeValue(call.state, value, of: nil, day: true)
+                LuaTable.setField(call.state, -2, key)
+            }
+            quarry_pop(call.state, 1)
+        }
         // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
         let headers = AttributeSummary.headers(summaries)
         if headers != AttributeSummary.columns { rememberHeaders(call.state, -1, headers) }
@@ -59,7 +69,7 @@ enum SeeingBindings {
     /// its print, only rows Quarry made (`__rowstable(v, true)`).
     static func luaRowstable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
-        guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
+        guard let rows = readDictionaryRows(call.state, 1, showingDays: true) else { return call.pushNil() }
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
         var table = TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat)
         table.digits = rememberedDigits(call.state, 1)
