@@ -50,11 +50,22 @@ extension SwiftPredicateTranslator {
         if let inner = definition.typeName, let outer = rootType, inner != outer {
             throw refuse("'\(name.baseName.text)' tests \(inner) objects, and this #Predicate tests \(outer) objects", name)
         }
+        evaluationsRead += 1
+        guard evaluationsRead <= Self.maximumEvaluations else {
+            throw refuse(
+                "the #Predicate evaluates defined predicates more than \(Self.maximumEvaluations) times once read in place: Quarry reads at most that many",
+                call)
+        }
         let before = visibleDefinitions
         visibleDefinitions = definition.order
         defer { visibleDefinitions = before }
         return try closureBody(definition.closure, scope: .root, parameterCount: 1) { translator, body in try translator.predicate(body) }
     }
+
+    /// The `evaluate` calls read in place in one #Predicate, counted through the definitions
+    /// they reach: far more than any written by hand, and a bound on a chain of definitions
+    /// each evaluating the one before twice.
+    static let maximumEvaluations = 256
 
     /// `S(a: 1, b: [1, 2, 3])` captured in a `let`: its fields by their labels, as a
     /// struct's memberwise initializer sets them; nil for any other value. Foundation's

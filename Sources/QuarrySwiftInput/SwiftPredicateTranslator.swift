@@ -38,6 +38,9 @@ struct SwiftPredicateTranslator {
     var definitions: [String: Definition] = [:]
     /// How many of `definitions` the text being read may evaluate: those defined before it.
     var visibleDefinitions = Int.max
+    /// How many `evaluate` calls were read in place so far: definitions that each evaluate
+    /// the one before twice would grow as 2^n (`evaluation` bounds it).
+    var evaluationsRead = 0
     /// Structs captured in `let`s (`let s = S(a: 1)`): their fields, by name.
     var structs: [String: [String: PredicateArgument]] = [:]
     /// The type the `#Predicate` read tests (`#Predicate<T>`), when it names one.

@@ -158,6 +158,23 @@ import Testing
         #expect(SwiftPredicateReader.isSwift("#Predicate<Item, Int> { $0.x > $1 }"), "read, and refused naming its two inputs")
     }
 
+    /// Definitions that each evaluate the one before twice would be read 2^n times: the
+    /// reader stops at its bound with one line, where 30 of them would never end.
+    @Test func aChainOfDefinitionsEvaluatingTwiceIsBounded() {
+        var text = "let p0 = #Predicate<Item> { $0.qty > 1 }\n"
+        for i in 1..<30 { text += "let p\(i) = #Predicate<Item> { p\(i - 1).evaluate($0) && p\(i - 1).evaluate($0) }\n" }
+        text += "#Predicate<Item> { p29.evaluate($0) }"
+        do {
+            let read = try Self.read(text)
+            Issue.record("read as \(read)")
+        } catch let error as PredicateError {
+            #expect(error.message.contains("more than 256 times"), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test func sortKeysAsSwift() throws {
         #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, order: .reverse)"#) == [.init(key: "time", ascending: false, comparator: nil)])
         #expect(
