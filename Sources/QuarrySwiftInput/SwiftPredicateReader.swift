@@ -57,6 +57,17 @@ public enum SwiftPredicateReader {
         var translator = SwiftPredicateTranslator(columns: columns, captures: given)
         var macro: (any FreestandingMacroExpansionSyntax)?
         var lets: [String: Int] = [:]
+        /// The let's name as captured, once: a second let of one name is refused.
+        func noteLet(_ name: String, _ pattern: PatternSyntax) throws -> String {
+            let captured = SwiftPredicateTranslator.unescaped(name)
+            if let first = lets[captured] {
+                throw PredicateError(
+                    .syntax, "'\(captured)' is bound twice (first at column \(first)): each captured value has one let",
+                    column: columns.column(of: pattern))
+            }
+            lets[captured] = columns.column(of: pattern)
+            return captured
+        }
         // `let predicate = NSPredicate(format: "...", ...)`, as `p:swift()` prints it before the
         // macro; or why it could not be read, which matters only where no macro follows.
         var nsPredicate: Result<Predicate, PredicateError>?
@@ -90,13 +101,7 @@ public enum SwiftPredicateReader {
                 }
                 if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) {
                     if let last, index < last {
-                        let defined = SwiftPredicateTranslator.unescaped(name)
-                        if let first = lets[defined] {
-                            throw PredicateError(
-                                .syntax, "'\(defined)' is bound twice (first at column \(first)): each captured value has one let",
-                                column: columns.column(of: binding.pattern))
-                        }
-                        lets[defined] = columns.column(of: binding.pattern)
+                        let defined = try noteLet(name, binding.pattern)
                         try translator.define(predicate: defined, expansion)
                         continue
                     }
@@ -108,13 +113,7 @@ public enum SwiftPredicateReader {
                         .mapError { $0 as? PredicateError ?? PredicateError(.syntax, "\($0)", column: columns.column(of: call)) }
                     continue
                 }
-                let captured = SwiftPredicateTranslator.unescaped(name)
-                if let first = lets[captured] {
-                    throw PredicateError(
-                        .syntax, "'\(captured)' is bound twice (first at column \(first)): each captured value has one let",
-                        column: columns.column(of: binding.pattern))
-                }
-                lets[captured] = columns.column(of: binding.pattern)
+                let captured = try noteLet(name, binding.pattern)
                 if let range = try translator.range(value) {
                     translator.ranges[captured] = range
                 } else if let order = translator.comparisonResult(value) {
