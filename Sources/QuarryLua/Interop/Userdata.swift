@@ -101,35 +101,15 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
     // An object that is still only a row of its batch holds no Swift object, so it needs
     // no finalizer, which costs the collector a call per object: it gets a copy of the
     // object metatable without __gc until it is made (`materialize`).
-    pushRegistrySlot(state, .metatable(.object))
-    lua_createtable(state, 0, 8)
-    lua_pushnil(state)
-    while lua_next(state, -3) != 0 {
-        if lua_type(state, -2) == LUA_TSTRING, luaString(state, -2) == "__gc" {
-            quarry_pop(state, 1)
-            continue
-        }
-        lua_pushvalue(state, -2)
-        quarry_insert(state, -2)
-        lua_rawset(state, -4)
-    }
+    pushMetatableCopy(state, of: .object, without: "__gc")
     setRegistrySlot(state, .rowObjectMetatable)
-    quarry_pop(state, 1)
     // A date read from a column of days (PostgreSQL's `date`) is a date like any other,
     // but prints as its day: the date metatable's copy marks it, so the day needs no room
     // in the block, and comparisons and arithmetic (the same metamethods) cannot tell.
-    pushRegistrySlot(state, .metatable(.date))
-    lua_createtable(state, 0, 8)
-    lua_pushnil(state)
-    while lua_next(state, -3) != 0 {
-        lua_pushvalue(state, -2)
-        quarry_insert(state, -2)
-        lua_rawset(state, -4)
-    }
+    pushMetatableCopy(state, of: .date)
     lua_pushvalue(state, -1)
     quarry_set_day_metatable(state)
     setRegistrySlot(state, .dayMetatable)
-    quarry_pop(state, 1)
     // A loop over results steps through their cached objects in C.
     quarry_install_ipairs(state)
 }
@@ -293,17 +273,34 @@ func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
     Block.payload(state, index, kind: .date).map { Double(bitPattern: UInt64($0)) }
 }
 
+/// Pushes a new table holding the fields of `kind`'s metatable, less `without` (raw reads
+/// and writes: no metamethod runs).
+private func pushMetatableCopy(_ state: OpaquePointer, of kind: UserdataKind, without: String? = nil) {
+    pushRegistrySlot(state, .metatable(kind))
+    lua_createtable(state, 0, 8)
+    lua_pushnil(state)
+    while lua_next(state, -3) != 0 {
+        if let without, lua_type(state, -2) == LUA_TSTRING, luaString(state, -2) == without {
+            quarry_pop(state, 1)
+            continue
+        }
+        lua_pushvalue(state, -2)
+        quarry_insert(state, -2)
+        lua_rawset(state, -4)
+    }
+    quarry_remove(state, -2)
+}
+
 /// The date at `index` as a person reads it: ISO 8601 in UTC, or `2013-01-01` for a
 /// date read from a column of days (at its midnight in UTC; any other time, which only
 /// an unsaved value can have, is shown whole).
 func dateText(_ state: OpaquePointer, _ index: Int32) -> String? {
     guard let seconds = dateValue(state, index) else { return nil }
-    let text = Value.iso8601(seconds)
-    guard text.hasSuffix("T00:00:00Z"), lua_getmetatable(state, index) != 0 else { return text }
+    guard let day = Value.dayText(seconds), lua_getmetatable(state, index) != 0 else { return Value.iso8601(seconds) }
     pushRegistrySlot(state, .dayMetatable)
-    let day = lua_rawequal(state, -1, -2) != 0
+    let isDay = lua_rawequal(state, -1, -2) != 0
     quarry_pop(state, 2)
-    return day ? String(text.dropLast(10)) : text
+    return isDay ? day : Value.iso8601(seconds)
 }
 
 /// An exact decimal, held by its userdata as a Swift object: its text or its value, each

@@ -71,6 +71,13 @@ public enum Value: Hashable, Sendable {
         return "\(d)"
     }
 
+    /// A date at midnight UTC as its day (`2013-01-01`), as a column of days shows it; nil
+    /// for any other time, which is shown whole.
+    public static func dayText(_ seconds: Double) -> String? {
+        let text = iso8601(seconds)
+        return text.hasSuffix("T00:00:00Z") ? String(text.dropLast(10)) : nil
+    }
+
     /// ISO 8601 in UTC, with fractional seconds only when there are some.
     public static func iso8601(_ seconds: Double) -> String {
         iso8601(seconds, digits: 3)

@@ -311,8 +311,7 @@ public final class ManagedObject {
         guard let days = context?.mapped(entity).dayColumns, !days.isEmpty else { return values }
         return values.map { entry in
             guard days.contains(entry.key), case .date(let seconds) = entry.value else { return entry }
-            let text = Value.iso8601(seconds)
-            return text.hasSuffix("T00:00:00Z") ? (entry.key, .text(String(text.dropLast(10)))) : entry
+            return Value.dayText(seconds).map { (entry.key, .text($0)) } ?? entry
         }
     }
 }
