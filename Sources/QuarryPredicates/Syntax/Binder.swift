@@ -121,6 +121,13 @@ struct Binder {
     /// `outer`: inside ANY/ALL/NONE, the entity of the object the quantifier ranges from,
     /// whose keys the right side names; `entity` is then the members'.
     private func comparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
+        // `SELF == SELF`: the object compared with itself, true of every object (`!=`, of
+        // none), as a #Predicate's `$0 == $0` is read; SELF is no relationship to compare.
+        if outer == nil, c.modifier == .direct, c.op == .equal || c.op == .notEqual, case .keyPath(let l) = c.lhs, l.components == ["SELF"],
+            case .keyPath(let r) = c.rhs, r.components == ["SELF"]
+        {
+            return .constant(c.op == .equal)
+        }
         if outer == nil, let composite = try compositeNilTest(c, entity) { return composite }
         if outer == nil, let membership = try membership(c, entity) { return membership }
         let node = try convertedComparison(c, entity, outer: outer)
@@ -146,8 +153,14 @@ struct Binder {
     }
 
     private func convertedComparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
-        var lhs = try operand(c.lhs, entity)
-        var rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity)
+        var lhs: BoundPredicate.Operand
+        do { lhs = try operand(c.lhs, entity) } catch let error as PredicateError {
+            throw quotedWordMeant(error, c.lhs, against: outer == nil ? try? operand(c.rhs, entity) : nil)
+        }
+        var rhs: BoundPredicate.Operand
+        do { rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity) } catch let error as PredicateError {
+            throw quotedWordMeant(error, c.rhs, against: lhs)
+        }
         try refuseRelationshipConstant(lhs, c.lhs, against: c.rhs, c.op)
         try refuseRelationshipConstant(rhs, c.rhs, against: c.lhs, c.op)
         if case .list = lhs { throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
@@ -218,8 +231,16 @@ struct Binder {
         if case .value(.bool(let b)) = lhs, rhs.isComputedNumber { lhs = .value(.integer(b ? 1 : 0)) }
         if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
             // SQLite would convert the text by column affinity; Foundation would refuse.
+            // Another program's text of ISO times beside a date: a date once `format()` says so.
+            let (text, textSide, sideEntity) = a.type == .string ? (a, lhs, entity) : (b, rhs, outer ?? entity)
+            var why = ""
+            if (a.type == .string ? b : a).type == .date, let owner = owner(of: textSide, sideEntity, outer: outer),
+                let hint = context?.isoTextHint(owner, text.name)
+            {
+                why = "; " + hint
+            }
             throw PredicateError(
-                .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)",
+                .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)\(why)",
                 column: c.lhs.column)
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs {
