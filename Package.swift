@@ -110,7 +110,7 @@ let package = Package(
             name: "QuarryStores",
             dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
             swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift6),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(
             name: "QuarrySwiftInput",
@@ -119,7 +119,7 @@ let package = Package(
                 "QuarryStore", "QuarryPredicates", "CQuarrySignals",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         .target(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
             swiftSettings: swift6),

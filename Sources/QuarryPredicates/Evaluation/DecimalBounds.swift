@@ -99,7 +99,9 @@ enum DecimalBounds {
 }
 
 /// What a checked evaluation (`BoundPredicate.checkedMatches`) met that the store refuses:
-/// set by the evaluator, which is not throwing, read once it is done.
+/// set by the evaluator, which is not throwing, read once it is done. Unchecked: one
+/// evaluation, on one thread, writes and then reads it (a task-local binds it to that
+/// evaluation only).
 final class EvaluationLog: @unchecked Sendable {
     var refusal: String?
     @TaskLocal static var current: EvaluationLog?
