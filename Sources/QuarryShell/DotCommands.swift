@@ -228,9 +228,11 @@ struct DotCommands {
             shell.settings.format.textWidth = n < 0 ? nil : n
             return .ok
         },
-        Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves)") { shell, args in
-            guard let text = args.first, let n = Int(text), n >= 1 else {
-                reportError("usage: .maxrows N (a number from 1; now \(shell.settings.format.maxRows))")
+        Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves; 0: every row)") {
+            shell, args in
+            // 0 is no limit, as in other shells (a watch's pages keep a terminal's worth).
+            guard args.count == 1, let text = args.first, let n = Int(text), n >= 0 else {
+                reportError("usage: .maxrows N (0: every row; now \(shell.settings.format.maxRows))")
                 return .ok
             }
             shell.settings.format.maxRows = n
@@ -284,15 +286,18 @@ struct DotCommands {
             return .ok
         },
         Command(
-            name: "pager", usage: ".pager on|off|always",
-            summary: "page output longer than the terminal (less -S, or $PAGER); always: every table, whole, to scroll sideways"
+            name: "pager", usage: ".pager auto|on|off|always",
+            summary:
+                "page output longer than the terminal (auto or on: only what does not fit; less -S, or $PAGER); always: every table, whole, to scroll sideways"
         ) { shell, args in
-            guard args.count == 1, let choice = args.first, ["on", "off", "always"].contains(choice) else {
-                reportError("usage: .pager on|off|always (now \(shell.session.pager.setting))")
+            // `auto` (pgcli's, DuckDB's word) is `on`: the pager only for what does not fit.
+            guard args.count == 1, let choice = args.first, ["auto", "on", "off", "always"].contains(choice) else {
+                reportError("usage: .pager auto|on|off|always (now \(shell.session.pager.setting))")
                 return .ok
             }
             shell.session.pager.enabled = choice != "off"
             shell.session.pager.always = choice == "always"
+            shell.session.pager.saysAuto = choice == "auto"
             return .ok
         },
         Command(
@@ -333,10 +338,16 @@ struct DotCommands {
             )
             return .ok
         },
-        Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
+        Command(
+            name: "open", usage: ".open [--new] DB",
+            summary: "close this store and open DB (:memory: for a new one; --new: make DB, which must not exist)"
+        ) { shell, words in
+            // `--new`, as sqlite3's: a name refused as a typo of a file beside it is made.
+            let new = words.first == "--new"
+            let args = new ? Array(words.dropFirst()) : words
             // A libpq connection string may be typed unquoted: `.open host=h dbname=d`.
             guard let location = openLocation(args) else {
-                reportError("usage: .open DB")
+                reportError("usage: .open [--new] DB")
                 return .ok
             }
             let path = location == ":memory:" ? nil : location
@@ -346,7 +357,7 @@ struct DotCommands {
                 return .ok
             }
             do {
-                try shell.session.open(path)
+                try shell.session.open(path, new: new)
             } catch {
                 reportError(error)
                 return .ok
