@@ -18,7 +18,8 @@ struct SQLWriteAnswer {
     func answer(_ statement: String) -> String? {
         guard var tokens = SQLTokens(statement)?.tokens else { return nil }
         while tokens.last == .symbol(";") { tokens.removeLast() }
-        guard let first = tokens.first?.word else { return nil }
+        // A parameter (`?`, `?1`) has no value to put in the line.
+        guard let first = tokens.first?.word, !tokens.contains(.symbol("?")) else { return nil }
         switch first {
         case "UPDATE": return update(Array(tokens.dropFirst()))
         case "DELETE": return delete(Array(tokens.dropFirst()))
