@@ -47,18 +47,22 @@ enum NewFileNote {
         let present = Set(entries)
         let allowed = name.count >= 8 ? 2 : 1
         func withoutDigits(_ text: String) -> String { text.lowercased().filter { !$0.isNumber } }
-        let candidates = entries.filter { entry in
-            guard entry != name, !["-wal", "-shm", "-journal"].contains(where: { entry.hasSuffix($0) }) else { return false }
+        let lowered = name.lowercased()
+        // Names near enough first (a length check, then the distance), then a look at only
+        // those: a folder of many files costs no stat of each.
+        let near = entries.compactMap { entry -> (String, Int)? in
+            guard entry != name, abs(entry.count - name.count) <= allowed else { return nil }
+            let distance = editDistance(lowered, entry.lowercased())
+            return distance <= allowed ? (entry, distance) : nil
+        }
+        let candidates = near.filter { entry, _ in
+            guard !["-wal", "-shm", "-journal"].contains(where: { entry.hasSuffix($0) }) else { return false }
             if entry.hasSuffix(".quarry"), present.contains(String(entry.dropLast(7))) { return false }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder + "/" + entry, isDirectory: &isFolder), !isFolder.boolValue else { return false }
             return withoutDigits(entry) != withoutDigits(name)
         }
-        let best =
-            candidates
-            .map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
-            .filter { $0.1 <= allowed }
-            .min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        let best = candidates.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         guard let meant = best?.0 else { return nil }
         return (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + meant
     }
