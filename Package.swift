@@ -79,7 +79,7 @@ let package = Package(
             name: "QuarryStore",
             dependencies: [
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // SQLite: its engine (GRDB, the C functions, the one-scan summary) and its layouts
         // (Quarry's files, another program's).
         .target(
