@@ -104,7 +104,7 @@ let package = Package(
             name: "QuarryPostgreSQL",
             dependencies: [
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // The one place that knows every engine and layout: the registry that opens a location.
         .target(
             name: "QuarryStores",
