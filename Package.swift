@@ -89,7 +89,7 @@ let package = Package(
                 "CQuarrySignals", "CQuarryRows", "CQuarrySQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // Core Data's layout of a SQLite file: its tables, triggers, history, external data.
         .target(
             name: "QuarryCoreData",
