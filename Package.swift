@@ -98,7 +98,7 @@ let package = Package(
                 "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // PostgreSQL: its engine (libpq, rows, COPY) and its layouts (a schema's tables, Quarry's own).
         .target(
             name: "QuarryPostgreSQL",
