@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "QuarryStores",
             dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift5),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(
