@@ -518,10 +518,11 @@ private struct PredicateSQLWriter {
                 } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"
-            let subquery = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
-            // @min and @max of an enum: the server's, in its labels' order, read as text as
-            // the enum's column is.
-            text = o.enumeration != nil ? "CAST(\(subquery) AS text)" : subquery
+            text =
+                "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
+                // @min and @max of an enum: the server's, in its labels' order, read as
+                // text as the enum's column is.
+                + (o.enumeration != nil ? "::text" : "")
             isString = attribute?.type == .string && (function == .min || function == .max)
         case .value(let v):
             // Folded here where the dialect folds in its own SQL: the same fold, and no
