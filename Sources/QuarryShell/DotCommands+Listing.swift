@@ -171,7 +171,7 @@ extension DotCommands {
                 reportError(".schema: \(error)")
                 return .ok
             }
-            if statements.isEmpty { print("-- \(relation): no SQL in sqlite_master (a view Quarry made for the session)") }
+            if statements.isEmpty { print("-- \(relation): the database keeps no SQL for it (a view Quarry made for the session)") }
             for statement in statements { print(Self.terminalSafe(statement) + ";") }
         }
         return .ok
