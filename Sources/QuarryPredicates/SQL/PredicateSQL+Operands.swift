@@ -39,11 +39,10 @@ extension PredicateSQLWriter {
                 } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"
-            text =
-                "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
-                // @min and @max of an enum: the server's, in its labels' order, read as
-                // text as the enum's column is.
-                + (o.enumeration != nil ? "::text" : "")
+            let subquery = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
+            // @min and @max of an enum: the server's, in its labels' order, read as text as
+            // the enum's column is (standard SQL's CAST, which every engine reads).
+            text = o.enumeration != nil ? "CAST(\(subquery) AS text)" : subquery
             isString = attribute?.type == .string && (function == .min || function == .max)
         case .value(let v):
             // Folded here where the dialect folds in its own SQL: the same fold, and no
