@@ -72,13 +72,14 @@ extension EngineSuite {
     /// A decimal keeps its digits where the engine stores decimals exactly: PostgreSQL's
     /// `numeric` gives back the text it was given, trailing zeros and all, however many
     /// digits; a SQLite file keeps a decimal as a double, which gives back the shortest
-    /// text of that double, and a decimal of more digits than a double holds is refused
-    /// at the save. The engines differ here today: the test says what each does.
+    /// text of that double (a whole one with `.0`: `12` reads `12.0`), and a decimal of
+    /// more digits than a double holds is refused at the save. The engines differ here
+    /// today: the test says what each does.
     @Test(arguments: EngineUnderTest.allCases) func decimalsKeepTheirDigitsAsTheEngineStoresThem(_ engine: EngineUnderTest) async throws {
         try await EngineStore.with(engine, "decimals") { store in
             let writer = try store.session()
             try writer.define(Self.sample)
-            let given = ["0.10", "1.5", "-0.000125"]
+            let given = ["0.10", "1.5", "-0.000125", "12", "0"]
             for (index, text) in given.enumerated() {
                 _ = try writer.insert(into: "Sample", values: ["label": .text("d\(index)"), "dec": .decimal(text)])
             }
@@ -94,13 +95,42 @@ extension EngineSuite {
             case .sqlite:
                 // A double's shortest text: the trailing zero is gone.
                 #expect(read == given.map { .decimal(ExactDecimal(double: Double($0) ?? .nan)?.description ?? "?") })
-                #expect(read[0] == .decimal("0.1"))
+                #expect(read[0] == .decimal("0.1") && read[3] == .decimal("12.0") && read[4] == .decimal("0.0"))
                 let refusal = Self.line { try writer.save() } ?? ""
                 #expect(refusal.hasPrefix("save: Sample.dec of Sample/"), "\(refusal)")
                 #expect(
                     refusal.hasSuffix(
                         "is decimal \(long), more digits than the double this store keeps it as (it would read back as 12345678901234567000)"))
                 #expect(try Self.storedSamples(store)["long"] == nil)
+            }
+        }
+    }
+
+    /// A date keeps its double's fraction on SQLite, and PostgreSQL's timestamp keeps
+    /// microseconds (the nearest); a double's negative zero keeps its sign on PostgreSQL
+    /// and reads as zero on SQLite. The engines differ here today.
+    @Test(arguments: EngineUnderTest.allCases) func datesAndZerosAtEachEnginesPrecision(_ engine: EngineUnderTest) async throws {
+        try await EngineStore.with(engine, "precision") { store in
+            let writer = try store.session()
+            try writer.define(Self.sample)
+            let (micro, finer) = (1_700_000_000.123456, 1_700_000_000.1234567)
+            _ = try writer.insert(into: "Sample", values: ["label": .text("micro"), "t": .date(micro), "d": .real(-0.0)])
+            _ = try writer.insert(into: "Sample", values: ["label": .text("finer"), "t": .date(finer)])
+            try writer.save()
+            let found = try Self.storedSamples(store)
+            #expect(found["micro"]?["t"] == .date(micro), "\(engine)")
+            guard case .real(let zero)? = found["micro"]?["d"] else {
+                Issue.record("\(engine): no double read back")
+                return
+            }
+            switch engine {
+            case .sqlite:
+                #expect(found["finer"]?["t"] == .date(finer))
+                #expect(zero == 0 && zero.sign == .plus)
+            case .postgres:
+                #expect(found["finer"]?["t"] == .date((finer * 1_000_000).rounded() / 1_000_000))
+                #expect(found["finer"]?["t"] != .date(finer))
+                #expect(zero == 0 && zero.sign == .minus)
             }
         }
     }
