@@ -59,7 +59,7 @@ import Testing
         let script = Self.root.appendingPathComponent("scripts/install").path
         let install = try await sandbox.run(
             bash, [script, "--binary", sandbox.binary.path, installed.prefix],
-            environment: installEnvironment, timeout: 120)
+            environment: installEnvironment, timeout: 600)
         try #require(install.status == 0, "\(install)")
         for file in [installed.bin + "/quarry", installed.man, installed.bash, installed.zsh, installed.fish, installed.manifest] {
             #expect(FileManager.default.fileExists(atPath: file), "\(file) installed")
@@ -126,7 +126,7 @@ import Testing
         environment["PATH"] = "/usr/bin:/bin"
         let script = Self.root.appendingPathComponent("scripts/install").path
         for _ in 0..<2 {
-            let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 120)
+            let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 600)
             try #require(install.status == 0, "\(install)")
         }
         let manifest = try String(contentsOfFile: prefix + "/share/quarry/install-manifest", encoding: .utf8)
@@ -156,7 +156,7 @@ import Testing
         var environment = sandbox.environment()
         environment["PATH"] = "/usr/bin:/bin"
         let script = Self.root.appendingPathComponent("scripts/install").path
-        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 120)
+        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 600)
         try #require(install.status == 0, "\(install)")
         let manifestPath = prefix + "/share/quarry/install-manifest"
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
@@ -173,7 +173,7 @@ import Testing
         #expect(uninstall.status == 0 && Self.contents(prefix).isEmpty, "\(uninstall) \(Self.contents(prefix))")
 
         let newline = sandbox.path("p\nfile \(victim)")
-        let refused = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, newline], environment: environment, timeout: 120)
+        let refused = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, newline], environment: environment, timeout: 600)
         #expect(refused.status == 1 && refused.stderr.contains("control character"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: newline), "a PREFIX with a newline was made")
         #expect(FileManager.default.fileExists(atPath: victim))
@@ -190,13 +190,13 @@ import Testing
         environment["PATH"] = "/usr/bin:/bin"
         let script = Self.root.appendingPathComponent("scripts/install").path
         let slashes = sandbox.path("p") + "//"
-        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, slashes], environment: environment, timeout: 120)
+        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, slashes], environment: environment, timeout: 600)
         try #require(install.status == 0, "\(install)")
         let manifest = try String(contentsOfFile: sandbox.path("p/share/quarry/install-manifest"), encoding: .utf8)
         #expect(!manifest.contains("//"), "\(manifest)")
-        let uninstall = try await sandbox.run(bash, [script, "--uninstall", slashes], environment: environment, timeout: 60)
+        let uninstall = try await sandbox.run(bash, [script, "--uninstall", slashes], environment: environment, timeout: 600)
         #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: sandbox.path("p")), "\(uninstall)")
-        let root = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, "//"], environment: environment, timeout: 60)
+        let root = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, "//"], environment: environment, timeout: 600)
         #expect(root.status == 1 && root.stderr.contains("PREFIX cannot be /"), "\(root)")
 
         let prefix = sandbox.path("linked")
@@ -207,12 +207,12 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: prefix + "/bin", withDestinationPath: elsewhere)
         let manifestPath = prefix + "/share/quarry/install-manifest"
         try "file \(prefix)/bin/quarry\n".write(toFile: manifestPath, atomically: true, encoding: .utf8)
-        let linked = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 60)
+        let linked = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 600)
         #expect(linked.status == 1 && linked.stderr.contains("symbolic link out of"), "\(linked)")
         #expect(FileManager.default.fileExists(atPath: elsewhere + "/quarry"), "uninstall removed a file outside PREFIX")
 
         try "file \(prefix)/bin/quarry\u{1B}[31m\n".write(toFile: manifestPath, atomically: true, encoding: .utf8)
-        let escaped = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 60)
+        let escaped = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 600)
         #expect(escaped.status == 1 && !escaped.stderr.contains("\u{1B}"), "\(escaped)")
     }
 
