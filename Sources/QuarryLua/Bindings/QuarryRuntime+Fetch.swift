@@ -141,7 +141,8 @@ extension QuarryRuntime {
         } else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) {
             entityName = handle.name
             index += 1
-        } else if call.isNoneOrNil(index) {
+        } else if call.type(index) == LUA_TNIL {
+            // nil given, not nothing: a name written without quotes (`fetch(plays)`).
             throw unquotedEntityName(call, index)
         } else {
             entityName = resolvedEntityName(try call.string(index))
