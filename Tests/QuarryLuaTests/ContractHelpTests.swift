@@ -57,7 +57,9 @@ import Testing
         #expect(documented.isSuperset(of: ["fetch", "sql", "watch", "summarize", "histogram", "model"]), "\(documented.sorted())")
         let h = try Harness(console: ConsoleAndFailureTests.RecordingConsole())
         let list = h.help("") ?? ""
-        let listed = Set((list.components(separatedBy: ": ").last ?? "").components(separatedBy: ", "))
+        // The list is wrapped to the terminal: a name may follow a line break, not a space.
+        let listed = Set(
+            (list.components(separatedBy: ": ").last ?? "").components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         var missing: [String] = []
         for name in documented.sorted() {
             // By value, as a person types help(sql), and by name.
