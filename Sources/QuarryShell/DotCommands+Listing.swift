@@ -109,24 +109,30 @@ extension DotCommands {
                     let names = entity.relationshipAliases.filter { $0.value == r.name }.keys.sorted()
                     return names.isEmpty ? "" : "\n-- \(luaKey(r.name)) is also read as " + names.map(luaKey).joined(separator: ", ")
                 }
+                // What the store already reads, said as such: a bare `-- relate(...)` read as
+                // a step still to take. The call that declares it stays whole on the line.
+                func readSo(_ r: RelationshipDescription, by columns: [String], call: String) -> String {
+                    "-- \(luaKey(r.name)): to-one to \(plainOrQuoted(r.destination)) by \(columns.map(plainOrQuoted).joined(separator: ", ")) "
+                        + "(already read so; \(call) declares it)"
+                }
                 for r in entity.relationships {
                     if let key = r.compositeKey {
                         // A key of several columns as the relate() that makes it, its columns
                         // as lists; every name quoted as Lua writes strings, so none ends the
                         // comment's line.
                         func list(_ names: [String]) -> String { "{ " + names.map(luaQuote).joined(separator: ", ") + " }" }
-                        related.append(
-                            "-- relate(\(luaQuote(entity.name)), \(list(key.columns)), \(luaQuote(r.destination)), \(list(key.targetKeys)), "
-                                + "\(luaQuote(r.name)))" + otherNames(r))
+                        let call =
+                            "relate(\(luaQuote(entity.name)), \(list(key.columns)), \(luaQuote(r.destination)), \(list(key.targetKeys)), "
+                            + "\(luaQuote(r.name)))"
+                        related.append(readSo(r, by: key.columns, call: call) + otherNames(r))
                         continue
                     }
                     if let column = r.column {
                         // The destination's key by name, so the line runs as it is printed.
                         let context = shell.runtime.context
                         let key = r.targetKey ?? (try? context.entity(named: r.destination)).map { context.mapped($0).keyColumn } ?? "(key)"
-                        related.append(
-                            "-- relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")"
-                                + otherNames(r))
+                        let call = "relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")"
+                        related.append(readSo(r, by: [column], call: call) + otherNames(r))
                         continue
                     }
                     var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"

@@ -53,3 +53,10 @@ func luaKey(_ name: String) -> String {
         && bytes.allSatisfy { $0 == 95 || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
     return isName && !reserved.contains(name) ? name : "[" + luaQuote(name) + "]"
 }
+
+/// A name in a comment's prose (`.schema`'s `-- book: to-one to books by book_id`): bare
+/// when it is a plain word, else quoted as Lua writes strings, so no name ends the line.
+func plainOrQuoted(_ name: String) -> String {
+    let plain = !name.isEmpty && name.utf8.allSatisfy { $0 == 95 || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
+    return plain ? name : luaQuote(name)
+}

@@ -234,12 +234,16 @@ final class REPL {
 
     /// Runs lines of SQL as `sql()` would. A statement SQLite finds incomplete (`select
     /// sport,`) waits at the `>>` prompt for the lines that finish it, up to one ending
-    /// with ';', as psql and sqlite3 wait; Ctrl-C drops it.
+    /// with ';', as psql and sqlite3 wait; Ctrl-C drops it. So does a first line that names
+    /// columns before its FROM (`SELECT payee, count(*) AS n`), which SQLite runs whole and
+    /// fails on the column (`SQLAtPrompt.awaitsTheRest`).
     private func runSQL(_ lines: [String]) {
         pendingLines = []
         pendingSQL = false
         guard case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(lines.joined(separator: "\n"))), let failure else { return }
-        if failure.message.hasSuffix("incomplete input") {
+        if failure.message.hasSuffix("incomplete input")
+            || lines.count == 1 && SQLAtPrompt.awaitsTheRest(lines[0], failure: failure.message)
+        {
             pendingLines = lines
             pendingSQL = true
             return
@@ -325,6 +329,9 @@ final class REPL {
                 case .query(let query): runSQL([query])
                 case .answer(let answer): reportError(session.sqlWriteAnswer.answer(line) ?? answer)
                 }
+            } else if chunk.count == 1, let answer = SQLAtPrompt.restOfStatement(line) {
+                // `from transactions t` after a first line that ran alone.
+                reportError(answer)
             } else {
                 reportError(message)
             }
@@ -405,6 +412,9 @@ extension REPL {
             candidates = Options.completeDatabase([], 0, word).filter { $0.hasPrefix(word) }
         } else if before == "." {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
+            // One command: a space after it, as a shell ends a unique completion, ready for
+            // its argument (`.op` → `.open `).
+            if candidates.count == 1 { candidates[0] += " " }
         } else if before.hasPrefix(".schema ") {
             // Entity names only: every one that starts so (Invoice and InvoiceLine).
             candidates = Set(repl.runtime.context.entities.map(\.name)).filter { $0.hasPrefix(word) }.sorted()

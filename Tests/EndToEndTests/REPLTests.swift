@@ -273,7 +273,8 @@ import Testing
         #expect(key.echo == "> o.title" && key.output == ["a"], "\(key)")
         let predicate = try await typeWithTabs(repl, "count(\"Item\", \"ti\t == 'x'\")")
         #expect(predicate.echo == "> count(\"Item\", \"title == 'x'\")" && predicate.output == ["0"], "\(predicate)")
-        let schema = try await typeWithTabs(repl, ".sche\t Item")
+        // A unique command completes with a space after it, as a shell's does (`.op` → `.open `).
+        let schema = try await typeWithTabs(repl, ".sche\tItem")
         #expect(schema.echo == "> .schema Item" && schema.output.first == #"entity "Item" {"#, "\(schema)")
         let global = try await typeWithTabs(repl, "haschang\t()")
         #expect(global.echo == "> haschanges()" && global.output == ["false"], "\(global)")

@@ -9,7 +9,13 @@ import Testing
     /// names keep each engine's case (PostgreSQL folds unquoted names), the relationships'
     /// are the same.
     static func relationships(_ output: String) -> [String] {
-        output.split(separator: "\n").filter { $0.contains("many =") || $0.contains("-- relate(") }.map { $0.lowercased() }
+        // A relationship read from columns by the relate() call its line ends with.
+        output.split(separator: "\n").filter { $0.contains("many =") || $0.contains("relate(") }.map { line in
+            guard let start = line.range(of: "relate("), let end = line.range(of: " declares it)", options: .backwards) else {
+                return line.lowercased()
+            }
+            return ("-- " + line[start.lowerBound..<end.lowerBound]).lowercased()
+        }
     }
 
     /// A schema written in capitals (TPC-H's `L_ORDERKEY`, Oracle's `EMP.DEPTNO`) is named

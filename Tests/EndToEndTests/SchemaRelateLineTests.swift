@@ -17,7 +17,10 @@ import Testing
         try await PostgresStoreTests.sqlite3(sandbox, "nw.db", file: "schema.sql")
         let result = try await sandbox.quarry(["nw.db", "-"], stdin: ".schema Employees\n.schema \"Order Details\"\n")
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines.contains(#"-- relate("Employees", "ReportsTo", "Employees", "EmployeeID", "reportsToEmployee")"#), "\(result)")
+        #expect(
+            result.lines.contains(
+                #"-- reportsToEmployee: to-one to Employees by ReportsTo (already read so; relate("Employees", "ReportsTo", "Employees", "EmployeeID", "reportsToEmployee") declares it)"#
+            ), "\(result)")
         #expect(result.lines.contains(#"entity "Order Details" {"#), "\(result)")
         #expect(!result.stdout.contains("(key)"), "\(result)")
     }
@@ -41,8 +44,13 @@ import Testing
         let result = try await sandbox.quarry(["hostile.db", "-"], stdin: ".schema c\n.schema q\n")
         #expect(result.status == 0, "\(result)")
         #expect(!result.lines.contains { $0.hasPrefix("print(") }, "\(result)")
-        #expect(result.lines.contains(#"-- relate("c", { "a", "b\010print('injected') --" }, "p", { "k1", "k 2" }, "p")"#), "\(result)")
-        #expect(result.lines.contains(#"-- relate("q", { "x", "y" }, "p", { "k1", "k 2" }, "p")"#), "\(result)")
+        #expect(
+            result.lines.contains(
+                #"-- p: to-one to p by a, "b\010print('injected') --" (already read so; relate("c", { "a", "b\010print('injected') --" }, "p", { "k1", "k 2" }, "p") declares it)"#
+            ), "\(result)")
+        #expect(
+            result.lines.contains(#"-- p: to-one to p by x, y (already read so; relate("q", { "x", "y" }, "p", { "k1", "k 2" }, "p") declares it)"#),
+            "\(result)")
     }
 
     /// A relationship through a key of several columns is printed as the relate() that
@@ -60,9 +68,10 @@ import Testing
         try await PostgresStoreTests.sqlite3(sandbox, "declared.db", file: "declared.sql")
         try await PostgresStoreTests.sqlite3(sandbox, "bare.db", file: "bare.sql")
         let declared = try await sandbox.quarry(["declared.db", "-"], stdin: ".schema shop\n")
-        let line = try #require(declared.lines.first { $0.hasPrefix("-- relate(") }, "\(declared)")
-        #expect(line == #"-- relate("shop", { "country", "code" }, "region", { "country", "code" }, "region")"#, "\(declared)")
-        let pasted = try await sandbox.quarry(["bare.db", "-"], stdin: String(line.dropFirst(3)) + "\n.schema shop\n")
+        let line = try #require(declared.lines.first { $0.hasPrefix("-- region: ") }, "\(declared)")
+        let call = #"relate("shop", { "country", "code" }, "region", { "country", "code" }, "region")"#
+        #expect(line == "-- region: to-one to region by country, code (already read so; \(call) declares it)", "\(declared)")
+        let pasted = try await sandbox.quarry(["bare.db", "-"], stdin: call + "\n.schema shop\n")
         #expect(pasted.status == 0 && pasted.lines.contains(line), "\(pasted)")
     }
 

@@ -56,6 +56,7 @@ extension DictionaryRequest {
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
         let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: context, joins: &compiled.joins) }
         let groups = try request.group.map { text in
+            if let key = try ResultColumn.toOneGroup(text, entity: entity, context: context) { return key }
             let column = try ResultColumn(text, entity: entity, context: context, joins: &compiled.joins, option: "group")
             // SQLite refuses an aggregate in GROUP BY with its own words; say it in ours.
             if column.function != nil {

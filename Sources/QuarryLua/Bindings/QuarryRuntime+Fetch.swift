@@ -141,6 +141,9 @@ extension QuarryRuntime {
         } else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) {
             entityName = handle.name
             index += 1
+        } else if call.type(index) == LUA_TNIL {
+            // nil given, not nothing: a name written without quotes (`fetch(plays)`).
+            throw unquotedEntityName(call, index)
         } else {
             entityName = resolvedEntityName(try call.string(index))
             index += 1
@@ -505,5 +508,18 @@ extension QuarryRuntime {
                 throw OptionError("entry \(i)", mustBe: "a key or a table", operation: "sort")
             }
         }.flatMap { $0 }
+    }
+}
+
+extension QuarryRuntime {
+    /// `fetch(plays)`: a name written without quotes reads a global, nil, where the entity's
+    /// name goes. Said as the type error it is, with the call that works, naming one of the
+    /// store's entities (the variable's name is not known from its value).
+    func unquotedEntityName(_ call: LuaCall, _ index: Int32) -> LuaError {
+        var error = call.typeError(index, expected: "string")
+        let example = openedContext?.entities.map(\.name).min() ?? "Item"
+        let quoted = "\"" + example.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        error.remedy = "an entity's name is a string, e.g. \(call.functionName)(\(quoted))"
+        return error
     }
 }

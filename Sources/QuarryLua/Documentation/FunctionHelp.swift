@@ -39,7 +39,7 @@ public struct FunctionHelp {
         FunctionHelp(
             name: "save", usage: #"save() | save{ author =, merge = "store" | "mine" }"#,
             summary:
-                "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }. updated counts, as Core Data's updatedObjects, the objects changed through others too: a link's two ends, a to-one's member's old and new owners.",
+                "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }. updated counts the objects .changes lists as updated: those whose values changed, and a many-to-many link's two ends (observers and history also have a to-one's old and new owners, whose rows are not written).",
             example: #"Item:new{ title = "t4", n = 4 }; save()"#),
         FunctionHelp(
             name: "rollback", usage: "rollback()", summary: "Discards every pending change; observers hear what went back.",

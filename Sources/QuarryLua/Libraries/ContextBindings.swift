@@ -42,6 +42,11 @@ enum ContextBindings {
             }
         }
         runtime.noteObservedRelationships()
+        // `updated` counts what `.changes` lists as updated (objects whose own values or
+        // links changed), not also the owners a to-one's member left or joined, which
+        // observers hear of but whose rows the save does not write: `.changes` said 4
+        // and save() 5.
+        let listed = runtime.context.pendingChanges.updated
         do { summary = try runtime.context.save(merge: policy) } catch let error as StoreError {
             // A database error (disk full, busy) names no operation: say it was save.
             if error.isDatabaseFailure { throw StoreError.during(operation: "save", error) }
@@ -52,7 +57,9 @@ enum ContextBindings {
         runtime.deliver()
         lua_settop(call.state, 0)
         lua_createtable(call.state, 0, 3)
-        for (key, n) in [("inserted", summary.inserted), ("updated", summary.updated), ("deleted", summary.deleted)] {
+        // A row another program deleted meanwhile was not written: its object is deleted.
+        let updated = listed.filter { !$0.isDeleted }.count
+        for (key, n) in [("inserted", summary.inserted), ("updated", updated), ("deleted", summary.deleted)] {
             lua_pushinteger(call.state, lua_Integer(n))
             LuaTable.setField(call.state, -2, key)
         }

@@ -83,6 +83,13 @@ extension Binder {
             if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
                 why = timeUnitHint(attribute, owner)
             }
+            // `loaned_on > 2024-06-01` is arithmetic (2017): a date is written quoted.
+            if attribute.type == .date, case .integer = value {
+                let parts = Self.text(expression).split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+                let day = parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ? parts : ["2024", "06", "01"]
+                why =
+                    "; a date is written quoted, as '" + day.enumerated().map { $0 == 0 || $1.count > 1 ? $1 : "0" + $1 }.joined(separator: "-") + "'"
+            }
             // Another program's text of ISO 8601 times: a date once `format()` says so.
             if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {
                 why = "; " + hint

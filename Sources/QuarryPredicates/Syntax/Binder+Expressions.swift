@@ -51,9 +51,16 @@ extension Binder {
                         .typeMismatch, "'\(a.name)' is a date; of dates arithmetic takes only a difference (a - b, in seconds)",
                         column: expression.column)
                 }
+                // Another program's text of ISO times: the `format()` that makes it dates,
+                // whose difference is arithmetic, as a comparison with a date says.
+                var owner = entity
+                if case .path(let steps, _) = bound, let last = steps.last { owner = last.destination }
+                let why =
+                    a.type == .string ? context?.isoTextHint(owner, a.name).map { "; " + $0 } : nil
                 throw PredicateError(
                     .typeMismatch,
-                    "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)",
+                    "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers"
+                        + (why ?? " (Foundation's add:to: and the rest are NSNumber methods)"),
                     column: expression.column)
             }
             return bound

@@ -1,0 +1,65 @@
+/// A statement typed over several lines, as psql and sqlite3 users type one: the first
+/// line of `SELECT payee, count(*) AS n` ⏎ `FROM transactions …` is a whole statement
+/// to SQLite, which runs it and fails on the column, and the next line is no Lua. A first
+/// line that names columns before any FROM, and fails for that, is taken as unfinished and
+/// waits for the rest up to `;`; a line that reads as the rest of a statement says how to
+/// type one over several lines.
+extension SQLAtPrompt {
+    /// Words a line continuing a SELECT starts with (`from transactions t`, `group by payee`).
+    static let continuingWords: Set<String> = [
+        "FROM", "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "OFFSET", "JOIN", "LEFT", "INNER", "CROSS", "UNION", "EXCEPT",
+        "INTERSECT", "WINDOW"
+    ]
+
+    /// How a statement is typed over several lines here.
+    static let severalLines = "one over several lines ends with ';' (or type it on one line)"
+
+    /// Whether the first line of a query, which ran and failed with `message`, is the
+    /// start of a longer statement: it does not end with `;`, it has no FROM of its own,
+    /// and what failed is a column (SQLite's `no such column`, PostgreSQL's `column "x"
+    /// does not exist`), which only a FROM still to come would give.
+    static func awaitsTheRest(_ query: String, failure message: String) -> Bool {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        guard !text.hasSuffix(";"), !topLevelWords(text).contains("FROM") else { return false }
+        let lowered = message.lowercased()
+        return lowered.contains("no such column") || lowered.contains("column \"") && lowered.contains("does not exist")
+    }
+
+    /// The answer to a line Lua refused that reads as the rest of a SQL statement whose
+    /// start already ran (`from transactions t`), or nil.
+    static func restOfStatement(_ line: String) -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        let word = String(text.prefix { $0.isLetter }).uppercased()
+        guard continuingWords.contains(word), text.dropFirst(word.count).first.map({ $0 == " " || $0 == "\t" }) ?? false else { return nil }
+        return "'\(word.lowercased()) …' continues a SQL statement: \(severalLines)"
+    }
+
+    /// The words of `text` outside strings, quoted names and parentheses, uppercased.
+    static func topLevelWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var depth = 0
+        var closing: Character?
+        for c in text {
+            if let end = closing {
+                if c == end { closing = nil }
+                continue
+            }
+            if c.isLetter || c == "_" || c.isNumber && !word.isEmpty {
+                word.append(c)
+                continue
+            }
+            if depth == 0, !word.isEmpty { words.append(word.uppercased()) }
+            word = ""
+            switch c {
+            case "'", "\"", "`": closing = c
+            case "[": closing = "]"
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        if depth == 0, !word.isEmpty { words.append(word.uppercased()) }
+        return words
+    }
+}
