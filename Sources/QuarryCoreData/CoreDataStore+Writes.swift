@@ -221,16 +221,74 @@ extension CoreDataStore {
         for order in orders where !gone.contains(ObjectIdentifier(order.owner)) && order.owner.primaryKey != nil {
             changedKeys[ObjectIdentifier(order.owner), default: (order.owner, [])].keys.insert(order.name)
         }
-        for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
-            guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
-            let columns = PersistentHistoryColumns.columns(changed: keys, of: object.entity.name, in: model)
-            changes.append(.init(type: .update, entity: entity, key: key, columns: columns))
+        // The updates by row (entity number and key), with the entity the vector is of.
+        var updates: [RowKey: (entity: String, keys: Set<String>)] = [:]
+        for (object, keys) in changedKeys.values {
+            guard let entity = code(object), let key = object.primaryKey else { continue }
+            updates[RowKey(entity: entity, key: key), default: (object.entity.name, [])].keys.formUnion(keys)
+        }
+        for (row, owner) in try toManyOwners(of: inserted.map(\.0) + updated, gone: gone, in: db) {
+            updates[row, default: (owner.entity, [])].keys.insert(owner.name)
+        }
+        for (row, update) in updates.sorted(by: { ($0.key.key, $0.key.entity) < ($1.key.key, $1.key.entity) }) {
+            guard let model = store.model else { continue }
+            let columns = PersistentHistoryColumns.columns(changed: update.keys, of: update.entity, in: model)
+            changes.append(.init(type: .update, entity: row.entity, key: row.key, columns: columns))
         }
         for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey else { continue }
             changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
         }
         try writeHistory(changes, layout: layout, operation: "save", in: db, session: session)
+    }
+
+    /// A row of the store: its entity number (`Z_ENT`) and key (`Z_PK`).
+    struct RowKey: Hashable {
+        var entity: Int64
+        var key: Int64
+    }
+
+    /// The owners whose to-many a save's to-one assignments changed (issue 81): a to-one
+    /// whose inverse is a to-many (`UsageCountedItem.block`, inverse `UsageBlock.countedItems`)
+    /// moves its object out of the old owner's to-many and into the new one's, and Core Data
+    /// records an update of both owners with that to-many's bit set, as Screen Time's own
+    /// rows show. Owners inserted or deleted by the save (`gone`) have no update.
+    private func toManyOwners(of objects: [ManagedObject], gone: Set<ObjectIdentifier>, in db: Database) throws -> [(
+        RowKey, (entity: String, name: String)
+    )] {
+        guard let model else { return [] }
+        var owners: [(RowKey, (entity: String, name: String))] = []
+        for object in objects where !object.pendingToOne.isEmpty {
+            let relationships = model.allRelationships(of: object.entity.name)
+            for (name, target) in object.pendingToOne {
+                guard let relationship = relationships.first(where: { $0.name == name && !$0.isToMany }),
+                    let inverseName = relationship.inverse,
+                    let destination = mapped(relationship.destination)
+                else { continue }
+                let old: Int64? = { if case .integer(let k)? = object.committedValue(name) { return k } else { return nil } }()
+                // Set to the owner it had: no to-many changed.
+                if let target, target.primaryKey != nil, target.primaryKey == old { continue }
+                // The new owner, when it was saved before this save.
+                if let target, !gone.contains(ObjectIdentifier(target)), let key = target.primaryKey, let code = mapped(target.entity.name)?.code,
+                    isToMany(inverseName, of: target.entity.name, in: model)
+                {
+                    owners.append((RowKey(entity: code, key: key), (target.entity.name, inverseName)))
+                }
+                // The old owner, as the object last read it; its entity is the row's own.
+                guard let old,
+                    let number = try Int64.fetchOne(
+                        db, sql: "SELECT Z_ENT FROM main.\(quoteIdentifier(destination.table)) WHERE Z_PK = ?", arguments: [old]),
+                    let entity = entities.first(where: { $0.code == number })?.entity.name,
+                    isToMany(inverseName, of: entity, in: model)
+                else { continue }
+                owners.append((RowKey(entity: number, key: old), (entity, inverseName)))
+            }
+        }
+        return owners
+    }
+
+    private func isToMany(_ name: String, of entity: String, in model: CoreDataModel) -> Bool {
+        model.allRelationships(of: entity).contains { $0.name == name && $0.isToMany }
     }
 
     /// The store's history tables, or the refusal that says how they differ from Core Data's.

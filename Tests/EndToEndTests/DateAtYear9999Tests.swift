@@ -44,7 +44,8 @@ import Testing
         let rows = try await sandbox.run(sqlite, ["f.db", "SELECT at FROM ev ORDER BY id"])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["false\ttrue", "2023-11-14T22:13:20Z", "false", "1", "9999-12-31T23:59:59Z"], "\(result)")
-        #expect(result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
+        #expect(
+            result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("save: ev.at") && $0.contains("year 10000") }, "\(result)")
         #expect(rows.lines == ["253402300799"], "\(rows)")
     }
 
@@ -73,7 +74,8 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.lines == ["false\ttrue", "2023-11-14T22:13:20Z", "false", "1", "9999-12-31T23:59:59Z", "9999-12-31T23:59:59.999Z"], "\(result)")
-        #expect(result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
+        #expect(
+            result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("save: ev.at") && $0.contains("year 10000") }, "\(result)")
         let rows = try await PostgresSessionTests.psql(sandbox, url, "SELECT count(*), max(at) FROM ev")
         #expect(rows == "1|9999-12-31 23:59:59" || rows == "1|9999-12-31 23:59:59+00", "\(rows)")
     }

@@ -146,4 +146,20 @@ import Testing
         let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT h || '|' || n FROM t ORDER BY id", url], timeout: 60)
         #expect(rows.stdout == "plain|1\n", "\(rows)")
     }
+
+    /// UTF-8 holding a NUL byte is UTF-8: the refusal says the NUL is what a server's text
+    /// cannot hold, at a save and as a bound argument (issue 81; it said "not UTF-8").
+    @Test func textWithANulByteIsRefusedByPostgreSQLSayingSo() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", "CREATE TABLE t (id serial PRIMARY KEY, h text, n integer); INSERT INTO t (h, n) VALUES ('plain', 1);")
+        let url = try await PostgresServer.database("textnul")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        for script in [#"t:new{ h = "a\0b", n = 2 }; save()"#, #"print(sql("SELECT * FROM t WHERE h = ?", "a\0b"))"#] {
+            let result = try await sandbox.quarry([url, "-e", script])
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderr.contains("NUL byte") && !result.stderr.contains("not UTF-8"), "\(result)")
+        }
+        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT h || '|' || n FROM t ORDER BY id", url], timeout: 60)
+        #expect(rows.stdout == "plain|1\n", "\(rows)")
+    }
 }

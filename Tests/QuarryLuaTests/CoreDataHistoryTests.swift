@@ -32,9 +32,18 @@ import Testing
         // of Car's and of ExpensiveSportCar's properties. (Before those rows were read, this
         // test asserted all properties by name: owner 6th of Car's, 7th of ExpensiveSportCar's.)
         let bits: [UInt8] = [0x80]
+        // Person's `cars` (owner's inverse) changed too: the old owner (Person/17) and the
+        // new one are updated in it, as Core Data records a to-many's change (issue 81).
+        let model = try #require(CoreDataStore.behind(h.context)?.model)
+        let cars = PersistentHistoryColumns.columns(changed: ["cars"], of: "Person", in: model)
+        #expect(PersistentHistoryColumns.names(in: cars, order: PersistentHistoryColumns.coreDataOrder(of: "Person", in: model)) == ["cars"])
         #expect(
-            try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
-                == [[1.databaseValue, entity.last ?? .null, 5.databaseValue, Data(bits).databaseValue]])
+            try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY ZENTITY, ZENTITYPK")
+                == [
+                    [1.databaseValue, entity.last ?? .null, 5.databaseValue, Data(bits).databaseValue],
+                    [1.databaseValue, 4.databaseValue, 3.databaseValue, cars.databaseValue],
+                    [1.databaseValue, 4.databaseValue, 17.databaseValue, cars.databaseValue]
+                ])
         #expect(
             try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [
                 ["fixer".databaseValue]

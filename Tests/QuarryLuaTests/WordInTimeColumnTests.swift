@@ -4,19 +4,20 @@ import Testing
 
 /// A word in a number column declared a time (`'abc'` among Unix counts): SQL reads it as
 /// no date (nil), and so does memory (`p:matches`, observers), which compared it later
-/// than every date (issue 81). Differential over every number layout and the operators
-/// that meet a date, nil and NOT.
+/// than every date (issue 81). A BLOB is no date either: nil on both sides (it counted as
+/// later than every date in memory). Differential over every number layout and the
+/// operators that meet a date, nil and NOT.
 @Suite struct WordInTimeColumnTests {
     @Test(arguments: [
         ("unix", "1700000000", "1600000000"), ("unix-ms", "1700000000000", "1600000000000"),
         ("cocoa", "721692800", "621692800"), ("webkit", "13344473600000000", "13244473600000000"),
-        ("julian", "2460263.5", "2459000.5")
+        ("julian", "2460263.5", "2459000.5"), ("filetime", "133444736000000000", "132444736000000000")
     ])
     func sqlAndMemoryAgree(_ layout: String, _ late: String, _ early: String) throws {
         let path = try foreignFile(
             """
             CREATE TABLE ev (id INTEGER PRIMARY KEY, t \(layout == "julian" ? "REAL" : "INTEGER"));
-            INSERT INTO ev (t) VALUES (\(late)), ('abc'), (NULL), (\(early)), ('2022-13-45'), ('');
+            INSERT INTO ev (t) VALUES (\(late)), ('abc'), (NULL), (\(early)), ('2022-13-45'), (''), (x'0102'), (x'');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(

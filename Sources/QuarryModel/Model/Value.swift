@@ -99,14 +99,22 @@ public enum Value: Hashable, Sendable {
         return iso8601(seconds, digits: 9)
     }
 
-    /// The dates Quarry can write: years 0001 to 9999, as ISO 8601 allows.
-    public static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+    /// The dates Quarry can write: years 0001 to 9999, as ISO 8601 allows, every instant
+    /// before 10000-01-01 included, so a date a store holds at 23:59:59.9999 of the last day
+    /// (a SQLite number, a PostgreSQL microsecond) is a date Quarry prints, assigns and
+    /// exports back.
+    public static let dateRange: ClosedRange<Double> = -62_135_596_800...lastInstant
+
+    /// The last double before 10000-01-01T00:00:00Z.
+    public static let lastInstant = Double(253_402_300_800).nextDown
 
     private static func iso8601(_ seconds: Double, digits: Int, local: Bool = false) -> String {
         guard dateRange.contains(seconds) else { return seconds.isNaN ? "invalid date" : "date out of range" }
-        // The fraction is rounded first, so 59.9996 s carries into the next minute.
+        // The fraction is rounded first, so 59.9996 s carries into the next minute; in the
+        // last second of 9999 it is cut instead, as no text may name the year 10000.
         let scale = pow(10, Double(digits))
-        let scaled = (seconds * scale).rounded()
+        let rounded = (seconds * scale).rounded()
+        let scaled = rounded / scale > lastInstant ? (seconds * scale).rounded(.down) : rounded
         let whole = (scaled / scale).rounded(.down)
         let fraction = Int((scaled - whole * scale).rounded())
         var t = time_t(whole)

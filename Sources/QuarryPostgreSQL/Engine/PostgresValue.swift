@@ -29,7 +29,7 @@ package enum PostgresValue {
         // checks every text against, a SQL_ASCII database's too: refused here, in one line
         // with the value, rather than by the server at the first byte.
         case .textBytes(let bytes):
-            throw argumentError("the text \"\(Value.escapingInvalidUTF8(bytes))\", which is not UTF-8: PostgreSQL takes only UTF-8 text from Quarry")
+            throw argumentError(textBytesRefusal(bytes, "takes"))
         case .blob(let bytes):
             guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
             return .binary(bytes)
@@ -46,6 +46,17 @@ package enum PostgresValue {
 
     /// The instants `timestamptz` holds: 4714-11-24 BC as PostgreSQL numbers years (Julian day 0) through 294276-12-31.
     package static let timestampRange: ClosedRange<Double> = -210_866_803_200...9_224_318_015_999
+
+    /// Why PostgreSQL cannot hold `bytes` (a Lua string that is no plain text), after
+    /// "the text … ": UTF-8 with a NUL byte, which a server's text cannot hold, or bytes
+    /// that are not UTF-8. `verb` is what the server does with UTF-8 text ("takes", "stores").
+    package static func textBytesRefusal(_ bytes: [UInt8], _ verb: String) -> String {
+        let text = "the text \"\(Value.escapingInvalidUTF8(bytes))\", which "
+        if String(validating: bytes, as: UTF8.self) != nil {
+            return text + "holds a NUL byte, which PostgreSQL's text cannot hold"
+        }
+        return text + "is not UTF-8: PostgreSQL \(verb) only UTF-8 text from Quarry"
+    }
 
     private static func argumentError(_ what: String) -> StoreError {
         .postgres(sqlState: nil, sql: nil, message: "cannot send \(what)")
@@ -107,10 +118,26 @@ package enum PostgresValue {
 
     /// `seconds` as a day of the proleptic Gregorian calendar, the second of that day and
     /// the microsecond, rounded to microseconds as PostgreSQL keeps them.
+    /// The microsecond is the one of the fewest fraction digits that read back as the same
+    /// double: past the year 2255 a double holds no whole microseconds, and a date read
+    /// from the server (`23:59:59.9999` of 9999) is sent back as it came, not as its
+    /// double's nearest microsecond (`.999908`), which the row does not equal.
     private static func parts(_ seconds: Double) -> (year: Int, month: Int, day: Int, second: Int, micro: Int) {
-        let micros = (seconds * 1_000_000).rounded()
-        let totalSeconds = (micros / 1_000_000).rounded(.down)
-        let micro = Int(micros - totalSeconds * 1_000_000)
+        var totalSeconds = seconds.rounded(.down)
+        let fraction = seconds - totalSeconds
+        var micro = Int((fraction * 1_000_000).rounded())
+        for digits in 0..<6 {
+            let scale = pow(10, Double(digits))
+            let shorter = (fraction * scale).rounded() / scale
+            if totalSeconds + shorter == seconds {
+                micro = Int((shorter * 1_000_000).rounded())
+                break
+            }
+        }
+        if micro == 1_000_000 {
+            totalSeconds += 1
+            micro = 0
+        }
         let days = Int((totalSeconds / 86_400).rounded(.down))
         let second = Int(totalSeconds - Double(days) * 86_400)
         let (year, month, day) = CivilDate.fromDays(Int64(days))

@@ -329,7 +329,7 @@ struct PostgresSaveStatements: SaveStatements {
         sent: (String) -> Value
     ) throws {
         guard let row else { return }
-        try DatesPastYear9999.refuse(session.values(of: entity, row: row), entity, sent: sent)
+        try DatesPastYear9999.refuse(session.values(of: entity, row: row), entity, operation: "save", sent: sent)
     }
 
     /// The attributes whose values the server made other than `sent` gave them (a

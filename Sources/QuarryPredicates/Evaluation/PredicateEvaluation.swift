@@ -162,10 +162,13 @@ extension BoundPredicate {
     ///
     /// Text in a date attribute that reads as no date (a word among a file's Unix counts)
     /// is nil, as SQL compares it (`EntityStorage.comparable`: `julianday` of such text is
-    /// NULL); it compared later than every date here (issue 81).
+    /// NULL); it compared later than every date here (issue 81). So is a BLOB, which no
+    /// date reading takes either.
     private func stored(_ v: Value, _ attribute: AttributeDescription?) -> Value {
         switch v {
-        case .text where attribute?.type == .date, .textBytes where attribute?.type == .date: return .null
+        case .text where attribute?.type == .date, .textBytes where attribute?.type == .date,
+            .blob where attribute?.type == .date:
+            return .null
         case .decimal(let text) where decimalsAsDoubles: return .real(DecimalText.double(text))
         default: return v
         }

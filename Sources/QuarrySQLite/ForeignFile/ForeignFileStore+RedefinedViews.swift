@@ -12,6 +12,8 @@ import QuarryStore
 /// other programs' commits (at the prompt, `refresh()`, a save): when it moved, each view
 /// whose SQL changed is read again as at an open (its columns, its key), its temporary
 /// view made anew, and its objects in use forgotten, since their keys may name other rows.
+/// So is a view whose temporary view's name a table made since has taken (issue 81, item
+/// 15): the temporary view would hide it from `sql()`.
 extension ForeignFileStore {
     /// The schema cookie and each view's SQL, by name, as last read.
     struct ViewsAsRead {
@@ -47,7 +49,14 @@ extension ForeignFileStore {
                         DeferredViews.folded))
             )
         }
-        let changed = views.filter { name, sql in viewsAsRead.views[name].map { $0 != sql } ?? false }.keys.sorted()
+        // A view whose temporary view's name the file now has too (another program made a
+        // table of that name after the session chose it) is read again as well, so its
+        // temporary view takes another name rather than hide the file's from `sql()`.
+        let shadowing = { (name: String) -> Bool in
+            guard let entity = session.managedObjectModel.entitiesByName[name], session.mapped(entity).layout == .foreignView else { return false }
+            return taken.contains(DeferredViews.folded(session.mapped(entity).relation))
+        }
+        let changed = views.filter { name, sql in viewsAsRead.views[name].map { $0 != sql } ?? false || shadowing(name) }.keys.sorted()
         guard !changed.isEmpty else {
             viewsAsRead.views = views
             return

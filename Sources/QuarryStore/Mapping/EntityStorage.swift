@@ -441,8 +441,9 @@ public struct EntityStorage: Equatable, Sendable {
         if attribute.type == .date, let typed = numericDates[attribute.name]?.typed { return typed.filled(column) }
         guard isForeign, layout != .serverTable, !typedByServer, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
+        // A BLOB is no date (nil), as in memory.
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0 "
-            + "ELSE \(number) END)"
+            + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END)"
     }
 
     /// ISO text whose offset is in ISO 8601's basic form, `+HHMM` or `+HH` (Trilium
