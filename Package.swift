@@ -79,7 +79,7 @@ let package = Package(
             name: "QuarryStore",
             dependencies: [
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // SQLite: its engine (GRDB, the C functions, the one-scan summary) and its layouts
         // (Quarry's files, another program's).
         .target(
@@ -89,7 +89,7 @@ let package = Package(
                 "CQuarrySignals", "CQuarryRows", "CQuarrySQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // Core Data's layout of a SQLite file: its tables, triggers, history, external data.
         .target(
             name: "QuarryCoreData",
@@ -98,19 +98,19 @@ let package = Package(
                 "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // PostgreSQL: its engine (libpq, rows, COPY) and its layouts (a schema's tables, Quarry's own).
         .target(
             name: "QuarryPostgreSQL",
             dependencies: [
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         // The one place that knows every engine and layout: the registry that opens a location.
         .target(
             name: "QuarryStores",
             dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
-            swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift5),
+            swiftSettings: swift6),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift6),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(
             name: "QuarrySwiftInput",
@@ -119,7 +119,7 @@ let package = Package(
                 "QuarryStore", "QuarryPredicates", "CQuarrySignals",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         .target(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
             swiftSettings: swift6),

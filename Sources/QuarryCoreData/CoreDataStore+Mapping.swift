@@ -410,7 +410,7 @@ extension CoreDataStore {
                 var found: (table: String, sourceColumn: String, targetColumn: String)?
                 // The columns of `entity`'s keys and of `destination`'s, for ordered sides.
                 var ownColumns: (mine: String, theirs: String)?
-                for (a, ra, b, rb) in sides where found == nil {
+                for (a, ra, _, rb) in sides where found == nil {
                     for codeA in Self.codes(of: a.name, lookups: lookups, numbers: numbers) {
                         guard
                             let (table, keys) = try Self.joinTable(

@@ -16,6 +16,9 @@ import QuarryStore
 /// write through `quarry_cd_external_write`, so predicates, sorts and saves see the
 /// attribute's bytes. One per connection: the files a transaction wrote are removed if it
 /// rolls back, and the files of values it replaced or deleted are removed once it commits.
+/// Unchecked: the SQL functions (GRDB's, `@Sendable`) hold it; the files of a save are
+/// kept under `lock`, and `engineLimit` and `isInUse` are set as the connection and the
+/// store open, on the one thread that runs its statements.
 public final class ExternalBinaryData: @unchecked Sendable {
     /// `.<name>_SUPPORT/_EXTERNAL_DATA` beside the store; nil for a store in memory.
     /// Made when first used: every SQLite connection has one of these, and making a URL

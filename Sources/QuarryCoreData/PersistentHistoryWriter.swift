@@ -82,12 +82,12 @@ public struct PersistentHistoryWriter {
                 """)
         for (offset, change) in changes.enumerated() {
             let tombstones = (0..<tombstoneCount).map { $0 < change.tombstones.count ? change.tombstones[$0].databaseValue : .null }
-            try statement.execute(
-                arguments: StatementArguments(
-                    [
-                        first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
-                        transaction, change.columns
-                    ] + tombstones.map { $0 as DatabaseValueConvertible? }))
+            let values: [(any DatabaseValueConvertible)?] =
+                [
+                    first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
+                    transaction, change.columns
+                ] + tombstones.map { $0 as DatabaseValueConvertible? }
+            try statement.execute(arguments: StatementArguments(values))
         }
         return transaction
     }

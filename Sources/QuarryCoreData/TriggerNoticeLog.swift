@@ -12,7 +12,8 @@ import QuarryStore
 /// triggers' SQL, which call them once per row they changed, after changing it). Core
 /// Data gives those values to its objects in memory; Quarry keeps them here, one log per
 /// connection, until the save that fired the triggers has committed, then gives them to
-/// the objects in use (`CoreDataStore.applyTriggerNotices`).
+/// the objects in use (`CoreDataStore.applyTriggerNotices`). Unchecked: the SQL functions
+/// (GRDB's, `@Sendable`) hold it, and its notices are read and written under `lock` only.
 public final class TriggerNoticeLog: @unchecked Sendable {
     public struct Notice: Equatable {
         public var table: String

@@ -51,8 +51,12 @@ public protocol SQLComparisons: Sendable {
 
 /// Standard SQL's booleans, nil-safe equality and explicit place of nil in an order, and
 /// calls as SQL writes them; a dialect that compares an integer with a real by their
-/// values, and text by its bytes, as SQLite does.
+/// values, and text by its bytes, as SQLite does. A typed database's answers about
+/// numbers: a comparison of an integer column with a real parameter as the database
+/// types it (not exactly), and a decimal type that keeps every digit.
 extension SQLComparisons {
+    public var comparesIntegersWithRealsExactly: Bool { false }
+    public var keepsDecimalsAsDoubles: Bool { false }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
     public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
         "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"

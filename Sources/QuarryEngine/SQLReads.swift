@@ -17,10 +17,15 @@ public protocol SQLReads: Sendable {
     /// Whether the functions Quarry installs into SQLite (`quarry_summary`, ...) run in
     /// this database; where not, what needs them takes standard SQL (summarize's exact way).
     var runsQuarryFunctions: Bool { get }
+    /// A query whose one integer is at least the number of rows of `table`, read without
+    /// counting them (SQLite's largest rowid); nil where the dialect has none.
+    func rowCountBound(of table: String) -> String?
 }
 
 /// A database whose columns are typed, where Quarry's SQLite functions are not installed.
 extension SQLReads {
     public func holdsInteger(_ sql: String) -> String { "\(sql) IS NOT NULL" }
     public var runsQuarryFunctions: Bool { false }
+    /// No row numbers: a bound would take a count.
+    public func rowCountBound(of table: String) -> String? { nil }
 }

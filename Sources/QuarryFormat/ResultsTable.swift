@@ -19,7 +19,7 @@ public struct ResultsTable {
     }
 
     public func render() throws -> String {
-        guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: format.maxRows) }
+        guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: format.rowLimit) }
         // Sectioned: a header line per section, then its first rows.
         let sections = try results.sections()
         let key = results.request.sectionKey ?? ""
@@ -31,6 +31,8 @@ public struct ResultsTable {
         var shownTables = self
         let lines = sections.prefix(Self.sectionsShown).reduce(2) { $0 + min($1.count, Self.rowsPerSection) + 5 }
         if format.pagerRows > 0, lines > format.pagerRows { shownTables.format.pagerRows = 1 }
+        // A section shows its first rows whatever `.maxrows` is: its hint would mislead.
+        shownTables.format.hiddenRowsHint = nil
         for section in sections.prefix(Self.sectionsShown) {
             parts.append(try shownTables.render(section: section, key: key, shown: Self.rowsPerSection))
         }
@@ -45,7 +47,7 @@ public struct ResultsTable {
     public func render(section: SectionInfo, key: String? = nil, shown: Int? = nil) throws -> String {
         let name = key ?? results.request.sectionKey ?? ""
         let title = CellText.flat("[\(name) = \(section.id.isNull ? "nil" : CellText.display(section.id))]")
-        return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.maxRows))
+        return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.rowLimit))
     }
 
     private func table(start: Int, count total: Int, shown: Int) throws -> String {
@@ -55,7 +57,7 @@ public struct ResultsTable {
         if let pageStart, !results.isSectioned {
             // One page of the live view: "rows 21-40 of 336,776".
             let first = min(max(0, pageStart), max(0, total - 1))
-            indexes = Array(first..<min(total, first + shown))
+            indexes = Array(first..<(first + max(0, min(shown, total - first))))
             footer =
                 indexes.isEmpty
                 ? "(0 objects)"
@@ -65,8 +67,9 @@ public struct ResultsTable {
             let head = mode.isData || total <= shown ? total : (shown + 1) / 2
             let tail = mode.isData || total <= shown ? 0 : shown - head
             indexes = Array(start..<(start + head)) + Array((start + total - tail)..<(start + total))
-            // One style whether rows were left out or not (it said "63 rows" here).
-            footer = Self.footer(total)
+            // One style whether rows were left out or not (it said "63 rows" here), with
+            // how many are hidden and how to see them where the REPL says so.
+            footer = format.footer(Self.footer(total), total: total, shown: head + tail)
             gap = total > head + tail && tail > 0 ? head : nil
         }
         var rows: [[Value]] = []

@@ -31,7 +31,24 @@ public struct TableFormat {
     /// What follows `… +2 columns` under a table that left columns out: the ways the
     /// program running it has to show them (the REPL's dot-commands); nil: nothing.
     public var leftOutHint: String?
+    /// What follows `, 43 rows hidden` under a long result that showed its first and last
+    /// rows only: how the program running it shows more (the REPL's `.maxrows`); nil: the
+    /// footer says only how many there are, as a script's print has always written it.
+    public var hiddenRowsHint: String?
     public init() {}
+
+    /// The most rows a long result shows: `maxRows`, where 0 is no limit (as other
+    /// shells' 0 is).
+    public var rowLimit: Int { maxRows > 0 ? maxRows : .max }
+
+    /// The footer of a result of `total` rows (`noun`: "objects", "rows") of which `shown`
+    /// are shown: `(63 objects)`, then, where the REPL says how to see them,
+    /// `, 43 rows hidden (.maxrows N shows N, .maxrows 0 all)`.
+    public func footer(_ counted: String, total: Int, shown: Int) -> String {
+        guard shown < total, let hint = hiddenRowsHint else { return counted }
+        let hidden = total - shown
+        return counted + ", \(grouped(hidden)) \(hidden == 1 ? "row" : "rows") hidden (\(hint))"
+    }
 }
 
 /// Rows of values as a table in one of the output modes (aligned with a header rule by
@@ -363,13 +380,13 @@ extension TextTable {
     public static func rows(headers: [String], values: [[Value]], format: TableFormat) -> TextTable {
         let total = values.count
         let noun = total == 1 ? "row" : "rows"
-        guard !format.mode.isData, total > format.maxRows else {
+        guard !format.mode.isData, total > format.rowLimit else {
             return TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
         }
         let head = (format.maxRows + 1) / 2
         let tail = format.maxRows - head
         return TextTable(
             headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
-            footer: "(\(grouped(total)) \(noun))", gap: tail > 0 ? head : nil)
+            footer: format.footer("(\(grouped(total)) \(noun))", total: total, shown: head + tail), gap: tail > 0 ? head : nil)
     }
 }

@@ -39,12 +39,21 @@ extension QuarryRuntime {
         return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
     }
 
+    /// The quote that closes the string a unique completion of `before`'s word finishes:
+    /// an entity's name (`fetch("Lo` → `fetch("Location"`), as shells close a file name
+    /// they complete; nil elsewhere (a predicate or a sort string goes on after its key).
+    public func closingQuote(before: String) -> String? {
+        guard let string = OpenString(before), !string.isSQL, string.takesEntityName else { return nil }
+        return String(string.quote)
+    }
+
     /// The entity a call names last before an open string: `"Item"` (or `'Item'`) as a
-    /// string of its own, or `Item:` as a handle's method call.
+    /// string of its own, `Item:` as a handle's method call, or `(Item,` as a handle given
+    /// in the entity's place (`fetch(Item, "`).
     private func lastEntityNamed(in code: String) -> String? {
         var best: (position: String.Index, name: String)?
         for entity in context.entities {
-            for pattern in ["\"\(entity.name)\"", "'\(entity.name)'", "\(entity.name):"] {
+            for pattern in ["\"\(entity.name)\"", "'\(entity.name)'", "\(entity.name):", "(\(entity.name),", "( \(entity.name),"] {
                 guard let range = code.range(of: pattern, options: .backwards) else { continue }
                 if let found = best, found.position >= range.lowerBound { continue }
                 best = (range.lowerBound, entity.name)
@@ -141,6 +150,8 @@ extension QuarryRuntime {
 struct OpenString {
     let code: String
     let text: String
+    /// The quote that opened it (`"` or `'`).
+    let quote: Character
 
     init?(_ before: String) {
         var quote: Character?
@@ -161,7 +172,8 @@ struct OpenString {
             }
             index = before.index(after: index)
         }
-        guard quote != nil else { return nil }
+        guard let quote else { return nil }
+        self.quote = quote
         code = String(before[..<start])
         text = String(before[before.index(after: start)...])
     }

@@ -228,8 +228,8 @@ enum PreludeBytecode {
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
     local quarry = ...
-    local writeOnce, page = quarry.__writeonce, quarry.__page
-    quarry.__writeonce, quarry.__page = nil, nil
+    local writeOnce, filing, page = quarry.__writeonce, quarry.__filing, quarry.__page
+    quarry.__writeonce, quarry.__filing, quarry.__page = nil, nil, nil
     local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
     quarry.__objecttable, quarry.__rowstable = nil, nil
     rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
@@ -260,9 +260,7 @@ private let prelude = #"""
       if type(v) == "string" then return v end
       return repr(v, 0, {})
     end
-    function quarry.show(...)
-      local out = {}
-      if select("#", ...) > 0 then rawset(_G, "_", (select(1, ...))) end
+    local function shown(out, ...)
       for i = 1, select("#", ...) do
         local v = select(i, ...)
         if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
@@ -270,14 +268,25 @@ private let prelude = #"""
         out[i] = quarry.typeof(v) == "object" and objectTable(v)
           or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
       end
-      local text = table.concat(out, "\t") .. "\n"
+    end
+    function quarry.show(...)
+      local out = {}
+      if select("#", ...) > 0 then rawset(_G, "_", (select(1, ...))) end
       local once = quarry.__once
       if once then
-        -- .once FILE: this result goes to the file, then output returns to the terminal.
+        -- .once FILE: this result goes to the file, in the current mode and laid out as a
+        -- file takes it (every row, nothing cut to the terminal), then output returns to
+        -- the terminal.
         quarry.__once = nil
-        writeOnce(once, text)
+        filing(true)
+        local ok, failure = pcall(shown, out, ...)
+        filing(false)
+        if not ok then error(failure, 0) end
+        writeOnce(once, table.concat(out, "\t") .. "\n")
         return
       end
+      shown(out, ...)
+      local text = table.concat(out, "\t") .. "\n"
       if page(text) then return end
       io.write(text)
       io.flush()

@@ -70,8 +70,23 @@ public final class QuarryRuntime {
     /// How many observer callbacks have raised an error (each noticed and skipped, so the
     /// work around it went on): a batch run that had one ends with status 1.
     public internal(set) var observerFailures = 0
-    /// How results print (`.mode`, `.headers`, colour, terminal width), as the session set it.
-    var tableFormat: TableFormat { settings.format }
+    /// How results print (`.mode`, `.headers`, colour, terminal width), as the session set it;
+    /// while a result is rendered for `.once FILE`, as a file takes it: the mode kept, every
+    /// row and every column whole, no colour, nothing said of the terminal.
+    var tableFormat: TableFormat {
+        guard rendersForFile else { return settings.format }
+        var format = settings.format
+        format.width = 0
+        format.maxRows = 0
+        format.textWidth = 0
+        format.colors = false
+        format.pagerRows = 0
+        format.leftOutHint = nil
+        format.hiddenRowsHint = nil
+        return format
+    }
+    /// A result is being rendered for `.once FILE` (see `tableFormat`).
+    var rendersForFile = false
     /// `--safe` is in force (see `enterSandbox`): files load as text only, and nothing is written.
     public var isSandboxed: Bool { settings.safe }
 

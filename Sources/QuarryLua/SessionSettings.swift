@@ -21,6 +21,9 @@ public final class SessionSettings {
     /// At an interactive prompt, what `os.exit()` says instead of quitting (pending changes
     /// it would drop, as `.quit` says); nil: it quits.
     public var exitNote: (() -> String?)?
+    /// At an interactive prompt, a grouped or `properties` request (run in SQL on the
+    /// saved rows) says in one note when its entity has unsaved changes its rows leave out.
+    public var notesUnsavedChangesLeftOut = false
 
     public init() {}
 }

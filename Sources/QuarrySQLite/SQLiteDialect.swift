@@ -48,6 +48,10 @@ public struct SQLiteDialect: SQLDialect {
     /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN QUERY PLAN " + sql, 3) }
 
+    /// The largest rowid, read from the end of the table's b-tree; NULL (read as 0) for an
+    /// empty table. A table without a rowid refuses it.
+    public func rowCountBound(of table: String) -> String? { "SELECT max(rowid) FROM \(table)" }
+
     /// `text` as a GLOB pattern that matches only itself.
     static func globEscaped(_ text: String) -> String {
         var out = ""

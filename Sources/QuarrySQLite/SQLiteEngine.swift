@@ -48,6 +48,10 @@ package final class SQLiteEngine: StoreEngine {
         self.extensionStates = extensionStates
         self.extensionFunctions = extensionFunctions
         var configuration = Configuration.hardened()
+        // GRDB asks for a Sendable closure, as a pool may open connections on its own
+        // threads; a `DatabaseQueue` (below) opens its one connection inside this init,
+        // so `prepare` runs once, here, and never beside another call.
+        nonisolated(unsafe) let prepare = prepare
         configuration.prepareDatabase { db in
             prepare(db)
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
@@ -216,7 +220,7 @@ package final class SQLiteEngine: StoreEngine {
     /// Lets closing checkpoint the WAL into the file: for Quarry's own files, and for any
     /// file once the user has saved into it.
     func allowCheckpointOnClose() {
-        try? database.writeWithoutTransaction { db in _ = quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 1) }
+        database.writeWithoutTransaction { db in _ = quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 1) }
     }
 
     /// Quarry's own files use WAL with synchronous=NORMAL: a commit survives a crash of

@@ -4,7 +4,7 @@ import QuarryModel
 /// is the primary one), the SQL when known, and SQLite's message; said with what the code
 /// tells besides. The one `EngineFailure` of this target, made where GRDB's error becomes a
 /// `StoreError` (`StoreError(DatabaseError)`).
-package struct SQLiteFailure: EngineFailure, Equatable {
+package struct SQLiteFailure: EngineFailure {
     package var resultCode: SQLiteResultCode
     package var sql: String?
     /// SQLite's words, unchanged.
@@ -20,8 +20,7 @@ package struct SQLiteFailure: EngineFailure, Equatable {
 
     package var isBusy: Bool { resultCode.primaryResultCode == .SQLITE_BUSY }
 
-    /// A file is no connection that can be lost.
-    package var isConnectionLost: Bool { false }
+    // No `isConnectionLost`: a file is no connection that can be lost.
 
     /// SQLite's message, with the cause its code points to where the words alone would
     /// leave a person guessing ("database is locked": by whom, for how long?).

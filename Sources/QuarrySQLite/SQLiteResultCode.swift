@@ -16,7 +16,8 @@ package struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStr
     package var description: String { "SQLite result code \(rawValue)" }
 
     /// The bound on SQLite's heap in force (`SQLiteHeap`), in bytes, 0 when none: what an
-    /// out-of-memory refusal says it reached.
+    /// out-of-memory refusal says it reached. Unsafe only to the compiler: set once
+    /// (`SQLiteHeap.limit`) before any connection runs a statement, then only read.
     nonisolated(unsafe) package static var heapLimit = 0
 
     private static func extended(_ primary: SQLiteResultCode, _ n: Int32) -> SQLiteResultCode {

@@ -31,6 +31,7 @@ package struct Sidecars {
     /// A list, not a dictionary by path: a process opens a file or two, and a dictionary
     /// of this type would cost the Swift runtime a search of the binary's conformances
     /// (0.3 ms) at every start.
+    /// Unsafe only to the compiler: read and written under `lock`, never elsewhere.
     nonisolated(unsafe) private static var openings: [Opening] = []
     private static let lock = NSLock()
 

@@ -71,14 +71,14 @@ extension SQLiteEngine {
     /// a Core Data store whoever opens it, so its triggers' functions and its external
     /// data must be there from the first statement. Given to every opening by the registry
     /// (`OpenFileRequest`), which knows the layouts.
-    package struct ConnectionExtension {
+    package struct ConnectionExtension: Sendable {
         /// The functions it installs, which `sql()` may call.
         package let functionNames: [String]
         /// For a connection to `path`: what the layout keeps for it (found again in
         /// `extensionStates`), and what it installs on the handle.
-        package let prepare: (_ path: String?) -> (state: AnyObject, install: (Database) -> Void)
+        package let prepare: @Sendable (_ path: String?) -> (state: AnyObject, install: (Database) -> Void)
 
-        package init(functionNames: [String], prepare: @escaping (_ path: String?) -> (state: AnyObject, install: (Database) -> Void)) {
+        package init(functionNames: [String], prepare: @escaping @Sendable (_ path: String?) -> (state: AnyObject, install: (Database) -> Void)) {
             self.functionNames = functionNames
             self.prepare = prepare
         }

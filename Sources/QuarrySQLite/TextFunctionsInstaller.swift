@@ -8,7 +8,8 @@ import QuarryEngine
 enum TextFunctionsInstaller {
     /// The Swift answers: C calls back through plain function pointers, which carry no
     /// context, so the one set the process uses is kept here (every connection installs
-    /// the same).
+    /// the same). Unsafe only to the compiler: set as a connection opens, on the one thread
+    /// that runs statements, and read by the calls of those statements.
     nonisolated(unsafe) private static var installed: TextFunctions?
 
     static func install(_ functions: TextFunctions, on sqlite: OpaquePointer) {

@@ -32,7 +32,7 @@ struct BatchRunner {
             if session.settings.format.width == 0 { session.settings.format.textWidth = 0 }
             return runChunk(SQLAtPrompt.showingChunk(query))
         case .answer(let answer):
-            reportError(answer)
+            reportError(session.sqlWriteAnswer.answer(text) ?? answer)
             return false
         case nil:
             reportError("not a statement SQL here reads: \(text)")

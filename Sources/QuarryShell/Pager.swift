@@ -13,8 +13,10 @@ final class Pager {
     var enabled = true
     /// Every output through the pager, not only what is longer than the terminal.
     var always = false
+    /// `.pager auto` chose `on` (only what does not fit), named as it was typed.
+    var saysAuto = false
     /// What `.show` and `.pager` say of it.
-    var setting: String { !enabled ? "off" : always ? "always" : "on" }
+    var setting: String { !enabled ? "off" : always ? "always" : saysAuto ? "auto" : "on" }
     private let command: String?
     /// Long output would go through a pager (one is on and can run).
     var isAvailable: Bool { enabled && command != nil }

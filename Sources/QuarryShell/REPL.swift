@@ -30,6 +30,9 @@ final class REPL {
     /// scroll sideways).
     static let leftOutHint = ".mode line, .width 0 or .pager always shows them"
 
+    /// After `, 43 rows hidden`: what shows them.
+    static let hiddenRowsHint = ".maxrows N shows N rows, .maxrows 0 all"
+
     static let primaryPrompt = "> "
     static let continuationPrompt = ">> "
     /// The REPL whose line handler readline calls (readline's callbacks are plain C).
@@ -66,6 +69,8 @@ final class REPL {
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0
         rl_attempted_completion_function = { text, start, _ in REPL.complete(text, start) }
+        // A quote typed right after the one a completion closed a name with is typed over.
+        for quote in ["\"", "'"] { rl_bind_key(Int32(quote.utf8.first ?? 0)) { count, key in REPL.typeQuote(count, key) } }
         // Quotes are not completion quotes here: completing inside a predicate string must
         // not close the string.
         rl_basic_quote_characters = UnsafePointer(strdup(""))
@@ -213,7 +218,8 @@ final class REPL {
     /// What the runtime does differently at a prompt: `os.exit()` says what `.quit` says of
     /// pending changes, raised as its error, instead of dropping them unsaid (the same call
     /// again, with the same changes pending, quits); `updateall` and `deleteall` without a
-    /// predicate ask first, unless `--yes` or `.destructive off` said not to.
+    /// predicate ask first, unless `--yes` or `.destructive off` said not to; a grouped
+    /// request says when unsaved changes are not in its rows.
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
@@ -223,6 +229,7 @@ final class REPL {
         }
         runtime.guardExit()
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
+        session.settings.notesUnsavedChangesLeftOut = true
     }
 
     /// Runs lines of SQL as `sql()` would. A statement SQLite finds incomplete (`select
@@ -258,6 +265,8 @@ final class REPL {
         session.settings.format.width = terminalWidth()
         // A table that left columns out says how to see them, in the commands typed here.
         session.settings.format.leftOutHint = Self.leftOutHint
+        // A long result that hid its middle rows says how to see them.
+        session.settings.format.hiddenRowsHint = Self.hiddenRowsHint
         // Under `.pager always` every table is one the pager takes (more than 1 line).
         session.settings.format.pagerRows = session.pager.isAvailable ? min(terminalRows(), session.pager.always ? 1 : .max) : 0
         // The next line of a SQL statement left incomplete: gathered, as psql and sqlite3
@@ -314,7 +323,7 @@ final class REPL {
             if chunk.count == 1, !line.hasPrefix("="), let reading = SQLAtPrompt.reading(line) {
                 switch reading {
                 case .query(let query): runSQL([query])
-                case .answer(let answer): reportError(answer)
+                case .answer(let answer): reportError(session.sqlWriteAnswer.answer(line) ?? answer)
                 }
             } else {
                 reportError(message)
@@ -352,6 +361,28 @@ extension REPL {
         return String(String(cString: buffer).utf8.prefix(Int(max(0, rl_point)))) ?? ""
     }
 
+    /// The line and cursor a completion that closed a string left: the same quote typed
+    /// next, by habit (`count("Fl<Tab>", …` typed as before), is typed over, as editors type
+    /// over a closing quote they added, so the string is closed once. Anything else clears it.
+    fileprivate static var typedOver: (line: String, point: Int32)?
+
+    /// `"` and `'`: inserted, unless the completion just closed the string with it.
+    fileprivate static func typeQuote(_ count: Int32, _ key: Int32) -> Int32 {
+        defer { typedOver = nil }
+        if let pending = typedOver, rl_point == pending.point, let buffer = rl_line_buffer, String(cString: buffer) == pending.line,
+            rl_point > 0, Int32(UInt8(bitPattern: buffer[Int(rl_point) - 1])) == key
+        {
+            return 0
+        }
+        return rl_insert(count, key)
+    }
+
+    /// The line from the cursor on.
+    fileprivate static func lineAfterCursor() -> String {
+        guard let buffer = rl_line_buffer else { return "" }
+        return String(String(cString: buffer).utf8.dropFirst(Int(max(0, rl_point)))) ?? ""
+    }
+
     /// Word breaks for a file name: blanks only.
     fileprivate static let fileNameBreaks = strdup(" \t\n")
 
@@ -381,6 +412,14 @@ extension REPL {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
         } else {
             candidates = repl.runtime.completions(before: before, word: word)
+            // One entity name in `fetch("`: the string is closed, as a shell closes a
+            // file name it completed, unless the quote is already there after the cursor.
+            if candidates.count == 1, let quote = repl.runtime.closingQuote(before: before),
+                !lineAfterCursor().hasPrefix(quote)
+            {
+                candidates = [candidates[0] + quote]
+                typedOver = (before + candidates[0] + lineAfterCursor(), Int32(before.utf8.count + candidates[0].utf8.count))
+            }
         }
         return rl_completion_matches(text) { _, state in
             let index = Int(state)

@@ -68,6 +68,13 @@ final class Session {
         }
     }
 
+    /// What answers an UPDATE or DELETE typed as SQL, with the open store's entities.
+    var sqlWriteAnswer: SQLWriteAnswer {
+        let context = runtime.context
+        return SQLWriteAnswer(
+            entities: context.entities.map { .init(name: $0.name, table: context.mapped($0).nameInSQL, attributes: $0.attributes.map(\.name)) })
+    }
+
     /// `--safe`: the runtime's sandbox, from here on.
     func enterSafeMode() throws {
         try runtime.enterSandbox()
@@ -75,11 +82,17 @@ final class Session {
 
     /// `.open DB`: closes this store and opens `path` (nil: a new in-memory one) in its
     /// place; --readonly holds for every store of the session. Refused while the store
-    /// has unsaved changes, which closing it would drop without a word.
-    func open(_ path: String?) throws {
+    /// has unsaved changes, which closing it would drop without a word. A name that is not
+    /// there and is a typo of a file beside it is refused, nothing made, unless `new` (`.open
+    /// --new`), which makes a store only where no file is.
+    func open(_ path: String?, new: Bool = false) throws {
         if let pending = runtime.openedContext?.pendingChangesSummary {
             throw StoreError.during(operation: ".open", .database(message: "\(pending): save() or rollback() first"))
         }
+        if new, let path, !NewFileNote.isNew(path) {
+            throw ShellError.openNewExists(path)
+        }
+        if !new, let path, NewFileNote.isNew(path), let meant = NewFileNote.likelyMeant(path) { throw ShellError.openTypo(path, meant: meant) }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
         OpeningNotes.report(context.openingNotes)

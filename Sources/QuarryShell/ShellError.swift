@@ -10,12 +10,27 @@ enum ShellError: QuarryError {
     case unknownMode(String, suggestion: String?, modes: [String])
     /// `--tmeout`, with the closest option.
     case unknownOption(String, suggestion: String?)
+    /// `.open chinok.sqlite`: no such file, and one beside it has the name without the
+    /// typo (`NewFileNote.likelyMeant`); nothing is made.
+    case openTypo(String, meant: String)
+    /// `.open --new x.db` where x.db is: --new never replaces a file.
+    case openNewExists(String)
+
+    var operation: String? {
+        switch self {
+        case .openTypo: return ".open"
+        case .openNewExists: return ".open --new"
+        default: return nil
+        }
+    }
 
     var message: String {
         switch self {
         case .unknownCommand(let name, _, _): return "unknown command '.\(name)'"
         case .unknownMode(let name, _, _): return "unknown mode '\(name)'"
         case .unknownOption(let argument, _): return "unknown option '\(argument)'"
+        case .openTypo(let path, _): return "\(path) does not exist"
+        case .openNewExists(let path): return "\(path) exists"
         }
     }
 
@@ -23,6 +38,8 @@ enum ShellError: QuarryError {
         switch self {
         case .unknownCommand(_, let suggestion, _), .unknownMode(_, let suggestion, _), .unknownOption(_, let suggestion):
             return suggestion
+        case .openTypo(_, let meant): return meant
+        case .openNewExists: return nil
         }
     }
 
@@ -31,6 +48,8 @@ enum ShellError: QuarryError {
         case .unknownCommand(_, _, let remedy): return remedy
         case .unknownMode(_, _, let modes): return "modes: " + modes.joined(separator: ", ")
         case .unknownOption: return nil
+        case .openTypo(let path, _): return "nothing was made (.open --new \(path) makes a new, empty store)"
+        case .openNewExists(let path): return ".open \(path) opens it (--new never replaces a file)"
         }
     }
 

@@ -22,7 +22,8 @@ public struct OpenFileRequest {
 
     /// The kinds of store a file may be, in the order they are asked to recognise it:
     /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
-    package static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
+    /// Computed, as `StoreRegistry.servers` is.
+    package static var storeKinds: [any OpenableStore.Type] { [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self] }
 
     public func execute() throws -> ObjectContext {
         let (connection, store) = try SQLiteFileOpening.open(

@@ -11,8 +11,9 @@ import QuarryStore
 /// contents (`OpenFileRequest.storeKinds`: Quarry's own, Core Data's, another program's).
 public enum StoreRegistry {
     /// The servers Quarry speaks to, asked in order before a location is taken as a file.
-    /// A new engine is one more entry here.
-    static let servers: [any ServerStoreKind.Type] = [PostgresServerKind.self]
+    /// A new engine is one more entry here. Computed: a list of metatypes held in a
+    /// global would be state Swift 6 asks to be Sendable.
+    static var servers: [any ServerStoreKind.Type] { [PostgresServerKind.self] }
 
     /// What the layers below get from the ones that know every engine and layout, handed
     /// to each context this registry opens: reading the model a Core Data store carries

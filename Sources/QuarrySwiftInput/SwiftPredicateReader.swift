@@ -162,6 +162,7 @@ public enum SwiftPredicateReader {
         let predicate = try translator.closureBody(closure, scope: .root, parameterCount: 1) { translator, body in
             try translator.predicate(body)
         }
+        try translator.checkDistantPast(predicate)
         return Read(typeName: typeName, predicate: predicate, typeColumn: typeColumn)
     }
 

@@ -81,6 +81,13 @@ extension SwiftPredicateTranslator {
         switch name {
         case "caseInsensitiveCompare": break
         case "localizedCompare", "localizedCaseInsensitiveCompare", "localizedStandardCompare", "compare":
+            // Even `.orderedSame` is the locale's collation, not equality: Foundation finds
+            // "ＡＢＣ" and "ABC", "ア" and "あ", "A\u{AD}BC" and "ABC" the same there.
+            if name != "compare", case .operand(let right) = rhs, comparisonResult(right) == "orderedSame" {
+                throw refuse(
+                    "\(name)(_:) == .orderedSame is the user's locale's collation, which no store repeats (it finds \"ＡＢＣ\" and \"ABC\", \"ア\" and \"あ\" the same): Quarry reads == for equal strings, and caseInsensitiveCompare(_:) == .orderedSame for strings equal but for case",
+                    callee.declName)
+            }
             throw refuse(
                 "\(name)(_:) orders by \(name == "compare" ? "Foundation's order of strings" : "the user's locale"), which no store repeats: Quarry reads caseInsensitiveCompare(_:) == .orderedSame, and == for equal strings",
                 callee.declName)
@@ -160,14 +167,13 @@ extension SwiftPredicateTranslator {
         return .comparison(Comparison(lhs: count, op: all ? .equal : .greater, rhs: .constant(.integer(0), column: column)))
     }
 
-    /// `a / d`: read where `d` is a nonzero Double constant, which makes the division
-    /// Double's in Swift as in Quarry. Between integers Swift drops the fraction, and by a
-    /// key Swift's quotient is infinite where the key is 0 and Quarry's nil.
+    /// `a / d`: by an integer literal, Swift's `/` of the dividend's type, which the binder
+    /// decides once the types are known (`Binder.quotient`: integers' quotient, the fraction
+    /// dropped, or reals'); by a nonzero Double constant, reals' division. By a key Swift's
+    /// quotient stops the program or is infinite where the key is 0, and Quarry's is nil.
     mutating func quotient(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ node: ExprSyntax) throws -> Expression {
         let divisor = try value(rhs)
-        // An integer literal: Swift's `/` of the dividend's type, integers' quotient
-        // dropping the fraction or reals' (`Binder` decides once the types are known).
-        if case .constant(.integer(let d), _) = divisor, d != 0, d != -1 {
+        if case .constant(.integer, _) = divisor {
             return .arithmetic(.quotient, try value(lhs), divisor, column: columns.column(of: node))
         }
         guard case .constant(.real(let d), _) = divisor, d != 0, d.isFinite else {
@@ -176,23 +182,6 @@ extension SwiftPredicateTranslator {
                 node)
         }
         return .arithmetic(.divide, try value(lhs), divisor, column: columns.column(of: node))
-    }
-
-    /// `Date.distantFuture` as Foundation defines it (the start of year 4001), in Quarry's
-    /// seconds from 1970; `Date.now`, the time it is read. `Date.distantPast` is in year 0, before any date a store compares
-    /// (years 0001 to 9999), so it is refused naming it.
-    func dateConstant(_ member: MemberAccessExprSyntax) throws -> Value? {
-        guard member.base?.trimmedDescription == "Date" else { return nil }
-        switch member.declName.baseName.text {
-        case "distantFuture": return .date(63_113_904_000 + referenceDateOffset)
-        // The time it is read, as the app's `let now = Date.now` is the time it runs.
-        case "now": return Self.currentTime
-        case "distantPast":
-            throw refuse(
-                "Date.distantPast is in the year 0, and Quarry compares dates of the years 0001 to 9999: every stored date is after it, so leave the test out or compare with a date of year 1",
-                member)
-        default: return nil
-        }
     }
 
     /// What to write instead of a call Quarry does not read, where there is something.

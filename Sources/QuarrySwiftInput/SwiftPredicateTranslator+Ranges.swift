@@ -47,8 +47,13 @@ extension SwiftPredicateTranslator {
     /// Whether `tested` is in `range`: BETWEEN for a closed range of two values, else its
     /// bounds compared one by one. Where a bound is a key and the lower one is above the
     /// upper, Swift's `ClosedRange` stops the program and `Range` throws; Quarry's test is
-    /// false there.
+    /// false there. A half-open range of two equal constants is empty, so false.
     private func rangeTest(_ range: SwiftRange, _ tested: Expression, column: Int) -> Predicate {
+        // `x ..< x` is empty: false whatever is tested, whatever the bound (even
+        // `Date.distantPast`, which no other test reads).
+        if !range.closed, case .constant(let lower, _)? = range.lower, case .constant(let upper, _)? = range.upper, lower == upper {
+            return .constant(false)
+        }
         if range.closed, let lower = range.lower, let upper = range.upper, case .constant = lower, case .constant = upper {
             return .comparison(Comparison(lhs: tested, op: .between, rhs: .aggregate([lower, upper], column: column)))
         }

@@ -179,6 +179,43 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: victim))
     }
 
+    /// PREFIX is one spelling of its folder (`p//` is `p`, `//` is `/` and refused), and a
+    /// folder under it that is a symbolic link out of it (a planted `bin` -> elsewhere) makes
+    /// --uninstall refuse, removing nothing there; a planted line is quoted when named.
+    @Test func uninstallStaysInThePrefixWhateverItsSpellingOrLinks() async throws {
+        let bash = try Self.tool("bash", package: "bash")
+        _ = try Self.tool("strip", package: "binutils")
+        let sandbox = try Sandbox()
+        var environment = sandbox.environment()
+        environment["PATH"] = "/usr/bin:/bin"
+        let script = Self.root.appendingPathComponent("scripts/install").path
+        let slashes = sandbox.path("p") + "//"
+        let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, slashes], environment: environment, timeout: 120)
+        try #require(install.status == 0, "\(install)")
+        let manifest = try String(contentsOfFile: sandbox.path("p/share/quarry/install-manifest"), encoding: .utf8)
+        #expect(!manifest.contains("//"), "\(manifest)")
+        let uninstall = try await sandbox.run(bash, [script, "--uninstall", slashes], environment: environment, timeout: 60)
+        #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: sandbox.path("p")), "\(uninstall)")
+        let root = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, "//"], environment: environment, timeout: 60)
+        #expect(root.status == 1 && root.stderr.contains("PREFIX cannot be /"), "\(root)")
+
+        let prefix = sandbox.path("linked")
+        let elsewhere = sandbox.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: prefix + "/share/quarry", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try "mine\n".write(toFile: elsewhere + "/quarry", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: prefix + "/bin", withDestinationPath: elsewhere)
+        let manifestPath = prefix + "/share/quarry/install-manifest"
+        try "file \(prefix)/bin/quarry\n".write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let linked = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 60)
+        #expect(linked.status == 1 && linked.stderr.contains("symbolic link out of"), "\(linked)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere + "/quarry"), "uninstall removed a file outside PREFIX")
+
+        try "file \(prefix)/bin/quarry\u{1B}[31m\n".write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let escaped = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment, timeout: 60)
+        #expect(escaped.status == 1 && !escaped.stderr.contains("\u{1B}"), "\(escaped)")
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue

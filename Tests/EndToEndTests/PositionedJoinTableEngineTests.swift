@@ -109,4 +109,37 @@ import Testing
             #expect(again.lines == Self.expected(rows: try await answer(Self.rows), counts: try await answer(Self.counts)), "\(label): \(again)")
         }
     }
+
+    /// One save that changes a join row (its `stream_id`, an attribute) and moves the
+    /// members of its owner: the row is changed where it stood, then the positions move,
+    /// on both engines (the server's updates, sent together, went after the positions
+    /// once, and changed the row that had taken the old position).
+    @Test func aSaveChangingAJoinRowAndMovingItsOwnersMembersWritesTheRowFirstOnBothEngines() async throws {
+        let sandbox = try Sandbox()
+        let shell = URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell())
+        try sandbox.write("newpipe.sql", Self.schema(postgres: false))
+        try await PostgresStoreTests.sqlite3(sandbox, sandbox.path("newpipe.db"), file: "newpipe.sql")
+        func sqlite(_ query: String) async throws -> String {
+            let result = try await sandbox.run(shell, ["-separator", "\t", sandbox.path("newpipe.db"), query], timeout: 60)
+            guard result.status == 0 else { throw HarnessError("sqlite3 failed: \(result)") }
+            return result.stdout
+        }
+        let url = try await PostgresStoreTests.database("positionedupdate", in: sandbox, schema: Self.schema(postgres: true))
+        func psql(_ query: String) async throws -> String { try await PostgresDecimalTests.psqlRows(sandbox, url, query) }
+        let script = """
+            local entry = fetch("playlist_stream_join", "playlist_id == 2 AND join_index == 7")[1]
+            entry.stream_id = 5
+            playlists:get(2).streams:move(3, 1)
+            save()
+            """
+        for (label, target, answer) in [("SQLite", "newpipe.db", sqlite), ("PostgreSQL", url, psql)]
+            as [(String, String, (String) async throws -> String)]
+        {
+            let written = try await sandbox.quarry([target, "-e", script])
+            #expect(written.status == 0, "\(label): \(written)")
+            // The row at 7 holds stream 5 now, so stream 6 is no member left to move.
+            let rows = try await answer("SELECT stream_id, join_index FROM playlist_stream_join WHERE playlist_id = 2 ORDER BY join_index")
+            #expect(rows.split(separator: "\n").map(String.init) == ["2\t0", "4\t3", "5\t7"], "\(label): \(rows)")
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 81, item 9, memory's side: PostgreSQL `numeric`s at the type's bounds. Where a
 /// fetch's SQL is refused (`x * 10` past numeric's digits, `x / 2` of a decimal no double
-/// holds), `p:matches` on the same row refuses in the same one line, and where the SQL
+/// holds, `abs(x)` and the other numeric functions of one), `p:matches` on the same row refuses in the same one line, and where the SQL
 /// answers, memory answers the same: a differential over the edge values. And a string's
 /// count in characters (Swift's `count`), which PostgreSQL cannot count, is refused by
 /// name in both, while its UTF-16 length (a format string's `length`) is read in both.
@@ -29,7 +29,8 @@ import Testing
                   local at = m:find("decimal out of range", 1, true) or m:find("a decimal of about", 1, true)
                   return "refused " .. (at and m:sub(at) or m)
                 end
-                for _, f in ipairs({ "x * 10 > 1", "x / 2 > 0", "x + 1 > 0", "x > 0", "s.length == 6", "s.length == 3" }) do
+                for _, f in ipairs({ "x * 10 > 1", "x / 2 > 0", "x + 1 > 0", "x > 0", "s.length == 6", "s.length == 3",
+                    "abs(x) > 0", "sqrt(x) >= 0", "floor(x) > 0", "ceiling(x) > 0", "trunc(x) > 0", "ln(x) > 0", "log(x) > 0", "exp(x) > 0" }) do
                   local p = predicate(f)
                   for id = 1, 7 do
                     local o = nt:get(id)
@@ -63,8 +64,9 @@ import Testing
                 #expect(memory == sql, "\(fields[0]) on row \(fields[1]): SQL \(sql), memory \(memory)")
             }
         }
-        // 1e131071 * 10 and -1e131071 * 10 past numeric; 1e±131071 and 1e-16383 as doubles.
-        #expect(refused >= 5 && answered >= 30, "\(refused) refused, \(answered) answered\n\(result)")
+        // 1e131071 * 10 and -1e131071 * 10 past numeric; 1e±131071 and 1e-16383 as doubles,
+        // in `/` and in each of the eight numeric functions.
+        #expect(refused >= 5 + 8 * 3 && answered >= 30 + 8 * 4, "\(refused) refused, \(answered) answered\n\(result)")
         for line in result.lines.suffix(2) {
             #expect(line.hasPrefix("false") && line.contains("'s.count' counts the string 's' in characters"), "\(result)")
         }

@@ -166,9 +166,11 @@ extension REPLHabitsTests {
         let repl = try await TmuxSession(sandbox, arguments: ["m.db"])
         try await repl.waitForPrompt()
         _ = try await repl.enter(".pager off")
-        #expect(try await repl.enter("fetch('T')").last == "(63 objects)")
+        // (The hidden rows said after the count: issue 80's trial.)
+        #expect(try await repl.enter("fetch('T')").last?.hasPrefix("(63 objects), 43 rows hidden") == true)
         #expect(try await repl.enter("fetch('T', 'n <= 3')").last == "(3 objects)")
-        #expect(try await repl.enter(#"fetch{ "T", result = "dictionaries", properties = { "n" } }"#).last == "(63 rows)")
+        let rows = try await repl.enter(#"fetch{ "T", result = "dictionaries", properties = { "n" } }"#)
+        #expect(rows.last?.hasPrefix("(63 rows), 43 rows hidden") == true, "\(rows)")
     }
 }
 

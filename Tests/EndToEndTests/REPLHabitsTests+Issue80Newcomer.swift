@@ -94,7 +94,7 @@ import Testing
         #expect(paged.joined().contains("site_url") && paged.joined().contains("https://weather.example.org/stations/2/readings/1"), "\(paged)")
         #expect(!paged.contains { $0.contains("… +") } && paged.last == "(3 objects)", "\(paged)")
         #expect(try await repl.enter(".show").contains { $0.trimmingCharacters(in: .whitespaces) == "pager: always" })
-        #expect(try await repl.enter(".pager sometimes") == ["usage: .pager on|off|always (now always)"])
+        #expect(try await repl.enter(".pager sometimes") == ["usage: .pager auto|on|off|always (now always)"])
         _ = try await repl.enter(".pager on")
         #expect(try await repl.enter(#"=fetch{ "reading", sort = "id", limit = 3 }"#) == fitted)
     }
@@ -118,7 +118,9 @@ import Testing
         // A write: one line, status 1, the file as it was.
         let write = try await sandbox.quarry(["w.db", "DELETE FROM reading"])
         #expect(write.status == 1 && write.stdout == "", "\(write)")
-        #expect(write.stderr.hasPrefix("SQL here only reads: o:delete()") && write.stderr.split(separator: "\n").count == 1, "\(write)")
+        #expect(
+            write.stderr.hasPrefix("SQL here only reads; this does it, written at once: reading:deleteall()")
+                && write.stderr.split(separator: "\n").count == 1, "\(write)")
         #expect(try await sqlite3(sandbox, "SELECT count(*) FROM reading") == "60")
         let refused = try await sandbox.quarry(["w.db", "SELECT * FROM nosuch"])
         #expect(refused.status == 1 && refused.stderr.contains("no such table: nosuch"), "\(refused)")

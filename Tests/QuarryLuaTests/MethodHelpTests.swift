@@ -87,7 +87,21 @@ import Testing
         // help() lists the methods too, and still ends with the functions.
         let list = try #require(h.help(""))
         #expect(list.contains("entity:updateall") && list.contains("results:configure"), "\(list)")
-        #expect(list.components(separatedBy: "\n").last?.hasPrefix("help(fn) describes one of: help, entity") == true, "\(list)")
+        #expect(list.components(separatedBy: "\n").contains { $0.hasPrefix("help(fn) describes one of: help, entity") }, "\(list)")
+    }
+
+    /// help()'s lists, the functions' too, are wrapped to the terminal's width, every
+    /// function still named in them (issue 80: the functions were one line).
+    @Test func helpsListsAreWrappedToTheTerminalsWidth() throws {
+        let h = try harness()
+        h.runtime.settings.format.width = 60
+        let list = try #require(h.help(""))
+        let lines = list.components(separatedBy: "\n")
+        #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 60 }, "\(list)")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("help(fn) describes one of: ") }, "\(list)")
+        #expect(start < lines.count - 1, "the functions take more than one line at 60 columns: \(list)")
+        let named = lines[start...].joined(separator: " ").dropFirst("help(fn) describes one of: ".count)
+        #expect(named.components(separatedBy: ", ") == FunctionHelp.all.map(\.name), "\(named)")
     }
 
     @Test func helpIsWrappedToTheTerminalsWidth() throws {

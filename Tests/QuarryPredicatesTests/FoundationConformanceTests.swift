@@ -99,6 +99,13 @@ import Testing
         ("PredicateTests.sequenceAllSatisfy", "let query = #Predicate<Object> { $0.members.allSatisfy { $0.value > 1 } }"),
         // The macro takes Date.distantFuture only captured (a static member is no key path of the object).
         ("PredicateTests.dates (distantFuture)", "let future = Date.distantFuture\nlet query = #Predicate<Object> { $0.h < future && $0.f }"),
+        // An empty range of Date.distantPast holds no date, whatever a store keeps.
+        (
+            "PredicateTests.rangeContains (distantPast)",
+            "let date = Date.distantPast\nlet query = #Predicate<Object> { (date ..< date).contains($0.h) || $0.a > 0 }"
+        ),
+        // A Double by an integer literal divides as Doubles, by -1 too.
+        ("PredicateTests.division (Double by -1)", "let query = #Predicate<Object> { $0.c / -1 < 0.5 }"),
         ("PredicateTests.stringContains", #"let query = #Predicate<Object> { $0.b.contains("l") }"#),
         // Swift's contains("") holds for every string (CONTAINS "" for none): read as the string being there.
         ("PredicateTests.stringContains (empty)", #"let query = #Predicate<Object> { $0.b.contains("") && $0.a > 0 }"#),
@@ -164,7 +171,11 @@ import Testing
     static let refused: [(String, String, String)] = [
         ("PredicateTests.variadic", "let query = #Predicate<Object, Int> { $0.a == $1 + 1 }", "#Predicate<Object, Int> takes 2 inputs"),
         ("PredicateTests.division (by a key)", "let query = #Predicate<Object> { $0.a / $0.d == 3 }", "'/' is read dividing by a nonzero constant"),
-        ("PredicateTests.division (by -1)", "let query = #Predicate<Object> { $0.a / -1 == 3 }", "'/' is read dividing by a nonzero constant"),
+        (
+            "PredicateTests.division (by -1)", "let query = #Predicate<Object> { $0.a / -1 == 3 }",
+            "'/' between integers is read dividing by a nonzero integer constant other than -1"
+        ),
+        ("PredicateTests.division (Double by 0)", "let query = #Predicate<Object> { $0.c / 0 > 1 }", "'/' by 0: Swift gives an infinity"),
         (
             "PredicateTests.sequenceContains (scalar array)", "let query = #Predicate<Object> { $0.members.contains { $0 == 2 } }",
             "'$0' alone is the member itself"
@@ -195,7 +206,17 @@ import Testing
         ("PredicateCodableTests.defaultAllowlist", "let query = #Predicate<Object> { $0 == 2 }", "'$0' alone is the object itself"),
         (
             "PredicateTests.dates (distantPast)", "let query = #Predicate<Object> { $0.h > Date.distantPast && $0.a < 1 }",
-            "Date.distantPast is in the year 0"
+            "Date.distantPast (0000-12-30) is read only as an empty range's bounds"
+        ),
+        (
+            "PredicateTests.rangeContains (distantPast, not empty)",
+            "let past = Date.distantPast\nlet query = #Predicate<Object> { (past ..< Date.distantFuture).contains($0.h) }",
+            "Date.distantPast (0000-12-30) is read only as an empty range's bounds"
+        ),
+        (
+            "PredicateConversionTests.stringComparison",
+            #"let equal = ComparisonResult.orderedSame\#nlet query = #Predicate<Object> { $0.b.localizedCompare("ABC") == equal }"#,
+            "localizedCompare(_:) == .orderedSame is the user's locale's collation, which no store repeats"
         ),
         ("PredicateTests.regex", #"let query = #Predicate<Object> { $0.b.firstRange(of: "a") != nil }"#, "no regular expression")
     ]

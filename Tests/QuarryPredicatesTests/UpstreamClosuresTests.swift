@@ -184,7 +184,7 @@ import Testing
                 (date ..< date).contains($0.h)
             }
             """##,
-            "Date.distantPast is in the year 0, and Quarry compares dates of the years 0001 to 9999"
+            nil
         ),
         (
             "PredicateTests.types",
@@ -879,7 +879,7 @@ import Testing
                 $0.b.localizedCompare("ABC") == equal
             }
             """##,
-            "localizedCompare(_:) orders by the user's locale, which no store repeats"
+            "localizedCompare(_:) == .orderedSame is the user's locale's collation, which no store repeats"
         ),
         (
             "PredicateConversionTests.stringComparison",
@@ -1115,7 +1115,7 @@ import Testing
             }
         }
         #expect(Self.closures.count == 118)
-        #expect(Self.readCount == 81, "\(Self.readCount) of \(Self.closures.count) read")
+        #expect(Self.readCount == 82, "\(Self.readCount) of \(Self.closures.count) read")
     }
 
     /// docs/swift.md states the counts this suite and `UpstreamConversionFormatsTests` assert.

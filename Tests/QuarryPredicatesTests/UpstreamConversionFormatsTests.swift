@@ -138,4 +138,18 @@ import Testing
         }
         #expect(try PredicateParser.parse("SELF == 1").description == "SELF == 1")
     }
+
+    /// `SELF == SELF` is the object compared with itself, true of every object (`!=`, of
+    /// none), as a #Predicate's `$0 == $0` is read, in SQL and memory alike; it was refused
+    /// as if SELF were a relationship. Inside a test of more (`AND`), it stays true.
+    @Test func selfComparedWithItselfIsTrueOfEveryObject() throws {
+        let (context, objects) = try Self.store()
+        let entity = try context.entity(named: "ObjCObject")
+        for (format, expected) in [("SELF == SELF", objects.count), ("SELF != SELF", 0), ("SELF == SELF AND a == 0", 3)] {
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let bySQL = try selectedKeys(of: "ObjCObject", where: bound.sql(dialect: SQLiteDialect()), in: context)
+            let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
+            #expect(bySQL == inMemory && bySQL.count == expected, "\(format): SQL \(bySQL.count), memory \(inMemory.count)")
+        }
+    }
 }

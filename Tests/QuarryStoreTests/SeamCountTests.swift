@@ -9,7 +9,7 @@ struct SeamCountTests {
 
     /// `PersistentStore` split by verb: what each verb's protocol requires.
     static let verbs: [String: Int] = [
-        "StoreReading": 10, "StoreSaving": 8, "StoreBatchWriting": 3, "StoreDefining": 10, "StoreHistory": 3, "StoreOrdering": 4
+        "StoreReading": 10, "StoreSaving": 8, "StoreBatchWriting": 2, "StoreDefining": 10, "StoreHistory": 3, "StoreOrdering": 4
     ]
 
     /// Every protocol a server engine (PostgreSQL's target) answers.
@@ -39,7 +39,7 @@ struct SeamCountTests {
         #expect(SeamCount.requirements(of: "PersistentStore", in: Self.sources).isEmpty)
     }
 
-    @Test func aServerEngineAnswersAtMost87RequirementsWithoutADefault() {
+    @Test func aServerEngineAnswersAtMost70RequirementsWithoutADefault() {
         var total = 0
         var withoutDefault = 0
         for name in Self.serverProtocols {
@@ -49,8 +49,8 @@ struct SeamCountTests {
             total += requirements.count
             withoutDefault += requirements.filter { !defaults.contains($0) }.count
         }
-        #expect(total == 155)
-        #expect(withoutDefault <= 87)
+        #expect(total == 153)
+        #expect(withoutDefault <= 70)
     }
 
     @Test func noProtocolAServerEngineAnswersIsOverTwelveRequirements() {
@@ -69,6 +69,27 @@ struct SeamCountTests {
             #expect(!SeamCount.requirements(of: name, in: engine).isEmpty, "\(name) is not in QuarryEngine")
         }
         #expect(SeamCount.codeLines(naming: "EntityStorage", in: engine) == [])
+    }
+
+    /// What only one engine's SQL spells: PostgreSQL's casts (`x::text`), SQLite's
+    /// `typeof(`, `julianday(`, `max(rowid)` and its catalog's name.
+    static let engineSQL = [")::", "\"::", "typeof(\\(", "julianday(", "max(rowid)", "sqlite_master"]
+
+    /// Code lines spelling `engineSQL` in `files`.
+    static func engineSQLLines(in files: [SeamCount.File]) -> [String] {
+        files.flatMap { file in file.lines.filter { line in engineSQL.contains { line.contains($0) } }.map { "\(file.path): \($0)" } }
+    }
+
+    @Test func engineSQLOutsideTheEnginesIsAtMostThirteenLines() {
+        let engines = Self.engineTargets.flatMap { SeamCount.sources(under: $0) }
+        // The spellings are found where they belong: a scan that misses them would pass.
+        #expect(Self.engineSQLLines(in: engines).count > 20)
+        let outside = Self.sources.filter { file in !Self.engineTargets.contains { file.path.hasPrefix($0 + "/") } }
+        // Left: `EntityStorage`'s casts for each engine's layouts (10), SQLite's numeric
+        // dates (`NumericDateScale`), the SQLite catalog names a deferred view waits for
+        // (`DeferredViews`), and the shell's hint to sqlite3's users (`OtherShellHabits`).
+        let found = Self.engineSQLLines(in: outside)
+        #expect(found.count <= 13, "\(found.count): \(found)")
     }
 
     @Test func noEngineTargetNamesTheContext() {

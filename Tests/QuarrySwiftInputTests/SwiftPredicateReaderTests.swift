@@ -103,7 +103,11 @@ import Testing
 
     static let refused: [(String, String, Int)] = [
         (#"#Predicate<Item> { $0.qty / $0.price > 1 }"#, "'/' is read dividing by a nonzero constant", 27),
-        (#"#Predicate<Item> { $0.title.localizedCompare("a") == .orderedSame }"#, "localizedCompare(_:) orders by the user's locale", 29),
+        (
+            #"#Predicate<Item> { $0.title.localizedCompare("a") == .orderedSame }"#,
+            "localizedCompare(_:) == .orderedSame is the user's locale's collation", 29
+        ),
+        (#"#Predicate<Item> { $0.title.localizedCompare("a") == .orderedAscending }"#, "localizedCompare(_:) orders by the user's locale", 29),
         (#"#Predicate<Item> { $0.title.caseInsensitiveCompare("a") == .orderedAscending }"#, "against .orderedAscending", 60),
         (#"#Predicate<Item> { $0.tags.contains { $0 == 2 } }"#, "'$0' alone is the member itself", 39),
         (#"#Predicate<Item, Int> { $0.qty == $1 }"#, "#Predicate<Item, Int> takes 2 inputs", 11),

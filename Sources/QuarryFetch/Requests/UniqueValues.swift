@@ -26,16 +26,19 @@ enum UniqueValues {
     /// Any failure means "not known", never an error: the answer only chooses between two
     /// statements that give the same rows, and the one kept (with the guard) is right for
     /// any data. A table without a rowid (a foreign file's WITHOUT ROWID table) fails
-    /// `max(rowid)` this way, and the fetch itself then reports whatever else is wrong.
+    /// SQLite's bound (`SQLReads.rowCountBound`) this way, and the fetch itself then
+    /// reports whatever else is wrong.
     static func holdsEachValueOnce(_ column: ValueMatchedColumn, in context: ObjectContext) -> Bool {
         let storage = context.mapped(column.entity)
         guard !storage.isView else { return false }
         let table = storage.table
         let quoted = storage.column(column.column)
         do {
-            // Integers, read as keys: an empty table's max(rowid) is NULL, read as 0, and
-            // its count comparison is then true, as "no value twice" is.
-            guard let size = try context.connection.readKeys("SELECT max(rowid) FROM \(table)", arguments: []).first else { return true }
+            // Integers, read as keys: an empty table's bound is NULL, read as 0, and its
+            // count comparison is then true, as "no value twice" is. A dialect without a
+            // bound leaves it not known.
+            guard let bound = context.sqlDialect.rowCountBound(of: table) else { return false }
+            guard let size = try context.connection.readKeys(bound, arguments: []).first else { return true }
             guard size <= checkLimit else { return false }
             // As many distinct values as values. Both counts walk the index in order with no
             // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost

@@ -85,8 +85,22 @@ extension QuarryRuntime {
                         having: request.having, distinct: request.distinct)))
             pushDictionaryRows(s, try rows(of: query))
             rememberQuery(s, -1, query)
+            noteUnsavedChangesLeftOut(of: request.request.entityName)
             return 1
         }
+    }
+
+    /// At the prompt: dictionary rows are read in SQL from the saved rows (as Core Data's
+    /// dictionary results are), so unsaved changes to the entity (or its sub-entities) are
+    /// not in them, though `count()` sees them; one note per request says how many and what
+    /// brings them in. The rows are not changed.
+    func noteUnsavedChangesLeftOut(of entityName: String) {
+        guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return }
+        let pending = context.pendingChanges
+        let count = (pending.inserted + pending.updated + pending.deleted).filter { context.isKind($0.entity.name, of: entityName) }.count
+        guard count > 0 else { return }
+        let changes = count == 1 ? "change" : "changes"
+        writeNotice("note: \(count) unsaved \(changes) to \(entityName) \(count == 1 ? "is" : "are") not in these rows (save() first)")
     }
 
     /// Once per entity and key: a key only sub-entities have, which Quarry answers but a

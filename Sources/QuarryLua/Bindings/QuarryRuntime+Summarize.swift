@@ -53,3 +53,33 @@ extension AttributeSummary {
         }
     }
 }
+
+extension AttributeSummary {
+    /// Summary rows as printed: a date's `stddev`, seconds in the rows, as a duration in
+    /// the unit that reads best (`529.67 days`, `3.5 h`), 6 significant digits as the other
+    /// statistics print. Rows of other types, and rows without those columns, as they are.
+    static func durationsShown(_ rows: [[Value]], columns: [String]) -> [[Value]] {
+        guard let type = columns.firstIndex(of: "type"), let stddev = columns.firstIndex(of: "stddev") else { return rows }
+        return rows.map { row in
+            guard row.count > Swift.max(type, stddev), row[type] == .text(AttributeType.date.rawValue) else { return row }
+            let seconds: Double
+            switch row[stddev] {
+            case .real(let value) where value.isFinite: seconds = value
+            case .integer(let value): seconds = Double(value)
+            default: return row
+            }
+            var row = row
+            row[stddev] = .text(duration(seconds))
+            return row
+        }
+    }
+
+    /// Seconds as a person reads a spread of times: seconds, minutes, hours or days.
+    static func duration(_ seconds: Double) -> String {
+        let units: [(Double, String)] = [(86_400, "days"), (3_600, "h"), (60, "min")]
+        for (size, unit) in units where abs(seconds) >= 2 * size {
+            return CellText.display(.real(seconds / size), digits: 6) + " " + unit
+        }
+        return CellText.display(.real(seconds), digits: 6) + " s"
+    }
+}

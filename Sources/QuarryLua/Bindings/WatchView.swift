@@ -25,6 +25,9 @@ final class WatchView {
         format.pagerRows = 0
         // Nor can a dot-command be typed in it: its columns are what its keys and the terminal give.
         format.leftOutHint = nil
+        format.hiddenRowsHint = nil
+        // Its pages hold `.maxrows` rows; with no limit (0), a terminal's worth.
+        if format.maxRows <= 0 { format.maxRows = TableFormat().maxRows }
         self.format = format
         self.markSeconds = markSeconds
         self.screen = screen

@@ -11,8 +11,16 @@ import QuarryStore
 enum DataBindings {
     /// For the prelude only (it takes it out of `quarry` before any script runs).
     static let onceWriter: [LuaBinding] = [
-        LuaBinding("__writeonce", luaWriteOnce)
+        LuaBinding("__writeonce", luaWriteOnce),
+        LuaBinding("__filing", luaFiling)
     ]
+
+    /// `__filing(true)` while the prelude's show renders a result for `.once FILE`, so it is
+    /// laid out as a file takes it (`QuarryRuntime.tableFormat`); `__filing(false)` after.
+    static func luaFiling(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        runtime.rendersForFile = lua_toboolean(call.state, 1) != 0
+        return 0
+    }
 
     /// `.once FILE`: the next printed result goes to FILE through the one writer exports
     /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
@@ -67,6 +75,15 @@ enum DataBindings {
             throw luaError(error)
         }
         if summary.createdEntity || summary.foundEntity { runtime.bindEntityGlobals() }
+        // An entity named from the file (`reads.csv` → `Reads`) is said, with how to name
+        // another, on a terminal (where progress shows): a script's output stays its own.
+        if entity == nil, showProgress {
+            let file = (path as NSString).lastPathComponent
+            let quoted = "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let made = summary.createdEntity ? "made the entity \(name)" : "rows added to the entity \(name)"
+            runtime.writeNotice(
+                "import \(file): \(made), named after the file (import(\(quoted), { entity = \"Name\" }) chooses another)")
+        }
         // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
         // code) is not lost without a word.
         if !summary.nilCells.isEmpty {

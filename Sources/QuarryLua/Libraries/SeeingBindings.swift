@@ -71,8 +71,13 @@ enum SeeingBindings {
         if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
         guard let rows = readDictionaryRows(call.state, 1, showingDays: true) else { return call.pushNil() }
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
-        var table = TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat)
-        table.digits = rememberedDigits(call.state, 1)
+        let digits = rememberedDigits(call.state, 1)
+        // A summary's date rows show their stddev (seconds in the rows) as a duration with
+        // its unit in the modes people read; the data modes keep the number.
+        let values =
+            digits != nil && !runtime.tableFormat.mode.isData ? AttributeSummary.durationsShown(rows.rows, columns: rows.columns) : rows.rows
+        var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat)
+        table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
         // samples of the values, are cut before a column is left out.
         if table.digits != nil {

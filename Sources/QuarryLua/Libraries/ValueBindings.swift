@@ -92,8 +92,8 @@ enum ValueBindings {
                 #"methods, as help("Item:updateall") or help(r.configure) takes them: "# + methods.joined(separator: ", "),
                 "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", ")
             ]
-            // The functions' list stays one line, the last, as scripts read it.
-            return (FunctionHelp.wrapped(lines[0], width: width > 20 ? width : 80) + [lines[1]]).joined(separator: "\n")
+            // Both lists wrapped to the terminal, as the rest of help is (80 columns off one).
+            return lines.flatMap { FunctionHelp.wrapped($0, width: width > 20 ? width : 80) }.joined(separator: "\n")
         }
         return entries.map { $0.text(width: width) }.joined(separator: "\n\n")
     }

@@ -66,7 +66,7 @@ public struct EnumLabels: Encodable, Equatable, Sendable {
     /// `function` (min or max) of `sql`'s values in the labels' order, read as its text
     /// again, as the enum's column is.
     public func extreme(_ function: String, of sql: String, distinct: String = "") -> String {
-        "(\(function)(\(distinct)\(cast(sql))))::text"
+        "CAST(\(function)(\(distinct)\(cast(sql))) AS text)"
     }
 }
 

@@ -47,12 +47,10 @@ public struct PostgreSQLDialect: SQLDialect {
         }
     }
 
-    /// PostgreSQL gives a parameter its column's type (a real against `bigint` is an
-    /// error) and compares `bigint` with `float8` as floats.
-    public var comparesIntegersWithRealsExactly: Bool { false }
-
-    /// `numeric` keeps every digit, and Quarry's decimals compute as it does.
-    public var keepsDecimalsAsDoubles: Bool { false }
+    // No `comparesIntegersWithRealsExactly`: PostgreSQL gives a parameter its column's
+    // type (a real against `bigint` is an error) and compares `bigint` with `float8` as
+    // floats. No `keepsDecimalsAsDoubles`: `numeric` keeps every digit, and Quarry's
+    // decimals compute as it does.
 
     /// The integer as `float8` gives the answer whenever the two differ (the nearest float
     /// to n is below x only if n is). When they are equal, x is a whole number: compared

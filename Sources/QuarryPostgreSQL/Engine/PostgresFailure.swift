@@ -4,7 +4,7 @@ import QuarryModel
 /// the server gave one, the SQL when known, and the server's words; said after
 /// "PostgreSQL: ", since Quarry's own words are SQLite's. The one `EngineFailure` of this
 /// target.
-package struct PostgresFailure: EngineFailure, Equatable {
+package struct PostgresFailure: EngineFailure {
     package var sqlState: String?
     package var sql: String?
     /// The server's (or libpq's) words, unchanged.

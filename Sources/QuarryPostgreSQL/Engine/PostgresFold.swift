@@ -37,7 +37,7 @@ public enum PostgresFold {
             folded = "(CASE WHEN \(ascii) THEN lower(\(x) COLLATE \"C\") ELSE \(tables.caseFold("\(x)")) END)"
         } else {
             let low = caseInsensitive ? tables.lowAfterCaseFold : tables.lowAfterDiacriticFold
-            let c: (String) -> String = caseInsensitive ? tables.caseFold : { $0 }
+            let c: (String) -> String = { caseInsensitive ? tables.caseFold($0) : $0 }
             let marks = tables.markClass
             folded =
                 "(CASE WHEN \(ascii) THEN \(caseInsensitive ? "lower(\(x) COLLATE \"C\")" : x)"

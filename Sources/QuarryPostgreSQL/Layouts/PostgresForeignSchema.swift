@@ -22,18 +22,13 @@ package struct PostgresForeignSchema: ForeignSchemaEngine {
     /// Any of the server's integer types: its rows' numbers as they are.
     package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { ["int2", "int4", "int8"].contains(column.declaredType) }
 
-    /// Every column of the server's views has its type; one read with none is text, as
-    /// `attributeType` reads a type it does not know.
-    package func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .string } }
-
     package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) { PostgresStore.noteType(of: column, in: &storage) }
 
     // No `columnDefault`: the server fills a default when the row is inserted (a serial,
     // `now()`), and the saved object reads the row back, so a new object starts without
-    // it. No `numericDates`: the server's dates are typed, none is kept as a number.
-
-    /// The server's own expression, as its DELETE would evaluate it.
-    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { declared }
+    // it. No `numericDates`: the server's dates are typed, none is kept as a number. No
+    // `computedColumnTypes`: every column of its views has its type. No `setDefault`: the
+    // server's own expression, as its DELETE would evaluate it.
 
     /// In pg_temp, which is searched before the schema for the unqualified name; keyed by
     /// its table's key when the view shows one (`keyedViews`). A name past 63 bytes is cut

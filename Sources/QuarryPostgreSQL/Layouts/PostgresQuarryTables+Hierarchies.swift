@@ -41,12 +41,6 @@ extension PostgresQuarryTables: HierarchyTables {
         try server.execute("DROP TABLE \(store.qualified(root)) CASCADE")
     }
 
-    package func create(_ root: EntityDescription) throws { try store.create(root, server) }
-
-    package func migrate(_ before: EntityDescription, to after: EntityDescription) throws { try store.migrate(before, to: after, server) }
-
-    package func refuseNewMember(_ name: String) throws { try store.refuseTaken(name, server) }
-
     package func addEntityColumnIfMissing(_ root: String) throws {
         let hasIt =
             try server.execute(

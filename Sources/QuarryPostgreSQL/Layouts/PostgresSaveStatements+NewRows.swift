@@ -29,7 +29,7 @@ extension PostgresSaveStatements {
         guard rows.count > 1 else {
             return try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
         }
-        try sendUpdates()
+        try sendWaiting()
         // Each row's columns and values, made a statement at a time as the pipeline sends
         // them (`Batch`); a row refused before anything is sent (text that is not UTF-8) is
         // refused after the rows before it, as it would be alone.

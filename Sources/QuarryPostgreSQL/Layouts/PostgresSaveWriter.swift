@@ -170,7 +170,7 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// Sends the updates waiting, in one pipeline, and reads back their rows; the first
     /// refused is thrown as `run` would have thrown it.
-    func sendUpdates() throws {
+    package func sendWaiting() throws {
         let waiting = updates.waiting
         guard !waiting.isEmpty else { return }
         updates.waiting = []
@@ -200,7 +200,7 @@ struct PostgresSaveStatements: SaveStatements {
         _ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
         keys: SaveChangesRequest.Keys
     ) throws -> Int64 {
-        try sendUpdates()
+        try sendWaiting()
         let written = try newRowValues(NewRow(object: object, entity: entity, toOne: toOne), keys: keys)
         let sql = insertSQL(entity, written.names, rows: 1)
         let row = try run(sql, written.values, writing: written.names, of: entity, newObject: object).rows.first
@@ -299,7 +299,7 @@ struct PostgresSaveStatements: SaveStatements {
                 sql: sql,
                 values: values + [key] + found.values, names: names, object: object,
                 readBack: readsBack ? session.currentEntity(of: object) : nil))
-        if updates.waiting.count >= Updates.batch { try sendUpdates() }
+        if updates.waiting.count >= Updates.batch { try sendWaiting() }
     }
 
     /// The value written to column `name`: an `interval`'s seconds as a float8 times a
@@ -313,26 +313,15 @@ struct PostgresSaveStatements: SaveStatements {
         return storage.numericCasts.contains(name) ? "CAST(? AS numeric)" : "?"
     }
 
-    /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
-    package func write(_ link: PendingLink, source: Value, target: Value) throws {
-        try sendUpdates()
-        let sql =
-            link.isAdd
-            ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
-            : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
-        _ = try run(sql, [source, target])
-    }
-
-    package func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
+    // No `write(_:source:target:)`: many-to-many links (Quarry's own tables) are written
+    // as standard SQL writes them; a deleted row's go with it (ON DELETE CASCADE).
 
     package func delete(_ object: ManagedObject, key: Int64) throws {
-        try sendUpdates()
+        try sendWaiting()
         let storage = session.mapped(object.entity)
         let found = keyed.keyCondition(of: object, storage)
         _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?\(found.sql)", [.integer(key)] + found.values)
     }
-
-    package func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
 
     /// A date the server rounded into the year 10000 (`DatesPastYear9999`), refused.
     private func refuseDatesRoundedPastYear9999(

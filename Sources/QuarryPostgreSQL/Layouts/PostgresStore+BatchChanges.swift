@@ -8,17 +8,8 @@ import QuarryStore
 /// actions, or made from the rules); the rows a cascade removes are found first, so the
 /// objects in use are deleted too and observers hear every row.
 extension PostgresStore {
-    package func writeBatchUpdate(
-        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-        session: StoreSession
-    ) throws -> BatchUpdateWritten {
-        try BatchChangeWriter(session: session, engine: PostgresBatchChanges(store: self, session: session, server: try server(session)))
-            .writeUpdate(entity, where: filter, set: assignments)
-    }
-
-    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, session: StoreSession) throws -> [String: [Int64]] {
-        try BatchChangeWriter(session: session, engine: PostgresBatchChanges(store: self, session: session, server: try server(session)))
-            .writeDelete(entity, where: filter)
+    package func batchChanges(session: StoreSession) throws -> any BatchChangeStatements {
+        PostgresBatchChanges(store: self, session: session, server: try server(session))
     }
 
     /// The rows a delete of `entity`'s rows `keys` takes along through cascade rules, by

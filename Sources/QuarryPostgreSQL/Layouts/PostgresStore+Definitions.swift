@@ -35,7 +35,7 @@ extension PostgresStore {
     /// of the hierarchies it reshaped (none outside hierarchies).
     @discardableResult
     func writeTables(_ entity: EntityDescription, changes: [EntityDescription], _ server: PostgresConnection) throws -> [String] {
-        try QuarryDefinition(store: self).run(entity, changes: changes, on: PostgresQuarryDefinitions(store: self, server: server)).touched
+        try QuarryDefinition(store: self).run(entity, changes: changes, on: PostgresQuarryTables(store: self, server: server)).touched
     }
 
     /// The link table's `column` refers to the keys of `root`'s table only, its rows going
@@ -162,15 +162,6 @@ extension PostgresStore {
         if taken > 0 { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
     }
 
-    package func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
-        try TableCreation(entity: entity).run(on: PostgresQuarryTables(store: self, server: server))
-    }
-
-    /// Migrates `old`'s table to `new` in place (`TableMigration`).
-    package func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
-        try TableMigration(old: old, new: new).run(on: PostgresQuarryTables(store: self, server: server))
-    }
-
     /// Each to-one column of Quarry's tables that points at one of `names` (or belongs to
     /// one) is a foreign key to its destination's `_pk`, its `ON DELETE` the inverse's
     /// delete rule (nullify when there is no inverse); a `noaction` rule leaves dangling
@@ -230,7 +221,6 @@ struct PostgresQuarryTables: QuarryTableStatements {
     package var statements: any WriteStatements { server }
     package func relation(_ name: String) -> String { store.qualified(name) }
     package func columnType(_ type: AttributeType) -> String { PostgresStore.columnType(type) }
-    package var keyColumnType: String { "bigint" }
     package var keyDeclaration: String { "bigserial PRIMARY KEY" }
     package func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
     package func indexName(_ name: String) -> String { quoteIdentifier(PostgresStore.identifier(name)) }
@@ -242,12 +232,7 @@ struct PostgresQuarryTables: QuarryTableStatements {
 /// roots' tables and go with their rows (`ON DELETE CASCADE`), so a row the server deletes
 /// (a cascade, `deleteall`) takes its links along; to-one foreign keys carrying the
 /// delete rules (`syncForeignKeys`); the trigger that announces commits on each table made.
-private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
-    package let store: PostgresStore
-    package let server: PostgresConnection
-
-    package var tables: PostgresQuarryTables { PostgresQuarryTables(store: store, server: server) }
-
+extension PostgresQuarryTables: QuarryDefinitionStatements {
     /// Only a table Quarry made is migrated; another of the name is refused (`refuseDefining`).
     package func definitionToMigrate(_ name: String) -> EntityDescription? {
         store.declared.contains(name) ? store.managedObjectModel.entitiesByName[name] : nil

@@ -156,7 +156,7 @@ extension PostgresStore {
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
             let sourceIsFirst = sourceColumn == "source"
-            let position = shape.position.map { (column: $0.column, ownerIsSource: $0.ownerIsFirst == sourceIsFirst) }
+            let position = shape.linkPosition(sourceIsFirst: sourceIsFirst)
             try server(session).executeForSession(
                 inTransaction: linkViewSQL(link: link, join: table, source: source, target: target, position: position))
             joinTables.insert(table)

@@ -35,10 +35,25 @@ enum DecimalBounds {
         }
         for case .decimal(let text) in [a, b] {
             guard let magnitude = unheldByDouble(text) else { continue }
-            return "a decimal of about \(magnitude) is past what a double holds, and this statement computes it as one "
-                + "(PostgreSQL refuses it where SQLite reads it as 0 or an infinity)"
+            return unheld(magnitude)
         }
         return nil
+    }
+
+    /// Why `function(a)` has no answer the store gives: the numeric functions (`abs`,
+    /// `sqrt`, `floor`, `ceiling`, `trunc`, `ln`, `log`, `exp`) compute a decimal as a
+    /// double there, so one no double holds is refused as arithmetic's is.
+    static func refusal(_ function: BuiltinFunction, _ a: Value) -> String? {
+        guard [.abs, .sqrt, .floor, .ceiling, .trunc, .ln, .log, .exp].contains(function), case .decimal(let text) = a,
+            let magnitude = unheldByDouble(text)
+        else { return nil }
+        return unheld(magnitude)
+    }
+
+    /// The words both refusals of a decimal no double holds are said in.
+    private static func unheld(_ magnitude: String) -> String {
+        "a decimal of about \(magnitude) is past what a double holds, and this statement computes it as one "
+            + "(PostgreSQL refuses it where SQLite reads it as 0 or an infinity)"
     }
 
     /// Whether `a op b` may have more digits before or after the point than numeric holds,
@@ -84,7 +99,9 @@ enum DecimalBounds {
 }
 
 /// What a checked evaluation (`BoundPredicate.checkedMatches`) met that the store refuses:
-/// set by the evaluator, which is not throwing, read once it is done.
+/// set by the evaluator, which is not throwing, read once it is done. Unchecked: one
+/// evaluation, on one thread, writes and then reads it (a task-local binds it to that
+/// evaluation only).
 final class EvaluationLog: @unchecked Sendable {
     var refusal: String?
     @TaskLocal static var current: EvaluationLog?

@@ -47,13 +47,16 @@ public enum NumericAffinity {
 
     /// A number as SQLite's text of it (what `LIKE`, `GLOB` and `sqlite3_value_text`
     /// read): an integer's digits; a real as `%!.15g`, which always shows a point
-    /// (`1.0`, `1.0e+20`); infinities `Inf` and `-Inf`. Nil for anything else.
+    /// (`1.0`, `1.0e+20`), and zero as `0.0` whatever its sign; infinities `Inf` and `-Inf`.
+    /// Nil for anything else.
     public static func text(of value: Value) -> String? {
         switch value {
         case .integer(let i): return String(i)
         case .real(let d):
             if d.isNaN { return nil }
             if d.isInfinite { return d < 0 ? "-Inf" : "Inf" }
+            // SQLite writes negative zero without its sign (CAST(-0.0 AS TEXT) is '0.0').
+            if d == 0 { return "0.0" }
             var shown = String(format: "%.15g", d)
             if !shown.contains(".") {
                 if let e = shown.firstIndex(of: "e") { shown.insert(contentsOf: ".0", at: e) } else { shown += ".0" }

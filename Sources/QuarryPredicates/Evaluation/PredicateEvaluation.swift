@@ -201,7 +201,11 @@ extension BoundPredicate {
             }
             v = ExpressionValues.arithmetic(op, l, r)
         case .function(let function, let argument):
-            v = ExpressionValues.apply(function, value(argument, object, [], outer))
+            let a = value(argument, object, [], outer)
+            if !decimalsAsDoubles, let log = EvaluationLog.current, log.refusal == nil, let refusal = DecimalBounds.refusal(function, a) {
+                log.refusal = refusal
+            }
+            v = ExpressionValues.apply(function, a)
         case .datePart(let part, let date):
             v = part.value(of: value(date, object, [], outer))
         case .path(let steps, let a):

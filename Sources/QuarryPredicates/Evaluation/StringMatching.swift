@@ -72,7 +72,8 @@ public enum StringMatching {
     /// handed one pattern's expression to another).
     /// Keyed by the pattern's bytes: Swift's String equality is canonical, so "é" and
     /// "e\u{301}" were one key, and whichever came first answered for both.
-    private static var regexCache: [RegexKey: NSRegularExpression?] = [:]
+    // Unsafe only to the compiler: every read and write holds `regexLock`.
+    nonisolated(unsafe) private static var regexCache: [RegexKey: NSRegularExpression?] = [:]
     private static let regexLock = NSLock()
     private struct RegexKey: Hashable { let options: Int, whole: Bool, pattern: [UInt8] }
 

@@ -96,12 +96,12 @@ struct Scope {
 /// on Linux no `caseInsensitiveCompare` or `localizedStandardContains`.
 final class SwiftPredicateWriter {
     private(set) var captures: [String] = []
-    private var used: Set<String>
+    var used: Set<String>
     /// What a comparison whose answer SQL leaves unknown (`age > 40` with no age) is
     /// written as, so that the whole predicate selects what Quarry's three-valued logic
     /// selects: `false` where the comparison is not negated, `true` under a NOT (NOT
     /// unknown is unknown, which selects nothing, as `!true` does).
-    private var unknown = "false"
+    var unknown = "false"
     /// How many tests of an optional value (`?? false`) the closure has, and how many
     /// tests of any kind: more than one of the first takes Swift 6.3's type checker 5-30 s
     /// (see `deepOptionalTests`), so such a predicate is refused; past a few of the second,
@@ -123,12 +123,12 @@ final class SwiftPredicateWriter {
     private(set) var weight = 0
     static let mostWeight = 6
     /// Whether constants are typed captures rather than literals (see `swiftPredicateMacro`).
-    private let typed: Bool
+    let typed: Bool
     /// The captures of `true`, `false` and `0` in a typed closure, made once.
-    private var typedLiterals: [String: String] = [:]
+    var typedLiterals: [String: String] = [:]
 
     /// `body` with unknown answers written as `value`.
-    private func with<T>(unknown value: String, _ body: () throws -> T) rethrows -> T {
+    func with<T>(unknown value: String, _ body: () throws -> T) rethrows -> T {
         let outer = unknown
         unknown = value
         defer { unknown = outer }
@@ -136,7 +136,7 @@ final class SwiftPredicateWriter {
     }
 
     /// The model's property names (nil: each name made an identifier on its own).
-    private let names: SwiftNames?
+    let names: SwiftNames?
 
     init(reserved: Set<String>, typed: Bool = false, names: SwiftNames? = nil) {
         used = reserved
@@ -145,13 +145,13 @@ final class SwiftPredicateWriter {
     }
 
     /// The property of `name` in `entity`'s class, as the generated classes write it.
-    private func property(_ name: String, of entity: EntityDescription) -> String {
+    func property(_ name: String, of entity: EntityDescription) -> String {
         names?.property(name, of: entity.name) ?? SwiftModelSource.identifier(name)
     }
 
     /// `literal` (`false`, `true`, `0`) where the closure needs a value of `type`: itself,
     /// or in a typed closure a capture of it.
-    private func plain(_ literal: String, _ type: String) -> String {
+    func plain(_ literal: String, _ type: String) -> String {
         guard typed else { return literal }
         if let name = typedLiterals[literal] { return name }
         let name = capture(literal == "0" ? "zero" : literal == "true" ? "yes" : "no", type, literal)
@@ -165,7 +165,7 @@ final class SwiftPredicateWriter {
         return unique(base.isEmpty ? "object" : base)
     }
 
-    private func unique(_ base: String) -> String {
+    func unique(_ base: String) -> String {
         var name = SwiftModelSource.identifier(base)
         var n = 2
         while used.contains(name) {
@@ -177,7 +177,7 @@ final class SwiftPredicateWriter {
     }
 
     /// `let name: type = expression` before the closure; the closure reads `name`.
-    private func capture(_ base: String, _ type: String, _ expression: String) -> String {
+    func capture(_ base: String, _ type: String, _ expression: String) -> String {
         let name = unique(base)
         captures.append("let \(name): \(type) = \(expression)")
         return name
@@ -221,7 +221,7 @@ final class SwiftPredicateWriter {
 
     /// Parts joined by `joiner`, with the constants among them folded: one `absorbing`
     /// constant is the answer, `neutral` ones are left out.
-    private func fold(_ parts: [String], absorbing: String, neutral: String, joiner: String) -> String {
+    func fold(_ parts: [String], absorbing: String, neutral: String, joiner: String) -> String {
         if parts.contains(absorbing) { return absorbing }
         let kept = parts.filter { $0 != neutral }
         if kept.isEmpty { return neutral }
@@ -231,7 +231,7 @@ final class SwiftPredicateWriter {
 
     /// `car.owner?.cars`: the relationships of `path` from the scope's variable, and whether
     /// a to-one step made it optional. A key only a sub-entity has is refused.
-    private func steps(_ path: [PathStep], _ scope: Scope) throws -> (String, Bool) {
+    func steps(_ path: [PathStep], _ scope: Scope) throws -> (String, Bool) {
         var text = scope.variable
         var entity = scope.entity
         var optional = false
@@ -244,7 +244,7 @@ final class SwiftPredicateWriter {
         return (text, optional)
     }
 
-    private func checkKey(_ key: String, of entity: EntityDescription) throws {
+    func checkKey(_ key: String, of entity: EntityDescription) throws {
         if entity.subentityKeys.contains(key) {
             throw SwiftExportRefusal(
                 "'\(key)' is a key of a sub-entity of \(entity.name), not of \(entity.name): Core Data refuses it (keypath not found in entity)")
@@ -255,7 +255,7 @@ final class SwiftPredicateWriter {
     /// constants compared with it take their type from, and its Swift type (`Int` for a
     /// count, nil for a related object): `car.year`, `car.owner?.name`, `car.tags.count`;
     /// nil for constants.
-    private func swiftValue(_ operand: BoundPredicate.Operand, _ scope: Scope) throws -> SwiftValue? {
+    func swiftValue(_ operand: BoundPredicate.Operand, _ scope: Scope) throws -> SwiftValue? {
         switch operand {
         case .attribute(let a):
             try checkKey(a.name, of: scope.entity)
@@ -328,7 +328,7 @@ final class SwiftPredicateWriter {
         }
     }
 
-    private func comparison(
+    func comparison(
         _ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
         _ options: ComparisonOptions, _ scope: Scope
     ) throws -> String {
@@ -464,156 +464,10 @@ final class SwiftPredicateWriter {
     }
 
     /// `test` of a value that may be nil: `(car.owner?.age).flatMap { $0 > 3 } ?? false`.
-    private func optionalTest(_ wrapped: String, _ test: String) -> String {
+    func optionalTest(_ wrapped: String, _ test: String) -> String {
         optionalTests += 1
         if wrapped.hasPrefix("(") { deepOptionalTests += 1 }
         weight += 2
         return "\(wrapped).flatMap { \(test) } ?? \(plain(unknown, "Bool"))"
-    }
-
-    /// A list for IN, captured with its element type: `let values: [String] = [...]`.
-    private func listCapture(_ values: [Value], _ attribute: AttributeDescription?) throws -> String {
-        guard let attribute, let type = SwiftModelSource.swiftType(of: attribute) else { throw SwiftExportRefusal("IN on a value of no Swift type") }
-        let elements = try values.map { try constant($0, attribute.type) }
-        return capture("values", "[\(type)]", "[" + elements.joined(separator: ", ") + "]")
-    }
-
-    /// A constant as the closure reads it: a literal where Swift has one of the type
-    /// (numbers, strings, booleans, nil), else a typed capture (dates, UUIDs, data).
-    private func literal(_ operand: BoundPredicate.Operand, _ attribute: AttributeDescription?, _ scope: Scope, optional: Bool = false) throws
-        -> String
-    {
-        switch operand {
-        case .value(let v):
-            let text = try constant(v, attribute?.type)
-            guard let attribute, let type = SwiftModelSource.swiftType(of: attribute), !v.isNull else { return text }
-            if case .real(let d) = v, !d.isFinite { return capture("value", type + (optional ? "?" : ""), text) }
-            var isLiteral: Bool {
-                switch v {
-                case .integer, .real, .text, .bool: return true
-                default: return false
-                }
-            }
-            // In the closure `-9223372036854775808` is `-` applied to a literal Int64 cannot hold.
-            var isNegative: Bool {
-                switch v {
-                case .integer(let i): return i < 0
-                case .real(let d): return d < 0
-                default: return false
-                }
-            }
-            // In the closure `-9223372036854775808` is `-` applied to a literal Int64 cannot
-            // hold, and `d != -7.0` with `d` a `Double?` applies `-` to an optional.
-            if typed && isLiteral || v == .integer(Int64.min) || optional && isNegative {
-                return capture("value", type + (optional ? "?" : ""), text)
-            }
-            // `Decimal(string:)!` is a call, which a `#Predicate` closure cannot make.
-            if case .decimal = v { return capture("value", type + (optional ? "?" : ""), text) }
-            switch attribute.type {
-            case .date: return capture("date", type + (optional ? "?" : ""), text)
-            case .uuid: return capture("uuid", type + (optional ? "?" : ""), text)
-            case .binary: return capture("data", type + (optional ? "?" : ""), text)
-            default: return text
-            }
-        case .list: throw SwiftExportRefusal("a list outside IN or BETWEEN")
-        default: return try swiftValue(operand, scope)?.text ?? ""
-        }
-    }
-
-    /// `value` as a Swift expression of `type`'s Swift type that cannot fail.
-    private func constant(_ value: Value, _ type: AttributeType?) throws -> String {
-        switch value {
-        case .null: return "nil"
-        case .integer(let i): return String(i)
-        case .real(let d) where d.isNaN: return "Double.nan"
-        case .real(let d) where d.isInfinite: return d < 0 ? "-Double.infinity" : "Double.infinity"
-        case .real(let d): return "\(d)"
-        case .bool(let b): return b ? "true" : "false"
-        case .text(let s) where type == .uuid:
-            guard let uuid = Self.uuidLiteral(s) else { throw SwiftExportRefusal("'\(s)' is not a UUID") }
-            return uuid
-        case .text(let s) where !SwiftComposedText.isComposed(s):
-            // Swift's == holds for "cafe\u{301}" and "café"; SQL compares code points.
-            throw SwiftExportRefusal(SwiftComposedText.refusal)
-        case .text(let s): return swiftStringLiteral(s)
-        case .textBytes: throw SwiftExportRefusal("text that is not UTF-8: a Swift String cannot hold it")
-        case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
-        case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
-        case .decimal(let s): return "Decimal(string: \(swiftStringLiteral(s)))!"
-        }
-    }
-
-    /// A UUID's text as `UUID(uuid: (0x0C, ...))`, which cannot fail as `UUID(uuidString:)!`
-    /// could; nil when the text is not a UUID's.
-    static func uuidLiteral(_ text: String) -> String? {
-        let hex = Array(text.filter(\.isHexDigit))
-        guard hex.count == 32, text.count == 36 else { return nil }
-        let bytes = stride(from: 0, to: 32, by: 2).map { "0x" + String(hex[$0...($0 + 1)]).uppercased() }
-        return "UUID(uuid: (\(bytes.joined(separator: ", "))))"
-    }
-
-    /// The texts compared with UUID attributes, upper-cased as bound: the NSPredicate form
-    /// passes them as `NSUUID` arguments, since a UUID attribute never equals a string.
-    static func uuidTexts(_ node: BoundPredicate.Node) -> Set<String> {
-        switch node {
-        case .constant, .entity: return []
-        case .not(let n), .holds(let n): return uuidTexts(n)
-        case .and(let ns), .or(let ns): return ns.reduce(into: []) { $0.formUnion(uuidTexts($1)) }
-        case .quantified(_, _, let inner): return uuidTexts(inner)
-        case .comparison(let lhs, _, let rhs, _):
-            func attribute(_ o: BoundPredicate.Operand) -> AttributeDescription? {
-                switch o {
-                case .attribute(let a), .path(_, let a): return a
-                default: return nil
-                }
-            }
-            func texts(_ o: BoundPredicate.Operand) -> [String] {
-                switch o {
-                case .value(.text(let s)): return [s]
-                case .list(let values): return values.compactMap { if case .text(let s) = $0 { return s } else { return nil } }
-                default: return []
-                }
-            }
-            var found: Set<String> = []
-            if attribute(lhs)?.type == .uuid { found.formUnion(texts(rhs).map { $0.uppercased() }) }
-            if attribute(rhs)?.type == .uuid { found.formUnion(texts(lhs).map { $0.uppercased() }) }
-            return found
-        }
-    }
-
-    /// Calls `visit(entity, key)` for every key the predicate names on an entity.
-    static func visitKeys(_ node: BoundPredicate.Node, _ entity: EntityDescription, _ visit: (EntityDescription, String) -> Void) {
-        func path(_ steps: [PathStep]) -> EntityDescription {
-            var current = entity
-            for step in steps {
-                visit(current, step.relationship.name)
-                current = step.destination
-            }
-            return current
-        }
-        func operand(_ o: BoundPredicate.Operand) {
-            switch o {
-            case .attribute(let a): visit(entity, a.name)
-            case .path(let steps, let a): visit(path(steps), a.name)
-            case .collection(_, let steps, let a, let filter):
-                let destination = path(steps)
-                if let a { visit(destination, a.name) }
-                if let filter { visitKeys(filter, destination, visit) }
-            case .arithmetic(_, let l, let r):
-                operand(l)
-                operand(r)
-            case .function(_, let a), .datePart(_, let a): operand(a)
-            case .value, .list, .outer: break
-            }
-        }
-        switch node {
-        case .constant, .entity: break
-        case .not(let n), .holds(let n): visitKeys(n, entity, visit)
-        case .and(let ns), .or(let ns): ns.forEach { visitKeys($0, entity, visit) }
-        case .comparison(let l, _, let r, _):
-            operand(l)
-            operand(r)
-        case .quantified(_, let steps, let inner): visitKeys(inner, path(steps), visit)
-        }
     }
 }

@@ -69,7 +69,7 @@ public func columnSQL(_ qualifier: String, _ attribute: AttributeDescription, in
     storage.comparable(qualifier, attribute)
 }
 
-private struct PredicateSQLWriter {
+struct PredicateSQLWriter {
     var arguments: [Value] = []
     var aliases = 0
     /// The request's joins, for key paths from its root table; nil: subqueries only.
@@ -265,39 +265,6 @@ private struct PredicateSQLWriter {
         return "EXISTS (SELECT 1 FROM \(tables.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND ")) AND (\(test)))"
     }
 
-    /// A string test with `[c]` or `[d]` in a dialect that folds in its own SQL: the same
-    /// plain tests over the folded text and pattern, a constant folded here (as the
-    /// evaluator folds it) and a column there; nil where there is none (LIKE against a
-    /// column, whose pattern would need translating).
-    mutating func foldedStringTest(
-        _ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
-        _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage
-    ) -> String? {
-        // No text is like nil: unknown, as Quarry's function answers.
-        if case .value(.null) = rhs { return "CAST(NULL AS BOOLEAN)" }
-        let l = operand(lhs, options, qualifier, entity)
-        if case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, PredicateFunctions.fold(pattern, options)),
-            let written = dialect.stringTest(test, l, said ?? "")
-        {
-            guard said != nil else { return "(CASE WHEN CAST(\(l) AS TEXT) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
-            arguments += written.arguments
-            return written.sql
-        }
-        guard op != .like, let test = Self.plainTest(op, "")?.0 else { return nil }
-        let r = operand(rhs, options, qualifier, entity)
-        // ENDSWITH says its pattern twice: it must hold no placeholder.
-        guard !r.contains("?") else { return nil }
-        return Self.patternTest(dialect.stringTest(test, l, patternSQL: r), test, r)
-    }
-
-    /// A dialect's test against a pattern that is SQL (a column), with CONTAINS false for
-    /// an empty pattern, as `StringMatching` answers (a server's `strpos(t, '')` is 1).
-    /// That says the pattern again: nil (Quarry's function) when it holds a placeholder.
-    static func patternTest(_ written: String?, _ test: PlainStringTest, _ pattern: String) -> String? {
-        guard let written, case .substring = test else { return written }
-        return pattern.contains("?") ? nil : "(\(written) AND \(pattern) <> '')"
-    }
-
     /// `a op b` for two constants, as the evaluator compares them; nil for unknown.
     static func answer(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions) -> Bool? {
         func folded(_ v: Value) -> Value {
@@ -305,40 +272,6 @@ private struct PredicateSQLWriter {
             return v
         }
         return BoundPredicate.compare(folded(a), op, folded(b))
-    }
-
-    /// The dialect's test for `op` with the constant `pattern`, and the pattern as it takes
-    /// it: LIKE's `*`, `?` and `\` become SQL's `%`, `_` and escapes. A pattern ending in
-    /// a lone `\` matches nothing (SQL's LIKE refuses it): its pattern is nil.
-    static func plainTest(_ op: ComparisonOperator, _ pattern: String) -> (PlainStringTest, String?)? {
-        switch op {
-        case .beginsWith: return (.prefix, pattern)
-        case .endsWith: return (.suffix, pattern)
-        // No string contains "" (`StringMatching`): no pattern, so the test is false.
-        case .contains: return (.substring, pattern.isEmpty ? nil : pattern)
-        case .like:
-            var out = ""
-            var escaped = false
-            for c in pattern.unicodeScalars {
-                if escaped {
-                    out += "\\" + String(c)
-                    escaped = false
-                    continue
-                }
-                switch c {
-                case "\\": escaped = true
-                case "*": out += "%"
-                case "?": out += "_"
-                case "%", "_": out += "\\" + String(c)
-                default: out.unicodeScalars.append(c)
-                }
-            }
-            return (.like, escaped ? nil : out)
-        case .matches:
-            return PortableRegex.posix(pattern).map { (.regex, $0) }
-        default:
-            return nil
-        }
     }
 
     /// An integer attribute compared with a real one, said so that it compares exactly,
@@ -481,126 +414,7 @@ private struct PredicateSQLWriter {
     }
 
     /// The key column of the entity that owns the last step.
-    private func ownerKey(_ path: [PathStep], _ root: EntityStorage) -> String {
+    func ownerKey(_ path: [PathStep], _ root: EntityStorage) -> String {
         path.count >= 2 ? path[path.count - 2].destinationStorage.keyColumn : root.keyColumn
-    }
-
-    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String {
-        let text: String
-        let isString: Bool
-        switch o {
-        case .attribute(let a):
-            text = columnSQL(qualifier, a, in: entity)
-            isString = a.type == .string
-        case .path(let steps, let a):
-            if qualifier == joins?.root, let column = joins?.column(steps, a, in: entity) {
-                text = column
-            } else {
-                text = pathSQL(steps, a, from: qualifier, in: entity, aliases: &aliases)
-            }
-            isString = a.type == .string
-        case .collection(let function, let path, let attribute, let filter):
-            var (from, alias) = members(path, of: qualifier, root: entity)
-            if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            // A `money` column as its numeric, an `interval` as its seconds, a date as it
-            // compares (a number column of times as its date, a file's ISO text as seconds:
-            // `comparable`, bare for a column of Quarry's own); others as kept.
-            let members = path.last?.destinationStorage
-            let argument =
-                attribute.map { a -> String in
-                    if let members,
-                        members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name)
-                            || a.type == .date
-                    {
-                        return members.comparable(alias, a)
-                    }
-                    return "\(alias).\(quoteIdentifier(a.name))"
-                } ?? "*"
-            // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
-            let aggregate = "\(function.rawValue)(\(argument))"
-            text =
-                "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
-                // @min and @max of an enum: the server's, in its labels' order, read as
-                // text as the enum's column is.
-                + (o.enumeration != nil ? "::text" : "")
-            isString = attribute?.type == .string && (function == .min || function == .max)
-        case .value(let v):
-            // Folded here where the dialect folds in its own SQL: the same fold, and no
-            // SQL to run on a constant.
-            if !options.isEmpty, case .text(let s) = v, dialect.foldInSQL("?", options) != nil {
-                arguments.append(.text(PredicateFunctions.fold(s, options)))
-                return "?"
-            }
-            arguments.append(v)
-            text = "?"
-            isString = v.isText
-        case .arithmetic(let op, let lhs, let rhs):
-            // In the dialect's own SQL where it has it, for operands whose kind is known.
-            if op == .subtract, lhs.isDate, rhs.isDate, let seconds = dialect.function("seconds", integer: false) {
-                // Each date as its seconds since 1970, subtracted (a server's dates would
-                // give an interval).
-                text = "(\(filled(seconds, [lhs], qualifier, entity)) - \(filled(seconds, [rhs], qualifier, entity)))"
-            } else if case .decimal? = o.arithmeticKind {
-                if let template = dialect.decimalArithmetic(op.rawValue) {
-                    text = filled(template, [lhs, rhs], qualifier, entity)
-                } else {
-                    let l = operand(lhs, [], qualifier, entity)
-                    let r = operand(rhs, [], qualifier, entity)
-                    text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
-                }
-            } else if let l = lhs.arithmeticKind, let r = rhs.arithmeticKind,
-                let template = dialect.arithmetic(op.rawValue, integers: l == .integer && r == .integer)
-            {
-                text = filled(template, [lhs, rhs], qualifier, entity)
-            } else {
-                let l = operand(lhs, [], qualifier, entity)
-                let r = operand(rhs, [], qualifier, entity)
-                text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
-            }
-            isString = false
-        case .function(let function, let argument):
-            if let kind = function.isString || function.countsText ? (argument.isText ? .real : nil) : argument.arithmeticKind,
-                let template = dialect.function(function.rawValue, integer: kind == .integer)
-            {
-                text = filled(template, [argument], qualifier, entity)
-            } else {
-                text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
-            }
-            isString = function.isString
-        case .datePart(let part, let date):
-            // The binder let a part through only where the dialect has it.
-            return dialect.datePart(part, of: operand(date, [], qualifier, entity)) ?? "NULL"
-        case .list(let values):
-            return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
-        case .outer(let o):
-            guard let scope = enclosing.popLast() else { return operand(o, options, qualifier, entity) }
-            defer { enclosing.append(scope) }
-            return operand(o, options, scope.qualifier, scope.storage)
-        }
-        guard !options.isEmpty, isString else { return text }
-        return PredicateFunctions.sqlFold(text, options, dialect: dialect)
-    }
-}
-
-extension BoundPredicate.Operand {
-    /// Text for the case functions: a string attribute or constant.
-    fileprivate var isText: Bool {
-        switch self {
-        case .attribute(let a), .path(_, let a): return a.type == .string
-        case .value(.text): return true
-        case .function(let f, _): return f.isString
-        case .outer(let o): return o.isText
-        default: return false
-        }
-    }
-
-    fileprivate var isPath: Bool {
-        if case .path = self { return true }
-        return false
-    }
-
-    fileprivate var isNonNilValue: Bool {
-        if case .value(let v) = self { return !v.isNull }
-        return false
     }
 }

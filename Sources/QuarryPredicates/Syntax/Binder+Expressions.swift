@@ -28,29 +28,6 @@ extension Binder {
         }
     }
 
-    /// Swift's `/`: between integers the fraction dropped, by a nonzero integer constant
-    /// other than -1 (Swift stops the program dividing by 0, and Int64.min by -1); between
-    /// reals (or a real and an integer) `/` as reals.
-    private func quotient(_ a: BoundPredicate.Operand, _ b: BoundPredicate.Operand, _ divisor: Expression) throws -> BoundPredicate.Operand {
-        let integers: [AttributeType] = [.int16, .int32, .int64]
-        let integral = [a, b].allSatisfy { o in
-            if case .value(let v) = o, case .integer = v { return true }
-            return BoundExpression.type(of: o).map(integers.contains) ?? false
-        }
-        guard integral else {
-            if case .value(let x) = a, case .value(let y) = b { return .value(ExpressionValues.arithmetic(.divide, x, y)) }
-            return .arithmetic(.divide, a, b)
-        }
-        guard case .value(.integer(let d)) = b, d != 0, d != -1 else {
-            throw PredicateError(
-                .unsupported,
-                "'/' between integers is read dividing by a nonzero integer constant other than -1 (as $0.a / 2): Swift stops the program dividing by 0, and Int64.min by -1",
-                column: divisor.column)
-        }
-        if case .value(let x) = a { return .value(ExpressionValues.arithmetic(.quotient, x, .integer(d))) }
-        return .arithmetic(.quotient, a, b)
-    }
-
     /// An operand of arithmetic or a numeric function: a number, a boolean (1 or 0, as
     /// NSNumber), nil, or a numeric attribute. Dates and strings are refused, as
     /// Foundation's `add:to:` and the rest are defined on numbers only.

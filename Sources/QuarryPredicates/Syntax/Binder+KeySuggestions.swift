@@ -104,4 +104,16 @@ extension Binder {
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
+
+    /// `category == food` with no key `food`: a word where a string was meant, compared
+    /// with a string attribute. The unknown key's refusal, in one line, says the quoted
+    /// string, unless a key near the word was suggested or another way forward given.
+    func quotedWordMeant(_ error: PredicateError, _ expression: Expression, against other: BoundPredicate.Operand?) -> PredicateError {
+        guard error.kind == .unknownKey, error.suggestion == nil, !error.message.contains(";"), case .keyPath(let path) = expression,
+            path.components.count == 1, other?.typeAttribute?.type == .string
+        else { return error }
+        var meant = error
+        meant.message += " (did you mean the string '\(path.string.replacingOccurrences(of: "'", with: "\\'"))'?)"
+        return meant
+    }
 }

@@ -23,6 +23,17 @@ extension Binder {
                 "'\(text.string).count' counts the string '\(text.string)' in characters (Swift's String.count), which this store's SQL cannot count: compare its length in UTF-16 units ('\(text.string).length' in a format string) or test isEmpty",
                 column: path.column)
         }
+        // A UTF-16 length the store's SQL cannot say (PostgreSQL in a database that is not
+        // UTF8 or has no ICU) would fall to Quarry's function, which that server lacks,
+        // while memory answered: refused by name in both.
+        if function == .length, let dialect = context?.sqlDialect, !dialect.runsQuarryFunctions,
+            dialect.function(BuiltinFunction.length.rawValue, integer: false) == nil
+        {
+            throw PredicateError(
+                .unsupported,
+                "'\(text.string).length' counts the string '\(text.string)' in UTF-16 units, which this store's SQL cannot count (a PostgreSQL database that is not UTF8 or has no ICU): compare its length with 0 (length == 0, length > 0), which is read as the string being ''",
+                column: path.column)
+        }
         return .function(function, bound)
     }
 }

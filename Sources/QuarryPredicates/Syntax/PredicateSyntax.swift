@@ -165,7 +165,9 @@ extension Expression {
     }
 }
 
-/// An object in a predicate: equal when it is the same object.
+/// An object in a predicate: equal when it is the same object. Unchecked: a predicate
+/// reads only what names the object (its key, its ID, its entity), never its values, on
+/// the thread of the context that owns it.
 public struct ObjectReference: Equatable, @unchecked Sendable {
     public let object: ManagedObject
     public init(_ object: ManagedObject) { self.object = object }

@@ -126,7 +126,7 @@ extension ForeignFileStore {
             let ends = (try end(first), try end(second))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
             let sourceIsFirst = sourceColumn == "source"
-            let position = shape.position.map { (column: $0.column, ownerIsSource: $0.ownerIsFirst == sourceIsFirst) }
+            let position = shape.linkPosition(sourceIsFirst: sourceIsFirst)
             try session.connection.database.writeWithoutTransaction { db in
                 for sql in linkViewSQL(link: link, join: join.name, source: source, target: target, position: position) { try db.execute(sql: sql) }
             }

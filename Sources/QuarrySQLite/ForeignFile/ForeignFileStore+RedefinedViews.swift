@@ -65,7 +65,7 @@ extension ForeignFileStore {
             }
             session.connection.deferredViews?.forget(temporary)
             session.forgetObjects(of: view)
-            guard var (entity, storage) = try reader.viewEntity(relation, taken: taken) else { continue }
+            guard case (var entity, let storage)? = try reader.viewEntity(relation, taken: taken) else { continue }
             // Relationships `relate()` gave it stay.
             entity.relationships = old.relationships
             session.remember(entity, storage: storage)

@@ -41,6 +41,7 @@ enum KeyNumber {
     /// a clash of numbers, which no real file is likely to show, can be made.
     static let testNumbers = TestNumbers()
 
+    /// Unchecked: its dictionary is read and written under `lock` only.
     final class TestNumbers: @unchecked Sendable {
         private let lock = NSLock()
         private var numbers: [String: Int64] = [:]

@@ -10,21 +10,11 @@ import QuarryStore
 /// again at each open, and the entity column has no index (the file gains only its
 /// root's table).
 extension SQLiteQuarryTables: HierarchyTables {
-    package func holdsTable(_ root: String) -> Bool { true }
-
     package func dropTable(_ root: String) throws {
         try db.execute(sql: "DROP TABLE \(quoteIdentifier(root))")
     }
 
-    package func create(_ root: EntityDescription) throws {
-        try store.refuseTaken(root.name, in: db)
-        try store.createTable(root, in: db)
-    }
-
-    package func migrate(_ before: EntityDescription, to after: EntityDescription) throws {
-        try store.migrate(before, to: after, in: db)
-    }
-
+    /// A view of the name too, in the file or TEMP (`refuseTaken` asks for tables only).
     package func refuseNewMember(_ name: String) throws { try store.refuseTaken(name, in: db) }
 
     package func addEntityColumnIfMissing(_ root: String) throws {

@@ -20,24 +20,16 @@ extension SQLiteStore {
     package func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, session: StoreSession) throws
         -> [String]
     {
-        try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryDefinitions(store: self, db: db, session: session)).touched
+        try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryTables(store: self, db: db, session: session)).touched
     }
 
     /// Creates or migrates the entity's table and keeps its declaration, inside the
     /// caller's transaction.
     func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, session: StoreSession) throws {
         try validate(entity)
-        let engine = SQLiteQuarryDefinitions(store: self, db: db, session: session)
-        try engine.prepareDeclarations()
-        try QuarryDefinition(store: self).writeTable(entity, replacing: existing, on: engine)
-    }
-
-    func createTable(_ entity: EntityDescription, in db: Database) throws {
-        try TableCreation(entity: entity).run(on: SQLiteQuarryTables(store: self, db: db))
-    }
-
-    package func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
-        try TableMigration(old: old, new: new).run(on: SQLiteQuarryTables(store: self, db: db))
+        let tables = SQLiteQuarryTables(store: self, db: db, session: session)
+        try tables.prepareDeclarations()
+        try QuarryDefinition(store: self).writeTable(entity, replacing: existing, on: tables)
     }
 }
 
@@ -45,12 +37,7 @@ extension SQLiteStore {
 /// transaction: declarations where the store keeps them (`quarry_model`, or a foreign
 /// file's sidecar), link tables `WITHOUT ROWID` keyed by their pair and indexed the other
 /// way; no foreign keys, since Quarry carries out the delete rules itself.
-private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStatements {
-    let store: Store
-    let db: Database
-    let session: StoreSession
-
-    package var tables: SQLiteQuarryTables<Store> { SQLiteQuarryTables(store: store, db: db) }
+extension SQLiteQuarryTables: QuarryDefinitionStatements {
     package func definitionToMigrate(_ name: String) -> EntityDescription? { store.managedObjectModel.declaredEntity(name) }
     package func prepareDeclarations() throws { try store.prepareDeclarations(in: db) }
     package func keepDeclaration(_ name: String, definition: String) throws {
@@ -69,10 +56,10 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
 struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     let store: Store
     let db: Database
+    let session: StoreSession
 
     package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
     package func columnType(_ type: AttributeType) -> String { type.sqlType }
-    package var keyColumnType: String { "INTEGER" }
     // Keys only grow in Quarry's files (history and tombstones name rows by key); in
     // someone else's file AUTOINCREMENT would add SQLite's `sqlite_sequence` table, so a
     // key there is the rowid's, as the file's own tables have it.

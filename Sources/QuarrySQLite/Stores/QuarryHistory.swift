@@ -81,12 +81,12 @@ enum QuarryHistory {
     static func transactions(since: Int64?, author: String?, in db: Database) throws -> [HistoryTransaction] {
         guard try db.hasTable(table) else { return [] }
         var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(table) WHERE token > ?"
-        var arguments: [DatabaseValueConvertible?] = [since ?? 0]
+        var arguments: [(any DatabaseValueConvertible)?] = [since ?? 0]
         if let author {
             sql += " AND author IS ?"
             arguments.append(author)
         }
-        return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
+        return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)).map { row in
             func ids(_ text: String) -> [String] { (try? JSONTree(parsing: text))?.strings ?? [] }
             return HistoryTransaction(
                 token: try row.stored(0, table: table, column: "token"), time: try row.stored(1, table: table, column: "time"),

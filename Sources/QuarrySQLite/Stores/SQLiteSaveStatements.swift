@@ -222,6 +222,7 @@ struct SQLiteSaveStatements: SaveStatements {
         try readGenerated(object, object.entity, key: key)
     }
 
+    /// Its statement kept prepared (a save of many links runs it many times).
     package func write(_ link: PendingLink, source: Value, target: Value) throws {
         let sql =
             link.isAdd

@@ -96,17 +96,7 @@ extension SQLiteStore {
         return touched
     }
 
-    package func writeBatchUpdate(
-        _ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-        session: StoreSession
-    ) throws -> BatchUpdateWritten {
-        try BatchChangeWriter(session: session, engine: SQLiteBatchWriter(session: session, store: self)).writeUpdate(
-            entity, where: filter, set: assignments)
-    }
-
-    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, session: StoreSession) throws -> [String: [Int64]] {
-        try BatchChangeWriter(session: session, engine: SQLiteBatchWriter(session: session, store: self)).writeDelete(entity, where: filter)
-    }
+    package func batchChanges(session: StoreSession) throws -> any BatchChangeStatements { SQLiteBatchWriter(session: session, store: self) }
 
     package func prepareDeclarations(in db: Database) throws {}
     package func versionMoved(_ object: ManagedObject, in db: Database, session: StoreSession) throws -> Bool { false }

@@ -320,7 +320,7 @@ extension ObjectContext {
                 return true
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
-        case .linkTable(let table, let sourceColumn, let targetColumn):
+        case .linkTable(let table, let sourceColumn, _):
             result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
             for link in unsaved.links where link.table == table {

@@ -175,7 +175,7 @@ struct CSVImport {
                         guard let seconds = Value.parseISO8601(bytes: b), Value.dateRange.contains(seconds) else { return false }
                         current.put(seconds)
                     case .string:
-                        guard textFits, b.baseAddress.map { quarry_is_plain_utf8($0, b.count) != 0 } ?? true else { return false }
+                        guard textFits, b.baseAddress.map({ quarry_is_plain_utf8($0, b.count) != 0 }) ?? true else { return false }
                         current.put(b, blob: false)
                     case .other:
                         return false

@@ -26,6 +26,9 @@ package protocol SaveStatements {
     mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws
     /// Adds or removes a link-table row.
     func write(_ link: PendingLink, source: Value, target: Value) throws
+    /// Sends the statements the engine holds back to send together (a server's pipelined
+    /// updates), so that a statement run through `statements` next follows them.
+    mutating func sendWaiting() throws
     /// Before the deletes: what the store keeps of the rows going (Core Data's tombstones).
     mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws
     /// Deletes the row of `object` known by `key`.
@@ -52,6 +55,22 @@ package struct NewRow {
 
 extension SaveStatements {
     package var insertBatch: Int { 1 }
+
+    /// Standard SQL's, through `statements`: a link already there is left as it is.
+    package func write(_ link: PendingLink, source: Value, target: Value) throws {
+        let sql =
+            link.isAdd
+            ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+        try statements.run(sql, [source, target])
+    }
+
+    /// Nothing waits: each statement is run when it is written.
+    package mutating func sendWaiting() throws {}
+    /// Nothing is kept of the rows going but what the save writes.
+    package mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {}
+    /// Nothing is written besides the rows.
+    package mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {}
 
     /// Each row alone, for an engine that writes no more than one at once.
     package mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64] {
@@ -129,6 +148,9 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
             try rows.update(
                 link.object, key: keys.value(of: link.object), attributes: [], toOne: [(link.column, .integer(link.key))], readsBack: false)
         }
+        // Every update is in before the statements that follow read or move the rows (a
+        // join table's positions are written through `statements`).
+        try rows.sendWaiting()
         for link in request.links {
             try rows.write(link, source: keys.value(of: link.source), target: keys.value(of: link.target))
         }
@@ -148,6 +170,7 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
             }
             try rows.delete(object, key: primaryKey)
         }
+        try rows.sendWaiting()
         try rows.didWrite(request, keys: keys)
         result.readBacks = rows.readBacks
     }

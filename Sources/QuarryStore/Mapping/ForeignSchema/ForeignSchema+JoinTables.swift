@@ -29,6 +29,12 @@ extension ForeignSchema {
             self.required = required
             self.position = position
         }
+
+        /// The position as the pair's link view reads it, whose `source` is the `first`
+        /// end when `sourceIsFirst`: its column, and whether the owner is the `source`.
+        package func linkPosition(sourceIsFirst: Bool) -> (column: String, ownerIsSource: Bool)? {
+            position.map { (column: $0.column, ownerIsSource: $0.ownerIsFirst == sourceIsFirst) }
+        }
     }
 
     /// A join table's position column and the end it places members under (the owner:

@@ -44,8 +44,14 @@ package protocol ForeignSchemaEngine {
         -> (relation: String, key: String, byPlace: Bool, making: DeferredViews.Making)?
 }
 
-/// An engine whose dates are typed and whose defaults are filled when a row is inserted.
+/// An engine whose columns are typed (a view's too), whose dates are typed, and whose
+/// defaults are filled when a row is inserted and evaluated where they are declared.
 extension ForeignSchemaEngine {
+    /// Every column of a view has its type; one read with none is text, as a type the
+    /// engine does not know is read.
+    package func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .string } }
+    /// The engine's own expression, as its DELETE would evaluate it.
+    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { declared }
     package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? { nil }
     package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
         [:]

@@ -7,7 +7,7 @@ import QuarryModel
 /// What to reshape is decided once, by `HierarchyReshape`; each engine says only how its
 /// tables, views and indexes are written.
 package protocol HierarchyTables: QuarryTableStatements {
-    /// Whether `root`'s table exists to be migrated (else it is made).
+    /// Whether `root`'s table, declared before, exists to be migrated (else it is made).
     func holdsTable(_ root: String) -> Bool
     /// Drops the table of a root that takes a parent (an empty entity: its rows would be
     /// its new root's).
@@ -16,7 +16,7 @@ package protocol HierarchyTables: QuarryTableStatements {
     func create(_ root: EntityDescription) throws
     /// Migrates a root's table in place to the hierarchy's new shape.
     func migrate(_ before: EntityDescription, to after: EntityDescription) throws
-    /// Refuses a new member's name when another table or view has it.
+    /// Refuses a new member's name (a root's, a view's) when another table or view has it.
     func refuseNewMember(_ name: String) throws
     /// Adds the entity column (`EntityStorage.entityColumn`) to a root's table that has
     /// none yet, its rows the root's own.
@@ -28,6 +28,22 @@ package protocol HierarchyTables: QuarryTableStatements {
     /// nil when it is alone) what their constraints say; `old`: the declarations before;
     /// `made`: whether the root's table was just made.
     func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws
+}
+
+/// A root's table made and migrated as an entity alone's is, on every engine.
+extension HierarchyTables {
+    /// A root declared before has its table: the database holds no other of its name.
+    package func holdsTable(_ root: String) -> Bool { true }
+    /// A new member's name is refused where a new table's is.
+    package func refuseNewMember(_ name: String) throws { try refuseTaken(name) }
+    /// Its name refused as a new member's, then made as an entity alone's table is.
+    package func create(_ root: EntityDescription) throws {
+        try refuseNewMember(root.name)
+        try TableCreation(entity: root).run(on: self, refusingTaken: false)
+    }
+    package func migrate(_ before: EntityDescription, to after: EntityDescription) throws {
+        try TableMigration(old: before, new: after).run(on: self)
+    }
 }
 
 /// Inheritance in Quarry's own tables, reshaped as definitions change, on any engine: one

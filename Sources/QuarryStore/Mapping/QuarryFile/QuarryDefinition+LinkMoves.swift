@@ -31,7 +31,7 @@ extension QuarryDefinition {
             }
         }
         guard !now.isEmpty else { return [] }
-        let tables = engine.tables
+        let tables = engine
         let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
         var later: [String] = []
         try withModelAfter(entities, hierarchical: hierarchical) { table, _ in
@@ -88,8 +88,8 @@ extension QuarryDefinition {
         try engine.createLinkTable(link, sourceTable: table(source), targetTable: table(target), moved: [])
         // The table may hold the links of an earlier life of the relationship: only those
         // it has now are its.
-        let statements = engine.tables.statements
-        try statements.run("DELETE FROM \(engine.tables.relation(link))", [])
-        try statements.run("INSERT INTO \(engine.tables.relation(link)) (\(sourceColumn), \(targetColumn)) \(select)", [])
+        let statements = engine.statements
+        try statements.run("DELETE FROM \(engine.relation(link))", [])
+        try statements.run("INSERT INTO \(engine.relation(link)) (\(sourceColumn), \(targetColumn)) \(select)", [])
     }
 }

@@ -1,17 +1,14 @@
 import QuarryModel
 
 /// What defining entities in Quarry's own tables asks of the engine they are on, beyond a
-/// table's creation and migration (`Tables`, `TableCreation`/`TableMigration`) and a
-/// hierarchy's reshape (`HierarchyReshape`, on the same tables): a SQLite file's
-/// (`SQLiteQuarryDefinitions`: declarations in `quarry_model` or a sidecar, link tables
+/// table's creation and migration (`TableCreation`/`TableMigration`) and a hierarchy's
+/// reshape (`HierarchyReshape`, its uniqueness constraints too, an entity alone being a
+/// hierarchy of one), which the same value answers: a SQLite file's
+/// (`SQLiteQuarryTables`: declarations in `quarry_model` or a sidecar, link tables
 /// `WITHOUT ROWID`, no foreign keys, since SQLite's delete rules are Quarry's) or a
-/// PostgreSQL schema's (`PostgresQuarryDefinitions`: link tables whose keys go with their
+/// PostgreSQL schema's (`PostgresQuarryTables`: link tables whose keys go with their
 /// rows, to-one foreign keys carrying the delete rules, statement triggers).
-package protocol QuarryDefinitionStatements {
-    associatedtype Tables: HierarchyTables
-    /// The tables' statements: an entity alone's, and a hierarchy's (its uniqueness
-    /// constraints too, an entity alone being a hierarchy of one).
-    var tables: Tables { get }
+package protocol QuarryDefinitionStatements: HierarchyTables {
     /// The declaration of `name` whose table a definition migrates (nil: it makes one).
     func definitionToMigrate(_ name: String) -> EntityDescription?
     /// Refuses, before anything is written, a definition this database cannot hold.
@@ -81,7 +78,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
             // Another program's table gaining an inverse has no table of Quarry's to reshape
             // (PostgreSQL's made it again: "a table of that name already exists").
             let reshaped = try HierarchyReshape(old: store.managedObjectModel.declaredMap, new: after.declared, order: after.order)
-                .run(all.filter(kept), on: engine.tables)
+                .run(all.filter(kept), on: engine)
             touched = reshaped.touched + all.filter(kept).map(\.name)
             made = reshaped.made
             for e in all where kept(e) { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
@@ -90,13 +87,13 @@ package struct QuarryDefinition<Store: PersistentStore> {
             // A new entity without constraints has no unique index to make or drop (and
             // SQLite's look-up scans the whole schema).
             if existing != nil || !entity.uniqueness.isEmpty {
-                try engine.tables.syncUniqueness(
+                try engine.syncUniqueness(
                     root: entity.name, members: [(entity, nil)],
                     old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
             }
         }
         try engine.didWriteTables(all, touched: touched, made: made)
-        for statement in afterTables { try engine.tables.statements.run(statement, []) }
+        for statement in afterTables { try engine.statements.run(statement, []) }
         try createLinkTables(all, hierarchical: hierarchical, others: others, on: engine)
         return (touched, made)
     }
@@ -109,9 +106,9 @@ package struct QuarryDefinition<Store: PersistentStore> {
     {
         let definition = try StoredDefinition.text(entity)
         if let existing {
-            try TableMigration(old: existing, new: entity).run(on: engine.tables)
+            try TableMigration(old: existing, new: entity).run(on: engine)
         } else {
-            try TableCreation(entity: entity).run(on: engine.tables)
+            try TableCreation(entity: entity).run(on: engine)
         }
         try engine.keepDeclaration(entity.name, definition: definition)
         return existing == nil

@@ -11,7 +11,7 @@ package protocol QuarryTableStatements {
     func relation(_ name: String) -> String
     /// The column type of an attribute of `type`.
     func columnType(_ type: AttributeType) -> String
-    /// The column type of a to-one key.
+    /// The column type of a to-one key (an `int64` attribute's, by default).
     var keyColumnType: String { get }
     /// The declaration of a new table's key column, `_pk`: keys only grow, each row's its own.
     var keyDeclaration: String { get }
@@ -28,6 +28,8 @@ package protocol QuarryTableStatements {
 extension QuarryTableStatements {
     /// The name quoted, where an engine takes any length and has no schemas.
     package func relation(_ name: String) -> String { quoteIdentifier(name) }
+    /// A key is a 64-bit integer, as an `int64` attribute's column holds it.
+    package var keyColumnType: String { columnType(.int64) }
     package func indexName(_ name: String) -> String { quoteIdentifier(name) }
     package func indexRelation(_ name: String) -> String { quoteIdentifier(name) }
 
@@ -58,8 +60,9 @@ extension QuarryTableStatements {
 package struct TableCreation {
     let entity: EntityDescription
 
-    package func run(on tables: some QuarryTableStatements) throws {
-        try tables.refuseTaken(entity.name)
+    /// `refusingTaken`: its name is refused when a table has it (false: refused already).
+    package func run(on tables: some QuarryTableStatements, refusingTaken: Bool = true) throws {
+        if refusingTaken { try tables.refuseTaken(entity.name) }
         let columns =
             ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) \(tables.keyDeclaration)"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \(tables.columnType($0.type))" }

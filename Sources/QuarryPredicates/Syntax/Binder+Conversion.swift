@@ -1,0 +1,95 @@
+import QuarryModel
+import QuarryStore
+
+/// Constants converted to the type of the attribute they meet, as the column reads them
+/// (text a number column takes, a column of no declared type), refused with the way
+/// forward where they cannot be.
+extension Binder {
+    /// Whether `operand` reads a number column of a SQLite file that holds text as well
+    /// (`EntityStorage.takesText`): `owner` is the entity it is bound against, `outer` the
+    /// one an ANY/ALL/NONE ranges from.
+    func takesText(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
+        reads(operand, owner, outer: outer, of: [.int16, .int32, .int64, .double, .decimal], in: \EntityStorage.takesText)
+    }
+
+    /// Whether `operand` reads a string column of a SQLite file that declares no type
+    /// (`EntityStorage.untyped`), arguments as `takesText`.
+    func untyped(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
+        reads(operand, owner, outer: outer, of: [.string], in: \EntityStorage.untyped)
+    }
+
+    /// Whether `operand` reads an attribute of one of `types` that its entity's storage
+    /// lists in `columns`.
+    func reads(
+        _ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?, of types: [AttributeType],
+        in columns: Swift.KeyPath<EntityStorage, Set<String>>
+    ) -> Bool {
+        switch operand {
+        case .attribute(let a):
+            return types.contains(a.type) && owner.attribute(named: a.name) != nil && storage(of: owner)[keyPath: columns].contains(a.name)
+        case .path(let steps, let a):
+            guard let last = steps.last, types.contains(a.type), last.destination.attribute(named: a.name) != nil else { return false }
+            return last.destinationStorage[keyPath: columns].contains(a.name)
+        case .outer(let o): return outer.map { reads(o, $0, outer: nil, of: types, in: columns) } ?? false
+        default: return false
+        }
+    }
+
+    /// `takesText`: the attribute's column is a SQLite file's number column that holds text
+    /// as well; a text there is what SQLite's numeric affinity makes of it (`'42'` is 42,
+    /// `'apple'` stays text, ordered after every number), as SQLite compares it.
+    /// `owner`: the entity whose attribute it is, for a refusal that names it.
+    func convert(
+        _ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false, untyped: Bool = false,
+        owner: EntityDescription? = nil
+    ) throws -> Value {
+        if case .null = value { return value }
+        if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
+        // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
+        // (NaN equals nothing) would answer `d == $nan` two ways.
+        if case .real(let d) = value, d.isNaN { return .null }
+        // A column with no type keeps numbers as numbers and compares them so, as SQLite
+        // does with no affinity to convert them (`value > 1` over a key-value table).
+        if untyped {
+            switch value {
+            case .integer, .real: return value
+            case .bool(let b): return .integer(b ? 1 : 0)
+            default: break
+            }
+        }
+        if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
+        // `qty == YES`: Foundation's booleans are NSNumbers, 1 and 0.
+        if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
+            return try convert(.integer(b ? 1 : 0), to: attribute, at: expression)
+        }
+        // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
+        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 {
+            return value
+        }
+        switch attribute.type.coerce(value) {
+        case .success(let v): return v
+        case .failure:
+            let shown: String
+            var why = ""
+            if case .text(let s) = value {
+                shown = "string \"\(s)\""
+                // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
+                if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
+            } else {
+                shown = value.described
+            }
+            // A number column of times (Chrome's microseconds since 1601) is a date once its
+            // unit is declared: the way there, not epoch arithmetic in Lua.
+            if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
+                why = timeUnitHint(attribute, owner)
+            }
+            // Another program's text of ISO 8601 times: a date once `format()` says so.
+            if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {
+                why = "; " + hint
+            }
+            throw PredicateError(
+                .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
+                column: expression.column)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import QuarryFormat
+import QuarryLua
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+import QuarryStores
+
+/// The dot-commands on the store and its files: import, export, open another, and what
+/// it holds unsaved, noted and recorded.
+extension DotCommands {
+    static let storeCommands: [Command] = [
+        Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY (committed at once, as import() does)")
+        { shell, args in
+            guard args.count == 2 else {
+                reportError("usage: .import FILE ENTITY")
+                return .ok
+            }
+            shell.runLua("print(import(\(luaQuote(args[0])), { entity = \(luaQuote(args[1])) }) .. ' rows imported into ' .. \(luaQuote(args[1])))")
+            return .ok
+        },
+        Command(name: "export", usage: ".export FILE", summary: "write the last results printed (_) to a CSV or JSON file") { shell, args in
+            guard args.count == 1 else {
+                reportError("usage: .export FILE")
+                return .ok
+            }
+            shell.runLua(
+                "local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
+                    + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))"
+            )
+            return .ok
+        },
+        Command(
+            name: "open", usage: ".open [--new] DB",
+            summary: "close this store and open DB (:memory: for a new one; --new: make DB, which must not exist)"
+        ) { shell, words in
+            // `--new`, as sqlite3's: a name refused as a typo of a file beside it is made.
+            let new = words.first == "--new"
+            let args = new ? Array(words.dropFirst()) : words
+            // A libpq connection string may be typed unquoted: `.open host=h dbname=d`.
+            guard let location = openLocation(args) else {
+                reportError("usage: .open [--new] DB")
+                return .ok
+            }
+            let path = location == ":memory:" ? nil : location
+            // --safe writes no new files, and --readonly holds for every store of the session.
+            if let path, shell.session.isSafe, StoreRegistry.namesFile(path), !FileManager.default.fileExists(atPath: path) {
+                reportError(".open: \(path) does not exist, and --safe does not create files")
+                return .ok
+            }
+            do {
+                try shell.session.open(path, new: new)
+            } catch {
+                reportError(error)
+                return .ok
+            }
+            // The interactive init file, as after the first store was opened.
+            shell.session.rerunInitFile()
+            return .ok
+        },
+        Command(name: "changes", usage: ".changes", summary: "list unsaved inserts, updates and deletes") { shell, _ in
+            let pending = shell.runtime.context.pendingChanges
+            for (label, objects) in [("inserted", pending.inserted), ("updated", pending.updated), ("deleted", pending.deleted)] {
+                print("\(label): " + (objects.isEmpty ? "none" : ErrorRendering.escaped(objects.map(\.objectID).joined(separator: ", "))))
+            }
+            return .ok
+        },
+        Command(name: "notes", usage: ".notes", summary: "every note opening the store made (an open prints the first 20)") { shell, _ in
+            let notes = shell.runtime.context.openingNotes
+            if notes.isEmpty { print("opening the store made no notes") }
+            // One line each, escaped and bounded as at the open; here all of them, on stdout.
+            for note in notes { print(OpeningNotes.line(note)) }
+            return .ok
+        },
+        Command(name: "history", usage: ".history [N]", summary: "the last N recorded transactions (10)") { shell, args in
+            let count = args.first.flatMap(Int.init) ?? 10
+            do {
+                let all = try shell.runtime.context.history()
+                for t in all.suffix(count) {
+                    print(
+                        "\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)"
+                    )
+                }
+                if all.isEmpty {
+                    // A file another program made keeps no history of Quarry's: its writers record none.
+                    let foreign = shell.runtime.context.entities.contains {
+                        [.foreignTable, .foreignView].contains(shell.runtime.context.mapped($0).layout)
+                    }
+                    print(
+                        foreign
+                            ? "no history: a file Quarry did not make keeps none (history{} is empty there); other programs' changes are still seen"
+                            : "no transactions recorded yet")
+                }
+            } catch {
+                reportError(error)
+            }
+            return .ok
+        }
+    ]
+}
+
+/// The location `.open`'s words name: its one word, or the words of a libpq connection
+/// string typed without quotes around it (`.open host=h dbname=d password='a b'`), each
+/// `keyword=value`, joined again with every value in single quotes as libpq reads them
+/// (the words lost their quotes). Nil for anything else.
+func openLocation(_ args: [String]) -> String? {
+    if args.count == 1 { return args[0] }
+    guard args.count > 1, let first = args.first, !StoreRegistry.namesFile(first) else { return nil }
+    var pairs: [String] = []
+    for word in args {
+        guard let equals = word.firstIndex(of: "=") else { return nil }
+        let value = word[word.index(after: equals)...].replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        pairs.append(word[..<equals] + "='" + value + "'")
+    }
+    return pairs.joined(separator: " ")
+}

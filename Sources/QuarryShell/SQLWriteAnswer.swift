@@ -1,0 +1,303 @@
+/// The concrete Lua for an `UPDATE` or `DELETE` typed at the prompt (SQL here only
+/// reads): `UPDATE Sale SET qty = 3 WHERE price > 2` is answered with
+/// `Sale:updateall("price > 2", {}, { qty = 3 })`, built from the statement. `updateall`
+/// sets values, so an assignment computed from a column (`price = price * 1.1`) is
+/// answered with the loop over the objects that does it, saved by `save()`. Nil when the
+/// statement is not one this can read (then the general answer is given).
+struct SQLWriteAnswer {
+    /// What the statement may name: an entity by its own name or its table's, with its
+    /// attributes (a computed assignment reads them as `o.key`).
+    struct Entity {
+        let name: String
+        let table: String
+        let attributes: [String]
+    }
+
+    let entities: [Entity]
+
+    func answer(_ statement: String) -> String? {
+        guard var tokens = SQLTokens(statement)?.tokens else { return nil }
+        while tokens.last == .symbol(";") { tokens.removeLast() }
+        // A parameter (`?`, `?1`) has no value to put in the line.
+        guard let first = tokens.first?.word, !tokens.contains(.symbol("?")) else { return nil }
+        switch first {
+        case "UPDATE": return update(Array(tokens.dropFirst()))
+        case "DELETE": return delete(Array(tokens.dropFirst()))
+        default: return nil
+        }
+    }
+
+    /// `UPDATE [OR …] t SET a = v, … [WHERE …]`.
+    private func update(_ tokens: [SQLTokens.Token]) -> String? {
+        var rest = tokens[...]
+        if rest.first?.word == "OR" { rest = rest.dropFirst(2) }
+        guard let (entity, afterName) = entityNamed(rest), afterName.first?.word == "SET" else { return nil }
+        rest = afterName.dropFirst()
+        // The assignments, up to WHERE at the outer level.
+        var assignments: [(key: String, value: [SQLTokens.Token])] = []
+        var depth = 0
+        var current: [SQLTokens.Token] = []
+        var key: String?
+        func finish() -> Bool {
+            guard let name = key, !current.isEmpty else { return false }
+            assignments.append((name, current))
+            key = nil
+            current = []
+            return true
+        }
+        var whereTokens: [SQLTokens.Token]?
+        while let token = rest.first {
+            rest = rest.dropFirst()
+            if key == nil {
+                guard let name = token.name, rest.first == .symbol("=") else { return nil }
+                key = attribute(name, of: entity) ?? name
+                rest = rest.dropFirst()
+                continue
+            }
+            if token == .symbol("(") { depth += 1 }
+            if token == .symbol(")") { depth -= 1 }
+            if depth == 0, token == .symbol(",") {
+                guard finish() else { return nil }
+                continue
+            }
+            if depth == 0, token.word == "WHERE" {
+                whereTokens = Array(rest)
+                break
+            }
+            if depth == 0, let word = token.word, ["FROM", "RETURNING", "ORDER", "LIMIT"].contains(word) { return nil }
+            current.append(token)
+        }
+        guard finish(), let handle = handle(entity) else { return nil }
+        var condition: String?
+        if let whereTokens {
+            guard let readable = try? predicate(whereTokens) else { return nil }
+            condition = readable
+        }
+        let literals = assignments.map { ($0.key, Self.literal($0.value)) }
+        if literals.allSatisfy({ $0.1 != nil }) {
+            let values = literals.map { "\(luaKey($0.0)) = \($0.1 ?? "")" }.joined(separator: ", ")
+            let pred = condition.map(luaQuote) ?? "nil"
+            return "SQL here only reads; this does it, written at once: \(handle):updateall(\(pred), {}, { \(values) })"
+        }
+        // A value computed from a column: the loop over the objects sets each, and save() writes them.
+        let sets = assignments.map { "o.\($0.key) = " + (expression($0.value, of: entity) ?? "…") }.joined(separator: "; ")
+        let fetch = "\(handle):fetch(" + (condition.map(luaQuote) ?? "") + ")"
+        return "SQL here only reads, and updateall sets values, not values computed from a column; this loop does it: "
+            + "for _, o in ipairs(\(fetch)) do \(sets) end; save()"
+    }
+
+    /// `DELETE FROM t [WHERE …]`.
+    private func delete(_ tokens: [SQLTokens.Token]) -> String? {
+        guard tokens.first?.word == "FROM", let (entity, rest) = entityNamed(tokens.dropFirst()), let handle = handle(entity) else { return nil }
+        if rest.isEmpty { return "SQL here only reads; this does it, written at once: \(handle):deleteall()" }
+        guard rest.first?.word == "WHERE", let condition = try? predicate(Array(rest.dropFirst())) else { return nil }
+        return "SQL here only reads; this does it, written at once: \(handle):deleteall(\(luaQuote(condition)), {})"
+    }
+
+    /// The entity a table name (`t`, `main.t`, `"t"`) names, and the tokens after it.
+    private func entityNamed(_ tokens: ArraySlice<SQLTokens.Token>) -> (Entity, ArraySlice<SQLTokens.Token>)? {
+        var rest = tokens
+        guard var name = rest.first?.name else { return nil }
+        rest = rest.dropFirst()
+        if rest.first == .symbol("."), let table = rest.dropFirst().first?.name {
+            name = table
+            rest = rest.dropFirst(2)
+        }
+        let lower = name.lowercased()
+        let entity =
+            entities.first { $0.name == name } ?? entities.first { $0.name.lowercased() == lower || $0.table.lowercased() == lower }
+        return entity.map { ($0, rest) }
+    }
+
+    /// The global a handle is bound to: the entity's name when Lua reads it as a name.
+    private func handle(_ entity: Entity) -> String? {
+        luaKey(entity.name) == entity.name ? entity.name : nil
+    }
+
+    private func attribute(_ name: String, of entity: Entity) -> String? {
+        entity.attributes.first { $0 == name } ?? entity.attributes.first { $0.lowercased() == name.lowercased() }
+    }
+
+    struct Unreadable: Error {}
+
+    /// A WHERE clause in the predicate grammar: names bare, strings in single quotes,
+    /// `<>` as `!=`, `IS [NOT] NULL` as `== nil` (`!= nil`), LIKE's `%` and `_` as `*`
+    /// and `?`. A parameter (`?`) or a word the grammar lacks makes it unreadable.
+    private func predicate(_ tokens: [SQLTokens.Token]) throws -> String {
+        var out: [String] = []
+        var index = 0
+        // `IN (1, 2)` is `IN {1, 2}` in the grammar: the depth of the list's parenthesis.
+        var depth = 0
+        var listDepth: Int?
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            switch token {
+            case .word(let text) where text.uppercased() == "IS":
+                let negated = index < tokens.count && tokens[index].word == "NOT"
+                if negated { index += 1 }
+                guard index < tokens.count, tokens[index].word == "NULL" else { throw Unreadable() }
+                index += 1
+                out.append(negated ? "!= nil" : "== nil")
+            case .word(let text):
+                let upper = text.uppercased()
+                // Keywords as the grammar writes them; names and numbers as typed.
+                if ["AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "TRUE", "FALSE"].contains(upper) {
+                    out.append(upper)
+                } else {
+                    out.append(upper == "NULL" ? "nil" : text)
+                }
+            case .quoted(let name): out.append(name)
+            case .string(let text):
+                let pattern = out.last == "LIKE" ? text.replacingOccurrences(of: "%", with: "*").replacingOccurrences(of: "_", with: "?") : text
+                out.append("'" + pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'")
+            case .symbol(let symbol):
+                switch symbol {
+                case "<>": out.append("!=")
+                case "(":
+                    if out.last == "IN", listDepth == nil { listDepth = depth }
+                    out.append(listDepth == depth ? "{" : "(")
+                    depth += 1
+                case ")":
+                    depth -= 1
+                    out.append(listDepth == depth ? "}" : ")")
+                    if listDepth == depth { listDepth = nil }
+                case "=", "==", "!=", "<", "<=", ">", ">=", ",", "+", "-", "*", "/": out.append(symbol)
+                default: throw Unreadable()
+                }
+            }
+        }
+        guard !out.isEmpty else { throw Unreadable() }
+        return out.joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+            .replacingOccurrences(of: "{ ", with: "{").replacingOccurrences(of: " }", with: "}").replacingOccurrences(of: " ,", with: ",")
+    }
+
+    /// A value alone (a number, a string, NULL, TRUE, FALSE) as Lua writes it; nil for
+    /// anything computed.
+    static func literal(_ tokens: [SQLTokens.Token]) -> String? {
+        var tokens = tokens[...]
+        var sign = ""
+        if tokens.count == 2, let first = tokens.first, first == .symbol("-") || first == .symbol("+") {
+            sign = first == .symbol("-") ? "-" : ""
+            tokens = tokens.dropFirst()
+        }
+        guard tokens.count == 1, let token = tokens.first else { return nil }
+        switch token {
+        case .string(let text) where sign.isEmpty: return luaQuote(text)
+        case .word(let text):
+            if Double(text) != nil { return sign + text }
+            guard sign.isEmpty else { return nil }
+            switch text.uppercased() {
+            case "NULL": return "null"
+            case "TRUE": return "true"
+            case "FALSE": return "false"
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// A computed value in Lua: the entity's columns as `o.key`, numbers and strings as
+    /// they are, `||` as `..`; nil when it holds what Lua would not read the same (a
+    /// function call, a CASE).
+    private func expression(_ tokens: [SQLTokens.Token], of entity: Entity) -> String? {
+        var out: [String] = []
+        for token in tokens {
+            switch token {
+            case .word(let text) where Double(text) != nil: out.append(text)
+            case .word(let text), .quoted(let text):
+                guard let key = attribute(text, of: entity) else { return nil }
+                out.append("o." + key)
+            case .string(let text): out.append(luaQuote(text))
+            case .symbol(let symbol):
+                switch symbol {
+                case "||": out.append("..")
+                case "+", "-", "*", "/", "%", "(", ")": out.append(symbol)
+                default: return nil
+                }
+            }
+        }
+        return out.isEmpty ? nil : out.joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+    }
+}
+
+/// SQL's tokens as far as an UPDATE or DELETE typed at the prompt needs them: words
+/// (names, keywords, numbers), quoted names (`"t"`, `[t]`, `` `t` ``), strings (`'it''s'`)
+/// and symbols. Nil for text that ends inside a quote.
+struct SQLTokens {
+    enum Token: Equatable {
+        case word(String)
+        case quoted(String)
+        case string(String)
+        case symbol(String)
+
+        /// A keyword, upper-cased; nil for anything else.
+        var word: String? { if case .word(let text) = self { return text.uppercased() } else { return nil } }
+
+        /// A name, bare or quoted.
+        var name: String? {
+            switch self {
+            case .word(let text) where text.first.map({ $0.isLetter || $0 == "_" }) ?? false: return text
+            case .quoted(let text): return text
+            default: return nil
+            }
+        }
+    }
+
+    let tokens: [Token]
+
+    init?(_ text: String) {
+        var tokens: [Token] = []
+        let chars = Array(text)
+        var i = 0
+        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "$" }
+        while i < chars.count {
+            let c = chars[i]
+            if c.isWhitespace {
+                i += 1
+            } else if c == "'" || c == "\"" || c == "`" || c == "[" {
+                let close: Character = c == "[" ? "]" : c
+                var value = ""
+                var j = i + 1
+                var closed = false
+                while j < chars.count {
+                    if chars[j] == close {
+                        // A doubled quote is one quote inside.
+                        if close != "]", j + 1 < chars.count, chars[j + 1] == close {
+                            value.append(close)
+                            j += 2
+                            continue
+                        }
+                        closed = true
+                        break
+                    }
+                    value.append(chars[j])
+                    j += 1
+                }
+                guard closed else { return nil }
+                tokens.append(c == "'" ? .string(value) : .quoted(value))
+                i = j + 1
+            } else if c.isNumber || (c == "." && i + 1 < chars.count && chars[i + 1].isNumber) {
+                var j = i
+                while j < chars.count, chars[j].isNumber || chars[j] == "." || chars[j] == "e" || chars[j] == "E" { j += 1 }
+                tokens.append(.word(String(chars[i..<j])))
+                i = j
+            } else if isWordCharacter(c) {
+                var j = i
+                while j < chars.count, isWordCharacter(chars[j]) { j += 1 }
+                tokens.append(.word(String(chars[i..<j])))
+                i = j
+            } else {
+                let pair = i + 1 < chars.count ? String(chars[i...(i + 1)]) : ""
+                if ["<>", "<=", ">=", "!=", "==", "||"].contains(pair) {
+                    tokens.append(.symbol(pair))
+                    i += 2
+                } else {
+                    tokens.append(.symbol(String(c)))
+                    i += 1
+                }
+            }
+        }
+        self.tokens = tokens
+    }
+}

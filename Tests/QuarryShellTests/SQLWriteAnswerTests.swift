@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import QuarryShell
+
+/// The Lua an UPDATE or DELETE typed at the prompt is answered with, built from the
+/// statement, and the statements it cannot read (answered in general words instead).
+@Suite struct SQLWriteAnswerTests {
+    private let answer = SQLWriteAnswer(entities: [
+        .init(name: "Track", table: "tracks", attributes: ["Name", "UnitPrice", "Composer", "Bytes"]),
+        .init(name: "my table", table: "my table", attributes: ["a"])
+    ])
+    private let written = "SQL here only reads; this does it, written at once: "
+
+    @Test func anUpdateOfValuesIsOneUpdateall() {
+        #expect(answer.answer("UPDATE Track SET UnitPrice = 1.29") == written + "Track:updateall(nil, {}, { UnitPrice = 1.29 })")
+        // The table's own name, any case, a schema, quoted names and a closing semicolon.
+        #expect(
+            answer.answer(#"update main."TRACKS" set "unitprice" = -0.5, Composer = 'O''Brien' where Bytes >= 100;"#)
+                == written + #"Track:updateall("Bytes >= 100", {}, { UnitPrice = -0.5, Composer = "O'Brien" })"#)
+        #expect(
+            answer.answer("UPDATE Track SET Composer = NULL WHERE Composer IS NOT NULL AND Name LIKE 'A_%' OR Bytes IN (1, 2)")
+                == written + #"Track:updateall("Composer != nil AND Name LIKE 'A?*' OR Bytes IN {1, 2}", {}, { Composer = null })"#)
+    }
+
+    @Test func anUpdateComputedFromAColumnIsTheLoop() throws {
+        let text = try #require(answer.answer("UPDATE Track SET UnitPrice = UnitPrice * 1.1, Name = Name || ' (live)' WHERE Bytes <> 0"))
+        #expect(text.contains("updateall sets values, not values computed from a column"), "\(text)")
+        #expect(
+            text.hasSuffix(
+                #"for _, o in ipairs(Track:fetch("Bytes != 0")) do o.UnitPrice = o.UnitPrice * 1.1; o.Name = o.Name .. " (live)" end; save()"#),
+            "\(text)")
+        // What Lua would not read the same is left for the person to write.
+        let call = try #require(answer.answer("UPDATE Track SET UnitPrice = round(UnitPrice, 2)"))
+        #expect(call.hasSuffix("for _, o in ipairs(Track:fetch()) do o.UnitPrice = … end; save()"), "\(call)")
+    }
+
+    @Test func aDeleteIsOneDeleteall() {
+        #expect(answer.answer("DELETE FROM Track") == written + "Track:deleteall()")
+        #expect(answer.answer("delete from tracks where Bytes < 10") == written + #"Track:deleteall("Bytes < 10", {})"#)
+    }
+
+    /// Nil (the general answer) for what this does not read: an unknown table, a name Lua
+    /// cannot hold as a global, a parameter, an ORDER BY or LIMIT, an unclosed quote.
+    @Test func whatItCannotReadGetsTheGeneralAnswer() {
+        for statement in [
+            "UPDATE Album SET Title = 'x'", #"UPDATE "my table" SET a = 1"#, "UPDATE Track SET Name = ? WHERE Bytes = 1",
+            "DELETE FROM Track WHERE Bytes = ?", "DELETE FROM Track ORDER BY Bytes LIMIT 1", "UPDATE Track SET Name = 'x",
+            "UPDATE Track SET", "UPDATE Track SET Name = 'x' FROM Album", "INSERT INTO Track VALUES (1)"
+        ] {
+            #expect(answer.answer(statement) == nil, "\(statement)")
+        }
+    }
+}
+
+/// A name that is not there and a file beside it that it is a typo of.
+@Suite struct LikelyMeantTests {
+    @Test func aTypoOfAFileBesideItIsNamedOthersAreNot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-meant-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["chinook.sqlite", "chinook.sqlite-wal", "store.db", "a.db", "flights.db.quarry", "flights.db"] {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+        }
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        #expect(NewFileNote.likelyMeant(path("chinok.sqlite")) == path("chinook.sqlite"))
+        #expect(NewFileNote.likelyMeant(path("chinoko.sqlite")) == path("chinook.sqlite"))
+        #expect(NewFileNote.likelyMeant(path("flihgts.db")) == path("flights.db"), "a swap, and never the sidecar")
+        // Different names, not typos: short, numbered, far.
+        #expect(NewFileNote.likelyMeant(path("b.db")) == nil)
+        #expect(NewFileNote.likelyMeant(path("store2.db")) == nil)
+        #expect(NewFileNote.likelyMeant(path("orders.db")) == nil)
+    }
+}
