@@ -80,16 +80,17 @@ struct SeamCountTests {
         files.flatMap { file in file.lines.filter { line in engineSQL.contains { line.contains($0) } }.map { "\(file.path): \($0)" } }
     }
 
-    @Test func engineSQLOutsideTheEnginesIsAtMostThirteenLines() {
+    @Test func engineSQLOutsideTheEnginesIsAtMostFourteenLines() {
         let engines = Self.engineTargets.flatMap { SeamCount.sources(under: $0) }
         // The spellings are found where they belong: a scan that misses them would pass.
         #expect(Self.engineSQLLines(in: engines).count > 20)
         let outside = Self.sources.filter { file in !Self.engineTargets.contains { file.path.hasPrefix($0 + "/") } }
         // Left: `EntityStorage`'s casts for each engine's layouts (10), SQLite's numeric
         // dates (`NumericDateScale`), the SQLite catalog names a deferred view waits for
-        // (`DeferredViews`), and the shell's hint to sqlite3's users (`OtherShellHabits`).
+        // (`DeferredViews`), and the shell's hint to sqlite3's users (`OtherShellHabits`);
+        // `EntityStorage` also reads a blob in a time column as no date (`typeof`).
         let found = Self.engineSQLLines(in: outside)
-        #expect(found.count <= 13, "\(found.count): \(found)")
+        #expect(found.count <= 14, "\(found.count): \(found)")
     }
 
     @Test func noEngineTargetNamesTheContext() {
