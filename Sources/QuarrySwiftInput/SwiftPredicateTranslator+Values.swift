@@ -134,22 +134,9 @@ extension SwiftPredicateTranslator {
     /// the value is nil, as Quarry's key path through a nil to-one is. Anything else
     /// (`$0.items.count`, `{ _ in 5 }`) has a value where Swift's flatMap gives nil.
     mutating func keyOfBound(_ body: ExprSyntax) throws -> Expression {
-        var current = unparenthesised(body)
-        var depth = 0
-        while true {
-            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-                depth += 1
-                current = unparenthesised(base)
-            } else if let chain = current.as(OptionalChainingExprSyntax.self) {
-                current = unparenthesised(chain.expression)
-            } else if let unwrap = current.as(ForceUnwrapExprSyntax.self) {
-                current = unparenthesised(unwrap.expression)
-            } else {
-                break
-            }
-        }
+        let (members, current) = memberChain(body)
         let refusal = refuse("flatMap { } on a value is read only as a key of it, as { $0.name }", body)
-        guard depth > 0, let root = current.as(DeclReferenceExprSyntax.self), let names = scopes.last?.names,
+        guard !members.isEmpty, let root = current.as(DeclReferenceExprSyntax.self), let names = scopes.last?.names,
             names.contains(root.baseName.text) || names.contains(Self.unescaped(root.baseName.text))
         else { throw refusal }
         let key = try value(body)
@@ -200,27 +187,37 @@ extension SwiftPredicateTranslator {
         }
     }
 
-    /// `$0.owner?.name`, `car.tags`, `$0.owner!.name`: a key path from a closure variable.
-    mutating func keyPath(_ node: ExprSyntax) throws -> Expression {
-        var components: [String] = []
+    /// The member accesses of `node` from the last (`name` of `$0.owner?.name`) to the
+    /// first, through `?`, `!` and parentheses, and what they start from (`$0`).
+    func memberChain(_ node: ExprSyntax) -> (members: [MemberAccessExprSyntax], root: ExprSyntax) {
+        var members: [MemberAccessExprSyntax] = []
         var current = unparenthesised(node)
         while true {
             if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-                let name = Self.unescaped(member.declName.baseName.text)
-                // Swift takes `a$b` and `` `a b` ``; a format string's key, which the
-                // predicate is also written as, takes letters, digits and _ only.
-                guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                    throw refuse("'\(name)' is no key a predicate names (letters, digits and _)", member.declName)
-                }
-                components.insert(name, at: 0)
+                members.append(member)
                 current = unparenthesised(base)
             } else if let chain = current.as(OptionalChainingExprSyntax.self) {
                 current = unparenthesised(chain.expression)
             } else if let unwrap = current.as(ForceUnwrapExprSyntax.self) {
                 current = unparenthesised(unwrap.expression)
             } else {
-                break
+                return (members, current)
             }
+        }
+    }
+
+    /// `$0.owner?.name`, `car.tags`, `$0.owner!.name`: a key path from a closure variable.
+    mutating func keyPath(_ node: ExprSyntax) throws -> Expression {
+        var components: [String] = []
+        let (members, current) = memberChain(node)
+        for member in members {
+            let name = Self.unescaped(member.declName.baseName.text)
+            // Swift takes `a$b` and `` `a b` ``; a format string's key, which the
+            // predicate is also written as, takes letters, digits and _ only.
+            guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw refuse("'\(name)' is no key a predicate names (letters, digits and _)", member.declName)
+            }
+            components.insert(name, at: 0)
         }
         let column = columns.column(of: node)
         guard let root = current.as(DeclReferenceExprSyntax.self), let index = scopeIndex(of: root.baseName.text) else {
