@@ -64,7 +64,8 @@ import Testing
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         let error = h.error(#"return fetch{ "log", properties = { "ts.month AS m", "count(*) AS n" }, group = { "ts.month" } }"#)
-        #expect(error.contains(#"not a relationship; if another program keeps times there, declare their unit: format("log", "ts", "unix")"#), "\(error)")
+        let hint = #"not a relationship; if another program keeps times there, declare their unit: format("log", "ts", "unix")"#
+        #expect(error.contains(hint), "\(error)")
         let counts = h.error(#"return fetch{ "log", properties = { "n.month" } }"#)
         #expect(counts.contains("not a relationship") && !counts.contains("format("), "\(counts)")
         // Following it: months, grouped in SQL.
