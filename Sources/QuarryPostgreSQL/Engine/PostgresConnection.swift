@@ -25,6 +25,10 @@ public final class PostgresConnection {
     /// How many times the connection was made again: commits made meanwhile were not
     /// heard, so each counts as news for observers (`PostgresStore.outsideChangeCounter`).
     package var reconnections = 0
+    /// How many statements were started (each passes `reestablishIfLost` first): what
+    /// reads the catalog again only after the session did something (a redefined view,
+    /// `PostgresStore+RedefinedViews`) sends nothing while the REPL waits idle.
+    package var statementsStarted = 0
     /// Set while the session is being set up again, whose statements probe nothing.
     var reestablishing = false
     /// Says `reconnectingNote` (`reestablishIfLost`); nil says nothing.
