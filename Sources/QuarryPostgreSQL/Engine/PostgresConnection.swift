@@ -293,8 +293,11 @@ public final class PostgresConnection {
             // A number past a bound, in one line (the server quotes every digit).
             let shown = code == "22003" ? PostgresNumericBounds.said(primary) ?? primary : primary
             let message = more.isEmpty ? shown : "\(shown) (\(more.joined(separator: "; ")))"
-            let parameter = PostgresFailure.parameter(inContext: field(UInt8(ascii: "W")))
-            throw StoreError.engine(PostgresFailure(sqlState: code, sql: sql, said: message, parameter: parameter))
+            let context = field(UInt8(ascii: "W"))
+            throw StoreError.engine(
+                PostgresFailure(
+                    sqlState: code, sql: sql, said: message, parameter: PostgresFailure.parameter(inContext: context),
+                    routine: PostgresFailure.routine(inContext: context)))
         }
     }
 

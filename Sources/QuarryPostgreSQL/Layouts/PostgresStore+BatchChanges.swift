@@ -111,9 +111,11 @@ extension PostgresStore {
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
     /// A predicate that needs Quarry's SQL functions is said as what it needs.
-    fileprivate func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+    /// A trigger's refusal names the trigger (`PostgresStore+TriggerRefusals`).
+    fileprivate func during<T>(_ operation: String, server: PostgresConnection, _ body: () throws -> T) throws -> T {
         do { return try body() } catch StoreError.engine(let failure as PostgresFailure) {
-            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
+            let (state, sql) = (failure.sqlState, failure.sql)
+            let message = failure.said + (triggerNote(failure.routine, server: server) ?? "")
             let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
             throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
         } catch let error as StoreError {
@@ -137,7 +139,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     package let server: PostgresConnection
 
     package func transaction<T>(_ operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try store.during(operation) { try server.inWriteTransaction { try body(server) } }
+        try store.during(operation, server: server) { try server.inWriteTransaction { try body(server) } }
     }
 
     /// The rows the delete takes along are found first, locked so they stay what is found.

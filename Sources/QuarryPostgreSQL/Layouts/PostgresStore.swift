@@ -124,10 +124,15 @@ package final class PostgresStore: PersistentStore {
     package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, session: StoreSession) throws -> SaveChangesResult {
         let server = try server(session)
         do {
-            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
-        } catch  where server.lostBeforeCommit {
-            try server.reestablishIfLost()
-            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            do {
+                return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            } catch  where server.lostBeforeCommit {
+                try server.reestablishIfLost()
+                return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            }
+        } catch {
+            // A trigger's refusal names the trigger (`PostgresStore+TriggerRefusals`).
+            throw namingTriggers(error, server: server)
         }
     }
     /// The fetch request templates `model()` kept in the schema, as a Quarry file keeps
