@@ -121,6 +121,7 @@ extension PostgresStore {
         } catch let error as StoreError {
             // A refusal of Quarry's own names the operation already, as SQLite's does.
             if case .validation = error { throw error }
+            if case .during(let named, _) = error, named == operation { throw error }
             throw StoreError.during(operation: operation, error)
         }
     }
@@ -157,7 +158,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         // A date set on a number column of times goes as the column's number.
-        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, session: session) }
+        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, session: session, operation: "updateall") }
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), values + (filter?.arguments ?? [])).rows
         let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
         try refuseDatesRoundedPastYear9999(entity, keys: keys, set: assignments, in: server)
