@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "QuarryShell",
             dependencies: [
-                "QuarryStores", "QuarryModel", "QuarryModelFiles",
+                "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine",
                 "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ], swiftSettings: swift6),

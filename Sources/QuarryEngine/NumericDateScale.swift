@@ -89,12 +89,23 @@ public struct NumericDateScale: Equatable, Sendable {
     }
 
     /// Why `count` gave nil for `value`, after "keeps dates as <format>, which ": one
-    /// wording for every engine.
-    public static func countRefusal(_ value: Value) -> String {
-        if case .date(let seconds) = value, Value.dateRange.contains(seconds) {
-            return "rounds \(value.displayString) into the year 10000, past the dates any reader takes"
+    /// wording for every engine. A date past what a 64-bit count of the unit holds
+    /// (nanoseconds: 1677-09-21 to 2262-04-11) says those bounds; one the unit rounds out
+    /// of the years 0001 to 9999 says so.
+    public func countRefusal(_ value: Value) -> String {
+        guard case .date(let seconds) = value, Value.dateRange.contains(seconds) else {
+            return "counts \(value.displayString) past a 64-bit integer"
         }
-        return "counts \(value.displayString) past a 64-bit integer"
+        if case .count(let n, let epoch) = unit {
+            let first = Double(epoch) + Double(Int64.min / n)
+            let last = Double(epoch) + Double(Int64.max / n)
+            if seconds < first || seconds > last {
+                let day = { (s: Double) in String(Value.iso8601(s).prefix(10)) }
+                return "holds only the dates from \(day(max(first, Value.dateRange.lowerBound))) to \(day(min(last, Value.dateRange.upperBound))) "
+                    + "in its 64-bit count: \(value.displayString) is past them"
+            }
+        }
+        return "rounds \(value.displayString) into the year 10000, past the dates any reader takes"
     }
 
     /// `seconds` (Unix) as a whole count of units, rounded to the nearest unit: the

@@ -345,10 +345,15 @@ private let prelude = #"""
     quarry.__history, quarry.__prune = nil, nil
     rawset(_G, "__history", nil); rawset(_G, "__prune", nil)
     -- The binding's own name (__prune) is no name a person wrote: checked here, as 'prune'.
-    local history = setmetatable({ prune = function(token)
+    -- It takes one token: a second argument is refused, not left unread.
+    local history = setmetatable({ prune = function(token, ...)
         if math.type(token) ~= "integer" then
           error("bad argument #1 to 'prune' (a history token expected, got " .. (token == nil and "no value" or type(token))
             .. "; historytoken() gives the current one)", 2)
+        end
+        if select("#", ...) > 0 then
+          error("bad argument #2 to 'prune' (no value expected, got " .. type((...))
+            .. ": history.prune(token) takes one token, and removes the history before it)", 2)
         end
         return prune(token)
       end },

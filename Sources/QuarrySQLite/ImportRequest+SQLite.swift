@@ -64,7 +64,9 @@ extension ImportRequest {
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
-            throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
+            // A function the file's triggers call names them, as a save's refusal does.
+            let named = (TriggerFunctions.named(StoreError(error), session: session).engineFailure as? SQLiteFailure)?.said
+            throw StoreError.importFailed(path: path, line: nil, reason: named ?? error.message ?? "\(error)")
         }
         return rows
     }

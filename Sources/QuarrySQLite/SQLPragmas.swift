@@ -91,23 +91,9 @@ struct SQLTokens {
                 i += 2
             } else if c == "'" || c == "\"" || c == "`" || c == "[" {
                 // A string or a quoted name; a doubled quote stands for one ([…] has none).
-                let close: Unicode.Scalar = c == "[" ? "]" : c
-                var text = String.UnicodeScalarView()
-                i += 1
-                while i < s.count {
-                    if s[i] == close {
-                        if close != "]", i + 1 < s.count, s[i + 1] == close {
-                            text.append(close)
-                            i += 2
-                            continue
-                        }
-                        break
-                    }
-                    text.append(s[i])
-                    i += 1
-                }
-                i += 1
-                tokens.append(c == "'" ? .punctuation("'") : .quoted(String(text)))
+                let read = SQLQuotedText.read(s, from: i + 1, closing: c == "[" ? "]" : c, doubles: c != "[")
+                i = read.next
+                tokens.append(c == "'" ? .punctuation("'") : .quoted(String(String.UnicodeScalarView(read.body))))
             } else if isWordScalar(c) {
                 var text = String.UnicodeScalarView()
                 while i < s.count, isWordScalar(s[i]) {

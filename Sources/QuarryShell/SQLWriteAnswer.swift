@@ -1,3 +1,5 @@
+import QuarryEngine
+
 /// The concrete Lua for an `UPDATE` or `DELETE` typed at the prompt (SQL here only
 /// reads): `UPDATE Sale SET qty = 3 WHERE price > 2` is answered with
 /// `Sale:updateall("price > 2", {}, { qty = 3 })`, built from the statement. `updateall`
@@ -256,27 +258,11 @@ struct SQLTokens {
             if c.isWhitespace {
                 i += 1
             } else if c == "'" || c == "\"" || c == "`" || c == "[" {
-                let close: Character = c == "[" ? "]" : c
-                var value = ""
-                var j = i + 1
-                var closed = false
-                while j < chars.count {
-                    if chars[j] == close {
-                        // A doubled quote is one quote inside.
-                        if close != "]", j + 1 < chars.count, chars[j + 1] == close {
-                            value.append(close)
-                            j += 2
-                            continue
-                        }
-                        closed = true
-                        break
-                    }
-                    value.append(chars[j])
-                    j += 1
-                }
-                guard closed else { return nil }
-                tokens.append(c == "'" ? .string(value) : .quoted(value))
-                i = j + 1
+                // A doubled quote is one quote inside ([…] has none).
+                let read = SQLQuotedText.read(chars, from: i + 1, closing: c == "[" ? "]" : c, doubles: c != "[")
+                guard read.closed else { return nil }
+                tokens.append(c == "'" ? .string(String(read.body)) : .quoted(String(read.body)))
+                i = read.next
             } else if c.isNumber || (c == "." && i + 1 < chars.count && chars[i + 1].isNumber) {
                 var j = i
                 while j < chars.count, chars[j].isNumber || chars[j] == "." || chars[j] == "e" || chars[j] == "E" { j += 1 }

@@ -92,13 +92,17 @@ import Testing
     }
 
     /// `history.prune` without a token names itself and the way to a token, not the
-    /// internal binding behind it.
+    /// internal binding behind it; it takes one token, and refuses a second argument.
     @Test func historyPruneWithoutATokenNamesItself() throws {
         let h = try Harness()
         let message = h.error("history.prune()")
         #expect(message.contains("bad argument #1 to 'prune'") && message.contains("historytoken()"), "\(message)")
         #expect(!message.contains("__prune"), "\(message)")
         #expect(h.error(#"history.prune("x")"#).contains("got string"))
+        // One token: a second argument is refused, not ignored (issue 81).
+        let second = h.error("history.prune(1, 2)")
+        #expect(second.contains("bad argument #2 to 'prune' (no value expected, got number"), "\(second)")
+        #expect(h.error("history.prune(1, nil)").contains("bad argument #2 to 'prune'"))
     }
 
     @Test func deeplyNestedPredicatesAreAnErrorNotACrash() throws {

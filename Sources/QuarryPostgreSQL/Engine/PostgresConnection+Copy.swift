@@ -15,6 +15,8 @@ extension PostgresConnection {
         /// The constraint the rows broke, when they broke one.
         package let violation: ConstraintViolation?
         package let line: Int?
+        /// The trigger's function the refusal came from (`PostgresFailure.routine`).
+        package var routine: String? = nil
     }
 
     /// Runs `sql`, a `COPY ... FROM STDIN`, sending what `fill` appends to its buffer each
@@ -98,7 +100,7 @@ extension PostgresConnection {
             // No message of the server's: libpq's own (the connection closed).
             throw CopyFailure(
                 sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message, violation: violation,
-                line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))
+                line: field(UInt8(ascii: "W")).flatMap(Self.copyLine), routine: PostgresFailure.routine(inContext: field(UInt8(ascii: "W"))))
         }
         return Self.text(table.cmdTuples?(last)).flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
     }

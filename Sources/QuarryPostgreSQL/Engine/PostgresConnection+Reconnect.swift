@@ -41,6 +41,17 @@ extension PostgresConnection {
         sessionSetup.append(step)
     }
 
+    /// Runs `statements` in one `READ WRITE` transaction, committed, as `executeForSession`
+    /// does, without keeping them: undoing part of the setup (a temporary view dropped).
+    func executeOnce(inTransaction statements: [String]) throws {
+        try run(SessionStep(statements: statements.map { ($0, []) }, inTransaction: true))
+    }
+
+    /// Forgets the setup steps whose statements `matches`: a new connection no longer runs them.
+    func forgetSessionSteps(where matches: ([String]) -> Bool) {
+        sessionSetup.removeAll { matches($0.statements.map(\.sql)) }
+    }
+
     private func run(_ step: SessionStep) throws {
         guard step.inTransaction else {
             for (sql, arguments) in step.statements { try execute(sql, arguments) }
@@ -66,6 +77,7 @@ extension PostgresConnection {
     /// found the loss (a statement, `refresh()`, the REPL's wait), so here alone it is said
     /// (`sayLoss`), once for each loss.
     package func reestablishIfLost() throws {
+        statementsStarted &+= 1
         // A connection closed on purpose (`close`) is not made again.
         if isClosed { throw StoreError.closed }
         guard transactionDepth == 0, !reestablishing, let reset = pq.pointee.reset else { return }

@@ -25,6 +25,10 @@ public final class PostgresConnection {
     /// How many times the connection was made again: commits made meanwhile were not
     /// heard, so each counts as news for observers (`PostgresStore.outsideChangeCounter`).
     package var reconnections = 0
+    /// How many statements were started (each passes `reestablishIfLost` first): what
+    /// reads the catalog again only after the session did something (a redefined view,
+    /// `PostgresStore+RedefinedViews`) sends nothing while the REPL waits idle.
+    package var statementsStarted = 0
     /// Set while the session is being set up again, whose statements probe nothing.
     var reestablishing = false
     /// Says `reconnectingNote` (`reestablishIfLost`); nil says nothing.
@@ -289,8 +293,11 @@ public final class PostgresConnection {
             // A number past a bound, in one line (the server quotes every digit).
             let shown = code == "22003" ? PostgresNumericBounds.said(primary) ?? primary : primary
             let message = more.isEmpty ? shown : "\(shown) (\(more.joined(separator: "; ")))"
-            let parameter = PostgresFailure.parameter(inContext: field(UInt8(ascii: "W")))
-            throw StoreError.engine(PostgresFailure(sqlState: code, sql: sql, said: message, parameter: parameter))
+            let context = field(UInt8(ascii: "W"))
+            throw StoreError.engine(
+                PostgresFailure(
+                    sqlState: code, sql: sql, said: message, parameter: PostgresFailure.parameter(inContext: context),
+                    routine: PostgresFailure.routine(inContext: context)))
         }
     }
 

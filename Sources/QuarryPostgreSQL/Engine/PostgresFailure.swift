@@ -12,12 +12,31 @@ package struct PostgresFailure: EngineFailure {
     /// The statement's parameter whose value the server refused (`$3`), from the error's
     /// context ("unnamed portal parameter $3 = '...'"): a save names its attribute.
     package var parameter: Int?
+    /// The PL/pgSQL function the error came from, outermost first (`refuse()`), from the
+    /// error's context ("PL/pgSQL function refuse() line 3 at RAISE"): a trigger's, which a
+    /// write names (`PostgresStore+TriggerRefusals`).
+    package var routine: String?
 
-    package init(sqlState: String?, sql: String?, said: String, parameter: Int? = nil) {
+    package init(sqlState: String?, sql: String?, said: String, parameter: Int? = nil, routine: String? = nil) {
         self.sqlState = sqlState
         self.sql = sql
         self.said = said
         self.parameter = parameter
+        self.routine = routine
+    }
+
+    /// The outermost PL/pgSQL function a server error's context names: its lines go from
+    /// the innermost call out, so the last such line is the one the statement called (a
+    /// trigger's function).
+    package static func routine(inContext context: String?) -> String? {
+        guard let context else { return nil }
+        let marker = "PL/pgSQL function "
+        guard let line = context.split(separator: "\n").last(where: { $0.contains(marker) }),
+            let start = line.range(of: marker)
+        else { return nil }
+        let rest = line[start.upperBound...]
+        let name = rest.range(of: " line ").map { rest[..<$0.lowerBound] } ?? rest
+        return name.isEmpty ? nil : String(name)
     }
 
     /// The parameter a server error's context names (`... parameter $3 = '{x'`).

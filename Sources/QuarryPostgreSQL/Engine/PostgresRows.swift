@@ -241,6 +241,8 @@ extension PostgresConnection {
     /// What a query needed of the functions Quarry installs into SQLite, which a
     /// PostgreSQL store does not have yet: said as what the user wrote, not as the
     /// server's "function does not exist".
+    /// (A string's `length` is not among them: the predicate refuses it by name where the
+    /// dialect cannot count it, before any SQL is written.)
     static func missingFunction(calledBy sql: String) -> StoreError? {
         let needs: [(function: String, what: String)] = [
             ("quarry_fold", "[c], [d] and sorts that ignore case in a database that is not UTF8 or has no ICU collation (und-x-icu)"),
@@ -251,7 +253,7 @@ extension PostgresConnection {
             ("quarry_arith", "arithmetic of decimals, dates, text or booleans"),
             (
                 "quarry_fn",
-                "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: and a string's length in a database that is not UTF8 or has no ICU"
+                "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"
             ),
             ("quarry_summary", "summarize()'s one-scan statistics")
         ]

@@ -73,9 +73,11 @@ extension ImportRequest {
             return copied
         } catch let failure as PostgresConnection.CopyFailure {
             // COPY counts the rows it was sent from 1.
-            throw StoreError.importFailed(path: path, line: failure.line.flatMap { lines.line(ofRow: $0 - 1) }, reason: failure.message)
+            // A trigger's refusal names the trigger, as a save's does (`PostgresStore+TriggerRefusals`).
+            let reason = failure.message + (store.triggerNote(failure.routine, server: server) ?? "")
+            throw StoreError.importFailed(path: path, line: failure.line.flatMap { lines.line(ofRow: $0 - 1) }, reason: reason)
         } catch StoreError.engine(let failure as PostgresFailure) {
-            let message = failure.said
+            let message = failure.said + (store.triggerNote(failure.routine, server: server) ?? "")
             // Refused before any row (a permission, a definition): said as the import's.
             throw StoreError.importFailed(path: path, line: nil, reason: message)
         }

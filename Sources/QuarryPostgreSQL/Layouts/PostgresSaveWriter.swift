@@ -234,7 +234,9 @@ struct PostgresSaveStatements: SaveStatements {
             if !generated.isEmpty, generated.contains(name) { continue }
             if !filled.isEmpty, filled.contains(name) { continue }
             var value = session.insertedValue(object, name, keys: keys)
-            if !dates.isEmpty, dates[name] != nil { value = try PostgresNumberTimes.written(value, name, of: entity, session: session) }
+            if !dates.isEmpty, dates[name] != nil {
+                value = try PostgresNumberTimes.written(value, name, of: entity, session: session, operation: "save")
+            }
             guard !value.isNull || (!defaults.isEmpty && defaults.contains(name)) else { continue }
             names.append(name)
             values.append(value)
@@ -278,7 +280,8 @@ struct PostgresSaveStatements: SaveStatements {
         let values =
             try attributes.map { name in
                 let value = object.pending[name] ?? .null
-                return storage.numericDates[name] == nil ? value : try PostgresNumberTimes.written(value, name, of: entity, session: session)
+                return storage.numericDates[name] == nil
+                    ? value : try PostgresNumberTimes.written(value, name, of: entity, session: session, operation: "save")
             } + toOne.map(\.key)
         try Self.refuseTextThatIsNotUTF8(names, values, of: entity)
         let found = keyed.keyCondition(of: object, storage)

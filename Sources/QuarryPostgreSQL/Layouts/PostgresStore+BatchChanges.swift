@@ -111,14 +111,17 @@ extension PostgresStore {
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
     /// A predicate that needs Quarry's SQL functions is said as what it needs.
-    fileprivate func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+    /// A trigger's refusal names the trigger (`PostgresStore+TriggerRefusals`).
+    fileprivate func during<T>(_ operation: String, server: PostgresConnection, _ body: () throws -> T) throws -> T {
         do { return try body() } catch StoreError.engine(let failure as PostgresFailure) {
-            let (state, sql, message) = (failure.sqlState, failure.sql, failure.said)
+            let (state, sql) = (failure.sqlState, failure.sql)
+            let message = failure.said + (triggerNote(failure.routine, server: server) ?? "")
             let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
             throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
         } catch let error as StoreError {
             // A refusal of Quarry's own names the operation already, as SQLite's does.
             if case .validation = error { throw error }
+            if case .during(let named, _) = error, named == operation { throw error }
             throw StoreError.during(operation: operation, error)
         }
     }
@@ -137,7 +140,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     package let server: PostgresConnection
 
     package func transaction<T>(_ operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try store.during(operation) { try server.inWriteTransaction { try body(server) } }
+        try store.during(operation, server: server) { try server.inWriteTransaction { try body(server) } }
     }
 
     /// The rows the delete takes along are found first, locked so they stay what is found.
@@ -155,7 +158,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         // A date set on a number column of times goes as the column's number.
-        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, session: session) }
+        let values = try assignments.map { try PostgresNumberTimes.written($0.1, $0.0, of: entity, session: session, operation: "updateall") }
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), values + (filter?.arguments ?? [])).rows
         let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
         try refuseDatesRoundedPastYear9999(entity, keys: keys, set: assignments, in: server)

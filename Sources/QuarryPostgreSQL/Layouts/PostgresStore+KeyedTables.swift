@@ -91,6 +91,8 @@ extension PostgresStore {
         if let length = column.padding { storage.paddedLengths[column.name] = length }
         if column.declaredType == "money" { storage.numericCasts.insert(column.name) }
         if column.declaredType == "interval" { storage.intervalColumns.insert(column.name) }
+        // Another program may store NaN, which Quarry reads as nil, and so SQL must.
+        if ["float4", "float8", "numeric"].contains(column.declaredType) { storage.nanColumns.insert(column.name) }
     }
 
     /// The table a storage's rows are written to by what cannot write through a view

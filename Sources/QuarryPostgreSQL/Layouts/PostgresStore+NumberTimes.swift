@@ -81,7 +81,7 @@ enum PostgresNumberTimes {
                 guard let count = scale.count(seconds) else {
                     throw StoreError.validation(
                         message:
-                            "\(entity).\(name) keeps dates as \(format), which \(EntityStorage.NumericDateScale.countRefusal(value)); nothing was written"
+                            "\(entity).\(name) keeps dates as \(format), which \(scale.countRefusal(value)); nothing was written"
                     )
                 }
                 return .integer(count)
@@ -92,8 +92,10 @@ enum PostgresNumberTimes {
     }
 
     /// `value` as written to `name` of `entity` (`Column.written`).
-    static func written(_ value: Value, _ name: String, of entity: EntityDescription, session: StoreSession) throws -> Value {
+    /// A value the column cannot hold is refused naming `operation` (`save:`, `updateall:`),
+    /// as a SQLite file's column formats refuse it.
+    static func written(_ value: Value, _ name: String, of entity: EntityDescription, session: StoreSession, operation: String) throws -> Value {
         guard let column = Column(name, of: entity, session: session) else { return value }
-        return try column.written(value)
+        do { return try column.written(value) } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
     }
 }

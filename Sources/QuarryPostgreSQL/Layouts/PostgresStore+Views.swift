@@ -1,3 +1,4 @@
+import QuarryModel
 import QuarryStore
 
 /// A schema's views (and materialized views) as read-only entities, as a SQLite file's
@@ -48,11 +49,19 @@ extension PostgresStore {
     }
 
     private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, session: StoreSession) throws {
+        guard let (entity, storage) = viewEntity(relation, taken: taken, keyed: keyed, session: session) else { return }
+        session.remember(entity, storage: storage)
+    }
+
+    /// The entity of a view (or keyless table) and its storage, its temporary view deferred.
+    func viewEntity(
+        _ relation: ForeignSchema.Relation, taken: Set<String>, keyed: Set<String>, session: StoreSession
+    ) -> (EntityDescription, EntityStorage)? {
         let engine = PostgresForeignSchema(schema: schema, keyedViews: keyed)
-        guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: session) else { return }
+        guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: session) else { return nil }
         var storage = found
         storage.typedByServer = true
-        session.remember(entity, storage: storage)
+        return (entity, storage)
     }
 
     /// The views whose key column (`ForeignSchema.viewKeyCandidate`) shows, by their

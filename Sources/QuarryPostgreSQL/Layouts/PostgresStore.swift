@@ -40,6 +40,9 @@ package final class PostgresStore: PersistentStore {
     var keyedTables: [String: [String]] = [:]
     /// Other sessions' commits to the schema heard so far (`outsideChangeCounter`).
     private var heard = 0
+    /// The schema's views as last read, to notice one another session redefines
+    /// (`PostgresStore+RedefinedViews`).
+    var viewsAsRead = ViewsAsRead()
 
     package init(schema: String, installsTriggers: Bool = false) {
         self.schema = schema
@@ -53,6 +56,7 @@ package final class PostgresStore: PersistentStore {
         try introspect(session)
         if installsTriggers { try installTriggers(session) }
         hasTriggers = try triggersCoverEveryTable(session)
+        try noteViews(in: session)
     }
 
     // MARK: Writing: saves, batch changes, imports and definitions
@@ -120,10 +124,15 @@ package final class PostgresStore: PersistentStore {
     package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, session: StoreSession) throws -> SaveChangesResult {
         let server = try server(session)
         do {
-            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
-        } catch  where server.lostBeforeCommit {
-            try server.reestablishIfLost()
-            return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            do {
+                return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            } catch  where server.lostBeforeCommit {
+                try server.reestablishIfLost()
+                return try PostgresSaveWriter(store: self, session: session, server: server).write(request)
+            }
+        } catch {
+            // A trigger's refusal names the trigger (`PostgresStore+TriggerRefusals`).
+            throw namingTriggers(error, server: server)
         }
     }
     /// The fetch request templates `model()` kept in the schema, as a Quarry file keeps
@@ -168,9 +177,11 @@ package final class PostgresStore: PersistentStore {
     // MARK: Reading
 
     /// Moves with each announcement of another session's commit to the schema (LISTEN):
-    /// every quarry's writes, and with the triggers every program's.
+    /// every quarry's writes, and with the triggers every program's. A view another
+    /// session redefined is first keyed again (`PostgresStore+RedefinedViews`).
     package func outsideChangeCounter(session: StoreSession) throws -> Int {
         let server = try server(session)
+        try rekeyRedefinedViews(server, in: session)
         heard += try server.takeNotifications().filter { $0 == schema }.count
         // Commits made while the connection was lost were not heard: each new connection is news.
         return heard + server.reconnections

@@ -23,7 +23,7 @@ extension PredicateSQLWriter {
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            // A `money` column as its numeric, an `interval` as its seconds, a date as it
+            // A `money` column as its numeric, an `interval` as its seconds, a NaN as nil, a date as it
             // compares (a number column of times as its date, a file's ISO text as seconds:
             // `comparable`, bare for a column of Quarry's own); others as kept.
             let members = path.last?.destinationStorage
@@ -31,7 +31,7 @@ extension PredicateSQLWriter {
                 attribute.map { a -> String in
                     if let members,
                         members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name)
-                            || a.type == .date
+                            || members.nanColumns.contains(a.name) || a.type == .date
                     {
                         return members.comparable(alias, a)
                     }

@@ -42,9 +42,8 @@ struct ColumnFormats {
         guard let stored = format.storedValue(value)?.databaseValue else {
             throw StoreError.validation(
                 message: "\(entity.name).\(key) keeps dates as \(format.name), which "
-                    + (format.isCount
-                        ? EntityStorage.NumericDateScale.countRefusal(value)
-                        : "rounds \(value.displayString) into the year 10000, past the dates any reader takes")
+                    + (format.epochCount.map { $0.scale.countRefusal(value) }
+                        ?? "rounds \(value.displayString) into the year 10000, past the dates any reader takes")
                     + "; nothing was written")
         }
         // A column of days alone keeps the day: the time is dropped, as psql drops it

@@ -13,7 +13,8 @@ import QuarryStore
 /// whose SQL changed is read again as at an open (its columns, its key), its temporary
 /// view made anew, and its objects in use forgotten, since their keys may name other rows.
 /// So is a view whose temporary view's name a table made since has taken (issue 81, item
-/// 15): the temporary view would hide it from `sql()`.
+/// 15): the temporary view would hide it from `sql()`; a table without a rowid read
+/// through such a temporary view takes another name for it too.
 extension ForeignFileStore {
     /// The schema cookie and each view's SQL, by name, as last read.
     struct ViewsAsRead {
@@ -57,11 +58,20 @@ extension ForeignFileStore {
             return taken.contains(DeferredViews.folded(session.mapped(entity).relation))
         }
         let changed = views.filter { name, sql in viewsAsRead.views[name].map { $0 != sql } ?? false || shadowing(name) }.keys.sorted()
-        guard !changed.isEmpty else {
+        // So is a table without a rowid, read through a temporary view of the same kind
+        // (`ForeignSchemaReader+KeyedTables`).
+        let shadowedTables = session.managedObjectModel.entityOrder.filter { name in
+            guard let entity = session.managedObjectModel.entitiesByName[name], session.mapped(entity).numberedRows != nil,
+                session.mapped(entity).layout == .foreignTable
+            else { return false }
+            return taken.contains(DeferredViews.folded(session.mapped(entity).relation))
+        }
+        guard !changed.isEmpty || !shadowedTables.isEmpty else {
             viewsAsRead.views = views
             return
         }
         let reader = ForeignSchemaReader(session: session)
+        try renameNumberedRows(of: shadowedTables, taken: taken, reader: reader, in: session)
         let schema = try reader.catalog(of: [], views: changed)
         for view in changed {
             guard let old = session.managedObjectModel.entitiesByName[view], session.mapped(old).layout == .foreignView,
@@ -82,5 +92,29 @@ extension ForeignFileStore {
         // Kept only now: a read that failed above finds the same views changed next time.
         viewsAsRead.views = views
         session.bumpGeneration()
+    }
+
+    /// Each table of `names` (without a rowid) read through a temporary view under a name
+    /// another program's table took since: the temporary view is made anew under a name no
+    /// relation of the file has now. Its rows keep their numbers, so its objects stay.
+    private func renameNumberedRows(of names: [String], taken: Set<String>, reader: ForeignSchemaReader, in session: StoreSession) throws {
+        guard !names.isEmpty else { return }
+        let catalog = try reader.catalog(of: names, views: [])
+        for name in names {
+            guard let entity = session.managedObjectModel.entitiesByName[name], let relation = catalog.relations[name] else { continue }
+            var storage = session.mapped(entity)
+            let temporary = storage.relation
+            // The columns it read: its attributes', its to-ones' and its key's.
+            let kept = Set(entity.attributeNames + entity.toOneRelationships.map(\.keyColumn) + (storage.numberedRows?.keys ?? []))
+            guard let (_, fresh) = try reader.keyedTableEntity(relation, columns: relation.columns.filter { kept.contains($0.name) }, taken: taken)
+            else { continue }
+            try session.connection.database.writeWithoutTransaction { db in
+                try db.execute(sql: "DROP VIEW IF EXISTS temp.\(quoteIdentifier(temporary))")
+            }
+            session.connection.deferredViews?.forget(temporary)
+            storage.relation = fresh.relation
+            storage.numberedRows = fresh.numberedRows
+            session.remember(entity, storage: storage)
+        }
     }
 }

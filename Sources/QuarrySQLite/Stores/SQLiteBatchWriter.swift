@@ -12,11 +12,14 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     let session: StoreSession
     let store: Store
 
-    /// SQLite's errors said as the store's.
+    /// SQLite's errors said as the store's, after the operation (`updateall: ...`), as a
+    /// save's are and PostgreSQL's batch changes' (a trigger's RAISE said no operation).
     package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
             return try session.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
-        } catch let error as DatabaseError { throw TriggerFunctions.named(StoreError(error), session: session) }
+        } catch let error as DatabaseError {
+            throw StoreError.during(operation: operation, TriggerFunctions.named(StoreError(error), session: session))
+        }
     }
 
     // No `lockingClause`: the write transaction holds the file.

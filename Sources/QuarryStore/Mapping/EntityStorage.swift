@@ -22,6 +22,7 @@ public struct EntityStorage: Equatable, Sendable {
         var textCasts: Set<String> = []
         var numericCasts: Set<String> = []
         var intervalColumns: Set<String> = []
+        var nanColumns: Set<String> = []
         var takesText: Set<String> = []
         var untyped: Set<String> = []
         var columnCollations: [String: String] = [:]
@@ -154,6 +155,15 @@ public struct EntityStorage: Equatable, Sendable {
         get { box.value.intervalColumns }
         _modify { yield &fields.intervalColumns }
     }
+
+    /// A server table's number attributes whose columns may hold a NaN another program
+    /// stored: Quarry has none (it writes one as nil, as SQLite stores it) and reads one as
+    /// nil, so SQL does too wherever it reads the column (`withoutNaN`, standard `NULLIF`).
+    public var nanColumns: Set<String> {
+        get { box.value.nanColumns }
+        _modify { yield &fields.nanColumns }
+    }
+    func withoutNaN(_ column: String, _ name: String) -> String { nanColumns.contains(name) ? "NULLIF(\(column), 'NaN')" : column }
 
     /// An interval as seconds, as the server compares intervals (a month is 30 days, a
     /// day 24 hours): `extract(epoch ...)` counts a year as 365.25 days, so each year's
@@ -398,7 +408,8 @@ public struct EntityStorage: Equatable, Sendable {
     /// date kept as a count of other units). Every read of an attribute's column for an
     /// object goes through it, so no batch reads a column another way.
     public func selected(_ name: String, of entity: EntityDescription, qualifier: String? = nil) -> String {
-        let column = (qualifier.map { quoteIdentifier($0) + "." } ?? "") + quoteIdentifier(name)
+        let bare = (qualifier.map { quoteIdentifier($0) + "." } ?? "") + quoteIdentifier(name)
+        let column = withoutNaN(bare, name)
         // A server's uuid column of a uuid attribute reads as Quarry writes a UUID.
         if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
             return "upper((\(column))::text) AS \(quoteIdentifier(name))"
@@ -412,7 +423,7 @@ public struct EntityStorage: Equatable, Sendable {
         if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
         // Dates kept as milliseconds or Julian days are read as Unix seconds, or as a
         // server's dates where it has a type of its own for them.
-        guard let scale = numericDates[name] else { return column }
+        guard let scale = numericDates[name] else { return column == bare ? column : "\(column) AS \(quoteIdentifier(name))" }
         if let typed = scale.typed { return "\(typed.filled(column)) AS \(quoteIdentifier(name))" }
         return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
     }
@@ -425,7 +436,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// 'true'/'false'), or true as any number but 0: the texts Quarry reads as booleans,
     /// and numbers, compare as 1 and 0, so `b == YES` matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
-        let column = "\(qualifier).\(self.column(attribute.name))"
+        let column = withoutNaN("\(qualifier).\(self.column(attribute.name))", attribute.name)
         if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
         if numericCasts.contains(attribute.name) { return "(\(column))::numeric" }
         if intervalColumns.contains(attribute.name) { return Self.intervalSeconds(column) }
@@ -465,7 +476,7 @@ public struct EntityStorage: Equatable, Sendable {
         let misread =
             attribute.type == .bool && keepsAnyType
             || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
-            || numericCasts.contains(attribute.name) || intervalColumns.contains(attribute.name)
+            || numericCasts.contains(attribute.name) || intervalColumns.contains(attribute.name) || nanColumns.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 

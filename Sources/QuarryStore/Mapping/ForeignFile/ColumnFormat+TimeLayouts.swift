@@ -47,9 +47,9 @@ extension ColumnFormat {
         }
     }
 
-    /// Whether the format is a count since an epoch, whose 64-bit integer bounds the
-    /// dates it holds (nanoseconds: the years 1677 to 2262).
-    public var isCount: Bool { if case .epochCount = self { return true } else { return false } }
+    /// The count since an epoch the format is, whose 64-bit integer bounds the dates it
+    /// holds (nanoseconds: the years 1677 to 2262); nil for another format.
+    public var epochCount: EpochCount? { if case .epochCount(let count) = self { return count } else { return nil } }
 
     /// The names of the formats that keep dates as numbers, as `format()` takes them.
     public static let numberTimeNames = ["unix", "unix-real", "unix-ms"] + EpochCount.allCases.map(\.rawValue) + ["julian"]

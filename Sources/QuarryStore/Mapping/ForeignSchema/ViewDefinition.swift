@@ -1,3 +1,5 @@
+import QuarryEngine
+
 /// What a view's definition says of its rows, read without running it: whether they are
 /// some of one table's rows, each once, and which of the table's columns a view column
 /// shows as it is. A view keyed so needs no reading of its rows to know its key
@@ -122,23 +124,10 @@ package struct ViewDefinition: Equatable {
             var tokens: [Token] = []
             var depth = 0
             var at = 0
+            // A doubled quote is one (not for `]`): `SQLQuotedText`.
             func quoted(until close: Unicode.Scalar, from start: Int) -> (String, Int) {
-                var text = String.UnicodeScalarView()
-                var i = start
-                while i < chars.count {
-                    if chars[i] == close {
-                        // A doubled quote is one (not for `]`).
-                        if close != "]", i + 1 < chars.count, chars[i + 1] == close {
-                            text.append(close)
-                            i += 2
-                            continue
-                        }
-                        return (String(text), i + 1)
-                    }
-                    text.append(chars[i])
-                    i += 1
-                }
-                return (String(text), i)
+                let read = SQLQuotedText.read(chars, from: start, closing: close, doubles: close != "]")
+                return (String(String.UnicodeScalarView(read.body)), read.next)
             }
             while at < chars.count {
                 let c = chars[at]
