@@ -81,6 +81,7 @@ public struct StoreDiff: Sendable {
         guard keyCount == idB.columns.count else {
             throw DiffError.ambiguousIdentity(entity: a.name, reason: "its keys have \(keyCount) and \(idB.columns.count) columns", fix: idA.fix)
         }
+        let ordered = Self.orderedRelationships(old, a, new, b, identity: idA)
         let tolerances = attributes.map { options.tolerance[$0] }
         let types = attributes.map { b.attribute(named: $0)?.type }
         var x = try rowsA.next()
@@ -113,6 +114,9 @@ public struct StoreDiff: Sendable {
                                 .changed, entity: b.name, key: key, property: r.name, old: Self.reference(r.destination, p),
                                 new: Self.reference(r.destination, q)))
                     }
+                }
+                if !ordered.isEmpty, case .integer(let owner) = key[0] {
+                    try compareOrder(old, a, new, b, key: owner, relationships: ordered)
                 }
                 x = try rowsA.next()
                 y = try rowsB.next()
