@@ -59,3 +59,22 @@ import Testing
         #expect(h.error("diff(Old, 42)").contains("bad argument #2"))
     }
 }
+
+/// `diff(r1, r2)`: two results compare the objects each selects.
+@Suite struct DiffResultsTests {
+    @Test func twoResultsCompareTheObjectsTheySelect() throws {
+        let h = try DiffLuaTests.harness()
+        // Old's objects with n >= 2 against those with n <= 4: 1 is only in the second
+        // (inserted), 5 only in the first (deleted); 2, 3 and 4 are the same objects.
+        h.run("d = diff(fetch('Old', 'n >= 2'), fetch('Old', 'n <= 4'))")
+        #expect(
+            h.string("(function() local t = {} for _, r in ipairs(d) do t[#t + 1] = r.change .. r.key end return table.concat(t, ' ') end)()")
+                == "+1 -5")
+        // Two entities' results: their changed objects among those selected; a limit takes
+        // the first objects in the request's sort.
+        #expect(h.string("#diff(fetch('Old', 'n < 3'), fetch('New', 'n < 3'))") == "1")
+        #expect(h.string("#diff(fetch{ 'Old', sort = { '-n' }, limit = 2 }, fetch{ 'Old', sort = { '-n' }, limit = 2 })") == "0")
+        #expect(h.string("diff(fetch{ 'Old', sort = { 'n' }, limit = 2 }, fetch{ 'Old', sort = { '-n' }, limit = 2 })[1].change") == "-")
+        #expect(h.string("#diff(Old, fetch('Old'))") == "0")
+    }
+}

@@ -18,8 +18,10 @@ struct DiffIdentity {
     /// The option that would name a key, for refusals.
     var fix: String
 
-    init(_ context: ObjectContext, _ entity: EntityDescription, by: [String]?, side: String) throws {
+    /// `qualified`: columns named with their table's name (the reads join others).
+    init(_ context: ObjectContext, _ entity: EntityDescription, by: [String]?, side: String, qualified: Bool = false) throws {
         let storage = context.mapped(entity)
+        let rowKey = qualified ? quoteIdentifier(storage.relation) + "." + storage.key : storage.key
         fix = Self.fix(for: entity)
         func byAttributes(_ names: [String]) throws -> (columns: [String], attributes: [String], textKeys: [Bool]) {
             let attributes = try names.map { name -> AttributeDescription in
@@ -30,7 +32,7 @@ struct DiffIdentity {
                 return attribute
             }
             return (
-                attributes.map { Self.expression(storage, $0.name, of: entity) }, names,
+                attributes.map { Self.expression(storage, $0.name, of: entity, qualified: qualified) }, names,
                 attributes.map { $0.type == .string || $0.type == .uuid }
             )
         }
@@ -45,14 +47,14 @@ struct DiffIdentity {
                 return
             }
             if storage.primaryKey == [storage.keyColumn], rowKeyHolds {
-                (columns, attributes, textKeys) = ([storage.key], [], [false])
+                (columns, attributes, textKeys) = ([rowKey], [], [false])
                 return
             }
         }
         switch storage.layout {
         case .quarry, .coreData:
             guard rowKeyHolds else { break }
-            (columns, attributes, textKeys) = ([storage.key], [], [false])
+            (columns, attributes, textKeys) = ([rowKey], [], [false])
             return
         case .foreignView:
             throw DiffError.ambiguousIdentity(entity: entity.name, reason: "it is a view, whose rows have no key of their own", fix: fix)
@@ -76,8 +78,8 @@ struct DiffIdentity {
 
     /// Attribute `name`'s column as objects read it (`EntityStorage.selected`), without the
     /// alias it may carry: the reads name every column themselves.
-    static func expression(_ storage: EntityStorage, _ name: String, of entity: EntityDescription) -> String {
-        let selected = storage.selected(name, of: entity)
+    static func expression(_ storage: EntityStorage, _ name: String, of entity: EntityDescription, qualified: Bool = false) -> String {
+        let selected = storage.selected(name, of: entity, qualifier: qualified ? storage.relation : nil)
         let alias = " AS " + quoteIdentifier(name)
         return selected.hasSuffix(alias) ? String(selected.dropLast(alias.count)) : selected
     }

@@ -18,6 +18,8 @@ struct KeyOrderedRows {
     let repeats: Bool
     private let sql: String
     private let first: String
+    /// Bound to the FROM clause's placeholders, before the last key's.
+    private let arguments: [Value]
     private let after: String
     private let chunk: Int
     private var rows: [[Value]] = []
@@ -25,18 +27,20 @@ struct KeyOrderedRows {
     private var last: [Value]?
     private var done = false
 
-    /// `columns`: SQL expressions of the rows' relation, the key's first; `textKeys`:
+    /// `columns`: SQL expressions of the rows' relation `from` (a table, or a FROM clause
+    /// with its joins and WHERE, `arguments` bound to it), the key's first; `textKeys`:
     /// which key columns hold text, ordered by their bytes whatever their collation.
     init(
-        context: ObjectContext, entity: String, table: String, columns: [String], keyCount: Int, textKeys: [Bool],
-        fix: String, repeats: Bool = false, chunk: Int = 2048
+        context: ObjectContext, entity: String, from: String, arguments: [Value] = [], columns: [String], keyCount: Int,
+        textKeys: [Bool], fix: String, repeats: Bool = false, chunk: Int = 2048
     ) {
-        self.repeats = repeats
         self.context = context
         self.entity = entity
         self.keyCount = keyCount
         self.fix = fix
+        self.repeats = repeats
         self.chunk = chunk
+        self.arguments = arguments
         let dialect = context.store.dialect
         // Named columns in a subquery, so keys and values read alike whatever each
         // column's expression is (a cast, a date kept in other units); engines flatten it.
@@ -45,7 +49,7 @@ struct KeyOrderedRows {
             let column = quoteIdentifier("c\(i)")
             return textKeys[i] ? dialect.binaryText(column) : column
         }
-        sql = "SELECT * FROM (SELECT \(inner) FROM \(table)) AS diff_rows"
+        sql = "SELECT * FROM (SELECT \(inner) FROM \(from)) AS diff_rows"
         let order = " ORDER BY " + keys.joined(separator: ", ") + " LIMIT \(chunk)"
         let placeholders = Array(repeating: "?", count: keyCount).joined(separator: ", ")
         after =
@@ -76,7 +80,7 @@ struct KeyOrderedRows {
     private mutating func step() throws -> [Value]? {
         if index == rows.count {
             guard !done else { return nil }
-            rows = try context.connection.rows(last == nil ? sql + first : sql + after, arguments: last ?? [])
+            rows = try context.connection.rows(last == nil ? sql + first : sql + after, arguments: arguments + (last ?? []))
             index = 0
             if rows.count < chunk { done = true }
             guard !rows.isEmpty else { return nil }

@@ -21,10 +21,10 @@ extension StoreDiff {
                 continue
             }
             var linksA = KeyOrderedRows(
-                context: old, entity: "\(a.name).\(r.name)", table: quoteIdentifier(tableA), columns: [sourceA, targetA], keyCount: 2,
+                context: old, entity: "\(a.name).\(r.name)", from: quoteIdentifier(tableA), columns: [sourceA, targetA], keyCount: 2,
                 textKeys: [false, false], fix: identity.fix, repeats: true)
             var linksB = KeyOrderedRows(
-                context: new, entity: "\(b.name).\(s.name)", table: quoteIdentifier(tableB), columns: [sourceB, targetB], keyCount: 2,
+                context: new, entity: "\(b.name).\(s.name)", from: quoteIdentifier(tableB), columns: [sourceB, targetB], keyCount: 2,
                 textKeys: [false, false], fix: identity.fix, repeats: true)
             var x = try linksA.next()
             var y = try linksB.next()

@@ -44,14 +44,30 @@ public struct StoreDiff: Sendable {
         return diff
     }
 
+    /// Compares the objects two fetch requests select (their predicates, and their first
+    /// `limit` objects in their sort where they have one), `old` in store `a` and `new` in
+    /// store `b`: an object one selects and the other does not is inserted or deleted.
+    public static func compare(
+        _ old: FetchRequest, in a: ObjectContext, _ new: FetchRequest, in b: ObjectContext, options: DiffOptions = DiffOptions()
+    ) throws -> StoreDiff {
+        var diff = StoreDiff(model: ModelDifference(from: CoreDataModel(entities: []), to: CoreDataModel(entities: [])), changes: [], notes: [])
+        let sources = (try DiffSource(old, in: a), try DiffSource(new, in: b))
+        try diff.compareEntity(
+            a, try a.entity(named: old.entityName), b, try b.entity(named: new.entityName), options: options, sources: sources)
+        return diff
+    }
+
     /// Whether nothing differs, in the models or the objects.
     public var isEmpty: Bool { model.isEmpty && changes.isEmpty }
 
     private mutating func compareEntity(
-        _ old: ObjectContext, _ a: EntityDescription, _ new: ObjectContext, _ b: EntityDescription, options: DiffOptions
+        _ old: ObjectContext, _ a: EntityDescription, _ new: ObjectContext, _ b: EntityDescription, options: DiffOptions,
+        sources: (DiffSource, DiffSource)? = nil
     ) throws {
-        let idA = try DiffIdentity(old, a, by: options.by[a.name] ?? options.by[b.name], side: "old")
-        let idB = try DiffIdentity(new, b, by: options.by[b.name] ?? options.by[a.name], side: "new")
+        let sourceA = sources?.0 ?? DiffSource(old.mapped(a))
+        let sourceB = sources?.1 ?? DiffSource(new.mapped(b))
+        let idA = try DiffIdentity(old, a, by: options.by[a.name] ?? options.by[b.name], side: "old", qualified: sourceA.qualified)
+        let idB = try DiffIdentity(new, b, by: options.by[b.name] ?? options.by[a.name], side: "new", qualified: sourceB.qualified)
         let keyNames = Set(idA.attributes)
         let attributes = a.attributes.map(\.name).filter { !keyNames.contains($0) && b.attribute(named: $0) != nil }
         // A to-one compares by its target's key: only where the target is known by the key
@@ -67,15 +83,20 @@ public struct StoreDiff: Sendable {
         }
         let storageA = old.mapped(a)
         let storageB = new.mapped(b)
-        func columns(_ storage: EntityStorage, _ entity: EntityDescription, _ identity: DiffIdentity) -> [String] {
-            identity.columns + attributes.map { DiffIdentity.expression(storage, $0, of: entity) }
-                + toOnes.map { r in storage.column(entity.relationship(named: r.name)?.keyColumn ?? r.keyColumn) }
+        func columns(_ storage: EntityStorage, _ entity: EntityDescription, _ identity: DiffIdentity, qualified: Bool) -> [String] {
+            identity.columns + attributes.map { DiffIdentity.expression(storage, $0, of: entity, qualified: qualified) }
+                + toOnes.map { r in
+                    (qualified ? quoteIdentifier(storage.relation) + "." : "")
+                        + storage.column(entity.relationship(named: r.name)?.keyColumn ?? r.keyColumn)
+                }
         }
         var rowsA = KeyOrderedRows(
-            context: old, entity: a.name, table: storageA.table, columns: columns(storageA, a, idA), keyCount: idA.columns.count,
+            context: old, entity: a.name, from: sourceA.from, arguments: sourceA.arguments,
+            columns: columns(storageA, a, idA, qualified: sourceA.qualified), keyCount: idA.columns.count,
             textKeys: idA.textKeys, fix: idA.fix)
         var rowsB = KeyOrderedRows(
-            context: new, entity: b.name, table: storageB.table, columns: columns(storageB, b, idB), keyCount: idB.columns.count,
+            context: new, entity: b.name, from: sourceB.from, arguments: sourceB.arguments,
+            columns: columns(storageB, b, idB, qualified: sourceB.qualified), keyCount: idB.columns.count,
             textKeys: idB.textKeys, fix: idB.fix)
         let keyCount = idA.columns.count
         guard keyCount == idB.columns.count else {
@@ -122,7 +143,8 @@ public struct StoreDiff: Sendable {
                 y = try rowsB.next()
             }
         }
-        try compareLinks(old, a, new, b, identity: idA, options: options)
+        // Links and order belong to whole stores' objects: a request's selection has none of its own.
+        if sources == nil { try compareLinks(old, a, new, b, identity: idA, options: options) }
     }
 
     /// A target as `Entity/key` (nil stays nil).

@@ -8,22 +8,26 @@ import QuarryStore
 
 /// `diff(a, b [, options])`. Each of `a` and `b` is one side: nil (the session's store), a
 /// model path (a `.xcdatamodeld`, one version's `.xcdatamodel`, a `.momd`, a `.mom`, or a
-/// store that carries its model), or an entity handle. A store's model against a model
+/// store that carries its model), an entity handle or results (the objects they select). A store's model against a model
 /// (`diff("App.xcdatamodeld")`, `diff(nil, path)`) or two models is a model diff: what a
 /// migration from `a` to `b` changes and whether lightweight migration infers it. Two
-/// stores (`diff()`: the store with itself) or two entities are an object diff.
+/// stores (`diff()`: the store with itself), two entities or two results are an object diff.
 extension QuarryRuntime {
     /// One side of a diff as the arguments give it.
     enum DiffSide {
         case store
         case model(String)
         case entity(String)
+        case results(FetchRequest)
     }
 
     func diffSide(_ call: LuaCall, _ index: Int32) throws -> DiffSide {
         if call.isNoneOrNil(index) { return .store }
         if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return .entity(handle.name) }
-        guard call.type(index) == LUA_TSTRING else { throw call.typeError(index, expected: "nil (this store), a model path or an entity") }
+        if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) { return .results(handle.results.request) }
+        guard call.type(index) == LUA_TSTRING else {
+            throw call.typeError(index, expected: "nil (this store), a model path, an entity or results")
+        }
         return .model(try call.string(index))
     }
 
@@ -39,14 +43,18 @@ extension QuarryRuntime {
             return DiffRows(try StoreDiff.compare(context, context, options: options))
         case (.entity(let x), .entity(let y)):
             return DiffRows(try StoreDiff.compare(context, entity: x, context, entity: y, options: options))
+        case (.results(let x), .results(let y)):
+            return DiffRows(try StoreDiff.compare(x, in: context, y, in: context, options: options))
+        case (.entity(let x), .results(let y)):
+            return DiffRows(try StoreDiff.compare(FetchRequest(entityName: x), in: context, y, in: context, options: options))
+        case (.results(let x), .entity(let y)):
+            return DiffRows(try StoreDiff.compare(x, in: context, FetchRequest(entityName: y), in: context, options: options))
         case (.store, .model), (.model, .store), (.model, .model):
             let old = try diffModel(a)
             let new = try diffModel(b)
             return DiffRows(ModelDifference(from: old, to: new))
         default:
-            throw LuaError(
-                "compares two stores, two entities or a store and a model; got an entity and a \(call.typeName(call.type(1) == LUA_TUSERDATA ? 2 : 1))",
-                operation: "diff")
+            throw LuaError("compares two stores, two entities or results, or a store and a model; got one of each", operation: "diff")
         }
     }
 
