@@ -59,6 +59,11 @@ struct DiffIdentity {
         case .foreignView:
             throw DiffError.ambiguousIdentity(entity: entity.name, reason: "it is a view, whose rows have no key of their own", fix: fix)
         case .foreignTable, .serverTable:
+            // Quarry's own tables on a server: keyed by object ID, as in a Quarry file.
+            if storage.keyColumn == EntityStorage.quarryKeyColumn, rowKeyHolds {
+                (columns, attributes, textKeys) = ([rowKey], [], [false])
+                return
+            }
             throw DiffError.ambiguousIdentity(
                 entity: entity.name, reason: "its table has no primary key, and a row's place is not shared by another copy", fix: fix)
         }
