@@ -114,6 +114,20 @@ import Testing
         #expect(throws: DiffError.self) { try StoreDiff.compare(a, b, options: DiffOptions(by: ["loose": ["label"]])) }
     }
 
+    @Test func aTextKeyUnderANocaseCollationIsRefusedRatherThanMisread() throws {
+        let folder = try CoreDataFixtures.temporaryFolder()
+        let path = folder.appendingPathComponent("nocase.sqlite").path
+        try Self.sqlite3(
+            path, "CREATE TABLE t (k TEXT COLLATE NOCASE PRIMARY KEY, v INTEGER); INSERT INTO t VALUES ('b', 1), ('A', 2), ('a2', 3), ('B2', 4);")
+        let a = try StoreOpener.open(path, readOnly: true)
+        do {
+            _ = try StoreDiff.compare(a, a)
+            Issue.record("keys in NOCASE order were merged as if in byte order")
+        } catch let error as DiffError {
+            #expect("\(error)".contains("entity t has no identity") && "\(error)".contains("collation"), "\(error)")
+        }
+    }
+
     @Test func aToleranceHidesSmallFloatingChangesAndNotLargerOnes() throws {
         let old = try Self.foreignFile()
         let new = try Self.copy(old, as: "prices.sqlite")

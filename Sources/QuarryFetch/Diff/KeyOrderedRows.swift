@@ -59,12 +59,20 @@ struct KeyOrderedRows {
         first = order
     }
 
-    /// The next row, or nil after the last. A key holding NULL, or the same key twice, is
-    /// no identity: refused naming the entity.
+    /// The next row, or nil after the last. A key holding NULL, the same key twice, or keys
+    /// out of byte order are no identity: refused naming the entity.
     mutating func next() throws -> [Value]? {
         while true {
             guard let row = try step() else { return nil }
-            if let last, DiffValues.compare(last[...], row[0..<keyCount]) == 0 {
+            let order = last.map { DiffValues.compare($0[...], row[0..<keyCount]) } ?? -1
+            // The merge believes the store's order only where it is Swift's: a text key
+            // under another collation (NOCASE) comes in another order, refused rather than
+            // reported as objects inserted and deleted.
+            if order > 0 {
+                throw DiffError.ambiguousIdentity(
+                    entity: entity, reason: "its key's text is sorted by a collation other than its bytes (NOCASE, a language's)", fix: fix)
+            }
+            if order == 0 {
                 guard repeats else {
                     throw DiffError.ambiguousIdentity(
                         entity: entity, reason: "the key \(row[0..<keyCount].map(DiffValues.text).joined(separator: ", ")) belongs to two objects",
