@@ -375,6 +375,7 @@ public final class QuarryRuntime {
         register(WatchBindings.watchLibrary)
         register(SeeingBindings.seeingLibrary)
         register(ChartBindings.chartLibrary)
+        register(DiffBindings.diffLibrary)
         registerInQuarryTable(DataBindings.onceWriter)
         registerInQuarryTable(SeeingBindings.pagerHook)
         installNull()

@@ -70,12 +70,16 @@ enum ArchivedModelDecoder {
             let propertyName = try property.string("NSPropertyName") ?? propertyKey
             names.insert(propertyName)
             if property.isKind(of: "NSRelationshipDescription") {
-                relationships.append(try relationship(property, name: propertyName, entity: name))
+                var found = try relationship(property, name: propertyName, entity: name)
+                found.renamingIdentifier = try renamingIdentifier(property, name: propertyName)
+                relationships.append(found)
             } else if property.isKind(of: "NSFetchedPropertyDescription") {
                 let request = try property.object("NSFetchRequest").map { try fetchRequest($0, name: propertyName) }
                 fetched.append(CoreDataFetchedProperty(name: propertyName, entity: request?.entity ?? "", predicate: request?.predicate))
             } else if property.isKind(of: "NSAttributeDescription") {
-                attributes.append(try attribute(property, name: propertyName, entity: name))
+                var found = try attribute(property, name: propertyName, entity: name)
+                found.renamingIdentifier = try renamingIdentifier(property, name: propertyName)
+                attributes.append(found)
             } else {
                 throw object.archive.broken("entity \(name) property \(propertyName) is \(property.className)")
             }
@@ -89,12 +93,20 @@ enum ArchivedModelDecoder {
             }
         }
         let indexes = try object.elements("NSFetchIndexDescriptions").map { n in try fetchIndex(object.archive.instance(n), entity: name) }
-        let entity = CoreDataEntity(
+        var entity = CoreDataEntity(
             name: name, parent: parent, isAbstract: try object.bool("NSIsAbstract"),
             className: try object.string("NSClassNameForEntity"),
             attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
             fetchIndexes: indexes, fetchedProperties: fetched)
+        entity.renamingIdentifier = try renamingIdentifier(object, name: name)
         return (entity, names)
+    }
+
+    /// A compiled model writes every element's `NSRenamingIdentifier`, its own name when
+    /// nothing was renamed: only another name is kept, as Xcode's XML keeps it.
+    private static func renamingIdentifier(_ object: ArchivedObject, name: String) throws -> String? {
+        guard let id = try object.string("NSRenamingIdentifier"), !id.isEmpty, id != name else { return nil }
+        return id
     }
 
     /// Some models (Photos.app's on macOS 13; an app's with an abstract parent) archive a

@@ -16,6 +16,7 @@ extension CoreDataModel {
             w.string(entity.name)
             w.optional(entity.parent)
             w.optional(entity.className)
+            w.optional(entity.renamingIdentifier)
             w.flags([entity.isAbstract])
             w.count(entity.attributes.count)
             for a in entity.attributes { w.attribute(a) }
@@ -24,6 +25,7 @@ extension CoreDataModel {
                 w.string(r.name)
                 w.string(r.destination)
                 w.optional(r.inverse)
+                w.optional(r.renamingIdentifier)
                 w.flags([r.isToMany, r.isOrdered, r.isOptional, r.isTransient])
                 w.integer(r.minCount)
                 w.integer(r.maxCount)
@@ -51,16 +53,19 @@ extension CoreDataModel {
         var entities: [CoreDataEntity] = []
         for _ in 0..<(try r.count()) {
             var entity = CoreDataEntity(name: try r.string(), parent: try r.optional(), className: try r.optional())
+            entity.renamingIdentifier = try r.optional()
             entity.isAbstract = try r.flags(1)[0]
             for _ in 0..<(try r.count()) { entity.attributes.append(try r.attribute(depth: 0)) }
             for _ in 0..<(try r.count()) {
                 let name = try r.string()
                 let destination = try r.string()
                 let inverse: String? = try r.optional()
+                let renamed: String? = try r.optional()
                 let f = try r.flags(4)
                 var relationship = CoreDataRelationship(
                     name: name, destination: destination, inverse: inverse, isToMany: f[0],
                     isOrdered: f[1], isOptional: f[2], isTransient: f[3])
+                relationship.renamingIdentifier = renamed
                 relationship.minCount = try r.integer()
                 relationship.maxCount = try r.integer()
                 let rule = try r.count()
@@ -93,6 +98,7 @@ extension ModelBytes.Writer {
         optional(a.derivationExpression)
         optional(a.defaultValue)
         optional(a.valueTransformerName)
+        optional(a.renamingIdentifier)
         count(a.elements.count)
         for element in a.elements { attribute(element) }
     }
@@ -111,6 +117,7 @@ extension ModelBytes.Reader {
             isDerived: f[2], derivationExpression: try optional(), defaultValue: try optional(), isIndexed: f[3],
             allowsExternalBinaryDataStorage: f[4], valueTransformerName: try optional(), preservesValueInHistoryOnDeletion: f[5],
             isEnum: f[6])
+        result.renamingIdentifier = try optional()
         for _ in 0..<(try count()) { result.elements.append(try attribute(depth: depth + 1)) }
         return result
     }

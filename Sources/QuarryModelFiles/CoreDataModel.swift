@@ -89,6 +89,10 @@ public struct CoreDataEntity: Equatable, Sendable {
     /// Fetch indexes: name and the property names, in order.
     public var fetchIndexes: [CoreDataFetchIndex]
     public var fetchedProperties: [CoreDataFetchedProperty]
+    /// Core Data's renaming identifier (Xcode's `elementID`, an archive's
+    /// `NSRenamingIdentifier`): the name this entity had in the model a migration starts
+    /// from. Nil when it is the entity's own name, as a compiled model writes it.
+    public var renamingIdentifier: String?
 
     public init(
         name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
@@ -138,6 +142,9 @@ public struct CoreDataAttribute: Equatable, Sendable {
     /// A composite SwiftData made of an enum (`NSUserInfo` `EnumType`): one with a raw value
     /// has a single element named like the composite, holding the raw value.
     public var isEnum: Bool
+    /// The attribute's name in the model a migration starts from (its renaming
+    /// identifier); nil when it is its own name.
+    public var renamingIdentifier: String?
 
     public init(
         name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
@@ -191,6 +198,9 @@ public struct CoreDataRelationship: Equatable, Sendable {
     public var deleteRule: CoreDataDeleteRule
     public var isOptional: Bool
     public var isTransient: Bool
+    /// The relationship's name in the model a migration starts from (its renaming
+    /// identifier); nil when it is its own name.
+    public var renamingIdentifier: String?
 
     public init(
         name: String, destination: String, inverse: String? = nil, isToMany: Bool = false, isOrdered: Bool = false,

@@ -33,7 +33,7 @@ package struct DecodedModelCache {
     /// The folder the environment names, as described above.
     package static let standard = DecodedModelCache(folder: standardFolder())
 
-    private static let magic = Array("QMODEL03".utf8)
+    private static let magic = Array("QMODEL04".utf8)
 
     /// The most model bytes a blob may have: Photos.app's 154 KB blob makes 44 KB, so this
     /// bound is generous for real models and keeps a forged file from making a model of

@@ -77,6 +77,12 @@ final class XCDataModelParser {
 
     private func flag(_ attributes: [String: String], _ key: String) -> Bool { attributes[key] == "YES" }
 
+    /// Xcode keeps a renaming identifier as `elementID`; one equal to the name renames nothing.
+    private func renamed(_ attributes: [String: String], from name: String) -> String? {
+        guard let id = attributes["elementID"], !id.isEmpty, id != name else { return nil }
+        return id
+    }
+
     private func count(_ attributes: [String: String], _ key: String) -> Int? {
         guard let text = attributes[key] else { return nil }
         guard let n = Int(text), n >= 0 else {
@@ -105,6 +111,7 @@ final class XCDataModelParser {
             entity = CoreDataEntity(
                 name: entityName, parent: attributes["parentEntity"], isAbstract: flag(attributes, "isAbstract"),
                 className: attributes["representedClassName"])
+            entity?.renamingIdentifier = renamed(attributes, from: entityName)
         case "attribute":
             guard let attributeName = required(attributes, "name", of: name),
                 let typeName = required(attributes, "attributeType", of: name)
@@ -113,14 +120,15 @@ final class XCDataModelParser {
                 return fail(.unknownAttributeType, "attribute \(entity?.name ?? "?").\(attributeName) has attributeType \"\(typeName)\"")
             }
             let expression = attributes["derivationExpression"]
-            entity?.attributes.append(
-                CoreDataAttribute(
-                    name: attributeName, type: type, isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"),
-                    isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
-                    defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
-                    allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
-                    valueTransformerName: attributes["valueTransformerName"],
-                    preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion")))
+            var attribute = CoreDataAttribute(
+                name: attributeName, type: type, isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"),
+                isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
+                defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
+                allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
+                valueTransformerName: attributes["valueTransformerName"],
+                preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion"))
+            attribute.renamingIdentifier = renamed(attributes, from: attributeName)
+            entity?.attributes.append(attribute)
         case "relationship":
             guard let relationshipName = required(attributes, "name", of: name),
                 let destination = required(attributes, "destinationEntity", of: name)
@@ -137,11 +145,12 @@ final class XCDataModelParser {
             }
             let minCount = count(attributes, "minCount") ?? 0
             let maxCount = count(attributes, "maxCount") ?? (toMany ? 0 : 1)
-            entity?.relationships.append(
-                CoreDataRelationship(
-                    name: relationshipName, destination: destination, inverse: attributes["inverseName"], isToMany: toMany,
-                    isOrdered: flag(attributes, "ordered"), minCount: minCount, maxCount: maxCount, deleteRule: rule,
-                    isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient")))
+            var relationship = CoreDataRelationship(
+                name: relationshipName, destination: destination, inverse: attributes["inverseName"], isToMany: toMany,
+                isOrdered: flag(attributes, "ordered"), minCount: minCount, maxCount: maxCount, deleteRule: rule,
+                isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"))
+            relationship.renamingIdentifier = renamed(attributes, from: relationshipName)
+            entity?.relationships.append(relationship)
         case "uniquenessConstraint":
             constraint = []
         case "constraint":
@@ -175,11 +184,12 @@ final class XCDataModelParser {
         switch name {
         case "entity":
             if let entity {
-                entities.append(
-                    CoreDataEntity(
-                        name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
-                        attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
-                        fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties))
+                var finished = CoreDataEntity(
+                    name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
+                    attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
+                    fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties)
+                finished.renamingIdentifier = entity.renamingIdentifier
+                entities.append(finished)
             }
             entity = nil
         case "uniquenessConstraint":

@@ -56,6 +56,7 @@ public enum XCDataModelWriter {
         head.add("representedClassName", entity.className)
         head.add("parentEntity", entity.parent)
         head.flag("isAbstract", entity.isAbstract)
+        head.add("elementID", entity.renamingIdentifier)
         head.add("syncable", "YES")
         var body: [String] = []
         for attribute in entity.attributes { body.append("<attribute\(self.attribute(attribute).text)/>") }
@@ -113,6 +114,8 @@ public enum XCDataModelWriter {
         default: break
         }
         out.flag("preserveAfterDeletion", attribute.preservesValueInHistoryOnDeletion)
+        // The renaming identifier, as Xcode writes it, so a model written back still migrates.
+        out.add("elementID", attribute.renamingIdentifier)
         return out
     }
 
@@ -127,6 +130,7 @@ public enum XCDataModelWriter {
         if !relationship.isToMany || relationship.maxCount != 0 { out.add("maxCount", String(relationship.maxCount)) }
         out.add("deletionRule", relationship.deleteRule.rawValue)
         out.flag("ordered", relationship.isOrdered)
+        out.add("elementID", relationship.renamingIdentifier)
         out.add("destinationEntity", relationship.destination)
         out.add("inverseName", relationship.inverse)
         out.add("inverseEntity", relationship.inverse == nil ? nil : relationship.destination)

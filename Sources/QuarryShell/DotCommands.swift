@@ -38,7 +38,7 @@ struct DotCommands {
     /// Every command, in the order `.help` lists them: help, what the store holds, `.read`,
     /// how output looks, the store and its files, and leaving.
     static let commands: [Command] =
-        [helpCommand] + listingCommands + [readCommand] + outputCommands + storeCommands + leavingCommands
+        [helpCommand] + listingCommands + [readCommand] + outputCommands + storeCommands + [diffCommand] + leavingCommands
 
     static let helpCommand =
         Command(name: "help", usage: ".help [COMMAND]", summary: "show this list, or one command's usage") { shell, args in

@@ -131,6 +131,12 @@ public struct FunctionHelp: Sendable {
                 "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table (a name two columns share is made distinct as SQLite names a view's columns: id, id:1). A statement that would write is refused; watch() takes the rows and runs the query again at each change.",
             example: #"local rows = sql("SELECT title, count(*) AS c FROM Item WHERE n > ? GROUP BY title", 1)"#),
         FunctionHelp(
+            name: "diff",
+            usage: #"diff("App.xcdatamodeld") | diff(a, b [, { by = { Item = "uuid" }, tolerance = { price = 0.005 }, entities = { "Item" } }])"#,
+            summary:
+                #"What changed from a to b, as rows marked + (only in b), - (only in a) and ~ (changed), printed as a table, counted with #, exported as any rows. Each side is nil (this store), a model (a .xcdatamodeld, one version's .xcdatamodel, a .momd or .mom, or a Core Data store carrying one), an entity, or results (the objects they select). A store against a model, or two models, lists what a migration changes (entities, attributes and relationships added, removed or renamed by their renaming identifiers; type, optional, default, kind, inverse, delete rule) and whether Core Data's lightweight migration infers it (lightweight, with a note saying why not). Two stores, entities or results compare objects: the models first, then each object inserted or deleted, and each changed attribute (old and new as stored: a decimal exactly, text byte for byte), to-one target and many-to-many member and ordered to-many move. Objects are matched by their object ID (Z_PK in a Core Data store), another program's table by its primary key, or by the keys by names; an entity with no such key is refused, naming the by that fixes it. tolerance: numbers this close are equal. Both sides are read in key order a chunk at a time, never a whole table."#,
+            example: #"local d = diff(Item, Item); print(#d)"#),
+        FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
             summary:
                 "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value.",

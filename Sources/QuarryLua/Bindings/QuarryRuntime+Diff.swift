@@ -1,0 +1,141 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryFormat
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// `diff(a, b [, options])`. Each of `a` and `b` is one side: nil (the session's store), a
+/// model path (a `.xcdatamodeld`, one version's `.xcdatamodel`, a `.momd`, a `.mom`, or a
+/// store that carries its model), an entity handle or results (the objects they select). A store's model against a model
+/// (`diff("App.xcdatamodeld")`, `diff(nil, path)`) or two models is a model diff: what a
+/// migration from `a` to `b` changes and whether lightweight migration infers it. Two
+/// stores (`diff()`: the store with itself), two entities or two results are an object diff.
+extension QuarryRuntime {
+    /// One side of a diff as the arguments give it.
+    enum DiffSide {
+        case store
+        case model(String)
+        case entity(String)
+        case results(FetchRequest)
+    }
+
+    func diffSide(_ call: LuaCall, _ index: Int32) throws -> DiffSide {
+        if call.isNoneOrNil(index) { return .store }
+        if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return .entity(handle.name) }
+        if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) { return .results(handle.results.request) }
+        guard call.type(index) == LUA_TSTRING else {
+            throw call.typeError(index, expected: "nil (this store), a model path, an entity or results")
+        }
+        return .model(try call.string(index))
+    }
+
+    /// The rows `diff` returns for the arguments of `call`.
+    func diffRows(_ call: LuaCall) throws -> DiffRows {
+        // One argument that is not a table compares this store with it: diff("App.xcdatamodeld").
+        let oneSide = call.argumentCount == 1 && call.type(1) != LUA_TTABLE
+        let (a, b) = oneSide ? (DiffSide.store, try diffSide(call, 1)) : (try diffSide(call, 1), try diffSide(call, 2))
+        let optionsIndex: Int32 = oneSide ? 2 : (call.type(1) == LUA_TTABLE && call.argumentCount == 1 ? 1 : 3)
+        let options = try diffOptions(call, optionsIndex)
+        switch (a, b) {
+        case (.store, .store):
+            return DiffRows(try StoreDiff.compare(context, context, options: options))
+        case (.entity(let x), .entity(let y)):
+            return DiffRows(try StoreDiff.compare(context, entity: x, context, entity: y, options: options))
+        case (.results(let x), .results(let y)):
+            return DiffRows(try StoreDiff.compare(x, in: context, y, in: context, options: options))
+        case (.entity(let x), .results(let y)):
+            return DiffRows(try StoreDiff.compare(FetchRequest(entityName: x), in: context, y, in: context, options: options))
+        case (.results(let x), .entity(let y)):
+            return DiffRows(try StoreDiff.compare(x, in: context, FetchRequest(entityName: y), in: context, options: options))
+        case (.store, .model), (.model, .store), (.model, .model):
+            let old = try diffModel(a)
+            let new = try diffModel(b)
+            return DiffRows(ModelDifference(from: old, to: new))
+        default:
+            throw LuaError("compares two stores, two entities or results, or a store and a model; got one of each", operation: "diff")
+        }
+    }
+
+    private func diffModel(_ side: DiffSide) throws -> CoreDataModel {
+        switch side {
+        case .model(let path):
+            do {
+                return try context.readModel(path)
+            } catch let error as StoreError where error.operation == nil {
+                throw StoreError.during(operation: "diff", error)
+            }
+        default: return CoreDataModel(of: context)
+        }
+    }
+
+    /// `{ by = { Item = "uuid", Line = { "order", "n" } }, tolerance = { price = 0.005 }, entities = { "Item" } }`.
+    func diffOptions(_ call: LuaCall, _ index: Int32) throws -> DiffOptions {
+        var options = DiffOptions()
+        guard !call.isNoneOrNil(index) else { return options }
+        guard call.type(index) == LUA_TTABLE else { throw call.typeError(index, expected: "table of options") }
+        try Self.checkOptions(call, index, allowed: ["by", "tolerance", "entities"], operation: "diff")
+        let state = call.state
+        switch LuaTable.field(state, index, "by") {
+        case LUA_TNIL: break
+        case LUA_TTABLE:
+            for entity in LuaTable.stringKeys(state, -1).keys {
+                switch LuaTable.field(state, -1, entity) {
+                case LUA_TSTRING: options.by[entity] = [luaString(state, -1)]
+                case LUA_TTABLE:
+                    options.by[entity] = try LuaTable.array(state, -1) { i in
+                        guard lua_type(state, -1) == LUA_TSTRING else {
+                            throw OptionError(
+                                "by.\(entity)", mustBe: "a key name or a list of them", got: "item \(i) \(call.typeName(-1))", operation: "diff")
+                        }
+                        return luaString(state, -1)
+                    }
+                default:
+                    throw OptionError("by.\(entity)", mustBe: "a key name or a list of them", got: call.typeName(-1), operation: "diff")
+                }
+                quarry_pop(state, 1)
+            }
+        default: throw OptionError("by", mustBe: "a table of entity = key", got: call.typeName(-1), operation: "diff")
+        }
+        quarry_pop(state, 1)
+        switch LuaTable.field(state, index, "tolerance") {
+        case LUA_TNIL: break
+        case LUA_TTABLE:
+            for key in LuaTable.stringKeys(state, -1).keys {
+                LuaTable.field(state, -1, key)
+                defer { quarry_pop(state, 1) }
+                var isNumber: Int32 = 0
+                let value = lua_tonumberx(state, -1, &isNumber)
+                guard lua_type(state, -1) == LUA_TNUMBER, isNumber != 0, value >= 0, value.isFinite else {
+                    throw OptionError("tolerance.\(key)", mustBe: "a number 0 or more", got: call.typeName(-1), operation: "diff")
+                }
+                options.tolerance[key] = value
+            }
+        default: throw OptionError("tolerance", mustBe: "a table of attribute = number", got: call.typeName(-1), operation: "diff")
+        }
+        quarry_pop(state, 1)
+        switch LuaTable.field(state, index, "entities") {
+        case LUA_TNIL: break
+        case LUA_TTABLE:
+            options.entities = try LuaTable.array(state, -1) { i in
+                if let handle = swiftObject(state, -1, kind: .entity, as: EntityHandle.self) { return handle.name }
+                guard lua_type(state, -1) == LUA_TSTRING else {
+                    throw OptionError("entities", mustBe: "a list of entities or names", got: "item \(i) \(call.typeName(-1))", operation: "diff")
+                }
+                return resolvedEntityName(luaString(state, -1))
+            }
+        default: throw OptionError("entities", mustBe: "a list of entities or names", got: call.typeName(-1), operation: "diff")
+        }
+        quarry_pop(state, 1)
+        return options
+    }
+}
+
+extension QuarryRuntime {
+    /// A diff drawn as `diff()`'s rows print (`.diff` in the shell), in the session's mode.
+    public func renderDiff(_ diff: StoreDiff) -> String {
+        let rows = DiffRows(diff)
+        return TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat).render(tableFormat)
+    }
+}

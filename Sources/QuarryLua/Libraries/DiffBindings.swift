@@ -1,0 +1,21 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryModel
+import QuarryStore
+
+/// The Lua side of `diff`: what changed between two stores, entities or models, as rows
+/// marked `+`, `-` and `~`. The comparing runs in QuarryFetch (`StoreDiff`) and
+/// QuarryModelFiles (`ModelDifference`); this reads the arguments and pushes the rows.
+enum DiffBindings {
+    /// Globals, also fields of `quarry`.
+    static let diffLibrary: [LuaBinding] = [
+        LuaBinding("diff", luaDiff)
+    ]
+
+    static func luaDiff(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let rows = try runtime.diffRows(call)
+        pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
+        return 1
+    }
+}

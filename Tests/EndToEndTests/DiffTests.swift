@@ -1,0 +1,57 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// `.diff DB` and `diff()` through the binary, on copies of a real Core Data store: the
+/// second copy changed by `sqlite3` as another program would change it.
+@Suite struct DiffTests {
+    func twoCopies(in sandbox: Sandbox) async throws {
+        let source = try CoreDataFixtures.path("posts/CoreDataMigration_Example_3.sqlite")
+        for name in ["a.sqlite", "b.sqlite"] { try FileManager.default.copyItem(atPath: source, toPath: sandbox.path(name)) }
+        let changed = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            [
+                sandbox.path("b.sqlite"),
+                "UPDATE ZPOST SET ZPOSTID = 'changed' WHERE Z_PK = 5; DELETE FROM ZPOST WHERE Z_PK = 7; "
+                    + "INSERT INTO ZPOST (Z_PK, Z_ENT, Z_OPT, ZCOLOR, ZDATE, ZPOSTID) VALUES (9000, 2, 1, 1, 526913713.5, 'new');"
+            ], stdin: nil, environment: sandbox.environment(), timeout: 60)
+        #expect(changed.status == 0, "\(changed)")
+    }
+
+    @Test func theDotCommandListsEachChangedObjectMarkedAndLeavesBothFilesAsTheyWere() async throws {
+        let sandbox = try Sandbox()
+        try await twoCopies(in: sandbox)
+        let before = try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: sandbox.path($0))) }
+        let result = try await sandbox.quarry(["a.sqlite", "-"], stdin: ".mode csv\n.diff b.sqlite\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.lines == [
+                "change,entity,key,property,old,new", "~,Post,5,postID,983047DE-1952-4927-9285-9415BD3CEDD4,changed", "-,Post,7,,,", "+,Post,9000,,,"
+            ],
+            "\(result)")
+        let after = try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: sandbox.path($0))) }
+        #expect(after == before, "a store changed")
+        // The same store: nothing to say.
+        let same = try await sandbox.quarry(["a.sqlite", "-"], stdin: ".diff a.sqlite\n")
+        #expect(same.status == 0 && same.lines == ["no differences"], "\(same)")
+        // A file that is not there is not made.
+        let missing = try await sandbox.quarry(["a.sqlite", "-"], stdin: ".diff nothere.sqlite\n")
+        #expect(missing.status == 1 && missing.stderr.contains("nothere.sqlite does not exist"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("nothere.sqlite")))
+    }
+
+    @Test func diffOfTheStoreAgainstItsModelsCurrentVersionIsOneAddedAttribute() async throws {
+        let sandbox = try Sandbox()
+        try await twoCopies(in: sandbox)
+        let model = try CoreDataFixtures.path("posts/CoreDataMigration_Example.xcdatamodeld")
+        let result = try await sandbox.quarry(
+            ["a.sqlite", "-e", "local d = diff(\"\(model)\") print(#d, d[1].change, d[1].entity, d[1].property, d[1].lightweight)"])
+        #expect(result.status == 0 && result.lines == ["1\t+\tPost\thide\ttrue"], "\(result)")
+        // Printed as a table, marked as watch marks rows.
+        let printed = try await sandbox.quarry(["a.sqlite", "-e", "print(diff(\"\(model)\"))"])
+        #expect(printed.status == 0, "\(printed)")
+        #expect(printed.lines.first?.hasPrefix("change | entity | property | what") == true, "\(printed)")
+        #expect(printed.lines.contains { $0.hasPrefix("+      | Post   | hide     | added") }, "\(printed)")
+        #expect(printed.lines.last == "(1 row)", "\(printed)")
+    }
+}
