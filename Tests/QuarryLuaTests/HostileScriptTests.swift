@@ -42,7 +42,7 @@ import Testing
         h.run(#"assert(require("debug").getupvalue == nil and package.loaded.debug.getupvalue == nil)"#)
         h.run(#"assert(load(string.dump(function() end)) == nil)"#)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hostile-\(getpid()).luac").path
-        FileManager.default.createFile(atPath: path, contents: Data([0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00]))
         defer { try? FileManager.default.removeItem(atPath: path) }
         h.run(#"assert(loadfile("\#(path)") == nil)"#)
         #expect(h.error(#"dofile("\#(path)")"#).contains("attempt to load a binary chunk"))
@@ -60,17 +60,17 @@ import Testing
         let shebang = Array("#!/usr/bin/env quarry ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 5000) + [UInt8(ascii: "\n")]
         for (name, bytes) in [("plain.luac", compiled), ("marked.luac", [0xEF, 0xBB, 0xBF] + compiled), ("shebang.luac", shebang + compiled)] {
             let path = folder.appendingPathComponent(name).path
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             #expect(
                 h.runtime.loadFile(path) == .failed("\(path): a compiled (binary) chunk cannot run under --safe; give the script as text"), "\(name)")
         }
         // Text after a # line loads; text that does not compile keeps Lua's own words.
         let text = folder.appendingPathComponent("text.lua").path
-        FileManager.default.createFile(atPath: text, contents: Data(shebang + Array("return 1\n".utf8)))
+        _ = FileManager.default.createFile(atPath: text, contents: Data(shebang + Array("return 1\n".utf8)))
         #expect(h.runtime.loadFile(text) == .loaded)
         lua_settop(h.runtime.state, 0)
         let broken = folder.appendingPathComponent("broken.lua").path
-        FileManager.default.createFile(atPath: broken, contents: Data("return +\n".utf8))
+        _ = FileManager.default.createFile(atPath: broken, contents: Data("return +\n".utf8))
         guard case .failed(let message) = h.runtime.loadFile(broken) else {
             Issue.record("broken text loaded")
             return

@@ -25,7 +25,7 @@ import Testing
     @Test func luaReleasesSwiftObjectsWhenCollected() throws {
         let h = try Harness()
         h.run(#"entity "Item" { title = "string" }; Item:new{ title = "a" }; save(); held = Item:get(1)"#)
-        weak var object = try h.context.object(entityName: "Item", primaryKey: 1)
+        weak let object = try h.context.object(entityName: "Item", primaryKey: 1)
         #expect(object != nil)
         h.run("held = nil; collectgarbage(); collectgarbage()")
         #expect(object == nil, "the object outlived every Lua reference")

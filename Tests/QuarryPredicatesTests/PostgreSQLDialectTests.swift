@@ -43,7 +43,7 @@ import Testing
             AttributeDescription(name: "s", type: .string, isOptional: true)
         ])
     static let ints: [Int64] = [.min, .max, 0, -1, 1, 2, 3, 7, -7, 1 << 53, (1 << 53) + 1, 1_000_000_007]
-    static let reals: [Double] = [0, -0.0, 0.5, -2.5, 1.5, 3, 1e300, -1e300, 5e-324, 0.1, 0.30000000000000004, 9_007_199_254_740_993]
+    static let reals: [Double] = [0, -0.0, 0.5, -2.5, 1.5, 3, 1e300, -1e300, .leastNonzeroMagnitude, 0.1, 0.30000000000000004, 9_007_199_254_740_992]
     /// An integer and a real in one row that compare differently as floats: 2^53 + 1 is
     /// the float 2^53, Int64.max the float 2^63; nil on either side.
     static let neighbours: [(Value, Value)] = [

@@ -61,7 +61,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
         // tasks.sqlite.quarry is tasks.sqlite's sidecar; lone.quarry is beside no file.
         for name in ["todo.db", "tasks.sqlite", "tasks.sqlite.quarry", "lone.quarry", ".hidden.db"] {
-            FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
         }
         let all = Options.completeDatabase([], 0, folder + "/")
         #expect(

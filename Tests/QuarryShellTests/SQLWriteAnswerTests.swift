@@ -60,7 +60,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["chinook.sqlite", "chinook.sqlite-wal", "store.db", "a.db", "flights.db.quarry", "flights.db"] {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         #expect(NewFileNote.likelyMeant(path("chinok.sqlite")) == path("chinook.sqlite"))

@@ -69,7 +69,7 @@ import Testing
                     """)
         }
         let keyed = try queue.read { db in
-            try ["keyed", "renamed", "byrowid", "starred", "looseid", "bareid", "barerow", "backid", "computed", "joined", "wordid", "ofview"]
+            ["keyed", "renamed", "byrowid", "starred", "looseid", "bareid", "barerow", "backid", "computed", "joined", "wordid", "ofview"]
                 .filter { SQLiteViewKeys.showsTableKey($0, column: 0, named: $0 == "renamed" ? "rowid" : "id", db) }
         }
         try queue.close()

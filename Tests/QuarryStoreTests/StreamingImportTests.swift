@@ -224,7 +224,7 @@ import Testing
         let streamed = try JSONImport(
             path: "t.json",
             open: {
-                var source = CountingSource(bytes: bytes)
+                let source = CountingSource(bytes: bytes)
                 defer { largest = max(largest, source.largestRequest) }
                 return source
             }

@@ -4,8 +4,8 @@ import QuarryPredicates
 import QuarryStore
 
 /// One sort key: a key path, a direction, and how strings compare.
-public struct SortDescriptor: Equatable {
-    public enum Comparison: String, Equatable { case binary, caseInsensitive, localized }
+public struct SortDescriptor: Equatable, Sendable {
+    public enum Comparison: String, Equatable, Sendable { case binary, caseInsensitive, localized }
     public var key: String
     public var ascending: Bool
     public var comparison: Comparison

@@ -1,7 +1,7 @@
 import QuarryModel
 
 /// How `save` settles a conflict with another connection's change (Core Data's policies).
-public enum MergePolicy: String {
+public enum MergePolicy: String, Sendable {
     /// Refuse, name the objects and keys, write nothing.
     case error
     /// Store trump: keys the other connection changed keep its values.
