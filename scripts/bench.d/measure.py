@@ -74,6 +74,7 @@ WORKLOADS = [
     ("views", "13 3,000 counts beside 600 views", "sqlite3", 5.0, None, "both"),
     ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.2, None, "inproc+"),
     ("updates", "14b save of 20,000 changed objects", "sqlite3 UPDATEs", 2.0, None, "both"),
+    ("inserts_foreign", "14c same as 14, another program's file", "Quarry, its own file", 1.1, None, "process+"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),

@@ -14,21 +14,27 @@ struct ColumnFormats {
     static let formatSample = 300
 
     /// `value` as it is written to `entity`'s column `key`: in a file Quarry did not create,
-    /// in the format the column keeps; in Quarry's own, as Quarry keeps it.
+    /// in the format the column keeps; in Quarry's own, as Quarry keeps it. `storage` is
+    /// the entity's where the caller has it: each value of a save's new rows comes here,
+    /// and looking the storage up again for each was most of this function's work (issue 84).
     mutating func stored(
         _ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
-        session: StoreSession
+        session: StoreSession, storage known: EntityStorage? = nil
     ) throws -> DatabaseValue {
+        let storage = known ?? session.mapped(entity)
+        guard storage.layout == .foreignTable else { return value.databaseValue }
         // A time column's nil is the number it keeps for "never" (Chrome's 0).
-        if value.isNull, session.mapped(entity).layout == .foreignTable, let never = session.mapped(entity).numericDates[key]?.never {
+        if value.isNull {
+            guard let never = storage.numericDates[key]?.never else { return value.databaseValue }
             return Value.integer(never).databaseValue
         }
-        guard !value.isNull, session.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else {
-            return value.databaseValue
-        }
+        guard let attribute = entity.attribute(named: key) else { return value.databaseValue }
         switch (attribute.type, value) {
         case (.date, _), (.bool, _): break
-        // Text and bytes keep a format only when they are a UUID, in a column of UUIDs.
+        // Text and bytes keep a format only when they are a UUID, in a column of UUIDs;
+        // text of another length is none (known without copying its bytes).
+        case (.string, .text(let text)), (.uuid, .text(let text)), (.binary, .text(let text)):
+            guard text.utf8.count == 32 || text.utf8.count == 36, uuidBytes(value) != nil else { return value.databaseValue }
         case (.string, _), (.uuid, _), (.binary, _): guard uuidBytes(value) != nil else { return value.databaseValue }
         default: return value.databaseValue
         }

@@ -39,10 +39,15 @@ package final class ForeignFileStore: SQLiteStore {
     package func refuseUnfaithfulWrite(_ operation: String, in session: StoreSession) throws {
         guard operation == "save" else { return }
         let pending = session.pendingChanges
-        for object in pending.updated + pending.inserted {
-            let generated = mapping.storage(of: object.entity.name).generated
-            let set = object.isInserted ? generated.filter { !object.currentValue($0).isNull } : generated.filter { object.pending[$0] != nil }
-            if let name = set.sorted().first { throw StoreError.during(operation: operation, Self.generatedRefusal(object.entity.name, name)) }
+        // Only an entity with a generated column can be refused here: a file with none (most
+        // files) is not asked about each object (a lookup an object, issue 84).
+        let withGenerated = Set(managedObjectModel.entities.map(\.name).filter { !mapping.storage(of: $0).generated.isEmpty })
+        if !withGenerated.isEmpty {
+            for object in pending.updated + pending.inserted where withGenerated.contains(object.entity.name) {
+                let generated = mapping.storage(of: object.entity.name).generated
+                let set = object.isInserted ? generated.filter { !object.currentValue($0).isNull } : generated.filter { object.pending[$0] != nil }
+                if let name = set.sorted().first { throw StoreError.during(operation: operation, Self.generatedRefusal(object.entity.name, name)) }
+            }
         }
         try mapping.refuseKeyChanges(of: pending.updated, operation: operation)
     }

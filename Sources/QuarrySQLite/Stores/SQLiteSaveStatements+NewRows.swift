@@ -15,9 +15,17 @@ import QuarryStore
 /// the table had), so the rows' keys are the last rowid and the ones before it. Only a
 /// table that holds to that takes several rows a statement: an AUTOINCREMENT table with
 /// no trigger (which could insert rows of its own between them) and no conflict clause
-/// (IGNORE would skip a row, REPLACE could take another's place). Everything else (a
-/// sub-entity's view, a file's own table, Core Data's, a column SQLite fills) is written
-/// a row at a time, as `insert(_:_:toOne:keys:)` writes it.
+/// (IGNORE would skip a row, REPLACE could take another's place).
+///
+/// Another program's table keyed by its rowid goes the same way when its new rows leave
+/// the key to SQLite: without AUTOINCREMENT SQLite gives a new row the largest rowid plus
+/// one, which is the same run of keys, until that would pass the largest a rowid can be
+/// (then it picks keys at random), so the table's largest rowid is asked before each
+/// statement, and rows it leaves no room for go one at a time. Writing these a row at a
+/// time was most of what made a save of 20,000 new objects into such a file 1.5x the
+/// same save into Quarry's own (issue 84). Everything else (a sub-entity's view, a
+/// virtual table, a table without a rowid, Core Data's, a row given its key, a column
+/// SQLite fills) is written a row at a time, as `insert(_:_:toOne:keys:)` writes it.
 ///
 /// A refusal is said as the refused row alone would have it: SQLite undoes the whole
 /// statement a constraint refuses (ABORT), and its rows are written again one at a time,
@@ -68,6 +76,14 @@ extension SQLiteSaveStatements {
         // insert.
         if box.mayGoTogether == nil { box.mayGoTogether = Self.mayGoTogether(row.entity, storage) }
         guard box.mayGoTogether == true else { return nil }
+        // A row of another program's table given its key (the key column set, or kept by
+        // a to-one link) takes that key, not the next one.
+        if storage.layout == .foreignTable,
+            !insertedValue(row, storage.keyColumn, keys: keys, keepsLinks: !row.entity.toOneRelationships.isEmpty).isNull
+                || row.toOne.contains(where: { $0.name == storage.keyColumn && !$0.key.isNull })
+        {
+            return nil
+        }
         let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, session: session)
         // A column SQLite fills comes back with the row (RETURNING): a row at a time.
         guard filled.isEmpty else { return nil }
@@ -77,11 +93,12 @@ extension SQLiteSaveStatements {
     }
 
     /// Whether `entity`'s rows may go several to a statement as far as its storage says: a
-    /// root entity of Quarry's own table, with no column SQLite computes. (The table's
-    /// name, made as a string, is compared once a plan.)
+    /// root entity of Quarry's own table or of another program's table keyed by its rowid,
+    /// with no column SQLite computes. (The table's name, made as a string, is compared
+    /// once a plan.)
     private static func mayGoTogether(_ entity: EntityDescription, _ storage: EntityStorage) -> Bool {
-        entity.parent == nil && storage.layout == .quarry && storage.schema == nil && storage.numberedRows == nil
-            && storage.generated.isEmpty && !storage.keyMayHoldOthers
+        entity.parent == nil && (storage.layout == .quarry || storage.layout == .foreignTable) && storage.schema == nil
+            && storage.numberedRows == nil && storage.generated.isEmpty && !storage.keyMayHoldOthers
     }
 
     /// How many rows of `plan` one statement may write (1: each alone), asked once a save.
@@ -94,7 +111,12 @@ extension SQLiteSaveStatements {
         // Words of the SQL, not its text: AUTOINCREMENT in a comment or a default is none.
         guard let sql else { return 1 }
         let words = SQLTokens(sql).all
-        guard words.contains(where: { $0.isWord("autoincrement") }), !words.contains(where: { $0.isWord("conflict") }) else { return 1 }
+        guard !words.contains(where: { $0.isWord("conflict") }) else { return 1 }
+        // A virtual table's module gives its rowids as it likes.
+        guard words.count > 1, !words[1].isWord("virtual") else { return 1 }
+        // Quarry's own tables all say AUTOINCREMENT; another program's table may not.
+        plan.asksLargestKey = !words.contains(where: { $0.isWord("autoincrement") })
+        guard !plan.asksLargestKey || storage.layout == .foreignTable else { return 1 }
         let triggered = try Bool.fetchOne(
             db,
             sql: """
@@ -111,12 +133,19 @@ extension SQLiteSaveStatements {
         let count = rows.count
         var values = SQLiteArguments()
         for row in rows {
+            let keepsLinks = !row.entity.toOneRelationships.isEmpty
             for name in plan.written {
-                try append(row.object, row.entity, plan.storage, name, session.insertedValue(row.object, name, keys: keys), to: &values)
+                try append(row.object, row.entity, plan.storage, name, insertedValue(row, name, keys: keys, keepsLinks: keepsLinks), to: &values)
             }
             values.append(contentsOf: row.toOne.map(\.key))
         }
         guard values.byteCount <= Self.bytesPerStatement else { return try alone(rows, keys: keys) }
+        // Without AUTOINCREMENT the next rowid is the largest plus one, the run of keys
+        // worked out below, only while that leaves room for every row.
+        if plan.asksLargestKey {
+            let largest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(\(plan.storage.key)) FROM \(plan.storage.writtenTable)"))
+            guard (largest ?? 0) <= Int64.max - Int64(count) else { return try alone(rows, keys: keys) }
+        }
         var together =
             try plan.statementsTogether[count] ?? (
                 db.makeStatement(sql: plan.head + repeatElement(plan.marks, count: count).joined(separator: ", ")), false
@@ -134,6 +163,16 @@ extension SQLiteSaveStatements {
         }
         let last = db.lastInsertedRowID
         return (0..<count).map { last - Int64(count - 1 - $0) }
+    }
+
+    /// `row`'s value of column `name` as the save writes it (`StoreSession.insertedValue`).
+    /// A link is kept in a column only by a to-one relationship of the row's entity (its
+    /// current one), so without one the value is the object's own, read without looking
+    /// the object's entity up again: that lookup, for the NULL key of each new row of
+    /// another program's table, was the largest part of what such a row cost beyond one
+    /// of Quarry's own (issue 84).
+    private func insertedValue(_ row: NewRow, _ name: String, keys: SaveChangesRequest.Keys, keepsLinks: Bool) -> Value {
+        keepsLinks ? session.insertedValue(row.object, name, keys: keys) : row.object.currentValue(name)
     }
 
     /// `rows` written a row at a time, as `insert(_:_:toOne:keys:)` writes each.

@@ -38,7 +38,7 @@ struct SQLiteSaveStatements: SaveStatements {
         // a value is written as it is, which asking it for every value of a large save cost.
         guard storage.layout == .foreignTable else { return arguments.append(value.databaseValue, for: value) }
         let written: DatabaseValue
-        do { written = try formats.stored(value, entity, name, in: db, session: session) } catch let error as StoreError {
+        do { written = try formats.stored(value, entity, name, in: db, session: session, storage: storage) } catch let error as StoreError {
             throw StoreError.during(operation: "save", error)
         }
         if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, session: session))) }
@@ -65,6 +65,9 @@ struct SQLiteSaveStatements: SaveStatements {
         var rowsTogether: Int?
         /// Those statements by their number of rows, each with its `told`.
         var statementsTogether: [Int: (statement: Statement, told: Bool)] = [:]
+        /// The table's largest key is asked before each of those statements: another
+        /// program's table without AUTOINCREMENT (`SQLiteSaveStatements+NewRows`).
+        var asksLargestKey = false
 
         init(storage: EntityStorage, written: [String], head: String, marks: String, statement: Statement) {
             self.storage = storage
