@@ -17,6 +17,9 @@ struct BoundFunction {
     let name: String
     let function: LuaBinding.Function
     unowned(unsafe) let runtime: QuarryRuntime
+    /// A global that takes a store as its first argument (`fetch(b, "Item")`): the
+    /// dispatcher works on that store and takes it off the stack (`focusCall`).
+    var takesStore = false
 }
 
 /// A runtime's bound functions, in blocks that never move, since Lua holds pointers into

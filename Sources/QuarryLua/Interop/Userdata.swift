@@ -15,6 +15,8 @@ enum UserdataKind: String, CaseIterable {
     /// What owns the ManagedObject of a row made an object (`adopt`), as the row's second
     /// user value (its own is the row); its `__gc` releases the object.
     case keeper
+    /// A store the session holds (`open()`, `stores()`): an `OpenedStore`.
+    case store
 
     /// The kind's place in `allCases`, which says its cookie and its registry slots.
     var ordinal: Int { Self.ordered.firstIndex(of: self) ?? 0 }
