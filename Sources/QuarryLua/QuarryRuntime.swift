@@ -439,7 +439,7 @@ public final class QuarryRuntime {
         guard object.isForeign(to: context) else { return }
         if let other = object.managedObjectContext, let store = openedStore(of: other) ?? (other === openedDefaultContext ? defaultStore : nil) {
             throw LuaError(
-                "\(object.objectID) belongs to \(store.name), not \(focusedStore.name): objects of two stores cannot be related "
+                "\(object.objectID) belongs to \(name(of: store)), not \(name(of: focusedStore)): objects of two stores cannot be related "
                     + "(copy it with b.\(object.entity.name):new(o) or copy(objects, b))")
         }
         throw StoreError.closed

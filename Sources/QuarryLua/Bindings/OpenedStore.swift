@@ -21,7 +21,8 @@ final class OpenedStore {
     let isDefault: Bool
     /// The context of a store `open()` made (nil for the default, which the runtime holds).
     let opened: ObjectContext?
-    /// How scripts and messages name it: the location, any password left out.
+    /// How scripts and messages name a store `open()` opened: the location, any password
+    /// left out (see `QuarryRuntime.name(of:)` for the default).
     let name: String
     /// Prefixes its entities' names in the row identity tables ("" for the default).
     let identityScope: String
@@ -49,6 +50,14 @@ final class OpenedStore {
 }
 
 extension QuarryRuntime {
+    /// How messages name a store: the session's by its file (no password), else
+    /// "the session's store" (in memory); another by the location it was opened with.
+    func name(of store: OpenedStore) -> String {
+        guard store.isDefault else { return store.name }
+        guard let path = openedDefaultContext?.path, !path.isEmpty, path != ":memory:" else { return store.name }
+        return URLSecrets.withoutPasswords(in: path)
+    }
+
     /// The open store a context belongs to, among those `open()` made; nil for the
     /// default store (or one `.open` closed).
     func openedStore(of context: ObjectContext?) -> OpenedStore? {
@@ -110,7 +119,8 @@ extension QuarryRuntime {
         let state = call.state
         if userdataKind(state, 1) == UserdataKind.store.rawValue, let store = swiftObject(state, 1, kind: .store, as: OpenedStore.self) {
             if store.isClosed, !StoreBindings.worksOnClosedStores.contains(function.name) {
-                throw LuaError("\(store.name) is closed: open() it again to use it", operation: function.name.hasPrefix("__") ? nil : function.name)
+                throw LuaError(
+                    "\(name(of: store)) is closed: open() it again to use it", operation: function.name.hasPrefix("__") ? nil : function.name)
             }
             focus = store.isDefault ? nil : store
             if function.takesStore { quarry_remove(state, 1) }

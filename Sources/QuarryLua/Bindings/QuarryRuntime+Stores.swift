@@ -57,15 +57,17 @@ extension QuarryRuntime {
                     throw LuaError("\(source.objectID) is deleted: there is nothing to copy", operation: "copy")
                 }
                 let sourceEntity = from.currentEntityDescription(of: source)
-                let target = try context.entity(named: entityName ?? resolvedEntityName(sourceEntity.name))
+                let target = try context.entity(named: entityName ?? targetEntityName(of: sourceEntity, in: from))
                 var values: [String: Value] = [:]
                 for attribute in sourceEntity.attributes {
                     guard let there = target.attribute(named: attribute.name) else {
-                        leave("\(sourceEntity.name).\(attribute.name) (not in \(target.name))")
+                        leave("\(declaring(attribute.name, sourceEntity, from)).\(attribute.name) (not in \(target.name))")
                         continue
                     }
                     guard Self.sameType(attribute.type, there.type) else {
-                        leave("\(sourceEntity.name).\(attribute.name) (\(attribute.type.rawValue) here, \(there.type.rawValue) there)")
+                        leave(
+                            "\(declaring(attribute.name, sourceEntity, from)).\(attribute.name) (\(attribute.type.rawValue) here, \(there.type.rawValue) there)"
+                        )
                         continue
                     }
                     let value = try source.value(forKey: attribute.name)
@@ -83,7 +85,7 @@ extension QuarryRuntime {
                 let sourceEntity = from.currentEntityDescription(of: source)
                 let target = context.currentEntityDescription(of: copy)
                 for relationship in sourceEntity.relationships {
-                    let label = "\(sourceEntity.name).\(relationship.name)"
+                    let label = "\(declaring(relationship.name, sourceEntity, from)).\(relationship.name)"
                     guard let there = target.relationship(named: relationship.name), there.isToMany == relationship.isToMany else {
                         leave("\(label) (not in \(target.name))")
                         continue
@@ -110,6 +112,33 @@ extension QuarryRuntime {
         }
         if !leftOut.isEmpty { writeNotice("note: copy: left out " + leftOut.joined(separator: ", ")) }
         return (copies, leftOut)
+    }
+
+    /// The entity of `entity`'s hierarchy that declares `key` (its farthest ancestor with
+    /// it), so a key left out is named once for every sub-entity that inherits it.
+    private func declaring(_ key: String, _ entity: EntityDescription, _ from: ObjectContext) -> String {
+        var name = entity.name
+        var next = entity.parent.flatMap { try? from.entity(named: $0) }
+        var seen: Set<String> = [name]
+        while let parent = next, seen.insert(parent.name).inserted, parent.attribute(named: key) != nil || parent.relationship(named: key) != nil {
+            name = parent.name
+            next = parent.parent.flatMap { try? from.entity(named: $0) }
+        }
+        return name
+    }
+
+    /// The entity a copy of an object of `entity` is made as: the one of the same name,
+    /// else of its nearest parent's (a `SportCar` fetched as a `Car` goes where `Car`
+    /// does), else the name as it is, which the store then refuses by name.
+    private func targetEntityName(of entity: EntityDescription, in from: ObjectContext) -> String {
+        var next: EntityDescription? = entity
+        var seen: Set<String> = []
+        while let current = next, seen.insert(current.name).inserted {
+            let name = resolvedEntityName(current.name)
+            if context.entities.contains(where: { $0.name == name }) { return name }
+            next = current.parent.flatMap { try? from.entity(named: $0) }
+        }
+        return entity.name
     }
 
     /// Whether a value of type `a` is copied into an attribute of type `b`.

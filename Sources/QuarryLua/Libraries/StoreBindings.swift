@@ -103,7 +103,7 @@ enum StoreBindings {
         guard runtime.context.entities.contains(where: { $0.name == name }) else {
             let names = runtime.context.entities.map(\.name)
             throw LuaError(
-                "\(store.name) has no entity '\(key)'", suggestion: closestMatch(to: key, in: names),
+                "\(runtime.name(of: store)) has no entity '\(key)'", suggestion: closestMatch(to: key, in: names),
                 remedy: names.isEmpty ? "it has no entities yet: entity(b, \"\(key)\", { ... }) defines one" : nil)
         }
         return runtime.pushEntity(name)
@@ -111,7 +111,7 @@ enum StoreBindings {
 
     static func luaStoreTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         guard let store = swiftObject(call.state, 1, kind: .store, as: OpenedStore.self) else { throw call.typeError(1, expected: "store") }
-        return call.push(ErrorRendering.escaped("store \(store.name)" + (store.isClosed ? " (closed)" : "")))
+        return call.push(ErrorRendering.escaped("store \(runtime.name(of: store))" + (store.isClosed ? " (closed)" : "")))
     }
 
     /// `copy(objects, b [, entity])`: copies of the objects (results, a list of objects or
