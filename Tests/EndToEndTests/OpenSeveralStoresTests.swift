@@ -112,4 +112,41 @@ import Testing
         #expect(safe.lines.last == "3", "\(safe)")
         #expect(!sandbox.exists("new.sqlite"))
     }
+
+    /// A PostgreSQL schema opened beside a SQLite file: read, copied into, saved by
+    /// `save(pg)` alone, watched (a script prints the table once), and counted by `sql(pg)`.
+    @Test func aPostgreSQLSchemaBesideASQLiteFile() async throws {
+        let sandbox = try Sandbox()
+        let shelf = try await foreignFile(sandbox)
+        let url = try await PostgresStoreTests.database(
+            "severalstores", in: sandbox,
+            schema: """
+                CREATE TABLE book (id integer PRIMARY KEY, title text NOT NULL, pages integer);
+                INSERT INTO book VALUES (100, 'Kindred', 264), (101, 'Dawn', 248);
+                """)
+        let result = try await sandbox.quarry([
+            shelf, "-e",
+            #"""
+            local pg = open("\#(url)")
+            print(count(pg, "book"), pg.book:get(100).title, count("book"))
+            local copies, left = copy(fetch("book", "author.name == %@", "Le Guin"), pg)
+            print(#copies, table.concat(left, "; "))
+            print(tostring(haschanges(pg)), tostring(haschanges()), save(pg).inserted)
+            print(count(pg, "book"), sql(pg, "SELECT count(*) AS n FROM book WHERE pages IS NULL")[1].n)
+            watch(fetch(pg, { "book", predicate = "pages == nil", sort = { "title" } }))
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count >= 4, "\(result)")
+        guard result.lines.count >= 4 else { return }
+        #expect(result.lines[0] == "2\tKindred\t3")
+        #expect(result.lines[1].hasPrefix("2\t") && result.lines[1].contains("book.author_id (not in book)"), "\(result.lines[1])")
+        #expect(result.lines[2] == "true\tfalse\t2")
+        #expect(result.lines[3] == "4\t2")
+        let watched = result.lines.dropFirst(4).joined(separator: "\n")
+        #expect(watched.contains("Lathe of Heaven") && watched.contains("The Dispossessed") && !watched.contains("Kindred"), "\(watched)")
+        let rows = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT id || ':' || title FROM book ORDER BY id", url], timeout: 60)
+        #expect(rows.stdout == "1:The Dispossessed\n3:Lathe of Heaven\n100:Kindred\n101:Dawn\n", "\(rows)")
+    }
 }

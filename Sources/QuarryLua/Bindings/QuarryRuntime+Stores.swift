@@ -34,6 +34,15 @@ extension QuarryRuntime {
         otherStores.removeAll { $0 === store }
     }
 
+    /// The stores `open()` opened that hold unsaved changes, by name, for what the end of
+    /// a run says of them.
+    public var otherStoresWithChanges: [(name: String, context: ObjectContext)] {
+        otherStores.compactMap { store in
+            guard let context = store.opened, context.hasChanges else { return nil }
+            return (name(of: store), context)
+        }
+    }
+
     /// At the end of a run: every store `open()` opened is closed, unsaved changes
     /// dropped as the session's own are.
     public func closeOpenedStores() {
