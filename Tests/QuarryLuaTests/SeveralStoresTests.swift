@@ -2,6 +2,7 @@ import Foundation
 import QuarryLua
 import QuarryShell
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 /// `open()`: several stores in one session, each with its own entities, pending changes,
@@ -71,6 +72,8 @@ import Testing
             save(b)
             """#)
         #expect(h.string("#b.Person:first().items .. ',' .. b.Item:first('title == %@', 'y').owner.name") == "2,ann")
+        // A predicate asked of b's object reads b's model (the session's Item has no owner).
+        #expect(h.string("predicate('owner.name == %@', 'ann'):matches(b.Item:first('title == %@', 'x'))") == "true")
         h.run("local o = b.Item:first('title == %@', 'x'); o.title = 'x2'; b.Item:first('title == %@', 'y'):delete(); save(b)")
         #expect(h.string("b.Item:count() .. ',' .. b.Item:first().title .. ',' .. #b.Person:first().items") == "1,x2,1")
         #expect(h.string("b.Item:first():objectID()") == "Item/1")
@@ -197,5 +200,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(g.error("open('x.sqlite', { readonly = 1 })").contains("readonly"))
         #expect(g.error("open('x.sqlite', { writable = true })").contains("unknown option 'writable'"))
+    }
+
+    /// A Core Data store that carries no model, opened with `model =` (a copy, read-only),
+    /// beside the session's: its entities are the model's, and a predicate asked of its
+    /// objects reads its relationships.
+    @Test func aCoreDataStoreOpensWithTheModelNamed() throws {
+        let (h, folder) = try harness()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try CoreDataFixtures.copyOfStore("surfjournal/SurfJournalModel.sqlite")
+        let model = try CoreDataFixtures.path("surfjournal/SurfJournalModel.xcdatamodeld")
+        let rows = try sqlAnswer(path, "SELECT count(*) FROM ZJOURNALENTRY")
+        h.run(#"cd = open("\#(path)", { model = "\#(model)", readonly = true })"#)
+        #expect(h.string("cd.JournalEntry:count() .. ',' .. count(cd, 'JournalEntry') .. ',' .. Item:count()") == "\(rows),\(rows),1")
+        #expect(h.string("typeof(cd.JournalEntry:first().location)") == "string")
+        #expect(h.string("predicate('location != nil'):matches(cd.JournalEntry:first('location != nil'))") == "true")
+        let refused = h.error("cd.JournalEntry:first().location = 'x'; save(cd)")
+        #expect(refused.contains("read-only") || refused.contains("readonly"), "\(refused)")
     }
 }

@@ -127,5 +127,9 @@ extension QuarryRuntime {
             return
         }
         focus = storeOfArgument(state, 1)
+        // `p:matches(o)`: a predicate is of no store; the object it is asked of is.
+        if focus == nil, call.argumentCount >= 2, userdataKind(state, 1) == UserdataKind.predicate.rawValue {
+            focus = storeOfArgument(state, 2)
+        }
     }
 }
