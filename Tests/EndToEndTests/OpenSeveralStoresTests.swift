@@ -149,4 +149,23 @@ import Testing
             URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT id || ':' || title FROM book ORDER BY id", url], timeout: 60)
         #expect(rows.stdout == "1:The Dispossessed\n3:Lathe of Heaven\n100:Kindred\n101:Dawn\n", "\(rows)")
     }
+
+    /// At the prompt: another store's entities read as b.Item, and `.quit` with its
+    /// changes unsaved says what would be lost there, as for the session's own.
+    @Test func theREPLSaysWhatAnotherStoreWouldLose() async throws {
+        let sandbox = try Sandbox()
+        let shelf = try await foreignFile(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: [])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter(#"f = open("\#(shelf)")"#) == [])
+        #expect(try await repl.enter("f.book:count()") == ["3"])
+        #expect(try await repl.enter("f.book:get(1).title = 'changed'") == [])
+        let asked = try await repl.enter(".quit")
+        #expect(asked.contains { $0.contains("1 pending change (1 updated) in shelf.db would be lost") && $0.contains("save(b)") }, "\(asked)")
+        #expect(try await repl.enter("save(f).updated") == ["1"])
+        try await repl.type(".quit")
+        try await repl.press("Enter")
+        #expect(try await repl.waitForExit() == 0)
+        #expect(try await answer(sandbox, shelf, "SELECT title FROM book WHERE id = 1") == "changed")
+    }
 }
