@@ -21,8 +21,6 @@ private let rowsKey = "quarry.rows"
 private let chunksKey = "quarry.rows.chunks"
 private let weakValuesKey = "quarry.weak.values"
 
-private let scopesKey = "quarry.store.scopes"
-
 /// Forgets which userdata stands for which row.
 private func resetRowIdentities(_ state: OpaquePointer) {
     lua_createtable(state, 0, 4)
@@ -58,7 +56,12 @@ func resetRowIdentities(_ state: OpaquePointer, scope: String) {
 /// Says that rows of `context` keep their identities under `scope` (a store `open()`
 /// opened); an empty scope forgets the context (closed).
 func setIdentityScope(_ state: OpaquePointer, of context: ObjectContext, _ scope: String) {
-    pushWeakKeyedRegistryTable(state, scopesKey)
+    if pushRegistrySlot(state, .storeScopes) != LUA_TTABLE {
+        quarry_pop(state, 1)
+        lua_createtable(state, 0, 2)
+        lua_pushvalue(state, -1)
+        setRegistrySlot(state, .storeScopes)
+    }
     lua_pushlightuserdata(state, Unmanaged.passUnretained(context).toOpaque())
     if scope.isEmpty { lua_pushnil(state) } else { pushString(state, scope) }
     lua_rawset(state, -3)
@@ -69,9 +72,8 @@ func setIdentityScope(_ state: OpaquePointer, of context: ObjectContext, _ scope
 /// entity's own for the session's store, prefixed by the store's scope for another.
 func identityName(_ state: OpaquePointer, _ context: ObjectContext?, _ entity: String) -> String {
     guard let context else { return entity }
-    pushRegistryField(state, scopesKey)
     defer { quarry_pop(state, 1) }
-    guard lua_type(state, -1) == LUA_TTABLE else { return entity }
+    guard pushRegistrySlot(state, .storeScopes) == LUA_TTABLE else { return entity }
     lua_pushlightuserdata(state, Unmanaged.passUnretained(context).toOpaque())
     defer { quarry_pop(state, 1) }
     guard lua_rawget(state, -2) == LUA_TSTRING else { return entity }

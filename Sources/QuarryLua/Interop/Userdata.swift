@@ -49,6 +49,9 @@ enum RegistrySlot {
     case methods(UserdataKind)
     /// The date metatable's copy that dates read from a column of days carry (`pushDate`).
     case dayMetatable
+    /// The identity scope of each store `open()` opened, by its context (`identityName`),
+    /// read at every object pushed: nil until a script opens one.
+    case storeScopes
 
     private static let kinds = UserdataKind.allCases.count
 
@@ -59,6 +62,7 @@ enum RegistrySlot {
         case .metatable(let kind): return Int32(2 + kind.ordinal)
         case .methods(let kind): return Int32(2 + Self.kinds + kind.ordinal)
         case .dayMetatable: return Int32(2 + 2 * Self.kinds)
+        case .storeScopes: return Int32(3 + 2 * Self.kinds)
         }
     }
 }
