@@ -218,4 +218,17 @@ import Testing
         let refused = h.error("cd.JournalEntry:first().location = 'x'; save(cd)")
         #expect(refused.contains("read-only") || refused.contains("readonly"), "\(refused)")
     }
+
+    /// Tab after `b.` offers b's entities, after `b:` its methods, and after `b.Item.` or
+    /// an object of b the keys b's entity has.
+    @Test func tabCompletesAnotherStoresEntitiesAndKeys() throws {
+        let (h, folder) = try harness()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        h.run(#"b = open(":memory:"); entity(b, "Track", { title = "string", seconds = "int32" }); t = b.Track:new{ title = "x", seconds = 1 }"#)
+        #expect(h.runtime.completions(before: "b.", word: "T") == ["Track"])
+        #expect(h.runtime.completions(before: "b:", word: "cl") == ["close"])
+        #expect(h.runtime.completions(before: "b.Track.", word: "se") == ["seconds"])
+        #expect(h.runtime.completions(before: "t.", word: "se") == ["seconds"])
+        #expect(h.runtime.completions(before: "b.", word: "It").isEmpty, "the session's Item is not b's")
+    }
 }
