@@ -56,6 +56,9 @@ public final class QuarryRuntime {
     let defaultStore = OpenedStore(default: ())
     /// The stores `open()` opened and not closed since, in order.
     var otherStores: [OpenedStore] = []
+    /// Those `b:close()` closed: kept (their contexts closed) so that what was read from
+    /// them refuses in one line naming them.
+    var closedStores: [OpenedStore] = []
     /// Whether `open()` ever opened one: until then every call works on the default
     /// store, and the dispatcher asks nothing of its arguments.
     var storesWereOpened = false

@@ -113,6 +113,10 @@ final class Session {
         if let path, safe, StoreRegistry.namesFile(path), NewFileNote.isNew(path) {
             throw StoreError.during(operation: "open", .database(message: "\(path) does not exist, and --safe does not create files"))
         }
+        // A model that is not there is refused before a new file is made to hold it.
+        if let model = opening.model, !FileManager.default.fileExists(atPath: model) {
+            throw StoreError.during(operation: "open", .database(message: "\(model): no such model file"))
+        }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
         OpeningNotes.report(context.openingNotes)

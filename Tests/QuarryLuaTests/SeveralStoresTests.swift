@@ -93,6 +93,13 @@ import Testing
             #expect(message.contains("b.sqlite is closed") && !message.contains("\n"), "\(code): \(message)")
         }
         #expect(h.string("#stores()") == "1")
+        // What was read from it refuses too, naming it.
+        h.run(#"c = open("\#(path)"); kept = c.Item:first(); rows = c.Item:fetch(); c:close()"#)
+        for code in ["kept.title = 'q'", "kept:delete()", "local n = #rows", "rows:first()"] {
+            let message = h.error(code)
+            #expect(message.contains("b.sqlite is closed") && !message.contains("\n"), "\(code): \(message)")
+        }
+        #expect(h.error("open('')").contains("a location is needed"))
         #expect(h.error("stores()[1]:close()").contains("stays open"))
     }
 

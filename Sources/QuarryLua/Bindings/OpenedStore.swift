@@ -58,11 +58,11 @@ extension QuarryRuntime {
         return URLSecrets.withoutPasswords(in: path)
     }
 
-    /// The open store a context belongs to, among those `open()` made; nil for the
-    /// default store (or one `.open` closed).
+    /// The store a context belongs to, among those `open()` made (closed since or not);
+    /// nil for the default store (or one `.open` closed).
     func openedStore(of context: ObjectContext?) -> OpenedStore? {
         guard let context else { return nil }
-        return otherStores.first { $0.opened === context }
+        return otherStores.first { $0.opened === context } ?? closedStores.first { $0.opened === context }
     }
 
     /// The store a call is about, from its first argument: a store handle, or a value that
@@ -127,6 +127,11 @@ extension QuarryRuntime {
             return
         }
         focus = storeOfArgument(state, 1)
+        // Results, objects and sets of a store b:close() closed refuse as its handle does.
+        if let store = focus, store.isClosed, !StoreBindings.worksOnClosedStores.contains(function.name) {
+            throw LuaError(
+                "\(name(of: store)) is closed: open() it again and fetch there", operation: function.name.hasPrefix("__") ? nil : function.name)
+        }
         // `p:matches(o)`: a predicate is of no store; the object it is asked of is.
         if focus == nil, call.argumentCount >= 2, userdataKind(state, 1) == UserdataKind.predicate.rawValue {
             focus = storeOfArgument(state, 2)

@@ -32,6 +32,7 @@ extension QuarryRuntime {
         setIdentityScope(state, of: context, "")
         store.markClosed()
         otherStores.removeAll { $0 === store }
+        closedStores.append(store)
     }
 
     /// The stores `open()` opened that hold unsaved changes, by name, for what the end of

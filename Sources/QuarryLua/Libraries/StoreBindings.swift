@@ -21,7 +21,7 @@ enum StoreBindings {
     ]
 
     /// What a closed store's handle still answers.
-    static let worksOnClosedStores: Set<String> = ["__tostring", "__gc", "typeof", "stores"]
+    static let worksOnClosedStores: Set<String> = ["__tostring", "__gc", "__eq", "__close", "typeof", "stores"]
 
     /// Methods, found through `__index`.
     static let storeMethods: [LuaBinding] = [
@@ -36,6 +36,7 @@ enum StoreBindings {
     /// `open(location [, { readonly = true, model = "App.momd" }])`.
     static func luaOpen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let location = try call.string(1)
+        guard !location.isEmpty else { throw call.argumentError(1, "a location is needed (a file, :memory: or a postgres:// URL)") }
         var readOnly = false
         var model: String?
         if !call.isNoneOrNil(2) {
