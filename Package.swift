@@ -124,20 +124,20 @@ let package = Package(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
             swiftSettings: swift6),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
-        .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift5),
+        .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift6),
         .target(
             name: "QuarryLua",
             dependencies: [
                 "QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput",
                 "QuarryFetch", "QuarryFormat"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         .target(
             name: "QuarryShell",
             dependencies: [
                 "QuarryStores", "QuarryModel", "QuarryModelFiles",
                 "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift6),
         .executableTarget(
             name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift6,
             linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),

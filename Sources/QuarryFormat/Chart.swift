@@ -152,6 +152,13 @@ extension CellText {
         return real(number)
     }
 
+    /// A number on a line chart's x axis: as a table shows it, ungrouped (a year is
+    /// `1965`, not `1,965`; an x is a place on the axis, not a count).
+    public static func axis(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
+        return real(number)
+    }
+
     /// An integer histogram bucket, both ends included: grouped as charts write integers
     /// (`1,000 – 1,999`), one number where the bucket holds one (`7`).
     public static func integers(_ lower: Double, _ upper: Double) -> String {

@@ -32,8 +32,11 @@ public struct ResultsTable {
         let lines = sections.prefix(Self.sectionsShown).reduce(2) { $0 + min($1.count, Self.rowsPerSection) + 5 }
         if format.pagerRows > 0, lines > format.pagerRows { shownTables.format.pagerRows = 1 }
         // A section shows its first rows whatever `.maxrows` is: its hint would mislead.
-        shownTables.format.hiddenRowsHint = nil
-        for section in sections.prefix(Self.sectionsShown) {
+        // Where the program says how to see more (the REPL), the section's own way is
+        // said: the section indexed from the results, which prints as one table.
+        let says = format.hiddenRowsHint != nil
+        for (index, section) in sections.prefix(Self.sectionsShown).enumerated() {
+            shownTables.format.hiddenRowsHint = says ? "r[\(index + 1)] shows this section whole, for results r" : nil
             parts.append(try shownTables.render(section: section, key: key, shown: Self.rowsPerSection))
         }
         if sections.count > Self.sectionsShown { parts.append("... \(sections.count - Self.sectionsShown) more sections") }

@@ -205,7 +205,8 @@ extension QuarryRuntime {
 enum PreludeBytecode {
     /// Nil when the prelude changed since scripts/prelude-bytecode ran, or the bytecode is
     /// another Lua release's (PreludeBytecodeTests checks it is current).
-    static let current: (start: UnsafePointer<CChar>, count: Int)? = {
+    // Unsafe only in name: the pointer is to constant bytes in the binary, never written.
+    nonisolated(unsafe) static let current: (start: UnsafePointer<CChar>, count: Int)? = {
         var size = 0
         var hash: UInt64 = 0
         guard let bytes = quarry_prelude_bytecode(&size, &hash), hash == sourceHash else { return nil }

@@ -12,7 +12,7 @@ struct BatchRunner {
         switch runtime.load(code, chunkName: "=(command line)") {
         case .loaded: return report(runtime.runGuarded())
         case .incomplete(let message), .failed(let message):
-            reportError(message)
+            reportError(SQLInScript.explained(message, in: code))
             return false
         }
     }
@@ -53,6 +53,10 @@ struct BatchRunner {
             } else if let parts = PipedScript.parts(code, isFinished: runtime.isFinishedChunk) {
                 return runParts(parts, arguments: arguments)
             }
+            if case .failed(let message) = loaded {
+                reportError(SQLInScript.explained(message, in: code))
+                return false
+            }
         } else {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 reportError("cannot open \(path): " + (FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"))
@@ -82,7 +86,7 @@ struct BatchRunner {
                 switch runtime.load(code, chunkName: "=stdin") {
                 case .loaded: guard report(runtime.runGuarded(arguments: arguments)) else { return false }
                 case .incomplete(let message), .failed(let message):
-                    reportError(message)
+                    reportError(SQLInScript.explained(message, in: code))
                     return false
                 }
             case .command(let line, let number):

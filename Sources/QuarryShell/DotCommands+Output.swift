@@ -116,7 +116,14 @@ extension DotCommands {
             shell.session.asksBeforeDestroying = flag
             return .ok
         },
-        Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in
+        Command(name: "timer", usage: ".timer [on|off]", summary: "show the time each line takes (alone: turn it over, as psql's \\timing)") {
+            shell, args in
+            // Alone, as psql's `\timing` alone: turned over, and said which way.
+            if args.isEmpty {
+                shell.session.timer.toggle()
+                print("timer: " + (shell.session.timer ? "on" : "off"))
+                return .ok
+            }
             guard let flag = onOff(args, ".timer") else { return .ok }
             shell.session.timer = flag
             return .ok

@@ -28,11 +28,11 @@ struct DotCommands {
 
     enum Outcome { case ok, quit }
 
-    struct Command {
+    struct Command: Sendable {
         let name: String
         let usage: String
         let summary: String
-        let run: (DotCommands, [String]) -> Outcome
+        let run: @Sendable (DotCommands, [String]) -> Outcome
     }
 
     /// Every command, in the order `.help` lists them: help, what the store holds, `.read`,

@@ -26,7 +26,7 @@ enum OtherShellHabits {
         case "d", "d+", "dS", "dS+": return .command(rest.isEmpty ? ".tables" : ".schema" + rest)
         case "dt", "dt+", "dv", "dv+", "dm", "dm+", "dE", "dE+": return .command(".tables")
         case "i", "ir": return .command(".read" + rest)
-        case "timing": return .command(".timer" + (rest.isEmpty ? " on" : rest))
+        case "timing": return .command(".timer" + rest)
         case "x": return .answer(#"psql's \x: here .mode line prints each row as its key = value lines, .mode table as a table"#)
         case "o": return .answer(#"psql's \o: here .once FILE sends the next result to FILE, and export(r, "file.csv") writes results"#)
         case "c", "connect", "l", "list": return .answer(#"psql's \\#(name): here .open DB opens another store (a file, or a postgresql:// URL)"#)

@@ -42,7 +42,7 @@ final class Pager {
         // a 20-row table does on a 24-line terminal) is printed as it is.
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         guard always || lines > Int(size.ws_row) else { return false }
-        fflush(stdout)
+        fflush(nil)
         setenv("LESS", "FRSX", 0)
         if secure { setenv("LESSSECURE", "1", 1) }
         defer { if secure { unsetenv("LESSSECURE") } }

@@ -168,7 +168,8 @@ func reportError(_ message: String) {
 
 /// How many errors have been reported: a dot-command in a piped script reports its own
 /// and returns no status, so the batch tells a failed one by this count.
-private(set) var reportedErrors = 0
+// Counted on the main thread only, where errors are rendered.
+nonisolated(unsafe) private(set) var reportedErrors = 0
 
 /// An error value, rendered once (`QuarryError.description` is `ErrorRendering`'s line).
 func reportError(_ error: Error) {
@@ -177,7 +178,7 @@ func reportError(_ error: Error) {
 
 /// Lines for stderr that are several by design (a traceback), in the same colour.
 func writeError(_ text: String) {
-    fflush(stdout)
+    fflush(nil)
     // Red on a terminal, plain everywhere else, and never with NO_COLOR.
     let red = useColor(STDERR_FILENO)
     FileHandle.standardError.write(Data(((red ? "\u{1B}[31m" : "") + text + (red ? "\u{1B}[0m" : "") + "\n").utf8))
@@ -187,7 +188,7 @@ func writeError(_ text: String) {
 /// Escaped as error lines are: a note quotes names from the file (a model's entities),
 /// which could otherwise drive the terminal or forge a line of their own.
 func reportNote(_ message: String) {
-    fflush(stdout)
+    fflush(nil)
     let dim = useColor(STDERR_FILENO)
     FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + ErrorRendering.said(message) + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
 }

@@ -1,4 +1,5 @@
-import CReadline
+// readline's state is C globals, read and set from the main thread only.
+@preconcurrency import CReadline
 import Foundation
 import QuarryLua
 import QuarryModel
@@ -36,7 +37,8 @@ final class REPL {
     static let primaryPrompt = "> "
     static let continuationPrompt = ">> "
     /// The REPL whose line handler readline calls (readline's callbacks are plain C).
-    fileprivate static var current: REPL?
+    /// Readline runs on the main thread only, so its callbacks and this never race.
+    nonisolated(unsafe) fileprivate static var current: REPL?
 
     /// The old history file, read when the XDG one does not exist yet.
     private let oldHistoryPath: String
@@ -152,8 +154,9 @@ final class REPL {
         rl_free_line_state()
         rl_callback_sigcleanup()
         rl_replace_line("", 0)
-        fputs("^C\n", stdout)
-        fflush(stdout)
+        print("^C")
+        // Every stream: `stdout` itself is a C global that Swift 6 cannot prove safe.
+        fflush(nil)
         install(prompt: Self.primaryPrompt)
     }
 
@@ -165,7 +168,7 @@ final class REPL {
             // with an extra newline (rl_deprep_terminal, after bracketed paste): the session
             // goes on, so it is forgotten.
             rl_eof_found = 0
-            fputs("\n", stdout)
+            print()
             // Inside an unfinished chunk, as `lua` does: the chunk is reported as it stands
             // (`'end' expected near <eof>`) and dropped, and the prompt comes back.
             if !pendingLines.isEmpty {
@@ -323,7 +326,7 @@ final class REPL {
         // A query Lua would also parse, but only to fail on a nil global, runs as SQL.
         if pendingLines.isEmpty, let query = SQLAtPrompt.plainQuery(line) {
             runSQL([query])
-            fflush(stdout)
+            fflush(nil)
             return
         }
         // `=expr` prints expr, as the lua shell has always taken it.
@@ -356,7 +359,7 @@ final class REPL {
                 pointAtPredicateColumn(failure)
             }
         }
-        fflush(stdout)
+        fflush(nil)
     }
 }
 
@@ -383,7 +386,7 @@ extension REPL {
     /// The line and cursor a completion that closed a string left: the same quote typed
     /// next, by habit (`count("Fl<Tab>", …` typed as before), is typed over, as editors type
     /// over a closing quote they added, so the string is closed once. Anything else clears it.
-    fileprivate static var typedOver: (line: String, point: Int32)?
+    nonisolated(unsafe) fileprivate static var typedOver: (line: String, point: Int32)?
 
     /// `"` and `'`: inserted, unless the completion just closed the string with it.
     fileprivate static func typeQuote(_ count: Int32, _ key: Int32) -> Int32 {
@@ -403,10 +406,10 @@ extension REPL {
     }
 
     /// Word breaks for a file name: blanks only.
-    fileprivate static let fileNameBreaks = strdup(" \t\n")
+    nonisolated(unsafe) fileprivate static let fileNameBreaks = strdup(" \t\n")
 
     /// Candidates found by the runtime, handed to readline one by one.
-    fileprivate static var candidates: [String] = []
+    nonisolated(unsafe) fileprivate static var candidates: [String] = []
 
     fileprivate static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         guard let repl = current, let text else { return nil }
@@ -454,8 +457,8 @@ extension REPL {
 private func endEchoedControlLine() {
     var mode = termios()
     guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &mode) == 0, mode.c_lflag & tcflag_t(ECHOCTL) != 0 else { return }
-    fputs("\n", stdout)
-    fflush(stdout)
+    print()
+    fflush(nil)
 }
 
 /// The terminal's height in rows when both ends are a terminal, as the pager needs them

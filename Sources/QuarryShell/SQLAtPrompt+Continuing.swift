@@ -17,12 +17,14 @@ extension SQLAtPrompt {
     /// Whether the first line of a query, which ran and failed with `message`, is the
     /// start of a longer statement: it does not end with `;`, it has no FROM of its own,
     /// and what failed is a column (SQLite's `no such column`, PostgreSQL's `column "x"
-    /// does not exist`), which only a FROM still to come would give.
+    /// does not exist`) or a `*` with nothing to select from (`select *`: both engines say
+    /// "no tables specified"), which only a FROM still to come would give.
     static func awaitsTheRest(_ query: String, failure message: String) -> Bool {
         let text = query.trimmingCharacters(in: .whitespaces)
         guard !text.hasSuffix(";"), !topLevelWords(text).contains("FROM") else { return false }
         let lowered = message.lowercased()
         return lowered.contains("no such column") || lowered.contains("column \"") && lowered.contains("does not exist")
+            || lowered.contains("no tables specified")
     }
 
     /// The answer to a line Lua refused that reads as the rest of a SQL statement whose

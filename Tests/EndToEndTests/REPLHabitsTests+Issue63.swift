@@ -161,7 +161,9 @@ extension REPLHabitsTests {
     /// A long result and a short one say their count the same way.
     @Test func resultFootersHaveOneStyle() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.quarry(["m.db", "-e", #"entity "T" { n = "int64" }; for i = 1, 63 do T:new{ n = i } end; save()"#])
+        let made = try await sandbox.quarry([
+            "m.db", "-e", #"entity "T" { n = "int64", odd = "bool" }; for i = 1, 63 do T:new{ n = i, odd = i % 2 == 1 } end; save()"#
+        ])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["m.db"])
         try await repl.waitForPrompt()
@@ -171,6 +173,10 @@ extension REPLHabitsTests {
         #expect(try await repl.enter("fetch('T', 'n <= 3')").last == "(3 objects)")
         let rows = try await repl.enter(#"fetch{ "T", result = "dictionaries", properties = { "n" } }"#)
         #expect(rows.last?.hasPrefix("(63 rows), 43 rows hidden") == true, "\(rows)")
+        // A section shows its first rows, and says how to see it whole.
+        let sections = try await repl.enter(#"fetch{ "T", sort = "n", section = "odd" }"#)
+        #expect(sections.contains("(31 objects), 26 rows hidden (r[1] shows this section whole, for results r)"), "\(sections)")
+        #expect(sections.contains("(32 objects), 27 rows hidden (r[2] shows this section whole, for results r)"), "\(sections)")
     }
 }
 

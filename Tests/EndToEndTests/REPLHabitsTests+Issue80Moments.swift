@@ -67,6 +67,14 @@ import Testing
         // The rest of a statement typed after its start ran alone says what to do.
         let rest = try await repl.enter("group by payee").joined()
         #expect(rest == "'group …' continues a SQL statement: one over several lines ends with ';' (or type it on one line)", "\(rest)")
+        // `select *` alone waits as well (it said "no tables specified"), as psql does.
+        #expect(try await repl.enter("select *", then: ">>").isEmpty)
+        let beforeStar = try await repl.screen().count
+        try await repl.type("from categories")
+        try await repl.press(#"\;"#)
+        try await repl.press("Enter")
+        let star = try await repl.waitForPrompt(after: beforeStar)
+        #expect(star.contains { $0.trimmingCharacters(in: .whitespaces) == "3 | fun" } && star.contains("(3 rows)"), "\(star)")
     }
 
     /// Moving transactions to another category (3 of the 4 set were elsewhere): `.changes`

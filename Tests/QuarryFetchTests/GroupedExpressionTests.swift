@@ -176,6 +176,13 @@ import Testing
             message(properties: ["carrier", "max(distance) - min(distance)"])
                 == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'"
         )
+        // An aggregate scaled by a number names the one aggregate that computes it.
+        #expect(
+            message(properties: ["carrier", "avg(distance - 1) / 86400"])
+                == "properties: 'avg(distance - 1) / 86400' computes with avg(distance - 1); each aggregate is a property of its own, as 'avg(distance - 1)' (here 'avg((distance - 1) / 86400)' computes the same)"
+        )
+        #expect(message(properties: ["carrier", "sum(distance) * 2"]).hasSuffix("(here 'sum((distance) * 2)' computes the same)"))
+        #expect(!message(properties: ["carrier", "sum(distance) + 2"]).contains("here"))
         #expect(message(properties: ["carrier", "sum(max(distance))"]) == "properties: aggregates do not nest ('max(distance)' inside another)")
         #expect(
             message(properties: ["carrier", "median(distance)"])

@@ -28,4 +28,15 @@ import Testing
         // Values that are not numbers on the y axis are still refused, saying which.
         #expect(h.error(#"linechart(sql("SELECT 'a' AS x, 'b' AS y"), "x", "y")"#).contains("'y' holds string values"))
     }
+
+    /// A number x is a place on the axis, labelled as a table shows it: years read `1965`
+    /// and `2024` (they read `1,965` and `2,024`, grouped as counts are).
+    @Test func yearsOnTheXAxisAreNotGrouped() throws {
+        let h = try Harness()
+        let chart = h.string(#"linechart(sql("SELECT 1965 AS year, 3 AS n UNION ALL SELECT 2024, 5000"), "year", "n")"#) ?? ""
+        let axis = chart.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) ?? ""
+        #expect(axis.hasPrefix("1965") && axis.hasSuffix("2024"), "\(chart)")
+        // The y axis is a value: a count there stays grouped.
+        #expect(chart.contains("5,000"), "\(chart)")
+    }
 }

@@ -53,4 +53,23 @@ import Testing
         let other = h.error(#"return fetch{ "t", properties = { "other.year" } }"#)
         #expect(other.contains("not a relationship") && !other.contains("format("), "\(other)")
     }
+
+    /// `ts.month` on a column of Unix seconds near today: the `format()` that makes it a
+    /// date, as comparing it with a date says; a column of small counts gets none.
+    @Test func aDatePartOfUnixSecondsNamesTheFormat() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE log(id INTEGER PRIMARY KEY, ts INTEGER, n INTEGER);
+            INSERT INTO log(ts, n) VALUES (1735689600, 3), (1738368000, 4), (1740787200, 5);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let error = h.error(#"return fetch{ "log", properties = { "ts.month AS m", "count(*) AS n" }, group = { "ts.month" } }"#)
+        let hint = #"not a relationship; if another program keeps times there, declare their unit: format("log", "ts", "unix")"#
+        #expect(error.contains(hint), "\(error)")
+        let counts = h.error(#"return fetch{ "log", properties = { "n.month" } }"#)
+        #expect(counts.contains("not a relationship") && !counts.contains("format("), "\(counts)")
+        // Following it: months, grouped in SQL.
+        h.run(#"format("log", "ts", "unix")"#)
+        #expect(h.string(#"#fetch{ "log", properties = { "ts.month AS m", "count(*) AS n" }, group = { "ts.month" } }"#) == "3")
+    }
 }

@@ -11,6 +11,9 @@ import Testing
         #expect(OtherShellHabits.psql(#"\d"#) == .command(".tables"))
         #expect(OtherShellHabits.psql(#"\q"#) == .command(".quit"))
         #expect(OtherShellHabits.psql(#"\i setup.lua"#) == .command(".read setup.lua"))
+        // `\timing` alone turns the timer over, as psql's does; with a word, as said.
+        #expect(OtherShellHabits.psql(#"\timing"#) == .command(".timer"))
+        #expect(OtherShellHabits.psql(#"\timing off"#) == .command(".timer off"))
         guard case .answer(let unknown) = OtherShellHabits.psql(#"\dn"#) else {
             Issue.record("\\dn is answered")
             return

@@ -138,6 +138,25 @@ struct ResultColumn {
         if call.function == "sum", type == .int64 { sql = context.sqlDialect.integer(sql) }
     }
 
+    /// `avg(x) / 86400` as the one aggregate that computes it, `avg(x / 86400)`: an
+    /// aggregate at the start scaled by a positive number (`*`, `/`) or, for `avg`, `min`
+    /// and `max`, moved by one (`+`, `-`); nil for anything else.
+    static func scaledAggregate(_ text: String, call: ClosedRange<Int>) -> String? {
+        let characters = Array(text)
+        guard call.lowerBound == 0, let open = characters[call].firstIndex(of: "("), characters[call.upperBound] == ")" else { return nil }
+        let name = String(characters[0..<open]).lowercased().trimmingCharacters(in: .whitespaces)
+        let rest = String(characters[(call.upperBound + 1)...]).trimmingCharacters(in: .whitespaces)
+        guard let op = rest.first, "*/+-".contains(op) else { return nil }
+        let number = rest.dropFirst().trimmingCharacters(in: .whitespaces)
+        guard let value = Double(number), value.isFinite, !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+        switch op {
+        case "*", "/": guard value > 0, ["avg", "sum", "min", "max"].contains(name) else { return nil }
+        default: guard ["avg", "min", "max"].contains(name) else { return nil }
+        }
+        let argument = String(characters[(open + 1)..<call.upperBound])
+        return "\(characters[0..<open].map(String.init).joined())((\(argument)) \(op) \(number))"
+    }
+
     /// A value of one row: an attribute, a key path through to-one relationships, or an
     /// expression of them, with its SQL, arguments and type.
     private static func value(
@@ -164,7 +183,8 @@ struct ResultColumn {
                 option: option,
                 reason: inner == text
                     ? "aggregates do not nest ('\(text)' inside another)"
-                    : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
+                    : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'"
+                        + (scaledAggregate(text, call: call).map { " (here '\($0)' computes the same)" } ?? ""))
         }
         // A reserved word standing as a key (`sum(size / 1048576)`) is read as `#size`.
         let escaped = ReservedKeys.escaped(text, expression: true) { entity.attribute(named: $0) != nil || entity.relationship(named: $0) != nil }

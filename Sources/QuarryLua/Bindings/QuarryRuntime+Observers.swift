@@ -437,7 +437,7 @@ extension QuarryRuntime {
         guard !observerRegistry.queue.isEmpty else { return }
         beforeOutput()
         deliver()
-        fflush(stdout)
+        fflush(nil)
         afterOutput()
     }
 

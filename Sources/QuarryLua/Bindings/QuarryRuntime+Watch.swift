@@ -63,7 +63,7 @@ extension QuarryRuntime {
         guard !observerRegistry.queue.isEmpty else { return }
         clear()
         deliver()
-        fflush(stdout)
+        fflush(nil)
     }
 
     /// The sort a key asks for, or nil for a key that means nothing here.

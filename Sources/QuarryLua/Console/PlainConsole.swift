@@ -14,7 +14,7 @@ public final class PlainConsole: Console {
 
     public func note(_ text: String) {
         // After what Lua has written so far, not ahead of it.
-        fflush(stdout)
+        fflush(nil)
         FileHandle.standardError.write(Data((ErrorRendering.escaped(text) + "\n").utf8))
     }
 

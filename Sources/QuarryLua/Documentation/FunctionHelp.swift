@@ -1,7 +1,7 @@
 /// The reference for Quarry's Lua functions: `help(fetch)` prints from it, and
 /// `docs/lua-api.md` is generated from it (a test keeps the two equal and runs every
 /// example).
-public struct FunctionHelp {
+public struct FunctionHelp: Sendable {
     public let name: String
     public let usage: String
     public let summary: String

@@ -15,7 +15,9 @@ public typealias LuaFunctionBody = (LuaCall) throws -> Int32
 /// would trap.
 struct BoundFunction {
     let name: String
-    let function: LuaBinding.Function
+    /// A library's `LuaBinding.Function`, or a closure made at run time (`pushFunction`),
+    /// which may hold the runtime's own state and so is not `Sendable`.
+    let function: (QuarryRuntime, LuaCall) throws -> Int32
     unowned(unsafe) let runtime: QuarryRuntime
     /// A global that takes a store as its first argument (`fetch(b, "Item")`): the
     /// dispatcher works on that store and takes it off the stack (`focusCall`).

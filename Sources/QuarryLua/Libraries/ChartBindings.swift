@@ -75,7 +75,7 @@ enum ChartBindings {
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
         return call.push(
             Chart.line(
-                title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) },
+                title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.axis($0) },
                 style: runtime.chartStyle))
     }
 }

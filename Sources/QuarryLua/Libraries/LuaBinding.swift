@@ -6,8 +6,8 @@ import QuarryModel
 /// and the runtime registers a table with one loop (`register`, `pushMethods`), so a
 /// binding is a named function, not a closure inside a long install function, and not a
 /// member of the runtime either.
-struct LuaBinding {
-    typealias Function = (QuarryRuntime, LuaCall) throws -> Int32
+struct LuaBinding: Sendable {
+    typealias Function = @Sendable (QuarryRuntime, LuaCall) throws -> Int32
 
     let name: String
     /// Given the runtime at each call, so a registered function holds no reference to it

@@ -77,7 +77,7 @@ enum ObserverBindings {
                     runtime.release(callback)
                     throw call.typeError(2, expected: "table of keys")
                 }
-                keys = Set(try LuaTable.array(call.state, 2) { _ in luaString(call.state, -1) })
+                keys = Set(LuaTable.array(call.state, 2) { _ in luaString(call.state, -1) })
             }
             observer = ObserverHandle(target: .object(object, keys: keys), callback: callback, runtime: runtime)
         } else if call.type(1) == LUA_TSTRING || swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) != nil {

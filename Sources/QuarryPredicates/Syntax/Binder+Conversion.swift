@@ -8,8 +8,11 @@ extension Binder {
     /// Whether `operand` reads a number column of a SQLite file that holds text as well
     /// (`EntityStorage.takesText`): `owner` is the entity it is bound against, `outer` the
     /// one an ANY/ALL/NONE ranges from.
+    /// A string column of NUMERIC affinity (`YEAR`, `ENUM`) is listed too: it is read as
+    /// stored, as a column of no type is (`untyped`), and takes a text as SQLite's numeric
+    /// affinity makes it.
     func takesText(_ operand: BoundPredicate.Operand, _ owner: EntityDescription, outer: EntityDescription?) -> Bool {
-        reads(operand, owner, outer: outer, of: [.int16, .int32, .int64, .double, .decimal], in: \EntityStorage.takesText)
+        reads(operand, owner, outer: outer, of: [.int16, .int32, .int64, .double, .decimal, .string], in: \EntityStorage.takesText)
     }
 
     /// Whether `operand` reads a string column of a SQLite file that declares no type

@@ -25,6 +25,13 @@ extension Binder {
             // `created.year` on another program's text of ISO times: a date part, once
             // `format()` makes the column a date (as comparing it with a date says).
             message += "; " + hint
+        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
+            let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
+            context?.likelyTimeLayout(entity, name) != nil
+        {
+            // `ts.month` on a number column whose values read as times near today in some
+            // unit: the `format()` that makes it a date with parts.
+            message += timeUnitHint(attribute, entity)
         }
         return PredicateError(.invalidUse, message, column: path.column)
     }

@@ -43,6 +43,11 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         // A table's column only: a view's column with no declared type may still have an
         // affinity SQLite works out from its expression (`CAST(x AS TEXT)`, a COLLATE).
         case .string where storage.layout == .foreignTable && column.declaredType.trimmingSpaces.isEmpty: storage.untyped.insert(column.name)
+        // Read as stored, as a column of no type is, and a text argument compared as the
+        // number it spells, as SQLite's NUMERIC affinity compares it.
+        case .string where storage.layout == .foreignTable && Self.hasNumericAffinityText(declared: column.declaredType):
+            storage.untyped.insert(column.name)
+            storage.takesText.insert(column.name)
         default: break
         }
         if storage.layout == .foreignTable, let collation = column.collation?.uppercased(), ["NOCASE", "RTRIM"].contains(collation) {

@@ -396,8 +396,20 @@ struct ForeignSchemaReader {
         if has("DATE") || has("TIME") { return .date }
         if has("CHAR") || has("CLOB") || has("TEXT") { return .string }
         if has("BLOB") { return .binary }
-        if has("REAL") || has("FLOA") || has("DOUB") || has("NUM") || has("DEC") { return .double }
+        // `NUM` for NUMERIC and NUMBER; MySQL's `ENUM` holds labels, read as any type
+        // Quarry does not know (`hasNumericAffinityText`).
+        if has("REAL") || has("FLOA") || has("DOUB") || (has("NUM") && !has("ENUM")) || has("DEC") { return .double }
         return .string
+    }
+
+    /// A string attribute whose column SQLite gives NUMERIC affinity: a type name Quarry
+    /// does not know (`YEAR`, `ENUM`, `MONEY`), which keeps `'2006'` as the integer 2006
+    /// and compares a text argument as the number it spells. Such a column is read as
+    /// stored and compared as SQLite compares it (`EntityStorage.untyped` and `takesText`).
+    static func hasNumericAffinityText(declared: String) -> Bool {
+        guard !declared.trimmingSpaces.isEmpty, attributeType(declared: declared) == .string else { return false }
+        let has = words(of: declared)
+        return !(has("CHAR") || has("CLOB") || has("TEXT") || has("BLOB"))
     }
 
     /// Whether a declared type holds a word (upper-case ASCII): by bytes for an ASCII

@@ -24,7 +24,7 @@ final class TerminalConsole: Console {
 
     func note(_ text: String) {
         // After what Lua has written so far, not ahead of it.
-        fflush(stdout)
+        fflush(nil)
         FileHandle.standardError.write(Data((ErrorRendering.escaped(text) + "\n").utf8))
     }
 

@@ -8,8 +8,8 @@ enum TerminalQuestion {
     /// of input, at Ctrl-C, or when stdin is no terminal.
     static func ask(_ question: String) -> Bool {
         guard isatty(STDIN_FILENO) != 0 else { return false }
-        fputs(question + " [y/N] ", stdout)
-        fflush(stdout)
+        print(question + " [y/N] ", terminator: "")
+        fflush(nil)
         var answer: [UInt8] = []
         var byte: UInt8 = 0
         while read(STDIN_FILENO, &byte, 1) == 1, byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {

@@ -74,6 +74,22 @@ extension ObjectContext {
         return Self.layoutNearToday(sampledNumbers(entity, column), type: type)
     }
 
+    /// `timeLayoutNearToday` for a column nobody compared with a date: only when every
+    /// sampled number is a million or more, as any count of time near today is (a day is
+    /// 86,400 seconds), so a column of small counts (3, 4, 5: seconds after 2001 in
+    /// `cocoa`) is not offered as times.
+    public func likelyTimeLayout(_ entity: EntityDescription, _ column: String) -> (name: String, reading: String)? {
+        let values = sampledNumbers(entity, column)
+        let large = values.allSatisfy { value in
+            switch value {
+            case .integer(let i): return i.magnitude >= 1_000_000
+            case .real(let d): return abs(d) >= 1_000_000
+            default: return false
+            }
+        }
+        return large ? timeLayoutNearToday(entity, column) : nil
+    }
+
     /// Refuses to read `column`'s numbers in `format`'s unit when that puts one of them
     /// outside the years 0001 to 9999, or far from today when another unit reads them all
     /// near it: one line naming that unit and what it reads, ready to paste. The number

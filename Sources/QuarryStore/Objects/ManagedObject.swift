@@ -230,7 +230,7 @@ public final class ManagedObject {
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
         if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
         try checkStoreOpen()
-        let coerced = try Self.coerced(value, to: attribute, key, of: entity)
+        let coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: context?.mapped(entity))
         // The key column of a table Quarry did not create is the object's identity: a saved
         // object keeping its ID while its row moved to another key would be two objects.
         if !isInserted, key == context?.mapped(entity).keyColumn, coerced != (committedValue(key) ?? .null) {
@@ -255,14 +255,26 @@ public final class ManagedObject {
     func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription) throws {
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         try checkStoreOpen()
-        pending[key] = try Self.coerced(value, to: attribute, key, of: entity)
+        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: context?.mapped(entity))
         // A link kept in the column set before through its relationship no longer stands.
         guard !pendingToOne.isEmpty else { return }
         for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
     }
 
-    /// `value` as attribute `key` of `entity` holds it, or the refusal of it.
-    private static func coerced(_ value: Value, to attribute: AttributeDescription, _ key: String, of entity: EntityDescription) throws -> Value {
+    /// `value` as attribute `key` of `entity` holds it, or the refusal of it. A string
+    /// column of NUMERIC affinity (`YEAR`, `ENUM` in a SQLite file, `EntityStorage.untyped`
+    /// and `takesText`) holds what SQLite stores: a number as given, a text that spells
+    /// one as that number; so the object matches in memory as its row matches in SQL.
+    private static func coerced(
+        _ value: Value, to attribute: AttributeDescription, _ key: String, of entity: EntityDescription, storage: EntityStorage?
+    ) throws -> Value {
+        if attribute.type == .string, let storage, storage.untyped.contains(key), storage.takesText.contains(key) {
+            switch value {
+            case .integer, .real: return value
+            case .text(let text): return NumericAffinity.numeric(text)
+            default: break
+            }
+        }
         let coerced: Value
         switch attribute.coerce(value) {
         case .success(let v): coerced = v
