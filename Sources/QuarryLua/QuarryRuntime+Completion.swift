@@ -94,6 +94,12 @@ extension QuarryRuntime {
             if lua_type(state, -1) == LUA_TTABLE {
                 LuaTable.field(state, -1, name)
                 quarry_remove(state, -2)
+            } else if let store = swiftObject(state, -1, kind: .store, as: OpenedStore.self), !store.isClosed,
+                let entity = within(store.isDefault ? nil : store, { context.entities.first { $0.name == name } })
+            {
+                // `b.Item.` offers that store's Item's keys.
+                quarry_pop(state, 1)
+                _ = within(store.isDefault ? nil : store) { pushEntity(entity.name) }
             } else if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self),
                 let relationship = context.entitiesRelationship(name, of: object), !relationship.isToMany,
                 let target = try? context.relatedObject(name, of: object)
@@ -107,7 +113,17 @@ extension QuarryRuntime {
         return lua_type(state, -1) != LUA_TNIL
     }
 
+    /// The keys of the value at `index`, read in the store it belongs to; a store's are its
+    /// entities (`b.`) and its methods (`b:`).
     private func keys(at index: Int32, methods: Bool) -> [String] {
+        if let store = swiftObject(state, index, kind: .store, as: OpenedStore.self) {
+            guard !store.isClosed else { return [] }
+            return methods ? methodNames(.store) : within(store.isDefault ? nil : store) { context.entities.map(\.name) }
+        }
+        return within(storesWereOpened ? storeOfArgument(state, index) : nil) { keysInFocus(at: index, methods: methods) }
+    }
+
+    private func keysInFocus(at index: Int32, methods: Bool) -> [String] {
         if let object = swiftObject(state, index, kind: .object, as: ManagedObject.self) {
             return methods ? methodNames(.object) : context.currentEntityDescription(of: object).keyNames
         }

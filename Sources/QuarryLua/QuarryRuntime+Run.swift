@@ -328,7 +328,7 @@ private let prelude = #"""
       end
       return true
     end
-    local function entity(name, definition, more)
+    local function defining(define, name, definition, more)
       if definition == nil and type(name) == "string" then
         return function(d) return define(name, d) end
       end
@@ -337,6 +337,15 @@ private let prelude = #"""
         return function(d) return define(name, d, definition) end
       end
       return define(name, definition)
+    end
+    -- entity(b, "Item", { ... }) and entity(b, "Item") { ... }: in the store b that open() gave.
+    local typeof = quarry.typeof
+    local function entity(name, ...)
+      if typeof(name) == "store" then
+        local store = name
+        return defining(function(...) return define(store, ...) end, ...)
+      end
+      return defining(define, name, ...)
     end
     quarry.entity = entity
     rawset(_G, "entity", entity)

@@ -15,6 +15,7 @@ public final class QuarryRuntime {
     public var state: OpaquePointer { activeState ?? mainState }
     /// The store. One opened lazily (`init(memoryLimit:opening:)`) is opened on first use.
     public var context: ObjectContext {
+        if let focus, let opened = focus.opened { return opened }
         switch store {
         case .open(let context):
             return context
@@ -27,6 +28,7 @@ public final class QuarryRuntime {
     }
     /// The store, once it is open (nil while a lazily opened one has not been needed yet).
     public var openedContext: ObjectContext? {
+        if let focus, let opened = focus.opened { return opened }
         if case .open(let context) = store { return context }
         return nil
     }
@@ -50,14 +52,31 @@ public final class QuarryRuntime {
     /// Set while the state closes, so a bound function called by a user `__gc` then can
     /// refuse instead of touching a runtime that is going away.
     private var closing = false
-    /// The context's ids for this runtime's watches on it (see `watch`).
-    private var stateWatch = 0
-    private var outsideChangeWatch = 0
+    /// The session's own store as Lua sees it (`stores()[1]`), with what is its own.
+    let defaultStore = OpenedStore(default: ())
+    /// The stores `open()` opened and not closed since, in order.
+    var otherStores: [OpenedStore] = []
+    /// Those `b:close()` closed: kept (their contexts closed) so that what was read from
+    /// them refuses in one line naming them.
+    var closedStores: [OpenedStore] = []
+    /// Whether `open()` ever opened one: until then every call works on the default
+    /// store, and the dispatcher asks nothing of its arguments.
+    var storesWereOpened = false
+    /// The store the call in progress works on (nil: the default; see `focusCall`).
+    var focus: OpenedStore?
+    /// The store `context` means now.
+    var focusedStore: OpenedStore { focus ?? defaultStore }
+    /// How many stores `open()` has opened, which numbers their identity scopes.
+    var storesOpened = 0
     /// What clears and redraws the REPL's line around a note said while it waits
     /// (`noticeOutsideChanges`); nil otherwise.
     var aroundNotes: (before: () -> Void, after: () -> Void)?
-    /// One handle per entity name, kept so the same name is the same Lua value.
-    var entityHandles: [String: EntityHandle] = [:]
+    /// One handle per entity name of the store in focus, kept so the same name is the
+    /// same Lua value.
+    var entityHandles: [String: EntityHandle] {
+        get { focusedStore.entityHandles }
+        set { focusedStore.entityHandles = newValue }
+    }
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
     /// `Entity.column` pairs whose format() under --readonly was said to last the session.
@@ -66,7 +85,11 @@ public final class QuarryRuntime {
     var subentityKeyNotices: Set<String> = []
     /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
     var wildcardNotices: Set<String> = []
-    var observerRegistryStorage: ObserverRegistry?
+    /// The observers of the store in focus (each store keeps its own).
+    var observerRegistryStorage: ObserverRegistry? {
+        get { focusedStore.observerRegistry }
+        set { focusedStore.observerRegistry = newValue }
+    }
     /// How many observer callbacks have raised an error (each noticed and skipped, so the
     /// work around it went on): a batch run that had one ends with status 1.
     public internal(set) var observerFailures = 0
@@ -149,47 +172,52 @@ public final class QuarryRuntime {
     /// watches on its changes.
     private func attach(_ context: ObjectContext) {
         bindEntityGlobals()
-        watch(context)
+        watch(context, for: defaultStore)
         context.sayConnectionLoss { [weak self] note in self?.sayConnectionLoss(note) }
         try? context.startNoticingOtherConnections()
     }
 
     /// Row cells read from `context` go stale whenever its objects may change.
-    private func watch(_ context: ObjectContext) {
+    func watch(_ context: ObjectContext, for store: OpenedStore) {
         let state = mainState
-        stateWatch = context.watchState { quarry_bump_epoch(state) }
+        store.stateWatch = context.watchState { quarry_bump_epoch(state) }
         // On the thread of the call in progress (refresh() may run in a coroutine).
-        outsideChangeWatch = context.watchOutsideChanges { [unowned self] in makeRowObjectsInUse(self.state) }
+        store.outsideChangeWatch = context.watchOutsideChanges { [unowned self] in makeRowObjectsInUse(self.state) }
         quarry_bump_epoch(state)
     }
 
-    private func stopWatching(_ context: ObjectContext) {
-        context.stopWatchingState(stateWatch)
-        context.stopWatchingState(outsideChangeWatch)
+    func stopWatching(_ context: ObjectContext, for store: OpenedStore) {
+        context.stopWatchingState(store.stateWatch)
+        context.stopWatchingState(store.outsideChangeWatch)
     }
 
     deinit {
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the bound functions outlive the close.
         closing = true
-        if let openedContext { stopWatching(openedContext) }
+        focus = nil
+        if let openedContext { stopWatching(openedContext, for: defaultStore) }
+        for store in otherStores {
+            if let opened = store.opened { stopWatching(opened, for: store) }
+        }
         quarry_close(mainState)
     }
 
     /// Replaces the store (`.open`); objects of the old one stay readable but detached.
     public func use(_ context: ObjectContext) {
+        focus = nil
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
         // A store never opened is not opened now only to be closed.
         if let old = openedContext {
-            stopWatching(old)
+            stopWatching(old, for: defaultStore)
             // As the sqlite3 shell's .open: the old store is closed now, not when the last
             // result that holds it goes (which then says its connection is closed).
             if old !== context { old.close() }
         }
         store = .open(context)
-        watch(context)
-        resetRowIdentities(state)
+        watch(context, for: defaultStore)
+        resetRowIdentities(state, scope: "")
         bindEntityGlobals()
         try? context.startNoticingOtherConnections()
     }
@@ -214,8 +242,13 @@ public final class QuarryRuntime {
             return try function.pointee.function(self, call)
         }
         let outer = activeState
+        let outerFocus = focus
         activeState = call.state
-        defer { activeState = outer }
+        defer {
+            activeState = outer
+            focus = outerFocus
+        }
+        try focusCall(function.pointee, call)
         return try function.pointee.function(self, call)
     }
 
@@ -232,8 +265,8 @@ public final class QuarryRuntime {
     }
 
     /// Pushes a Lua function that runs `binding`'s function with this runtime.
-    func pushBinding(_ binding: LuaBinding) {
-        push(BoundFunction(name: binding.name, function: binding.function, runtime: self))
+    func pushBinding(_ binding: LuaBinding, takesStore: Bool = false) {
+        push(BoundFunction(name: binding.name, function: binding.function, runtime: self, takesStore: takesStore))
     }
 
     /// Defines each function of `library` as a global and in the table `quarry`.
@@ -243,7 +276,7 @@ public final class QuarryRuntime {
         pushQuarryTable()
         for binding in library {
             pushString(state, binding.name)
-            pushBinding(binding)
+            pushBinding(binding, takesStore: StoreBindings.storeTakingFunctions.contains(binding.name))
             lua_pushvalue(state, -2)
             lua_pushvalue(state, -2)
             lua_rawset(state, -6) // _G
@@ -308,6 +341,7 @@ public final class QuarryRuntime {
         case .namespace: ObserverBindings.simpleMetamethods(.namespace)
         case .binding: ObserverBindings.bindingMetamethods
         case .state: ObserverBindings.stateMetamethods
+        case .store: StoreBindings.storeMetamethods
         case .rows, .query, .keeper: []
         }
     }
@@ -351,6 +385,7 @@ public final class QuarryRuntime {
         case .namespace: ObserverBindings.namespaceMethods
         case .predicate: PredicateBindings.predicateMethods
         case .entity: SchemaBindings.entityMethods
+        case .store: StoreBindings.storeMethods
         case .section, .date, .decimal, .rows, .query, .keeper: []
         }
     }
@@ -376,6 +411,7 @@ public final class QuarryRuntime {
         register(SeeingBindings.seeingLibrary)
         register(ChartBindings.chartLibrary)
         register(DiffBindings.diffLibrary)
+        register(StoreBindings.storeLibrary)
         registerInQuarryTable(DataBindings.onceWriter)
         registerInQuarryTable(SeeingBindings.pagerHook)
         installNull()
@@ -396,8 +432,27 @@ public final class QuarryRuntime {
     /// key would name another row, and a change to it could never be saved.
     func currentObject(_ call: LuaCall, _ index: Int32) throws -> ManagedObject {
         let object = try self.object(call, index)
-        guard !object.isForeign(to: context) else { throw StoreError.closed }
+        try refuseForeign(object)
         return object
+    }
+
+    /// Refuses an object of another store than the one in focus: one of a store that is
+    /// still open (`open()`) cannot be related to this store's objects, and one of a
+    /// store that was closed names another row here.
+    func refuseForeign(_ object: ManagedObject) throws {
+        guard object.isForeign(to: context) else { return }
+        if let other = object.managedObjectContext, let store = openedStore(of: other) ?? (other === openedDefaultContext ? defaultStore : nil) {
+            throw LuaError(
+                "\(object.objectID) belongs to \(name(of: store)), not \(name(of: focusedStore)): objects of two stores cannot be related "
+                    + "(copy it with b.\(object.entity.name):new(o) or copy(objects, b))")
+        }
+        throw StoreError.closed
+    }
+
+    /// The default store's context when it is open, whatever the focus.
+    var openedDefaultContext: ObjectContext? {
+        if case .open(let context) = store { return context }
+        return nil
     }
 
     func pushObject(_ object: ManagedObject?) -> Int32 {

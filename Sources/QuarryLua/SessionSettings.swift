@@ -1,4 +1,5 @@
 import QuarryFormat
+import QuarryStore
 
 /// What the shell's session decides and the runtime reads: how values print, and whether
 /// `--safe` is in force. One instance, owned by the session (which `.mode`, `.headers`
@@ -24,6 +25,10 @@ public final class SessionSettings {
     /// At an interactive prompt, a grouped or `properties` request (run in SQL on the
     /// saved rows) says in one note when its entity has unsaved changes its rows leave out.
     public var notesUnsavedChangesLeftOut = false
+    /// What `open(location)` opens another store with, and the name it is shown by (the
+    /// location without a password). The shell sets it: it alone names engines, and it
+    /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.
+    public var openStore: ((StoreOpening) throws -> (context: ObjectContext, name: String))?
 
     public init() {}
 }

@@ -94,7 +94,7 @@ public enum QuarryMain {
         // changes, then exits: scripts never ask (the REPL's own guard asks, see REPL).
         if ranSomething || script != nil {
             session.settings.exitNote = {
-                if let note = unsavedChangesNote(runtime) { reportNote(note) }
+                for note in unsavedChangesNotes(runtime) { reportNote(note) }
                 return nil
             }
             runtime.guardExit()
@@ -133,21 +133,30 @@ public enum QuarryMain {
         let observerFailed = runtime.observerFailures > 0
         if interactive {
             REPL(session: session).run()
-        } else if let note = unsavedChangesNote(runtime) {
+        } else {
             // Never written without save(), as the contract says; but not dropped unsaid.
-            reportNote(note)
+            for note in unsavedChangesNotes(runtime) { reportNote(note) }
         }
         return observerFailed ? Status.failure.rawValue : Status.success.rawValue
     }
 }
 
 /// What a batch run says when it ends (at its end or by `os.exit()`) with changes not
-/// saved; nil when there are none.
-private func unsavedChangesNote(_ runtime: QuarryRuntime) -> String? {
-    guard let context = runtime.openedContext, context.hasChanges else { return nil }
-    let pending = context.pendingChanges
-    return
-        "the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them"
+/// saved: a line for the session's store, then one for each store `open()` opened that
+/// has some; none when there are none.
+private func unsavedChangesNotes(_ runtime: QuarryRuntime) -> [String] {
+    func counts(_ context: ObjectContext) -> String {
+        let pending = context.pendingChanges
+        return "\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted"
+    }
+    var notes: [String] = []
+    if let context = runtime.openedContext, context.hasChanges {
+        notes.append("the run ended with unsaved changes (\(counts(context))), not written: call save() to keep them")
+    }
+    for (name, context) in runtime.otherStoresWithChanges {
+        notes.append("the run ended with unsaved changes in \(name) (\(counts(context))), not written: call save(b) on its store to keep them")
+    }
+    return notes
 }
 
 /// Every error the shell prints goes through here, as one line: a Quarry error as its

@@ -226,9 +226,9 @@ final class REPL {
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
-            guard let pending = runtime.openedContext?.pendingChangesSummary, pending != warnedOf else { return nil }
+            guard let (pending, remedy) = unsavedChanges, pending != warnedOf else { return nil }
             warnedOf = pending
-            return "\(pending) would be lost: save() or rollback() first, or os.exit() again to quit without saving"
+            return "\(pending) would be lost: \(remedy) first, or os.exit() again to quit without saving"
         }
         runtime.guardExit()
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
@@ -260,10 +260,22 @@ final class REPL {
     private func mayQuit(again command: String) -> Bool {
         let warned = warnedOfUnsavedChanges
         warnedOfUnsavedChanges = false
-        guard !warned, let pending = runtime.openedContext?.pendingChangesSummary else { return true }
+        guard !warned, let (pending, remedy) = unsavedChanges else { return true }
         warnedOfUnsavedChanges = true
-        reportNote("\(pending) would be lost: save() or rollback() first, or \(command) again to quit without saving")
+        reportNote("\(pending) would be lost: \(remedy) first, or \(command) again to quit without saving")
         return false
+    }
+
+    /// The unsaved changes ending the session would drop, in the session's store and in
+    /// each store `open()` opened (named), and what keeps them; nil when there are none.
+    private var unsavedChanges: (summary: String, remedy: String)? {
+        var parts: [String] = []
+        if let pending = runtime.openedContext?.pendingChangesSummary { parts.append(pending) }
+        let others = runtime.otherStoresWithChanges.compactMap { store in store.context.pendingChangesSummary.map { "\($0) in \(store.name)" } }
+        guard !parts.isEmpty || !others.isEmpty else { return nil }
+        let remedy =
+            others.isEmpty ? "save() or rollback()" : parts.isEmpty ? "save(b) or rollback(b) on its store" : "save() and save(b), or rollback()"
+        return ((parts + others).joined(separator: ", "), remedy)
     }
 
     private func handle(_ line: String) {

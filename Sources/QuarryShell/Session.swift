@@ -3,6 +3,7 @@ import QuarryLua
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
+import QuarryStores
 
 /// One run of the shell: its store (opened at the start, replaced by `.open`, closed at
 /// the end), the runtime over it, one set of output settings and the flags the command
@@ -41,6 +42,7 @@ final class Session {
         self.settings = settings
         self.console = console
         self.opensReadOnly = readOnly
+        settings.openStore = { opening in try Session.openAnother(opening, readOnly: readOnly, safe: settings.safe) }
         if database == nil, model == nil, !demo {
             // A new, empty in-memory store: opened when first used (most batch runs
             // that name no database never use it), as it would have been now.
@@ -102,6 +104,26 @@ final class Session {
         runtime.use(context)
     }
 
+    /// `open(location)` in a script: another store beside the session's, opened as `.open`
+    /// opens one (read-only under `--readonly`; under `--safe` no new file is made, nor a
+    /// typo of a file beside it), with its notes said. Returns it with the name it is shown
+    /// by, its password left out.
+    static func openAnother(_ opening: StoreOpening, readOnly: Bool, safe: Bool) throws -> (context: ObjectContext, name: String) {
+        let path = opening.location == ":memory:" ? nil : opening.location
+        if let path, safe, StoreRegistry.namesFile(path), NewFileNote.isNew(path) {
+            throw StoreError.during(operation: "open", .database(message: "\(path) does not exist, and --safe does not create files"))
+        }
+        // A model that is not there is refused before a new file is made to hold it.
+        if let model = opening.model, !FileManager.default.fileExists(atPath: model) {
+            throw StoreError.during(operation: "open", .database(message: "\(model): no such model file"))
+        }
+        let isNew = path.map(NewFileNote.isNew) ?? false
+        let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
+        OpeningNotes.report(context.openingNotes)
+        if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
+        return (context, URLSecrets.withoutPasswords(in: opening.location))
+    }
+
     /// The store closed at the end of the run (see `close`).
     nonisolated(unsafe) private static var closedAtExit: ObjectContext?
 
@@ -110,6 +132,7 @@ final class Session {
     /// process is ending, and freeing GRDB's queue costs a batch run 0.15 ms (its first
     /// use of NotificationCenter) for memory the end of the process frees anyway.
     func close() {
+        runtime.closeOpenedStores()
         if let context = runtime.openedContext {
             context.close()
             Session.closedAtExit = context

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryLua
+import QuarryShell
 import Testing
 
 /// docs/lua-api.md is generated from the same table `help(fn)` prints, and every example
@@ -53,6 +54,10 @@ import Testing
 
     private func itemStore() throws -> Harness {
         let h = try Harness(console: ConsoleAndFailureTests.RecordingConsole())
+        // open() as the shell's session opens another store (the examples open in memory).
+        h.runtime.settings.openStore = { opening in
+            (try StoreOpener.open(opening.location == ":memory:" ? nil : opening.location, readOnly: opening.readOnly), opening.location)
+        }
         h.run(#"entity "Item" { title = "string", n = "int64", when = "date?" }; for i = 1, 3 do Item:new{ title = "t" .. i, n = i } end; save()"#)
         return h
     }

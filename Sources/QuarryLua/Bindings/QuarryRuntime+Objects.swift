@@ -44,6 +44,7 @@ extension QuarryRuntime {
                     }
                     return target
                 }
+                for target in targets { try refuseForeign(target) }
             }
             try context.setRelatedObjects(targets, key, of: object)
         } else {
@@ -52,6 +53,7 @@ extension QuarryRuntime {
                 guard let t = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
                     throw LuaError("\(object.entity.name).\(key) expects a \(relationship.destination) object or nil, got \(call.typeName(index))")
                 }
+                try refuseForeign(t)
                 target = t
             }
             try context.setRelatedObject(target, key, of: object)

@@ -86,7 +86,8 @@ extension QuarryRuntime {
 
     /// Stores the value at `index` in the registry; returns its reference.
     func reference(_ index: Int32) -> Int {
-        let registry = observerRegistry
+        // One numbering for every store's registry: the callbacks share one table.
+        let registry = defaultStore.observerRegistry ?? within(nil) { observerRegistry }
         registry.nextReference += 1
         let absolute = lua_absindex(state, index)
         pushRegistryField(state, "quarry.callbacks")
@@ -118,6 +119,12 @@ extension QuarryRuntime {
     }
 
     func forget(_ observer: ObserverHandle) {
+        // In the store whose registry holds it: `h:cancel()` names no store.
+        if let store = ([defaultStore] + otherStores).first(where: { $0.observerRegistry?.observers.contains { $0 === observer } == true }),
+            store !== focusedStore
+        {
+            return within(store.isDefault ? nil : store) { forget(observer) }
+        }
         let registry = observerRegistry
         registry.observers.removeAll { $0 === observer }
         release(observer.callback)
@@ -166,7 +173,9 @@ extension QuarryRuntime {
     }
 
     func enqueue(_ event: @escaping () -> Void) {
-        observerRegistry.queue.append(event)
+        // Delivered later, perhaps while another store is in focus: run in this one's.
+        let store = focus
+        observerRegistry.queue.append { [unowned self] in within(store, event) }
     }
 
     func deliver() {
@@ -184,8 +193,9 @@ extension QuarryRuntime {
         let registry = observerRegistry
         guard registry.token == nil else { return }
         noteUnheardCommits()
+        let store = focus
         registry.token = context.addChangeListener { [unowned self] changes in
-            self.changed(changes)
+            self.within(store) { self.changed(changes) }
         }
     }
 
@@ -402,6 +412,15 @@ extension QuarryRuntime {
     /// between the two as well), made again and read again (`reconnectWhileWaiting`), so
     /// observers and watches go on hearing.
     public func noticeOutsideChanges(beforeOutput: () -> Void = {}, afterOutput: () -> Void = {}) {
+        // Every open store's other programs are heard, the session's own first.
+        noticeOutsideChangesInFocus(beforeOutput: beforeOutput, afterOutput: afterOutput)
+        guard focus == nil else { return }
+        for store in otherStores {
+            within(store) { noticeOutsideChangesInFocus(beforeOutput: beforeOutput, afterOutput: afterOutput) }
+        }
+    }
+
+    private func noticeOutsideChangesInFocus(beforeOutput: () -> Void, afterOutput: () -> Void) {
         let changed: Bool
         do {
             changed = try context.refreshFromStore()

@@ -9,14 +9,19 @@ import QuarrySwiftInput
 /// A Lua handle on an entity, by name: it follows the entity through migrations.
 final class EntityHandle {
     let name: String
-    init(name: String) { self.name = name }
+    /// The store `open()` opened whose entity this is (nil: the session's store).
+    weak var store: OpenedStore?
+    init(name: String, store: OpenedStore? = nil) {
+        self.name = name
+        self.store = store
+    }
 }
 
 extension QuarryRuntime {
     /// The one handle per entity name, so `Item == entities()[1]` holds.
     func handle(for name: String) -> EntityHandle {
         if let handle = entityHandles[name] { return handle }
-        let handle = EntityHandle(name: name)
+        let handle = EntityHandle(name: name, store: focus)
         entityHandles[name] = handle
         return handle
     }
@@ -28,10 +33,13 @@ extension QuarryRuntime {
 
     /// Binds a global for every entity whose name is free (nil, or already a handle).
     func bindEntityGlobals() {
+        guard focus == nil else { return }
         for entity in context.entities { bindGlobalIfFree(entity.name) }
     }
 
     func bindGlobalIfFree(_ name: String) {
+        // Another store's entities are its fields (`b.Item`), never globals.
+        guard focus == nil else { return }
         quarry_pushglobaltable(state)
         let type = LuaTable.field(state, -1, name)
         let free = type == LUA_TNIL || userdataKind(state, -1) == UserdataKind.entity.rawValue

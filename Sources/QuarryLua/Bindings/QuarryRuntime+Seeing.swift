@@ -18,6 +18,7 @@ extension QuarryRuntime {
 
     /// The rows `query` gives now: when a script asks, and each time a watch redraws.
     func rows(of query: RowsQuery) throws -> DictionaryRows {
+        if query.context == nil { query.context = context }
         switch query.source {
         case .dictionaries(let request):
             var days: Set<String> = []

@@ -126,6 +126,22 @@ public struct FunctionHelp: Sendable {
                 "Defines every entity of a Core Data model in the open store, as entity would (attributes, relationships and their inverses, inheritance, uniqueness); returns the entity handles. export(entities(), \"Model.xcdatamodel\") writes one that model() loads back.",
             example: #"model("App.xcdatamodeld")"#),
         FunctionHelp(
+            name: "open", usage: #"open("other.sqlite" [, { readonly = true, model = "App.momd" }])"#,
+            summary:
+                "Opens another store beside the session's (any location quarry opens: a Quarry file, another program's SQLite file, a Core Data or SwiftData store, a postgres:// URL) and returns its handle b. Its entities are b.Item, with every entity method (b.Item:fetch(), :first, :new, :get, :count); fetch, count, save, rollback, haschanges, refresh, sql, export, import, watch, observe, summarize, entities, entity, relate, format and historytoken take b first and work on it (fetch(b, \"Item\"), save(b)). Each store keeps its own unsaved changes, saves and observers; the session's store stays the one used without b. Under --readonly b is read-only; under --safe no new file is made. Objects of two stores are never related: copy them (b.Item:new(o), copy()).",
+            example:
+                #"local b = open(":memory:"); entity(b, "Note", { text = "string" }); b.Note:new{ text = "hi" }; save(b); print(count(b, "Note"))"#),
+        FunctionHelp(
+            name: "stores", usage: "stores()", summary: "The open stores' handles, the session's own first, then those open() opened, in order.",
+            example: "for _, s in ipairs(stores()) do print(s) end"),
+        FunctionHelp(
+            name: "copy", usage: #"copy(results | objects | o, b [, "Entity"])"#,
+            summary:
+                "Copies objects (of any store) into store b as new objects of the entity of the same name (or the one named): the attributes both entities have by name and type (integers of any width alike), and the relationships whose targets are copied in the same call, linked to their copies. Returns the copies and a list of what was left out (Entity.key and why), which a note also says; written by save(b). b.Item:new(o) copies one object.",
+            example:
+                #"local b = open(":memory:"); entity(b, "Item", { title = "string" }); local copies, left = copy(fetch("Item"), b); save(b); print(#copies, left[1])"#
+        ),
+        FunctionHelp(
             name: "sql", usage: #"sql("SELECT ...", args...)"#,
             summary:
                 "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table (a name two columns share is made distinct as SQLite names a view's columns: id, id:1). A statement that would write is refused; watch() takes the rows and runs the query again at each change.",

@@ -7,8 +7,9 @@ extension FunctionHelp {
 
     static let entityMethods: [FunctionHelp] = [
         FunctionHelp(
-            name: "new", usage: "Item:new{ key = value, ... }",
-            summary: "A new object of the entity, its attributes and relationships from the table (null for nil); written by save().",
+            name: "new", usage: "Item:new{ key = value, ... } | b.Item:new(o)",
+            summary:
+                "A new object of the entity, its attributes and relationships from the table (null for nil); written by save(). Given an object (of any store), a copy of it, as copy() makes one, and the list of what was left out.",
             example: #"local o = Item:new{ title = "t9", n = 9 }"#, kind: "entity"),
         FunctionHelp(
             name: "fetch", usage: #"Item:fetch("predicate", args...) | Item:fetch{ predicate =, sort =, limit =, ... }"#,
@@ -102,6 +103,11 @@ extension FunctionHelp {
     ]
 
     static let otherMethods: [FunctionHelp] = [
+        FunctionHelp(
+            name: "close", usage: "b:close()",
+            summary:
+                "Closes a store open() opened; refused while it has unsaved changes (save(b) or rollback(b) first). Its handle and objects refuse every use after. The session's store is not closed so (.open replaces it).",
+            example: #"local b = open(":memory:"); b:close()"#, kind: "store"),
         FunctionHelp(
             name: "add", usage: "o.tags:add(x)", summary: "Adds an object to a to-many relationship (its inverse follows); written by save().",
             example:

@@ -14,6 +14,9 @@ final class RowsQuery {
         case sql(String, [Value])
     }
     let source: Source
+    /// The store it runs on, set when it first runs (`QuarryRuntime.rows(of:)`), so
+    /// `watch` of another store's rows runs it there.
+    weak var context: ObjectContext?
     init(_ source: Source) { self.source = source }
 }
 

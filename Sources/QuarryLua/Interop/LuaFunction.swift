@@ -19,6 +19,9 @@ struct BoundFunction {
     /// which may hold the runtime's own state and so is not `Sendable`.
     let function: (QuarryRuntime, LuaCall) throws -> Int32
     unowned(unsafe) let runtime: QuarryRuntime
+    /// A global that takes a store as its first argument (`fetch(b, "Item")`): the
+    /// dispatcher works on that store and takes it off the stack (`focusCall`).
+    var takesStore = false
 }
 
 /// A runtime's bound functions, in blocks that never move, since Lua holds pointers into

@@ -21,13 +21,63 @@ private let rowsKey = "quarry.rows"
 private let chunksKey = "quarry.rows.chunks"
 private let weakValuesKey = "quarry.weak.values"
 
-/// Forgets which userdata stands for which row (`.open` replaced the store: the same
-/// keys now name other rows).
-func resetRowIdentities(_ state: OpaquePointer) {
+/// Forgets which userdata stands for which row.
+private func resetRowIdentities(_ state: OpaquePointer) {
     lua_createtable(state, 0, 4)
     setRegistryField(state, rowsKey)
     lua_createtable(state, 0, 4)
     setRegistryField(state, chunksKey)
+}
+
+/// Forgets which userdata stands for which row of one store (`.open` replaced the
+/// session's store, or `b:close()` closed one: the same keys now name other rows, or
+/// none). `scope` is the store's prefix of entity names ("" for the session's store, whose
+/// names have none); the rows of other stores keep their identities.
+func resetRowIdentities(_ state: OpaquePointer, scope: String) {
+    for registryKey in [rowsKey, chunksKey] {
+        pushRegistryField(state, registryKey)
+        defer { quarry_pop(state, 1) }
+        guard lua_type(state, -1) == LUA_TTABLE else { continue }
+        var names: [String] = []
+        lua_pushnil(state)
+        while lua_next(state, -2) != 0 {
+            quarry_pop(state, 1)
+            guard lua_type(state, -1) == LUA_TSTRING else { continue }
+            let name = luaString(state, -1)
+            if scope.isEmpty ? !name.hasPrefix("\u{1}") : name.hasPrefix(scope) { names.append(name) }
+        }
+        for name in names {
+            lua_pushnil(state)
+            LuaTable.setField(state, -2, name)
+        }
+    }
+}
+
+/// Says that rows of `context` keep their identities under `scope` (a store `open()`
+/// opened); an empty scope forgets the context (closed).
+func setIdentityScope(_ state: OpaquePointer, of context: ObjectContext, _ scope: String) {
+    if pushRegistrySlot(state, .storeScopes) != LUA_TTABLE {
+        quarry_pop(state, 1)
+        lua_createtable(state, 0, 2)
+        lua_pushvalue(state, -1)
+        setRegistrySlot(state, .storeScopes)
+    }
+    lua_pushlightuserdata(state, Unmanaged.passUnretained(context).toOpaque())
+    if scope.isEmpty { lua_pushnil(state) } else { pushString(state, scope) }
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The name `entity`'s rows of `context` are found by in the identity tables: the
+/// entity's own for the session's store, prefixed by the store's scope for another.
+func identityName(_ state: OpaquePointer, _ context: ObjectContext?, _ entity: String) -> String {
+    guard let context else { return entity }
+    defer { quarry_pop(state, 1) }
+    guard pushRegistrySlot(state, .storeScopes) == LUA_TTABLE else { return entity }
+    lua_pushlightuserdata(state, Unmanaged.passUnretained(context).toOpaque())
+    defer { quarry_pop(state, 1) }
+    guard lua_rawget(state, -2) == LUA_TSTRING else { return entity }
+    return luaString(state, -1) + entity
 }
 
 /// Pushes the metatable that makes a table's values weak.
@@ -86,7 +136,8 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
         return
     }
     // By hierarchy root, as batches record their rows (see RowBatch.identityRoot).
-    pushRowIdentities(state, entity: object.managedObjectContext?.rootName(of: object.entity.name) ?? object.entity.name)
+    let context = object.managedObjectContext
+    pushRowIdentities(state, entity: identityName(state, context, context?.rootName(of: object.entity.name) ?? object.entity.name))
     let identities = lua_gettop(state) - 1
     // Leaves the value on top in place of the two tables.
     func dropTables() {
@@ -216,7 +267,7 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     let objects = lua_gettop(state)
     pushRows(state, batch)
     let rows = lua_gettop(state)
-    pushRowIdentities(state, entity: batch.identityRoot, renewIfEmpty: true)
+    pushRowIdentities(state, entity: identityName(state, batch.owningContext, batch.identityRoot), renewIfEmpty: true)
     let identities = lua_gettop(state) - 1
     pushWeakValuesMetatable(state)
     pushRegistrySlot(state, .rowObjectMetatable)

@@ -15,6 +15,8 @@ enum UserdataKind: String, CaseIterable {
     /// What owns the ManagedObject of a row made an object (`adopt`), as the row's second
     /// user value (its own is the row); its `__gc` releases the object.
     case keeper
+    /// A store the session holds (`open()`, `stores()`): an `OpenedStore`.
+    case store
 
     /// The kind's place in `allCases`, which says its cookie and its registry slots.
     var ordinal: Int { Self.ordered.firstIndex(of: self) ?? 0 }
@@ -47,6 +49,9 @@ enum RegistrySlot {
     case methods(UserdataKind)
     /// The date metatable's copy that dates read from a column of days carry (`pushDate`).
     case dayMetatable
+    /// The identity scope of each store `open()` opened, by its context (`identityName`),
+    /// read at every object pushed: nil until a script opens one.
+    case storeScopes
 
     private static let kinds = UserdataKind.allCases.count
 
@@ -57,6 +62,7 @@ enum RegistrySlot {
         case .metatable(let kind): return Int32(2 + kind.ordinal)
         case .methods(let kind): return Int32(2 + Self.kinds + kind.ordinal)
         case .dayMetatable: return Int32(2 + 2 * Self.kinds)
+        case .storeScopes: return Int32(3 + 2 * Self.kinds)
         }
     }
 }

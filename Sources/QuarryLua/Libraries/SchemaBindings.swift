@@ -125,6 +125,13 @@ enum SchemaBindings {
 
     static func luaEntityNew(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
+        // `b.Item:new(o)`: a copy of an object (of any store), and what it left out.
+        if userdataKind(call.state, 2) == UserdataKind.object.rawValue {
+            let (copies, leftOut) = try runtime.copy([try runtime.object(call, 2)], as: entity)
+            _ = runtime.pushObject(copies.first)
+            LuaTable.pushList(call.state, leftOut) { pushString(call.state, $0) }
+            return 2
+        }
         let description: EntityDescription
         description = try runtime.context.entity(named: entity)
         var values: [String: Value] = [:]

@@ -36,6 +36,9 @@ public final class RowBatch {
     /// a row fetched as a `Car` and as a `SportCar` is one object.
     public let identityRoot: String
     private weak var context: ObjectContext?
+    /// The context the rows were read from (nil once it is gone): a script with several
+    /// stores open asks which one a row belongs to before the row is made an object.
+    public var owningContext: ObjectContext? { context }
     /// The context's generation when read: after a save or refresh the cells may be stale.
     private let generation: Int
     private let group: LoadGroup
