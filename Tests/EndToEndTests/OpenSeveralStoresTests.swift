@@ -169,3 +169,41 @@ import Testing
         #expect(try await answer(sandbox, shelf, "SELECT title FROM book WHERE id = 1") == "changed")
     }
 }
+
+extension OpenSeveralStoresTests {
+    /// `diff` takes what `open()` gives: `diff(b)` compares the session's store with b,
+    /// `diff(a, b)` two opened stores, `diff(author, b.author)` two entities of two stores,
+    /// each reporting exactly the changes sqlite3 made to the copy.
+    @Test func diffComparesOpenedStores() async throws {
+        let sandbox = try Sandbox()
+        let shelf = try await foreignFile(sandbox)
+        try FileManager.default.copyItem(atPath: sandbox.path(shelf), toPath: sandbox.path("copy.db"))
+        _ = try await answer(
+            sandbox, "copy.db",
+            "UPDATE book SET title = 'Solaris (1961)' WHERE id = 2; DELETE FROM book WHERE id = 3; INSERT INTO author VALUES (3, 'Banks')")
+        let result = try await sandbox.quarry([
+            shelf, "-e",
+            #"""
+            local b = open("copy.db")
+            local d = diff(b)
+            print(#d)
+            for _, r in ipairs(d) do print(r.change, r.entity, r.key, r.property, r.old, r.new) end
+            print(#diff(stores()[1], b), #diff(b, b), #diff(author, b.author), #diff(book, b.book))
+            b:close()
+            print(pcall(diff, b))
+            print(pcall(diff, nil, b))
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.lines == [
+                "3",
+                "+\tauthor\t3\tnil\tnil\tnil",
+                "~\tbook\t2\ttitle\tSolaris\tSolaris (1961)",
+                "-\tbook\t3\tnil\tnil\tnil",
+                "3\t0\t1\t2",
+                "false\t(command line):7: diff: copy.db is closed: open() it again to use it",
+                "false\t(command line):8: diff: copy.db is closed: open() it again to compare it"
+            ], "\(result)")
+    }
+}

@@ -7,48 +7,64 @@ import QuarryModelFiles
 import QuarryStore
 
 /// `diff(a, b [, options])`. Each of `a` and `b` is one side: nil (the session's store), a
-/// model path (a `.xcdatamodeld`, one version's `.xcdatamodel`, a `.momd`, a `.mom`, or a
-/// store that carries its model), an entity handle or results (the objects they select). A store's model against a model
-/// (`diff("App.xcdatamodeld")`, `diff(nil, path)`) or two models is a model diff: what a
+/// store handle (`open()`), a model path (a `.xcdatamodeld`, one version's `.xcdatamodel`,
+/// a `.momd`, a `.mom`, or a store that carries its model), an entity handle or results
+/// (the objects they select, in their own store). A store's model against a model
+/// (`diff("App.xcdatamodeld")`, `diff(b, path)`) or two models is a model diff: what a
 /// migration from `a` to `b` changes and whether lightweight migration infers it. Two
-/// stores (`diff()`: the store with itself), two entities or two results are an object diff.
+/// stores (`diff(b)`: the session's store against b; `diff()`: the store with itself), two
+/// entities or two results are an object diff.
 extension QuarryRuntime {
-    /// One side of a diff as the arguments give it.
+    /// One side of a diff as the arguments give it, with the store it is of.
     enum DiffSide {
-        case store
+        case store(ObjectContext)
         case model(String)
-        case entity(String)
-        case results(FetchRequest)
+        case entity(String, ObjectContext)
+        case results(FetchRequest, ObjectContext)
+    }
+
+    /// The context of `store` (nil or the default: the session's), whatever the call is
+    /// focused on.
+    private func diffContext(of store: OpenedStore?) -> ObjectContext {
+        within(store?.isDefault == false ? store : nil) { context }
     }
 
     func diffSide(_ call: LuaCall, _ index: Int32) throws -> DiffSide {
-        if call.isNoneOrNil(index) { return .store }
-        if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return .entity(handle.name) }
-        if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) { return .results(handle.results.request) }
+        if call.isNoneOrNil(index) { return .store(diffContext(of: nil)) }
+        if let store = swiftObject(call.state, index, kind: .store, as: OpenedStore.self) {
+            if store.isClosed { throw LuaError("\(name(of: store)) is closed: open() it again to compare it", operation: "diff") }
+            return .store(diffContext(of: store))
+        }
+        if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) {
+            return .entity(handle.name, diffContext(of: handle.store))
+        }
+        if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) {
+            return .results(handle.results.request, handle.results.context)
+        }
         guard call.type(index) == LUA_TSTRING else {
-            throw call.typeError(index, expected: "nil (this store), a model path, an entity or results")
+            throw call.typeError(index, expected: "nil (this store), a store, a model path, an entity or results")
         }
         return .model(try call.string(index))
     }
 
     /// The rows `diff` returns for the arguments of `call`.
     func diffRows(_ call: LuaCall) throws -> DiffRows {
-        // One argument that is not a table compares this store with it: diff("App.xcdatamodeld").
+        // One argument that is not a table compares this store with it: diff("App.xcdatamodeld"), diff(b).
         let oneSide = call.argumentCount == 1 && call.type(1) != LUA_TTABLE
-        let (a, b) = oneSide ? (DiffSide.store, try diffSide(call, 1)) : (try diffSide(call, 1), try diffSide(call, 2))
+        let (a, b) = oneSide ? (DiffSide.store(diffContext(of: nil)), try diffSide(call, 1)) : (try diffSide(call, 1), try diffSide(call, 2))
         let optionsIndex: Int32 = oneSide ? 2 : (call.type(1) == LUA_TTABLE && call.argumentCount == 1 ? 1 : 3)
         let options = try diffOptions(call, optionsIndex)
         switch (a, b) {
-        case (.store, .store):
-            return DiffRows(try StoreDiff.compare(context, context, options: options))
-        case (.entity(let x), .entity(let y)):
-            return DiffRows(try StoreDiff.compare(context, entity: x, context, entity: y, options: options))
-        case (.results(let x), .results(let y)):
-            return DiffRows(try StoreDiff.compare(x, in: context, y, in: context, options: options))
-        case (.entity(let x), .results(let y)):
-            return DiffRows(try StoreDiff.compare(FetchRequest(entityName: x), in: context, y, in: context, options: options))
-        case (.results(let x), .entity(let y)):
-            return DiffRows(try StoreDiff.compare(x, in: context, FetchRequest(entityName: y), in: context, options: options))
+        case (.store(let x), .store(let y)):
+            return DiffRows(try StoreDiff.compare(x, y, options: options))
+        case (.entity(let x, let xs), .entity(let y, let ys)):
+            return DiffRows(try StoreDiff.compare(xs, entity: x, ys, entity: y, options: options))
+        case (.results(let x, let xs), .results(let y, let ys)):
+            return DiffRows(try StoreDiff.compare(x, in: xs, y, in: ys, options: options))
+        case (.entity(let x, let xs), .results(let y, let ys)):
+            return DiffRows(try StoreDiff.compare(FetchRequest(entityName: x), in: xs, y, in: ys, options: options))
+        case (.results(let x, let xs), .entity(let y, let ys)):
+            return DiffRows(try StoreDiff.compare(x, in: xs, FetchRequest(entityName: y), in: ys, options: options))
         case (.store, .model), (.model, .store), (.model, .model):
             let old = try diffModel(a)
             let new = try diffModel(b)
@@ -66,7 +82,7 @@ extension QuarryRuntime {
             } catch let error as StoreError where error.operation == nil {
                 throw StoreError.during(operation: "diff", error)
             }
-        default: return CoreDataModel(of: context)
+        case .store(let store), .entity(_, let store), .results(_, let store): return CoreDataModel(of: store)
         }
     }
 
