@@ -45,27 +45,6 @@ extension StoreDiff {
         }
     }
 
-    /// The indexes of a longest strictly increasing subsequence of `values` (patience
-    /// sorting, n log n).
-    package static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = [] // index into values of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (i, v) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < v { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[i] = tails[low - 1] }
-            if low == tails.count { tails.append(i) } else { tails[low] = i }
-        }
-        var result = Set<Int>()
-        var i = tails.last ?? -1
-        while i >= 0 {
-            result.insert(i)
-            i = previous[i]
-        }
-        return result
-    }
+    /// The indexes of a longest strictly increasing subsequence of `values`.
+    package static func longestIncreasingRun(_ values: [Int]) -> Set<Int> { Set(longestIncreasingIndexes(values)) }
 }

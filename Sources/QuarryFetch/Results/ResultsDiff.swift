@@ -98,10 +98,15 @@ public struct ResultsChange {
     }
 }
 
-/// Indices (into `values`' values, i.e. the values themselves) of a longest strictly
-/// increasing subsequence: the rows that can stay while the others move.
+/// The values of a longest strictly increasing subsequence of `values`, in order: the
+/// rows that can stay while the others move.
 func longestIncreasing(_ values: [Int]) -> [Int] {
-    guard !values.isEmpty else { return [] }
+    longestIncreasingIndexes(values).map { values[$0] }
+}
+
+/// The indexes of a longest strictly increasing subsequence of `values`, ascending
+/// (patience sorting, n log n): what a results' moves and a diff's ordered moves keep.
+func longestIncreasingIndexes(_ values: [Int]) -> [Int] {
     var tails: [Int] = [] // index into values of the smallest tail of each length
     var previous = Array(repeating: -1, count: values.count)
     for (i, v) in values.enumerated() {
@@ -115,9 +120,9 @@ func longestIncreasing(_ values: [Int]) -> [Int] {
         if low == tails.count { tails.append(i) } else { tails[low] = i }
     }
     var result: [Int] = []
-    var k = tails.last!
+    var k = tails.last ?? -1
     while k >= 0 {
-        result.append(values[k])
+        result.append(k)
         k = previous[k]
     }
     return result.reversed()
