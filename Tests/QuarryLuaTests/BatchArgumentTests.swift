@@ -17,10 +17,15 @@ import Testing
         #expect(
             h.error(#"T:updateall("n == %@", 1, { n = 5 })"#).contains(
                 #"the arguments go in one table: updateall("pred", { args }, { key = value }))"#))
+        // The values where the arguments go (fetch's shape) name the form that takes them.
+        #expect(
+            h.error(#"T:updateall("n == 1", { n = 5 })"#).hasSuffix(
+                #"updateall: the values to set come after the predicate's arguments: updateall("pred", {}, { n = ... })"#))
+        #expect(h.string(#"T:updateall("n == 1", {}, { n = 5 })"#) == "1")
         #expect(h.error(#"T:deleteall("n == %@", { 1 }, 7)"#).contains("bad argument #3 to 'deleteall'"))
         #expect(h.error(#"T:deleteall(predicate("n == 1"), { 1 })"#).contains("bad argument #2 to 'deleteall'"))
         #expect(h.string("T:count()") == "3")
-        #expect(h.string(#"T:deleteall("n == %@", { 1 })"#) == "1")
+        #expect(h.string(#"T:deleteall("n == %@", { 5 })"#) == "1")
         #expect(h.string(#"T:deleteall(predicate("n == 2"), nil)"#) == "1")
         // No predicate and an empty table of arguments: every row, as before.
         #expect(h.string(#"T:deleteall(nil, {})"#) == "1")

@@ -207,6 +207,15 @@ enum SchemaBindings {
     static func luaEntityUpdateall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
         let (predicate, next) = try runtime.batchPredicate(call, entity: entity)
+        // `updateall("id == 1", { plays = 5 })`: the values where the predicate's arguments
+        // go, as a guess from `fetch`'s shape; the form that takes them, rather than "bad
+        // argument #3 (table expected, got no value)".
+        if call.isNoneOrNil(next), next > 2, call.type(next - 1) == LUA_TTABLE, !LuaTable.stringKeys(call.state, next - 1).keys.isEmpty {
+            let keys = LuaTable.stringKeys(call.state, next - 1).keys.sorted().map { "\($0) = ..." }.joined(separator: ", ")
+            throw LuaError(
+                "the values to set come after the predicate's arguments: updateall(\"pred\", {}, { \(keys) })",
+                operation: "updateall")
+        }
         try call.table(next)
         guard try confirmsEveryRow(runtime, "update", entity, predicate) else { return call.push(0) }
         var values: [String: Value] = [:]
