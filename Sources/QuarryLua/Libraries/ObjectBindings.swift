@@ -177,7 +177,10 @@ enum ObjectBindings {
             let target = try? runtime.context.relatedObject(relationship.name, of: object)
             fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")
         }
+        // One whose delete was saved (or whose insert was rolled back) is in no store now:
+        // it says so, rather than print as a row that is there.
+        let gone = object.isDeleted && object.managedObjectContext == nil ? " (deleted)" : ""
         // Names come from files too: no control character reaches the terminal.
-        return call.push(ErrorRendering.escaped("\(object.objectID) {\(fields.joined(separator: ", "))}"))
+        return call.push(ErrorRendering.escaped("\(object.objectID)\(gone) {\(fields.joined(separator: ", "))}"))
     }
 }

@@ -208,7 +208,9 @@ public final class ManagedObject {
     /// The key `objectID` shows, escaped, once worked out (nil: by number, or not yet).
     private var shownKey: String?
 
-    public var hasChanges: Bool { isInserted || isDeleted || !pending.isEmpty || !pendingToOne.isEmpty }
+    /// An object no context holds (deleted and saved, or an insert rolled back) has none,
+    /// as Core Data's `hasChanges` is false once the save wrote the delete.
+    public var hasChanges: Bool { context != nil && (isInserted || isDeleted || !pending.isEmpty || !pendingToOne.isEmpty) }
 
     /// The current value of an attribute, pending change included.
     public func value(forKey key: String) throws -> Value {
