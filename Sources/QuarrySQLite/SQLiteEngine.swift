@@ -264,6 +264,13 @@ package final class SQLiteEngine: StoreEngine {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return " (it is a directory)" }
+        // A data file given where a database goes (`quarry spend.csv`): the way to read it.
+        let kind = (path as NSString).pathExtension.lowercased()
+        if error.resultCode == .SQLITE_NOTADB, ["csv", "tsv", "json", "txt"].contains(kind) {
+            let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "'", with: "")
+            return " (a \(kind.uppercased()) file is read into a store: quarry data.sqlite -e 'import(\"\(name)\")', "
+                + "or import(\"\(name)\") at the prompt)"
+        }
         let folder = Self.folder(of: path)
         if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
         if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {

@@ -236,6 +236,15 @@ import Testing
         expectOneLine(result, ["quarry: cannot open folder.db", "it is a directory"])
     }
 
+    /// A CSV given where a database goes names the import that reads it, and stays as it was.
+    @Test func aCSVFileAsTheDatabase() async throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("spend.csv", "payee,amount\nAldi,10\n")
+        let result = try await sandbox.quarry(["spend.csv", "-e", "print(1)"])
+        expectOneLine(result, ["quarry: cannot open spend.csv", "file is not a database", #"import("spend.csv")"#])
+        #expect(try String(contentsOfFile: sandbox.path("spend.csv"), encoding: .utf8) == "payee,amount\nAldi,10\n")
+    }
+
     @Test func saveWithTheReadonlyFlag() async throws {
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
