@@ -405,6 +405,13 @@ extension REPL {
         return String(String(cString: buffer).utf8.dropFirst(Int(max(0, rl_point)))) ?? ""
     }
 
+    /// A file name whose extension says it holds text (a CSV, a script, notes): never a
+    /// store `.open` could open.
+    static func isTextFile(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
+        return ["csv", "tsv", "json", "txt", "lua", "md", "sql", "log"].contains(name[name.index(after: dot)...].lowercased())
+    }
+
     /// Word breaks for a file name: blanks only.
     nonisolated(unsafe) fileprivate static let fileNameBreaks = strdup(" \t\n")
 
@@ -423,8 +430,9 @@ extension REPL {
         rl_completion_suppress_append = 1
         rl_completion_suppress_quote = 1
         if before.hasPrefix(".open ") {
-            // What DB completes to on the command line: no sidecar, and `postgres://`.
-            candidates = Options.completeDatabase([], 0, word).filter { $0.hasPrefix(word) }
+            // What DB completes to on the command line (no sidecar, and `postgres://`), less
+            // files of text no store is kept in (`quarry x.lua` runs a script; `.open` none).
+            candidates = Options.completeDatabase([], 0, word).filter { $0.hasPrefix(word) && !Self.isTextFile($0) }
         } else if before == "." {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
             // One command: a space after it, as a shell ends a unique completion, ready for

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 80's last points, typed as a person types: keys named as the predicate grammar's
 /// words (`first`, `last`, `size`), Tab inserting the form each string reads, `.open`
-/// completing paths without sidecars, and format() under --readonly saying it lasts the
+/// completing paths without sidecars or files of text, and format() under --readonly saying it lasts the
 /// session.
 @Suite struct REPLIssue80NamesTests {
     /// A file another program made, with columns named as reserved words.
@@ -65,6 +65,9 @@ import Testing
         // A declared format is kept in the sidecar data/music.sqlite.quarry.
         let kept = try await sandbox.quarry(["data/music.sqlite", "-e", #"format("Doc", "stamp", "unix")"#])
         try #require(kept.status == 0 && FileManager.default.fileExists(atPath: sandbox.path("data/music.sqlite.quarry")), "\(kept)")
+        // Files of text beside it are no stores: `.open` does not offer them.
+        _ = try sandbox.write("data/music.csv", "id\n1\n")
+        _ = try sandbox.write("data/music.lua", "print(1)\n")
         let repl = try await TmuxSession(sandbox)
         try await repl.waitForPrompt()
         // Completed in data/, not in the current folder; a second Tab lists nothing more.
