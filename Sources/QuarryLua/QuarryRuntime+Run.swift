@@ -106,6 +106,7 @@ extension QuarryRuntime {
         quarry_pop(state, 1)
         if thrown == nil, let suggestion = entitySuggestion(for: message) { message += " (did you mean '\(suggestion)'?)" }
         if thrown == nil, let hint = relationshipHint(for: message) { message += hint }
+        if thrown == nil, let hint = hiddenMethodHint(for: message) { message += hint }
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback, error: thrown)
     }
@@ -420,6 +421,17 @@ extension QuarryRuntime {
         let entities = openedContext?.entities.map(\.name) ?? []
         guard let match = closestMatch(to: name, in: entities), match != name else { return nil }
         return match
+    }
+
+    /// For Lua's "attempt to call a number value (method 'delete')": a key of that name
+    /// (a column `delete`, `changes`) hides the object's method, as the contract says
+    /// attributes do; the form that always calls it.
+    func hiddenMethodHint(for message: String) -> String? {
+        guard message.hasSuffix("')"), message.contains("attempt to call a"), let start = message.range(of: "(method '", options: .backwards)
+        else { return nil }
+        let name = String(message[start.upperBound...].dropLast(2))
+        guard ObjectBindings.objectGlobals.contains(where: { $0.name == name }) else { return nil }
+        return "; a key named '\(name)' hides the object's method: quarry.\(name)(o) calls it"
     }
 
     /// For Lua's "attempt to index a number value (field 'habit')": where `habit` is a
