@@ -10,8 +10,8 @@ import Testing
         // Lua's own numbering, for comparison.
         #expect(h.error(#"("x"):rep()"#).contains("bad argument #1 to 'rep'"))
         // The values table is the third argument after the colon.
-        let update = h.error(#"Item:updateall("n == 1", { title = "b" })"#)
-        #expect(update.contains("bad argument #3 to 'updateall' (table expected, got no value)"), "\(update)")
+        let update = h.error(#"Item:updateall("n == 1", {}, 5)"#)
+        #expect(update.contains("bad argument #3 to 'updateall' (table expected, got number)"), "\(update)")
         #expect(h.error("Item:get(1.5)").contains("bad argument #1 to 'get'"))
         #expect(h.error("predicate('n > 0'):matches(42)").contains("bad argument #1 to 'matches'"))
         // Called with a dot, self is the first argument, as Lua counts it.
