@@ -70,8 +70,7 @@ extension ObjectContext {
 
     /// The time layout that reads `column`'s numbers near today (see `layoutNearToday`).
     public func timeLayoutNearToday(_ entity: EntityDescription, _ column: String) -> (name: String, reading: String)? {
-        let type = mapping.numberColumnsAsDates[entity.name]?[column]?.type ?? entity.attribute(named: column)?.type ?? .double
-        return Self.layoutNearToday(sampledNumbers(entity, column), type: type)
+        Self.layoutNearToday(sampledNumbers(entity, column), type: numberType(entity, column))
     }
 
     /// `timeLayoutNearToday` for a column nobody compared with a date: only when every
@@ -87,7 +86,13 @@ extension ObjectContext {
             default: return false
             }
         }
-        return large ? timeLayoutNearToday(entity, column) : nil
+        // The sample read once, for both questions.
+        return large ? Self.layoutNearToday(values, type: numberType(entity, column)) : nil
+    }
+
+    /// The type `column`'s numbers are read as: a declared time's, else the attribute's.
+    private func numberType(_ entity: EntityDescription, _ column: String) -> AttributeType {
+        mapping.numberColumnsAsDates[entity.name]?[column]?.type ?? entity.attribute(named: column)?.type ?? .double
     }
 
     /// Refuses to read `column`'s numbers in `format`'s unit when that puts one of them

@@ -268,9 +268,11 @@ public final class ManagedObject {
     /// and `takesText`) holds what SQLite stores: a number as given, a text that spells
     /// one as that number; so the object matches in memory as its row matches in SQL.
     private static func coerced(
-        _ value: Value, to attribute: AttributeDescription, _ key: String, of entity: EntityDescription, storage: EntityStorage?
+        _ value: Value, to attribute: AttributeDescription, _ key: String, of entity: EntityDescription,
+        storage: @autoclosure () -> EntityStorage?
     ) throws -> Value {
-        if attribute.type == .string, let storage, storage.untyped.contains(key), storage.takesText.contains(key) {
+        // The storage is looked up for a string attribute only: every value of a save passes here.
+        if attribute.type == .string, let storage = storage(), storage.untyped.contains(key), storage.takesText.contains(key) {
             switch value {
             case .integer, .real: return value
             case .text(let text): return NumericAffinity.numeric(text)
