@@ -35,6 +35,30 @@ import Testing
         #expect(types == ["name:string", "n:int64", "x:double?", "flag:bool", "when:date", "note:string?"])
     }
 
+    /// A quoted field is text (as export writes text that spells a number), so one quoted
+    /// price makes its column text, which sorts 120.00 below 15.5: the import says so, and
+    /// names the option that reads the column as numbers.
+    @Test func aColumnMadeTextByQuotedNumbersIsSaid() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = "trip,cost,city\n1,15.5,\"Oslo\"\n2,\"89.90\",Rome\n3,120.00,\"7\"\n4,,Bern\n"
+        try csv.write(to: dir.appendingPathComponent("trips.csv"), atomically: true, encoding: .utf8)
+        let console = ConsoleAndFailureTests.RecordingConsole()
+        let h = try Harness(console: console)
+        h.run(#"assert(import("\#(dir.path)/trips.csv", { entity = "Trip" }) == 4)"#)
+        #expect(h.string(#"type(Trip:get(2).cost) .. " " .. Trip:get(2).cost"#) == "string 89.90")
+        let said = console.notes.filter { $0.contains("quoted") }
+        #expect(
+            said == [
+                #"import trips.csv: column cost is text: 1 quoted field spells a double (a quoted field is text, as export writes it); types = { cost = "double" } reads it as double"#
+            ], "\(console.notes)")
+        // With the option, the column is numbers, and nothing is said.
+        console.notes = []
+        h.run(#"assert(import("\#(dir.path)/trips.csv", { entity = "Trip2", types = { cost = "double" } }) == 4)"#)
+        #expect(h.string(#"fetch{ "Trip2", sort = "-cost" }[1].cost"#) == "120.0")
+        #expect(!console.notes.contains { $0.contains("quoted") }, "\(console.notes)")
+    }
+
     @Test func numbersADoubleWouldRoundImportAsTextKeepingEveryDigit() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

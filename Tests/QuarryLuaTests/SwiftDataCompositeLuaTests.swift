@@ -69,7 +69,7 @@ import Testing
         #expect(h.string(#"count("Cocktail", "origin == nil AND historicSpec != nil")"#) == "1")
         #expect(h.error(#"count("Cocktail", "author == 'x'")"#).contains("'author' is a composite"))
         h.run(
-            #"names = {}; for _, c in ipairs(fetch("Cocktail", "author.year != nil", {sort = "author.year"})) do names[#names + 1] = c.cocktailName end"#
+            #"names = {}; for _, c in ipairs(fetch{ "Cocktail", predicate = "author.year != nil", sort = "author.year" }) do names[#names + 1] = c.cocktailName end"#
         )
         #expect(h.string("table.concat(names, ',')") == "Algonquin,Bramble")
         // Grouped by an element, as SQL groups its column.

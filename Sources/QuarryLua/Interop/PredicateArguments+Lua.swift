@@ -85,6 +85,12 @@ extension LuaCall {
     func predicateArguments(from first: Int32) throws -> [PredicateArgument] {
         guard argumentCount >= first else { return [] }
         return try (first...argumentCount).map { i in
+            // `fetch("Item", nil, { sort = "-name" })` guesses that options follow the
+            // arguments: they are the table form's, and a table of names is no list.
+            if type(i) == LUA_TTABLE, !isNullMarker(state, i), !LuaTable.stringKeys(state, i).keys.isEmpty {
+                throw argumentError(
+                    i, "a table of named options is no predicate argument; options go in the table form: fetch{ \"Item\", predicate = \"...\", sort = \"-key\" }")
+            }
             guard let argument = predicateArgument(state, i) else {
                 throw argumentError(i, "\(typeName(i)) cannot be a predicate argument; use a string, number, boolean, date, nil or a list")
             }

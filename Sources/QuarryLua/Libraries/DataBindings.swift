@@ -91,6 +91,14 @@ enum DataBindings {
             let spelled = nulls.map { "\"\($0)\"" }.joined(separator: ", ")
             runtime.writeNotice("import \((path as NSString).lastPathComponent): cells read as nil (nulls = { \(spelled) }): \(counts)")
         }
+        // A column made text by a few quoted numbers sorts and compares as text: said,
+        // with the option that reads them as numbers.
+        for quoted in summary.quotedColumns {
+            let cells = quoted.count == 1 ? "1 quoted field spells" : "\(quoted.count) quoted fields spell"
+            let type = quoted.unquotedType.rawValue
+            runtime.writeNotice(
+                "import \((path as NSString).lastPathComponent): column \(quoted.column) is text: \(cells) a \(type) (a quoted field is text, as export writes it); types = { \(quoted.column) = \"\(type)\" } reads it as \(type)")
+        }
         return call.push(summary.rows)
     }
 

@@ -20,6 +20,10 @@ package struct ColumnType {
     /// quotes every name of its header, whose quotes say nothing of types (R's write.csv,
     /// QUOTE_ALL writers).
     package var quotedIsText = false
+    /// A quoted cell was read as text (`quotedIsText`), and how many of them spell another
+    /// type (`"89.90"`): the column is text, and the import says so (`typeIfUnquoted`).
+    package private(set) var sawQuotedText = false
+    package private(set) var quotedNonText = 0
 
     /// Whether text written unquoted would be read back as another type than a string (a
     /// number, a boolean, a date): the export quotes it, so it stays text (`quotedIsText`).
@@ -36,12 +40,11 @@ package struct ColumnType {
             return
         }
         sawValue = true
+        // A quoted cell makes the column text (`attributeType`), and narrows the flags as
+        // any cell does, so `typeIfUnquoted` can say what the quotes alone changed.
         if quoted, quotedIsText {
-            canBeInteger = false
-            canBeDouble = false
-            canBeBool = false
-            canBeDate = false
-            return
+            sawQuotedText = true
+            if Self.readsAsNonText(b) { quotedNonText += 1 }
         }
         // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
         // and VisiData take them: as a number the zeros would be lost.
@@ -125,7 +128,21 @@ package struct ColumnType {
     /// The attribute type: the narrowest that every value fits exactly.
     package var attributeType: AttributeType {
         if let declared { return declared }
-        guard sawValue else { return .string }
+        guard sawValue, !sawQuotedText else { return .string }
+        return typeOfTheCells
+    }
+
+    /// The type the cells would make were quotes no sign of text: what a column made text
+    /// only by quoted cells that spell numbers, booleans or dates would be (nil when the
+    /// quotes changed nothing), for the note that names `types = { col = ... }`.
+    package var typeIfUnquoted: AttributeType? {
+        guard declared == nil, sawQuotedText, quotedNonText > 0 else { return nil }
+        let type = typeOfTheCells
+        return type == .string ? nil : type
+    }
+
+    /// The narrowest type every value fits exactly, quotes aside.
+    private var typeOfTheCells: AttributeType {
         if canBeInteger { return .int64 }
         // Integers past 2^53 beside fractions (9007199254740993 and 1.5): a double would
         // keep 9007199254740992, and decimal is stored as a double too, so the column is

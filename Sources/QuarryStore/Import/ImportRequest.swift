@@ -11,10 +11,21 @@ public struct ImportSummary: Equatable, Sendable {
     /// How many cells of each column became nil (a field in `nulls`, a JSON null), by
     /// column in the file's order; columns with none left out.
     public var nilCells: [NilCells] = []
+    /// Columns of a new entity made text only because quoted cells spell another type
+    /// (`"89.90"` among numbers), by column in the file's order: the import says so.
+    public var quotedColumns: [QuotedColumn] = []
 
     public struct NilCells: Equatable, Sendable {
         public var column: String
         public var count: Int
+    }
+
+    public struct QuotedColumn: Equatable, Sendable {
+        public var column: String
+        /// The quoted cells (of those read to infer types) that spell another type.
+        public var count: Int
+        /// The type the column would have had were they unquoted.
+        public var unquotedType: AttributeType
     }
 }
 
@@ -195,7 +206,12 @@ public struct ImportRequest {
         let nils = zip(table.columns, nilTally.counts).compactMap { column, count in
             count > 0 ? ImportSummary.NilCells(column: column, count: count) : nil
         }
-        return ImportSummary(rows: rows, createdEntity: existing == nil, nilCells: nils)
+        let quoted =
+            existing == nil
+            ? zip(table.columns, table.types).compactMap { column, type in
+                type.typeIfUnquoted.map { ImportSummary.QuotedColumn(column: column, count: type.quotedNonText, unquotedType: $0) }
+            } : []
+        return ImportSummary(rows: rows, createdEntity: existing == nil, nilCells: nils, quotedColumns: quoted)
     }
 
     /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows
