@@ -24,7 +24,9 @@ import Testing
     @Test func optionsAfterTheArgumentsAreRefused() throws {
         let h = try Harness()
         h.run(#"entity "I" { n = "int64" }; I:new{ n = 1 }; I:new{ n = 2 }; save()"#)
-        #expect(h.error(#"fetch("I", nil, { sort = "-n" })"#).hasPrefix("t:1: bad argument #3 to 'fetch' (a table of named options is no predicate argument"))
+        #expect(
+            h.error(#"fetch("I", nil, { sort = "-n" })"#).hasPrefix(
+                "t:1: bad argument #3 to 'fetch' (a table of named options is no predicate argument"))
         #expect(h.error(#"count("I", "n > 0", { limit = 1 })"#).hasPrefix("t:1: bad argument #3 to 'count' (a table of named options"))
         #expect(h.error(#"fetch("I", nil, 1, { limit = 1 })"#).hasPrefix("t:1: bad argument #4 to 'fetch' (a table of named options"))
         #expect(h.error(#"fetch("I", "n IN %@", { 1, sort = "n" })"#).hasPrefix("t:1: bad argument #3 to 'fetch' (a table of named options"))

@@ -153,6 +153,31 @@ import Testing
             lua: "local c = later:new{ id = 9 }; local n = p:new{ id = 9, label = 'new' }; c.b = 9", expectTook: true)
     }
 
+    /// SQLite's refusal at the commit names nothing ("FOREIGN KEY constraint failed"): the
+    /// save names the object and the children that still hold it before it writes, and
+    /// leaves the file and the pending changes as they were.
+    @Test func aDeferredKeysRefusalNamesTheObjectAndItsChildren() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE game (id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL
+              REFERENCES team (id) DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO team VALUES (1, 'a'), (2, 'b');
+            INSERT INTO game VALUES (1, 1), (2, 1), (3, 2);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try StoreOpener.open(path))
+        let refused = h.error("team:get(1):delete(); game:get(1):delete(); save()")
+        #expect(refused.hasPrefix("t:1: save: team/1 cannot be deleted: 'games' denies it"), "\(refused)")
+        #expect(refused.contains("while it holds game/2"), "\(refused)")
+        #expect(h.string("tostring(haschanges())") == "true")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // The last child deleted too, the save takes it, as SQLite's commit would.
+        h.run("game:get(2):delete(); save()")
+        #expect(h.string("count('team') .. ' ' .. count('game')") == "1 1")
+    }
+
     /// A table whose SQL the schema keeps as bytes (written with `writable_schema`) reads
     /// as SQLite reads it, as text: its deferred key is still checked at the commit.
     @Test func aDeferredKeyOfSQLKeptAsBytesIsCheckedAtTheSave() throws {

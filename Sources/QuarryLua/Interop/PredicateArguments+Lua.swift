@@ -88,8 +88,8 @@ extension LuaCall {
             // `fetch("Item", nil, { sort = "-name" })` guesses that options follow the
             // arguments: they are the table form's, and a table of names is no list.
             if type(i) == LUA_TTABLE, !isNullMarker(state, i), !LuaTable.stringKeys(state, i).keys.isEmpty {
-                throw argumentError(
-                    i, "a table of named options is no predicate argument; options go in the table form: fetch{ \"Item\", predicate = \"...\", sort = \"-key\" }")
+                let form = #"fetch{ "Item", predicate = "...", sort = "-key" }"#
+                throw argumentError(i, "a table of named options is no predicate argument; options go in the table form: " + form)
             }
             guard let argument = predicateArgument(state, i) else {
                 throw argumentError(i, "\(typeName(i)) cannot be a predicate argument; use a string, number, boolean, date, nil or a list")

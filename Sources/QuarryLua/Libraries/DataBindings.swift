@@ -96,8 +96,10 @@ enum DataBindings {
         for quoted in summary.quotedColumns {
             let cells = quoted.count == 1 ? "1 quoted field spells" : "\(quoted.count) quoted fields spell"
             let type = quoted.unquotedType.rawValue
+            let option = "types = { \(quoted.column) = \"\(type)\" }"
             runtime.writeNotice(
-                "import \((path as NSString).lastPathComponent): column \(quoted.column) is text: \(cells) a \(type) (a quoted field is text, as export writes it); types = { \(quoted.column) = \"\(type)\" } reads it as \(type)")
+                "import \((path as NSString).lastPathComponent): column \(quoted.column) is text: \(cells) a \(type)"
+                    + " (a quoted field is text, as export writes it); \(option) reads it as \(type)")
         }
         return call.push(summary.rows)
     }

@@ -137,15 +137,32 @@ extension ObjectContext {
         return placed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map { ($0.element.0, $0.element.2) }
     }
 
+    /// The deny rules a file checks only at the commit (a key `DEFERRABLE INITIALLY
+    /// DEFERRED`, as Django writes every key), checked before the save writes: SQLite's
+    /// own answer at the commit names neither the object nor the key ("FOREIGN KEY
+    /// constraint failed"), where this names both, as a delete that is checked at once does.
+    /// What the save leaves decides, as Core Data checks a deny at its save: members
+    /// deleted since, or moved elsewhere, no longer hold it.
+    func checkDenialsAtCommit(_ deletes: [ManagedObject]) throws {
+        let doomed = Set(deletes.map(ObjectIdentifier.init))
+        for object in deletes {
+            for (relationship, check) in deleteRules(of: object) where relationship.deleteRule == .deny && check == .commit {
+                let members = try relatedObjects(relationship.name, of: object)
+                try refuseDenial(object, relationship, members, seen: doomed, by: "save")
+            }
+        }
+    }
+
     /// Refuses the delete while members of a deny rule that the save leaves hold `object`.
     private func refuseDenial(
-        _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>
+        _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>,
+        by operation: String = "delete"
     ) throws {
         let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0, deleting: seen) }
         guard blocking.isEmpty else {
             let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
             throw StoreError.validation(
-                message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
+                message: "\(operation): \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
                     + foreignKeyNote(relationship, of: object.entity.name))
         }
     }

@@ -42,6 +42,7 @@ extension ObjectContext {
         request.touched = touched(by: request)
         request.positioned = try positionedOrders(request)
         try validateForSave(request.inserts + request.updates)
+        try checkDenialsAtCommit(request.deletes)
         for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
             // In the entity's attribute order: the pending values' dictionary order is
             // another in every process, and so was the order of these notes.
