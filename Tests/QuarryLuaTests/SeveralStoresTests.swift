@@ -23,6 +23,27 @@ import Testing
         return (h, folder)
     }
 
+    /// save() with nothing to save in the session's store, while an opened store holds
+    /// changes, says which store does and how to save it: "{ inserted = 0 ... }" alone
+    /// read as if the change were written.
+    @Test func saveWithNothingHereNamesTheStoreThatHasChanges() throws {
+        let console = ConsoleAndFailureTests.RecordingConsole()
+        let h = try Harness(console: console)
+        h.runtime.settings.openStore = { opening in (try StoreOpener.open(nil), opening.location) }
+        h.run(#"entity "Item" { title = "string" }; Item:new{ title = "a" }; save()"#)
+        h.run(#"b = open(":memory:"); entity(b, "Item", { title = "string" }); save(b); b.Item:new{ title = "b" }"#)
+        #expect(console.notes.isEmpty, "\(console.notes)")
+        h.run("save()")
+        #expect(
+            console.notes == [
+                "note: the session's store has nothing to save; :memory:, opened with open(), holds unsaved changes: save(b) with its handle writes them"
+            ], "\(console.notes)")
+        // Saving b, or the session's own changes, says nothing.
+        console.notes = []
+        h.run("save(b); Item:new{ title = 'c' }; b.Item:new{ title = 'd' }; save()")
+        #expect(console.notes.isEmpty, "\(console.notes)")
+    }
+
     @Test func eachStoreKeepsItsOwnEntitiesChangesAndSaves() throws {
         let (h, folder) = try harness()
         defer { try? FileManager.default.removeItem(at: folder) }

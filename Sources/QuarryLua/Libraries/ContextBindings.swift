@@ -47,6 +47,17 @@ enum ContextBindings {
         // observers hear of but whose rows the save does not write: `.changes` said 4
         // and save() 5.
         let listed = runtime.context.pendingChanges.updated
+        // save() with nothing to save here while an opened store holds changes: the person
+        // most likely meant that store, whose changes stay unsaved.
+        if !runtime.context.hasChanges, runtime.focusedStore === runtime.defaultStore {
+            let others = runtime.otherStoresWithChanges.map(\.name)
+            if !others.isEmpty {
+                let holds = others.count == 1 ? "holds" : "hold"
+                runtime.writeNotice(
+                    "note: the session's store has nothing to save; \(others.joined(separator: ", ")), opened with open(), \(holds) unsaved changes: save(b) with its handle writes them"
+                )
+            }
+        }
         do { summary = try runtime.context.save(merge: policy) } catch let error as StoreError {
             // A database error (disk full, busy) names no operation: say it was save.
             if error.isDatabaseFailure { throw StoreError.during(operation: "save", error) }
