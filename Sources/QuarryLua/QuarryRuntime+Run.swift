@@ -107,6 +107,7 @@ extension QuarryRuntime {
         if thrown == nil, let suggestion = entitySuggestion(for: message) { message += " (did you mean '\(suggestion)'?)" }
         if thrown == nil, let hint = relationshipHint(for: message) { message += hint }
         if thrown == nil, let hint = hiddenMethodHint(for: message) { message += hint }
+        if thrown == nil, let hint = shadowedEntityHint(for: message) { message += hint }
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback, error: thrown)
     }
@@ -421,6 +422,19 @@ extension QuarryRuntime {
         let entities = openedContext?.entities.map(\.name) ?? []
         guard let match = closestMatch(to: name, in: entities), match != name else { return nil }
         return match
+    }
+
+    /// For Lua's "attempt to index a function value (global 'type')": an entity named as
+    /// a global Lua already has (`type`, `string`, `table`) is not bound there, as the
+    /// contract says; where its handle is, and the functions that take its name.
+    func shadowedEntityHint(for message: String) -> String? {
+        guard message.hasSuffix("')"), message.contains("attempt to "), let start = message.range(of: " value (global '", options: .backwards)
+        else { return nil }
+        let name = String(message[start.upperBound...].dropLast(2))
+        guard openedContext?.entities.contains(where: { $0.name == name }) == true else { return nil }
+        let quoted = "\"" + name + "\""
+        return
+            "; the global '\(name)' is Lua's own, so the entity \(name) is not bound there: stores()[1][\(quoted)] is its handle, and fetch(\(quoted)), count(\(quoted)) take its name"
     }
 
     /// For Lua's "attempt to call a number value (method 'delete')": a key of that name

@@ -31,5 +31,12 @@ import Testing
         #expect(h.error(#"fetch("I", nil, 1, { limit = 1 })"#).hasPrefix("t:1: bad argument #4 to 'fetch' (a table of named options"))
         #expect(h.error(#"fetch("I", "n IN %@", { 1, sort = "n" })"#).hasPrefix("t:1: bad argument #3 to 'fetch' (a table of named options"))
         #expect(h.string(#"tostring(#fetch("I", "n IN %@", { 1, 2 }))"#) == "2")
+        // A section with properties was dropped, the rows flat.
+        #expect(
+            h.error(#"fetch{ "I", section = "n", properties = { "n" } }"#)
+                == #"t:1: fetch: section = "n" groups objects into sections; rows of properties or another result have none (group = { "n" } groups dictionary rows)"#
+        )
+        #expect(h.error(#"fetch{ "I", section = "n", result = "ids" }"#).hasPrefix(#"t:1: fetch: section = "n" groups objects"#))
+        #expect(h.string(#"tostring(#fetch{ "I", section = "n" })"#) == "2")
     }
 }

@@ -22,4 +22,22 @@ import Testing
         // A method no key hides is not named.
         #expect(!h.error("task:first():nope()").contains("hides"))
     }
+
+    /// A table named as a Lua global (`type`) has no global handle: Lua's own message
+    /// said only "attempt to index a function value (global 'type')".
+    @Test func anEntityNamedAsALuaGlobalNamesWhereItsHandleIs() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE type (id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO type VALUES (1, 'sound');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(
+            h.error("type:first()").hasSuffix(
+                #"attempt to index a function value (global 'type'); the global 'type' is Lua's own, so the entity type is not bound there: stores()[1]["type"] is its handle, and fetch("type"), count("type") take its name"#
+            ))
+        #expect(h.string(#"stores()[1]["type"]:first().name"#) == "sound")
+        // Another global's error says nothing of entities.
+        #expect(!h.error("print:first()").contains("entity"))
+    }
 }

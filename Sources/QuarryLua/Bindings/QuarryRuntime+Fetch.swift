@@ -341,6 +341,13 @@ extension QuarryRuntime {
             throw OptionError("section", mustBe: "a key path string", operation: "fetch")
         }
         quarry_pop(s, 1)
+        // Sections hold objects: with properties, or another result, the section was
+        // dropped without a word and the rows came back flat.
+        if let key = request.request.sectionKey, !request.properties.isEmpty || request.result != "objects" {
+            throw LuaError(
+                "section = \"\(key)\" groups objects into sections; rows of properties or another result have none (group = { \"\(key)\" } groups dictionary rows)",
+                operation: "fetch")
+        }
         return request
     }
 
