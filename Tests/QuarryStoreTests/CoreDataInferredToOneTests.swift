@@ -80,4 +80,34 @@ import Testing
             #expect(found.contains(toOne), "inferred: \(toOne)")
         }
     }
+
+    /// The shape the issue names (`ZCATEGORY` of a feedback row holding FeedbackCategory
+    /// keys), on a store made here as Core Data lays one out (the key column indexed as
+    /// `ZFEEDBACK_ZCATEGORY_INDEX`) with no model cache: the column is the relationship.
+    @Test func aFeedbacksCategoryIsInferredAsItsRelationship() throws {
+        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("Feedback.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                    CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                    CREATE TABLE ZFEEDBACK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZTEXT VARCHAR );
+                    CREATE INDEX ZFEEDBACK_ZCATEGORY_INDEX ON ZFEEDBACK (ZCATEGORY);
+                    CREATE TABLE ZFEEDBACKCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+                    INSERT INTO Z_PRIMARYKEY VALUES (1, 'Feedback', 0, 2), (2, 'FeedbackCategory', 0, 2);
+                    INSERT INTO ZFEEDBACKCATEGORY VALUES (1, 2, 1, 'Bug'), (2, 2, 1, 'Idea');
+                    INSERT INTO ZFEEDBACK VALUES (1, 1, 1, 2, 'more please'), (2, 1, 1, 1, 'crash');
+                    """)
+        }
+        try queue.close()
+        let context = try OpenFileRequest.open(path: path)
+        defer { context.close() }
+        let model = try #require(CoreDataStore.behind(context)?.model)
+        #expect(CoreDataStore.behind(context)?.modelSource == "inferred")
+        #expect(Self.toOnes(model) == ["Feedback.category -> FeedbackCategory"])
+        #expect(model.entity(named: "Feedback")?.attributes.map(\.name).contains { $0.lowercased() == "category" } == false)
+        let feedback = try #require(try context.object(entityName: "Feedback", primaryKey: 1))
+        #expect(try context.relatedObject("category", of: feedback)?.objectID == "FeedbackCategory/2")
+    }
 }

@@ -35,7 +35,9 @@ package struct ColumnType {
     package var nulls = NullTexts.standard
 
     package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-        if nulls.contains(b, quoted: quoted) {
+        // A quoted empty field (`""`) is the empty text in a text column and nil in any
+        // other (`CSVImport.value`): it says nothing of the type, and may be nil.
+        if nulls.contains(b, quoted: quoted) || (b.isEmpty && nulls.readsEmpty) {
             sawNil = true
             return
         }
@@ -107,7 +109,7 @@ package struct ColumnType {
     /// type as it is; flags it would have cleared for wider types can only make a later
     /// widening pick a type that a new pass then widens again.
     package func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        if nulls.contains(b, quoted: quoted) { return isOptional }
+        if nulls.contains(b, quoted: quoted) || (b.isEmpty && nulls.readsEmpty) { return isOptional }
         if declared != nil { return true }
         if quoted, quotedIsText, attributeType != .string { return false }
         switch attributeType {
@@ -233,22 +235,30 @@ package struct ColumnType {
 
 /// The fields an import reads as nil (`import(..., { nulls = { "", "NA" } })`): by default
 /// the empty field and `NA`, as R and the sqlite3 shell's users expect; `{ "" }` keeps
-/// the text `NA` (Namibia's code), as psql's `\copy ... csv` does. An empty field is nil
-/// whether quoted or not when `""` is listed; any other listed text only unquoted, so a
-/// text value "NA" that Quarry's export quoted comes back as "NA".
+/// the text `NA` (Namibia's code), as psql's `\copy ... csv` does. A listed text is nil
+/// only unquoted, so a text value "NA" that Quarry's export quoted comes back as "NA"; and
+/// so the empty field: unquoted it is nil (when `""` is listed), quoted (`""`) it is the
+/// empty text, as PostgreSQL's `COPY ... CSV` and DuckDB write and read the two, and as
+/// Quarry's export writes them. Where quotes tell nothing (`quotedEmptyIsNil`), a quoted
+/// empty field is nil too.
 package struct NullTexts: Equatable, Sendable {
     package let texts: [[UInt8]]
-    private let empty: Bool
+    /// Whether the empty field is listed.
+    package let readsEmpty: Bool
+    /// Whether a quoted empty field is nil as an unquoted one is: in a file that quotes
+    /// every name of its header, as a writer quoting every field does (Python's
+    /// `QUOTE_ALL` writes None as `""`), a quote says nothing of the value.
+    package var quotedEmptyIsNil = false
 
     package init(_ texts: [String]) {
         self.texts = texts.map { Array($0.utf8) }.filter { !$0.isEmpty }
-        empty = texts.contains("")
+        readsEmpty = texts.contains("")
     }
 
     package static let standard = NullTexts(["", "NA"])
 
     @inline(__always) package func contains(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
-        if b.isEmpty { return empty }
+        if b.isEmpty { return readsEmpty && (!quoted || quotedEmptyIsNil) }
         guard !quoted else { return false }
         for text in texts where text.count == b.count && text.elementsEqual(b) { return true }
         return false

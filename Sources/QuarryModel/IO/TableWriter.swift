@@ -8,7 +8,9 @@ import Foundation
 /// a tab is quoted, as DuckDB writes it). A field is quoted (with `""` for a quote) when it holds
 /// `,` `"` `\r` or `\n`, when it is empty text, or when it is the text `NA`; nil is an
 /// empty unquoted field. Import reads an unquoted empty field and an unquoted `NA` as
-/// nil and a quoted one as text, so a text value "NA" comes back as "NA", not nil.
+/// nil and a quoted one as text, so a text value "NA" comes back as "NA", not nil, and
+/// the empty text as the empty text (PostgreSQL's `COPY ... CSV` and DuckDB write and
+/// read NULL and the empty string so).
 /// Text that would read back as a number, a boolean or a date (`"5467"`) is quoted too,
 /// and import takes a quoted field as text (`ColumnType.quotedIsText`).
 /// Leading and trailing spaces are kept unquoted: import keeps them as they are.
@@ -16,7 +18,7 @@ import Foundation
 /// JSON: an array of objects, `[{"a": 1, "b": "x"},\n {...}]`, keys in column order;
 /// integers and finite reals as numbers, booleans, nil as `null`, dates as ISO 8601
 /// strings with as many fractional digits as they need to read back exactly, binary as
-/// base64 strings.
+/// base64 strings (in CSV too), which import decodes into a binary attribute.
 ///
 /// Text is written as the store holds it, byte for byte. Text that is not UTF-8 (a hash
 /// another program kept as TEXT) goes to CSV and TSV as its bytes, as sqlite3 writes it,
@@ -169,12 +171,14 @@ public struct TableWriter {
         if format == .json { out.append(34) }
     }
 
+    /// Bytes as base64, which import reads back into a binary attribute; no bytes are an
+    /// empty text, quoted in CSV (`""`) as an empty string is, so they are not nil.
     public mutating func blob(_ b: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         next(&out)
         let text = Data(b).base64EncodedString()
-        if format == .json { out.append(34) }
+        if format == .json || text.isEmpty { out.append(34) }
         out.append(contentsOf: text.utf8)
-        if format == .json { out.append(34) }
+        if format == .json || text.isEmpty { out.append(34) }
     }
 
     /// Any value, as its kind is written.

@@ -43,6 +43,12 @@ struct CSVImport {
         let quotesEverything = reader.fields.indices.allSatisfy { i in reader.withField(i) { _, quoted in quoted } }
         var column = ColumnType()
         column.quotedIsText = !quotesEverything
+        // And a quoted empty field is no empty text there (`NullTexts`).
+        let nulls = {
+            var nulls = self.nulls
+            nulls.quotedEmptyIsNil = quotesEverything
+            return nulls
+        }()
         column.nulls = nulls
         var types = Array(repeating: column, count: columns.count)
         var count = 0
@@ -60,7 +66,6 @@ struct CSVImport {
         }
         let path = self.path
         let open = self.open
-        let nulls = self.nulls
         let width = columns.count
         let progress = ReadProgress()
         return ImportTable(
@@ -243,6 +248,9 @@ struct CSVImport {
         path: String, line: Int, column: Int, nulls: NullTexts
     ) throws -> Value {
         if nulls.contains(b, quoted: quoted) { return .null }
+        // A quoted empty field (`""`) is the empty text (`NullTexts`): a string's, or a
+        // binary's no bytes; a type with no empty value reads it as the empty field it is.
+        if b.isEmpty, nulls.readsEmpty, attribute.type != .string, attribute.type != .binary { return .null }
         let field = ErrorDetail<ImportField?>.column(column, attribute.name)
         func fail() -> StoreError {
             let text = String(decoding: b.prefix(40), as: UTF8.self)
@@ -287,7 +295,10 @@ struct CSVImport {
             }
             return .date(seconds)
         case .binary:
-            return .blob(Array(b))
+            guard let bytes = BinaryText.bytes(b) else {
+                throw StoreError.importFailed(path: path, line: line, field: field, reason: BinaryText.refusal(attribute, b))
+            }
+            return .blob(bytes)
         case .string, .uuid, .json:
             guard let text = String(validating: b, as: UTF8.self) else {
                 // Text that is not UTF-8 goes into a string as its bytes, whatever they are,

@@ -137,6 +137,14 @@ struct JSONImport {
             // `{"$bytes": ...}` read as text's bytes (`value(_:)`); a JSON attribute keeps
             // the object as it was written.
             value = .text(#"{"$bytes":""# + Data(bytes).base64EncodedString() + #""}"#)
+        case (.binary, .text(let text)):
+            // Bytes are exported as base64 text (`BinaryText`): the bytes it stands for.
+            guard let bytes = BinaryText.bytes(text) else {
+                throw StoreError.importFailed(
+                    path: path, line: nil, field: .key(attribute.name, element: n + 1),
+                    reason: "element \(n + 1): " + BinaryText.refusal(attribute, text))
+            }
+            return .blob(bytes)
         case (.double, .integer(let i)), (.decimal, .integer(let i)):
             // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
             if Double(exactly: i) == nil { throw failure("expects \(attribute.type.rawValue), got \(i), an integer a double cannot hold exactly") }

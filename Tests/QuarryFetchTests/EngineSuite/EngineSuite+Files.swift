@@ -4,7 +4,8 @@ import QuarryStore
 import Testing
 
 /// Export, then import into an entity of the same attributes: every value of every type
-/// comes back, through CSV and through JSON, and the file says the same on both engines.
+/// comes back, through CSV and through JSON (bytes as base64, no bytes and the empty
+/// string as `""` apart from nil), and the file says the same on both engines.
 extension EngineSuite {
     @Test(arguments: EngineUnderTest.allCases, ["csv", "json"])
     func exportThenImportGivesEveryValueBack(_ engine: EngineUnderTest, _ format: String) async throws {
@@ -28,26 +29,9 @@ extension EngineSuite {
             for (original, copied) in zip(originals, copies) {
                 for name in Self.sample.attributeNames {
                     let (back, was) = (try copied.value(forKey: name), try original.value(forKey: name))
-                    if let gap = Self.roundTripGap(was, format) {
-                        withKnownIssue(gap) { #expect(back == was, "\(engine) \(format): \(name) \(back) \(was)") }
-                    } else {
-                        #expect(back == was, "\(engine) \(format): \(name) \(back) \(was)")
-                    }
+                    #expect(back == was, "\(engine) \(format): \(name) \(back) \(was)")
                 }
             }
-        }
-    }
-
-    /// Values that do not come back from an export today, on either engine (the same on
-    /// both, so not an engine's difference): known issues, which fail the test once fixed
-    /// so that it is updated.
-    static func roundTripGap(_ value: Value, _ format: String) -> Comment? {
-        switch value {
-        case .blob(let bytes) where !bytes.isEmpty:
-            return "a binary value is exported as base64 and imported as the bytes of the base64 text"
-        case .blob, .text(""):
-            return format == "csv" ? "an empty value, exported to CSV as \"\" or nothing, is imported as nil" : nil
-        default: return nil
         }
     }
 
