@@ -109,9 +109,15 @@ let package = Package(
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows"
             ], swiftSettings: swift6),
         // The one place that knows every engine and layout: the registry that opens a location.
+        // An engine or layout a line, so that a new one adds its line (its target goes above).
         .target(
             name: "QuarryStores",
-            dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
+            dependencies: [
+                "QuarrySQLite",
+                "QuarryCoreData",
+                "QuarryPostgreSQL",
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"
+            ],
             swiftSettings: swift6),
         .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift6),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
