@@ -105,6 +105,19 @@ struct SeamCountTests {
         #expect(cases == ["case quarry", "case foreignTable", "case foreignView", "case coreData(number: Int64)"], "\(cases)")
     }
 
+    /// A new engine changes one existing line (docs/design.md): the registry's list is one
+    /// line, and `QuarryStores`' dependencies name one engine a line, so a new one adds its own.
+    @Test func aNewEngineChangesOneExistingLine() throws {
+        let registry = SeamCount.sources(under: "Sources/QuarryStores").filter { $0.path.hasSuffix("/StoreRegistry.swift") }
+        let lists = registry.flatMap(\.lines).filter { $0.hasPrefix("static var servers:") }
+        #expect(lists.count == 1 && lists.first?.hasSuffix("}") == true, "\(lists)")
+        let manifest = try String(contentsOf: SeamCount.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let lines = manifest.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for engine in ["QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"] {
+            #expect(lines.contains("\"\(engine)\","), "\(engine) has no line of its own in QuarryStores' dependencies")
+        }
+    }
+
     @Test func noEngineTargetNamesTheContext() {
         let engines = Self.engineTargets.flatMap { SeamCount.sources(under: $0) }
         #expect(engines.count > 100)
