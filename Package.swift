@@ -159,6 +159,10 @@ let package = Package(
             name: "QuarrySwiftEvaluation",
             dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryStores", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
             path: "Tests/SwiftEvaluation", swiftSettings: swift5),
+        // A test target per library target, each importing nothing above its own.
+        .testTarget(
+            name: "QuarryModelTests", dependencies: ["QuarryModel", "QuarryTestSupport", .product(name: "BigInt", package: "BigInt")],
+            swiftSettings: swift5),
         .testTarget(
             name: "QuarryStoreTests",
             dependencies: [
