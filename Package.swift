@@ -163,6 +163,7 @@ let package = Package(
         .testTarget(
             name: "QuarryModelTests", dependencies: ["QuarryModel", "QuarryTestSupport", .product(name: "BigInt", package: "BigInt")],
             swiftSettings: swift5),
+        .testTarget(name: "QuarryModelFilesTests", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(
             name: "QuarryStoreTests",
             dependencies: [
