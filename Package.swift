@@ -165,6 +165,9 @@ let package = Package(
             swiftSettings: swift5),
         .testTarget(name: "QuarryModelFilesTests", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(
+            name: "QuarryPostgreSQLTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarryPostgreSQL", "QuarryTestSupport"],
+            swiftSettings: swift5),
+        .testTarget(
             name: "QuarryStoreTests",
             dependencies: [
                 "QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
