@@ -168,6 +168,9 @@ let package = Package(
             name: "QuarryPostgreSQLTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarryPostgreSQL", "QuarryTestSupport"],
             swiftSettings: swift5),
         .testTarget(
+            name: "QuarryCoreDataTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData"],
+            swiftSettings: swift5),
+        .testTarget(
             name: "QuarryStoreTests",
             dependencies: [
                 "QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
