@@ -171,6 +171,10 @@ let package = Package(
             name: "QuarryCoreDataTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData"],
             swiftSettings: swift5),
         .testTarget(
+            name: "QuarryStoresTests",
+            dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL", "QuarryStores"],
+            swiftSettings: swift5),
+        .testTarget(
             name: "QuarryStoreTests",
             dependencies: [
                 "QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
