@@ -164,6 +164,7 @@ let package = Package(
             name: "QuarryModelTests", dependencies: ["QuarryModel", "QuarryTestSupport", .product(name: "BigInt", package: "BigInt")],
             swiftSettings: swift5),
         .testTarget(name: "QuarryModelFilesTests", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine"], swiftSettings: swift5),
         .testTarget(
             name: "QuarryPostgreSQLTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarryPostgreSQL", "QuarryTestSupport"],
             swiftSettings: swift5),
