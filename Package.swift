@@ -165,6 +165,7 @@ let package = Package(
             swiftSettings: swift5),
         .testTarget(name: "QuarryModelFilesTests", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine"], swiftSettings: swift5),
+        .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarryEngine", "QuarrySQLite"], swiftSettings: swift5),
         .testTarget(
             name: "QuarryPostgreSQLTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarryPostgreSQL", "QuarryTestSupport"],
             swiftSettings: swift5),
