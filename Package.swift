@@ -109,9 +109,15 @@ let package = Package(
                 "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows"
             ], swiftSettings: swift6),
         // The one place that knows every engine and layout: the registry that opens a location.
+        // An engine or layout a line, so that a new one adds its line (its target goes above).
         .target(
             name: "QuarryStores",
-            dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"],
+            dependencies: [
+                "QuarrySQLite",
+                "QuarryCoreData",
+                "QuarryPostgreSQL",
+                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"
+            ],
             swiftSettings: swift6),
         .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift6),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
@@ -153,6 +159,23 @@ let package = Package(
             name: "QuarrySwiftEvaluation",
             dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryStores", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
             path: "Tests/SwiftEvaluation", swiftSettings: swift5),
+        // A test target per library target, each importing nothing above its own.
+        .testTarget(
+            name: "QuarryModelTests", dependencies: ["QuarryModel", "QuarryTestSupport", .product(name: "BigInt", package: "BigInt")],
+            swiftSettings: swift5),
+        .testTarget(name: "QuarryModelFilesTests", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine"], swiftSettings: swift5),
+        .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarryEngine", "QuarrySQLite"], swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryPostgreSQLTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarryPostgreSQL", "QuarryTestSupport"],
+            swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryCoreDataTests", dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData"],
+            swiftSettings: swift5),
+        .testTarget(
+            name: "QuarryStoresTests",
+            dependencies: ["QuarryModel", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL", "QuarryStores"],
+            swiftSettings: swift5),
         .testTarget(
             name: "QuarryStoreTests",
             dependencies: [

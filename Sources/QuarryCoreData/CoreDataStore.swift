@@ -39,7 +39,7 @@ public final class CoreDataStore {
         /// Where the rest of Quarry reads its rows: the entity's view, keyed by `_pk`.
         /// Not a file of Quarry's: relationships made by relate() are not written into it.
         public var storage: EntityStorage {
-            EntityStorage(layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
+            EntityStorage(layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn, dialect: SQLiteDialect())
         }
         /// The view's SQL (`CREATE TEMP VIEW ...`), and the columns its triggers write
         /// (their SQL is made at the first write, `willWrite`).

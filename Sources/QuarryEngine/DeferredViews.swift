@@ -7,9 +7,10 @@
 /// identifiers, folded as SQLite folds them (ASCII only), are looked up among the views
 /// not yet made. A name that appears in a string or a column name makes a view nobody
 /// reads, which costs only that view; a view read under any spelling SQLite accepts is
-/// made before SQLite looks for it. SQL that reads the schema itself (`sqlite_temp_master`,
-/// `pragma_table_info(?)`, whose table may be a bound argument) makes every view, so it
-/// sees what it saw when all were made at open. What SQL hidden in a closure reads
+/// made before SQLite looks for it. SQL that reads the schema itself (the engine names
+/// its catalog's identifiers: SQLite's `sqlite_temp_master`, `pragma_table_info(?)`,
+/// whose table may be a bound argument) makes every view, so it sees what it saw when
+/// all were made at open. What SQL hidden in a closure reads
 /// (`read`) is made when SQLite says "no such table" for it, and the statement runs again.
 ///
 /// Each engine makes the views its SQL reads (`StoreEngine.deferredViews`): SQLite's Core
@@ -23,12 +24,6 @@ package final class DeferredViews {
     /// How many names the last `take(readBy:)` looked up: one per identifier and quoted
     /// name of its SQL, however many views are pending (tests count them).
     package private(set) var lookups = 0
-
-    /// Identifiers that read the schema: any of them makes every view.
-    static let schemaReaders: Set<String> = [
-        "sqlite_temp_master", "sqlite_temp_schema", "sqlite_master", "sqlite_schema",
-        "pragma_table_list", "pragma_table_info", "pragma_table_xinfo", "table_list", "table_info", "table_xinfo"
-    ]
 
     package init(_ views: [(name: String, statements: [String])]) {
         for view in views { add(view.name, view.statements) }
@@ -63,7 +58,9 @@ package final class DeferredViews {
     /// and each quoted name or string (a name that is not one identifier token, such as
     /// `quarry_rows Journal Entry`, is read only quoted; SQLite takes `'x'` for a name
     /// where one is due), is looked up once: the cost is the SQL's, not the views'.
-    package func take(readBy sql: String) -> [Making] {
+    /// `schemaReaders`: the identifiers, folded, that read the engine's catalog; any of
+    /// them makes every view.
+    package func take(readBy sql: String, schemaReaders: Set<String> = []) -> [Making] {
         lookups = 0
         guard !pending.isEmpty else { return [] }
         var names: Set<String> = []
@@ -73,7 +70,7 @@ package final class DeferredViews {
             lookups += 1
             let name = String(decoding: bytes, as: UTF8.self)
             if pending[name] != nil { names.insert(name) }
-            if Self.schemaReaders.contains(name) { readsSchema = true }
+            if schemaReaders.contains(name) { readsSchema = true }
         }
         let bytes = Array(sql.utf8)
         var token: [UInt8] = []

@@ -16,7 +16,7 @@ public struct NumericDateScale: Equatable, Sendable {
     /// The stored number that means no date.
     public var never: Int64?
     /// The engine's SQL reading the column as its own date type (`SQLDialect.numberTime`:
-    /// a server's `timestamptz`), which every read and comparison says instead of `seconds`.
+    /// a server's `timestamptz`), which every read and comparison says instead of a count's seconds.
     public var typed: SQLTemplate?
     /// Whether the column holds whole counts (an integer column): a comparison with a
     /// date may then also bound the raw column (`NumberTimeRange`), which its index serves.
@@ -39,33 +39,11 @@ public struct NumericDateScale: Equatable, Sendable {
     /// fraction apart: when it has more units than a double holds for today's dates,
     /// or when units are counted from another epoch (Chrome's 1.3e16 microseconds since
     /// 1601 divided first are 1.3e10 seconds, a double too coarse there by 2 µs).
-    static func dividesAsIntegers(perSecond n: Int64, epoch: Int64) -> Bool {
+    package static func dividesAsIntegers(perSecond n: Int64, epoch: Int64) -> Bool {
         n > exactAsDouble || (n > 1 && epoch != 0)
     }
 
-    /// SQL reading the number `column` as Unix seconds: to the millisecond for Julian
-    /// days; for a count, its whole seconds by integer division (exact, and no
-    /// overflow, for any 64-bit count) plus the remaining units' fraction.
-    package func seconds(_ column: String) -> String {
-        let seconds: String
-        switch unit {
-        case .julianDay: seconds = "(round((\(column) - 2440587.5) * 86400000.0) / 1000.0)"
-        case .count(1, 0): seconds = column
-        case .count(1, let epoch): seconds = "(\(column) + \(epoch))"
-        case .count(let n, let epoch) where !Self.dividesAsIntegers(perSecond: n, epoch: epoch):
-            seconds = "(\(column) / \(n).0)"
-        case .count(let n, let epoch):
-            // A real count: the epoch's units taken off first, exactly for doubles of
-            // one magnitude, and only then divided.
-            seconds =
-                "(CASE WHEN typeof(\(column)) = 'integer' THEN (\(column) / \(n) + \(epoch)) + (\(column) % \(n)) / \(n).0 "
-                + "ELSE (\(column) + \(epoch * n).0) / \(n).0 END)"
-        }
-        guard let never else { return seconds }
-        return "(CASE WHEN \(column) = \(never) THEN NULL ELSE \(seconds) END)"
-    }
-
-    /// The real `value` as Unix seconds, as `seconds` computes it in SQL; nil for "never".
+    /// The real `value` as Unix seconds, as SQLite's dialect computes it in SQL (`ColumnConversion.numbersAsDate`); nil for "never".
     public func seconds(_ value: Double) -> Double? {
         if let never, value == Double(never) { return nil }
         switch unit {
@@ -77,8 +55,8 @@ public struct NumericDateScale: Equatable, Sendable {
         }
     }
 
-    /// The integer `value` as Unix seconds, operation for operation as `seconds`
-    /// computes it in SQL, so a value written reads back as the row reads; nil for "never".
+    /// The integer `value` as Unix seconds, operation for operation as SQLite's
+    /// dialect computes it in SQL, so a value written reads back as the row reads; nil for "never".
     public func seconds(_ value: Int64) -> Double? {
         if value == never { return nil }
         switch unit {

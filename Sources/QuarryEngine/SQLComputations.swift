@@ -29,7 +29,7 @@ public protocol SQLComputations: Sendable {
     /// A number column `format()` declared to hold times (`scale`; slot 0 the column),
     /// read as the engine's own date type where its dates have one (PostgreSQL's
     /// `timestamptz`, which its date parameters meet); nil where dates are Unix seconds
-    /// (SQLite: `NumericDateScale.seconds`). `integerColumn`: the column holds integers,
+    /// (SQLite: `ColumnConversion.numbersAsDate`). `integerColumn`: the column holds integers,
     /// which a count past 2^53 (Chrome's microseconds since 1601) must divide as such.
     func numberTime(_ scale: NumericDateScale, integerColumn: Bool) -> SQLTemplate?
     /// An attribute's column as statistics read it (min, max, mean, quantiles, histogram

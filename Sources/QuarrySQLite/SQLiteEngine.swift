@@ -188,10 +188,17 @@ package final class SQLiteEngine: StoreEngine {
         return true
     }
 
+    /// Identifiers that read SQLite's schema: SQL naming any of them makes every view
+    /// (`DeferredViews`).
+    package static let schemaReaders: Set<String> = [
+        "sqlite_temp_master", "sqlite_temp_schema", "sqlite_master", "sqlite_schema",
+        "pragma_table_list", "pragma_table_info", "pragma_table_xinfo", "table_list", "table_info", "table_xinfo"
+    ]
+
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).
     func makeViews(readBy sql: String) throws {
         guard let views = deferredViews, !views.isEmpty else { return }
-        let makings = views.take(readBy: sql)
+        let makings = views.take(readBy: sql, schemaReaders: Self.schemaReaders)
         if !makings.isEmpty { try makeViews(makings) }
     }
 

@@ -84,7 +84,7 @@ extension DotCommands {
                 if all.isEmpty {
                     // A file another program made keeps no history of Quarry's: its writers record none.
                     let foreign = shell.runtime.context.entities.contains {
-                        [.foreignTable, .foreignView].contains(shell.runtime.context.mapped($0).layout)
+                        shell.runtime.context.mapped($0).layout == .foreignView || shell.runtime.context.mapped($0).keepsAnyType
                     }
                     print(
                         foreign

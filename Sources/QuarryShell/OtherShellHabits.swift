@@ -38,7 +38,7 @@ enum OtherShellHabits {
     /// The way here for a sqlite3 dot-command Quarry has not, by its name.
     static let sqlite3Answers: [String: String] = [
         "indexes":
-            #"indexed attributes show as indexed = true in .schema NAME; sql("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index'") lists them"#,
+            "indexed attributes show as indexed = true in .schema NAME; .schema --sql NAME prints the statements that made its indexes",
         "dump": #"Quarry writes no SQL dump: export(fetch("Entity"), "file.csv") writes an entity's rows (sqlite3 FILE .dump writes SQL)"#,
         "output": #".once FILE sends the next result to FILE; export(r, "file.csv") writes results"#,
         "fullschema": ".schema prints every entity",

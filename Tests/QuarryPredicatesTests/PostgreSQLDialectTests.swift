@@ -203,6 +203,8 @@ import Testing
         func orderTerm(_ sql: String, ascending: Bool) -> String { plain.orderTerm(sql, ascending: ascending) }
         func binaryText(_ sql: String) -> String { plain.binaryText(sql) }
         var runsQuarryFunctions: Bool { plain.runsQuarryFunctions }
+        var columnsHoldTheirTypes: Bool { plain.columnsHoldTheirTypes }
+        func converted(_ column: String, _ conversion: ColumnConversion) -> String { plain.converted(column, conversion) }
         func statistic(_ sql: String, _ type: AttributeType) -> String { plain.statistic(sql, type) }
         func bucket(_ offset: String, last: String) -> String { plain.bucket(offset, last: last) }
         func real(_ sql: String) -> String { plain.real(sql) }

@@ -78,7 +78,7 @@ import Testing
 
     @Test func theEnginesAnswersLandInTheStorage() throws {
         let identity = ForeignSchema.RowIdentity(
-            storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id"), keys: ["id"], toGive: ["code"])
+            storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id", dialect: nil), keys: ["id"], toGive: ["code"])
         // The last column left out, as an engine keeping fewer columns does.
         let kept = Array(Self.relation.columns.dropLast())
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, columns: kept, knownBy: identity, engine: NamedTypes())
@@ -100,7 +100,8 @@ import Testing
         // As a keyed table's: every key column optional and given by the store, none
         // defaulted; `n` (NOT NULL DEFAULT 7) is required as ever.
         let identity = ForeignSchema.RowIdentity(
-            storage: EntityStorage(layout: .serverTable, relation: "event", keyColumn: "_row"), keys: ["id", "code"], toGive: ["id", "code"])
+            storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "_row", dialect: nil), keys: ["id", "code"],
+            toGive: ["id", "code"])
         let (entity, storage) = ForeignSchema.tableEntity(Self.relation, knownBy: identity, engine: NamedTypes())
         #expect(entity.attributes.map(\.isOptional) == [true, true, true, false, true, true, true])
         #expect(entity.attributes.first?.defaultValue == nil)

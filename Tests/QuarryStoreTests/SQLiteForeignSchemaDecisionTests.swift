@@ -113,7 +113,7 @@ import Testing
             Column(name: "doubled", declaredType: "int8", notNull: false, hasDefault: false, generated: true)
         ]
         let relation = ForeignSchema.Relation(name: "person", isView: false, columns: columns, primaryKey: ["code", "id"], foreignKeys: [])
-        var storage = EntityStorage(layout: .serverTable, relation: "person", keyColumn: "_row")
+        var storage = EntityStorage(layout: .foreignTable, relation: "person", keyColumn: "_row", dialect: PostgreSQLDialect())
         let entity = PostgresStore.tableEntity(relation, keys: relation.primaryKey, storage: &storage)
         #expect(entity.attributes.map(\.name) == ["code", "id", "name", "born", "doubled"])
         #expect(entity.attributes.map(\.type) == [.string, .int32, .string, .date, .int64])

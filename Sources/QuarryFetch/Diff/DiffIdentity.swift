@@ -58,7 +58,7 @@ struct DiffIdentity {
             return
         case .foreignView:
             throw DiffError.ambiguousIdentity(entity: entity.name, reason: "it is a view, whose rows have no key of their own", fix: fix)
-        case .foreignTable, .serverTable:
+        case .foreignTable:
             // Quarry's own tables on a server: keyed by object ID, as in a Quarry file.
             if storage.keyColumn == EntityStorage.quarryKeyColumn, rowKeyHolds {
                 (columns, attributes, textKeys) = ([rowKey], [], [false])

@@ -9,7 +9,7 @@ extension QuarryRuntime {
         guard let context = openedContext, !context.entities.contains(where: { $0.name == name }) else { return name }
         let folded = Self.asciiLowercased(name)
         let matches = context.entities.filter { entity in
-            Self.asciiLowercased(entity.name) == folded && [.foreignTable, .foreignView].contains(context.mapped(entity).layout)
+            Self.asciiLowercased(entity.name) == folded && (context.mapped(entity).layout == .foreignView || context.mapped(entity).keepsAnyType)
         }
         return matches.count == 1 ? matches[0].name : name
     }

@@ -76,7 +76,7 @@ enum SchemaBindings {
             // A file opened read-only keeps no sidecar: said once, not found out on reopening.
             if runtime.context.isReadOnly, !runtime.isSandboxed, runtime.readOnlyFormatNotices.insert("\(entity).\(column)").inserted,
                 let described = try? runtime.context.entity(named: entity),
-                [.foreignTable, .foreignView].contains(runtime.context.mapped(described).layout)
+                runtime.context.mapped(described).layout == .foreignView || runtime.context.mapped(described).keepsAnyType
             {
                 runtime.writeNotice(
                     "note: format(): \(entity).\(column) is read as \(declared) for this session only: under --readonly the file's sidecar is not written"

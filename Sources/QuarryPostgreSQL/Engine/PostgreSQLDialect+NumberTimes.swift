@@ -5,7 +5,7 @@ import QuarryStore
 /// type the server's date parameters, sorts, groups and statistics already meet, so the
 /// column is a date in every statement as a `timestamptz` column is.
 extension PostgreSQLDialect {
-    /// The seconds since 1970 as SQLite's `NumericDateScale.seconds` computes them (an
+    /// The seconds since 1970 as SQLite's dialect computes them (`SQLiteDialect.seconds`) (an
     /// integer count past 2^53 divided as integers, its remainder added as a fraction),
     /// made a `timestamptz` (to the microsecond, as the server keeps one). A count past
     /// the dates a `timestamptz` holds reads as infinity rather than failing every read

@@ -73,7 +73,8 @@ extension PostgresStore {
     /// Where Quarry's table for `entity` (as objects see it) is, or its view over its
     /// root's table: keyed by `_pk`, its uuid and json columns compared as their text.
     package static func storage(of entity: EntityDescription, schema: String) -> EntityStorage {
-        var storage = EntityStorage(layout: .serverTable, relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
+        var storage = EntityStorage(
+            layout: .foreignTable, relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn, dialect: PostgreSQLDialect())
         storage.schema = schema
         storage.textCasts = Set(entity.attributes.filter { $0.type == .uuid || $0.type == .json }.map(\.name))
         return storage
@@ -239,7 +240,7 @@ extension PostgresQuarryTables: QuarryDefinitionStatements {
     }
 
     package func refuseDefining(_ entity: EntityDescription) throws {
-        if store.isOtherProgramsTable(entity.name), store.mapping.storage(of: entity.name).layout == .serverTable {
+        if store.isOtherProgramsTable(entity.name), store.mapping.storage(of: entity.name).layout == .foreignTable {
             throw StoreError.invalidSchema(
                 entity: entity.name, reason: "\(entity.name) is a table of the schema that Quarry did not create: its columns are its own")
         }

@@ -57,7 +57,7 @@ extension PostgresStore {
             "CREATE TEMP TABLE \(numbers) AS SELECT \(number) AS \(quoteIdentifier(place)), \(keys.map(quoteIdentifier).joined(separator: ", ")) FROM \(real) WITH NO DATA",
             "ALTER TABLE \(numbers) ADD PRIMARY KEY (\(quoteIdentifier(place)))"
         ])
-        var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: place)
+        var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: place, dialect: PostgreSQLDialect())
         // No schema: the session's view is the relation read and written.
         storage.schema = nil
         storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: numbers)

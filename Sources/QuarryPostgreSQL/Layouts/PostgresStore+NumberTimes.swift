@@ -10,7 +10,7 @@ extension PostgresStore {
     package func refuseFormat(_ format: ColumnFormat, of entity: EntityDescription, _ original: AttributeDescription, session: StoreSession) throws {
         let storage = session.mapped(entity)
         let refuse = { (reason: String) in StoreError.invalidSchema(entity: entity.name, reason: reason) }
-        guard storage.layout == .serverTable else {
+        guard storage.layout == .foreignTable else {
             throw refuse("\(entity.name) is a view of the server, whose columns are typed: format() declares times in a table's number columns")
         }
         if format == .plain { return }

@@ -87,7 +87,7 @@ extension PostgresStore {
                 }
                 continue
             }
-            var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: keys[0])
+            var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: keys[0], dialect: PostgreSQLDialect())
             storage.schema = schema
             let (fitted, note) = Self.fitted(relation, linked: !relation.foreignKeys.isEmpty || referenced.contains(table))
             if let note { session.openingNotes.append(note) }
@@ -142,7 +142,7 @@ extension PostgresStore {
         let engine = PostgresForeignSchema(schema: schema)
         switch ForeignSchema.rowKey(of: relation, engine: engine) {
         case .integerKey(let key):
-            var storage = EntityStorage(layout: .serverTable, relation: name, keyColumn: key)
+            var storage = EntityStorage(layout: .foreignTable, relation: name, keyColumn: key, dialect: PostgreSQLDialect())
             storage.schema = schema
             session.remember(Self.tableEntity(relation, keys: [key], storage: &storage), storage: storage)
         case .numbered:

@@ -59,9 +59,7 @@ extension PostgresStore {
     ) -> (EntityDescription, EntityStorage)? {
         let engine = PostgresForeignSchema(schema: schema, keyedViews: keyed)
         guard let (entity, found) = ForeignSchema.viewEntity(relation, taken: taken, engine: engine, in: session) else { return nil }
-        var storage = found
-        storage.typedByServer = true
-        return (entity, storage)
+        return (entity, found)
     }
 
     /// The views whose key column (`ForeignSchema.viewKeyCandidate`) shows, by their

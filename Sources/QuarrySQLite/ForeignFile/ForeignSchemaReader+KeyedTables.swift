@@ -38,7 +38,7 @@ extension ForeignSchemaReader {
         // from; then read through the view. Its key columns are ordinary ones, each with
         // its default, and a new row is given those that have none (`keysToGive`).
         let identity = ForeignSchema.RowIdentity(
-            storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: place), keys: [], toGive: keys)
+            storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: place, dialect: SQLiteDialect()), keys: [], toGive: keys)
         var (entity, storage) = ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
         let view = ForeignSchema.unshadowed("quarry_rows " + table) { taken.contains(DeferredViews.folded($0)) }
         let kept = columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")

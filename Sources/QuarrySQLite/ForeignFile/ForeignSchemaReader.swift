@@ -375,7 +375,8 @@ struct ForeignSchemaReader {
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
         let identity = ForeignSchema.RowIdentity(
-            storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers),
+            storage: EntityStorage(
+                layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers, dialect: SQLiteDialect()),
             keys: [primaryKey], toGive: relation.primaryKey.filter { $0 != primaryKey })
         return ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
     }

@@ -200,7 +200,7 @@ extension ObjectContext {
 
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
     package func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
-        guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
+        guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable, mapped(e).keepsAnyType,
             case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity)
         else { return "" }
         return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"

@@ -235,8 +235,9 @@ extension ObjectContext {
     /// `PersistentStore.refuseFormat`).
     private func takesFormats(_ entity: EntityDescription) -> Bool {
         switch mapped(entity).layout {
+        // A table of a database whose columns hold their types may be Quarry's own.
+        case .foreignTable where mapped(entity).columnsHoldTheirTypes: return store.isOtherProgramsTable(entity.name)
         case .foreignTable, .foreignView: return true
-        case .serverTable: return store.isOtherProgramsTable(entity.name)
         default: return false
         }
     }

@@ -145,7 +145,7 @@ extension ObjectContext {
     /// until `format()` declares it. Nil otherwise.
     public func isoLayoutOfText(_ entity: EntityDescription, _ column: String) -> String? {
         let storage = mapped(entity)
-        guard storage.layout == .foreignTable || storage.layout == .foreignView, !storage.typedByServer else { return nil }
+        guard storage.keepsAnyType else { return nil }
         let sample = sampledValues(entity, column)
         guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }),
             case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format

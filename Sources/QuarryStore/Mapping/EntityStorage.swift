@@ -17,7 +17,7 @@ public struct EntityStorage: Equatable, Sendable {
         var keyIsPlace = false
         var paddedLengths: [String: Int] = [:]
         var numericDates: [String: NumericDateScale] = [:]
-        var typedByServer = false
+        var dialect: Dialect?
         var schema: String?
         var textCasts: Set<String> = []
         var numericCasts: Set<String> = []
@@ -57,15 +57,14 @@ public struct EntityStorage: Equatable, Sendable {
     }
 
     public enum Layout: Equatable, Sendable {
-        /// A table of Quarry's own, or its hierarchy's view over the root's table.
+        /// A table of Quarry's own file, or its hierarchy's view over the root's table.
         case quarry
-        /// A table of a file Quarry did not create.
+        /// A table Quarry reads as the database keeps it: another program's, or any table
+        /// of a database whose columns hold their types (Quarry's own there too: a server's
+        /// columns are laid out as any other's, `SQLReads.columnsHoldTheirTypes`).
         case foreignTable
-        /// A view of such a file: rows to read, never to change.
+        /// A view of another program's: rows to read, never to change.
         case foreignView
-        /// A table of a database server (PostgreSQL): typed columns, each value read and
-        /// compared as the server keeps it.
-        case serverTable
         /// An entity of a Core Data store, numbered `Z_ENT` = `number`: a temporary view
         /// over its root's Z-table (see `CoreDataStore`).
         case coreData(number: Int64)
@@ -118,16 +117,28 @@ public struct EntityStorage: Equatable, Sendable {
         get { box.value.numericDates }
         _modify { yield &fields.numericDates }
     }
-    /// A server's view: its columns are typed by the server, as a server table's are, and
-    /// compare bare (a SQLite file's view may keep dates as text or booleans as 'Y',
-    /// read through SQLite's `typeof()`, which a server lacks).
-    public var typedByServer: Bool {
-        get { box.value.typedByServer }
-        _modify { yield &fields.typedByServer }
+    /// The dialect of the engine the rows are in, which spells what a column's read
+    /// converts (`SQLReads.converted`) and says whether its columns hold their types; set
+    /// by the engine's layout that places the rows. None for Quarry's own tables of a
+    /// SQLite file, whose columns need no conversion.
+    public var dialect: (any SQLReads)? {
+        get { box.value.dialect?.reads }
+        set { fields.dialect = newValue.map(Dialect.init) }
     }
+    /// A dialect, equal to another of its type (what a storage is compared by).
+    private struct Dialect: Equatable, Sendable {
+        let reads: any SQLReads
+        static func == (a: Dialect, b: Dialect) -> Bool { type(of: a.reads) == type(of: b.reads) }
+    }
+    /// Whether the columns hold only their declared types (the engine's answer).
+    public var columnsHoldTheirTypes: Bool { dialect?.columnsHoldTheirTypes ?? false }
     /// Whether stored values may be of another type than the column's (a SQLite file's
     /// tables and views): compared and read through conversions.
-    var keepsAnyType: Bool { (layout == .foreignTable || layout == .foreignView) && !typedByServer }
+    public var keepsAnyType: Bool { (layout == .foreignTable || layout == .foreignView) && !columnsHoldTheirTypes }
+    /// `column` read through `conversion`, as the engine spells it.
+    private func converted(_ column: String, _ conversion: ColumnConversion) -> String {
+        dialect?.converted(column, conversion) ?? column
+    }
     /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a
     /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
     public var schema: String? {
@@ -150,7 +161,7 @@ public struct EntityStorage: Equatable, Sendable {
     }
     /// A server table's double attributes whose columns are `interval`s: read, compared,
     /// summed and sorted as their seconds, a month 30 days and a day 24 hours, as the
-    /// server compares intervals (`intervalSeconds`).
+    /// server compares intervals (`ColumnConversion.intervalSeconds`).
     public var intervalColumns: Set<String> {
         get { box.value.intervalColumns }
         _modify { yield &fields.intervalColumns }
@@ -165,13 +176,6 @@ public struct EntityStorage: Equatable, Sendable {
     }
     func withoutNaN(_ column: String, _ name: String) -> String { nanColumns.contains(name) ? "NULLIF(\(column), 'NaN')" : column }
 
-    /// An interval as seconds, as the server compares intervals (a month is 30 days, a
-    /// day 24 hours): `extract(epoch ...)` counts a year as 365.25 days, so each year's
-    /// 5.25 days more than twelve months of 30 are taken off (`'1 year' < '364 days'`
-    /// holds in psql, and so here). A float8, as a double attribute's column is.
-    static func intervalSeconds(_ column: String) -> String {
-        "(extract(epoch from \(column)) - extract(year from \(column)) * 453600)::float8"
-    }
     /// A SQLite file's number attributes whose columns have INTEGER or REAL affinity:
     /// SQLite keeps any value there (Anki's `notes.sfld integer` holds text), so a
     /// predicate compares them with text and matches them as strings, as SQLite does
@@ -347,16 +351,18 @@ public struct EntityStorage: Equatable, Sendable {
     /// keep its name; Core Data's views show `Z_ENT` as it).
     public static let entityColumn = "_entity"
 
-    public init(layout: Layout, relation: String, keyColumn: String, keyMayHoldOthers: Bool = false) {
+    /// `dialect`: the engine's, which every layout but Quarry's own file gives.
+    public init(layout: Layout, relation: String, keyColumn: String, keyMayHoldOthers: Bool = false, dialect: (any SQLReads)?) {
         self.layout = layout
         self.relation = relation
         self.keyColumn = keyColumn
         if keyMayHoldOthers { self.keyMayHoldOthers = true }
+        if let dialect { self.dialect = dialect }
     }
 
     /// Quarry's own table for entity `name`.
     public static func quarry(_ name: String) -> EntityStorage {
-        EntityStorage(layout: .quarry, relation: name, keyColumn: quarryKeyColumn)
+        EntityStorage(layout: .quarry, relation: name, keyColumn: quarryKeyColumn, dialect: nil)
     }
 
     /// Rows to read only: a view of a foreign file.
@@ -412,20 +418,20 @@ public struct EntityStorage: Equatable, Sendable {
         let column = withoutNaN(bare, name)
         // A server's uuid column of a uuid attribute reads as Quarry writes a UUID.
         if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
-            return "upper((\(column))::text) AS \(quoteIdentifier(name))"
+            return "\(converted(column, .uuidText)) AS \(quoteIdentifier(name))"
         }
         // Other server types read as text read as they compare (`comparable`): a
         // `char(n)`'s padding goes, as its cast to text drops it.
         if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
-            return "(\(column))::text AS \(quoteIdentifier(name))"
+            return "\(converted(column, .text)) AS \(quoteIdentifier(name))"
         }
-        if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
-        if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
+        if numericCasts.contains(name) { return "\(converted(column, .number)) AS \(quoteIdentifier(name))" }
+        if intervalColumns.contains(name) { return "\(converted(column, .intervalSeconds)) AS \(quoteIdentifier(name))" }
         // Dates kept as milliseconds or Julian days are read as Unix seconds, or as a
         // server's dates where it has a type of its own for them.
         guard let scale = numericDates[name] else { return column == bare ? column : "\(column) AS \(quoteIdentifier(name))" }
         if let typed = scale.typed { return "\(typed.filled(column)) AS \(quoteIdentifier(name))" }
-        return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
+        return "\(converted(column, .numbersAsDate(scale))) AS \(quoteIdentifier(name))"
     }
 
     /// An attribute's column as SQL compares it. A date column of a file Quarry did not
@@ -437,34 +443,16 @@ public struct EntityStorage: Equatable, Sendable {
     /// and numbers, compare as 1 and 0, so `b == YES` matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = withoutNaN("\(qualifier).\(self.column(attribute.name))", attribute.name)
-        if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
-        if numericCasts.contains(attribute.name) { return "(\(column))::numeric" }
-        if intervalColumns.contains(attribute.name) { return Self.intervalSeconds(column) }
+        if textCasts.contains(attribute.name) { return converted(column, attribute.type == .uuid ? .uuidText : .text) }
+        if numericCasts.contains(attribute.name) { return converted(column, .number) }
+        if intervalColumns.contains(attribute.name) { return converted(column, .intervalSeconds) }
         // A server's day compares as its midnight (UTC, the session's zone) with an
         // instant: a parameter beside a bare `date` would be read as a day, its time dropped.
-        if dayColumns.contains(attribute.name) { return "(\(column))::timestamptz" }
-        if attribute.type == .bool, keepsAnyType {
-            let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
-            // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).
-            return "(CASE typeof(\(column)) WHEN 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) "
-                + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
-        }
+        if dayColumns.contains(attribute.name) { return converted(column, .dayInstant) }
+        if attribute.type == .bool, keepsAnyType { return converted(column, .looseBoolean) }
         if attribute.type == .date, let typed = numericDates[attribute.name]?.typed { return typed.filled(column) }
-        guard isForeign, layout != .serverTable, !typedByServer, attribute.type == .date else { return column }
-        let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
-        // A BLOB is no date (nil), as in memory.
-        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0 "
-            + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END)"
-    }
-
-    /// ISO text whose offset is in ISO 8601's basic form, `+HHMM` or `+HH` (Trilium
-    /// writes `2022-07-21 20:28:54.735+0800`), as `+HH:MM`, the one form SQLite's
-    /// `julianday()` reads; `Value.parseISO8601` reads all three alike. Only text with a
-    /// time (a colon) before the sign: `2024-01-22` ends in `-22` too.
-    static func colonOffset(_ column: String) -> String {
-        "(CASE WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9][0-9][0-9]' "
-            + "THEN substr(\(column), 1, length(\(column)) - 2) || ':' || substr(\(column), -2) "
-            + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9]' THEN \(column) || ':00' ELSE \(column) END)"
+        guard isForeign, !columnsHoldTheirTypes, attribute.type == .date else { return column }
+        return converted(column, .looseDate(numericDates[attribute.name]))
     }
 
     /// An attribute's column as a dictionary row, a group or a section reads it: as

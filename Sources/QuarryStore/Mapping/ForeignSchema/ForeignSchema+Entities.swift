@@ -82,7 +82,7 @@ extension ForeignSchema {
         }
         guard let rows = engine.viewRows(relation.name, names: names, types: types, taken: taken) else { return nil }
         session.connection.deferView(rows.relation, rows.making)
-        var storage = EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key)
+        var storage = EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key, dialect: session.sqlDialect)
         storage.keyIsPlace = rows.byPlace
         for column in columns { engine.noteType(of: column, in: &storage) }
         let attributes = columns.indices.map { columns[$0].viewAttribute(types[$0]) }

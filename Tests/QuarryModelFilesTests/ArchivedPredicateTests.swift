@@ -3,14 +3,8 @@
 /// archive with values swapped at random must decode or fail with a ModelFileError, never trap.
 import Foundation
 import QuarryModelFiles
-import QuarrySQLite
-import QuarryStores
 import QuarryTestSupport
 import Testing
-
-@testable import QuarryCoreData
-@testable import QuarryEngine
-@testable import QuarryStore
 
 @Suite struct ArchivedPredicateTests {
     /// `Item(name: String, rank: Integer 32)`, the predicate built by `predicate`, used by a

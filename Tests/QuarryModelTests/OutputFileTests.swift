@@ -2,14 +2,8 @@ import Foundation
 import QuarryModel
 import Testing
 
-@testable import QuarryStore
-
 #if canImport(Glibc)
     import Glibc
-    @testable import QuarrySQLite
-    @testable import QuarryCoreData
-    import QuarryStores
-    @testable import QuarryEngine
 #endif
 
 /// The one writer of export files: what `>` does to links, FIFOs and devices, and what a

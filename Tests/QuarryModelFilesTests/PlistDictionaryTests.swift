@@ -1,11 +1,5 @@
 import QuarryModelFiles
-import QuarrySQLite
-import QuarryStores
 import Testing
-
-@testable import QuarryCoreData
-@testable import QuarryEngine
-@testable import QuarryStore
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)
 /// answers as the Swift dictionary it replaced: String's equality, the later of two equal

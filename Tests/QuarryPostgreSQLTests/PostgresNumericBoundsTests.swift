@@ -1,13 +1,9 @@
 import Foundation
 import QuarryModel
-import QuarryPostgreSQL
-import QuarryStores
 import QuarryTestSupport
 import Testing
 
-@testable import QuarryEngine
 @testable import QuarryPostgreSQL
-@testable import QuarryStore
 
 /// `numeric` values at PostgreSQL's bounds (issue 81): arithmetic past the type's digits
 /// is refused with the words Quarry's decimals refuse the same result with, and a

@@ -1,13 +1,9 @@
-import QuarrySQLite
-import QuarryStores
-/// Which `CREATE TABLE` makes Z_PK the rowid (so the Core Data views need no filter on its
-/// type): read conservatively, a doubt keeps the filter.
 import Testing
 
 @testable import QuarryCoreData
-@testable import QuarryEngine
-@testable import QuarryStore
 
+/// Which `CREATE TABLE` makes Z_PK the rowid (so the Core Data views need no filter on its
+/// type): read conservatively, a doubt keeps the filter.
 @Suite struct RowidAliasTests {
     @Test(arguments: [
         ("CREATE TABLE ZA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER )", true),

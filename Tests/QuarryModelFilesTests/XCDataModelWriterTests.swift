@@ -3,14 +3,8 @@
 import Foundation
 import QuarryModel
 import QuarryModelFiles
-import QuarrySQLite
-import QuarryStores
 import QuarryTestSupport
 import Testing
-
-@testable import QuarryCoreData
-@testable import QuarryEngine
-@testable import QuarryStore
 
 @Suite struct XCDataModelWriterTests {
     /// Every model in the shared data, in every version and form: each `.xcdatamodeld`
