@@ -49,7 +49,9 @@ enum ObjectBindings {
 
     static func luaObjectIsInserted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isInserted) }
 
-    static func luaObjectIsDeleted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isDeleted) }
+    static func luaObjectIsDeleted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        call.push(try runtime.object(call, 1).isPendingDelete)
+    }
 
     static func luaObjectHasChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).hasChanges) }
 
