@@ -71,4 +71,38 @@ import Testing
         #expect(
             alone.errorLines == ["note: nicer_but_slower is left out: no such function: ifnull_mysql (sqlite3 cannot read it either)"], "\(alone)")
     }
+
+    /// Sakila's film_actor, a join table whose keys are ON DELETE RESTRICT: deleting an
+    /// actor says, as it is typed, how many of its links go with it (the ones left after
+    /// one was unlinked by hand); an actor with none says nothing; the save removes them.
+    @Test func deletingAnObjectNamesTheJoinTableLinksThatGoWithIt() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "s.db",
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE actor (actor_id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE film (film_id INTEGER PRIMARY KEY, title TEXT);
+            CREATE TABLE film_actor (
+              actor_id INTEGER NOT NULL REFERENCES actor (actor_id) ON DELETE RESTRICT ON UPDATE CASCADE,
+              film_id INTEGER NOT NULL REFERENCES film (film_id) ON DELETE RESTRICT ON UPDATE CASCADE,
+              last_update TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (actor_id, film_id));
+            INSERT INTO actor VALUES (1, 'Penelope'), (2, 'Nick'), (3, 'Ed');
+            INSERT INTO film VALUES (1, 'Academy Dinosaur'), (2, 'Ace Goldfinger'), (3, 'Adaptation Holes'), (4, 'Affair Prejudice');
+            INSERT INTO film_actor (actor_id, film_id) VALUES (1, 1), (1, 2), (1, 3), (1, 4), (2, 1);
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["s.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter("a = actor:get(1)")
+        #expect(try await repl.enter("a.films:remove(film:get(4))") == [])
+        let said = try await repl.enter("a:delete()")
+        #expect(
+            said == [
+                "note: deleting actor/1 removes its 3 film_actor links too (a join table's rows go with the objects they link; rollback() keeps them)"
+            ], "\(said)")
+        #expect(try await repl.enter("actor:get(3):delete()") == [], "no links, no note")
+        _ = try await repl.enter("save()")
+        #expect(try await sqlite3(sandbox, "s.db", "SELECT group_concat(actor_id || ':' || film_id) FROM film_actor") == "2:1")
+        #expect(try await sqlite3(sandbox, "s.db", "SELECT group_concat(actor_id) FROM actor") == "2")
+    }
 }
