@@ -105,4 +105,22 @@ import Testing
         #expect(try await sqlite3(sandbox, "s.db", "SELECT group_concat(actor_id || ':' || film_id) FROM film_actor") == "2:1")
         #expect(try await sqlite3(sandbox, "s.db", "SELECT group_concat(actor_id) FROM actor") == "2")
     }
+
+    /// `linechart` of five points in a 160-column terminal takes the width, as the
+    /// histogram's bars do (it was 20 columns); in 60 columns it still fits.
+    @Test func aLineChartOfFewPointsTakesTheTerminalsWidth() async throws {
+        let sandbox = try Sandbox()
+        for columns in [160, 60] {
+            let repl = try await TmuxSession(sandbox, columns: columns)
+            try await repl.waitForPrompt()
+            _ = try await repl.enter(#"d = sql("VALUES (1, 3), (2, 5), (3, 4), (4, 8), (5, 6)")"#)
+            let chart = try await repl.enter(#"print(linechart(d, "column1", "column2"))"#)
+            #expect(chart.first == "column2 by column1", "\(chart)")
+            // The x axis's rule (plain `+---` where the terminal asks for ASCII).
+            let rule = try #require(chart.first { $0.contains("└─") || $0.contains("+--") }, "\(chart)")
+            #expect(rule.count > columns * 3 / 4 && rule.count <= columns, "\(columns) columns: \(chart)")
+            #expect(chart.allSatisfy { $0.count <= columns }, "\(chart)")
+            #expect(chart.last?.trimmingCharacters(in: .whitespaces).hasPrefix("1") == true && chart.last?.hasSuffix("5") == true, "\(chart)")
+        }
+    }
 }
