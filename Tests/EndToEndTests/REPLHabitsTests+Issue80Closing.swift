@@ -123,4 +123,27 @@ import Testing
             #expect(chart.last?.trimmingCharacters(in: .whitespaces).hasPrefix("1") == true && chart.last?.hasSuffix("5") == true, "\(chart)")
         }
     }
+
+    /// `help(r)` on grouped rows (and `sql()` rows) says what they are, their columns, that
+    /// they have no methods, and what takes them, where it was refused.
+    @Test func helpOfGroupedRowsSaysWhatTheyAreAndWhatTakesThem() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "g.db",
+            "CREATE TABLE track (id INTEGER PRIMARY KEY, genre TEXT, ms INTEGER); INSERT INTO track (genre, ms) VALUES ('Rock', 1), ('Jazz', 2), ('Rock', 3)"
+        )
+        let repl = try await TmuxSession(sandbox, arguments: ["g.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        _ = try await repl.enter(#"r = fetch{ "track", properties = { "genre", "count(*)" }, group = { "genre" } }"#)
+        let help = try await repl.enter("help(r)").joined(separator: " ")
+        #expect(help.hasPrefix("dictionary rows (from fetch{ ..., group = ... }, sql() or summarize()): a Lua list of 2 rows"), "\(help)")
+        #expect(help.contains("(columns: genre, count(*))") && help.contains("They have no methods") && help.contains("r[1].genre"), "\(help)")
+        #expect(help.contains("export(r, path)") && help.contains("barchart(r, labelKey, valueKey)") && !help.contains("bad argument"), "\(help)")
+        let rows = try await repl.enter(#"help(sql("SELECT 1 AS \"n of\""))"#).joined(separator: " ")
+        #expect(rows.contains("a Lua list of 1 row,") && rows.contains(#"r[1]["n of"]"#), "\(rows)")
+        // A plain table of the script's own is still no rows of Quarry's.
+        let plain = try await repl.enter("help({ 1, 2 })").joined()
+        #expect(plain.contains("no help for this table"), "\(plain)")
+    }
 }
