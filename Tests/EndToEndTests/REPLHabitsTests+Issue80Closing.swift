@@ -146,4 +146,21 @@ import Testing
         let plain = try await repl.enter("help({ 1, 2 })").joined()
         #expect(plain.contains("no help for this table"), "\(plain)")
     }
+
+    /// `.read` of a mistyped script names the one beside it, as `.open` does; `help()` of
+    /// a mistyped method written with its entity suggests it as written.
+    @Test func aMistypedReadOrHelpSuggestsWhatWasMeant() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("report.lua", "print('ran report')\n")
+        let repl = try await TmuxSession(sandbox, columns: 160)
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter(".read reprot.lua") == ["cannot open reprot.lua: no such file (did you mean 'report.lua'?)"])
+        #expect(try await repl.enter(".read report.lua") == ["ran report"])
+        // Nothing near: no guess.
+        #expect(try await repl.enter(".read nothing.lua") == ["cannot open nothing.lua: no such file"])
+        let method = try await repl.enter(#"help("Item:updatal")"#).joined()
+        #expect(method.hasSuffix("(no help for 'Item:updatal') (did you mean 'Item:updateall'?)"), "\(method)")
+        let function = try await repl.enter(#"help("sumarize")"#).joined()
+        #expect(function.hasSuffix("(did you mean 'summarize'?)"), "\(function)")
+    }
 }

@@ -65,8 +65,12 @@ enum ValueBindings {
             let name = luaString(call.state, 1)
             entries = FunctionHelp.lookup(name)
             guard !entries.isEmpty else {
-                let names = FunctionHelp.all.map(\.name) + FunctionHelp.methods.map(\.name)
-                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: names))
+                // `Item:updatal`: the method's name is matched, and suggested as it was written.
+                let separator = name.lastIndex { $0 == ":" || $0 == "." }
+                let written = separator.map { String(name[...$0]) } ?? ""
+                let bare = separator.map { String(name[name.index(after: $0)...]) } ?? name
+                let names = (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
+                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: bare, in: names).map { written + $0 })
             }
         } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
             // help(updateall): the name holds nothing here, so the value given is nil.
