@@ -163,4 +163,23 @@ import Testing
         let function = try await repl.enter(#"help("sumarize")"#).joined()
         #expect(function.hasSuffix("(did you mean 'summarize'?)"), "\(function)")
     }
+
+    /// `watch` says on its first line how to stop it (q or Ctrl-C) and what the keys do;
+    /// q then stops it, for results and for sql() rows alike.
+    @Test func aWatchSaysHowToStopIt() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(sandbox, "w.db", "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t (n) VALUES (1)")
+        let repl = try await TmuxSession(sandbox, arguments: ["w.db"])
+        for (typed, shown) in [(#"watch(fetch("t"))"#, "(1 object)"), (#"watch(sql("SELECT n FROM t"))"#, "(1 row)")] {
+            let before = try await repl.waitForPrompt()
+            try await repl.type(typed)
+            try await repl.press("Enter")
+            let screen = try await repl.waitUntil("the table") { $0.contains(shown) }
+            let first = screen.dropFirst(before.count).first
+            #expect(first?.hasPrefix("watching: q or Ctrl-C stops;") == true, "\(screen)")
+            try await repl.type("q")
+            try await repl.waitForPrompt(after: screen.count - 1)
+        }
+        #expect(try await repl.enter("=1 + 1") == ["2"])
+    }
 }
