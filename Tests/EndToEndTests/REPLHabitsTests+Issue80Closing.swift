@@ -182,4 +182,23 @@ import Testing
         }
         #expect(try await repl.enter("=1 + 1") == ["2"])
     }
+
+    /// An INSERT typed at the prompt is answered as completely as an UPDATE: the entity's
+    /// own `new{}` with the statement's columns and values, one a row; without a column
+    /// list, the entity's attributes named for the values; following the answer adds the
+    /// row sqlite3 then reads.
+    @Test func anInsertIsAnsweredWithTheEntitysNewAndItsValues() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(sandbox, "i.db", "CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT, city TEXT, vip INTEGER)")
+        let repl = try await TmuxSession(sandbox, arguments: ["i.db"], columns: 200)
+        try await repl.waitForPrompt()
+        let answer = try await repl.enter("INSERT INTO customer (name, city) VALUES ('Ann', 'Oslo'), ('Bo', NULL)")
+        let lua = #"customer:new{ name = "Ann", city = "Oslo" }; customer:new{ name = "Bo", city = null }; save()"#
+        #expect(answer == ["SQL here only reads; this does it, written by save(): " + lua], "\(answer)")
+        let bare = try await repl.enter("insert into customer values (1, 'x', 'y', 0)").joined()
+        #expect(bare.contains("customer:new{ ") && bare.contains("name = …") && bare.contains("city = …") && bare.hasSuffix("then save()"), "\(bare)")
+        // What it says, typed, adds the rows.
+        _ = try await repl.enter(lua)
+        #expect(try await sqlite3(sandbox, "i.db", "SELECT group_concat(name || ':' || coalesce(city, '-')) FROM customer") == "Ann:Oslo,Bo:-")
+    }
 }
