@@ -201,4 +201,39 @@ import Testing
         _ = try await repl.enter(lua)
         #expect(try await sqlite3(sandbox, "i.db", "SELECT group_concat(name || ':' || coalesce(city, '-')) FROM customer") == "Ann:Oslo,Bo:-")
     }
+
+    /// An entity defined from an Xcode model whose attributes are not in name order: its
+    /// columns print as the model declares them (title, body, created), in a table and in
+    /// `.schema`, and again after the store is opened anew.
+    @Test func aModelsAttributesPrintInTheOrderItDeclaresThem() async throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.path("Notes.xcdatamodel"), withIntermediateDirectories: true)
+        try sandbox.write(
+            "Notes.xcdatamodel/contents",
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Note" representedClassName="Note" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="body" optional="YES" attributeType="String"/>
+                    <attribute name="created" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                </entity>
+            </model>
+            """)
+        for run in 0..<2 {
+            let repl = try await TmuxSession(sandbox, arguments: ["n.db"])
+            try await repl.waitForPrompt()
+            if run == 0 {
+                _ = try await repl.enter(#"model("Notes.xcdatamodel")"#)
+                _ = try await repl.enter(#"Note:new{ title = "t", body = "b", created = date(0) }; save()"#)
+            }
+            let table = try await repl.enter(#"=fetch("Note")"#)
+            let header = table.first?.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(header == ["id", "title", "body", "created"], "run \(run): \(table)")
+            let schema = try await repl.enter(".schema Note").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(schema.filter { $0.contains(" = ") }.map { String($0.prefix { $0 != " " }) } == ["title", "body", "created"], "\(schema)")
+            try await repl.press("C-d")
+            _ = try await repl.waitForExit()
+        }
+    }
 }
