@@ -75,8 +75,9 @@ public enum Chart {
         let gutter = max(topText.count, bottomText.count)
         let room = max(1, style.width - gutter - 2)
         let columns = max(1, min(points.count, room))
-        // Few points stretch to up to four cells each, so a year of months is not a sliver.
-        let cellWidth = max(1, min(4, room / columns))
+        // Few points stretch to share the width, as a histogram's bars take it: five
+        // points were 20 columns of a 160-column terminal.
+        let cellWidth = max(1, room / columns)
         // Each column's mean y over the points whose x falls in it, kept as a running mean:
         // a sum of values near ±1.8e308 would overflow.
         var means = [Double](repeating: 0, count: columns)

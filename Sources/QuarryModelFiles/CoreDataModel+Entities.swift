@@ -45,7 +45,12 @@ extension CoreDataModel {
     /// relationships, fetch indexes and fetched properties have no place in Quarry's schema.
     public func quarryEntities() -> [EntityDescription] {
         entities.map { source in
-            let attributes = source.attributes.compactMap { attribute -> AttributeDescription? in
+            // In the order the file declares them where it keeps one (columns print so).
+            let place = Dictionary((source.declaredOrder ?? []).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let inOrder = source.attributes.enumerated().sorted {
+                (place[$0.element.name] ?? Int.max, $0.offset) < (place[$1.element.name] ?? Int.max, $1.offset)
+            }
+            let attributes = inOrder.map(\.element).compactMap { attribute -> AttributeDescription? in
                 guard !attribute.isTransient, let type = attribute.type.quarryType else { return nil }
                 var result = AttributeDescription(
                     name: attribute.name, type: type, isOptional: attribute.isOptional,

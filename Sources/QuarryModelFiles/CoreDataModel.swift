@@ -93,6 +93,18 @@ public struct CoreDataEntity: Equatable, Sendable {
     /// `NSRenamingIdentifier`): the name this entity had in the model a migration starts
     /// from. Nil when it is the entity's own name, as a compiled model writes it.
     public var renamingIdentifier: String?
+    /// The attributes' names in the order the source declares them (Xcode's XML), which
+    /// the entity's columns print in; nil where the source keeps none (a compiled model's
+    /// attributes are a dictionary). Not part of equality: the same model from its XML
+    /// and compiled compares equal.
+    public var declaredOrder: [String]?
+
+    /// Every field but `declaredOrder` (a field added here is added here too).
+    public static func == (a: CoreDataEntity, b: CoreDataEntity) -> Bool {
+        a.name == b.name && a.parent == b.parent && a.isAbstract == b.isAbstract && a.className == b.className
+            && a.attributes == b.attributes && a.relationships == b.relationships && a.uniquenessConstraints == b.uniquenessConstraints
+            && a.fetchIndexes == b.fetchIndexes && a.fetchedProperties == b.fetchedProperties && a.renamingIdentifier == b.renamingIdentifier
+    }
 
     public init(
         name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,

@@ -189,6 +189,8 @@ final class XCDataModelParser {
                     attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
                     fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties)
                 finished.renamingIdentifier = entity.renamingIdentifier
+                // Appended as read: the XML's order, which the init sorted away.
+                finished.declaredOrder = entity.attributes.map(\.name)
                 entities.append(finished)
             }
             entity = nil

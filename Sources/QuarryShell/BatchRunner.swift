@@ -59,7 +59,9 @@ struct BatchRunner {
             }
         } else {
             guard FileManager.default.isReadableFile(atPath: path) else {
-                reportError("cannot open \(path): " + (FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"))
+                // A typo of a script beside it is named, as `.open` names a store's.
+                let missing = NewFileNote.likelyMeant(path).map { "no such file (did you mean '\($0)'?)" } ?? "no such file"
+                reportError("cannot open \(path): " + (FileManager.default.fileExists(atPath: path) ? "permission denied" : missing))
                 return false
             }
             loaded = runtime.loadFile(path)

@@ -25,6 +25,7 @@ struct SQLWriteAnswer {
         switch first {
         case "UPDATE": return update(Array(tokens.dropFirst()))
         case "DELETE": return delete(Array(tokens.dropFirst()))
+        case "INSERT", "REPLACE": return insert(Array(tokens.dropFirst()))
         default: return nil
         }
     }
@@ -86,6 +87,55 @@ struct SQLWriteAnswer {
         let fetch = "\(handle):fetch(" + (condition.map(luaQuote) ?? "") + ")"
         return "SQL here only reads, and updateall sets values, not values computed from a column; this loop does it: "
             + "for _, o in ipairs(\(fetch)) do \(sets) end; save()"
+    }
+
+    /// `INSERT [OR …] INTO t (a, b) VALUES (v, w)[, (…)]`: a `new{}` a row, then
+    /// `save()`. Without a column list, or with a value computed, the entity's own
+    /// `new{}` with its attributes named, for the values to be filled in.
+    private func insert(_ tokens: [SQLTokens.Token]) -> String? {
+        var rest = tokens[...]
+        if rest.first?.word == "OR" { rest = rest.dropFirst(2) }
+        guard rest.first?.word == "INTO", let (entity, afterName) = entityNamed(rest.dropFirst()), let handle = handle(entity) else { return nil }
+        let template = "\(handle):new{ " + entity.attributes.map { "\(luaKey($0)) = …" }.joined(separator: ", ") + " }"
+        let general = "SQL here only reads: a row is added with \(template), then save()"
+        rest = afterName
+        var columns: [String] = []
+        guard rest.first == .symbol("(") else { return general }
+        rest = rest.dropFirst()
+        while let token = rest.first, token != .symbol(")") {
+            rest = rest.dropFirst()
+            if token == .symbol(",") { continue }
+            guard let name = token.name else { return general }
+            columns.append(attribute(name, of: entity) ?? name)
+        }
+        guard rest.first == .symbol(")"), rest.dropFirst().first?.word == "VALUES" else { return general }
+        rest = rest.dropFirst(2)
+        var rows: [[String]] = []
+        while rest.first == .symbol("(") {
+            rest = rest.dropFirst()
+            var values: [[SQLTokens.Token]] = [[]]
+            var depth = 0
+            while let token = rest.first {
+                rest = rest.dropFirst()
+                if token == .symbol(")") && depth == 0 { break }
+                if token == .symbol("(") { depth += 1 }
+                if token == .symbol(")") { depth -= 1 }
+                if token == .symbol(","), depth == 0 {
+                    values.append([])
+                    continue
+                }
+                values[values.count - 1].append(token)
+            }
+            let literals = values.compactMap(Self.literal)
+            guard literals.count == values.count, literals.count == columns.count else { return general }
+            rows.append(literals)
+            if rest.first == .symbol(",") { rest = rest.dropFirst() }
+        }
+        guard !rows.isEmpty, rest.isEmpty else { return general }
+        let news = rows.map { row in
+            "\(handle):new{ " + zip(columns, row).map { "\(luaKey($0)) = \($1)" }.joined(separator: ", ") + " }"
+        }
+        return "SQL here only reads; this does it, written by save(): " + news.joined(separator: "; ") + "; save()"
     }
 
     /// `DELETE FROM t [WHERE …]`.

@@ -53,7 +53,7 @@ final class Session {
         }
         let isNew = database.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
-        OpeningNotes.report(context.openingNotes)
+        OpeningNotes.report(context)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
         // A Core Data store was read with the model; any other store gets its entities.
@@ -97,7 +97,7 @@ final class Session {
         if !new, let path, NewFileNote.isNew(path), let meant = NewFileNote.likelyMeant(path) { throw ShellError.openTypo(path, meant: meant) }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
-        OpeningNotes.report(context.openingNotes)
+        OpeningNotes.report(context)
         // `.open` of a name that is not there says so whatever its extension: a typo
         // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
@@ -119,7 +119,7 @@ final class Session {
         }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
-        OpeningNotes.report(context.openingNotes)
+        OpeningNotes.report(context)
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         return (context, URLSecrets.withoutPasswords(in: opening.location))
     }
@@ -146,7 +146,7 @@ final class Session {
     private static func openInMemoryStore(readOnly: Bool) -> ObjectContext {
         do {
             let context = try StoreOpener.open(nil, readOnly: readOnly, model: nil)
-            OpeningNotes.report(context.openingNotes)
+            OpeningNotes.report(context)
             return context
         } catch {
             reportError("quarry: \(error)")

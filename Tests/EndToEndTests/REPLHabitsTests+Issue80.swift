@@ -67,7 +67,7 @@ import Testing
         #expect(try await repl.enter("=select('#', 1, 2)") == ["2"])
         // A statement that writes: one line naming the Lua that does it, no syntax error.
         let insert = try await repl.enter("INSERT INTO Sale (artist) VALUES ('x')")
-        #expect(insert.count == 1 && insert[0].contains("Entity:new{") && !insert[0].contains("syntax error"), "\(insert)")
+        #expect(insert.count == 1 && insert[0].contains(#"Sale:new{ artist = "x" }; save()"#) && !insert[0].contains("syntax error"), "\(insert)")
         let delete = try await repl.enter("delete from Sale")
         #expect(delete.count == 1 && delete[0].contains("deleteall"), "\(delete)")
         let update = try await repl.enter("UPDATE Sale SET qty = 3")

@@ -26,11 +26,12 @@ struct ChartTests {
         var style = ChartStyle(width: 20, unicode: true)
         style.height = 2
         let text = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
-        // Three points, four cells each; 16 eighths in the plot: 0, 8 and 16 of them.
-        #expect(text == "y by x\n4 ┤        ████\n0 ┤    ████████\n  └────────────\n   1          3", "\(text)")
+        // Three points share the 17 cells right of the axis, five each; 16 eighths in the
+        // plot: 0, 8 and 16 of them.
+        #expect(text == "y by x\n4 ┤          █████\n0 ┤     ██████████\n  └───────────────\n   1             3", "\(text)")
         style.unicode = false
         let ascii = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
-        #expect(ascii == "y by x\n4 |        ####\n0 |    ########\n  +------------\n   1          3", "\(ascii)")
+        #expect(ascii == "y by x\n4 |          #####\n0 |     ##########\n  +---------------\n   1             3", "\(ascii)")
     }
 
     @Test func datesLabelToTheDayWhenEveryOneIsMidnight() {

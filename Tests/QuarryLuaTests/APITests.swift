@@ -29,6 +29,7 @@ import Testing
             o:delete()
             assert(o:isDeleted())
             assert(save().deleted == 1)
+            assert(not o:isDeleted() and tostring(o):find("(deleted)", 1, true), "saved: no longer pending, as Core Data's isDeleted")
             assert(count("Item") == 0)
             """#)
     }

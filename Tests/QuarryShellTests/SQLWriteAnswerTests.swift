@@ -40,13 +40,26 @@ import Testing
         #expect(answer.answer("delete from tracks where Bytes < 10") == written + #"Track:deleteall("Bytes < 10", {})"#)
     }
 
+    /// An INSERT with its columns: one new{} a row and save(); without them, or with a
+    /// value computed, the entity's new{} with its attributes for the values.
+    @Test func anInsertIsTheEntitysNew() {
+        #expect(
+            answer.answer("insert or ignore into tracks (name, Bytes) values ('A', 1), ('B''s', -2);")
+                == #"SQL here only reads; this does it, written by save(): Track:new{ Name = "A", Bytes = 1 }; Track:new{ Name = "B's", Bytes = -2 }; save()"#
+        )
+        let template = "SQL here only reads: a row is added with Track:new{ Name = …, UnitPrice = …, Composer = …, Bytes = … }, then save()"
+        #expect(answer.answer("INSERT INTO Track VALUES (1)") == template)
+        #expect(answer.answer("INSERT INTO Track (Name) VALUES (upper('a'))") == template)
+        #expect(answer.answer("INSERT INTO Track (Name, Bytes) VALUES ('a')") == template)
+    }
+
     /// Nil (the general answer) for what this does not read: an unknown table, a name Lua
     /// cannot hold as a global, a parameter, an ORDER BY or LIMIT, an unclosed quote.
     @Test func whatItCannotReadGetsTheGeneralAnswer() {
         for statement in [
             "UPDATE Album SET Title = 'x'", #"UPDATE "my table" SET a = 1"#, "UPDATE Track SET Name = ? WHERE Bytes = 1",
             "DELETE FROM Track WHERE Bytes = ?", "DELETE FROM Track ORDER BY Bytes LIMIT 1", "UPDATE Track SET Name = 'x",
-            "UPDATE Track SET", "UPDATE Track SET Name = 'x' FROM Album", "INSERT INTO Track VALUES (1)"
+            "UPDATE Track SET", "UPDATE Track SET Name = 'x' FROM Album", "INSERT INTO Album VALUES (1)", "INSERT INTO Track (Name) VALUES (?)"
         ] {
             #expect(answer.answer(statement) == nil, "\(statement)")
         }

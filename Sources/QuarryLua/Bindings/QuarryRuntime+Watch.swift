@@ -17,6 +17,7 @@ extension QuarryRuntime {
         let view = WatchView(results: results, format: tableFormat, markSeconds: markSeconds, screen: console.makeScreen())
         // Not a terminal (a script, a pipe): the table once, as print would.
         guard console.isTerminal else { return try view.draw() }
+        console.write(Self.watchHint + "\n")
         noteUnheardCommits()
         // Tracked before anything is drawn: a commit made once the first page is on the
         // screen is then a change the watch marks, never part of what it started from.
@@ -56,6 +57,10 @@ extension QuarryRuntime {
         // own, below the terminal's "^C".
         console.write("\n")
     }
+
+    /// Said once as a watch starts, above the table: a person new to it sees how to stop it
+    /// (nothing else on the screen says so) and what the keys do.
+    static let watchHint = "watching: q or Ctrl-C stops; 1-9 sort by a column (again: reversed), r reverses, n/p page"
 
     /// Observers waiting to hear something, heard with `clear` first when there are any:
     /// what they print goes above a watch's drawing, not under it.

@@ -20,6 +20,7 @@ extension QuarryRuntime {
             return
         }
         view.startPaging()
+        console.write(Self.watchHint + "\n")
         let screen = console.makeScreen()
         screen.show(view.text())
         try console.readingKeys {

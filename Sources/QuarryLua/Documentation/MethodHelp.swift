@@ -67,7 +67,9 @@ extension FunctionHelp {
             name: "isInserted", usage: "o:isInserted()", summary: "True for a new object that save() has not written yet.",
             example: #"print(Item:new{ title = "t5", n = 5 }:isInserted())"#, kind: "object"),
         FunctionHelp(
-            name: "isDeleted", usage: "o:isDeleted()", summary: "True for an object deleted and not yet saved.",
+            name: "isDeleted", usage: "o:isDeleted()",
+            summary:
+                "True for an object deleted and not yet saved; false once save() wrote the delete, as Core Data's isDeleted (the object then prints as Item/1 (deleted)).",
             example: "print(Item:first():isDeleted())", kind: "object"),
         FunctionHelp(
             name: "refresh", usage: "o:refresh()", summary: "Drops the object's unsaved changes and reads its row again.",

@@ -68,6 +68,18 @@ func pushWeakKeyedRegistryTable(_ state: OpaquePointer, _ key: String) {
     setRegistryField(state, key)
 }
 
+/// The columns of the rows list at `index` in the order the query named them, when Quarry
+/// made it (nil for any other value), as `help(r)` names them.
+func quarryRowsColumns(_ state: OpaquePointer, _ index: Int32) -> [String]? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let table = lua_absindex(state, index)
+    pushColumnTable(state)
+    lua_pushvalue(state, table)
+    defer { quarry_pop(state, 2) }
+    guard lua_rawget(state, -2) == LUA_TTABLE else { return nil }
+    return LuaTable.array(state, -1) { _ in luaString(state, -1) }
+}
+
 /// Whether the value at `index` is a list of rows Quarry made (`sql()`, `summarize()`,
 /// dictionary results), as opposed to any table a script built.
 func isQuarryRows(_ state: OpaquePointer, _ index: Int32) -> Bool {

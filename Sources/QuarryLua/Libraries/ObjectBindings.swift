@@ -37,6 +37,8 @@ enum ObjectBindings {
 
     static func luaObjectDelete(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         try runtime.context.delete(try runtime.currentObject(call, 1))
+        // What the delete took besides the object (a join table's links), said now.
+        for note in runtime.context.takeWriteNotes() { runtime.writeNotice("note: " + note) }
         return 0
     }
 
@@ -49,7 +51,9 @@ enum ObjectBindings {
 
     static func luaObjectIsInserted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isInserted) }
 
-    static func luaObjectIsDeleted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isDeleted) }
+    static func luaObjectIsDeleted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        call.push(try runtime.object(call, 1).isPendingDelete)
+    }
 
     static func luaObjectHasChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).hasChanges) }
 

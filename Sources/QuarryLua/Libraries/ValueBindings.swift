@@ -65,8 +65,12 @@ enum ValueBindings {
             let name = luaString(call.state, 1)
             entries = FunctionHelp.lookup(name)
             guard !entries.isEmpty else {
-                let names = FunctionHelp.all.map(\.name) + FunctionHelp.methods.map(\.name)
-                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: names))
+                // `Item:updatal`: the method's name is matched, and suggested as it was written.
+                let separator = name.lastIndex { $0 == ":" || $0 == "." }
+                let written = separator.map { String(name[...$0]) } ?? ""
+                let bare = separator.map { String(name[name.index(after: $0)...]) } ?? name
+                let names = (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
+                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: bare, in: names).map { written + $0 })
             }
         } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
             // help(updateall): the name holds nothing here, so the value given is nil.
@@ -79,6 +83,12 @@ enum ValueBindings {
                 let list = FunctionHelp.methodList(of: kind, named: describedValue(runtime, call, kind: kind), width: width)
             {
                 return list
+            }
+            // Rows of a group, sql() or summarize(): a plain list, whose uses are said.
+            if entries.isEmpty, let columns = quarryRowsColumns(call.state, 1) {
+                let text = ErrorRendering.escaped(rowsHelp(count: LuaTable.length(call.state, 1), columns: columns))
+                return FunctionHelp.wrapped(text, width: width > 20 ? width : 80)
+                    .joined(separator: "\n")
             }
             if entries.isEmpty, let name = luaLibraryName(call.state) {
                 return "\(name) is Lua's own: https://www.lua.org/manual/5.4/manual.html#pdf-\(name) describes it"
@@ -96,6 +106,19 @@ enum ValueBindings {
             return lines.flatMap { FunctionHelp.wrapped($0, width: width > 20 ? width : 80) }.joined(separator: "\n")
         }
         return entries.map { $0.text(width: width) }.joined(separator: "\n\n")
+    }
+
+    /// What `help(r)` says of dictionary rows (`fetch{ ..., group = }`, `sql()`,
+    /// `summarize()`): a Lua list with no methods of its own, and what takes it.
+    static func rowsHelp(count: Int, columns: [String]) -> String {
+        let first = columns.first ?? "key"
+        let isName = first.first.map { $0.isLetter || $0 == "_" } == true && first.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        let read = isName ? "r[1].\(first)" : "r[1][\"\(first)\"]"
+        return "dictionary rows (from fetch{ ..., group = ... }, sql() or summarize()): a Lua list of \(count) row\(count == 1 ? "" : "s"), "
+            + "each a table from column to value (columns: \(columns.joined(separator: ", "))). They have no methods: read them as any "
+            + "list (#r, \(read), ipairs(r)), and give them to print(r), export(r, path), watch(r), "
+            + "histogram(r, key), barchart(r, labelKey, valueKey) or linechart(r, xKey, yKey). fetch{ ... } without group gives "
+            + "results, whose methods help(r) lists."
     }
 
     /// The help of the function at argument 1: a global's (by the global's name), else the

@@ -19,7 +19,7 @@ extension PostgresStore {
             do {
                 try mapView(view, taken: Set(catalog.relations.keys), keyed: keyed, session: session)
             } catch {
-                session.leaveOut(view.name, because: "\(view.name) is left out: \(error)")
+                session.leaveOutView(view.name, because: "\(view.name) is left out: \(error)")
             }
         }
     }

@@ -116,11 +116,12 @@ struct ForeignSchemaReader {
     /// The rows of `PRAGMA main.<pragma>(relation)`, or nil with an opening note when
     /// SQLite cannot read the relation: it is left out as sqlite3 says it, and the rest of
     /// the file opens.
-    private func columnRows(of relation: String, pragma: String, _ db: Database) -> [Row]? {
+    private func columnRows(of relation: String, pragma: String, isView: Bool = false, _ db: Database) -> [Row]? {
         do {
             return try Row.fetchAll(db, sql: "PRAGMA main.\(pragma)(\(quoteIdentifier(relation)))")
         } catch {
-            session.leaveOut(relation, because: "\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)")
+            let note = "\(relation) is left out: \(Self.reason(error)) (sqlite3 cannot read it either)"
+            if isView { session.leaveOutView(relation, because: note) } else { session.leaveOut(relation, because: note) }
             return nil
         }
     }
@@ -140,7 +141,7 @@ struct ForeignSchemaReader {
             let text = try schemaText(db)
             for view in views {
                 // A view whose table was dropped, or that calls a function SQLite lacks.
-                guard let info = columnRows(of: view, pragma: "table_info", db) else { continue }
+                guard let info = columnRows(of: view, pragma: "table_info", isView: true, db) else { continue }
                 guard !info.isEmpty else { continue }
                 let columns = info.compactMap { row in
                     (row[TableInfo.name] as String?).map {

@@ -11,7 +11,7 @@ extension ObjectContext {
         try object.checkStoreOpen()
         guard object.context === self, !object.isDeleted else { return }
         var doomed: [ManagedObject] = []
-        try collect(object, into: &doomed)
+        let links = try collect(object, into: &doomed)
         // Every change is worked out before any is made: a default that names no parent
         // left refuses the delete (setdefault), as SQLite's key check would.
         var clears: [(ManagedObject, String)] = []
@@ -43,6 +43,13 @@ extension ObjectContext {
         for (related, name) in clears { assignToOne(nil, name, of: related) }
         for (related, name, column, value) in defaults { assignColumn(value, name, column: column, of: related) }
         for victim in doomed { markDeleted(victim) }
+        // A join table's RESTRICT keys hold no link back (its rows go with the pair), but a
+        // person who knows the schema expects them to: what went is said, per object and table.
+        for (victim, table, count) in links {
+            writeNotes.add(
+                "deleting \(victim.objectID) removes its \(count) \(table) link\(count == 1 ? "" : "s") too "
+                    + "(a join table's rows go with the objects they link; rollback() keeps them)")
+        }
     }
 
     /// The objects a delete takes, as SQLite deletes a row with `foreign_keys=ON`: the
@@ -59,8 +66,15 @@ extension ObjectContext {
     /// order the recursion visits them (each before what it cascades to). On an engine
     /// whose cascades act later (`runsCascadesAtOnce` false: PostgreSQL), a cascade's
     /// children go at once but their own rules wait until every rule before them acted.
-    private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
+    /// Returns the join-table rows a deny rule let go because this delete takes an end
+    /// of their link: by object and join table, how many.
+    private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws -> [(ManagedObject, String, Int)] {
         var seen = Set(doomed.map(ObjectIdentifier.init))
+        var links: [(ManagedObject, String, Int)] = []
+        func refuse(_ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject]) throws {
+            let taken = try refuseDenial(object, relationship, members, seen: seen)
+            if taken > 0 { links.append((object, relationship.destination, taken)) }
+        }
         var denials: [(object: ManagedObject, relationship: RelationshipDescription, members: [ManagedObject])] = []
         struct Step {
             let object: ManagedObject
@@ -98,7 +112,7 @@ extension ObjectContext {
             case .deny:
                 let members = try relatedObjects(relationship.name, of: next)
                 switch check {
-                case .restrict: try refuseDenial(next, relationship, members, seen: seen)
+                case .restrict: try refuse(next, relationship, members)
                 case .statement: denials.append((next, relationship, members))
                 case .commit: break
                 }
@@ -106,7 +120,8 @@ extension ObjectContext {
                 break
             }
         }
-        for (next, relationship, members) in denials { try refuseDenial(next, relationship, members, seen: seen) }
+        for (next, relationship, members) in denials { try refuse(next, relationship, members) }
+        return links
     }
 
     /// The relationships whose delete rules act when `object` goes, in the order they act:
@@ -148,23 +163,27 @@ extension ObjectContext {
         for object in deletes {
             for (relationship, check) in deleteRules(of: object) where relationship.deleteRule == .deny && check == .commit {
                 let members = try relatedObjects(relationship.name, of: object)
-                try refuseDenial(object, relationship, members, seen: doomed, by: "save")
+                _ = try refuseDenial(object, relationship, members, seen: doomed, by: "save")
             }
         }
     }
 
     /// Refuses the delete while members of a deny rule that the save leaves hold `object`.
+    /// Returns how many members are join-table rows that go only because this delete takes
+    /// an end of their link (not unlinked or deleted before).
     private func refuseDenial(
         _ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>,
         by operation: String = "delete"
-    ) throws {
-        let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0, deleting: seen) }
+    ) throws -> Int {
+        let held = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) }
+        let blocking = held.filter { !isUnlinkedJoinRow($0, deleting: seen) }
         guard blocking.isEmpty else {
             let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
             throw StoreError.validation(
                 message: "\(operation): \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
                     + foreignKeyNote(relationship, of: object.entity.name))
         }
+        return held.count { !isUnlinkedJoinRow($0) }
     }
 }
 

@@ -160,6 +160,9 @@ public final class ObjectContext {
 
     /// The store's relations that are no entities, by name: why each is left out.
     package var leftOut: [String: String] = [:]
+    /// The views among them, in the order they were left out: an open that leaves out
+    /// several says so in one line (a MySQL-born file's views call functions SQLite lacks).
+    package var viewsLeftOut: [String] = []
 
     public func entity(named name: String) throws -> EntityDescription {
         if let entity = managedObjectModel.entitiesByName[name] { return entity }

@@ -12,6 +12,11 @@ package struct WriteNotes {
         pending.append(note)
     }
 
+    /// Queues `note` each time (what one call did, such as the links a delete takes).
+    package mutating func add(_ note: String) {
+        pending.append(note)
+    }
+
     mutating func take() -> [String] {
         defer { pending = [] }
         return pending

@@ -149,7 +149,14 @@ public final class ManagedObject {
         readValues = readValues.filter { pending[$0.key] != nil || pendingToOne[$0.key] != nil }
     }
     public internal(set) var isInserted = false
+    /// Marked for deletion: set by a delete, and still set once the delete is saved (or
+    /// the row went another way), which the store's own logic reads. What a user asks
+    /// is `isPendingDelete`.
     public internal(set) var isDeleted = false
+    /// Core Data's `isDeleted`: deleted and not yet saved. False once a save wrote the
+    /// delete (the object is then in no context), as for a row gone by `deleteall` or
+    /// another program, which Core Data's object never marks.
+    public var isPendingDelete: Bool { isDeleted && context != nil }
     weak var context: ObjectContext?
     /// The objects loaded with this one, whose relationships load together.
     var loadGroup: LoadGroup?

@@ -77,6 +77,11 @@ package final class StoreSession {
         context.openingNotes.append(note)
         for name in names { context.leftOut[name] = note }
     }
+    /// The same for a view, which an open names among the views left out.
+    package func leaveOutView(_ name: String, because note: String) {
+        leaveOut([name], because: note)
+        context.viewsLeftOut.append(name)
+    }
     /// Notes of what writes kept other than given, said once each.
     package var writeNotes: WriteNotes {
         get { context.writeNotes }
