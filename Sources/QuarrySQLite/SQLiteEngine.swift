@@ -19,6 +19,8 @@ package final class SQLiteEngine: StoreEngine {
     package let isReadOnly: Bool
     /// Where the database lives; nil for one in memory.
     let path: String?
+    /// What SQLite opened: `path`, its private copy, or a URI reading it immutable.
+    let opened: String?
     /// Whether the file did not exist before this open (so Quarry made it).
     let createdByOpen: Bool
     /// The private copy read instead of a WAL store in a folder Quarry may not write.
@@ -84,6 +86,7 @@ package final class SQLiteEngine: StoreEngine {
                     throw error
                 }
                 self.path = path
+                opened = opening
             } else {
                 createdByOpen = true
                 readOnlyCopy = nil
@@ -91,6 +94,7 @@ package final class SQLiteEngine: StoreEngine {
                 notes = []
                 database = try DatabaseQueue(configuration: configuration)
                 self.path = nil
+                opened = nil
             }
             // Opening read the schema already (GRDB's format check), which proves the file is
             // a database before anything else is done.

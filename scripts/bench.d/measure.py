@@ -75,6 +75,8 @@ WORKLOADS = [
     ("inserts", "14 save of 20,000 new objects", "sqlite3 INSERTs", 1.2, None, "inproc+"),
     ("updates", "14b save of 20,000 changed objects", "sqlite3 UPDATEs", 2.0, None, "both"),
     ("inserts_foreign", "14c same as 14, another program's file", "Quarry, its own file", 1.1, None, "process+"),
+    ("diff", "15 diff of two stores, 100 rows changed", "sqldiff", 1.0, None, "process+"),
+    ("diff_10x", "15b same, 10x the rows", "sqldiff", None, None, "process+"),
     ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
@@ -279,7 +281,8 @@ def fmt_ratio(r):
 
 def normalized(workload, side, text):
     # sqlite3 prints one line per section; Quarry prints the number of sections.
-    if workload in ("sections", "rel_sections", "pg_sections") and side == "peer":
+    # sqldiff prints one statement per changed row; Quarry prints the number of changes.
+    if workload in ("sections", "rel_sections", "pg_sections", "diff", "diff_10x") and side == "peer":
         return str(len([l for l in text.splitlines() if l.strip()]))
     return text
 
@@ -363,7 +366,7 @@ def report(args):
             first = timing == timings[0][0]
             rows.append((title if first else "", peer if first else "",
                          timing, q, p, ratio_s, target_s, verdict, same if first else ""))
-        if ok["quarry"] and (rss_limit is not None or scale is not None or key.startswith("export")):
+        if ok["quarry"] and (rss_limit is not None or scale is not None or key.startswith(("export", "diff"))):
             # MiB, as ru_maxrss is in KiB.
             peak = max(r["rss_kb"] for r in ok["quarry"]) / 1024
             peer_peak = max(r["rss_kb"] for r in ok["peer"]) / 1024 if ok["peer"] else None
@@ -373,6 +376,7 @@ def report(args):
                          ("PASS" if peak < rss_limit else "MISS") if rss_limit else "-", ""))
     observer_rows(records, rows, notes)
     per_item_rows(records, rows, notes)
+    flat_memory_rows(records, rows)
     header = ("workload", "peer", "timing", "Quarry", "peer", "Q/peer", "target", "result", "same answer")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     right = {3, 4, 5}
@@ -399,9 +403,34 @@ def report(args):
         print("without, over the median time of a new fetch of all the result's ids. 7: time per")
         print("predicate (lazy fetch: parse, bind, compile to SQL) and per SQLite prepare+step;")
         print("the result judges Quarry's time alone, Q/peer is for information.")
+    if any(r[0].startswith("15c") for r in rows):
+        print("15c: Quarry's peak RSS diffing two stores of 10x the rows (15b) against its own at 1x (15);")
+        print("memory is flat when the ratio is within the target.")
     for n in notes:
         print("note: " + n)
     return 0
+
+
+# Memory that must stay flat as the rows grow: (key, title, workload at 1x, at 10x, the
+# largest ratio of Quarry's peak RSS at 10x to its peak at 1x that counts as flat).
+FLAT_MEMORY = [("diff_memory", "15c diff memory, 10x rows / 1x", "diff", "diff_10x", 1.2)]
+
+
+def flat_memory_rows(records, rows):
+    """15c: Quarry's peak RSS at 10x the rows against its own at 1x."""
+    for _key, title, small, large, limit in FLAT_MEMORY:
+        peaks = []
+        for workload in (small, large):
+            ok, _failed = runs_of(records, workload)
+            peaks.append(max(r["rss_kb"] for r in ok["quarry"]) / 1024 if ok["quarry"] else None)
+        if peaks[0] is None and peaks[1] is None:
+            continue
+        ratio = peaks[1] / peaks[0] if None not in peaks and peaks[0] else None
+        verdict = "-" if ratio is None else ("PASS" if ratio <= limit else "MISS")
+        rows.append((title, "Quarry at 1x", "peak RSS",
+                     f"{peaks[1]:.0f} MiB" if peaks[1] is not None else "-",
+                     f"{peaks[0]:.0f} MiB" if peaks[0] is not None else "-",
+                     fmt_ratio(ratio), f"<= {limit:g}x", verdict, ""))
 
 
 def runs_of(records, key):

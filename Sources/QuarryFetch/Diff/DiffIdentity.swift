@@ -84,7 +84,12 @@ struct DiffIdentity {
     /// Attribute `name`'s column as objects read it (`EntityStorage.selected`), without the
     /// alias it may carry: the reads name every column themselves.
     static func expression(_ storage: EntityStorage, _ name: String, of entity: EntityDescription, qualified: Bool = false) -> String {
-        let selected = storage.selected(name, of: entity, qualifier: qualified ? storage.relation : nil)
+        expression(storage, name, of: entity, qualifier: qualified ? storage.relation : nil)
+    }
+
+    /// The same, its columns named with `qualifier` (a table's alias), unquoted.
+    static func expression(_ storage: EntityStorage, _ name: String, of entity: EntityDescription, qualifier: String?) -> String {
+        let selected = storage.selected(name, of: entity, qualifier: qualifier)
         let alias = " AS " + quoteIdentifier(name)
         return selected.hasSuffix(alias) ? String(selected.dropLast(alias.count)) : selected
     }

@@ -6,6 +6,10 @@ public struct DiffOptions: Equatable, Sendable {
     public var tolerance: [String: Double]
     /// Only these entities (nil: every entity both stores have).
     public var entities: [String]?
+    /// Whether two SQLite files may be compared by SQL, one attached to the other, the
+    /// rows that differ alone read (`ChangedRows`); off, every row is read and compared in
+    /// Swift. Both give the same answer (the diff tests run both).
+    package var findsChangesInSQL = true
 
     public init(by: [String: [String]] = [:], tolerance: [String: Double] = [:], entities: [String]? = nil) {
         self.by = by

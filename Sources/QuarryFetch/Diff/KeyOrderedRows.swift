@@ -3,9 +3,11 @@ import QuarryModel
 import QuarryStore
 
 /// One side of a diff: an entity's rows read in key order, a chunk at a time, each chunk
-/// the next `chunk` rows after the last key read (`WHERE key > ? ORDER BY key LIMIT n`),
-/// so memory stays at one chunk whatever the table holds, and the store's own index
-/// orders them. The same on every engine: two sides on different engines merge alike.
+/// the next `chunk` rows from the last key read on (`WHERE key >= ? ORDER BY key LIMIT
+/// n`, the row read already dropped), so memory stays at one chunk whatever the table
+/// holds, and the store's own index orders them. From the last key, not after it: a key
+/// two rows hold, one the last of a chunk and one the first of the next, is seen twice,
+/// as within a chunk. The same on every engine: two sides on different engines merge alike.
 ///
 /// Each row is the key's values (the first `keyCount`), then the compared columns.
 struct KeyOrderedRows {
@@ -21,6 +23,7 @@ struct KeyOrderedRows {
     /// Bound to the FROM clause's placeholders, before the last key's.
     private let arguments: [Value]
     private let after: String
+    private let fromLast: String
     private let chunk: Int
     private var rows: [[Value]] = []
     private var index = 0
@@ -52,10 +55,10 @@ struct KeyOrderedRows {
         sql = "SELECT * FROM (SELECT \(inner) FROM \(from)) AS diff_rows"
         let order = " ORDER BY " + keys.joined(separator: ", ") + " LIMIT \(chunk)"
         let placeholders = Array(repeating: "?", count: keyCount).joined(separator: ", ")
-        after =
-            keyCount == 1
-            ? " WHERE \(keys[0]) > ?\(order)"
-            : " WHERE (\(keys.joined(separator: ", "))) > (\(placeholders))\(order)"
+        let key = keyCount == 1 ? keys[0] : "(\(keys.joined(separator: ", ")))"
+        let value = keyCount == 1 ? "?" : "(\(placeholders))"
+        after = " WHERE \(key) > \(value)\(order)"
+        fromLast = " WHERE \(key) >= \(value)\(order)"
         first = order
     }
 
@@ -88,10 +91,19 @@ struct KeyOrderedRows {
     private mutating func step() throws -> [Value]? {
         if index == rows.count {
             guard !done else { return nil }
-            rows = try context.connection.rows(last == nil ? sql + first : sql + after, arguments: arguments + (last ?? []))
+            rows = try context.connection.rows(last == nil ? sql + first : sql + fromLast, arguments: arguments + (last ?? []))
             index = 0
+            if let last, let key = rows.first?[0..<keyCount], DiffValues.compare(last[...], key) == 0 {
+                // A chunk of one key alone (a link written thousands of times) would be read
+                // again and again: what follows it is read instead, its repeats being repeats.
+                if repeats, rows.count == chunk, let end = rows.last?[0..<keyCount], DiffValues.compare(last[...], end) == 0 {
+                    rows = try context.connection.rows(sql + after, arguments: arguments + last)
+                } else {
+                    index = 1 // The row read last, already returned.
+                }
+            }
             if rows.count < chunk { done = true }
-            guard !rows.isEmpty else { return nil }
+            guard index < rows.count else { return nil }
         }
         let row = rows[index]
         index += 1

@@ -8,12 +8,16 @@ import QuarryStore
 /// in `new` (inserted), only in `old` (deleted), and in both with an attribute, a to-one's
 /// target or a many-to-many's members changed. Objects are matched by their identity
 /// (`DiffIdentity`); both sides are read in key order a chunk at a time and merged, so no
-/// table is ever held whole, and two stores on different engines compare alike.
+/// table is ever held whole, and two stores on different engines compare alike. Two
+/// SQLite files are compared by SQL where that gives the same answer (`ChangedRows`):
+/// only the rows that differ reach Swift.
 public struct StoreDiff: Sendable {
     public var model: ModelDifference
     public var changes: [ObjectChange]
     /// What was not compared, and why (a to-one to an entity matched by another key).
     public var notes: [String]
+    /// The entities whose changed rows SQL found (`ChangedRows`), the others' rows all read.
+    package var comparedInSQL: [String] = []
 
     /// Compares every entity the two stores share (by name; only the roots of
     /// hierarchies, whose rows hold their sub-entities').
@@ -70,73 +74,99 @@ public struct StoreDiff: Sendable {
         let idB = try DiffIdentity(new, b, by: options.by[b.name] ?? options.by[a.name], side: "new", qualified: sourceB.qualified)
         let keyNames = Set(idA.attributes)
         let attributes = a.attributes.map(\.name).filter { !keyNames.contains($0) && b.attribute(named: $0) != nil }
-        // A to-one compares by its target's key: only where the target is known by the key
-        // its column holds (its row key, or its table's own key), on both sides.
+        // A to-one compares by its target's key: the key its column holds (its row key, or
+        // its table's own key), or the key `by` names for the target's entity, read from
+        // the target's row (`targetKey`), on both sides.
         var toOnes: [RelationshipDescription] = []
+        var targetKeys: [String: [String]] = [:]
         for r in a.toOneRelationships {
             guard let s = b.relationship(named: r.name), !s.isToMany, s.destination == r.destination else { continue }
-            guard options.by[r.destination] == nil else {
-                notes.append("\(a.name).\(r.name) not compared: its target \(r.destination) is matched by another key")
-                continue
+            if let key = options.by[r.destination] {
+                guard Self.targetKey(old, a, r, key: key, qualifier: nil) != nil, Self.targetKey(new, b, r, key: key, qualifier: nil) != nil else {
+                    notes.append("\(a.name).\(r.name) not compared: its target \(r.destination) is matched by another key")
+                    continue
+                }
+                targetKeys[r.name] = key
             }
             toOnes.append(r)
         }
         let storageA = old.mapped(a)
         let storageB = new.mapped(b)
-        func columns(_ storage: EntityStorage, _ entity: EntityDescription, _ identity: DiffIdentity, qualified: Bool) -> [String] {
-            identity.columns + attributes.map { DiffIdentity.expression(storage, $0, of: entity, qualified: qualified) }
-                + toOnes.map { r in
-                    (qualified ? quoteIdentifier(storage.relation) + "." : "")
-                        + storage.column(entity.relationship(named: r.name)?.keyColumn ?? r.keyColumn)
+        // Each row's entity, where a Core Data table holds a hierarchy (`rowEntity`): last.
+        let rowEntities =
+            Self.rowEntity(old, a, qualifier: nil) != nil && Self.rowEntity(new, b, qualifier: nil) != nil
+        func columns(
+            _ context: ObjectContext, _ storage: EntityStorage, _ entity: EntityDescription, _ identity: DiffIdentity, qualified: Bool
+        ) -> [String] {
+            let qualifier = qualified ? storage.relation : nil
+            let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
+            var columns = identity.columns
+            columns += attributes.map { DiffIdentity.expression(storage, $0, of: entity, qualifier: qualifier) }
+            for r in toOnes {
+                if let key = targetKeys[r.name], let read = Self.targetKey(context, entity, r, key: key, qualifier: qualifier) {
+                    columns.append(read)
+                } else {
+                    columns.append(prefix + storage.column(entity.relationship(named: r.name)?.keyColumn ?? r.keyColumn))
                 }
+            }
+            if rowEntities { columns.append(Self.rowEntity(context, entity, qualifier: qualifier) ?? "NULL") }
+            return columns
         }
         var rowsA = KeyOrderedRows(
             context: old, entity: a.name, from: sourceA.from, arguments: sourceA.arguments,
-            columns: columns(storageA, a, idA, qualified: sourceA.qualified), keyCount: idA.columns.count,
+            columns: columns(old, storageA, a, idA, qualified: sourceA.qualified), keyCount: idA.columns.count,
             textKeys: idA.textKeys, fix: idA.fix)
         var rowsB = KeyOrderedRows(
             context: new, entity: b.name, from: sourceB.from, arguments: sourceB.arguments,
-            columns: columns(storageB, b, idB, qualified: sourceB.qualified), keyCount: idB.columns.count,
+            columns: columns(new, storageB, b, idB, qualified: sourceB.qualified), keyCount: idB.columns.count,
             textKeys: idB.textKeys, fix: idB.fix)
         let keyCount = idA.columns.count
         guard keyCount == idB.columns.count else {
             throw DiffError.ambiguousIdentity(entity: a.name, reason: "its keys have \(keyCount) and \(idB.columns.count) columns", fix: idA.fix)
         }
         let ordered = Self.orderedRelationships(old, a, new, b, identity: idA)
-        let tolerances = attributes.map { options.tolerance[$0] }
-        let types = attributes.map { b.attribute(named: $0)?.type }
-        var x = try rowsA.next()
-        var y = try rowsB.next()
+        let comparison = RowComparison(
+            entity: b.name, deletedEntity: a.name, keyCount: keyCount, attributes: attributes, toOnes: toOnes, rowEntities: rowEntities,
+            tolerances: attributes.map { options.tolerance[$0] }, types: attributes.map { b.attribute(named: $0)?.type },
+            renamed: Dictionary(
+                model.changes.compactMap { c in
+                    guard c.kind == .renamed, c.property == nil, let from = c.old, let to = c.new else { return nil }
+                    return (from, to)
+                }, uniquingKeysWith: { first, _ in first }))
+        // Two SQLite files: SQL finds the rows that differ (`ChangedRows`), where that gives
+        // the same answer (not for a to-one read through its target's row: the new side's
+        // target table is another schema's there); else every row of both sides, merged here.
+        var comparedInSQL = false
+        if sources == nil, ordered.isEmpty, targetKeys.isEmpty, !rowEntities, options.findsChangesInSQL, keyCount == 1 {
+            // The objects only in `new` come last, each run in key order: merged by key.
+            var inserted: [ObjectChange] = []
+            let start = changes.count
+            comparedInSQL = try ChangedRows.pairs(old, a, new, b, keys: (idA.attributes, idB.attributes), attributes: attributes, toOnes: toOnes) {
+                if $0 == nil { inserted += comparison.changes(nil, $1) } else { changes += comparison.changes($0, $1) }
+            }
+            if comparedInSQL {
+                self.comparedInSQL.append(a.name)
+                changes.replaceSubrange(start..., with: Self.merged(Array(changes[start...]), inserted))
+            }
+        }
+        var x: [Value]?
+        var y: [Value]?
+        if !comparedInSQL {
+            x = try rowsA.next()
+            y = try rowsB.next()
+        }
         while x != nil || y != nil {
             let order: Int
             if let x, let y { order = DiffValues.compare(x[0..<keyCount], y[0..<keyCount]) } else { order = x == nil ? 1 : -1 }
-            if order < 0, let row = x {
-                changes.append(ObjectChange(.deleted, entity: a.name, key: Array(row[0..<keyCount])))
+            if order < 0 {
+                changes += comparison.changes(x, nil)
                 x = try rowsA.next()
-            } else if order > 0, let row = y {
-                changes.append(ObjectChange(.inserted, entity: b.name, key: Array(row[0..<keyCount])))
+            } else if order > 0 {
+                changes += comparison.changes(nil, y)
                 y = try rowsB.next()
-            } else if let was = x, let now = y {
-                let key = Array(was[0..<keyCount])
-                for (i, name) in attributes.enumerated() {
-                    let (p, q) = (was[keyCount + i], now[keyCount + i])
-                    if !DiffValues.equal(p, q, tolerance: tolerances[i]) {
-                        changes.append(
-                            ObjectChange(
-                                .changed, entity: b.name, key: key, property: name, old: DiffValues.shown(p, as: types[i]),
-                                new: DiffValues.shown(q, as: types[i])))
-                    }
-                }
-                for (i, r) in toOnes.enumerated() {
-                    let (p, q) = (was[keyCount + attributes.count + i], now[keyCount + attributes.count + i])
-                    if !DiffValues.equal(p, q, tolerance: nil) {
-                        changes.append(
-                            ObjectChange(
-                                .changed, entity: b.name, key: key, property: r.name, old: Self.reference(r.destination, p),
-                                new: Self.reference(r.destination, q)))
-                    }
-                }
-                if !ordered.isEmpty, case .integer(let owner) = key[0] {
+            } else {
+                changes += comparison.changes(x, y)
+                if !ordered.isEmpty, let key = x?[0], case .integer(let owner) = key {
                     try compareOrder(old, a, new, b, key: owner, relationships: ordered)
                 }
                 x = try rowsA.next()
@@ -145,6 +175,25 @@ public struct StoreDiff: Sendable {
         }
         // Links and order belong to whole stores' objects: a request's selection has none of its own.
         if sources == nil { try compareLinks(old, a, new, b, identity: idA, options: options) }
+    }
+
+    /// Two runs of changes, each in key order, as one in key order (a key's changes stay
+    /// together, `first`'s before `second`'s).
+    static func merged(_ first: [ObjectChange], _ second: [ObjectChange]) -> [ObjectChange] {
+        guard !second.isEmpty else { return first }
+        var result: [ObjectChange] = []
+        result.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && DiffValues.compare(first[i].key[...], second[j].key[...]) <= 0) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     /// A target as `Entity/key` (nil stays nil).
