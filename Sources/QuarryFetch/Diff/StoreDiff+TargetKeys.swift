@@ -17,7 +17,7 @@ extension StoreDiff {
         let targetStorage = context.mapped(target)
         switch targetStorage.layout {
         case .quarry, .coreData: break
-        case .foreignTable, .foreignView, .serverTable: return nil
+        case .foreignTable, .foreignView: return nil
         }
         let column = (qualifier.map { quoteIdentifier($0) + "." } ?? "") + context.mapped(entity).column(relationship.keyColumn)
         let alias = "diff_target"
