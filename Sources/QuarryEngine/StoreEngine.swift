@@ -64,12 +64,6 @@ package protocol StoreEngine: OutsideCommits {
     /// statement that reads each (`DeferredViews`).
     var deferredViews: DeferredViews? { get set }
 
-    /// `body` run with the database `other` reads reachable from this engine's statements
-    /// as schema `schema`, read-only (nothing written to either), and detached after; nil,
-    /// `body` not run, when this engine cannot reach it (another engine, a database in
-    /// memory). `diff` lets SQL find the rows two files differ in this way.
-    func withAttached<T>(_ other: any StoreEngine, as schema: String, _ body: () throws -> T) throws -> T?
-
     /// Ends the session: every later read fails.
     func close()
 }
@@ -91,8 +85,6 @@ extension StoreEngine {
     package func allowsCall(to function: String) -> Bool { true }
     /// No one-scan aggregate: the exact way's statements.
     package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? { nil }
-    /// Another database is never reachable from this one's statements.
-    package func withAttached<T>(_ other: any StoreEngine, as schema: String, _ body: () throws -> T) throws -> T? { nil }
     /// Not asked of the engine: a new object's clock default starts as nil.
     package func clockValue(_ clock: String, as type: AttributeType) -> Value? { nil }
 }

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import QuarryEngine
+import QuarryModel
 import QuarryStore
 
-extension SQLiteEngine {
+extension SQLiteEngine: AttachingEngine {
     /// Another SQLite file attached to this connection as `schema` while `body` runs: the
     /// file `other` reads (its private copy, or the URI that reads it immutable, when its
     /// open needed one), through a URI with `mode=ro`, so SQLite opens it read-only and
@@ -41,5 +42,21 @@ extension SQLiteEngine {
         if opened.hasPrefix("file:") { return opened + (opened.contains("?") ? "&" : "?") + "mode=ro" }
         guard let encoded = opened.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
         return "file:\(encoded)?mode=ro"
+    }
+
+    package func holdsTables(_ oldRelation: String, _ newRelation: String, attachedAs schema: String) throws -> Bool {
+        // Through the statements' own path (as `diff`'s reads go), on the connection that
+        // holds the attachment.
+        var row: [Value]?
+        let sql =
+            "SELECT (SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?1), "
+            + "(SELECT count(*) FROM \(quoteIdentifier(schema)).sqlite_master WHERE type = 'table' AND name = ?2), "
+            + "(SELECT count(*) FROM temp.sqlite_master WHERE name IN (?1, ?2))"
+        try withRows(sql, cached: false, streamed: false) { cursor in
+            cursor.bind(values: [.text(oldRelation), .text(newRelation)])
+            if try cursor.step() { row = StoreRow(statement: cursor).values }
+        }
+        let values = row ?? []
+        return values == [.integer(1), .integer(1), .integer(0)]
     }
 }

@@ -232,6 +232,34 @@ import Testing
         #expect(diff.changes == expected, "\(Self.lines(diff))")
     }
 
+    /// A copy changed through Quarry (an attribute, a to-one, a delete, saved as Core Data
+    /// writes them: Z_OPT and Z_PRIMARYKEY move too) reports what the save changed and
+    /// nothing of the bookkeeping.
+    @Test func aCoreDataStoreChangedThroughQuarryReportsWhatTheSaveChanged() throws {
+        let old = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let new = try Self.copy(old, as: "edited.sqlite")
+        let b = try StoreOpener.open(new)
+        let car = try #require(try b.object(entityName: "Car", primaryKey: 1))
+        guard case .text(let maker) = try car.value(forKey: "maker"), let owner = try b.relatedObject("owner", of: car) else {
+            Issue.record("car 1 of the cars store has no maker or owner")
+            return
+        }
+        let other = try #require(try b.object(entityName: "Person", primaryKey: owner.primaryKey == 2 ? 3 : 2))
+        try car.setValue(.text("Saab"), forKey: "maker")
+        try b.setRelatedObject(other, "owner", of: car)
+        try b.delete(try #require(try b.object(entityName: "Car", primaryKey: 3)))
+        try b.save()
+        let a = try StoreOpener.open(old, readOnly: true)
+        let diff = try StoreDiff.compare(a, b)
+        #expect(diff.model.isEmpty)
+        #expect(
+            Self.lines(diff)
+                == [
+                    "- Car integer(3)  null null", "~ Car integer(1) maker \(Value.text(maker)) \(Value.text("Saab"))",
+                    "~ Car integer(1) owner \(Value.text("Person/\(owner.primaryKey ?? 0)")) \(Value.text("Person/\(other.primaryKey ?? 0)"))"
+                ].sorted(), "\(Self.lines(diff))")
+    }
+
     @Test func aCoreDataStoreComparedWithItselfHasNoDifference() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let a = try StoreOpener.open(path, readOnly: true)

@@ -55,12 +55,7 @@ struct ChangedRows {
     /// Whether `oldRelation` is a table of the old file and `newRelation` one of the new,
     /// and neither name is one of the session's own (a TEMP view, which would come first).
     private static func tablesInBoth(_ context: ObjectContext, _ oldRelation: String, _ newRelation: String) throws -> Bool {
-        let counts = try context.connection.rows(
-            "SELECT (SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?1), "
-                + "(SELECT count(*) FROM \(quoteIdentifier(schema)).sqlite_master WHERE type = 'table' AND name = ?2), "
-                + "(SELECT count(*) FROM temp.sqlite_master WHERE name IN (?1, ?2))",
-            arguments: [.text(oldRelation), .text(newRelation)])
-        return counts.first == [.integer(1), .integer(1), .integer(0)]
+        try context.connection.holdsTables(oldRelation, newRelation, attachedAs: schema)
     }
 
     private static func read(
