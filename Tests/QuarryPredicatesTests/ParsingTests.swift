@@ -230,6 +230,14 @@ import Testing
         #expect(parseError("a == -'x'")?.message == "expected a number after '-'")
     }
 
+    /// SQL's IS NULL, typed from habit, names the form that is read.
+    @Test func sqlsIsNullNamesNil() {
+        let error = parseError("name IS NULL")
+        #expect(error?.message == "IS is SQL's: write 'key == nil' for IS NULL, 'key != nil' for IS NOT NULL, as NSPredicate does")
+        #expect(error?.column == 6)
+        #expect(parseError("name IS NOT NULL")?.message.hasPrefix("IS is SQL's") == true)
+    }
+
     @Test func emptyPredicate() {
         #expect(parseError("")?.message == "the predicate is empty")
         #expect(parseError("   ")?.column == 1)

@@ -171,6 +171,10 @@ public struct PredicateParser {
             op = ComparisonOperator(rawValue: symbol)!
         case .identifier(let word) where Self.wordOperators[word.uppercased()] != nil:
             op = Self.wordOperators[word.uppercased()]!
+        // SQL's `x IS NULL` is the commonest guess from a SQL shell: the form that is read.
+        case .identifier(let word) where word.uppercased() == "IS":
+            throw PredicateError(
+                .syntax, "IS is SQL's: write 'key == nil' for IS NULL, 'key != nil' for IS NOT NULL, as NSPredicate does", column: current.column)
         default:
             throw PredicateError(
                 .syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
