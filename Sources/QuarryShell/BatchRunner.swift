@@ -19,8 +19,14 @@ struct BatchRunner {
 
     /// A statement given in SCRIPT's place (`quarry f.db "SELECT …"`, as sqlite3 takes
     /// one): a query prints its rows as the prompt prints them; a statement that writes
-    /// gets the prompt's one line saying what does that here.
+    /// gets the prompt's one line saying what does that here; a dot-command runs as typed
+    /// at the prompt.
     func runQuery(_ text: String) -> Bool {
+        if DotCommands.isCommand(text) {
+            let before = reportedErrors
+            _ = DotCommands(session: session).run(text)
+            return reportedErrors == before
+        }
         switch SQLAtPrompt.reading(text) {
         case .query(let query):
             // Laid out as the prompt lays a table out: fitted to the terminal when standard

@@ -56,11 +56,16 @@ struct DotCommands {
                 print(command.usage + "  " + command.summary)
                 return .ok
             }
-            let width = DotCommands.commands.map(\.usage.count).max()! + 2
+            let width = DotCommands.commands.map(\.usage.count).max().map { $0 + 2 } ?? 2
+            // Each summary wrapped to the terminal under its own column, as `help()` wraps.
+            let columns = shell.session.settings.format.width > width + 20 ? shell.session.settings.format.width : 80
             for command in DotCommands.commands {
-                print(command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary)
+                let lines = FunctionHelp.wrapped(command.summary, width: columns - width)
+                print(command.usage + String(repeating: " ", count: width - command.usage.count) + (lines.first ?? ""))
+                for line in lines.dropFirst() { print(String(repeating: " ", count: width) + line) }
             }
-            print("Lua: help() lists Quarry's functions and methods; help(fetch) or .help fetch describes one")
+            let lua = "Lua: help() lists Quarry's functions and methods; help(fetch) or .help fetch describes one"
+            print(FunctionHelp.wrapped(lua, width: columns).joined(separator: "\n"))
             return .ok
         }
 
@@ -87,6 +92,13 @@ struct DotCommands {
             reportError("usage: \(name) on|off")
             return nil
         }
+    }
+
+    /// Whether `line` names one of the commands (`.schema t`), for a command given on the
+    /// command line as sqlite3 takes one.
+    static func isCommand(_ line: String) -> Bool {
+        guard line.hasPrefix("."), let name = DotCommandWords.split(line.dropFirst()).first else { return false }
+        return commands.contains { $0.name == name }
     }
 
     func run(_ line: String) -> Outcome {

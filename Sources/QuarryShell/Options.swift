@@ -138,6 +138,7 @@ struct Options: ParsableCommand {
           quarry DB - < script.lua    read the script from standard input
           quarry -i DB SCRIPT         run SCRIPT, then enter the REPL
           quarry DB "SELECT ..."      run a query, print its rows, and exit (as sqlite3)
+          quarry DB ".schema T"       run a dot-command and exit (as sqlite3)
         """
     }
 
@@ -251,17 +252,19 @@ struct Invocation {
         return invocation
     }
 
-    /// The statements of `quarry f.db "SELECT …"` (sqlite3's habit): SCRIPT, and each of
-    /// its arguments, reads as SQL (its first word is a statement's, any case) and is no
-    /// existing file, nor a `.lua` name (a missing script says "cannot open" as before).
-    /// Nil when any is not: then SCRIPT is a script, as ever.
+    /// The statements of `quarry f.db "SELECT …"` or `quarry f.db ".schema t"` (sqlite3's
+    /// habit): SCRIPT, and each of its arguments, reads as SQL (its first word is a
+    /// statement's, any case) or is a dot-command this shell has, and is no existing file,
+    /// nor a `.lua` name (a missing script says "cannot open" as before). Nil when any is
+    /// not: then SCRIPT is a script, as ever.
     static func commandLineQueries(_ invocation: Invocation) -> [String]? {
         guard invocation.database != nil || invocation.options.positionals.first == ":memory:", let script = invocation.script,
             script != "-"
         else { return nil }
         let statements = [script] + invocation.scriptArguments
         let allSQL = statements.allSatisfy { text in
-            SQLAtPrompt.reading(text) != nil && !text.hasSuffix(".lua") && !FileManager.default.fileExists(atPath: text)
+            (SQLAtPrompt.reading(text) != nil || DotCommands.isCommand(text)) && !text.hasSuffix(".lua")
+                && !FileManager.default.fileExists(atPath: text)
         }
         return allSQL ? statements : nil
     }

@@ -239,8 +239,14 @@ final class REPL {
     /// sport,`) waits at the `>>` prompt for the lines that finish it, up to one ending
     /// with ';', as psql and sqlite3 wait; Ctrl-C drops it. So does a first line that names
     /// columns before its FROM (`SELECT payee, count(*) AS n`), which SQLite runs whole and
-    /// fails on the column (`SQLAtPrompt.awaitsTheRest`).
+    /// fails on the column (`SQLAtPrompt.awaitsTheRest`), and one that selects an
+    /// aggregate with no FROM (`select count(*)`, `SQLAtPrompt.awaitsFrom`).
     private func runSQL(_ lines: [String]) {
+        if lines.count == 1, SQLAtPrompt.awaitsFrom(lines[0]) {
+            pendingLines = lines
+            pendingSQL = true
+            return
+        }
         pendingLines = []
         pendingSQL = false
         guard case .ran(let failure) = runtime.evaluateLine(SQLAtPrompt.chunk(lines.joined(separator: "\n"))), let failure else { return }

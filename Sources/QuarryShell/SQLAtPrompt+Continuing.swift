@@ -27,6 +27,20 @@ extension SQLAtPrompt {
             || lowered.contains("no tables specified")
     }
 
+    /// Aggregates whose call with no FROM is a whole statement to SQLite that answers
+    /// nothing a person asks (`select count(*)` is 1): the first line of a longer one.
+    static let aggregateWords: Set<String> = ["COUNT", "SUM", "AVG", "TOTAL", "GROUP_CONCAT", "STRING_AGG"]
+
+    /// Whether a first line waits for the rest before it runs: a SELECT of an aggregate
+    /// with no FROM and no closing `;` (`select count(*)` ⏎ `from director;`), as psql
+    /// and sqlite3 wait for a `;`. A blank line runs what was typed.
+    static func awaitsFrom(_ query: String) -> Bool {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        guard !text.hasSuffix(";") else { return false }
+        let words = topLevelWords(text)
+        return words.first == "SELECT" && !words.contains("FROM") && words.contains(where: aggregateWords.contains)
+    }
+
     /// The answer to a line Lua refused that reads as the rest of a SQL statement whose
     /// start already ran (`from transactions t`), or nil.
     static func restOfStatement(_ line: String) -> String? {

@@ -26,6 +26,9 @@ struct SQLWriteAnswer {
         case "UPDATE": return update(Array(tokens.dropFirst()))
         case "DELETE": return delete(Array(tokens.dropFirst()))
         case "INSERT", "REPLACE": return insert(Array(tokens.dropFirst()))
+        case "CREATE" where tokens.dropFirst().prefix(2).contains(where: { $0.word == "INDEX" }):
+            // `CREATE [UNIQUE] INDEX`: not a table, which the general answer is about.
+            return #"SQL here only reads: an attribute is indexed where it is declared, entity "Name" { key = { "type", indexed = true } }"#
         default: return nil
         }
     }

@@ -85,3 +85,16 @@ import Testing
         #expect(NewFileNote.likelyMeant(path("orders.db")) == nil)
     }
 }
+
+/// `CREATE INDEX` typed at the prompt is answered about indexes (it was answered about
+/// making a table, which CREATE TABLE asks).
+@Suite struct SQLIndexAnswerTests {
+    @Test func aCreateIndexIsAnsweredWithTheIndexedAttribute() {
+        let answer = SQLWriteAnswer(entities: [.init(name: "city", table: "city", attributes: ["Name"])])
+        for statement in ["CREATE INDEX i ON city (Name)", "create unique index if not exists i on city(Name);"] {
+            let text = answer.answer(statement)
+            #expect(text?.contains("indexed = true") == true, "\(statement): \(text ?? "nil")")
+        }
+        #expect(answer.answer("CREATE TABLE t (a)") == nil, "a table gets the general answer")
+    }
+}

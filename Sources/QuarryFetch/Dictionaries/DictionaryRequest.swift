@@ -55,9 +55,20 @@ extension DictionaryRequest {
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
         let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: context, joins: &compiled.joins) }
+        // A property's AS name, which SQL's GROUP BY takes as `sort` and `having` do here
+        // (`group = "cc"` with "CountryCode AS cc"), where no key of the entity has it.
+        let named = Dictionary(
+            zip(request.properties, columns).compactMap { text, column in ResultColumn.split(text).alias.map { ($0, column) } },
+            uniquingKeysWith: { first, _ in first })
         let groups = try request.group.map { text in
-            if let key = try ResultColumn.toOneGroup(text, entity: entity, context: context) { return key }
-            let column = try ResultColumn(text, entity: entity, context: context, joins: &compiled.joins, option: "group")
+            let column: ResultColumn
+            do {
+                if let key = try ResultColumn.toOneGroup(text, entity: entity, context: context) { return key }
+                column = try ResultColumn(text, entity: entity, context: context, joins: &compiled.joins, option: "group")
+            } catch let error as FetchError {
+                guard case .unknownKey = error, let aliased = named[text] else { throw error }
+                column = aliased
+            }
             // SQLite refuses an aggregate in GROUP BY with its own words; say it in ours.
             if column.function != nil {
                 throw FetchError.badOption(option: "group", reason: "'\(text)' is an aggregate; group by properties, as group = { \"carrier\" }")

@@ -235,7 +235,7 @@ public struct FunctionHelp: Sendable {
 
     /// `text` in lines of at most `width` characters, broken at spaces (a word longer than
     /// a line stays whole).
-    static func wrapped(_ text: String, width: Int) -> [String] {
+    package static func wrapped(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {

@@ -30,6 +30,19 @@ enum LuaTable {
         lua_rawset(state, table)
     }
 
+    /// Whether a table has any string key; stops at the first, where `stringKeys` walks
+    /// and sorts them all (a list argument of 100,000 values is checked on every call).
+    static func hasStringKey(_ state: OpaquePointer, _ table: Int32) -> Bool {
+        let table = lua_absindex(state, table)
+        lua_pushnil(state)
+        while lua_next(state, table) != 0 {
+            let isString = lua_type(state, -2) == LUA_TSTRING
+            quarry_pop(state, isString ? 2 : 1)
+            if isString { return true }
+        }
+        return false
+    }
+
     /// String keys of a table in a stable order, with the type of each value.
     static func stringKeys(_ state: OpaquePointer, _ table: Int32) -> (keys: [String], nonString: Bool) {
         let table = lua_absindex(state, table)

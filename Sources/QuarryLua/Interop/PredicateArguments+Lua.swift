@@ -87,7 +87,7 @@ extension LuaCall {
         return try (first...argumentCount).map { i in
             // `fetch("Item", nil, { sort = "-name" })` guesses that options follow the
             // arguments: they are the table form's, and a table of names is no list.
-            if type(i) == LUA_TTABLE, !isNullMarker(state, i), !LuaTable.stringKeys(state, i).keys.isEmpty {
+            if type(i) == LUA_TTABLE, !isNullMarker(state, i), LuaTable.hasStringKey(state, i) {
                 let form = #"fetch{ "Item", predicate = "...", sort = "-key" }"#
                 throw argumentError(i, "a table of named options is no predicate argument; options go in the table form: " + form)
             }
