@@ -21,6 +21,10 @@ import Testing
         #expect(
             h.error(#"T:updateall("n == 1", { n = 5 })"#).hasSuffix(
                 #"updateall: the values to set come after the predicate's arguments: updateall("pred", {}, { n = ... })"#))
+        // So do they when the predicate needs an argument (it said "%@ has no argument").
+        #expect(
+            h.error(#"T:updateall("n == %@", { n = 5 })"#).hasSuffix(
+                #"updateall: the values to set come after the predicate's arguments: updateall("pred", { args }, { n = ... })"#))
         #expect(h.string(#"T:updateall("n == 1", {}, { n = 5 })"#) == "1")
         #expect(h.error(#"T:deleteall("n == %@", { 1 }, 7)"#).contains("bad argument #3 to 'deleteall'"))
         #expect(h.error(#"T:deleteall(predicate("n == 1"), { 1 })"#).contains("bad argument #2 to 'deleteall'"))
