@@ -21,6 +21,9 @@ extension QuarryRuntime {
         // A sibling sub-entity's key (read as nil here): the entities that have it.
         let holders = context.isOtherSubentitysKey(key, of: object) ? context.subentitiesHolding(key, below: context.rootName(of: entity.name)) : []
         if !holders.isEmpty { return LuaError("\(subject); it is a key of \(holders.joined(separator: ", ")) only") }
+        if closestMatch(to: key, in: entity.keyNames) == nil, let objectID = KeyWayForward.objectID(for: key, on: entity) {
+            return LuaError("\(subject); \(objectID)")
+        }
         return entity.unknownKey(key)
     }
 }

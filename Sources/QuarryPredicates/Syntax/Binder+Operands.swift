@@ -40,9 +40,11 @@ extension Binder {
         if entity.attribute(named: name) == nil, let join = joinSuggestion(for: name, on: entity, path: path) {
             return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name); \(join)", column: path.column)
         }
-        return PredicateError(
-            .unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
-            suggestion: closestMatch(to: name, in: entity.keyNames))
+        let suggestion = closestMatch(to: name, in: entity.keyNames)
+        if suggestion == nil, path.components.count == 1, let objectID = KeyWayForward.objectID(for: name, on: entity) {
+            return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name); \(objectID)", column: path.column)
+        }
+        return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column, suggestion: suggestion)
     }
 
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {

@@ -22,4 +22,11 @@ public enum KeyWayForward {
         }
         return (join.name, link.name, end.name, end.destination)
     }
+
+    /// For `id` or `objectID` on an entity with no such key: the object ID a table shows
+    /// (`country/42`) is no key; the calls that use it. Nil for any other name.
+    public static func objectID(for name: String, on entity: EntityDescription) -> String? {
+        guard ["id", "objectid"].contains(name.lowercased()), entity.attribute(named: name) == nil else { return nil }
+        return "the object ID a table shows (\(entity.name)/42) is no key: \(entity.name):get(42) fetches that object, o:objectID() gives it"
+    }
 }
