@@ -51,7 +51,12 @@ extension QuarryRuntime {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         let asExpression = load("return " + chunk, chunkName: "=stdin")
-        let loaded = asExpression == .loaded ? asExpression : load(chunk, chunkName: "=stdin")
+        var loaded = asExpression == .loaded ? asExpression : load(chunk, chunkName: "=stdin")
+        // `c = city:first(); c`: statements, then an expression to print.
+        if loaded != .loaded, let rewritten = TrailingExpression.rewritten(chunk) {
+            lua_settop(state, top)
+            if load(rewritten, chunkName: "=stdin") == .loaded { loaded = .loaded }
+        }
         switch (asExpression, loaded) {
         case (_, .loaded): break
         case (.incomplete, _), (_, .incomplete): return .incomplete

@@ -104,4 +104,21 @@ import Testing
         ])
         #expect(aggregate.status == 1 && aggregate.stderr.contains("'n' is an aggregate"), "\(aggregate)")
     }
+
+    /// `c = city... ; c` on one line prints `c`, as sqlite3 and psql run several
+    /// statements on a line (Lua took the last word as an unfinished statement and waited
+    /// at `>>`, so the next line failed and `c` was never set). A `;` inside a string or
+    /// a comment is no break, and a line that is Lua as it is runs as before.
+    @Test func statementsThenAnExpressionOnOneLinePrintTheExpression() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["world.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let name = try await repl.enter(#"c = city:first("Name == %@", "Oslo"); c.Name"#)
+        #expect(name == ["Oslo"], "\(name)")
+        #expect(try await repl.enter("n = 41; n + 1") == ["42"])
+        #expect(try await repl.enter(#"s = "x;y"; s .. "!""#) == ["x;y!"])
+        #expect(try await repl.enter("t = {1, 2}; #t -- a comment; not code") == ["2"])
+        #expect(try await repl.enter("print(1); print(2)") == ["1", "2"])
+    }
 }
