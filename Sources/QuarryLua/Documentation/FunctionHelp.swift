@@ -199,7 +199,10 @@ public struct FunctionHelp: Sendable {
         let separator = text.lastIndex { $0 == ":" || $0 == "." }
         let name = separator.map { String(text[text.index(after: $0)...]) } ?? text
         let function = separator == nil ? all.filter { $0.name == name } : []
-        return function + methods.filter { $0.name == name }
+        // A request's key (`help("group")`) after what a function or method of that name
+        // says (`predicate`, `section`, `count` stay first).
+        let option = separator == nil ? options.filter { $0.name == name } : []
+        return function + methods.filter { $0.name == name } + option
     }
 
     /// The text `help(fn)` prints, its lines wrapped to `width` columns (0: 80), as a
@@ -269,6 +272,10 @@ public struct FunctionHelp: Sendable {
         ]
         for f in methods {
             lines += ["## \(f.kind ?? ""):\(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+        }
+        lines += ["# Options of fetch{}", "", "The keys of a request's table; `help(\"group\")` prints one.", ""]
+        for f in options {
+            lines += ["## \(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
         }
         return lines.joined(separator: "\n")
     }
