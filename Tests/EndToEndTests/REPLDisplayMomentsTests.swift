@@ -40,6 +40,15 @@ import Testing
         }
         // The long text was cut to make the room.
         #expect(rows.allSatisfy { $0.contains("…") }, "\(table)")
+        // diff's key, an object's identity, is whole too where its values are cut.
+        try FileManager.default.copyItem(atPath: sandbox.path("g.db"), toPath: sandbox.path("h.db"))
+        _ = try await sqlite3(sandbox, "h.db", "UPDATE route SET route_desc = route_desc || route_desc || route_desc")
+        let diff = try await repl.enter(#"=diff(open("h.db"))"#)
+        let changed = diff.filter { $0.hasPrefix("~ ") }
+        #expect(changed.count == ids.count && changed.allSatisfy { $0.contains("…") }, "\(diff)")
+        for id in ids {
+            #expect(changed.contains { $0.contains(" " + id.dropFirst("route/".count) + " ") }, "\(id) whole: \(diff)")
+        }
     }
 
     /// `.maxrows 6` bounds a sectioned result as it bounds a flat one: every section's rows

@@ -156,6 +156,9 @@ extension QuarryRuntime {
     /// A diff drawn as `diff()`'s rows print (`.diff` in the shell), in the session's mode.
     public func renderDiff(_ diff: StoreDiff) -> String {
         let rows = DiffRows(diff, shown: { CellText.display($0) })
-        return TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat).render(tableFormat)
+        var table = TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat)
+        // An object's key is what a person copies: whole, as a results table's IDs.
+        if let key = rows.columns.firstIndex(of: "key") { table.wholeColumns = [key] }
+        return table.render(tableFormat)
     }
 }
