@@ -68,10 +68,9 @@ public enum Chart {
         guard let first = points.first, let last = points.last else {
             return [CellText.flat(title), "(no points)", note].compactMap { $0 }.joined(separator: "\n")
         }
-        let low = min(0, points.map(\.1).min() ?? 0)
-        let high = points.map(\.1).max() ?? 0
-        let topText = CellText.number(high)
-        let bottomText = CellText.number(low)
+        let (low, high) = yRange(points.map(\.1).min() ?? 0, points.map(\.1).max() ?? 0)
+        let topText = CellText.chartEdge(high)
+        let bottomText = CellText.chartEdge(low)
         let gutter = max(topText.count, bottomText.count)
         let room = max(1, style.width - gutter - 2)
         let columns = max(1, min(points.count, room))
@@ -116,6 +115,28 @@ public enum Chart {
         return lines.joined(separator: "\n")
     }
 
+    /// The y axis's ends for values from `least` to `most`: from 0 where the values hold
+    /// it or come near it (0 is no further from them than their own spread), so counts and
+    /// sizes rise from the axis as bars do; else the values' range, widened by a twentieth
+    /// of it at each end and rounded out to a tenth of its magnitude, as gnuplot's and
+    /// plotext's autoscale do: a series between 5,000,037 and 5,001,110 is drawn from
+    /// 4,999,900 to 5,001,200, not squeezed into the top row of a chart from 0.
+    public static func yRange(_ least: Double, _ most: Double) -> (low: Double, high: Double) {
+        let spread = most / 2 - least / 2
+        // Values of one sign within a spread of 0, or holding it: the axis is a bound.
+        if least >= 0, least / 2 <= spread || most == least { return (0, most) }
+        if most <= 0, -most / 2 <= spread || most == least { return (least, 0) }
+        if least < 0, most > 0 { return (least, most) }
+        let span = most - least
+        let step = pow(10, (log10(span * 1.1)).rounded(.down) - 1)
+        let low = ((least - span / 20) / step).rounded(.down) * step
+        let high = ((most + span / 20) / step).rounded(.up) * step
+        // Rounding out never crosses 0 (values all positive keep a positive axis) and
+        // gives up where a double cannot say the difference.
+        guard low.isFinite, high.isFinite, step > 0, low < least || least == most, high > most || least == most else { return (least, most) }
+        return (least > 0 ? max(0, low) : low, most < 0 ? min(0, high) : high)
+    }
+
     /// Where finite `value` lies from `low` to `high`, from 0 to 1 (0 when they are equal),
     /// in halves so that neither difference overflows (the span of ±1.8e308 would).
     static func fraction(_ value: Double, from low: Double, to high: Double) -> Double {
@@ -158,6 +179,14 @@ extension CellText {
     public static func axis(_ number: Double) -> String {
         if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
         return real(number)
+    }
+
+    /// A line chart's y axis label: an integral end whole and grouped, as charts write
+    /// counts (`5,001,200`), else six significant digits as histogram edges have (a mean's
+    /// 714444.28571429 is 714444).
+    public static func chartEdge(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return grouped(Int(number)) }
+        return edge(number)
     }
 
     /// An integer histogram bucket, both ends included: grouped as charts write integers

@@ -20,32 +20,65 @@ public struct ResultsTable {
 
     public func render() throws -> String {
         guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: format.rowLimit) }
-        // Sectioned: a header line per section, then its first rows.
+        // Sectioned: a header line per section, then its rows, `.maxrows` in all as a flat
+        // result shows (`sectionShares`): each section its first and last rows and how many
+        // it hid, and under the last one shown how many sections were left out.
         let sections = try results.sections()
         let key = results.request.sectionKey ?? ""
+        let (shownCount, perSection) = Self.sectionShares(sections.map(\.count), rows: format.mode.isData ? .max : format.rowLimit)
         var parts: [String] = []
         // The sections go to the pager together when together they are longer than the
         // terminal: each is then laid out whole for `less -S`, as one long table is,
         // though none alone would fill the screen. (A title, a header of two lines, the
         // rows, a gap and a footer each; the count of sections at the end.)
         var shownTables = self
-        let lines = sections.prefix(Self.sectionsShown).reduce(2) { $0 + min($1.count, Self.rowsPerSection) + 5 }
+        let lines = sections.prefix(shownCount).reduce(2) { $0 + min($1.count, perSection) + 5 }
         if format.pagerRows > 0, lines > format.pagerRows { shownTables.format.pagerRows = 1 }
-        // A section shows its first rows whatever `.maxrows` is: its hint would mislead.
-        // Where the program says how to see more (the REPL), the section's own way is
-        // said: the section indexed from the results, which prints as one table.
-        let says = format.hiddenRowsHint != nil
-        for (index, section) in sections.prefix(Self.sectionsShown).enumerated() {
-            shownTables.format.hiddenRowsHint = says ? "r[\(index + 1)] shows this section whole, for results r" : nil
-            parts.append(try shownTables.render(section: section, key: key, shown: Self.rowsPerSection))
+        for section in sections.prefix(shownCount) {
+            parts.append(try shownTables.render(section: section, key: key, shown: perSection))
         }
-        if sections.count > Self.sectionsShown { parts.append("... \(sections.count - Self.sectionsShown) more sections") }
-        parts.append("(\(sections.count) \(sections.count == 1 ? "section" : "sections"))")
+        let total = "(\(grouped(sections.count)) \(sections.count == 1 ? "section" : "sections"))"
+        let hidden = sections.count - shownCount
+        if hidden > 0 {
+            let rows = sections.dropFirst(shownCount).reduce(0) { $0 + $1.count }
+            let left = "\(grouped(hidden)) \(hidden == 1 ? "section" : "sections") (\(grouped(rows)) \(rows == 1 ? "object" : "objects")) not shown"
+            parts.append(total + ", " + left + (format.hiddenRowsHint.map { " (\($0))" } ?? ""))
+        } else {
+            parts.append(total)
+        }
         return parts.joined(separator: "\n")
     }
 
-    static let sectionsShown = 10
-    static let rowsPerSection = 5
+    /// How many of the sections (their sizes `counts`, in order) show, and the most rows
+    /// each shows, so that together they show at most `rows` (`.maxrows`): every section,
+    /// each cut to the largest share that fits (the big ones give up the same, the small
+    /// ones show whole), as a wide table's columns share the terminal; when even three
+    /// rows each (the fewest that show a section's first and last rows around its gap)
+    /// would not fit, the first sections that fit at three.
+    public static func sectionShares(_ counts: [Int], rows budget: Int) -> (sections: Int, rows: Int) {
+        let largest = counts.max() ?? 0
+        func needed(_ share: Int) -> Int { counts.reduce(0) { $0 + min($1, share) } }
+        if needed(largest) <= budget { return (counts.count, max(1, largest)) }
+        let floor = min(3, max(1, budget))
+        guard needed(floor) <= budget else {
+            var used = 0
+            var shown = 0
+            for count in counts {
+                let rows = min(count, floor)
+                if shown > 0, used + rows > budget { break }
+                used += rows
+                shown += 1
+            }
+            return (shown, floor)
+        }
+        var (low, high) = (floor, largest)
+        // The largest share that fits: needed() grows with the share.
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if needed(middle) <= budget { low = middle } else { high = middle - 1 }
+        }
+        return (counts.count, low)
+    }
 
     public func render(section: SectionInfo, key: String? = nil, shown: Int? = nil) throws -> String {
         let name = key ?? results.request.sectionKey ?? ""
@@ -90,6 +123,9 @@ public struct ResultsTable {
         // foreign table's `id`): then as the method that gives it, so no two columns share one.
         let idHeader = names.contains { $0.lowercased() == "id" } ? "objectID" : "id"
         var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
+        // An ID is what a person copies (to `Entity:get`, into a predicate): never cut, as
+        // numbers are not; the text columns give up their width first.
+        table.wholeColumns = [0]
         if mark != nil { table.marks = marks }
         return table.render(format)
     }

@@ -127,14 +127,15 @@ public struct TextTable {
         }
     }
 
-    /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal,
-    /// 40 columns; on one, no cap when the table fits in `room`, else the largest cap (of
+    /// The widest a cell shows (nil: no cap). `.width N` decides when set; off a terminal
+    /// (a pipe, a file), no cap, as sqlite3 writes rows to a pipe whole: what reads them
+    /// is a program or a pager, not a screen; on one, no cap when the table fits in `room`, else the largest cap (of
     /// `narrowest`, 12 unless said, or more) under which it fits, so the widest columns
     /// give up the same and the others keep theirs; only when it does not fit even at
     /// `narrowest` are the columns past the edge left out.
     public static func cap(_ natural: [Int], headers: [Int], room: Int, format: TableFormat, narrowest: Int = 12) -> Int? {
         if let fixed = format.textWidth { return fixed > 0 ? fixed : nil }
-        guard format.width > 0 else { return 40 }
+        guard format.width > 0 else { return nil }
         let floor = min(40, narrowest)
         func needed(_ cap: Int) -> Int { zip(natural, headers).reduce(0) { $0 + max($1.1, min($1.0, cap)) } }
         let widest = natural.max() ?? 0

@@ -25,10 +25,19 @@ import Testing
         let result = try await sandbox.quarry(["a.sqlite", "-"], stdin: ".mode csv\n.diff b.sqlite\n")
         #expect(result.status == 0, "\(result)")
         #expect(
-            result.lines == [
-                "change,entity,key,property,old,new", "~,Post,5,postID,983047DE-1952-4927-9285-9415BD3CEDD4,changed", "-,Post,7,,,", "+,Post,9000,,,"
-            ],
+            Array(result.lines.prefix(2)) == ["change,entity,key,property,old,new", "~,Post,5,postID,983047DE-1952-4927-9285-9415BD3CEDD4,changed"],
             "\(result)")
+        // The deleted post with what it held (old), the inserted one with its values (new).
+        let gone = try await sandbox.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [sandbox.path("a.sqlite"), "SELECT ZPOSTID || ' ' || ZCOLOR FROM ZPOST WHERE Z_PK = 7"],
+            stdin: nil, environment: sandbox.environment(), timeout: 60
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        try #require(gone.count == 2 && result.lines.count == 4, "\(result)")
+        #expect(
+            result.lines[2].hasPrefix(#"-,Post,7,,"date = "#) && result.lines[2].hasSuffix(#"postID = ""\#(gone[0])"", color = Color/\#(gone[1])","#),
+            "\(result)")
+        #expect(
+            result.lines[3].hasPrefix(#"+,Post,9000,,,"date = "#) && result.lines[3].hasSuffix(#"postID = ""new"", color = Color/1""#), "\(result)")
         let after = try ["a.sqlite", "b.sqlite"].map { try Data(contentsOf: URL(fileURLWithPath: sandbox.path($0))) }
         #expect(after == before, "a store changed")
         // The same store: nothing to say.

@@ -173,10 +173,10 @@ extension REPLHabitsTests {
         #expect(try await repl.enter("fetch('T', 'n <= 3')").last == "(3 objects)")
         let rows = try await repl.enter(#"fetch{ "T", result = "dictionaries", properties = { "n" } }"#)
         #expect(rows.last?.hasPrefix("(63 rows), 43 rows hidden") == true, "\(rows)")
-        // A section shows its first rows, and says how to see it whole.
+        // Sections share `.maxrows` (20: ten rows each) and say what they hid the same way.
         let sections = try await repl.enter(#"fetch{ "T", sort = "n", section = "odd" }"#)
-        #expect(sections.contains("(31 objects), 26 rows hidden (r[1] shows this section whole, for results r)"), "\(sections)")
-        #expect(sections.contains("(32 objects), 27 rows hidden (r[2] shows this section whole, for results r)"), "\(sections)")
+        #expect(sections.contains("(31 objects), 21 rows hidden (.maxrows N shows N rows, .maxrows 0 all)"), "\(sections)")
+        #expect(sections.contains("(32 objects), 22 rows hidden (.maxrows N shows N rows, .maxrows 0 all)"), "\(sections)")
     }
 }
 

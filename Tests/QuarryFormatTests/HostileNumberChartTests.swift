@@ -19,21 +19,22 @@ import Testing
     }
 
     @Test func linesSpanningTheWholeDoubleRangeDraw() {
-        // Labels as Lua writes the largest double (1.7976931348623e+308, 20 columns): 30
-        // columns leave the plot 7.
+        // Labels to six significant digits (-1.79769e+308, 13 columns): 30 columns leave
+        // the plot 15, two points of 7 each.
         var style = ChartStyle(width: 30, unicode: false)
         style.height = 2
         let max = Double.greatestFiniteMagnitude
         // Two x at the ends of the range, y from -max to max: columns at the bottom and the top.
         let text = Chart.line(title: "y", xs: [-max, max, 3, nil, .nan], ys: [-max, max, .infinity, 1, 2], xLabel: { _ in "x" }, style: style)
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines.count == 6 && lines[1].hasSuffix("|   ###") && lines[2].hasSuffix("|   ###"), "\(text)")
+        #expect(lines.count == 6 && lines[1].hasSuffix("|       #######") && lines[2].hasSuffix("|       #######"), "\(text)")
         #expect(lines.last == "2 values are inf or nan, left out", "\(text)")
         // Points at the largest double in one column average to it (a sum would be inf,
         // and draw nothing): the column is full.
         let crowded = Chart.line(
             title: "y", xs: Array(repeating: 1, count: 5), ys: Array(repeating: max, count: 5), xLabel: { _ in "x" }, style: style)
-        #expect(crowded.split(separator: "\n").dropFirst().prefix(2).allSatisfy { $0.hasSuffix("|#    ") }, "\(crowded)")
+        // (Labels of 12 columns leave 16, five points' columns of 3.)
+        #expect(crowded.split(separator: "\n").dropFirst().prefix(2).allSatisfy { $0.hasSuffix("|###            ") }, "\(crowded)")
         #expect(
             Chart.line(title: "y", xs: [.infinity], ys: [1], xLabel: { _ in "x" }, style: style) == "y\n(no points)\n1 value is inf or nan, left out")
     }

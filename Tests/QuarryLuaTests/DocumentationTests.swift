@@ -80,6 +80,23 @@ import Testing
         #expect(h.help("quarry.\(name)")?.hasPrefix(FunctionHelp.named(name)!.usage) == true)
     }
 
+    /// Every key of fetch{} has an entry whose example runs, and help("key") prints it
+    /// (after a function's or method's of the same name: predicate, section).
+    @Test(arguments: FunctionHelp.options.indices)
+    func everyFetchKeysExampleRuns(_ index: Int) throws {
+        let h = try itemStore()
+        let option = FunctionHelp.options[index]
+        if option.name == "template" {
+            // The test's store carries no template: refused by the name it was given.
+            #expect(h.error(option.example).contains("recent"), "\(option.example)")
+        } else {
+            h.run(option.example)
+        }
+        #expect(option.example.contains(option.name), "\(option.name)'s example uses it")
+        let text = try #require(h.help(#""\#(option.name)""#), "\(option.name) has help")
+        #expect(text.contains(option.usage) && text.contains("help(fetch)"), "\(option.name): \(text)")
+    }
+
     @Test(arguments: FunctionHelp.methods.indices)
     func everyMethodsExampleRuns(_ index: Int) throws {
         let h = try itemStore()

@@ -100,8 +100,12 @@ import Testing
         #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 60 }, "\(list)")
         let start = try #require(lines.firstIndex { $0.hasPrefix("help(fn) describes one of: ") }, "\(list)")
         #expect(start < lines.count - 1, "the functions take more than one line at 60 columns: \(list)")
-        let named = lines[start...].joined(separator: " ").dropFirst("help(fn) describes one of: ".count)
+        let keys = try #require(lines.firstIndex { $0.hasPrefix("fetch{} keys") }, "\(list)")
+        let named = lines[start..<keys].joined(separator: " ").dropFirst("help(fn) describes one of: ".count)
         #expect(named.components(separatedBy: ", ") == FunctionHelp.all.map(\.name), "\(named)")
+        // Then the keys of a request, each of which help("key") describes.
+        let options = lines[keys...].joined(separator: " ").drop { $0 != ":" }.dropFirst(2)
+        #expect(options.components(separatedBy: ", ") == FunctionHelp.options.map(\.name), "\(options)")
     }
 
     @Test func helpIsWrappedToTheTerminalsWidth() throws {

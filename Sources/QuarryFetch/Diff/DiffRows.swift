@@ -20,8 +20,11 @@ public struct DiffRows: Equatable, Sendable {
     }
 
     /// A store diff: the models' differences first (key `model`), then each object change,
-    /// its key the object's identity.
-    public init(_ diff: StoreDiff) {
+    /// its key the object's identity; an inserted object's values under `new` and a deleted
+    /// one's under `old`, as one text (`title = "Hello", n = 3, owner = Person/2`), each
+    /// value as `shown` writes it (the REPL's rendering), so the row says what was added or
+    /// lost and a wide one is cut as any long text cell is.
+    public init(_ diff: StoreDiff, shown: (Value) -> String = DiffRows.plainText) {
         columns = ["change", "entity", "key", "property", "old", "new"]
         rows = diff.model.changes.map { c in
             let what = c.what ?? c.kind.rawValue
@@ -31,9 +34,28 @@ public struct DiffRows: Equatable, Sendable {
             ]
         }
         rows += diff.changes.map { c in
-            [.text(c.kind.mark), .text(c.entity), c.keyValue, Self.text(c.property), c.old, c.new]
+            let values: Value = c.values.isEmpty ? .null : .text(Self.described(c.values, shown: shown))
+            let (old, new) = c.kind == .inserted ? (c.old, values) : c.kind == .deleted ? (values, c.new) : (c.old, c.new)
+            return [.text(c.kind.mark), .text(c.entity), c.keyValue, Self.text(c.property), old, new]
         }
     }
+
+    /// `title = "Hello", n = 3`: text quoted (so "nil" and nil, "3" and 3 read apart), a
+    /// to-one's target as `Entity/key`, the rest as `shown` writes them.
+    static func described(_ fields: [ObjectChange.Field], shown: (Value) -> String) -> String {
+        fields.map { field -> String in
+            let text: String
+            switch field.value {
+            case .text(let s) where !field.isReference:
+                text = "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            default: text = shown(field.value)
+            }
+            return field.name + " = " + text
+        }.joined(separator: ", ")
+    }
+
+    /// A value as one line of text, where no REPL says how it shows numbers and dates.
+    public static func plainText(_ value: Value) -> String { DiffValues.text(value) }
 
     private static func text(_ s: String?) -> Value { s.map(Value.text) ?? .null }
 }

@@ -27,6 +27,18 @@ public struct ObjectChange: Equatable, Sendable {
     /// `Entity/key`; a to-many's member added (new) or removed (old) as `Entity/key`.
     public var old: Value
     public var new: Value
+    /// An inserted or deleted object's values, the attributes and to-ones a changed row
+    /// would name (nil ones left out), as `diff` shows them beside its key: what was added
+    /// or lost, not only which. Empty for a change, and where the row was not read.
+    public var values: [Field] = []
+
+    /// One of an object's values: an attribute's as stored, a to-one's as `Entity/key`.
+    public struct Field: Equatable, Sendable {
+        public var name: String
+        public var value: Value
+        /// A to-one's target (`Entity/key`), not text the object holds.
+        public var isReference = false
+    }
 
     public init(_ kind: Kind, entity: String, key: [Value], property: String? = nil, old: Value = .null, new: Value = .null) {
         self.kind = kind
@@ -35,6 +47,12 @@ public struct ObjectChange: Equatable, Sendable {
         self.property = property
         self.old = old
         self.new = new
+    }
+
+    /// The same change whatever values it carries to show: which object, which property,
+    /// from what to what. (An inserted object is the same insertion read in chunks or by SQL.)
+    public static func == (a: ObjectChange, b: ObjectChange) -> Bool {
+        a.kind == b.kind && a.entity == b.entity && a.key == b.key && a.property == b.property && a.old == b.old && a.new == b.new
     }
 
     /// The key as one value: itself when it has one column, else its values joined.

@@ -24,13 +24,13 @@ struct RowComparison {
 
     /// The changes between `was` (nil: the object is new) and `now` (nil: it was deleted).
     func changes(_ was: [Value]?, _ now: [Value]?) -> [ObjectChange] {
-        guard let was else { return now.map { [ObjectChange(.inserted, entity: entity, key: Array($0[0..<keyCount]))] } ?? [] }
+        guard let was else { return now.map { [whole(.inserted, entity, $0)] } ?? [] }
         let key = Array(was[0..<keyCount])
-        guard let now else { return [ObjectChange(.deleted, entity: deletedEntity, key: key)] }
+        guard let now else { return [whole(.deleted, deletedEntity, was)] }
         // Another entity under the same key is another object: the old one deleted from its
         // entity, the new one inserted into its own.
         if rowEntities, case .text(let from)? = was.last, case .text(let to)? = now.last, (renamed[from] ?? from) != to {
-            return [ObjectChange(.deleted, entity: from, key: key), ObjectChange(.inserted, entity: to, key: key)]
+            return [whole(.deleted, from, was), whole(.inserted, to, now)]
         }
         var found: [ObjectChange] = []
         for (i, name) in attributes.enumerated() {
@@ -52,5 +52,18 @@ struct RowComparison {
             }
         }
         return found
+    }
+
+    /// An object inserted or deleted, with its values as a changed row shows each one.
+    private func whole(_ kind: ObjectChange.Kind, _ entity: String, _ row: [Value]) -> ObjectChange {
+        var change = ObjectChange(kind, entity: entity, key: Array(row[0..<keyCount]))
+        for (i, name) in attributes.enumerated() where keyCount + i < row.count && !row[keyCount + i].isNull {
+            change.values.append(ObjectChange.Field(name: name, value: DiffValues.shown(row[keyCount + i], as: types[i])))
+        }
+        for (i, r) in toOnes.enumerated() where keyCount + attributes.count + i < row.count {
+            let target = StoreDiff.reference(r.destination, row[keyCount + attributes.count + i])
+            if !target.isNull { change.values.append(ObjectChange.Field(name: r.name, value: target, isReference: true)) }
+        }
+        return change
     }
 }

@@ -22,8 +22,22 @@ public struct StoreDiff: Sendable {
     /// Compares every entity the two stores share (by name; only the roots of
     /// hierarchies, whose rows hold their sub-entities').
     public static func compare(_ old: ObjectContext, _ new: ObjectContext, options: DiffOptions = DiffOptions()) throws -> StoreDiff {
-        let model = ModelDifference(from: CoreDataModel(of: old), to: CoreDataModel(of: new))
+        var model = ModelDifference(from: CoreDataModel(of: old), to: CoreDataModel(of: new))
+        // What `relate()` declared beside a database (a sidecar) is how Quarry reads a
+        // column both copies hold, not their schemas: a copy without the sidecar, or with
+        // another one, has the same model. Its to-ones are compared where both sides read
+        // them; where one does, its column is compared as the attribute it is.
+        let apart = old.relationshipsDeclaredApart.union(new.relationshipsDeclaredApart)
+        model.changes.removeAll { c in c.property.map { apart.contains(c.entity + "." + $0) } ?? false }
         var diff = StoreDiff(model: model, changes: [], notes: [])
+        for (side, context, other) in [("old", old, new), ("new", new, old)] {
+            // One note a relate(): its to-one (its inverse, a many-to-many it made go with it).
+            for name in context.relationshipsDeclaredApart.sorted()
+            where context.relationship(name).map({ !$0.isToMany }) == true && other.relationship(name) == nil {
+                diff.notes.append(
+                    "\(name) is declared by relate() for the \(side) store only (beside its file, not in it): not a difference of the models")
+            }
+        }
         for name in options.by.keys.sorted() where (try? old.entity(named: name)) == nil || (try? new.entity(named: name)) == nil {
             let known = old.entities.map(\.name).filter { (try? new.entity(named: $0)) != nil }
             throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: known))
@@ -199,5 +213,14 @@ public struct StoreDiff: Sendable {
     /// A target as `Entity/key` (nil stays nil).
     static func reference(_ entity: String, _ key: Value) -> Value {
         key.isNull ? .null : .text("\(entity)/\(DiffValues.text(key))")
+    }
+}
+
+extension ObjectContext {
+    /// The model's relationship `Entity.name`, if it has it.
+    fileprivate func relationship(_ qualified: String) -> RelationshipDescription? {
+        guard let dot = qualified.lastIndex(of: ".") else { return nil }
+        let entity = try? entity(named: String(qualified[..<dot]))
+        return entity?.relationship(named: String(qualified[qualified.index(after: dot)...]))
     }
 }

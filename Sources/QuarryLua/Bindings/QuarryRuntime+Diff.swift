@@ -54,17 +54,18 @@ extension QuarryRuntime {
         let (a, b) = oneSide ? (DiffSide.store(diffContext(of: nil)), try diffSide(call, 1)) : (try diffSide(call, 1), try diffSide(call, 2))
         let optionsIndex: Int32 = oneSide ? 2 : (call.type(1) == LUA_TTABLE && call.argumentCount == 1 ? 1 : 3)
         let options = try diffOptions(call, optionsIndex)
+        let diff: StoreDiff
         switch (a, b) {
         case (.store(let x), .store(let y)):
-            return DiffRows(try StoreDiff.compare(x, y, options: options))
+            diff = try StoreDiff.compare(x, y, options: options)
         case (.entity(let x, let xs), .entity(let y, let ys)):
-            return DiffRows(try StoreDiff.compare(xs, entity: x, ys, entity: y, options: options))
+            diff = try StoreDiff.compare(xs, entity: x, ys, entity: y, options: options)
         case (.results(let x, let xs), .results(let y, let ys)):
-            return DiffRows(try StoreDiff.compare(x, in: xs, y, in: ys, options: options))
+            diff = try StoreDiff.compare(x, in: xs, y, in: ys, options: options)
         case (.entity(let x, let xs), .results(let y, let ys)):
-            return DiffRows(try StoreDiff.compare(FetchRequest(entityName: x), in: xs, y, in: ys, options: options))
+            diff = try StoreDiff.compare(FetchRequest(entityName: x), in: xs, y, in: ys, options: options)
         case (.results(let x, let xs), .entity(let y, let ys)):
-            return DiffRows(try StoreDiff.compare(x, in: xs, FetchRequest(entityName: y), in: ys, options: options))
+            diff = try StoreDiff.compare(x, in: xs, FetchRequest(entityName: y), in: ys, options: options)
         case (.store, .model), (.model, .store), (.model, .model):
             let old = try diffModel(a)
             let new = try diffModel(b)
@@ -72,6 +73,9 @@ extension QuarryRuntime {
         default:
             throw LuaError("compares two stores, two entities or results, or a store and a model; got one of each", operation: "diff")
         }
+        // What was not compared, and why, as `.diff` says it: on stderr, the rows unchanged.
+        for note in diff.notes { writeNotice("note: " + note) }
+        return DiffRows(diff, shown: { CellText.display($0) })
     }
 
     private func diffModel(_ side: DiffSide) throws -> CoreDataModel {
@@ -151,7 +155,10 @@ extension QuarryRuntime {
 extension QuarryRuntime {
     /// A diff drawn as `diff()`'s rows print (`.diff` in the shell), in the session's mode.
     public func renderDiff(_ diff: StoreDiff) -> String {
-        let rows = DiffRows(diff)
-        return TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat).render(tableFormat)
+        let rows = DiffRows(diff, shown: { CellText.display($0) })
+        var table = TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat)
+        // An object's key is what a person copies: whole, as a results table's IDs.
+        if let key = rows.columns.firstIndex(of: "key") { table.wholeColumns = [key] }
+        return table.render(tableFormat)
     }
 }

@@ -151,7 +151,7 @@ public struct FunctionHelp: Sendable {
             usage:
                 #"diff("App.xcdatamodeld") | diff(b) | diff(a, b [, { by = { Item = "uuid" }, tolerance = { price = 0.005 }, entities = { "Item" } }])"#,
             summary:
-                #"What changed from a to b, as rows marked + (only in b), - (only in a) and ~ (changed), printed as a table, counted with #, exported as any rows. Each side is nil (this store), a store open() opened (diff(b): this store against b), a model (a .xcdatamodeld, one version's .xcdatamodel, a .momd or .mom, or a Core Data store carrying one), an entity, or results (the objects they select, in their own store: diff(Item, b.Item)). A store against a model, or two models, lists what a migration changes (entities, attributes and relationships added, removed or renamed by their renaming identifiers; type, optional, default, kind, inverse, delete rule) and whether Core Data's lightweight migration infers it (lightweight, with a note saying why not). Two stores, entities or results compare objects: the models first, then each object inserted or deleted, and each changed attribute (old and new as stored: a decimal exactly, text byte for byte), to-one target and many-to-many member and ordered to-many move. Objects are matched by their object ID (Z_PK in a Core Data store), another program's table by its primary key, or by the keys by names; an entity with no such key is refused, naming the by that fixes it. tolerance: numbers this close are equal. Both sides are read in key order a chunk at a time, never a whole table."#,
+                #"What changed from a to b, as rows marked + (only in b), - (only in a) and ~ (changed), printed as a table, counted with #, exported as any rows. Each side is nil (this store), a store open() opened (diff(b): this store against b), a model (a .xcdatamodeld, one version's .xcdatamodel, a .momd or .mom, or a Core Data store carrying one), an entity, or results (the objects they select, in their own store: diff(Item, b.Item)). A store against a model, or two models, lists what a migration changes (entities, attributes and relationships added, removed or renamed by their renaming identifiers; type, optional, default, kind, inverse, delete rule) and whether Core Data's lightweight migration infers it (lightweight, with a note saying why not). Two stores, entities or results compare objects: the models first (relationships relate() keeps beside a file, in its sidecar, are no difference), then each object inserted or deleted with its values (name = value), and each changed attribute (old and new as stored: a decimal exactly, text byte for byte), to-one target and many-to-many member and ordered to-many move. Objects are matched by their object ID (Z_PK in a Core Data store), another program's table by its primary key, or by the keys by names; an entity with no such key is refused, naming the by that fixes it. tolerance: numbers this close are equal. Both sides are read in key order a chunk at a time, never a whole table."#,
             example: #"local d = diff(Item, Item); print(#d)"#),
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
@@ -199,7 +199,10 @@ public struct FunctionHelp: Sendable {
         let separator = text.lastIndex { $0 == ":" || $0 == "." }
         let name = separator.map { String(text[text.index(after: $0)...]) } ?? text
         let function = separator == nil ? all.filter { $0.name == name } : []
-        return function + methods.filter { $0.name == name }
+        // A request's key (`help("group")`) after what a function or method of that name
+        // says (`predicate`, `section`, `count` stay first).
+        let option = separator == nil ? options.filter { $0.name == name } : []
+        return function + methods.filter { $0.name == name } + option
     }
 
     /// The text `help(fn)` prints, its lines wrapped to `width` columns (0: 80), as a
@@ -269,6 +272,10 @@ public struct FunctionHelp: Sendable {
         ]
         for f in methods {
             lines += ["## \(f.kind ?? ""):\(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+        }
+        lines += ["# Options of fetch{}", "", "The keys of a request's table; `help(\"group\")` prints one.", ""]
+        for f in options {
+            lines += ["## \(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
         }
         return lines.joined(separator: "\n")
     }

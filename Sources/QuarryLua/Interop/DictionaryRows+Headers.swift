@@ -61,3 +61,31 @@ func rememberedDigits(_ state: OpaquePointer, _ index: Int32) -> Int? {
     quarry_pop(state, 2)
     return digits
 }
+
+/// Columns of a rows list never cut in a printed table, as numbers are not: an identity a
+/// person copies (diff's `key`). Kept as the headers are, by column name.
+private let wholeColumnsKey = "quarry.rowwhole"
+
+/// Marks `columns` of the rows list at `index` as printed whole.
+func rememberWholeColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String]) {
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, wholeColumnsKey)
+    lua_pushvalue(state, rows)
+    LuaTable.pushList(state, columns) { pushString(state, $0) }
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The columns remembered as printed whole for the rows list at `index` (none: empty).
+func rememberedWholeColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
+    guard lua_type(state, index) == LUA_TTABLE else { return [] }
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, wholeColumnsKey)
+    lua_pushvalue(state, rows)
+    var columns: [String] = []
+    if lua_rawget(state, -2) == LUA_TTABLE {
+        columns = LuaTable.array(state, -1) { _ in luaString(state, -1) }
+    }
+    quarry_pop(state, 2)
+    return columns
+}

@@ -74,7 +74,34 @@ enum ContextBindings {
             lua_pushinteger(call.state, lua_Integer(n))
             LuaTable.setField(call.state, -2, key)
         }
+        pushSavedMetatable(runtime, call.state)
+        lua_setmetatable(call.state, -2)
         return 1
+    }
+
+    /// The metatable of what `save()` returns: its fields stay the plain counts, and
+    /// `print(save())` in a script reads `saved: 3 inserted, 1 updated, 0 deleted` where it
+    /// printed `table: 0x…`, as the REPL's `=save()` does.
+    private static func pushSavedMetatable(_ runtime: QuarryRuntime, _ state: OpaquePointer) {
+        let key = "quarry.saved"
+        pushRegistryField(state, key)
+        if lua_type(state, -1) == LUA_TTABLE { return }
+        quarry_pop(state, 1)
+        lua_createtable(state, 0, 1)
+        runtime.pushFunction("__tostring") { call in
+            // Called by hand on something else (`mt.__tostring(5)`): no table to read.
+            guard call.type(1) == LUA_TTABLE else { return call.push("saved") }
+            let counts = ["inserted", "updated", "deleted"].map { key -> String in
+                let type = LuaTable.field(call.state, 1, key)
+                defer { quarry_pop(call.state, 1) }
+                let n = type == LUA_TNUMBER && quarry_isinteger(call.state, -1) != 0 ? String(quarry_tointeger(call.state, -1, nil)) : "?"
+                return "\(n) \(key)"
+            }
+            return call.push("saved: " + counts.joined(separator: ", "))
+        }
+        LuaTable.setField(state, -2, "__tostring")
+        lua_pushvalue(state, -1)
+        setRegistryField(state, key)
     }
 
     static func luaRollback(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -16,6 +16,8 @@ enum DiffBindings {
     static func luaDiff(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let rows = try runtime.diffRows(call)
         pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
+        // An object's key is what a person copies: printed whole, as a results table's IDs.
+        rememberWholeColumns(call.state, -1, ["key"])
         return 1
     }
 }

@@ -84,6 +84,10 @@ enum SeeingBindings {
             table.narrowestCap = 12
             table.wholeColumns = [0]
         }
+        // Identities (diff's key) are copied, not read at a glance: never cut.
+        for name in rememberedWholeColumns(call.state, 1) {
+            if let i = rows.columns.firstIndex(of: name) { table.wholeColumns.insert(i) }
+        }
         return call.push(table.render(runtime.tableFormat))
     }
 }

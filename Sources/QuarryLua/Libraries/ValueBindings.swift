@@ -69,7 +69,9 @@ enum ValueBindings {
                 let separator = name.lastIndex { $0 == ":" || $0 == "." }
                 let written = separator.map { String(name[...$0]) } ?? ""
                 let bare = separator.map { String(name[name.index(after: $0)...]) } ?? name
-                let names = (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
+                let names =
+                    (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
+                    + (separator == nil ? FunctionHelp.options.map(\.name) : [])
                 throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: bare, in: names).map { written + $0 })
             }
         } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
@@ -100,7 +102,8 @@ enum ValueBindings {
             let methods = FunctionHelp.methods.map { "\($0.kind ?? ""):\($0.name)" }
             let lines = [
                 #"methods, as help("Item:updateall") or help(r.configure) takes them: "# + methods.joined(separator: ", "),
-                "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", ")
+                "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "),
+                #"fetch{} keys, as help("group") takes them: "# + FunctionHelp.options.map(\.name).joined(separator: ", ")
             ]
             // Both lists wrapped to the terminal, as the rest of help is (80 columns off one).
             return lines.flatMap { FunctionHelp.wrapped($0, width: width > 20 ? width : 80) }.joined(separator: "\n")

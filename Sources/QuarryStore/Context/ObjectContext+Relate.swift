@@ -67,6 +67,9 @@ extension ObjectContext {
         }
         // Checked when asked for, not at each replay: opening reads no table whole.
         if keep { try refuseRepeatedValues(source, to, destinationColumns) }
+        let apart = !store.keepsRelationInModel(from, to)
+        let before = apart ? relationshipNames() : []
+        defer { if apart { relationshipsDeclaredApart.formUnion(relationshipNames().subtracting(before)) } }
         let relationship = try link(
             source, columns: sourceColumns, to: destinationName, targetKeys: targetKeys, name: name,
             inverse: inverse, persist: store.keepsRelationInModel(from, to))
@@ -87,6 +90,11 @@ extension ObjectContext {
         }
         store.didRelate(source, in: session)
         return relationship
+    }
+
+    /// Every relationship of the model, as `Entity.name`.
+    private func relationshipNames() -> Set<String> {
+        Set(entities.flatMap { entity in entity.relationships.map { entity.name + "." + $0.name } })
     }
 
     /// Refuses `destination`'s `columns` when a value (a combination, for several) is in

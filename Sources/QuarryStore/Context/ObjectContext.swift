@@ -27,6 +27,12 @@ public final class ObjectContext {
     /// One object per row in use.
     private var identityMap = IdentityMap()
 
+    /// The relationships `relate()` made that the store keeps apart from its database (a
+    /// foreign file's sidecar, a server's session), as `Entity.name`: the to-one, its
+    /// inverse and a join table's many-to-many it completed. How Quarry reads columns the
+    /// database has, not part of its schema: `diff` leaves them out of the models' comparison.
+    public internal(set) var relationshipsDeclaredApart: Set<String> = []
+
     /// What is inserted, updated and deleted until the next save or rollback.
     var unsaved = PendingChanges()
 
