@@ -313,7 +313,7 @@ private let prelude = #"""
     -- closure, so no Swift function is made per call.
     -- entity("Car", { abstract = true }) { ... } and entity("SportCar", { parent = "Car" }, { ... }):
     -- a table of options only (abstract, parent naming no attribute type, uniqueness as a
-    -- list of lists) is the options, not the definition.
+    -- list of lists, drop as a list of names) is the options, not the definition.
     local define = quarry.entity
     local types = { string = 1, int16 = 1, int32 = 1, int64 = 1, int = 1, double = 1, decimal = 1,
                     bool = 1, date = 1, uuid = 1, binary = 1, json = 1 }
@@ -326,6 +326,9 @@ private let prelude = #"""
             if types[(v:gsub("%?$", ""))] then return false end
           elseif type(v) ~= "userdata" then return false end
         elseif k == "uniqueness" then if type(v) ~= "table" or type(v[1]) ~= "table" then return false end
+        -- drop = { "note" } names columns; an attribute named drop gives a type first.
+        elseif k == "drop" then
+          if type(v) ~= "table" or type(v[1]) ~= "string" or types[(v[1]:gsub("%?$", ""))] then return false end
         else return false end
       end
       return true

@@ -104,15 +104,16 @@ extension QuarryRuntime {
     func defineEntity(_ name: String, _ call: LuaCall, definitionAt index: Int32) throws -> Int32 {
         try call.table(index)
         var description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
+        var dropping: Set<String> = []
         if !call.isNoneOrNil(index + 1) {
             try call.table(index + 1)
-            try readOptions(into: &description, call, at: index + 1)
+            dropping = try readOptions(into: &description, call, at: index + 1)
         }
         // Said once the migration is done: an attribute left out (a typo, or a table of
         // options read as the definition) takes its column and values with it.
         let dropped = (try? context.attributesDropped(by: description)) ?? []
         do {
-            try context.define(description)
+            try context.define(description, dropping: dropping)
         } catch let error as StoreError {
             // SQLite's own words ("attempt to write a readonly database") name no entity.
             if error.isDatabaseFailure { throw StoreError.during(operation: "entity \(name)", error) }
@@ -128,13 +129,32 @@ extension QuarryRuntime {
         return pushEntity(name)
     }
 
-    /// `{ parent = "Car", abstract = true, uniqueness = { {"a"}, {"b", "c"} } }`.
-    func readOptions(into description: inout EntityDescription, _ call: LuaCall, at index: Int32) throws {
+    /// `{ parent = "Car", abstract = true, uniqueness = { {"a"}, {"b", "c"} }, drop = { "note" } }`;
+    /// returns the columns `drop` names, which a table of a file Quarry did not make loses
+    /// only so (`ObjectContext.definitionOfOtherProgramsTable`).
+    @discardableResult
+    func readOptions(into description: inout EntityDescription, _ call: LuaCall, at index: Int32) throws -> Set<String> {
         let state = call.state
         let operation = "entity \(description.name)"
         let (keys, nonString) = LuaTable.stringKeys(state, index)
-        if let unknown = keys.first(where: { !["parent", "abstract", "uniqueness"].contains($0) }) ?? (nonString ? "?" : nil) {
-            throw LuaError("unknown option '\(unknown)' (options: parent, abstract, uniqueness)", operation: operation)
+        if let unknown = keys.first(where: { !["parent", "abstract", "uniqueness", "drop"].contains($0) }) ?? (nonString ? "?" : nil) {
+            throw LuaError("unknown option '\(unknown)' (options: parent, abstract, uniqueness, drop)", operation: operation)
+        }
+        var dropping: Set<String> = []
+        if LuaTable.field(state, index, "drop") != LUA_TNIL {
+            defer { quarry_pop(state, 1) }
+            let list = lua_gettop(state)
+            guard lua_type(state, list) == LUA_TTABLE, LuaTable.length(state, list) > 0 else {
+                throw OptionError("drop", mustBe: "a list of column names", operation: operation)
+            }
+            for i in 1...LuaTable.length(state, list) {
+                lua_rawgeti(state, list, lua_Integer(i))
+                defer { quarry_pop(state, 1) }
+                guard lua_type(state, -1) == LUA_TSTRING else { throw OptionError("drop", mustBe: "a list of column names", operation: operation) }
+                dropping.insert(luaString(state, -1))
+            }
+        } else {
+            quarry_pop(state, 1)
         }
         switch LuaTable.field(state, index, "parent") {
         case LUA_TNIL: break
@@ -177,6 +197,7 @@ extension QuarryRuntime {
             }
             description.uniqueness = constraints
         }
+        return dropping
     }
 }
 

@@ -21,7 +21,7 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "entity", usage: #"entity "Name" { key = "type", ... }"#,
             summary:
-                "Creates the entity or migrates it in place, keeping every row; binds a global handle of the same name. Attribute options: default, indexed, unique, optional, renamedFrom (the old name: the column is renamed, values kept).",
+                "Creates the entity or migrates it in place, keeping every row; binds a global handle of the same name. Attribute options: default, indexed, unique, optional, renamedFrom (the old name: the column is renamed, values kept). Entity options, in a table before the definition: parent, abstract, uniqueness, drop. An attribute left out is dropped with its column, except on a table of a file Quarry did not make, which keeps its key, its columns' types and its foreign keys' relationships: there a column goes only when drop names it (entity(\"director\", { drop = { \"notes\" } }) { ... }), and what .schema printed for it changes nothing.",
             example: #"entity "Note" { text = "string", stars = { "int16", default = 0 } }"#),
         FunctionHelp(
             name: "entities", usage: "entities()", summary: "The entity handles, in the order they were defined.",

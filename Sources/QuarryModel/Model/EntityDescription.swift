@@ -140,6 +140,10 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         attributes[i] = attribute
     }
 
+    /// Puts `attributes` in place of the entity's own (another program's table as `entity`
+    /// adds, renames or drops its columns), its relationships and the rest kept.
+    public mutating func setAttributes(_ attributes: [AttributeDescription]) { self.attributes = attributes }
+
     /// The key `name` as something an object of this very entity may be given: nil when
     /// the entity has no such attribute, or only its sub-entities have.
     public func writableAttribute(named name: String) -> AttributeDescription? {

@@ -47,7 +47,18 @@ extension Binder {
         owner: EntityDescription? = nil
     ) throws -> Value {
         if case .null = value { return value }
-        if takesText, case .text(let text) = value { return NumericAffinity.numeric(text) }
+        if takesText, case .text(let text) = value {
+            let read = NumericAffinity.numeric(text)
+            // A text that spells no number orders after every number in SQLite, so `duration
+            // < 'sixty'` would hold for every row: compared so only where the column holds
+            // text (Anki's `sfld`); in a column of numbers it is a mistake, refused below as
+            // on Quarry's own stores. A text spelling a number (`'60'`) is that number, as
+            // SQLite's affinity reads what Core Data binds.
+            let numbers: [AttributeType] = [.int16, .int32, .int64, .double, .decimal]
+            guard case .text = read, numbers.contains(attribute.type), let owner, context?.columnHoldsText(owner, attribute.name) == false else {
+                return read
+            }
+        }
         // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
         // (NaN equals nothing) would answer `d == $nan` two ways.
         if case .real(let d) = value, d.isNaN { return .null }

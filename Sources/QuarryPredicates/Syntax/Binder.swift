@@ -99,7 +99,8 @@ struct Binder {
             if let a = lhs.typeAttribute {
                 let loose = takesText(lhs, entity, outer: outer)
                 let any = untyped(lhs, entity, outer: outer)
-                rhs = .list(try values.map { try convert($0, to: a, at: c.rhs, takesText: loose, untyped: any) })
+                let holder = owner(of: lhs, entity, outer: outer)
+                rhs = .list(try values.map { try convert($0, to: a, at: c.rhs, takesText: loose, untyped: any, owner: holder) })
             }
             if c.op == .between { try checkEnumOrder(lhs, c.op, rhs, c) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)

@@ -21,6 +21,9 @@ package final class ForeignFileStore: SQLiteStore {
     /// The file's views as last read, to notice one another program redefines
     /// (`ForeignFileStore+RedefinedViews`).
     var viewsAsRead = ViewsAsRead()
+    /// Declarations the sidecar keeps of the file's own tables (`loadEntities`), which the
+    /// open leaves out and says so.
+    var ignoredDeclarations: [String] = []
     // Not Quarry's file (`isQuarrysFile` false): its `relate()` calls go to the sidecar
     // (`keep(_:context:)`), its sub-entities' views to the TEMP schema
     // (`remakeHierarchyViews`).
@@ -74,7 +77,10 @@ package final class ForeignFileStore: SQLiteStore {
     /// Written before the transaction commits: a sidecar that cannot be written rolls the
     /// table back; a transaction that fails after leaves a definition whose table is
     /// missing, which the next open passes over.
+    /// A table of the file's own (`entity` adding a column to it) keeps none: the next open
+    /// reads it from the file, keyed as it is (a declaration of it read it by Quarry's `_pk`).
     package func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws {
+        guard !isOtherProgramsTable(name) else { return }
         var next = sidecar
         if let i = next.entities.firstIndex(where: { $0.name == name }) {
             next.entities[i].definition = definition
@@ -137,9 +143,23 @@ package final class ForeignFileStore: SQLiteStore {
             }
             let root = ManagedObjectModel.root(of: name, in: declared)
             guard (try? tableExists(root, connection)) == true, let entity = declared[name] else { continue }
+            // Quarry's tables are keyed by `_pk`; a table without it is the file's own, which
+            // an `entity` call once declared (what `.schema` printed, run back): read as the
+            // file has it, rather than by a key it does not have ("no such column: _pk").
+            if (try? hasColumn(EntityStorage.quarryKeyColumn, in: root, connection)) == false {
+                ignoredDeclarations.append(name)
+                sidecar.entities.removeAll { $0.name == name }
+                continue
+            }
             rememberDeclared(entity)
         }
         rememberHierarchies()
+    }
+
+    private func hasColumn(_ column: String, in table: String, _ connection: StoreConnection) throws -> Bool {
+        try connection.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?) WHERE name = ?)", arguments: [table, column]) ?? false
+        }
     }
 
     private func tableExists(_ name: String, _ connection: StoreConnection) throws -> Bool {
@@ -207,6 +227,11 @@ extension ForeignFileStore: OpenableStore {
 
     /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
     package func didOpen(in session: StoreSession) throws {
+        for name in ignoredDeclarations {
+            session.openingNotes.append(
+                "\(ForeignSidecar.path(for: path)) keeps a model of \(name) keyed by \(EntityStorage.quarryKeyColumn), which the table does not have (it is the file's own): ignored, and \(name) is read as the file has it"
+            )
+        }
         try remakeHierarchyViews(in: session)
         try ForeignSchemaReader(session: session).readTables()
         try noteViews(in: session)

@@ -42,9 +42,23 @@ extension ObjectContext {
     /// one transaction. An attribute left out is dropped with its column, as a Core Data
     /// lightweight migration drops it; a type change, or a new required attribute that
     /// existing rows cannot fill, is refused, as is any change while changes are pending.
+    /// Another program's table keeps its columns unless `dropping` names them
+    /// (`definitionOfOtherProgramsTable`).
     @discardableResult
-    public func define(_ definition: EntityDescription) throws -> EntityDescription {
+    public func define(_ definition: EntityDescription, dropping: Set<String> = []) throws -> EntityDescription {
         try store.refuseDefining(definition.name, whole: false)
+        var definition = definition
+        if let table = try definitionOfOtherProgramsTable(definition, dropping: dropping) {
+            // What `.schema` printed for it, run back, is the table as read: nothing to write.
+            if let read = managedObjectModel.entitiesByName[table.name], table == read { return read }
+            definition = table
+        } else if let name = dropping.sorted().first(where: {
+            declaredEntity(definition.name)?.attribute(named: $0) == nil || definition.attribute(named: $0) != nil
+        }) {
+            // Here leaving an attribute out drops it: `drop` may only say so again.
+            throw StoreError.migrationRefused(
+                entity: definition.name, reason: "drop names '\(name)', which is no attribute the definition leaves out; nothing was changed")
+        }
         try store.refuse(definition)
         try store.validate(definition)
         // Inverses are kept in step: relationships other entities declare toward this one
@@ -132,13 +146,7 @@ extension ObjectContext {
         let kept = Set(definition.attributes.map(\.name) + renamed)
         let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
         guard !dropped.isEmpty else { return [] }
-        let storage = mapped(existing)
-        let counts =
-            try connection.row("SELECT \(dropped.map { "count(\(storage.column($0)))" }.joined(separator: ", ")) FROM \(storage.table)") ?? []
-        return dropped.enumerated().map { i, name in
-            guard counts.indices.contains(i), case .integer(let n) = counts[i] else { return (name, 0) }
-            return (name, n)
-        }
+        return Array(zip(dropped, try valueCounts(of: dropped, in: existing))).map { (name: $0, values: $1) }
     }
 
     /// How a relationship's links are stored, or nil while its destination is undefined.
