@@ -156,11 +156,12 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
             summary:
-                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value.",
+                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value. Text in a number or date column (a SQLite file's INTEGER column may hold '' or 'n/a') is no number: it is in count and distinct, left out of min, max, mean, stddev and the quartiles, and counted in a text column after nulls, which the rows have when some column holds such text (a note names the columns).",
             example: #"summarize(fetch("Item", "n > 0"))"#),
         FunctionHelp(
             name: "histogram", usage: #"histogram(results | rows, "key" [, { bins = n }])"#,
-            summary: "A histogram of a numeric key drawn with text, as a string (the REPL prints it).",
+            summary:
+                "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
             name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey")"#,
