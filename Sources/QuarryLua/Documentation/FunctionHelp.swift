@@ -102,9 +102,9 @@ public struct FunctionHelp: Sendable {
                 "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
             example: "refresh()"),
         FunctionHelp(
-            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
+            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" }, separator = ";" })"#,
             summary:
-                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
+                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
