@@ -174,6 +174,7 @@ typedef struct {
 typedef struct {
     int options;
     sqlite3_int64 count;
+    sqlite3_int64 texts;  /* of `count`, text and blobs in a measured column: no numbers */
     summary_kept min, max;
     summary_distinct distinct;
     /* mean and deviation */

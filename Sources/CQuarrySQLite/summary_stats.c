@@ -165,9 +165,9 @@ static inline __attribute__((always_inline)) int add_measure(summary_column *s, 
         else s->compensation += (x - t) + s->sum;
         s->sum = t;
     }
-    /* Welford: s->count already counts x. */
+    /* Welford: the numbers counted so far (count less texts) already count x. */
     double delta = x - s->welford_mean;
-    s->welford_mean += delta / (double)s->count;
+    s->welford_mean += delta / (double)(s->count - s->texts);
     s->m2 += delta * (x - s->welford_mean);
     return summary_sample_add(&s->sample, x, draw);
 }
@@ -183,20 +183,21 @@ void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_s
     s->sum_is_int_sum = 1;
 }
 
-/* Text and blobs. */
-static int add_cell(summary_column *s, sqlite3_value *v, summary_draw *draw) {
+/* Text and blobs. In a measured column they are no numbers (a SQLite file's INTEGER
+   column may hold '' or 'n/a'): counted apart, in count and distinct, and left out of
+   min, max, the mean, the spread and the quartiles, where avg() would read '' as 0; the
+   exact way (SummaryRequest+Exact.swift) leaves them out alike. */
+static int add_cell(summary_column *s, sqlite3_value *v) {
     summary_cell c = read_cell(v);
     /* No bytes for a length: the library ran out of memory converting the value. */
     if (__builtin_expect(!c.bytes && c.count > 0, 0)) return 0;
-    int kept = c.type == SQLITE_TEXT ? keep_text(s, &c) : keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
-    if (!kept) return 0;
-    if (!(c.type == SQLITE_TEXT ? summary_distinct_add_text(&s->distinct, c.bytes, c.count) : summary_distinct_add(&s->distinct, &c))) return 0;
-    if (!(s->options & QUARRY_SUMMARY_MEASURED)) return 1;
-    /* As avg() reads a value: text and blobs as the number they spell (or 0). */
-    int type = sqlite3_value_numeric_type(v);
-    double x = sqlite3_value_double(v);
-    sqlite3_int64 i = sqlite3_value_int64(v);
-    return add_measure(s, x, type == SQLITE_INTEGER, i, draw);
+    if (s->options & QUARRY_SUMMARY_MEASURED) {
+        s->texts++;
+    } else {
+        int kept = c.type == SQLITE_TEXT ? keep_text(s, &c) : keep_extreme(&s->min, &c, -1) && keep_extreme(&s->max, &c, 1);
+        if (!kept) return 0;
+    }
+    return c.type == SQLITE_TEXT ? summary_distinct_add_text(&s->distinct, c.bytes, c.count) : summary_distinct_add(&s->distinct, &c);
 }
 
 /* A real's distinct: an integral one is the integer to DISTINCT, and hashes as it
@@ -223,7 +224,7 @@ int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv, su
             double r = sqlite3_value_double(v);
             if (!keep_real(s, r) || !add_real_distinct(&s->distinct, r)) return 0;
             if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0, draw)) return 0;
-        } else if (!add_cell(s, v, draw)) {
+        } else if (!add_cell(s, v)) {
             return 0;
         }
     }
@@ -253,18 +254,19 @@ static unsigned char *write_value(unsigned char *out, const summary_kept *k) {
 }
 
 unsigned char *summary_column_write(summary_column *s, unsigned char *out) {
-    quarry_summary_header header = { s->count, 0, 0, NAN, NAN, NAN, NAN, NAN };
+    quarry_summary_header header = { s->count, 0, 0, s->texts, NAN, NAN, NAN, NAN, NAN };
+    sqlite3_int64 numbers = s->count - s->texts;
     int estimated = 0;
     header.distinct = summary_distinct_count(&s->distinct, &estimated);
     if (estimated) header.flags |= QUARRY_SUMMARY_DISTINCT_ESTIMATED;
-    if ((s->options & QUARRY_SUMMARY_MEASURED) && s->count > 0) {
+    if ((s->options & QUARRY_SUMMARY_MEASURED) && numbers > 0) {
         take_sum(s);
-        if (s->all_integers && !s->int_overflow) header.mean = (double)s->int_sum / (double)s->count;
+        if (s->all_integers && !s->int_overflow) header.mean = (double)s->int_sum / (double)numbers;
         /* An infinite value makes the compensation NaN: the plain sum is the answer
            (±inf, or NaN for both), as SQLite's avg() gives it. */
-        else header.mean = (isfinite(s->sum) ? s->sum + s->compensation : s->sum) / (double)s->count;
+        else header.mean = (isfinite(s->sum) ? s->sum + s->compensation : s->sum) / (double)numbers;
         /* The spread of values one of which is infinite is no number (nil), both ways. */
-        if (s->count > 1 && isfinite(header.mean)) header.stddev = sqrt(s->m2 / (double)(s->count - 1));
+        if (numbers > 1 && isfinite(header.mean)) header.stddev = sqrt(s->m2 / (double)(numbers - 1));
         double q[3];
         if (!summary_sample_quartiles(&s->sample, q, &estimated)) return NULL;
         header.q25 = q[0];

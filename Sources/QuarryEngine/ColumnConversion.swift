@@ -25,4 +25,8 @@ public enum ColumnConversion: Equatable, Sendable {
     /// A number column of dates (`scale`) read as Unix seconds where it holds a number,
     /// anything else as stored.
     case numbersAsDate(NumericDateScale)
+    /// A number or date column (as statistics read it) of a database whose columns keep
+    /// any value: its numbers, nil for anything else (a SQLite file's INTEGER column may
+    /// hold '' or 'n/a'), which is no number to a mean, an extreme or a quartile.
+    case numbersOnly
 }

@@ -44,6 +44,7 @@ extension SQLReads {
         case .looseBoolean: return column
         case .looseDate(let scale): return scale?.typed?.filled(column) ?? column
         case .numbersAsDate(let scale): return scale.typed?.filled(column) ?? column
+        case .numbersOnly: return column
         }
     }
     public var runsQuarryFunctions: Bool { false }

@@ -39,9 +39,12 @@ public struct SummaryScan {
     }
 }
 
-/// One column's statistics from a one-scan aggregate; `min` and `max` as stored.
+/// One column's statistics from a one-scan aggregate; `min` and `max` as stored. In a
+/// measured column, cells that hold no number (text, bytes) are in `count` and `distinct`,
+/// counted in `texts`, and left out of every other statistic.
 public struct ColumnStatistics {
     public var count: Int
+    public var texts: Int
     public var distinct: Int
     public var min: Value
     public var max: Value
@@ -54,10 +57,11 @@ public struct ColumnStatistics {
     public var quartilesAreEstimates: Bool
 
     public init(
-        count: Int, distinct: Int, min: Value, max: Value, mean: Double?, stddev: Double?, q25: Double?, q50: Double?,
+        count: Int, texts: Int = 0, distinct: Int, min: Value, max: Value, mean: Double?, stddev: Double?, q25: Double?, q50: Double?,
         q75: Double?, distinctIsEstimate: Bool, quartilesAreEstimates: Bool
     ) {
         self.count = count
+        self.texts = texts
         self.distinct = distinct
         self.min = min
         self.max = max

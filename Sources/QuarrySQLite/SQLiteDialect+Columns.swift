@@ -28,6 +28,7 @@ extension SQLiteDialect {
                 + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END)"
         case .numbersAsDate(let scale):
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(Self.seconds(column, scale)) ELSE \(column) END)"
+        case .numbersOnly: return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(column) END)"
         }
     }
 

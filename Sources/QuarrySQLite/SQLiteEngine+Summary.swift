@@ -116,7 +116,7 @@ extension SQLiteEngine {
         let high = Self.summaryValue(bytes, &offset)
         let number = { (x: Double) -> Double? in x.isNaN ? nil : x }
         return ColumnStatistics(
-            count: Int(header.count), distinct: Int(header.distinct), min: low, max: high, mean: number(header.mean),
+            count: Int(header.count), texts: Int(header.texts), distinct: Int(header.distinct), min: low, max: high, mean: number(header.mean),
             stddev: number(header.stddev), q25: number(header.q25), q50: number(header.q50), q75: number(header.q75),
             distinctIsEstimate: header.flags & Int64(QUARRY_SUMMARY_DISTINCT_ESTIMATED) != 0,
             quartilesAreEstimates: header.flags & Int64(QUARRY_SUMMARY_QUARTILES_ESTIMATED) != 0)

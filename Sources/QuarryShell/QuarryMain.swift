@@ -95,6 +95,9 @@ public enum QuarryMain {
         if ranSomething || script != nil {
             session.settings.exitNote = {
                 for note in unsavedChangesNotes(runtime) { reportNote(note) }
+                // The process ends here, past the defer below: the store is closed as at
+                // the end of the run (a typo's empty file goes).
+                session.close()
                 return nil
             }
             runtime.guardExit()

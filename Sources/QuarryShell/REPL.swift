@@ -226,7 +226,11 @@ final class REPL {
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
-            guard let (pending, remedy) = unsavedChanges, pending != warnedOf else { return nil }
+            guard let (pending, remedy) = unsavedChanges, pending != warnedOf else {
+                // Quitting: the store is closed first, as at `.quit` (a typo's empty file goes).
+                session.close()
+                return nil
+            }
             warnedOf = pending
             return "\(pending) would be lost: \(remedy) first, or os.exit() again to quit without saving"
         }

@@ -28,6 +28,9 @@ final class Session {
     /// needed: finding the pager reads the whole environment into a dictionary and
     /// searches `PATH`, 0.25 ms that a batch run, which never pages, need not pay.
     private(set) lazy var pager = Pager()
+    /// The open store's file, when this run made it for a typo of a file beside it:
+    /// removed when the session is done with it, if nothing was written to it.
+    private var typoFile: TypoFileCleanup?
 
     /// `--safe` is in force (the runtime's sandbox is in place).
     var isSafe: Bool { settings.safe }
@@ -52,10 +55,12 @@ final class Session {
             return
         }
         let isNew = database.map(NewFileNote.isNew) ?? false
+        let typoFile = database.flatMap(TypoFileCleanup.before(opening:))
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
         OpeningNotes.report(context)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
+        self.typoFile = typoFile
         // A Core Data store was read with the model; any other store gets its entities.
         if let model, !context.capabilities.contains(.appModel) {
             do { try runtime.loadModel(model) } catch {
@@ -102,6 +107,9 @@ final class Session {
         // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         runtime.use(context)
+        // The store switched away from is closed now: a typo's empty file goes.
+        typoFile?.run()
+        typoFile = nil
     }
 
     /// `open(location)` in a script: another store beside the session's, opened as `.open`
@@ -137,6 +145,8 @@ final class Session {
             context.close()
             Session.closedAtExit = context
         }
+        typoFile?.run()
+        typoFile = nil
     }
 
     /// The in-memory store of a run that names no database, opened when first used.

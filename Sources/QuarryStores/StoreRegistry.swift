@@ -55,6 +55,10 @@ public enum StoreRegistry {
     /// statement.
     public static func limitEngineMemory(bytes: Int) { SQLiteHeap.limit(bytes: bytes) }
 
+    /// Whether the database file at `path` holds no schema (no table, index, view or
+    /// trigger): nothing was ever written to it. False for anything else, or no file.
+    public static func holdsNothing(file path: String) -> Bool { EmptyDatabaseFile.holdsNothing(atPath: path) }
+
     /// Whether `location` names a file (or memory), not a server.
     public static func namesFile(_ location: String) -> Bool { server(claiming: location) == nil }
 

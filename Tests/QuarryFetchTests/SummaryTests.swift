@@ -147,7 +147,8 @@ struct SummaryTests {
     @Test func histogramBucketsAgreeWithCountsWrittenByHand() throws {
         let context = try flightsContext()
         for (key, bins) in [("dep_delay", 10), ("distance", 7), ("time_hour", 12)] {
-            let (type, buckets, _) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
+            let counted = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
+            let (type, buckets) = (counted.type, counted.buckets)
             let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
             let low: Double = range["lo"]
             let high: Double = range["hi"]
@@ -178,7 +179,7 @@ struct SummaryTests {
         }
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("carrier == 'HA'", arguments: PredicateArguments([]))
-        let (_, ha, _) = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context)
+        let ha = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context).buckets
         #expect(ha.reduce(0) { $0 + $1.count } == (try handRow(context, "SELECT count(arr_delay) AS n FROM Flight WHERE carrier = 'HA'"))["n"] as Int)
         #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3).execute(in: context) } throws: {
             "\($0)".contains("needs numbers or dates")

@@ -17,9 +17,9 @@ final class Harness {
     }
 
     /// A runtime over `context` (a file, say).
-    init(context: ObjectContext, memoryLimit: Int = 0) throws {
+    init(context: ObjectContext, memoryLimit: Int = 0, console: any Console = PlainConsole()) throws {
         self.context = context
-        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console)
     }
 
     /// Runs code that must succeed.

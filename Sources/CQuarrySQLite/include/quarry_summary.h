@@ -21,11 +21,14 @@ enum {
 
 /* A column's part: this header, then the minimum and the maximum, each as a
    quarry_summary_value followed by its bytes for text and blobs. NaN where a statistic
-   does not apply. */
+   does not apply. In a measured column (numbers, dates) text and blobs are no numbers
+   (a SQLite file's INTEGER column may hold ''): counted in count, distinct and texts,
+   left out of min, max, mean, stddev and the quartiles. */
 typedef struct {
     sqlite3_int64 count;     /* non-NULL values */
     sqlite3_int64 distinct;
     sqlite3_int64 flags;
+    sqlite3_int64 texts;     /* of count, in a measured column: text and blobs, no numbers */
     double mean, stddev, q25, q50, q75;
 } quarry_summary_header;
 

@@ -12,6 +12,15 @@ public struct HistogramBucket: Equatable {
     public var isIntegral = false
 }
 
+/// What a histogram counted: the attribute's type, the buckets in order, the infinite
+/// and NaN values, and the cells that hold text, no number; the last two in no bucket.
+public struct HistogramCounts {
+    public var type: AttributeType
+    public var buckets: [HistogramBucket]
+    public var nonFinite: Int
+    public var texts: Int
+}
+
 /// `histogram`: counts of the non-nil values of `key` (a number or date attribute) among
 /// the objects `base` matches, in `bins` equal-width buckets from the smallest finite
 /// value to the largest, in the database: one query for the range, one GROUP BY for the
@@ -27,10 +36,11 @@ public struct HistogramRequest {
         self.bins = bins
     }
 
-    /// Runs the request: the attribute's type, the buckets in order, and how many values
-    /// are infinite or NaN (a REAL column may hold them): those are counted apart, in no
-    /// bucket, so that the buckets span the finite values.
-    public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket], nonFinite: Int) {
+    /// Runs the request: the attribute's type, the buckets in order, how many values are
+    /// infinite or NaN (a REAL column may hold them), and how many cells hold text (or
+    /// bytes), no number (a SQLite file's INTEGER column may hold '' or 'n/a'): both
+    /// counted apart, in no bucket, so that the buckets span the finite numbers.
+    public func execute(in context: ObjectContext) throws -> HistogramCounts {
         guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "histogram") }
         var base = base
         base.sortDescriptors = []
@@ -49,24 +59,26 @@ public struct HistogramRequest {
                 reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
         let dialect = compiled.dialect
-        let column = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
-        let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
+        let stored = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
+        // Its numbers only: text is counted apart (below), as summarize counts it.
+        let column = dialect.converted(stored, .numbersOnly)
+        let filter = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
+        let notNull = (filter.isEmpty ? " WHERE " : filter + " AND ") + "\(column) IS NOT NULL"
         let arguments = compiled.whereClause?.arguments ?? []
         // Finite: NaN (PostgreSQL's, which sorts above infinity) and ±inf are not between.
         let finite = "\(column) BETWEEN \(dialect.real("?")) AND \(dialect.real("?"))"
         let finiteArguments: [Value] = [.real(-.greatestFiniteMagnitude), .real(.greatestFiniteMagnitude)]
+        // The finite range, the numbers out of it, and the cells of text, in one scan.
         let range = try context.connection.row(
-            "SELECT min(\(column)), max(\(column)), min(CASE WHEN \(finite) THEN \(column) END), "
-                + "max(CASE WHEN \(finite) THEN \(column) END), count(CASE WHEN \(finite) THEN NULL ELSE 1 END) FROM \(compiled.source)\(notNull)",
+            "SELECT min(CASE WHEN \(finite) THEN \(column) END), max(CASE WHEN \(finite) THEN \(column) END), "
+                + "count(\(column)) - count(CASE WHEN \(finite) THEN 1 END), count(\(stored)) - count(\(column)) "
+                + "FROM \(compiled.source)\(filter)",
             arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
-        guard let range else { return (attribute.type, [], 0) }
-        // Text among numbers sorts above them: an error, checked on every value's extremes
-        // (which may be nil: PostgreSQL's NaN reads as nil, as SQLite stores it).
-        _ = try bound(range[0], attribute, compiled)
-        _ = try bound(range[1], attribute, compiled)
-        let nonFinite = range[4].storedInteger.map { Int($0) } ?? 0
-        guard let low = try bound(range[2], attribute, compiled), let high = try bound(range[3], attribute, compiled) else {
-            return (attribute.type, [], nonFinite)
+        // Counts are integers; the extremes numbers, or NULL when there is none.
+        let nonFinite = range?[2].storedInteger.map { Int($0) } ?? 0
+        let texts = range?[3].storedInteger.map { Int($0) } ?? 0
+        guard let range, let low = range[0].storedReal, let high = range[1].storedReal else {
+            return HistogramCounts(type: attribute.type, buckets: [], nonFinite: nonFinite, texts: texts)
         }
         // An integer column's buckets are integer wide, so that each edge is an integer and
         // each integer falls in one labelled bucket: `bins` or fewer, none wider than needed.
@@ -101,17 +113,18 @@ public struct HistogramRequest {
         }
         let buckets = halfWidth > 0 ? binCount : 1
         if let width = integerWidth {
-            return (
-                attribute.type,
-                (0..<buckets).map { i in
+            return HistogramCounts(
+                type: attribute.type,
+                buckets: (0..<buckets).map { i in
                     HistogramBucket(
                         lower: low + Double(i) * width, upper: low + Double(i + 1) * width - 1, count: counts[i] ?? 0,
                         isIntegral: true)
-                }, nonFinite
-            )
+                }, nonFinite: nonFinite, texts: texts)
         }
         func edge(_ i: Int) -> Double { i == 0 ? low : i == buckets ? high : (low / 2 + Double(i) * halfWidth) * 2 }
-        return (attribute.type, (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) }, nonFinite)
+        return HistogramCounts(
+            type: attribute.type, buckets: (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) },
+            nonFinite: nonFinite, texts: texts)
     }
 
     /// An integer attribute's bucket width: the span's integers (both ends counted) shared
@@ -122,14 +135,5 @@ public struct HistogramRequest {
             high - low < 0x1p52
         else { return nil }
         return ((high - low + 1) / Double(bins)).rounded(.up)
-    }
-
-    /// The smallest or largest value as a number (nil: no value). A file Quarry did not
-    /// create may hold text in a number column, which sorts above every number: that is
-    /// an error naming the column, not a range.
-    private func bound(_ value: Value, _ attribute: AttributeDescription, _ compiled: CompiledRequest) throws -> Double? {
-        if value.isNull { return nil }
-        if let number = value.storedReal { return number }
-        throw StoreError.unexpectedValue(table: compiled.entity.name, column: attribute.name, found: value.storageDescription, expected: "a number")
     }
 }

@@ -6,6 +6,9 @@ extension SummaryRequest {
     /// The exact way: one aggregate scan for counts, extremes and means, one for the
     /// deviations from those means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`,
     /// linear between the two neighbours, as pandas and numpy's default do).
+    /// A number or date column's statistics read its numbers only (`numbers`): text in a
+    /// SQLite file's INTEGER column ('', 'n/a') is counted, as `text`, and left out of
+    /// min, max, the mean, the spread and the quartiles, as the one scan leaves it out.
     func exactly(_ compiled: CompiledRequest, in context: ObjectContext, progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let entity = compiled.entity
         let attributes = entity.attributes
@@ -13,24 +16,31 @@ extension SummaryRequest {
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = compiled.whereClause?.arguments ?? []
         let columns = attributes.map { compiled.dialect.statistic(columnSQL(compiled.table, $0, in: compiled.storage), $0.type) }
+        let numbers = attributes.indices.map { i in
+            attributes[i].type.isMeasured ? compiled.dialect.converted(columns[i], .numbersOnly) : columns[i]
+        }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
-        // Five aggregates an attribute: a wide table is scanned in groups, so no statement
+        // Six aggregates an attribute: a wide table is scanned in groups, so no statement
         // passes SQLite's limit of 2,000 result columns.
         var summaries: [AttributeSummary] = []
         var means: [Double?] = []
+        // Each measured column's numbers (its count less its text).
+        var numberCounts: [Int] = []
         for group in stride(from: 0, to: attributes.count, by: Self.summaryGroup) {
             let indexes = group..<min(attributes.count, group + Self.summaryGroup)
             var selects: [String] = ["count(*)"]
             for i in indexes {
                 let column = columns[i]
+                let measured = attributes[i].type.isMeasured
                 // An enum's least and greatest by its labels' order, read as its text again.
                 let enumeration = attributes[i].enumeration
                 let (least, greatest) =
-                    enumeration.map { ($0.extreme("min", of: column), $0.extreme("max", of: column)) } ?? ("min(\(column))", "max(\(column))")
+                    enumeration.map { ($0.extreme("min", of: column), $0.extreme("max", of: column)) }
+                    ?? ("min(\(numbers[i]))", "max(\(numbers[i]))")
                 selects += [
                     "count(\(column))", "count(DISTINCT \(column))", least, greatest,
-                    attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"
+                    measured ? "avg(\(numbers[i]))" : "NULL", measured ? "count(\(numbers[i]))" : "NULL"
                 ]
             }
             let row = try context.connection.row(
@@ -41,17 +51,19 @@ extension SummaryRequest {
             let total = Int(row[0].storedInteger ?? 0)
             for (j, i) in indexes.enumerated() {
                 let attribute = attributes[i]
-                let at = 1 + j * 5
+                let at = 1 + j * 6
                 let count = Int(row[at].storedInteger ?? 0)
                 let mean = row[at + 4].storedReal
+                let measured = attribute.type.isMeasured
                 means.append(mean)
+                numberCounts.append(Int(row[at + 5].storedInteger ?? 0))
                 summaries.append(
                     AttributeSummary(
                         column: attribute.name, type: attribute.type, count: count, nulls: total - count,
-                        distinct: Int(row[at + 1].storedInteger ?? 0),
+                        text: measured ? count - numberCounts[i] : nil, distinct: Int(row[at + 1].storedInteger ?? 0),
                         min: attribute.type.decode(row[at + 2]),
                         max: attribute.type.decode(row[at + 3]),
-                        mean: attribute.type.isMeasured ? Self.measured(mean, attribute.type) : nil))
+                        mean: measured ? Self.measured(mean, attribute.type) : nil))
             }
         }
 
@@ -59,7 +71,7 @@ extension SummaryRequest {
         // of two large sums (which loses every digit on dates in seconds).
         // Every measured column with values has quartiles, even one whose mean is no number
         // (both infinities), as the one scan gives them.
-        let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && summaries[$0].count > 0 }
+        let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && numberCounts[$0] > 0 }
         guard !measuredIndexes.isEmpty else { return summaries }
         var squaredDeviations: [Double?] = []
         for group in stride(from: 0, to: measuredIndexes.count, by: Self.summaryGroup) {
@@ -68,7 +80,7 @@ extension SummaryRequest {
             var deviationArguments: [Value] = []
             for i in indexes {
                 let mean = compiled.dialect.real("?")
-                deviations.append("sum((\(columns[i]) - \(mean)) * (\(columns[i]) - \(mean)))")
+                deviations.append("sum((\(numbers[i]) - \(mean)) * (\(numbers[i]) - \(mean)))")
                 deviationArguments += [.real(means[i] ?? 0), .real(means[i] ?? 0)]
             }
             let row = try context.connection.row(
@@ -77,7 +89,7 @@ extension SummaryRequest {
             for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex].storedReal) }
         }
         for (j, i) in measuredIndexes.enumerated() {
-            let count = summaries[i].count
+            let count = numberCounts[i]
             let squares = squaredDeviations[j]
             // The spread of values one of which is infinite is no number: nil, as the one
             // scan gives it.
@@ -86,7 +98,9 @@ extension SummaryRequest {
                 if deviation.isFinite { summaries[i].stddev = .real(deviation) }
             }
             let quantiles = try [0.25, 0.5, 0.75].map {
-                try Self.quantile($0, of: columns[i], count: count, in: context, from: compiled.source, whereSQL: whereSQL, arguments: whereArguments)
+                try Self.quantile(
+                    $0, of: columns[i], numbers: numbers[i], count: count, in: context, from: compiled.source, whereSQL: whereSQL,
+                    arguments: whereArguments)
             }
             summaries[i].q25 = Self.measured(quantiles[0], attributes[i].type)
             summaries[i].q50 = Self.measured(quantiles[1], attributes[i].type)
@@ -96,15 +110,17 @@ extension SummaryRequest {
         return summaries
     }
 
-    /// The `q` quantile of the `count` non-nil values of `column`: linear between the
-    /// values at ranks floor and ceil of q·(count − 1), read with one seek.
+    /// The `q` quantile of the `count` numbers of `column` (`numbers`: the column read as
+    /// numbers only): linear between the values at ranks floor and ceil of q·(count − 1),
+    /// read with one seek, in the column's own order, which an index on it may serve.
     private static func quantile(
-        _ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [Value]
+        _ q: Double, of column: String, numbers: String, count: Int, in context: ObjectContext, from: String, whereSQL: String,
+        arguments: [Value]
     ) throws -> Double? {
         guard count > 0 else { return nil }
         let position = q * Double(count - 1)
         let lower = Int(position.rounded(.down))
-        let notNull = (whereSQL.isEmpty ? " WHERE " : whereSQL + " AND ") + "\(column) IS NOT NULL"
+        let notNull = (whereSQL.isEmpty ? " WHERE " : whereSQL + " AND ") + "\(numbers) IS NOT NULL"
         // As SQLite converts each value to a real number (the column holds no NULL).
         var values: [Double] = []
         try context.connection.forEachRow(

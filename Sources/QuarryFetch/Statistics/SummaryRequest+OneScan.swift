@@ -35,12 +35,13 @@ extension SummaryRequest {
         guard let statistics else {
             let none = type.decode(.null)
             return AttributeSummary(
-                column: attribute.name, type: type, count: 0, nulls: rows, distinct: 0, min: none, max: none,
-                mean: type.isMeasured ? .null : nil, q25: type.isMeasured ? .null : nil,
+                column: attribute.name, type: type, count: 0, nulls: rows, text: type.isMeasured ? 0 : nil, distinct: 0, min: none,
+                max: none, mean: type.isMeasured ? .null : nil, q25: type.isMeasured ? .null : nil,
                 q50: type.isMeasured ? .null : nil, q75: type.isMeasured ? .null : nil)
         }
         var summary = AttributeSummary(
-            column: attribute.name, type: type, count: statistics.count, nulls: rows - statistics.count, distinct: statistics.distinct,
+            column: attribute.name, type: type, count: statistics.count, nulls: rows - statistics.count,
+            text: type.isMeasured ? statistics.texts : nil, distinct: statistics.distinct,
             min: type.decode(statistics.min), max: type.decode(statistics.max),
             mean: type.isMeasured ? Self.measured(statistics.mean, type) : nil)
         if type.isMeasured {

@@ -59,6 +59,21 @@ extension QuarryRuntime {
         return texts
     }
 
+    /// `separator = ";"` of import's options: one ASCII character between a CSV file's
+    /// fields (`"\t"` a tab), not a quote or a line end; nil when not given (sniffed).
+    static func importSeparator(_ call: LuaCall, _ index: Int32) throws -> UInt8? {
+        defer { quarry_pop(call.state, 1) }
+        let kind = LuaTable.field(call.state, index, "separator")
+        if kind == LUA_TNIL { return nil }
+        let given = kind == LUA_TSTRING ? luaString(call.state, -1) : nil
+        guard let given, given.utf8.count == 1, let byte = given.utf8.first, byte < 0x80, ![34, 10, 13].contains(byte) else {
+            throw OptionError(
+                "separator", mustBe: "one character (\";\", \"\\t\", \"|\", \",\")",
+                got: given.map { "'\(ErrorRendering.escaped($0))'" } ?? call.typeName(-1), operation: "import")
+        }
+        return byte
+    }
+
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
         console.note(text)

@@ -39,13 +39,27 @@ extension QuarryRuntime {
     }
 }
 
+extension QuarryRuntime {
+    /// One line when number or date columns hold text (a SQLite file's INTEGER column
+    /// with '' or 'n/a' cells): how many cells each, left out of the numeric statistics
+    /// and counted under `text`, so a mean is never read as one over every cell.
+    func noteTextInNumbers(_ summaries: [AttributeSummary], of entityName: String) {
+        let holding = summaries.compactMap { summary in summary.text.flatMap { $0 > 0 ? (summary.column, $0) : nil } }
+        guard let (column, count) = holding.first else { return }
+        let others = holding.dropFirst().map { ", \($0.0) \(grouped($0.1))" }.joined()
+        writeNotice(
+            "summarize \(entityName): \(column) holds \(grouped(count)) \(count == 1 ? "cell" : "cells") of text\(others): not numbers, "
+                + "left out of min, max, mean, stddev and the quartiles (the text column counts them)")
+    }
+}
+
 extension AttributeSummary {
     /// The printed header of `summaries`: a column whose values are estimated in any row
     /// ends in `~` (`distinct~`, `q25~`), so a table never shows an estimate as a count.
     static func headers(_ summaries: [AttributeSummary]) -> [String] {
         let distinct = summaries.contains { $0.distinctIsEstimate }
         let quartiles = summaries.contains { $0.quartilesAreEstimates }
-        return columns.map { column in
+        return columns(of: summaries).map { column in
             switch column {
             case "distinct" where distinct, "q25" where quartiles, "q50" where quartiles, "q75" where quartiles: return column + "~"
             default: return column

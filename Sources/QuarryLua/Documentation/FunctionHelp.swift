@@ -102,9 +102,9 @@ public struct FunctionHelp: Sendable {
                 "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
             example: "refresh()"),
         FunctionHelp(
-            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" } })"#,
+            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" }, separator = ";" })"#,
             summary:
-                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
+                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
@@ -156,11 +156,12 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
             summary:
-                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value.",
+                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value. Text in a number or date column (a SQLite file's INTEGER column may hold '' or 'n/a') is no number: it is in count and distinct, left out of min, max, mean, stddev and the quartiles, and counted in a text column after nulls, which the rows have when some column holds such text (a note names the columns).",
             example: #"summarize(fetch("Item", "n > 0"))"#),
         FunctionHelp(
             name: "histogram", usage: #"histogram(results | rows, "key" [, { bins = n }])"#,
-            summary: "A histogram of a numeric key drawn with text, as a string (the REPL prints it).",
+            summary:
+                "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
             name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey")"#,

@@ -25,17 +25,22 @@ enum ChartBindings {
             if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
             quarry_pop(call.state, 1)
         }
-        let (type, buckets, nonFinite) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
+        let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
+        let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.edge)
         let labels = buckets.indices.map { i in
             buckets[i].isIntegral ? CellText.integers(buckets[i].lower, buckets[i].upper) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
         let total = buckets.reduce(0) { $0 + $1.count }
-        return call.push(
-            Chart.bars(
-                title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
-                values: buckets.map { Double($0.count) }, leftOut: nonFinite, style: runtime.chartStyle))
+        let chart = Chart.bars(
+            title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
+            values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle)
+        // Text in a number column (a SQLite file's '' or 'n/a') is no value to bin: said
+        // under the chart, as summarize counts it under text.
+        guard counted.texts > 0 else { return call.push(chart) }
+        let cells = counted.texts == 1 ? "1 cell is text, not a number" : "\(grouped(counted.texts)) cells are text, not numbers"
+        return call.push(chart + "\n\(cells), left out")
     }
 
     static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -49,13 +49,15 @@ enum DataBindings {
         var entity: String?
         var types: [String: AttributeType] = [:]
         var nulls = ["", "NA"]
+        var separator: UInt8?
         if !call.isNoneOrNil(2) {
             try call.table(2)
-            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types", "nulls"], operation: "import")
+            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types", "nulls", "separator"], operation: "import")
             if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
             quarry_pop(call.state, 1)
             types = try QuarryRuntime.importTypes(call, 2)
             nulls = try QuarryRuntime.importNulls(call, 2) ?? nulls
+            separator = try QuarryRuntime.importSeparator(call, 2)
         }
         let name = entity ?? QuarryRuntime.defaultEntityName(for: path)
         let console = runtime.console
@@ -63,7 +65,8 @@ enum DataBindings {
         let summary: ImportSummary
         var progressShown = false
         do {
-            summary = try ImportRequest(path, into: name, types: types, nulls: nulls).execute(in: runtime.context) { done, total in
+            summary = try ImportRequest(path, into: name, types: types, nulls: nulls, separator: separator).execute(in: runtime.context) {
+                done, total in
                 guard showProgress, total > 0 else { return }
                 console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
                 if done == total { console.progress(nil) }
@@ -84,6 +87,9 @@ enum DataBindings {
             runtime.writeNotice(
                 "import \(file): \(made), named after the file (import(\(quoted), { entity = \"Name\" }) chooses another)")
         }
+        // A header that another separator splits, read as one column: said, with the
+        // option that reads it the other way.
+        if let doubt = summary.separatorDoubt { runtime.writeNotice("import \((path as NSString).lastPathComponent): \(doubt)") }
         // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
         // code) is not lost without a word.
         if !summary.nilCells.isEmpty {

@@ -32,7 +32,10 @@ enum SeeingBindings {
         let request = try runtime.sourceRequest(call, 1)
         let options = try QuarryRuntime.summaryOptions(call, 2)
         let summaries = try runtime.summarizeShowingProgress(request, options: options)
-        pushDictionaryRows(call.state, DictionaryRows(columns: AttributeSummary.columns, rows: summaries.map(\.values)))
+        let columns = AttributeSummary.columns(of: summaries)
+        let withText = columns != AttributeSummary.columns
+        pushDictionaryRows(call.state, DictionaryRows(columns: columns, rows: summaries.map { $0.values(withText: withText) }))
+        runtime.noteTextInNumbers(summaries, of: request.entityName)
         // A column of days has days for its min and max, as its objects' values are.
         let days = (try? runtime.context.mapped(runtime.context.entity(named: request.entityName)).dayColumns) ?? []
         for (i, summary) in summaries.enumerated() where days.contains(summary.column) {
@@ -45,7 +48,7 @@ enum SeeingBindings {
         }
         // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
         let headers = AttributeSummary.headers(summaries)
-        if headers != AttributeSummary.columns { rememberHeaders(call.state, -1, headers) }
+        if headers != columns { rememberHeaders(call.state, -1, headers) }
         rememberDigits(call.state, -1, 6)
         return 1
     }

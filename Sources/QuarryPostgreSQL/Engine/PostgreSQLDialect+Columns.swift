@@ -21,6 +21,8 @@ extension PostgreSQLDialect {
         case .looseBoolean: return column
         case .looseDate(let scale): return scale?.typed?.filled(column) ?? column
         case .numbersAsDate(let scale): return (scale.typed ?? numberTime(scale, integerColumn: false))?.filled(column) ?? column
+        // A typed column of numbers holds nothing else.
+        case .numbersOnly: return column
         }
     }
 }

@@ -15,9 +15,11 @@ struct CSVImport {
     var sampleRows = 20_000
     /// The fields read as nil.
     var nulls = NullTexts.standard
+    /// The byte between fields (`CSVSeparator` finds it when the import is not told).
+    var separator = CSVSeparator.comma
 
     func table() throws -> ImportTable {
-        let reader = CSVReader(source: try open())
+        let reader = CSVReader(source: try open(), separator: separator)
         guard try read(reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
         var columns: [String] = []
         // A set beside the list: a header of 100,000 names is checked in linear time.
@@ -66,17 +68,18 @@ struct CSVImport {
         }
         let path = self.path
         let open = self.open
+        let separator = self.separator
         let width = columns.count
         let progress = ReadProgress()
         return ImportTable(
             columns: columns, types: types, count: complete ? count : nil, progress: progress,
             produce: { check, attributes, fixed, pipeline in
                 try Self.produce(
-                    reader: CSVReader(source: try open()), width: width, check: check, attributes: attributes,
+                    reader: CSVReader(source: try open(), separator: separator), width: width, check: check, attributes: attributes,
                     fixed: fixed, pipeline: pipeline, path: path, nulls: nulls)
             }
         ) { check, body in
-            let reader = CSVReader(source: try open())
+            let reader = CSVReader(source: try open(), separator: separator)
             _ = try reader.next()
             var types = check
             var n = 0

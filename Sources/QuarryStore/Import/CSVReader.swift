@@ -1,7 +1,8 @@
 import Foundation
 
 /// An RFC 4180 reader over a stream of bytes (a class: each cell is read through it, and
-/// a struct was copied, arrays retained, at every read): comma-separated fields, double-quoted
+/// a struct was copied, arrays retained, at every read): fields separated by `separator`
+/// (a comma; a semicolon, tab or pipe where the file uses one), double-quoted
 /// fields with `""` for a quote, CRLF or LF line ends. It reads its source a chunk at a
 /// time (`chunkSize`), keeping only the unread part of the last chunk and the record being
 /// read, so a file of any size is read in the memory of its longest record. Each record's
@@ -11,6 +12,8 @@ final class CSVReader {
     static let chunkSize = 1 << 20
 
     private(set) var source: ByteSource
+    /// The byte between two fields.
+    let separator: UInt8
     // Unchecked exclusivity: each access to a class's stored property is otherwise checked
     // at run time, a tenth of an import's time; the reader is used by one caller at a time.
     @exclusivity(unchecked) private var bytes: [UInt8] = []
@@ -38,12 +41,13 @@ final class CSVReader {
     /// The record runs past the bytes read so far: read more, then read it again.
     private struct NeedMore: Error {}
 
-    init(source: ByteSource) {
+    init(source: ByteSource, separator: UInt8 = 44) {
         self.source = source
+        self.separator = separator
     }
 
-    convenience init(bytes: [UInt8]) {
-        self.init(source: BytesSource(bytes))
+    convenience init(bytes: [UInt8], separator: UInt8 = 44) {
+        self.init(source: BytesSource(bytes), separator: separator)
     }
 
     /// Reads the next record; false at the end of the input.
@@ -138,7 +142,7 @@ final class CSVReader {
             try readField()
             guard let c = try peek() else { return true }
             position += 1
-            if c == 44 { continue } // ','
+            if c == separator { continue }
             if c == 13, try peek() == 10 { position += 1 }
             nextLine += 1
             return true
@@ -163,7 +167,7 @@ final class CSVReader {
                         continue
                     }
                     let end = position - 1
-                    if let next = try peek(), next != 44, next != 10, next != 13 {
+                    if let next = try peek(), next != separator, next != 10, next != 13 {
                         throw Malformed(line: line, message: "unexpected text after a closing quote")
                     }
                     if let unescaped {
@@ -183,11 +187,12 @@ final class CSVReader {
         // The common case in one tight loop over the buffer; the end of the bytes read
         // so far is handled by peek.
         let end = filled
+        let separator = self.separator
         let found = bytes.withUnsafeBufferPointer { b -> (Int, Bool) in
             var p = start
             while p < end {
                 let c = b[p]
-                if c == 44 || c == 10 || c == 13 { break }
+                if c == separator || c == 10 || c == 13 { break }
                 if c == 34 { return (p, true) }
                 p += 1
             }

@@ -14,6 +14,9 @@ public struct ImportSummary: Equatable, Sendable {
     /// Columns of a new entity made text only because quoted cells spell another type
     /// (`"89.90"` among numbers), by column in the file's order: the import says so.
     public var quotedColumns: [QuotedColumn] = []
+    /// Why a CSV file was read with commas though another separator split its header
+    /// (`CSVSeparator.doubt`); nil when the separator was given or found.
+    public var separatorDoubt: String?
 
     public struct NilCells: Equatable, Sendable {
         public var column: String
@@ -40,14 +43,20 @@ public struct ImportRequest {
     public var types: [String: AttributeType]
     /// The unquoted fields of a CSV file read as nil (`nulls = { "", "NA" }`, the default).
     public var nulls: [String]
+    /// The byte between a CSV file's fields; nil: a tab for a `.tsv` or `.tab` path (as
+    /// export writes one), else sniffed from the file's first records (`CSVSeparator`).
+    public var separator: UInt8?
     /// The cells each column's import made nil, counted as batches leave the parser.
     let nilTally = NilTally()
 
-    public init(_ path: String, into entityName: String, types: [String: AttributeType] = [:], nulls: [String] = ["", "NA"]) {
+    public init(
+        _ path: String, into entityName: String, types: [String: AttributeType] = [:], nulls: [String] = ["", "NA"], separator: UInt8? = nil
+    ) {
         self.path = path
         self.entityName = entityName
         self.types = types
         self.nulls = nulls
+        self.separator = separator
     }
 
     /// Imports the file into `entityName`,
@@ -81,11 +90,17 @@ public struct ImportRequest {
                 throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is not an entity of the store, and \(reason)")
             }
         }
+        if readsJSON, separator != nil {
+            throw StoreError.importFailed(path: path, line: nil, reason: "separator applies to CSV files; a .json file is read as JSON")
+        }
         let (open, size) = try Self.reopenable(path)
+        var sniffed: CSVSeparator?
+        if !readsJSON, separator == nil, !readsTabs { sniffed = try CSVSeparator.sniff(open) }
+        let between = separator ?? sniffed?.separator ?? (readsTabs ? 9 : CSVSeparator.comma)
         var table =
             readsJSON
             ? try JSONImport(path: path, open: open).table()
-            : try CSVImport(path: path, open: open, nulls: NullTexts(nulls)).table()
+            : try CSVImport(path: path, open: open, nulls: NullTexts(nulls), separator: between).table()
         table.progress.size = size
         // A column the engine computes (a generated one) is refused in the words a save uses.
         if context.managedObjectModel.entitiesByName[entityName] != nil {
@@ -103,6 +118,7 @@ public struct ImportRequest {
             do {
                 var summary = try load(table, check: check, in: context, progress: progress)
                 summary.foundEntity = found
+                summary.separatorDoubt = sniffed?.doubt
                 return summary
             } catch let restart as ImportRestart {
                 table.types = restart.types
@@ -113,6 +129,10 @@ public struct ImportRequest {
 
     /// Whether the file is read as JSON (an array of objects), not CSV: by its name.
     package var readsJSON: Bool { path.lowercased().hasSuffix(".json") }
+
+    /// Whether the file's fields are separated by tabs unless `separator` says otherwise:
+    /// a `.tsv` or `.tab` path, as export writes TSV to one.
+    var readsTabs: Bool { TableWriter.format(forPath: path) == .tsv }
 
     /// Sets the declared types on their columns: each must name a column of the file, and
     /// only a new entity takes them (an existing one's attributes are its types).
