@@ -34,9 +34,9 @@ extension ObjectContext {
         let deleting = Set(unsaved.deleted.values.map(\.entity.name))
         var request = SaveChangesRequest(
             inserts: SaveChangesRequest.foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
-            updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+            updates: Self.byKey(unsaved.updated.values),
             deletes: SaveChangesRequest.foreignKeyOrder(
-                unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+                Self.byKey(unsaved.deleted.values),
                 parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         request.touched = touched(by: request)
