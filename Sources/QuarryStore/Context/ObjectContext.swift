@@ -216,10 +216,10 @@ public final class ObjectContext {
         // In key order, so that of several refusals the same one is said each time (one
         // value needs no sorting, which was 0.7% of making 20,000 objects of one value).
         if values.count == 1, let (key, value) = values.first {
-            try object.setNewValue(value, forKey: key, of: entity)
+            try object.setNewValue(value, forKey: key, of: entity, storage: storage)
         } else {
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                try object.setNewValue(value, forKey: key, of: entity)
+                try object.setNewValue(value, forKey: key, of: entity, storage: storage)
             }
         }
         if !storage.keysToGive.isEmpty { try requireGivenKeys(of: object, linking: linking) }
@@ -266,9 +266,9 @@ public final class ObjectContext {
     func noteChanged(_ object: ManagedObject) {
         bumpPendingGeneration(touching: object)
         guard !object.isInserted, !object.isDeleted else { return }
-        let id = ObjectIdentifier(object)
-        unsaved.updated[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        store.pendingChanges(unsaved.updated[id] != nil ? .changed(object) : .unchanged(object), in: session)
+        let changed = !object.pending.isEmpty || !object.pendingToOne.isEmpty
+        unsaved.updated[ObjectIdentifier(object)] = changed ? object : nil
+        store.pendingChanges(changed ? .changed(object) : .unchanged(object), in: session)
     }
 
     /// The unsaved changes, for `.changes`. An object whose many-to-many links were added

@@ -268,11 +268,11 @@ public final class ManagedObject {
     /// checks it made once for the object (not a view's; new, so neither deleted nor
     /// outside a context, its key not yet kept) are not made again for each value, and
     /// the context hears of the object once, as it is inserted. Refusals are `setValue`'s,
-    /// in its order.
-    func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription) throws {
+    /// in its order. `storage`: where the entity's rows are, as the insert looked it up.
+    func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription, storage: EntityStorage) throws {
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         try checkStoreOpen()
-        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: context?.mapped(entity))
+        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
         // A link kept in the column set before through its relationship no longer stands.
         guard !pendingToOne.isEmpty else { return }
         for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
