@@ -46,7 +46,7 @@ enum ContextBindings {
         // links changed), not also the owners a to-one's member left or joined, which
         // observers hear of but whose rows the save does not write: `.changes` said 4
         // and save() 5.
-        let listed = runtime.context.pendingChanges.updated
+        let listed = runtime.context.pendingUpdates.values
         // save() with nothing to save here while an opened store holds changes: the person
         // most likely meant that store, whose changes stay unsaved.
         if !runtime.context.hasChanges, runtime.focusedStore === runtime.defaultStore {

@@ -118,7 +118,12 @@ enum ObjectBindings {
         noteRowRead(call.state, 1, key)
         let object = try runtime.object(call, 1)
         if let attribute = object.entity.attribute(named: key) {
-            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute, day: object.keepsDays(key))
+            // The attribute is known: its value read without looking it up again, and
+            // whether its column keeps days asked only of a date.
+            let value = object.currentValue(key)
+            let day: Bool
+            if case .date = value { day = object.keepsDays(key) } else { day = false }
+            pushAttributeValue(call.state, value, of: attribute, day: day)
             return 1
         }
         if object.entity.compositeNames.contains(key) {
@@ -152,16 +157,16 @@ enum ObjectBindings {
             try runtime.assignRelationship(object, key, valueAt: 3, call)
             return 0
         }
-        if object.entity.compositeNames.contains(key), object.entity.attribute(named: key) == nil {
-            let values = try CompositeValues.values(
-                call.state, 3, key, entity: object.entity.name, elements: object.entity.compositeElements(of: key))
+        // The entity read once and the key looked up once (each a copy and a hash).
+        let entity = object.entity
+        let attribute = entity.attribute(named: key)
+        if attribute == nil, entity.compositeNames.contains(key) {
+            let values = try CompositeValues.values(call.state, 3, key, entity: entity.name, elements: entity.compositeElements(of: key))
             try CompositeValues.assign(values, to: object)
             return 0
         }
-        if object.entity.attribute(named: key) == nil, !object.entity.compositeNames.contains(key) {
-            throw runtime.unknownKey(key, of: object)
-        }
-        guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
+        guard let attribute else { throw runtime.unknownKey(key, of: object) }
+        guard let value = try attributeValue(call.state, 3, for: attribute) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
         }
         do {

@@ -50,12 +50,14 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         var relationshipAliases: [String: String] = [:]
     }
     private var box: SharedBox<Fields>
-    /// The fields to change: copied first when another description shares them.
+    /// The fields to change: taken out of the box and boxed again (copied first when
+    /// another description shares them).
     private var fields: Fields {
         get { box.value }
         _modify {
-            SharedBox.makeUnique(&box)
-            yield &box.value
+            var value = SharedBox.take(&box, leaving: SharedBox(Fields(name: "", attributes: [], storedRelationships: [])))
+            defer { box = SharedBox(value) }
+            yield &value
         }
     }
 

@@ -18,12 +18,14 @@ public struct ManagedObjectModel {
         var definitionIndex: DefinitionIndex?
     }
     private var box = SharedBox(Fields())
-    /// The fields to change: copied first when another model shares them.
+    /// The fields to change: taken out of the box and boxed again (copied first when
+    /// another model shares them).
     private var fields: Fields {
         get { box.value }
         _modify {
-            SharedBox.makeUnique(&box)
-            yield &box.value
+            var value = SharedBox.take(&box, leaving: SharedBox(Fields()))
+            defer { box = SharedBox(value) }
+            yield &value
         }
     }
 

@@ -18,12 +18,15 @@ struct SQLiteSaveStatements: SaveStatements {
     /// same columns of each, and writing the SQL and looking its statement up again for
     /// every object was a fifth of such a save.
     private var lastUpdate: (entity: String, columns: [String], row: String, statement: Statement, told: Bool)?
+    /// Each entity's description and storage, looked up once rather than for each update.
+    private var entities: SavedEntities
 
     init(session: StoreSession, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
         self.session = session
         self.store = store
         self.db = db
         self.work = work
+        entities = session.savedEntities()
     }
 
     package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
@@ -162,7 +165,7 @@ struct SQLiteSaveStatements: SaveStatements {
         } else {
             key = try store.insertedKey(of: entity, in: db, session: session)
         }
-        if !storage.generated.isEmpty { try readGenerated(object, entity, key: .integer(key)) }
+        if !storage.generated.isEmpty { try readGenerated(object, entity, storage, key: .integer(key)) }
         if !filled.isEmpty { try readFilled(filled, returned, object, entity, key: .integer(key)) }
         return key
     }
@@ -188,8 +191,7 @@ struct SQLiteSaveStatements: SaveStatements {
 
     /// The generated columns of `object`'s row as SQLite computed them, read back after a
     /// write, so the object holds them without a fetch.
-    private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
-        let storage = session.mapped(entity)
+    private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, _ storage: EntityStorage, key: Value) throws {
         guard !storage.generated.isEmpty else { return }
         let names = entity.attributeNames.filter(storage.generated.contains)
         guard !names.isEmpty else { return }
@@ -205,8 +207,9 @@ struct SQLiteSaveStatements: SaveStatements {
     {
         let columns = attributes + toOne.map(\.name)
         var values = SQLiteArguments()
-        let entity = session.currentEntity(of: object)
-        let storage = session.mapped(object.entity)
+        let saved = entities.of(object)
+        let entity = saved.current
+        let storage = saved.storage
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         let row = storage.writtenRow(of: object, key: key)
         values.append(contentsOf: toOne.map(\.key) + row.values)
@@ -222,7 +225,7 @@ struct SQLiteSaveStatements: SaveStatements {
         lastUpdate = nil
         try update.statement.executeBound(values, told: &update.told)
         lastUpdate = update
-        try readGenerated(object, object.entity, key: key)
+        try readGenerated(object, object.entity, storage, key: key)
     }
 
     /// Its statement kept prepared (a save of many links runs it many times).

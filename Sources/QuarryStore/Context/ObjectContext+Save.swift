@@ -34,16 +34,18 @@ extension ObjectContext {
         let deleting = Set(unsaved.deleted.values.map(\.entity.name))
         var request = SaveChangesRequest(
             inserts: SaveChangesRequest.foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
-            updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+            updates: Self.byKey(unsaved.updated.values),
             deletes: SaveChangesRequest.foreignKeyOrder(
-                unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+                Self.byKey(unsaved.deleted.values),
                 parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         request.touched = touched(by: request)
         request.positioned = try positionedOrders(request)
         try validateForSave(request.inserts + request.updates)
         try checkDenialsAtCommit(request.deletes)
-        for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
+        // Each entity's storage looked up once, not for each object.
+        var entities = SavedEntities(self)
+        for object in request.inserts + request.updates where !entities.of(object).storage.dayColumns.isEmpty {
             // In the entity's attribute order: the pending values' dictionary order is
             // another in every process, and so was the order of these notes.
             for attribute in object.entity.attributes {
@@ -105,7 +107,11 @@ extension ObjectContext {
             }
         }
         changes.updated = request.updates.map { object in
-            (object, Set(object.pending.keys).union(object.pendingToOne.keys).union(madeByStore[ObjectIdentifier(object)] ?? []))
+            // One set, grown only by what there is (most objects changed values alone).
+            var keys = Set(object.pending.keys)
+            if !object.pendingToOne.isEmpty { keys.formUnion(object.pendingToOne.keys) }
+            if !madeByStore.isEmpty, let made = madeByStore[ObjectIdentifier(object)] { keys.formUnion(made) }
+            return (object, keys)
         }
         // Observers read the old values of the keys that changed, no others.
         for (object, keys) in changes.updated { changes.oldValues[ObjectIdentifier(object)] = object.committedValues(of: keys) }

@@ -43,12 +43,14 @@ public struct EntityStorage: Equatable, Sendable {
     }
     private static let none = SharedBox(Fields())
     private var box = Self.none
-    /// The fields to change: copied first when another storage shares them.
+    /// The fields to change: taken out of the box and boxed again (copied first when
+    /// another storage shares them).
     private var fields: Fields {
         get { box.value }
         _modify {
-            SharedBox.makeUnique(&box)
-            yield &box.value
+            var value = SharedBox.take(&box, leaving: Self.none)
+            defer { box = SharedBox(value) }
+            yield &value
         }
     }
 

@@ -74,9 +74,12 @@ public final class ManagedObject {
     }
 
     private func decode(_ key: String, from row: [Value]) -> Value? {
+        // The key looked up once: its place says whether it is an attribute (asking
+        // `attribute(named:)` hashed the key again, for each value a save compared).
+        let entity = self.entity
         guard let index = entity.rowIndex[key], index < row.count else { return nil }
-        let value = row[index]
-        return entity.attribute(named: key).map { $0.type.decode(value) } ?? value
+        let attributes = entity.attributes
+        return index >= 1 && index <= attributes.count ? attributes[index - 1].type.decode(row[index]) : row[index]
     }
     /// Takes `entity`'s new description (it was redefined while this object was in use).
     /// The values as read stay for the keys both layouts have: they are the snapshot a
@@ -124,7 +127,8 @@ public final class ManagedObject {
     /// The value a save expects the store to hold for `key`: the one a pending change was
     /// made against, or the committed value.
     package func expectedStoredValue(_ key: String) -> Value? {
-        readValues[key] ?? committedValue(key)
+        // Asked first whether there are any: looking a key up hashes it even in an empty dictionary.
+        (readValues.isEmpty ? nil : readValues[key]) ?? committedValue(key)
     }
 
     /// Takes `fresh` (the row as another connection left it) as the committed values,
@@ -232,39 +236,43 @@ public final class ManagedObject {
     /// Assigns an attribute after checking the value against its type; the change is
     /// pending until the context saves.
     public func setValue(_ value: Value, forKey key: String) throws {
-        // Read once: each use of the stored description copied all of it.
+        // Read once: each use of the stored description copied all of it; the context is
+        // a weak reference (each read a call) and its mapping a lookup by entity name.
         let entity = self.entity
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
-        if context?.mapped(entity).isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        let context = self.context
+        let storage = context?.mapped(entity)
+        if storage?.isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
-        if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
-        try checkStoreOpen()
-        let coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: context?.mapped(entity))
-        // The key column of a table Quarry did not create is the object's identity: a saved
-        // object keeping its ID while its row moved to another key would be two objects.
-        if !isInserted, key == context?.mapped(entity).keyColumn, coerced != (committedValue(key) ?? .null) {
-            throw Self.keyKept(self, key)
-        }
-        if !isInserted, coerced == (committedValue(key) ?? .null) {
-            pending[key] = nil
-        } else {
+        guard let context, let storage else { throw StoreError.objectDeleted(objectID: objectID) }
+        if context.isClosed { throw StoreError.closed }
+        let coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
+        if isInserted {
             pending[key] = coerced
+        } else {
+            let committed = committedValue(key) ?? .null
+            // The key column of a table Quarry did not create is the object's identity: a saved
+            // object keeping its ID while its row moved to another key would be two objects.
+            if coerced != committed, key == storage.keyColumn { throw Self.keyKept(self, key) }
+            pending[key] = coerced == committed ? nil : coerced
         }
         // A foreign key column written as an attribute (author_id) is the link: a target
         // set before through the relationship no longer stands.
-        for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
-        context?.noteChanged(self)
+        if !pendingToOne.isEmpty {
+            for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
+        }
+        context.noteChanged(self)
     }
 
     /// `setValue` for an object `ObjectContext.insert` is making, of `entity` (its own): the
     /// checks it made once for the object (not a view's; new, so neither deleted nor
     /// outside a context, its key not yet kept) are not made again for each value, and
     /// the context hears of the object once, as it is inserted. Refusals are `setValue`'s,
-    /// in its order.
-    func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription) throws {
+    /// in its order. `storage`: where the entity's rows are, as the insert looked it up.
+    func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription, storage: EntityStorage) throws {
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         try checkStoreOpen()
-        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: context?.mapped(entity))
+        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
         // A link kept in the column set before through its relationship no longer stands.
         guard !pendingToOne.isEmpty else { return }
         for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }

@@ -38,9 +38,12 @@ extension SaveConflict {
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
     /// when the row holds what the object was read with. `storedRow` as the engine read it.
-    package static func of(_ object: ManagedObject, storedRow: [Value]?, session: StoreSession) -> SaveConflict? {
+    /// `entity`: the object's current description, when the caller has it already.
+    package static func of(
+        _ object: ManagedObject, storedRow: [Value]?, entity current: EntityDescription? = nil, session: StoreSession
+    ) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
-        let entity = session.currentEntity(of: object)
+        let entity = current ?? session.currentEntity(of: object)
         // One key's value at a time: `committed` decodes the whole row each time it is read.
         // A pending change is compared with what it was made against, however the outside
         // commit was noticed since (`expectedStoredValue`). Column by column, as

@@ -135,8 +135,7 @@ package struct SaveRowsWriter<Rows: SaveStatements> {
             // Attributes and to-one keys in one statement: one change of a row is one
             // UPDATE (a Core Data store's Z_OPT goes up once per save, as Core Data's).
             let changed = object.pending.keys.sorted()
-            let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
-            let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
+            let links = object.pendingToOne.isEmpty ? [] : object.pendingToOne.keys.sorted().filter(entities.of(object).ownKeyColumns.contains)
             guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
             try rows.update(
                 object, key: .integer(primaryKey), attributes: changed,

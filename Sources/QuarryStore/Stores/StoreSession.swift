@@ -43,6 +43,8 @@ package final class StoreSession {
     }
     /// An object's entity as the model describes it now (a redefinition may have changed it).
     package func currentEntity(of object: ManagedObject) -> EntityDescription { context.currentEntity(of: object) }
+    /// The same, with where its rows are, looked up once an entity for a step of a save.
+    package func savedEntities() -> SavedEntities { SavedEntities(context) }
     /// A row read by key (`StoreReading.rows`) as the values an object of `entity` holds.
     package func values(of entity: EntityDescription, row: [Value]) -> [String: Value] { context.values(of: entity, row: row) }
     /// An attribute's value in a row read by key.
