@@ -198,9 +198,10 @@ extension OpenSeveralStoresTests {
         #expect(
             result.lines == [
                 "3",
-                "+\tauthor\t3\tnil\tnil\tnil",
+                // An inserted row's values are its new, a deleted row's its old.
+                "+\tauthor\t3\tnil\tnil\tname = \"Banks\"",
                 "~\tbook\t2\ttitle\tSolaris\tSolaris (1961)",
-                "-\tbook\t3\tnil\tnil\tnil",
+                "-\tbook\t3\tnil\ttitle = \"Lathe of Heaven\", author_id = 1, author = author/1\tnil",
                 "3\t0\t1\t2",
                 "false\t(command line):7: diff: copy.db is closed: open() it again to use it",
                 "false\t(command line):8: diff: copy.db is closed: open() it again to compare it"
