@@ -633,10 +633,11 @@ import Testing
     @Test func aTimeoutCancelsTheServersStatement() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresServer.database("cancel")
-        let (result, seconds) = try await sandbox.timedQuarry(["--timeout", "1", url, "-e", #"print(sql("SELECT pg_sleep(20) AS x"))"#], timeout: 30)
+        // An hour's sleep: a statement left running would keep quarry past the harness's
+        // limit whatever the machine's speed, so no clock is read here.
+        let result = try await sandbox.quarry(["--timeout", "1", url, "-e", #"print(sql("SELECT pg_sleep(3600) AS x"))"#], timeout: 300)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines.count == 1 && result.stderr.lowercased().contains("timeout"), "\(result)")
-        #expect(seconds < 10, "quarry ran \(seconds) s: the statement was not cancelled")
     }
 
     /// What the server makes of a row is what the objects hold: defaults for nil
