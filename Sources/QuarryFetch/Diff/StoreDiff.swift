@@ -33,7 +33,7 @@ public struct StoreDiff: Sendable {
         for (side, context, other) in [("old", old, new), ("new", new, old)] {
             // One note a relate(): its to-one (its inverse, a many-to-many it made go with it).
             for name in context.relationshipsDeclaredApart.sorted()
-            where context.relationship(name).map({ !$0.isToMany }) == true && other.relationship(name) == nil {
+            where Self.relationship(name, in: context).map({ !$0.isToMany }) == true && Self.relationship(name, in: other) == nil {
                 diff.notes.append(
                     "\(name) is declared by relate() for the \(side) store only (beside its file, not in it): not a difference of the models")
             }
@@ -210,17 +210,15 @@ public struct StoreDiff: Sendable {
         return result
     }
 
+    /// `context`'s relationship `Entity.name`, if its model has it.
+    private static func relationship(_ qualified: String, in context: ObjectContext) -> RelationshipDescription? {
+        guard let dot = qualified.lastIndex(of: ".") else { return nil }
+        let entity = try? context.entity(named: String(qualified[..<dot]))
+        return entity?.relationship(named: String(qualified[qualified.index(after: dot)...]))
+    }
+
     /// A target as `Entity/key` (nil stays nil).
     static func reference(_ entity: String, _ key: Value) -> Value {
         key.isNull ? .null : .text("\(entity)/\(DiffValues.text(key))")
-    }
-}
-
-extension ObjectContext {
-    /// The model's relationship `Entity.name`, if it has it.
-    fileprivate func relationship(_ qualified: String) -> RelationshipDescription? {
-        guard let dot = qualified.lastIndex(of: ".") else { return nil }
-        let entity = try? entity(named: String(qualified[..<dot]))
-        return entity?.relationship(named: String(qualified[qualified.index(after: dot)...]))
     }
 }
