@@ -171,6 +171,19 @@ import Testing
         }
     }
 
+    /// The fold is written once: the planner prices every branch of a CASE, and a fold
+    /// repeated in the NFC step's branches priced a folded count over the flights past
+    /// `jit_above_cost`, whose compiling tripled bench line P5.
+    @Test func theFoldIsWrittenOnce() {
+        for (c, d) in [(true, false), (false, true), (true, true)] {
+            let sql = PostgresFold.sql("\"t\".\"s\"", caseInsensitive: c, diacriticInsensitive: d)
+            let options = "[\(c ? "c" : "")\(d ? "d" : "")]"
+            #expect(sql.components(separatedBy: "octet_length").count - 1 == 1, "\(options): the ASCII test is written more than once")
+            #expect(sql.components(separatedBy: "NFC").count - 1 == 1)
+            #expect(sql.components(separatedBy: PostgresFold.refusal).count - 1 == (d ? 1 : 0))
+        }
+    }
+
     /// `lowercase:` and `uppercase:` (`PostgresCaseMapping`) map every scalar, and random
     /// text with final sigmas, as Swift's `lowercased()` and `uppercased()` do.
     @Test func caseMappingIsSwifts() throws {
