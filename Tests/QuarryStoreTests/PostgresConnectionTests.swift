@@ -151,6 +151,26 @@ import Testing
         #expect(result.rows == [values])
     }
 
+    /// Quarry's own statements run without JIT (the planner prices every branch of a
+    /// fold's CASE, and compiled a folded count for longer than it ran); a statement a
+    /// person wrote runs with the server's setting, as in psql, and the session's comes
+    /// back after it.
+    @Test func quarrysOwnStatementsRunWithoutJITAndAPersonsAsTheServerSays() throws {
+        let url = try PostgresServer.database("jit")
+        let admin = try PostgresConnection(url: url)
+        try admin.execute("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET jit = on', current_database()); END $$")
+        let (connection, _) = try PostgresServerKind.open(url)
+        let engine = try #require(connection.engine as? PostgresEngine)
+        let jit = "SELECT current_setting('jit') AS j"
+        #expect(try engine.server.execute(jit).rows == [[.text("off")]])
+        var persons: [Value] = []
+        try engine.prepareReadOnly(jit) { query in
+            try query?.forEachRow(arguments: []) { persons.append($0.value(at: 0)) }
+        }
+        #expect(persons == [.text("on")])
+        #expect(try engine.server.execute(jit).rows == [[.text("off")]])
+    }
+
     /// What PostgreSQL cannot hold, or Quarry cannot send, is an error naming it; the
     /// server's infinite timestamps are read as its text. Nothing traps.
     @Test func valuesBeyondEitherSideAreErrorsOrTextNotTraps() throws {

@@ -41,7 +41,8 @@ package final class PostgresEngine: StoreEngine {
     package func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
         try makeViews(readBy: sql)
         return try server.inReadOnlyTransaction {
-            try server.execute("SET LOCAL TimeZone TO DEFAULT")
+            // The role's zone, and its JIT setting, which Quarry's own session turns off.
+            try server.execute("SELECT set_config(name, reset_val, true) FROM pg_catalog.pg_settings WHERE name IN ('TimeZone', 'jit')")
             guard let description = try server.describe(sql) else { return try body(nil) }
             return try body(PostgresPreparedQuery(connection: server, description: description))
         }
