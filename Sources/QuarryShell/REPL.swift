@@ -261,7 +261,8 @@ final class REPL {
             pendingSQL = true
             return
         }
-        reportError(failure.message)
+        let from = lines.count == 1 ? SQLAtPrompt.mistypedFrom(lines[0]) : nil
+        reportError(failure.message + (from.map { " ('\($0.lowercased())': did you mean FROM?)" } ?? ""))
     }
 
     /// Whether `.quit` or Ctrl-D may end the session: not at once while changes are

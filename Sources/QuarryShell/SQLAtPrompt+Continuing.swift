@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// A statement typed over several lines, as psql and sqlite3 users type one: the first
 /// line of `SELECT payee, count(*) AS n` ⏎ `FROM transactions …` is a whole statement
 /// to SQLite, which runs it and fails on the column, and the next line is no Lua. A first
@@ -39,6 +41,13 @@ extension SQLAtPrompt {
         guard !text.hasSuffix(";") else { return false }
         let words = topLevelWords(text)
         return words.first == "SELECT" && !words.contains("FROM") && words.contains(where: aggregateWords.contains)
+            && mistypedFrom(text) == nil
+    }
+
+    /// A word after a query's first that reads as FROM mistyped (`select count(*) form
+    /// film`): that line is whole, so it runs, and its syntax error names the word.
+    static func mistypedFrom(_ query: String) -> String? {
+        topLevelWords(query).dropFirst().first { $0 != "FROM" && $0.count >= 3 && editDistance($0, "FROM") == 1 }
     }
 
     /// The answer to a line Lua refused that reads as the rest of a SQL statement whose

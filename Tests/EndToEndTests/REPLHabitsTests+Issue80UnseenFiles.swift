@@ -54,6 +54,19 @@ import Testing
         #expect(whole.contains { $0.trimmingCharacters(in: .whitespaces) == "2" }, "\(whole)")
     }
 
+    /// `select count(*) form city` (FROM mistyped) is whole: it fails at once, naming the
+    /// word, where it waited at `>>` for a FROM that had been typed.
+    @Test func aMistypedFromFailsAtOnce() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["world.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let failed = try await repl.enter("select count(*) form city")
+        #expect(failed.joined().contains("syntax error") && failed.joined().contains("'form': did you mean FROM?"), "\(failed)")
+        let counted = try await repl.enter("select count(*) from city")
+        #expect(counted.contains { $0.trimmingCharacters(in: .whitespaces) == "6" }, "\(counted)")
+    }
+
     /// `quarry world.db ".schema city"` runs the command, as `sqlite3 world.db ".schema
     /// city"` does (it said "cannot open .schema city: no such file"); a command this
     /// shell does not have is still a missing script.
