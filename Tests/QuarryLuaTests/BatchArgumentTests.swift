@@ -25,6 +25,10 @@ import Testing
         #expect(
             h.error(#"T:updateall("n == %@", { n = 5 })"#).hasSuffix(
                 #"updateall: the values to set come after the predicate's arguments: updateall("pred", { args }, { n = ... })"#))
+        // And when they come before the arguments (it said "%@ has no argument (0 given)").
+        #expect(
+            h.error(#"T:updateall("n == %@", { n = 5 }, { 1 })"#).hasSuffix(
+                #"updateall: the values to set come after the predicate's arguments: updateall("pred", { args }, { n = ... })"#))
         #expect(h.string(#"T:updateall("n == 1", {}, { n = 5 })"#) == "1")
         #expect(h.error(#"T:deleteall("n == %@", { 1 }, 7)"#).contains("bad argument #3 to 'deleteall'"))
         #expect(h.error(#"T:deleteall(predicate("n == 1"), { 1 })"#).contains("bad argument #2 to 'deleteall'"))

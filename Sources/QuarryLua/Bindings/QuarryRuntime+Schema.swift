@@ -68,16 +68,16 @@ extension QuarryRuntime {
             // A Swift `#Predicate` takes its captured values from the table, by name.
             if let format, SwiftPredicateReader.isSwift(format) {
                 captures = try namedPredicateArguments(call.state, 3, what: "args", operation: "predicate")
-            } else if valuesFollow, call.argumentCount == 3, LuaTable.length(call.state, 3) == 0, LuaTable.hasStringKey(call.state, 3) {
+            } else if valuesFollow, LuaTable.length(call.state, 3) == 0, LuaTable.hasStringKey(call.state, 3) {
                 // `updateall("code == %@", { n = 0 })`: values where the arguments go. A
                 // predicate that needs none is read (updateall then names the form); one
-                // that does is answered with the form, not "%@ has no argument".
-                guard let predicate = try? parsePredicate(format, [], [:], entity: entity) else {
-                    let keys = LuaTable.stringKeys(call.state, 3).keys.map { "\($0) = ..." }.joined(separator: ", ")
-                    throw LuaError(
-                        "the values to set come after the predicate's arguments: updateall(\"pred\", { args }, { \(keys) })",
-                        operation: "updateall")
-                }
+                // that does is answered with the form, not "%@ has no argument", as are
+                // values typed before the arguments (`updateall("r == %@", { n = 0 }, { "G" })`).
+                let keys = LuaTable.stringKeys(call.state, 3).keys.sorted().map { "\($0) = ..." }.joined(separator: ", ")
+                let form = LuaError(
+                    "the values to set come after the predicate's arguments: updateall(\"pred\", { args }, { \(keys) })",
+                    operation: "updateall")
+                guard call.argumentCount == 3, let predicate = try? parsePredicate(format, [], [:], entity: entity) else { throw form }
                 return (predicate, 4)
             } else {
                 arguments = try predicateArguments(call.state, 3, what: "args")
