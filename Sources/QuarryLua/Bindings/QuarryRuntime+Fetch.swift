@@ -263,15 +263,11 @@ extension QuarryRuntime {
             if LuaTable.element(s, index, 1) == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
         }
-        // A list item after the entity would be dropped silently (and a "filtered" fetch
-        // then holds every row): the table form names its predicate.
-        let extra = LuaTable.element(s, index, 2) != LUA_TNIL
-        quarry_pop(s, 1)
-        if extra {
-            throw LuaError(
-                "the table form takes no predicate or arguments in its list; write fetch{ \"Item\", predicate = \"...\", args = { ... } } or fetch(\"Item\", \"...\", ...)",
-                operation: "fetch")
-        }
+        // `fetch{ "Item", "n > %@", 5, sort = "n" }`: the list after the entity is the
+        // predicate and its arguments, as in fetch("Item", "n > %@", 5). Anything else
+        // there would be dropped silently (a "filtered" fetch then holding every row).
+        // A handle's method (`Item:fetch{ "n > 5" }`) lists no entity: the predicate is first.
+        let listed = try listedPredicate(s, index, from: entity == nil ? 2 : 1)
         if entityName == nil {
             if LuaTable.field(s, index, "entity") == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
@@ -298,11 +294,23 @@ extension QuarryRuntime {
             }
         }
         quarry_pop(s, 1)
+        if let listed {
+            guard format == nil, object == nil else {
+                throw LuaError("the predicate is given twice: in the list after the entity and as predicate =", operation: "fetch")
+            }
+            format = listed.format
+        }
         if let template {
             if format != nil || object != nil { throw LuaError("a template holds its predicate; give vars, not predicate", operation: "fetch") }
             format = template
         }
-        let arguments = try argumentField(s, index, "args")
+        var arguments = try argumentField(s, index, "args")
+        if let listed, !listed.arguments.isEmpty {
+            guard arguments.isEmpty else {
+                throw LuaError("the arguments are given twice: in the list after the predicate and as args =", operation: "fetch")
+            }
+            arguments = listed.arguments
+        }
         var variables: [String: PredicateArgument] = [:]
         let varsType = LuaTable.field(s, index, "vars")
         if varsType != LUA_TNIL, varsType != LUA_TTABLE {
@@ -451,5 +459,32 @@ extension QuarryRuntime {
         let quoted = "\"" + example.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         error.remedy = "an entity's name is a string, e.g. \(call.functionName)(\(quoted))"
         return error
+    }
+
+    /// The predicate format and arguments listed from `first` in `fetch{}`'s table
+    /// (`fetch{ "Item", "n > %@", 5 }`), or nil when the list holds the entity alone.
+    func listedPredicate(_ s: OpaquePointer, _ index: Int32, from first: Int) throws -> (format: String, arguments: [PredicateArgument])? {
+        let type = LuaTable.element(s, index, first)
+        defer { quarry_pop(s, 1) }
+        guard type != LUA_TNIL else { return nil }
+        guard type == LUA_TSTRING else {
+            throw LuaError(
+                "the list after the entity takes a predicate format and its arguments; write fetch{ \"Item\", \"n > %@\", 5 } or fetch{ \"Item\", predicate = ..., args = { ... } }",
+                operation: "fetch")
+        }
+        let format = luaString(s, -1)
+        var arguments: [PredicateArgument] = []
+        let count = LuaTable.length(s, index)
+        if count > first {
+            for i in (first + 1)...count {
+                _ = LuaTable.element(s, index, i)
+                defer { quarry_pop(s, 1) }
+                guard let argument = predicateArgument(s, -1) else {
+                    throw OptionError("[\(i)]", mustBe: "a value or a list of values", operation: "fetch")
+                }
+                arguments.append(argument)
+            }
+        }
+        return (format, arguments)
     }
 }
