@@ -32,6 +32,13 @@ public struct PredicateError: QuarryError, Equatable {
     public var column: Int?
     /// The key the predicate probably meant, for an unknown one.
     public var suggestion: String?
+    /// The to-many relationship a key path crossed where one value was wanted; what to
+    /// write instead depends on where it stood (a predicate takes ANY, a group does not).
+    public var crossedToMany: (relationship: String, path: String)? {
+        get { crossing.map { ($0[0], $0[1]) } }
+        set { crossing = newValue.map { [$0.relationship, $0.path] } }
+    }
+    private var crossing: [String]?
     /// What the predicate was given as (`having` for a grouped request's filter), so the
     /// line names the option the person wrote.
     public var role = "predicate"
@@ -45,10 +52,25 @@ public struct PredicateError: QuarryError, Equatable {
 
     public var operation: String? { role }
 
+    /// A key path that crosses the to-many `relationship` where one value goes.
+    static func crossing(_ relationship: String, in path: String, column: Int?) -> PredicateError {
+        var error = PredicateError(
+            .invalidUse, "'\(path)' crosses the to-many relationship '\(relationship)'; write ANY \(path), ALL or NONE, or use @count",
+            column: column)
+        error.crossedToMany = (relationship, path)
+        return error
+    }
+
     /// The same error, for a predicate given as `role`.
     public func given(as role: String) -> PredicateError {
         var error = self
         error.role = role
+        // ANY, ALL and NONE are a predicate's: a sort key, a section, a group or a
+        // property takes one value a row.
+        if role != "predicate", let (relationship, path) = crossedToMany {
+            error.message =
+                "'\(path)' crosses the to-many relationship '\(relationship)', several values to a row where \(role) takes one: use a to-one key path, \(relationship).@count or \(relationship).@sum.key, or write the join in sql()"
+        }
         return error
     }
     public var location: ErrorLocation? { column.map(ErrorLocation.column) }

@@ -125,10 +125,7 @@ extension Binder {
                     let attribute = current.attribute(named: path.components[index...].joined(separator: "."))
                 {
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError(
-                            .invalidUse,
-                            "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count",
-                            column: path.column)
+                        throw PredicateError.crossing(toMany.relationship.name, in: path.string, column: path.column)
                     }
                     return steps.isEmpty ? .attribute(attribute) : .path(steps, attribute)
                 }
@@ -164,10 +161,7 @@ extension Binder {
                     }
                     guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError(
-                            .invalidUse,
-                            "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count",
-                            column: path.column)
+                        throw PredicateError.crossing(toMany.relationship.name, in: path.string, column: path.column)
                     }
                     return .path(steps, attribute)
                 }
