@@ -25,6 +25,10 @@ public final class SessionSettings {
     /// At an interactive prompt, a grouped or `properties` request (run in SQL on the
     /// saved rows) says in one note when its entity has unsaved changes its rows leave out.
     public var notesUnsavedChangesLeftOut = false
+    /// At an interactive prompt, `updateall` and `deleteall` say in one note that what
+    /// they changed is written already: `.changes` lists none of it and `rollback()`
+    /// does not undo it, unlike every other change typed there.
+    public var notesBatchWrites = false
     /// What `open(location)` opens another store with, and the name it is shown by (the
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.

@@ -231,6 +231,7 @@ enum SchemaBindings {
         let n: Int
         n = try BatchUpdateRequest(entity, where: predicate, set: values).execute(in: runtime.context)
         for note in runtime.context.takeWriteNotes() { runtime.writeNotice("note: " + note) }
+        noteWrittenAtOnce(runtime, n)
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(n)
@@ -245,9 +246,17 @@ enum SchemaBindings {
         guard try confirmsEveryRow(runtime, "delete", entity, predicate) else { return call.push(0) }
         let n: Int
         n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)
+        noteWrittenAtOnce(runtime, n)
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(n)
+    }
+
+    /// At the prompt: rows a batch request changed are in the file already, where every
+    /// other change typed there waits for `save()` (and `.changes` lists it).
+    private static func noteWrittenAtOnce(_ runtime: QuarryRuntime, _ rows: Int) {
+        guard runtime.settings.notesBatchWrites, rows > 0 else { return }
+        runtime.writeNotice("note: written to the file at once (rollback() does not undo it)")
     }
 
     /// A batch request without a predicate changes every row at once, past `rollback()`:
