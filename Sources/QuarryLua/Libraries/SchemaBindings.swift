@@ -53,10 +53,12 @@ enum SchemaBindings {
         }
         let relationship: RelationshipDescription
         // Under --safe a declaration lasts the session: no sidecar file is written.
-        relationship = try runtime.context.relate(
-            try name(1), try columns(2), try name(3), try columns(4),
-            name: try call.optionalString(5), inverse: try call.optionalString(6),
-            keep: !runtime.isSandboxed)
+        let (source, sourceColumns, destination, destinationColumns) = (try name(1), try columns(2), try name(3), try columns(4))
+        let (given, inverse) = (try call.optionalString(5), try call.optionalString(6))
+        relationship = try runtime.notingANewSidecar {
+            try runtime.context.relate(
+                source, sourceColumns, destination, destinationColumns, name: given, inverse: inverse, keep: !runtime.isSandboxed)
+        }
         // Both names it made: the to-one, and its inverse on the destination, which
         // would otherwise be guessed or read from .schema.
         _ = call.push(relationship.name)
@@ -72,7 +74,7 @@ enum SchemaBindings {
         let column = try call.string(2)
         let never = try formatNever(call)
         if let declared = try call.optionalString(3) {
-            try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed)
+            try runtime.notingANewSidecar { try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed) }
             // A file opened read-only keeps no sidecar: said once, not found out on reopening.
             if runtime.context.isReadOnly, !runtime.isSandboxed, runtime.readOnlyFormatNotices.insert("\(entity).\(column)").inserted,
                 let described = try? runtime.context.entity(named: entity),
