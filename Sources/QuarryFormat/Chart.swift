@@ -57,8 +57,8 @@ public enum Chart {
         count == 0 ? nil : count == 1 ? "1 value is inf or nan, left out" : "\(grouped(count)) values are inf or nan, left out"
     }
 
-    /// y against x as columns rising from the x axis (x sorted), y labelled at the top and
-    /// bottom, x at both ends; more points than columns are averaged per column. Points
+    /// y against x as columns rising from the x axis (x sorted), or marks at each value
+    /// where the axis does not start at 0, y labelled at the top and bottom, x at both ends; more points than columns are averaged per column. Points
     /// with a nil coordinate are left out, and those with an infinite or NaN one too, the
     /// latter counted in a line under the chart.
     public static func line(title: String, xs: [Double?], ys: [Double?], xLabel: (Double) -> String, style: ChartStyle = ChartStyle()) -> String {
@@ -92,11 +92,23 @@ public enum Chart {
             counts[$0] == 0 ? nil : (high > low ? Int((fraction(means[$0], from: low, to: high) * Double(levels)).rounded()) : levels)
         }
         let axis = style.unicode ? "┤" : "|"
+        // From 0 a column's height is its value, as a bar's; on an axis from elsewhere a
+        // filled column would say the same of a value's distance from the bottom label (a
+        // series from 70 to 80 drawn as bars from 70), so each column is a mark at its
+        // value alone, as a line's point.
+        let marksOnly = low != 0
         var lines = [CellText.flat(title)]
         for row in (0..<style.height).reversed() {
             let label = row == style.height - 1 ? topText : row == 0 ? bottomText : ""
             let cells = heights.map { height -> String in
                 guard let height else { return " " }
+                if marksOnly {
+                    // The row the value falls in: its eighth from below, at least one.
+                    let top = min(style.height - 1, max(0, height - 1) / 8)
+                    guard row == top else { return " " }
+                    let filled = max(1, height - row * 8)
+                    return filled >= 8 ? (style.unicode ? "█" : "#") : style.unicode ? String(eighths[filled]) : (filled >= 4 ? "#" : ".")
+                }
                 let filled = height - row * 8
                 if filled >= 8 { return style.unicode ? "█" : "#" }
                 if filled <= 0 { return " " }

@@ -34,6 +34,25 @@ struct ChartTests {
         #expect(ascii == "y by x\n4 |          #####\n0 |     ##########\n  +---------------\n   1             3", "\(ascii)")
     }
 
+    /// On an axis that does not start at 0 each column is one mark at its value: filled
+    /// from the bottom label, 71 against 79 read as a tenfold difference.
+    @Test func anAxisFromElsewhereThanZeroMarksEachValueAlone() {
+        var style = ChartStyle(width: 40, unicode: true)
+        style.height = 6
+        let ys: [Double?] = [71, 79, 75, 72, 78]
+        let text = Chart.line(title: "y by x", xs: [1, 2, 3, 4, 5], ys: ys, xLabel: { CellText.number($0) }, style: style)
+        let plot = text.split(separator: "\n").dropFirst().prefix(6).map { String($0.drop { $0 != "┤" }.dropFirst()) }
+        try? #require(plot.count == 6, "\(text)")
+        let width = plot.first?.count ?? 0
+        let marks = (0..<width).map { column in plot.count { Array($0)[column] != " " } }
+        #expect(marks.allSatisfy { $0 == 1 }, "one mark a column: \(text)")
+        // The highest value's mark is in the top row, the lowest's in the bottom one.
+        #expect(Array(plot[0])[6..<12].allSatisfy { $0 != " " } && Array(plot[5])[0..<6].allSatisfy { $0 != " " }, "\(text)")
+        // From 0, columns still rise as bars do.
+        let counts = Chart.line(title: "n", xs: [1, 2], ys: [2, 4], xLabel: { CellText.number($0) }, style: style)
+        #expect(counts.split(separator: "\n")[6].hasSuffix(String(repeating: "█", count: 36)), "\(counts)")
+    }
+
     @Test func datesLabelToTheDayWhenEveryOneIsMidnight() {
         #expect(CellText.dates([0, 86400]) == ["1970-01-01", "1970-01-02"])
         #expect(CellText.dates([0, 90]) == ["1970-01-01 00:00", "1970-01-01 00:01"])
