@@ -205,14 +205,16 @@ struct SQLiteSaveStatements: SaveStatements {
     package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool)
         throws
     {
-        let columns = attributes + toOne.map(\.name)
+        // Made only when there are to-one keys: most updates change values alone.
+        let columns = toOne.isEmpty ? attributes : attributes + toOne.map(\.name)
         var values = SQLiteArguments()
         let saved = entities.of(object)
         let entity = saved.current
         let storage = saved.storage
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         let row = storage.writtenRow(of: object, key: key)
-        values.append(contentsOf: toOne.map(\.key) + row.values)
+        if !toOne.isEmpty { values.append(contentsOf: toOne.map(\.key)) }
+        values.append(contentsOf: row.values)
         var update: (entity: String, columns: [String], row: String, statement: Statement, told: Bool)
         if let last = lastUpdate, last.entity == object.entity.name, last.columns == columns, last.row == row.sql {
             update = last
