@@ -20,7 +20,8 @@ public struct KeyedRows: Equatable, Sendable {
     /// `SELECT columns` of the rows whose keys are `count` placeholders: rows a key's
     /// index finds (`SQLReads.rowsByKey` where no numbers' table is needed).
     public func byKeyIndex(_ columns: String, count: Int) -> String {
-        "SELECT \(columns) FROM \(table) WHERE \(key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+        // Repeated, not joined: joining 500 one-character strings took 340,000 instructions.
+        "SELECT \(columns) FROM \(table) WHERE \(key) IN (\(count > 0 ? "?" + String(repeating: ",?", count: count - 1) : ""))"
     }
 }
 

@@ -140,39 +140,47 @@ public final class PostgresConnection {
             let message = failure.said
             throw StoreError.postgres(sqlState: nil, sql: sql, message: message)
         }
-        // The C strings live until the call returns; a blob is sent as binary (format 1).
-        var storage: [UnsafeMutablePointer<CChar>?] = []
-        defer { storage.forEach { free($0) } }
+        // Every value in one buffer, each text ended by a NUL, a blob as binary (format 1):
+        // a C string copied for each (twice: Swift's, then `strdup`'s) was half of sending
+        // a save's 20,000 new rows. Each value is found by its place in the buffer; a NULL
+        // has none.
+        var bytes: [UInt8] = []
+        var places: [Int?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
+        places.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
+        formats.reserveCapacity(parameters.count)
         for parameter in parameters {
             switch parameter {
             case .none:
-                storage.append(nil)
+                places.append(nil)
                 lengths.append(0)
                 formats.append(0)
             case .text(let text):
-                guard let copy = strdup(text) else {
-                    throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(text.utf8.count)-byte argument")
-                }
-                storage.append(copy)
+                places.append(bytes.count)
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(0)
                 lengths.append(0)
                 formats.append(0)
-            case .binary(let bytes):
-                guard let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self) else {
-                    throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(bytes.count)-byte argument")
-                }
-                bytes.withUnsafeBytes { source in
-                    if let base = source.baseAddress { memcpy(buffer, base, bytes.count) }
-                }
-                storage.append(buffer)
-                lengths.append(Int32(bytes.count))
+            // Within Int32 (`PostgresValue.parameter` refused a longer one).
+            case .binary(let blob):
+                places.append(bytes.count)
+                bytes.append(contentsOf: blob)
+                // An empty blob's place is a byte of the buffer still (not its end).
+                bytes.append(0)
+                lengths.append(Int32(blob.count))
                 formats.append(1)
             }
         }
         cancelled = false
-        let values = storage.map { UnsafePointer($0) }
-        guard send(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0) == 1 else {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                let values: [UnsafePointer<CChar>?] = places.map { place in place.flatMap { at in chars.baseAddress.map { $0 + at } } }
+                return send(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
+            }
+        }
+        guard sent == 1 else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: failure(or: "cannot send the statement"))
         }
     }

@@ -355,7 +355,10 @@ public final class ObjectContext {
                     "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map(\.storedDescription) ?? "nothing") where an integer key is expected"
             )
         }
-        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        // The hierarchy's root looked up once, for the lookup and the registration (each
+        // copied the store's model, for each of the 20,000 objects a loop fetched).
+        let root = rootName(of: entity.name)
+        if let existing = identityMap.object(root: root, key: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
         if hasSubentities(entity.name),
@@ -368,7 +371,7 @@ public final class ObjectContext {
             }
         }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
-        register(object)
+        identityMap.register(object, root: root, key: primaryKey)
         return object
     }
 

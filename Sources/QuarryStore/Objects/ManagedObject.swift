@@ -214,7 +214,9 @@ public final class ManagedObject {
     /// not read back as a number).
     package var historyID: String {
         guard let primaryKey else { return objectID }
-        return "\(entity.name)/\(primaryKey)"
+        // Not interpolated: that formatted the key through `description`, dynamically
+        // (a save of 20,000 changed objects records as many IDs).
+        return entity.name + "/" + String(primaryKey)
     }
     /// The key `objectID` shows, escaped, once worked out (nil: by number, or not yet).
     private var shownKey: String?

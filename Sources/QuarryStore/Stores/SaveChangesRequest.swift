@@ -22,8 +22,11 @@ package struct SaveChangesRequest {
 
     /// The object IDs of the updated objects, those updated through others included.
     package var updatedIDs: [String] {
+        let ids = updates.map(\.historyID)
+        // The set of the written objects only when others were updated through them.
+        guard !touched.isEmpty else { return ids }
         let written = Set(updates.map(ObjectIdentifier.init))
-        return updates.map(\.historyID) + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.historyID)
+        return ids + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.historyID)
     }
 
     /// The keys the inserted rows were given, as the transaction goes on.

@@ -81,9 +81,14 @@ extension SaveChangesRequest {
     /// review; issue 48). Only that the row is there is checked, as a link changes none of
     /// its values. `exists` reads a `storedRowQuery` for whether it finds a row.
     package func goneLinkEnds(session: StoreSession, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
+        // No link, no end to check: the set of every saved object, and the list of every
+        // new and changed object (made for nothing, 1.4% of a save of 20,000 changed
+        // values), only when there is.
+        guard !links.isEmpty || inserts.contains(where: { !$0.pendingToOne.isEmpty }) || updates.contains(where: { !$0.pendingToOne.isEmpty })
+        else { return [] }
+        let toOneTargets = (inserts + updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
         var seen = Set((updates + deletes).map(ObjectIdentifier.init))
         var gone: [SaveConflict] = []
-        let toOneTargets = (inserts + updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
         for object in links.flatMap({ [$0.source, $0.target] }) + toOneTargets
         where !object.isInserted && !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
             guard let query = SaveConflict.storedRowQuery(of: object, session: session) else { continue }
