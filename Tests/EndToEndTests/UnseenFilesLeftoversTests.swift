@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// What a newcomer met on SQLite files nobody here had used (issue 80's leftovers): an
+/// export to a suffix Quarry does not write, import's entity named as `.import` names it,
+/// a table or column typed wrong in SQL, and an entity's name typed as a global.
+@Suite struct UnseenFilesLeftoversTests {
+    private func world(_ sandbox: Sandbox) async throws {
+        let result = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("world.db"),
+                """
+                CREATE TABLE director (id INTEGER PRIMARY KEY, name TEXT);
+                INSERT INTO director (name) VALUES ('Varda'), ('Ozu');
+                CREATE TABLE city (ID INTEGER PRIMARY KEY, Name TEXT, Population INTEGER);
+                INSERT INTO city (Name, Population) VALUES ('Kabul', 1780000), ('Oslo', 508726);
+                """
+            ])
+        try #require(result.status == 0, "\(result)")
+    }
+
+    /// `export(r, "c.xlsx")` wrote CSV under a name that promises a spreadsheet: now one
+    /// line names the formats written and nothing is written; the suffixes it writes work.
+    @Test func anExportToASuffixQuarryDoesNotWriteIsRefused() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        for code in [#"export(fetch("director"), "c.xlsx")"#, #"export({ sql = "SELECT * FROM director" }, "c.xlsx")"#] {
+            let refused = try await sandbox.quarry(["world.db", "-e", code])
+            #expect(refused.status == 1 && refused.errorLines.count == 1, "\(refused)")
+            let line = refused.errorLines.first ?? ""
+            #expect(line.contains("Quarry does not write .xlsx") && line.contains(".csv, .tsv") && line.contains(".json"), "\(refused)")
+            #expect(!sandbox.exists("c.xlsx"), "no file is written")
+        }
+        let tsv = try await sandbox.quarry(["world.db", "-e", #"print(export(fetch{ "director", sort = "id" }, "c.tsv"))"#])
+        #expect(tsv.status == 0 && tsv.lines == ["2"], "\(tsv)")
+        #expect(try sandbox.read("c.tsv").split(separator: "\n").first == "id\tname")
+        // A path without a suffix is CSV, as before (a FIFO, /dev/stdout).
+        let bare = try await sandbox.quarry(["world.db", "-e", #"print(export(fetch{ "director", sort = "id" }, "plain"))"#])
+        #expect(bare.status == 0, "\(bare)")
+        #expect(try sandbox.read("plain").hasPrefix("id,name\n"))
+    }
+
+    /// `import("nl.csv", "nl_city")` names the entity as `.import nl.csv nl_city` does; the
+    /// options table still works, after the name too, and two different names are refused.
+    @Test func importTakesTheEntityNameAsItsSecondArgument() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        try sandbox.write("nl.csv", "Name,Population\nAmsterdam,731200\nUtrecht,234323\n")
+        let named = try await sandbox.quarry([
+            "world.db", "-e", #"print(import("nl.csv", "nl_city")); print(count("nl_city", "Population > 500000"))"#
+        ])
+        #expect(named.status == 0 && named.lines == ["2", "1"], "\(named)")
+        let withOptions = try await sandbox.quarry([
+            "world.db", "-e", #"print(import("nl.csv", "nl_town", { types = { Population = "string" } })); print(count("nl_town"))"#
+        ])
+        #expect(withOptions.status == 0 && withOptions.lines == ["2", "2"], "\(withOptions)")
+        let table = try await sandbox.quarry(["world.db", "-e", #"print(import("nl.csv", { entity = "nl_place" }))"#])
+        #expect(table.status == 0 && table.lines == ["2"], "\(table)")
+        let both = try await sandbox.quarry(["world.db", "-e", #"import("nl.csv", "a", { entity = "b" })"#])
+        #expect(both.status == 1 && both.stderr.contains("bad argument #3 to 'import'") && both.stderr.contains(#"("a")"#), "\(both)")
+    }
+}
