@@ -60,4 +60,23 @@ import Testing
         let both = try await sandbox.quarry(["world.db", "-e", #"import("nl.csv", "a", { entity = "b" })"#])
         #expect(both.status == 1 && both.stderr.contains("bad argument #3 to 'import'") && both.stderr.contains(#"("a")"#), "\(both)")
     }
+
+    /// `select * from directors` (the table is `director`) says which table was meant, at
+    /// the prompt and through `sql()`; a column typed wrong too, its qualifier kept.
+    @Test func aTableOrColumnTypedWrongInSQLGetsTheNameMeant() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        let table = try await sandbox.quarry(["world.db", "-e", #"sql("select * from directors")"#])
+        #expect(table.status == 1 && table.stderr.contains("no such table: directors (did you mean 'director'?)"), "\(table)")
+        let column = try await sandbox.quarry(["world.db", "-e", #"sql("select c.Nmae from city c")"#])
+        #expect(column.status == 1 && column.stderr.contains("no such column: c.Nmae (did you mean 'c.Name'?)"), "\(column)")
+        // Nothing near: SQLite's words alone.
+        let far = try await sandbox.quarry(["world.db", "-e", #"sql("select * from planets")"#])
+        #expect(far.status == 1 && far.stderr.contains("no such table: planets") && !far.stderr.contains("did you mean"), "\(far)")
+
+        let repl = try await TmuxSession(sandbox, arguments: ["world.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let typed = try await repl.enter("select * from directors")
+        #expect(typed.contains { $0.contains("no such table: directors (did you mean 'director'?)") }, "\(typed)")
+    }
 }
