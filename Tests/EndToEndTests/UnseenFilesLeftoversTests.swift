@@ -79,4 +79,28 @@ import Testing
         let typed = try await repl.enter("select * from directors")
         #expect(typed.contains { $0.contains("no such table: directors (did you mean 'director'?)") }, "\(typed)")
     }
+
+    /// `fetch(citty)`: Lua passes nil and keeps no name, so the line the call was written
+    /// on names the global, and the entity meant is suggested (a script's line too); a
+    /// local of that name, or a name near no entity, keeps the plain message.
+    @Test func anEntityNameTypedAsAnUnsetGlobalGetsTheEntityMeant() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        let chunk = try await sandbox.quarry(["world.db", "-e", "print(#fetch(citty))"])
+        #expect(
+            chunk.status == 1
+                && chunk.stderr.contains(
+                    "bad argument #1 to 'fetch' (string expected, got nil: the global 'citty' is not set) (did you mean 'city'?)"),
+            "\(chunk)")
+        try sandbox.write("t.lua", "local n = 0\nn = count(citty, \"Population > 1\")\n")
+        let script = try await sandbox.quarry(["world.db", "t.lua"])
+        #expect(script.status == 1 && script.stderr.contains("t.lua:2:") && script.stderr.contains("(did you mean 'city'?)"), "\(script)")
+        let local = try await sandbox.quarry(["world.db", "-e", "local citty; fetch(citty)"])
+        #expect(local.status == 1 && !local.stderr.contains("did you mean") && local.stderr.contains("got nil"), "\(local)")
+
+        let repl = try await TmuxSession(sandbox, arguments: ["world.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let typed = try await repl.enter("fetch(citty)")
+        #expect(typed.contains { $0.contains("the global 'citty' is not set") && $0.contains("(did you mean 'city'?)") }, "\(typed)")
+    }
 }
