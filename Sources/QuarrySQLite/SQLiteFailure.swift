@@ -1,4 +1,3 @@
-import GRDB
 import QuarryModel
 
 /// A statement SQLite refused, as data: its extended result code (`code.primaryResultCode`
@@ -20,18 +19,6 @@ package struct SQLiteFailure: EngineFailure {
     package var code: String? { String(resultCode.rawValue) }
 
     package var isBusy: Bool { resultCode.primaryResultCode == .SQLITE_BUSY }
-
-    /// `no such table: main.directors` (the schema dropped: a person typed the name
-    /// without it) and `no such column: d.nme`: SQLite says which only in words.
-    package var unknownName: UnknownSQLName? {
-        guard resultCode.primaryResultCode == .SQLITE_ERROR else { return nil }
-        if let table = DatabaseError.missingTable(in: said) {
-            return .table(table.hasPrefix("main.") ? String(table.dropFirst(5)) : table)
-        }
-        let column = "no such column: "
-        if said.hasPrefix(column) { return .column(String(said.dropFirst(column.count))) }
-        return nil
-    }
 
     // No `isConnectionLost`: a file is no connection that can be lost.
 

@@ -60,7 +60,7 @@ public struct ReadOnlyQuery {
             return try prepareReadOnly(in: context, for: operation, refuse, body)
         } catch let error as StoreError {
             // `select * from directors`: the engine's words, with the name meant.
-            guard let unknown = error.engineFailure?.unknownName, let meant = suggestion(for: unknown, in: context) else { throw error }
+            guard error.engineFailure != nil, let meant = suggestion(forFailure: error.message, in: context) else { throw error }
             throw FetchError.unknownName(option: operation, message: error.message, suggestion: meant)
         }
     }

@@ -18,17 +18,6 @@ public protocol EngineFailure: Error, Sendable, CustomStringConvertible, Equatab
     var isBusy: Bool { get }
     /// The connection to the engine is gone (a server that went away).
     var isConnectionLost: Bool { get }
-    /// The table or column the statement named that the database has none of, as the
-    /// statement wrote it, when the engine said which: the caller that knows the store's
-    /// names suggests the one meant.
-    var unknownName: UnknownSQLName? { get }
-}
-
-/// A name a statement used that the database does not have (`no such table: directors`).
-public enum UnknownSQLName: Equatable, Sendable {
-    case table(String)
-    /// As written, a qualifier kept (`d.nme`).
-    case column(String)
 }
 
 extension EngineFailure {
@@ -36,9 +25,6 @@ extension EngineFailure {
 
     /// None lost: an engine that keeps no connection (a file's) has none to lose.
     public var isConnectionLost: Bool { false }
-
-    /// None said: an engine whose words are not read for it names none.
-    public var unknownName: UnknownSQLName? { nil }
 
     /// Whether `other` is the same failure: of this engine, and equal (`StoreError` is
     /// `Equatable`, its `.engine` any engine's failure).
