@@ -103,4 +103,39 @@ import Testing
         let typed = try await repl.enter("fetch(citty)")
         #expect(typed.contains { $0.contains("the global 'citty' is not set") && $0.contains("(did you mean 'city'?)") }, "\(typed)")
     }
+
+    /// `count("country", "GNPOld > 0")` on a SQLite file whose REAL column holds some ''
+    /// cells counted them without a word (SQLite orders text after every number): a note
+    /// says how many, from the count's own scan, for count, Entity:count, `#r` and a
+    /// printed fetch; a comparison text cannot satisfy, or a column without text, says
+    /// nothing.
+    @Test func aCountThatTakesInTextCellsOfANumberColumnSaysSo() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("c.db"),
+                """
+                CREATE TABLE country (Code TEXT PRIMARY KEY, GNP REAL, GNPOld REAL);
+                INSERT INTO country VALUES ('A', 1, 5), ('B', 2, ''), ('C', 3, ''), ('D', 4, NULL), ('E', 5, -1);
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+        for code in [
+            #"print(count("country", "GNPOld > 0"))"#, #"print(country:count("0 < GNPOld"))"#, #"print(#fetch("country", "GNPOld > 0"))"#
+        ] {
+            let counted = try await sandbox.quarry(["c.db", "-e", code])
+            #expect(counted.status == 0 && counted.lines == ["3"], "\(code): \(counted)")
+            #expect(counted.errorLines.count == 1, "\(code): \(counted)")
+            #expect(
+                counted.errorLines.first?.contains("text, not a number: 2 in country.GNPOld") == true
+                    && counted.stderr.contains("SQLite orders text after every number"), "\(code): \(counted)")
+        }
+        let printed = try await sandbox.quarry(["c.db", "-e", #"print(fetch("country", "GNPOld > 0"))"#])
+        #expect(printed.stdout.contains("(3 objects)") && printed.errorLines.count == 1, "\(printed)")
+        for code in [#"print(count("country", "GNPOld < 10"))"#, #"print(count("country", "GNP > 0"))"#] {
+            let quiet = try await sandbox.quarry(["c.db", "-e", code])
+            #expect(quiet.status == 0 && quiet.errorLines.isEmpty, "\(code): \(quiet)")
+        }
+    }
 }
