@@ -138,4 +138,28 @@ import Testing
             #expect(quiet.status == 0 && quiet.errorLines.isEmpty, "\(code): \(quiet)")
         }
     }
+
+    /// `relate()` is a declaration kept at once, as `entity()` is (a file Quarry did not
+    /// make keeps it in its sidecar): `rollback()` leaves it, and its help says so, where
+    /// a newcomer looked for an undo.
+    @Test func relateIsKeptAtOnceAndItsHelpSaysRollbackLeavesIt() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("r.db"),
+                """
+                CREATE TABLE airline (carrier TEXT PRIMARY KEY, name TEXT); CREATE TABLE flight (id INTEGER PRIMARY KEY, carrier TEXT);
+                INSERT INTO airline VALUES ('AA', 'American'); INSERT INTO flight (carrier) VALUES ('AA');
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+        let related = try await sandbox.quarry([
+            "r.db", "-e",
+            #"relate("flight", "carrier", "airline", "carrier"); print(haschanges()); rollback(); print(fetch("flight")[1].airline.name)"#
+        ])
+        #expect(related.status == 0 && related.lines == ["false", "American"], "\(related)")
+        let help = try await sandbox.quarry(["r.db", "-e", #"help("relate")"#])
+        #expect(help.stdout.replacingOccurrences(of: "\n  ", with: " ").contains("rollback() does not take it back"), "\(help)")
+    }
 }
