@@ -32,6 +32,7 @@ public enum LoadResult: Equatable {
 extension QuarryRuntime {
     /// Compiles `code` (text only) and pushes the chunk.
     public func load(_ code: String, chunkName: String) -> LoadResult {
+        loadedChunks[chunkName] = code
         var code = code
         let status = code.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(state, $0.baseAddress, $0.count, chunkName, "t") }
@@ -421,7 +422,11 @@ extension QuarryRuntime {
             message.contains("attempt to index a nil value (global '") || message.contains("attempt to call a nil value (global '"),
             let start = message.range(of: "(global '", options: .backwards)
         else { return nil }
-        let name = String(message[start.upperBound...].dropLast(2))
+        return entitySuggestion(forGlobal: String(message[start.upperBound...].dropLast(2)))
+    }
+
+    /// The open store's entity name nearest an unset global's `name`, when one is near.
+    func entitySuggestion(forGlobal name: String) -> String? {
         let entities = openedContext?.entities.map(\.name) ?? []
         guard let match = closestMatch(to: name, in: entities), match != name else { return nil }
         return match

@@ -85,6 +85,9 @@ public final class QuarryRuntime {
     var subentityKeyNotices: Set<String> = []
     /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
     var wildcardNotices: Set<String> = []
+    /// The text of the last chunk loaded under each name (`=stdin`, `=(command line)`), so
+    /// that an error can read the line a call was written on (`fetch(citty)`).
+    var loadedChunks: [String: String] = [:]
     /// The observers of the store in focus (each store keeps its own).
     var observerRegistryStorage: ObserverRegistry? {
         get { focusedStore.observerRegistry }

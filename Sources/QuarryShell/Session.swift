@@ -31,6 +31,8 @@ final class Session {
     /// The open store's file, when this run made it for a typo of a file beside it:
     /// removed when the session is done with it, if nothing was written to it.
     private var typoFile: TypoFileCleanup?
+    /// Those `open()` made in a script, removed in the same way when the session closes.
+    private let openedTypoFiles: OpenedTypoFiles
 
     /// `--safe` is in force (the runtime's sandbox is in place).
     var isSafe: Bool { settings.safe }
@@ -45,7 +47,11 @@ final class Session {
         self.settings = settings
         self.console = console
         self.opensReadOnly = readOnly
-        settings.openStore = { opening in try Session.openAnother(opening, readOnly: readOnly, safe: settings.safe) }
+        let openedTypoFiles = OpenedTypoFiles()
+        self.openedTypoFiles = openedTypoFiles
+        settings.openStore = { opening in
+            try Session.openAnother(opening, readOnly: readOnly, safe: settings.safe, typoFiles: openedTypoFiles)
+        }
         if database == nil, model == nil, !demo {
             // A new, empty in-memory store: opened when first used (most batch runs
             // that name no database never use it), as it would have been now.
@@ -115,8 +121,12 @@ final class Session {
     /// `open(location)` in a script: another store beside the session's, opened as `.open`
     /// opens one (read-only under `--readonly`; under `--safe` no new file is made, nor a
     /// typo of a file beside it), with its notes said. Returns it with the name it is shown
-    /// by, its password left out.
-    static func openAnother(_ opening: StoreOpening, readOnly: Bool, safe: Bool) throws -> (context: ObjectContext, name: String) {
+    /// by, its password left out. A file made for a typo of one beside it goes into
+    /// `typoFiles`, to be removed at the end if nothing was written to it, as the command
+    /// line's is.
+    static func openAnother(
+        _ opening: StoreOpening, readOnly: Bool, safe: Bool, typoFiles: OpenedTypoFiles
+    ) throws -> (context: ObjectContext, name: String) {
         let path = opening.location == ":memory:" ? nil : opening.location
         if let path, safe, StoreRegistry.namesFile(path), NewFileNote.isNew(path) {
             throw StoreError.during(operation: "open", .database(message: "\(path) does not exist, and --safe does not create files"))
@@ -126,9 +136,11 @@ final class Session {
             throw StoreError.during(operation: "open", .database(message: "\(model): no such model file"))
         }
         let isNew = path.map(NewFileNote.isNew) ?? false
+        let typoFile = path.flatMap(TypoFileCleanup.before(opening:))
         let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
         OpeningNotes.report(context)
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
+        if let typoFile { typoFiles.add(typoFile) }
         return (context, URLSecrets.withoutPasswords(in: opening.location))
     }
 
@@ -147,6 +159,7 @@ final class Session {
         }
         typoFile?.run()
         typoFile = nil
+        openedTypoFiles.run()
     }
 
     /// The in-memory store of a run that names no database, opened when first used.

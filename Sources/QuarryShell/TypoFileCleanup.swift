@@ -36,3 +36,19 @@ struct TypoFileCleanup {
         reportNote("\(path) was made for a name that was not there and nothing was written to it: removed (did you mean \(meant)?)")
     }
 }
+
+/// The typo files `open()` in a script made beside the session's store (`open("typo.sqlit")`),
+/// each removed as the command line's is when the session closes (`Session.close`), where
+/// every store the script opened is closed first.
+final class OpenedTypoFiles {
+    private(set) var cleanups: [TypoFileCleanup] = []
+
+    func add(_ cleanup: TypoFileCleanup) { cleanups.append(cleanup) }
+
+    /// Runs each once.
+    func run() {
+        let due = cleanups
+        cleanups = []
+        for cleanup in due { cleanup.run() }
+    }
+}

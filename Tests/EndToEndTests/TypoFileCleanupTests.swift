@@ -80,4 +80,24 @@ import Testing
         #expect(try await quitting.waitForExit() == 0)
         #expect(try leftBehind(second) == [])
     }
+
+    /// `open("pokemon.sqlit")` in a script or chunk makes the file as the command line
+    /// does, and it goes the same way at the end of the run when nothing was written to
+    /// it (it stayed, an empty database, before); one written to stays.
+    @Test func aTypoOpenedByOpenInAScriptIsRemovedAtTheEndToo() async throws {
+        let sandbox = try Sandbox()
+        try await pokemon(sandbox)
+        try sandbox.write("t.lua", "local b = open(\"pokemon.sqlit\")\nprint(#entities(b))\n")
+        let script = try await sandbox.quarry(["t.lua"])
+        #expect(script.status == 0 && script.lines == ["0"], "\(script)")
+        #expect(script.errorLines.first?.contains("(did you mean pokemon.sqlite?)") == true, "\(script)")
+        #expect(
+            script.errorLines.last
+                == "note: pokemon.sqlit was made for a name that was not there and nothing was written to it: removed (did you mean pokemon.sqlite?)",
+            "\(script)")
+        #expect(try leftBehind(sandbox) == [])
+        let written = try await sandbox.quarry(["-e", #"local b = open("pokemon.sqlit"); entity(b, "Note") { text = "string" }"#])
+        #expect(written.status == 0 && !written.stderr.contains("removed"), "\(written)")
+        #expect(sandbox.exists("pokemon.sqlit"))
+    }
 }

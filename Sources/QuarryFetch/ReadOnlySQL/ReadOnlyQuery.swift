@@ -56,7 +56,19 @@ public struct ReadOnlyQuery {
         func refuse(_ reason: String) -> FetchError { .badOption(option: operation, reason: reason) }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = context.connection.engine.refusalBeforeCompiling(sql) { throw refuse(reason) }
-        return try context.connection.prepareReadOnly(sql) { statement in
+        do {
+            return try prepareReadOnly(in: context, for: operation, refuse, body)
+        } catch let error as StoreError {
+            // `select * from directors`: the engine's words, with the name meant.
+            guard error.engineFailure != nil, let meant = suggestion(forFailure: error.message, in: context) else { throw error }
+            throw FetchError.unknownName(option: operation, message: error.message, suggestion: meant)
+        }
+    }
+
+    private func prepareReadOnly<T>(
+        in context: ObjectContext, for operation: String, _ refuse: (String) -> FetchError, _ body: (any PreparedQuery) throws -> T
+    ) throws -> T {
+        try context.connection.prepareReadOnly(sql) { statement in
             guard let statement else { throw refuse("no statement to run") }
             guard !statement.isFollowedByAnother else {
                 throw refuse("one statement at a time (the text holds more than one)")

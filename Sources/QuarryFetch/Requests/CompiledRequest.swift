@@ -202,17 +202,21 @@ struct CompiledRequest {
         return SQLFragment("SELECT \(columns) FROM \(table) WHERE \(rowsCondition.sql)", rowsCondition.arguments)
     }
 
-    /// `SELECT count(*)` of the request's window.
-    func countQuery() -> SQLFragment {
-        var inner = "SELECT 1 FROM \(source)"
+    /// `SELECT count(*)` of the request's window; each of `also` is a column the inner
+    /// rows select (`expression AS "name"`) and a count the outer select adds
+    /// (`CompiledRequest+TextCells`).
+    func countQuery(also: [(expression: String, count: String)] = []) -> SQLFragment {
+        let selected = ([("1", "")] + also).map(\.0).joined(separator: ", ")
+        let counted = (["count(*)"] + also.map(\.count)).joined(separator: ", ")
+        var inner = "SELECT \(selected) FROM \(source)"
         var arguments: [Value] = []
         if let whereClause {
             inner += " WHERE " + whereClause.sql
             arguments += whereClause.arguments
         }
-        if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner)) AS \"q\"", arguments) }
+        if limit == nil && offset == 0 { return SQLFragment("SELECT \(counted) FROM (\(inner)) AS \"q\"", arguments) }
         inner += " LIMIT ? OFFSET ?"
         arguments += [.integer(limit.map(Int64.init) ?? Self.noLimit), .integer(Int64(offset))]
-        return SQLFragment("SELECT count(*) FROM (\(inner)) AS \"q\"", arguments)
+        return SQLFragment("SELECT \(counted) FROM (\(inner)) AS \"q\"", arguments)
     }
 }

@@ -14,13 +14,16 @@ public enum FetchError: QuarryError, Equatable {
     case notARelationship(option: String, name: String, entity: String, suggestion: String?)
     /// Any other value `option` cannot take.
     case badOption(option: String, reason: String)
+    /// A table or column a statement named that the store has none of (`message` the
+    /// engine's words), with the one meant.
+    case unknownName(option: String, message: String, suggestion: String)
     case invalid(String)
 
     public var operation: String? {
         switch self {
         case .unknownSortKey: return "sort"
         case .unknownKey(let option, _, _, _), .notARelationship(let option, _, _, _), .badOption(let option, _),
-            .relationshipKey(let option, _, _, _):
+            .relationshipKey(let option, _, _, _), .unknownName(let option, _, _):
             return option
         case .invalid: return nil
         }
@@ -35,7 +38,7 @@ public enum FetchError: QuarryError, Equatable {
                 + (example.map { ", as \($0)" } ?? " (relationship.key)")
         case .notARelationship(_, let name, let entity, _):
             return "'\(name)' is not a relationship of entity \(entity)"
-        case .badOption(_, let reason), .invalid(let reason):
+        case .badOption(_, let reason), .invalid(let reason), .unknownName(_, let reason, _):
             return reason
         }
     }
@@ -43,6 +46,8 @@ public enum FetchError: QuarryError, Equatable {
     public var suggestion: String? {
         switch self {
         case .unknownSortKey(_, _, let suggestion), .unknownKey(_, _, _, let suggestion), .notARelationship(_, _, _, let suggestion):
+            return suggestion
+        case .unknownName(_, _, let suggestion):
             return suggestion
         case .badOption, .invalid, .relationshipKey:
             return nil

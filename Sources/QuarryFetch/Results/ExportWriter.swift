@@ -13,7 +13,16 @@ struct ExportWriter {
     var count: Int { table.rows }
 
     init(path: String, columns: [String]) throws {
-        table = TableWriter(format: TableWriter.format(forPath: path), columns: columns)
+        // A suffix Quarry does not write (`.xlsx`) is refused before the file is opened:
+        // CSV bytes under that name would mislead whoever opens it.
+        guard let format = TableWriter.exportFormat(forPath: path) else {
+            let suffix = TableWriter.exportSuffix(of: path)
+            throw StoreError.cannotWrite(
+                operation: "export", path: path,
+                reason: "Quarry does not write .\(suffix) files; it writes .csv, .tsv (or .tab) and .json, chosen by the path's suffix "
+                    + "(a path without one, or \"-\" for standard output, gets CSV)")
+        }
+        table = TableWriter(format: format, columns: columns)
         // "-" is standard output, as for most shells' tools.
         file = path == "-" ? try OutputFile(standardOutputFor: "export") : try OutputFile(path: path, operation: "export")
         let table = self.table

@@ -24,6 +24,8 @@ public final class FetchResults {
     /// (they are found again through the context's registrations).
     private var pendingBatches: [[ManagedObject]] = []
     private var cachedCount: Int?
+    /// See `takeTextCellsCounted`.
+    private var textCellsCounted: [(key: String, count: Int)] = []
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
     private var keys: OrderedKeys?
@@ -116,11 +118,34 @@ public final class FetchResults {
         if let merge = try merged() { return window(merge).count }
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
+        let textKeys = compiled.textSatisfiedKeys
+        if !textKeys.isEmpty {
+            // The text cells the comparison took in, counted in the same scan.
+            let query = compiled.countQuery(textCellsOf: textKeys)
+            let row = try context.connection.row(query.sql, arguments: query.arguments) ?? []
+            // count() gives integers.
+            let counts = row.map { value -> Int in
+                if case .integer(let n) = value { return Int(n) }
+                return 0
+            }
+            let n = counts.first ?? 0
+            textCellsCounted = zip(textKeys, counts.dropFirst()).filter { $0.1 > 0 }.map { (key: $0.0, count: $0.1) }
+            cachedCount = n
+            return n
+        }
         let query = compiled.countQuery()
         // count(*) is never NULL: one integer, read as a key is.
         let n = try context.connection.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
         cachedCount = n
         return n
+    }
+
+    /// The keys whose text cells (no number, in a SQLite file's number column) the last
+    /// count took in through a comparison with a number, with how many, taken once: a
+    /// caller says them (`count()` in Lua gives a note).
+    public func takeTextCellsCounted() -> [(key: String, count: Int)] {
+        defer { textCellsCounted = [] }
+        return textCellsCounted
     }
 
     /// The object at a 0-based index, or nil past the end.

@@ -455,6 +455,13 @@ extension QuarryRuntime {
     /// store's entities (the variable's name is not known from its value).
     func unquotedEntityName(_ call: LuaCall, _ index: Int32) -> LuaError {
         var error = call.typeError(index, expected: "string")
+        // `fetch(citty)`: the global the call's line passes there, when it is unset and
+        // near an entity's name, as `Custmer:first()` gets one (`entitySuggestion`).
+        if let global = nilGlobalArgument(call, index), let entity = entitySuggestion(forGlobal: global) {
+            error.detail = "string expected, got nil: the global '\(global)' is not set"
+            error.suggestion = entity
+            return error
+        }
         let example = openedContext?.entities.map(\.name).min() ?? "Item"
         let quoted = "\"" + example.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         error.remedy = "an entity's name is a string, e.g. \(call.functionName)(\(quoted))"

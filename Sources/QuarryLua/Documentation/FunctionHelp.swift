@@ -102,18 +102,19 @@ public struct FunctionHelp: Sendable {
                 "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
             example: "refresh()"),
         FunctionHelp(
-            name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name", nulls = { "", "NA" }, separator = ";" })"#,
+            name: "import", usage: #"import("file.csv" | "file.json" [, "Entity"] [, { entity = "Name", nulls = { "", "NA" }, separator = ";" }])"#,
             summary:
-                "Imports a CSV or JSON array of objects, creating the entity; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
+                "Imports a CSV or JSON array of objects into the entity named by the second argument or entity (else after the file), creating it; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
-            name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.json")"#,
-            summary: "Writes results, or a read-only query's rows as they come, to a file; returns the count.",
+            name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.tsv" | "out.json" | "-")"#,
+            summary:
+                "Writes results, or a read-only query's rows as they come, to a file; returns the count. The path's suffix chooses the format (.csv, .tsv or .tab, .json); a path without one, or \"-\" (standard output), gets CSV, and any other suffix is refused.",
             example: #"export(fetch("Item", "n > 1"), "items.csv")"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,
             summary:
-                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named; returns both names. The destination's columns must name one row (its key, or values each in one row): lists of columns for a key of several.",
+                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named; returns both names. The destination's columns must name one row (its key, or values each in one row): lists of columns for a key of several. It is kept at once, as entity() is (in the sidecar <file>.quarry of a file Quarry did not make): rollback() does not take it back, and the same relate() again changes nothing.",
             example: #"entity "Owner" { title = "string" }; relate("Item", "title", "Owner", "title")"#),
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,

@@ -50,14 +50,30 @@ enum DataBindings {
         var types: [String: AttributeType] = [:]
         var nulls = ["", "NA"]
         var separator: UInt8?
-        if !call.isNoneOrNil(2) {
-            try call.table(2)
-            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types", "nulls", "separator"], operation: "import")
-            if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
+        // `import("nl.csv", "nl_city")` names the entity as `.import FILE ENTITY` does; the
+        // options may follow the name.
+        var options: Int32 = 2
+        if call.type(2) == LUA_TSTRING {
+            entity = luaString(call.state, 2)
+            options = 3
+        }
+        if !call.isNoneOrNil(options) {
+            guard call.type(options) == LUA_TTABLE else {
+                throw call.typeError(options, expected: options == 2 ? "entity name or options table" : "options table")
+            }
+            try QuarryRuntime.checkOptions(call, options, allowed: ["entity", "types", "nulls", "separator"], operation: "import")
+            if LuaTable.field(call.state, options, "entity") == LUA_TSTRING {
+                let named = luaString(call.state, -1)
+                if let entity, entity != named {
+                    quarry_pop(call.state, 1)
+                    throw call.argumentError(options, "entity = \"\(named)\" names another entity than argument #2 (\"\(entity)\"); give one")
+                }
+                entity = named
+            }
             quarry_pop(call.state, 1)
-            types = try QuarryRuntime.importTypes(call, 2)
-            nulls = try QuarryRuntime.importNulls(call, 2) ?? nulls
-            separator = try QuarryRuntime.importSeparator(call, 2)
+            types = try QuarryRuntime.importTypes(call, options)
+            nulls = try QuarryRuntime.importNulls(call, options) ?? nulls
+            separator = try QuarryRuntime.importSeparator(call, options)
         }
         let name = entity ?? QuarryRuntime.defaultEntityName(for: path)
         let console = runtime.console

@@ -33,7 +33,10 @@ enum FetchBindings {
     static func luaCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let request = try runtime.request(call, from: 1, entity: nil)
         runtime.noteKeysCoreDataRefuses(request.request)
-        return call.push(try request.request.count(in: runtime.context))
+        let results = try request.request.execute(in: runtime.context)
+        let n = try results.count()
+        runtime.noteTextCells(results)
+        return call.push(n)
     }
 
     /// `r:swift(style)` and `swift(rows, style)`: the Swift for the request that made

@@ -28,7 +28,9 @@ enum ResultsBindings {
     static func luaResultsLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let handle = try runtime.results(call, 1)
         if handle.results.isSectioned { return call.push(try runtime.sections(handle).count) }
-        return call.push(try handle.results.count())
+        let n = try handle.results.count()
+        runtime.noteTextCells(handle.results)
+        return call.push(n)
     }
 
     static func luaResultsIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -69,6 +71,8 @@ enum ResultsBindings {
 
     static func luaResultsTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let handle = try runtime.results(call, 1)
-        return call.push(try ResultsTable(handle.results, format: runtime.tableFormat).render())
+        let text = try ResultsTable(handle.results, format: runtime.tableFormat).render()
+        runtime.noteTextCells(handle.results)
+        return call.push(text)
     }
 }

@@ -195,7 +195,10 @@ enum SchemaBindings {
         let entity = try runtime.entityName(call)
         let request = try runtime.request(call, from: 2, entity: entity)
         runtime.noteKeysCoreDataRefuses(request.request)
-        return call.push(try request.request.count(in: runtime.context))
+        let results = try request.request.execute(in: runtime.context)
+        let n = try results.count()
+        runtime.noteTextCells(results)
+        return call.push(n)
     }
 
     static func luaEntityFirst(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

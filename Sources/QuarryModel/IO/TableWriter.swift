@@ -52,6 +52,29 @@ public struct TableWriter {
         return .csv
     }
 
+    /// The format an export writes to `path`: `.csv`, `.tsv` (`.tab`) and `.json` by their
+    /// suffix, CSV for a path without one (`-`, `/dev/stdout`, a FIFO); nil for any other
+    /// suffix (`c.xlsx`), which would otherwise get CSV under a name that promises another
+    /// format.
+    public static func exportFormat(forPath path: String) -> Format? {
+        let suffix = exportSuffix(of: path).lowercased()
+        switch suffix {
+        case "": return .csv
+        case "csv": return .csv
+        case "tsv", "tab": return .tsv
+        case "json": return .json
+        default: return nil
+        }
+    }
+
+    /// The text after the last dot of the path's last component, "" when it has none (a
+    /// leading dot, as in `.hidden`, names a file rather than a suffix).
+    public static func exportSuffix(of path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
     /// The byte between two fields of a delimited format.
     private var separator: UInt8 { format == .tsv ? 9 : 44 }
 
