@@ -125,6 +125,9 @@ public struct ResultsTable {
         var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         // An ID is what a person copies (to `Entity:get`, into a predicate): never cut, as
         // numbers are not; the text columns give up their width first.
+        let numbers: Set<AttributeType> = [.int16, .int32, .int64, .double, .decimal]
+        let numberAttributes = names.indices.filter { results.entity.attribute(named: names[$0]).map { numbers.contains($0.type) } == true }
+        table.numberColumns = Set(numberAttributes.map { $0 + 1 })
         table.wholeColumns = [0]
         if mark != nil { table.marks = marks }
         return table.render(format)

@@ -74,6 +74,9 @@ public struct TextTable {
     public var narrowestCap = 12
     /// Columns never cut, as numbers never are (a summary's column names).
     public var wholeColumns: Set<Int> = []
+    /// Columns of numbers by their type (a results table's number attributes), whose nils
+    /// are right-aligned even where no row shown holds a number; any column holding one is too.
+    public var numberColumns: Set<Int> = []
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -210,6 +213,9 @@ public struct TextTable {
             }
         }
         widths = Array(widths.prefix(shown))
+        // A column holding numbers: its nils are right-aligned with them, as DuckDB's shell
+        // aligns NULL, so a column of numbers reads as one column.
+        let numeric = headers.indices.map { i in numberColumns.contains(i) || rows.contains { i < $0.count && $0[i].isNumber } }
         let bold = format.colors ? "\u{1B}[1m" : ""
         let dim = format.colors ? "\u{1B}[2m" : ""
         let reset = format.colors ? "\u{1B}[0m" : ""
@@ -218,7 +224,7 @@ public struct TextTable {
                 let text = CellText.clip(cells[i], widths[i])
                 let padding = String(repeating: " ", count: max(0, widths[i] - TerminalWidth.of(text)))
                 guard let values else { return bold + text + padding + reset }
-                if values[i].isNull { return dim + text + padding + reset }
+                if values[i].isNull { return dim + (numeric[i] ? padding + text : text + padding) + reset }
                 return values[i].isNumber ? padding + text : text + padding
             }.joined(separator: style.separator)
             return style.edges ? "│ " + body + " │" : body.trimmingTrailingSpaces()
@@ -347,6 +353,7 @@ extension TextTable {
         chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
         return chosen
     }
+        chosen.numberColumns = Set(indexes.enumerated().filter { numberColumns.contains($0.element) }.map(\.offset))
 
     /// One record (an object) as the REPL prints it: a one-row table when every column
     /// fits the terminal, else vertically, one `key | value` line per column, so that no

@@ -43,4 +43,27 @@ import Testing
         let plain = try await repl.enter(#"=fetch{ "file", result = "dictionaries", properties = { "path", "size" }, predicate = "size < 0" }"#)
         #expect(plain.first == "path | size" && plain.last == "(0 rows)", "\(plain)")
     }
+
+    /// nil in a column of numbers sits at its right edge, as the numbers do (DuckDB's
+    /// shell aligns NULL so); in a text column it stays at the left.
+    @Test func nilInANumberColumnIsRightAligned() async throws {
+        let sandbox = try Sandbox()
+        try await media(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["media.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let rows = try await repl.enter(
+            #"=fetch{ "file", result = "dictionaries", properties = { "path", "size", "rating", "kind" }, sort = "path" }"#)
+        try #require(rows.count == 6, "\(rows)")
+        #expect(rows[0] == "path  | size   | rating | kind", "\(rows)")
+        #expect(rows[3] == "b.mp3 |    nil |    nil | audio", "\(rows)")
+        #expect(rows[2] == "a.mp3 |   4000 |    4.5 | audio", "\(rows)")
+        let texts = try await repl.enter(#"=sql("SELECT path, CASE WHEN size IS NULL THEN NULL ELSE kind END AS k FROM file ORDER BY path")"#)
+        #expect(texts.contains("b.mp3 | nil"), "nil stays left in a text column: \(texts)")
+        // A results table too.
+        let objects = try await repl.enter(#"=fetch{ "file", sort = "path", predicate = "path == 'b.mp3'" }"#)
+        let row = try #require(objects.first { $0.contains("b.mp3 |") }, "\(objects)")
+        let cells = row.split(separator: "|").map(String.init)
+        #expect(cells.count >= 5 && cells[3].hasSuffix("nil ") && cells[3].hasPrefix("  "), "size's nil on the right: \(objects)")
+    }
 }
