@@ -111,12 +111,13 @@ public struct ResultsTable {
         var rows: [[Value]] = []
         var marks: [String] = []
         let names = results.entity.attributeNames
+        let days = indexes.isEmpty ? [] : results.context.dayAttributes(of: results.entity)
         for index in indexes {
             guard let object = try results.object(at: index) else { break }
             // By name: in a hierarchy the results' entity has every sub-entity's keys, and
             // an object only its own entity's (the others read nil).
             let values = Dictionary(object.shownValues.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            rows.append([.text(object.objectID)] + names.map { values[$0] ?? .null })
+            rows.append([.text(object.objectID)] + names.map { name in values[name].map { days.contains(name) ? $0.shownAsDay() : $0 } ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
         // The object's ID heads its column as `id`, unless an attribute has that name (a

@@ -66,4 +66,36 @@ import Testing
         let cells = row.split(separator: "|").map(String.init)
         #expect(cells.count >= 5 && cells[3].hasSuffix("nil ") && cells[3].hasPrefix("  "), "size's nil on the right: \(objects)")
     }
+
+    /// A column of days (`2024-03-05`, no time of day) under `.dates local` in New York: the
+    /// day itself, as in UTC, where it showed the evening before (`2024-03-04T19:00:00-05:00`);
+    /// a column of instants still shows the local time.
+    @Test func aDayIsTheSameDayInEveryZone() async throws {
+        let sandbox = try Sandbox()
+        try await media(sandbox)
+        try await sqlite3(
+            sandbox, "media.db",
+            "CREATE TABLE play (id INTEGER PRIMARY KEY, path TEXT, at DATETIME); INSERT INTO play (path, at) VALUES ('a.mp3', '2024-03-05 10:00:00');"
+        )
+        let repl = try await TmuxSession(sandbox, arguments: ["media.db"], environment: ["TZ": "America/New_York"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        #expect(try await repl.enter(#"=typeof(file:get("a.mp3").added)"#) == ["date"])
+        for setting in ["local", "utc"] {
+            _ = try await repl.enter(".dates \(setting)")
+            let table = try await repl.enter(#"=fetch{ "file", sort = "path" }"#)
+            let a = try #require(table.first { $0.hasPrefix("file/a.mp3") }, "\(setting): \(table)")
+            #expect(a.hasSuffix("| 2024-03-05"), "\(setting): \(table)")
+            let c = try #require(table.first { $0.hasPrefix("file/c.mkv") }, "\(setting): \(table)")
+            #expect(c.hasSuffix("| 2024-01-01"), "\(setting): \(table)")
+            #expect(!table.joined().contains("2023-12-31") && !table.joined().contains("T19:00"), "\(setting): \(table)")
+            let record = try await repl.enter(#"=file:get("b.mp3")"#).joined(separator: "\n")
+            #expect(record.contains("2024-12-31") && !record.contains("2024-12-30"), "\(setting): \(record)")
+            let grouped = try await repl.enter(#"=fetch{ "file", result = "dictionaries", group = "added", properties = { "added", "count(*)" } }"#)
+            #expect(grouped.contains("2024-03-05 |        1"), "\(setting): \(grouped)")
+        }
+        _ = try await repl.enter(".dates local")
+        let instants = try await repl.enter(#"=fetch{ "play" }"#)
+        #expect(instants.contains { $0.hasSuffix("| 2024-03-05T05:00:00-05:00") }, "an instant in local time: \(instants)")
+    }
 }

@@ -97,8 +97,9 @@ enum ObjectBindings {
         var headers = [object.values.contains { $0.key.lowercased() == "id" } ? "objectID" : "id"]
         var row: [Value] = [.text(object.objectID)]
         for (key, value) in object.shownValues {
+        let days = runtime.context.dayAttributes(of: object.entity)
             headers.append(key)
-            row.append(value)
+            row.append(days.contains(key) ? value.shownAsDay() : value)
         }
         for relationship in entity.toOneRelationships {
             headers.append(relationship.name)

@@ -77,8 +77,13 @@ enum SeeingBindings {
         let digits = rememberedDigits(call.state, 1)
         // A summary's date rows show their stddev (seconds in the rows) as a duration with
         // its unit in the modes people read; the data modes keep the number.
-        let values =
+        var values =
             digits != nil && !runtime.tableFormat.mode.isData ? AttributeSummary.durationsShown(rows.rows, columns: rows.columns) : rows.rows
+        // Columns of days as their days (`ObjectContext.dayAttributes`), in every zone.
+        let days = Set(rememberedDayColumns(call.state, 1).compactMap { rows.columns.firstIndex(of: $0) })
+        if !days.isEmpty, !runtime.tableFormat.mode.isData {
+            values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
+        }
         var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat)
         table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
