@@ -98,4 +98,24 @@ import Testing
         let instants = try await repl.enter(#"=fetch{ "play" }"#)
         #expect(instants.contains { $0.hasSuffix("| 2024-03-05T05:00:00-05:00") }, "an instant in local time: \(instants)")
     }
+
+    /// help() listed `section:section` among methods, which sent people to `r:section(2)`;
+    /// the contract reads a section as `r[i]`: help lists it so, and what it says works.
+    @Test func helpNamesASectionAsTheContractReadsIt() async throws {
+        let sandbox = try Sandbox()
+        try await media(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["media.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let general = try await repl.enter("help()").joined(separator: " ")
+        #expect(!general.contains("section:section") && general.contains("r[i] (a section)"), "\(general)")
+        _ = try await repl.enter(#"r = fetch{ "file", section = "kind", sort = "kind" }"#)
+        let fields = try await repl.enter("help(r[2])")
+        #expect(fields.first?.hasSuffix("its fields (no methods):") == true, "\(fields)")
+        #expect(fields.contains("r[i].id, r[i].name, #r[i], r[i][j]") && fields.last == #"help("section") shows them with an example"#, "\(fields)")
+        // What help says reads the second section.
+        #expect(try await repl.enter("=r[2].name") == ["video"])
+        #expect(try await repl.enter("=#r[2]") == ["1"])
+        #expect(try await repl.enter("=r[2][1].path") == ["c.mkv"])
+    }
 }

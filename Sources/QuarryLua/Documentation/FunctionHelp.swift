@@ -12,6 +12,15 @@ public struct FunctionHelp: Sendable {
     /// `set`, `predicate`, `observer`, ... as `typeof` names them); nil for a function.
     public var kind: String? = nil
 
+    /// Whether the entry says a kind's fields rather than a method (a section's: `r[i].id`),
+    /// named after its kind: the contract reads sections as `r[i]`, and no `:section()`
+    /// method exists for a listing of `section:section` to send people to.
+    var isFields: Bool { kind == name }
+
+    /// How `help()` and docs/lua-api.md list the entry: `results:configure`, or a kind's
+    /// fields by what reads them, `r[i] (a section)`.
+    public var listedName: String { isFields ? "r[i] (a \(name))" : "\(kind ?? ""):\(name)" }
+
     public static let all: [FunctionHelp] = [
         FunctionHelp(
             name: "help", usage: #"help(fn) | help("name") | help("Item:updateall") | help()"#,
@@ -229,11 +238,14 @@ public struct FunctionHelp: Sendable {
         guard !entries.isEmpty else { return nil }
         let columns = width > 20 ? width : 80
         let article = kind == "entity" || kind == "object" ? "an" : "a"
-        var lines = [name.map { "\($0) is \(article) \(kind); its methods:" } ?? "a value of kind \(kind) (as typeof says); its methods:"]
+        // A section has fields and no methods: said so, not as methods to call with `:`.
+        let fields = entries.allSatisfy(\.isFields)
+        let what = fields ? "its fields (no methods):" : "its methods:"
+        var lines = [name.map { "\($0) is \(article) \(kind); \(what)" } ?? "a value of kind \(kind) (as typeof says); \(what)"]
         for entry in entries {
             lines += entry.usageLines(width: width) + FunctionHelp.wrapped(entry.summary, width: columns - 4).map { "    " + $0 }
         }
-        lines.append(#"help("\#(kind):NAME") shows one with an example"#)
+        lines.append(fields ? #"help("\#(kind)") shows them with an example"# : #"help("\#(kind):NAME") shows one with an example"#)
         return lines.joined(separator: "\n")
     }
 
@@ -272,7 +284,7 @@ public struct FunctionHelp: Sendable {
             "Called with `:` on a value of the kind named (`typeof` names it); `help(\"r:configure\")` or `help(r.configure)` prints one.", ""
         ]
         for f in methods {
-            lines += ["## \(f.kind ?? ""):\(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+            lines += ["## \(f.listedName)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
         }
         lines += ["# Options of fetch{}", "", "The keys of a request's table; `help(\"group\")` prints one.", ""]
         for f in options {
