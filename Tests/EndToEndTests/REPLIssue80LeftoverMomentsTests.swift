@@ -118,4 +118,16 @@ import Testing
         #expect(try await repl.enter("=#r[2]") == ["1"])
         #expect(try await repl.enter("=r[2][1].path") == ["c.mkv"])
     }
+
+    /// help(fetch) names `distinct`, which has its own help("distinct").
+    @Test func helpOfFetchNamesDistinct() async throws {
+        let sandbox = try Sandbox()
+        let repl = try await TmuxSession(sandbox, columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let text = try await repl.enter("help(fetch)").joined(separator: " ")
+        #expect(text.contains("having =, distinct =,") && text.contains("distinct = true gives each row once"), "\(text)")
+        let own = try await repl.enter(#"help("distinct")"#).joined(separator: " ")
+        #expect(own.contains("distinct = true"), "\(own)")
+    }
 }

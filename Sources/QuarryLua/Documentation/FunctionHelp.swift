@@ -38,9 +38,9 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "fetch",
             usage:
-                #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, properties =, group =, having =, prefetch = }"#,
+                #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, properties =, group =, having =, distinct =, prefetch = }"#,
             summary:
-                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too. A date's parts are keys there and in predicates, in UTC: t.year, t.month, t.day, t.hour, t.weekday (1 is Sunday), t.date (the day, a date); t2 - t1 is seconds."#,
+                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written), distinct = true gives each row once (SELECT DISTINCT). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too. A date's parts are keys there and in predicates, in UTC: t.year, t.month, t.day, t.hour, t.weekday (1 is Sunday), t.date (the day, a date); t2 - t1 is seconds."#,
             example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" }, limit = 10 }"#),
         FunctionHelp(
             name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
