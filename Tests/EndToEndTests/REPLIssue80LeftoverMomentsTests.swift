@@ -130,4 +130,30 @@ import Testing
         let own = try await repl.enter(#"help("distinct")"#).joined(separator: " ")
         #expect(own.contains("distinct = true"), "\(own)")
     }
+
+    /// A histogram of text names the barchart call that counts it; that very call draws a
+    /// bar per value with its count (it was refused: barchart took dictionary rows only).
+    @Test func theBarchartAHistogramHintsAtWorks() async throws {
+        let sandbox = try Sandbox()
+        try await media(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["media.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        _ = try await repl.enter(#"r = fetch{ "file" }"#)
+        let refused = try await repl.enter(#"=histogram(r, "kind")"#).joined(separator: " ")
+        let start = try #require(refused.range(of: "barchart("), "\(refused)")
+        let end = try #require(refused[start.lowerBound...].firstIndex(of: ")"), "\(refused)")
+        let hinted = String(refused[start.lowerBound...end])
+        #expect(hinted == #"barchart(r, "kind")"#, "\(refused)")
+        let chart = try await repl.enter("=" + hinted)
+        #expect(chart.first == "count by kind", "\(chart)")
+        let audio = try #require(chart.first { $0.hasPrefix("audio ") }, "\(chart)")
+        let video = try #require(chart.first { $0.hasPrefix("video ") }, "\(chart)")
+        #expect(audio.hasSuffix(" 2") && video.hasSuffix(" 1") && audio.count > video.count, "\(chart)")
+        // The entity's name as the source, and the results' predicate kept.
+        let byName = try await repl.enter(#"=barchart("file", "kind")"#)
+        #expect(byName.contains { $0.hasPrefix("audio ") && $0.hasSuffix(" 2") }, "\(byName)")
+        let filtered = try await repl.enter(#"=barchart(fetch{ "file", predicate = "size > 5000" }, "kind")"#)
+        #expect(filtered.contains { $0.hasPrefix("video ") } && !filtered.contains { $0.hasPrefix("audio ") }, "\(filtered)")
+    }
 }

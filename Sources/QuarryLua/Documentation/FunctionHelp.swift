@@ -173,9 +173,9 @@ public struct FunctionHelp: Sendable {
                 "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
-            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey")"#,
+            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string.",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows, "xKey", "yKey")"#,
