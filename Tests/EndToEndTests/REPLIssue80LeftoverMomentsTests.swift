@@ -156,4 +156,26 @@ import Testing
         let filtered = try await repl.enter(#"=barchart(fetch{ "file", predicate = "size > 5000" }, "kind")"#)
         #expect(filtered.contains { $0.hasPrefix("video ") } && !filtered.contains { $0.hasPrefix("audio ") }, "\(filtered)")
     }
+
+    /// `.diff b.db tag by name` matches a keyless table's rows by a column, as diff()'s
+    /// `by` does; without it, the refusal names that form.
+    @Test func dotDiffTakesByForATableWithoutAKey() async throws {
+        let sandbox = try Sandbox()
+        try await sqlite3(sandbox, "a.db", "CREATE TABLE tag (name TEXT, color TEXT); INSERT INTO tag VALUES ('x', 'red'), ('y', 'blue');")
+        try await sqlite3(
+            sandbox, "b.db", "CREATE TABLE tag (name TEXT, color TEXT); INSERT INTO tag VALUES ('x', 'green'), ('y', 'blue'), ('z', 'red');")
+        let repl = try await TmuxSession(sandbox, arguments: ["a.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let refused = try await repl.enter(".diff b.db").joined(separator: " ")
+        #expect(refused.contains("give .diff b.db tag by KEY"), "\(refused)")
+        let lines = try await repl.enter(".diff b.db tag by name")
+        #expect(lines.contains { $0.hasPrefix("~ ") && $0.contains(" x ") && $0.contains("red") && $0.contains("green") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("+ ") && $0.contains("z") }, "\(lines)")
+        #expect(!lines.contains { $0.contains(" y ") }, "\(lines)")
+        // The same as diff() with by.
+        let function = try await repl.enter(#"=#diff(nil, open("b.db"), { by = { tag = "name" } })"#)
+        #expect(function == ["2"], "\(function)")
+        #expect(try await repl.enter(".diff b.db tag by").first?.hasPrefix("usage: .diff DB [ENTITY by KEY") == true)
+    }
 }
