@@ -335,13 +335,15 @@ extension String {
 }
 
 extension TextTable {
-    /// Only the `columns` this table has (an `id` column stays first), in their order;
+    /// Only the `columns` this table has (an `id` or `objectID` column stays first), in their order;
     /// the whole table when it has none of them.
     func choosing(_ columns: [String]) -> TextTable {
         guard !columns.isEmpty else { return self }
         var indexes = columns.compactMap { headers.firstIndex(of: $0) }
         guard !indexes.isEmpty else { return self }
-        if let id = headers.firstIndex(of: "id"), !indexes.contains(id) { indexes.insert(id, at: 0) }
+        if let id = headers.firstIndex(of: "id") ?? (headers.first == "objectID" ? 0 : nil), !indexes.contains(id) {
+            indexes.insert(id, at: 0)
+        }
         var seen = Set<Int>()
         indexes = indexes.filter { seen.insert($0).inserted }
         var chosen = TextTable(
@@ -351,9 +353,9 @@ extension TextTable {
         chosen.digits = digits
         chosen.narrowestCap = narrowestCap
         chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
+        chosen.numberColumns = Set(indexes.enumerated().filter { numberColumns.contains($0.element) }.map(\.offset))
         return chosen
     }
-        chosen.numberColumns = Set(indexes.enumerated().filter { numberColumns.contains($0.element) }.map(\.offset))
 
     /// One record (an object) as the REPL prints it: a one-row table when every column
     /// fits the terminal, else vertically, one `key | value` line per column, so that no

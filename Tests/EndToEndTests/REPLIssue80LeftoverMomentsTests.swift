@@ -178,4 +178,32 @@ import Testing
         #expect(function == ["2"], "\(function)")
         #expect(try await repl.enter(".diff b.db tag by").first?.hasPrefix("usage: .diff DB [ENTITY by KEY") == true)
     }
+
+    /// A file's table without an `id` column: the object ID's column is headed `objectID`,
+    /// the method that gives it (headed `id`, it sent people to `o.id`, which fails); a
+    /// Quarry store's tables keep `id`.
+    @Test func theObjectIDColumnIsNamedAsTheMethodThatGivesIt() async throws {
+        let sandbox = try Sandbox()
+        try await media(sandbox)
+        let made = try await sandbox.quarry(["own.db", "-e", #"entity "Note" { text = "string" }; Note:new{ text = "hi" }; save()"#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["media.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let table = try await repl.enter(#"=fetch{ "file", sort = "path", limit = 1 }"#)
+        #expect(table.first?.hasPrefix("objectID ") == true && table.first?.contains("| path ") == true, "\(table)")
+        let header = try #require(table.first?.split(separator: " ").first.map(String.init))
+        let id = try #require(table.dropFirst(2).first?.split(separator: " ").first.map(String.init))
+        // The header names a method that gives the first column's value.
+        #expect(try await repl.enter(#"=fetch{ "file", sort = "path" }[1]:\#(header)()"#) == [id])
+        let record = try await repl.enter(#"=file:get("a.mp3")"#)
+        #expect(record.first?.hasPrefix("objectID") == true, "\(record)")
+        _ = try await repl.enter(".columns kind")
+        let chosen = try await repl.enter(#"=fetch{ "file", sort = "path", limit = 1 }"#)
+        #expect(chosen.first == "objectID   | kind", "the ID stays with .columns: \(chosen)")
+        _ = try await repl.enter(".columns")
+        _ = try await repl.enter(".open own.db")
+        let own = try await repl.enter(#"=fetch{ "Note" }"#)
+        #expect(own.first == "id     | text", "\(own)")
+    }
 }
