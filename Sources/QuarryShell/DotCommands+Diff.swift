@@ -12,7 +12,7 @@ import QuarryStores
 extension DotCommands {
     static let diffCommand = Command(
         name: "diff", usage: ".diff DB [ENTITY by KEY[,KEY...]]...",
-        summary: "compare this store with DB (opened read-only): the models, then every object changed; ENTITY by KEY matches its objects by KEY"
+        summary: "compare this store with DB (opened read-only): the models, then every object changed (by KEY for a table without one)"
     ) { shell, words in
         guard let (locationWords, by) = diffWords(words), let location = openLocation(locationWords), location != ":memory:" else {
             reportError("usage: .diff DB [ENTITY by KEY[,KEY...]]...")

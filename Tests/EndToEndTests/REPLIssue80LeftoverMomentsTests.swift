@@ -155,6 +155,8 @@ import Testing
         #expect(byName.contains { $0.hasPrefix("audio ") && $0.hasSuffix(" 2") }, "\(byName)")
         let filtered = try await repl.enter(#"=barchart(fetch{ "file", predicate = "size > 5000" }, "kind")"#)
         #expect(filtered.contains { $0.hasPrefix("video ") } && !filtered.contains { $0.hasPrefix("audio ") }, "\(filtered)")
+        let typo = try await repl.enter(#"=barchart(r, "kinf")"#)
+        #expect(typo == [#"stdin:1: barchart: unknown key 'kinf' on entity file (did you mean 'kind'?)"#], "\(typo)")
     }
 
     /// `.diff b.db tag by name` matches a keyless table's rows by a column, as diff()'s
@@ -177,6 +179,8 @@ import Testing
         let function = try await repl.enter(#"=#diff(nil, open("b.db"), { by = { tag = "name" } })"#)
         #expect(function == ["2"], "\(function)")
         #expect(try await repl.enter(".diff b.db tag by").first?.hasPrefix("usage: .diff DB [ENTITY by KEY") == true)
+        let help = try await repl.enter(".help diff").joined(separator: " ")
+        #expect(help.contains(".diff DB [ENTITY by KEY[,KEY...]]..."), "\(help)")
     }
 
     /// A file's table without an `id` column: the object ID's column is headed `objectID`,

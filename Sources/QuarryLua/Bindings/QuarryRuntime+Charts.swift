@@ -43,7 +43,12 @@ extension QuarryRuntime {
         base.offset = 0
         base.sectionKey = nil
         let request = DictionaryRequest(base: base, properties: [key, "count(*)"], group: [key])
-        return (try rows(of: RowsQuery(.dictionaries(request))), key)
+        do {
+            return (try rows(of: RowsQuery(.dictionaries(request))), key)
+        } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
+            // Named by the call that was given the key, not by the request made of it.
+            throw FetchError.unknownKey(option: "barchart", key: key, entity: entity, suggestion: suggestion)
+        }
     }
 
     /// A value to plot: nil for nil (no mark, and not counted as inf or nan).
