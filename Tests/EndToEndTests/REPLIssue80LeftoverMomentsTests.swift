@@ -93,6 +93,11 @@ import Testing
             #expect(record.contains("2024-12-31") && !record.contains("2024-12-30"), "\(setting): \(record)")
             let grouped = try await repl.enter(#"=fetch{ "file", result = "dictionaries", group = "added", properties = { "added", "count(*)" } }"#)
             #expect(grouped.contains("2024-03-05 |        1"), "\(setting): \(grouped)")
+            // A summary's least, middle and greatest day.
+            let summary = try await repl.enter(#"=summarize("file")"#)
+            let added = try #require(summary.first { $0.hasPrefix("added ") }, "\(setting): \(summary)")
+            #expect(added.contains("| 2024-01-01 |") && added.contains("| 2024-12-31 |") && !added.contains("2023-12-31"), "\(setting): \(summary)")
+            #expect(added.contains("| 2024-03-05 |"), "the median day: \(setting): \(summary)")
         }
         _ = try await repl.enter(".dates local")
         let instants = try await repl.enter(#"=fetch{ "play" }"#)
