@@ -111,21 +111,23 @@ public struct ResultsTable {
         var rows: [[Value]] = []
         var marks: [String] = []
         let names = results.entity.attributeNames
+        let days = indexes.isEmpty ? [] : results.context.dayAttributes(of: results.entity)
         for index in indexes {
             guard let object = try results.object(at: index) else { break }
             // By name: in a hierarchy the results' entity has every sub-entity's keys, and
             // an object only its own entity's (the others read nil).
             let values = Dictionary(object.shownValues.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            rows.append([.text(object.objectID)] + names.map { values[$0] ?? .null })
+            rows.append([.text(object.objectID)] + names.map { name in values[name].map { days.contains(name) ? $0.shownAsDay() : $0 } ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
-        // The object's ID heads its column as `id`, unless an attribute has that name (a
-        // foreign table's `id`): then as the method that gives it, so no two columns share one.
-        let idHeader = names.contains { $0.lowercased() == "id" } ? "objectID" : "id"
+        let idHeader = Self.idHeader(attributes: names, storage: results.context.mapped(results.entity))
         var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         // An ID is what a person copies (to `Entity:get`, into a predicate): never cut, as
         // numbers are not; the text columns give up their width first.
         table.wholeColumns = [0]
+        let numbers: Set<AttributeType> = [.int16, .int32, .int64, .double, .decimal]
+        let numberAttributes = names.indices.filter { results.entity.attribute(named: names[$0]).map { numbers.contains($0.type) } == true }
+        table.numberColumns = Set(numberAttributes.map { $0 + 1 })
         if mark != nil { table.marks = marks }
         return table.render(format)
     }
@@ -135,6 +137,16 @@ extension ResultsTable {
     /// How many objects the results hold, under the table: "(336,776 objects)", as
     /// dictionary rows say "(4 rows)".
     static func footer(_ total: Int) -> String { "(\(grouped(total)) \(total == 1 ? "object" : "objects"))" }
+
+    /// The header of the object ID's column: `id` in Quarry's own tables (a file's, or a
+    /// server schema's, keyed by Quarry's own key column); elsewhere (another program's
+    /// table, a Core Data store) and wherever an attribute is `id`, the method that gives
+    /// it, `objectID`: a file's table without an `id` column headed so sent people to
+    /// `o.id`, which is no key there.
+    public static func idHeader(attributes names: [String], storage: EntityStorage) -> String {
+        let quarrys = storage.layout == .quarry || storage.keyColumn == EntityStorage.quarryKeyColumn
+        return !quarrys || names.contains { $0.lowercased() == "id" } ? "objectID" : "id"
+    }
 }
 
 /// 336776 → "336,776": a count people read at a glance.

@@ -74,6 +74,9 @@ public struct TextTable {
     public var narrowestCap = 12
     /// Columns never cut, as numbers never are (a summary's column names).
     public var wholeColumns: Set<Int> = []
+    /// Columns of numbers by their type (a results table's number attributes), whose nils
+    /// are right-aligned even where no row shown holds a number; any column holding one is too.
+    public var numberColumns: Set<Int> = []
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -210,6 +213,9 @@ public struct TextTable {
             }
         }
         widths = Array(widths.prefix(shown))
+        // A column holding numbers: its nils are right-aligned with them, as DuckDB's shell
+        // aligns NULL, so a column of numbers reads as one column.
+        let numeric = headers.indices.map { i in numberColumns.contains(i) || rows.contains { i < $0.count && $0[i].isNumber } }
         let bold = format.colors ? "\u{1B}[1m" : ""
         let dim = format.colors ? "\u{1B}[2m" : ""
         let reset = format.colors ? "\u{1B}[0m" : ""
@@ -218,7 +224,7 @@ public struct TextTable {
                 let text = CellText.clip(cells[i], widths[i])
                 let padding = String(repeating: " ", count: max(0, widths[i] - TerminalWidth.of(text)))
                 guard let values else { return bold + text + padding + reset }
-                if values[i].isNull { return dim + text + padding + reset }
+                if values[i].isNull { return dim + (numeric[i] ? padding + text : text + padding) + reset }
                 return values[i].isNumber ? padding + text : text + padding
             }.joined(separator: style.separator)
             return style.edges ? "│ " + body + " │" : body.trimmingTrailingSpaces()
@@ -329,13 +335,15 @@ extension String {
 }
 
 extension TextTable {
-    /// Only the `columns` this table has (an `id` column stays first), in their order;
+    /// Only the `columns` this table has (an `id` or `objectID` column stays first), in their order;
     /// the whole table when it has none of them.
     func choosing(_ columns: [String]) -> TextTable {
         guard !columns.isEmpty else { return self }
         var indexes = columns.compactMap { headers.firstIndex(of: $0) }
         guard !indexes.isEmpty else { return self }
-        if let id = headers.firstIndex(of: "id"), !indexes.contains(id) { indexes.insert(id, at: 0) }
+        if let id = headers.firstIndex(of: "id") ?? (headers.first == "objectID" ? 0 : nil), !indexes.contains(id) {
+            indexes.insert(id, at: 0)
+        }
         var seen = Set<Int>()
         indexes = indexes.filter { seen.insert($0).inserted }
         var chosen = TextTable(
@@ -345,6 +353,7 @@ extension TextTable {
         chosen.digits = digits
         chosen.narrowestCap = narrowestCap
         chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
+        chosen.numberColumns = Set(indexes.enumerated().filter { numberColumns.contains($0.element) }.map(\.offset))
         return chosen
     }
 

@@ -76,7 +76,8 @@ struct TextTableTests {
     /// (12615.05 is not 12615.0) and a sum's float noise goes; CSV and JSON keep every digit.
     @Test func numbersPrintInFullInEveryMode() {
         let table = TextTable(headers: ["x"], values: [[.real(1.0 / 3)], [.real(12345.678912)], [.null]])
-        #expect(table.render(mode: .table) == "x\n----------------\n0.33333333333333\n    12345.678912\nnil")
+        // nil right-aligned with the numbers of its column, as DuckDB's shell aligns NULL.
+        #expect(table.render(mode: .table) == "x\n----------------\n0.33333333333333\n    12345.678912\n             nil")
         let money = TextTable(headers: ["total"], values: [[.real(12615.05)], [.real(267868.18)], [.real(195.1)], [.real(3)]])
         #expect(money.render(mode: .table) == "total\n---------\n 12615.05\n267868.18\n    195.1\n      3.0")
         #expect(table.render(mode: .csv) == "x\n0.3333333333333333\n12345.678912\n")

@@ -56,7 +56,9 @@ public struct HistogramRequest {
         guard attribute.type.isMeasured else {
             throw FetchError.badOption(
                 option: "histogram",
-                reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
+                reason:
+                    "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart(r, \"\(key)\") counts each value, r being the same results or entity name)"
+            )
         }
         let dialect = compiled.dialect
         let stored = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)

@@ -31,6 +31,26 @@ extension QuarryRuntime {
         return (rows, try column(2), try column(3))
     }
 
+    /// `barchart(r, "kind")`: each value of `key` among the objects of the source at 1
+    /// (results, or an entity or its name) and how many hold it, counted in the store as
+    /// `fetch{ ..., group = key, properties = { key, "count(*)" } }` counts them, in the
+    /// key's order; the results' sort, limit and sections play no part, as in a histogram.
+    func countedValues(_ call: LuaCall) throws -> (DictionaryRows, String) {
+        var base = try sourceRequest(call, 1)
+        let key = try call.string(2)
+        base.sortDescriptors = []
+        base.limit = nil
+        base.offset = 0
+        base.sectionKey = nil
+        let request = DictionaryRequest(base: base, properties: [key, "count(*)"], group: [key])
+        do {
+            return (try rows(of: RowsQuery(.dictionaries(request))), key)
+        } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
+            // Named by the call that was given the key, not by the request made of it.
+            throw FetchError.unknownKey(option: "barchart", key: key, entity: entity, suggestion: suggestion)
+        }
+    }
+
     /// A value to plot: nil for nil (no mark, and not counted as inf or nan).
     func number(_ value: Value, key: String, function: String) throws -> Double? {
         switch value {

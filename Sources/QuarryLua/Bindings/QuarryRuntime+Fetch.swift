@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
@@ -85,6 +86,12 @@ extension QuarryRuntime {
                         having: request.having, distinct: request.distinct)))
             pushDictionaryRows(s, try rows(of: query))
             rememberQuery(s, -1, query)
+            // A property that is a column of days prints as its days, as objects show them.
+            if let entity = try? context.entity(named: request.request.entityName) {
+                let days = context.dayAttributes(of: entity)
+                let columns = request.properties.filter(days.contains)
+                if !columns.isEmpty { rememberDayColumns(s, -1, columns) }
+            }
             noteUnsavedChangesLeftOut(of: request.request.entityName)
             return 1
         }

@@ -26,7 +26,9 @@ extension QuarryRuntime {
                 in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"), dayKeys: &days)
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
-            let columns = rows.first.map { $0.map(\.key) } ?? []
+            // With no rows, the properties' own names, so an empty result prints its
+            // header and `(0 rows)` as an empty fetch of objects or sql() does.
+            let columns = rows.first.map { $0.map(\.key) } ?? request.properties.map(DictionaryRequest.shownKey)
             // A named aggregate (`sum(t) AS revenue`) shows as its name, never dropped.
             let named = request.properties.map(DictionaryRequest.shownKey).filter(columns.contains)
             return DictionaryRows(

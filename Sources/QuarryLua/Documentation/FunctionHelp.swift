@@ -12,6 +12,15 @@ public struct FunctionHelp: Sendable {
     /// `set`, `predicate`, `observer`, ... as `typeof` names them); nil for a function.
     public var kind: String? = nil
 
+    /// Whether the entry says a kind's fields rather than a method (a section's: `r[i].id`),
+    /// named after its kind: the contract reads sections as `r[i]`, and no `:section()`
+    /// method exists for a listing of `section:section` to send people to.
+    var isFields: Bool { kind == name }
+
+    /// How `help()` and docs/lua-api.md list the entry: `results:configure`, or a kind's
+    /// fields by what reads them, `r[i] (a section)`.
+    public var listedName: String { isFields ? "r[i] (a \(name))" : "\(kind ?? ""):\(name)" }
+
     public static let all: [FunctionHelp] = [
         FunctionHelp(
             name: "help", usage: #"help(fn) | help("name") | help("Item:updateall") | help()"#,
@@ -29,9 +38,9 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "fetch",
             usage:
-                #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, properties =, group =, having =, prefetch = }"#,
+                #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, properties =, group =, having =, distinct =, prefetch = }"#,
             summary:
-                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too. A date's parts are keys there and in predicates, in UTC: t.year, t.month, t.day, t.hour, t.weekday (1 is Sunday), t.date (the day, a date); t2 - t1 is seconds."#,
+                #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written), distinct = true gives each row once (SELECT DISTINCT). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too. A date's parts are keys there and in predicates, in UTC: t.year, t.month, t.day, t.hour, t.weekday (1 is Sunday), t.date (the day, a date); t2 - t1 is seconds."#,
             example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" }, limit = 10 }"#),
         FunctionHelp(
             name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
@@ -165,9 +174,9 @@ public struct FunctionHelp: Sendable {
                 "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
-            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey")"#,
+            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string.",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows, "xKey", "yKey")"#,
@@ -230,11 +239,14 @@ public struct FunctionHelp: Sendable {
         guard !entries.isEmpty else { return nil }
         let columns = width > 20 ? width : 80
         let article = kind == "entity" || kind == "object" ? "an" : "a"
-        var lines = [name.map { "\($0) is \(article) \(kind); its methods:" } ?? "a value of kind \(kind) (as typeof says); its methods:"]
+        // A section has fields and no methods: said so, not as methods to call with `:`.
+        let fields = entries.allSatisfy(\.isFields)
+        let what = fields ? "its fields (no methods):" : "its methods:"
+        var lines = [name.map { "\($0) is \(article) \(kind); \(what)" } ?? "a value of kind \(kind) (as typeof says); \(what)"]
         for entry in entries {
             lines += entry.usageLines(width: width) + FunctionHelp.wrapped(entry.summary, width: columns - 4).map { "    " + $0 }
         }
-        lines.append(#"help("\#(kind):NAME") shows one with an example"#)
+        lines.append(fields ? #"help("\#(kind)") shows them with an example"# : #"help("\#(kind):NAME") shows one with an example"#)
         return lines.joined(separator: "\n")
     }
 
@@ -273,7 +285,7 @@ public struct FunctionHelp: Sendable {
             "Called with `:` on a value of the kind named (`typeof` names it); `help(\"r:configure\")` or `help(r.configure)` prints one.", ""
         ]
         for f in methods {
-            lines += ["## \(f.kind ?? ""):\(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+            lines += ["## \(f.listedName)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
         }
         lines += ["# Options of fetch{}", "", "The keys of a request's table; `help(\"group\")` prints one.", ""]
         for f in options {

@@ -89,3 +89,32 @@ func rememberedWholeColumns(_ state: OpaquePointer, _ index: Int32) -> [String] 
     quarry_pop(state, 2)
     return columns
 }
+
+/// Columns of a rows list that hold a day column's dates (`ObjectContext.dayAttributes`):
+/// printed as their day, as a results table shows them, while the rows keep the dates.
+/// Kept as the headers are, by column name.
+private let dayColumnsKey = "quarry.rowdays"
+
+/// Marks `columns` of the rows list at `index` as printed as days.
+func rememberDayColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String]) {
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, dayColumnsKey)
+    lua_pushvalue(state, rows)
+    LuaTable.pushList(state, columns) { pushString(state, $0) }
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The columns remembered as days for the rows list at `index` (none: empty).
+func rememberedDayColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
+    guard lua_type(state, index) == LUA_TTABLE else { return [] }
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, dayColumnsKey)
+    lua_pushvalue(state, rows)
+    var columns: [String] = []
+    if lua_rawget(state, -2) == LUA_TTABLE {
+        columns = LuaTable.array(state, -1) { _ in luaString(state, -1) }
+    }
+    quarry_pop(state, 2)
+    return columns
+}

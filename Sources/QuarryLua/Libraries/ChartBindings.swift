@@ -44,6 +44,15 @@ enum ChartBindings {
     }
 
     static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // Results or an entity's name and one key, as a histogram of text is refused with:
+        // a bar per value of the key, its count from the store's GROUP BY.
+        if call.type(1) != LUA_TTABLE, call.argumentCount <= 2 || call.isNoneOrNil(3) {
+            let (rows, key) = try runtime.countedValues(call)
+            return call.push(
+                Chart.bars(
+                    title: "count by \(key)", labels: rows.rows.map { CellText.display($0[0]) },
+                    values: rows.rows.map { try? runtime.number($0[1], key: "count", function: "barchart") }, style: runtime.chartStyle))
+        }
         let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
         let values = try rows.rows.map { try runtime.number($0[valueColumn], key: rows.columns[valueColumn], function: "barchart") }
         return call.push(

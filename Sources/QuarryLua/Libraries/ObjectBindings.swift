@@ -92,13 +92,15 @@ enum ObjectBindings {
     static func luaObjecttable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let object = try runtime.object(call, 1)
         let entity = runtime.context.currentEntityDescription(of: object)
-        // A table's own `id` column keeps its name; the object ID is then `objectID`, as a
-        // results table heads it (`ResultsTable`), so no two rows are labelled `id`.
-        var headers = [object.values.contains { $0.key.lowercased() == "id" } ? "objectID" : "id"]
+        // The object ID headed as a results table heads it (`ResultsTable.idHeader`).
+        var headers = [
+            ResultsTable.idHeader(attributes: object.values.map(\.key), storage: runtime.context.mapped(entity))
+        ]
         var row: [Value] = [.text(object.objectID)]
+        let days = runtime.context.dayAttributes(of: object.entity)
         for (key, value) in object.shownValues {
             headers.append(key)
-            row.append(value)
+            row.append(days.contains(key) ? value.shownAsDay() : value)
         }
         for relationship in entity.toOneRelationships {
             headers.append(relationship.name)

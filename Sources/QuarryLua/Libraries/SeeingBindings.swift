@@ -36,11 +36,17 @@ enum SeeingBindings {
         let withText = columns != AttributeSummary.columns
         pushDictionaryRows(call.state, DictionaryRows(columns: columns, rows: summaries.map { $0.values(withText: withText) }))
         runtime.noteTextInNumbers(summaries, of: request.entityName)
-        // A column of days has days for its min and max, as its objects' values are.
-        let days = (try? runtime.context.mapped(runtime.context.entity(named: request.entityName)).dayColumns) ?? []
+        // A column of days (a server's date, a file's text of days alone) has days for its
+        // min, max and quartiles that fall on a midnight, as its objects' values are shown:
+        // the same days in every zone.
+        let days = (try? runtime.context.dayAttributes(of: runtime.context.entity(named: request.entityName))) ?? []
         for (i, summary) in summaries.enumerated() where days.contains(summary.column) {
             lua_rawgeti(call.state, -1, lua_Integer(i + 1))
-            for (key, value) in [("min", summary.min), ("max", summary.max)] where !value.isNull {
+            let quartiles = [("q25", summary.q25), ("q50", summary.q50), ("q75", summary.q75)].compactMap { key, value -> (String, Value)? in
+                guard let value, case .date(let seconds) = value, Value.dayText(seconds) != nil else { return nil }
+                return (key, value)
+            }
+            for (key, value) in [("min", summary.min), ("max", summary.max)] + quartiles where !value.isNull {
                 pushAttributeValue(call.state, value, of: nil, day: true)
                 LuaTable.setField(call.state, -2, key)
             }
@@ -77,8 +83,13 @@ enum SeeingBindings {
         let digits = rememberedDigits(call.state, 1)
         // A summary's date rows show their stddev (seconds in the rows) as a duration with
         // its unit in the modes people read; the data modes keep the number.
-        let values =
+        var values =
             digits != nil && !runtime.tableFormat.mode.isData ? AttributeSummary.durationsShown(rows.rows, columns: rows.columns) : rows.rows
+        // Columns of days as their days (`ObjectContext.dayAttributes`), in every zone.
+        let days = Set(rememberedDayColumns(call.state, 1).compactMap { rows.columns.firstIndex(of: $0) })
+        if !days.isEmpty, !runtime.tableFormat.mode.isData {
+            values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
+        }
         var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat)
         table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,

@@ -99,7 +99,7 @@ enum ValueBindings {
                 throw call.argumentError(1, "no help for this \(call.typeName(1)) (help() lists the functions and methods that have help)")
             }
         } else {
-            let methods = FunctionHelp.methods.map { "\($0.kind ?? ""):\($0.name)" }
+            let methods = FunctionHelp.methods.map(\.listedName)
             let lines = [
                 #"methods, as help("Item:updateall") or help(r.configure) takes them: "# + methods.joined(separator: ", "),
                 "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "),
