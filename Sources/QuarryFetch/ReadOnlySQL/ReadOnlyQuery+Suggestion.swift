@@ -26,6 +26,9 @@ extension ReadOnlyQuery {
             let qualifier = dot.map { String(word.text[...$0]) } ?? ""
             let name = dot.map { String(word.text[word.text.index(after: $0)...]) } ?? word.text
             let lowered = name.lowercased()
+            // A name of one or two letters is an alias or a name of its own, not a typo
+            // (a materialized view `m` the store does not read is no mistyped `t`).
+            guard name.count >= 3 else { continue }
             if before == "from" || before == "join" {
                 guard !tableNames.contains(lowered), let meant = closestMatch(to: name, in: tables.map(\.1)) else { continue }
                 return qualifier + meant
