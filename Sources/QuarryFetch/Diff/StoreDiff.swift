@@ -46,6 +46,14 @@ public struct StoreDiff: Sendable {
         for entity in old.entities.sorted(by: { $0.name < $1.name })
         where entity.parent == nil && (wanted?.contains(entity.name) ?? true) {
             guard let other = try? new.entity(named: entity.name), other.parent == nil else { continue }
+            // A view's rows are what its query makes of tables compared already, and have
+            // no key of their own: a whole-store diff leaves it out, said, unless `by` or
+            // `entities` names it (a file with views otherwise could not be compared).
+            if wanted == nil, options.by[entity.name] == nil, old.mapped(entity).layout == .foreignView || new.mapped(other).layout == .foreignView {
+                diff.notes.append(
+                    "\(entity.name) not compared: a view, whose rows have no key of their own (by = { \(entity.name) = \"key\" } compares it)")
+                continue
+            }
             try diff.compareEntity(old, entity, new, other, options: options)
         }
         return diff

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// Two copies of a file with views (Sakila's six): `.diff` compares their tables and
+/// leaves each view out with a note, where the first view stopped it ("has no identity
+/// to match objects by") and the dot-command could not name a key for it. `by` or
+/// `entities` naming a view still compares it.
+@Suite struct DiffWithViewsTests {
+    @Test func viewsAreLeftOutOfAWholeStoreDiffSaid() async throws {
+        let sandbox = try Sandbox()
+        let schema = """
+            CREATE TABLE film (film_id INTEGER PRIMARY KEY, title TEXT, rate REAL);
+            CREATE VIEW cheap AS SELECT title FROM film WHERE rate < 1;
+            """
+        for (file, rows) in [("a.db", "(1, 'A', 0.99), (2, 'B', 2.99)"), ("b.db", "(1, 'A', 0.49), (2, 'B', 2.99), (3, 'C', 0.99)")] {
+            let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), schema + "INSERT INTO film VALUES \(rows);"])
+            try #require(made.status == 0, "\(made)")
+        }
+        let result = try await sandbox.quarry(["a.db", "-"], stdin: ".diff b.db\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("~ ") && $0.contains("0.99") && $0.contains("0.49") }, "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("+ ") && $0.contains("C") }, "\(result)")
+        #expect(
+            result.errorLines.contains {
+                $0.contains(#"cheap not compared: a view, whose rows have no key of their own (by = { cheap = "key" } compares it)"#)
+            },
+            "\(result)")
+        // Named, it is compared by the key given.
+        let named = try await sandbox.quarry(["a.db", "-e", #"print(#diff(nil, open("b.db"), { by = { cheap = "title" } }))"#])
+        #expect(named.status == 0 && named.lines.last == "3", "\(named)")
+    }
+}
