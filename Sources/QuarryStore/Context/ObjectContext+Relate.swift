@@ -70,9 +70,14 @@ extension ObjectContext {
         let apart = !store.keepsRelationInModel(from, to)
         let before = apart ? relationshipNames() : []
         defer { if apart { relationshipsDeclaredApart.formUnion(relationshipNames().subtracting(before)) } }
+        // In a file another program made, the same kind of relationship as a foreign key
+        // declared with no action, whose parent a delete leaves alone while children refer
+        // to it (SQLite's NO ACTION): the children's column is that program's data (a
+        // producer's name), which a nullify rule cleared on every row naming the deleted
+        // object. Quarry's own files keep Core Data's nullify.
         let relationship = try link(
             source, columns: sourceColumns, to: destinationName, targetKeys: targetKeys, name: name,
-            inverse: inverse, persist: store.keepsRelationInModel(from, to))
+            inverse: inverse, persist: store.keepsRelationInModel(from, to), inverseRule: apart ? .deny : .nullify)
         if keep {
             var relation = ForeignSidecar.Relation(
                 source: source, column: sourceColumns[0], destination: destinationName,
