@@ -162,4 +162,50 @@ import Testing
         let help = try await sandbox.quarry(["r.db", "-e", #"help("relate")"#])
         #expect(help.stdout.replacingOccurrences(of: "\n  ", with: " ").contains("rollback() does not take it back"), "\(help)")
     }
+
+    /// `avg`, `sum` and `max` of a SQLite file's INTEGER column that holds some text cells
+    /// (pokedex's `Total` holds "487\n487"), and a sort by it, took them in without a word
+    /// (SQLite reads text as its numeric prefix in sum and avg, orders it after every
+    /// number in max and a sort): a note says how many, and the values stay SQLite's; an
+    /// aggregate or sort of a column without text, or a window the text cells are not in,
+    /// says nothing.
+    @Test func aggregatesAndSortsThatTakeInTextCellsOfANumberColumnSaySo() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("p.db"),
+                """
+                CREATE TABLE stats (Name TEXT PRIMARY KEY, HP INTEGER, Total INTEGER);
+                INSERT INTO stats VALUES ('a', 10, 100), ('b', 20, 600), ('c', 30, '487' || char(10) || '487'), ('d', 40, 300);
+                """
+            ])
+        try #require(made.status == 0, "\(made)")
+        let aggregated = try await sandbox.quarry([
+            "p.db", "-e", #"local r = fetch{ "stats", properties = { "avg(HP)", "sum(Total)", "max(Total)" } }; print(r[1]["sum(Total)"])"#
+        ])
+        #expect(aggregated.status == 0 && aggregated.lines.first?.hasPrefix("1487") == true, "\(aggregated)")
+        #expect(aggregated.errorLines.count == 1, "\(aggregated)")
+        #expect(
+            aggregated.errorLines.first?.contains("text, not a number: 1 in stats.Total") == true
+                && aggregated.stderr.contains("sum reads each as the number it starts with")
+                && aggregated.stderr.contains("max orders text after every number"),
+            "\(aggregated)")
+        let grouped = try await sandbox.quarry([
+            "p.db", "-e", #"print(#fetch{ "stats", properties = { "Name", "max(Total)" }, group = { "Name" } })"#
+        ])
+        #expect(grouped.status == 0 && grouped.lines == ["4"] && grouped.errorLines.count == 1, "\(grouped)")
+        let sorted = try await sandbox.quarry(["p.db", "-e", #"print(fetch{ "stats", sort = "-Total", limit = 2 })"#])
+        #expect(sorted.status == 0 && sorted.errorLines.count == 1, "\(sorted)")
+        #expect(
+            sorted.errorLines.first?.contains("rows sorted whose cell holds text, not a number: 1 in stats.Total") == true
+                && sorted.stderr.contains("first when descending"), "\(sorted)")
+        for code in [
+            #"print(#fetch{ "stats", properties = { "avg(HP)", "max(HP)", "count(Total)" } })"#,
+            #"print(fetch{ "stats", sort = "Total", limit = 2 })"#, #"print(fetch{ "stats", sort = "-HP" })"#
+        ] {
+            let quiet = try await sandbox.quarry(["p.db", "-e", code])
+            #expect(quiet.status == 0 && quiet.errorLines.isEmpty, "\(code): \(quiet)")
+        }
+    }
 }

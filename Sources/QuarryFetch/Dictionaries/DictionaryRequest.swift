@@ -39,13 +39,16 @@ extension DictionaryRequest {
     /// `admit` may refuse the result as its rows arrive (see `RowAdmission`).
     public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> [[(key: String, value: Value)]] {
         var days: Set<String> = []
-        return try execute(in: context, admit: admit, dayKeys: &days)
+        var textCells: [TextCellsAggregated] = []
+        return try execute(in: context, admit: admit, dayKeys: &days, textCells: &textCells)
     }
 
     /// Runs the request as `execute` does; `dayKeys` receives the keys whose values are
-    /// days (a column of days or its min or max), which Lua prints as their day.
+    /// days (a column of days or its min or max), which Lua prints as their day;
+    /// `textCells` the text cells of number columns the aggregates took in
+    /// (`DictionaryRequest+TextCells`), for a note.
     public func execute(
-        in context: ObjectContext, admit: RowAdmission? = nil, dayKeys: inout Set<String>
+        in context: ObjectContext, admit: RowAdmission? = nil, dayKeys: inout Set<String>, textCells: inout [TextCellsAggregated]
     ) throws -> [[(key: String, value: Value)]] {
         let request = self
         // Sort keys name the result's keys, so they are compiled against its shape below.
@@ -82,6 +85,7 @@ extension DictionaryRequest {
         // The columns and `having` may have joined more tables: their facts are looked up too.
         compiled.learnJoinFacts(in: context)
         let hidden = (having?.hidden ?? []) + sort.hidden
+        let textCounts = Self.textCellCounts(columns, distinct: request.distinct, compiled: compiled)
         // An aggregate computed only for the test would fold rows that nothing groups into one.
         if let first = having?.hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
             throw FetchError.badOption(option: "having", reason: "'\(first.keys[0])' needs group = { ... }: without it each row stands alone")
@@ -102,7 +106,8 @@ extension DictionaryRequest {
         var arguments: [Value] = (columns + hidden).flatMap(\.arguments)
         var inner =
             "SELECT " + (request.distinct ? "DISTINCT " : "")
-            + (columns + hidden).map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
+            + ((columns + hidden).map { "\($0.sql) AS \(quoteIdentifier($0.name))" }
+            + textCounts.enumerated().map { i, count in "\(count.sql) AS \"quarry_text_cells_\(i)\"" }).joined(separator: ", ")
             + " FROM \(compiled.source)"
         if let whereClause = compiled.whereClause {
             inner += " WHERE " + whereClause.sql
@@ -147,8 +152,13 @@ extension DictionaryRequest {
         let width = columns.reduce(0) { $0 + $1.keys.count }
         var result: [[(key: String, value: Value)]] = []
         var tally = RowTally(admit, columns: width)
+        var textCellCounts = [Int](repeating: 0, count: textCounts.count)
+        let firstTextCount = columns.count + hidden.count
         try context.connection.forEachRow(sql, arguments: arguments) { row in
             try tally.add(row.valueBytes)
+            for i in textCellCounts.indices {
+                if case .integer(let n) = AttributeType.int64.decode(row.value(at: firstTextCount + i)) { textCellCounts[i] += Int(n) }
+            }
             var pairs: [(key: String, value: Value)] = []
             for (i, column) in columns.enumerated() {
                 let value = column.type.decode(row.value(at: i))
@@ -157,6 +167,9 @@ extension DictionaryRequest {
             result.append(pairs)
         }
         try tally.finish()
+        textCells = zip(textCounts, textCellCounts).filter { $0.1 > 0 }.map {
+            TextCellsAggregated(key: $0.0.key, count: $0.1, functions: $0.0.functions)
+        }
         return result
     }
 }

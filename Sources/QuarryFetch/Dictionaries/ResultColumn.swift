@@ -28,6 +28,9 @@ struct ResultColumn {
     /// Its values are days (a column of days, `EntityStorage.dayColumns`, or its min or
     /// max), pushed to Lua as dates that print their day, as the attribute's are.
     var day = false
+    /// The entity's own attribute an aggregate takes as it is (`max(Total)`, not
+    /// `max(Total * 2)`): its text cells are counted beside it (`DictionaryRequest+TextCells`).
+    var aggregatedKey: String?
 
     static let functions = ["count", "sum", "avg", "min", "max"]
 
@@ -113,6 +116,8 @@ struct ResultColumn {
             throw FetchError.badOption(option: option, reason: "'\(body)' needs a property, as \(call.function)(price) or count(*)")
         }
         let value = try Self.value(argument, offset: offset, entity: entity, context: context, joins: &joins, option: option)
+        let plain = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
+        if entity.attribute(named: plain) != nil { aggregatedKey = plain }
         sql = "\(call.function)(\(distinct)\(value.sql))"
         // The min or max of an enum in its labels' order, read as its text again.
         if let labels = value.enumeration, call.function == "min" || call.function == "max" {

@@ -7,6 +7,8 @@ import QuarryStore
 /// word. The count finds how many of the rows it counts are such cells in the same scan (no
 /// query of its own), only for a comparison text can satisfy, on a column that may hold text
 /// (`EntityStorage.takesText`); summarize and histogram count them apart in their scans.
+/// A sort by such a column puts them after every number (first in a descending sort): the
+/// count finds how many of the rows it counts are such cells too.
 extension CompiledRequest {
     /// The entity's own number attributes the predicate compares with a number by an
     /// operator a text cell satisfies (`>`, `>=`, `!=`; `<`, `<=`, `!=` with the number on
@@ -36,14 +38,28 @@ extension CompiledRequest {
         return keys
     }
 
+    /// The entity's own number attributes the request sorts by whose columns may hold
+    /// text, but for `textSatisfiedKeys`' (their note says it); each once.
+    var textSortedKeys: [String] {
+        let satisfied = textSatisfiedKeys
+        var keys: [String] = []
+        for descriptor in sort {
+            guard let attribute = entity.attribute(named: descriptor.key), [.int16, .int32, .int64, .double, .decimal].contains(attribute.type),
+                storage.takesText.contains(attribute.name), !satisfied.contains(attribute.name), !keys.contains(attribute.name)
+            else { continue }
+            keys.append(attribute.name)
+        }
+        return keys
+    }
+
     /// `countQuery()` that also counts, for each of `keys`, the rows counted whose cell
     /// holds text (or bytes): at or after `''`, which every number orders before, as
-    /// `ObjectContext.columnHoldsText` asks.
-    func countQuery(textCellsOf keys: [String]) -> SQLFragment {
+    /// `ObjectContext.columnHoldsText` asks. `ordered`: in the sorted window (`countQuery`).
+    func countQuery(textCellsOf keys: [String], ordered: Bool = false) -> SQLFragment {
         countQuery(
             also: keys.enumerated().map { i, key in
                 ("CASE WHEN \(table).\(storage.column(key)) >= '' THEN 1 END AS \"t\(i)\"", "count(\"q\".\"t\(i)\")")
-            })
+            }, ordered: ordered)
     }
 }
 

@@ -204,8 +204,9 @@ struct CompiledRequest {
 
     /// `SELECT count(*)` of the request's window; each of `also` is a column the inner
     /// rows select (`expression AS "name"`) and a count the outer select adds
-    /// (`CompiledRequest+TextCells`).
-    func countQuery(also: [(expression: String, count: String)] = []) -> SQLFragment {
+    /// (`CompiledRequest+TextCells`). `ordered`: a limited window is the sorted one, so
+    /// `also` counts the rows the fetch shows (a plain count needs no order).
+    func countQuery(also: [(expression: String, count: String)] = [], ordered: Bool = false) -> SQLFragment {
         let selected = ([("1", "")] + also).map(\.0).joined(separator: ", ")
         let counted = (["count(*)"] + also.map(\.count)).joined(separator: ", ")
         var inner = "SELECT \(selected) FROM \(source)"
@@ -215,6 +216,7 @@ struct CompiledRequest {
             arguments += whereClause.arguments
         }
         if limit == nil && offset == 0 { return SQLFragment("SELECT \(counted) FROM (\(inner)) AS \"q\"", arguments) }
+        if ordered { inner += orderClause }
         inner += " LIMIT ? OFFSET ?"
         arguments += [.integer(limit.map(Int64.init) ?? Self.noLimit), .integer(Int64(offset))]
         return SQLFragment("SELECT \(counted) FROM (\(inner)) AS \"q\"", arguments)

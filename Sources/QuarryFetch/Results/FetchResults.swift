@@ -25,7 +25,7 @@ public final class FetchResults {
     private var pendingBatches: [[ManagedObject]] = []
     private var cachedCount: Int?
     /// See `takeTextCellsCounted`.
-    private var textCellsCounted: [(key: String, count: Int)] = []
+    private var textCellsCounted: [(key: String, count: Int, sorted: Bool)] = []
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
     private var keys: OrderedKeys?
@@ -119,9 +119,10 @@ public final class FetchResults {
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
         let textKeys = compiled.textSatisfiedKeys
-        if !textKeys.isEmpty {
-            // The text cells the comparison took in, counted in the same scan.
-            let query = compiled.countQuery(textCellsOf: textKeys)
+        let sortedKeys = compiled.textSortedKeys
+        if !textKeys.isEmpty || !sortedKeys.isEmpty {
+            // The text cells the comparison took in, or the sort placed, counted in the same scan.
+            let query = compiled.countQuery(textCellsOf: textKeys + sortedKeys, ordered: !sortedKeys.isEmpty)
             let row = try context.connection.row(query.sql, arguments: query.arguments) ?? []
             // count() gives integers.
             let counts = row.map { value -> Int in
@@ -129,7 +130,9 @@ public final class FetchResults {
                 return 0
             }
             let n = counts.first ?? 0
-            textCellsCounted = zip(textKeys, counts.dropFirst()).filter { $0.1 > 0 }.map { (key: $0.0, count: $0.1) }
+            textCellsCounted = zip(textKeys + sortedKeys, counts.dropFirst()).filter { $0.1 > 0 }.map {
+                (key: $0.0, count: $0.1, sorted: sortedKeys.contains($0.0))
+            }
             cachedCount = n
             return n
         }
@@ -141,9 +144,10 @@ public final class FetchResults {
     }
 
     /// The keys whose text cells (no number, in a SQLite file's number column) the last
-    /// count took in through a comparison with a number, with how many, taken once: a
-    /// caller says them (`count()` in Lua gives a note).
-    public func takeTextCellsCounted() -> [(key: String, count: Int)] {
+    /// count took in through a comparison with a number, or the sort placed after every
+    /// number (`sorted`), with how many, taken once: a caller says them (`count()` in Lua
+    /// gives a note).
+    public func takeTextCellsCounted() -> [(key: String, count: Int, sorted: Bool)] {
         defer { textCellsCounted = [] }
         return textCellsCounted
     }

@@ -17,13 +17,18 @@ extension QuarryRuntime {
     }
 
     /// The rows `query` gives now: when a script asks, and each time a watch redraws.
-    func rows(of query: RowsQuery) throws -> DictionaryRows {
+    /// `noting`: say the text cells aggregates took in; a watch's redraws say nothing (the
+    /// rows it watches said it when they were fetched).
+    func rows(of query: RowsQuery, noting: Bool = true) throws -> DictionaryRows {
         if query.context == nil { query.context = context }
         switch query.source {
         case .dictionaries(let request):
             var days: Set<String> = []
+            var textCells: [DictionaryRequest.TextCellsAggregated] = []
             let rows = try request.execute(
-                in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"), dayKeys: &days)
+                in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"), dayKeys: &days,
+                textCells: &textCells)
+            if noting { noteTextCells(textCells, entity: request.base.entityName) }
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             // With no rows, the properties' own names, so an empty result prints its

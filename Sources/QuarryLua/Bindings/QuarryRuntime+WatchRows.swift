@@ -12,7 +12,7 @@ import QuarryStore
 /// whose aggregate changed), else `+`.
 extension QuarryRuntime {
     func watch(_ query: RowsQuery, markSeconds: Double) throws {
-        let view = WatchRowsView(format: tableFormat, markSeconds: markSeconds) { [unowned self] in try self.rows(of: query) }
+        let view = WatchRowsView(format: tableFormat, markSeconds: markSeconds) { [unowned self] in try self.rows(of: query, noting: false) }
         try view.refresh()
         // Not a terminal (a script, a pipe): the table once, as print would.
         guard console.isTerminal else {
