@@ -47,6 +47,28 @@ extension DictionaryRequest {
     public func execute(
         in context: ObjectContext, admit: RowAdmission? = nil, dayKeys: inout Set<String>
     ) throws -> [[(key: String, value: Value)]] {
+        let (query, columns) = try compiled(in: context)
+        dayKeys = Set(columns.filter(\.day).flatMap(\.keys))
+        let width = columns.reduce(0) { $0 + $1.keys.count }
+        var result: [[(key: String, value: Value)]] = []
+        var tally = RowTally(admit, columns: width)
+        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            try tally.add(row.valueBytes)
+            var pairs: [(key: String, value: Value)] = []
+            for (i, column) in columns.enumerated() {
+                let value = column.type.decode(row.value(at: i))
+                for key in column.keys { pairs.append((key, value)) }
+            }
+            result.append(pairs)
+        }
+        try tally.finish()
+        return result
+    }
+
+    /// The statement the request runs, with its arguments, and the columns its rows
+    /// carry first (the rows' values, in the properties' order): what `execute` runs and
+    /// `explain` shows.
+    func compiled(in context: ObjectContext) throws -> (query: SQLFragment, columns: [ResultColumn]) {
         let request = self
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
@@ -143,20 +165,6 @@ extension DictionaryRequest {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(compiled.limit.map(Int64.init) ?? CompiledRequest.noLimit), .integer(Int64(compiled.offset))]
         }
-        dayKeys = Set(columns.filter(\.day).flatMap(\.keys))
-        let width = columns.reduce(0) { $0 + $1.keys.count }
-        var result: [[(key: String, value: Value)]] = []
-        var tally = RowTally(admit, columns: width)
-        try context.connection.forEachRow(sql, arguments: arguments) { row in
-            try tally.add(row.valueBytes)
-            var pairs: [(key: String, value: Value)] = []
-            for (i, column) in columns.enumerated() {
-                let value = column.type.decode(row.value(at: i))
-                for key in column.keys { pairs.append((key, value)) }
-            }
-            result.append(pairs)
-        }
-        try tally.finish()
-        return result
+        return (SQLFragment(sql, arguments), columns)
     }
 }
