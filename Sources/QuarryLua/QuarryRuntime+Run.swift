@@ -234,8 +234,8 @@ private let prelude = #"""
     local quarry = ...
     local writeOnce, filing, page = quarry.__writeonce, quarry.__filing, quarry.__page
     quarry.__writeonce, quarry.__filing, quarry.__page = nil, nil, nil
-    local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
-    quarry.__objecttable, quarry.__rowstable = nil, nil
+    local objectTable, rowsTable, explained = quarry.__objecttable, quarry.__rowstable, quarry.__explained
+    quarry.__objecttable, quarry.__rowstable, quarry.__explained = nil, nil, nil
     rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
     local function repr(v, depth, seen)
       local t = type(v)
@@ -267,7 +267,9 @@ private let prelude = #"""
     local function shown(out, ...)
       for i = 1, select("#", ...) do
         local v = select(i, ...)
-        if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
+        -- .explain on: the SQL of results and of dictionary rows (properties, group).
+        local text = quarry.__explaining and explained(v)
+        if text then io.write(text, "\n") end
         -- A list of records (sql(), summarize(), group/having) prints as a table.
         out[i] = quarry.typeof(v) == "object" and objectTable(v)
           or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)

@@ -417,6 +417,7 @@ public final class QuarryRuntime {
         register(StoreBindings.storeLibrary)
         registerInQuarryTable(DataBindings.onceWriter)
         registerInQuarryTable(SeeingBindings.pagerHook)
+        registerInQuarryTable(PredicateBindings.explainHook)
         installNull()
         try runPrelude()
     }

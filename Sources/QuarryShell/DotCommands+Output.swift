@@ -128,7 +128,7 @@ extension DotCommands {
             shell.session.timer = flag
             return .ok
         },
-        Command(name: "explain", usage: ".explain on|off", summary: "show the SQL and query plan of results printed") { shell, args in
+        Command(name: "explain", usage: ".explain on|off", summary: "show the SQL and query plan of results and rows printed") { shell, args in
             guard let flag = onOff(args, ".explain") else { return .ok }
             shell.runtime.explainsPrintedResults = flag
             return .ok

@@ -92,6 +92,34 @@ import Testing
         #expect(!text.contains("'t01'"))
     }
 
+    /// explain() of what a grouped fetch returns (a plain table of rows): the statement
+    /// with its GROUP BY and having, its arguments bound, and the plan; the rows stay
+    /// plain (nothing added to iterate or print). It refused them ("results expected").
+    @Test func explainShowsTheSQLOfGroupedDictionaryRows() throws {
+        let h = try items()
+        h.run(
+            #"""
+            rows = fetch{ "Item", predicate = "title != %@", args = { "t05" }, properties = { "categoryID", "count(*) AS n" },
+              group = { "categoryID" }, having = "n > 1" }
+            """#)
+        let text = h.string("explain(rows)") ?? ""
+        #expect(text.hasPrefix("SQL: SELECT "), "\(text)")
+        #expect(text.contains(" GROUP BY ") && text.contains(" WHERE ") && text.contains("\"title\""), "\(text)")
+        #expect(text.contains("arguments: [\"t05\""), "\(text)")
+        #expect(text.contains("\nplan:\n  "), "\(text)")
+        #expect(!text.contains("'t05'"), "\(text)")
+        // The rows are as before: three groups of more than one (nil: two, 1: four, 2: two
+        // once t05 is out), each row its two keys and nothing else.
+        #expect(
+            h.string(#"(function() local k = 0; for _ in pairs(rows[2]) do k = k + 1 end; return #rows .. ":" .. k .. ":" .. rows[2].n end)()"#)
+                == "3:2:4")
+        // Properties alone (no group) explain as well; a table Quarry did not make, and sql()
+        // rows (their SQL is the caller's), are refused naming what explain takes.
+        #expect(h.string(#"explain(fetch{ "Item", properties = { "title" } })"#)?.hasPrefix("SQL: SELECT ") == true)
+        #expect(h.error("explain({})").contains("results or dictionary rows expected, got table"))
+        #expect(h.error(#"explain(sql("SELECT 1 AS x"))"#).contains("results or dictionary rows expected"))
+    }
+
     @Test func predicatesExportToSwift() throws {
         let h = try items()
         let code = h.string(#"predicate("categoryID > 1 AND title BEGINSWITH %@", "t"):swift("Item")"#) ?? ""

@@ -50,6 +50,39 @@ extension DictionaryRequest {
     public func execute(
         in context: ObjectContext, admit: RowAdmission? = nil, dayKeys: inout Set<String>, textCells: inout [TextCellsAggregated]
     ) throws -> [[(key: String, value: Value)]] {
+        let (query, columns, textCounts, firstTextCount) = try compiled(in: context)
+        dayKeys = Set(columns.filter(\.day).flatMap(\.keys))
+        let width = columns.reduce(0) { $0 + $1.keys.count }
+        var result: [[(key: String, value: Value)]] = []
+        var tally = RowTally(admit, columns: width)
+        var textCellCounts = [Int](repeating: 0, count: textCounts.count)
+        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            try tally.add(row.valueBytes)
+            for i in textCellCounts.indices {
+                if case .integer(let n) = AttributeType.int64.decode(row.value(at: firstTextCount + i)) { textCellCounts[i] += Int(n) }
+            }
+            var pairs: [(key: String, value: Value)] = []
+            for (i, column) in columns.enumerated() {
+                let value = column.type.decode(row.value(at: i))
+                for key in column.keys { pairs.append((key, value)) }
+            }
+            result.append(pairs)
+        }
+        try tally.finish()
+        textCells = zip(textCounts, textCellCounts).filter { $0.1 > 0 }.map {
+            TextCellsAggregated(key: $0.0.key, count: $0.1, functions: $0.0.functions)
+        }
+        return result
+    }
+
+    /// The statement the request runs, with its arguments, and the columns its rows
+    /// carry first (the rows' values, in the properties' order): what `execute` runs and
+    /// `explain` shows.
+    /// `textCounts`: the counts of text cells its aggregates took in
+    /// (`DictionaryRequest+TextCells`), read from the columns after `firstTextCount`.
+    func compiled(
+        in context: ObjectContext
+    ) throws -> (query: SQLFragment, columns: [ResultColumn], textCounts: [(key: String, functions: [String], sql: String)], firstTextCount: Int) {
         let request = self
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
@@ -148,28 +181,6 @@ extension DictionaryRequest {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(compiled.limit.map(Int64.init) ?? CompiledRequest.noLimit), .integer(Int64(compiled.offset))]
         }
-        dayKeys = Set(columns.filter(\.day).flatMap(\.keys))
-        let width = columns.reduce(0) { $0 + $1.keys.count }
-        var result: [[(key: String, value: Value)]] = []
-        var tally = RowTally(admit, columns: width)
-        var textCellCounts = [Int](repeating: 0, count: textCounts.count)
-        let firstTextCount = columns.count + hidden.count
-        try context.connection.forEachRow(sql, arguments: arguments) { row in
-            try tally.add(row.valueBytes)
-            for i in textCellCounts.indices {
-                if case .integer(let n) = AttributeType.int64.decode(row.value(at: firstTextCount + i)) { textCellCounts[i] += Int(n) }
-            }
-            var pairs: [(key: String, value: Value)] = []
-            for (i, column) in columns.enumerated() {
-                let value = column.type.decode(row.value(at: i))
-                for key in column.keys { pairs.append((key, value)) }
-            }
-            result.append(pairs)
-        }
-        try tally.finish()
-        textCells = zip(textCounts, textCellCounts).filter { $0.1 > 0 }.map {
-            TextCellsAggregated(key: $0.0.key, count: $0.1, functions: $0.0.functions)
-        }
-        return result
+        return (SQLFragment(sql, arguments), columns, textCounts, columns.count + hidden.count)
     }
 }

@@ -73,7 +73,8 @@ public struct FunctionHelp: Sendable {
                 "A predicate to test objects in memory (p:matches(o)), print, or turn into Swift (p:swift(\"Item\")); a Swift #Predicate is read too, wherever a format goes.",
             example: #"local p = predicate("n >= %@", 2); print(p:matches(Item:first()))"#),
         FunctionHelp(
-            name: "explain", usage: "explain(results)", summary: "The SQL, its bound arguments and SQLite's query plan.",
+            name: "explain", usage: "explain(results | rows)",
+            summary: "The SQL, its bound arguments and SQLite's query plan, of results or of dictionary rows (properties, group).",
             example: #"print(explain(fetch("Item", "n > 1")))"#),
         FunctionHelp(
             name: "swift",

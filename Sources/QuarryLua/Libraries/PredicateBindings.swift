@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import QuarryFetch
 import QuarryModel
 import QuarryModelFiles
 import QuarryPredicates
@@ -15,6 +16,9 @@ enum PredicateBindings {
         LuaBinding("predicate", luaPredicate),
         LuaBinding("explain", luaExplain)
     ]
+
+    /// For the prelude only (set in `quarry`, not a global): `.explain on`'s text.
+    static let explainHook: [LuaBinding] = [LuaBinding("__explained", luaExplained)]
 
     /// Methods, found through `__index`.
     static let predicateMethods: [LuaBinding] = [
@@ -32,12 +36,37 @@ enum PredicateBindings {
         return 1
     }
 
+    /// `explain(r)`: results, or the rows of a dictionary fetch (properties, group), whose
+    /// request is compiled again in QuarryFetch for its SQL.
     static func luaExplain(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let handle = try runtime.results(call, 1)
+        guard let text = try explanation(runtime, call.state, 1) else {
+            throw call.typeError(1, expected: "results or dictionary rows")
+        }
+        return call.push(text)
+    }
+
+    /// The prelude's quarry.show prints this above what it shows under `.explain on`
+    /// (nil: a value with no request behind it).
+    static func luaExplained(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        guard let text = try explanation(runtime, call.state, 1) else { return call.pushNil() }
+        return call.push(text)
+    }
+
+    /// What `explain` shows for the value at `index`: results, or dictionary rows that
+    /// remember their request; nil for anything else (sql() rows included: their SQL is
+    /// the caller's own).
+    private static func explanation(_ runtime: QuarryRuntime, _ state: OpaquePointer, _ index: Int32) throws -> String? {
+        let text: String
+        if let handle = swiftObject(state, index, kind: .results, as: ResultsHandle.self) {
+            text = try handle.results.explain()
+        } else if let query = rememberedQuery(state, index), case .dictionaries(let request) = query.source {
+            text = try request.explain(in: runtime.context)
+        } else {
+            return nil
+        }
         // Lines for a terminal: names from a file keep no control character in them.
-        return call.push(
-            try handle.results.explain().split(separator: "\n", omittingEmptySubsequences: false)
-                .map { ErrorRendering.escaped(String($0)) }.joined(separator: "\n"))
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { ErrorRendering.escaped(String($0)) }.joined(separator: "\n")
     }
 
     /// `p:swift()`, `p:swift(style)`, `p:swift(entity)`, `p:swift(style, entity)`: the style
