@@ -263,7 +263,9 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         HostileCase(
             name: "matches: not an object", code: #"predicate("n > 1"):matches(42)"#,
             expected: ["bad argument #1 to 'matches' (object expected, got number)"]),
-        HostileCase(name: "explain: not results", code: "explain(42)", expected: ["bad argument #1 to 'explain' (results expected, got number)"]),
+        HostileCase(
+            name: "explain: not results", code: "explain(42)",
+            expected: ["bad argument #1 to 'explain' (results or dictionary rows expected, got number)"]),
         HostileCase(
             name: "history: since not a token", code: #"history{ since = "x" }"#, expected: ["history: since must be a token from historytoken()"]),
         HostileCase(
