@@ -68,26 +68,12 @@ private let wholeColumnsKey = "quarry.rowwhole"
 
 /// Marks `columns` of the rows list at `index` as printed whole.
 func rememberWholeColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String]) {
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, wholeColumnsKey)
-    lua_pushvalue(state, rows)
-    LuaTable.pushList(state, columns) { pushString(state, $0) }
-    lua_rawset(state, -3)
-    quarry_pop(state, 1)
+    rememberColumns(state, index, columns, under: wholeColumnsKey)
 }
 
 /// The columns remembered as printed whole for the rows list at `index` (none: empty).
 func rememberedWholeColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
-    guard lua_type(state, index) == LUA_TTABLE else { return [] }
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, wholeColumnsKey)
-    lua_pushvalue(state, rows)
-    var columns: [String] = []
-    if lua_rawget(state, -2) == LUA_TTABLE {
-        columns = LuaTable.array(state, -1) { _ in luaString(state, -1) }
-    }
-    quarry_pop(state, 2)
-    return columns
+    rememberedColumns(state, index, under: wholeColumnsKey)
 }
 
 /// Columns of a rows list that hold a day column's dates (`ObjectContext.dayAttributes`):
@@ -97,19 +83,29 @@ private let dayColumnsKey = "quarry.rowdays"
 
 /// Marks `columns` of the rows list at `index` as printed as days.
 func rememberDayColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String]) {
+    rememberColumns(state, index, columns, under: dayColumnsKey)
+}
+
+/// The columns remembered as days for the rows list at `index` (none: empty).
+func rememberedDayColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
+    rememberedColumns(state, index, under: dayColumnsKey)
+}
+
+/// Keeps `columns` for the rows list at `index` in the weak-keyed registry table `key`.
+private func rememberColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String], under key: String) {
     let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, dayColumnsKey)
+    pushWeakKeyedRegistryTable(state, key)
     lua_pushvalue(state, rows)
     LuaTable.pushList(state, columns) { pushString(state, $0) }
     lua_rawset(state, -3)
     quarry_pop(state, 1)
 }
 
-/// The columns remembered as days for the rows list at `index` (none: empty).
-func rememberedDayColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
+/// The columns kept for the rows list at `index` in the registry table `key` (none: empty).
+private func rememberedColumns(_ state: OpaquePointer, _ index: Int32, under key: String) -> [String] {
     guard lua_type(state, index) == LUA_TTABLE else { return [] }
     let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, dayColumnsKey)
+    pushWeakKeyedRegistryTable(state, key)
     lua_pushvalue(state, rows)
     var columns: [String] = []
     if lua_rawget(state, -2) == LUA_TTABLE {
