@@ -418,13 +418,20 @@ private let prelude = #"""
 extension QuarryRuntime {
     /// For Lua's "attempt to index a nil value (global 'Custmer')" (or to call one), the
     /// entity whose handle was meant, as other unknown names get one: the open store's
-    /// entity names nearest the global's. Nil for any other message, or no near name.
+    /// entity names nearest the global's; for a call, else the nearest of Quarry's
+    /// functions (`histgram`). Nil for any other message, or no near name.
     func entitySuggestion(for message: String) -> String? {
         guard message.hasSuffix("')"),
             message.contains("attempt to index a nil value (global '") || message.contains("attempt to call a nil value (global '"),
             let start = message.range(of: "(global '", options: .backwards)
         else { return nil }
-        return entitySuggestion(forGlobal: String(message[start.upperBound...].dropLast(2)))
+        let name = String(message[start.upperBound...].dropLast(2))
+        if let entity = entitySuggestion(forGlobal: name) { return entity }
+        // A function mistyped (`histgram(...)`): the nearest of Quarry's own.
+        guard message.contains("attempt to call a nil value"),
+            let match = closestMatch(to: name, in: FunctionHelp.all.filter { $0.kind == nil }.map(\.name)), match != name
+        else { return nil }
+        return match
     }
 
     /// The open store's entity name nearest an unset global's `name`, when one is near.

@@ -51,11 +51,17 @@ extension QuarryRuntime {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         let asExpression = load("return " + chunk, chunkName: "=stdin")
-        var loaded = asExpression == .loaded ? asExpression : load(chunk, chunkName: "=stdin")
-        // `c = city:first(); c`: statements, then an expression to print.
+        var loaded = asExpression
+        // `c = city:first(); c` and `x = 1; count("t")`: statements, then an expression
+        // whose values print, as the line's last value would alone; a line whose last
+        // part is no expression (`a = 1; b = 2`) runs as it is.
         if loaded != .loaded, let rewritten = TrailingExpression.rewritten(chunk) {
             lua_settop(state, top)
-            if load(rewritten, chunkName: "=stdin") == .loaded { loaded = .loaded }
+            loaded = load(rewritten, chunkName: "=stdin")
+        }
+        if loaded != .loaded {
+            lua_settop(state, top)
+            loaded = load(chunk, chunkName: "=stdin")
         }
         switch (asExpression, loaded) {
         case (_, .loaded): break

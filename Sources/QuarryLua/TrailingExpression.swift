@@ -1,8 +1,9 @@
 /// A line of statements that ends in an expression (`c = city:first(); c`), as a person
 /// used to sqlite3 or psql types several things on one line: Lua reads the expression
 /// alone as an unfinished statement and waits for more, so the line is run as the
-/// statements, then `return` the expression, which prints it. Only for one line that Lua
-/// cannot take as it is (`QuarryRuntime.evaluateLine`).
+/// statements, then `return` the expression, which prints it. A line Lua takes as it is
+/// whose last statement is a call (`x = 1; count("t")`) prints the call's values too, as
+/// the call alone would (`QuarryRuntime.evaluateLine`).
 enum TrailingExpression {
     /// `head; return tail` for `head; tail`, split at the last `;` outside strings,
     /// comments and brackets; nil when there is none or nothing follows it.

@@ -360,7 +360,7 @@ final class REPL {
                 // `from transactions t` after a first line that ran alone.
                 reportError(answer)
             } else {
-                reportError(message)
+                reportError(message + (chunk.count == 1 ? LuaSyntaxHint.hint(for: line, message: message) ?? "" : ""))
             }
         case .ran(let failure):
             pendingLines = []

@@ -133,5 +133,26 @@ import Testing
         #expect(try await repl.enter(#"s = "x;y"; s .. "!""#) == ["x;y!"])
         #expect(try await repl.enter("t = {1, 2}; #t -- a comment; not code") == ["2"])
         #expect(try await repl.enter("print(1); print(2)") == ["1", "2"])
+        // A call last prints its values as it would alone (it printed nothing: the line
+        // was whole Lua, run as statements).
+        #expect(try await repl.enter(#"x = 1; count("city")"#) == ["6"])
+        #expect(try await repl.enter(#"c.Population = 1; c:changes()"#).joined().contains("Population"))
+        #expect(try await repl.enter("a = 1; b = 2").isEmpty)
+        #expect(try await repl.enter("=a + b") == ["3"])
+    }
+
+    /// Habits of other languages get what was meant (trial 5): Python's named arguments
+    /// in a call, a SQL word mistyped, a mistyped function's name.
+    @Test func otherLanguagesHabitsGetWhatWasMeant() async throws {
+        let sandbox = try Sandbox()
+        try await world(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["world.db"], columns: 200)
+        try await repl.waitForPrompt()
+        let named = try await repl.enter(#"fetch("city", "Population > 1", sort = "-Population")"#).joined()
+        #expect(named.contains("')' expected near '='") && named.contains("options go in a table, as fetch{"), "\(named)")
+        let sql = try await repl.enter("selct * from city").joined()
+        #expect(sql.contains("(did you mean SELECT?)"), "\(sql)")
+        let function = try await repl.enter(#"histgram("city", "Population")"#).joined()
+        #expect(function.contains("(global 'histgram')") && function.contains("(did you mean 'histogram'?)"), "\(function)")
     }
 }
