@@ -137,9 +137,18 @@ enum StoreBindings {
         guard let target = swiftObject(call.state, 2, kind: .store, as: OpenedStore.self) else { throw call.typeError(2, expected: "store") }
         if target.isClosed { throw LuaError("\(target.name) is closed: open() it again to use it", operation: "copy") }
         let entity = try call.optionalString(3)
-        let (copies, leftOut) = try runtime.within(target.isDefault ? nil : target) {
-            try runtime.copy(sources, as: entity.map(runtime.resolvedEntityName))
+        let copied: (copies: [ManagedObject], leftOut: [String])
+        do {
+            copied = try runtime.within(target.isDefault ? nil : target) {
+                try runtime.copy(sources, as: entity.map(runtime.resolvedEntityName))
+            }
+        } catch StoreError.unknownEntity(let name, _) {
+            // Said of the target: the objects' own store has the entity.
+            throw LuaError(
+                "\(target.name) has no entity '\(name)' to copy into: define it there first, or name one of its entities, as copy(objects, store, \"Entity\")",
+                operation: "copy")
         }
+        let (copies, leftOut) = copied
         LuaTable.pushList(call.state, copies) { _ = runtime.pushObject($0) }
         LuaTable.pushList(call.state, leftOut) { pushString(call.state, $0) }
         return 2
