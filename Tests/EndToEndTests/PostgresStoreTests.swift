@@ -345,8 +345,8 @@ import Testing
         }
         let observers = [
             #"h = observe("item", function(c) print(("E %d %d %d"):format(#c.inserted, #c.updated, #c.deleted)) end)"#,
-            #"r = fetch{ "item", sort = { "id" } }; observe(r, function() print("R " .. #r) end)"#,
-            #"o = item:get(1); observe(o, { "n" }, function(_, _, old, new) print("O " .. old .. " " .. new) end)"#
+            #"r = fetch{ "item", sort = { "id" } }; ro = observe(r, function() print("R " .. #r) end)"#,
+            #"o = item:get(1); oo = observe(o, { "n" }, function(_, _, old, new) print("O " .. old .. " " .. new) end)"#
         ]
         let repl = try await TmuxSession(sandbox, arguments: [url])
         try await repl.waitForPrompt()
