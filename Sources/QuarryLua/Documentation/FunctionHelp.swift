@@ -124,7 +124,7 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,
             summary:
-                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named; returns both names. The destination's columns must name one row (its key, or values each in one row): lists of columns for a key of several. It is kept at once, as entity() is (in the sidecar <file>.quarry of a file Quarry did not make): rollback() does not take it back, and the same relate() again changes nothing.",
+                "A to-one relationship through matching columns, named by its column or its target in the singular, with its inverse to-many named by the entity in the plural (flights; the earlier flight_set still reads), as foreign keys are named; returns both names. The destination's columns must name one row (its key, or values each in one row): lists of columns for a key of several. It is kept at once, as entity() is (in the sidecar <file>.quarry of a file Quarry did not make): rollback() does not take it back, and the same relate() again changes nothing. On such a file it is what a foreign key with no action is: deleting an object that others name through it is refused, naming them, and their column is never cleared.",
             example: #"entity "Owner" { title = "string" }; relate("Item", "title", "Owner", "title")"#),
         FunctionHelp(
             name: "format", usage: #"format("Entity", "column" [, "format" [, { never = 0 }]])"#,
