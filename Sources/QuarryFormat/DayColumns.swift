@@ -6,14 +6,19 @@ import QuarryStore
 /// read as midnight UTC, and a table shows them as their day: as an instant, `.dates local`
 /// showed the evening before west of UTC (`2024-03-04T19:00:00-05:00`), a day that the
 /// file never held. The values stay dates (Lua, comparisons, exports).
-extension ObjectContext {
-    public func dayAttributes(of entity: EntityDescription) -> Set<String> {
-        let storage = mapped(entity)
+public struct DayAttributes {
+    public let entity: EntityDescription
+
+    public init(of entity: EntityDescription) { self.entity = entity }
+
+    /// The names of `entity`'s date attributes that keep days alone, in `context`'s store.
+    public func names(in context: ObjectContext) -> Set<String> {
+        let storage = context.mapped(entity)
         var days = storage.dayColumns
         guard storage.isForeign else { return days }
         for attribute in entity.attributes where attribute.type == .date && !days.contains(attribute.name) {
             // Entities whose columns take no format (a Core Data store's) have none to read.
-            guard let name = try? columnFormat(entity.name, attribute.name), case .isoText(let layout)? = ColumnFormat(name: name),
+            guard let name = try? context.columnFormat(entity.name, attribute.name), case .isoText(let layout)? = ColumnFormat(name: name),
                 layout.separator == nil
             else { continue }
             days.insert(attribute.name)

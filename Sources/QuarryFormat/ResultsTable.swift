@@ -111,7 +111,7 @@ public struct ResultsTable {
         var rows: [[Value]] = []
         var marks: [String] = []
         let names = results.entity.attributeNames
-        let days = indexes.isEmpty ? [] : results.context.dayAttributes(of: results.entity)
+        let days = indexes.isEmpty ? [] : DayAttributes(of: results.entity).names(in: results.context)
         for index in indexes {
             guard let object = try results.object(at: index) else { break }
             // By name: in a hierarchy the results' entity has every sub-entity's keys, and

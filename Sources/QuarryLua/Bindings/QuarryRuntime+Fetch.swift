@@ -88,7 +88,7 @@ extension QuarryRuntime {
             rememberQuery(s, -1, query)
             // A property that is a column of days prints as its days, as objects show them.
             if let entity = try? context.entity(named: request.request.entityName) {
-                let days = context.dayAttributes(of: entity)
+                let days = DayAttributes(of: entity).names(in: context)
                 let columns = request.properties.filter(days.contains)
                 if !columns.isEmpty { rememberDayColumns(s, -1, columns) }
             }

@@ -76,7 +76,7 @@ func rememberedWholeColumns(_ state: OpaquePointer, _ index: Int32) -> [String] 
     rememberedColumns(state, index, under: wholeColumnsKey)
 }
 
-/// Columns of a rows list that hold a day column's dates (`ObjectContext.dayAttributes`):
+/// Columns of a rows list that hold a day column's dates (`DayAttributes`):
 /// printed as their day, as a results table shows them, while the rows keep the dates.
 /// Kept as the headers are, by column name.
 private let dayColumnsKey = "quarry.rowdays"

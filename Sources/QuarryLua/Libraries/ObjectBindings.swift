@@ -97,7 +97,7 @@ enum ObjectBindings {
             ResultsTable.idHeader(attributes: object.values.map(\.key), storage: runtime.context.mapped(entity))
         ]
         var row: [Value] = [.text(object.objectID)]
-        let days = runtime.context.dayAttributes(of: object.entity)
+        let days = DayAttributes(of: object.entity).names(in: runtime.context)
         for (key, value) in object.shownValues {
             headers.append(key)
             row.append(days.contains(key) ? value.shownAsDay() : value)

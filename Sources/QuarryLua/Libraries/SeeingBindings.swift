@@ -39,7 +39,7 @@ enum SeeingBindings {
         // A column of days (a server's date, a file's text of days alone) has days for its
         // min, max and quartiles that fall on a midnight, as its objects' values are shown:
         // the same days in every zone.
-        let days = (try? runtime.context.dayAttributes(of: runtime.context.entity(named: request.entityName))) ?? []
+        let days = (try? DayAttributes(of: runtime.context.entity(named: request.entityName)).names(in: runtime.context)) ?? []
         for (i, summary) in summaries.enumerated() where days.contains(summary.column) {
             lua_rawgeti(call.state, -1, lua_Integer(i + 1))
             let quartiles = [("q25", summary.q25), ("q50", summary.q50), ("q75", summary.q75)].compactMap { key, value -> (String, Value)? in
@@ -85,7 +85,7 @@ enum SeeingBindings {
         // its unit in the modes people read; the data modes keep the number.
         var values =
             digits != nil && !runtime.tableFormat.mode.isData ? AttributeSummary.durationsShown(rows.rows, columns: rows.columns) : rows.rows
-        // Columns of days as their days (`ObjectContext.dayAttributes`), in every zone.
+        // Columns of days as their days (`DayAttributes`), in every zone.
         let days = Set(rememberedDayColumns(call.state, 1).compactMap { rows.columns.firstIndex(of: $0) })
         if !days.isEmpty, !runtime.tableFormat.mode.isData {
             values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
