@@ -26,21 +26,28 @@ struct SQLiteSaveStatements: SaveStatements {
         /// The row's condition; nil where it is the key's alone (`writtenRow`), the same
         /// for every row of the entity.
         let row: String?
+        /// Whether the condition also compares the row with what it was read with
+        /// (`SQLiteSaveStatements+ComparedRows`).
+        let compares: Bool
         let statement: Statement
         /// GRDB was told the statement's arguments are set (`executeBound(_:told:)`).
         var told = false
-        init(entity: String, columns: [String], row: String?, statement: Statement) {
-            (self.entity, self.columns, self.row, self.statement) = (entity, columns, row, statement)
+        init(entity: String, columns: [String], row: String?, compares: Bool, statement: Statement) {
+            (self.entity, self.columns, self.row, self.compares, self.statement) = (entity, columns, row, compares, statement)
         }
     }
+    /// The updated objects whose UPDATE compares their row with what they read, each
+    /// taken out as its row is written (`SQLiteSaveStatements+ComparedRows`).
+    var comparing: Set<ObjectIdentifier> = []
     /// Each entity's description and storage, looked up once rather than for each update.
     private var entities: SavedEntities
 
-    init(session: StoreSession, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
+    init(session: StoreSession, store: any SQLiteStore, db: Database, work: StoreSaveWork, comparing: Set<ObjectIdentifier> = []) {
         self.session = session
         self.store = store
         self.db = db
         self.work = work
+        self.comparing = comparing
         entities = session.savedEntities()
     }
 
@@ -233,20 +240,27 @@ struct SQLiteSaveStatements: SaveStatements {
         // 20,000 changed objects was 7% of their writing).
         let row = storage.numberedRows == nil ? nil : storage.writtenRow(of: object, key: key)
         if let row { values.append(contentsOf: row.values) } else { values.append(key) }
+        // The first UPDATE of a row this save compares also compares the row with what it
+        // was read with; a later one (a link learning a new key) finds it changed by the first.
+        let compares = !comparing.isEmpty && comparing.remove(ObjectIdentifier(object)) != nil
+        if compares { try appendRowAsRead(of: object, to: &values) }
         let name = object.entity.name
         let update: UpdatePlan
-        if let last = lastUpdate, last.entity == name, last.columns == columns, last.row == row?.sql {
+        if let last = lastUpdate, last.entity == name, last.columns == columns, last.row == row?.sql, last.compares == compares {
             update = last
         } else {
             let assignments = columns.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-            let condition = row?.sql ?? storage.writtenRow(of: object, key: key).sql
+            var condition = row?.sql ?? storage.writtenRow(of: object, key: key).sql
+            if compares { condition += Self.rowAsReadCondition(of: saved) }
             let statement = try db.cachedStatement(sql: "UPDATE \(storage.writtenTable) SET \(assignments) WHERE \(condition)")
-            update = UpdatePlan(entity: name, columns: columns, row: row?.sql, statement: statement)
+            update = UpdatePlan(entity: name, columns: columns, row: row?.sql, compares: compares, statement: statement)
         }
         // Forgotten while it runs: a failed run leaves no statement GRDB was told about.
         lastUpdate = nil
         try update.statement.executeBound(values, told: &update.told)
         lastUpdate = update
+        // No row changed: it holds something else than was read (or is gone).
+        if compares, db.changesCount != 1 { throw RowChangedSinceRead() }
         try readGenerated(object, object.entity, storage, key: key)
     }
 

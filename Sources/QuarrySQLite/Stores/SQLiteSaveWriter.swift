@@ -35,6 +35,15 @@ struct SQLiteSaveWriter {
         // Core Data checks its rules: rows that name each other in a cycle go in one save.
         // (Written in foreign-key order besides, for RESTRICT, which SQLite checks at once.)
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        // Changed rows compared as their UPDATEs write them, where that can be done
+        // (`SQLiteSaveStatements+ComparedRows`); any doubt, and the save is written again
+        // as below, which says what it finds as it always has.
+        let compared = rowsComparedByUpdates(result.request)
+        if !compared.isEmpty, try conflicts(of: result.request, leaving: compared, in: db).isEmpty,
+            try writeComparing(compared, &result, &work, in: db)
+        {
+            return
+        }
         try settleConflicts(&result, in: db)
         var writer = SaveRowsWriter(session: session, rows: SQLiteSaveStatements(session: session, store: store, db: db, work: work))
         try writer.write(&result)
@@ -46,12 +55,18 @@ struct SQLiteSaveWriter {
     /// Optimistic locking: a row changed by another connection since it was read is a
     /// conflict, settled by the policy or refused with nothing written.
     private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
+        try result.settle(conflicts(of: result.request, in: db), session: session)
+    }
+
+    /// The conflicts of the objects `request` updates or deletes, but those of `leaving`,
+    /// with the rows as stored now.
+    private func conflicts(of request: SaveChangesRequest, leaving: Set<ObjectIdentifier> = [], in db: Database) throws -> [SaveConflict] {
         var conflicts: [SaveConflict] = []
         var queries: [String: String] = [:]
         // Each entity's description and storage looked up once, not for each object.
         var entities = session.savedEntities()
         var last: (saved: SavedEntities.Entity, sql: String)?
-        let objects = result.request.updates + result.request.deletes
+        let objects = (request.updates + request.deletes).filter { leaving.isEmpty || !leaving.contains(ObjectIdentifier($0)) }
         let read = try storedRows(of: objects, &entities, in: db)
         for object in objects {
             guard let key = object.primaryKey else { continue }
@@ -88,10 +103,10 @@ struct SQLiteSaveWriter {
             }
             try settle(object, row, entity, &conflicts, in: db)
         }
-        conflicts += try result.request.goneLinkEnds(session: session) { sql, key in
+        conflicts += try request.goneLinkEnds(session: session) { sql, key in
             try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil
         }
-        try result.settle(conflicts, session: session)
+        return conflicts
     }
 
     /// The conflict, if any, of `object` with its row as stored now (`row`; nil: gone).

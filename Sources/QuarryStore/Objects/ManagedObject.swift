@@ -124,6 +124,13 @@ public final class ManagedObject {
     /// program's "Theirs" without a word (issue 61). Only keys still pending have one.
     private var readValues: [String: Value] = [:]
 
+    /// The row as read, in storage form, while it still holds every value a save expects
+    /// the store to hold (`expectedStoredValue` of each key is its value decoded): nil once
+    /// the row was decoded or committed anew, or when a pending change was made against a
+    /// value another connection has moved since (`readValues`). A save's UPDATE may then
+    /// compare the stored row with it as it writes (`SQLiteSaveStatements`).
+    package var rowAsRead: [Value]? { readValues.isEmpty ? row : nil }
+
     /// The value a save expects the store to hold for `key`: the one a pending change was
     /// made against, or the committed value.
     package func expectedStoredValue(_ key: String) -> Value? {
