@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import QuarryEngine
 import QuarryModel
 import QuarryModelFiles
@@ -259,8 +260,10 @@ struct SQLiteSaveStatements: SaveStatements {
         lastUpdate = nil
         try update.statement.executeBound(values, told: &update.told)
         lastUpdate = update
-        // No row changed: it holds something else than was read (or is gone).
-        if compares, db.changesCount != 1 { throw RowChangedSinceRead() }
+        // No row changed: it holds something else than was read (or is gone). Asked of
+        // SQLite itself: GRDB's `changesCount` checks its queue first, 460 instructions
+        // of each of 20,000 UPDATEs.
+        if compares, sqlite3_changes(db.sqliteConnection) != 1 { throw RowChangedSinceRead() }
         try readGenerated(object, object.entity, storage, key: key)
     }
 
