@@ -170,25 +170,28 @@ public struct TableWriter {
     /// the cell that `body` writes.
     @inline(__always)
     private mutating func field(atMost count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let (json, column, separator) = (format == .json, column, separator)
-        let range = json && column < keyRanges.count ? keyRanges[column] : 0..<0
+        let column = column
         self.column += 1
+        guard format == .json else {
+            let separator = separator
+            return cell(atMost: 1 + count) { p in
+                guard column > 0 else { return body(p) }
+                p[0] = separator
+                return 1 + body(p + 1)
+            }
+        }
+        let range = column < keyRanges.count ? keyRanges[column] : 0..<0
         // The keys are copied by pointer: `keyBytes` is a `let` and the row its own array.
         keyBytes.withUnsafeBufferPointer { keys in
             cell(atMost: prefixMax + count) { p in
                 var n = 0
-                if json, let base = keys.baseAddress, !range.isEmpty {
+                if let base = keys.baseAddress, !range.isEmpty {
                     p.update(from: base + range.lowerBound, count: range.count)
                     n = range.count
                 } else if column > 0 {
-                    if json {
-                        p[0] = 44
-                        p[1] = 32
-                        n = 2
-                    } else {
-                        p[0] = separator
-                        n = 1
-                    }
+                    p[0] = 44
+                    p[1] = 32
+                    n = 2
                 }
                 return n + body(p + n)
             }
@@ -444,11 +447,12 @@ public struct TableWriter {
     @inline(__always)
     static func digits(_ i: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
         var magnitude = i.magnitude
+        // The digits counted by comparison (10^19 is the last power below 2^64).
         var count = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
+        var power: UInt64 = 10
+        while count < 20, magnitude >= power {
             count += 1
+            power = power &* 10
         }
         if i < 0 {
             p[0] = 45
