@@ -32,16 +32,37 @@ import Foundation
 public struct TableWriter {
     public enum Format { case csv, tsv, json }
     public let format: Format
-    /// Each column's JSON key with its colon, encoded once.
-    private let keys: [[UInt8]]
+    /// Each column's JSON key with its colon, encoded once, after `, ` but for the first:
+    /// one buffer and each key's range in it, so a cell appends its key in one copy (an
+    /// array of arrays cost a retain and a release a cell).
+    private let keyBytes: [UInt8]
+    private let keyRanges: [Range<Int>]
+    /// The longest separator-and-key a cell starts with.
+    private let prefixMax: Int
     private let names: [String]
     private var column = 0
     public private(set) var rows = 0
+    /// The row being written. Cells are stored through a pointer into `pending`, which
+    /// keeps its size from row to row, and `endRow` appends the row to the caller's buffer
+    /// at once: appending each field to an array checked the array's uniqueness and
+    /// capacity each time, which cost more than SQLite reading the cell (line 10a of
+    /// docs/benchmarks.md).
+    private var pending: [UInt8] = []
+    private var used = 0
 
     public init(format: Format, columns: [String]) {
         self.format = format
         names = columns
-        keys = columns.map { Array((jsonQuoted($0) + ": ").utf8) }
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for (i, name) in columns.enumerated() {
+            let start = bytes.count
+            bytes.append(contentsOf: ((i > 0 ? ", " : "") + jsonQuoted(name) + ": ").utf8)
+            ranges.append(start..<bytes.count)
+        }
+        keyBytes = bytes
+        keyRanges = ranges
+        prefixMax = max(2, ranges.map(\.count).max() ?? 0)
     }
 
     /// `.json` paths are JSON, `.tsv` and `.tab` TSV; every other path is CSV.
@@ -102,41 +123,125 @@ public struct TableWriter {
     /// Starts a row.
     public mutating func beginRow(into out: inout [UInt8]) {
         column = 0
+        used = 0
         guard format == .json else { return }
-        if rows > 0 { out.append(contentsOf: [44, 10, 32]) } // ",\n "
-        out.append(123) // {
+        let first = rows == 0
+        cell(atMost: 4) { p in
+            guard !first else {
+                p[0] = 123 // {
+                return 1
+            }
+            p[0] = 44 // ,
+            p[1] = 10
+            p[2] = 32
+            p[3] = 123
+            return 4
+        }
     }
 
-    /// Ends a row.
+    /// Ends a row: the row goes to `out` in one copy.
     public mutating func endRow(into out: inout [UInt8]) {
-        out.append(format == .json ? 125 : 10)
+        let end: UInt8 = format == .json ? 125 : 10
+        cell(atMost: 1) { p in
+            p[0] = end
+            return 1
+        }
+        let count = used
+        pending.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        used = 0
         rows += 1
     }
 
-    /// Writes the separator and, in JSON, the key of the next cell.
-    private mutating func next(_ out: inout [UInt8]) {
-        if format == .json {
-            if column > 0 {
-                out.append(44)
-                out.append(32)
-            }
-            if column < keys.count { out.append(contentsOf: keys[column]) }
-        } else if column > 0 {
-            out.append(separator)
+    /// Room for `count` more bytes in the row, then `body` writes them at the row's end and
+    /// says how many it wrote.
+    @inline(__always)
+    private mutating func cell(atMost count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if used + count > pending.count {
+            pending.append(contentsOf: repeatElement(0, count: max(used + count, 2 * pending.count, 256) - pending.count))
         }
-        column += 1
+        let start = used
+        used += pending.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return body(base + start)
+        }
+    }
+
+    /// The separator and, in JSON, the key of the next cell, then at most `count` bytes of
+    /// the cell that `body` writes.
+    @inline(__always)
+    private mutating func field(atMost count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let column = column
+        self.column += 1
+        guard format == .json else {
+            let separator = separator
+            return cell(atMost: 1 + count) { p in
+                guard column > 0 else { return body(p) }
+                p[0] = separator
+                return 1 + body(p + 1)
+            }
+        }
+        let range = column < keyRanges.count ? keyRanges[column] : 0..<0
+        // The keys are copied by pointer: `keyBytes` is a `let` and the row its own array.
+        keyBytes.withUnsafeBufferPointer { keys in
+            cell(atMost: prefixMax + count) { p in
+                var n = 0
+                if let base = keys.baseAddress, !range.isEmpty {
+                    p.update(from: base + range.lowerBound, count: range.count)
+                    n = range.count
+                } else if column > 0 {
+                    p[0] = 44
+                    p[1] = 32
+                    n = 2
+                }
+                return n + body(p + n)
+            }
+        }
+    }
+
+    /// A cell whose bytes were made elsewhere (the rare kinds: reals, binary, decimals).
+    private mutating func field(_ bytes: [UInt8]) {
+        field(atMost: bytes.count) { p in
+            bytes.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return 0 }
+                p.update(from: base, count: source.count)
+                return source.count
+            }
+        }
+    }
+
+    /// A cell made by one of the encodings that append to an array.
+    private mutating func field(_ make: (inout [UInt8]) -> Void) {
+        var bytes: [UInt8] = []
+        make(&bytes)
+        field(bytes)
     }
 
     public mutating func null(into out: inout [UInt8]) {
-        next(&out)
-        if format == .json { out.append(contentsOf: Self.nullBytes) }
+        let json = format == .json
+        field(atMost: 4) { p in
+            guard json else { return 0 }
+            p[0] = 110 // n
+            p[1] = 117 // u
+            p[2] = 108 // l
+            p[3] = 108 // l
+            return 4
+        }
     }
 
     public mutating func text(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        next(&out)
-        guard format == .json else { return Self.csvText(b, separator: separator, typed: true, into: &out) }
-        guard Self.isUTF8(b) else { return Self.jsonBytes(b, into: &out) }
-        Self.jsonText(b, into: &out)
+        guard format == .json else {
+            let separator = separator
+            guard Self.csvTextNeedsQuotes(b, separator: separator) else {
+                return field(atMost: b.count) { p in
+                    guard let base = b.baseAddress else { return 0 }
+                    p.update(from: base, count: b.count)
+                    return b.count
+                }
+            }
+            return field(atMost: 2 * b.count + 2) { p in Self.quoted(b, at: p) }
+        }
+        guard Self.isUTF8(b) else { return field { Self.jsonBytes(b, into: &$0) } }
+        field(atMost: 6 * b.count + 2) { p in Self.jsonText(b, at: p) }
     }
 
     static let bytesKey = Array(#"{"$bytes": ""#.utf8)
@@ -150,7 +255,12 @@ public struct TableWriter {
 
     /// Whether `b` is well-formed UTF-8 (ASCII checked first, as most text is).
     static func isUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if !b.contains(where: { $0 >= 0x80 }) { return true }
+        var ascii = true
+        for c in b where c >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return true }
         var iterator = b.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         while true {
@@ -168,40 +278,55 @@ public struct TableWriter {
     }
 
     public mutating func integer(_ i: Int64, into out: inout [UInt8]) {
-        next(&out)
-        Self.digits(i, into: &out)
+        field(atMost: 20) { p in Self.digits(i, at: p) }
     }
 
     public mutating func real(_ d: Double, into out: inout [UInt8]) {
-        next(&out)
         // JSON has no NaN or infinity: null, as JSON.stringify writes them.
-        if format == .json, !d.isFinite {
-            out.append(contentsOf: Self.nullBytes)
-            return
-        }
-        out.append(contentsOf: Value.format(d).utf8)
+        if format == .json, !d.isFinite { return field(Self.nullBytes) }
+        field(Array(Value.format(d).utf8))
     }
 
     public mutating func bool(_ b: Bool, into out: inout [UInt8]) {
-        next(&out)
-        out.append(contentsOf: b ? Self.trueBytes : Self.falseBytes)
+        field(b ? Self.trueBytes : Self.falseBytes)
     }
 
     public mutating func date(_ seconds: Double, into out: inout [UInt8]) {
-        next(&out)
-        if format == .json { out.append(34) }
-        ISO8601Bytes.append(seconds, into: &out)
-        if format == .json { out.append(34) }
+        let quote = format == .json
+        // A whole second of the years 0000 to 9999 (nearly every stored date) is written in
+        // place; anything else by the general encoding.
+        if seconds == seconds.rounded(), Value.dateRange.contains(seconds) {
+            return field(atMost: 22) { p in
+                var n = 0
+                if quote {
+                    p[0] = 34
+                    n = 1
+                }
+                n += ISO8601Bytes.wholeSecond(Int64(seconds), at: p + n)
+                if quote {
+                    p[n] = 34
+                    n += 1
+                }
+                return n
+            }
+        }
+        field { out in
+            if quote { out.append(34) }
+            ISO8601Bytes.append(seconds, into: &out)
+            if quote { out.append(34) }
+        }
     }
 
     /// Bytes as base64, which import reads back into a binary attribute; no bytes are an
     /// empty text, quoted in CSV (`""`) as an empty string is, so they are not nil.
     public mutating func blob(_ b: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        next(&out)
         let text = Data(b).base64EncodedString()
-        if format == .json || text.isEmpty { out.append(34) }
-        out.append(contentsOf: text.utf8)
-        if format == .json || text.isEmpty { out.append(34) }
+        let quote = format == .json || text.isEmpty
+        field { out in
+            if quote { out.append(34) }
+            out.append(contentsOf: text.utf8)
+            if quote { out.append(34) }
+        }
     }
 
     /// Any value, as its kind is written.
@@ -221,8 +346,7 @@ public struct TableWriter {
 
     /// An exact decimal as its text, a number in JSON too (`195.10`, not `195.1`).
     public mutating func decimal(_ s: String, into out: inout [UInt8]) {
-        next(&out)
-        out.append(contentsOf: s.utf8)
+        field(Array(s.utf8))
     }
 
     /// A whole row of values.
@@ -248,69 +372,103 @@ public struct TableWriter {
     static func csvTextNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44) -> Bool {
         if csvNeedsQuotes(b, separator: separator) { return true }
         // Numbers and dates begin with a digit, a sign or a point; booleans with t f y n o.
-        guard let first = b.first, (48...57).contains(first) || [43, 45, 46].contains(first) || "tfynoTFYNO".utf8.contains(first) else {
+        // A switch, not `contains` on literals: this runs for every text cell of an export.
+        guard let first = b.first else { return false }
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"),
+            UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "Y"), UInt8(ascii: "N"), UInt8(ascii: "O"):
+            return ColumnType.readsAsNonText(b)
+        default:
             return false
         }
-        return ColumnType.readsAsNonText(b)
     }
 
-    /// `typed`: the field is a string value, quoted also where it would read back as
-    /// another type (`csvTextNeedsQuotes`); a header name is not.
-    static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, typed: Bool = false, into out: inout [UInt8]) {
-        guard typed ? csvTextNeedsQuotes(b, separator: separator) : csvNeedsQuotes(b, separator: separator) else {
+    /// A header name for CSV: quoted only where it must be (`csvNeedsQuotes`).
+    static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, into out: inout [UInt8]) {
+        guard csvNeedsQuotes(b, separator: separator) else {
             out.append(contentsOf: b)
             return
         }
-        out.append(34)
+        ScratchBytes.append(into: &out, atMost: 2 * b.count + 2) { p in 0..<quoted(b, at: p) }
+    }
+
+    /// `b` quoted for CSV at `p` (`""` for a quote); how many bytes.
+    @inline(__always)
+    static func quoted(_ b: UnsafeBufferPointer<UInt8>, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 1
+        p[0] = 34
         for c in b {
-            if c == 34 { out.append(34) }
-            out.append(c)
+            if c == 34 {
+                p[n] = 34
+                n += 1
+            }
+            p[n] = c
+            n += 1
         }
-        out.append(34)
+        p[n] = 34
+        return n + 1
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    static func jsonText(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(34)
-        var start = 0
-        for (i, c) in b.enumerated() where c < 0x20 || c == 34 || c == 92 {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
-            start = i + 1
-            out.append(92)
-            switch c {
-            case 34: out.append(34)
-            case 92: out.append(92)
-            case 10: out.append(110) // n
-            case 13: out.append(114) // r
-            case 9: out.append(116) // t
-            default: out.append(contentsOf: [117, 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]]) // u00XX
+    /// `b` as a JSON string at `p`, escaped; how many bytes (at most 6 a byte and 2).
+    static func jsonText(_ b: UnsafeBufferPointer<UInt8>, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 1
+        p[0] = 34
+        for c in b {
+            guard c < 0x20 || c == 34 || c == 92 else {
+                p[n] = c
+                n += 1
+                continue
             }
+            p[n] = 92
+            switch c {
+            case 34: p[n + 1] = 34
+            case 92: p[n + 1] = 92
+            case 10: p[n + 1] = 110 // n
+            case 13: p[n + 1] = 114 // r
+            case 9: p[n + 1] = 116 // t
+            default: // u00XX
+                p[n + 1] = 117
+                p[n + 2] = 48
+                p[n + 3] = 48
+                p[n + 4] = hex[Int(c >> 4)]
+                p[n + 5] = hex[Int(c & 15)]
+                n += 4
+            }
+            n += 2
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...]))
-        out.append(34)
+        p[n] = 34
+        return n + 1
+    }
+
+    /// `i` in decimal at `p`; how many bytes (at most 20: Int64.min has 19 digits and a sign).
+    @inline(__always)
+    static func digits(_ i: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = i.magnitude
+        // The digits counted by comparison (10^19 is the last power below 2^64).
+        var count = 1
+        var power: UInt64 = 10
+        while count < 20, magnitude >= power {
+            count += 1
+            power = power &* 10
+        }
+        if i < 0 {
+            p[0] = 45
+            count += 1
+        }
+        var n = count
+        repeat {
+            n -= 1
+            p[n] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return count
     }
 
     package static func digits(_ i: Int64, into out: inout [UInt8]) {
-        if i == 0 {
-            out.append(48)
-            return
-        }
-        var magnitude = i.magnitude
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: Int64.min has 20 digits
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            var n = buffer.count
-            while magnitude > 0 {
-                n -= 1
-                buffer[n] = UInt8(48 + magnitude % 10)
-                magnitude /= 10
-            }
-            if i < 0 {
-                n -= 1
-                buffer[n] = 45
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[n...]))
-        }
+        ScratchBytes.append(into: &out) { p in 0..<digits(i, at: p) }
     }
 }
 
