@@ -13,13 +13,18 @@ import PackageDescription
 //   QuarryCoreData         Core Data's layout, on SQLite
 //   QuarryStores           the one place that names every engine
 //   QuarryPredicates       NSPredicate's grammar: parsing, SQL, memory, Swift out
-//   QuarrySwiftInput       `#Predicate` read with swift-syntax
+//   QuarrySwiftReading     Swift input told apart, its reading's seam, the reader process's client
+//   QuarrySwiftInput       `#Predicate` read with swift-syntax            (swift-syntax)
 //   QuarryFetch            requests, results, sql(), export
 //   QuarryFormat           tables and charts as text
 //   QuarryLua              the Lua bindings
 //   QuarryShell            the REPL, dot-commands, options            (ArgumentParser)
 //   quarry                 the executable
+//   quarry-swift-reader    QuarrySwiftInput as a process, started at the first Swift read
 //
+// swift-syntax is in QuarrySwiftInput only, which `quarry` does not link: `quarry` reads
+// Swift through `quarry-swift-reader`, built apart and unoptimized by `scripts/setup`
+// (swift-syntax compiled with whole-module optimization was 41% of the release build's CPU).
 // Only QuarryStores and the shell above it name concrete engines; QuarryPredicates and
 // the layers above it never import an engine. Every library target is in Swift 6 mode
 // and treats warnings as errors. The test targets stay in Swift 5 mode, as GRDB's do,
@@ -33,6 +38,7 @@ let package = Package(
     name: "Quarry",
     products: [
         .executable(name: "quarry", targets: ["quarry"]),
+        .executable(name: "quarry-swift-reader", targets: ["quarry-swift-reader"]),
         // For the fuzz targets in Fuzz/ (a separate package that depends on this one).
         .library(name: "QuarryModel", targets: ["QuarryModel"]),
         .library(name: "QuarryModelFiles", targets: ["QuarryModelFiles"]),
@@ -40,6 +46,7 @@ let package = Package(
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         .library(name: "QuarryStores", targets: ["QuarryStores"]),
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
+        .library(name: "QuarrySwiftReading", targets: ["QuarrySwiftReading"]),
         .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),
         .library(name: "QuarryShell", targets: ["QuarryShell"])
@@ -120,12 +127,16 @@ let package = Package(
             ],
             swiftSettings: swift6),
         .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift6),
+        // What the Lua layer needs of Swift input without swift-syntax: whether a text is
+        // Swift, what a reading gives, the reader's protocol, and the reader process's client.
+        .target(
+            name: "QuarrySwiftReading", dependencies: ["QuarryModel", "QuarryStore", "QuarryPredicates", "CQuarrySignals"], swiftSettings: swift6),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(
             name: "QuarrySwiftInput",
             dependencies: [
                 "QuarryModel",
-                "QuarryStore", "QuarryPredicates", "CQuarrySignals",
+                "QuarryStore", "QuarryPredicates", "QuarrySwiftReading", "CQuarrySignals",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax")
             ], swiftSettings: swift6),
@@ -137,19 +148,20 @@ let package = Package(
         .target(
             name: "QuarryLua",
             dependencies: [
-                "QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput",
+                "QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftReading",
                 "QuarryFetch", "QuarryFormat"
             ], swiftSettings: swift6),
         .target(
             name: "QuarryShell",
             dependencies: [
                 "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine",
-                "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
+                "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarrySwiftReading", "QuarryFormat", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ], swiftSettings: swift6),
         .executableTarget(
             name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift6,
             linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
+        .executableTarget(name: "quarry-swift-reader", dependencies: ["QuarrySwiftInput", "QuarrySwiftReading"], swiftSettings: swift6),
 
         // What several test targets share (a seeded random generator).
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
@@ -186,14 +198,21 @@ let package = Package(
             name: "QuarryPredicatesTests",
             dependencies: [
                 "QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
-                "QuarryEngine", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")
+                "QuarryEngine", "QuarrySwiftInput", "QuarrySwiftReading", "QuarryTestSupport", "QuarrySwiftEvaluation",
+                .product(name: "GRDB", package: "GRDB.swift")
             ], swiftSettings: swift5),
         .testTarget(
             name: "QuarrySwiftInputTests",
             dependencies: [
-                "QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
-                "QuarryEngine", "QuarryTestSupport"
+                "QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarrySwiftReading", "QuarryPredicates", "QuarryStore", "QuarryStores",
+                "QuarrySQLite",
+                "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"
             ], swiftSettings: swift5),
+        // The reader process against the reading in this process (needs quarry-swift-reader built beside the tests).
+        .testTarget(
+            name: "QuarrySwiftReadingTests",
+            dependencies: ["QuarryModel", "QuarryStore", "QuarryShell", "QuarryPredicates", "QuarrySwiftInput", "QuarrySwiftReading"],
+            swiftSettings: swift5),
         .testTarget(
             name: "QuarryFetchTests",
             dependencies: [
@@ -210,6 +229,7 @@ let package = Package(
             name: "QuarryLuaTests",
             dependencies: [
                 "QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore",
+                "QuarrySwiftInput", "QuarrySwiftReading",
                 "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "BigInt", package: "BigInt")
             ], swiftSettings: swift5),

@@ -5,6 +5,7 @@ import QuarryFormat
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
+import QuarrySwiftReading
 
 /// One Lua state with Quarry's API installed over one object context.
 public final class QuarryRuntime {
@@ -45,6 +46,8 @@ public final class QuarryRuntime {
     public let console: any Console
     /// `--memory` in bytes (0: none), to say so when Lua runs out.
     let memoryLimit: Int
+    /// What reads a Swift `#Predicate` or sort keys: swift-syntax is not in this layer.
+    let swiftReader: any SwiftInputReading
     /// The bound functions Lua's closures point at.
     private let functions = BoundFunctions()
     /// What bound functions threw, kept as values for the failure they become.
@@ -118,10 +121,13 @@ public final class QuarryRuntime {
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
-    public init(context: ObjectContext, memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole())
-        throws
-    {
+    /// `swiftReader` reads Swift `#Predicate`s and sort keys (the shell's starts a process).
+    public init(
+        context: ObjectContext, memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole(),
+        swiftReader: any SwiftInputReading
+    ) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
+        self.swiftReader = swiftReader
         self.memoryLimit = memoryLimit
         self.settings = settings
         self.console = console
@@ -140,9 +146,10 @@ public final class QuarryRuntime {
     /// store), so it must say what went wrong and end the process itself.
     public init(
         memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole(),
-        opening open: @escaping () -> ObjectContext
+        swiftReader: any SwiftInputReading, opening open: @escaping () -> ObjectContext
     ) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
+        self.swiftReader = swiftReader
         self.memoryLimit = memoryLimit
         self.settings = settings
         self.console = console

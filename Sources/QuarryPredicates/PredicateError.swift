@@ -2,9 +2,9 @@ import QuarryModel
 import QuarryStore
 
 /// A predicate that cannot be parsed or does not fit its entity, with where it went wrong.
-public struct PredicateError: QuarryError, Equatable {
+public struct PredicateError: QuarryError, Equatable, Codable {
     /// What went wrong, for a caller to decide by (the words are for a person).
-    public enum Kind: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable, Codable {
         /// The text does not read: a token, the grammar, Swift's syntax, a pattern.
         case syntax
         /// A key path naming nothing of its entity (or of a grouped request's result).

@@ -4,11 +4,13 @@ import QuarryModel
 import QuarryPredicates
 import QuarryStore
 import QuarryStores
+import QuarrySwiftReading
 
 /// One run of the shell: its store (opened at the start, replaced by `.open`, closed at
 /// the end), the runtime over it, one set of output settings and the flags the command
 /// line set. The runtime is handed the store, the settings and the console; what only
-/// the shell decides (read-only opens, the pager, the timer) stays here.
+/// the shell decides (read-only opens, the pager, the timer) stays here. Swift input is
+/// read by the `quarry-swift-reader` process, started at the first Swift read.
 final class Session {
     /// How values print and whether `--safe` is in force, shared with the runtime.
     let settings: SessionSettings
@@ -55,7 +57,7 @@ final class Session {
         if database == nil, model == nil, !demo {
             // A new, empty in-memory store: opened when first used (most batch runs
             // that name no database never use it), as it would have been now.
-            runtime = try QuarryRuntime(memoryLimit: memoryLimit, settings: settings, console: console) {
+            runtime = try QuarryRuntime(memoryLimit: memoryLimit, settings: settings, console: console, swiftReader: SwiftReaderProcess()) {
                 Session.openInMemoryStore(readOnly: readOnly)
             }
             return
@@ -65,7 +67,8 @@ final class Session {
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
         OpeningNotes.report(context)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
-        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
+        runtime = try QuarryRuntime(
+            context: context, memoryLimit: memoryLimit, settings: settings, console: console, swiftReader: SwiftReaderProcess())
         self.typoFile = typoFile
         // A Core Data store was read with the model; any other store gets its entities.
         if let model, !context.capabilities.contains(.appModel) {

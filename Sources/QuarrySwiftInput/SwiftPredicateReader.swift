@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarrySwiftReading
 import SwiftParser
 import SwiftSyntax
 
@@ -14,39 +15,7 @@ import SwiftSyntax
 /// `c ? a : b`, `(x ?? d) == y`, arithmetic with `%` and `/` by a Double constant (docs/swift.md
 /// lists them all). Names the closure does not bind are captured values, looked up by
 /// name. Anything else is refused in one line naming it, with its column.
-public enum SwiftPredicateReader {
-    /// What a `#Predicate` was read into: the type named in `<...>` (nil when none) and
-    /// the predicate.
-    public struct Read: Equatable {
-        public var typeName: String?
-        public var predicate: Predicate
-        /// Where the type in `<...>` stands.
-        public var typeColumn: Int?
-    }
-
-    /// Whether `text` is a Swift `#Predicate` rather than a format string: it starts
-    /// with `#Predicate` followed by `<` and a type and `>`, or by `{`; or with `let name`
-    /// followed by `:` or `=` (the captured values `p:swift()` writes before its macro).
-    /// No format string starts so: `#Predicate` there is a key, which no `{` or `< T > {`
-    /// may follow, and no key follows the key `let`.
-    public static func isSwift(_ text: String) -> Bool {
-        var rest = Substring(text).drop(while: \.isWhitespace)
-        if rest.hasPrefix("let"), rest.dropFirst(3).first?.isWhitespace == true {
-            let afterName = rest.dropFirst(3).drop(while: \.isWhitespace).drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
-            return afterName.drop(while: \.isWhitespace).first.map { $0 == ":" || $0 == "=" } ?? false
-        }
-        guard rest.hasPrefix("#Predicate") else { return false }
-        rest = rest.dropFirst("#Predicate".count).drop(while: \.isWhitespace)
-        if rest.hasPrefix("{") { return true }
-        guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return false }
-        // `#Predicate<Item, Int>` is Swift too (refused when read, naming its inputs).
-        let type = rest[rest.index(after: rest.startIndex)..<close].filter { !$0.isWhitespace }
-        guard let first = type.first, first.isLetter || first == "_",
-            type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "," })
-        else { return false }
-        return rest[rest.index(after: close)...].drop(while: \.isWhitespace).hasPrefix("{")
-    }
-
+extension SwiftPredicateReader {
     /// Reads `source`: `#Predicate<T> { x in ... }`, optionally after `let`s of the values
     /// it captures (literals, `Date(timeIntervalSinceReferenceDate:)`, `UUID(uuid:)`,
     /// `Data([...])`, arrays), and optionally itself a `let`'s value; `captures` gives the
@@ -253,16 +222,6 @@ public enum SwiftPredicateReader {
     private static func describeToken(_ token: TokenSyntax) -> String {
         let text = token.text
         return "'" + (text.count > 20 ? String(text.prefix(20)) + "…" : text) + "'"
-    }
-
-    /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one
-    /// of its ancestors (`ancestors`, nearest first), whose keys it would not have.
-    public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
-        guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
-        let which =
-            ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
-        throw PredicateError(
-            .typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
     }
 }
 

@@ -1,31 +1,10 @@
 import QuarryPredicates
+import QuarrySwiftReading
 import SwiftParser
 import SwiftSyntax
 
-/// Sort keys written as Swift: `\.time`, `\Quake.time`, `SortDescriptor(\.time, order:
-/// .reverse)`, `SortDescriptor(\.name, comparator: .localizedStandard)`, or an array of
-/// them, as `@Query(sort:)` and `FetchDescriptor(sortBy:)` take them.
-public enum SwiftSortReader {
-    public struct Key: Equatable {
-        public var key: String
-        public var ascending: Bool
-        /// `localized` for `.localizedStandard` / `.localized`, nil for the default.
-        public var comparator: String?
-
-        public init(key: String, ascending: Bool, comparator: String?) {
-            self.key = key
-            self.ascending = ascending
-            self.comparator = comparator
-        }
-    }
-
-    /// Whether `text` is Swift rather than Quarry's `"key"` / `"-key"`: it starts with
-    /// `\`, `SortDescriptor(` or `[`, none of which starts a key.
-    public static func isSwift(_ text: String) -> Bool {
-        let rest = text.drop(while: \.isWhitespace)
-        return rest.hasPrefix("\\") || rest.hasPrefix("SortDescriptor") || rest.hasPrefix("[")
-    }
-
+extension SwiftSortReader {
+    /// Reads `source` as sort keys; a form it does not take is refused with its column.
     public static func read(_ source: String) throws -> [Key] {
         let columns = SourceColumns(source)
         do { try SwiftNestingScan.check(source, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }

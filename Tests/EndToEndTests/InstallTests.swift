@@ -27,6 +27,7 @@ import Testing
     struct Installed {
         let prefix: String
         var bin: String { prefix + "/bin" }
+        var reader: String { prefix + "/libexec/quarry/quarry-swift-reader" }
         var man: String { prefix + "/share/man/man1/quarry.1" }
         var bash: String { prefix + "/share/bash-completion/completions/quarry" }
         var zsh: String { prefix + "/share/zsh/site-functions/_quarry" }
@@ -61,7 +62,7 @@ import Testing
             bash, [script, "--binary", sandbox.binary.path, installed.prefix],
             environment: installEnvironment, timeout: 600)
         try #require(install.status == 0, "\(install)")
-        for file in [installed.bin + "/quarry", installed.man, installed.bash, installed.zsh, installed.fish, installed.manifest] {
+        for file in [installed.bin + "/quarry", installed.reader, installed.man, installed.bash, installed.zsh, installed.fish, installed.manifest] {
             #expect(FileManager.default.fileExists(atPath: file), "\(file) installed")
         }
         // The prefix is on no search path here, so the script says what to add.
@@ -85,10 +86,12 @@ import Testing
         try sandbox.write("elsewhere/todo.db", "")
         // A sidecar beside it (what format() and relate() keep): no database to offer.
         try sandbox.write("elsewhere/todo.db.quarry", "{}")
-        try sandbox.write("elsewhere/job.lua", "print('job ran', ...)\n")
+        // A #Predicate: read by the installed quarry-swift-reader, found from bin/ in ../libexec/quarry.
+        try sandbox.write("elsewhere/job.lua", "print('job ran', ...)\nprint(predicate('#Predicate<Item> { $0.qty > 1 }'))\n")
         try sandbox.write("elsewhere/notes.txt", "")
         let ran = try await sandbox.run(bash, ["-c", "cd elsewhere && quarry job.lua x && quarry --version"], environment: environment)
         #expect(ran.status == 0 && ran.lines.first == "job ran\tx" && ran.lines.last?.hasPrefix("quarry ") == true, "\(ran)")
+        #expect(ran.lines.dropFirst().first == "qty > 1", "\(ran)")
 
         // man -l renders the page, with the sections the contract asks for, without warnings.
         var manEnvironment = environment
@@ -131,7 +134,7 @@ import Testing
         }
         let manifest = try String(contentsOfFile: prefix + "/share/quarry/install-manifest", encoding: .utf8)
         let files = manifest.split(separator: "\n").filter { $0.hasPrefix("file ") }
-        #expect(files.count == 5 && !manifest.contains("dir \(prefix)/bin\n"), "\(manifest)")
+        #expect(files.count == 6 && !manifest.contains("dir \(prefix)/bin\n"), "\(manifest)")
         let uninstall = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment)
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(Self.contents(prefix) == ["bin", "bin/other"], "\(Self.contents(prefix))")

@@ -4,6 +4,7 @@ import QuarryModel
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import Testing
 
 /// The runtime writes through the console it is handed (no terminal code of its own), and
@@ -39,7 +40,7 @@ import Testing
 
     @Test func watchNoticesAndProgressGoThroughTheConsole() throws {
         let console = RecordingConsole(showsProgress: true)
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console, swiftReader: InProcessSwiftReader())
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarrySQLite
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import QuarryTestSupport
 import Testing
 
@@ -185,7 +186,7 @@ private let booksSQL = """
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
             let context = try StoreOpener.open(path)
-            let runtime = try QuarryRuntime(context: context)
+            let runtime = try QuarryRuntime(context: context, swiftReader: InProcessSwiftReader())
             let failure = runtime.run(
                 #"""
                 local b = book:first("title == 'Earthsea'")
@@ -211,7 +212,7 @@ private let booksSQL = """
                                       (3, 1700000000, NULL, 1700000000.5);
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(path))
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(path), swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             #"""
             assert(typeof(ev:get(1).at) == "date" and typeof(ev:get(3).at) == "date" and typeof(ev:get(2).day) == "date")
@@ -244,7 +245,7 @@ private let booksSQL = """
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            let runtime = try QuarryRuntime(context: try StoreOpener.open(path))
+            let runtime = try QuarryRuntime(context: try StoreOpener.open(path), swiftReader: InProcessSwiftReader())
             let failure = runtime.run(
                 #"""
                 local r = fetch{ "old_book", predicate = "author BEGINSWITH[c] %@", args = { "le" }, sort = "-year" }
@@ -300,7 +301,7 @@ private let booksSQL = """
                     "w has 2000 columns, more than one row can hold with its key (SQLite returns at most 2000): the last is left out",
                     "vw has 2000 columns, more than one row can hold with its key (SQLite returns at most 2000): the last is left out"
                 ])
-            let runtime = try QuarryRuntime(context: context)
+            let runtime = try QuarryRuntime(context: context, swiftReader: InProcessSwiftReader())
             let failure = runtime.run(
                 #"""
                 local r = fetch{ "w", predicate = "c1998 == %@", args = { 3996 } }

@@ -2,6 +2,7 @@ import Foundation
 import QuarryLua
 import QuarryPredicates
 import QuarryShell
+import QuarrySwiftInput
 import QuarryTestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 @Suite struct DroppedAttributesNoteTests {
     @Test func aRedefinitionNamesWhatItDropsAndHowManyValuesWentWithIt() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console, swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             """
             entity "Item" { name = "string?", note = "string?", n = "int?" }
@@ -34,7 +35,7 @@ import Testing
     /// (found by review).
     @Test func aRenameDropsNothing() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console, swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             """
             entity "Item" { name = "string?" }
@@ -58,7 +59,7 @@ import Testing
     /// objects in use show the filled value (they kept showing nil: found by review).
     @Test func objectsInUseTakeTheDefaultAMigrationFilledIn() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console, swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             """
             entity "Item" { name = "string?", n = "int?" }
@@ -72,7 +73,7 @@ import Testing
 
     @Test func aRefusedMigrationSaysNothingOfDropping() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console, swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             """
             entity "Item" { name = "string?", note = "string?" }

@@ -2,6 +2,7 @@ import QuarryLua
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import Testing
 
 /// A runtime made with `init(memoryLimit:opening:)` (a run that names no database) opens
@@ -20,7 +21,7 @@ import Testing
 
     @Test func plainLuaNeverOpensTheStore() throws {
         let opener = try Opener()
-        let runtime = try QuarryRuntime { opener.open() }
+        let runtime = try QuarryRuntime(swiftReader: InProcessSwiftReader()) { opener.open() }
         #expect(runtime.run("local x = 1; assert(math.max(x, 2) == 2); assert(type(fetch) == 'function')") == nil)
         #expect(opener.opened == 0)
         #expect(runtime.openedContext == nil)
@@ -28,7 +29,7 @@ import Testing
 
     @Test func theFirstUseOpensItOnceAndTheStoreWorks() throws {
         let opener = try Opener()
-        let runtime = try QuarryRuntime { opener.open() }
+        let runtime = try QuarryRuntime(swiftReader: InProcessSwiftReader()) { opener.open() }
         let failure = runtime.run(
             """
             entity "Item" { name = "string", n = "int64" }
@@ -47,7 +48,7 @@ import Testing
 
     @Test func usingAnotherStoreFirstNeverOpensTheDeferredOne() throws {
         let opener = try Opener()
-        let runtime = try QuarryRuntime { opener.open() }
+        let runtime = try QuarryRuntime(swiftReader: InProcessSwiftReader()) { opener.open() }
         let other = try StoreOpener.open(nil)
         runtime.use(other)
         #expect(runtime.run("entity 'T' { x = 'int64' }; T:new{ x = 5 }; save(); assert(count('T') == 1)") == nil)

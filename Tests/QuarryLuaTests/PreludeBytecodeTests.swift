@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import Testing
 
 @testable import QuarryLua
@@ -19,7 +20,7 @@ import Testing
     /// and their lines, as when the text was compiled at start (messages and tracebacks
     /// read them).
     @Test func preludeFunctionsKeepTheirLines() throws {
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil))
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), swiftReader: InProcessSwiftReader())
         #expect(
             runtime.run(
                 """

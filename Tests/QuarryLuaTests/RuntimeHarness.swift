@@ -4,6 +4,7 @@ import QuarryLua
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import Testing
 
 /// A runtime over an in-memory store, with helpers that run Lua and read back values.
@@ -13,13 +14,13 @@ final class Harness {
 
     init(memoryLimit: Int = 0, console: any Console = PlainConsole()) throws {
         context = try StoreOpener.open(nil)
-        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console)
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console, swiftReader: InProcessSwiftReader())
     }
 
     /// A runtime over `context` (a file, say).
     init(context: ObjectContext, memoryLimit: Int = 0, console: any Console = PlainConsole()) throws {
         self.context = context
-        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console)
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, console: console, swiftReader: InProcessSwiftReader())
     }
 
     /// Runs code that must succeed.

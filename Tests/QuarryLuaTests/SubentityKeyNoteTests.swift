@@ -4,6 +4,7 @@ import QuarryLua
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 import QuarryTestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     @Test func quarryAnswersNotesOnceAndSwiftRefuses() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let console = ConsoleAndFailureTests.RecordingConsole()
-        let runtime = try QuarryRuntime(context: try StoreOpener.open(path), console: console)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(path), console: console, swiftReader: InProcessSwiftReader())
         let failure = runtime.run(
             """
             limited = count("Car", "isLimitedEdition == YES")

@@ -7,6 +7,7 @@ import QuarryShell
 import QuarryStore
 import QuarrySwiftEvaluation
 import QuarrySwiftInput
+import QuarrySwiftReading
 import QuarryTestSupport
 import Testing
 

@@ -7,6 +7,7 @@ import QuarrySQLite
 import QuarryShell
 import QuarryStore
 import QuarrySwiftInput
+import QuarrySwiftReading
 import QuarryTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryPredicates
 import QuarrySwiftInput
+import QuarrySwiftReading
 import Testing
 
 /// Issue #79: every `#Predicate` closure in swift-foundation's predicate tests

@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
+import QuarrySwiftReading
 import Testing
 
 /// Issue 48 item 1: Swift input is as bounded as the format strings it stands for. Long

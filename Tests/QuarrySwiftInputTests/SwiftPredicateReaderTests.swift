@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
+import QuarrySwiftReading
 import Testing
 
 /// `#Predicate` read into Quarry's predicate tree: each case reads as the NSPredicate

@@ -7,6 +7,7 @@ import QuarryLua
 import QuarryPredicates
 import QuarryShell
 import QuarryStore
+import QuarrySwiftInput
 
 /// Runs the input as a Lua chunk in a fresh runtime over an in-memory store, in safe mode,
 /// with the Lua heap capped at 64 MB and a one-second deadline, after a prelude that
@@ -78,7 +79,7 @@ enum LuaFuzzDriver {
         let code = String(decoding: bytes, as: UTF8.self)
         let runtime: QuarryRuntime
         do {
-            runtime = try QuarryRuntime(context: try StoreOpener.open(nil), memoryLimit: 64 << 20)
+            runtime = try QuarryRuntime(context: try StoreOpener.open(nil), memoryLimit: 64 << 20, swiftReader: InProcessSwiftReader())
         } catch {
             return "cannot make a runtime: \(error)"
         }

@@ -4,6 +4,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import QuarrySwiftInput
+import QuarrySwiftReading
 import QuarryModel
 
 /// Reads the input as Swift: a sort key (`SortDescriptor(\.qty)`, `[\.a, \.b]`) or a

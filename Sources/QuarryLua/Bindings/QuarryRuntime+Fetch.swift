@@ -5,7 +5,7 @@ import QuarryFormat
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarrySwiftInput
+import QuarrySwiftReading
 
 /// Results as Lua sees them: the live results plus the request as the script wrote it
 /// (format string and arguments), so `r.args = {...}` can re-run it.
@@ -204,7 +204,7 @@ extension QuarryRuntime {
                         column: nil)
                 }
                 try LuaMemoryBudget.reserveSwiftSource(state, format, what: "a #Predicate")
-                let read = try SwiftPredicateReader.read(format, captures: variables)
+                let read = try swiftReader.readPredicate(format, captures: variables)
                 if let entity { try checkSwiftType(read, entity: entity) }
                 return (read.predicate, read)
             }
@@ -416,7 +416,7 @@ extension QuarryRuntime {
         guard SwiftSortReader.isSwift(text) else { return [SortDescriptor(parsing: text)] }
         try LuaMemoryBudget.reserveSwiftSource(state, text, what: "a sort key in Swift")
         do {
-            return try SwiftSortReader.read(text).map {
+            return try swiftReader.readSortKeys(text).map {
                 SortDescriptor(key: $0.key, ascending: $0.ascending, comparison: $0.comparator == "localized" ? .localized : .binary)
             }
         } catch let error as PredicateError {

@@ -2,7 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryPredicates
 import QuarryStore
-import QuarrySwiftInput
+import QuarrySwiftReading
 
 /// A predicate made in Lua with `predicate(...)`, bound to an entity when first used.
 final class PredicateHandle {

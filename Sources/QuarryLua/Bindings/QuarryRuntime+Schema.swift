@@ -4,7 +4,7 @@ import QuarryFetch
 import QuarryModel
 import QuarryPredicates
 import QuarryStore
-import QuarrySwiftInput
+import QuarrySwiftReading
 
 /// A Lua handle on an entity, by name: it follows the entity through migrations.
 final class EntityHandle {

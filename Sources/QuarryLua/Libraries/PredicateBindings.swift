@@ -5,7 +5,7 @@ import QuarryModel
 import QuarryModelFiles
 import QuarryPredicates
 import QuarryStore
-import QuarrySwiftInput
+import QuarrySwiftReading
 
 /// The Lua side of predicate(), explain() and predicates' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -4,8 +4,8 @@ import CQuarrySignals
 /// stopped it (an embedded engine's progress handler, a statement a server cancelled, or
 /// one of Quarry's own loops), so a caller asks `.interrupted` rather than an engine's
 /// code or words. Rendered as Lua's hook says it: `interrupted!`, or the timeout's line.
-public struct Interruption: Equatable, Sendable {
-    public enum Reason: Equatable, Sendable {
+public struct Interruption: Equatable, Sendable, Codable {
+    public enum Reason: Equatable, Sendable, Codable {
         /// Ctrl-C (SIGINT), or a caller's request to stop.
         case interrupt
         /// The script ran past `--timeout`.
@@ -13,7 +13,7 @@ public struct Interruption: Equatable, Sendable {
     }
 
     /// What was running when it stopped.
-    public enum Stopped: Equatable, Sendable {
+    public enum Stopped: Equatable, Sendable, Codable {
         /// A statement an engine in this process ran (SQLite's), stopped by its progress
         /// handler.
         case embeddedStatement

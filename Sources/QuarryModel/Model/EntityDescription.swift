@@ -258,6 +258,8 @@ extension Value: Encodable {
     private enum Keys: String, CodingKey { case type, value }
 
     public func encode(to encoder: Encoder) throws {
+        // Another process's form (`Value+ExactCoding`), when the coder asks for it.
+        if Self.codesExactly(encoder.userInfo) { return try encodeExactly(to: encoder) }
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
         case .null: try c.encode(Tag.null, forKey: .type)

@@ -2,7 +2,7 @@ import QuarryModel
 import QuarryStore
 
 /// One argument for a substitution: a value, or a list (for `IN %@`).
-public enum PredicateArgument: Equatable, Sendable {
+public enum PredicateArgument: Equatable, Sendable, Codable {
     case value(Value)
     case list([Value])
     /// An object (`owner == %@`, `SELF == %@`), or a list of them (`SELF IN %@`).

@@ -2,7 +2,7 @@
 /// gives them (`lowercase:(name)`, `abs(x)`, `FUNCTION(name, 'uppercaseString')`).
 /// Others (`median:`, `random`, methods of the app's own classes) are refused by name:
 /// they would run code Quarry does not have, or give an answer SQLite cannot repeat.
-public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable {
+public enum BuiltinFunction: String, Equatable, Sendable, CaseIterable, Codable {
     case now, lowercase, uppercase, abs, sqrt, floor, ceiling, trunc, ln, log, exp
     case count, sum, average, min, max
     /// A string's count: `length`, NSString's, in UTF-16 units (a format string's

@@ -2,8 +2,9 @@ import QuarryModel
 import QuarryStore
 
 /// A parsed predicate: the one syntax tree that SQL compilation, in-memory evaluation
-/// and formatting all read.
-public indirect enum Predicate: Equatable, Sendable {
+/// and formatting all read. Codable, as the Swift reader's process sends it back
+/// (`QuarrySwiftReading`); objects in it go by number (`ObjectNumbering`).
+public indirect enum Predicate: Equatable, Sendable, Codable {
     case constant(Bool)
     case comparison(Comparison)
     case not(Predicate)
@@ -12,7 +13,7 @@ public indirect enum Predicate: Equatable, Sendable {
 }
 
 /// `lhs op rhs`, with string options such as `[cd]`, and `ANY`/`ALL`/`NONE` before it.
-public struct Comparison: Equatable, Sendable {
+public struct Comparison: Equatable, Sendable, Codable {
     public var lhs: Expression
     public var op: ComparisonOperator
     public var rhs: Expression
@@ -29,11 +30,11 @@ public struct Comparison: Equatable, Sendable {
 }
 
 /// How a comparison over a to-many key path is decided.
-public enum Quantifier: String, Equatable, Sendable {
+public enum Quantifier: String, Equatable, Sendable, Codable {
     case direct = "", any = "ANY", some = "SOME", all = "ALL", none = "NONE"
 }
 
-public enum ComparisonOperator: String, Equatable, Sendable {
+public enum ComparisonOperator: String, Equatable, Sendable, Codable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", matches = "MATCHES"
     case `in` = "IN", between = "BETWEEN"
@@ -67,7 +68,7 @@ public enum ComparisonOperator: String, Equatable, Sendable {
 }
 
 /// The `[c]`, `[d]` and `[cd]` modifiers.
-public struct ComparisonOptions: OptionSet, Equatable, Sendable {
+public struct ComparisonOptions: OptionSet, Equatable, Sendable, Codable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public static let caseInsensitive = ComparisonOptions(rawValue: 1)
@@ -75,7 +76,7 @@ public struct ComparisonOptions: OptionSet, Equatable, Sendable {
 }
 
 /// A key path as written, with where it was written for messages.
-public struct KeyPath: Equatable, Sendable {
+public struct KeyPath: Equatable, Sendable, Codable {
     public var components: [String]
     public var column: Int
     public init(_ components: [String], column: Int) {
@@ -85,7 +86,7 @@ public struct KeyPath: Equatable, Sendable {
     public var string: String { components.joined(separator: ".") }
 }
 
-public indirect enum Expression: Equatable, Sendable {
+public indirect enum Expression: Equatable, Sendable, Codable {
     case keyPath(KeyPath)
     /// A literal or a substituted argument; `column` is where it stood.
     case constant(Value, column: Int)
@@ -116,7 +117,7 @@ public indirect enum Expression: Equatable, Sendable {
 /// tightest, then `*`, `/` and `modulus:by:` (Swift's `%`), then `+` and `-`. The format
 /// grammar has no infix remainder: `modulus:by:` is written as a function
 /// (`modulus:by:(a, 3)`), and added last so the codes SQL names the others by stay.
-public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
+public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable, Codable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", power = "**"
     case modulus = "modulus:by:"
     /// Swift's `/` between integers, which drops the fraction (`7 / 2` is 3), by a nonzero
@@ -136,7 +137,7 @@ public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
 }
 
 /// What an index expression selects from a collection.
-public enum CollectionIndex: Equatable, Sendable {
+public enum CollectionIndex: Equatable, Sendable, Codable {
     case size, first, last
     case position(Int64)
 

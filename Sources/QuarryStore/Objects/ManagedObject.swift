@@ -192,6 +192,16 @@ public final class ManagedObject {
         self.context = context
     }
 
+    /// An object that stands for one of another process's (the Swift reader reads a
+    /// `#Predicate`'s captured objects as these and sends them back by number): of no
+    /// context, never stored, with no values.
+    package init(standingFor entity: EntityDescription) {
+        self.entity = entity
+        self.primaryKey = nil
+        self.temporaryNumber = 0
+        self.decoded = [:]
+    }
+
     /// Whether this object came from another store than `context`'s (one since closed by
     /// `.open`, or another open one): its key would name an unrelated row there. A deleted
     /// object, which has left its context, is not foreign.

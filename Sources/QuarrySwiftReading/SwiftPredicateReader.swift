@@ -1,0 +1,56 @@
+import QuarryPredicates
+
+/// A Swift `#Predicate`, told from a format string and read into Quarry's predicate tree.
+/// What needs no Swift parser is here: whether a text is Swift, what a reading gives, and
+/// the check of its `<T>` against the entity fetched. The reading itself is
+/// `QuarrySwiftInput`'s (swift-syntax), in the `quarry-swift-reader` process or, for
+/// the tests, in this one (`SwiftInputReading`).
+public enum SwiftPredicateReader {
+    /// What a `#Predicate` was read into: the type named in `<...>` (nil when none) and
+    /// the predicate.
+    public struct Read: Equatable, Codable {
+        public var typeName: String?
+        public var predicate: Predicate
+        /// Where the type in `<...>` stands.
+        public var typeColumn: Int?
+
+        public init(typeName: String?, predicate: Predicate, typeColumn: Int?) {
+            self.typeName = typeName
+            self.predicate = predicate
+            self.typeColumn = typeColumn
+        }
+    }
+
+    /// Whether `text` is a Swift `#Predicate` rather than a format string: it starts
+    /// with `#Predicate` followed by `<` and a type and `>`, or by `{`; or with `let name`
+    /// followed by `:` or `=` (the captured values `p:swift()` writes before its macro).
+    /// No format string starts so: `#Predicate` there is a key, which no `{` or `< T > {`
+    /// may follow, and no key follows the key `let`.
+    public static func isSwift(_ text: String) -> Bool {
+        var rest = Substring(text).drop(while: \.isWhitespace)
+        if rest.hasPrefix("let"), rest.dropFirst(3).first?.isWhitespace == true {
+            let afterName = rest.dropFirst(3).drop(while: \.isWhitespace).drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
+            return afterName.drop(while: \.isWhitespace).first.map { $0 == ":" || $0 == "=" } ?? false
+        }
+        guard rest.hasPrefix("#Predicate") else { return false }
+        rest = rest.dropFirst("#Predicate".count).drop(while: \.isWhitespace)
+        if rest.hasPrefix("{") { return true }
+        guard rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") else { return false }
+        // `#Predicate<Item, Int>` is Swift too (refused when read, naming its inputs).
+        let type = rest[rest.index(after: rest.startIndex)..<close].filter { !$0.isWhitespace }
+        guard let first = type.first, first.isLetter || first == "_",
+            type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "," })
+        else { return false }
+        return rest[rest.index(after: close)...].drop(while: \.isWhitespace).hasPrefix("{")
+    }
+
+    /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one
+    /// of its ancestors (`ancestors`, nearest first), whose keys it would not have.
+    public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
+        guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
+        let which =
+            ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
+        throw PredicateError(
+            .typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
+    }
+}
