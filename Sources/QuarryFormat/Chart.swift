@@ -207,9 +207,52 @@ extension CellText {
         lower == upper ? number(lower) : "\(number(lower)) – \(number(upper))"
     }
 
-    /// A histogram's bin edge: six significant digits, as summarize's statistics, and no
-    /// `.0` after an integral edge, so every label of a chart reads alike (-43 – 91.4,
-    /// 1071 – 661806).
+    /// A histogram's bin edges, every one written alike, as a person reads a column of
+    /// ranges: one number of decimals for all (six significant digits of the largest edge,
+    /// more where two edges would read the same, fewer where all would end in 0) and the
+    /// integral part grouped as the charts write integers, where each edge alone had its
+    /// own (`50.222 – 51.1589`, `1,071 – 661806.2`). Past everyday magnitudes (1e15, 1e-4)
+    /// every edge has an exponent, with one mantissa's length.
+    public static func edges(_ numbers: [Double]) -> [String] {
+        let largest = numbers.filter(\.isFinite).map(abs).max() ?? 0
+        let exponent = largest >= 1e15 || (largest > 0 && largest < 1e-4)
+        let before = exponent || largest == 0 ? 1 : Int(log10(largest).rounded(.down)) + 1
+        // A double holds 15 to 17 significant digits: more decimals than that say nothing.
+        let most = max(0, 15 - before)
+        func texts(_ decimals: Int) -> [String] {
+            numbers.map { number in
+                guard number.isFinite else { return Value.format(number) }
+                return exponent ? String(format: "%.\(decimals)e", number) : groupedFixed(number, decimals: decimals)
+            }
+        }
+        var decimals = min(most, max(0, 6 - before))
+        // Distinct edges next to each other read apart: 1,000,000.1 – 1,000,000.2, not
+        // 1,000,000 – 1,000,000.
+        func blurred(_ labels: [String]) -> Bool {
+            zip(zip(numbers, numbers.dropFirst()), zip(labels, labels.dropFirst())).contains { $0.0 != $0.1 && $1.0 == $1.1 }
+        }
+        while decimals < most, blurred(texts(decimals)) { decimals += 1 }
+        // Zeros every edge ends in say nothing: 1 – 2, not 1.00000 – 2.00000.
+        while decimals > 0, texts(decimals).allSatisfy({ $0.prefix { $0 != "e" }.hasSuffix("0") }) { decimals -= 1 }
+        return texts(decimals)
+    }
+
+    /// `number` with `decimals` decimals and its integral part grouped (`661,806.20`);
+    /// no minus before a zero.
+    static func groupedFixed(_ number: Double, decimals: Int) -> String {
+        let text = String(format: "%.\(decimals)f", abs(number))
+        let parts = text.split(separator: ".", maxSplits: 1)
+        var integral = ""
+        for (i, c) in parts[0].enumerated() {
+            if i > 0, (parts[0].count - i) % 3 == 0 { integral.append(",") }
+            integral.append(c)
+        }
+        let negative = number < 0 && text.contains { $0 != "0" && $0 != "." }
+        return (negative ? "-" : "") + integral + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
+    /// A line chart's y label that is no integer: six significant digits, and no `.0`
+    /// after an integral one (714444.28571429 is 714444).
     public static func edge(_ number: Double) -> String {
         let text = significant(number, digits: 6)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text

@@ -28,7 +28,7 @@ enum ChartBindings {
         let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
         let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
-        let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.edge)
+        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds)
         let labels = buckets.indices.map { i in
             buckets[i].isIntegral ? CellText.integers(buckets[i].lower, buckets[i].upper) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
