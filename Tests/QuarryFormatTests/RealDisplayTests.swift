@@ -43,9 +43,6 @@ import Testing
         #expect(CellText.significant(4, digits: 6) == "4.0")
         #expect(CellText.significant(0, digits: 6) == "0.0")
         #expect(CellText.significant(-0.000012345678, digits: 6) == "-1.23457e-05")
-        // A line chart's y label: the same digits, no ".0".
-        #expect(CellText.edge(1071) == "1071" && CellText.edge(661806.2) == "661806" && CellText.edge(91.4) == "91.4")
-        #expect(CellText.edge(-43) == "-43")
     }
 
     /// A histogram's edges: one number of decimals for all of them, grouped, as a column

@@ -83,13 +83,13 @@ enum ChartBindings {
             return call.push(
                 Chart.line(
                     title: title, xs: xs, ys: ys, xLabel: { x in labels.indices.contains(Int(x)) ? labels[Int(x)] : "" },
-                    style: runtime.chartStyle))
+                    xTicks: .points, style: runtime.chartStyle))
         }
         let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
         return call.push(
             Chart.line(
                 title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.axis($0) },
-                style: runtime.chartStyle))
+                xTicks: dates ? .points : .roundNumbers, style: runtime.chartStyle))
     }
 }
