@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// The newcomer moments of issue 80 still open after its other fixes, typed as a person
+/// types: `.changes` saying what changed, help for a dot-command from help(), and the
+/// other moments each test names.
+@Suite struct REPLIssue80OpenMomentsTests {
+    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
+        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+        try #require(result.status == 0, "\(result)")
+        return result.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// A budget another program made: categories and their transactions.
+    private func budget(_ sandbox: Sandbox) async throws {
+        _ = try await sqlite3(
+            sandbox, "budget.db",
+            """
+            CREATE TABLE categories (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE transactions (id INTEGER PRIMARY KEY, payee TEXT, amount REAL, category_id INTEGER REFERENCES categories (id));
+            INSERT INTO categories (name) VALUES ('food'), ('rent'), ('fun');
+            INSERT INTO transactions (payee, amount, category_id) VALUES ('Aldi', 10, 1), ('Aldi', 12, 1), ('Landlord', 900, 2);
+            """)
+    }
+
+    /// `.changes` lists each updated object with its changed keys as `key: old → new` (a
+    /// sum's float noise as Lua's tostring shows it, text quoted, a to-one as its object),
+    /// an inserted one with its values, a deleted one alone; as o:changes() gives them.
+    @Test func changesSayWhatChanged() async throws {
+        let sandbox = try Sandbox()
+        try await budget(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["budget.db"], columns: 200)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"t = fetch("transactions", "id == 1")[1]"#)
+        _ = try await repl.enter(#"t.amount = 0.1 + 0.2; t.payee = "Aldi Süd""#)
+        _ = try await repl.enter(#"t.category = fetch("categories", "name == 'fun'")[1]"#)
+        _ = try await repl.enter(#"transactions:new{ payee = "Bakery", amount = 4.5 }"#)
+        _ = try await repl.enter(#"fetch("transactions", "id == 3")[1]:delete()"#)
+        let changes = try await repl.enter(".changes")
+        #expect(
+            changes == [
+                #"inserted: transactions/t1  payee: "Bakery", amount: 4.5"#,
+                #"updated: transactions/1  amount: 10.0 → 0.3, category_id: 1 → 3, payee: "Aldi" → "Aldi Süd", category: categories/1 → categories/3"#,
+                "deleted: transactions/3"
+            ], "\(changes)")
+        // As o:changes() has them.
+        #expect(try await repl.enter("=t:changes().amount[2]") == ["0.3"])
+        // Two updated objects: one a line, the second under the first.
+        _ = try await repl.enter(#"fetch("transactions", "id == 2")[1].amount = 13"#)
+        let two = try await repl.enter(".changes")
+        #expect(two.count == 4 && two[1].hasPrefix("updated: transactions/1  ") && two[2] == "         transactions/2  amount: 12.0 → 13.0", "\(two)")
+        _ = try await repl.enter("rollback()")
+        #expect(try await repl.enter(".changes") == ["inserted: none", "updated: none", "deleted: none"])
+    }
+}
