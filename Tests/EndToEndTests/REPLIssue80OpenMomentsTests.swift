@@ -52,4 +52,33 @@ import Testing
         _ = try await repl.enter("rollback()")
         #expect(try await repl.enter(".changes") == ["inserted: none", "updated: none", "deleted: none"])
     }
+
+    /// A table `.import` (or `import()`) made in another program's file heads its object
+    /// IDs `objectID`, as that file's own tables do (it was headed `id`); in Quarry's own
+    /// file an imported table keeps `id`.
+    @Test func anImportedTableOfAForeignFileIsHeadedAsItsOtherTables() async throws {
+        let sandbox = try Sandbox()
+        try await budget(sandbox)
+        try "name,age\nAnn,31\nBob,40\n".write(to: sandbox.directory.appendingPathComponent("people.csv"), atomically: true, encoding: .utf8)
+        let repl = try await TmuxSession(sandbox, arguments: ["budget.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let imported = try await repl.enter(".import people.csv people")
+        #expect(imported.last == "2 rows imported into people", "\(imported)")
+        let people = try await repl.enter(#"fetch("people")"#)
+        #expect(people.first?.hasPrefix("objectID ") == true, "\(people)")
+        let own = try await repl.enter(#"fetch("categories", "id == 1")"#)
+        #expect(own.first?.hasPrefix("objectID ") == true, "\(own)")
+        // One object shown alone, and import() the same way.
+        #expect(try await repl.enter(#"=people:first()"#).first?.hasPrefix("objectID ") == true)
+        _ = try await repl.enter(#"import("people.csv", "friends")"#)
+        #expect(try await repl.enter(#"fetch("friends")"#).first?.hasPrefix("objectID ") == true)
+        // Reopened: the sidecar's entity the same.
+        _ = try await repl.enter(".open budget.db")
+        #expect(try await repl.enter(#"fetch("people")"#).first?.hasPrefix("objectID ") == true)
+        // Quarry's own file keeps id.
+        _ = try await repl.enter(".open own.db")
+        _ = try await repl.enter(".import people.csv people")
+        #expect(try await repl.enter(#"fetch("people")"#).first?.hasPrefix("id ") == true)
+    }
 }
