@@ -81,4 +81,34 @@ import Testing
         _ = try await repl.enter(".import people.csv people")
         #expect(try await repl.enter(#"fetch("people")"#).first?.hasPrefix("id ") == true)
     }
+
+    /// `.schema` after `relate()` on another program's file says plainly what the
+    /// relationship is and what keeps it (the sidecar, or the file's foreign key), the
+    /// names it also answers to once, on its own line.
+    @Test func schemaAfterRelateSaysWhereTheRelationshipIsKept() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "pets.db",
+            """
+            CREATE TABLE owner (oid INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT, owner_oid INTEGER);
+            CREATE TABLE vet (id INTEGER PRIMARY KEY, pet_id INTEGER REFERENCES pet (id));
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["pets.db"], columns: 250)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        _ = try await repl.enter(#"relate("pet", "owner_oid", "owner", "oid")"#)
+        let schema = try await repl.enter(".schema")
+        #expect(
+            schema.contains(
+                #"-- owner: to-one to owner by owner_oid (relate("pet", "owner_oid", "owner", "oid", "owner") made it; kept in pets.db.quarry beside the file, which is unchanged); also read as owner_oid_owner"#
+            ), "\(schema)")
+        #expect(
+            schema.contains(
+                #"-- pet: to-one to pet by pet_id (the file's foreign key; relate("vet", "pet_id", "pet", "id", "pet") declares the same elsewhere)"#),
+            "\(schema)")
+        #expect(schema.contains(#"  pets = { many = "pet", inverse = "owner", delete = "deny" },  -- also read as pet_set"#), "\(schema)")
+        // No name said twice, no "already read so".
+        #expect(schema.filter { $0.contains("also read as") }.count == 3 && !schema.contains { $0.contains("already read") }, "\(schema)")
+    }
 }
