@@ -52,6 +52,7 @@ final class Session {
         settings.openStore = { opening in
             try Session.openAnother(opening, readOnly: readOnly, safe: settings.safe, typoFiles: openedTypoFiles)
         }
+        settings.dotCommandHelp = DotCommands.commands.map { ($0.name, $0.help) }
         if database == nil, model == nil, !demo {
             // A new, empty in-memory store: opened when first used (most batch runs
             // that name no database never use it), as it would have been now.

@@ -111,4 +111,21 @@ import Testing
         // No name said twice, no "already read so".
         #expect(schema.filter { $0.contains("also read as") }.count == 3 && !schema.contains { $0.contains("already read") }, "\(schema)")
     }
+
+    /// `help(".diff")` gives the dot-command's help, as `.help diff` does (it answered
+    /// "no help for '.diff'"), for every dot-command; a typo is suggested.
+    @Test func helpOfADotCommandIsItsDotHelp() async throws {
+        let sandbox = try Sandbox()
+        let repl = try await TmuxSession(sandbox, arguments: [], columns: 200)
+        try await repl.waitForPrompt()
+        let dot = try await repl.enter(".help diff")
+        #expect(dot.first?.hasPrefix(".diff ") == true, "\(dot)")
+        #expect(try await repl.enter(#"help(".diff")"#) == dot)
+        for command in ["changes", "schema", "open", "quit", "help"] {
+            let shown = try await repl.enter(#"help(".\#(command)")"#)
+            #expect(shown == (try await repl.enter(".help \(command)")) && shown.first?.hasPrefix(".\(command)") == true, "\(shown)")
+        }
+        let typo = try await repl.enter(#"help(".dif")"#).joined(separator: " ")
+        #expect(typo.contains("no help for '.dif'") && typo.contains("did you mean '.diff'"), "\(typo)")
+    }
 }
