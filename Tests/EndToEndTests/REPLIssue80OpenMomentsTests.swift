@@ -128,4 +128,27 @@ import Testing
         let typo = try await repl.enter(#"help(".dif")"#).joined(separator: " ")
         #expect(typo.contains("no help for '.dif'") && typo.contains("did you mean '.diff'"), "\(typo)")
     }
+
+    /// `diff(b, { by = ... })`: one store and a table of options compares the session's
+    /// store with b under them, as `diff(nil, b, { ... })` does (it was refused).
+    @Test func diffTakesOptionsAfterOneStore() async throws {
+        let sandbox = try Sandbox()
+        for (file, rows) in [("a.db", "(1, 'x', 1.0), (2, 'y', 2.0)"), ("b.db", "(5, 'x', 1.0), (6, 'y', 2.5)")] {
+            _ = try await sqlite3(sandbox, file, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, v REAL); INSERT INTO t VALUES \(rows);")
+        }
+        let result = try await sandbox.quarry([
+            "a.db", "-e",
+            #"""
+            local b = open("b.db")
+            local d = diff(b, { by = { t = "name" } })
+            local same = diff(nil, b, { by = { t = "name" } })
+            -- Matched by name, x and y differ in their ids (and y in v): 3 rows, as with nil first.
+            print(#d, #same, d[1].change, d[1].property, d[1].old, d[1].new)
+            print(#diff(b, { by = { t = "name" }, tolerance = { v = 1 } }))
+            print(#diff(b))
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["3\t3\t~\tid\t1\t5", "2", "4"], "\(result)")
+    }
 }
