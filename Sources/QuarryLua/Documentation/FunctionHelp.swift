@@ -175,14 +175,14 @@ public struct FunctionHelp: Sendable {
                 "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
-            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey") | barchart(r, "key")"#,
+            name: "barchart", usage: #"barchart(rows | r, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
-            name: "linechart", usage: #"linechart(rows, "xKey", "yKey")"#,
+            name: "linechart", usage: #"linechart(rows | r, "xKey", "yKey")"#,
             summary:
-                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()) against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
+                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or of the objects of results (read in the store), against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
             example: #"print(linechart(sql("SELECT n, n * n AS square FROM Item ORDER BY n"), "n", "square"))"#),
         FunctionHelp(
             name: "watch", usage: "watch(results | dictionary results | sql() rows [, { marks = seconds }])",
