@@ -151,4 +151,23 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["3\t3\t~\tid\t1\t5", "2", "4"], "\(result)")
     }
+
+    /// `count()` under `.explain on` shows the COUNT statement's SQL, its arguments and
+    /// plan, as a printed fetch is explained (it printed nothing explained); with unsaved
+    /// changes that make it counted in memory, one line says so.
+    @Test func countIsExplainedUnderExplainOn() async throws {
+        let sandbox = try Sandbox()
+        try await budget(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["budget.db"], columns: 200)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".explain on")
+        let counted = try await repl.enter(#"=count("transactions", "amount > %@", 11)"#)
+        #expect(counted.first?.hasPrefix("SQL: SELECT count(") == true, "\(counted)")
+        #expect(counted.contains { $0.hasPrefix("arguments: [11") } && counted.contains("plan:") && counted.last == "2", "\(counted)")
+        _ = try await repl.enter(#"transactions:new{ payee = "Bakery", amount = 40 }"#)
+        let merged = try await repl.enter(#"=count("transactions", "amount > %@", 11)"#)
+        #expect(merged.count == 2 && merged[0].hasPrefix("counted in memory: unsaved changes to transactions") && merged[1] == "3", "\(merged)")
+        _ = try await repl.enter(".explain off")
+        #expect(try await repl.enter(#"=count("transactions", "amount > %@", 11)"#) == ["3"])
+    }
 }
