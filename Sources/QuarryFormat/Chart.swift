@@ -57,11 +57,25 @@ public enum Chart {
         count == 0 ? nil : count == 1 ? "1 value is inf or nan, left out" : "\(grouped(count)) values are inf or nan, left out"
     }
 
+    /// Where a line chart labels its x axis between the ends: at round numbers (a number
+    /// x: 1980, 2000), or at points of the series (dates and text, whose round values
+    /// would be no value of the series), each as `xLabel` writes it.
+    public enum XTicks {
+        case roundNumbers
+        case points
+    }
+
     /// y against x as columns rising from the x axis (x sorted), or marks at each value
-    /// where the axis does not start at 0, y labelled at the top and bottom, x at both ends; more points than columns are averaged per column. Points
-    /// with a nil coordinate are left out, and those with an infinite or NaN one too, the
-    /// latter counted in a line under the chart.
-    public static func line(title: String, xs: [Double?], ys: [Double?], xLabel: (Double) -> String, style: ChartStyle = ChartStyle()) -> String {
+    /// where the axis does not start at 0; more points than columns are averaged per
+    /// column. The y axis is labelled at its ends and at a few round values between them,
+    /// all written alike; the x axis at its ends and at a few ticks between where they fit,
+    /// as gnuplot's dumb terminal labels its axes. Points with a nil coordinate are left
+    /// out, and those with an infinite or NaN one too, the latter counted in a line under
+    /// the chart.
+    public static func line(
+        title: String, xs: [Double?], ys: [Double?], xLabel: (Double) -> String, xTicks: XTicks = .roundNumbers,
+        style: ChartStyle = ChartStyle()
+    ) -> String {
         let given = zip(xs, ys).compactMap { x, y in x.flatMap { x in y.map { (x, $0) } } }
         let points = given.filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
         let note = leftOutNote(given.count - points.count)
@@ -69,9 +83,8 @@ public enum Chart {
             return [CellText.flat(title), "(no points)", note].compactMap { $0 }.joined(separator: "\n")
         }
         let (low, high) = yRange(points.map(\.1).min() ?? 0, points.map(\.1).max() ?? 0)
-        let topText = CellText.chartEdge(high)
-        let bottomText = CellText.chartEdge(low)
-        let gutter = max(topText.count, bottomText.count)
+        let yLabels = yAxisLabels(low: low, high: high, rows: style.height)
+        let gutter = yLabels.values.map(\.count).max() ?? 0
         let room = max(1, style.width - gutter - 2)
         let columns = max(1, min(points.count, room))
         // Few points stretch to share the width, as a histogram's bars take it: five
@@ -99,7 +112,7 @@ public enum Chart {
         let marksOnly = low != 0
         var lines = [CellText.flat(title)]
         for row in (0..<style.height).reversed() {
-            let label = row == style.height - 1 ? topText : row == 0 ? bottomText : ""
+            let label = yLabels[row] ?? ""
             let cells = heights.map { height -> String in
                 guard let height else { return " " }
                 if marksOnly {
@@ -119,12 +132,91 @@ public enum Chart {
         let corner = style.unicode ? "└" : "+"
         let rule = style.unicode ? "─" : "-"
         lines.append(String(repeating: " ", count: gutter + 1) + corner + String(repeating: rule, count: columns * cellWidth))
-        let left = CellText.flat(xLabel(first.0))
-        let right = CellText.flat(xLabel(last.0))
-        let gap = max(1, columns * cellWidth - left.count - right.count)
-        lines.append(String(repeating: " ", count: gutter + 2) + left + (last.0 > first.0 ? String(repeating: " ", count: gap) + right : ""))
+        let xValues = xTicks == .points ? points.map(\.0) : nil
+        let axisLabels = xAxisLabels(from: first.0, to: last.0, points: xValues, columns: columns, cellWidth: cellWidth, label: xLabel)
+        lines.append(String(repeating: " ", count: gutter + 2) + axisLabels)
         if let note { lines.append(note) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The y axis's labels by row (0 the bottom): its ends, and the round values between
+    /// them (steps of 1, 2 or 5 times a power of ten, about five parts) in the row each
+    /// falls in, none in a row next to another label. The ends are values of their own,
+    /// to six significant digits (119.681); the ticks share one number of decimals (0.5,
+    /// 1.0, 1.5), as gnuplot writes them.
+    public static func yAxisLabels(low: Double, high: Double, rows: Int) -> [Int: String] {
+        var labels: [Int: String] = [rows - 1: CellText.edges([high])[0]]
+        if rows > 1 { labels[0] = CellText.edges([low])[0] }
+        var ticks: [(row: Int, value: Double)] = []
+        for value in roundTicks(from: low, to: high) {
+            let row = min(rows - 1, max(0, Int((fraction(value, from: low, to: high) * Double(rows)).rounded(.up)) - 1))
+            if labels.keys.allSatisfy({ abs($0 - row) >= 2 }), ticks.allSatisfy({ abs($0.row - row) >= 2 }) { ticks.append((row, value)) }
+        }
+        for (row, text) in zip(ticks.map(\.row), CellText.edges(ticks.map(\.value))) { labels[row] = text }
+        return labels
+    }
+
+    /// Round values strictly between `low` and `high`: multiples of the step of 1, 2 or 5
+    /// times a power of ten that cuts the span nearest to `parts` parts; none where the
+    /// span is 0 or a double cannot say the steps apart.
+    static func roundTicks(from low: Double, to high: Double, parts: Double = 5) -> [Double] {
+        let half = high / 2 - low / 2
+        guard half > 0, half.isFinite, parts >= 1 else { return [] }
+        let span = half * 2
+        let power = pow(10, log10(span / parts).rounded(.down))
+        let step = [1.0, 2, 5, 10].map { $0 * power }.min { abs(span / $0 - parts) < abs(span / $1 - parts) } ?? power
+        guard step.isFinite, step > 0 else { return [] }
+        var ticks: [Double] = []
+        var i = (low / step).rounded(.up)
+        while ticks.count < 12 {
+            let value = i * step
+            guard value < high, value.isFinite else { break }
+            if value > low, ticks.last != value { ticks.append(value) }
+            i += 1
+        }
+        return ticks
+    }
+
+    /// The line under the x axis: the ends' labels at its ends, and between them labels
+    /// centred under the columns of a few ticks (round numbers, or with `points` the
+    /// point nearest each quarter of the axis), each only where it keeps two spaces from
+    /// its neighbours, within `columns * cellWidth`.
+    static func xAxisLabels(
+        from first: Double, to last: Double, points: [Double]?, columns: Int, cellWidth: Int, label: (Double) -> String
+    ) -> String {
+        let left = CellText.flat(label(first))
+        guard last > first else { return left }
+        let right = CellText.flat(label(last))
+        let width = columns * cellWidth
+        let rightStart = max(TerminalWidth.of(left) + 1, width - TerminalWidth.of(right))
+        var placed: [(start: Int, text: String)] = [(0, left)]
+        let ticks: [Double]
+        if let points {
+            // The point nearest each quarter: a value of the series, written as one.
+            ticks = (1...3).compactMap { quarter in
+                let target = first + (last - first) / 4 * Double(quarter)
+                return points.min { abs($0 - target) < abs($1 - target) }
+            }
+        } else {
+            ticks = roundTicks(from: first, to: last)
+        }
+        for tick in ticks where tick > first && tick < last {
+            let text = CellText.flat(label(tick))
+            let length = TerminalWidth.of(text)
+            let column = min(columns - 1, Int(fraction(tick, from: first, to: last) * Double(columns)))
+            let start = column * cellWidth + cellWidth / 2 - length / 2
+            let previous = placed.last.map { $0.start + TerminalWidth.of($0.text) } ?? 0
+            guard start >= previous + 2, start + length + 2 <= rightStart, !placed.contains(where: { $0.text == text }) else { continue }
+            placed.append((start, text))
+        }
+        placed.append((rightStart, right))
+        var line = ""
+        var at = 0
+        for (start, text) in placed {
+            line += String(repeating: " ", count: max(start > 0 ? 1 : 0, start - at)) + text
+            at = max(start, at) + TerminalWidth.of(text)
+        }
+        return line
     }
 
     /// The y axis's ends for values from `least` to `most`: from 0 where the values hold
@@ -193,25 +285,53 @@ extension CellText {
         return real(number)
     }
 
-    /// A line chart's y axis label: an integral end whole and grouped, as charts write
-    /// counts (`5,001,200`), else six significant digits as histogram edges have (a mean's
-    /// 714444.28571429 is 714444).
-    public static func chartEdge(_ number: Double) -> String {
-        if number == number.rounded(), abs(number) < 1e15 { return grouped(Int(number)) }
-        return edge(number)
-    }
-
     /// An integer histogram bucket, both ends included: grouped as charts write integers
     /// (`1,000 – 1,999`), one number where the bucket holds one (`7`).
     public static func integers(_ lower: Double, _ upper: Double) -> String {
         lower == upper ? number(lower) : "\(number(lower)) – \(number(upper))"
     }
 
-    /// A histogram's bin edge: six significant digits, as summarize's statistics, and no
-    /// `.0` after an integral edge, so every label of a chart reads alike (-43 – 91.4,
-    /// 1071 – 661806).
-    public static func edge(_ number: Double) -> String {
-        let text = significant(number, digits: 6)
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    /// A histogram's bin edges, every one written alike, as a person reads a column of
+    /// ranges: one number of decimals for all (six significant digits of the largest edge,
+    /// more where two edges would read the same, fewer where all would end in 0) and the
+    /// integral part grouped as the charts write integers, where each edge alone had its
+    /// own (`50.222 – 51.1589`, `1,071 – 661806.2`). Past everyday magnitudes (1e15, 1e-4)
+    /// every edge has an exponent, with one mantissa's length.
+    public static func edges(_ numbers: [Double]) -> [String] {
+        let largest = numbers.filter(\.isFinite).map(abs).max() ?? 0
+        let exponent = largest >= 1e15 || (largest > 0 && largest < 1e-4)
+        let before = exponent || largest == 0 ? 1 : Int(log10(largest).rounded(.down)) + 1
+        // A double holds 15 to 17 significant digits: more decimals than that say nothing.
+        let most = max(0, 15 - before)
+        func texts(_ decimals: Int) -> [String] {
+            numbers.map { number in
+                guard number.isFinite else { return Value.format(number) }
+                return exponent ? String(format: "%.\(decimals)e", number) : groupedFixed(number, decimals: decimals)
+            }
+        }
+        var decimals = min(most, max(0, 6 - before))
+        // Distinct edges next to each other read apart: 1,000,000.1 – 1,000,000.2, not
+        // 1,000,000 – 1,000,000.
+        func blurred(_ labels: [String]) -> Bool {
+            zip(zip(numbers, numbers.dropFirst()), zip(labels, labels.dropFirst())).contains { $0.0 != $0.1 && $1.0 == $1.1 }
+        }
+        while decimals < most, blurred(texts(decimals)) { decimals += 1 }
+        // Zeros every edge ends in say nothing: 1 – 2, not 1.00000 – 2.00000.
+        while decimals > 0, texts(decimals).allSatisfy({ $0.prefix { $0 != "e" }.hasSuffix("0") }) { decimals -= 1 }
+        return texts(decimals)
+    }
+
+    /// `number` with `decimals` decimals and its integral part grouped (`661,806.20`);
+    /// no minus before a zero.
+    static func groupedFixed(_ number: Double, decimals: Int) -> String {
+        let text = String(format: "%.\(decimals)f", abs(number))
+        let parts = text.split(separator: ".", maxSplits: 1)
+        var integral = ""
+        for (i, c) in parts[0].enumerated() {
+            if i > 0, (parts[0].count - i) % 3 == 0 { integral.append(",") }
+            integral.append(c)
+        }
+        let negative = number < 0 && text.contains { $0 != "0" && $0 != "." }
+        return (negative ? "-" : "") + integral + (parts.count > 1 ? "." + parts[1] : "")
     }
 }

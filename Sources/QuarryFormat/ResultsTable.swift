@@ -120,7 +120,7 @@ public struct ResultsTable {
             rows.append([.text(object.objectID)] + names.map { name in values[name].map { days.contains(name) ? $0.shownAsDay() : $0 } ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
-        let idHeader = Self.idHeader(attributes: names, storage: results.context.mapped(results.entity))
+        let idHeader = Self.idHeader(attributes: names, storage: results.context.mapped(results.entity), in: results.context)
         var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         // An ID is what a person copies (to `Entity:get`, into a predicate): never cut, as
         // numbers are not; the text columns give up their width first.
@@ -138,13 +138,16 @@ extension ResultsTable {
     /// dictionary rows say "(4 rows)".
     static func footer(_ total: Int) -> String { "(\(grouped(total)) \(total == 1 ? "object" : "objects"))" }
 
-    /// The header of the object ID's column: `id` in Quarry's own tables (a file's, or a
-    /// server schema's, keyed by Quarry's own key column); elsewhere (another program's
-    /// table, a Core Data store) and wherever an attribute is `id`, the method that gives
-    /// it, `objectID`: a file's table without an `id` column headed so sent people to
-    /// `o.id`, which is no key there.
-    public static func idHeader(attributes names: [String], storage: EntityStorage) -> String {
-        let quarrys = storage.layout == .quarry || storage.keyColumn == EntityStorage.quarryKeyColumn
+    /// The header of the object ID's column: `id` in Quarry's own tables (a Quarry file's,
+    /// or a server schema's, keyed by Quarry's own key column); elsewhere (another
+    /// program's table, a Core Data store), wherever an attribute is `id`, and in every
+    /// table of a file Quarry did not make (one `.import` or `entity()` added there too,
+    /// so that a file's tables read alike), the method that gives it, `objectID`: a
+    /// file's table without an `id` column headed so sent people to `o.id`, which is no
+    /// key there.
+    public static func idHeader(attributes names: [String], storage: EntityStorage, in context: ObjectContext) -> String {
+        let quarrys =
+            storage.layout == .quarry ? context.store.isQuarrysFile : storage.keyColumn == EntityStorage.quarryKeyColumn
         return !quarrys || names.contains { $0.lowercased() == "id" } ? "objectID" : "id"
     }
 }

@@ -33,6 +33,10 @@ public final class SessionSettings {
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.
     public var openStore: ((StoreOpening) throws -> (context: ObjectContext, name: String))?
+    /// The dot-commands' help by name (without the dot), as `.help NAME` prints it, so
+    /// that `help(".diff")` gives it too; the shell sets it (the runtime knows no
+    /// dot-command). Empty: help() knows none.
+    public var dotCommandHelp: [(name: String, text: String)] = []
 
     public init() {}
 }

@@ -71,6 +71,9 @@ extension DotCommands {
                 let names = shell.runtime.context.entities.map(\.name)
                 reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: names)))
             }
+            // What keeps a relationship through columns, said on its line.
+            let keeping = RelationKeeping(shell.runtime.context)
+            func keeper(of entity: String, columns: [String]) -> RelationKeeping.Keeper { keeping.keeper(of: entity, columns: columns) }
             for entity in entities {
                 var header: [String] = []
                 if let parent = entity.parent { header.append("parent = \(luaQuote(parent))") }
@@ -103,17 +106,29 @@ extension DotCommands {
                 // Relationships: declared ones as entity writes them; those through columns
                 // (relate(), a foreign key) as the relate() call that makes them.
                 var related: [String] = []
-                // The names a relationship also answers to (earlier rules' `book_set`), on a
-                // comment line of their own after it, so its line still runs as printed.
+                // The names a relationship also answers to (earlier rules' `book_set`), said
+                // once, at the end of its own comment, so its line still runs as printed.
                 func otherNames(_ r: RelationshipDescription) -> String {
                     let names = entity.relationshipAliases.filter { $0.value == r.name }.keys.sorted()
-                    return names.isEmpty ? "" : "\n-- \(luaKey(r.name)) is also read as " + names.map(luaKey).joined(separator: ", ")
+                    return names.isEmpty ? "" : "also read as " + names.map(luaKey).joined(separator: ", ")
                 }
-                // What the store already reads, said as such: a bare `-- relate(...)` read as
-                // a step still to take. The call that declares it stays whole on the line.
+                // A relationship through columns, said plainly as a comment: what it is, and
+                // what keeps it (the file's foreign key, or the relate() call kept in the
+                // sidecar beside a file Quarry did not make, or in Quarry's own file), so
+                // it reads as neither a step still to take nor a declaration to repeat. The
+                // call stays whole on the line.
                 func readSo(_ r: RelationshipDescription, by columns: [String], call: String) -> String {
-                    "-- \(luaKey(r.name)): to-one to \(plainOrQuoted(r.destination)) by \(columns.map(plainOrQuoted).joined(separator: ", ")) "
-                        + "(already read so; \(call) declares it)"
+                    let kept = keeper(of: entity.name, columns: columns)
+                    let origin =
+                        switch kept {
+                        case .sidecar(let name): "\(call) made it; kept in \(name) beside the file, which is unchanged"
+                        case .quarrysFile: "\(call) made it; kept in the file"
+                        case .foreignKey: "the file's foreign key; \(call) declares the same elsewhere"
+                        case .database: "kept by the database; \(call) declares the same elsewhere"
+                        }
+                    let aliases = otherNames(r)
+                    return "-- \(luaKey(r.name)): to-one to \(plainOrQuoted(r.destination)) by \(columns.map(plainOrQuoted).joined(separator: ", ")) "
+                        + "(\(origin))" + (aliases.isEmpty ? "" : "; " + aliases)
                 }
                 for r in entity.relationships {
                     if let key = r.compositeKey {
@@ -124,7 +139,7 @@ extension DotCommands {
                         let call =
                             "relate(\(luaQuote(entity.name)), \(list(key.columns)), \(luaQuote(r.destination)), \(list(key.targetKeys)), "
                             + "\(luaQuote(r.name)))"
-                        related.append(readSo(r, by: key.columns, call: call) + otherNames(r))
+                        related.append(readSo(r, by: key.columns, call: call))
                         continue
                     }
                     if let column = r.column {
@@ -132,7 +147,7 @@ extension DotCommands {
                         let context = shell.runtime.context
                         let key = r.targetKey ?? (try? context.entity(named: r.destination)).map { context.mapped($0).keyColumn } ?? "(key)"
                         let call = "relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")"
-                        related.append(readSo(r, by: [column], call: call) + otherNames(r))
+                        related.append(readSo(r, by: [column], call: call))
                         continue
                     }
                     var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"
@@ -145,7 +160,10 @@ extension DotCommands {
                         !r.isToMany || !context.keepsOrder(r.name, of: entity.name)
                         ? ""
                         : "  -- ordered" + (context.mapped(entity).orderedLinks[r.name].map { " by \($0.join).\($0.position)" } ?? "")
-                    print("  \(luaKey(r.name)) = { \(spec) }," + ordered + only(r.name) + otherNames(r).replacingOccurrences(of: "\n", with: "\n  "))
+                    let aliases = otherNames(r)
+                    let comment = ordered + only(r.name)
+                    print(
+                        "  \(luaKey(r.name)) = { \(spec) }," + comment + (aliases.isEmpty ? "" : (comment.isEmpty ? "  -- " : "; ") + aliases))
                 }
                 print("}")
                 for line in related { print(line) }
@@ -223,4 +241,37 @@ func parentsFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
         waiting.removeAll { placed.contains($0.name) }
     }
     return ordered
+}
+
+/// What keeps each relationship read through columns, as `.schema` says it: a `relate()`
+/// call kept in the sidecar beside a file Quarry did not make (`music.db.quarry`), one
+/// kept in Quarry's own file, the file's foreign key, or (a server) the database.
+struct RelationKeeping {
+    enum Keeper: Equatable {
+        case sidecar(String)
+        case quarrysFile
+        case foreignKey
+        case database
+    }
+
+    private let isQuarrysFile: Bool
+    private let isFile: Bool
+    private let sidecarName: String
+    private let relations: [(source: String, columns: [String])]
+
+    init(_ context: ObjectContext) {
+        isQuarrysFile = context.store.isQuarrysFile
+        let path = context.path ?? ""
+        isFile = !path.isEmpty && FileManager.default.fileExists(atPath: path)
+        sidecarName = (ForeignSidecar.path(for: path) as NSString).lastPathComponent
+        // A sidecar that cannot be read declares nothing here; the open said why.
+        let sidecar = isFile && !isQuarrysFile ? try? ForeignSidecar.load(for: path) : nil
+        relations = sidecar?.relations.map { ($0.source, $0.allColumns) } ?? []
+    }
+
+    func keeper(of entity: String, columns: [String]) -> Keeper {
+        if isQuarrysFile { return .quarrysFile }
+        if relations.contains(where: { $0.source == entity && $0.columns == columns }) { return .sidecar(sidecarName) }
+        return isFile ? .foreignKey : .database
+    }
 }

@@ -58,11 +58,11 @@ extension DotCommands {
             shell.session.rerunInitFile()
             return .ok
         },
-        Command(name: "changes", usage: ".changes", summary: "list unsaved inserts, updates and deletes") { shell, _ in
-            let pending = shell.runtime.context.pendingChanges
-            for (label, objects) in [("inserted", pending.inserted), ("updated", pending.updated), ("deleted", pending.deleted)] {
-                print("\(label): " + (objects.isEmpty ? "none" : ErrorRendering.escaped(objects.map(\.objectID).joined(separator: ", "))))
-            }
+        Command(
+            name: "changes", usage: ".changes",
+            summary: "list unsaved inserts (with their values), updates (each changed key as key: old → new) and deletes"
+        ) { shell, _ in
+            for line in PendingChangesText.lines(shell.runtime.context) { print(line) }
             return .ok
         },
         Command(name: "notes", usage: ".notes", summary: "every note opening the store made (an open prints the first 20)") { shell, _ in

@@ -33,6 +33,8 @@ struct DotCommands {
         let usage: String
         let summary: String
         let run: @Sendable (DotCommands, [String]) -> Outcome
+        /// What `.help NAME` and `help(".NAME")` print: the usage and what it does.
+        var help: String { usage + "  " + summary }
     }
 
     /// Every command, in the order `.help` lists them: help, what the store holds, `.read`,
@@ -53,7 +55,7 @@ struct DotCommands {
                     reportError(ShellError.unknownCommand(name, among: DotCommands.commands.map(\.name)))
                     return .ok
                 }
-                print(command.usage + "  " + command.summary)
+                print(command.help)
                 return .ok
             }
             let width = DotCommands.commands.map(\.usage.count).max().map { $0 + 2 } ?? 2

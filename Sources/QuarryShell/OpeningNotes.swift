@@ -47,8 +47,14 @@ enum OpeningNotes {
         ErrorRendering.oneLine(note)
     }
 
-    /// Prints the notes of opening `context` on stderr (`reportNote`).
-    static func report(_ context: ObjectContext) {
-        for line in lines(context.openingNotes, views: context.viewsLeftOut, leftOut: context.leftOut) { reportNote(line) }
+    /// Prints the notes of opening `context` on stderr (`reportNote`). Without `views` (a
+    /// batch run: `-e`, a script, piped input), the views left out are not said: as sqlite3
+    /// says nothing of a view it cannot read until a statement uses it, a run that never
+    /// names one says nothing of it at every run, and one that does is refused in one line
+    /// saying why (`unknown entity 'film_list': ...`); `.notes` lists them.
+    static func report(_ context: ObjectContext, views: Bool = true) {
+        let unsaid = views ? [] : Set(context.viewsLeftOut.compactMap { context.leftOut[$0] })
+        let notes = context.openingNotes.filter { !unsaid.contains($0) }
+        for line in lines(notes, views: views ? context.viewsLeftOut : [], leftOut: context.leftOut) { reportNote(line) }
     }
 }

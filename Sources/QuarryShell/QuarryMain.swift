@@ -58,9 +58,15 @@ public enum QuarryMain {
                 // Read before the store is opened, so a bad model makes no new file.
                 _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try StoreRegistry.readModel(model) }
             }
+            // A batch run (-e, a script, piped input) says nothing at the open of views it
+            // cannot read, unlike the REPL's open, until it names one (OpeningNotes.report).
+            let opensAPrompt =
+                options.interactive
+                || (invocation.script == nil && options.chunks.isEmpty && invocation.queries.isEmpty && isatty(STDIN_FILENO) != 0)
             session = try Session(
                 database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
-                memoryLimit: options.memory.flatMap(Options.bytes) ?? 0, ignoreLuaEnvironment: options.ignoreEnvironment)
+                memoryLimit: options.memory.flatMap(Options.bytes) ?? 0, ignoreLuaEnvironment: options.ignoreEnvironment,
+                notesViewsLeftOut: opensAPrompt)
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue

@@ -19,6 +19,9 @@ final class Session {
     let runtime: QuarryRuntime
     /// `--readonly`: every store the session opens (`.open` too) is read-only.
     let opensReadOnly: Bool
+    /// Whether opening a store says which views it left out: at an interactive prompt;
+    /// a batch run says nothing of them (`OpeningNotes.report`).
+    let notesViewsLeftOut: Bool
     /// The init file of an interactive session, run again after each `.open` (nil: none).
     var initFile: String?
     /// `.timer on`: the REPL says how long each line took.
@@ -42,7 +45,11 @@ final class Session {
     /// The store the command line names (`database`, with `model`), or a new in-memory
     /// one (opened when first used, unless `demo` data goes in at once); its notes are
     /// reported as it opens; `ignoreLuaEnvironment` is `-E`. Throws what stops the run before anything ran.
-    init(database: String?, model: String?, demo: Bool, readOnly: Bool, memoryLimit: Int, ignoreLuaEnvironment: Bool = false) throws {
+    init(
+        database: String?, model: String?, demo: Bool, readOnly: Bool, memoryLimit: Int, ignoreLuaEnvironment: Bool = false,
+        notesViewsLeftOut: Bool = true
+    ) throws {
+        self.notesViewsLeftOut = notesViewsLeftOut
         let settings = SessionSettings()
         settings.ignoresLuaEnvironment = ignoreLuaEnvironment
         let console = TerminalConsole(settings: settings)
@@ -52,8 +59,10 @@ final class Session {
         let openedTypoFiles = OpenedTypoFiles()
         self.openedTypoFiles = openedTypoFiles
         settings.openStore = { opening in
-            try Session.openAnother(opening, readOnly: readOnly, safe: settings.safe, typoFiles: openedTypoFiles)
+            try Session.openAnother(
+                opening, readOnly: readOnly, safe: settings.safe, typoFiles: openedTypoFiles, notesViews: notesViewsLeftOut)
         }
+        settings.dotCommandHelp = DotCommands.commands.map { ($0.name, $0.help) }
         if database == nil, model == nil, !demo {
             // A new, empty in-memory store: opened when first used (most batch runs
             // that name no database never use it), as it would have been now.
@@ -65,7 +74,7 @@ final class Session {
         let isNew = database.map(NewFileNote.isNew) ?? false
         let typoFile = database.flatMap(TypoFileCleanup.before(opening:))
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
-        OpeningNotes.report(context)
+        OpeningNotes.report(context, views: notesViewsLeftOut)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(
             context: context, memoryLimit: memoryLimit, settings: settings, console: console, swiftReader: SwiftReaderProcess())
@@ -111,7 +120,7 @@ final class Session {
         if !new, let path, NewFileNote.isNew(path), let meant = NewFileNote.likelyMeant(path) { throw ShellError.openTypo(path, meant: meant) }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
-        OpeningNotes.report(context)
+        OpeningNotes.report(context, views: notesViewsLeftOut)
         // `.open` of a name that is not there says so whatever its extension: a typo
         // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
@@ -128,7 +137,7 @@ final class Session {
     /// `typoFiles`, to be removed at the end if nothing was written to it, as the command
     /// line's is.
     static func openAnother(
-        _ opening: StoreOpening, readOnly: Bool, safe: Bool, typoFiles: OpenedTypoFiles
+        _ opening: StoreOpening, readOnly: Bool, safe: Bool, typoFiles: OpenedTypoFiles, notesViews: Bool = true
     ) throws -> (context: ObjectContext, name: String) {
         let path = opening.location == ":memory:" ? nil : opening.location
         if let path, safe, StoreRegistry.namesFile(path), NewFileNote.isNew(path) {
@@ -141,7 +150,7 @@ final class Session {
         let isNew = path.map(NewFileNote.isNew) ?? false
         let typoFile = path.flatMap(TypoFileCleanup.before(opening:))
         let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
-        OpeningNotes.report(context)
+        OpeningNotes.report(context, views: notesViews)
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         if let typoFile { typoFiles.add(typoFile) }
         return (context, URLSecrets.withoutPasswords(in: opening.location))

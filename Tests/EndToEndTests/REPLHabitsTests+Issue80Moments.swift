@@ -88,9 +88,12 @@ import Testing
         _ = try await repl.enter(#"fun = fetch("categories", "name == 'fun'")[1]"#)
         _ = try await repl.enter(#"for _, t in ipairs(fetch("transactions", "payee == 'Aldi'")) do t.category = fun end"#)
         let changes = try await repl.enter(".changes")
-        let updated = try #require(changes.first { $0.hasPrefix("updated: ") }, "\(changes)")
-        let listed = updated.dropFirst("updated: ".count).components(separatedBy: ", ")
+        // One updated object a line, each with its category's old and new object.
+        let start = try #require(changes.firstIndex { $0.hasPrefix("updated: ") }, "\(changes)")
+        let listed = changes[start...].prefix { $0.hasPrefix("updated: ") || $0.hasPrefix("         ") }
+            .map { $0.dropFirst("updated: ".count).split(separator: " ").first.map(String.init) ?? "" }
         #expect(listed.count == 3 && listed.allSatisfy { $0.hasPrefix("transactions/") }, "\(changes)")
+        #expect(changes[start].hasSuffix("category: categories/1 → categories/3"), "\(changes)")
         #expect(try await repl.enter("=save().updated") == [String(listed.count)])
         #expect(try await repl.enter(#"=count("transactions", "category.name == 'fun'")"#) == ["5"])
     }

@@ -47,7 +47,7 @@ import Testing
         let repl = try await TmuxSession(sandbox, arguments: ["s.db"])
         try await repl.waitForPrompt()
         let lines = try await repl.enter(".schema")
-        #expect(lines.contains(#"-- q: to-one to Q by b (already read so; relate("P", "b", "Q", "b", "q") declares it)"#), "\(lines)")
+        #expect(lines.contains(#"-- q: to-one to Q by b (relate("P", "b", "Q", "b", "q") made it; kept in the file)"#), "\(lines)")
         #expect(lines.contains(#"  pets = { many = "Pet", inverse = "owner", delete = "cascade" },"#), "\(lines)")
         // An inverse declared only from the other side is made to-many (a many-to-many pair).
         #expect(lines.contains(#"  owner = { many = "Owner", inverse = "pets" },"#), "\(lines)")

@@ -250,7 +250,7 @@ import Testing
         #expect(try await repl.enter(".export \(out.path)") == ["1 objects written to \(out.path)"])
         #expect(try String(contentsOf: out, encoding: .utf8) == "name,age\nAnn,31\n")
         _ = try await repl.enter("Person:first().age = 32")
-        #expect(try await repl.enter(".changes") == ["inserted: none", "updated: Person/1", "deleted: none"])
+        #expect(try await repl.enter(".changes") == ["inserted: none", "updated: Person/1  age: 31 → 32", "deleted: none"])
         let mode = try await repl.enter(".mode tabel")
         #expect(mode.first?.contains("did you mean 'table'") == true, "\(mode)")
     }

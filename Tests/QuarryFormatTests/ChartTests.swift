@@ -1,3 +1,4 @@
+import Foundation
 import QuarryFormat
 import QuarryStore
 import Testing
@@ -28,10 +29,44 @@ struct ChartTests {
         let text = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
         // Three points share the 17 cells right of the axis, five each; 16 eighths in the
         // plot: 0, 8 and 16 of them.
-        #expect(text == "y by x\n4 ┤          █████\n0 ┤     ██████████\n  └───────────────\n   1             3", "\(text)")
+        // x: its ends and the round 2 between them, under its column.
+        #expect(text == "y by x\n4 ┤          █████\n0 ┤     ██████████\n  └───────────────\n   1      2      3", "\(text)")
         style.unicode = false
         let ascii = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
-        #expect(ascii == "y by x\n4 |          #####\n0 |     ##########\n  +---------------\n   1             3", "\(ascii)")
+        #expect(ascii == "y by x\n4 |          #####\n0 |     ##########\n  +---------------\n   1      2      3", "\(ascii)")
+    }
+
+    /// Both axes labelled at a few round values between their ends, as gnuplot's dumb
+    /// terminal labels them, all within the width: the y labels in rows of their own, the
+    /// ticks with one number of decimals (1.0 beside 1.5), the x labels two spaces apart.
+    @Test func lineAxesAreLabelledAtRoundTicks() {
+        var style = ChartStyle(width: 60, unicode: true)
+        style.height = 12
+        let years = (1990...2024).map(Double.init)
+        let text = Chart.line(
+            title: "price by year", xs: years, ys: years.map { ($0 - 1990) / 34 * 2.25 }, xLabel: { CellText.axis($0) }, style: style)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try? #require(lines.count == 15, "\(text)")
+        let yLabels = lines[1...12].map { String($0.prefix { $0 != "┤" }).trimmingCharacters(in: .whitespaces) }
+        #expect(yLabels.filter { !$0.isEmpty } == ["2.25", "1.5", "1.0", "0.5", "0"], "\(text)")
+        // No two labelled rows next to each other.
+        let labelled = yLabels.indices.filter { !yLabels[$0].isEmpty }
+        #expect(zip(labelled, labelled.dropFirst()).allSatisfy { $1 - $0 >= 2 }, "\(text)")
+        let xAxis = lines[14].split(separator: " ").map(String.init)
+        #expect(xAxis == ["1990", "2000", "2010", "2024"] || xAxis == ["1990", "2000", "2010", "2020", "2024"], "\(text)")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(text)")
+        // Each x label under its own column: 2000 where the tenth of 34 years falls.
+        let plotStart = lines[13].firstIndex(of: "└").map { lines[13].distance(from: lines[13].startIndex, to: $0) + 1 } ?? 0
+        let at2000 = lines[14].range(of: "2000").map { lines[14].distance(from: lines[14].startIndex, to: $0.lowerBound) } ?? 0
+        let column = Double(at2000 + 2 - plotStart) / Double(lines[13].count - plotStart)
+        #expect(abs(column - 10.0 / 34) < 0.05, "\(column): \(text)")
+        // Text x (months): labels at points of the series between the ends.
+        let months = (1...12).map { String(format: "2024-%02d", $0) }
+        let monthly = Chart.line(
+            title: "n by month", xs: months.indices.map(Double.init), ys: months.indices.map { Double($0) },
+            xLabel: { months[Int($0)] }, xTicks: .points, style: style)
+        let axis = monthly.split(separator: "\n").last.map { $0.split(separator: " ").map(String.init) } ?? []
+        #expect(axis.count >= 3 && axis.first == "2024-01" && axis.last == "2024-12" && axis.allSatisfy(months.contains), "\(monthly)")
     }
 
     /// On an axis that does not start at 0 each column is one mark at its value: filled

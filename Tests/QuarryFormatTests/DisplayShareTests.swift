@@ -27,7 +27,13 @@ import Testing
         #expect(Chart.yRange(-5, 3) == (-5, 3))
         #expect(Chart.yRange(-100, -90) == (-101, -89))
         #expect(Chart.yRange(7, 7) == (0, 7))
-        // Labels: integers grouped, others to six significant digits.
-        #expect(CellText.chartEdge(5_001_200) == "5,001,200" && CellText.chartEdge(714444.28571429) == "714444")
+        // Labels: the ends, and round values between them in rows of their own, grouped.
+        let grouped = Chart.yAxisLabels(low: 4_999_900, high: 5_001_200, rows: 12)
+        #expect(grouped[11] == "5,001,200" && grouped[0] == "4,999,900" && grouped.values.contains("5,000,600") && grouped.count == 6, "\(grouped)")
+        let mean = Chart.yAxisLabels(low: 0, high: 714444.28571429, rows: 12)
+        #expect(mean[11] == "714,444" && mean[0] == "0" && mean.values.contains("400,000"), "\(mean)")
+        let prices = Chart.yAxisLabels(low: 0, high: 2.25, rows: 12)
+        // The ticks share their decimals; the ends are written as themselves.
+        #expect(prices == [11: "2.25", 7: "1.5", 5: "1.0", 2: "0.5", 0: "0"], "\(prices)")
     }
 }

@@ -43,9 +43,20 @@ import Testing
         #expect(CellText.significant(4, digits: 6) == "4.0")
         #expect(CellText.significant(0, digits: 6) == "0.0")
         #expect(CellText.significant(-0.000012345678, digits: 6) == "-1.23457e-05")
-        // Histogram edges: the same digits, no ".0" and no grouping, every label alike.
-        #expect(CellText.edge(1071) == "1071" && CellText.edge(661806.2) == "661806" && CellText.edge(91.4) == "91.4")
-        #expect(CellText.edge(-43) == "-43")
+    }
+
+    /// A histogram's edges: one number of decimals for all of them, grouped, as a column
+    /// of ranges reads; more decimals where two edges would read the same; an exponent
+    /// for all past everyday magnitudes.
+    @Test func histogramEdgesShareOneFormat() {
+        #expect(CellText.edges([50.222, 51.1589, 52.0958]) == ["50.2220", "51.1589", "52.0958"])
+        #expect(CellText.edges([1071, 221316.07, 661806.2]) == ["1,071", "221,316", "661,806"])
+        #expect(CellText.edges([-43, -29.56, 91.4]) == ["-43.00", "-29.56", "91.40"])
+        #expect(CellText.edges([1, 2, 3]) == ["1", "2", "3"])
+        #expect(CellText.edges([1_000_000.1, 1_000_000.15, 1_000_000.2]) == ["1,000,000.10", "1,000,000.15", "1,000,000.20"])
+        #expect(CellText.edges([-1.7e308, 0, 1.7e308]) == ["-1.7e+308", "0.0e+00", "1.7e+308"])
+        // No minus before a zero.
+        #expect(CellText.edges([-0.0000001, 0.5]) == ["0.0", "0.5"])
     }
 
     @Test func tablesAndTheLineModeReadAsLuaAndDataModesKeepTheExactValue() {

@@ -117,7 +117,17 @@ struct SeeingTests {
             """)
         #expect(h.error("histogram(Item, 'name')").contains("a histogram needs numbers or dates"))
         #expect(h.error("barchart(sql('SELECT 1 AS a'), 'a', 'b')").contains("the rows have no key 'b'"))
-        #expect(h.error("linechart(fetch('Item'), 'n', 'price')").contains("dictionary rows"))
+        // Results too, as the contract's chart sources: each object's two keys.
+        h.run(
+            """
+            local line = linechart(fetch('Item'), 'n', 'price')
+            assert(line:find("price by n", 1, true) and line:find("2.25 [┤|]"), line)
+            local bars = barchart(fetch{ 'Item', sort = 'n' }, 'name', 'n')
+            assert(bars:find("n by name", 1, true) and select(2, bars:gsub("\\n", "")) == #fetch('Item'), bars)
+            assert(not pcall(linechart, fetch('Item'), 'nn', 'price'))
+            """)
+        #expect(h.error("linechart(fetch('Item'), 'n', 'prise')").contains("linechart: unknown key 'prise'"))
+        #expect(h.error("linechart(42, 'n', 'price')").contains("results or dictionary rows"))
     }
 
     /// An entity with a column named as the bucket's alias was (`b`): the alias lost to

@@ -6,6 +6,21 @@ extension FetchResults {
     public func explain() throws -> String {
         try QueryExplanation(sql()).text(in: context)
     }
+
+    /// What `count()` runs, as `explain()` shows a fetch: the COUNT statement, its bound
+    /// arguments and the database's plan; or, when unsaved changes make the results
+    /// counted in memory (merged with the saved rows), one line saying so.
+    public func explainCount() throws -> String {
+        if try merged() != nil {
+            return "counted in memory: unsaved changes to \(entity.name) are merged with the saved rows (save() to count in SQL)"
+        }
+        let textKeys = compiled.textSatisfiedKeys
+        let sortedKeys = compiled.textSortedKeys
+        let query =
+            textKeys.isEmpty && sortedKeys.isEmpty
+            ? compiled.countQuery() : compiled.countQuery(textCellsOf: textKeys + sortedKeys, ordered: !sortedKeys.isEmpty)
+        return try QueryExplanation(query).text(in: context)
+    }
 }
 
 /// What `explain` shows of a statement, for results and for dictionary rows alike: the

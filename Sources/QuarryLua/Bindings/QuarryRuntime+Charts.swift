@@ -13,13 +13,26 @@ extension QuarryRuntime {
         ChartStyle(width: tableFormat.width > 0 ? tableFormat.width : 80)
     }
 
-    /// Dictionary rows at 1 and the indexes of the columns named at 2 and 3.
+    /// Dictionary rows at 1 and the indexes of the columns named at 2 and 3; for results
+    /// (or an entity or its name) at 1, the two keys of each of its objects, read in the
+    /// store as `fetch{ ..., properties = { key2, key3 } }` reads them, in its order.
     func chartRows(_ call: LuaCall, _ function: String) throws -> (DictionaryRows, Int, Int) {
         // No options today: a table given anyway is refused, not ignored.
         if call.argumentCount > 3, !call.isNoneOrNil(4) { throw call.argumentError(4, "\(function) takes no options") }
+        if call.type(1) == LUA_TUSERDATA || call.type(1) == LUA_TSTRING {
+            var base = try sourceRequest(call, 1)
+            base.sectionKey = nil
+            let keys = [try call.string(2), try call.string(3)]
+            do {
+                return (try rows(of: RowsQuery(.dictionaries(DictionaryRequest(base: base, properties: keys)))), 0, 1)
+            } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
+                // Named by the call that was given the key, not by the request made of it.
+                throw FetchError.unknownKey(option: function, key: key, entity: entity, suggestion: suggestion)
+            }
+        }
         let named = [2, 3].compactMap { (try? call.string(Int32($0))) }
         guard let rows = readDictionaryRows(call.state, 1, including: named) else {
-            throw call.typeError(1, expected: "dictionary rows (fetch{ ..., group = ... } or sql())")
+            throw call.typeError(1, expected: "results or dictionary rows (fetch{ ..., group = ... } or sql())")
         }
         func column(_ index: Int32) throws -> Int {
             let key = try call.string(index)

@@ -49,8 +49,13 @@ extension QuarryRuntime {
 
     /// The rows `diff` returns for the arguments of `call`.
     func diffRows(_ call: LuaCall) throws -> DiffRows {
-        // One argument that is not a table compares this store with it: diff("App.xcdatamodeld"), diff(b).
-        let oneSide = call.argumentCount == 1 && call.type(1) != LUA_TTABLE
+        // One argument that is not a table compares this store with it: diff("App.xcdatamodeld"),
+        // diff(b); so does one followed by a table of options and nothing else (a plain
+        // table is no side): diff(b, { by = ... }), as diff(nil, b, { by = ... }).
+        let optionsSecond =
+            call.argumentCount >= 2 && !call.isNoneOrNil(1) && call.type(1) != LUA_TTABLE && call.type(2) == LUA_TTABLE
+            && call.isNoneOrNil(3)
+        let oneSide = (call.argumentCount == 1 && call.type(1) != LUA_TTABLE) || optionsSecond
         let (a, b) = oneSide ? (DiffSide.store(diffContext(of: nil)), try diffSide(call, 1)) : (try diffSide(call, 1), try diffSide(call, 2))
         let optionsIndex: Int32 = oneSide ? 2 : (call.type(1) == LUA_TTABLE && call.argumentCount == 1 ? 1 : 3)
         let options = try diffOptions(call, optionsIndex)

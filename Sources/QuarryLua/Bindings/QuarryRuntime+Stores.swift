@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import Foundation
 import QuarryModel
 import QuarryStore
 
@@ -54,13 +55,16 @@ extension QuarryRuntime {
     /// of the entity of its own name (or `entityName`): the attributes both entities have
     /// by name and type (integers of any width count as one type), and the relationships
     /// whose targets are copied in the same call, matched by the object they copy. Returns
-    /// the copies in order and what was left out (`Entity.key (why)`), which a note says.
+    /// the copies in order and what was left out (`Entity.key: why`, naming the source and
+    /// the target, store and entity: `birds.id: the target entity birds in owls.db has no
+    /// attribute id`), which a note says.
     /// All or nothing: a copy that fails takes back the ones made before it.
     func copy(_ sources: [ManagedObject], as entityName: String?) throws -> ([ManagedObject], [String]) {
         var copies: [ManagedObject] = []
         var copyOf: [ObjectIdentifier: ManagedObject] = [:]
         var leftOut: [String] = []
         func leave(_ text: String) { if !leftOut.contains(text) { leftOut.append(text) } }
+        let targetStore = storeLabel(context)
         do {
             for source in sources {
                 guard let from = source.managedObjectContext, !source.isDeleted else {
@@ -70,13 +74,14 @@ extension QuarryRuntime {
                 let target = try context.entity(named: entityName ?? targetEntityName(of: sourceEntity, in: from))
                 var values: [String: Value] = [:]
                 for attribute in sourceEntity.attributes {
+                    let label = "\(declaring(attribute.name, sourceEntity, from)).\(attribute.name)"
                     guard let there = target.attribute(named: attribute.name) else {
-                        leave("\(declaring(attribute.name, sourceEntity, from)).\(attribute.name) (not in \(target.name))")
+                        leave("\(label): the target entity \(target.name) in \(targetStore) has no attribute \(attribute.name)")
                         continue
                     }
                     guard Self.sameType(attribute.type, there.type) else {
                         leave(
-                            "\(declaring(attribute.name, sourceEntity, from)).\(attribute.name) (\(attribute.type.rawValue) here, \(there.type.rawValue) there)"
+                            "\(label): \(attribute.type.rawValue) in \(storeLabel(from)), \(there.type.rawValue) in the target entity \(target.name) in \(targetStore)"
                         )
                         continue
                     }
@@ -97,7 +102,9 @@ extension QuarryRuntime {
                 for relationship in sourceEntity.relationships {
                     let label = "\(declaring(relationship.name, sourceEntity, from)).\(relationship.name)"
                     guard let there = target.relationship(named: relationship.name), there.isToMany == relationship.isToMany else {
-                        leave("\(label) (not in \(target.name))")
+                        leave(
+                            "\(label): the target entity \(target.name) in \(targetStore) has no \(relationship.isToMany ? "to-many" : "to-one") \(relationship.name)"
+                        )
                         continue
                     }
                     let members =
@@ -105,7 +112,7 @@ extension QuarryRuntime {
                         ? try from.relatedObjects(relationship.name, of: source)
                         : try from.relatedObject(relationship.name, of: source).map { [$0] } ?? []
                     let copied = members.compactMap { copyOf[ObjectIdentifier($0)] }
-                    if copied.count < members.count { leave("\(label) (\(members.count == 1 ? "its target was" : "targets were") not copied)") }
+                    if copied.count < members.count { leave("\(label): \(members.count == 1 ? "its target was" : "its targets were") not copied") }
                     if !relationship.isToMany {
                         if let member = copied.first { try context.setRelatedObject(member, there.name, of: copy) }
                         continue
@@ -120,8 +127,16 @@ extension QuarryRuntime {
             for copy in copies { try? context.delete(copy) }
             throw error
         }
-        if !leftOut.isEmpty { writeNotice("note: copy: left out " + leftOut.joined(separator: ", ")) }
+        if !leftOut.isEmpty { writeNotice("note: copy: left out " + leftOut.joined(separator: "; ")) }
         return (copies, leftOut)
+    }
+
+    /// How a copy's note names the store `context` is: a file by its name (`owls.db`), a
+    /// server by its location without a password, the session's in memory as such.
+    private func storeLabel(_ context: ObjectContext) -> String {
+        let name = name(of: openedStore(of: context) ?? defaultStore)
+        guard !name.contains("://"), !name.contains("="), name.contains("/") else { return name }
+        return (name as NSString).lastPathComponent
     }
 
     /// The entity of `entity`'s hierarchy that declares `key` (its farthest ancestor with

@@ -160,9 +160,9 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "diff",
             usage:
-                #"diff("App.xcdatamodeld") | diff(b) | diff(a, b [, { by = { Item = "uuid" }, tolerance = { price = 0.005 }, entities = { "Item" } }])"#,
+                #"diff("App.xcdatamodeld") | diff(b [, options]) | diff(a, b [, { by = { Item = "uuid" }, tolerance = { price = 0.005 }, entities = { "Item" } }])"#,
             summary:
-                #"What changed from a to b, as rows marked + (only in b), - (only in a) and ~ (changed), printed as a table, counted with #, exported as any rows. Each side is nil (this store), a store open() opened (diff(b): this store against b), a model (a .xcdatamodeld, one version's .xcdatamodel, a .momd or .mom, or a Core Data store carrying one), an entity, or results (the objects they select, in their own store: diff(Item, b.Item)). A store against a model, or two models, lists what a migration changes (entities, attributes and relationships added, removed or renamed by their renaming identifiers; type, optional, default, kind, inverse, delete rule) and whether Core Data's lightweight migration infers it (lightweight, with a note saying why not). Two stores, entities or results compare objects: the models first (relationships relate() keeps beside a file, in its sidecar, are no difference), then each object inserted or deleted with its values (name = value), and each changed attribute (old and new as stored: a decimal exactly, text byte for byte), to-one target and many-to-many member and ordered to-many move. Objects are matched by their object ID (Z_PK in a Core Data store), another program's table by its primary key, or by the keys by names; an entity with no such key is refused, naming the by that fixes it. tolerance: numbers this close are equal. Both sides are read in key order a chunk at a time, never a whole table."#,
+                #"What changed from a to b, as rows marked + (only in b), - (only in a) and ~ (changed), printed as a table, counted with #, exported as any rows. Each side is nil (this store), a store open() opened (diff(b): this store against b; diff(b, { by = ... }) with options), a model (a .xcdatamodeld, one version's .xcdatamodel, a .momd or .mom, or a Core Data store carrying one), an entity, or results (the objects they select, in their own store: diff(Item, b.Item)). A store against a model, or two models, lists what a migration changes (entities, attributes and relationships added, removed or renamed by their renaming identifiers; type, optional, default, kind, inverse, delete rule) and whether Core Data's lightweight migration infers it (lightweight, with a note saying why not). Two stores, entities or results compare objects: the models first (relationships relate() keeps beside a file, in its sidecar, are no difference), then each object inserted or deleted with its values (name = value), and each changed attribute (old and new as stored: a decimal exactly, text byte for byte), to-one target and many-to-many member and ordered to-many move. Objects are matched by their object ID (Z_PK in a Core Data store), another program's table by its primary key, or by the keys by names; an entity with no such key is refused, naming the by that fixes it. tolerance: numbers this close are equal. Both sides are read in key order a chunk at a time, never a whole table."#,
             example: #"local d = diff(Item, Item); print(#d)"#),
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
@@ -175,14 +175,14 @@ public struct FunctionHelp: Sendable {
                 "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
-            name: "barchart", usage: #"barchart(rows, "labelKey", "valueKey") | barchart(r, "key")"#,
+            name: "barchart", usage: #"barchart(rows | r, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
-            name: "linechart", usage: #"linechart(rows, "xKey", "yKey")"#,
+            name: "linechart", usage: #"linechart(rows | r, "xKey", "yKey")"#,
             summary:
-                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()) against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
+                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or of the objects of results (read in the store), against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
             example: #"print(linechart(sql("SELECT n, n * n AS square FROM Item ORDER BY n"), "n", "square"))"#),
         FunctionHelp(
             name: "watch", usage: "watch(results | dictionary results | sql() rows [, { marks = seconds }])",

@@ -28,7 +28,7 @@ enum ChartBindings {
         let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
         let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
-        let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.edge)
+        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds)
         let labels = buckets.indices.map { i in
             buckets[i].isIntegral ? CellText.integers(buckets[i].lower, buckets[i].upper) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
@@ -83,13 +83,13 @@ enum ChartBindings {
             return call.push(
                 Chart.line(
                     title: title, xs: xs, ys: ys, xLabel: { x in labels.indices.contains(Int(x)) ? labels[Int(x)] : "" },
-                    style: runtime.chartStyle))
+                    xTicks: .points, style: runtime.chartStyle))
         }
         let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
         return call.push(
             Chart.line(
                 title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.axis($0) },
-                style: runtime.chartStyle))
+                xTicks: dates ? .points : .roundNumbers, style: runtime.chartStyle))
     }
 }

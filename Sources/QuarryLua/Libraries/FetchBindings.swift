@@ -34,6 +34,9 @@ enum FetchBindings {
         let request = try runtime.request(call, from: 1, entity: nil)
         runtime.noteKeysCoreDataRefuses(request.request)
         let results = try request.request.execute(in: runtime.context)
+        // `.explain on`: the COUNT's SQL and plan, as a printed fetch's are shown (a
+        // number printed carries no request to explain afterwards).
+        if runtime.explainsPrintedResults { runtime.console.write(try results.explainCount() + "\n") }
         let n = try results.count()
         runtime.noteTextCells(results)
         return call.push(n)

@@ -94,7 +94,7 @@ enum ObjectBindings {
         let entity = runtime.context.currentEntityDescription(of: object)
         // The object ID headed as a results table heads it (`ResultsTable.idHeader`).
         var headers = [
-            ResultsTable.idHeader(attributes: object.values.map(\.key), storage: runtime.context.mapped(entity))
+            ResultsTable.idHeader(attributes: object.values.map(\.key), storage: runtime.context.mapped(entity), in: runtime.context)
         ]
         var row: [Value] = [.text(object.objectID)]
         let days = DayAttributes(of: object.entity).names(in: runtime.context)

@@ -61,7 +61,17 @@ enum ValueBindings {
     private static func helpText(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> String {
         let width = runtime.tableFormat.width
         let entries: [FunctionHelp]
-        if call.type(1) == LUA_TSTRING {
+        if call.type(1) == LUA_TSTRING, luaString(call.state, 1).hasPrefix(".") {
+            // help(".diff"): the dot-command's, as `.help diff` prints it.
+            let name = String(luaString(call.state, 1).dropFirst())
+            let commands = runtime.settings.dotCommandHelp
+            guard let command = commands.first(where: { $0.name == name }) else {
+                let suggestion = closestMatch(to: name, in: commands.map(\.name)).map { "." + $0 }
+                throw call.argumentError(1, "no help for '.\(name)': no such dot-command (.help lists them)", suggestion: suggestion)
+            }
+            // The same line `.help NAME` prints, as it prints it.
+            return ErrorRendering.escaped(command.text)
+        } else if call.type(1) == LUA_TSTRING {
             let name = luaString(call.state, 1)
             entries = FunctionHelp.lookup(name)
             guard !entries.isEmpty else {
