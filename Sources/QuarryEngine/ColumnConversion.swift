@@ -22,6 +22,10 @@ public enum ColumnConversion: Equatable, Sendable {
     /// Unix seconds (to the millisecond), a number as `scale` reads it (Unix seconds when
     /// none), a blob as no date.
     case looseDate(NumericDateScale?)
+    /// `looseDate` where it reads a date, else text as stored: text that reads as no date
+    /// (`2025-05-2025`) is a value, not nil, as the object holds it in memory, to a test
+    /// for nil and to summarize (which counts it as text).
+    case looseDatePresence(NumericDateScale?)
     /// A number column of dates (`scale`) read as Unix seconds where it holds a number,
     /// anything else as stored.
     case numbersAsDate(NumericDateScale)

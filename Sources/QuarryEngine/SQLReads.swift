@@ -42,7 +42,7 @@ extension SQLReads {
         case .intervalSeconds: return "EXTRACT(EPOCH FROM \(column))"
         case .dayInstant: return "CAST(\(column) AS TIMESTAMP WITH TIME ZONE)"
         case .looseBoolean: return column
-        case .looseDate(let scale): return scale?.typed?.filled(column) ?? column
+        case .looseDate(let scale), .looseDatePresence(let scale): return scale?.typed?.filled(column) ?? column
         case .numbersAsDate(let scale): return scale.typed?.filled(column) ?? column
         case .numbersOnly: return column
         }

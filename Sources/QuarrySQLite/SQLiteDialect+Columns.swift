@@ -26,6 +26,8 @@ extension SQLiteDialect {
             // A BLOB is no date (nil), as in memory.
             return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0 "
                 + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END)"
+        case .looseDatePresence(let scale):
+            return "coalesce(\(converted(column, .looseDate(scale))), CASE WHEN typeof(\(column)) = 'text' THEN \(column) END)"
         case .numbersAsDate(let scale):
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(Self.seconds(column, scale)) ELSE \(column) END)"
         case .numbersOnly: return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(column) END)"
@@ -59,8 +61,17 @@ extension SQLiteDialect {
     /// writes `2022-07-21 20:28:54.735+0800`), as `+HH:MM`, the one form SQLite's
     /// `julianday()` reads; `Value.parseISO8601` reads all three alike. Only text with a
     /// time (a colon) before the sign: `2024-01-22` ends in `-22` too.
+    ///
+    /// ISO 8601's basic form, `20180903` (GTFS) or `20180903T141500` with an optional `Z`,
+    /// as the extended form `julianday()` reads (it takes eight digits for a Julian day
+    /// number), as `Value.parseISO8601Basic` reads it in memory.
     static func colonOffset(_ column: String) -> String {
-        "(CASE WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9][0-9][0-9]' "
+        let date = "substr(\(column), 1, 4) || '-' || substr(\(column), 5, 2) || '-' || substr(\(column), 7, 2)"
+        let time = "'T' || substr(\(column), 10, 2) || ':' || substr(\(column), 12, 2) || ':' || substr(\(column), 14, 2)"
+        let (days, clock) = (String(repeating: "[0-9]", count: 8), String(repeating: "[0-9]", count: 6))
+        return "(CASE WHEN \(column) GLOB '\(days)' THEN \(date) "
+            + "WHEN \(column) GLOB '\(days)T\(clock)' OR \(column) GLOB '\(days)T\(clock)Z' THEN \(date) || \(time) || substr(\(column), 16) "
+            + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9][0-9][0-9]' "
             + "THEN substr(\(column), 1, length(\(column)) - 2) || ':' || substr(\(column), -2) "
             + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9]' THEN \(column) || ':00' ELSE \(column) END)"
     }

@@ -66,7 +66,10 @@ struct BatchRunner {
         } else {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 // A typo of a script beside it is named, as `.open` names a store's.
-                let missing = NewFileNote.likelyMeant(path).map { "no such file (did you mean '\($0)'?)" } ?? "no such file"
+                // Lua given where a script's name goes (`quarry f1.db 'count("drivers")'`):
+                // the option that runs it is named.
+                let lua = Self.looksLikeLua(path) ? " (to run Lua, use -e '...')" : ""
+                let missing = NewFileNote.likelyMeant(path).map { "no such file (did you mean '\($0)'?)" } ?? "no such file\(lua)"
                 reportError("cannot open \(path): " + (FileManager.default.fileExists(atPath: path) ? "permission denied" : missing))
                 return false
             }
@@ -80,6 +83,12 @@ struct BatchRunner {
         }
         runtime.setScriptArguments(script: path, arguments: arguments)
         return report(runtime.runGuarded(arguments: arguments))
+    }
+
+    /// Whether a script argument that names no file reads as Lua rather than a path: it
+    /// holds a call's parenthesis, a quote, `=` or a brace, which a script's name seldom does.
+    static func looksLikeLua(_ argument: String) -> Bool {
+        argument.contains(where: { "()\"'={}".contains($0) })
     }
 
     /// Runs a piped script that holds dot-commands, as the sqlite3 shell runs one: each

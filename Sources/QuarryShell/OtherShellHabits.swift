@@ -40,6 +40,8 @@ enum OtherShellHabits {
         "indexes":
             "indexed attributes show as indexed = true in .schema NAME; .schema --sql NAME prints the statements that made its indexes",
         "dump": #"Quarry writes no SQL dump: export(fetch("Entity"), "file.csv") writes an entity's rows (sqlite3 FILE .dump writes SQL)"#,
+        "backup":
+            #"Quarry writes no copy of a store: sqlite3 FILE ".backup COPY" writes a consistent one (save() first); copy FILE.quarry to COPY.quarry when there is one"#,
         "output": #".once FILE sends the next result to FILE; export(r, "file.csv") writes results"#,
         "fullschema": ".schema prints every entity",
         "databases": ".open DB opens another store; one is open at a time",

@@ -23,6 +23,15 @@ import Testing
         #expect(OtherShellHabits.psql("x = 1") == nil && OtherShellHabits.psql(".tables") == nil)
     }
 
+    /// `.backup FILE` gets the way here (the engine seam has no copy to make one with),
+    /// as `.dump` and `.indexes` do; Lua given where a script's name goes is told `-e`.
+    @Test func backupAndLuaInPlaceOfAScriptAreAnswered() {
+        let backup = OtherShellHabits.sqlite3("backup") ?? ""
+        #expect(backup.contains(#"sqlite3 FILE ".backup COPY""#) && backup.contains("FILE.quarry"), "\(backup)")
+        #expect(BatchRunner.looksLikeLua(#"count("drivers")"#) && BatchRunner.looksLikeLua("x = 1"))
+        #expect(!BatchRunner.looksLikeLua("wins.lua") && !BatchRunner.looksLikeLua("scripts/report 2.lua"))
+    }
+
     @Test func likeMatchesAsSQLiteDoes() {
         #expect(OtherShellHabits.like("moz_places", "moz_%") && OtherShellHabits.like("Track", "t%k") && OtherShellHabits.like("ab", "a_"))
         #expect(!OtherShellHabits.like("moz_places", "moz") && !OtherShellHabits.like("abc", "a_") && !OtherShellHabits.like("", "_"))

@@ -72,3 +72,56 @@ extension Value {
         }
     }
 }
+
+/// A SQLite file's date column may keep text that reads as no date (`2025-05-2025` among
+/// ISO dates): every date comparison leaves such a cell out, as unknown. A count says how
+/// many it left out, found in the same statement (`countQuery(unreadableDatesOf:)`), as it
+/// says the text cells of number columns.
+extension CompiledRequest {
+    /// The entity's own date attributes the predicate compares other than with nil or by
+    /// `!=`, or whose date parts it compares, whose cells may hold text that reads as no date
+    /// (`EntityStorage.unreadableDate`); each once.
+    var unreadableDateKeys: [String] {
+        guard let predicate else { return [] }
+        var keys: [String] = []
+        func operand(_ o: BoundPredicate.Operand) {
+            switch o {
+            case .attribute(let a):
+                guard a.type == .date, storage.unreadableDate(table, a) != nil, !keys.contains(a.name) else { return }
+                keys.append(a.name)
+            case .datePart(_, let inner), .function(_, let inner): operand(inner)
+            case .arithmetic(_, let l, let r):
+                operand(l)
+                operand(r)
+            default: break
+            }
+        }
+        func walk(_ node: BoundPredicate.Node) {
+            switch node {
+            case .comparison(_, _, .value(.null), _), .comparison(.value(.null), _, _, _): break
+            // `!=` holds for such a cell, as for nil: not left out.
+            case .comparison(let l, let op, let r, _) where op != .notEqual:
+                operand(l)
+                operand(r)
+            case .and(let nodes), .or(let nodes): nodes.forEach(walk)
+            case .not(let inner), .holds(let inner): walk(inner)
+            default: break
+            }
+        }
+        walk(predicate.root)
+        return keys
+    }
+
+    /// The count of the rows the predicate holds for, and for each of `keys` how many rows
+    /// have a cell that reads as no date, in one scan of the rows (no limit or offset).
+    func countQuery(unreadableDatesOf keys: [String]) -> SQLFragment? {
+        guard let whereClause, limit == nil, offset == 0 else { return nil }
+        let tests = keys.compactMap { entity.attribute(named: $0).flatMap { storage.unreadableDate(table, $0) } }
+        guard tests.count == keys.count else { return nil }
+        let selected = (["CASE WHEN \(whereClause.sql) THEN 1 END AS \"m\""] + tests.enumerated().map { "CASE WHEN \($1) THEN 1 END AS \"u\($0)\"" })
+        let counted = (["count(\"q\".\"m\")"] + keys.indices.map { "count(\"q\".\"u\($0)\")" })
+        return SQLFragment(
+            "SELECT \(counted.joined(separator: ", ")) FROM (SELECT \(selected.joined(separator: ", ")) FROM \(source)) AS \"q\"",
+            whereClause.arguments)
+    }
+}

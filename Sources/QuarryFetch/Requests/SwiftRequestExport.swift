@@ -86,7 +86,11 @@ public struct SwiftRequestExport {
     private var resultsName: String {
         let base = typeName.prefix(1).lowercased() + typeName.dropFirst()
         let plural: String
-        if base.hasSuffix("s") || base.hasSuffix("x") || base.hasSuffix("ch") || base.hasSuffix("sh") {
+        // A name already plural (`results`, as tables are often named) stays as it is,
+        // as `ForeignNaming.plural` keeps it; `allResults` where it would be the type's own name.
+        if base.lowercased().hasSuffix("s"), !["ss", "us", "is"].contains(where: base.lowercased().hasSuffix) {
+            plural = base == typeName ? "all" + base.prefix(1).uppercased() + base.dropFirst() : base
+        } else if base.hasSuffix("s") || base.hasSuffix("x") || base.hasSuffix("ch") || base.hasSuffix("sh") {
             plural = base + "es"
         } else if base.hasSuffix("y"), let before = base.dropLast().last, !"aeiou".contains(before) {
             plural = base.dropLast() + "ies"

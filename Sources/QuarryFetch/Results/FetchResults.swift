@@ -26,6 +26,8 @@ public final class FetchResults {
     private var cachedCount: Int?
     /// See `takeTextCellsCounted`.
     private var textCellsCounted: [(key: String, count: Int, sorted: Bool)] = []
+    /// See `takeUnreadableDatesLeftOut`.
+    private var unreadableDatesLeftOut: [(key: String, count: Int)] = []
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
     private var keys: OrderedKeys?
@@ -118,6 +120,18 @@ public final class FetchResults {
         if let merge = try merged() { return window(merge).count }
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
+        let dateKeys = compiled.unreadableDateKeys
+        if !dateKeys.isEmpty, let query = compiled.countQuery(unreadableDatesOf: dateKeys) {
+            // The cells no date comparison took, counted in the same scan as the rows.
+            let counts = (try context.connection.row(query.sql, arguments: query.arguments) ?? []).map { value -> Int in
+                if case .integer(let n) = value { return Int(n) }
+                return 0
+            }
+            let n = counts.first ?? 0
+            unreadableDatesLeftOut = zip(dateKeys, counts.dropFirst()).filter { $0.1 > 0 }.map { (key: $0.0, count: $0.1) }
+            cachedCount = n
+            return n
+        }
         let textKeys = compiled.textSatisfiedKeys
         let sortedKeys = compiled.textSortedKeys
         if !textKeys.isEmpty || !sortedKeys.isEmpty {
@@ -150,6 +164,13 @@ public final class FetchResults {
     public func takeTextCellsCounted() -> [(key: String, count: Int, sorted: Bool)] {
         defer { textCellsCounted = [] }
         return textCellsCounted
+    }
+
+    /// The date keys whose cells hold text that reads as no date, with how many, that the
+    /// last count's date comparisons left out, taken once: a caller says them.
+    public func takeUnreadableDatesLeftOut() -> [(key: String, count: Int)] {
+        defer { unreadableDatesLeftOut = [] }
+        return unreadableDatesLeftOut
     }
 
     /// The object at a 0-based index, or nil past the end.

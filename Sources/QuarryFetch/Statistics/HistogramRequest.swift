@@ -61,7 +61,7 @@ public struct HistogramRequest {
             )
         }
         let dialect = compiled.dialect
-        let stored = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
+        let stored = dialect.statistic(compiled.storage.nilTestable(compiled.table, attribute), attribute.type)
         // Its numbers only: text is counted apart (below), as summarize counts it.
         let column = dialect.converted(stored, .numbersOnly)
         let filter = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""

@@ -15,7 +15,7 @@ extension SummaryRequest {
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = compiled.whereClause?.arguments ?? []
-        let columns = attributes.map { compiled.dialect.statistic(columnSQL(compiled.table, $0, in: compiled.storage), $0.type) }
+        let columns = attributes.map { compiled.dialect.statistic(compiled.storage.nilTestable(compiled.table, $0), $0.type) }
         let numbers = attributes.indices.map { i in
             attributes[i].type.isMeasured ? compiled.dialect.converted(columns[i], .numbersOnly) : columns[i]
         }

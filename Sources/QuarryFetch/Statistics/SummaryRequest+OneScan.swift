@@ -20,7 +20,7 @@ extension SummaryRequest {
             ? try context.connection.scalar("SELECT count(*) FROM \(compiled.source)")?.storedInteger.map { Int($0) } : nil
         let scan = SummaryScan(
             source: compiled.source, filter: compiled.whereClause?.sql, arguments: compiled.whereClause?.arguments ?? [],
-            columns: attributes.map { .init(sql: columnSQL(compiled.table, $0, in: compiled.storage), measured: $0.type.isMeasured) },
+            columns: attributes.map { .init(sql: compiled.storage.nilTestable(compiled.table, $0), measured: $0.type.isMeasured) },
             sampleSize: options.sampleSize, exactDistinctLimit: options.exactDistinctLimit,
             schemaMayNameCollation: compiled.storage.isForeign)
         let report = progress.map { progress in { (rows: Int) in progress(SummaryStep(done: rows, total: total, unit: "rows")) } }

@@ -9,6 +9,13 @@ extension QuarryRuntime {
     func noteTextCells(_ results: FetchResults) {
         let taken = results.takeTextCellsCounted()
         let entity = results.request.entityName
+        let leftOut = results.takeUnreadableDatesLeftOut()
+        if !leftOut.isEmpty {
+            let cells = leftOut.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
+            writeNotice(
+                "rows left out whose cell holds text that reads as no date: \(cells) (no date comparison takes them; "
+                    + "== nil does not hold for them; summarize() shows them)")
+        }
         let counted = taken.filter { !$0.sorted }
         if !counted.isEmpty {
             let cells = counted.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")

@@ -39,7 +39,9 @@ enum ChartBindings {
         // Text in a number column (a SQLite file's '' or 'n/a') is no value to bin: said
         // under the chart, as summarize counts it under text.
         guard counted.texts > 0 else { return call.push(chart) }
-        let cells = counted.texts == 1 ? "1 cell is text, not a number" : "\(grouped(counted.texts)) cells are text, not numbers"
+        // In a date column, text that reads as no date (`2025-05-2025`).
+        let (one, many) = type == .date ? ("a date", "dates") : ("a number", "numbers")
+        let cells = counted.texts == 1 ? "1 cell is text, not \(one)" : "\(grouped(counted.texts)) cells are text, not \(many)"
         return call.push(chart + "\n\(cells), left out")
     }
 

@@ -74,7 +74,10 @@ enum SchemaBindings {
         let column = try call.string(2)
         let never = try formatNever(call)
         if let declared = try call.optionalString(3) {
-            try runtime.notingANewSidecar { try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed) }
+            let note = try runtime.notingANewSidecar {
+                try runtime.context.declareFormat(entity, column, declared, never: never, keep: !runtime.isSandboxed)
+            }
+            if let note { runtime.writeNotice(note) }
             // A file opened read-only keeps no sidecar: said once, not found out on reopening.
             if runtime.context.isReadOnly, !runtime.isSandboxed, runtime.readOnlyFormatNotices.insert("\(entity).\(column)").inserted,
                 let described = try? runtime.context.entity(named: entity),

@@ -150,6 +150,24 @@ public enum Value: Hashable, Sendable {
         return text.withUTF8 { parseISO8601(bytes: $0) }
     }
 
+    /// Parses ISO 8601's basic form: a date alone, `20180903` (GTFS, many feeds), or with a
+    /// time, `20180903T141500`, optionally `Z`; nil for any other text. Apart from
+    /// `parseISO8601`, which imports use to tell dates from text: eight digits are as often
+    /// a number. A file's date column reads it (`AttributeType.decode`), as its SQL does.
+    public static func parseISO8601Basic(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        guard b.count == 8 || b.count == 15 || b.count == 16 else { return nil }
+        let isDigit = { (c: UInt8) in c >= 48 && c <= 57 }
+        guard b[0..<8].allSatisfy(isDigit) else { return nil }
+        let s = { (r: Range<Int>) in String(decoding: b[r], as: UTF8.self) }
+        var extended = s(0..<4) + "-" + s(4..<6) + "-" + s(6..<8)
+        if b.count > 8 {
+            guard b[8] == UInt8(ascii: "T"), b[9..<15].allSatisfy(isDigit), b.count == 15 || b[15] == UInt8(ascii: "Z") else { return nil }
+            extended += "T" + s(9..<11) + ":" + s(11..<13) + ":" + s(13..<15) + (b.count == 16 ? "Z" : "")
+        }
+        return parseISO8601(extended)
+    }
+
     public static func parseISO8601(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(_ n: Int) -> Int? {

@@ -19,7 +19,7 @@ extension PostgreSQLDialect {
         // A parameter beside a bare `date` would be read as a day, its time dropped.
         case .dayInstant: return "(\(column))::timestamptz"
         case .looseBoolean: return column
-        case .looseDate(let scale): return scale?.typed?.filled(column) ?? column
+        case .looseDate(let scale), .looseDatePresence(let scale): return scale?.typed?.filled(column) ?? column
         case .numbersAsDate(let scale): return (scale.typed ?? numberTime(scale, integerColumn: false))?.filled(column) ?? column
         // A typed column of numbers holds nothing else.
         case .numbersOnly: return column

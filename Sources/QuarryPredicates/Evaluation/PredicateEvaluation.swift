@@ -62,6 +62,19 @@ extension BoundPredicate {
                 }
                 return StringMatching.matches(op, text, pattern, options)
             }
+            // `date == nil` tests what is stored, as its SQL does (`EntityStorage.nilTestable`):
+            // text that reads as no date is a value, though no date comparison takes it.
+            if op == .equal || op == .notEqual, let a = PredicateSQLWriter.nilTested(lhs, rhs) ?? PredicateSQLWriter.nilTested(rhs, lhs),
+                a.type == .date
+            {
+                let held = (try? object.value(forKey: a.name)) ?? .null
+                let present: Bool
+                switch held {
+                case .text, .textBytes: present = true
+                default: present = !stored(held, a).isNull
+                }
+                return op == .equal ? !present : present
+            }
             var l = value(lhs, object, options, outer)
             // An enum is ordered by its labels' places, as its SQL casts to the type.
             let enumeration = op.isOrdering ? lhs.enumeration ?? rhs.enumeration : nil

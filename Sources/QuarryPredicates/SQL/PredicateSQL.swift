@@ -127,6 +127,11 @@ struct PredicateSQLWriter {
             }
         case .comparison(let lhs, let op, let rhs, let options):
             if positive, let written = keyedPathTest(lhs, op, rhs, options, qualifier, entity) { return written }
+            // `date == nil` tests what is stored: a file's text that reads as no date is a
+            // value, as the evaluator sees it in memory, though no date comparison takes it.
+            if op == .equal || op == .notEqual, let a = Self.nilTested(lhs, rhs) ?? Self.nilTested(rhs, lhs), entity.usesLooseDate(a) {
+                return dialect.nullSafeEqual(entity.nilTestable(qualifier, a), "NULL", negated: op == .notEqual)
+            }
             // A server's number column of times against a date: compared as its date, and
             // bounded as its raw counts too, for the column's index (`NumberTimeRange`).
             if positive, case .attribute(let a) = lhs, let range = NumberTimeRange(a, op, rhs, in: entity) {
@@ -263,6 +268,12 @@ struct PredicateSQLWriter {
         }
         let test = render(.comparison(lhs: .attribute(attribute), op: op, rhs: rhs, options: options), owner, storage, positive: true)
         return "EXISTS (SELECT 1 FROM \(tables.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND ")) AND (\(test)))"
+    }
+
+    /// The entity's own attribute `attribute` is, where `other` is nil.
+    static func nilTested(_ attribute: BoundPredicate.Operand, _ other: BoundPredicate.Operand) -> AttributeDescription? {
+        guard case .attribute(let a) = attribute, case .value(.null) = other else { return nil }
+        return a
     }
 
     /// `a op b` for two constants, as the evaluator compares them; nil for unknown.

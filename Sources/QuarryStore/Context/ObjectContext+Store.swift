@@ -64,10 +64,13 @@ extension ObjectContext {
     /// declares it again. A time layout (`unix-ms`, `webkit`, ...) on a number column makes
     /// the attribute a date; `never` is the stored number that reads as nil. `sampled`: a
     /// time unit is checked against the column's numbers (`refuseUnlikelyUnit`); a
-    /// declaration replayed from the sidecar is not checked again.
+    /// declaration replayed from the sidecar is not checked again. Returns a note on the
+    /// column's text that the layout reads as no date (`unreadableDates`), refused when
+    /// most of it is.
+    @discardableResult
     public func declareFormat(
         _ entityName: String, _ column: String, _ name: String, never: Int64? = nil, keep: Bool = true, sampled: Bool = true
-    ) throws {
+    ) throws -> String? {
         let (entity, attribute) = try formatColumn(entityName, column)
         // A column made a date by an earlier declaration is still the number column it was.
         let original = mapping.numberColumnsAsDates[entity.name]?[column] ?? attribute
@@ -113,6 +116,7 @@ extension ObjectContext {
         // What the engine's typed columns take (a server's: times in number columns).
         try store.refuseFormat(format, of: entity, original, session: session)
         if sampled { try refuseUnlikelyUnit(format, of: entity, column, type: original.type, never: never) }
+        let note = try sampled ? unreadableDates(entity, original, as: format).map { try unreadableDatesNote($0, entity, column, as: format) } : nil
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
             try store.keep(
@@ -139,11 +143,12 @@ extension ObjectContext {
             mapping.numberColumnsAsDates[entity.name]?[column] = nil
         }
         mapping.place(entity.name, storage)
-        guard described != attribute else { return }
+        guard described != attribute else { return note }
         var changed = entity
         changed.replaceAttribute(described)
         remember(changed)
         reread(column, of: changed)
+        return note
     }
 
     /// Objects of `entity` in use read `column` again, in its new type and scale: kept
@@ -194,11 +199,14 @@ extension ObjectContext {
         let times = ColumnFormat.numberTimeNames
         switch type {
         case .date:
-            return "iso-space, iso-t, iso-date, an example such as 2021-01-01T00:00:00.000Z, " + times.dropLast().joined(separator: ", ")
+            return "iso-space, iso-t, iso-date, an example such as 2021-01-01T00:00:00.000Z or the basic 20210101, "
+                + times.dropLast().joined(separator: ", ")
                 + " or julian"
         case .int16, .int32, .int64, .double, .decimal: return "plain, or a time layout: " + times.joined(separator: ", ")
         case .bool: return "0/1 or a pair of texts such as Y/N or true/false"
-        case .string: return "iso-space, iso-t, iso-date (text dates), uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
+        case .string:
+            return "iso-space, iso-t, iso-date, an example such as 20210101 (text dates), uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain "
+                + "(no format makes text a number: sql() reads it as one, CAST(column AS INTEGER))"
         case .uuid: return "uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
         case .binary: return "uuid-blob or plain"
         default: return "plain"

@@ -137,8 +137,8 @@ public struct EntityStorage: Equatable, Sendable {
     /// Whether stored values may be of another type than the column's (a SQLite file's
     /// tables and views): compared and read through conversions.
     public var keepsAnyType: Bool { (layout == .foreignTable || layout == .foreignView) && !columnsHoldTheirTypes }
-    /// `column` read through `conversion`, as the engine spells it.
-    private func converted(_ column: String, _ conversion: ColumnConversion) -> String {
+    /// `column` read through `conversion`, as the engine spells it (for this type's extensions, such as `EntityStorage+UnreadableDates`).
+    func converted(_ column: String, _ conversion: ColumnConversion) -> String {
         dialect?.converted(column, conversion) ?? column
     }
     /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a

@@ -5,6 +5,12 @@ extension ColumnFormat.ISOLayout {
     /// The layout of `example`, when it is ISO 8601 text Quarry reads as a date
     /// ("2021-01-01", "2021-01-01 00:00", "2021-01-01T00:00:00.123Z", "...+01:00", "...+0100").
     public init?(example: String) {
+        // ISO 8601's basic form: a date alone (GTFS's `20180903`) or with whole seconds.
+        if Value.parseISO8601(example) == nil, Value.parseISO8601Basic(example) != nil {
+            let b = Array(example.utf8)
+            self.init(separator: b.count == 8 ? nil : "T", seconds: b.count > 8, zone: b.count == 16 ? .z : .none, basic: true)
+            return
+        }
         guard Value.parseISO8601(example) != nil else { return nil }
         let b = Array(example.utf8)
         guard b.count >= 10 else { return nil }
@@ -81,10 +87,16 @@ extension ColumnFormat.ISOLayout {
         var t = time_t(whole)
         var parts = tm()
         gmtime_r(&t, &parts)
-        var text = String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        let (dash, colon) = basic ? ("", "") : ("-", ":")
+        var text = String(format: "%04d\(dash)%02d\(dash)%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
         guard let separator else { return text }
-        text += String(separator) + String(format: "%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min))
-        if seconds { text += String(format: ":%02d", Int(parts.tm_sec)) }
+        if basic {
+            // Whole seconds only, as the basic form is read (`Value.parseISO8601Basic`).
+            text += String(separator) + String(format: "%02d%02d%02d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            return zone == .z ? text + "Z" : text
+        }
+        text += String(separator) + String(format: "%02d\(colon)%02d", Int(parts.tm_hour), Int(parts.tm_min))
+        if seconds { text += String(format: "\(colon)%02d", Int(parts.tm_sec)) }
         if seconds, digits > 0 {
             let f = String(fraction)
             text += "." + String(repeating: "0", count: max(0, digits - f.count)) + f

@@ -28,13 +28,15 @@ public enum ColumnFormat: Equatable, Sendable {
     case uuidBlob
 
     /// The layout of ISO 8601 text: `2021-01-01`, `2021-01-01 00:00`, `2021-01-01T00:00:00.000Z`,
-    /// `2021-01-01 00:00:00+00:00`.
+    /// `2021-01-01 00:00:00+00:00`, or the basic `20210101` and `20210101T000000`.
     public struct ISOLayout: Equatable, Sendable {
         /// "T" or " "; nil for a date alone.
         public var separator: Character?
         public var seconds = true
         public var fractionDigits = 0
         public var zone: Zone = .none
+        /// ISO 8601's basic form, without `-` and `:` (`20210101`, `20210101T000000`).
+        public var basic = false
         public enum Zone: Equatable, Sendable { case none, z, offset(colon: Bool) }
     }
 
