@@ -50,13 +50,7 @@ enum ISO8601Bytes {
     /// `YYYY-MM-DDThh:mm:ss` of a whole second (a year outside 0000 to 9999 signed,
     /// `+10000`, `-0043`), without the zone.
     private static func civil(_ whole: Int64, into out: inout [UInt8]) {
-        var days = whole / 86_400
-        var rest = whole % 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
-        let (year, month, day) = CivilDate.fromDays(days)
+        let (year, month, day, rest) = split(whole)
         guard (0...9999).contains(year) else {
             if year > 9999 {
                 out.append(43)
@@ -82,6 +76,15 @@ enum ISO8601Bytes {
     /// place (an export writes one a row); how many bytes (20).
     @inline(__always)
     package static func wholeSecond(_ whole: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        let (year, month, day, rest) = split(whole)
+        write(year: year, month: month, day: day, rest: rest, at: p)
+        p[19] = 90 // Z
+        return 20
+    }
+
+    /// A whole second's civil day and the seconds into it.
+    @inline(__always)
+    private static func split(_ whole: Int64) -> (year: Int64, month: Int64, day: Int64, rest: Int64) {
         var days = whole / 86_400
         var rest = whole % 86_400
         if rest < 0 {
@@ -89,9 +92,7 @@ enum ISO8601Bytes {
             days -= 1
         }
         let (year, month, day) = CivilDate.fromDays(days)
-        write(year: year, month: month, day: day, rest: rest, at: p)
-        p[19] = 90 // Z
-        return 20
+        return (year, month, day, rest)
     }
 
     /// `YYYY-MM-DDThh:mm:ss`, 19 bytes at `p`, of a year in 0000 to 9999.
