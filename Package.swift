@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
 
 // Layers, each target depending only on targets above it in this drawing:
@@ -32,6 +33,42 @@ import PackageDescription
 // swift-testing's @Test and @Suite expand to code this compiler warns about ('@const'
 // value should be initialized with a compile-time value), which no test can change.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+// swift-syntax as the Swift toolchain ships it: `usr/lib/swift/host`, beside the compiler,
+// holds the SwiftSyntax and SwiftParser the compiler's own macro support uses, as shared
+// libraries with their module interfaces. Built from source, swift-syntax was most of a
+// first build's CPU (its SwiftSyntax module alone, type-checked on one core, several minutes
+// in debug); from the toolchain it costs reading two interfaces. The libraries need Swift's
+// dynamic runtime, which the tests and `quarry-swift-reader` (a process of its own) link;
+// `quarry` itself holds no swift-syntax. Found from the `swift` on PATH (or
+// QUARRY_SWIFT_HOST); a toolchain without them builds swift-syntax from its package instead.
+let toolchainSwiftSyntax: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    let files = FileManager.default
+    func holdsSwiftSyntax(_ folder: String) -> Bool {
+        files.fileExists(atPath: folder + "/SwiftParser.swiftmodule") && files.fileExists(atPath: folder + "/libSwiftParser.so")
+    }
+    if let given = environment["QUARRY_SWIFT_HOST"], !given.isEmpty { return holdsSwiftSyntax(given) ? given : nil }
+    for folder in (environment["PATH"] ?? "").split(separator: ":") {
+        let swift = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
+        guard files.isExecutableFile(atPath: swift.path) else { continue }
+        let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let host = usr.appendingPathComponent("lib/swift/host").path
+        return holdsSwiftSyntax(host) ? host : nil
+    }
+    return nil
+}()
+let swiftSyntaxPackage: [Package.Dependency] =
+    toolchainSwiftSyntax == nil ? [.package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1")] : []
+let swiftSyntaxProducts: [Target.Dependency] =
+    toolchainSwiftSyntax == nil
+    ? [.product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax")] : []
+// Where the toolchain's modules and libraries are found, at build and at run time (every
+// target that imports QuarrySwiftInput needs its modules: a module built without library
+// evolution names them to its importers).
+let swiftSyntaxSettings: [SwiftSetting] = toolchainSwiftSyntax.map { [.unsafeFlags(["-I", $0])] } ?? []
+let swiftSyntaxLinking: [LinkerSetting] =
+    toolchainSwiftSyntax.map { [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])] } ?? []
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
 
 let package = Package(
@@ -54,11 +91,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Swift's own parser, to read `#Predicate` and sort descriptors written as Swift.
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // Exact decimals past 38 digits (PostgreSQL's numeric): an integer significand and a scale.
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0")
-    ],
+        // Swift's own parser, to read `#Predicate` and sort descriptors written as Swift
+        // (swiftSyntaxPackage: only where the toolchain does not ship it).
+    ] + swiftSyntaxPackage,
     targets: [
         // No pkgConfig for these two: their .pc files put -L/usr/lib/x86_64-linux-gnu ahead of
         // quarry's Linking folder (see below), which would then not be searched first. The
@@ -136,10 +173,8 @@ let package = Package(
             name: "QuarrySwiftInput",
             dependencies: [
                 "QuarryModel",
-                "QuarryStore", "QuarryPredicates", "QuarrySwiftReading", "CQuarrySignals",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax")
-            ], swiftSettings: swift6),
+                "QuarryStore", "QuarryPredicates", "QuarrySwiftReading", "CQuarrySignals"
+            ] + swiftSyntaxProducts, swiftSettings: swift6 + swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .target(
             name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"],
             swiftSettings: swift6),
@@ -161,7 +196,8 @@ let package = Package(
         .executableTarget(
             name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift6,
             linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
-        .executableTarget(name: "quarry-swift-reader", dependencies: ["QuarrySwiftInput", "QuarrySwiftReading"], swiftSettings: swift6),
+        .executableTarget(
+            name: "quarry-swift-reader", dependencies: ["QuarrySwiftInput", "QuarrySwiftReading"], swiftSettings: swift6 + swiftSyntaxSettings),
 
         // What several test targets share (a seeded random generator).
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
@@ -200,19 +236,19 @@ let package = Package(
                 "QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData",
                 "QuarryEngine", "QuarrySwiftInput", "QuarrySwiftReading", "QuarryTestSupport", "QuarrySwiftEvaluation",
                 .product(name: "GRDB", package: "GRDB.swift")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift5 + swiftSyntaxSettings),
         .testTarget(
             name: "QuarrySwiftInputTests",
             dependencies: [
                 "QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarrySwiftReading", "QuarryPredicates", "QuarryStore", "QuarryStores",
                 "QuarrySQLite",
                 "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift5 + swiftSyntaxSettings),
         // The reader process against the reading in this process (needs quarry-swift-reader built beside the tests).
         .testTarget(
             name: "QuarrySwiftReadingTests",
             dependencies: ["QuarryModel", "QuarryStore", "QuarryShell", "QuarryPredicates", "QuarrySwiftInput", "QuarrySwiftReading"],
-            swiftSettings: swift5),
+            swiftSettings: swift5 + swiftSyntaxSettings),
         .testTarget(
             name: "QuarryFetchTests",
             dependencies: [
@@ -232,7 +268,7 @@ let package = Package(
                 "QuarrySwiftInput", "QuarrySwiftReading",
                 "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "BigInt", package: "BigInt")
-            ], swiftSettings: swift5),
+            ], swiftSettings: swift5 + swiftSyntaxSettings),
         .testTarget(
             name: "QuarryShellTests",
             dependencies: ["QuarryModel", "QuarryShell", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine"],

@@ -89,6 +89,9 @@ struct SwiftPredicateTranslator {
                 names = Set(list.map(\.name.text))
             case .parameterClause(let parameters):
                 names = Set(parameters.parameters.map { ($0.secondName ?? $0.firstName).text })
+            @unknown default:
+                // The toolchain's swift-syntax is built for library evolution: a later one may add a form.
+                throw refuse("this closure's parameters are written in a form this reader does not know", clause)
             }
             guard names.count == parameterCount else {
                 throw refuse("this closure takes \(parameterCount) parameter\(parameterCount == 1 ? "" : "s")", clause)
