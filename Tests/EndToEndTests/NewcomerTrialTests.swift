@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Moments of a newcomer's trial, run or typed as they were: a GTFS table's times of day
+/// read as dates, a grouped sort written as NSExpression writes an aggregate, `sql()` beside
+/// unsaved edits, and a summary of dates of one week. Each says what and where, and what works.
+@Suite struct NewcomerTrialTests {
+    /// GTFS's stop_times in another program's file: times of day as text, hours past 24.
+    private func stopTimes(_ sandbox: Sandbox) async throws {
+        let made = try await sandbox.run(
+            HostileFileTests.sqlite3,
+            [
+                sandbox.path("gtfs.db"),
+                "CREATE TABLE stop_times (trip_id TEXT, arrival_time TEXT, departure_time TEXT, stop_id TEXT, stop_sequence INTEGER);"
+                    + "INSERT INTO stop_times VALUES ('t1', '08:15:00', '08:16:00', 's1', 1), ('t1', '09:02:30', '09:03:00', 's2', 2),"
+                    + " ('t2', '25:10:00', '25:11:00', 's1', 1)"
+            ])
+        try #require(made.status == 0, "\(made)")
+    }
+
+    @Test func aTimeOfDaysHourSaysTheColumnHoldsTimesOfDayAndWhatReadsThem() async throws {
+        let sandbox = try Sandbox()
+        try await stopTimes(sandbox)
+        let tried = try await sandbox.quarry([
+            "gtfs.db", "-e",
+            #"""
+            local function said(f) local ok, e = pcall(f); print(ok and "no error" or e) end
+            said(function() return count("stop_times", "arrival_time.hour >= 8") end)
+            said(function() return fetch{ "stop_times", sort = "arrival_time.hour" } end)
+            said(function() return fetch{ "stop_times", properties = { "arrival_time.hour", "count(*)" }, group = { "arrival_time.hour" } } end)
+            said(function() return fetch{ "stop_times", result = "dictionaries", properties = { "departure_time.day" } } end)
+            """#
+        ])
+        #expect(tried.status == 0 && tried.lines.count == 4, "\(tried)")
+        let what = "'arrival_time.hour': arrival_time is text holding times of day ('08:15:00'), not a date, so it has no hour; "
+        let works =
+            "read the hour in sql() (SELECT CAST(arrival_time AS INTEGER) AS hour FROM stop_times), "
+            + "or compare or sort by the text as it is (arrival_time >= '08:15:00')"
+        for (line, role) in zip(tried.lines.prefix(3), ["predicate", "sort", "properties"]) {
+            #expect(line.contains("\(role): \(what)\(works) at column 1"), "\(line)")
+        }
+        #expect(
+            tried.lines[3].contains("departure_time is text holding times of day ('08:16:00'), not a date, so it has no day; compare or sort"),
+            "\(tried.lines[3])")
+        // What the line names works: the hours, 25 past midnight included, and the text compared.
+        let works2 = try await sandbox.quarry([
+            "gtfs.db", "-e",
+            #"""
+            for _, r in ipairs(sql("SELECT CAST(arrival_time AS INTEGER) AS hour FROM stop_times ORDER BY hour")) do print(r.hour) end
+            print(count("stop_times", "arrival_time >= '09:00:00'"))
+            """#
+        ])
+        #expect(works2.lines == ["8", "9", "25", "2"], "\(works2)")
+        // Text that is not times of day is refused as before (no relationship there).
+        let other = try await sandbox.quarry(["gtfs.db", "-e", #"print(pcall(count, "stop_times", "stop_id.hour == 1"))"#])
+        #expect(other.lines.first?.contains("'stop_id' in 'stop_id.hour' is an attribute of stop_times, not a relationship") == true, "\(other)")
+    }
+}
