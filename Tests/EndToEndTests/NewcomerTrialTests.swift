@@ -55,4 +55,32 @@ import Testing
         let other = try await sandbox.quarry(["gtfs.db", "-e", #"print(pcall(count, "stop_times", "stop_id.hour == 1"))"#])
         #expect(other.lines.first?.contains("'stop_id' in 'stop_id.hour' is an attribute of stop_times, not a relationship") == true, "\(other)")
     }
+
+    @Test func aGroupedSortWrittenAsNSExpressionNamesTheFormThatSorts() async throws {
+        let sandbox = try Sandbox()
+        try await stopTimes(sandbox)
+        let tried = try await sandbox.quarry([
+            "gtfs.db", "-e",
+            #"""
+            local function said(f) local ok, e = pcall(f); print(ok and "no error" or e) end
+            said(function() return fetch{ "stop_times", properties = { "trip_id", "sum(stop_sequence) AS total" }, group = { "trip_id" }, sort = "-@sum.stop_sequence" } end)
+            said(function() return fetch{ "stop_times", properties = { "trip_id", "count(*)" }, group = { "trip_id" }, sort = "@count" } end)
+            said(function() return fetch{ "stop_times", properties = { "trip_id" }, group = { "trip_id" }, sort = "-@avg.stop_sequence" } end)
+            said(function() return fetch{ "stop_times", properties = { "trip_id", "@max.stop_sequence" }, group = { "trip_id" } } end)
+            local r = fetch{ "stop_times", properties = { "trip_id", "sum(stop_sequence) AS total" }, group = { "trip_id" }, sort = "-sum(stop_sequence)" }
+            print(r[1].trip_id, r[1].total, r[2].trip_id, r[2].total)
+            """#
+        ])
+        #expect(tried.status == 0 && tried.lines.count == 5, "\(tried)")
+        let lines = tried.lines
+        let aggregate = "is an aggregate written as NSExpression's key path; grouped rows sort by an aggregate as properties write it: "
+        #expect(lines[0].hasSuffix(#"sort: '-@sum.stop_sequence' \#(aggregate)sort = "-total" (or "-sum(stop_sequence)")"#), "\(lines[0])")
+        #expect(lines[1].hasSuffix(#"sort: '@count' \#(aggregate)sort = "count(*)""#), "\(lines[1])")
+        #expect(lines[2].hasSuffix(#"sort: '-@avg.stop_sequence' \#(aggregate)sort = "-avg(stop_sequence)""#), "\(lines[2])")
+        let property =
+            "'@max.stop_sequence' is an aggregate written as NSExpression's key path; properties takes it as a function: max(stop_sequence)"
+        #expect(lines[3].hasSuffix("properties: " + property), "\(lines[3])")
+        // The form named sorts: t1's 1 + 2 before t2's 1.
+        #expect(lines[4] == "t1\t3\tt2\t1", "\(lines[4])")
+    }
 }
