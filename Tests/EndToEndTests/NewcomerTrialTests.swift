@@ -83,4 +83,31 @@ import Testing
         // The form named sorts: t1's 1 + 2 before t2's 1.
         #expect(lines[4] == "t1\t3\tt2\t1", "\(lines[4])")
     }
+
+    @Test func sqlAtThePromptSaysUnsavedChangesAreNotInItsRows() async throws {
+        let sandbox = try Sandbox()
+        try await stopTimes(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["gtfs.db"])
+        try await repl.waitForPrompt()
+        // Nothing pending: nothing said.
+        #expect(try await repl.enter(#"=sql("SELECT count(*) AS n FROM stop_times")"#) == ["n", "-", "3", "(1 row)"])
+        _ = try await repl.enter(#"o = stop_times:first("stop_sequence == 2"); o.stop_sequence = 5"#)
+        let note = "note: sql() reads the saved store; 1 unsaved change is not in it (save() first)"
+        #expect(try await repl.enter(#"=sql("SELECT max(stop_sequence) AS m FROM stop_times")"#) == [note, "m", "-", "2", "(1 row)"])
+        // SQL typed at the prompt runs as sql() does, and says it too.
+        #expect(try await repl.enter("SELECT max(stop_sequence) AS m FROM stop_times") == [note, "m", "-", "2", "(1 row)"])
+        _ = try await repl.enter(#"stop_times:new{ trip_id = "t3", arrival_time = "07:00:00", stop_sequence = 1 }"#)
+        let two = try await repl.enter(#"=#sql("SELECT * FROM stop_times")"#)
+        #expect(two == ["note: sql() reads the saved store; 2 unsaved changes are not in it (save() first)", "3"], "\(two)")
+        _ = try await repl.enter("save()")
+        #expect(try await repl.enter(#"=sql("SELECT max(stop_sequence) AS m FROM stop_times")"#) == ["m", "-", "5", "(1 row)"])
+
+        // A script's output is its own: no such note on stdout or stderr (a batch run
+        // that ends with unsaved changes says so once, as ever).
+        let script = try await sandbox.quarry([
+            "gtfs.db", "-e", #"stop_times:first().stop_sequence = 9; print(sql("SELECT max(stop_sequence) AS m FROM stop_times")[1].m)"#
+        ])
+        #expect(script.status == 0 && script.lines == ["5"], "\(script)")
+        #expect(!script.stderr.contains("sql() reads the saved store") && script.errorLines.count == 1, "\(script)")
+    }
 }
