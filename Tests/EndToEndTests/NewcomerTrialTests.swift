@@ -110,4 +110,27 @@ import Testing
         #expect(script.status == 0 && script.lines == ["5"], "\(script)")
         #expect(!script.stderr.contains("sql() reads the saved store") && script.errorLines.count == 1, "\(script)")
     }
+
+    @Test func aSummaryShowsDatesWhole() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry([
+            "s.db", "-e",
+            #"""
+            entity "Sale" { artist = "string", price = "double", qty = "int64", sold = "date?" }
+            for i = 1, 30 do
+              Sale:new{ artist = i % 3 == 0 and "Queen" or "Metallica", price = i, qty = 1, sold = date(1600000000 + i * 3600 * 3) }
+            end
+            save()
+            """#
+        ])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["s.db"])
+        try await repl.waitForPrompt()
+        // Three days of sales: their min and max are times, whole (they read `2020-09-13T…`).
+        let summary = try await repl.enter(#"=summarize("Sale")"#)
+        let sold = try #require(summary.first { $0.hasPrefix("sold") }, "\(summary)")
+        #expect(sold.contains("| 2020-09-13T15:26:40Z | 2020-09-17T06:26:40Z |") && !sold.contains("…"), "\(summary)")
+        #expect(summary.allSatisfy { $0.count <= 120 }, "\(summary)")
+        #expect(summary.last?.contains("columns (.mode line, .width 0 or .pager always shows them)") == true, "\(summary)")
+    }
 }
