@@ -32,6 +32,11 @@ struct NewFileCleanup {
         return NewFileCleanup(path: path, meant: typo ? NewFileNote.likelyMeant(path) : nil, companionsBefore: before)
     }
 
+    /// Whether two paths name one file, as typed or after `.` and `..` are resolved.
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        a == b || URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+    }
+
     /// Call once the store is closed: removes the file and what the run made beside it
     /// when the file holds nothing, and says so for a typo.
     func run() {

@@ -28,7 +28,7 @@ enum NewFileNote {
     }
 
     /// What a new name opens as: its file stays only if something is written to it.
-    static let kept = "a new, empty store, kept as a file once written to"
+    static let kept = "a new store, kept as a file once written to"
 
     /// What `.open` says of a name that was not there, even one that looks like a database's.
     static func opened(_ path: String) -> String {

@@ -126,7 +126,9 @@ final class Session {
         // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         runtime.use(context)
-        // The store switched away from is closed now: a new file nothing was written to goes.
+        // The store switched away from is closed now: a new file nothing was written to
+        // goes, unless it is the one just opened again (`.open new.db` twice).
+        if let previous = newFile, let path, NewFileCleanup.samePath(previous.path, path) { return }
         newFile?.run()
         newFile = made
     }

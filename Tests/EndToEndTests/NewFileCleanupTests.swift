@@ -17,7 +17,7 @@ import Testing
         #expect(try sandbox.listing() == [])
         // A name that is no database's is noted as a new store that is kept once written.
         let noted = try await sandbox.quarry(["flights", "-e", "print(1)"])
-        let kept = "a new, empty store, kept as a file once written to"
+        let kept = "a new store, kept as a file once written to"
         #expect(noted.errorLines == ["note: flights did not exist: \(kept) (a typo? .open another file, or quarry NAME.db)"], "\(noted)")
         #expect(try sandbox.listing() == [])
     }
@@ -47,9 +47,12 @@ import Testing
         #expect(try await repl.enter(#"=#entities()"#) == ["0"])
         // `.open` of another missing name says what it opens, and the first file goes.
         let opened = try await repl.enter(".open other.db")
-        let kept = "a new, empty store, kept as a file once written to"
+        let kept = "a new store, kept as a file once written to"
         #expect(opened == ["note: other.db did not exist: \(kept) (a typo? .open the file you meant)"], "\(opened)")
         #expect(!sandbox.exists("nonexist.db"), "switched away from, never written to")
+        // The same name again is the store now open: its file stays while it is.
+        #expect(try await repl.enter(".open other.db") == [])
+        #expect(sandbox.exists("other.db"), "the file of the store open now")
         try await repl.type(".quit")
         try await repl.press("Enter")
         #expect(try await repl.waitForExit() == 0)
