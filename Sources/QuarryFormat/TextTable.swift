@@ -180,15 +180,16 @@ public struct TextTable {
         let showHeaders = format.headers
         let texts = readRows(format).map { $0.map(CellText.flat) }
         // Headers are never cut: a column that cannot show its whole name is left out. Nor
-        // are numbers (a number cut reads as another number), nor the whole columns: each
-        // column is at least as wide as those.
+        // are numbers (a number cut reads as another number), nor dates (`2020-09-13T…`
+        // says no time: a summary's min and max of one week were all cut so), nor the whole
+        // columns: each column is at least as wide as those.
         var headerWidths = headers.map { showHeaders ? TerminalWidth.of(CellText.flat($0)) : 0 }
         var natural = headerWidths
         for (r, row) in texts.enumerated() {
             for (i, cell) in row.enumerated() where i < natural.count {
                 let width = TerminalWidth.of(cell)
                 natural[i] = max(natural[i], width)
-                if wholeColumns.contains(i) || rows[r][i].isNumber { headerWidths[i] = max(headerWidths[i], width) }
+                if wholeColumns.contains(i) || rows[r][i].isNumber || rows[r][i].isDate { headerWidths[i] = max(headerWidths[i], width) }
             }
         }
         let overhead = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2) + style.separator.count * max(0, headers.count - 1)
@@ -317,6 +318,12 @@ public enum CellText {
 }
 
 extension Value {
+    /// Dates: never cut in tables, as numbers are not.
+    var isDate: Bool {
+        if case .date = self { return true }
+        return false
+    }
+
     /// Integers and floating values: right-aligned in tables.
     var isNumber: Bool {
         switch self {

@@ -3,9 +3,10 @@ import QuarryModel
 import QuarryStore
 import QuarryStores
 
-/// A name that did not exist opens as a new, empty store; when it does not look like a
-/// database's name either, a typo is the likelier story ("unknown entity" would follow),
-/// so the shell says a new file was made. A file beside it whose name differs as a typo
+/// A name that did not exist opens as a new, empty store, whose file is kept once
+/// something is written to it (`NewFileCleanup` removes it otherwise); when the name does
+/// not look like a database's either, a typo is the likelier story ("unknown entity"
+/// would follow), so the shell says a new store was made. A file beside it whose name differs as a typo
 /// does (`chinok.sqlite` beside `chinook.sqlite`) is named in the note at start-up, where
 /// the contract makes a missing DB; `.open` refuses such a name, making nothing, and
 /// `.open --new NAME` makes it after all (sqlite3's flag for a new database).
@@ -20,15 +21,18 @@ enum NewFileNote {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let ext = name.split(separator: ".").count > 1 ? name.split(separator: ".").last.map { $0.lowercased() } : nil
         if let meant = likelyMeant(path) {
-            return "\(path) did not exist: a new, empty store was made (did you mean \(meant)?)"
+            return "\(path) did not exist: \(Self.kept) (did you mean \(meant)?)"
         }
         if let ext, databaseExtensions.contains(ext) { return nil }
-        return "\(path) did not exist: a new, empty store was made (a typo? .open another file, or quarry NAME.db)"
+        return "\(path) did not exist: \(Self.kept) (a typo? .open another file, or quarry NAME.db)"
     }
+
+    /// What a new name opens as: its file stays only if something is written to it.
+    static let kept = "a new store, kept as a file once written to"
 
     /// What `.open` says of a name that was not there, even one that looks like a database's.
     static func opened(_ path: String) -> String {
-        "\(path) did not exist: creating a new, empty store (a typo? .open the file you meant)"
+        "\(path) did not exist: \(kept) (a typo? .open the file you meant)"
     }
 
     /// A file in `path`'s folder whose name is `path`'s with one slip (two in a name of 8

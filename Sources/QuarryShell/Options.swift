@@ -67,7 +67,7 @@ struct Options: ParsableCommand {
     // then a .lua script, then any file. The command line is still split by `Invocation`.
     @Argument(
         help: ArgumentHelp(
-            "The database: a file (created if missing), :memory: or none for in-memory, a postgres:// URL, or a libpq connection string (host=… dbname=…).",
+            "The database: a file (created if missing, and kept once something is written to it), :memory: or none for in-memory, a postgres:// URL, or a libpq connection string (host=… dbname=…).",
             valueName: "db"),
         completion: .custom(Options.completeDatabase))
     var database: String?

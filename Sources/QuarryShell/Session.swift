@@ -33,11 +33,11 @@ final class Session {
     /// needed: finding the pager reads the whole environment into a dictionary and
     /// searches `PATH`, 0.25 ms that a batch run, which never pages, need not pay.
     private(set) lazy var pager = Pager()
-    /// The open store's file, when this run made it for a typo of a file beside it:
+    /// The open store's file, when this run made it for a name that was not there:
     /// removed when the session is done with it, if nothing was written to it.
-    private var typoFile: TypoFileCleanup?
+    private var newFile: NewFileCleanup?
     /// Those `open()` made in a script, removed in the same way when the session closes.
-    private let openedTypoFiles: OpenedTypoFiles
+    private let openedNewFiles: OpenedNewFiles
 
     /// `--safe` is in force (the runtime's sandbox is in place).
     var isSafe: Bool { settings.safe }
@@ -56,11 +56,11 @@ final class Session {
         self.settings = settings
         self.console = console
         self.opensReadOnly = readOnly
-        let openedTypoFiles = OpenedTypoFiles()
-        self.openedTypoFiles = openedTypoFiles
+        let openedNewFiles = OpenedNewFiles()
+        self.openedNewFiles = openedNewFiles
         settings.openStore = { opening in
             try Session.openAnother(
-                opening, readOnly: readOnly, safe: settings.safe, typoFiles: openedTypoFiles, notesViews: notesViewsLeftOut)
+                opening, readOnly: readOnly, safe: settings.safe, newFiles: openedNewFiles, notesViews: notesViewsLeftOut)
         }
         settings.dotCommandHelp = DotCommands.commands.map { ($0.name, $0.help) }
         if database == nil, model == nil, !demo {
@@ -72,13 +72,13 @@ final class Session {
             return
         }
         let isNew = database.map(NewFileNote.isNew) ?? false
-        let typoFile = database.flatMap(TypoFileCleanup.before(opening:))
+        let newFile = readOnly ? nil : database.flatMap { NewFileCleanup.before(opening: $0) }
         let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
         OpeningNotes.report(context, views: notesViewsLeftOut)
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(
             context: context, memoryLimit: memoryLimit, settings: settings, console: console, swiftReader: SwiftReaderProcess())
-        self.typoFile = typoFile
+        self.newFile = newFile
         // A Core Data store was read with the model; any other store gets its entities.
         if let model, !context.capabilities.contains(.appModel) {
             do { try runtime.loadModel(model) } catch {
@@ -119,25 +119,28 @@ final class Session {
         }
         if !new, let path, NewFileNote.isNew(path), let meant = NewFileNote.likelyMeant(path) { throw ShellError.openTypo(path, meant: meant) }
         let isNew = path.map(NewFileNote.isNew) ?? false
+        let made = opensReadOnly ? nil : path.flatMap { NewFileCleanup.before(opening: $0, typo: !new) }
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
         OpeningNotes.report(context, views: notesViewsLeftOut)
         // `.open` of a name that is not there says so whatever its extension: a typo
         // (`.open chinok.sqlite`) would otherwise be an empty store without a word.
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
         runtime.use(context)
-        // The store switched away from is closed now: a typo's empty file goes.
-        typoFile?.run()
-        typoFile = nil
+        // The store switched away from is closed now: a new file nothing was written to
+        // goes, unless it is the one just opened again (`.open new.db` twice).
+        if let previous = newFile, let path, NewFileCleanup.samePath(previous.path, path) { return }
+        newFile?.run()
+        newFile = made
     }
 
     /// `open(location)` in a script: another store beside the session's, opened as `.open`
     /// opens one (read-only under `--readonly`; under `--safe` no new file is made, nor a
     /// typo of a file beside it), with its notes said. Returns it with the name it is shown
-    /// by, its password left out. A file made for a typo of one beside it goes into
-    /// `typoFiles`, to be removed at the end if nothing was written to it, as the command
+    /// by, its password left out. A file made for a name that was not there goes into
+    /// `newFiles`, to be removed at the end if nothing was written to it, as the command
     /// line's is.
     static func openAnother(
-        _ opening: StoreOpening, readOnly: Bool, safe: Bool, typoFiles: OpenedTypoFiles, notesViews: Bool = true
+        _ opening: StoreOpening, readOnly: Bool, safe: Bool, newFiles: OpenedNewFiles, notesViews: Bool = true
     ) throws -> (context: ObjectContext, name: String) {
         let path = opening.location == ":memory:" ? nil : opening.location
         if let path, safe, StoreRegistry.namesFile(path), NewFileNote.isNew(path) {
@@ -148,11 +151,11 @@ final class Session {
             throw StoreError.during(operation: "open", .database(message: "\(model): no such model file"))
         }
         let isNew = path.map(NewFileNote.isNew) ?? false
-        let typoFile = path.flatMap(TypoFileCleanup.before(opening:))
+        let newFile = readOnly || opening.readOnly ? nil : path.flatMap { NewFileCleanup.before(opening: $0) }
         let context = try StoreOpener.open(path, readOnly: readOnly || opening.readOnly, model: opening.model)
         OpeningNotes.report(context, views: notesViews)
         if isNew, let path { reportNote(NewFileNote.note(for: path) ?? NewFileNote.opened(path)) }
-        if let typoFile { typoFiles.add(typoFile) }
+        if let newFile { newFiles.add(newFile) }
         return (context, URLSecrets.withoutPasswords(in: opening.location))
     }
 
@@ -169,9 +172,9 @@ final class Session {
             context.close()
             Session.closedAtExit = context
         }
-        typoFile?.run()
-        typoFile = nil
-        openedTypoFiles.run()
+        newFile?.run()
+        newFile = nil
+        openedNewFiles.run()
     }
 
     /// The in-memory store of a run that names no database, opened when first used.

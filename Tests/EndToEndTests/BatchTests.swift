@@ -48,7 +48,9 @@ import Testing
                 "...\t4\ta\tb c\t-e\t--timeout"
             ])
         #expect(result.stderr == "")
-        #expect(sandbox.exists("store.db"), "the DB named before the script is created")
+        // store.db was the DB (args.lua the script, above); nothing was written to it, so
+        // it leaves no file (NewFileCleanupTests).
+        #expect(try sandbox.listing() == ["args.lua"], "a DB a run never writes to is not left behind")
     }
 
     @Test func scriptWithoutArguments() async throws {
@@ -142,11 +144,15 @@ import Testing
         #expect(later.stdout == "nil\n", "a new in-memory store knows no entity: \(later)")
     }
 
+    /// A missing DB opens as a new store; its file is kept once something is written to it.
     @Test func databaseFileIsCreatedWhenMissing() async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.quarry(["fresh.db", "-e", "print('opened')"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "opened\n")
+        #expect(!sandbox.exists("fresh.db"), "nothing was written to it")
+        let written = try await sandbox.quarry(["fresh.db", "-e", #"entity "T" { n = "int64" }; print('opened')"#])
+        #expect(written.status == 0 && written.stdout == "opened\n", "\(written)")
         #expect(sandbox.exists("fresh.db"))
     }
 

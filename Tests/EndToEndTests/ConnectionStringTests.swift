@@ -78,7 +78,7 @@ import Testing
         #expect(made.status == 0, "\(made)")
         #expect(try sandbox.listing() == ["a=b.db"])
         // `./host=…` is a file's path, not a connection string.
-        let dotted = try await sandbox.quarry(["./host=x.db", "-e", "print(1)"])
+        let dotted = try await sandbox.quarry(["./host=x.db", "-e", #"entity "T" { n = "int" }; print(1)"#])
         #expect(dotted.status == 0 && dotted.lines == ["1"], "\(dotted)")
         #expect(try sandbox.listing() == ["a=b.db", "host=x.db"])
     }

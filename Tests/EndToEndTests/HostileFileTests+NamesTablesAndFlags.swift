@@ -9,7 +9,7 @@ extension HostileFileTests {
 
     @Test func aOneCharacterDatabaseName() async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.quarry(["x", "-e", "print(1)"])
+        let result = try await sandbox.quarry(["x", "-e", #"entity "T" { n = "int64" }; print(1)"#])
         #expect(result.status == 0 && result.lines == ["1"], "\(result)")
         #expect(sandbox.exists("x"))
         let repl = try await TmuxSession(sandbox)

@@ -19,8 +19,8 @@ import Testing
 @Suite struct NewFileNoteTests {
     @Test func aNewFileWithoutADatabaseExtensionIsNoted() async throws {
         let sandbox = try Sandbox()
-        let typo = try await sandbox.quarry(["flihgts", "-e", "print(#entities())"])
-        #expect(typo.status == 0 && typo.lines == ["0"], "\(typo)")
+        let typo = try await sandbox.quarry(["flihgts", "-e", #"entity "Flight" { carrier = "string" }; print(#entities())"#])
+        #expect(typo.status == 0 && typo.lines == ["1"], "\(typo)")
         #expect(typo.errorLines.count == 1 && typo.errorLines[0].hasPrefix("note: flihgts did not exist"), "\(typo)")
         let again = try await sandbox.quarry(["flihgts", "-e", "print(1)"])
         #expect(again.stderr.isEmpty, "an existing file is not noted: \(again)")

@@ -41,6 +41,19 @@ import Testing
         #expect(TextTable.cap([90, 80, 70, 60, 50, 40, 30, 20, 10], headers: Array(repeating: 1, count: 9), room: 80, format: format) == 12)
     }
 
+    /// A date is never cut, as a number is not (a summary's min and max within one week
+    /// read `2020-09-13T…`): the texts beside it give up their width instead.
+    @Test func aDateIsNeverCut() {
+        var format = TableFormat()
+        format.width = 70
+        let table = TextTable(headers: ["a", "when", "b"], values: [[.text(url), .date(1_600_010_800), .text(url)]])
+        let lines = table.render(format).split(separator: "\n").map(String.init)
+        #expect(lines[2].contains(" | 2020-09-13T15:26:40Z | "), "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 70 } && lines[2].hasSuffix("…"), "\(lines)")
+        format.textWidth = 8
+        #expect(table.render(format).contains("2020-09-13T15:26:40Z"), ".width N cuts texts, not dates")
+    }
+
     @Test func dotWidthSetsTheCapAndZeroRemovesIt() {
         var format = TableFormat()
         format.width = 160

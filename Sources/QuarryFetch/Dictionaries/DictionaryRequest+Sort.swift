@@ -29,6 +29,9 @@ struct DictionarySort {
                 descriptors.append(s)
                 continue
             }
+            if let written = ResultColumn.aggregateAsProperty(sort.key) {
+                throw FetchError.badOption(option: "sort", reason: Self.keyPathAggregate(sort, written, columns: columns))
+            }
             var column = try ResultColumn(sort.key, entity: entity, context: context, joins: &joins, option: "sort")
             if let why = Self.refusal(column, sort.key, groups: groups, aggregated: aggregated, distinct: distinct) {
                 throw FetchError.badOption(option: "sort", reason: why)
@@ -38,6 +41,21 @@ struct DictionarySort {
             s.key = column.name
             descriptors.append(s)
         }
+    }
+
+    /// The refusal of `@sum.amount` as a sort key, naming the form that sorts by it: the
+    /// `AS` name of a property that computes it (`sort = "-total"`), else the function.
+    private static func keyPathAggregate(_ sort: SortDescriptor, _ written: String, columns: [ResultColumn]) -> String {
+        let sign = sort.ascending ? "" : "-"
+        let canonical = ResultColumn.canonical(written)
+        // Only an `AS` name: a column's only key, and no aggregate as written.
+        let aliased = columns.first { column in
+            canonical != nil && column.canonical == canonical && column.keys.count == 1 && ResultColumn.canonical(column.keys[0]) == nil
+        }
+        let named = aliased?.keys[0]
+        let form = named.map { "sort = \"\(sign)\($0)\" (or \"\(sign)\(written)\")" } ?? "sort = \"\(sign)\(written)\""
+        return "'\(sign)\(sort.key)' is an aggregate written as NSExpression's key path; "
+            + "grouped rows sort by an aggregate as properties write it: \(form)"
     }
 
     /// Why `column`, which no property gives, cannot order these rows; nil when it can.

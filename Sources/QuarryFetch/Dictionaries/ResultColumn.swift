@@ -66,6 +66,18 @@ struct ResultColumn {
         return (function, trimmed(String(inside)), body.distance(from: body.startIndex, to: open) + 1 + lead)
     }
 
+    /// `@sum.amount` (`@count`, `@avg`, `@min`, `@max`): an aggregate as NSExpression
+    /// writes it, a key path, which a dictionary request takes as the function a property
+    /// writes (`sum(amount)`); nil for any other key. `@count` alone counts the rows.
+    static func aggregateAsProperty(_ key: String) -> String? {
+        guard key.hasPrefix("@") else { return nil }
+        let parts = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let functions = ["@sum": "sum", "@count": "count", "@avg": "avg", "@average": "avg", "@min": "min", "@max": "max"]
+        guard let function = functions[parts[0].lowercased()] else { return nil }
+        let argument = parts.count > 1 ? String(parts[1]) : function == "count" ? "*" : ""
+        return argument.isEmpty ? nil : "\(function)(\(argument))"
+    }
+
     /// `text` spaced one way: the function and DISTINCT lowercased, spaces dropped.
     static func canonical(_ body: String) -> String? {
         guard let call = aggregateCall(body) else { return nil }
@@ -86,6 +98,10 @@ struct ResultColumn {
     /// `option`: the option the column was given in, for messages.
     init(_ text: String, entity: EntityDescription, context: ObjectContext, joins: inout ToOneJoins, option: String = "properties") throws {
         let (body, alias) = Self.split(text)
+        if let written = Self.aggregateAsProperty(body) {
+            throw FetchError.badOption(
+                option: option, reason: "'\(body)' is an aggregate written as NSExpression's key path; \(option) takes it as a function: \(written)")
+        }
         guard let call = Self.aggregateCall(body) else {
             let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
             (sql, arguments, type, enumeration, day) = (value.sql, value.arguments, value.type ?? .double, value.enumeration, value.day)

@@ -155,7 +155,7 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "sql", usage: #"sql("SELECT ...", args...)"#,
             summary:
-                "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table (a name two columns share is made distinct as SQLite names a view's columns: id, id:1). A statement that would write is refused; watch() takes the rows and runs the query again at each change.",
+                "Runs one read-only SQL statement on the store, ? bound to args in order; returns dictionary rows, printed as a table (a name two columns share is made distinct as SQLite names a view's columns: id, id:1). A statement that would write is refused; watch() takes the rows and runs the query again at each change. It reads the saved store: unsaved changes are not in its rows (at the prompt a note says how many; save() first).",
             example: #"local rows = sql("SELECT title, count(*) AS c FROM Item WHERE n > ? GROUP BY title", 1)"#),
         FunctionHelp(
             name: "diff",

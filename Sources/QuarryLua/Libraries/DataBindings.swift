@@ -186,7 +186,9 @@ enum DataBindings {
         quarry_pop(s, 1)
         let path = try call.string(2)
         do {
-            return call.push(try ReadOnlyQuery(text, arguments: arguments).export(in: runtime.context, to: path))
+            let written = try ReadOnlyQuery(text, arguments: arguments).export(in: runtime.context, to: path)
+            runtime.noteUnsavedChangesOutsideSQL("export{ sql = }")
+            return call.push(written)
         } catch let error as StoreError where error.operation == nil {
             // SQLite's own words ("near "SELEC": syntax error") say which call failed.
             throw luaError(StoreError.during(operation: "export", error))

@@ -70,6 +70,7 @@ enum SeeingBindings {
         }
         let query = RowsQuery(.sql(text, arguments))
         pushDictionaryRows(call.state, try runtime.rows(of: query))
+        runtime.noteUnsavedChangesOutsideSQL("sql()")
         rememberQuery(call.state, -1, query)
         return 1
     }

@@ -13,6 +13,11 @@ extension Binder {
     /// make one, or the `format()` that makes a text column of ISO times a date whose
     /// part (`created.year`) was asked for.
     func attributeNotRelationship(_ name: String, _ entity: EntityDescription, path: KeyPath) -> PredicateError {
+        if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
+            let example = context?.timeOfDayExample(entity, name)
+        {
+            return timeOfDayText(name, part: part, example: example, entity, path: path)
+        }
         var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
         if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
             let rest = path.components.drop(while: { $0 != name }).dropFirst()
@@ -33,6 +38,18 @@ extension Binder {
             // unit: the `format()` that makes it a date with parts.
             message += timeUnitHint(attribute, entity)
         }
+        return PredicateError(.invalidUse, message, column: path.column)
+    }
+
+    /// `arrival_time.hour` on text holding times of day (GTFS's "08:15:00", "25:10:00"):
+    /// what the column holds, and what reads it: SQL's CAST reads the hours before the
+    /// first colon (one digit or three included), and its text compares and sorts as it is.
+    private func timeOfDayText(_ name: String, part: String, example: String, _ entity: EntityDescription, path: KeyPath) -> PredicateError {
+        var message = "'\(path.string)': \(name) is text holding times of day ('\(example)'), not a date, so it has no \(part); "
+        if part == DatePart.hour.rawValue, let table = context.map({ $0.mapped(entity).nameInSQL }) {
+            message += "read the hour in sql() (SELECT CAST(\(name) AS INTEGER) AS hour FROM \(table)), or "
+        }
+        message += "compare or sort by the text as it is (\(name) >= '\(example)')"
         return PredicateError(.invalidUse, message, column: path.column)
     }
 

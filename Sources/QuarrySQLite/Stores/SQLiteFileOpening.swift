@@ -29,17 +29,19 @@ package enum SQLiteFileOpening {
         try useWriteAheadLog(connection, store: store, opening: true)
     }
 
-    /// Quarry's own files (new ones, or ones holding its model) use WAL (see
-    /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
-    /// mode: opening it writes nothing, an existing empty file included (it becomes
-    /// Quarry's at its first entity).
+    /// Quarry's own files (ones holding its model) use WAL (see
+    /// `StoreConnection.useWriteAheadLog`). Opening writes nothing else: a file Quarry did
+    /// not create keeps its journal mode, and an empty file, one this open made included,
+    /// stays as it is until its first entity (`define`), when it becomes Quarry's. So a
+    /// session that never writes leaves a new name's file empty, and the shell removes it
+    /// (`NewFileCleanup`), as sqlite3's shell makes no file until something is written.
     /// Only a file opened as Quarry's: one with an empty `quarry_model` among other tables
     /// opens as someone else's (`QuarryFileStore.recognizes`), and keeps its bytes.
     static func useWriteAheadLog(_ connection: StoreConnection, store: any PersistentStore, opening: Bool = false) throws {
         guard connection.path != nil, !connection.isReadOnly, store is QuarryFileStore else { return }
         let ours = try connection.read { db in
             try db.hasTable(QuarryFileStore.modelTable)
-                || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
+                || (!opening && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
         if ours { try connection.useWriteAheadLog() }
     }

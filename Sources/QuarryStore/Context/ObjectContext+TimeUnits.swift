@@ -18,7 +18,7 @@ extension ObjectContext {
     static let nearEpoch = 1e8
 
     /// Up to `unitSample` values of `column` that are not nil, as stored.
-    private func sampledValues(_ entity: EntityDescription, _ column: String) -> [Value] {
+    func sampledValues(_ entity: EntityDescription, _ column: String) -> [Value] {
         let name = quoteIdentifier(column)
         let sql = "SELECT \(name) FROM \(mapped(entity).table) WHERE \(name) IS NOT NULL LIMIT \(Self.unitSample)"
         return ((try? connection.rows(sql)) ?? []).compactMap(\.first)
