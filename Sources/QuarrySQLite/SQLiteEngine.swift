@@ -21,8 +21,6 @@ package final class SQLiteEngine: StoreEngine {
     let path: String?
     /// What SQLite opened: `path`, its private copy, or a URI reading it immutable.
     let opened: String?
-    /// Whether the file did not exist before this open (so Quarry made it).
-    let createdByOpen: Bool
     /// The private copy read instead of a WAL store in a folder Quarry may not write.
     private let readOnlyCopy: ReadOnlyCopy?
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
@@ -68,7 +66,6 @@ package final class SQLiteEngine: StoreEngine {
         isReadOnly = readOnly
         do {
             if let path, path != ":memory:" {
-                createdByOpen = !FileManager.default.fileExists(atPath: path)
                 var opening = Self.openingPath(path, readOnly: readOnly)
                 var copy: ReadOnlyCopy?
                 if readOnly, let made = try ReadOnlyCopy.ifNeeded(for: path) {
@@ -88,7 +85,6 @@ package final class SQLiteEngine: StoreEngine {
                 self.path = path
                 opened = opening
             } else {
-                createdByOpen = true
                 readOnlyCopy = nil
                 sidecars = nil
                 notes = []

@@ -53,9 +53,6 @@ extension StoreConnection {
         return try sqlite.read(body)
     }
 
-    /// Whether the file did not exist before this open (so Quarry made it).
-    var createdByOpen: Bool { sqlite?.createdByOpen ?? false }
-
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).
     package func makeViews(readBy sql: String) throws { try sqlite?.makeViews(readBy: sql) }
 
