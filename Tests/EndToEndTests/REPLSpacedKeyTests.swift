@@ -39,9 +39,11 @@ import Testing
         answer = try await repl.waitForPrompt(">", after: line.count)
         #expect(answer[answer.count - 2] == "3", "\(answer.suffix(3))")
 
-        // Typed bare, the error names the form that reads it.
-        let error = try await repl.enter(#"=count("emp", "Original Hire > 2000")"#).joined()
-        #expect(error.contains("found 'Hire'") && error.contains(#"a key with a space is written %K"#), "\(error)")
-        #expect(error.contains(#""%K == %@", "Original Hire", value"#), "\(error)")
+        // Typed bare, the error names the form that reads it (compared without spaces: the
+        // pane wraps the line, and a row's trailing space is not captured).
+        let error = try await repl.enter(#"=count("emp", "Original Hire > 2000")"#).joined().filter { !$0.isWhitespace }
+        for said in ["found 'Hire'", "a key with a space is written %K", #""%K == %@", "Original Hire", value"#] {
+            #expect(error.contains(said.filter { !$0.isWhitespace }), "\(said): \(error)")
+        }
     }
 }
