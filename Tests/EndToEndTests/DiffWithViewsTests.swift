@@ -50,6 +50,7 @@ import Testing
         #expect(result.lines.contains { $0.hasPrefix("~ ") && $0.contains("Simmel") && $0.contains("Bamford") }, "\(result)")
         let notes = result.errorLines.filter { $0.contains("tchecksum") }
         #expect(notes.count == 1 && notes[0].contains("not compared, having no key to match objects by"), "\(result)")
+        #expect(notes.first?.hasSuffix("tchecksum (.diff b.db tchecksum by KEY compares it)") == true, "\(result)")
         #expect(!result.errorLines.contains { $0.contains("has no identity") }, "\(result)")
     }
 }

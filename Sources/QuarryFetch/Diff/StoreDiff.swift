@@ -16,6 +16,8 @@ public struct StoreDiff: Sendable {
     public var changes: [ObjectChange]
     /// What was not compared, and why (a to-one to an entity matched by another key).
     public var notes: [String]
+    /// The entities left out for want of a key (`unkeyedNote` names them), in order.
+    public var unkeyed: [String] = []
     /// The entities whose changed rows SQL found (`ChangedRows`), the others' rows all read.
     package var comparedInSQL: [String] = []
 
@@ -66,12 +68,17 @@ public struct StoreDiff: Sendable {
             try diff.compareEntity(old, entity, new, other, options: options)
         }
         if let first = unkeyed.first {
-            let names = unkeyed.map(\.name).joined(separator: ", ")
-            diff.notes.append(
-                "not compared, having no key to match objects by (rows known by place): \(names) (\(first.fix) compares \(unkeyed.count == 1 ? "it" : "one"))"
-            )
+            diff.unkeyed = unkeyed.map(\.name)
+            diff.notes.append(Self.unkeyedNote(diff.unkeyed, fix: first.fix))
         }
         return diff
+    }
+
+    /// The note naming the entities left out for want of a key, with `fix`, the option
+    /// (or command) that compares one.
+    public static func unkeyedNote(_ names: [String], fix: String) -> String {
+        "not compared, having no key to match objects by (rows known by place): \(names.joined(separator: ", ")) "
+            + "(\(fix) compares \(names.count == 1 ? "it" : "one"))"
     }
 
     /// The `by` that would give `entity` an identity, when either side has none for it.
