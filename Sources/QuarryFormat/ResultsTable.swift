@@ -120,6 +120,11 @@ public struct ResultsTable {
             rows.append([.text(object.objectID)] + names.map { name in values[name].map { days.contains(name) ? $0.shownAsDay() : $0 } ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
+        // A date attribute whose shown values are all midnights holds days: shown as days.
+        if !mode.isData {
+            let dates = names.indices.filter { !days.contains(names[$0]) && results.entity.attribute(named: names[$0])?.type == .date }
+            rows = MidnightColumns.shownAsDays(rows, columns: dates.map { $0 + 1 })
+        }
         let idHeader = Self.idHeader(attributes: names, storage: results.context.mapped(results.entity), in: results.context)
         var table = TextTable(headers: [idHeader] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         // An ID is what a person copies (to `Entity:get`, into a predicate): never cut, as

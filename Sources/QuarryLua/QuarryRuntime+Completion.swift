@@ -26,8 +26,8 @@ extension QuarryRuntime {
                 candidates = context.entities.map(\.name)
             } else if let entity = lastEntityNamed(in: string.code) {
                 // In the form the string reads as the key: `#size` in a predicate.
-                candidates = keys(of: entity, through: string.keyPathBeforeWord).map(string.written)
-                return Array(Set(candidates.filter { ($0.hasPrefix("#") ? String($0.dropFirst()) : $0).hasPrefix(word) })).sorted()
+                candidates = keys(of: entity, through: string.keyPathBeforeWord).filter { $0.hasPrefix(word) }.map(string.written)
+                return Array(Set(candidates)).sorted()
             } else {
                 candidates = []
             }
@@ -256,6 +256,15 @@ struct OpenString {
     /// (`size`) with `#` in a predicate, as it is where a key alone is read (a sort key, a
     /// property, a group, a section; `first`, `last` and `size` in `having`).
     func written(_ key: String) -> String {
+        // A key the grammar cannot read as a name (`Original Hire`): a predicate takes it
+        // as `%K`, its name among the arguments; a sort, property, group or section key
+        // is read whole.
+        if !key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            switch field {
+            case "sort", "properties", "group", "section": return key
+            default: return "%K"
+            }
+        }
         let word = key.uppercased()
         guard ReservedKeys.words.contains(word), !text.hasSuffix("#") else { return key }
         switch field {

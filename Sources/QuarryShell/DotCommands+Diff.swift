@@ -27,7 +27,10 @@ extension DotCommands {
             let other = try StoreOpener.open(location, readOnly: true)
             defer { other.close() }
             let diff = try StoreDiff.compare(shell.runtime.context, other, options: DiffOptions(by: by))
-            for note in diff.notes { reportNote(note) }
+            // The tables left out for want of a key, with this command's words for the fix.
+            let named = locationWords.count == 1 && StoreRegistry.namesFile(location) ? location : "DB"
+            let unkeyed = diff.unkeyed.first.map { StoreDiff.unkeyedNote(diff.unkeyed, fix: ".diff \(named) \($0) by KEY") }
+            for note in diff.notes { reportNote(unkeyed != nil && note.hasPrefix("not compared, having no key") ? unkeyed ?? note : note) }
             print(diff.isEmpty ? "no differences" : shell.runtime.renderDiff(diff))
         } catch DiffError.ambiguousIdentity(let entity, let reason, let fix) {
             // The fix in this command's words, not diff()'s option table.

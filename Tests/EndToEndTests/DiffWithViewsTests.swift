@@ -29,4 +29,28 @@ import Testing
         let named = try await sandbox.quarry(["a.db", "-e", #"print(#diff(nil, open("b.db"), { by = { cheap = "title" } }))"#])
         #expect(named.status == 0 && named.lines.last == "3", "\(named)")
     }
+
+    /// The employees sample's `tchecksum` has no key: `.diff` compared nothing at all ("diff:
+    /// entity tchecksum has no identity …"). It is left out, named in one note, and the
+    /// rest of the file is compared.
+    @Test func aTableWithoutAKeyIsLeftOutOfDotDiffSaid() async throws {
+        let sandbox = try Sandbox()
+        let schema = """
+            CREATE TABLE employee (emp_no INTEGER PRIMARY KEY, last_name TEXT);
+            CREATE TABLE tchecksum (chk_date TEXT, chk_result TEXT);
+            """
+        for (file, rows) in [("a.db", "(1, 'Facello'), (2, 'Simmel')"), ("b.db", "(1, 'Facello'), (2, 'Bamford')")] {
+            let made = try await sandbox.run(
+                HostileFileTests.sqlite3,
+                [sandbox.path(file), schema + "INSERT INTO employee VALUES \(rows); INSERT INTO tchecksum VALUES ('x', 'y');"])
+            try #require(made.status == 0, "\(made)")
+        }
+        let result = try await sandbox.quarry(["a.db", "-"], stdin: ".diff b.db\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("~ ") && $0.contains("Simmel") && $0.contains("Bamford") }, "\(result)")
+        let notes = result.errorLines.filter { $0.contains("tchecksum") }
+        #expect(notes.count == 1 && notes[0].contains("not compared, having no key to match objects by"), "\(result)")
+        #expect(notes.first?.hasSuffix("tchecksum (.diff b.db tchecksum by KEY compares it)") == true, "\(result)")
+        #expect(!result.errorLines.contains { $0.contains("has no identity") }, "\(result)")
+    }
 }

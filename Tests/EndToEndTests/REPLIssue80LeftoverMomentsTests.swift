@@ -165,7 +165,7 @@ import Testing
     }
 
     /// `.diff b.db tag by name` matches a keyless table's rows by a column, as diff()'s
-    /// `by` does; without it, the refusal names that form.
+    /// `by` does; without it, the table is left out with a note naming that form.
     @Test func dotDiffTakesByForATableWithoutAKey() async throws {
         let sandbox = try Sandbox()
         try await sqlite3(sandbox, "a.db", "CREATE TABLE tag (name TEXT, color TEXT); INSERT INTO tag VALUES ('x', 'red'), ('y', 'blue');")
@@ -175,7 +175,7 @@ import Testing
         try await repl.waitForPrompt()
         _ = try await repl.enter(".pager off")
         let refused = try await repl.enter(".diff b.db").joined(separator: " ")
-        #expect(refused.contains("give .diff b.db tag by KEY"), "\(refused)")
+        #expect(refused.contains("tag (.diff b.db tag by KEY compares it)"), "\(refused)")
         let lines = try await repl.enter(".diff b.db tag by name")
         #expect(lines.contains { $0.hasPrefix("~ ") && $0.contains(" x ") && $0.contains("red") && $0.contains("green") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("+ ") && $0.contains("z") }, "\(lines)")

@@ -102,7 +102,7 @@ import Testing
         #expect(start < lines.count - 1, "the functions take more than one line at 60 columns: \(list)")
         let keys = try #require(lines.firstIndex { $0.hasPrefix("fetch{} keys") }, "\(list)")
         let named = lines[start..<keys].joined(separator: " ").dropFirst("help(fn) describes one of: ".count)
-        #expect(named.components(separatedBy: ", ") == FunctionHelp.all.map(\.name), "\(named)")
+        #expect(named.components(separatedBy: ", ") == FunctionHelp.all.map(\.calledName), "\(named)")
         // Then the keys of a request, each of which help("key") describes.
         let options = lines[keys...].joined(separator: " ").drop { $0 != ":" }.dropFirst(2)
         #expect(options.components(separatedBy: ", ") == FunctionHelp.options.map(\.name), "\(options)")
@@ -135,6 +135,20 @@ import Testing
         #expect(names.contains("fetch") && names.contains("show"), "\(names)")
         let missing = names.filter { name in h.help("quarry.\(name)")?.contains(name) != true }
         #expect(missing.isEmpty, "\(missing)")
+    }
+
+    /// show and repr are fields of `quarry`, no globals: help() names them as they are
+    /// called, help("quarry.show") finds them, and help(show), given nil, says where they are.
+    @Test func functionsOfQuarryAloneAreListedAsTheyAreCalled() throws {
+        let h = try harness()
+        let list = try #require(h.help("")).replacingOccurrences(of: "\n", with: " ")
+        #expect(list.contains(", quarry.show, quarry.repr") && !list.contains(", show,") && !list.contains(", repr"), "\(list)")
+        #expect(h.help(#""quarry.show""#)?.hasPrefix("quarry.show(v, ...)") == true)
+        #expect(h.help(#""show""#)?.hasPrefix("quarry.show(v, ...)") == true)
+        let none = try #require(h.help("show"))
+        #expect(none.contains("quarry.show and quarry.repr are called through quarry: help(quarry.show)"), "\(none)")
+        // docs/lua-api.md names them so too.
+        #expect(FunctionHelp.markdown.contains("## quarry.show\n") && !FunctionHelp.markdown.contains("## show\n"))
     }
 
     /// help(Item), help(o), help(r): a value that is no function says what it answers,

@@ -64,7 +64,15 @@ import Testing
             "items", "ANY itemDatas.value == 'arXiv Fulltext PDF'",
             "'itemDatas.value' is a relationship to itemDataValues: it compares with an object (%@) or nil; compare one of its attributes, such as ANY itemDatas.value.value"
         ),
-        ("items", "ANY creators == 'Togelius'", "ANY creators compares objects; compare one of their keys instead, as creators.firstName"),
+        (
+            "items", "ANY creators == 'Togelius'",
+            "ANY creators compares objects; compare one of their keys instead, as creators.firstName, or test membership of an object, as creators CONTAINS %@"
+        ),
+        // A member entity without a `name`: the key named is one it has.
+        (
+            "habit", "ANY reps == nil",
+            "ANY reps compares objects; compare one of their keys instead, as reps.id, or test membership of an object, as reps CONTAINS %@"
+        ),
         (
             "rep", "habit_rel == 1",
             "'habit_rel' is a relationship to habit: it compares with an object (%@) or nil, not an integer; compare one of its attributes, such as habit_rel.id"
@@ -116,6 +124,15 @@ import Testing
                     "itemID IN (SELECT itemID FROM itemCreators NATURAL JOIN creators WHERE lastName GLOB '*Togelius*')"
                 )
             ])
+        // `ANY creators == %@` with an object: membership, as Core Data reads it, the same
+        // answer as CONTAINS; NONE is its negation.
+        let togelius = #"creators:first("lastName == 'Togelius'")"#
+        let holding = try sqlAnswer(path, "SELECT count(*) FROM items WHERE itemID IN (SELECT itemID FROM itemCreators WHERE creatorID = 1)")
+        #expect(h.string(#"count("items", "ANY creators == %@", \#(togelius))"#) == holding)
+        #expect(h.string(#"count("items", "creators CONTAINS %@", \#(togelius))"#) == holding)
+        #expect(h.string(#"count("items", "NONE creators == %@", \#(togelius))"#) == "2")
+        #expect(h.string(#"predicate("ANY creators == %@", \#(togelius)):matches(items:first("itemID == 1"))"#) == "true")
+        #expect(h.string(#"predicate("ANY creators == %@", \#(togelius)):matches(items:first("itemID == 2"))"#) == "false")
         let vegan = try sqlAnswer(path, "SELECT count(*) FROM rep WHERE habit = (SELECT id FROM habit WHERE name = 'Vegan')")
         #expect(h.string(#"count("rep", "habit_rel == %@", habit:first("name == 'Vegan'"))"#) == vegan)
         #expect(h.string(#"predicate("habit_rel == %@", habit:first("name == 'Vegan'")):matches(rep:first("id == 1"))"#) == "true")

@@ -16,6 +16,8 @@ public struct StoreDiff: Sendable {
     public var changes: [ObjectChange]
     /// What was not compared, and why (a to-one to an entity matched by another key).
     public var notes: [String]
+    /// The entities left out for want of a key (`unkeyedNote` names them), in order.
+    public var unkeyed: [String] = []
     /// The entities whose changed rows SQL found (`ChangedRows`), the others' rows all read.
     package var comparedInSQL: [String] = []
 
@@ -43,6 +45,7 @@ public struct StoreDiff: Sendable {
             throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: known))
         }
         let wanted = options.entities.map(Set.init)
+        var unkeyed: [(name: String, fix: String)] = []
         for entity in old.entities.sorted(by: { $0.name < $1.name })
         where entity.parent == nil && (wanted?.contains(entity.name) ?? true) {
             guard let other = try? new.entity(named: entity.name), other.parent == nil else { continue }
@@ -54,9 +57,42 @@ public struct StoreDiff: Sendable {
                     "\(entity.name) not compared: a view, whose rows have no key of their own (by = { \(entity.name) = \"key\" } compares it)")
                 continue
             }
+            // A table no key identifies (rows known by their place) cannot be matched, but
+            // the rest of the store can: a whole-store diff leaves such tables out, named in
+            // one note with the `by` that would compare them; `by` or `entities` naming one
+            // still refuses it.
+            if wanted == nil, options.by[entity.name] == nil, let fix = Self.identityRefusal(old, entity, new, other) {
+                unkeyed.append((entity.name, fix))
+                continue
+            }
             try diff.compareEntity(old, entity, new, other, options: options)
         }
+        if let first = unkeyed.first {
+            diff.unkeyed = unkeyed.map(\.name)
+            diff.notes.append(Self.unkeyedNote(diff.unkeyed, fix: first.fix))
+        }
         return diff
+    }
+
+    /// The note naming the entities left out for want of a key, with `fix`, the option
+    /// (or command) that compares one.
+    public static func unkeyedNote(_ names: [String], fix: String) -> String {
+        "not compared, having no key to match objects by (rows known by place): \(names.joined(separator: ", ")) "
+            + "(\(fix) compares \(names.count == 1 ? "it" : "one"))"
+    }
+
+    /// The `by` that would give `entity` an identity, when either side has none for it.
+    private static func identityRefusal(_ old: ObjectContext, _ a: EntityDescription, _ new: ObjectContext, _ b: EntityDescription) -> String? {
+        for (context, entity, side) in [(old, a, "old"), (new, b, "new")] {
+            do {
+                _ = try DiffIdentity(context, entity, by: nil, side: side)
+            } catch DiffError.ambiguousIdentity(_, _, let fix) {
+                return fix
+            } catch {
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Compares the objects of entity `oldEntity` of `old` with those of `newEntity` of

@@ -21,6 +21,10 @@ public struct FunctionHelp: Sendable {
     /// fields by what reads them, `r[i] (a section)`.
     public var listedName: String { isFields ? "r[i] (a \(name))" : "\(kind ?? ""):\(name)" }
 
+    /// How `help()` and docs/lua-api.md name a function: as it is called, `quarry.show` for
+    /// one that is a field of `quarry` and no global (its usage says so).
+    public var calledName: String { kind == nil && usage.hasPrefix("quarry.\(name)(") ? "quarry.\(name)" : name }
+
     public static let all: [FunctionHelp] = [
         FunctionHelp(
             name: "help", usage: #"help(fn) | help("name") | help("Item:updateall") | help()"#,
@@ -207,7 +211,9 @@ public struct FunctionHelp: Sendable {
     /// The help `text` asks for: a function named so (`sql`), or methods (`updateall`,
     /// `Item:updateall`, `r.configure`); a name both a function and methods have (`count`,
     /// `swift`) gives all of them, the function first.
-    public static func lookup(_ text: String) -> [FunctionHelp] {
+    public static func lookup(_ written: String) -> [FunctionHelp] {
+        // `help("quarry.show")`: a function called through `quarry` by its name there.
+        let text = written.hasPrefix("quarry.") ? String(written.dropFirst("quarry.".count)) : written
         let separator = text.lastIndex { $0 == ":" || $0 == "." }
         let name = separator.map { String(text[text.index(after: $0)...]) } ?? text
         let function = separator == nil ? all.filter { $0.name == name } : []
@@ -279,7 +285,7 @@ public struct FunctionHelp: Sendable {
             "(title, n, when) with three objects.", ""
         ]
         for f in all {
-            lines += ["## \(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+            lines += ["## \(f.calledName)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
         }
         lines += [
             "# Methods", "",

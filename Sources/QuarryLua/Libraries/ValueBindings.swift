@@ -85,9 +85,13 @@ enum ValueBindings {
                 throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: bare, in: names).map { written + $0 })
             }
         } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
-            // help(updateall): the name holds nothing here, so the value given is nil.
+            // help(updateall), help(show): the name holds nothing here, so the value given
+            // is nil; the functions that are no globals are named as they are called.
+            let fields = FunctionHelp.all.map(\.calledName).filter { $0.hasPrefix("quarry.") }
+            let called = fields.isEmpty ? "" : "; " + fields.joined(separator: " and ") + " are called through quarry: help(\(fields[0]))"
             return
-                #"help was given nil: the name typed holds no value here (a method is no global: help("updateall"), help("Item:updateall") or help(Item.updateall)); help() lists everything that has help"#
+                #"help was given nil: the name typed holds no value here (a method is no global: help("updateall"), help("Item:updateall") or help(Item.updateall)"#
+                + called + "); help() lists everything that has help"
         } else if !call.isNoneOrNil(1) {
             entries = helpOfValue(runtime, call)
             // A value with methods (an entity handle, an object, results): what it answers.
@@ -112,7 +116,7 @@ enum ValueBindings {
             let methods = FunctionHelp.methods.map(\.listedName)
             let lines = [
                 #"methods, as help("Item:updateall") or help(r.configure) takes them: "# + methods.joined(separator: ", "),
-                "help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "),
+                "help(fn) describes one of: " + FunctionHelp.all.map(\.calledName).joined(separator: ", "),
                 #"fetch{} keys, as help("group") takes them: "# + FunctionHelp.options.map(\.name).joined(separator: ", ")
             ]
             // Both lists wrapped to the terminal, as the rest of help is (80 columns off one).

@@ -104,6 +104,13 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
 public struct CoercionFailure: Error, Sendable {
     public let expected: String
     public let given: Value
+
+    /// What a date attribute takes, said after a string it could not read as one
+    /// (`"July 1 2015"`): the forms `parseISO8601` reads, and `date(...)`; empty otherwise.
+    public var accepted: String {
+        guard expected == AttributeType.date.rawValue, case .text = given else { return "" }
+        return #" (a date is date(...) or ISO 8601 text: "2015-07-01", "2015-07-01 09:30", "2015-07-01T09:30:00Z", "2015-07-01T09:30:00+02:00")"#
+    }
 }
 
 /// The texts a file may keep booleans as, in lower case (see `ColumnFormat`).

@@ -82,7 +82,7 @@ extension BoundPredicate {
     public var nsPredicateCode: String {
         let uuids = SwiftPredicateWriter.uuidTexts(root)
         var arguments: [String] = []
-        let format = source.appleFormat(
+        let format = sourceWithDates.appleFormat(
             placeholder: { value in
                 guard case .text(let s) = value, uuids.contains(s.uppercased()), let uuid = SwiftPredicateWriter.uuidLiteral(s) else { return nil }
                 arguments.append(uuid + " as NSUUID")

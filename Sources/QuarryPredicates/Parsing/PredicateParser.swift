@@ -176,8 +176,15 @@ public struct PredicateParser {
             throw PredicateError(
                 .syntax, "IS is SQL's: write 'key == nil' for IS NULL, 'key != nil' for IS NOT NULL, as NSPredicate does", column: current.column)
         default:
+            // `Original Hire > 3`: two names in a row are likely one key with a space,
+            // which the grammar reads only as %K with the name among the arguments.
+            var spaced = ""
+            if case .keyPath(let key) = lhs, case .identifier(let word) = current.kind {
+                spaced = #"; a key with a space is written %K with its name among the arguments, as "%K == %@", "\#(key.string) \#(word)", value"#
+            }
             throw PredicateError(
-                .syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
+                .syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))" + spaced,
+                column: current.column)
         }
         advance()
         let options = try parseOptions()

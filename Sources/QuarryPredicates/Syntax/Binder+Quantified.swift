@@ -15,12 +15,18 @@ extension Binder {
             steps.append(step)
             current = step.destination
             if step.relationship.isToMany {
-                let rest = Array(path.components[(i + 1)...])
-                guard !rest.isEmpty else {
-                    throw PredicateError(
-                        .invalidUse,
-                        "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(memberKey(path.string, current, against: c.rhs))",
-                        column: path.column)
+                var rest = Array(path.components[(i + 1)...])
+                if rest.isEmpty {
+                    // `ANY employees == %@` with an object: each member compared by identity,
+                    // as Core Data reads it (the SQL of `employees CONTAINS %@`).
+                    guard Self.isObjects(c.rhs) else {
+                        throw PredicateError(
+                            .invalidUse,
+                            "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(memberKey(path.string, current, against: c.rhs)), "
+                                + "or test membership of an object, as \(path.string) CONTAINS %@",
+                            column: path.column)
+                    }
+                    rest = ["SELF"]
                 }
                 // A second to-many step (`ANY chats.handles.id`): refused, as Core Data's
                 // store refuses it, giving the SUBQUERY that says it.
@@ -72,6 +78,15 @@ extension Binder {
         inner.modifier = .direct
         let quantifier: Quantifier = c.modifier == .some ? .any : c.modifier
         return .quantified(quantifier, path: steps, inner: try scoped.comparison(inner, member, outer: entity))
+    }
+
+    /// An object (`%@` given one), or a list of only objects.
+    static func isObjects(_ expression: Expression) -> Bool {
+        switch expression {
+        case .object: return true
+        case .aggregate(let elements, _): return !elements.isEmpty && elements.allSatisfy(isObjects)
+        default: return false
+        }
     }
 
     /// The key paths an expression reads, outside SUBQUERY.

@@ -32,12 +32,16 @@ extension Binder {
     }
 
     /// `ANY creators == 'x'`: a key of the members to compare instead, of the constant's
-    /// kind when the other side is one (`creators.lastName`), else `name`.
+    /// kind when the other side is one (`creators.lastName`), else the members' key
+    /// attribute (`employees.emp_no`), else their first attribute: a key that exists.
     func memberKey(_ written: String, _ destination: EntityDescription, against other: Expression) -> String {
-        guard let value = Self.constantValue(other), let path = attributePaths(written, destination, for: value).first else {
-            return "\(written).name"
-        }
-        return path
+        if let value = Self.constantValue(other), let path = attributePaths(written, destination, for: value).first { return path }
+        let key = storage(of: destination).keyColumn
+        let links = Set(destination.toOneRelationships.flatMap(\.linkColumns))
+        let name =
+            destination.attribute(named: key)?.name ?? destination.attributes.first { !links.contains($0.name) }?.name
+            ?? destination.attributes.first?.name ?? "SELF"
+        return "\(written).\(name)"
     }
 
     /// `creators CONTAINS 'x'`, `'x' IN creators`: membership of a constant in a to-many.

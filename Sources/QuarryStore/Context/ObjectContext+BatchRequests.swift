@@ -49,7 +49,7 @@ extension ObjectContext {
                 }
                 assignments.append((key, v))
             case .failure(let f):
-                throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given))
+                throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given) + f.accepted)
             }
         }
         guard !assignments.isEmpty else { return 0 }

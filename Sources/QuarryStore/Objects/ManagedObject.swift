@@ -317,7 +317,7 @@ public final class ManagedObject {
         switch attribute.coerce(value) {
         case .success(let v): coerced = v
         case .failure(let f):
-            throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given))
+            throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given) + f.accepted)
         }
         if coerced.isNull, !attribute.isOptional {
             throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
