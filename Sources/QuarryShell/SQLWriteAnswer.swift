@@ -176,8 +176,11 @@ struct SQLWriteAnswer {
     struct Unreadable: Error {}
 
     /// A WHERE clause in the predicate grammar: names bare, strings in single quotes,
-    /// `<>` as `!=`, `IS [NOT] NULL` as `== nil` (`!= nil`), LIKE's `%` and `_` as `*`
-    /// and `?`. A parameter (`?`) or a word the grammar lacks makes it unreadable.
+    /// `<>` as `!=`, `IS [NOT] NULL` as `== nil` (`!= nil`), `BETWEEN 1 AND 5` as
+    /// `BETWEEN {1, 5}`. SQLite's LIKE ignores the case of ASCII letters: it is `LIKE[c]`,
+    /// its `%` and `_` as `*` and `?` (a `*`, `?` or `\` of the pattern matches itself,
+    /// escaped); GLOB keeps case: `LIKE`. A parameter (`?`), `x NOT LIKE` (the grammar's
+    /// NOT goes before the comparison), ESCAPE, or a word the grammar lacks makes it unreadable.
     private func predicate(_ tokens: [SQLTokens.Token]) throws -> String {
         var out: [String] = []
         var index = 0
@@ -196,16 +199,42 @@ struct SQLWriteAnswer {
                 out.append(negated ? "!= nil" : "== nil")
             case .word(let text):
                 let upper = text.uppercased()
-                // Keywords as the grammar writes them; names and numbers as typed.
-                if ["AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "TRUE", "FALSE"].contains(upper) {
+                // `x NOT LIKE`, `x NOT IN`: NOT after an operand, which the grammar has before.
+                if upper == "NOT", let last = out.last, !["AND", "OR", "NOT", "("].contains(last) { throw Unreadable() }
+                if ["ESCAPE", "REGEXP", "MATCH"].contains(upper) { throw Unreadable() }
+                if upper == "BETWEEN" {
+                    // Two values alone: `BETWEEN {1, 5}`.
+                    guard let and = tokens[index...].firstIndex(where: { $0.word == "AND" }),
+                        let low = Self.predicateValue(tokens[index..<and]), and + 1 < tokens.count
+                    else { throw Unreadable() }
+                    let signed = and + 2 < tokens.count && [.symbol("-"), .symbol("+")].contains(tokens[and + 1]) ? 2 : 1
+                    guard let high = Self.predicateValue(tokens[(and + 1)..<min(tokens.count, and + 1 + signed)]) else { throw Unreadable() }
+                    out.append("BETWEEN {\(low), \(high)}")
+                    index = and + 1 + signed
+                } else if upper == "LIKE" {
+                    out.append("LIKE[c]")
+                } else if upper == "GLOB" {
+                    out.append("LIKE")
+                } else if ["AND", "OR", "NOT", "IN", "TRUE", "FALSE"].contains(upper) {
+                    // Keywords as the grammar writes them; names and numbers as typed.
                     out.append(upper)
                 } else {
                     out.append(upper == "NULL" ? "nil" : text)
                 }
             case .quoted(let name): out.append(name)
             case .string(let text):
-                let pattern = out.last == "LIKE" ? text.replacingOccurrences(of: "%", with: "*").replacingOccurrences(of: "_", with: "?") : text
-                out.append("'" + pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'")
+                var pattern = text
+                // A `\` of SQL's patterns matches itself; the grammar's escapes the next character.
+                if out.last == "LIKE[c]" || out.last == "LIKE" { pattern = pattern.replacingOccurrences(of: "\\", with: "\\\\") }
+                if out.last == "LIKE[c]" {
+                    // What the grammar's LIKE reads as wildcards matches itself in SQL's LIKE.
+                    pattern = pattern.replacingOccurrences(of: "*", with: "\\*").replacingOccurrences(of: "?", with: "\\?")
+                        .replacingOccurrences(of: "%", with: "*").replacingOccurrences(of: "_", with: "?")
+                } else if out.last == "LIKE", pattern.contains("[") {
+                    // GLOB's character classes have no form in the grammar.
+                    throw Unreadable()
+                }
+                out.append(Self.predicateString(pattern))
             case .symbol(let symbol):
                 switch symbol {
                 case "<>": out.append("!=")
@@ -225,6 +254,28 @@ struct SQLWriteAnswer {
         guard !out.isEmpty else { throw Unreadable() }
         return out.joined(separator: " ").replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
             .replacingOccurrences(of: "{ ", with: "{").replacingOccurrences(of: " }", with: "}").replacingOccurrences(of: " ,", with: ",")
+    }
+
+    /// Text as the predicate grammar quotes it.
+    static func predicateString(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// A number (signed or not) or a string alone, as the predicate grammar writes it; nil
+    /// for anything else.
+    static func predicateValue(_ tokens: ArraySlice<SQLTokens.Token>) -> String? {
+        var tokens = tokens
+        var sign = ""
+        if tokens.count == 2, let first = tokens.first, first == .symbol("-") || first == .symbol("+") {
+            sign = first == .symbol("-") ? "-" : ""
+            tokens = tokens.dropFirst()
+        }
+        guard tokens.count == 1, let token = tokens.first else { return nil }
+        switch token {
+        case .word(let text) where Double(text) != nil: return sign + text
+        case .string(let text) where sign.isEmpty: return predicateString(text)
+        default: return nil
+        }
     }
 
     /// A value alone (a number, a string, NULL, TRUE, FALSE) as Lua writes it; nil for

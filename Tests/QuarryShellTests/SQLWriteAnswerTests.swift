@@ -20,7 +20,30 @@ import Testing
                 == written + #"Track:updateall("Bytes >= 100", {}, { UnitPrice = -0.5, Composer = "O'Brien" })"#)
         #expect(
             answer.answer("UPDATE Track SET Composer = NULL WHERE Composer IS NOT NULL AND Name LIKE 'A_%' OR Bytes IN (1, 2)")
-                == written + #"Track:updateall("Composer != nil AND Name LIKE 'A?*' OR Bytes IN {1, 2}", {}, { Composer = null })"#)
+                == written + #"Track:updateall("Composer != nil AND Name LIKE[c] 'A?*' OR Bytes IN {1, 2}", {}, { Composer = null })"#)
+    }
+
+    /// SQLite's LIKE ignores the case of ASCII letters, so the answer is LIKE[c]; a `*`,
+    /// `?` or `\` of the pattern matches itself there, escaped; GLOB keeps case and its
+    /// wildcards (LIKE); `BETWEEN 1 AND 5` is `BETWEEN {1, 5}`; `x NOT LIKE`, ESCAPE and
+    /// GLOB's classes have no form in the grammar: the general answer.
+    @Test func likeIsAnsweredAsSQLiteMatchesIt() {
+        #expect(
+            answer.answer("UPDATE Track SET Name = 'X' WHERE Name LIKE '%lifeguard%'")
+                == written + #"Track:updateall("Name LIKE[c] '*lifeguard*'", {}, { Name = "X" })"#)
+        #expect(
+            answer.answer(#"DELETE FROM Track WHERE Name LIKE 'a*b?c\%' OR Composer GLOB 'B*'"#)
+                == written + #"Track:deleteall("Name LIKE[c] 'a\\\\*b\\\\?c\\\\\\\\*' OR Composer LIKE 'B*'", {})"#)
+        #expect(
+            answer.answer("DELETE FROM Track WHERE Bytes BETWEEN -1 AND 5 AND Name = 'Ab'")
+                == written + #"Track:deleteall("Bytes BETWEEN {-1, 5} AND Name = 'Ab'", {})"#)
+        for statement in [
+            "DELETE FROM Track WHERE Name NOT LIKE 'a%'", "DELETE FROM Track WHERE Name LIKE 'a!%' ESCAPE '!'",
+            "DELETE FROM Track WHERE Name GLOB '[ab]*'", "DELETE FROM Track WHERE Bytes NOT IN (1, 2)",
+            "DELETE FROM Track WHERE Bytes BETWEEN Bytes AND 5"
+        ] {
+            #expect(answer.answer(statement) == nil, "\(statement)")
+        }
     }
 
     @Test func anUpdateComputedFromAColumnIsTheLoop() throws {

@@ -14,13 +14,22 @@ public struct DictionaryRequest {
     /// that names aggregates as written (`sum(Total) > 100`).
     public var having: Predicate?
     public var distinct: Bool
+    /// The rows are those `base`'s window holds (its sort, limit and offset), and the
+    /// result has no order or window of its own: a barchart's counts of results with a
+    /// limit count the rows the results hold. False: `base`'s sort, limit and offset are
+    /// the result's own.
+    public var rowsOfWindow = false
 
-    public init(base: FetchRequest, properties: [String], group: [String] = [], having: Predicate? = nil, distinct: Bool = false) {
+    public init(
+        base: FetchRequest, properties: [String], group: [String] = [], having: Predicate? = nil, distinct: Bool = false,
+        rowsOfWindow: Bool = false
+    ) {
         self.base = base
         self.properties = properties
         self.group = group
         self.having = having
         self.distinct = distinct
+        self.rowsOfWindow = rowsOfWindow
     }
 }
 
@@ -87,7 +96,8 @@ extension DictionaryRequest {
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
         base.sortDescriptors = []
-        var compiled = try CompiledRequest(base, context: context)
+        var compiled =
+            try request.rowsOfWindow ? CompiledRequest.statisticsRows(of: request.base, in: context) : CompiledRequest(base, context: context)
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
         let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: context, joins: &compiled.joins) }
@@ -113,7 +123,8 @@ extension DictionaryRequest {
         }
         let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: context, joins: &compiled.joins) }
         let sort = try DictionarySort(
-            request.base.sortDescriptors, columns: columns + (having?.hidden ?? []), groups: groups, distinct: request.distinct,
+            request.rowsOfWindow ? [] : request.base.sortDescriptors, columns: columns + (having?.hidden ?? []), groups: groups,
+            distinct: request.distinct,
             entity: entity, context: context, joins: &compiled.joins)
         // The columns and `having` may have joined more tables: their facts are looked up too.
         compiled.learnJoinFacts(in: context)

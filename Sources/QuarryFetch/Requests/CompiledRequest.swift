@@ -19,13 +19,13 @@ struct CompiledRequest {
     var keySQL: String { "\(table).\(storage.key)" }
     /// The FROM clause: the table and its joins.
     var source: String { table + joins.sql }
-    let whereClause: SQLFragment?
+    var whereClause: SQLFragment?
     /// The part of the WHERE clause that is not the predicate: rows that can be objects,
     /// the entity's own rows when sub-entities are left out (nil: every row).
     let rowsCondition: SQLFragment?
     let orderBy: String
-    let limit: Int?
-    let offset: Int
+    var limit: Int?
+    var offset: Int
     let sectionAttribute: AttributeDescription?
     /// The section key as SQL: a column, or a subquery for a key path through to-one
     /// relationships (`airline.name`), as Core Data allows.

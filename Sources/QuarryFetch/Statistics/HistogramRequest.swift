@@ -13,16 +13,18 @@ public struct HistogramBucket: Equatable {
 }
 
 /// What a histogram counted: the attribute's type, the buckets in order, the infinite
-/// and NaN values, and the cells that hold text, no number; the last two in no bucket.
+/// and NaN values, the cells that hold text, no number, and the nil ones; the last three
+/// in no bucket.
 public struct HistogramCounts {
     public var type: AttributeType
     public var buckets: [HistogramBucket]
     public var nonFinite: Int
     public var texts: Int
+    public var nils = 0
 }
 
 /// `histogram`: counts of the non-nil values of `key` (a number or date attribute) among
-/// the objects `base` matches, in `bins` equal-width buckets from the smallest finite
+/// the objects `base` matches (those of its window, where it has a limit or an offset), in `bins` equal-width buckets from the smallest finite
 /// value to the largest, in the database: one query for the range, one GROUP BY for the
 /// counts. Dates are seconds.
 public struct HistogramRequest {
@@ -42,12 +44,7 @@ public struct HistogramRequest {
     /// counted apart, in no bucket, so that the buckets span the finite numbers.
     public func execute(in context: ObjectContext) throws -> HistogramCounts {
         guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "histogram") }
-        var base = base
-        base.sortDescriptors = []
-        base.limit = nil
-        base.offset = 0
-        base.sectionKey = nil
-        let compiled = try CompiledRequest(base, context: context)
+        let compiled = try CompiledRequest.statisticsRows(of: base, in: context)
         guard let attribute = compiled.entity.attribute(named: key) else {
             throw FetchError.unknownKey(
                 option: "histogram", key: key, entity: compiled.entity.name,
@@ -70,17 +67,18 @@ public struct HistogramRequest {
         // Finite: NaN (PostgreSQL's, which sorts above infinity) and ±inf are not between.
         let finite = "\(column) BETWEEN \(dialect.real("?")) AND \(dialect.real("?"))"
         let finiteArguments: [Value] = [.real(-.greatestFiniteMagnitude), .real(.greatestFiniteMagnitude)]
-        // The finite range, the numbers out of it, and the cells of text, in one scan.
+        // The finite range, the numbers out of it, the cells of text and the nil ones, in one scan.
         let range = try context.connection.row(
             "SELECT min(CASE WHEN \(finite) THEN \(column) END), max(CASE WHEN \(finite) THEN \(column) END), "
-                + "count(\(column)) - count(CASE WHEN \(finite) THEN 1 END), count(\(stored)) - count(\(column)) "
-                + "FROM \(compiled.source)\(filter)",
+                + "count(\(column)) - count(CASE WHEN \(finite) THEN 1 END), count(\(stored)) - count(\(column)), "
+                + "count(*) - count(\(stored)) FROM \(compiled.source)\(filter)",
             arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
         // Counts are integers; the extremes numbers, or NULL when there is none.
         let nonFinite = range?[2].storedInteger.map { Int($0) } ?? 0
         let texts = range?[3].storedInteger.map { Int($0) } ?? 0
+        let nils = range?[4].storedInteger.map { Int($0) } ?? 0
         guard let range, let low = range[0].storedReal, let high = range[1].storedReal else {
-            return HistogramCounts(type: attribute.type, buckets: [], nonFinite: nonFinite, texts: texts)
+            return HistogramCounts(type: attribute.type, buckets: [], nonFinite: nonFinite, texts: texts, nils: nils)
         }
         // An integer column's buckets are integer wide, so that each edge is an integer and
         // each integer falls in one labelled bucket: `bins` or fewer, none wider than needed.
@@ -121,12 +119,12 @@ public struct HistogramRequest {
                     HistogramBucket(
                         lower: low + Double(i) * width, upper: low + Double(i + 1) * width - 1, count: counts[i] ?? 0,
                         isIntegral: true)
-                }, nonFinite: nonFinite, texts: texts)
+                }, nonFinite: nonFinite, texts: texts, nils: nils)
         }
         func edge(_ i: Int) -> Double { i == 0 ? low : i == buckets ? high : (low / 2 + Double(i) * halfWidth) * 2 }
         return HistogramCounts(
             type: attribute.type, buckets: (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) },
-            nonFinite: nonFinite, texts: texts)
+            nonFinite: nonFinite, texts: texts, nils: nils)
     }
 
     /// An integer attribute's bucket width: the span's integers (both ends counted) shared

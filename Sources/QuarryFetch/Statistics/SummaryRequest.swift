@@ -30,8 +30,8 @@ public struct SummaryOptions: Equatable {
 }
 
 /// `summarize`: every attribute of the objects a request matches, summarised in SQLite.
-/// Unsaved changes are not seen: this reads the store. Sort, limit and offset of the
-/// request are ignored.
+/// Unsaved changes are not seen: this reads the store. A request with a limit or an
+/// offset summarises the rows its window holds (`CompiledRequest.statisticsRows`).
 public struct SummaryRequest {
     public var base: FetchRequest
     public var options: SummaryOptions
@@ -47,12 +47,7 @@ public struct SummaryRequest {
     /// Quarry's SQL functions (PostgreSQL), takes the exact way.
     /// `progress` hears how far it is, now and then.
     public func execute(in context: ObjectContext, progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
-        var base = base
-        base.sortDescriptors = []
-        base.limit = nil
-        base.offset = 0
-        base.sectionKey = nil
-        let compiled = try CompiledRequest(base, context: context)
+        let compiled = try CompiledRequest.statisticsRows(of: base, in: context)
         if !options.exact, compiled.dialect.runsQuarryFunctions, let summaries = try oneScan(compiled, in: context, progress: progress) {
             return summaries
         }

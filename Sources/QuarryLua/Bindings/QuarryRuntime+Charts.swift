@@ -24,7 +24,9 @@ extension QuarryRuntime {
             base.sectionKey = nil
             let keys = [try call.string(2), try call.string(3)]
             do {
-                return (try rows(of: RowsQuery(.dictionaries(DictionaryRequest(base: base, properties: keys)))), 0, 1)
+                let rows = try rows(of: RowsQuery(.dictionaries(DictionaryRequest(base: base, properties: keys))))
+                noteUnsavedChangesLeftOut(of: base.entityName)
+                return (rows, 0, 1)
             } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
                 // Named by the call that was given the key, not by the request made of it.
                 throw FetchError.unknownKey(option: function, key: key, entity: entity, suggestion: suggestion)
@@ -47,17 +49,16 @@ extension QuarryRuntime {
     /// `barchart(r, "kind")`: each value of `key` among the objects of the source at 1
     /// (results, or an entity or its name) and how many hold it, counted in the store as
     /// `fetch{ ..., group = key, properties = { key, "count(*)" } }` counts them, in the
-    /// key's order; the results' sort, limit and sections play no part, as in a histogram.
+    /// key's order; of results with a limit or an offset, the objects they hold, as a
+    /// histogram counts them.
     func countedValues(_ call: LuaCall) throws -> (DictionaryRows, String) {
-        var base = try sourceRequest(call, 1)
+        let base = try sourceRequest(call, 1)
         let key = try call.string(2)
-        base.sortDescriptors = []
-        base.limit = nil
-        base.offset = 0
-        base.sectionKey = nil
-        let request = DictionaryRequest(base: base, properties: [key, "count(*)"], group: [key])
+        let request = DictionaryRequest(base: base, properties: [key, "count(*)"], group: [key], rowsOfWindow: true)
         do {
-            return (try rows(of: RowsQuery(.dictionaries(request))), key)
+            let rows = try rows(of: RowsQuery(.dictionaries(request)))
+            noteUnsavedChangesLeftOut(of: base.entityName)
+            return (rows, key)
         } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
             // Named by the call that was given the key, not by the request made of it.
             throw FetchError.unknownKey(option: "barchart", key: key, entity: entity, suggestion: suggestion)

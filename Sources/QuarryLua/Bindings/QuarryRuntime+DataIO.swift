@@ -74,6 +74,29 @@ extension QuarryRuntime {
         return byte
     }
 
+    /// `header = false` of import's options: the CSV file's first record is a row, its
+    /// columns named `column1`, `column2`, …; `true`: it names them; nil when not given
+    /// (as the first record reads: `CSVFirstRecord`).
+    static func importHeader(_ call: LuaCall, _ index: Int32) throws -> Bool? {
+        defer { quarry_pop(call.state, 1) }
+        switch LuaTable.field(call.state, index, "header") {
+        case LUA_TNIL: return nil
+        case LUA_TBOOLEAN: return lua_toboolean(call.state, -1) != 0
+        default: throw OptionError("header", mustBe: "true or false", got: call.typeName(-1), operation: "import")
+        }
+    }
+
+    /// What import says of a first record it read as a row: which field showed it, the
+    /// names the columns got, and the option that reads the record as names.
+    static func firstRowNote(_ data: FirstRowAsData, path: String) -> String {
+        let file = (path as NSString).lastPathComponent
+        let type = data.type.rawValue
+        let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        return "import \(file): the first row reads as data, not as column names (field \(data.column), "
+            + "\(ErrorRendering.escaped(data.text)), is \(article) \(type), as the cells below it are): imported as a row, "
+            + "the columns named column1, column2, …; { header = true } reads it as the names"
+    }
+
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
         console.note(text)

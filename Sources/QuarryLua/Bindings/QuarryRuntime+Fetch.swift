@@ -98,9 +98,9 @@ extension QuarryRuntime {
     }
 
     /// At the prompt: dictionary rows are read in SQL from the saved rows (as Core Data's
-    /// dictionary results are), so unsaved changes to the entity (or its sub-entities) are
-    /// not in them, though `count()` sees them; one note per request says how many and what
-    /// brings them in. The rows are not changed.
+    /// dictionary results are), and so are `summarize` and the charts, so unsaved changes
+    /// to the entity (or its sub-entities) are not in them, though `count()` sees them; one
+    /// note per request says how many and what brings them in. The rows are not changed.
     func noteUnsavedChangesLeftOut(of entityName: String) {
         guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return }
         let pending = context.pendingChanges

@@ -116,9 +116,10 @@ public struct FunctionHelp: Sendable {
                 "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
             example: "refresh()"),
         FunctionHelp(
-            name: "import", usage: #"import("file.csv" | "file.json" [, "Entity"] [, { entity = "Name", nulls = { "", "NA" }, separator = ";" }])"#,
+            name: "import",
+            usage: #"import("file.csv" | "file.json" [, "Entity"] [, { entity = "Name", nulls = { "", "NA" }, separator = ";", header = false }])"#,
             summary:
-                "Imports a CSV or JSON array of objects into the entity named by the second argument or entity (else after the file), creating it; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
+                "Imports a CSV or JSON array of objects into the entity named by the second argument or entity (else after the file), creating it; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The first record names the columns unless it reads as data (in each column of numbers, booleans or dates below, its field is one too): then it is a row, the columns are named column1, column2, …, and a note says so; header = false or true decides it. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.tsv" | "out.json" | "-")"#,
@@ -171,17 +172,17 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "summarize", usage: #"summarize(results | "Entity" [, { exact = true }])"#,
             summary:
-                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value. Text in a number or date column (a SQLite file's INTEGER column may hold '' or 'n/a') is no number: it is in count and distinct, left out of min, max, mean, stddev and the quartiles, and counted in a text column after nulls, which the rows have when some column holds such text (a note names the columns).",
+                "One row per attribute: column, type, count, nulls, distinct, min, max, and for numbers mean, stddev, q25, q50, q75; computed in SQLite. Estimates on large inputs are marked ~ in the printed header; exact = true counts every value. Text in a number or date column (a SQLite file's INTEGER column may hold '' or 'n/a') is no number: it is in count and distinct, left out of min, max, mean, stddev and the quartiles, and counted in a text column after nulls, which the rows have when some column holds such text (a note names the columns). Results with a limit or an offset are summarised over the rows they hold (sorted and limited in SQLite). The saved rows are read: at the prompt a note says when unsaved changes are not in them.",
             example: #"summarize(fetch("Item", "n > 0"))"#),
         FunctionHelp(
             name: "histogram", usage: #"histogram(results | rows, "key" [, { bins = n }])"#,
             summary:
-                "A histogram of a numeric key drawn with text, as a string (the REPL prints it). Infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
+                "A histogram of a numeric key drawn with text, as a string (the REPL prints it), of the objects results hold (with their limit and offset) or of an entity's. Nil, infinite and NaN values, and cells of text in a number column (a SQLite file's ''), are in no bin: a line under the chart counts them.",
             example: #"print(histogram(fetch("Item"), "n", { bins = 3 }))"#),
         FunctionHelp(
             name: "barchart", usage: #"barchart(rows | r, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store).",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store, among the objects results hold with their limit and offset).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows | r, "xKey", "yKey")"#,

@@ -26,6 +26,7 @@ enum ChartBindings {
             quarry_pop(call.state, 1)
         }
         let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
+        runtime.noteUnsavedChangesLeftOut(of: request.entityName)
         let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds)
@@ -36,13 +37,15 @@ enum ChartBindings {
         let chart = Chart.bars(
             title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
             values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle)
+        // Nil values are no values to bin: said under the chart, as inf and nan are.
+        let nils = counted.nils == 0 ? "" : counted.nils == 1 ? "\n1 value is nil, left out" : "\n\(grouped(counted.nils)) values are nil, left out"
         // Text in a number column (a SQLite file's '' or 'n/a') is no value to bin: said
         // under the chart, as summarize counts it under text.
-        guard counted.texts > 0 else { return call.push(chart) }
+        guard counted.texts > 0 else { return call.push(chart + nils) }
         // In a date column, text that reads as no date (`2025-05-2025`).
         let (one, many) = type == .date ? ("a date", "dates") : ("a number", "numbers")
         let cells = counted.texts == 1 ? "1 cell is text, not \(one)" : "\(grouped(counted.texts)) cells are text, not \(many)"
-        return call.push(chart + "\n\(cells), left out")
+        return call.push(chart + nils + "\n\(cells), left out")
     }
 
     static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -50,6 +50,7 @@ enum DataBindings {
         var types: [String: AttributeType] = [:]
         var nulls = ["", "NA"]
         var separator: UInt8?
+        var header: Bool?
         // `import("nl.csv", "nl_city")` names the entity as `.import FILE ENTITY` does; the
         // options may follow the name.
         var options: Int32 = 2
@@ -61,7 +62,7 @@ enum DataBindings {
             guard call.type(options) == LUA_TTABLE else {
                 throw call.typeError(options, expected: options == 2 ? "entity name or options table" : "options table")
             }
-            try QuarryRuntime.checkOptions(call, options, allowed: ["entity", "types", "nulls", "separator"], operation: "import")
+            try QuarryRuntime.checkOptions(call, options, allowed: ["entity", "types", "nulls", "separator", "header"], operation: "import")
             if LuaTable.field(call.state, options, "entity") == LUA_TSTRING {
                 let named = luaString(call.state, -1)
                 if let entity, entity != named {
@@ -74,6 +75,7 @@ enum DataBindings {
             types = try QuarryRuntime.importTypes(call, options)
             nulls = try QuarryRuntime.importNulls(call, options) ?? nulls
             separator = try QuarryRuntime.importSeparator(call, options)
+            header = try QuarryRuntime.importHeader(call, options)
         }
         let name = entity ?? QuarryRuntime.defaultEntityName(for: path)
         let console = runtime.console
@@ -81,7 +83,9 @@ enum DataBindings {
         let summary: ImportSummary
         var progressShown = false
         do {
-            summary = try ImportRequest(path, into: name, types: types, nulls: nulls, separator: separator).execute(in: runtime.context) {
+            summary = try ImportRequest(path, into: name, types: types, nulls: nulls, separator: separator, header: header).execute(
+                in: runtime.context
+            ) {
                 done, total in
                 guard showProgress, total > 0 else { return }
                 console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
@@ -106,6 +110,9 @@ enum DataBindings {
         // A header that another separator splits, read as one column: said, with the
         // option that reads it the other way.
         if let doubt = summary.separatorDoubt { runtime.writeNotice("import \((path as NSString).lastPathComponent): \(doubt)") }
+        // A first record read as a row (a file without a header): said, with the option
+        // that reads it as the names.
+        if let data = summary.firstRowIsData { runtime.writeNotice(QuarryRuntime.firstRowNote(data, path: path)) }
         // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
         // code) is not lost without a word.
         if !summary.nilCells.isEmpty {

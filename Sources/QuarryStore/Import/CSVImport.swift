@@ -3,7 +3,8 @@ import CQuarrySignals
 import Foundation
 import QuarryModel
 
-/// A CSV file as an import table, streamed: the header names the columns, the first
+/// A CSV file as an import table, streamed: the header names the columns (or, in a file
+/// without one, `column1`, `column2`, …: `CSVFirstRecord`), the first
 /// `sampleRows` records are read to infer the types, and the rows are then read again
 /// from the start, a chunk at a time, as they are inserted. A later cell that does not
 /// fit what the sample inferred is found as it is read (see `ImportRestart`).
@@ -17,32 +18,15 @@ struct CSVImport {
     var nulls = NullTexts.standard
     /// The byte between fields (`CSVSeparator` finds it when the import is not told).
     var separator = CSVSeparator.comma
+    /// Whether the first record names the columns; nil: as it reads (`CSVFirstRecord`).
+    var header: Bool?
 
     func table() throws -> ImportTable {
         let reader = CSVReader(source: try open(), separator: separator)
         guard try read(reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
-        var columns: [String] = []
-        // A set beside the list: a header of 100,000 names is checked in linear time.
-        var seen = Set<String>()
-        columns.reserveCapacity(reader.fields.count)
-        for i in reader.fields.indices {
-            guard let decoded = reader.withField(i, { b, _ in String(validating: b, as: UTF8.self) }) else {
-                throw StoreError.importFailed(
-                    path: path, line: 1, field: .column(i + 1, nil), reason: "the name of column \(i + 1) is not valid UTF-8")
-            }
-            let name = decoded.trimmingCharacters(in: .whitespaces)
-            if !name.isEmpty, let problem = SchemaName.problem(name) {
-                throw StoreError.importFailed(
-                    path: path, line: 1, field: .column(i + 1, name), reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
-            }
-            if !seen.insert(name).inserted {
-                throw StoreError.importFailed(
-                    path: path, line: 1, field: .column(i + 1, name), reason: "column '\(name)' appears twice in the header")
-            }
-            columns.append(name)
-        }
+        let first = CSVFirstRecord(reader)
         // A header quoted throughout: the writer quotes every field, so quotes mean nothing.
-        let quotesEverything = reader.fields.indices.allSatisfy { i in reader.withField(i) { _, quoted in quoted } }
+        let quotesEverything = first.quotesEverything
         var column = ColumnType()
         column.quotedIsText = !quotesEverything
         // And a quoted empty field is no empty text there (`NullTexts`).
@@ -52,7 +36,8 @@ struct CSVImport {
             return nulls
         }()
         column.nulls = nulls
-        var types = Array(repeating: column, count: columns.count)
+        let width = first.fields.count
+        var types = Array(repeating: column, count: width)
         var count = 0
         var complete = false
         while true {
@@ -62,25 +47,35 @@ struct CSVImport {
                 break
             }
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
-            try checkShape(reader, columns.count)
-            for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
+            try checkShape(reader, width)
+            for i in 0..<width { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
+            count += 1
+        }
+        // Whether the first record names the columns: as told, else as it reads
+        // (`CSVFirstRecord`). A record of data is a row, observed as the others were.
+        let data = header == nil ? first.readsAsData(under: types) : nil
+        let named = header ?? (data == nil)
+        let columns = named ? try first.names(path: path) : CSVFirstRecord.generatedNames(width)
+        if !named {
+            for (i, field) in first.fields.enumerated() {
+                field.bytes.withUnsafeBufferPointer { b in types[i].observe(b, quoted: field.quoted) }
+            }
             count += 1
         }
         let path = self.path
         let open = self.open
         let separator = self.separator
-        let width = columns.count
         let progress = ReadProgress()
-        return ImportTable(
+        var table = ImportTable(
             columns: columns, types: types, count: complete ? count : nil, progress: progress,
             produce: { check, attributes, fixed, pipeline in
                 try Self.produce(
-                    reader: CSVReader(source: try open(), separator: separator), width: width, check: check, attributes: attributes,
-                    fixed: fixed, pipeline: pipeline, path: path, nulls: nulls)
+                    reader: CSVReader(source: try open(), separator: separator), header: named, width: width, check: check,
+                    attributes: attributes, fixed: fixed, pipeline: pipeline, path: path, nulls: nulls)
             }
         ) { check, body in
             let reader = CSVReader(source: try open(), separator: separator)
-            _ = try reader.next()
+            if named { _ = try reader.next() }
             var types = check
             var n = 0
             while try Self.read(reader, path: path) {
@@ -106,6 +101,8 @@ struct CSVImport {
                 }
             }
         }
+        table.firstRowIsData = data
+        return table
     }
 
     /// How the fast path reads a column's cells (`produce`); `other` always takes the slow one.
@@ -117,10 +114,10 @@ struct CSVImport {
     /// cell that does not is read again the way `rows` reads it (the sampled types
     /// widened, or the cell converted and refused), so both give the same rows and errors.
     static func produce(
-        reader: CSVReader, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
+        reader: CSVReader, header: Bool, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
         fixed: [Value], pipeline: ImportPipeline, path: String, nulls: NullTexts
     ) throws {
-        _ = try reader.next()
+        if header { _ = try reader.next() }
         var types = check
         let kinds: [FastKind] = attributes.map { a in
             switch a.type {

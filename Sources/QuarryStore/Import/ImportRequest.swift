@@ -17,6 +17,9 @@ public struct ImportSummary: Equatable, Sendable {
     /// Why a CSV file was read with commas though another separator split its header
     /// (`CSVSeparator.doubt`); nil when the separator was given or found.
     public var separatorDoubt: String?
+    /// A CSV file's first record read as a row, not as names (`CSVFirstRecord`), and the
+    /// field that showed it; nil when it named the columns or `header` was given.
+    public var firstRowIsData: FirstRowAsData?
 
     public struct NilCells: Equatable, Sendable {
         public var column: String
@@ -46,12 +49,17 @@ public struct ImportRequest {
     /// The byte between a CSV file's fields; nil: a tab for a `.tsv` or `.tab` path (as
     /// export writes one), else sniffed from the file's first records (`CSVSeparator`).
     public var separator: UInt8?
+    /// Whether a CSV file's first record names the columns; nil: as it reads
+    /// (`CSVFirstRecord`: a record of numbers or dates where the columns hold them is data).
+    public var header: Bool?
     /// The cells each column's import made nil, counted as batches leave the parser.
     let nilTally = NilTally()
 
     public init(
-        _ path: String, into entityName: String, types: [String: AttributeType] = [:], nulls: [String] = ["", "NA"], separator: UInt8? = nil
+        _ path: String, into entityName: String, types: [String: AttributeType] = [:], nulls: [String] = ["", "NA"], separator: UInt8? = nil,
+        header: Bool? = nil
     ) {
+        self.header = header
         self.path = path
         self.entityName = entityName
         self.types = types
@@ -93,6 +101,9 @@ public struct ImportRequest {
         if readsJSON, separator != nil {
             throw StoreError.importFailed(path: path, line: nil, reason: "separator applies to CSV files; a .json file is read as JSON")
         }
+        if readsJSON, header != nil {
+            throw StoreError.importFailed(path: path, line: nil, reason: "header applies to CSV files; a .json file's keys name its columns")
+        }
         let (open, size) = try Self.reopenable(path)
         var sniffed: CSVSeparator?
         if !readsJSON, separator == nil, !readsTabs { sniffed = try CSVSeparator.sniff(open) }
@@ -100,7 +111,7 @@ public struct ImportRequest {
         var table =
             readsJSON
             ? try JSONImport(path: path, open: open).table()
-            : try CSVImport(path: path, open: open, nulls: NullTexts(nulls), separator: between).table()
+            : try CSVImport(path: path, open: open, nulls: NullTexts(nulls), separator: between, header: header).table()
         table.progress.size = size
         // A column the engine computes (a generated one) is refused in the words a save uses.
         if context.managedObjectModel.entitiesByName[entityName] != nil {
@@ -119,6 +130,7 @@ public struct ImportRequest {
                 var summary = try load(table, check: check, in: context, progress: progress)
                 summary.foundEntity = found
                 summary.separatorDoubt = sniffed?.doubt
+                summary.firstRowIsData = table.firstRowIsData
                 return summary
             } catch let restart as ImportRestart {
                 table.types = restart.types

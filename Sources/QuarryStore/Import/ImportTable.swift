@@ -9,6 +9,8 @@ package struct ImportTable {
     /// How many rows there are, when the types were inferred from all of them.
     var count: Int?
     var progress = ReadProgress()
+    /// A CSV file's first record read as a row, and why (its columns named `column1`, …).
+    var firstRowIsData: FirstRowAsData?
     /// Calls `body` with each row's line and a reader that converts cell i to an
     /// attribute's type. With `check`, each row's cells are first observed into those
     /// types, and a cell that changes one throws `ImportRestart`.
