@@ -110,6 +110,30 @@ extension Statement {
         try execute()
     }
 
+    /// Runs the statement with `arguments` stepped by SQLite itself, without GRDB's checks
+    /// and observers' preparation around each run: for a save's UPDATEs of Quarry's own
+    /// tables that compare their row (`SQLiteSaveStatements+ComparedRows`), inside the
+    /// save's transaction, which GRDB began and ends. GRDB's transaction observers hear
+    /// the commit or rollback (SQLite's hooks) but not each row these change; none of
+    /// Quarry's listens for rows (Core Data's external data, the one observer, hears
+    /// commits alone). Every parameter is bound anew at each run.
+    func stepBound(_ arguments: SQLiteArguments) throws {
+        let handle = sqliteStatement
+        guard Int(sqlite3_bind_parameter_count(handle)) == arguments.databaseValues.count else { return try execute(arguments) }
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try refuseIfRefused(SQLiteCursor.bind(arguments.databaseValues, to: handle))
+        try refuseIfRefused(arguments.bindTexts(to: handle))
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
+        }
+    }
+
     /// The rows the statement returns with `arguments`, read as `SQLiteCursor.value` reads
     /// a column (text that is not UTF-8 kept whole), where GRDB's rows would have replaced
     /// its bytes.

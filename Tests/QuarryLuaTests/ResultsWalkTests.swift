@@ -38,6 +38,22 @@ import Testing
         h.run("rollback()")
     }
 
+    /// A loop changing each object of a walk longer than the rows read ahead at once
+    /// (2,048) reads on, once something changed, from the rows it had and then new windows
+    /// of rows (`FetchResults.walksSavedRows`): each object once, each change kept, a
+    /// column first read after the first change read right, and the save writes them all.
+    @Test func changingEachObjectOfALongWalkVisitsEachOnce() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64", g = "int64" } for i = 1, 5000 do Item:new{ n = i, g = i % 7 } end save()"#)
+        let sum = (1...5_000).reduce(0) { $0 + $1 + $1 % 7 }
+        #expect(h.string(Self.loop(#"fetch("Item")"#, "if it.n > 1 then it.n = it.n + it.g else it.n = it.n + 1 end")) == "5000,5000")
+        let total = #"(function() local s = 0 for _, it in ipairs(fetch("Item")) do s = s + it.n end return s end)()"#
+        #expect(h.string(total) == String(sum))
+        h.run("save()")
+        #expect(h.string(total) == String(sum))
+        #expect(h.string(#"count("Item", "n == 1")"#) == "0")
+    }
+
     @Test func deletingEveryObjectOfTheResultsDeletesThemAll() throws {
         let h = try Harness()
         h.run(Self.items)

@@ -24,6 +24,15 @@ extension FetchResults {
         context.generation != walk.generation || context.pendingGeneration != walk.pendingGeneration
     }
 
+    /// Whether `walk`, moved or not, still goes over the saved rows as `rows(around:)`
+    /// reads them: no save since it began, no unsaved change merged in when it began (its
+    /// objects are then the saved rows in order, as `object(at:in:)` gives them), and no
+    /// relationship prefetched. A loop changing each object it walks reads the rest as
+    /// cells, each object made where it is used, not every one through Swift.
+    public func walksSavedRows(_ walk: ResultsWalk) -> Bool {
+        context.generation == walk.generation && walk.merged == nil && request.prefetch.isEmpty
+    }
+
     /// The object at a 0-based index of `walk`, or nil past its end. A save inside the
     /// walk changed the saved rows it was reading: it goes on over the results as they are.
     public func object(at index: Int, in walk: ResultsWalk) throws -> ManagedObject? {

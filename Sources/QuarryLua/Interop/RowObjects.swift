@@ -296,6 +296,26 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     block.pointee.count = Int64(count)
 }
 
+/// Pushes the object that the results (or section) userdata at `results` cached for the
+/// 1-based index `i` (`cacheBatchObjects`), however the state moved since (C answers from
+/// the cache only in the state it was made in); false, with nothing pushed, when it holds
+/// none. For a walk whose cached rows are still its objects (`ResultsWalk`).
+func pushCachedObject(_ state: OpaquePointer, results: Int32, _ i: lua_Integer) -> Bool {
+    guard let block = lua_touserdata(state, results)?.assumingMemoryBound(to: quarry_results_block.self) else { return false }
+    let offset = i - lua_Integer(block.pointee.first)
+    guard block.pointee.count > 0, offset >= 0, offset < lua_Integer(block.pointee.count) else { return false }
+    guard lua_getiuservalue(state, results, 1) == LUA_TTABLE else {
+        quarry_pop(state, 1)
+        return false
+    }
+    guard lua_rawgeti(state, -1, offset + 1) == LUA_TUSERDATA else {
+        quarry_pop(state, 2)
+        return false
+    }
+    quarry_remove(state, -2)
+    return true
+}
+
 /// Drops the results' cached objects (they answered the old request).
 func dropCachedObjects(_ state: OpaquePointer, results: Int32) {
     lua_touserdata(state, results)?.assumingMemoryBound(to: quarry_results_block.self).pointee.count = 0

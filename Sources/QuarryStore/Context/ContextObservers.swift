@@ -49,6 +49,8 @@ struct Listeners<Call> {
         if let i = index(of: id) { entries.remove(at: i) }
     }
 
+    var isEmpty: Bool { entries.isEmpty }
+
     /// The callback `id` names, when it is still there.
     subscript(id: Int) -> Call? { index(of: id).map { entries[$0].call } }
 

@@ -96,11 +96,23 @@ extension ObjectContext {
         let request = result.request
         var changes = ChangeSet()
         changes.inserted = request.inserts
+        changes.deleted = request.deletes
+        // Only a change listener reads the keys that changed and their old values (the
+        // summary counts the objects, `rehashWatchedRows` reads their keys): with none
+        // (no observer), each object's set of keys and old values, and a position for each,
+        // were 4,600 instructions of each object of a save of 20,000 changed objects.
+        guard !observers.changeListeners.isEmpty else {
+            changes.updated = request.updates.map { ($0, []) }
+            guard !request.touched.isEmpty else { return changes }
+            var listed = Set(request.updates.map(ObjectIdentifier.init))
+            for (object, _) in request.touched where listed.insert(ObjectIdentifier(object)).inserted { changes.updated.append((object, [])) }
+            return changes
+        }
         // Keys the store changed as it wrote (a server's trigger): observers hear them too.
         // Only updated objects' (inserted ones are heard whole): a save of 20,000 new rows
         // on a server reads each back, and a set made for each was a tenth of the save.
         var madeByStore: [ObjectIdentifier: Set<String>] = [:]
-        if !request.updates.isEmpty {
+        if !request.updates.isEmpty, !result.readBacks.isEmpty {
             let updated = Set(request.updates.map(ObjectIdentifier.init))
             for (object, name, _) in result.readBacks where updated.contains(ObjectIdentifier(object)) {
                 madeByStore[ObjectIdentifier(object), default: []].insert(name)
@@ -115,7 +127,7 @@ extension ObjectContext {
         }
         // Observers read the old values of the keys that changed, no others.
         for (object, keys) in changes.updated { changes.oldValues[ObjectIdentifier(object)] = object.committedValues(of: keys) }
-        changes.deleted = request.deletes
+        guard !request.touched.isEmpty else { return changes }
         var position = Dictionary(changes.updated.indices.map { (ObjectIdentifier(changes.updated[$0].object), $0) }) { first, _ in first }
         for (object, keys) in request.touched {
             if let i = position[ObjectIdentifier(object)] {
