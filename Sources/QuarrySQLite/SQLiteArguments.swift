@@ -89,25 +89,34 @@ extension Statement {
     /// other arguments are given (telling it again for each of 20,000 rows was 1.7% of
     /// their save). Every parameter is bound anew at each run.
     func executeBound(_ arguments: SQLiteArguments, told: inout Bool) throws {
-        let handle = sqliteStatement
         // GRDB's check, kept: a statement run with other arguments than it names is a bug.
-        guard Int(sqlite3_bind_parameter_count(handle)) == arguments.databaseValues.count else { return try execute(arguments) }
-        // A failed run's error is taken here: GRDB's `setUncheckedArguments` resets the
-        // statement expecting none.
+        guard Int(sqlite3_bind_parameter_count(sqliteStatement)) == arguments.databaseValues.count else { return try execute(arguments) }
+        try runBound(arguments) {
+            if !told {
+                setUncheckedArguments(StatementArguments())
+                told = true
+            }
+        } run: {
+            try execute()
+        }
+    }
+
+    /// Binds every parameter of the statement anew to `arguments` and runs it with `run`,
+    /// after `prepare`. The statement is reset first (a failed run's error is taken there:
+    /// GRDB's `setUncheckedArguments` resets it expecting none) and after, its values'
+    /// copies cleared (a statement of many rows kept each row's text until the save ended,
+    /// against `--memory` and the rows written after it).
+    private func runBound(_ arguments: SQLiteArguments, prepare: () -> Void = {}, run: () throws -> Void) throws {
+        let handle = sqliteStatement
         sqlite3_reset(handle)
         defer {
             sqlite3_reset(handle)
-            // The values' copies go now: a statement of many rows kept each row's text until
-            // the save ended, against `--memory` and the rows written after it.
             sqlite3_clear_bindings(handle)
         }
-        if !told {
-            setUncheckedArguments(StatementArguments())
-            told = true
-        }
+        prepare()
         try refuseIfRefused(SQLiteCursor.bind(arguments.databaseValues, to: handle))
         try refuseIfRefused(arguments.bindTexts(to: handle))
-        try execute()
+        try run()
     }
 
     /// Runs the statement with `arguments` stepped by SQLite itself, without GRDB's checks
@@ -120,17 +129,13 @@ extension Statement {
     func stepBound(_ arguments: SQLiteArguments) throws {
         let handle = sqliteStatement
         guard Int(sqlite3_bind_parameter_count(handle)) == arguments.databaseValues.count else { return try execute(arguments) }
-        sqlite3_reset(handle)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
-        try refuseIfRefused(SQLiteCursor.bind(arguments.databaseValues, to: handle))
-        try refuseIfRefused(arguments.bindTexts(to: handle))
-        var code = sqlite3_step(handle)
-        while code == SQLITE_ROW { code = sqlite3_step(handle) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
+        try runBound(arguments) {
+            var code = sqlite3_step(handle)
+            while code == SQLITE_ROW { code = sqlite3_step(handle) }
+            guard code == SQLITE_DONE else {
+                let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(handle)))
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            }
         }
     }
 

@@ -261,9 +261,9 @@ struct SQLWriteAnswer {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
-    /// A number (signed or not) or a string alone, as the predicate grammar writes it; nil
-    /// for anything else.
-    static func predicateValue(_ tokens: ArraySlice<SQLTokens.Token>) -> String? {
+    /// One token alone, after a sign if there is one: the sign as written in front of a
+    /// number ("-", or "" for none or "+"); nil for more or fewer tokens.
+    static func signed(_ tokens: ArraySlice<SQLTokens.Token>) -> (sign: String, token: SQLTokens.Token)? {
         var tokens = tokens
         var sign = ""
         if tokens.count == 2, let first = tokens.first, first == .symbol("-") || first == .symbol("+") {
@@ -271,6 +271,13 @@ struct SQLWriteAnswer {
             tokens = tokens.dropFirst()
         }
         guard tokens.count == 1, let token = tokens.first else { return nil }
+        return (sign, token)
+    }
+
+    /// A number (signed or not) or a string alone, as the predicate grammar writes it; nil
+    /// for anything else.
+    static func predicateValue(_ tokens: ArraySlice<SQLTokens.Token>) -> String? {
+        guard let (sign, token) = signed(tokens) else { return nil }
         switch token {
         case .word(let text) where Double(text) != nil: return sign + text
         case .string(let text) where sign.isEmpty: return predicateString(text)
@@ -281,13 +288,7 @@ struct SQLWriteAnswer {
     /// A value alone (a number, a string, NULL, TRUE, FALSE) as Lua writes it; nil for
     /// anything computed.
     static func literal(_ tokens: [SQLTokens.Token]) -> String? {
-        var tokens = tokens[...]
-        var sign = ""
-        if tokens.count == 2, let first = tokens.first, first == .symbol("-") || first == .symbol("+") {
-            sign = first == .symbol("-") ? "-" : ""
-            tokens = tokens.dropFirst()
-        }
-        guard tokens.count == 1, let token = tokens.first else { return nil }
+        guard let (sign, token) = signed(tokens[...]) else { return nil }
         switch token {
         case .string(let text) where sign.isEmpty: return luaQuote(text)
         case .word(let text):

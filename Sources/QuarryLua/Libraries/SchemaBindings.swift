@@ -314,14 +314,16 @@ enum SchemaBindings {
                 throw call.argumentError(2, "expected an object ID such as '\(entity)/1': \(entity) has no primary key of its own to look up")
             }
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
-        } else if ownKey.count == 1, lua_isinteger(call.state, 2) != 0,
-            try runtime.context.entity(named: entity).attribute(named: ownKey[0])?.type == .string
-        {
-            // A number for a TEXT key (`languages:get(1)` where the key is "1"): its text, as
-            // SQLite compares a number with a TEXT column (`code = 1` is `code = '1'`).
-            return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(lua_tointegerx(call.state, 2, nil)))])
         } else {
             key = try call.integer(2)
+            // A number is the object's number, as its ID has it. One that numbers no object,
+            // for a TEXT key (`languages:get(1)` where the key is "1"), is then looked up as
+            // its text, as SQLite compares a number with a TEXT column (`code = 1` is `code = '1'`).
+            if ownKey.count == 1, try runtime.context.entity(named: entity).attribute(named: ownKey[0])?.type == .string,
+                try runtime.context.object(entityName: entity, primaryKey: key) == nil
+            {
+                return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(key))])
+            }
         }
         return runtime.pushObject(try runtime.context.object(entityName: entity, primaryKey: key))
     }
