@@ -102,12 +102,19 @@ extension QuarryRuntime {
     /// to the entity (or its sub-entities) are not in them, though `count()` sees them; one
     /// note per request says how many and what brings them in. The rows are not changed.
     func noteUnsavedChangesLeftOut(of entityName: String) {
-        guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return }
-        let pending = context.pendingChanges
-        let count = (pending.inserted + pending.updated + pending.deleted).filter { context.isKind($0.entity.name, of: entityName) }.count
-        guard count > 0 else { return }
+        guard let count = unsavedChangesToNote(of: entityName) else { return }
         let changes = count == 1 ? "change" : "changes"
         writeNotice("note: \(count) unsaved \(changes) to \(entityName) \(count == 1 ? "is" : "are") not in these rows (save() first)")
+    }
+
+    /// How many unsaved changes a read of the saved rows leaves out, at the prompt (notes
+    /// on), of `entityName` and its sub-entities or, nil, of every entity; nil for none.
+    func unsavedChangesToNote(of entityName: String?) -> Int? {
+        guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return nil }
+        let pending = context.pendingChanges
+        let changed = pending.inserted + pending.updated + pending.deleted
+        let count = entityName.map { name in changed.filter { context.isKind($0.entity.name, of: name) }.count } ?? changed.count
+        return count > 0 ? count : nil
     }
 
     /// Once per entity and key: a key only sub-entities have, which Quarry answers but a

@@ -59,10 +59,7 @@ extension QuarryRuntime {
     /// and what brings them in, as a grouped request's does. Scripts say nothing here (a
     /// batch run that ends with unsaved changes says so once, at its end).
     func noteUnsavedChangesOutsideSQL(_ operation: String) {
-        guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return }
-        let pending = context.pendingChanges
-        let count = pending.inserted.count + pending.updated.count + pending.deleted.count
-        guard count > 0 else { return }
+        guard let count = unsavedChangesToNote(of: nil) else { return }
         let changes = count == 1 ? "change is" : "changes are"
         writeNotice("note: \(operation) reads the saved store; \(grouped(count)) unsaved \(changes) not in it (save() first)")
     }

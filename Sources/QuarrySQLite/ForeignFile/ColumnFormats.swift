@@ -22,20 +22,17 @@ struct ColumnFormats {
         session: StoreSession, storage known: EntityStorage? = nil
     ) throws -> DatabaseValue {
         let storage = known ?? session.mapped(entity)
-        guard storage.layout == .foreignTable else { return value.databaseValue }
+        if WrittenForm(key, of: entity, storage).keepsAsGiven(value) { return value.databaseValue }
         // A time column's nil is the number it keeps for "never" (Chrome's 0).
         if value.isNull {
             guard let never = storage.numericDates[key]?.never else { return value.databaseValue }
             return Value.integer(never).databaseValue
         }
         guard let attribute = entity.attribute(named: key) else { return value.databaseValue }
-        switch (attribute.type, value) {
-        case (.date, _), (.bool, _): break
-        // Text and bytes keep a format only when they are a UUID, in a column of UUIDs;
-        // text of another length is none (known without copying its bytes).
-        case (.string, .text(let text)), (.uuid, .text(let text)), (.binary, .text(let text)):
-            guard text.utf8.count == 32 || text.utf8.count == 36, uuidBytes(value) != nil else { return value.databaseValue }
-        case (.string, _), (.uuid, _), (.binary, _): guard uuidBytes(value) != nil else { return value.databaseValue }
+        switch attribute.type {
+        case .date, .bool: break
+        // Text and bytes keep a format only when they are a UUID, in a column of UUIDs.
+        case .string, .uuid, .binary: guard uuidBytes(value) != nil else { return value.databaseValue }
         default: return value.databaseValue
         }
         let format = try format(of: entity, attribute, in: db, session: session)
@@ -136,6 +133,41 @@ struct ColumnFormats {
         case .date: return "iso-space"
         case .bool: return "0/1"
         default: return "uuid"
+        }
+    }
+}
+
+/// How a column keeps the values a write gives it, before any value is seen: as given
+/// (Quarry's own tables; a number), as given unless a text that could be a UUID (text and
+/// bytes, kept as the column keeps UUIDs: text of another length is none, known without
+/// copying its bytes), or as the column's format says (dates, booleans, a time column's
+/// counts and its nil). `ColumnFormats.stored` starts from it; a save's new rows work it
+/// out once a column, not once a value (`SQLiteSaveStatements+NewRows`).
+enum WrittenForm {
+    case asGiven, asGivenUnlessUUIDText, formatted
+
+    init(_ key: String, of entity: EntityDescription, _ storage: EntityStorage) {
+        guard storage.layout == .foreignTable else {
+            self = .asGiven
+            return
+        }
+        if storage.numericDates[key] != nil {
+            self = .formatted
+            return
+        }
+        switch entity.attribute(named: key)?.type {
+        case .date?, .bool?: self = .formatted
+        case .string?, .uuid?, .binary?: self = .asGivenUnlessUUIDText
+        default: self = .asGiven
+        }
+    }
+
+    /// Whether `value` is written as it is, without asking the column's format.
+    func keepsAsGiven(_ value: Value) -> Bool {
+        switch (self, value) {
+        case (.asGiven, _), (.asGivenUnlessUUIDText, .null): return true
+        case (.asGivenUnlessUUIDText, .text(let text)): return text.utf8.count != 32 && text.utf8.count != 36
+        default: return false
         }
     }
 }

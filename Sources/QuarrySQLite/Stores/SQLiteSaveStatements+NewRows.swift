@@ -132,7 +132,7 @@ extension SQLiteSaveStatements {
     private mutating func insert(_ rows: ArraySlice<NewRow>, _ plan: InsertPlan, keys: SaveChangesRequest.Keys) throws -> [Int64] {
         let count = rows.count
         var values = SQLiteArguments()
-        let forms = plan.writtenForms ?? Self.writtenForms(of: plan.written, rows[rows.startIndex].entity, plan.storage)
+        let forms = plan.writtenForms ?? plan.written.map { WrittenForm($0, of: rows[rows.startIndex].entity, plan.storage) }
         plan.writtenForms = forms
         for row in rows {
             let keepsLinks = !row.entity.toOneRelationships.isEmpty
@@ -172,23 +172,6 @@ extension SQLiteSaveStatements {
         return (0..<count).map { last - Int64(count - 1 - $0) }
     }
 
-    /// How each of `written`, columns of `entity`'s rows, keeps the values written to it,
-    /// as `ColumnFormats.stored` would say, worked out once a plan: asking it of each value
-    /// of each new row (the attribute looked up by name, and what a time column keeps for
-    /// nil) was a third of what a new row of another program's table cost beyond one of
-    /// Quarry's own (issue 84).
-    static func writtenForms(of written: [String], _ entity: EntityDescription, _ storage: EntityStorage) -> [WrittenForm] {
-        written.map { name in
-            guard storage.layout == .foreignTable else { return .asGiven }
-            guard storage.numericDates[name] == nil, let attribute = entity.attribute(named: name) else { return .formatted }
-            switch attribute.type {
-            case .date, .bool: return .formatted
-            case .string, .uuid, .binary: return .asGivenUnlessUUIDText
-            default: return .asGiven
-            }
-        }
-    }
-
     /// `row`'s value of column `name` as the save writes it (`StoreSession.insertedValue`).
     /// A link is kept in a column only by a to-one relationship of the row's entity (its
     /// current one), so without one the value is the object's own, read without looking
@@ -202,22 +185,5 @@ extension SQLiteSaveStatements {
     /// `rows` written a row at a time, as `insert(_:_:toOne:keys:)` writes each.
     private mutating func alone(_ rows: ArraySlice<NewRow>, keys: SaveChangesRequest.Keys) throws -> [Int64] {
         try rows.map { try insert($0.object, $0.entity, toOne: $0.toOne, keys: keys) }
-    }
-}
-
-/// How a column of another program's table keeps the values a save writes to it
-/// (`ColumnFormats.stored`): as given (a number, or nil where nil is not a time column's
-/// "never"), as given unless a text that could be a UUID (text and bytes, kept as the
-/// column keeps UUIDs), or in the format the column is found to keep (dates, booleans).
-enum WrittenForm {
-    case asGiven, asGivenUnlessUUIDText, formatted
-
-    /// Whether `value` is written as it is, without asking the column's format.
-    func keepsAsGiven(_ value: Value) -> Bool {
-        switch (self, value) {
-        case (.asGiven, _), (.asGivenUnlessUUIDText, .null): return true
-        case (.asGivenUnlessUUIDText, .text(let text)): return text.utf8.count != 32 && text.utf8.count != 36
-        default: return false
-        }
     }
 }

@@ -9,12 +9,12 @@ extension ObjectContext {
     /// `HH:MM:SS` or with fractional seconds (hours past 24 included); nil otherwise.
     public func timeOfDayExample(_ entity: EntityDescription, _ column: String) -> String? {
         guard entity.attribute(named: column)?.type == .string else { return nil }
-        var texts: [String] = []
+        var first: String?
         for value in sampledValues(entity, column) {
             guard case .text(let text) = value, Self.isTimeOfDay(text) else { return nil }
-            texts.append(text)
+            first = first ?? text
         }
-        return texts.first
+        return first
     }
 
     /// `8:15`, `08:15:00`, `25:10:00.5`: one to three digits of hours, then minutes and
