@@ -127,10 +127,14 @@ enum CoreDataModelInference {
     /// a model asks for, is named after the entity (`Z_Car_UNIQUE_numberPlate`). Upper-cased.
     static func toOneIndexedColumns(_ db: Database, table: String) throws -> Set<String> {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table])
-        let prefix = table.uppercased() + "_"
-        return Set(
-            names.lazy.map { $0.uppercased() }.filter { $0.hasPrefix(prefix + "Z") && $0.hasSuffix("_INDEX") && !$0.hasPrefix(prefix + "Z_") }
-                .map { String($0.dropFirst(prefix.count).dropLast("_INDEX".count)) })
+        let prefix: String = table.uppercased() + "_"
+        var columns: Set<String> = []
+        for name in names {
+            let upper: String = name.uppercased()
+            guard upper.hasPrefix(prefix + "Z"), upper.hasSuffix("_INDEX"), !upper.hasPrefix(prefix + "Z_") else { continue }
+            columns.insert(String(upper.dropFirst(prefix.count).dropLast("_INDEX".count)))
+        }
+        return columns
     }
 
     /// A to-one named after its relationship, not its destination (`ZCATEGORY` holding keys

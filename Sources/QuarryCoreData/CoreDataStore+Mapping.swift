@@ -329,10 +329,8 @@ extension CoreDataStore {
             var length = 0
             func isRefusal() -> Bool { (length == 4 && word == descWord) || (length == 7 && word == withoutWord) }
             for byte in bytes {
-                let isWordByte =
-                    byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                if isWordByte {
-                    if length < 8 { word = word << 8 | UInt64((0x61...0x7A).contains(byte) ? byte - 32 : byte) }
+                if isWordByte(byte) {
+                    if length < 8 { word = word << 8 | UInt64(upperCased(byte)) }
                     length += 1
                     continue
                 }
@@ -343,6 +341,15 @@ extension CoreDataStore {
             return !isRefusal()
         }
     }
+
+    // Byte tests as functions with their types written out: as one expression of ranges
+    // and `||` inside the loop they took the type checker over two seconds, on every build.
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        if byte >= 0x80 || byte == 0x5F { return true }
+        return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func upperCased(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte }
 
     /// `DESC` and `WITHOUT` as `declaresRowidAlias` packs a word's bytes.
     private static let descWord = packedWord("DESC"), withoutWord = packedWord("WITHOUT")

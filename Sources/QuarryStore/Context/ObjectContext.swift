@@ -311,10 +311,21 @@ public final class ObjectContext {
     /// dictionary's order changes from run to run, so the key alone left `.changes` and
     /// the end-of-run note listing `Tag/1` and `Item/1` in either order.
     /// Each key is read once, not at every comparison, and names only for equal keys.
+    /// The comparison is a function of its own, with its types written out: as one
+    /// closure over tuples it took the type checker 5-12 seconds, on every build.
     private static func inKeyOrder(_ objects: some Sequence<ManagedObject>) -> [ManagedObject] {
-        objects.map { (key: $0.primaryKey ?? 0, object: $0) }
-            .sorted { a, b in a.key != b.key ? a.key < b.key : a.object.entity.name < b.object.entity.name }
-            .map(\.object)
+        let keyed: [KeyedObject] = objects.map { KeyedObject(key: $0.primaryKey ?? 0, object: $0) }
+        return keyed.sorted(by: KeyedObject.precedes).map(\.object)
+    }
+
+    private struct KeyedObject {
+        let key: Int64
+        let object: ManagedObject
+
+        static func precedes(_ a: KeyedObject, _ b: KeyedObject) -> Bool {
+            if a.key != b.key { return a.key < b.key }
+            return a.object.entity.name < b.object.entity.name
+        }
     }
 
     /// Objects by key (read once each, not at every comparison): the order a save writes them in.

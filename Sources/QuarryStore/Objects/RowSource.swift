@@ -39,8 +39,9 @@ public final class RowSource {
 
     /// The same, with every column when `whole`, else the attributes read so far.
     public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
-        let mask = attributesRead.pointee
-        let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
+        let mask: UInt64 = attributesRead.pointee
+        let attributes: [Int] =
+            whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { (index: Int) -> Bool in Self.isRead(index, mask) }
         // Whole rows of an entity with sub-entities end with the entity column, which says
         // what each row's object is without a query for each row (`RowBatch.object(at:)`),
         // and what a row another connection deleted was. Not the other batches, which
@@ -48,13 +49,27 @@ public final class RowSource {
         let tagged = whole && context.hasSubentities(entity.name)
         return try RowBatch(
             source: self, keys: keys, attributes: attributes, isComplete: whole, tagged: tagged, context: context,
-            sql: { count in
-                // Rounded up to a power of two, so a few statements serve every batch.
-                self.statement(
-                    attributes, whole: whole, tagged: tagged, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)),
-                    dialect: context.sqlDialect)
+            sql: { (count: Int) -> String in
+                self.statement(attributes, whole: whole, tagged: tagged, filter: .keys(Self.roundedUp(count)), dialect: context.sqlDialect)
             }, range: statement(attributes, whole: whole, tagged: tagged, filter: .range, dialect: context.sqlDialect),
-            rangeArguments: storage.keyIsPlace ? { first, last in [max(0, last - first + 1), max(0, first - 1)] } : { first, last in [first, last] })
+            rangeArguments: storage.keyIsPlace ? Self.placeRange : Self.keyRange)
+    }
+
+    private static func isRead(_ index: Int, _ mask: UInt64) -> Bool { index >= 64 || mask & (1 << UInt64(index)) != 0 }
+
+    /// A batch's size rounded up to a power of two, so a few statements serve every batch.
+    private static func roundedUp(_ count: Int) -> Int {
+        let bits: Int = Int.bitWidth - (count - 1).leadingZeroBitCount
+        return 1 << bits
+    }
+
+    // The range statement's arguments, as functions with their types written out: as
+    // closures in a conditional they took the type checker over a second on every build.
+    private static func keyRange(_ first: Int64, _ last: Int64) -> [Int64] { [first, last] }
+    private static func placeRange(_ first: Int64, _ last: Int64) -> [Int64] {
+        let count: Int64 = max(0, last - first + 1)
+        let skipped: Int64 = max(0, first - 1)
+        return [count, skipped]
     }
 
     func noteRead(_ name: String) {
