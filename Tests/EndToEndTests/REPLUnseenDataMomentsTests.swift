@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Display moments of a newcomer's trial on unseen data, typed as a person types: a
+/// histogram of years labelled as years, ending at the last year.
+@Suite struct REPLUnseenDataMomentsTests {
+    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
+        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+        try #require(result.status == 0, "\(result)")
+        return result.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// The label before the chart's axis on each bar's line.
+    private func labels(_ chart: [String]) -> [String] {
+        chart.dropFirst().filter { $0.contains("│") || $0.contains("|") }.map {
+            String($0.split(whereSeparator: { $0 == "│" || $0 == "|" }).first ?? "").trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// Films from 1990 to 2020: bins labelled `1990 – 1993`, as a table writes a year, not
+    /// `1,990 – 1,993`; the last bin ends at 2020, the last year, not past it. Budgets in
+    /// the millions keep their separators.
+    @Test func aHistogramOfYearsLabelsYearsAndEndsAtTheLast() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "f.db",
+            """
+            CREATE TABLE film (id INTEGER PRIMARY KEY, year INTEGER, budget INTEGER);
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 61)
+            INSERT INTO film (year, budget) SELECT 1990 + i % 31, 250000 + i * 3000000 FROM n;
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["f.db"], columns: 120)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let chart = try await repl.enter(#"=histogram("film", "year")"#)
+        let years = labels(chart)
+        try #require(years.count >= 2, "\(chart)")
+        #expect(years.allSatisfy { !$0.contains(",") }, "years bare: \(chart)")
+        #expect(years.first?.hasPrefix("1990 – ") == true, "\(chart)")
+        #expect(years.last?.hasSuffix(" – 2020") == true, "the last bin ends at the last year: \(chart)")
+        // Each bin counts what sqlite3 counts between its ends.
+        for label in years {
+            let ends = label.components(separatedBy: " – ")
+            try #require(ends.count == 2, "\(chart)")
+            let counted = try await sqlite3(sandbox, "f.db", "SELECT count(*) FROM film WHERE year BETWEEN \(ends[0]) AND \(ends[1])")
+            let line = try #require(chart.first { $0.contains(label + " ") })
+            #expect(line.hasSuffix(" " + counted), "\(label): \(chart)")
+        }
+        // Magnitudes keep their separators, and their last bin ends at the largest too.
+        let budgets = labels(try await repl.enter(#"=histogram("film", "budget", { bins = 4 })"#))
+        #expect(budgets.count == 4 && budgets.allSatisfy { $0.contains(",") }, "\(budgets)")
+        let most = try await sqlite3(sandbox, "f.db", "SELECT printf('%,d', max(budget)) FROM film")
+        #expect(budgets.last?.hasSuffix(" – " + most) == true, "\(budgets)")
+    }
+}
