@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Display moments of a newcomer's trial on unseen data, typed as a person types: a
-/// histogram of years labelled as years, ending at the last year.
+/// histogram of years labelled as years, ending at the last year; an estimated distinct
+/// count marked on its value.
 @Suite struct REPLUnseenDataMomentsTests {
     private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
         let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
@@ -51,5 +52,47 @@ import Testing
         #expect(budgets.count == 4 && budgets.allSatisfy { $0.contains(",") }, "\(budgets)")
         let most = try await sqlite3(sandbox, "f.db", "SELECT printf('%,d', max(budget)) FROM film")
         #expect(budgets.last?.hasSuffix(" – " + most) == true, "\(budgets)")
+    }
+
+    /// 20,000 distinct codes: summarize's distinct count is an estimate past 16,384, shown
+    /// `~` on the value with a line under the table saying so; the rows keep the integer,
+    /// and CSV writes it unmarked.
+    @Test func anEstimatedDistinctCountIsMarkedOnItsValue() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "c.db",
+            """
+            CREATE TABLE reading (id INTEGER PRIMARY KEY, code INTEGER, kind TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+            INSERT INTO reading (code, kind) SELECT i * 7, 'k' || (i % 3) FROM n;
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["c.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let table = try await repl.enter(#"=summarize("reading")"#)
+        let code = try #require(table.first { $0.hasPrefix("code ") }, "\(table)")
+        let cells = code.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        let header = try #require(table.first).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        let distinct = try #require(header.firstIndex { $0.hasPrefix("distinct") }, "\(table)")
+        #expect(cells[distinct].hasPrefix("~"), "the estimate marked on its value: \(table)")
+        #expect(Int(cells[distinct].dropFirst()) != nil, "\(table)")
+        // The few distinct kinds are counted, not estimated: no mark there.
+        let kind = try #require(table.first { $0.hasPrefix("kind ") }, "\(table)")
+        #expect(kind.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }[distinct] == "3", "\(table)")
+        #expect(
+            table.last == "~ estimated distinct counts (HyperLogLog, about 0.8% off); summarize(source, { exact = true }) reads every value",
+            "\(table)")
+        // The value stays the integer it was; CSV writes it bare.
+        let value = try await repl.enter(
+            #"for _, s in ipairs(summarize("reading")) do if s.column == "code" then print(math.type(s.distinct), s.distinct > 19000) end end"#)
+        #expect(value.map { $0.split(whereSeparator: \.isWhitespace) } == [["integer", "true"]], "\(value)")
+        _ = try await repl.enter(".mode csv")
+        let csv = try await repl.enter(#"=summarize("reading")"#)
+        #expect(!csv.contains { $0.contains("~") }, "\(csv)")
+        // Counted exactly, nothing is marked.
+        _ = try await repl.enter(".mode table")
+        let exact = try await repl.enter(#"=summarize("reading", { exact = true })"#)
+        #expect(!exact.contains { $0.contains("~") }, "\(exact)")
+        #expect(exact.contains { $0.hasPrefix("code ") && $0.contains(" 20000 ") }, "\(exact)")
     }
 }
