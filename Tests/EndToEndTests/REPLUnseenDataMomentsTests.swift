@@ -3,7 +3,7 @@ import Testing
 
 /// Display moments of a newcomer's trial on unseen data, typed as a person types: a
 /// histogram of years labelled as years, ending at the last year; an estimated distinct
-/// count marked on its value.
+/// count marked on its value; days as days in grouped tables.
 @Suite struct REPLUnseenDataMomentsTests {
     private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
         let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
@@ -94,5 +94,32 @@ import Testing
         let exact = try await repl.enter(#"=summarize("reading", { exact = true })"#)
         #expect(!exact.contains { $0.contains("~") }, "\(exact)")
         #expect(exact.contains { $0.hasPrefix("code ") && $0.contains(" 20000 ") }, "\(exact)")
+    }
+
+    /// Dates imported from a CSV of days show as days in a grouped table, as `find` shows
+    /// them; one value with a time of day keeps a column as instants.
+    @Test func daysShowAsDaysInGroupedTables() async throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("hires.csv", "emp_no,hired\n1,2003-07-01\n2,1986-06-26\n3,2003-07-01\n")
+        _ = try sandbox.write("stamps.csv", "emp_no,at\n1,2003-07-01T00:00:00Z\n2,2003-07-01T09:30:00Z\n")
+        let imported = try await sandbox.quarry([
+            "s.db", "-e", #"import("hires.csv", { entity = "Hire" }); import("stamps.csv", { entity = "Stamp" })"#
+        ])
+        try #require(imported.status == 0, "\(imported)")
+        let repl = try await TmuxSession(sandbox, arguments: ["s.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let grouped = try await repl.enter(#"=fetch{ "Hire", group = "hired", properties = { "hired", "count(*)" }, sort = "hired" }"#)
+        #expect(grouped.contains { $0.hasPrefix("1986-06-26 ") } && grouped.contains { $0.hasPrefix("2003-07-01 ") }, "\(grouped)")
+        #expect(!grouped.contains { $0.contains("T00") }, "\(grouped)")
+        // Dictionary results read from Lua print so too.
+        let printed = try await repl.enter(#"print(fetch{ "Hire", group = "hired", properties = { "hired", "count(*)" }, sort = "hired" })"#)
+        #expect(printed.contains { $0.hasPrefix("2003-07-01 ") } && !printed.contains { $0.contains("T00") }, "\(printed)")
+        // Instants stay instants, the midnight one too.
+        let stamps = try await repl.enter(#"=fetch{ "Stamp", group = "at", properties = { "at", "count(*)" }, sort = "at" }"#)
+        #expect(stamps.contains { $0.contains("2003-07-01T00:00:00Z") }, "\(stamps)")
+        // The rows keep dates.
+        let typed = try await repl.enter(#"print(typeof(fetch{ "Hire", group = "hired", properties = { "hired" } }[1].hired))"#)
+        #expect(typed == ["date"], "\(typed)")
     }
 }

@@ -95,6 +95,9 @@ enum SeeingBindings {
         if !days.isEmpty, !runtime.tableFormat.mode.isData {
             values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
         }
+        // Any other column of dates all at midnight UTC (a CSV's days, grouped) as its
+        // days, as a results table shows the same attribute.
+        if !runtime.tableFormat.mode.isData { values = MidnightColumns.shownAsDays(values, columns: Array(rows.columns.indices)) }
         // Estimates (a summary's) marked on their cells, and said under the table.
         let estimates = runtime.tableFormat.mode.isData ? [:] : rememberedEstimates(call.state, 1)
         let estimated = Set(
