@@ -3,7 +3,8 @@ import Testing
 
 /// Display moments of a newcomer's trial on unseen data, typed as a person types: a
 /// histogram of years labelled as years, ending at the last year; an estimated distinct
-/// count marked on its value; days as days in grouped tables.
+/// count marked on its value; days as days in grouped tables; `rollback()`
+/// saying what it dropped at the prompt.
 @Suite struct REPLUnseenDataMomentsTests {
     private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
         let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
@@ -121,5 +122,26 @@ import Testing
         // The rows keep dates.
         let typed = try await repl.enter(#"print(typeof(fetch{ "Hire", group = "hired", properties = { "hired" } }[1].hired))"#)
         #expect(typed == ["date"], "\(typed)")
+    }
+
+    /// `rollback()` at the prompt says what it dropped, as `.changes` counts it, and that
+    /// there was nothing; in a script it says nothing and still returns nothing.
+    @Test func rollbackAtThePromptSaysWhatItDropped() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "n.db",
+            "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO note (body) VALUES ('one'), ('two');")
+        let repl = try await TmuxSession(sandbox, arguments: ["n.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"local o = note:new{ body = "three" }; note:get(1).body = "uno"; note:get(2):delete()"#)
+        let dropped = try await repl.enter("rollback()")
+        #expect(dropped == ["rolled back 3 pending changes (1 inserted, 1 updated, 1 deleted)"], "\(dropped)")
+        let nothing = try await repl.enter("rollback()")
+        #expect(nothing == ["nothing to roll back"], "\(nothing)")
+        let changes = try await repl.enter(".changes")
+        #expect(changes == ["inserted: none", "updated: none", "deleted: none"], "\(changes)")
+        // A script: silent, and rollback() still returns no value.
+        let script = try await sandbox.quarry(["n.db", "-e", ##"note:new{ body = "x" }; print(select("#", rollback())); rollback()"##])
+        #expect(script.status == 0 && script.stdout == "0\n" && script.stderr.isEmpty, "\(script)")
     }
 }
