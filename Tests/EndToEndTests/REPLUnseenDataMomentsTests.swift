@@ -144,4 +144,32 @@ import Testing
         let script = try await sandbox.quarry(["n.db", "-e", ##"note:new{ body = "x" }; print(select("#", rollback())); rollback()"##])
         #expect(script.status == 0 && script.stdout == "0\n" && script.stderr.isEmpty, "\(script)")
     }
+
+    /// A file filled from a CSV keeps missing dates as '' (and NULL): format() reads the
+    /// layout of the dates past them, where it found "values that are no date", and a date
+    /// written there takes it; a TEXT column of such dates is text, written as given, and
+    /// format() says which declaration makes it a date.
+    @Test func formatReadsDatesPastEmptyCells() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "e.db",
+            """
+            CREATE TABLE event (id INTEGER PRIMARY KEY, day DATE, at DATETIME, noted TEXT);
+            INSERT INTO event (day, at, noted) VALUES ('2020-01-02', '2020-01-02 10:00:00', '2020-01-02'), ('', '', ''),
+              (NULL, NULL, NULL), ('2020-03-04', '2020-03-04 11:30:00', '2020-03-04');
+            """)
+        let result = try await sandbox.quarry([
+            "e.db", "-e",
+            #"""
+            print(format("event", "day")); print(format("event", "at")); print(format("event", "noted"))
+            event:get(3).day = date("2021-05-06"); event:get(3).at = date("2021-05-06T07:08:09Z"); save()
+            """#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["2021-01-01", "iso-space", "plain"], "\(result)")
+        let hint = #"its text reads as ISO 8601 times: format("event", "noted", "2021-01-01") makes it a date"#
+        #expect(result.stderr.contains("note: event.noted is text, written as given; " + hint), "\(result)")
+        let stored = try await sqlite3(sandbox, "e.db", "SELECT day || ' ' || at FROM event WHERE id = 3")
+        #expect(stored == "2021-05-06 2021-05-06 07:08:09", "written in the column's layout: \(stored)")
+    }
 }
