@@ -172,4 +172,33 @@ import Testing
         let stored = try await sqlite3(sandbox, "e.db", "SELECT day || ' ' || at FROM event WHERE id = 3")
         #expect(stored == "2021-05-06 2021-05-06 07:08:09", "written in the column's layout: \(stored)")
     }
+
+    /// A bar chart's values read as the table of the same rows shows them: Lua's own
+    /// `tostring` form (`%.14g`), as issue 80 decided for every number the REPL shows,
+    /// charts' labels included (6 significant digits are summarize's and histogram edges'
+    /// alone); whole counts bare below 10,000.
+    @Test func barValuesReadAsTheTableShowsThem() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "p.db",
+            """
+            CREATE TABLE sale (id INTEGER PRIMARY KEY, region TEXT, price REAL);
+            INSERT INTO sale (region, price) VALUES ('east', 1234.56789012345), ('east', 0.1), ('west', 0.2), ('west', 0.1),
+              ('north', 99.5);
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["p.db"], columns: 120)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let query = #"sql("SELECT region, avg(price) AS a FROM sale GROUP BY region ORDER BY region")"#
+        let table = try await repl.enter("=" + query)
+        let chart = try await repl.enter("=barchart(\(query), \"region\", \"a\")")
+        for region in ["east", "north", "west"] {
+            let cell = try #require(table.first { $0.hasPrefix(region + " ") }?.split(separator: "|").last, "\(table)")
+            let bar = try #require(chart.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(region + " ") }, "\(chart)")
+            #expect(bar.hasSuffix(" " + cell.trimmingCharacters(in: .whitespaces)), "\(region): \(table) \(chart)")
+        }
+        #expect(chart.contains { $0.hasSuffix(" 0.15") }, "0.1 + 0.2 over 2, as tostring writes it: \(chart)")
+        let counts = try await repl.enter(#"=barchart("sale", "region")"#)
+        #expect(counts.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("east ") && $0.hasSuffix(" 2") }, "\(counts)")
+    }
 }
