@@ -3,8 +3,9 @@ import Testing
 
 /// Display moments of a newcomer's trial on unseen data, typed as a person types: a
 /// histogram of years labelled as years, ending at the last year; an estimated distinct
-/// count marked on its value; days as days in grouped tables; `rollback()`
-/// saying what it dropped at the prompt.
+/// count marked on its value; days as days in grouped tables; `rollback()` saying what it
+/// dropped at the prompt; a column's date format read past empty cells; bar values as the
+/// table shows them.
 @Suite struct REPLUnseenDataMomentsTests {
     private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
         let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
