@@ -32,7 +32,8 @@ public enum Chart {
     public static func bars(title: String, labels: [String], values: [Double?], leftOut: Int = 0, style: ChartStyle = ChartStyle()) -> String {
         let labels = labels.map(CellText.flat)
         let labelWidth = min(labels.map(\.count).max() ?? 0, max(8, style.width / 3))
-        let texts = values.map { $0.map(CellText.number) ?? "nil" }
+        let grouping = CellText.groupsDigits(values.compactMap { $0 })
+        let texts = values.map { $0.map { CellText.number($0, grouping: grouping) } ?? "nil" }
         let valueWidth = texts.map(\.count).max() ?? 0
         let axis = style.unicode ? "│" : "|"
         // label, space, axis, bar, space, value.
@@ -145,14 +146,16 @@ public enum Chart {
     /// to six significant digits (119.681); the ticks share one number of decimals (0.5,
     /// 1.0, 1.5), as gnuplot writes them.
     public static func yAxisLabels(low: Double, high: Double, rows: Int) -> [Int: String] {
-        var labels: [Int: String] = [rows - 1: CellText.edges([high])[0]]
-        if rows > 1 { labels[0] = CellText.edges([low])[0] }
+        // One axis, one way of writing its numbers: grouped or not as its ends decide.
+        let grouping = CellText.groupsDigits([low, high])
+        var labels: [Int: String] = [rows - 1: CellText.edges([high], grouping: grouping)[0]]
+        if rows > 1 { labels[0] = CellText.edges([low], grouping: grouping)[0] }
         var ticks: [(row: Int, value: Double)] = []
         for value in roundTicks(from: low, to: high) {
             let row = min(rows - 1, max(0, Int((fraction(value, from: low, to: high) * Double(rows)).rounded(.up)) - 1))
             if labels.keys.allSatisfy({ abs($0 - row) >= 2 }), ticks.allSatisfy({ abs($0.row - row) >= 2 }) { ticks.append((row, value)) }
         }
-        for (row, text) in zip(ticks.map(\.row), CellText.edges(ticks.map(\.value))) { labels[row] = text }
+        for (row, text) in zip(ticks.map(\.row), CellText.edges(ticks.map(\.value), grouping: grouping)) { labels[row] = text }
         return labels
     }
 
@@ -271,11 +274,20 @@ extension CellText {
         return minutes.allSatisfy { $0.hasSuffix("00:00") } ? minutes.map { String($0.prefix(10)) } : minutes
     }
 
-    /// A number as charts label a value: integers whole and grouped (counts), others as
-    /// Lua's `tostring` writes them, as tables show them.
-    public static func number(_ number: Double) -> String {
-        if number == number.rounded(), abs(number) < 1e15 { return grouped(Int(number)) }
+    /// A number as charts label a value: integers whole, grouped where the chart's numbers
+    /// reach 10,000 (`groupsDigits`), others as Lua's `tostring` writes them, as tables
+    /// show them.
+    public static func number(_ number: Double, grouping: Bool = true) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return grouping ? grouped(Int(number)) : String(Int(number)) }
         return real(number)
+    }
+
+    /// Whether a chart groups its numbers' digits in thousands: where one of them reaches
+    /// 10,000, as a magnitude reads better so (`661,806`). Below it every number of the
+    /// chart is written bare, as tables, sqlite3 and DuckDB write them and as style guides
+    /// leave four-digit numbers: years and IDs read `1990 – 1993`, not `1,990 – 1,993`.
+    public static func groupsDigits(_ numbers: [Double]) -> Bool {
+        numbers.contains { $0.isFinite && abs($0) >= 10_000 }
     }
 
     /// A number on a line chart's x axis: as a table shows it, ungrouped (a year is
@@ -285,19 +297,21 @@ extension CellText {
         return real(number)
     }
 
-    /// An integer histogram bucket, both ends included: grouped as charts write integers
-    /// (`1,000 – 1,999`), one number where the bucket holds one (`7`).
-    public static func integers(_ lower: Double, _ upper: Double) -> String {
-        lower == upper ? number(lower) : "\(number(lower)) – \(number(upper))"
+    /// An integer histogram bucket, both ends included, grouped as its chart decides
+    /// (`10,000 – 19,999`; `1990 – 1993`), one number where the bucket holds one (`7`).
+    public static func integers(_ lower: Double, _ upper: Double, grouping: Bool = true) -> String {
+        lower == upper ? number(lower, grouping: grouping) : "\(number(lower, grouping: grouping)) – \(number(upper, grouping: grouping))"
     }
 
     /// A histogram's bin edges, every one written alike, as a person reads a column of
     /// ranges: one number of decimals for all (six significant digits of the largest edge,
     /// more where two edges would read the same, fewer where all would end in 0) and the
-    /// integral part grouped as the charts write integers, where each edge alone had its
-    /// own (`50.222 – 51.1589`, `1,071 – 661806.2`). Past everyday magnitudes (1e15, 1e-4)
+    /// integral part grouped as the charts write integers (`grouping`, by default as
+    /// `groupsDigits` decides for these numbers), where each edge alone had its own
+    /// (`50.222 – 51.1589`, `1,071 – 661806.2`). Past everyday magnitudes (1e15, 1e-4)
     /// every edge has an exponent, with one mantissa's length.
-    public static func edges(_ numbers: [Double]) -> [String] {
+    public static func edges(_ numbers: [Double], grouping: Bool? = nil) -> [String] {
+        let grouping = grouping ?? groupsDigits(numbers)
         let largest = numbers.filter(\.isFinite).map(abs).max() ?? 0
         let exponent = largest >= 1e15 || (largest > 0 && largest < 1e-4)
         let before = exponent || largest == 0 ? 1 : Int(log10(largest).rounded(.down)) + 1
@@ -306,7 +320,7 @@ extension CellText {
         func texts(_ decimals: Int) -> [String] {
             numbers.map { number in
                 guard number.isFinite else { return Value.format(number) }
-                return exponent ? String(format: "%.\(decimals)e", number) : groupedFixed(number, decimals: decimals)
+                return exponent ? String(format: "%.\(decimals)e", number) : groupedFixed(number, decimals: decimals, grouping: grouping)
             }
         }
         var decimals = min(most, max(0, 6 - before))
@@ -321,14 +335,14 @@ extension CellText {
         return texts(decimals)
     }
 
-    /// `number` with `decimals` decimals and its integral part grouped (`661,806.20`);
-    /// no minus before a zero.
-    static func groupedFixed(_ number: Double, decimals: Int) -> String {
+    /// `number` with `decimals` decimals and its integral part grouped (`661,806.20`)
+    /// unless `grouping` is false; no minus before a zero.
+    static func groupedFixed(_ number: Double, decimals: Int, grouping: Bool = true) -> String {
         let text = String(format: "%.\(decimals)f", abs(number))
         let parts = text.split(separator: ".", maxSplits: 1)
         var integral = ""
         for (i, c) in parts[0].enumerated() {
-            if i > 0, (parts[0].count - i) % 3 == 0 { integral.append(",") }
+            if grouping, i > 0, (parts[0].count - i) % 3 == 0 { integral.append(",") }
             integral.append(c)
         }
         let negative = number < 0 && text.contains { $0 != "0" && $0 != "." }

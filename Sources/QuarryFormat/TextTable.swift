@@ -77,6 +77,12 @@ public struct TextTable {
     /// Columns of numbers by their type (a results table's number attributes), whose nils
     /// are right-aligned even where no row shown holds a number; any column holding one is too.
     public var numberColumns: Set<Int> = []
+    /// Cells holding estimates (summarize's distinct counts and quartiles of large columns):
+    /// `~` before their text where people read it (`~20,113` reads as "about"), the value
+    /// itself unchanged; nil cells are not marked.
+    public var estimated: Set<TableCell> = []
+    /// A line under the table and its footer in the modes people read (what `~` means).
+    public var footnote: String?
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -112,7 +118,7 @@ public struct TextTable {
                 ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"]
                 : []
             lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
-            return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
+            return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "") + (footnote.map { "\n" + $0 } ?? "")
         case .csv:
             // The one CSV and JSON writer, as export uses: what `.once` saves reads back
             // as what `export` writes.
@@ -159,11 +165,12 @@ public struct TextTable {
     /// numbers show 6 digits: the seconds of a mean or a quartile of dates years apart
     /// say nothing, and took a third of a 160-column line. The values stay exact.
     private func readRows(_ format: TableFormat) -> [[String]] {
-        rows.map { row in
+        rows.enumerated().map { r, row in
             let seconds = row.compactMap { value -> Double? in if case .date(let s) = value { return s } else { return nil } }
             let asDays = digits != nil && (seconds.max() ?? 0) - (seconds.min() ?? 0) >= 7 * 86_400
-            return row.map { value in
+            return row.enumerated().map { c, value in
                 let text = CellText.display(value, local: format.localTime, digits: digits)
+                if !value.isNull, estimated.contains(TableCell(row: r, column: c)) { return "~" + text }
                 guard asDays, case .date = value, text.dropFirst(4).first == "-" else { return text }
                 return String(text.prefix(10))
             }
@@ -254,6 +261,7 @@ public struct TextTable {
             notes.append("… +\(left) \(left == 1 ? "column" : "columns")" + (format.leftOutHint.map { " (\($0))" } ?? ""))
         }
         if !notes.isEmpty { lines.append(notes.joined(separator: ", ")) }
+        if let footnote { lines.append(footnote) }
         return lines.joined(separator: "\n")
     }
 }
@@ -361,6 +369,9 @@ extension TextTable {
         chosen.narrowestCap = narrowestCap
         chosen.wholeColumns = Set(indexes.enumerated().filter { wholeColumns.contains($0.element) }.map(\.offset))
         chosen.numberColumns = Set(indexes.enumerated().filter { numberColumns.contains($0.element) }.map(\.offset))
+        chosen.estimated = Set(
+            estimated.compactMap { cell in indexes.firstIndex(of: cell.column).map { TableCell(row: cell.row, column: $0) } })
+        chosen.footnote = footnote
         return chosen
     }
 
@@ -394,16 +405,37 @@ extension TextTable {
 
     /// Dictionary rows as the REPL prints them: every row in the data modes; in the
     /// aligned ones the first and last of a long list, with how many there are.
-    public static func rows(headers: [String], values: [[Value]], format: TableFormat) -> TextTable {
+    /// `estimated`: cells of `values` holding estimates, kept on the rows shown.
+    public static func rows(headers: [String], values: [[Value]], format: TableFormat, estimated: Set<TableCell> = []) -> TextTable {
         let total = values.count
         let noun = total == 1 ? "row" : "rows"
         guard !format.mode.isData, total > format.rowLimit else {
-            return TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
+            var table = TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
+            table.estimated = estimated
+            return table
         }
         let head = (format.maxRows + 1) / 2
         let tail = format.maxRows - head
-        return TextTable(
+        var table = TextTable(
             headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
             footer: format.footer("(\(grouped(total)) \(noun))", total: total, shown: head + tail), gap: tail > 0 ? head : nil)
+        // The first `head` rows keep their places; the last `tail` follow them.
+        table.estimated = Set(
+            estimated.compactMap { cell in
+                if cell.row < head { return cell }
+                return cell.row >= total - tail ? TableCell(row: head + cell.row - (total - tail), column: cell.column) : nil
+            })
+        return table
+    }
+}
+
+/// A cell of a table, by row and column, both from 0.
+public struct TableCell: Hashable {
+    public var row: Int
+    public var column: Int
+
+    public init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
     }
 }

@@ -29,6 +29,10 @@ public final class SessionSettings {
     /// they changed is written already: `.changes` lists none of it and `rollback()`
     /// does not undo it, unlike every other change typed there.
     public var notesBatchWrites = false
+    /// At an interactive prompt, `rollback()` says what it dropped (`rolled back 3
+    /// pending changes (2 inserted, 1 updated)`, or `nothing to roll back`), counted as
+    /// `.changes` lists them; a script's rollback() says nothing.
+    public var notesRollback = false
     /// What `open(location)` opens another store with, and the name it is shown by (the
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.

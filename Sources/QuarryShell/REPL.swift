@@ -222,7 +222,8 @@ final class REPL {
     /// pending changes, raised as its error, instead of dropping them unsaid (the same call
     /// again, with the same changes pending, quits); `updateall` and `deleteall` without a
     /// predicate ask first, unless `--yes` or `.destructive off` said not to; a grouped
-    /// request says when unsaved changes are not in its rows.
+    /// request says when unsaved changes are not in its rows; `rollback()` says what it
+    /// dropped.
     private func installPromptHooks() {
         var warnedOf: String?
         session.settings.exitNote = { [unowned self] in
@@ -238,6 +239,7 @@ final class REPL {
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
         session.settings.notesUnsavedChangesLeftOut = true
         session.settings.notesBatchWrites = true
+        session.settings.notesRollback = true
     }
 
     /// Runs lines of SQL as `sql()` would. A statement SQLite finds incomplete (`select

@@ -113,11 +113,14 @@ public struct HistogramRequest {
         }
         let buckets = halfWidth > 0 ? binCount : 1
         if let width = integerWidth {
+            // The last bucket ends at the largest value: years 1990 to 2020 in buckets of
+            // 4 end `2018 – 2020`, not at 2021, a year no row holds and the column never
+            // reached. Its width is what SQL's bucket numbers give it either way.
             return HistogramCounts(
                 type: attribute.type,
                 buckets: (0..<buckets).map { i in
                     HistogramBucket(
-                        lower: low + Double(i) * width, upper: low + Double(i + 1) * width - 1, count: counts[i] ?? 0,
+                        lower: low + Double(i) * width, upper: min(high, low + Double(i + 1) * width - 1), count: counts[i] ?? 0,
                         isIntegral: true)
                 }, nonFinite: nonFinite, texts: texts, nils: nils)
         }

@@ -69,6 +69,28 @@ extension AttributeSummary {
 }
 
 extension AttributeSummary {
+    /// The estimated cells of `summaries` as rows: the 1-based rows by column name.
+    static func estimatedCells(_ summaries: [AttributeSummary]) -> [String: [Int]] {
+        var cells: [String: [Int]] = [:]
+        for (i, summary) in summaries.enumerated() {
+            if summary.distinctIsEstimate { cells["distinct", default: []].append(i + 1) }
+            if summary.quartilesAreEstimates { for q in ["q25", "q50", "q75"] { cells[q, default: []].append(i + 1) } }
+        }
+        return cells
+    }
+
+    /// The line under a summary with estimates: what `~` means and how to count exactly.
+    static func estimatesFootnote(_ columns: Set<String>) -> String {
+        let distinct = columns.contains("distinct")
+        let quartiles = !columns.isDisjoint(with: ["q25", "q50", "q75"])
+        let what = distinct && quartiles ? "distinct counts and quartiles" : distinct ? "distinct counts" : "quartiles"
+        let how =
+            distinct && quartiles ? "(on large inputs)" : distinct ? "(HyperLogLog, about 0.8% off)" : "(from a sample of the values)"
+        return "~ estimated \(what) \(how); summarize(source, { exact = true }) reads every value"
+    }
+}
+
+extension AttributeSummary {
     /// Summary rows as printed: a date's `stddev`, seconds in the rows, as a duration in
     /// the unit that reads best (`529.67 days`, `3.5 h`), 6 significant digits as the other
     /// statistics print. Rows of other types, and rows without those columns, as they are.

@@ -55,7 +55,9 @@ public struct FunctionHelp: Sendable {
                 "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }. updated counts the objects .changes lists as updated: those whose values changed, and a many-to-many link's two ends (observers and history also have a to-one's old and new owners, whose rows are not written).",
             example: #"Item:new{ title = "t4", n = 4 }; save()"#),
         FunctionHelp(
-            name: "rollback", usage: "rollback()", summary: "Discards every pending change; observers hear what went back.",
+            name: "rollback", usage: "rollback()",
+            summary:
+                "Discards every pending change; observers hear what went back. Returns nothing; at an interactive prompt it says what it dropped (rolled back 3 pending changes (1 inserted, 1 updated, 1 deleted), or nothing to roll back), as .changes counts them.",
             example: #"Item:new{ title = "gone", n = 0 }; rollback()"#),
         FunctionHelp(
             name: "haschanges", usage: "haschanges()", summary: "True while changes are pending.",

@@ -29,9 +29,12 @@ enum ChartBindings {
         runtime.noteUnsavedChangesLeftOut(of: request.entityName)
         let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
-        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds)
+        // Every label of the chart grouped alike: years and IDs bare (`1990 – 1993`).
+        let grouping = CellText.groupsDigits(bounds)
+        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds, grouping: grouping)
         let labels = buckets.indices.map { i in
-            buckets[i].isIntegral ? CellText.integers(buckets[i].lower, buckets[i].upper) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
+            buckets[i].isIntegral
+                ? CellText.integers(buckets[i].lower, buckets[i].upper, grouping: grouping) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
         let total = buckets.reduce(0) { $0 + $1.count }
         let chart = Chart.bars(

@@ -105,9 +105,12 @@ enum ContextBindings {
     }
 
     static func luaRollback(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // What it drops, said at the prompt (read before the changes go).
+        let dropped = runtime.context.pendingChangesSummary
         // Observers hear what went back before rollback() returns, as for save().
         runtime.noteObservedRelationships()
         runtime.rolledBack(runtime.context.rollback())
+        if runtime.settings.notesRollback { runtime.writeNotice(dropped.map { "rolled back \($0)" } ?? "nothing to roll back") }
         lua_settop(call.state, 0)
         return 0
     }

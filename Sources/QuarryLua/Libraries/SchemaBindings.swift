@@ -102,6 +102,13 @@ enum SchemaBindings {
             return 2
         }
         guard let name else { return call.pushNil() }
+        // Asked of a text column whose text is ISO times: its writes are plain text, and
+        // the declaration that makes it a date is said, as a comparison with a date says it.
+        if call.isNoneOrNil(3), name == "plain", let described = try? runtime.context.entity(named: entity),
+            described.attribute(named: column)?.type == .string, let hint = runtime.context.isoTextHint(described, column)
+        {
+            runtime.writeNotice("note: \(entity).\(column) is text, written as given; \(hint)")
+        }
         return call.push(name)
     }
 

@@ -56,6 +56,9 @@ enum SeeingBindings {
         // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
         let headers = AttributeSummary.headers(summaries)
         if headers != columns { rememberHeaders(call.state, -1, headers) }
+        // And on each value that is one (`~20,113`), with a line under the table.
+        let estimates = AttributeSummary.estimatedCells(summaries)
+        if !estimates.isEmpty { rememberEstimates(call.state, -1, estimates) }
         rememberDigits(call.state, -1, 6)
         return 1
     }
@@ -92,7 +95,17 @@ enum SeeingBindings {
         if !days.isEmpty, !runtime.tableFormat.mode.isData {
             values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
         }
-        var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat)
+        // Any other column of dates all at midnight UTC (a CSV's days, grouped) as its
+        // days, as a results table shows the same attribute.
+        if !runtime.tableFormat.mode.isData { values = MidnightColumns.shownAsDays(values, columns: Array(rows.columns.indices)) }
+        // Estimates (a summary's) marked on their cells, and said under the table.
+        let estimates = runtime.tableFormat.mode.isData ? [:] : rememberedEstimates(call.state, 1)
+        let estimated = Set(
+            estimates.flatMap { column, rowIndexes in
+                rows.columns.firstIndex(of: column).map { c in rowIndexes.map { TableCell(row: $0, column: c) } } ?? []
+            })
+        var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat, estimated: estimated)
+        if !estimated.isEmpty { table.footnote = AttributeSummary.estimatesFootnote(Set(estimates.keys)) }
         table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
         // samples of the values, are cut before a column is left out.

@@ -12,8 +12,15 @@ package enum DetectedFormat: Equatable {
 
 extension ColumnFormat {
     /// The format of a column of `type` (read from its declared type), from a sample of
-    /// its non-null values as stored.
+    /// its non-null values as stored. Empty text (only spaces, or nothing) is left out as
+    /// NULL is: a file filled from a CSV (sqlite3's `.import`) keeps a missing value as '',
+    /// which is no value in any format, and a column of dates with a few such cells showed
+    /// no one format, refusing every write and `format()`'s hint, where its dates keep one.
     package static func detect(_ type: AttributeType, sample: [Value]) -> DetectedFormat {
+        let sample = sample.filter { value in
+            guard case .text(let text) = value else { return true }
+            return !text.allSatisfy { $0 == " " || $0 == "\t" }
+        }
         switch type {
         case .date: return detectDate(sample)
         case .bool: return detectBool(sample)
