@@ -326,8 +326,12 @@ extension CellText {
         var decimals = min(most, max(0, 6 - before))
         // Distinct edges next to each other read apart: 1,000,000.1 – 1,000,000.2, not
         // 1,000,000 – 1,000,000.
+        // A loop, not zips of zips under one closure: that took the type checker 3 seconds.
         func blurred(_ labels: [String]) -> Bool {
-            zip(zip(numbers, numbers.dropFirst()), zip(labels, labels.dropFirst())).contains { $0.0 != $0.1 && $1.0 == $1.1 }
+            for index in labels.indices.dropFirst() where numbers[index - 1] != numbers[index] && labels[index - 1] == labels[index] {
+                return true
+            }
+            return false
         }
         while decimals < most, blurred(texts(decimals)) { decimals += 1 }
         // Zeros every edge ends in say nothing: 1 – 2, not 1.00000 – 2.00000.
