@@ -105,7 +105,8 @@ public struct FunctionHelp: Sendable {
             example: #"local ns = namespace(); observe("Item", function() end, { namespace = ns }); ns:cancel()"#),
         FunctionHelp(
             name: "history", usage: "history{ since = token, author = name } | history.prune(token)",
-            summary: "The transactions saves recorded, oldest first. A file Quarry did not make keeps none: there the list is empty, and a note says so once.",
+            summary:
+                "The transactions saves recorded, oldest first. A file Quarry did not make keeps none: there the list is empty, and a note says so once.",
             example: "for _, t in ipairs(history{ since = 0 }) do print(t.token, t.author) end"),
         FunctionHelp(
             name: "historytoken", usage: "historytoken()", summary: "The token of the latest transaction.",
