@@ -237,6 +237,23 @@ private let prelude = #"""
     local objectTable, rowsTable, explained = quarry.__objecttable, quarry.__rowstable, quarry.__explained
     quarry.__objecttable, quarry.__rowstable, quarry.__explained = nil, nil, nil
     rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
+    local recordOrder = quarry.__recordorder
+    quarry.__recordorder = nil; rawset(_G, "__recordorder", nil)
+    -- Keys by name, except a record Quarry made that keeps its columns' order (a diff row:
+    -- old before new); keys it does not name come after, by name.
+    local function byName(a, b) return tostring(a) < tostring(b) end
+    local function ordered(v, keys)
+      local order = recordOrder(v)
+      if not order then return table.sort(keys, byName) end
+      local rank = {}
+      for i, name in ipairs(order) do rank[name] = i end
+      table.sort(keys, function(a, b)
+        local ra, rb = rank[a], rank[b]
+        if ra and rb then return ra < rb end
+        if ra or rb then return ra ~= nil end
+        return byName(a, b)
+      end)
+    end
     local function repr(v, depth, seen)
       local t = type(v)
       if t == "string" then return string.format("%q", v) end
@@ -252,7 +269,7 @@ private let prelude = #"""
       for k in next, v do
         if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
       end
-      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+      ordered(v, keys)
       for _, k in ipairs(keys) do
         local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. repr(k, depth + 1, seen) .. "]"
         parts[#parts + 1] = key .. " = " .. repr(rawget(v, k), depth + 1, seen)

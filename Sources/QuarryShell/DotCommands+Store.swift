@@ -83,13 +83,7 @@ extension DotCommands {
                 }
                 if all.isEmpty {
                     // A file another program made keeps no history of Quarry's: its writers record none.
-                    let foreign = shell.runtime.context.entities.contains {
-                        shell.runtime.context.mapped($0).layout == .foreignView || shell.runtime.context.mapped($0).keepsAnyType
-                    }
-                    print(
-                        foreign
-                            ? "no history: a file Quarry did not make keeps none (history{} is empty there); other programs' changes are still seen"
-                            : "no transactions recorded yet")
+                    print(ForeignFileNotes.isForeignFile(shell.runtime.context) ? ForeignFileNotes.noHistory : "no transactions recorded yet")
                 }
             } catch {
                 reportError(error)

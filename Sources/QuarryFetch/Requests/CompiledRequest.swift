@@ -90,15 +90,9 @@ struct CompiledRequest {
                 sectionSQL = storage.readable(from, found)
                 sectionAttribute = found
             }
-            // Sections must be contiguous, so the section key leads the sort (as
-            // NSFetchedResultsController requires); equal keys stay together under folding too.
-            if sort.first?.key != key {
-                sort.insert(SortDescriptor(key: key), at: 0)
-                sortedBySectionFirst = true
-            } else {
-                sortedBySectionFirst = false
-                if sort[0].comparison != .binary { sort.insert(SortDescriptor(key: key, ascending: sort[0].ascending), at: 1) }
-            }
+            // Sections must be contiguous, so the section key leads the sort (`flattened`).
+            sortedBySectionFirst = sort.first?.key != key
+            sort = request.flattened.sortDescriptors
         } else {
             sectionAttribute = nil
             sectionSQL = nil

@@ -20,8 +20,9 @@ extension QuarryRuntime {
         // No options today: a table given anyway is refused, not ignored.
         if call.argumentCount > 3, !call.isNoneOrNil(4) { throw call.argumentError(4, "\(function) takes no options") }
         if call.type(1) == LUA_TUSERDATA || call.type(1) == LUA_TSTRING {
-            var base = try sourceRequest(call, 1)
-            base.sectionKey = nil
+            // Sectioned results' rows in their order (the section key first), so a limit
+            // takes the rows the results hold, as a histogram's or a count's window does.
+            let base = try sourceRequest(call, 1).flattened
             let keys = [try call.string(2), try call.string(3)]
             do {
                 let rows = try rows(of: RowsQuery(.dictionaries(DictionaryRequest(base: base, properties: keys))))

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryFetch
+import QuarryFormat
 import QuarryModel
 import QuarryStore
 
@@ -88,13 +89,29 @@ extension QuarryRuntime {
 
     /// What import says of a first record it read as a row: which field showed it, the
     /// names the columns got, and the option that reads the record as names.
-    static func firstRowNote(_ data: FirstRowAsData, path: String) -> String {
+    /// Into an existing entity (`into`), the columns are its attributes in order.
+    static func firstRowNote(_ data: FirstRowAsData, path: String, into existing: String? = nil) -> String {
         let file = (path as NSString).lastPathComponent
         let type = data.type.rawValue
         let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        let columns = existing.map { "the columns taken as \($0)'s attributes in order" } ?? "the columns named column1, column2, …"
         return "import \(file): the first row reads as data, not as column names (field \(data.column), "
             + "\(ErrorRendering.escaped(data.text)), is \(article) \(type), as the cells below it are): imported as a row, "
-            + "the columns named column1, column2, …; { header = true } reads it as the names"
+            + "\(columns); { header = true } reads it as the names"
+    }
+
+    /// What import says of a column made text by a few cells (`ImportSummary.TextColumn`):
+    /// the column, the type its other cells have, how many cells are not of it, the first
+    /// by line and text, and the option that reads such a text as nil.
+    static func textColumnNote(_ text: ImportSummary.TextColumn, path: String, nulls: [String]) -> String {
+        let file = (path as NSString).lastPathComponent
+        let count = (text.exact ? "" : "at least ") + (text.count == 1 ? "1 cell is" : "\(grouped(text.count)) cells are")
+        let first = text.count == 1 ? "line \(text.firstLine)" : "the first at line \(text.firstLine)"
+        let quoted = "\"" + ErrorRendering.escaped(text.firstText).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let spelled = (nulls + [text.firstText]).map { "\"" + ErrorRendering.escaped($0).replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        // A clipped text is no text to list among the nulls.
+        let remedy = text.firstText.hasSuffix("…") ? "" : ", or nulls = { \(spelled.joined(separator: ", ")) } reads that text as nil"
+        return "import \(file): column \(text.column) is text: \(count) not \(text.type.rawValue) (\(first): \(quoted)); fix the file" + remedy
     }
 
     /// A one-line notice on stderr, apart from the data on stdout.

@@ -107,7 +107,8 @@ public struct FunctionHelp: Sendable {
             example: #"local ns = namespace(); observe("Item", function() end, { namespace = ns }); ns:cancel()"#),
         FunctionHelp(
             name: "history", usage: "history{ since = token, author = name } | history.prune(token)",
-            summary: "The transactions saves recorded, oldest first.",
+            summary:
+                "The transactions saves recorded, oldest first. A file Quarry did not make keeps none: there the list is empty, and a note says so once.",
             example: "for _, t in ipairs(history{ since = 0 }) do print(t.token, t.author) end"),
         FunctionHelp(
             name: "historytoken", usage: "historytoken()", summary: "The token of the latest transaction.",
@@ -121,7 +122,7 @@ public struct FunctionHelp: Sendable {
             name: "import",
             usage: #"import("file.csv" | "file.json" [, "Entity"] [, { entity = "Name", nulls = { "", "NA" }, separator = ";", header = false }])"#,
             summary:
-                "Imports a CSV or JSON array of objects into the entity named by the second argument or entity (else after the file), creating it; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The first record names the columns unless it reads as data (in each column of numbers, booleans or dates below, its field is one too): then it is a row, the columns are named column1, column2, …, and a note says so; header = false or true decides it. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
+                "Imports a CSV or JSON array of objects into the entity named by the second argument or entity (else after the file), creating it; unquoted fields in nulls are nil (said per column); returns the row count. A CSV file's separator (comma, semicolon, tab or pipe) is found from its first records unless separator names it; a .tsv or .tab path reads tabs; a file read as one column though another separator splits its header says so in a note. The first record names the columns unless it reads as data (in each column of numbers, booleans or dates below, its field is one too): then it is a row, the columns are named column1, column2, … (into an existing entity, its attributes in their declared order, as sqlite3's .import fills a table: the counts must agree), and a note says so; header = false or true decides it. A new column that a few cells made text (n/a among numbers) is said in a note naming the first by line. The rows are written and committed at once, as sqlite3's .import commits them: rollback() does not take them back, and changes pending before stay pending (save() or rollback() them as ever). A failure (a bad row, Ctrl-C) leaves the table and the store as they were.",
             example: #"import("people.csv", { entity = "Person", nulls = { "", "NA" } })"#),
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.tsv" | "out.json" | "-")"#,

@@ -91,6 +91,41 @@ func rememberedDayColumns(_ state: OpaquePointer, _ index: Int32) -> [String] {
     rememberedColumns(state, index, under: dayColumnsKey)
 }
 
+/// Records whose keys print in their columns' order, not sorted by name: a diff row reads
+/// `change, entity, key, property, old, new`, old before new as in its table and as diff
+/// tools put them (`-` old, `+` new), where sorted keys would put `new` first. Kept per
+/// record (the rows list's own order is `quarryRowsColumns`), all sharing one list.
+private let recordOrderKey = "quarry.recordorder"
+
+/// Marks each record of the rows list at `index` as printing its keys in `columns`' order.
+func rememberRecordOrder(_ state: OpaquePointer, _ index: Int32, _ columns: [String]) {
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, recordOrderKey)
+    LuaTable.pushList(state, columns) { pushString(state, $0) }
+    let count = lua_rawlen(state, rows)
+    for i in 0..<Int(count) {
+        lua_rawgeti(state, rows, lua_Integer(i + 1))
+        lua_pushvalue(state, -2)
+        lua_rawset(state, -4)
+    }
+    quarry_pop(state, 2)
+}
+
+/// Pushes the key order remembered for the record at `index`, or nil; returns whether it did.
+@discardableResult
+func pushRecordOrder(_ state: OpaquePointer, _ index: Int32) -> Bool {
+    let record = lua_absindex(state, index)
+    guard lua_type(state, record) == LUA_TTABLE else {
+        lua_pushnil(state)
+        return false
+    }
+    pushWeakKeyedRegistryTable(state, recordOrderKey)
+    lua_pushvalue(state, record)
+    let found = lua_rawget(state, -2) == LUA_TTABLE
+    quarry_remove(state, -2)
+    return found
+}
+
 /// Keeps `columns` for the rows list at `index` in the weak-keyed registry table `key`.
 private func rememberColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String], under key: String) {
     let rows = lua_absindex(state, index)

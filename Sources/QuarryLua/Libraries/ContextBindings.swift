@@ -153,6 +153,11 @@ enum ContextBindings {
         }
         let transactions: [HistoryTransaction]
         transactions = try runtime.context.history(since: since, author: author)
+        // An empty list from a file another program made is no "nothing happened": said once.
+        if transactions.isEmpty, !runtime.historyNoteSaid, ForeignFileNotes.isForeignFile(runtime.context) {
+            runtime.historyNoteSaid = true
+            runtime.writeNotice("note: " + ForeignFileNotes.noHistory)
+        }
         let s = call.state
         lua_createtable(s, Int32(transactions.count), 0)
         for (i, t) in transactions.enumerated() {

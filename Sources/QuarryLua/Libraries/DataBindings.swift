@@ -112,7 +112,9 @@ enum DataBindings {
         if let doubt = summary.separatorDoubt { runtime.writeNotice("import \((path as NSString).lastPathComponent): \(doubt)") }
         // A first record read as a row (a file without a header): said, with the option
         // that reads it as the names.
-        if let data = summary.firstRowIsData { runtime.writeNotice(QuarryRuntime.firstRowNote(data, path: path)) }
+        if let data = summary.firstRowIsData {
+            runtime.writeNotice(QuarryRuntime.firstRowNote(data, path: path, into: summary.createdEntity ? nil : name))
+        }
         // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
         // code) is not lost without a word.
         if !summary.nilCells.isEmpty {
@@ -129,6 +131,15 @@ enum DataBindings {
             runtime.writeNotice(
                 "import \((path as NSString).lastPathComponent): column \(quoted.column) is text: \(cells) a \(type)"
                     + " (a quoted field is text, as export writes it); \(option) reads it as \(type)")
+        }
+        // A column made text by a few cells of another kind (`n/a` among numbers): the
+        // first such cell by line, and how many, so the row can be fixed or its text read as nil.
+        for text in summary.textColumns {
+            runtime.writeNotice(QuarryRuntime.textColumnNote(text, path: path, nulls: nulls))
+        }
+        // A file another program made has changed: said, with the table and the rows.
+        if ForeignFileNotes.isForeignFile(runtime.context) {
+            runtime.writeNotice(ForeignFileNotes.imported(summary, into: name, path: path, file: runtime.context.path ?? ""))
         }
         return call.push(summary.rows)
     }

@@ -18,6 +18,8 @@ enum DiffBindings {
         pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
         // An object's key is what a person copies: printed whole, as a results table's IDs.
         rememberWholeColumns(call.state, -1, ["key"])
+        // One row shown alone (`=d[1]`) reads old before new, as the table does.
+        rememberRecordOrder(call.state, -1, rows.columns)
         return 1
     }
 }

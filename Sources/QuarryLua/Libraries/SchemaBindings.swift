@@ -271,7 +271,7 @@ enum SchemaBindings {
     /// other change typed there waits for `save()` (and `.changes` lists it).
     private static func noteWrittenAtOnce(_ runtime: QuarryRuntime, _ rows: Int) {
         guard runtime.settings.notesBatchWrites, rows > 0 else { return }
-        runtime.writeNotice("note: written to the file at once (rollback() does not undo it)")
+        runtime.writeNotice("note: " + ForeignFileNotes.writtenAtOnce)
     }
 
     /// A batch request without a predicate changes every row at once, past `rollback()`:

@@ -25,8 +25,16 @@ enum SeeingBindings {
     static let seeingLibrary: [LuaBinding] = [
         LuaBinding("summarize", luaSummarize),
         LuaBinding("sql", luaSql),
-        LuaBinding("__rowstable", luaRowstable)
+        LuaBinding("__rowstable", luaRowstable),
+        LuaBinding("__recordorder", luaRecordorder)
     ]
+
+    /// The prelude's repr orders a record's keys by this list (nil: by name), as a diff
+    /// row's columns are ordered (`rememberRecordOrder`).
+    static func luaRecordorder(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        pushRecordOrder(call.state, 1)
+        return 1
+    }
 
     static func luaSummarize(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let request = try runtime.sourceRequest(call, 1)

@@ -24,6 +24,8 @@ package struct ColumnType {
     /// type (`"89.90"`): the column is text, and the import says so (`typeIfUnquoted`).
     package private(set) var sawQuotedText = false
     package private(set) var quotedNonText = 0
+    /// How many cells kept the column from each type a few did not fit (`CellMisfits`).
+    package private(set) var misfits = CellMisfits()
 
     /// Whether text written unquoted would be read back as another type than a string (a
     /// number, a boolean, a date): the export quotes it, so it stays text (`quotedIsText`).
@@ -34,7 +36,8 @@ package struct ColumnType {
     /// The texts read as nil (`import`'s `nulls`).
     package var nulls = NullTexts.standard
 
-    package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+    /// Narrows the column by one cell of a CSV file, read on `line` (0: not known).
+    package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, line: Int = 0) {
         // A quoted empty field (`""`) is the empty text in a text column and nil in any
         // other (`CSVImport.value`): it says nothing of the type, and may be nil.
         if nulls.contains(b, quoted: quoted) || (b.isEmpty && nulls.readsEmpty) {
@@ -48,6 +51,7 @@ package struct ColumnType {
             sawQuotedText = true
             if Self.readsAsNonText(b) { quotedNonText += 1 }
         }
+        if declared == nil { misfits.tally(b, line: line) }
         // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
         // and VisiData take them: as a number the zeros would be lost.
         if Self.hasLeadingZero(b) {
@@ -141,6 +145,14 @@ package struct ColumnType {
         guard declared == nil, sawQuotedText, quotedNonText > 0 else { return nil }
         let type = typeOfTheCells
         return type == .string ? nil : type
+    }
+
+    /// Why a column the cells made text is text, when most of its cells are of one type
+    /// and a few are not (`1`, `n/a`, `3`): that type, how many cells, and the first;
+    /// nil for a declared type, quoted text (`typeIfUnquoted` says that) or a column of words.
+    package var madeTextBy: CellMisfits.Cause? {
+        guard declared == nil, !sawQuotedText, attributeType == .string else { return nil }
+        return misfits.cause
     }
 
     /// The narrowest type every value fits exactly, quotes aside.

@@ -24,6 +24,7 @@ struct CSVImport {
     func table() throws -> ImportTable {
         let reader = CSVReader(source: try open(), separator: separator)
         guard try read(reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
+        let firstLine = reader.line
         let first = CSVFirstRecord(reader)
         // A header quoted throughout: the writer quotes every field, so quotes mean nothing.
         let quotesEverything = first.quotesEverything
@@ -48,7 +49,8 @@ struct CSVImport {
             }
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             try checkShape(reader, width)
-            for i in 0..<width { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
+            let line = reader.line
+            for i in 0..<width { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted, line: line) } }
             count += 1
         }
         // Whether the first record names the columns: as told, else as it reads
@@ -58,7 +60,7 @@ struct CSVImport {
         let columns = named ? try first.names(path: path) : CSVFirstRecord.generatedNames(width)
         if !named {
             for (i, field) in first.fields.enumerated() {
-                field.bytes.withUnsafeBufferPointer { b in types[i].observe(b, quoted: field.quoted) }
+                field.bytes.withUnsafeBufferPointer { b in types[i].observe(b, quoted: field.quoted, line: firstLine) }
             }
             count += 1
         }
@@ -90,7 +92,7 @@ struct CSVImport {
                     // make it optional) starts the import again with the wider type.
                     for i in 0..<width where !reader.withField(i, { b, quoted in types![i].fits(b, quoted: quoted) }) {
                         let before = types![i]
-                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted) }
+                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted, line: line) }
                         if types![i].differs(from: before) { throw ImportRestart(types: types!) }
                     }
                 }
@@ -102,6 +104,7 @@ struct CSVImport {
             }
         }
         table.firstRowIsData = data
+        table.namedByFile = named
         return table
     }
 
@@ -196,7 +199,7 @@ struct CSVImport {
                     // make it optional) starts the import again with the wider type.
                     for i in 0..<width where !reader.withField(i, { b, quoted in types![i].fits(b, quoted: quoted) }) {
                         let before = types![i]
-                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted) }
+                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted, line: line) }
                         if types![i].differs(from: before) { throw ImportRestart(types: types!) }
                     }
                 }

@@ -14,6 +14,10 @@ public struct ImportSummary: Equatable, Sendable {
     /// Columns of a new entity made text only because quoted cells spell another type
     /// (`"89.90"` among numbers), by column in the file's order: the import says so.
     public var quotedColumns: [QuotedColumn] = []
+    /// Columns of a new entity made text by a few cells that are not of the type the
+    /// others are (`1`, `n/a`, `3`), by column in the file's order: the import names the
+    /// first such cell and counts them.
+    public var textColumns: [TextColumn] = []
     /// Why a CSV file was read with commas though another separator split its header
     /// (`CSVSeparator.doubt`); nil when the separator was given or found.
     public var separatorDoubt: String?
@@ -24,6 +28,19 @@ public struct ImportSummary: Equatable, Sendable {
     public struct NilCells: Equatable, Sendable {
         public var column: String
         public var count: Int
+    }
+
+    public struct TextColumn: Equatable, Sendable {
+        public var column: String
+        /// The type the other cells have.
+        public var type: AttributeType
+        /// How many cells are not of it: all of them when `exact`, else those the import
+        /// read to infer types (its first rows, and each that widened a column after them).
+        public var count: Int
+        public var exact: Bool
+        /// The first such cell: its line in the file (an editor's numbering) and text, clipped.
+        public var firstLine: Int
+        public var firstText: String
     }
 
     public struct QuotedColumn: Equatable, Sendable {
@@ -113,6 +130,11 @@ public struct ImportRequest {
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open, nulls: NullTexts(nulls), separator: between, header: header).table()
         table.progress.size = size
+        // A file without a header goes into an existing entity column by column, as
+        // sqlite3's `.import` fills an existing table.
+        if !table.namedByFile, let known = context.managedObjectModel.entitiesByName[entityName] {
+            table.columns = try positionalColumns(table.columns.count, of: known)
+        }
         // A column the engine computes (a generated one) is refused in the words a save uses.
         if context.managedObjectModel.entitiesByName[entityName] != nil {
             do { try context.store.refuseSetting(table.columns, of: entityName, operation: "import") } catch StoreError.during(
@@ -163,6 +185,21 @@ public struct ImportRequest {
             }
             table.types[index].declared = type
         }
+    }
+
+    /// The names of `entity`'s attributes in their declared order, for a file of `count`
+    /// unnamed columns: refused in one line when the counts differ.
+    private func positionalColumns(_ count: Int, of entity: EntityDescription) throws -> [String] {
+        let names = entity.attributeNames
+        guard names.count == count else {
+            let listed = names.count <= 8 ? " (" + names.joined(separator: ", ") + ")" : ""
+            throw StoreError.importFailed(
+                path: path, line: nil,
+                reason: "the file has no header and \(count) \(count == 1 ? "column" : "columns"), and \(entityName) has \(names.count) "
+                    + "\(names.count == 1 ? "attribute" : "attributes")\(listed): without names its columns are taken in that order, so the counts must agree"
+            )
+        }
+        return names
     }
 
     /// Opens `path` once, and gives a way to read it again from the start as often as an
@@ -243,7 +280,15 @@ public struct ImportRequest {
             ? zip(table.columns, table.types).compactMap { column, type in
                 type.typeIfUnquoted.map { ImportSummary.QuotedColumn(column: column, count: type.quotedNonText, unquotedType: $0) }
             } : []
-        return ImportSummary(rows: rows, createdEntity: existing == nil, nilCells: nils, quotedColumns: quoted)
+        let text =
+            existing == nil
+            ? zip(table.columns, table.types).compactMap { column, type in
+                type.madeTextBy.map {
+                    ImportSummary.TextColumn(
+                        column: column, type: $0.type, count: $0.count, exact: table.count != nil, firstLine: $0.firstLine, firstText: $0.firstText)
+                }
+            } : []
+        return ImportSummary(rows: rows, createdEntity: existing == nil, nilCells: nils, quotedColumns: quoted, textColumns: text)
     }
 
     /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows

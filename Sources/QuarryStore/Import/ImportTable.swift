@@ -11,6 +11,9 @@ package struct ImportTable {
     var progress = ReadProgress()
     /// A CSV file's first record read as a row, and why (its columns named `column1`, …).
     var firstRowIsData: FirstRowAsData?
+    /// Whether the file names its columns (a header, a JSON object's keys); false when
+    /// they are `column1`, `column2`, …, which an existing entity takes by position.
+    var namedByFile = true
     /// Calls `body` with each row's line and a reader that converts cell i to an
     /// attribute's type. With `check`, each row's cells are first observed into those
     /// types, and a cell that changes one throws `ImportRestart`.
