@@ -230,6 +230,7 @@ extension ObjectContext {
                 throw ManagedObject.keyKept(object, column)
             }
         }
+        try refuseKeyChange(through: relationship, to: target, of: object)
         let old = try toOneTarget(name, of: object, destination: relationship.destination)
         if old === target { return }
         assignToOne(target, name, of: object)
@@ -242,6 +243,24 @@ extension ObjectContext {
                     assignToOne(nil, name, of: previous)
                 }
                 assignToOne(object, inverseName, of: target)
+            }
+        }
+    }
+
+    /// Refuses a link whose columns are part of the key a saved row is known by (a WITHOUT
+    /// ROWID table's key that is also a foreign key), as `ManagedObject.setValue` refuses
+    /// setting that column: the object stays as it was.
+    private func refuseKeyChange(through relationship: RelationshipDescription, to target: ManagedObject?, of object: ManagedObject) throws {
+        guard !object.isInserted else { return }
+        let entity = currentEntity(of: object)
+        let storage = mapped(entity)
+        let columns = relationship.linkColumns
+        guard !storage.keyChanges(columns).isEmpty else { return }
+        let targetKeys: [String?] = relationship.compositeKey.map { $0.targetKeys.map(Optional.some) } ?? [relationship.targetKey]
+        for (column, targetKey) in zip(columns, targetKeys) where !storage.keyChanges([column]).isEmpty {
+            let given = target.map { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            if !Value.sameStored(linkValue(given, column, of: entity), object.committedValue(column) ?? .null) {
+                throw EntityStorage.keyChangeRefusal(entity.name, column, atSave: false)
             }
         }
     }
