@@ -394,6 +394,16 @@ private let prelude = #"""
       { __call = function(_, options) return readHistory(options) end })
     quarry.history = history
     rawset(_G, "history", history)
+    -- Text is a Lua string (the contract's), which has no date parts: `o.arrival_time.hour`
+    -- on "13:45" would be Lua's nil, far from the mistake; said at the index instead. Only
+    -- the names no string function has, and only when the string table lacks them.
+    local dateParts = { year = 1, month = 1, day = 1, hour = 1, minute = 1, second = 1, weekday = 1, yday = 1, date = 1 }
+    setmetatable(string, { __index = function(_, key)
+      if dateParts[key] then
+        error("text has no field '" .. key .. "': a string is no date; date(text)." .. key
+          .. " reads ISO 8601 text, and for a time of day such as '13:45' tonumber(text:match(\"^%d+\")) is its hour", 2)
+      end
+    end })
     local helpers = {}
     local objectAt, walkOf = quarry.__objectat, quarry.__walk
     quarry.__objectat, quarry.__walk = nil, nil

@@ -159,6 +159,36 @@ struct ResultColumn {
         if call.function == "sum", type == .int64 { sql = context.sqlDialect.integer(sql) }
     }
 
+    /// The refusal of a property that computes with aggregates (`sum(x)/count(x)`): one
+    /// aggregate per column, as Core Data's NSExpressionDescription computes, so what works
+    /// instead: the one aggregate that computes the same where there is one (`avg(x)`,
+    /// `avg(x / 86400)`), else each aggregate as a property of its own, combined in Lua.
+    static func combinedAggregates(_ text: String, calls: [ClosedRange<Int>]) -> String {
+        let characters = Array(text)
+        let written = calls.map { String(characters[$0]) }
+        var reason = "'\(text)' computes with \(written.joined(separator: " and ")); a property holds one aggregate"
+        if let same = averageOfSumOverCount(written, text: text, calls: calls) ?? scaledAggregate(text, call: calls[0]) {
+            return reason + ": '\(same)' computes the same"
+        }
+        let listed = written.map { "\"\($0)\"" }.joined(separator: ", ")
+        reason += ", so give each as a property of its own (properties = { \(listed) }) and combine them in Lua from each row"
+        return reason
+    }
+
+    /// `sum(x) / count(x)` (spaced any way) as `avg(x)`, which computes it in SQL: nil for
+    /// anything else (`count(*)` counts NULLs that `avg` leaves out).
+    private static func averageOfSumOverCount(_ written: [String], text: String, calls: [ClosedRange<Int>]) -> String? {
+        guard calls.count == 2, calls[0].lowerBound == 0, calls[1].upperBound == text.count - 1,
+            let sum = aggregateCall(written[0]), sum.function == "sum", afterDistinct(sum.argument) == nil,
+            let count = aggregateCall(written[1]), count.function == "count", count.argument != "*",
+            afterDistinct(count.argument) == nil
+        else { return nil }
+        let between = String(Array(text)[(calls[0].upperBound + 1)..<calls[1].lowerBound]).filter { !$0.isWhitespace }
+        let squeezed = { (s: String) in s.filter { !$0.isWhitespace && $0 != "#" } }
+        guard between == "/", squeezed(sum.argument) == squeezed(count.argument) else { return nil }
+        return "avg(\(sum.argument))"
+    }
+
     /// `avg(x) / 86400` as the one aggregate that computes it, `avg(x / 86400)`: an
     /// aggregate at the start scaled by a positive number (`*`, `/`) or, for `avg`, `min`
     /// and `max`, moved by one (`+`, `-`); nil for anything else.
@@ -197,15 +227,11 @@ struct ResultColumn {
                 option: option, key: text, entity: entity.name,
                 suggestion: closestMatch(to: text, in: entity.attributeNames))
         }
-        if let call = DictionaryRequest.aggregateCalls(in: Array(text)).first {
+        let calls = DictionaryRequest.aggregateCalls(in: Array(text))
+        if let call = calls.first {
             let inner = String(Array(text)[call])
-            // One aggregate per column, as Core Data's NSExpressionDescription computes.
-            throw FetchError.badOption(
-                option: option,
-                reason: inner == text
-                    ? "aggregates do not nest ('\(text)' inside another)"
-                    : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'"
-                        + (scaledAggregate(text, call: call).map { " (here '\($0)' computes the same)" } ?? ""))
+            guard inner != text else { throw FetchError.badOption(option: option, reason: "aggregates do not nest ('\(text)' inside another)") }
+            throw FetchError.badOption(option: option, reason: combinedAggregates(text, calls: calls))
         }
         // A reserved word standing as a key (`sum(size / 1048576)`) is read as `#size`.
         let escaped = ReservedKeys.escaped(text, expression: true) { entity.attribute(named: $0) != nil || entity.relationship(named: $0) != nil }

@@ -217,11 +217,22 @@ extension ObjectContext {
         return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
     }
 
-    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
+    /// Where a foreign file's deny rule comes from, for the refusal, in words a person acts
+    /// on: the column that names the row, whether the file's foreign key (with its rule) or
+    /// `relate()` made the link, and what lets the delete through.
     package func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
         guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable, mapped(e).keepsAnyType,
-            case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity)
+            case .inverseForeignKey(let child, let column, let ownerKey, _)? = storage(of: relationship, in: entity)
         else { return "" }
-        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
+        let remedy = "delete those \(child) objects or change their \(column) first"
+        if relationshipsDeclaredApart.contains(entity + "." + relationship.name) {
+            let key = ownerKey ?? mapped(e).keyColumn
+            return " (\(child).\(column) names this \(entity) row by its \(key), linked by relate(), which keeps a row "
+                + "while other rows name it, as a foreign key ON DELETE NO ACTION would; \(remedy))"
+        }
+        let check = mapped(e).referencingKeys.first { $0.child == child && $0.column == column }?.check
+        let rule = check == .restrict ? "ON DELETE RESTRICT" : "ON DELETE NO ACTION"
+        return " (\(child).\(column) names this \(entity) row, and the file's foreign key on it is \(rule), which keeps a row "
+            + "while other rows name it; \(remedy))"
     }
 }

@@ -234,9 +234,14 @@ extension ObjectContext {
             guard let primaryKey = found else { return nil }
             return try objects(of: destination, keys: [primaryKey]).first
         }
-        // Not read ahead (an unsaved object): one query.
+        // Not read ahead (an unsaved object): one query, comparing as the join does.
+        let owner = currentEntity(of: object)
+        let column = owner.relationship(named: name)?.column
+        let ownAffinity = column.flatMap { owner.attribute(named: $0) }.flatMap { ColumnAffinity(of: $0, in: mapped(owner)) }
+        let targetAffinity = destination.attribute(named: targetKey).flatMap { ColumnAffinity(of: $0, in: mapped(destination)) }
+        let placeholder = ownAffinity?.placeholder(against: targetAffinity, for: value) ?? "?"
         let sql =
-            "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(mapped(destination).key) LIMIT 1"
+            "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = \(placeholder) ORDER BY \(mapped(destination).key) LIMIT 1"
         guard let row = try connection.row(sql, arguments: [value]) else { return nil }
         return try self.object(for: destination, values: row)
     }

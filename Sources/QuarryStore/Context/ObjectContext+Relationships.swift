@@ -102,7 +102,8 @@ extension ObjectContext {
             guard let value = stored, !value.isNull else { return nil }
             target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey)
         } else {
-            guard case .integer(let key)? = stored else { return nil }
+            // Matched as SQLite's join matches a link column of text to a rowid (`'900'`).
+            guard let key = stored.flatMap(ColumnAffinity.rowNumber) else { return nil }
             target = try toOneTarget(name, key: key, of: object, destination)
         }
         return target?.isDeleted == true && !committed ? nil : target
@@ -224,9 +225,12 @@ extension ObjectContext {
         // A link kept in the key column (a key that is also a foreign key) would move the
         // row: a saved object keeps its key (`ManagedObject.setValue` says why).
         if !object.isInserted, let column = relationship.column, column == mapped(object.entity).keyColumn {
-            let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
-            if value != (object.committedValue(column) ?? .null) { throw ManagedObject.keyKept(object, column) }
+            let given = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            if linkValue(given, column, of: currentEntity(of: object)) != (object.committedValue(column) ?? .null) {
+                throw ManagedObject.keyKept(object, column)
+            }
         }
+        try refuseKeyChange(through: relationship, to: target, of: object)
         let old = try toOneTarget(name, of: object, destination: relationship.destination)
         if old === target { return }
         assignToOne(target, name, of: object)
@@ -243,6 +247,32 @@ extension ObjectContext {
         }
     }
 
+    /// Refuses a link whose columns are part of the key a saved row is known by (a WITHOUT
+    /// ROWID table's key that is also a foreign key), as `ManagedObject.setValue` refuses
+    /// setting that column: the object stays as it was.
+    private func refuseKeyChange(through relationship: RelationshipDescription, to target: ManagedObject?, of object: ManagedObject) throws {
+        guard !object.isInserted else { return }
+        let entity = currentEntity(of: object)
+        let storage = mapped(entity)
+        let columns = relationship.linkColumns
+        guard !storage.keyChanges(columns).isEmpty else { return }
+        let targetKeys: [String?] = relationship.compositeKey.map { $0.targetKeys.map(Optional.some) } ?? [relationship.targetKey]
+        for (column, targetKey) in zip(columns, targetKeys) where !storage.keyChanges([column]).isEmpty {
+            let given = target.map { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            if !Value.sameStored(linkValue(given, column, of: entity), object.committedValue(column) ?? .null) {
+                throw EntityStorage.keyChangeRefusal(entity.name, column, atSave: false)
+            }
+        }
+    }
+
+    /// The value a link column of `entity` takes from its target's key: as SQLite stores it
+    /// in that column (`ColumnAffinity.stored`), so the object reads before the save what it
+    /// reads after (`taken INTEGER` given `Visited.id` '900' holds 900).
+    func linkValue(_ value: Value, _ column: String, of entity: EntityDescription) -> Value {
+        guard let attribute = entity.attribute(named: column), let affinity = ColumnAffinity(of: attribute, in: mapped(entity)) else { return value }
+        return affinity.stored(value)
+    }
+
     func assignToOne(_ target: ManagedObject?, _ name: String, of object: ManagedObject) {
         let entity = currentEntity(of: object)
         // A link kept in a column that is also an attribute (a foreign key of a file Quarry
@@ -250,13 +280,14 @@ extension ObjectContext {
         if let relationship = entity.relationship(named: name), let key = relationship.compositeKey {
             // A key of several columns: each takes its target's value (all NULL for none).
             for (column, targetKey) in zip(key.columns, key.targetKeys) where entity.attribute(named: column) != nil {
-                let value = target.map { $0.currentValue(targetKey) } ?? .null
+                let value = linkValue(target.map { $0.currentValue(targetKey) } ?? .null, column, of: entity)
                 object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
             }
         } else if let relationship = entity.relationship(named: name), let column = relationship.column,
             entity.attribute(named: column) != nil
         {
-            let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            let given = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            let value = linkValue(given, column, of: entity)
             object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
         }
         // Another to-one sharing a column with a key of several columns (TPC-H's

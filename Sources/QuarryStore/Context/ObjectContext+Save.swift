@@ -217,13 +217,16 @@ extension ObjectContext {
             object.pending = [:]
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey
-                object.commit(name, target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null)
+                let linked = target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null
+                // As the link column stores it (`ColumnAffinity`), which the relationship reads.
+                let column = entity.relationship(named: name)?.column
+                object.commit(name, column.map { linkValue(linked, $0, of: entity) } ?? linked)
                 // Its attribute columns too, when the target was inserted in this save.
                 if let relationship = entity.relationship(named: name), let t = target, let k = t.primaryKey,
                     relationship.compositeKey != nil || targetKey == nil
                 {
                     for column in targetKeyColumns(of: relationship) where entity.attribute(named: column) != nil {
-                        object.commit(column, .integer(k))
+                        object.commit(column, linkValue(.integer(k), column, of: entity))
                     }
                 }
             }
@@ -352,7 +355,7 @@ extension ObjectContext {
                     relationship.compositeKey.map { Array(zip($0.columns, $0.targetKeys)) }
                     ?? relationship.targetKey.flatMap { targetKey in relationship.column.map { [($0, targetKey)] } } ?? []
                 for (column, targetKey) in pairs where entity.attribute(named: column) != nil {
-                    let value = target.currentValue(targetKey)
+                    let value = linkValue(target.currentValue(targetKey), column, of: entity)
                     if object.currentValue(column) != value { object.pending[column] = value }
                 }
             }

@@ -20,11 +20,14 @@ extension EntityStorage {
         return values.contains(where: \.isNull) ? nil : values
     }
 
-    /// The refusal of a write that changes `entity.column`, part of its rows' key.
-    public static func keyChangeRefusal(_ entity: String, _ column: String) -> StoreError {
+    /// The refusal of a write that changes `entity.column`, part of its rows' key: at a save
+    /// or batch change, which writes nothing, or (`atSave` false) at the assignment, which
+    /// leaves the object as it was.
+    public static func keyChangeRefusal(_ entity: String, _ column: String, atSave: Bool = true) -> StoreError {
         .database(
             message:
-                "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written"
+                "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); "
+                + (atSave ? "nothing was written" : "the object is unchanged")
         )
     }
 }

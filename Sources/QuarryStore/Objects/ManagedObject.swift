@@ -273,6 +273,11 @@ public final class ManagedObject {
             // The key column of a table Quarry did not create is the object's identity: a saved
             // object keeping its ID while its row moved to another key would be two objects.
             if coerced != committed, key == storage.keyColumn { throw Self.keyKept(self, key) }
+            // A row known by a number made from its key (WITHOUT ROWID, a server's text key)
+            // keeps its key: refused here, the object as it was, rather than at the save.
+            if !Value.sameStored(coerced, committed), !storage.keyChanges([key]).isEmpty {
+                throw EntityStorage.keyChangeRefusal(entity.name, key, atSave: false)
+            }
             pending[key] = coerced == committed ? nil : coerced
         }
         // A foreign key column written as an attribute (author_id) is the link: a target

@@ -1,0 +1,90 @@
+import QuarryModel
+
+/// The affinity SQLite gives a column of a file Quarry did not create, as Quarry reads the
+/// column (its attribute's type and `EntityStorage.takesText`/`untyped`). A link that
+/// `relate()` made may join columns of two affinities (`Survey.taken INTEGER` to
+/// `Visited.id TEXT`): SQLite stores a value in the link column converted to that column's
+/// affinity, and its join compares the two columns after converting one of them. A link
+/// set in memory follows both rules, so the object reads the value the saved row holds and
+/// the relationship names the row the join names, before and after the save.
+package enum ColumnAffinity: Equatable, Sendable {
+    case integer, real, numeric, text, none
+
+    /// The affinity of `attribute`'s column, nil where its values hold their type anyway (a
+    /// server's table, Quarry's own file) or where Quarry writes them in a layout of the
+    /// column's own (dates, booleans, decimals, UUIDs, JSON).
+    package init?(of attribute: AttributeDescription, in storage: EntityStorage) {
+        guard storage.layout == .foreignTable, storage.keepsAnyType else { return nil }
+        let name = attribute.name
+        switch attribute.type {
+        case .int16, .int32, .int64: self = .integer
+        case .double: self = storage.takesText.contains(name) ? .real : .numeric
+        case .string where storage.untyped.contains(name): self = storage.takesText.contains(name) ? .numeric : .none
+        case .string: self = .text
+        case .binary: self = .none
+        default: return nil
+        }
+    }
+
+    private var isNumeric: Bool { self == .integer || self == .real || self == .numeric }
+
+    /// `value` as SQLite keeps it in a column of this affinity (its `applyAffinity`): a
+    /// number in a TEXT column is its text (`900` → `'900'`); a text that spells a number
+    /// in a numeric column is that number, an integer where it has no fraction (`'900'`,
+    /// `'900.0'` → `900`); a REAL column's integer is a real. Anything else as it is.
+    package func stored(_ value: Value) -> Value {
+        switch (self, value) {
+        case (.text, .integer), (.text, .real):
+            return NumericAffinity.text(of: value).map(Value.text) ?? value
+        case (.integer, .text(let text)), (.numeric, .text(let text)), (.real, .text(let text)):
+            let number = NumericAffinity.numeric(text)
+            guard case .text = number else { return stored(number) }
+            return value
+        case (.integer, .real(let d)), (.numeric, .real(let d)):
+            return Self.exactInteger(d).map(Value.integer) ?? value
+        case (.real, .integer(let i)):
+            return .real(Double(i))
+        default:
+            return value
+        }
+    }
+
+    /// The placeholder that compares a destination column of affinity `target` with
+    /// `value`, held by an owner column of this affinity, as SQLite's join `target = owner`
+    /// compares the two columns: a bound value has no affinity, so where the join would
+    /// convert the destination column (numeric against TEXT, TEXT against none) the
+    /// placeholder is given the owner column's affinity by a CAST, which leaves the value
+    /// itself as it is (it is already what the column stores: `stored`).
+    package func placeholder(against target: ColumnAffinity?, for value: Value) -> String {
+        guard let target else { return "?" }
+        switch value {
+        case .integer, .real:
+            if isNumeric, !target.isNumeric { return "CAST(? AS NUMERIC)" }
+        case .text:
+            if self == .text, target == .none { return "CAST(? AS TEXT)" }
+        default: break
+        }
+        return "?"
+    }
+
+    /// The row number a link column's value names when the destination is known by its
+    /// rowid (an INTEGER affinity): SQLite's join converts the link's text to a number
+    /// (`'900'` names row 900) and compares a real with the integer (`900.0` names it too).
+    package static func rowNumber(_ value: Value) -> Int64? {
+        switch value {
+        case .integer(let key): return key
+        case .real(let d): return exactInteger(d)
+        case .text(let text):
+            let number = NumericAffinity.numeric(text)
+            if case .text = number { return nil }
+            return rowNumber(number)
+        default: return nil
+        }
+    }
+
+    /// `d` as an integer when it is one exactly and within Int64's range.
+    private static func exactInteger(_ d: Double) -> Int64? {
+        guard d.isFinite, d == d.rounded(), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else { return nil }
+        return Int64(d)
+    }
+}
