@@ -54,6 +54,7 @@ typedef struct {
     int gc_held;       /* loans (gc_hold) not given back: Swift runs, the collector waits */
     int swift_depth;   /* trampoline calls whose Swift function is running */
     uint64_t epoch;    /* see quarry_bump_epoch */
+    uint64_t results_epoch;  /* see quarry_bump_results_epoch */
     int over_limit;    /* Lua code passed the limit since the guard hook last looked */
     size_t outside;    /* bytes Swift holds for userdata made in the current call */
     void *small[SMALL_CLASSES];  /* freed small blocks by size class, see quarry_alloc */
@@ -565,7 +566,21 @@ int quarry_loadfile(lua_State *L, const char *path, const char *mode) {
     return luaL_loadfilex(L, path, mode);
 }
 
-void quarry_bump_epoch(lua_State *L) { heap_of(L)->epoch++; }
+void quarry_bump_epoch(lua_State *L) {
+    quarry_heap *heap = heap_of(L);
+    heap->epoch++;
+    heap->results_epoch++;
+}
+
+void quarry_bump_results_epoch(lua_State *L) { heap_of(L)->results_epoch++; }
+
+uint64_t quarry_results_epoch(lua_State *L) { return heap_of(L)->results_epoch; }
+
+/* The epoch the cache of `results` was made in, as it moves now. */
+static inline uint64_t results_cache_epoch(lua_State *L, const quarry_results_block *results) {
+    const quarry_heap *heap = heap_of(L);
+    return results->saved_rows ? heap->epoch : heap->results_epoch;
+}
 
 int quarry_gc_pause(lua_State *L) { return gc_hold(L); }
 
@@ -720,7 +735,7 @@ static int results_index(lua_State *L) {
     if (results == NULL || !isnum || lua_rawlen(L, 1) != sizeof *results
         || (results->cookie != __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
             && results->cookie != __atomic_load_n(&section_cookie, __ATOMIC_RELAXED))
-        || results->epoch != heap_of(L)->epoch || index < results->first)
+        || results->epoch != results_cache_epoch(L, results) || index < results->first)
         return call_swift_index(L);
     /* Unsigned, so that no index and first can overflow. */
     lua_Unsigned offset = (lua_Unsigned)index - (lua_Unsigned)results->first;
@@ -770,7 +785,7 @@ static int ipairs_step(lua_State *L) {
         lua_Unsigned offset = (lua_Unsigned)i - (lua_Unsigned)results->first;
         if ((results->cookie == __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
              || results->cookie == __atomic_load_n(&section_cookie, __ATOMIC_RELAXED))
-            && results->epoch == heap_of(L)->epoch && i >= results->first && offset < (lua_Unsigned)results->count
+            && results->epoch == results_cache_epoch(L, results) && i >= results->first && offset < (lua_Unsigned)results->count
             && lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
             /* Stack: r, i, objects, i, object: the last two are the results. */
             lua_pushinteger(L, i);

@@ -13,6 +13,8 @@ public final class QuarryRuntime {
     /// which is where bound functions must push their results.
     let mainState: OpaquePointer
     private var activeState: OpaquePointer?
+    /// The object an assignment in progress changes through its userdata (`objectValuesChanged`).
+    var assigningHeldObject: ObjectIdentifier?
     public var state: OpaquePointer { activeState ?? mainState }
     /// The store. One opened lazily (`init(memoryLimit:opening:)`) is opened on first use.
     public var context: ObjectContext {
@@ -189,10 +191,14 @@ public final class QuarryRuntime {
         try? context.startNoticingOtherConnections()
     }
 
-    /// Row cells read from `context` go stale whenever its objects may change.
+    /// Row cells read from `context` go stale whenever its objects may change, but for an
+    /// unsaved change to one object's values (`objectValuesChanged`).
     func watch(_ context: ObjectContext, for store: OpenedStore) {
         let state = mainState
-        store.stateWatch = context.watchState { quarry_bump_epoch(state) }
+        store.stateWatch = context.watchState { [unowned self] changed in
+            guard let changed else { return quarry_bump_epoch(state) }
+            objectValuesChanged(changed)
+        }
         // On the thread of the call in progress (refresh() may run in a coroutine).
         store.outsideChangeWatch = context.watchOutsideChanges { [unowned self] in makeRowObjectsInUse(self.state) }
         quarry_bump_epoch(state)

@@ -18,6 +18,9 @@ struct SQLiteArguments {
 
     mutating func append(_ value: Value) { append(value.databaseValue, for: value) }
 
+    /// Room for `count` values at once (a save's UPDATE grew its arguments twice a row).
+    mutating func reserve(_ count: Int) { databaseValues.reserveCapacity(count) }
+
     mutating func append(contentsOf values: [Value]) { for value in values { append(value) } }
 
     /// `stored`, what a column's format writes for `value` (`ColumnFormats.stored`): the

@@ -134,10 +134,15 @@ typedef struct {
     uint64_t cookie;
     /// The retained handle of the FetchResults.
     uintptr_t payload;
+    /// quarry_results_epoch() when cached; quarry_epoch() where `saved_rows`.
     uint64_t epoch;
     /// The 1-based index of t[1], and how many objects t holds (0: none cached).
     int64_t first;
     int64_t count;
+    /// 1 for a walk over the saved rows as they were when it began (Swift's
+    /// `FetchResults.walksSavedRows`): an unsaved change to an object's values leaves the
+    /// objects it walks as they are, so its cache stands until quarry_epoch() moves.
+    int64_t saved_rows;
 } quarry_results_block;
 
 /// How an attribute's cells become Lua values, as Swift would make them (its type's
@@ -159,12 +164,18 @@ enum {
     QUARRY_FIELD_DAY = 7,
 };
 
-/// Moves whenever the store's objects may have changed (a save, an unsaved change, a
-/// refresh): every batch read before then is answered by Swift again.
+/// Moves whenever the store's objects may have changed (a save, an insert, a delete, a
+/// link, a refresh): every batch read before then is answered by Swift again, and every
+/// results' cache. It moves quarry_results_epoch() too.
 void quarry_bump_epoch(lua_State *L);
 uint64_t quarry_epoch(lua_State *L);
 /// Where the state keeps its epoch (for as long as the state lives).
 const uint64_t *quarry_epoch_address(lua_State *L);
+/// Moves when an unsaved change touched one saved object's values alone, whose row Swift
+/// has made that object (its cells are no longer read): the results' caches go (what
+/// results hold may change with the values), the other rows' cells stay current.
+void quarry_bump_results_epoch(lua_State *L);
+uint64_t quarry_results_epoch(lua_State *L);
 
 /// The cookies (see Userdata.swift) the C functions below check blocks by, or write.
 /// Sections have results' blocks (their `first` counts within the section).

@@ -165,6 +165,27 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
     dropTables()
 }
 
+/// Makes `object` the object of the row userdata Lua holds for its row, if it holds one
+/// that is still only a row: an unsaved change to the object's values is then read
+/// through it, not from the row's cells, which stay current for every other row
+/// (`quarry_bump_results_epoch`). Both places a row is recorded are looked in (by key,
+/// and its chunk's slot).
+func adoptRow(_ state: OpaquePointer, of object: ManagedObject) {
+    guard let key = object.primaryKey else { return }
+    let context = object.managedObjectContext
+    pushRowIdentities(state, entity: identityName(state, context, context?.rootName(of: object.entity.name) ?? object.entity.name))
+    let identities = lua_gettop(state) - 1
+    defer { lua_settop(state, identities - 1) }
+    if quarry_find_row(state, identities, identities + 1, lua_Integer(key)) == LUA_TUSERDATA, userdataPayload(state, -1, kind: .object) == 0 {
+        adopt(state, -1, object)
+    }
+    quarry_pop(state, 1)
+    // The row recorded by key too, where its chunk's slot holds another userdata.
+    if lua_rawgeti(state, identities, lua_Integer(key)) == LUA_TUSERDATA, userdataPayload(state, -1, kind: .object) == 0 {
+        adopt(state, -1, object)
+    }
+}
+
 /// Notes that attribute `key` of the row userdata at `index` was asked of Swift (its
 /// batch did not read that column): the next batches of its results read it.
 func noteRowRead(_ state: OpaquePointer, _ index: Int32, _ key: String) {
@@ -243,8 +264,10 @@ private func makeRowObjects(_ state: OpaquePointer, in table: Int32, depth: Int)
 
 /// Makes the objects of rows `window` of `batch` the cached objects of the results (or
 /// section) userdata at `results`, where the window's first row has the 1-based index
-/// `first` (see `quarry_results_block`), and pushes their table.
-func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, window: Range<Int>, first: Int) {
+/// `first` (see `quarry_results_block`), and pushes their table. `savedRows`: the results
+/// are a walk over the saved rows as they were (`FetchResults.walksSavedRows`), whose
+/// cache an unsaved change to one object's values leaves standing.
+func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, window: Range<Int>, first: Int, savedRows: Bool = false) {
     let results = lua_absindex(state, results)
     let count = window.count
     // The batch's cells (Swift memory the collector cannot see) are not told: they are
@@ -291,7 +314,8 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     lua_pushvalue(state, objects)
     lua_setiuservalue(state, results, 1)
     guard let block = lua_touserdata(state, results)?.assumingMemoryBound(to: quarry_results_block.self) else { return }
-    block.pointee.epoch = quarry_epoch(state)
+    block.pointee.epoch = savedRows ? quarry_epoch(state) : quarry_results_epoch(state)
+    block.pointee.saved_rows = savedRows ? 1 : 0
     block.pointee.first = Int64(first)
     block.pointee.count = Int64(count)
 }

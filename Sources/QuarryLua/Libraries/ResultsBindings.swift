@@ -49,10 +49,13 @@ enum ResultsBindings {
                 if pushCachedObject(call.state, results: 1, i) { return 1 }
                 walksSavedRows = true
             }
-            // A batch of rows, cached as the results' user value for C to answer from.
+            // A batch of rows, cached as the results' user value for C to answer from; a
+            // walk's over the saved rows (moved or not) stands through changes to values
+            // (`cacheBatchObjects`), so a loop changing each object reads on in C.
             if try walksSavedRows || handle.results.servesRows() {
                 guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
-                cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
+                let savedRows = walksSavedRows || handle.walk.map { handle.results.walksSavedRows($0) } ?? false
+                cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1, savedRows: savedRows)
                 lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
                 return 1
             }

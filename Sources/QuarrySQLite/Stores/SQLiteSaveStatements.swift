@@ -236,6 +236,8 @@ struct SQLiteSaveStatements: SaveStatements {
         let saved = entities.of(object)
         let entity = saved.current
         let storage = saved.storage
+        // Its values, the row's key, and the row as read where it is compared.
+        values.reserve(columns.count + 1 + (comparing.isEmpty ? 0 : entity.rowIndex.count))
         for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
         if !toOne.isEmpty { values.append(contentsOf: toOne.map(\.key)) }
         // A row found by its key alone (rows not numbered) is found by the same condition

@@ -7,7 +7,7 @@ struct ContextObservers {
     var generation = 0
     /// Increases on every unsaved change.
     var pendingGeneration = 0
-    var stateWatchers = Listeners<() -> Void>()
+    var stateWatchers = Listeners<(ManagedObject?) -> Void>()
     var outsideChangeWatchers = Listeners<() -> Void>()
     var changeListeners = Listeners<(ChangeSet) -> Void>()
     /// Row hashes of the entities observers watch (see `watchRows`).

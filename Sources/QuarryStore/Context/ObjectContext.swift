@@ -49,6 +49,14 @@ public final class ObjectContext {
         stateMoved()
     }
 
+    /// `bumpPendingGeneration` for an unsaved change to `object`'s own attribute values
+    /// alone: the watchers hear which object, so that copies of other rows' values stay.
+    func bumpPendingGeneration(changingValuesOf object: ManagedObject) {
+        observers.pendingGeneration += 1
+        unsaved.touches.note(object, at: pendingGeneration)
+        observers.stateWatchers.forEach { $0(object) }
+    }
+
     /// The objects touched by unsaved changes made after `pendingGeneration` (a change
     /// touches the object changed, inserted or deleted, and both ends of a link), or nil
     /// when that is no longer known; undefined across a save or rollback (`generation`).
@@ -60,9 +68,11 @@ public final class ObjectContext {
     // whoever keeps copies of values read from this context (the Lua layer's row cells)
     // learns they may be stale.
 
-    /// Calls `watcher` whenever the context's objects may have changed; returns the id
-    /// that `stopWatchingState` takes.
-    public func watchState(_ watcher: @escaping () -> Void) -> Int {
+    /// Calls `watcher` whenever the context's objects may have changed, with the object
+    /// when only that object's own attribute values changed (an unsaved assignment: no
+    /// other object's values, and no row as stored); returns the id that
+    /// `stopWatchingState` takes.
+    public func watchState(_ watcher: @escaping (ManagedObject?) -> Void) -> Int {
         let id = observers.nextID()
         observers.stateWatchers.add(id, watcher)
         return id
@@ -86,7 +96,7 @@ public final class ObjectContext {
         observers.outsideChangeWatchers.remove(id)
     }
 
-    private func stateMoved() { observers.stateWatchers.forEach { $0() } }
+    private func stateMoved() { observers.stateWatchers.forEach { $0(nil) } }
 
     /// Calls `listener` after every save that changed something, once the transaction
     /// has committed and the objects hold their new state.
@@ -269,8 +279,9 @@ public final class ObjectContext {
         store.pendingChanges(.changed(object), in: session)
     }
 
-    func noteChanged(_ object: ManagedObject) {
-        bumpPendingGeneration(touching: object)
+    /// `valuesOnly`: the change was to the object's own attribute values alone (`setValue`).
+    func noteChanged(_ object: ManagedObject, valuesOnly: Bool = false) {
+        if valuesOnly { bumpPendingGeneration(changingValuesOf: object) } else { bumpPendingGeneration(touching: object) }
         guard !object.isInserted, !object.isDeleted else { return }
         let changed = !object.pending.isEmpty || !object.pendingToOne.isEmpty
         unsaved.updated[ObjectIdentifier(object)] = changed ? object : nil
@@ -357,7 +368,10 @@ public final class ObjectContext {
     /// The same for a row whose values are in storage form (`Value.storedForm`: see
     /// `RowBatch`), which the object keeps as its row. `ownTag`: the row's entity column,
     /// when read with it (else, for an entity with sub-entities, a query reads it).
-    package func object(for entity: EntityDescription, storedRow values: [Value], ownTag: Value? = nil) throws -> ManagedObject {
+    /// `unregistered`: the caller found no object registered for the row just before.
+    package func object(for entity: EntityDescription, storedRow values: [Value], ownTag: Value? = nil, unregistered: Bool = false) throws
+        -> ManagedObject
+    {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .integer(let primaryKey)? = values.first else {
@@ -369,7 +383,7 @@ public final class ObjectContext {
         // The hierarchy's root looked up once, for the lookup and the registration (each
         // copied the store's model, for each of the 20,000 objects a loop fetched).
         let root = rootName(of: entity.name)
-        if let existing = identityMap.object(root: root, key: primaryKey) { return existing }
+        if !unregistered, let existing = identityMap.object(root: root, key: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
         if hasSubentities(entity.name),

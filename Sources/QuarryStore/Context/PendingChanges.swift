@@ -55,6 +55,12 @@ struct PendingTouches {
         for object in objects { touched.append((generation, object)) }
     }
 
+    /// `note` of one object, without an array made for it (every assignment notes one).
+    mutating func note(_ object: ManagedObject, at generation: Int) {
+        guard touched.count < Self.longest else { return restart(at: generation) }
+        touched.append((generation, object))
+    }
+
     /// Forgets the log: it is complete from `generation` on.
     mutating func restart(at generation: Int) {
         since = generation

@@ -171,7 +171,7 @@ public final class RowBatch {
         if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
             object = existing
         } else if generation == context.generation, isComplete {
-            object = try context.object(for: entity, storedRow: values(row), ownTag: tag(row))
+            object = try context.object(for: entity, storedRow: values(row), ownTag: tag(row), unregistered: true)
         } else if generation == context.generation, let whole = try wholeRows(),
             let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key)
         {
