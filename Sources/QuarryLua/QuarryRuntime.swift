@@ -13,8 +13,6 @@ public final class QuarryRuntime {
     /// which is where bound functions must push their results.
     let mainState: OpaquePointer
     private var activeState: OpaquePointer?
-    /// The object an assignment in progress changes through its userdata (`objectValuesChanged`).
-    var assigningHeldObject: ObjectIdentifier?
     public var state: OpaquePointer { activeState ?? mainState }
     /// The store. One opened lazily (`init(memoryLimit:opening:)`) is opened on first use.
     public var context: ObjectContext {

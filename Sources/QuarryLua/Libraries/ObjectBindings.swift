@@ -171,9 +171,6 @@ enum ObjectBindings {
         guard let value = try attributeValue(call.state, 3, for: attribute) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
         }
-        // The userdata at 1 holds the object (`currentObject` made it of its row, if it was one).
-        runtime.assigningHeldObject = ObjectIdentifier(object)
-        defer { runtime.assigningHeldObject = nil }
         do {
             try object.setValue(value, forKey: key)
         } catch {
