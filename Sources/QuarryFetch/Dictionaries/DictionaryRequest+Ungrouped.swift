@@ -1,4 +1,6 @@
+import QuarryModel
 import QuarryPredicates
+import QuarryStore
 
 /// A grouped request's properties are its groups or aggregates over each group, as
 /// NSFetchRequest requires of `propertiesToFetch` beside `propertiesToGroupBy`. SQLite
@@ -8,10 +10,21 @@ import QuarryPredicates
 extension DictionaryRequest {
     /// Refuses the first of `properties` (as written, beside its `columns`) that is
     /// neither an aggregate nor computed from the `group` keys alone. Grouped by a to-one
-    /// (`group = { "member" }`), a key path through it (`member.name`) names each group.
-    static func refuseUngrouped(_ properties: [String], _ columns: [ResultColumn], group: [String], groups: [ResultColumn]) throws {
+    /// (`group = { "member" }`) or by the column that keeps it (`member_id`), a key path
+    /// through it (`member.name`) names each group.
+    static func refuseUngrouped(
+        _ properties: [String], _ columns: [ResultColumn], group: [String], groups: [ResultColumn], entity: EntityDescription,
+        context: ObjectContext
+    ) throws {
         guard !groups.isEmpty else { return }
-        let names = Set(group.map(Self.plainKey))
+        var names = Set(group.map(Self.plainKey))
+        for relationship in entity.relationships where !relationship.isToMany {
+            switch context.storage(of: relationship, in: entity.name) {
+            case .foreignKey(let column, _)? where names.contains(column): names.insert(relationship.name)
+            case .compositeKey(let keys, _)? where keys.allSatisfy(names.contains): names.insert(relationship.name)
+            default: break
+            }
+        }
         let readsGrouped = { (path: String) in
             let key = Self.plainKey(path)
             return names.contains(key) || names.contains { key.hasPrefix($0 + ".") }
