@@ -67,8 +67,10 @@ public enum Chart {
     }
 
     /// y against x as columns rising from the x axis (x sorted), or marks at each value
-    /// where the axis does not start at 0; more points than columns are averaged per
-    /// column. The y axis is labelled at its ends and at a few round values between them,
+    /// where the axis does not start at 0. Each point's x is its place on the axis: evenly
+    /// spaced x (whole numbers, dates a day apart) take a column each where they fit, else
+    /// the axis is cut into the width's columns; a column shared by several points rises to
+    /// the highest (marks from the lowest to it), and a line under the chart says so. The y axis is labelled at its ends and at a few round values between them,
     /// all written alike; the x axis at its ends and at a few ticks between where they fit,
     /// as gnuplot's dumb terminal labels its axes. Points with a nil coordinate are left
     /// out, and those with an infinite or NaN one too, the latter counted in a line under
@@ -87,24 +89,25 @@ public enum Chart {
         let yLabels = yAxisLabels(low: low, high: high, rows: style.height)
         let gutter = yLabels.values.map(\.count).max() ?? 0
         let room = max(1, style.width - gutter - 2)
-        let columns = max(1, min(points.count, room))
+        let columns = columnCount(points.map(\.0), room: room)
         // Few points stretch to share the width, as a histogram's bars take it: five
         // points were 20 columns of a 160-column terminal.
         let cellWidth = max(1, room / columns)
-        // Each column's mean y over the points whose x falls in it, kept as a running mean:
-        // a sum of values near ±1.8e308 would overflow.
-        var means = [Double](repeating: 0, count: columns)
-        var counts = [Int](repeating: 0, count: columns)
+        // Each column's lowest and highest y over the points whose x falls in it: a point's
+        // column reaches its value (a mean of 17 and 3 drew a peak at 10).
+        var lows = [Double?](repeating: nil, count: columns)
+        var highs = [Double?](repeating: nil, count: columns)
+        var shared = false
         for (x, y) in points {
-            let column = min(columns - 1, Int(fraction(x, from: first.0, to: last.0) * Double(columns)))
-            counts[column] += 1
-            // The new mean lies between the old one and y; y/2 - mean/2 cannot overflow.
-            means[column] = counts[column] == 1 ? y : means[column] + (y / 2 - means[column] / 2) * (2 / Double(counts[column]))
+            let column = Self.column(x, from: first.0, to: last.0, columns: columns)
+            shared = shared || highs[column] != nil
+            lows[column] = min(lows[column] ?? y, y)
+            highs[column] = max(highs[column] ?? y, y)
         }
         let levels = style.height * 8
-        let heights: [Int?] = (0..<columns).map {
-            counts[$0] == 0 ? nil : (high > low ? Int((fraction(means[$0], from: low, to: high) * Double(levels)).rounded()) : levels)
-        }
+        let level = { (y: Double) in high > low ? Int((fraction(y, from: low, to: high) * Double(levels)).rounded()) : levels }
+        let heights: [Int?] = highs.map { $0.map(level) }
+        let bottoms: [Int?] = lows.map { $0.map(level) }
         let axis = style.unicode ? "┤" : "|"
         // From 0 a column's height is its value, as a bar's; on an axis from elsewhere a
         // filled column would say the same of a value's distance from the bottom label (a
@@ -114,12 +117,16 @@ public enum Chart {
         var lines = [CellText.flat(title)]
         for row in (0..<style.height).reversed() {
             let label = yLabels[row] ?? ""
-            let cells = heights.map { height -> String in
-                guard let height else { return " " }
+            let cells = zip(heights, bottoms).map { height, bottom -> String in
+                guard let height, let bottom else { return " " }
                 if marksOnly {
-                    // The row the value falls in: its eighth from below, at least one.
+                    // The rows the values fall in: their eighths from below, at least one;
+                    // a column of several points marks every row from their lowest to
+                    // their highest.
                     let top = min(style.height - 1, max(0, height - 1) / 8)
-                    guard row == top else { return " " }
+                    let least = min(top, max(0, bottom - 1) / 8)
+                    guard row <= top, row >= least else { return " " }
+                    if row < top { return style.unicode ? "█" : "#" }
                     let filled = max(1, height - row * 8)
                     return filled >= 8 ? (style.unicode ? "█" : "#") : style.unicode ? String(eighths[filled]) : (filled >= 4 ? "#" : ".")
                 }
@@ -134,8 +141,16 @@ public enum Chart {
         let rule = style.unicode ? "─" : "-"
         lines.append(String(repeating: " ", count: gutter + 1) + corner + String(repeating: rule, count: columns * cellWidth))
         let xValues = xTicks == .points ? points.map(\.0) : nil
-        let axisLabels = xAxisLabels(from: first.0, to: last.0, points: xValues, columns: columns, cellWidth: cellWidth, label: xLabel)
+        let axisLabels = xAxisLabels(
+            from: first.0, to: last.0, points: xValues, whole: points.allSatisfy { isWhole($0.0) }, columns: columns, cellWidth: cellWidth,
+            label: xLabel)
         lines.append(String(repeating: " ", count: gutter + 2) + axisLabels)
+        if shared {
+            lines.append(
+                marksOnly
+                    ? "several points share a column: it marks from their lowest value to their highest"
+                    : "several points share a column: it rises to their highest value")
+        }
         if let note { lines.append(note) }
         return lines.joined(separator: "\n")
     }
@@ -185,7 +200,8 @@ public enum Chart {
     /// point nearest each quarter of the axis), each only where it keeps two spaces from
     /// its neighbours, within `columns * cellWidth`.
     static func xAxisLabels(
-        from first: Double, to last: Double, points: [Double]?, columns: Int, cellWidth: Int, label: (Double) -> String
+        from first: Double, to last: Double, points: [Double]?, whole: Bool = false, columns: Int, cellWidth: Int,
+        label: (Double) -> String
     ) -> String {
         let left = CellText.flat(label(first))
         guard last > first else { return left }
@@ -201,12 +217,13 @@ public enum Chart {
                 return points.min { abs($0 - target) < abs($1 - target) }
             }
         } else {
-            ticks = roundTicks(from: first, to: last)
+            // Whole x (years, counts) take whole ticks: no 2.5 between the columns of 2 and 3.
+            ticks = roundTicks(from: first, to: last).filter { !whole || isWhole($0) }
         }
         for tick in ticks where tick > first && tick < last {
             let text = CellText.flat(label(tick))
             let length = TerminalWidth.of(text)
-            let column = min(columns - 1, Int(fraction(tick, from: first, to: last) * Double(columns)))
+            let column = Self.column(tick, from: first, to: last, columns: columns)
             let start = column * cellWidth + cellWidth / 2 - length / 2
             let previous = placed.last.map { $0.start + TerminalWidth.of($0.text) } ?? 0
             guard start >= previous + 2, start + length + 2 <= rightStart, !placed.contains(where: { $0.text == text }) else { continue }

@@ -30,8 +30,17 @@ extension DotCommands {
             // The tables left out for want of a key, with this command's words for the fix.
             let named = locationWords.count == 1 && StoreRegistry.namesFile(location) ? location : "DB"
             let unkeyed = diff.unkeyed.first.map { StoreDiff.unkeyedNote(diff.unkeyed, fix: ".diff \(named) \($0) by KEY") }
+            // The notes first, said before the summary they qualify.
+            fflush(nil)
             for note in diff.notes { reportNote(unkeyed != nil && note.hasPrefix("not compared, having no key") ? unkeyed ?? note : note) }
-            print(diff.isEmpty ? "no differences" : shell.runtime.renderDiff(diff))
+            // A table left uncompared differs still when its row counts do.
+            for counts in diff.unkeyedCounts { print(counts.line(old: "this store", new: named == "DB" ? "the other store" : named)) }
+            if !diff.model.isEmpty || !diff.changes.isEmpty {
+                print(shell.runtime.renderDiff(diff))
+            } else if diff.unkeyedCounts.isEmpty {
+                // Never "no differences" over tables that were not compared.
+                print(diff.unkeyed.isEmpty ? "no differences" : "no differences in the tables compared")
+            }
         } catch DiffError.ambiguousIdentity(let entity, let reason, let fix) {
             // The fix in this command's words, not diff()'s option table.
             let keys = fix.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)

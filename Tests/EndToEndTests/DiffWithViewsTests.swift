@@ -53,4 +53,23 @@ import Testing
         #expect(notes.first?.hasSuffix("tchecksum (.diff b.db tchecksum by KEY compares it)") == true, "\(result)")
         #expect(!result.errorLines.contains { $0.contains("has no identity") }, "\(result)")
     }
+
+    /// Rows added to a table without a key: `.diff` said "no differences". The counts are
+    /// compared, and a diff that left tables out never says "no differences".
+    @Test func aTableWithoutAKeyIsComparedByItsRowCount() async throws {
+        let sandbox = try Sandbox()
+        for (file, rows) in [("a.db", "('Gold'), ('Silver')"), ("b.db", "('Gold'), ('Silver'), ('Bronze')"), ("c.db", "('Gold'), ('Bronze')")] {
+            let made = try await sandbox.run(
+                HostileFileTests.sqlite3, [sandbox.path(file), "CREATE TABLE events (medal TEXT); INSERT INTO events VALUES \(rows);"])
+            try #require(made.status == 0, "\(made)")
+        }
+        let more = try await sandbox.quarry(["a.db", "-"], stdin: ".diff b.db\n")
+        #expect(more.lines == ["events: 1 more row in b.db (2 against 3, not compared row by row)"], "\(more)")
+        #expect(more.errorLines.contains { $0.contains("not compared, having no key") }, "\(more)")
+        let fewer = try await sandbox.quarry(["b.db", "-"], stdin: ".diff a.db\n")
+        #expect(fewer.lines == ["events: 1 more row in this store (3 against 2, not compared row by row)"], "\(fewer)")
+        // As many rows, other values: not "no differences", which nothing compared.
+        let same = try await sandbox.quarry(["a.db", "-"], stdin: ".diff c.db\n")
+        #expect(same.lines == ["no differences in the tables compared"], "\(same)")
+    }
 }

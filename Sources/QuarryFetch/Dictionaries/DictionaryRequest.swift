@@ -121,6 +121,7 @@ extension DictionaryRequest {
             }
             return column
         }
+        try Self.refuseUngrouped(request.properties, columns, group: request.group, groups: groups, entity: entity, context: context)
         let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: context, joins: &compiled.joins) }
         let sort = try DictionarySort(
             request.rowsOfWindow ? [] : request.base.sortDescriptors, columns: columns + (having?.hidden ?? []), groups: groups,

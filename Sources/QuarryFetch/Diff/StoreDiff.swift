@@ -18,6 +18,9 @@ public struct StoreDiff: Sendable {
     public var notes: [String]
     /// The entities left out for want of a key (`unkeyedNote` names them), in order.
     public var unkeyed: [String] = []
+    /// Those of `unkeyed` whose row counts differ: rows added or deleted there, which no
+    /// key can say which, are still a difference.
+    public var unkeyedCounts: [RowCountDifference] = []
     /// The entities whose changed rows SQL found (`ChangedRows`), the others' rows all read.
     package var comparedInSQL: [String] = []
 
@@ -63,6 +66,8 @@ public struct StoreDiff: Sendable {
             // still refuses it.
             if wanted == nil, options.by[entity.name] == nil, let fix = Self.identityRefusal(old, entity, new, other) {
                 unkeyed.append((entity.name, fix))
+                let counts = (try FetchRequest(entityName: entity.name).count(in: old), try FetchRequest(entityName: other.name).count(in: new))
+                if counts.0 != counts.1 { diff.unkeyedCounts.append(RowCountDifference(entity: entity.name, old: counts.0, new: counts.1)) }
                 continue
             }
             try diff.compareEntity(old, entity, new, other, options: options)
@@ -119,8 +124,9 @@ public struct StoreDiff: Sendable {
         return diff
     }
 
-    /// Whether nothing differs, in the models or the objects.
-    public var isEmpty: Bool { model.isEmpty && changes.isEmpty }
+    /// Whether nothing differs, in the models, the objects or the row counts of tables
+    /// left uncompared.
+    public var isEmpty: Bool { model.isEmpty && changes.isEmpty && unkeyedCounts.isEmpty }
 
     private mutating func compareEntity(
         _ old: ObjectContext, _ a: EntityDescription, _ new: ObjectContext, _ b: EntityDescription, options: DiffOptions,

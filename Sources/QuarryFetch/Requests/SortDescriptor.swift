@@ -83,6 +83,7 @@ public struct SortDescriptor: Equatable, Sendable {
         } else {
             guard let found = entity.attribute(named: key) else {
                 if let error = FetchError.relationshipKey(key, option: "sort", of: entity, context: context) { throw error }
+                if let hint = SortDescriptor.sqlHabit(key, ascending: ascending) { throw FetchError.badOption(option: "sort", reason: hint) }
                 throw FetchError.unknownSortKey(
                     key: key, entity: entity.name,
                     suggestion: closestMatch(to: key, in: entity.attributeNames))

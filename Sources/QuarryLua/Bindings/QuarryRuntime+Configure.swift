@@ -79,7 +79,7 @@ extension QuarryRuntime {
             }
         }
         if predicateGiven {
-            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables, entity: request.entityName)
+            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables, entity: request.entityName, exactArguments: false)
         }
         try readConfiguredShape(s, 2, into: &request)
 

@@ -188,16 +188,19 @@ extension QuarryRuntime {
 
     /// `entity`, when known, is what the predicate tests: a `#Predicate<T>` whose `T` is
     /// neither it nor an ancestor of it is refused.
-    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument], entity: String? = nil) throws
-        -> Predicate?
-    {
-        try parsePredicateAndType(format, arguments, variables, entity: entity)?.predicate
+    /// `exactArguments`: false where arguments kept from before meet a new format
+    /// (`r.predicate = ...` keeps `r.args`), true where both are given at once.
+    func parsePredicate(
+        _ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument], entity: String? = nil,
+        exactArguments: Bool = true
+    ) throws -> Predicate? {
+        try parsePredicateAndType(format, arguments, variables, entity: entity, exactArguments: exactArguments)?.predicate
     }
 
     /// What `parsePredicate` reads, with the type a `#Predicate<T>` names (nil for a format).
     func parsePredicateAndType(
         _ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument],
-        entity: String?
+        entity: String?, exactArguments: Bool = true
     ) throws -> (predicate: Predicate, type: SwiftPredicateReader.Read?)? {
         guard let format else { return nil }
         do {
@@ -215,7 +218,8 @@ extension QuarryRuntime {
                 if let entity { try checkSwiftType(read, entity: entity) }
                 return (read.predicate, read)
             }
-            let predicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
+            let predicate = try PredicateParser.parse(
+                format, arguments: PredicateArguments(arguments: arguments, variables: variables), exactArguments: exactArguments)
             noteSQLWildcards(predicate)
             return (predicate, nil)
         } catch let error as PredicateError {
@@ -270,7 +274,9 @@ extension QuarryRuntime {
         ]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: allowed))
+            // SQL's ORDER BY is `sort` here, whatever the distance between the words.
+            let meant = ["order", "orderby", "order_by"].contains(key.lowercased()) ? "sort" : closestMatch(to: key, in: allowed)
+            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: meant)
         }
         var entityName = entity
         if entityName == nil {

@@ -113,7 +113,7 @@ extension QuarryRuntime {
         default:
             throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
-        let predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName)
+        let predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName, exactArguments: false)
         try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments

@@ -274,12 +274,14 @@ enum SchemaBindings {
         runtime.writeNotice("note: " + ForeignFileNotes.writtenAtOnce)
     }
 
-    /// A batch request without a predicate changes every row at once, past `rollback()`:
+    /// A batch request without a predicate (or with one true of every row) changes every
+    /// row at once, past `rollback()`:
     /// at an interactive prompt it asks first (`delete all 275 rows of notes? [y/N]`), as
     /// pgcli asks before a destructive statement without a condition. True when it may
     /// go on (a predicate, no one to ask, no rows, or yes); a no says nothing was changed.
     private static func confirmsEveryRow(_ runtime: QuarryRuntime, _ verb: String, _ entity: String, _ predicate: Predicate?) throws -> Bool {
-        guard predicate == nil, let confirm = runtime.settings.confirm else { return true }
+        // An always-true predicate (`TRUEPREDICATE`, `1 == 1`) names every row too.
+        guard predicate?.isAlwaysTrue ?? true, let confirm = runtime.settings.confirm else { return true }
         let rows = try FetchRequest(entityName: entity).count(in: runtime.context)
         guard rows > 0 else { return true }
         if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)?") { return true }

@@ -216,13 +216,17 @@ extension PredicateParser {
         case .identifier(let name) where tokens[position + 1].kind == .symbol("(") || name.hasSuffix(":"):
             return try parseFunction(name)
         case .symbol("("):
+            let open = position
             advance()
             try enter()
             defer { depth -= 1 }
             let inner = try parseExpression()
             guard isSymbol(")") else {
+                // SQL's list `IN ('Gold', 'Silver')`: NSPredicate writes it in braces.
+                let list = isSymbol(",") ? "; a list is written in braces, as IN \(bracedList(from: open))" : ""
                 throw PredicateError(
-                    .syntax, "expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
+                    .syntax, "expected ')' to close the '(' at column \(token.column), found \(describe(current))\(list)",
+                    column: current.column)
             }
             advance()
             return inner
@@ -388,4 +392,28 @@ extension PredicateParser {
         }
     }
 
+}
+
+extension PredicateParser {
+    /// The parenthesized list whose `(` is token `open`, written in braces as the grammar
+    /// reads a list (`{'Gold', 'Silver'}`); `{...}` when its items are not plain values.
+    func bracedList(from open: Int) -> String {
+        var items: [String] = []
+        var index = open + 1
+        while index < tokens.count {
+            switch tokens[index].kind {
+            case .string(let text): items.append("'" + text.replacingOccurrences(of: "'", with: "\\'") + "'")
+            case .integer(let n): items.append(String(n))
+            case .real(let d): items.append(String(d))
+            case .identifier(let name): items.append(name)
+            default: return "{...}"
+            }
+            index += 1
+            guard index < tokens.count else { return "{...}" }
+            if tokens[index].kind == .symbol(")") { return "{" + items.joined(separator: ", ") + "}" }
+            guard tokens[index].kind == .symbol(",") else { return "{...}" }
+            index += 1
+        }
+        return "{...}"
+    }
 }

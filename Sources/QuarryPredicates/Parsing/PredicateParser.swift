@@ -55,7 +55,11 @@ public struct PredicateParser {
         PredicateError(.tooDeep, "the predicate nests more than \(maximumDepth) levels deep", column: column)
     }
 
-    public static func parse(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
+    /// `exactArguments`: an argument no placeholder takes is refused, as a placeholder
+    /// without one is (`count("t", "mag > 7", "extra")` would drop "extra" unseen).
+    public static func parse(
+        _ format: String, arguments: PredicateArguments = PredicateArguments(), exactArguments: Bool = false
+    ) throws -> Predicate {
         var parser = PredicateParser(arguments: arguments)
         var lexer = Lexer(format)
         parser.tokens = try lexer.tokens()
@@ -63,6 +67,16 @@ public struct PredicateParser {
         let predicate = try parser.parseOr()
         guard parser.current.kind == .end else {
             throw PredicateError(.syntax, "unexpected \(parser.describe(parser.current)) after a complete predicate", column: parser.current.column)
+        }
+        let given = arguments.positional.count
+        if exactArguments, parser.nextArgument < given {
+            let used = parser.nextArgument
+            throw PredicateError(
+                .argument,
+                "\(given) argument\(given == 1 ? "" : "s") given for the predicate, which has "
+                    + (used == 0 ? "no placeholder" : "only \(used) placeholder\(used == 1 ? "" : "s")")
+                    + " (%@, %K, %d, %f) for \(given == 1 ? "it" : "them"); remove the extra or add a placeholder",
+                column: nil)
         }
         return predicate
     }
@@ -175,6 +189,17 @@ public struct PredicateParser {
         case .identifier(let word) where word.uppercased() == "IS":
             throw PredicateError(
                 .syntax, "IS is SQL's: write 'key == nil' for IS NULL, 'key != nil' for IS NOT NULL, as NSPredicate does", column: current.column)
+        // SQL's `medal NOT IN {...}` and `name ILIKE 'x%'`: the forms NSPredicate reads.
+        case .identifier(let word) where word.uppercased() == "NOT" && lhs.isKeyPath:
+            let key = lhs.keyPathText
+            let next = tokens[position + 1].kind
+            let op = if case .identifier(let o) = next { o.uppercased() } else { "IN" }
+            throw PredicateError(
+                .syntax, "NOT goes before the comparison, as NSPredicate writes it: NOT (\(key) \(op) ...)", column: current.column)
+        case .identifier(let word) where word.uppercased() == "ILIKE":
+            throw PredicateError(
+                .syntax, "ILIKE is SQL's: write LIKE[c], which ignores case (its wildcards are * and ?), as 'name LIKE[c] \"x*\"'",
+                column: current.column)
         default:
             // `Original Hire > 3`: two names in a row are likely one key with a space,
             // which the grammar reads only as %K with the name among the arguments.
@@ -354,5 +379,17 @@ public struct PredicateParser {
         case .variable(let v): return "'$\(v)'"
         case .end: return "the end of the predicate"
         }
+    }
+}
+
+extension Expression {
+    fileprivate var isKeyPath: Bool {
+        if case .keyPath = self { return true }
+        return false
+    }
+
+    fileprivate var keyPathText: String {
+        if case .keyPath(let key) = self { return key.string }
+        return "key"
     }
 }

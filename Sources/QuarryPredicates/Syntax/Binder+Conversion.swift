@@ -109,12 +109,13 @@ extension Binder {
                 why = "; " + hint
             }
             // Another program's text column of numbers (GTFS's `stop_sequence`): the SQL that
-            // reads them as numbers, as no format() makes text a number.
+            // reads them as numbers, as no format() makes text a number. REAL, whatever the
+            // value compared: INTEGER would cut the column's `100.5` to 100 and miscount.
             if attribute.type == .string, value.isNumber, let owner, let context, context.mapped(owner).isForeign {
                 let name = { (n: String) in n.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? n : quoteIdentifier(n) }
                 why =
                     "; its text compares as text here, and sql() reads it as numbers: sql('SELECT count(*) FROM \(name(owner.name)) "
-                    + "WHERE CAST(\(name(attribute.name)) AS \(value.isInteger ? "INTEGER" : "REAL")) > \(value.displayString)')"
+                    + "WHERE CAST(\(name(attribute.name)) AS REAL) > \(value.displayString)')"
             }
             throw PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
@@ -130,10 +131,5 @@ extension Value {
         case .integer, .real, .decimal: return true
         default: return false
         }
-    }
-
-    fileprivate var isInteger: Bool {
-        if case .integer = self { return true }
-        return false
     }
 }

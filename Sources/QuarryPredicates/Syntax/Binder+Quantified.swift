@@ -102,3 +102,9 @@ extension Binder {
         }
     }
 }
+
+extension Expression {
+    /// The key paths the expression reads, outside SUBQUERY: which keys a grouped
+    /// property computes from.
+    public var keyPaths: [KeyPath] { Binder.keyPaths(in: self) }
+}

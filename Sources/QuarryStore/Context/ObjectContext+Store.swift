@@ -206,7 +206,7 @@ extension ObjectContext {
         case .bool: return "0/1 or a pair of texts such as Y/N or true/false"
         case .string:
             return "iso-space, iso-t, iso-date, an example such as 20210101 (text dates), uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain "
-                + "(no format makes text a number: sql() reads it as one, CAST(column AS INTEGER))"
+                + "(no format makes text a number: sql() reads it as one, CAST(column AS REAL))"
         case .uuid: return "uuid, UUID, uuid-compact, UUID-COMPACT, uuid-blob or plain"
         case .binary: return "uuid-blob or plain"
         default: return "plain"
