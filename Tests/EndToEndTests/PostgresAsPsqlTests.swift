@@ -195,7 +195,9 @@ import Testing
             #expect(
                 result.errorLines == [
                     "import countries.csv: cells read as nil (nulls = { \"\", \"NA\" }): code 2, pop 1",
-                    "import countries.csv: cells read as nil (nulls = { \"\" }): code 1"
+                    "import countries.csv: cells read as nil (nulls = { \"\" }): code 1",
+                    // With only "" as nil, "NA" in pop is a word: the column is text, and its first cell named.
+                    "import countries.csv: column pop is text: 1 cell is not double (line 3: \"NA\"); fix the file, or nulls = { \"\", \"NA\" } reads that text as nil"
                 ], "\(store): \(result)")
         }
     }

@@ -121,10 +121,13 @@ extension ForeignValueFormatTests {
             h.string("tostring(t:get(1).ms) .. ' ' .. tostring(t:get(1).jd) .. ' ' .. tostring(t:get(2).jd)")
                 == "2021-01-01T00:00:00.25Z 2021-01-01T00:00:00Z 2022-01-01T12:00:00Z")
         for predicate in ["ms > %@", "jd > %@", "ms < %@ AND jd < %@"] {
-            let sql = h.string("count('t', '\(predicate)', date('2021-01-01T00:00:00.1Z'), date('2021-06-01T00:00:00Z'))")
+            // As many arguments as placeholders: an extra one is refused.
+            let dates = ["date('2021-01-01T00:00:00.1Z')", "date('2021-06-01T00:00:00Z')"]
+                .prefix(predicate.components(separatedBy: "%@").count - 1).joined(separator: ", ")
+            let sql = h.string("count('t', '\(predicate)', \(dates))")
             h.run(
                 """
-                local p, n = predicate('\(predicate)', date('2021-01-01T00:00:00.1Z'), date('2021-06-01T00:00:00Z')), 0
+                local p, n = predicate('\(predicate)', \(dates)), 0
                 for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
                 __n = n
                 """)

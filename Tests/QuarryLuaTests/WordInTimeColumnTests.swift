@@ -27,8 +27,10 @@ import Testing
             local d = date("2021-06-01T00:00:00Z")
             for _, p in ipairs{ "t > %@", "t < %@", "t == %@", "t != %@", "t == nil", "t != nil", "NOT (t > %@)",
                                 "t >= %@ OR t == nil", "t BETWEEN {%@, %@}" } do
-              local inSQL = count("ev", p, d, d)
-              local pr, inMemory = predicate(p, d, d), 0
+              -- As many arguments as the predicate has placeholders: an extra one is refused.
+              local args = { table.unpack({ d, d }, 1, select(2, p:gsub("%%@", ""))) }
+              local inSQL = count("ev", p, table.unpack(args))
+              local pr, inMemory = predicate(p, table.unpack(args)), 0
               for _, o in ipairs(fetch("ev")) do if pr:matches(o) then inMemory = inMemory + 1 end end
               if inSQL ~= inMemory then failures[#failures + 1] = p .. ": SQL " .. inSQL .. ", memory " .. inMemory end
             end
