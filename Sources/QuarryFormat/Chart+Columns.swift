@@ -22,8 +22,9 @@ extension Chart {
             step = gap
         }
         let span = last / 2 - first / 2
-        if let step, step > 0, let steps = Optional((span / step).rounded()), steps.isFinite, steps < Double(room) {
-            return Int(steps) + 1
+        if let step, step > 0 {
+            let steps = (span / step).rounded()
+            if steps.isFinite, steps < Double(room) { return Int(steps) + 1 }
         }
         return max(1, room)
     }

@@ -35,8 +35,7 @@ extension DictionaryRequest {
             if readsGrouped(body) { continue }
             // An expression of grouped keys alone (`year * 10` grouped by year) is one
             // value per group; a key path or one reading any other key is not.
-            if let expression = try? PredicateParser.parseExpression(body), case .keyPath = expression {
-            } else if let expression = try? PredicateParser.parseExpression(body), !expression.keyPaths.isEmpty,
+            if let expression = try? PredicateParser.parseExpression(body), !Self.isKeyPath(expression), !expression.keyPaths.isEmpty,
                 expression.keyPaths.allSatisfy({ readsGrouped($0.string) })
             {
                 continue
@@ -46,6 +45,11 @@ extension DictionaryRequest {
                 reason: "'\(body)' is neither grouped nor an aggregate, so each group holds many values of it; "
                     + "add it to group, or wrap it in an aggregate, as \(body.contains("@count") ? "sum" : "max")(\(body))")
         }
+    }
+
+    private static func isKeyPath(_ expression: Expression) -> Bool {
+        if case .keyPath = expression { return true }
+        return false
     }
 
     /// A key as written without `#` and spaces around it.

@@ -41,7 +41,7 @@ package enum ColumnAffinity: Equatable, Sendable {
             guard case .text = number else { return stored(number) }
             return value
         case (.integer, .real(let d)), (.numeric, .real(let d)):
-            return Self.exactInteger(d).map(Value.integer) ?? value
+            return Int64(exactly: d).map(Value.integer) ?? value
         case (.real, .integer(let i)):
             return .real(Double(i))
         default:
@@ -73,18 +73,12 @@ package enum ColumnAffinity: Equatable, Sendable {
     package static func rowNumber(_ value: Value) -> Int64? {
         switch value {
         case .integer(let key): return key
-        case .real(let d): return exactInteger(d)
+        case .real(let d): return Int64(exactly: d)
         case .text(let text):
             let number = NumericAffinity.numeric(text)
             if case .text = number { return nil }
             return rowNumber(number)
         default: return nil
         }
-    }
-
-    /// `d` as an integer when it is one exactly and within Int64's range.
-    private static func exactInteger(_ d: Double) -> Int64? {
-        guard d.isFinite, d == d.rounded(), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else { return nil }
-        return Int64(d)
     }
 }
