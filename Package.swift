@@ -6,8 +6,8 @@ import PackageDescription
 //
 //   C interop: CQuarrySignals, CQuarryRows, CQuarrySQLite, CQuarryShim, CQuarryPQ,
 //              CQuarryXML (libxml2), CLua, CReadline, CZlib
-//   QuarryModel            entities, values, errors, JSON, I/O        (BigInt)
-//   QuarryModelFiles       Core Data's model files
+//   QuarryModel            entities, values, errors, JSON, I/O, Core Data's model as values (BigInt)
+//   QuarryModelFiles       Core Data's model files read and written
 //   QuarryEngine           what every engine answers
 //   QuarryStore            the context, objects, the stores' seam, layouts, import
 //   QuarrySQLite  QuarryPostgreSQL     one per engine                 (GRDB; libpq)
@@ -117,7 +117,9 @@ let package = Package(
         .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
         // The model: entities, values, engine-neutral errors, JSON and the I/O helpers.
         .target(name: "QuarryModel", dependencies: ["CQuarrySignals", .product(name: "BigInt", package: "BigInt")], swiftSettings: swift6),
-        // Core Data's model files: XML, keyed archives, Swift source.
+        // Core Data's model files: XML, keyed archives, Swift source. The core does not depend
+        // on it (the registry hands it a model reader), so that it compiles beside the core:
+        // the first release build waits on one chain of whole-module compiles, and this was on it.
         .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CQuarryXML", "CZlib"], swiftSettings: swift6),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
         .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows", "CQuarrySignals"], swiftSettings: swift6),
@@ -125,7 +127,7 @@ let package = Package(
         .target(
             name: "QuarryStore",
             dependencies: [
-                "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows"
+                "QuarryModel", "QuarryEngine", "CQuarrySignals", "CQuarryRows"
             ], swiftSettings: swift6),
         // SQLite: its engine (GRDB, the C functions, the one-scan summary) and its layouts
         // (Quarry's files, another program's).

@@ -56,6 +56,7 @@ let package = Package(
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarryModelFiles", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
             .product(name: "QuarryStores", package: "Quarry"),

@@ -11,6 +11,7 @@
 /// The walk follows the model's shape (model → entities → properties) and reads
 /// back-references (superentity, destination, inverse) by name only, so the object graph's
 /// cycles are never followed; predicates, the one recursive part, carry a depth bound.
+import QuarryModel
 import Foundation
 
 enum ArchivedModelDecoder {

@@ -11,6 +11,7 @@
 /// file. Also refused: a container that contains itself, and nesting deeper than
 /// `maximumDepth` (real archives nest 3 or 4 deep; Foundation's parser recurses).
 /// XML property lists cannot share objects and are left to Foundation.
+import QuarryModel
 import Foundation
 
 package enum BinaryPlistCheck {

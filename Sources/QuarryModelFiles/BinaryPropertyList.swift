@@ -11,6 +11,7 @@
 /// depth, refuses a container that contains itself, and limits how far shared objects
 /// expand. Each object is built once (memoised by its index), so a shared object is one
 /// value referred to many times, as the file has it.
+import QuarryModel
 import Foundation
 
 package enum BinaryPropertyList {

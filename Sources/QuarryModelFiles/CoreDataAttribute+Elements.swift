@@ -1,3 +1,4 @@
+import QuarryModel
 /// What a Core Data attribute keeps in its entity's table. A plain attribute keeps one
 /// column; a composite (SwiftData's `Codable` struct or enum) keeps none of its own: each of
 /// its elements is flattened into the table as a column named like an attribute

@@ -3,6 +3,7 @@
 /// `App.xcdatamodeld` or `App.momd`, or one folder below them. Only names are listed and
 /// the model read (`load(contentsOf:)` opens nothing for writing), so finding it changes
 /// no file.
+import QuarryModel
 import Foundation
 
 extension CoreDataModel {

@@ -1,3 +1,4 @@
+import QuarryModel
 /// A Core Data model as compact bytes, for `DecodedModelCache`: what decoding a store's
 /// `Z_MODELCACHE` produced (inflate, property list, archive walk: most of opening Photos.app's
 /// store) kept so the next open reads it back in a fraction of the time. Integers are

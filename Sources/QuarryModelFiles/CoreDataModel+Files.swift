@@ -1,3 +1,4 @@
+import QuarryModel
 import Foundation
 
 /// Finding and reading a Core Data model on disk, in each form it ships in: Xcode's

@@ -1,3 +1,4 @@
+import QuarryModel
 import CZlib
 import Foundation
 

@@ -2,12 +2,13 @@
 /// DEFLATE (no zlib header: checked on real stores, whose blobs start with e.g. 0x9D 0x57).
 /// A zlib-wrapped stream is accepted too. The output is bounded so that a hostile or broken
 /// blob cannot exhaust memory: past `limit` bytes it is an error, not an allocation.
+import QuarryModel
 import CZlib
 import Foundation
 
 package enum Inflate {
-    /// The default bound on an inflated model: real caches are a few KiB, the largest apps' a few MiB.
-    static let defaultLimit = 64 << 20
+    /// The default bound on an inflated model: the bound on a model file read whole.
+    static let defaultLimit = ModelFileReader.limit
 
     /// Inflates `input`; `path` only names the source in errors.
     package static func inflate(_ input: [UInt8], path: String, limit: Int = defaultLimit) throws -> [UInt8] {

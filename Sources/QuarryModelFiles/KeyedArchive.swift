@@ -10,6 +10,7 @@
 /// times over (a uniqueness constraint's array named by 10^6 entities, a subpredicate
 /// shared at each of 8 levels), so every step of the walk spends from `work`, a budget
 /// proportional to the archive's size that a real model never exhausts.
+import QuarryModel
 import Foundation
 
 /// A class: every `ArchivedObject` of a walk refers to it (one reference to count, where a

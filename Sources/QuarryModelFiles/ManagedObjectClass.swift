@@ -1,3 +1,4 @@
+import QuarryModel
 /// One entity as the `NSManagedObject` subclass Xcode's code generation writes (its
 /// `+CoreDataClass` and `+CoreDataProperties` files in one): `@objc(Name)`, a
 /// `fetchRequest()`, `@NSManaged` properties, the generated accessors of to-many

@@ -1,3 +1,4 @@
+import QuarryModel
 /// Checks a decoded model's cross-references, whatever source it came from: every parent
 /// entity, relationship destination and inverse must exist, the hierarchy must have no
 /// cycle, and names must be unique. Run once after decoding, so that everything built on a

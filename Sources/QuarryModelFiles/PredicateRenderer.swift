@@ -8,6 +8,7 @@
 /// model. Predicates nest, so the walk is bounded in depth and refuses cycles; a part shared
 /// by many (a DAG) is rendered at each use, so the text each part adds is spent from the
 /// archive's work budget (`KeyedArchive.work`), which stops an exponential expansion.
+import QuarryModel
 import Foundation
 
 struct PredicateRenderer {

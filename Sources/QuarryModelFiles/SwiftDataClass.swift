@@ -1,3 +1,4 @@
+import QuarryModel
 /// One entity as a SwiftData `@Model` class: typed stored properties (optional where the
 /// model says so, with their defaults), `@Attribute(.unique)` for a one-attribute
 /// uniqueness constraint and `#Unique` for the others, `#Index` for indexed attributes

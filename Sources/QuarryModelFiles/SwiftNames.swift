@@ -1,3 +1,4 @@
+import QuarryModel
 /// The Swift property names of a model's attributes and relationships, the same in every
 /// piece of Swift Quarry writes for it (its classes, `#Predicate`s, sorts, requests).
 ///

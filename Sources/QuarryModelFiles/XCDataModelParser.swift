@@ -2,6 +2,7 @@
 /// `CoreDataModel`, through libxml2's reader (`XMLReader`). Xcode writes a boolean only
 /// when it is YES, so an absent `optional` means required, as Core Data reads it. Layout
 /// elements (`elements`/`element`) and code-generation settings are ignored.
+import QuarryModel
 import CQuarrySignals
 import Foundation
 

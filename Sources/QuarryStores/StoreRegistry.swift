@@ -1,3 +1,4 @@
+import QuarryModel
 import QuarryCoreData
 import QuarryEngine
 import QuarryModelFiles
@@ -20,7 +21,7 @@ public enum StoreRegistry {
     /// where a model file is asked for, and the in-memory store `model()` rehearses its
     /// definitions in.
     public static var environment: StoreEnvironment {
-        StoreEnvironment(readingStore: CoreDataModel.fromStore(atPath:), makeScratch: { try OpenFileRequest.open(path: nil) })
+        StoreEnvironment(readingModel: readModel, makeScratch: { try OpenFileRequest.open(path: nil) })
     }
 
     /// What every SQLite connection installs for the layouts a file may be: Core Data's
@@ -29,7 +30,7 @@ public enum StoreRegistry {
 
     /// Reads the model at `path` (a model file or folder, or a store that carries one).
     public static func readModel(_ path: String) throws -> CoreDataModel {
-        try CoreDataModel.load(contentsOf: path, readingStore: environment.readingStore)
+        try CoreDataModel.load(contentsOf: path, readingStore: CoreDataModel.fromStore(atPath:))
     }
 
     /// A context over the store `location` names: a server's, or else a SQLite file's

@@ -1,4 +1,5 @@
 /// `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")` from Lua.
+import QuarryModel
 import Foundation
 import QuarryCoreData
 import QuarryModelFiles

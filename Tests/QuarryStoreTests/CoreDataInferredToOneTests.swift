@@ -1,3 +1,4 @@
+import QuarryModel
 import Foundation
 import GRDB
 import QuarryModelFiles

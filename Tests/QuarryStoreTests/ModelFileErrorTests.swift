@@ -1,5 +1,6 @@
 /// Broken model files, made small in a temporary folder: each must be one `ModelFileError`
 /// of the right kind, one line naming the file, and never a crash.
+import QuarryModel
 import Foundation
 import QuarryModelFiles
 import QuarrySQLite

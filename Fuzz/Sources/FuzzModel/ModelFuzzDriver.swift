@@ -1,6 +1,7 @@
 // One input of the model-file fuzz target, shared by the libFuzzer target (Fuzz/) and the
 // corpus replay test (Tests/QuarryStoreTests, through a symbolic link).
 import Foundation
+import QuarryModel
 import QuarryStore
 import QuarryModelFiles
 import QuarryStores

@@ -1,3 +1,4 @@
+import QuarryModel
 /// What changes between two Core Data models, as a migration from `old` to `new` would
 /// meet it: entities, attributes and relationships added, removed or renamed (matched by
 /// Core Data's renaming identifiers where the new model has them, else by name), and each

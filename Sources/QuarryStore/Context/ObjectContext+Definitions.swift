@@ -1,6 +1,5 @@
 import Foundation
 import QuarryModel
-import QuarryModelFiles
 
 /// Defining entities: the context refuses while changes are pending and redescribes the
 /// objects in use; the store keeps the declarations (`PersistentStore.keepDeclaration`).

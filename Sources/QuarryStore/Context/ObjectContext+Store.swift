@@ -1,6 +1,5 @@
 import QuarryEngine
 import QuarryModel
-import QuarryModelFiles
 
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.

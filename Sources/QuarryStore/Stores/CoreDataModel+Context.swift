@@ -1,4 +1,4 @@
-import QuarryModelFiles
+import QuarryModel
 
 extension CoreDataModel {
     /// The open store's model for export and Swift: the entities `names` (all when nil).

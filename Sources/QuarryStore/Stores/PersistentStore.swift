@@ -1,5 +1,4 @@
 import QuarryModel
-import QuarryModelFiles
 
 /// One kind of file behind a context, as Core Data's `NSPersistentStore`: what a write
 /// must keep beyond the rows themselves (a Core Data store's version counters, ordering

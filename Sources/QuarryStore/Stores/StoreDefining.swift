@@ -1,5 +1,4 @@
 import QuarryModel
-import QuarryModelFiles
 
 /// What a store defines and keeps: entities (`define`, `model()`), their declarations,
 /// `relate()`, `format()` and fetch request templates, and the refusals before any of it.

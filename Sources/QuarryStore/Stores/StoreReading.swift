@@ -1,6 +1,5 @@
 import QuarryEngine
 import QuarryModel
-import QuarryModelFiles
 
 /// What a store reads: its model and where each entity's rows are, rows by key, the
 /// counter of other sessions' commits, and what it adds to what a person reads (`explain`,

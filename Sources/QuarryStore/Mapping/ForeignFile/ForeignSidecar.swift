@@ -1,6 +1,5 @@
 import Foundation
 import QuarryModel
-import QuarryModelFiles
 
 /// What Quarry keeps about a SQLite file it did not create, outside that file: the file
 /// gains only what its user asks for (rows saved, a table imported), never a table of

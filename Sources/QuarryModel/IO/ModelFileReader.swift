@@ -11,9 +11,9 @@
 #endif
 
 package enum ModelFileReader {
-    /// The largest model file read: real `.mom` files and `contents` are a few KiB, the
-    /// largest apps' a few MiB; the same bound as an inflated model cache.
-    package static let limit = Inflate.defaultLimit
+    /// The largest model file read: real `.mom` files, `contents` and inflated model caches
+    /// are a few KiB, the largest apps' a few MiB (`Inflate` takes the same bound).
+    package static let limit = 64 << 20
 
     /// The whole file at `path`; more than `limit` bytes is an error.
     package static func read(_ path: String, limit: Int = limit) throws -> [UInt8] {

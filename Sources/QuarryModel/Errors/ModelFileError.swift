@@ -2,7 +2,6 @@
 /// the detail. Model files and store caches come from other programs, so every defect in
 /// them is one of these values (never a crash), rendered as `path: what: detail`.
 import CQuarrySignals
-import QuarryModel
 
 public struct ModelFileError: QuarryError, Equatable, Sendable {
     public enum Kind: String, Sendable {

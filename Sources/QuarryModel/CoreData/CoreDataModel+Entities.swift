@@ -8,7 +8,6 @@
 /// Going to Core Data, a sub-entity that repeats an ancestor's attribute or relationship
 /// (as a store's flattened views do) has the repetition dropped.
 import Foundation
-import QuarryModel
 
 extension CoreDataModel {
     /// Quarry's entities as a Core Data model. Every entity is its own class, named after it.
