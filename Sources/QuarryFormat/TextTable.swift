@@ -160,19 +160,14 @@ public struct TextTable {
         return low
     }
 
-    /// The cells as a person reads them. With `digits` (a summary's statistics), a row
-    /// whose dates span a week or more shows them as days (`2023-05-14`), as a summary's
-    /// numbers show 6 digits: the seconds of a mean or a quartile of dates years apart
-    /// say nothing, and took a third of a 160-column line. The values stay exact.
+    /// The cells as a person reads them (a date as every table shows it: a summary's
+    /// dates are given to it at the precision they are shown at, `datesShown`).
     private func readRows(_ format: TableFormat) -> [[String]] {
         rows.enumerated().map { r, row in
-            let seconds = row.compactMap { value -> Double? in if case .date(let s) = value { return s } else { return nil } }
-            let asDays = digits != nil && (seconds.max() ?? 0) - (seconds.min() ?? 0) >= 7 * 86_400
-            return row.enumerated().map { c, value in
+            row.enumerated().map { c, value in
                 let text = CellText.display(value, local: format.localTime, digits: digits)
                 if !value.isNull, estimated.contains(TableCell(row: r, column: c)) { return "~" + text }
-                guard asDays, case .date = value, text.dropFirst(4).first == "-" else { return text }
-                return String(text.prefix(10))
+                return text
             }
         }
     }

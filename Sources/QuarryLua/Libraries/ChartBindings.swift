@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
+import QuarryModel
 import QuarryStore
 
 /// The Lua side of histogram(), barchart() and linechart(): tables of name → function
@@ -31,7 +32,8 @@ enum ChartBindings {
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         // Every label of the chart grouped alike: years and IDs bare (`1990 – 1993`).
         let grouping = CellText.groupsDigits(bounds)
-        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds, grouping: grouping)
+        let local = runtime.tableFormat.localTime
+        let texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
         let labels = buckets.indices.map { i in
             buckets[i].isIntegral
                 ? CellText.integers(buckets[i].lower, buckets[i].upper, grouping: grouping) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
@@ -39,7 +41,7 @@ enum ChartBindings {
         let total = buckets.reduce(0) { $0 + $1.count }
         let chart = Chart.bars(
             title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
-            values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle)
+            values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle, wholeLabels: type == .date)
         // Nil values are no values to bin: said under the chart, as inf and nan are.
         let nils = counted.nils == 0 ? "" : counted.nils == 1 ? "\n1 value is nil, left out" : "\n\(grouped(counted.nils)) values are nil, left out"
         // Text in a number column (a SQLite file's '' or 'n/a') is no value to bin: said
@@ -95,9 +97,13 @@ enum ChartBindings {
         }
         let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
+        // Every x label as the others are written: days only when every x is a midnight.
+        let days = dates && xs.allSatisfy { x in x.map { Value.dayText($0) != nil } ?? true }
+        let local = runtime.tableFormat.localTime
         return call.push(
             Chart.line(
-                title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.axis($0) },
+                title: title, xs: xs, ys: ys,
+                xLabel: { x in !dates ? CellText.axis(x) : days ? CellText.dates([x])[0] : CellText.display(.date(x), local: local) },
                 xTicks: dates ? .points : .roundNumbers, style: runtime.chartStyle))
     }
 }
