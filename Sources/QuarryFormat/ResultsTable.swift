@@ -99,9 +99,11 @@ public struct ResultsTable {
                 ? "(0 objects)"
                 : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : Self.footer(total)
         } else {
-            // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
-            let head = mode.isData || total <= shown ? total : (shown + 1) / 2
-            let tail = mode.isData || total <= shown ? 0 : shown - head
+            // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate, but
+            // never to hide one row behind a line of "…" as tall as the row itself.
+            let whole = mode.isData || !TableFormat.hides(total: total, shown: shown)
+            let head = whole ? total : (shown + 1) / 2
+            let tail = whole ? 0 : shown - head
             indexes = Array(start..<(start + head)) + Array((start + total - tail)..<(start + total))
             // One style whether rows were left out or not (it said "63 rows" here), with
             // how many are hidden and how to see them where the REPL says so.

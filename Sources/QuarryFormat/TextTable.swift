@@ -41,6 +41,11 @@ public struct TableFormat {
     /// shells' 0 is).
     public var rowLimit: Int { maxRows > 0 ? maxRows : .max }
 
+    /// Whether a listing of `total` rows that shows at most `shown` leaves rows out: only
+    /// when two or more would go, as the line of "…" standing for one row takes the row's
+    /// place (psql and DuckDB never hide a single row either).
+    public static func hides(total: Int, shown: Int) -> Bool { total - 1 > shown }
+
     /// The footer of a result of `total` rows (`noun`: "objects", "rows") of which `shown`
     /// are shown: `(63 objects)`, then, where the REPL says how to see them,
     /// `, 43 rows hidden (.maxrows N shows N, .maxrows 0 all)`.
@@ -404,7 +409,7 @@ extension TextTable {
     public static func rows(headers: [String], values: [[Value]], format: TableFormat, estimated: Set<TableCell> = []) -> TextTable {
         let total = values.count
         let noun = total == 1 ? "row" : "rows"
-        guard !format.mode.isData, total > format.rowLimit else {
+        guard !format.mode.isData, TableFormat.hides(total: total, shown: format.rowLimit) else {
             var table = TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
             table.estimated = estimated
             return table
