@@ -57,6 +57,14 @@ import Testing
             SELECT p.Name FROM pokemon p JOIN trainer t ON t.id = p.trainer_id ORDER BY t."Home Town", p."Base Total" DESC LIMIT 1;
             """)
         #expect(result.stdout == expected, "\(result)")
+        // Mistyped, it is an unknown key, with the one meant.
+        let typo = try await sandbox.quarry([
+            "p.db", "-e",
+            #"fetch{ "pokemon", result = "dictionaries", properties = { "trainer.Home Twn", "count(*)" }, group = { "trainer.Home Town" } }"#
+        ])
+        #expect(typo.status == 1, "\(typo)")
+        #expect(
+            typo.stderr.contains("properties: unknown key 'trainer.Home Twn' on entity pokemon (did you mean 'trainer.Home Town'?)"), "\(typo)")
     }
 
     @Test func aQuotedKeyIsRefusedSayingHowTheKeyIsWritten() async throws {

@@ -18,6 +18,21 @@ extension ResultColumn {
         text.contains(where: \.isWhitespace) ? keyPath(text, entity: entity, context: context) : nil
     }
 
+    /// Refuses `text` when it reads as a key path with spaces (names, dots and spaces
+    /// alone) that names no key: the grammar's own words for it were "unexpected 'Twn'
+    /// after a complete expression". Names the key path it nearly is, when there is one.
+    static func refuseUnknownSpacedKeyPath(_ text: String, entity: EntityDescription, context: ObjectContext, option: String) throws {
+        guard text.contains(where: \.isWhitespace), text.first?.isLetter == true,
+            text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == " " })
+        else { return }
+        var candidates = entity.attributeNames
+        for relationship in entity.relationships where !relationship.isToMany {
+            guard let destination = try? context.entity(named: relationship.destination) else { continue }
+            candidates += destination.attributeNames.map { relationship.name + "." + $0 }
+        }
+        throw FetchError.unknownKey(option: option, key: text, entity: entity.name, suggestion: closestMatch(to: text, in: candidates))
+    }
+
     /// `text` as a key path of `entity` when every name of it resolves; nil otherwise.
     private static func keyPath(_ text: String, entity: EntityDescription, context: ObjectContext) -> Expression? {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

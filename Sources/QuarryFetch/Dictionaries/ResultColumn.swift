@@ -222,6 +222,7 @@ struct ResultColumn {
             return (storage.readable(storage.table, a), [], a.type, a.enumeration, storage.dayColumns.contains(a.name))
         }
         let spaced = spacedKeyPath(text, entity: entity, context: context)
+        if spaced == nil { try refuseUnknownSpacedKeyPath(text, entity: entity, context: context, option: option) }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
             throw FetchError.unknownKey(
