@@ -63,6 +63,11 @@ import Testing
         let days = try await repl.enter(
             #"=fetch{ "quake", result = "dictionaries", properties = { "time.date", "count(*)" }, group = { "time.date" } }"#)
         #expect(days.dropFirst(2).prefix(3).map { String($0.prefix(12)) } == ["2024-03-05 |", "2024-03-07 |", "2024-04-01 |"], "\(days)")
+        // And a bar chart of the same rows labels its bars with the same days.
+        let bars = try await repl.enter(
+            #"print(barchart(fetch{ "quake", result = "dictionaries", properties = { "time.date", "count(*)" }, group = { "time.date" } }, "time.date", "count"))"#
+        )
+        #expect(bars.dropFirst().map(Self.label) == ["2024-03-05", "2024-03-07", "2024-04-01"], "\(bars)")
     }
 
     @Test func datesAtMidnightReadAsDaysInATableASummaryAndAHistogram() async throws {

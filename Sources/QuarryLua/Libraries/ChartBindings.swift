@@ -60,7 +60,7 @@ enum ChartBindings {
             let (rows, key) = try runtime.countedValues(call)
             return call.push(
                 Chart.bars(
-                    title: "count by \(key)", labels: rows.rows.map { CellText.display($0[0]) },
+                    title: "count by \(key)", labels: labels(rows.rows.map { $0[0] }, local: runtime.tableFormat.localTime),
                     values: rows.rows.map { try? runtime.number($0[1], key: "count", function: "barchart") }, style: runtime.chartStyle))
         }
         let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
@@ -68,7 +68,17 @@ enum ChartBindings {
         return call.push(
             Chart.bars(
                 title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
-                labels: rows.rows.map { CellText.display($0[labelColumn]) }, values: values, style: runtime.chartStyle))
+                labels: labels(rows.rows.map { $0[labelColumn] }, local: runtime.tableFormat.localTime), values: values,
+                style: runtime.chartStyle))
+    }
+
+    /// A bar chart's labels as a table shows the values: dates as `CellText.dates` writes
+    /// them (days alone where every one is midnight, as a grouped `t.date` reads).
+    private static func labels(_ values: [Value], local: Bool) -> [String] {
+        let dates = values.compactMap { value -> Double? in if case .date(let seconds) = value { return seconds } else { return nil } }
+        guard !dates.isEmpty, dates.count == values.count(where: { !$0.isNull }) else { return values.map { CellText.display($0, local: local) } }
+        var texts = CellText.dates(dates, local: local)[...]
+        return values.map { value in value.isNull ? "nil" : texts.popFirst() ?? "" }
     }
 
     static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
