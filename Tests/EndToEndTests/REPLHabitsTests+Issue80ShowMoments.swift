@@ -68,6 +68,12 @@ import Testing
             #"print(barchart(fetch{ "quake", result = "dictionaries", properties = { "time.date", "count(*)" }, group = { "time.date" } }, "time.date", "count"))"#
         )
         #expect(bars.dropFirst().map(Self.label) == ["2024-03-05", "2024-03-07", "2024-04-01"], "\(bars)")
+        // Sections by day are titled with the day; by the time itself, with the table's text.
+        let byDay = try await repl.enter(#"=fetch{ "quake", section = "time.date", sort = "time" }"#)
+        #expect(
+            byDay.filter { $0.hasPrefix("[") } == ["[time.date = 2024-03-05]", "[time.date = 2024-03-07]", "[time.date = 2024-04-01]"], "\(byDay)")
+        let byTime = try await repl.enter(#"=fetch{ "quake", section = "time", sort = "time" }"#)
+        #expect(byTime.first == "[time = \(first)]", "\(byTime)")
     }
 
     @Test func datesAtMidnightReadAsDaysInATableASummaryAndAHistogram() async throws {
