@@ -29,12 +29,18 @@ public enum Chart {
     /// Negative values draw no bar (the value still shows), nor do nil, infinite and NaN
     /// ones: the scale is the finite values', and a line under the chart counts the others
     /// (with `leftOut` more that the caller counted apart).
-    public static func bars(title: String, labels: [String], values: [Double?], leftOut: Int = 0, style: ChartStyle = ChartStyle()) -> String {
+    /// `wholeLabels`: labels that a cut would make wrong (dates, which tables never cut
+    /// either) take what the line leaves after the count and ten cells of bar, rather than
+    /// a third of it.
+    public static func bars(
+        title: String, labels: [String], values: [Double?], leftOut: Int = 0, style: ChartStyle = ChartStyle(), wholeLabels: Bool = false
+    ) -> String {
         let labels = labels.map(CellText.flat)
-        let labelWidth = min(labels.map(\.count).max() ?? 0, max(8, style.width / 3))
         let grouping = CellText.groupsDigits(values.compactMap { $0 })
         let texts = values.map { $0.map { CellText.number($0, grouping: grouping) } ?? "nil" }
         let valueWidth = texts.map(\.count).max() ?? 0
+        let labelRoom = wholeLabels ? max(8, style.width / 3, style.width - valueWidth - 3 - 10) : max(8, style.width / 3)
+        let labelWidth = min(labels.map(\.count).max() ?? 0, labelRoom)
         let axis = style.unicode ? "│" : "|"
         // label, space, axis, bar, space, value.
         let room = max(1, style.width - labelWidth - 3 - valueWidth)
@@ -285,10 +291,15 @@ public enum Chart {
 }
 
 extension CellText {
-    /// Dates as charts label them: to the minute, or the day when every label is midnight.
-    public static func dates(_ seconds: [Double]) -> [String] {
-        let minutes = seconds.map { String(Value.iso8601($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
-        return minutes.allSatisfy { $0.hasSuffix("00:00") } ? minutes.map { String($0.prefix(10)) } : minutes
+    /// Dates as charts label them: as a results table shows them (ISO 8601 in UTC, or in
+    /// the machine's time zone with `.dates local`), each as its day when every one is
+    /// midnight UTC, as a table's column of midnights reads (`MidnightColumns`). A chart
+    /// that wrote them its own way (`2024-03-05 10:15`) showed one date three ways beside a
+    /// table and a summary.
+    public static func dates(_ seconds: [Double], local: Bool = false) -> [String] {
+        let days = seconds.compactMap(Value.dayText)
+        if !days.isEmpty, days.count == seconds.count { return days }
+        return seconds.map { display(.date($0), local: local) }
     }
 
     /// A number as charts label a value: integers whole, grouped where the chart's numbers

@@ -34,8 +34,12 @@ public struct ResultsTable {
         var shownTables = self
         let lines = sections.prefix(shownCount).reduce(2) { $0 + min($1.count, perSection) + 5 }
         if format.pagerRows > 0, lines > format.pagerRows { shownTables.format.pagerRows = 1 }
+        // Section keys that are dates read as a table's column of them: days alone where
+        // every one is midnight UTC.
+        let dates = sections.compactMap { section -> Double? in if case .date(let s) = section.id { return s } else { return nil } }
+        let days = !dates.isEmpty && dates.allSatisfy { Value.dayText($0) != nil }
         for section in sections.prefix(shownCount) {
-            parts.append(try shownTables.render(section: section, key: key, shown: perSection))
+            parts.append(try shownTables.render(section: section, key: key, shown: perSection, days: days))
         }
         let total = "(\(grouped(sections.count)) \(sections.count == 1 ? "section" : "sections"))"
         let hidden = sections.count - shownCount
@@ -80,9 +84,12 @@ public struct ResultsTable {
         return (counts.count, low)
     }
 
-    public func render(section: SectionInfo, key: String? = nil, shown: Int? = nil) throws -> String {
+    /// `days`: the section's key, a date, reads as its day (the sections' keys are all
+    /// midnights); nil: where it is midnight itself.
+    public func render(section: SectionInfo, key: String? = nil, shown: Int? = nil, days: Bool? = nil) throws -> String {
         let name = key ?? results.request.sectionKey ?? ""
-        let title = CellText.flat("[\(name) = \(section.id.isNull ? "nil" : CellText.display(section.id))]")
+        let id = days == false ? section.id : section.id.shownAsDay()
+        let title = CellText.flat("[\(name) = \(id.isNull ? "nil" : CellText.display(id, local: format.localTime))]")
         return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.rowLimit))
     }
 
@@ -99,9 +106,11 @@ public struct ResultsTable {
                 ? "(0 objects)"
                 : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : Self.footer(total)
         } else {
-            // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
-            let head = mode.isData || total <= shown ? total : (shown + 1) / 2
-            let tail = mode.isData || total <= shown ? 0 : shown - head
+            // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate, but
+            // never to hide one row behind a line of "…" as tall as the row itself.
+            let whole = mode.isData || !TableFormat.hides(total: total, shown: shown)
+            let head = whole ? total : (shown + 1) / 2
+            let tail = whole ? 0 : shown - head
             indexes = Array(start..<(start + head)) + Array((start + total - tail)..<(start + total))
             // One style whether rows were left out or not (it said "63 rows" here), with
             // how many are hidden and how to see them where the REPL says so.

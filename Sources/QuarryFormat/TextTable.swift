@@ -41,6 +41,11 @@ public struct TableFormat {
     /// shells' 0 is).
     public var rowLimit: Int { maxRows > 0 ? maxRows : .max }
 
+    /// Whether a listing of `total` rows that shows at most `shown` leaves rows out: only
+    /// when two or more would go, as the line of "…" standing for one row takes the row's
+    /// place (psql and DuckDB never hide a single row either).
+    public static func hides(total: Int, shown: Int) -> Bool { total - 1 > shown }
+
     /// The footer of a result of `total` rows (`noun`: "objects", "rows") of which `shown`
     /// are shown: `(63 objects)`, then, where the REPL says how to see them,
     /// `, 43 rows hidden (.maxrows N shows N, .maxrows 0 all)`.
@@ -160,19 +165,14 @@ public struct TextTable {
         return low
     }
 
-    /// The cells as a person reads them. With `digits` (a summary's statistics), a row
-    /// whose dates span a week or more shows them as days (`2023-05-14`), as a summary's
-    /// numbers show 6 digits: the seconds of a mean or a quartile of dates years apart
-    /// say nothing, and took a third of a 160-column line. The values stay exact.
+    /// The cells as a person reads them (a date as every table shows it: a summary's
+    /// dates are given to it at the precision they are shown at, `datesShown`).
     private func readRows(_ format: TableFormat) -> [[String]] {
         rows.enumerated().map { r, row in
-            let seconds = row.compactMap { value -> Double? in if case .date(let s) = value { return s } else { return nil } }
-            let asDays = digits != nil && (seconds.max() ?? 0) - (seconds.min() ?? 0) >= 7 * 86_400
-            return row.enumerated().map { c, value in
+            row.enumerated().map { c, value in
                 let text = CellText.display(value, local: format.localTime, digits: digits)
                 if !value.isNull, estimated.contains(TableCell(row: r, column: c)) { return "~" + text }
-                guard asDays, case .date = value, text.dropFirst(4).first == "-" else { return text }
-                return String(text.prefix(10))
+                return text
             }
         }
     }
@@ -409,7 +409,7 @@ extension TextTable {
     public static func rows(headers: [String], values: [[Value]], format: TableFormat, estimated: Set<TableCell> = []) -> TextTable {
         let total = values.count
         let noun = total == 1 ? "row" : "rows"
-        guard !format.mode.isData, total > format.rowLimit else {
+        guard !format.mode.isData, TableFormat.hides(total: total, shown: format.rowLimit) else {
             var table = TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
             table.estimated = estimated
             return table

@@ -88,6 +88,8 @@ public final class QuarryRuntime {
     var subentityKeyNotices: Set<String> = []
     /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
     var wildcardNotices: Set<String> = []
+    /// The note on `== nil` was said (`noteNilComparison`): once a session.
+    var nilComparisonNoted = false
     /// Whether `history{}` said that the file keeps no history (`ForeignFileNotes`): once.
     var historyNoteSaid = false
     /// The text of the last chunk loaded under each name (`=stdin`, `=(command line)`), so

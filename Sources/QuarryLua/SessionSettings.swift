@@ -33,6 +33,10 @@ public final class SessionSettings {
     /// pending changes (2 inserted, 1 updated)`, or `nothing to roll back`), counted as
     /// `.changes` lists them; a script's rollback() says nothing.
     public var notesRollback = false
+    /// At an interactive prompt, the first predicate of the session that compares with
+    /// nil (`x == nil`, `x = NULL`) says in one note that it matches missing values, as
+    /// NSPredicate's does, where SQL's `= NULL` is never true.
+    public var notesNilComparisons = false
     /// What `open(location)` opens another store with, and the name it is shown by (the
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.
@@ -43,4 +47,12 @@ public final class SessionSettings {
     public var dotCommandHelp: [(name: String, text: String)] = []
 
     public init() {}
+
+    /// The notes an interactive prompt gives and a script does not.
+    public func notesAsAPrompt() {
+        notesUnsavedChangesLeftOut = true
+        notesBatchWrites = true
+        notesRollback = true
+        notesNilComparisons = true
+    }
 }

@@ -237,9 +237,7 @@ final class REPL {
         }
         runtime.guardExit()
         session.settings.confirm = { [unowned session] question in !session.asksBeforeDestroying || TerminalQuestion.ask(question) }
-        session.settings.notesUnsavedChangesLeftOut = true
-        session.settings.notesBatchWrites = true
-        session.settings.notesRollback = true
+        session.settings.notesAsAPrompt()
     }
 
     /// Runs lines of SQL as `sql()` would. A statement SQLite finds incomplete (`select

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryFormat
+import QuarryModel
 import QuarryStore
 import Testing
 
@@ -88,9 +89,10 @@ struct ChartTests {
         #expect(counts.split(separator: "\n")[6].hasSuffix(String(repeating: "█", count: 36)), "\(counts)")
     }
 
-    @Test func datesLabelToTheDayWhenEveryOneIsMidnight() {
+    @Test func datesLabelAsTablesShowThemToTheDayWhenEveryOneIsMidnight() {
         #expect(CellText.dates([0, 86400]) == ["1970-01-01", "1970-01-02"])
-        #expect(CellText.dates([0, 90]) == ["1970-01-01 00:00", "1970-01-01 00:01"])
+        #expect(CellText.dates([0, 90.5]) == ["1970-01-01T00:00:00Z", "1970-01-01T00:01:30.5Z"])
+        #expect(CellText.dates([0, 90]) == [0, 90].map { CellText.display(.date($0)) })
         // A value as tables show it (Lua's tostring); counts whole and grouped.
         #expect(CellText.number(336_776) == "336,776" && CellText.number(12.63907) == "12.63907")
         #expect(CellText.number(90.08999999999992) == "90.09")

@@ -55,7 +55,7 @@ struct SeeingTests {
         // Numbers right-aligned, statistics to six significant digits (issue 80).
         let price = try #require(lines.first { $0.hasPrefix("price  | double |     9 |     0 |        9 |") }, "\(text)")
         #expect(price.contains("|       0.25 |       2.25 |") && price.contains(" 0.684653 |"), "\(price)")
-        // Dates a week or more apart read as days there (the rows keep the seconds).
+        // Dates at midnight read as days there, the mean too, as a table shows such a column.
         let when = try #require(lines.first { $0.hasPrefix("when ") }, "\(text)")
         #expect(when.contains("| 1970-01-02 | 1970-01-10 | 1970-01-06 |"), "\(when)")
         #expect(lines.last == "(4 rows)")

@@ -33,9 +33,10 @@ extension DictionaryRequest {
             if groups.contains(where: { $0.sql == column.sql && $0.arguments == column.arguments }) { continue }
             let body = ResultColumn.split(text).body
             if readsGrouped(body) { continue }
-            // An expression of grouped keys alone (`year * 10` grouped by year) is one
-            // value per group; a key path or one reading any other key is not.
-            if let expression = try? PredicateParser.parseExpression(body), !Self.isKeyPath(expression), !expression.keyPaths.isEmpty,
+            // An expression of grouped keys alone (`year * 10` grouped by year), or of none
+            // (a label, `'pokémon' AS kind`), is one value per group; a key path or one
+            // reading any other key is not.
+            if let expression = try? PredicateParser.parseExpression(body), !Self.isKeyPath(expression),
                 expression.keyPaths.allSatisfy({ readsGrouped($0.string) })
             {
                 continue

@@ -221,6 +221,8 @@ struct ResultColumn {
             let storage = StoreMapping.storage(of: entity, in: context)
             return (storage.readable(storage.table, a), [], a.type, a.enumeration, storage.dayColumns.contains(a.name))
         }
+        let spaced = spacedKeyPath(text, entity: entity, context: context)
+        if spaced == nil { try refuseUnknownSpacedKeyPath(text, entity: entity, context: context, option: option) }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
             throw FetchError.unknownKey(
@@ -236,7 +238,8 @@ struct ResultColumn {
         // A reserved word standing as a key (`sum(size / 1048576)`) is read as `#size`.
         let escaped = ReservedKeys.escaped(text, expression: true) { entity.attribute(named: $0) != nil || entity.relationship(named: $0) != nil }
         do {
-            let expression = try PredicateParser.parseExpression(escaped.text)
+            let expression = try spaced ?? PredicateParser.parseExpression(escaped.text)
+            try refuseConstant(expression, written: text, entity: entity, context: context, option: option)
             let bound = try BoundExpression(expression, entity: entity, context: context)
             if case .path(let steps, let a) = bound.operand {
                 // A key path reads its column, joined, as a group's or a sort's does.

@@ -221,6 +221,7 @@ extension QuarryRuntime {
             let predicate = try PredicateParser.parse(
                 format, arguments: PredicateArguments(arguments: arguments, variables: variables), exactArguments: exactArguments)
             noteSQLWildcards(predicate)
+            noteNilComparison(predicate)
             return (predicate, nil)
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.

@@ -64,6 +64,20 @@ extension QuarryRuntime {
         writeNotice("note: \(operation) reads the saved store; \(grouped(count)) unsaved \(changes) not in it (save() first)")
     }
 
+    /// At the prompt: `export(r, path)` writes what `r` holds, unsaved changes included
+    /// (Core Data's `includesPendingChanges`, on by default), where `summarize(r)` and the
+    /// charts, read in SQL, leave them out and say so. One note in the same words says
+    /// which story the file tells; with `includesPending = false` the file leaves them out,
+    /// and the note says that instead. Scripts say nothing (their output is unchanged).
+    func noteUnsavedChangesExported(_ request: FetchRequest) {
+        guard request.includesPendingChanges else { return noteUnsavedChangesLeftOut(of: request.entityName) }
+        guard let count = unsavedChangesToNote(of: request.entityName) else { return }
+        let changes = count == 1 ? "change" : "changes"
+        writeNotice(
+            "note: \(grouped(count)) unsaved \(changes) to \(request.entityName) \(count == 1 ? "is" : "are") in the rows written "
+                + "(the store does not hold \(count == 1 ? "it" : "them") until save())")
+    }
+
     /// Dictionary rows at `index` (a list of records), for export and charts.
     func dictionaryRows(_ call: LuaCall, _ index: Int32) -> DictionaryRows? {
         readDictionaryRows(call.state, index)

@@ -119,3 +119,41 @@ extension AttributeSummary {
         return CellText.display(.real(seconds), digits: 6) + " s"
     }
 }
+
+extension AttributeSummary {
+    /// Summary rows as printed: a date row's statistics written as a results table writes
+    /// the column's dates, so one date reads one way in a table, a summary and a chart.
+    /// Its min and max are values of the column; the mean and quartiles, computed, are
+    /// shown at the precision the min and max have, as numbers show 6 digits: every one as
+    /// its day where both are midnight UTC (the column holds days, which a table shows as
+    /// days), to the second where both are whole seconds, else as they are. The rows
+    /// returned keep the exact values.
+    static func datesShown(_ rows: [[Value]], columns: [String]) -> [[Value]] {
+        guard let low = columns.firstIndex(of: "min"), let high = columns.firstIndex(of: "max") else { return rows }
+        let computed = ["mean", "q25", "q50", "q75"].compactMap { columns.firstIndex(of: $0) }
+        return rows.map { row in
+            guard row.count > Swift.max(low, high) else { return row }
+            let ends = [row[low], row[high]].compactMap { value -> Double? in
+                switch value {
+                case .date(let seconds): return seconds
+                // A column of days (`DayAttributes`) has its min and max read as their day.
+                case .text(let text) where text.count == 10: return Value.parseISO8601(text).flatMap { Value.dayText($0) == text ? $0 : nil }
+                default: return nil
+                }
+            }
+            guard ends.count == 2 else { return row }
+            let days = ends.allSatisfy { Value.dayText($0) != nil }
+            let seconds = ends.allSatisfy { $0 == $0.rounded() }
+            var row = row
+            for i in [low, high] + computed where i < row.count {
+                guard case .date(let value) = row[i] else { continue }
+                if days {
+                    row[i] = .text(String(Value.iso8601(value).prefix(10)))
+                } else if seconds {
+                    row[i] = .date(value.rounded())
+                }
+            }
+            return row
+        }
+    }
+}

@@ -22,7 +22,7 @@ extension FunctionHelp {
             #"local r = fetch{ "Item", predicate = "n > $LEAST", vars = { LEAST = 1 } }"#),
         option(
             "sort", #"fetch{ "Item", sort = "-n" } | sort = { "title", "-n", { "title", compare = "caseInsensitive" } }"#,
-            "The order: a key ascending, \"-key\" descending, or a table with ascending = and compare = (binary, caseInsensitive, localized); key paths may cross to-ones (owner.name). Sorted in SQL.",
+            "The order: a key ascending, \"-key\" descending, or a table with ascending = and compare = (binary, caseInsensitive, localized); key paths may cross to-ones (owner.name), and a name with spaces is written as it is (\"-trainer.Home Town\"). Sorted in SQL.",
             #"local r = fetch{ "Item", sort = { "-n", "title" } }"#),
         option(
             "limit", #"fetch{ "Item", limit = 10 [, offset = 20] }"#,
@@ -45,11 +45,11 @@ extension FunctionHelp {
             #"local ids = fetch{ "Item", result = "ids" }"#),
         option(
             "properties", #"fetch{ "Item", result = "dictionaries", properties = { "title", "count(*)", "sum(n) AS total" } }"#,
-            "The columns of dictionary rows: keys, key paths, date parts (when.year) and aggregates or expressions with AS names; with group, one row per group.",
+            "The columns of dictionary rows: keys, key paths, date parts (when.year) and aggregates or expressions with AS names; with group, one row per group. A key path whose names hold spaces is written as it is named (trainer.Home Town), as sort and group take it; in quotes inside the string ('\"Type I\"') it would be a string constant, which is refused where it names a key.",
             #"local rows = fetch{ "Item", result = "dictionaries", properties = { "title", "n" } }"#),
         option(
             "group", #"fetch{ "Item", result = "dictionaries", properties = { "title", "count(*)" }, group = { "title" } [, having = "count > 1"] }"#,
-            "Groups dictionary rows by keys (key paths, date parts, expressions): one row per group, its aggregates in properties; computed in SQL. help(fetch) describes the whole request.",
+            "Groups dictionary rows by keys (key paths, date parts, expressions; names with spaces as they are named, trainer.Home Town): one row per group, its aggregates in properties; computed in SQL. A constant (a quoted name) would make one group, and is refused. help(fetch) describes the whole request.",
             #"local rows = fetch{ "Item", result = "dictionaries", properties = { "title", "count(*)" }, group = { "title" } }"#),
         option(
             "having", #"fetch{ ..., group = { "title" }, having = "count > 1" }"#,

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryFetch
 import QuarryFormat
+import QuarryModel
 import QuarryStore
 
 /// The Lua side of histogram(), barchart() and linechart(): tables of name → function
@@ -31,7 +32,8 @@ enum ChartBindings {
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         // Every label of the chart grouped alike: years and IDs bare (`1990 – 1993`).
         let grouping = CellText.groupsDigits(bounds)
-        let texts = type == .date ? CellText.dates(bounds) : CellText.edges(bounds, grouping: grouping)
+        let local = runtime.tableFormat.localTime
+        let texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
         let labels = buckets.indices.map { i in
             buckets[i].isIntegral
                 ? CellText.integers(buckets[i].lower, buckets[i].upper, grouping: grouping) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
@@ -39,7 +41,7 @@ enum ChartBindings {
         let total = buckets.reduce(0) { $0 + $1.count }
         let chart = Chart.bars(
             title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
-            values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle)
+            values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle, wholeLabels: type == .date)
         // Nil values are no values to bin: said under the chart, as inf and nan are.
         let nils = counted.nils == 0 ? "" : counted.nils == 1 ? "\n1 value is nil, left out" : "\n\(grouped(counted.nils)) values are nil, left out"
         // Text in a number column (a SQLite file's '' or 'n/a') is no value to bin: said
@@ -58,7 +60,7 @@ enum ChartBindings {
             let (rows, key) = try runtime.countedValues(call)
             return call.push(
                 Chart.bars(
-                    title: "count by \(key)", labels: rows.rows.map { CellText.display($0[0]) },
+                    title: "count by \(key)", labels: labels(rows.rows.map { $0[0] }, local: runtime.tableFormat.localTime),
                     values: rows.rows.map { try? runtime.number($0[1], key: "count", function: "barchart") }, style: runtime.chartStyle))
         }
         let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
@@ -66,7 +68,17 @@ enum ChartBindings {
         return call.push(
             Chart.bars(
                 title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
-                labels: rows.rows.map { CellText.display($0[labelColumn]) }, values: values, style: runtime.chartStyle))
+                labels: labels(rows.rows.map { $0[labelColumn] }, local: runtime.tableFormat.localTime), values: values,
+                style: runtime.chartStyle))
+    }
+
+    /// A bar chart's labels as a table shows the values: dates as `CellText.dates` writes
+    /// them (days alone where every one is midnight, as a grouped `t.date` reads).
+    private static func labels(_ values: [Value], local: Bool) -> [String] {
+        let dates = values.compactMap { value -> Double? in if case .date(let seconds) = value { return seconds } else { return nil } }
+        guard !dates.isEmpty, dates.count == values.count(where: { !$0.isNull }) else { return values.map { CellText.display($0, local: local) } }
+        var texts = CellText.dates(dates, local: local)[...]
+        return values.map { value in value.isNull ? "nil" : texts.popFirst() ?? "" }
     }
 
     static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -95,9 +107,13 @@ enum ChartBindings {
         }
         let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
         let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
+        // Every x label as the others are written: days only when every x is a midnight.
+        let days = dates && xs.allSatisfy { x in x.map { Value.dayText($0) != nil } ?? true }
+        let local = runtime.tableFormat.localTime
         return call.push(
             Chart.line(
-                title: title, xs: xs, ys: ys, xLabel: { dates ? CellText.dates([$0])[0] : CellText.axis($0) },
+                title: title, xs: xs, ys: ys,
+                xLabel: { x in !dates ? CellText.axis(x) : days ? CellText.dates([x])[0] : CellText.display(.date(x), local: local) },
                 xTicks: dates ? .points : .roundNumbers, style: runtime.chartStyle))
     }
 }

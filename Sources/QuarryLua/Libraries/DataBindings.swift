@@ -165,7 +165,10 @@ enum DataBindings {
         if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
         let handle = try runtime.results(call, 1)
         let path = try call.string(2)
-        do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
+        let written: Int
+        do { written = try handle.results.export(to: path) } catch { throw luaError(error) }
+        runtime.noteUnsavedChangesExported(handle.results.request)
+        return call.push(written)
     }
 
     /// `export({ sql = "SELECT ...", args = { ... } }, path)`: the statement checked as

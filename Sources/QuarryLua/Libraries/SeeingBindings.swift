@@ -96,8 +96,11 @@ enum SeeingBindings {
         let digits = rememberedDigits(call.state, 1)
         // A summary's date rows show their stddev (seconds in the rows) as a duration with
         // its unit in the modes people read; the data modes keep the number.
+        // Its dates read as a results table writes them, at the column's precision.
         var values =
-            digits != nil && !runtime.tableFormat.mode.isData ? AttributeSummary.durationsShown(rows.rows, columns: rows.columns) : rows.rows
+            digits != nil && !runtime.tableFormat.mode.isData
+            ? AttributeSummary.datesShown(AttributeSummary.durationsShown(rows.rows, columns: rows.columns), columns: rows.columns)
+            : rows.rows
         // Columns of days as their days (`DayAttributes`), in every zone.
         let days = Set(rememberedDayColumns(call.state, 1).compactMap { rows.columns.firstIndex(of: $0) })
         if !days.isEmpty, !runtime.tableFormat.mode.isData {
