@@ -33,6 +33,10 @@ public final class SessionSettings {
     /// pending changes (2 inserted, 1 updated)`, or `nothing to roll back`), counted as
     /// `.changes` lists them; a script's rollback() says nothing.
     public var notesRollback = false
+    /// At an interactive prompt, an export that replaced a file says so (`wrote 3 rows to
+    /// out.csv (replaced the file that was there)`); it replaces it all the same, as
+    /// sqlite3's `.output`, DuckDB's COPY and pandas do, and a script's says nothing.
+    public var notesReplacedExports = false
     /// What `open(location)` opens another store with, and the name it is shown by (the
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.
