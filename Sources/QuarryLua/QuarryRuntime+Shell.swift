@@ -12,6 +12,16 @@ extension QuarryRuntime {
     /// Whether Ctrl-C was pressed since the last call (the record is cleared).
     public static func takeInterrupt() -> Bool { quarry_take_sigint() != 0 }
 
+    /// Runs `body` (a pager showing a result) with the running statement's Ctrl-C off:
+    /// Ctrl-C there is the pager's (less stops a search with it), and two of them would
+    /// otherwise quit quarry. The statement is marked running again after it.
+    public static func outsideTheStatement<T>(_ body: () -> T) -> T {
+        let running = quarry_is_running() != 0
+        if running { quarry_set_running(0) }
+        defer { if running { quarry_set_running(1) } }
+        return body()
+    }
+
     /// One deadline for everything this runtime runs from now (`--timeout`; 0: none).
     public func setDeadline(seconds: Double) { quarry_set_deadline(state, seconds) }
 

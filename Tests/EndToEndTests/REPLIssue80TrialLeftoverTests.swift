@@ -46,6 +46,33 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("slow.db"))) == bytes, "the file changed")
     }
 
+    /// Ctrl-C in the pager showing a fetch is the pager's: pressed twice there it neither
+    /// interrupts the result nor quits quarry (two Ctrl-C in a running statement do).
+    @Test func ctrlCInThePagerIsThePagers() async throws {
+        let sandbox = try Sandbox()
+        try await sqlite3(
+            sandbox, "n.db",
+            """
+            CREATE TABLE n (i INTEGER PRIMARY KEY);
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 500) INSERT INTO n SELECT i FROM c;
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["n.db"], environment: ["PAGER": "less"])
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager on")
+        _ = try await repl.enter(".maxrows 0")
+        try await repl.type(#"fetch("n")"#)
+        try await repl.press("Enter")
+        try await repl.waitUntil("the pager") { $0.contains { $0.hasPrefix("n/1 ") } && $0.last != ">" }
+        try await repl.press("C-c")
+        try await repl.press("C-c")
+        // less reads its keys after it has handled the interrupts: q then quits it.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try await repl.press("q")
+        let after = try await repl.waitForPrompt()
+        #expect(!after.contains { $0.contains("interrupted") || $0.hasPrefix(TmuxSession.exitMarker) }, "\(after.suffix(5))")
+        #expect(try await repl.enter("=1 + 1") == ["2"])
+    }
+
     /// A column named with a space: Tab in a predicate inserts `%K` and puts the name among
     /// the arguments where that `%K` takes it, so the call runs once its comparison is typed.
     @Test func tabOnAKeyWithASpaceMakesAWholeCall() async throws {
