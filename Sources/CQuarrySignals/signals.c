@@ -59,6 +59,7 @@ void quarry_catch_sigint(void) {
 }
 
 void quarry_set_running(int value) { STORE(running, value != 0); }
+int quarry_is_running(void) { return LOAD(running); }
 
 int quarry_take_sigint(void) {
     return __atomic_exchange_n(&sigint_pending, 0, __ATOMIC_RELAXED);

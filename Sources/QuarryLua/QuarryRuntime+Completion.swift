@@ -9,8 +9,8 @@ extension QuarryRuntime {
         "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"
     ]
 
-    /// What Tab may complete `word` to, given the text before it: entity names as the first
-    /// string of `fetch(`, `count(`...; inside a predicate or sort string, the keys of the
+    /// What Tab may complete `word` to, given the text before it: entity names where a call
+    /// takes one (`fetch(`, `count(`, `relate(` and its third argument, `barchart(`...); inside a predicate or sort string, the keys of the
     /// entity the call names, through relationships (`"airline.` offers Airline's keys);
     /// in `sql("`, the tables entities are read from; keys after `o.` and `Item.` (with a
     /// handle's own fields), methods after `:`; globals, keywords and entity names
@@ -37,6 +37,21 @@ extension QuarryRuntime {
             candidates = Self.keywords + globalNames() + context.entities.map(\.name)
         }
         return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
+    }
+
+    /// Where the name of the key Tab completes `word` to goes among the call's arguments,
+    /// when it is the one key that starts so and the predicate takes it only as `%K` (a
+    /// name with a space): the offset from the cursor, in UTF-8 bytes, and the text
+    /// (`SpacedKeyArgument`); nil otherwise, or when its place is not there yet.
+    public func spacedKeyArgument(before: String, word: String, after: String) -> (offset: Int, text: String)? {
+        guard let string = OpenString(before), !string.isSQL, !string.takesEntityName, string.keyPathBeforeWord.isEmpty,
+            let entity = lastEntityNamed(in: string.code)
+        else { return nil }
+        let matching = keys(of: entity, through: []).filter { $0.hasPrefix(word) }
+        guard matching.count == 1, string.written(matching[0]) == "%K",
+            let argument = SpacedKeyArgument(key: matching[0], in: string, after: after)
+        else { return nil }
+        return (argument.offset, argument.text)
     }
 
     /// The quote that closes the string a unique completion of `before`'s word finishes:
@@ -205,25 +220,41 @@ struct OpenString {
             && !(code.dropLast(3).last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
     }
 
-    /// The string is the first argument of a call that takes an entity's name
-    /// (`fetch("`, `count('`, `fetch{ "`, `entity = "`).
+    /// The string is an argument of a call that takes an entity's name there (`fetch("`,
+    /// `count('`, `fetch{ "`, `relate("a", "b", "`, `barchart("`, `entity = "`).
     var takesEntityName: Bool {
         var code = Substring(self.code)
         func trim() { while code.last == " " { code.removeLast() } }
         trim()
-        if code.last == "(" || code.last == "{" {
+        if code.last == "=" {
             code.removeLast()
             trim()
-            // `Item:fetch("` is a predicate string: the entity is the handle.
-            return ["fetch", "count", "first", "summarize", "entity"].contains { name in
-                code.hasSuffix(name) && !code.dropLast(name.count).hasSuffix(":") && !code.dropLast(name.count).hasSuffix(".")
-            }
+            return code.hasSuffix("entity") && OpenCall(self.code)?.bracket == "{"
         }
-        guard code.last == "=" else { return false }
-        code.removeLast()
-        trim()
-        return code.hasSuffix("entity")
+        // `Item:fetch("` is a predicate string: the entity is the handle.
+        guard let call = OpenCall(self.code), !call.isMember else { return false }
+        return Self.entityArguments[call.function]?.contains(call.argument) == true
     }
+
+    /// The string is an argument that names a key, read whole (no `%K`, no `#`): a chart's
+    /// keys, the columns `relate()` links and the one `format()` declares.
+    var isKeyArgument: Bool {
+        guard field == nil, let call = OpenCall(code), !call.isMember, call.bracket == "(" else { return false }
+        return Self.keyArguments[call.function]?.contains(call.argument) == true
+    }
+
+    static let keyArguments: [String: Set<Int>] = [
+        "histogram": [2], "barchart": [2, 3], "linechart": [2, 3], "relate": [2, 4], "format": [2]
+    ]
+
+    /// The arguments that name an entity, by function, as the contract writes their
+    /// signatures: the source of a fetch, a count, a summary or a chart (results or an
+    /// entity's name), both ends of `relate()`, the entity `format()` declares a column of.
+    /// A table's first item counts as its first argument (`fetch{ "`).
+    static let entityArguments: [String: Set<Int>] = [
+        "fetch": [1], "count": [1], "first": [1], "summarize": [1], "entity": [1],
+        "histogram": [1], "barchart": [1], "linechart": [1], "relate": [1, 3], "format": [1]
+    ]
 
     /// The field whose value the string is, or an item of whose list: `sort` for
     /// `sort = "` and for `group = { "a", "` `group`; nil for an argument.
@@ -259,6 +290,8 @@ struct OpenString {
         // A key the grammar cannot read as a name (`Original Hire`): a predicate takes it
         // as `%K`, its name among the arguments; a sort, property, group or section key
         // is read whole.
+        // A key argument (`histogram("t", "`, `relate("t", "`) is read whole too.
+        if isKeyArgument { return key }
         if !key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
             switch field {
             case "sort", "properties", "group", "section": return key

@@ -12,6 +12,16 @@ extension QuarryRuntime {
     /// Whether Ctrl-C was pressed since the last call (the record is cleared).
     public static func takeInterrupt() -> Bool { quarry_take_sigint() != 0 }
 
+    /// Runs `body` (a pager showing a result) with the running statement's Ctrl-C off:
+    /// Ctrl-C there is the pager's (less stops a search with it), and two of them would
+    /// otherwise quit quarry. The statement is marked running again after it.
+    public static func outsideTheStatement<T>(_ body: () -> T) -> T {
+        let running = quarry_is_running() != 0
+        if running { quarry_set_running(0) }
+        defer { if running { quarry_set_running(1) } }
+        return body()
+    }
+
     /// One deadline for everything this runtime runs from now (`--timeout`; 0: none).
     public func setDeadline(seconds: Double) { quarry_set_deadline(state, seconds) }
 
@@ -68,8 +78,13 @@ extension QuarryRuntime {
         case (.incomplete, _), (_, .incomplete): return .incomplete
         case (_, .failed(let message)): return .failed(message)
         }
-        if let failure = guardedCall(argumentCount: 0, resultCount: LUA_MULTRET) { return .ran(failure) }
-        return .ran(showValues(from: top + 1))
+        // The values are shown under the same guard: a fetch's query runs as its rows are
+        // printed, and Ctrl-C stops it there as it stops the statement.
+        return .ran(
+            guarded {
+                if let failure = call(argumentCount: 0, resultCount: LUA_MULTRET) { return failure }
+                return showValues(from: top + 1)
+            })
     }
 
     /// The message Lua gives for `chunk`, an unfinished chunk (`stdin:1: 'end' expected
@@ -147,10 +162,17 @@ extension QuarryRuntime {
     /// The one guarded call: running is marked for SIGINT, and a Ctrl-C that arrived
     /// is taken with the hooks it set cleared, after Lua returned.
     private func guardedCall(argumentCount: Int32, resultCount: Int32) -> LuaFailure? {
+        guarded { call(argumentCount: argumentCount, resultCount: resultCount) }
+    }
+
+    /// Runs `body` with running marked for SIGINT (an interrupt then stops Lua through the
+    /// guard hook and SQLite through its progress handler); a Ctrl-C that arrived is
+    /// taken with the hooks it set cleared, after Lua returned.
+    private func guarded(_ body: () -> LuaFailure?) -> LuaFailure? {
         // The state SIGINT sets the guard hook on (Lua runs without one otherwise).
         let guarded = quarry_guard_statement(mainState) != 0
         quarry_set_running(1)
-        let failure = call(argumentCount: argumentCount, resultCount: resultCount)
+        let failure = body()
         if guarded { quarry_end_guarded_statement(mainState) }
         quarry_set_running(0)
         if quarry_take_sigint() != 0 { quarry_clear_hooks(state) }

@@ -37,6 +37,10 @@ public final class SessionSettings {
     /// nil (`x == nil`, `x = NULL`) says in one note that it matches missing values, as
     /// NSPredicate's does, where SQL's `= NULL` is never true.
     public var notesNilComparisons = false
+    /// At an interactive prompt, an export that replaced a file says so (`wrote 3 rows to
+    /// out.csv (replaced the file that was there)`); it replaces it all the same, as
+    /// sqlite3's `.output`, DuckDB's COPY and pandas do, and a script's says nothing.
+    public var notesReplacedExports = false
     /// What `open(location)` opens another store with, and the name it is shown by (the
     /// location without a password). The shell sets it: it alone names engines, and it
     /// applies `--readonly` and `--safe` as `.open` does. Nil: `open()` is refused.
@@ -54,5 +58,6 @@ public final class SessionSettings {
         notesBatchWrites = true
         notesRollback = true
         notesNilComparisons = true
+        notesReplacedExports = true
     }
 }

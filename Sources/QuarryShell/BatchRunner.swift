@@ -21,11 +21,14 @@ struct BatchRunner {
     /// one): a query prints its rows as the prompt prints them; a statement that writes
     /// gets the prompt's one line saying what does that here; a dot-command runs as typed
     /// at the prompt.
-    func runQuery(_ text: String) -> Bool {
+    func runQuery(_ text: String) -> QueryOutcome {
         if DotCommands.isCommand(text) {
             let before = reportedErrors
-            _ = DotCommands(session: session).run(text)
-            return reportedErrors == before
+            let outcome = DotCommands(session: session).run(text)
+            // `.diff` ends as `diff` and `cmp` do: 2 on trouble, 1 when the stores differ.
+            let isDiff = DotCommandWords.split(text.dropFirst()).first == "diff"
+            guard reportedErrors == before else { return isDiff ? .failed(.usage) : .failed(.failure) }
+            return outcome == .differed ? .differed : .ran
         }
         switch SQLAtPrompt.reading(text) {
         case .query(let query):
@@ -36,14 +39,22 @@ struct BatchRunner {
             session.settings.format.width = terminalWidth()
             session.settings.format.colors = useColor(STDOUT_FILENO)
             if session.settings.format.width == 0 { session.settings.format.textWidth = 0 }
-            return runChunk(SQLAtPrompt.showingChunk(query))
+            return runChunk(SQLAtPrompt.showingChunk(query)) ? .ran : .failed(.failure)
         case .answer(let answer):
             reportError(session.sqlWriteAnswer.answer(text) ?? answer)
-            return false
+            return .failed(.failure)
         case nil:
             reportError("not a statement SQL here reads: \(text)")
-            return false
+            return .failed(.failure)
         }
+    }
+
+    /// What a statement given on the command line came to: it ran; it ran and found
+    /// differences (`.diff`: the run's status is 1 at its end); it failed, ending the run
+    /// with that status.
+    enum QueryOutcome: Equatable {
+        case ran, differed
+        case failed(QuarryMain.Status)
     }
 
     /// Runs the script at `path` ("-": standard input) with `arg` and `...` set.

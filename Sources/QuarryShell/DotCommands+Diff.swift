@@ -37,9 +37,12 @@ extension DotCommands {
             for counts in diff.unkeyedCounts { print(counts.line(old: "this store", new: named == "DB" ? "the other store" : named)) }
             if !diff.model.isEmpty || !diff.changes.isEmpty {
                 print(shell.runtime.renderDiff(diff))
+                return .differed
             } else if diff.unkeyedCounts.isEmpty {
                 // Never "no differences" over tables that were not compared.
                 print(diff.unkeyed.isEmpty ? "no differences" : "no differences in the tables compared")
+            } else {
+                return .differed
             }
         } catch DiffError.ambiguousIdentity(let entity, let reason, let fix) {
             // The fix in this command's words, not diff()'s option table.

@@ -26,7 +26,9 @@ struct DotCommands {
         if let failure { reportError(failure.message) }
     }
 
-    enum Outcome { case ok, quit }
+    /// `differed`: the command ran and found differences (`.diff`), which a batch run's
+    /// exit status says, as `diff` and `cmp` do.
+    enum Outcome { case ok, quit, differed }
 
     struct Command: Sendable {
         let name: String

@@ -132,8 +132,13 @@ public enum QuarryMain {
         if let script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
+        var differed = false
         for query in invocation.queries {
-            guard batch.runQuery(query) else { return Status.failure.rawValue }
+            switch batch.runQuery(query) {
+            case .ran: break
+            case .differed: differed = true
+            case .failed(let status): return status.rawValue
+            }
         }
         runtime.clearStopRequests()
         // An observer that failed in the chunks or the script was noticed and the run went
@@ -146,7 +151,7 @@ public enum QuarryMain {
             // Never written without save(), as the contract says; but not dropped unsaid.
             for note in unsavedChangesNotes(runtime) { reportNote(note) }
         }
-        return observerFailed ? Status.failure.rawValue : Status.success.rawValue
+        return observerFailed || differed ? Status.failure.rawValue : Status.success.rawValue
     }
 }
 

@@ -411,6 +411,14 @@ extension REPL {
         return rl_insert(count, key)
     }
 
+    /// Inserts `text` `offset` bytes after the cursor, which stays where it is.
+    fileprivate static func insertAfterCursor(_ text: String, at offset: Int) {
+        let point = rl_point
+        rl_point = min(point + Int32(offset), rl_end)
+        rl_insert_text(text)
+        rl_point = point
+    }
+
     /// The line from the cursor on.
     fileprivate static func lineAfterCursor() -> String {
         guard let buffer = rl_line_buffer else { return "" }
@@ -457,6 +465,10 @@ extension REPL {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
         } else {
             candidates = repl.runtime.completions(before: before, word: word)
+            // A key with a space becomes `%K`, its name put among the arguments.
+            if candidates == ["%K"], let argument = repl.runtime.spacedKeyArgument(before: before, word: word, after: lineAfterCursor()) {
+                insertAfterCursor(argument.text, at: argument.offset)
+            }
             // One entity name in `fetch("`: the string is closed, as a shell closes a
             // file name it completed, unless the quote is already there after the cursor.
             if candidates.count == 1, let quote = repl.runtime.closingQuote(before: before),
@@ -479,24 +491,4 @@ private func endEchoedControlLine() {
     guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &mode) == 0, mode.c_lflag & tcflag_t(ECHOCTL) != 0 else { return }
     print()
     fflush(nil)
-}
-
-// fd_set's macros are not visible to Swift.
-private func fdZero(_ set: inout fd_set) {
-    set = fd_set()
-}
-
-private func fdSet(_ fd: Int32, _ set: inout fd_set) {
-    let bits = MemoryLayout.size(ofValue: set.__fds_bits.0) * 8
-    withUnsafeMutableBytes(of: &set.__fds_bits) { raw in
-        let words = raw.bindMemory(to: Int.self)
-        words[Int(fd) / bits] |= 1 << (Int(fd) % bits)
-    }
-}
-
-private func fdIsSet(_ fd: Int32, _ set: inout fd_set) -> Bool {
-    let bits = MemoryLayout.size(ofValue: set.__fds_bits.0) * 8
-    return withUnsafeMutableBytes(of: &set.__fds_bits) { raw in
-        raw.bindMemory(to: Int.self)[Int(fd) / bits] & (1 << (Int(fd) % bits)) != 0
-    }
 }

@@ -92,8 +92,9 @@ struct SQLWriteAnswer {
             + "for _, o in ipairs(\(fetch)) do \(sets) end; save()"
     }
 
-    /// `INSERT [OR …] INTO t (a, b) VALUES (v, w)[, (…)]`: a `new{}` a row, then
-    /// `save()`. Without a column list, or with a value computed, the entity's own
+    /// `INSERT [OR …] INTO t [(a, b)] VALUES (v, w)[, (…)]`: a `new{}` a row, then
+    /// `save()`; without a column list the values go to the attributes in their order.
+    /// With a value computed, or values that do not match the columns, the entity's own
     /// `new{}` with its attributes named, for the values to be filled in.
     private func insert(_ tokens: [SQLTokens.Token]) -> String? {
         var rest = tokens[...]
@@ -103,16 +104,23 @@ struct SQLWriteAnswer {
         let general = "SQL here only reads: a row is added with \(template), then save()"
         rest = afterName
         var columns: [String] = []
-        guard rest.first == .symbol("(") else { return general }
-        rest = rest.dropFirst()
-        while let token = rest.first, token != .symbol(")") {
+        if rest.first?.word == "VALUES" {
+            // No column list: the values go to the columns in their order, as `.schema`
+            // lists them (a row with another count of values gets the template).
+            columns = entity.attributes
             rest = rest.dropFirst()
-            if token == .symbol(",") { continue }
-            guard let name = token.name else { return general }
-            columns.append(attribute(name, of: entity) ?? name)
+        } else {
+            guard rest.first == .symbol("(") else { return general }
+            rest = rest.dropFirst()
+            while let token = rest.first, token != .symbol(")") {
+                rest = rest.dropFirst()
+                if token == .symbol(",") { continue }
+                guard let name = token.name else { return general }
+                columns.append(attribute(name, of: entity) ?? name)
+            }
+            guard rest.first == .symbol(")"), rest.dropFirst().first?.word == "VALUES" else { return general }
+            rest = rest.dropFirst(2)
         }
-        guard rest.first == .symbol(")"), rest.dropFirst().first?.word == "VALUES" else { return general }
-        rest = rest.dropFirst(2)
         var rows: [[String]] = []
         while rest.first == .symbol("(") {
             rest = rest.dropFirst()

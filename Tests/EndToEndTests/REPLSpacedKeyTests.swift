@@ -24,8 +24,12 @@ import Testing
 
         try await repl.type(#"=count("emp", "Orig"#)
         try await repl.press("Tab")
-        var line = try await repl.waitUntil("%K inserted") { $0.last == #"> =count("emp", "%K"# }
-        try await repl.type(#" > %@", "Original Hire", 2000)"#)
+        // Its name goes among the arguments (REPLIssue80TrialLeftoverTests has the rest).
+        var line = try await repl.waitUntil("%K inserted") { $0.last == #"> =count("emp", "%K", "Original Hire")"# }
+        try await repl.type(" > %@")
+        try await repl.press("End")
+        try await repl.press("Left")
+        try await repl.type(", 2000")
         try await repl.press("Enter")
         var answer = try await repl.waitForPrompt(">", after: line.count)
         #expect(answer[answer.count - 2] == "2", "\(answer.suffix(3))")

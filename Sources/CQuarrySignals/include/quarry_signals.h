@@ -10,6 +10,8 @@
 void quarry_catch_sigint(void);
 /// Marks work as running (non-zero) or idle (0, e.g. at the REPL prompt) for SIGINT.
 void quarry_set_running(int running);
+/* Whether a statement is marked running (Ctrl-C stops it rather than the prompt's line). */
+int quarry_is_running(void);
 /// Whether SIGINT arrived since the last call; clears the record.
 int quarry_take_sigint(void);
 

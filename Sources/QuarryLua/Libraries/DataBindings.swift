@@ -41,7 +41,7 @@ enum DataBindings {
     /// Globals, also fields of `quarry`.
     static let dataLibrary: [LuaBinding] = [
         LuaBinding("import", luaImport),
-        LuaBinding("export", luaExport)
+        LuaBinding("export", luaExportSayingReplaced)
     ]
 
     static func luaImport(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -34,7 +34,8 @@ final class TerminalConsole: Console {
     }
 
     func page(_ text: String) -> Bool {
-        pager?.show(text, secure: settings.safe) ?? false
+        // Ctrl-C in the pager is the pager's, not an interrupt of the result it shows.
+        QuarryRuntime.outsideTheStatement { pager?.show(text, secure: settings.safe) ?? false }
     }
 
     var showsProgress: Bool { isatty(STDERR_FILENO) != 0 }

@@ -35,8 +35,12 @@ package enum ForeignNaming {
                 selfReference: selfReference, former: former, isFree: isFree)
         }
         let derived = relationshipStem(column)
-        if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
         let parent = singular(lowerCamel(destination))
+        // A to-one is singular, as Core Data names one: a column naming its target in the
+        // plural (`customers_id`, or `customers` itself, to `customers`) gives `customer`.
+        // The plural stays an other name (`former`).
+        if !former, let single = singularNaming(derived, parent), single.lowercased() != column.lowercased(), isFree(single) { return single }
+        if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
         let snake = !column.contains(where: \.isUppercase)
         let qualified = snake ? derived + "_" + parent.lowercased() : derived + capitalized(singular(identifier(destination)))
         if former {
@@ -59,6 +63,15 @@ package enum ForeignNaming {
         var name = derived + "_rel"
         while !isFree(name) { name += "_" }
         return name
+    }
+
+    /// `stem` in the singular when it is `parent` (the target's name in the singular) in
+    /// the plural (`customers`, `order_items`); nil otherwise (a singular stem, or a plural
+    /// that names something else: `news`, `status`).
+    private static func singularNaming(_ stem: String, _ parent: String) -> String? {
+        let single = singular(stem)
+        guard single != stem, words(single) == words(parent) else { return nil }
+        return single
     }
 
     /// A name's words in lower case, however it joins them (`history_item`,

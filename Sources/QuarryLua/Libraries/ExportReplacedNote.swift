@@ -1,0 +1,23 @@
+import CLua
+import Foundation
+import QuarryFormat
+
+/// An export at an interactive prompt that replaced a file says so in one line, with what
+/// it wrote: a file overwritten without a word was a newcomer's surprise. It overwrites as
+/// before (as sqlite3's `.output`, DuckDB's COPY and pandas do); a script's export says
+/// nothing, and standard output (`"-"`) is no file replaced.
+extension DataBindings {
+    static func luaExportSayingReplaced(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let path = call.type(2) == LUA_TSTRING ? luaString(call.state, 2) : nil
+        var isFolder: ObjCBool = false
+        let replacing =
+            runtime.settings.notesReplacedExports
+            && path.map { $0 != "-" && FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && !isFolder.boolValue } ?? false
+        let pushed = try luaExport(runtime, call)
+        // A data export returns how many rows it wrote (a model export writes a folder).
+        guard replacing, let path, pushed == 1, lua_isinteger(call.state, -1) != 0 else { return pushed }
+        let rows = Int(lua_tointegerx(call.state, -1, nil))
+        runtime.writeNotice("wrote \(rows == 1 ? "1 row" : grouped(rows) + " rows") to \(path) (replaced the file that was there)")
+        return pushed
+    }
+}
