@@ -9,8 +9,8 @@ import Testing
         let sandbox = try Sandbox()
         let columns = (1...23).map { "c\($0) REAL" }.joined(separator: ", ")
         let values = (1...23).map { $0 == 23 ? "120166.58" : "\($0)" }.joined(separator: ", ")
-        let made = try await sandbox.run(
-            HostileFileTests.sqlite3, [sandbox.path("w.db"), "CREATE TABLE wide (id INTEGER PRIMARY KEY, \(columns)); INSERT INTO wide VALUES (1, \(values));"])
+        let sql = "CREATE TABLE wide (id INTEGER PRIMARY KEY, \(columns)); INSERT INTO wide VALUES (1, \(values));"
+        let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("w.db"), sql])
         try #require(made.status == 0, "\(made)")
         let repl = try await TmuxSession(sandbox, arguments: ["w.db"], columns: 200)
         try await repl.waitForPrompt()
