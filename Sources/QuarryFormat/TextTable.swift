@@ -294,9 +294,10 @@ public enum CellText {
 
     /// `d` to `digits` significant digits, without an exponent for everyday magnitudes
     /// (an integral part longer than `digits` stays whole below 1e10, past which a hash's
-    /// mean took 16 columns: 7.0238e+13), trailing zeros dropped and `.0`
-    /// after an integral value as Lua writes floats: 29.8478260869565 is 29.8478,
-    /// 45763470.0055658 is 45763470.0. Summaries' statistics in printed tables.
+    /// mean took 16 columns: 7.0238e+13), trailing zeros dropped, and `.0` after an
+    /// integral value as Lua writes floats, but only where the value is that integer: a
+    /// rounded 120166.58 is 120167, not 120167.0, which would read as exact.
+    /// 29.8478260869565 is 29.8478. Summaries' statistics in printed tables.
     public static func significant(_ d: Double, digits: Int) -> String {
         guard d.isFinite else { return Value.format(d) }
         let magnitude = abs(d)
@@ -308,7 +309,7 @@ public enum CellText {
             if text.hasSuffix(".") { text.removeLast() }
         }
         if text == "-0" { text = "0" }
-        return text.contains(".") ? text : text + ".0"
+        return text.contains(".") || d != d.rounded() ? text : text + ".0"
     }
 
     /// Text drawn for a terminal, on one line: control characters (a newline, a return

@@ -1,3 +1,4 @@
+import Foundation
 /// Turns a compiled Core Data model (a keyed archive rooted at `NSManagedObjectModel`, as in
 /// a `.mom` file or an inflated `Z_MODELCACHE`) into a `CoreDataModel`. The keys are the ones
 /// Core Data writes, found by dumping real archives: `NSEntities`, `NSEntityName`,
@@ -12,7 +13,6 @@
 /// back-references (superentity, destination, inverse) by name only, so the object graph's
 /// cycles are never followed; predicates, the one recursive part, carry a depth bound.
 import QuarryModel
-import Foundation
 
 enum ArchivedModelDecoder {
     /// Decodes the model archived in `data`; `path` names the source in errors.

@@ -1,3 +1,4 @@
+import Foundation
 /// Refuses a binary property list whose objects, expanded as a tree, would be far more
 /// than its bytes: a "DAG bomb", where arrays share their elements (8 levels of 10 take
 /// 235 bytes and expand to 10^8 leaves). Foundation's `PropertyListSerialization` on Linux
@@ -12,7 +13,6 @@
 /// `maximumDepth` (real archives nest 3 or 4 deep; Foundation's parser recurses).
 /// XML property lists cannot share objects and are left to Foundation.
 import QuarryModel
-import Foundation
 
 package enum BinaryPlistCheck {
     package static let maximumDepth = 256

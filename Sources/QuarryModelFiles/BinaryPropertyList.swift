@@ -1,3 +1,4 @@
+import Foundation
 /// A reader for binary property lists (`bplist00`) that gives typed values (`Plist`), with
 /// `.uid` for a keyed archive's references.
 ///
@@ -12,7 +13,6 @@
 /// expand. Each object is built once (memoised by its index), so a shared object is one
 /// value referred to many times, as the file has it.
 import QuarryModel
-import Foundation
 
 package enum BinaryPropertyList {
     /// Whether `data` is a binary property list this reader takes.

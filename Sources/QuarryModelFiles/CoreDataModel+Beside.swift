@@ -1,10 +1,10 @@
+import Foundation
 /// Finding the model an app ships beside its store, for a store that carries no model
 /// cache (older stores; `surfjournal/`): a project keeps `App.sqlite` next to
 /// `App.xcdatamodeld` or `App.momd`, or one folder below them. Only names are listed and
 /// the model read (`load(contentsOf:)` opens nothing for writing), so finding it changes
 /// no file.
 import QuarryModel
-import Foundation
 
 extension CoreDataModel {
     /// The model file beside the store at `storePath`, or in its parent folder: in each

@@ -1,5 +1,5 @@
-import QuarryModel
 import Foundation
+import QuarryModel
 
 /// Finding and reading a Core Data model on disk, in each form it ships in: Xcode's
 /// `.xcdatamodeld` (versions, `.xccurrentversion` naming the current one) and `.xcdatamodel`

@@ -1,6 +1,6 @@
-import QuarryModel
 import CZlib
 import Foundation
+import QuarryModel
 
 /// Models decoded from stores' `Z_MODELCACHE`, kept between runs in the user's cache folder
 /// (`$QUARRY_CACHE_DIR`, else `$XDG_CACHE_HOME/quarry`, else `~/.cache/quarry`; an empty

@@ -1,10 +1,10 @@
+import CZlib
+import Foundation
 /// Inflates Core Data's `Z_MODELCACHE.Z_CONTENT`: a keyed archive compressed with raw
 /// DEFLATE (no zlib header: checked on real stores, whose blobs start with e.g. 0x9D 0x57).
 /// A zlib-wrapped stream is accepted too. The output is bounded so that a hostile or broken
 /// blob cannot exhaust memory: past `limit` bytes it is an error, not an allocation.
 import QuarryModel
-import CZlib
-import Foundation
 
 package enum Inflate {
     /// The default bound on an inflated model: the bound on a model file read whole.

@@ -1,3 +1,4 @@
+import Foundation
 /// A reader for `NSKeyedArchiver` property lists, written because Foundation on Linux has
 /// no Core Data classes for `NSKeyedUnarchiver` to instantiate. The plist is parsed into
 /// typed values (`PropertyListValue`); the object table (`$objects`) is then walked by
@@ -11,7 +12,6 @@
 /// shared at each of 8 levels), so every step of the walk spends from `work`, a budget
 /// proportional to the archive's size that a real model never exhausts.
 import QuarryModel
-import Foundation
 
 /// A class: every `ArchivedObject` of a walk refers to it (one reference to count, where a
 /// struct's fields were each retained and released at every step).

@@ -1,3 +1,4 @@
+import Foundation
 /// Renders an archived `NSPredicate`/`NSExpression` (from a fetch request template, a fetched
 /// property, a fetch index or a derived attribute) back into a format string. None of the
 /// real models at hand archives one, so the keys are Foundation's documented coding keys
@@ -9,7 +10,6 @@
 /// by many (a DAG) is rendered at each use, so the text each part adds is spent from the
 /// archive's work budget (`KeyedArchive.work`), which stops an exponential expansion.
 import QuarryModel
-import Foundation
 
 struct PredicateRenderer {
     package let archive: KeyedArchive

@@ -1,8 +1,8 @@
+import Foundation
 /// Reading a property list file's top value, binary or XML, after the checks every one
 /// passes first (`BinaryPlistCheck`): binary ones by `BinaryPropertyList`; XML ones by
 /// Foundation (they cannot share objects, and no store holds one), its values then typed.
 import QuarryModel
-import Foundation
 
 package enum PropertyListValue {
     package static func read(_ data: Data, path: String) throws -> Plist {

@@ -1,10 +1,10 @@
+import CQuarrySignals
+import Foundation
 /// Reads Xcode's model XML (the `contents` file of an `.xcdatamodel` folder) into a
 /// `CoreDataModel`, through libxml2's reader (`XMLReader`). Xcode writes a boolean only
 /// when it is YES, so an absent `optional` means required, as Core Data reads it. Layout
 /// elements (`elements`/`element`) and code-generation settings are ignored.
 import QuarryModel
-import CQuarrySignals
-import Foundation
 
 final class XCDataModelParser {
     private let path: String

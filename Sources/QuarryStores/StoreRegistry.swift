@@ -1,6 +1,6 @@
-import QuarryModel
 import QuarryCoreData
 import QuarryEngine
+import QuarryModel
 import QuarryModelFiles
 import QuarryPostgreSQL
 import QuarrySQLite

@@ -37,7 +37,12 @@ import Testing
         #expect(CellText.significant(17.0112776325363, digits: 6) == "17.0113")
         #expect(CellText.significant(6.49693123, digits: 6) == "6.49693")
         // The integral part stays whole, without an exponent.
-        #expect(CellText.significant(45763470.0055658, digits: 6) == "45763470.0")
+        #expect(CellText.significant(45763470.0055658, digits: 6) == "45763470")
+        // A rounded value gets no `.0`, which would read as exact (a max of 120166.58);
+        // a value that is the integer keeps it, as Lua writes floats.
+        #expect(CellText.significant(120166.58, digits: 6) == "120167")
+        #expect(CellText.significant(1173849.72356965, digits: 6) == "1173850")
+        #expect(CellText.significant(120167, digits: 6) == "120167.0")
         // Past 1e10 (a hash's mean, microseconds since 1970), six digits and an exponent.
         #expect(CellText.significant(70238039634567.3, digits: 6) == "7.0238e+13")
         #expect(CellText.significant(4, digits: 6) == "4.0")

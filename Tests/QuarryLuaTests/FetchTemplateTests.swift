@@ -1,6 +1,6 @@
-import QuarryModel
 import Foundation
 import QuarryLua
+import QuarryModel
 import QuarryModelFiles
 import QuarryPredicates
 import QuarryShell

@@ -1,7 +1,7 @@
-import QuarryModel
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryModel
 import QuarryModelFiles
 import QuarryPredicates
 import QuarrySQLite

@@ -1,7 +1,7 @@
-/// `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")` from Lua.
-import QuarryModel
 import Foundation
 import QuarryCoreData
+/// `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")` from Lua.
+import QuarryModel
 import QuarryModelFiles
 import QuarryStore
 import QuarryStores

@@ -1,7 +1,7 @@
-import QuarryModel
 import Foundation
 import GRDB
 import QuarryCoreData
+import QuarryModel
 import QuarryModelFiles
 import QuarryShell
 import QuarryStore

@@ -1,8 +1,8 @@
+import Foundation
 /// Parts of compiled models that none of the real files has (fetch request templates,
 /// fetched properties, predicates), in archives built here, plus a mutation test: a real
 /// archive with values swapped at random must decode or fail with a ModelFileError, never trap.
 import QuarryModel
-import Foundation
 import QuarryModelFiles
 import QuarryTestSupport
 import Testing

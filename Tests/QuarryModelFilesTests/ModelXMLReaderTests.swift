@@ -1,9 +1,9 @@
+import Foundation
 /// Xcode's model XML read through libxml2's reader (`XMLReader`): what a well-formed model
 /// holds comes through whole (character references, empty and non-empty elements, names
 /// beyond ASCII), and a document that is not well-formed is refused in one line naming
 /// the file, the line and what is wrong.
 import QuarryModel
-import Foundation
 import QuarryModelFiles
 import Testing
 

@@ -1,6 +1,6 @@
-import QuarryModel
 import Foundation
 import GRDB
+import QuarryModel
 import QuarryModelFiles
 import QuarryStores
 import QuarryTestSupport

@@ -1,5 +1,5 @@
-import QuarryModel
 import Foundation
+import QuarryModel
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStores

@@ -1,8 +1,8 @@
+import Foundation
+import GRDB
 /// The model reader against real Core Data files: the facts asserted were checked
 /// independently (python's plistlib and zlib on copies of the stores, and the XML by eye).
 import QuarryModel
-import Foundation
-import GRDB
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStores

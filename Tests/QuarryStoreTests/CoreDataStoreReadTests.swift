@@ -1,8 +1,8 @@
+import Foundation
+import GRDB
 /// Reading a store's model cache must change no byte of the store or its `-wal`
 /// (a Core Data store belongs to its app; Quarry only looks).
 import QuarryModel
-import Foundation
-import GRDB
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStores

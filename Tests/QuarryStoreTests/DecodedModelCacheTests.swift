@@ -1,9 +1,9 @@
+import Foundation
+import GRDB
 /// Models decoded from `Z_MODELCACHE` kept between runs (`DecodedModelCache`): what comes
 /// back is exactly what decoding gives, only for the very bytes it was decoded from, and a
 /// damaged or foreign cache file is a miss, never another model and never a crash.
 import QuarryModel
-import Foundation
-import GRDB
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStores

@@ -1,10 +1,10 @@
+import Foundation
+import GRDB
 /// Model files and caches crafted to hurt (issue #33): property lists whose shared
 /// objects expand without bound ("DAG bombs"), files that cannot be read or never end,
 /// and files that are not files. Each must be refused with one line naming the file,
 /// without a crash, and without reading or building more than the bounds allow.
 import QuarryModel
-import Foundation
-import GRDB
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryTestSupport

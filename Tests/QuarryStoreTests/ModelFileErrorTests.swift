@@ -1,7 +1,7 @@
+import Foundation
 /// Broken model files, made small in a temporary folder: each must be one `ModelFileError`
 /// of the right kind, one line naming the file, and never a crash.
 import QuarryModel
-import Foundation
 import QuarryModelFiles
 import QuarrySQLite
 import QuarryStores

@@ -115,7 +115,11 @@ enum SeeingBindings {
             estimates.flatMap { column, rowIndexes in
                 rows.columns.firstIndex(of: column).map { c in rowIndexes.map { TableCell(row: $0, column: c) } } ?? []
             })
-        var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: runtime.tableFormat, estimated: estimated)
+        // A summary shows every attribute: it is one row an attribute, read whole, and
+        // `.maxrows` (for long results) cut the last attributes of a wide table.
+        var format = runtime.tableFormat
+        if digits != nil { format.maxRows = 0 }
+        var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: format, estimated: estimated)
         if !estimated.isEmpty { table.footnote = AttributeSummary.estimatesFootnote(Set(estimates.keys)) }
         table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
@@ -128,6 +132,6 @@ enum SeeingBindings {
         for name in rememberedWholeColumns(call.state, 1) {
             if let i = rows.columns.firstIndex(of: name) { table.wholeColumns.insert(i) }
         }
-        return call.push(table.render(runtime.tableFormat))
+        return call.push(table.render(format))
     }
 }

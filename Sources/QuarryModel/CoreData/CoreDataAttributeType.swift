@@ -1,4 +1,3 @@
-
 /// Core Data's attribute types, under both of their names: Xcode's XML (`attributeType=
 /// "Integer 64"`) and the compiled model's `NSAttributeType` number (300). Also how each maps
 /// to a Quarry `AttributeType` (a function, so that the two type systems stay separate).
