@@ -100,4 +100,42 @@ import Testing
         try mine.save()
         #expect(try objects[0].value(forKey: "data") == .real(1.0))
     }
+
+    /// Texts a compared UPDATE binds and compares: empty, longer than a small string, not
+    /// ASCII; each row reads back as written, and the next save compares with it.
+    @Test func textsOfEveryShapeAreWrittenAsGiven() throws {
+        let (path, mine, objects) = try file()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let texts = ["", "a text much longer than fifteen bytes, kept in its own storage", "naïve 日本語 🎉", "x"]
+        for (i, object) in objects.enumerated() { try object.setValue(.text(texts[i % texts.count]), forKey: "title") }
+        try mine.save()
+        #expect(try rows(at: path) == (1...Self.count).map { ["\($0)", texts[Int($0 - 1) % texts.count], "\($0)"] })
+        for (i, object) in objects.enumerated() { try object.setValue(.text(texts[(i + 1) % texts.count] + "!"), forKey: "title") }
+        #expect(try mine.save() == SaveSummary(inserted: 0, updated: Int(Self.count), deleted: 0))
+        #expect(try rows(at: path) == (1...Self.count).map { ["\($0)", texts[Int($0) % texts.count] + "!", "\($0)"] })
+    }
+
+    /// The identity map forgets an object once nothing holds it (as a weak reference
+    /// would, `IdentityMap.WeakObject`), while an object held stays the row's one object;
+    /// the row read again is a new object with what the row holds now.
+    @Test func anObjectNoLongerHeldIsForgottenAndReadAgain() throws {
+        // Every object but the first let go once the file is made.
+        let (path, mine, kept) = try { () throws -> (String, ObjectContext, ManagedObject) in
+            let made = try file()
+            return (made.path, made.mine, made.objects[0])
+        }()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(mine.registeredObject(entity: "Item", primaryKey: 1) === kept)
+        do {
+            let second = try #require(try mine.object(entityName: "Item", primaryKey: 2))
+            try second.setValue(.text("second"), forKey: "title")
+            try mine.save()
+        }
+        try theirs("UPDATE Item SET title = 'theirs' WHERE _pk = 3", at: path)
+        #expect(mine.registeredObject(entity: "Item", primaryKey: 2) == nil)
+        #expect(mine.registeredObject(entity: "Item", primaryKey: 3) == nil)
+        #expect(mine.registeredObject(entity: "Item", primaryKey: 1) === kept)
+        #expect(try mine.object(entityName: "Item", primaryKey: 2)?.value(forKey: "title") == .text("second"))
+        #expect(try mine.object(entityName: "Item", primaryKey: 3)?.value(forKey: "title") == .text("theirs"))
+    }
 }

@@ -26,4 +26,26 @@ import Testing
         }
         #expect(transactions.first?.inserted == made)
     }
+
+    /// A save's updated objects and a batch change's rows are listed the same way, from
+    /// each object's entity and key, a name JSON must escape read back as it is.
+    @Test func updatedObjectsAreListedByTheirIDs() throws {
+        let odd = EntityDescription(name: "Naïve \"X\"\\", attributes: [AttributeDescription(name: "w", type: .int64)])
+        let context = try makeContext(itemEntity, odd)
+        var objects: [ManagedObject] = []
+        for i in 0..<6 {
+            objects.append(
+                try context.insert(into: i % 2 == 0 ? odd.name : "Item", values: i % 2 == 0 ? ["w": .integer(Int64(i))] : ["title": .text("t\(i)")]))
+        }
+        try context.save()
+        for (i, object) in objects.enumerated() {
+            try object.setValue(i % 2 == 0 ? .integer(-1) : .text("changed"), forKey: i % 2 == 0 ? "w" : "title")
+        }
+        try context.save()
+        let transactions = try context.history()
+        #expect(transactions.count == 2)
+        let updated = Set(transactions.last?.updated ?? [])
+        #expect(updated == Set(objects.map { "\($0.entity.name)/\($0.primaryKey ?? 0)" }))
+        #expect(transactions.last?.updated.count == 6)
+    }
 }

@@ -17,8 +17,12 @@ import QuarryStore
 // chunks of array slots ("quarry.rows.chunks") where a walk in key order records its rows
 // without hashing each one.
 
-private let rowsKey = "quarry.rows"
-private let chunksKey = "quarry.rows.chunks"
+/// The registry's keys of the identity tables, also as C strings at fixed addresses: Lua
+/// finds a string it was given at an address it saw before in its cache, without hashing it.
+private let rowsKeyBytes: StaticString = "quarry.rows"
+private let chunksKeyBytes: StaticString = "quarry.rows.chunks"
+private let rowsKey = rowsKeyBytes.description
+private let chunksKey = chunksKeyBytes.description
 private let weakValuesKey = "quarry.weak.values"
 
 /// Forgets which userdata stands for which row.
@@ -125,8 +129,40 @@ private func pushEntityTable(_ state: OpaquePointer, _ registryKey: String, enti
 /// Pushes the two weak tables that record the userdata of `entity`'s rows: by key, then
 /// by chunk (see `quarry_find_row`).
 private func pushRowIdentities(_ state: OpaquePointer, entity: String, renewIfEmpty: Bool = false) {
+    if !renewIfEmpty, pushKnownRowIdentities(state, entity: entity) { return }
     pushEntityTable(state, rowsKey, entity: entity, renewIfEmpty: renewIfEmpty)
     pushEntityTable(state, chunksKey, entity: entity, renewIfEmpty: renewIfEmpty)
+}
+
+/// `pushRowIdentities` where both of `entity`'s tables exist (every lookup after its first
+/// batch): the registry's tables found by their keys' fixed addresses and the entity's
+/// name pushed once. Each assignment looks its row up here (`adoptRow`), and pushing the
+/// four strings was a third of that. False, with nothing pushed, where a table is missing.
+private func pushKnownRowIdentities(_ state: OpaquePointer, entity: String) -> Bool {
+    let top = lua_gettop(state)
+    func cString(_ key: StaticString) -> UnsafePointer<CChar> { UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self) }
+    // [rows, chunks]: the registry's tables of every entity.
+    guard lua_getfield(state, quarry_registryindex(), cString(rowsKeyBytes)) == LUA_TTABLE,
+        lua_getfield(state, quarry_registryindex(), cString(chunksKeyBytes)) == LUA_TTABLE
+    else {
+        lua_settop(state, top)
+        return false
+    }
+    pushString(state, entity)
+    lua_pushvalue(state, -1)
+    // [rows, chunks, name, rows[name]] -> [rows[name], chunks, name]
+    let byKey = lua_rawget(state, top + 1)
+    lua_copy(state, -1, top + 1)
+    quarry_pop(state, 1)
+    // [rows[name], chunks, chunks[name]] -> [rows[name], chunks[name]]
+    let byChunk = lua_rawget(state, top + 2)
+    lua_copy(state, -1, top + 2)
+    quarry_pop(state, 1)
+    guard byKey == LUA_TTABLE, byChunk == LUA_TTABLE else {
+        lua_settop(state, top)
+        return false
+    }
+    return true
 }
 
 /// Pushes the userdata for `object`: the one Lua already has for its row, if any.

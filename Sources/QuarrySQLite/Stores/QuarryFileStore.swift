@@ -26,7 +26,8 @@ package final class QuarryFileStore: SQLiteStore {
     }
 
     package func recordHistory(
-        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, session: StoreSession
+        inserted: [(entity: String, key: Int64)], updated: [(entity: String, key: Int64)], deleted: [String], in db: Database,
+        session: StoreSession
     ) throws {
         if let token = try QuarryHistory.record(inserted: inserted, updated: updated, deleted: deleted, author: session.author, in: db) {
             // This context's own transactions are no outside change when it next looks for some.

@@ -14,7 +14,8 @@ enum QuarryHistory {
 
     /// Records one transaction; returns its token (nil when nothing changed).
     static func record(
-        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], author: String?, in db: Database
+        inserted: [(entity: String, key: Int64)], updated: [(entity: String, key: Int64)], deleted: [String], author: String?,
+        in db: Database
     ) throws -> Int64? {
         guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return nil }
         try db.execute(
@@ -34,8 +35,8 @@ enum QuarryHistory {
             bytes.append(UInt8(ascii: "]"))
             return String(decoding: bytes, as: UTF8.self)
         }
-        // `entity/key` for each inserted object, the entity's name quoted once for a run of
-        // its objects: the IDs are never made as strings.
+        // `entity/key` for each inserted or updated object, the entity's name quoted once
+        // for a run of its objects: the IDs are never made as strings.
         func json(_ ids: [(entity: String, key: Int64)]) -> String {
             var bytes: [UInt8] = [UInt8(ascii: "[")]
             bytes.reserveCapacity(2 + ids.count * 16)

@@ -38,10 +38,11 @@ package protocol SQLiteStore: PersistentStore {
     func keepDeclaration(_ name: String, definition: String, in db: Database, session: StoreSession) throws
 
     /// Records a batch change or save in the store's own history, where it keeps one. The
-    /// inserted objects by entity and new key (their IDs are `entity/key`): a save of
-    /// 20,000 new objects made and then quoted 20,000 ID strings (5% of it).
+    /// inserted and updated objects by entity and key (their IDs are `entity/key`): a save
+    /// of 20,000 new objects made and then quoted 20,000 ID strings (5% of it).
     func recordHistory(
-        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, session: StoreSession) throws
+        inserted: [(entity: String, key: Int64)], updated: [(entity: String, key: Int64)], deleted: [String], in db: Database,
+        session: StoreSession) throws
     /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
     /// store's history keeps of each, by key (nothing when it keeps nothing).
     func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, session: StoreSession) throws -> [Int64: [Value]]
@@ -105,7 +106,7 @@ extension SQLiteStore {
         in db: Database, session: StoreSession
     ) throws {
         try recordHistory(
-            inserted: keys.inserted(request).map { ($0.0.entity.name, $0.1) }, updated: request.updatedIDs,
+            inserted: keys.inserted(request).map { ($0.0.entity.name, $0.1) }, updated: request.updatedRows,
             deleted: request.deletes.map(\.historyID), in: db, session: session)
     }
     package func didWriteRows(
@@ -113,11 +114,12 @@ extension SQLiteStore {
         in db: Database, session: StoreSession
     ) throws {}
     package func recordHistory(
-        inserted: [(entity: String, key: Int64)], updated: [String], deleted: [String], in db: Database, session: StoreSession
+        inserted: [(entity: String, key: Int64)], updated: [(entity: String, key: Int64)], deleted: [String], in db: Database,
+        session: StoreSession
     ) throws {}
     package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, session: StoreSession) throws -> [Int64: [Value]] { [:] }
     package func recordBatchChange(_ change: BatchChange, in db: Database, session: StoreSession) throws {
-        try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, session: session)
+        try recordHistory(inserted: [], updated: BatchChange.rows(change.updated), deleted: BatchChange.ids(change.deleted), in: db, session: session)
     }
     /// Quarry's history records saves and batch changes, as the contract says: an
     /// import's rows are not listed one by one.

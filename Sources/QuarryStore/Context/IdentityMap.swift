@@ -3,8 +3,14 @@
 /// (rows of one hierarchy share their root's keys), so a row fetched as a `Car` and as a
 /// `SportCar` is one object.
 struct IdentityMap {
+    /// An object's entry, which the object empties as it goes (`ManagedObject.deinit`),
+    /// as a `weak` reference would be emptied; one per object, however many keys name it.
+    /// Not `weak`: a weak reference gives its object a side table, through which every
+    /// retain and release of the object then goes the slow way (a save of 20,000 changed
+    /// objects retains and releases each some twenty times). The objects of a context are
+    /// made, used and released on one thread (the import's second thread makes none).
     final class WeakObject {
-        weak var object: ManagedObject?
+        unowned(unsafe) var object: ManagedObject?
         init(_ o: ManagedObject) { object = o }
     }
 
@@ -19,7 +25,9 @@ struct IdentityMap {
     func registrations(root: String) -> [Int64: WeakObject]? { byRoot[root] }
 
     mutating func register(_ object: ManagedObject, root: String, key: Int64) {
-        if byRoot[root, default: [:]].updateValue(WeakObject(object), forKey: key) == nil { count += 1 }
+        let entry = object.registration ?? WeakObject(object)
+        object.registration = entry
+        if byRoot[root, default: [:]].updateValue(entry, forKey: key) == nil { count += 1 }
         // Entries of objects no longer in use are swept once the map doubles, so a long
         // read-only session does not keep one per row it ever read.
         if count > countAfterSweep * 2 { prune() }

@@ -204,6 +204,11 @@ public final class ManagedObject {
     /// another program, which Core Data's object never marks.
     public var isPendingDelete: Bool { isDeleted && context != nil }
     weak var context: ObjectContext?
+    /// Its entry in its context's identity map, emptied as the object goes (a `weak`
+    /// reference's work, without its side table: `IdentityMap.WeakObject`).
+    var registration: IdentityMap.WeakObject?
+
+    deinit { registration?.object = nil }
     /// The objects loaded with this one, whose relationships load together.
     var loadGroup: LoadGroup?
     /// The context the object lives in; nil once it is deleted and saved, or rolled back.

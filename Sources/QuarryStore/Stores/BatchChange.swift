@@ -18,6 +18,12 @@ package struct BatchChange {
         rows.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }
     }
 
+    /// The same rows as entity names and keys, in the same order, for a history that
+    /// writes `entity/key` itself.
+    package static func rows(_ rows: [String: [Int64]]) -> [(entity: String, key: Int64)] {
+        rows.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { (entity: name, key: $0) } }
+    }
+
     package init(
         inserted: [String: [Int64]] = [:], updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [],
         deleted: [String: [Int64]] = [:], tombstones: [String: [Int64: [Value]]] = [:]
