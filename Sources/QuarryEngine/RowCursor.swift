@@ -28,7 +28,8 @@ package protocol RowCursor: AnyObject {
     /// (`RowBatch`): every cursor takes the one body in `ByteArena.swift`.
     func readCells(_ columns: Range<Int32>, into cells: UnsafeMutablePointer<quarry_cell>, arena: inout ByteArena)
     /// Writes `types.count` columns from `firstColumn` of the current row through
-    /// `writer` (an export): every cursor takes the one body in `StoreConnection+RowStream`.
+    /// `writer` (an export) by the cell writers of `StoreConnection+RowStream`: its body
+    /// there, or SQLite's own, which reads each cell through its value first.
     func writeColumns(from firstColumn: Int32, as types: [AttributeType], writer: inout TableWriter, into out: inout [UInt8])
     /// The bytes of the row's texts and blobs, counted before any is copied: what keeping
     /// the row will cost, known before it is held.

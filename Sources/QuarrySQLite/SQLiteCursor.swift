@@ -116,6 +116,31 @@ package final class SQLiteCursor: QuarryEngine.RowCursor {
         }
     }
 
+    /// `RowCursor.writeColumns` with each cell read through its value (an export): one
+    /// call into SQLite finds the column, where `type` then `int64` (or `text` and `bytes`)
+    /// found it two or three times, each call checking the statement and its error state
+    /// again (line 10a of docs/benchmarks.md). Blobs take the shared body.
+    package func writeColumns(from firstColumn: Int32, as types: [AttributeType], writer: inout TableWriter, into out: inout [UInt8]) {
+        for (i, type) in types.enumerated() {
+            let column = firstColumn + Int32(i)
+            guard let value = sqlite3_column_value(handle, column) else {
+                StoreConnection.writeColumn(self, column, as: type, writer: &writer, into: &out)
+                continue
+            }
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL: writer.null(into: &out)
+            case SQLITE_INTEGER: StoreConnection.writeInteger(sqlite3_value_int64(value), as: type, writer: &writer, into: &out)
+            case SQLITE_FLOAT: StoreConnection.writeReal(sqlite3_value_double(value), as: type, writer: &writer, into: &out)
+            case SQLITE_TEXT:
+                // The text first, then its length, as SQLite asks.
+                let start = sqlite3_value_text(value)
+                let count = Int(sqlite3_value_bytes(value))
+                StoreConnection.writeText(UnsafeBufferPointer(start: count > 0 ? start : nil, count: count), as: type, writer: &writer, into: &out)
+            default: StoreConnection.writeColumn(self, column, as: type, writer: &writer, into: &out)
+            }
+        }
+    }
+
     package func type(_ column: Int32) -> CellType {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer

