@@ -262,8 +262,10 @@ struct Invocation {
             script != "-"
         else { return nil }
         let statements = [script] + invocation.scriptArguments
+        // The `.lua` name first: a script's run (`quarry f.db job.lua`) then never reads
+        // its name as SQL, which trims it through Foundation (0.9M instructions at start).
         let allSQL = statements.allSatisfy { text in
-            (SQLAtPrompt.reading(text) != nil || DotCommands.isCommand(text)) && !text.hasSuffix(".lua")
+            !text.hasSuffix(".lua") && (SQLAtPrompt.reading(text) != nil || DotCommands.isCommand(text))
                 && !FileManager.default.fileExists(atPath: text)
         }
         return allSQL ? statements : nil

@@ -13,26 +13,35 @@ public final class SwiftReaderProcess: SwiftInputReading {
     /// The program's name, beside `quarry` or in `../libexec/quarry/` from it.
     public static let programName = "quarry-swift-reader"
 
-    private let executable: String?
-    private let searched: String
+    /// Where the program is looked for, asked at the first Swift read: a run that reads no
+    /// Swift (nearly all) never resolves /proc/self/exe nor looks at a file (0.1M
+    /// instructions of every start).
+    private let search: () -> (candidates: [String], searched: String)
+    private lazy var located: (executable: String?, searched: String) = {
+        let (candidates, searched) = search()
+        return (candidates.first { access($0, X_OK) == 0 }, searched)
+    }()
+    private var executable: String? { located.executable }
+    private var searched: String { located.searched }
     private var running: (pid: pid_t, socket: Int32, frames: SwiftReaderWire.FrameReader)?
     /// How many processes this reader has started (one a session, unless one ended).
     public private(set) var processesStarted = 0
 
     /// The reader for the program running now: `quarry-swift-reader` beside its executable
     /// (/proc/self/exe, links resolved), else in `../libexec/quarry/` from there (an install).
-    public convenience init() {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "quarry"
-        let folder = (exe as NSString).deletingLastPathComponent
-        let candidates = [folder + "/" + Self.programName, (folder as NSString).deletingLastPathComponent + "/libexec/quarry/" + Self.programName]
-        self.init(candidates: candidates, searched: "beside \(exe) or in \((folder as NSString).deletingLastPathComponent)/libexec/quarry")
+    public init() {
+        search = {
+            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "quarry"
+            let folder = (exe as NSString).deletingLastPathComponent
+            let candidates = [folder + "/" + Self.programName, (folder as NSString).deletingLastPathComponent + "/libexec/quarry/" + Self.programName]
+            return (candidates, "beside \(exe) or in \((folder as NSString).deletingLastPathComponent)/libexec/quarry")
+        }
     }
 
     /// A reader running the first of `candidates` that is executable; `searched` says
     /// where they were, for the line when none is.
     public init(candidates: [String], searched: String) {
-        executable = candidates.first { access($0, X_OK) == 0 }
-        self.searched = searched
+        search = { (candidates, searched) }
     }
 
     deinit { stop() }

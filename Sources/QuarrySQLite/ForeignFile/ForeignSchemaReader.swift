@@ -43,19 +43,23 @@ struct ForeignSchemaReader {
     }
 
     func readTables() throws {
-        // Tables and views in one read: every read is a transaction of its own.
+        // Tables and views in one read, from one statement: every read is a transaction of
+        // its own, and preparing a statement cost as much as the rows it read (four were
+        // 0.6M instructions of opening a Quarry file). Names are matched as the LIKE
+        // patterns before them did, ASCII letters without case; in the order of their names.
         let (tables, views, rowNames, shadows) = try session.connection.read { db in
-            (
-                try String.fetchAll(
-                    db,
-                    sql:
-                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"
-                ),
-                try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'"),
-                ShadowTables.names(in: db)
-            )
+            var (tables, views, rowNames, hasVirtual) = ([String](), [String](), [String](), false)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT type, name, type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' FROM main.sqlite_master ORDER BY name")
+            while let row = try rows.next() {
+                guard let type: String = row[0], let name: String = row[1] else { continue }
+                let words = CaselessASCII(name)
+                if words.hasPrefix("QUARRY_ROWS ") { rowNames.append(name) }
+                if type == "table", !words.hasPrefix("SQLITE_"), !words.hasPrefix("QUARRY_") { tables.append(name) }
+                if type == "view", !words.hasPrefix("QUARRY_") { views.append(name) }
+                if let virtual: Bool = row[2], virtual { hasVirtual = true }
+            }
+            return (tables, views, rowNames, ShadowTables.names(in: db, hasVirtual: hasVirtual))
         }
         // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
         let taken = Set(rowNames.map(DeferredViews.folded))

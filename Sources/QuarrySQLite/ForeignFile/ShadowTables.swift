@@ -11,15 +11,14 @@ enum ShadowTables {
     /// The shadow tables of the file's main schema. SQLite 3.37 and later say which they
     /// are (`PRAGMA table_list`, type 'shadow', asking each module); before, they are the
     /// names the built-in modules give them, beside each virtual table of theirs.
-    static func names(in db: Database) -> Set<String> {
+    /// `hasVirtual`: whether a table's SQL starts `CREATE VIRTUAL TABLE`, which the
+    /// caller read with the rest of the catalog.
+    static func names(in db: Database, hasVirtual: Bool) -> Set<String> {
         // Only a virtual table has shadow tables (SQLite marks a table as one when the
         // module of the virtual table its name starts with claims it). Without one, the
         // pragma is not asked: it works out every view's columns, which took time in the
         // square of the views (1,000 views: 5.9 s of a debug build's open).
-        let hasVirtual =
-            (try? Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%')")) ?? true
-        guard hasVirtual == true else { return [] }
+        guard hasVirtual else { return [] }
         if let rows = try? Row.fetchAll(db, sql: "PRAGMA main.table_list") {
             return Set(rows.filter { ($0["type"] as String?) == "shadow" }.compactMap { $0["name"] as String? })
         }
