@@ -53,17 +53,6 @@ extension QuarryRuntime {
         }
     }
 
-    /// At the prompt: `sql()` and `export{ sql = }` read the saved store (as the sqlite3
-    /// shell reads the file; SQL cannot see the context), so unsaved changes are not in
-    /// their rows, though `count()` and fetches see them. One note per query says how many
-    /// and what brings them in, as a grouped request's does. Scripts say nothing here (a
-    /// batch run that ends with unsaved changes says so once, at its end).
-    func noteUnsavedChangesOutsideSQL(_ operation: String) {
-        guard let count = unsavedChangesToNote(of: nil) else { return }
-        let changes = count == 1 ? "change is" : "changes are"
-        writeNotice("note: \(operation) reads the saved store; \(grouped(count)) unsaved \(changes) not in it (save() first)")
-    }
-
     /// Dictionary rows at `index` (a list of records), for export and charts.
     func dictionaryRows(_ call: LuaCall, _ index: Int32) -> DictionaryRows? {
         readDictionaryRows(call.state, index)
