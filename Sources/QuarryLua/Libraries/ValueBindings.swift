@@ -89,6 +89,7 @@ enum ValueBindings {
             // is nil; the functions that are no globals are named as they are called.
             // A mistyped function's name (`help(fetchh)`): the one meant, as for a string.
             if let written = runtime.nilGlobalArgument(call, 1), let meant = closestMatch(to: written, in: FunctionHelp.all.map(\.name)),
+                meant != written,
                 let function = FunctionHelp.all.first(where: { $0.name == meant })
             {
                 return
