@@ -88,6 +88,9 @@ public struct TextTable {
     public var estimated: Set<TableCell> = []
     /// A line under the table and its footer in the modes people read (what `~` means).
     public var footnote: String?
+    /// A line above the table in the modes people read (which way a diff reads); the data
+    /// modes hold the rows alone.
+    public var caption: String?
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers
@@ -111,8 +114,14 @@ public struct TextTable {
     }
 
     public func render(_ format: TableFormat, maxWidth: Int? = nil) -> String {
+        let body = renderRows(format, maxWidth: maxWidth)
+        guard let caption, !format.mode.isData else { return body }
+        return caption + "\n" + body
+    }
+
+    private func renderRows(_ format: TableFormat, maxWidth: Int?) -> String {
         let chosen = choosing(format.columns)
-        guard chosen.headers.count == headers.count else { return chosen.render(format, maxWidth: maxWidth) }
+        guard chosen.headers.count == headers.count else { return chosen.renderRows(format, maxWidth: maxWidth) }
         switch format.mode {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
@@ -373,6 +382,7 @@ extension TextTable {
         chosen.estimated = Set(
             estimated.compactMap { cell in indexes.firstIndex(of: cell.column).map { TableCell(row: cell.row, column: $0) } })
         chosen.footnote = footnote
+        chosen.caption = caption
         return chosen
     }
 

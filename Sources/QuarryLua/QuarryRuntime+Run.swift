@@ -263,11 +263,19 @@ private let prelude = #"""
       if seen[v] or depth > 3 then return "{...}" end
       seen[v] = true
       local parts, n = {}, rawlen(v)
+      -- A list with its length in n (table.pack's, o:changes()'s pairs): nils shown, `{"a", nil}`.
+      local packed = rawget(v, "n")
+      if math.type(packed) == "integer" and packed >= n and packed <= 100 then
+        for k in next, v do
+          if k ~= "n" and not (math.type(k) == "integer" and k >= 1 and k <= packed) then packed = nil break end
+        end
+      else packed = nil end
+      n = packed or n
       for i = 1, math.min(n, 100) do parts[#parts + 1] = repr(rawget(v, i), depth + 1, seen) end
       if n > 100 then parts[#parts + 1] = "... " .. (n - 100) .. " more" end
       local keys = {}
       for k in next, v do
-        if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+        if not (math.type(k) == "integer" and k >= 1 and k <= n) and not (k == "n" and n == packed) then keys[#keys + 1] = k end
       end
       ordered(v, keys)
       for _, k in ipairs(keys) do

@@ -32,6 +32,9 @@ public struct PredicateError: QuarryError, Equatable, Codable {
     public var column: Int?
     /// The key the predicate probably meant, for an unknown one.
     public var suggestion: String?
+    /// What would be right, said after the position (`… at column 9; format(…) makes it
+    /// a date`), so the column is never read as part of the code to paste.
+    public var remedy: String?
     /// The to-many relationship a key path crossed where one value was wanted; what to
     /// write instead depends on where it stood (a predicate takes ANY, a group does not).
     public var crossedToMany: (relationship: String, path: String)? {

@@ -36,7 +36,7 @@ extension DotCommands {
             // A table left uncompared differs still when its row counts do.
             for counts in diff.unkeyedCounts { print(counts.line(old: "this store", new: named == "DB" ? "the other store" : named)) }
             if !diff.model.isEmpty || !diff.changes.isEmpty {
-                print(shell.runtime.renderDiff(diff))
+                print(shell.runtime.renderDiff(diff, with: other))
                 return .differed
             } else if diff.unkeyedCounts.isEmpty {
                 // Never "no differences" over tables that were not compared.

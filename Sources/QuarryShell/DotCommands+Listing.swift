@@ -56,7 +56,7 @@ extension DotCommands {
                 let context = shell.runtime.context
                 let unknown = args.filter { name in !context.entities.contains { $0.name == name } }
                 if let name = unknown.first {
-                    reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: context.entities.map(\.name))))
+                    reportError(StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: context.entities.map(\.name))))
                     return .ok
                 }
                 print(
@@ -69,7 +69,7 @@ extension DotCommands {
             let entities = parentsFirst(shell.runtime.context.declaredEntities).filter { args.isEmpty || args.contains($0.name) }
             if entities.isEmpty, let name = args.first {
                 let names = shell.runtime.context.entities.map(\.name)
-                reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: names)))
+                reportError(StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: names)))
             }
             // What keeps a relationship through columns, said on its line.
             let keeping = RelationKeeping(shell.runtime.context)
@@ -177,7 +177,7 @@ extension DotCommands {
     func showSQL(of names: [String]) -> Outcome {
         let context = runtime.context
         if let unknown = names.first(where: { name in !context.entities.contains { $0.name == name } }) {
-            reportError(StoreError.unknownEntity(name: unknown, suggestion: closestMatch(to: unknown, in: context.entities.map(\.name))))
+            reportError(StoreError.unknownEntity(name: unknown, suggestion: closestEntityName(to: unknown, in: context.entities.map(\.name))))
             return .ok
         }
         let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }

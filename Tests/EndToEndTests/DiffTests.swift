@@ -59,7 +59,9 @@ import Testing
         // Printed as a table, marked as watch marks rows.
         let printed = try await sandbox.quarry(["a.sqlite", "-e", "print(diff(\"\(model)\"))"])
         #expect(printed.status == 0, "\(printed)")
-        #expect(printed.lines.first?.hasPrefix("change | entity | property | what") == true, "\(printed)")
+        // Under a line that says which way it reads, naming both sides.
+        #expect(printed.lines.first?.hasPrefix("from a.sqlite (this session) to ") == true, "\(printed)")
+        #expect(printed.lines.dropFirst().first?.hasPrefix("change | entity | property | what") == true, "\(printed)")
         #expect(printed.lines.contains { $0.hasPrefix("+      | Post   | hide     | added") }, "\(printed)")
         #expect(printed.lines.last == "(1 row)", "\(printed)")
     }

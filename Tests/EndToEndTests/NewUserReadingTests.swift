@@ -27,7 +27,7 @@ import Testing
         #expect(try await repl.enter("=d[1]") == [#"{change = "~", entity = "Item", key = 1, property = "price", old = 1.0, new = 9.0}"#])
         #expect(try await repl.enter("=d[2]") == [#"{change = "+", entity = "Item", key = 2, new = "name = \"mug\", price = 4.0"}"#])
         // The table as ever: old, then new.
-        let header = try await repl.enter("=d").first ?? ""
+        let header = try await repl.enter("=d").first { $0.hasPrefix("change") } ?? ""
         let old = header.range(of: "| old")?.lowerBound
         let new = header.range(of: "| new")?.lowerBound
         #expect(old.flatMap { o in new.map { o < $0 } } == true, "\(header)")

@@ -140,8 +140,8 @@ import Testing
         ])
         #expect(
             text.errorLines.count == 1
-                && text.errorLines[0].contains(
-                    #"'returned_on' is string; arithmetic takes numbers; its text reads as ISO 8601 times: format("loans", "returned_on", "#),
+                && text.errorLines[0].contains("'returned_on' is string; arithmetic takes numbers")
+                && text.errorLines[0].contains(#"; its text reads as ISO 8601 times: format("loans", "returned_on", "#),
             "\(text)")
     }
 }

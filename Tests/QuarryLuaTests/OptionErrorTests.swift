@@ -25,8 +25,15 @@ import Testing
             (#"fetch{ "Item", batch = -1 }"#, "t:1: fetch: batch must be 0 or more, got -1"),
             (#"fetch{ "Item", sort = 42 }"#, "t:1: fetch: sort must be a key, or a table of keys"),
             // A key path a sort or a section cannot take is named by that option, not as a predicate's.
-            (#"fetch{ "Item", sort = "-tags.@count" }"#, "t:1: sort: 'tags.@count' does not name an attribute"),
-            (#"fetch{ "Item", section = "tags.@count" }"#, "t:1: section: 'tags.@count' does not name an attribute"),
+            // A to-many's count is computed in properties, which the message shows how to write.
+            (
+                #"fetch{ "Item", sort = "-tags.@count" }"#,
+                #"t:1: sort: 'tags.@count' is computed over a to-many, not an attribute, so sort does not take it; compute it in properties (fetch{ "Item", properties = { "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
+            ),
+            (
+                #"fetch{ "Item", section = "tags.@count" }"#,
+                #"t:1: section: 'tags.@count' is computed over a to-many, not an attribute, so section does not take it; compute it in properties (fetch{ "Item", properties = { "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
+            ),
             (#"fetch{ "Item", result = "dictionaries", properties = { "title", 5 } }"#, "t:1: fetch: properties[2] must be a string"),
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),
             (

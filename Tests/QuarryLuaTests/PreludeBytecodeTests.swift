@@ -26,7 +26,7 @@ import Testing
                 """
                 local info = debug.getinfo(quarry.repr, 'S')
                 assert(info.short_src == '(quarry prelude)', info.short_src)
-                assert(info.linedefined == 47, info.linedefined)
+                assert(info.linedefined == 55, info.linedefined)
                 """) == nil)
     }
 }

@@ -282,6 +282,10 @@ import Testing
         let percent = parseError("a == %z")
         #expect(percent?.message == "'%' must be followed by @, K, d, i, f or s")
         #expect(percent?.column == 6)
+        // A remainder as SQL writes it: the grammar's function that computes one.
+        let remainder = parseError("quantity % 7 == 1")
+        #expect(remainder?.message == "'%' is no operator here (it starts an argument such as %@); a remainder is modulus:by:(x, 7)")
+        #expect(remainder?.column == 10)
         #expect(parseError("a == 0x")?.message == "bad number '0x'")
         #expect(parseError("a == 0b102")?.column != nil)
     }

@@ -34,7 +34,22 @@ public struct StoreDiff: Sendable {
         // them; where one does, its column is compared as the attribute it is.
         let apart = old.relationshipsDeclaredApart.union(new.relationshipsDeclaredApart)
         model.changes.removeAll { c in c.property.map { apart.contains(c.entity + "." + $0) } ?? false }
+        // So is what `format()` declared (a text column read as dates): Quarry's reading of
+        // the same bytes, not a change to the file. Its attribute's type or default as read
+        // is no difference; one note names the attributes so read.
+        let formatted = Set(
+            [old, new].flatMap { context in
+                context.mapping.declaredFormats.flatMap { entity, columns in columns.keys.map { entity + "." + $0 } }
+            })
+        let readings = model.changes.filter { c in c.kind == .changed && (c.property.map { formatted.contains(c.entity + "." + $0) } ?? false) }
+        model.changes.removeAll { c in c.kind == .changed && (c.property.map { formatted.contains(c.entity + "." + $0) } ?? false) }
         var diff = StoreDiff(model: model, changes: [], notes: [])
+        let read = Array(Set(readings.compactMap { c in c.property.map { c.entity + "." + $0 } })).sorted()
+        if !read.isEmpty {
+            diff.notes.append(
+                "\(read.joined(separator: ", ")) read as format() declares (beside the file, not in it) for one store: not a difference of the models"
+            )
+        }
         for (side, context, other) in [("old", old, new), ("new", new, old)] {
             // One note a relate(): its to-one (its inverse, a many-to-many it made go with it).
             for name in context.relationshipsDeclaredApart.sorted()
@@ -45,7 +60,7 @@ public struct StoreDiff: Sendable {
         }
         for name in options.by.keys.sorted() where (try? old.entity(named: name)) == nil || (try? new.entity(named: name)) == nil {
             let known = old.entities.map(\.name).filter { (try? new.entity(named: $0)) != nil }
-            throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: known))
+            throw StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: known))
         }
         let wanted = options.entities.map(Set.init)
         var unkeyed: [(name: String, fix: String)] = []

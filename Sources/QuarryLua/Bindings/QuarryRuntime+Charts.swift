@@ -26,7 +26,7 @@ extension QuarryRuntime {
             let keys = [try call.string(2), try call.string(3)]
             do {
                 let rows = try rows(of: RowsQuery(.dictionaries(DictionaryRequest(base: base, properties: keys))))
-                noteUnsavedChangesLeftOut(of: base.entityName)
+                noteUnsavedChangesLeftOut(of: base, keys: keys)
                 return (rows, 0, 1)
             } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
                 // Named by the call that was given the key, not by the request made of it.
@@ -58,7 +58,7 @@ extension QuarryRuntime {
         let request = DictionaryRequest(base: base, properties: [key, "count(*)"], group: [key], rowsOfWindow: true)
         do {
             let rows = try rows(of: RowsQuery(.dictionaries(request)))
-            noteUnsavedChangesLeftOut(of: base.entityName)
+            noteUnsavedChangesLeftOut(of: base, keys: [key])
             return (rows, key)
         } catch FetchError.unknownKey(_, let key, let entity, let suggestion) {
             // Named by the call that was given the key, not by the request made of it.

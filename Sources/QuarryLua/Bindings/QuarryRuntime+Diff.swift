@@ -47,8 +47,9 @@ extension QuarryRuntime {
         return .model(try call.string(index))
     }
 
-    /// The rows `diff` returns for the arguments of `call`.
-    func diffRows(_ call: LuaCall) throws -> DiffRows {
+    /// The rows `diff` returns for the arguments of `call`, and the line that says which
+    /// way they read.
+    func diffRows(_ call: LuaCall) throws -> (DiffRows, caption: String) {
         // One argument that is not a table compares this store with it: diff("App.xcdatamodeld"),
         // diff(b); so does one followed by a table of options and nothing else (a plain
         // table is no side): diff(b, { by = ... }), as diff(nil, b, { by = ... }).
@@ -74,13 +75,38 @@ extension QuarryRuntime {
         case (.store, .model), (.model, .store), (.model, .model):
             let old = try diffModel(a)
             let new = try diffModel(b)
-            return DiffRows(ModelDifference(from: old, to: new))
+            return (DiffRows(ModelDifference(from: old, to: new)), diffCaption(from: describe(a), to: describe(b)))
         default:
             throw LuaError("compares two stores, two entities or results, or a store and a model; got one of each", operation: "diff")
         }
         // What was not compared, and why, as `.diff` says it: on stderr, the rows unchanged.
         for note in diff.notes { writeNotice("note: " + note) }
-        return DiffRows(diff, shown: { CellText.display($0) })
+        return (DiffRows(diff, shown: { CellText.display($0) }), diffCaption(from: describe(a), to: describe(b)))
+    }
+
+    /// One side as the caption names it: a store by its file (the session's marked so),
+    /// an entity or results with the store they are of, a model by its path.
+    private func describe(_ side: DiffSide) -> String {
+        switch side {
+        case .store(let store): return storeName(store)
+        case .model(let path): return path
+        case .entity(let name, let store): return "\(name) of \(storeName(store))"
+        case .results(let request, let store): return "the results of \(request.entityName) of \(storeName(store))"
+        }
+    }
+
+    /// A store by its file or URL (no password), `(this session)` after the session's own.
+    func storeName(_ store: ObjectContext) -> String {
+        let path = store.path.map { URLSecrets.withoutPasswords(in: $0) }
+        let name = path.flatMap { $0.isEmpty || $0 == ":memory:" ? nil : $0 } ?? "the in-memory store"
+        return store === openedDefaultContext ? name + " (this session)" : name
+    }
+
+    /// Which way a diff reads, said once above it: `from a.db (this session) to b.db: +
+    /// only in b.db, - only in a.db, ~ changed`, as diff(a, b) goes from a to b.
+    public func diffCaption(from old: String, to new: String) -> String {
+        let plain = { (name: String) in name.hasSuffix(" (this session)") ? String(name.dropLast(15)) : name }
+        return "from \(old) to \(new): + only in \(plain(new)), - only in \(plain(old)), ~ changed"
     }
 
     private func diffModel(_ side: DiffSide) throws -> CoreDataModel {
@@ -159,9 +185,10 @@ extension QuarryRuntime {
 
 extension QuarryRuntime {
     /// A diff drawn as `diff()`'s rows print (`.diff` in the shell), in the session's mode.
-    public func renderDiff(_ diff: StoreDiff) -> String {
+    public func renderDiff(_ diff: StoreDiff, with other: ObjectContext) -> String {
         let rows = DiffRows(diff, shown: { CellText.display($0) })
         var table = TextTable.rows(headers: rows.columns, values: rows.rows, format: tableFormat)
+        table.caption = diffCaption(from: storeName(context), to: storeName(other))
         // An object's key is what a person copies: whole, as a results table's IDs.
         if let key = rows.columns.firstIndex(of: "key") { table.wholeColumns = [key] }
         return table.render(tableFormat)

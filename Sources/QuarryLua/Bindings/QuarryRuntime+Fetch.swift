@@ -92,29 +92,9 @@ extension QuarryRuntime {
                 let columns = request.properties.filter(days.contains)
                 if !columns.isEmpty { rememberDayColumns(s, -1, columns) }
             }
-            noteUnsavedChangesLeftOut(of: request.request.entityName)
+            noteUnsavedChangesLeftOut(of: request.request, keys: request.properties + request.group)
             return 1
         }
-    }
-
-    /// At the prompt: dictionary rows are read in SQL from the saved rows (as Core Data's
-    /// dictionary results are), and so are `summarize` and the charts, so unsaved changes
-    /// to the entity (or its sub-entities) are not in them, though `count()` sees them; one
-    /// note per request says how many and what brings them in. The rows are not changed.
-    func noteUnsavedChangesLeftOut(of entityName: String) {
-        guard let count = unsavedChangesToNote(of: entityName) else { return }
-        let changes = count == 1 ? "change" : "changes"
-        writeNotice("note: \(count) unsaved \(changes) to \(entityName) \(count == 1 ? "is" : "are") not in these rows (save() first)")
-    }
-
-    /// How many unsaved changes a read of the saved rows leaves out, at the prompt (notes
-    /// on), of `entityName` and its sub-entities or, nil, of every entity; nil for none.
-    func unsavedChangesToNote(of entityName: String?) -> Int? {
-        guard settings.notesUnsavedChangesLeftOut, context.hasChanges else { return nil }
-        let pending = context.pendingChanges
-        let changed = pending.inserted + pending.updated + pending.deleted
-        let count = entityName.map { name in changed.filter { context.isKind($0.entity.name, of: name) }.count } ?? changed.count
-        return count > 0 ? count : nil
     }
 
     /// Once per entity and key: a key only sub-entities have, which Quarry answers but a

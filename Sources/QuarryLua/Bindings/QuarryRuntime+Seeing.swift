@@ -53,31 +53,6 @@ extension QuarryRuntime {
         }
     }
 
-    /// At the prompt: `sql()` and `export{ sql = }` read the saved store (as the sqlite3
-    /// shell reads the file; SQL cannot see the context), so unsaved changes are not in
-    /// their rows, though `count()` and fetches see them. One note per query says how many
-    /// and what brings them in, as a grouped request's does. Scripts say nothing here (a
-    /// batch run that ends with unsaved changes says so once, at its end).
-    func noteUnsavedChangesOutsideSQL(_ operation: String) {
-        guard let count = unsavedChangesToNote(of: nil) else { return }
-        let changes = count == 1 ? "change is" : "changes are"
-        writeNotice("note: \(operation) reads the saved store; \(grouped(count)) unsaved \(changes) not in it (save() first)")
-    }
-
-    /// At the prompt: `export(r, path)` writes what `r` holds, unsaved changes included
-    /// (Core Data's `includesPendingChanges`, on by default), where `summarize(r)` and the
-    /// charts, read in SQL, leave them out and say so. One note in the same words says
-    /// which story the file tells; with `includesPending = false` the file leaves them out,
-    /// and the note says that instead. Scripts say nothing (their output is unchanged).
-    func noteUnsavedChangesExported(_ request: FetchRequest) {
-        guard request.includesPendingChanges else { return noteUnsavedChangesLeftOut(of: request.entityName) }
-        guard let count = unsavedChangesToNote(of: request.entityName) else { return }
-        let changes = count == 1 ? "change" : "changes"
-        writeNotice(
-            "note: \(grouped(count)) unsaved \(changes) to \(request.entityName) \(count == 1 ? "is" : "are") in the rows written "
-                + "(the store does not hold \(count == 1 ? "it" : "them") until save())")
-    }
-
     /// Dictionary rows at `index` (a list of records), for export and charts.
     func dictionaryRows(_ call: LuaCall, _ index: Int32) -> DictionaryRows? {
         readDictionaryRows(call.state, index)

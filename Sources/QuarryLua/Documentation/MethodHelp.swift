@@ -58,7 +58,8 @@ extension FunctionHelp {
             example: "print(Item:first():entity().name)", kind: "object"),
         FunctionHelp(
             name: "changes", usage: "o:changes()",
-            summary: "The object's unsaved changes: a table from each changed key to { old, new } (a relationship as objects).",
+            summary:
+                "The object's unsaved changes: a table from each changed key to { old, new, n = 2 } (a relationship as objects); n, as table.pack gives it, keeps a new value of nil, which the REPL prints as { \"San Francisco\", nil }.",
             example: #"local o = Item:first(); o.n = 10; for key, c in pairs(o:changes()) do print(key, c[1], c[2]) end"#, kind: "object"),
         FunctionHelp(
             name: "hasChanges", usage: "o:hasChanges()", summary: "True while the object has unsaved changes.",

@@ -49,7 +49,7 @@ extension FunctionHelp {
             #"local rows = fetch{ "Item", result = "dictionaries", properties = { "title", "n" } }"#),
         option(
             "group", #"fetch{ "Item", result = "dictionaries", properties = { "title", "count(*)" }, group = { "title" } [, having = "count > 1"] }"#,
-            "Groups dictionary rows by keys (key paths, date parts, expressions; names with spaces as they are named, trainer.Home Town): one row per group, its aggregates in properties; computed in SQL. A constant (a quoted name) would make one group, and is refused. help(fetch) describes the whole request.",
+            "Groups dictionary rows by keys (key paths, date parts, expressions; names with spaces as they are named, trainer.Home Town): one row per group, its aggregates in properties; computed in SQL. A constant (a quoted name) would make one group, and is refused.",
             #"local rows = fetch{ "Item", result = "dictionaries", properties = { "title", "count(*)" }, group = { "title" } }"#),
         option(
             "having", #"fetch{ ..., group = { "title" }, having = "count > 1" }"#,

@@ -149,3 +149,28 @@ private func rememberedColumns(_ state: OpaquePointer, _ index: Int32, under key
     quarry_pop(state, 2)
     return columns
 }
+
+/// A line printed above a rows list's table in the modes people read: which way a diff
+/// reads (`from a.db (this session) to b.db: + only in b.db, …`). Kept as the digits are.
+private let captionKey = "quarry.rowcaption"
+
+/// Remembers `caption` for the rows list at `index`.
+func rememberCaption(_ state: OpaquePointer, _ index: Int32, _ caption: String) {
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, captionKey)
+    lua_pushvalue(state, rows)
+    pushString(state, caption)
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The caption remembered for the rows list at `index`, if any.
+func rememberedCaption(_ state: OpaquePointer, _ index: Int32) -> String? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, captionKey)
+    lua_pushvalue(state, rows)
+    let caption = lua_rawget(state, -2) == LUA_TSTRING ? luaString(state, -1) : nil
+    quarry_pop(state, 2)
+    return caption
+}

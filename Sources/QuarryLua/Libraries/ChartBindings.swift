@@ -27,7 +27,7 @@ enum ChartBindings {
             quarry_pop(call.state, 1)
         }
         let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
-        runtime.noteUnsavedChangesLeftOut(of: request.entityName)
+        runtime.noteUnsavedChangesLeftOut(of: request, keys: [key])
         let (type, buckets) = (counted.type, counted.buckets)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         // Every label of the chart grouped alike: years and IDs bare (`1990 – 1993`).

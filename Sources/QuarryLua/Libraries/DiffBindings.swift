@@ -14,8 +14,10 @@ enum DiffBindings {
     ]
 
     static func luaDiff(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let rows = try runtime.diffRows(call)
+        let (rows, caption) = try runtime.diffRows(call)
         pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
+        // Which way it reads, above its printed table.
+        rememberCaption(call.state, -1, caption)
         // An object's key is what a person copies: printed whole, as a results table's IDs.
         rememberWholeColumns(call.state, -1, ["key"])
         // One row shown alone (`=d[1]`) reads old before new, as the table does.

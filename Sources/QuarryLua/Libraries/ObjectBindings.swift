@@ -64,21 +64,30 @@ enum ObjectBindings {
         let changes = object.changes
         let relationships = object.isDeleted || object.isForeign(to: runtime.context) ? [] : try runtime.context.relationshipChanges(of: object)
         lua_createtable(call.state, 0, Int32(changes.count + relationships.count))
+        // Each pair is `{old, new, n = 2}`, as table.pack makes it: a Lua table cannot
+        // hold a trailing nil, so `n` says the new value is there, nil (`city = nil`);
+        // `table.unpack(p, 1, p.n)` and the REPL's printer (`{"San Francisco", nil}`) read it.
+        func pair() {
+            lua_pushinteger(call.state, 2)
+            LuaTable.setField(call.state, -2, "n")
+        }
         for change in changes {
-            lua_createtable(call.state, 2, 0)
+            lua_createtable(call.state, 2, 1)
             let day = object.keepsDays(change.key)
             pushAttributeValue(call.state, change.old, of: nil, day: day)
             lua_rawseti(call.state, -2, 1)
             pushAttributeValue(call.state, change.new, of: nil, day: day)
             lua_rawseti(call.state, -2, 2)
+            pair()
             LuaTable.setField(call.state, -2, change.key)
         }
         for change in relationships {
-            lua_createtable(call.state, 2, 0)
+            lua_createtable(call.state, 2, 1)
             for (index, members) in [change.old, change.new].enumerated() {
                 runtime.pushMembers(members, isToMany: change.isToMany)
                 lua_rawseti(call.state, -2, lua_Integer(index + 1))
             }
+            pair()
             LuaTable.setField(call.state, -2, change.key)
         }
         return 1

@@ -59,6 +59,7 @@ enum SchemaBindings {
             try runtime.context.relate(
                 source, sourceColumns, destination, destinationColumns, name: given, inverse: inverse, keep: !runtime.isSandboxed)
         }
+        runtime.noteRowsPointingNowhere(relationship, of: source, columns: sourceColumns, to: destination, keys: destinationColumns)
         // Both names it made: the to-one, and its inverse on the destination, which
         // would otherwise be guessed or read from .schema.
         _ = call.push(relationship.name)

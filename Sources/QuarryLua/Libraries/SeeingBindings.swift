@@ -44,7 +44,7 @@ enum SeeingBindings {
         let withText = columns != AttributeSummary.columns
         pushDictionaryRows(call.state, DictionaryRows(columns: columns, rows: summaries.map { $0.values(withText: withText) }))
         runtime.noteTextInNumbers(summaries, of: request.entityName)
-        runtime.noteUnsavedChangesLeftOut(of: request.entityName)
+        runtime.noteUnsavedChangesLeftOut(of: request)
         // A column of days (a server's date, a file's text of days alone) has days for its
         // min, max and quartiles that fall on a midnight, as its objects' values are shown:
         // the same days in every zone.
@@ -121,6 +121,7 @@ enum SeeingBindings {
         if digits != nil { format.maxRows = 0 }
         var table = TextTable.rows(headers: marked ?? rows.columns, values: values, format: format, estimated: estimated)
         if !estimated.isEmpty { table.footnote = AttributeSummary.estimatesFootnote(Set(estimates.keys)) }
+        table.caption = rememberedCaption(call.state, 1)
         table.digits = digits
         // A summary (the rows with digits) keeps its statistics in view: its min and max,
         // samples of the values, are cut before a column is left out.

@@ -87,6 +87,14 @@ enum ValueBindings {
         } else if call.argumentCount >= 1, call.isNoneOrNil(1) {
             // help(updateall), help(show): the name holds nothing here, so the value given
             // is nil; the functions that are no globals are named as they are called.
+            // A mistyped function's name (`help(fetchh)`): the one meant, as for a string.
+            if let written = runtime.nilGlobalArgument(call, 1), let meant = closestMatch(to: written, in: FunctionHelp.all.map(\.name)),
+                meant != written,
+                let function = FunctionHelp.all.first(where: { $0.name == meant })
+            {
+                return
+                    "help was given nil: '\(written)' holds no value here (did you mean '\(function.calledName)'?): help(\(function.calledName)) describes it"
+            }
             let fields = FunctionHelp.all.map(\.calledName).filter { $0.hasPrefix("quarry.") }
             let called = fields.isEmpty ? "" : "; " + fields.joined(separator: " and ") + " are called through quarry: help(\(fields[0]))"
             return

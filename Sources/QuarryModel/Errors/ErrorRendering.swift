@@ -17,7 +17,9 @@ public enum ErrorRendering {
 
     /// Each part's share of the line. The fixed words around them (": ", " at column ",
     /// " (did you mean '…'?)", "; ", two line/column numbers) take at most 98 more.
-    static let operationLimit = 60, pathLimit = 160, messageLimit = 420, suggestionLimit = 60, remedyLimit = 100
+    /// A remedy holds code to paste (`format("shows", "date", "2021-01-01") makes it a
+    /// date`), so it is not cut short of it.
+    static let operationLimit = 60, pathLimit = 160, messageLimit = 360, suggestionLimit = 60, remedyLimit = 160
 
     /// The error as one line, from its parts.
     public static func oneLine(_ error: some QuarryError) -> String {

@@ -60,6 +60,12 @@ struct Lexer {
             // %ld, %lld, %lu and %hd are printf's long/short forms of %d.
             while let d = peek(), d == "l" || d == "h" || d == "q" { index += 1 }
             guard let d = peek(), "@KdifsuxgDUX".contains(d) else {
+                // `quantity % 7`: a remainder as SQL and Lua write it, which NSPredicate's
+                // grammar writes as a function.
+                if peek().map({ $0 == " " || $0.isNumber || $0 == "(" }) ?? true {
+                    throw PredicateError(
+                        .syntax, "'%' is no operator here (it starts an argument such as %@); a remainder is modulus:by:(x, 7)", column: start)
+                }
                 throw PredicateError(.syntax, "'%' must be followed by @, K, d, i, f or s", column: start)
             }
             index += 1

@@ -107,8 +107,9 @@ extension Binder {
                     "; a date is written quoted, as '" + day.enumerated().map { $0 == 0 || $1.count > 1 ? $1 : "0" + $1 }.joined(separator: "-") + "'"
             }
             // Another program's text of ISO 8601 times: a date once `format()` says so.
+            var remedy: String?
             if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {
-                why = "; " + hint
+                remedy = hint
             }
             // Another program's text column of numbers (GTFS's `stop_sequence`): the SQL that
             // reads them as numbers, as no format() makes text a number. REAL, whatever the
@@ -119,9 +120,11 @@ extension Binder {
                     "; its text compares as text here, and sql() reads it as numbers: sql('SELECT count(*) FROM \(name(owner.name)) "
                     + "WHERE CAST(\(name(attribute.name)) AS REAL) > \(value.displayString)')"
             }
-            throw PredicateError(
+            var error = PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
                 column: expression.column)
+            error.remedy = remedy
+            throw error
         }
     }
 }

@@ -55,13 +55,14 @@ extension Binder {
                 // whose difference is arithmetic, as a comparison with a date says.
                 var owner = entity
                 if case .path(let steps, _) = bound, let last = steps.last { owner = last.destination }
-                let why =
-                    a.type == .string ? context?.isoTextHint(owner, a.name).map { "; " + $0 } : nil
-                throw PredicateError(
+                let hint = a.type == .string ? context?.isoTextHint(owner, a.name) : nil
+                var error = PredicateError(
                     .typeMismatch,
                     "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers"
-                        + (why ?? " (Foundation's add:to: and the rest are NSNumber methods)"),
+                        + (hint == nil ? " (Foundation's add:to: and the rest are NSNumber methods)" : ""),
                     column: expression.column)
+                error.remedy = hint
+                throw error
             }
             return bound
         }

@@ -19,6 +19,7 @@ extension Binder {
             return timeOfDayText(name, part: part, example: example, entity, path: path)
         }
         var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
+        var remedy: String?
         if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
             let rest = path.components.drop(while: { $0 != name }).dropFirst()
             message += "; the relationship kept in it is '\(through.name)': \(([through.name] + rest).joined(separator: "."))"
@@ -29,7 +30,7 @@ extension Binder {
         {
             // `created.year` on another program's text of ISO times: a date part, once
             // `format()` makes the column a date (as comparing it with a date says).
-            message += "; " + hint
+            remedy = hint
         } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
             let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
             context?.likelyTimeLayout(entity, name) != nil
@@ -38,7 +39,9 @@ extension Binder {
             // unit: the `format()` that makes it a date with parts.
             message += timeUnitHint(attribute, entity)
         }
-        return PredicateError(.invalidUse, message, column: path.column)
+        var error = PredicateError(.invalidUse, message, column: path.column)
+        error.remedy = remedy
+        return error
     }
 
     /// `arrival_time.hour` on text holding times of day (GTFS's "08:15:00", "25:10:00"):

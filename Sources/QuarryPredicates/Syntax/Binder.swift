@@ -151,15 +151,13 @@ struct Binder {
             // SQLite would convert the text by column affinity; Foundation would refuse.
             // Another program's text of ISO times beside a date: a date once `format()` says so.
             let (text, textSide, sideEntity) = a.type == .string ? (a, lhs, entity) : (b, rhs, outer ?? entity)
-            var why = ""
-            if (a.type == .string ? b : a).type == .date, let owner = owner(of: textSide, sideEntity, outer: outer),
-                let hint = context?.isoTextHint(owner, text.name)
-            {
-                why = "; " + hint
-            }
-            throw PredicateError(
-                .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)\(why)",
+            var error = PredicateError(
+                .typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)",
                 column: c.lhs.column)
+            if (a.type == .string ? b : a).type == .date, let owner = owner(of: textSide, sideEntity, outer: outer) {
+                error.remedy = context?.isoTextHint(owner, text.name)
+            }
+            throw error
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs {
             rhs = .value(

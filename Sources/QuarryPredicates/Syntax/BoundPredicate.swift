@@ -137,7 +137,17 @@ public struct BoundPredicate {
             case .path(let steps, let a): return (steps, a, nil)
             case .datePart(let part, .attribute(let a)): return ([], a, part)
             case .datePart(let part, .path(let steps, let a)): return (steps, a, part)
-            default: throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
+            default:
+                // `orders.@count`: a value of each object, but computed over its to-many,
+                // which a dictionary request computes and sorts by in SQL.
+                if path.contains("@") {
+                    throw PredicateError(
+                        .unsupported,
+                        "'\(path)' is computed over a to-many, not an attribute, so \(role) does not take it; compute it in properties "
+                            + "(fetch{ \"\(entity.name)\", properties = { \"\(path) AS n\" }, sort = \"-n\" }) or in a grouped fetch",
+                        column: nil)
+                }
+                throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
             }
         } catch let error as PredicateError {
             throw error.given(as: role)

@@ -183,7 +183,7 @@ public final class ObjectContext {
     public func entity(named name: String) throws -> EntityDescription {
         if let entity = managedObjectModel.entitiesByName[name] { return entity }
         if let why = leftOut[name] { throw StoreError.database(message: "unknown entity '\(name)': \(why)") }
-        throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: managedObjectModel.entityOrder))
+        throw StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: managedObjectModel.entityOrder))
     }
 
     // MARK: Objects
