@@ -43,23 +43,12 @@ private let digitsKey = "quarry.rowdigits"
 
 /// Marks the rows list at `index` as printing its floating values to `digits` digits.
 func rememberDigits(_ state: OpaquePointer, _ index: Int32, _ digits: Int) {
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, digitsKey)
-    lua_pushvalue(state, rows)
-    lua_pushinteger(state, lua_Integer(digits))
-    lua_rawset(state, -3)
-    quarry_pop(state, 1)
+    remember(state, index, under: digitsKey) { lua_pushinteger($0, lua_Integer(digits)) }
 }
 
 /// The significant digits remembered for the rows list at `index` (nil: as Lua writes floats).
 func rememberedDigits(_ state: OpaquePointer, _ index: Int32) -> Int? {
-    guard lua_type(state, index) == LUA_TTABLE else { return nil }
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, digitsKey)
-    lua_pushvalue(state, rows)
-    let digits = lua_rawget(state, -2) == LUA_TNUMBER ? Int(quarry_tointeger(state, -1, nil)) : nil
-    quarry_pop(state, 2)
-    return digits
+    remembered(state, index, under: digitsKey) { lua_type($0, -1) == LUA_TNUMBER ? Int(quarry_tointeger($0, -1, nil)) : nil }
 }
 
 /// Columns of a rows list never cut in a printed table, as numbers are not: an identity a
@@ -128,26 +117,36 @@ func pushRecordOrder(_ state: OpaquePointer, _ index: Int32) -> Bool {
 
 /// Keeps `columns` for the rows list at `index` in the weak-keyed registry table `key`.
 private func rememberColumns(_ state: OpaquePointer, _ index: Int32, _ columns: [String], under key: String) {
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, key)
-    lua_pushvalue(state, rows)
-    LuaTable.pushList(state, columns) { pushString(state, $0) }
-    lua_rawset(state, -3)
-    quarry_pop(state, 1)
+    remember(state, index, under: key) { LuaTable.pushList($0, columns) { pushString(state, $0) } }
 }
 
 /// The columns kept for the rows list at `index` in the registry table `key` (none: empty).
 private func rememberedColumns(_ state: OpaquePointer, _ index: Int32, under key: String) -> [String] {
-    guard lua_type(state, index) == LUA_TTABLE else { return [] }
+    remembered(state, index, under: key) { lua_type($0, -1) == LUA_TTABLE ? LuaTable.array($0, -1) { _ in luaString(state, -1) } : nil } ?? []
+}
+
+/// Keeps the value `push` pushes for the rows list at `index` in the weak-keyed registry
+/// table `key`: what a printed list of records remembers beside its rows.
+private func remember(_ state: OpaquePointer, _ index: Int32, under key: String, _ push: (OpaquePointer) -> Void) {
     let rows = lua_absindex(state, index)
     pushWeakKeyedRegistryTable(state, key)
     lua_pushvalue(state, rows)
-    var columns: [String] = []
-    if lua_rawget(state, -2) == LUA_TTABLE {
-        columns = LuaTable.array(state, -1) { _ in luaString(state, -1) }
-    }
+    push(state)
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// What `read` makes of the value kept for the rows list at `index` in the registry table
+/// `key` (on the stack's top while it reads; nil when none is kept).
+private func remembered<T>(_ state: OpaquePointer, _ index: Int32, under key: String, _ read: (OpaquePointer) -> T?) -> T? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let rows = lua_absindex(state, index)
+    pushWeakKeyedRegistryTable(state, key)
+    lua_pushvalue(state, rows)
+    lua_rawget(state, -2)
+    let value = read(state)
     quarry_pop(state, 2)
-    return columns
+    return value
 }
 
 /// A line printed above a rows list's table in the modes people read: which way a diff
@@ -156,21 +155,10 @@ private let captionKey = "quarry.rowcaption"
 
 /// Remembers `caption` for the rows list at `index`.
 func rememberCaption(_ state: OpaquePointer, _ index: Int32, _ caption: String) {
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, captionKey)
-    lua_pushvalue(state, rows)
-    pushString(state, caption)
-    lua_rawset(state, -3)
-    quarry_pop(state, 1)
+    remember(state, index, under: captionKey) { pushString($0, caption) }
 }
 
 /// The caption remembered for the rows list at `index`, if any.
 func rememberedCaption(_ state: OpaquePointer, _ index: Int32) -> String? {
-    guard lua_type(state, index) == LUA_TTABLE else { return nil }
-    let rows = lua_absindex(state, index)
-    pushWeakKeyedRegistryTable(state, captionKey)
-    lua_pushvalue(state, rows)
-    let caption = lua_rawget(state, -2) == LUA_TSTRING ? luaString(state, -1) : nil
-    quarry_pop(state, 2)
-    return caption
+    remembered(state, index, under: captionKey) { lua_type($0, -1) == LUA_TSTRING ? luaString($0, -1) : nil }
 }
