@@ -1,17 +1,15 @@
 import CZlib
 import Foundation
+import QuarryModel
+
 /// Inflates Core Data's `Z_MODELCACHE.Z_CONTENT`: a keyed archive compressed with raw
 /// DEFLATE (no zlib header: checked on real stores, whose blobs start with e.g. 0x9D 0x57).
 /// A zlib-wrapped stream is accepted too. The output is bounded so that a hostile or broken
 /// blob cannot exhaust memory: past `limit` bytes it is an error, not an allocation.
-import QuarryModel
-
 package enum Inflate {
-    /// The default bound on an inflated model: the bound on a model file read whole.
-    static let defaultLimit = ModelFileReader.limit
-
-    /// Inflates `input`; `path` only names the source in errors.
-    package static func inflate(_ input: [UInt8], path: String, limit: Int = defaultLimit) throws -> [UInt8] {
+    /// Inflates `input`; `path` only names the source in errors. The default bound on an
+    /// inflated model is the bound on a model file read whole.
+    package static func inflate(_ input: [UInt8], path: String, limit: Int = ModelFileReader.limit) throws -> [UInt8] {
         if looksZlibWrapped(input), let out = try? run(input, windowBits: MAX_WBITS, path: path, limit: limit) {
             return out
         }
