@@ -12,7 +12,7 @@ struct SpacedKeyArgument {
 
     /// `string` is the predicate being completed, `after` the line after the cursor.
     init?(key: String, in string: OpenString, after: String) {
-        let name = Self.luaQuoted(key)
+        let name = LuaLiteral.string(key)
         let placeholders = Self.placeholders(in: string.text)
         let tableForm = string.field == "predicate"
         guard tableForm || string.field == nil, let call = OpenCall(string.code) else { return nil }
@@ -133,10 +133,5 @@ struct SpacedKeyArgument {
             chars = chars[chars.index(after: next)...]
         }
         return count
-    }
-
-    /// `key` as a Lua string literal.
-    static func luaQuoted(_ key: String) -> String {
-        "\"" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -144,4 +144,24 @@ import Testing
                 && text.errorLines[0].contains(#"; its text reads as ISO 8601 times: format("loans", "returned_on", "#),
             "\(text)")
     }
+
+    /// Options in a table after the entity's name (`count("loans", { ... })`), and a
+    /// filter written as an option (`loans:count{ member_id = 1 }`), say the call that works.
+    @Test func optionsAfterTheNameAndFiltersAsOptionsSayWhatWorks() async throws {
+        let sandbox = try Sandbox()
+        try await library(sandbox)
+        let after = try await sandbox.quarry(["library.db", "-e", #"print(count("loans", { member_id = 1 }))"#])
+        #expect(
+            after.errorLines.count == 1
+                && after.errorLines[0].hasSuffix(
+                    #"bad argument #2 to 'count' (string expected, got table); options go in one table, the entity first: count{ "loans", predicate = "..." }"#
+                ),
+            "\(after)")
+        let filter = try await sandbox.quarry(["library.db", "-e", #"print(loans:count{ member_id = 1 })"#])
+        #expect(
+            filter.errorLines.count == 1
+                && filter.errorLines[0].hasSuffix(
+                    #"count: unknown option 'member_id'; a filter is a predicate: predicate = "member_id == %@", args = { ... }"#),
+            "\(filter)")
+    }
 }

@@ -149,6 +149,7 @@ extension QuarryRuntime {
             }
             return makeRequest(entityName, object: object)
         }
+        if call.type(index) == LUA_TTABLE { throw optionsAfterEntity(call, index, entity: entityName) }
         let format = try call.optionalString(index)
         let (arguments, captures) = try predicateInputs(call, format: format, from: index + 1)
         return try makeRequest(entityName, format: format, arguments: arguments, variables: captures)
@@ -257,7 +258,9 @@ extension QuarryRuntime {
         for key in keys where !allowed.contains(key) {
             // SQL's ORDER BY is `sort` here, whatever the distance between the words.
             let meant = ["order", "orderby", "order_by"].contains(key.lowercased()) ? "sort" : closestMatch(to: key, in: allowed)
-            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: meant)
+            var error = LuaError("unknown option '\(key)'", operation: call.functionName, suggestion: meant)
+            if meant == nil { error.remedy = filterWrittenAsOption(s, index, key: key, entity: entity) }
+            throw error
         }
         var entityName = entity
         if entityName == nil {
@@ -451,24 +454,6 @@ extension QuarryRuntime {
 }
 
 extension QuarryRuntime {
-    /// `fetch(plays)`: a name written without quotes reads a global, nil, where the entity's
-    /// name goes. Said as the type error it is, with the call that works, naming one of the
-    /// store's entities (the variable's name is not known from its value).
-    func unquotedEntityName(_ call: LuaCall, _ index: Int32) -> LuaError {
-        var error = call.typeError(index, expected: "string")
-        // `fetch(citty)`: the global the call's line passes there, when it is unset and
-        // near an entity's name, as `Custmer:first()` gets one (`entitySuggestion`).
-        if let global = nilGlobalArgument(call, index), let entity = entitySuggestion(forGlobal: global) {
-            error.detail = "string expected, got nil: the global '\(global)' is not set"
-            error.suggestion = entity
-            return error
-        }
-        let example = openedContext?.entities.map(\.name).min() ?? "Item"
-        let quoted = "\"" + example.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        error.remedy = "an entity's name is a string, e.g. \(call.functionName)(\(quoted))"
-        return error
-    }
-
     /// The predicate format and arguments listed from `first` in `fetch{}`'s table
     /// (`fetch{ "Item", "n > %@", 5 }`), or nil when the list holds the entity alone.
     func listedPredicate(_ s: OpaquePointer, _ index: Int32, from first: Int) throws -> (format: String, arguments: [PredicateArgument])? {

@@ -102,7 +102,7 @@ enum DataBindings {
         // another, on a terminal (where progress shows): a script's output stays its own.
         if entity == nil, showProgress {
             let file = (path as NSString).lastPathComponent
-            let quoted = "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let quoted = LuaLiteral.string(path)
             let made = summary.createdEntity ? "made the entity \(name)" : "rows added to the entity \(name)"
             runtime.writeNotice(
                 "import \(file): \(made), named after the file (import(\(quoted), { entity = \"Name\" }) chooses another)")
