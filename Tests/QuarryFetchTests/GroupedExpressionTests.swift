@@ -194,6 +194,11 @@ import Testing
         #expect(
             message(properties: ["carrier", "median(distance)"])
                 == "properties: unknown function 'median'; aggregates are count, sum, avg, min and max at column 1")
+        // SQL's `month(x)` names the key that reads a date's month, in a property and a group.
+        #expect(
+            message(properties: ["month(time_hour) AS m", "count(*)"], group: ["m"]).hasPrefix(
+                "properties: a date's month is written time_hour.month, not month(time_hour)"))
+        #expect(message(group: ["year(time_hour)"]).hasPrefix("group: a date's year is written time_hour.year, not year(time_hour)"))
         // A misspelt plain key keeps its suggestion.
         #expect(message(properties: ["carier", "count(*)"]).hasPrefix("properties: unknown key 'carier' on entity Flight"))
     }

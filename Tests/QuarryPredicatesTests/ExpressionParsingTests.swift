@@ -56,6 +56,8 @@ import Testing
         ("median:(a) == 1", "unknown function 'median:'"),
         ("FUNCTION(a, 'doSomething:', 1) == 1", "'doSomething:' is not a function Quarry can evaluate"),
         ("abs(a, b) == 1", "takes 1 argument"),
+        ("month(shipped) == 3", "a date's month is written shipped.month, not month(shipped)"),
+        ("YEAR(order.placed) > 2020", "a date's year is written order.placed.year, not YEAR(order.placed)"),
         ("a: == 1", "expected '('")
     ])
     func refusals(_ format: String, _ fragment: String) {

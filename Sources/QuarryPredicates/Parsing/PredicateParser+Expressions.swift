@@ -94,6 +94,13 @@ extension PredicateParser {
             return .arithmetic(op, arguments[0], arguments[1], column: column)
         }
         guard let function = BuiltinFunction.named(name) else {
+            // SQL's and DuckDB's `month(order_date)`: a date's part is a key here.
+            if let part = DatePart(rawValue: name.lowercased()), arguments.count == 1, case .keyPath(let date) = arguments[0] {
+                throw PredicateError(
+                    .syntax,
+                    "a date's \(part.rawValue) is written \(date.string).\(part.rawValue), not \(name)(\(date.string)): "
+                        + "a date's parts are keys (year, month, day, hour, weekday, date)", column: column)
+            }
             throw PredicateError(
                 .unknownFunction(name: name), "unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
         }
