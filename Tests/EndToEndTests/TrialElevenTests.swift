@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// A new user's trial on files Quarry did not make (a shop's tables written by pandas, with
+/// no keys declared; a word list whose `cat_key` names a category; a booking app's TIME
+/// columns): the ways forward Quarry named wrongly or not at all, through the real binary.
+@Suite struct TrialElevenTests {
+    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
+        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+        try #require(result.status == 0, "\(result)")
+    }
+
+    /// Tables as pandas' `to_sql` writes them: no primary key, so the rowid is the key, and
+    /// `inventory`'s rows are not in `product_id`'s order (its rowid 1 is product 3).
+    private func shop(_ sandbox: Sandbox) async throws {
+        try await sqlite3(
+            sandbox, "shop.db",
+            """
+            CREATE TABLE products (product_id INTEGER, category TEXT, unit_price REAL);
+            CREATE TABLE inventory (product_id INTEGER, quantity INTEGER);
+            CREATE TABLE sales (sale_id INTEGER, product_id INTEGER, sale_date TEXT, amount REAL, channel TEXT);
+            INSERT INTO products VALUES (3, 'Food', 9.5), (1, 'Toys', 20.0), (2, 'Food', 4.25);
+            INSERT INTO inventory VALUES (3, 10), (1, 0), (2, 7);
+            INSERT INTO sales VALUES (1, 3, '2025-06-12', 19.0, 'Online'), (2, 1, '2025-07-01', 20.0, 'Retail'),
+              (3, 2, '2025-07-20', 8.5, 'Online');
+            """)
+    }
+
+    /// The `relate()` a key path's refusal offers joins by the destination's column of the
+    /// same name, not by its rowid, which need not be the same number: pasted, it links
+    /// each row to the product it names.
+    @Test func theRelateOfferedForATableWithNoKeyJoinsByTheColumnOfTheSameName() async throws {
+        let sandbox = try Sandbox()
+        try await shop(sandbox)
+        let refused = try await sandbox.quarry(["shop.db", "-e", #"count("inventory", "product.category == 'Food'")"#])
+        let offered = #"relate("inventory", "product_id", "products", "product_id")"#
+        #expect(refused.status == 1 && refused.stderr.contains(offered + " makes it"), "\(refused)")
+        let pasted = try await sandbox.quarry(["shop.db", "-e", offered + #"; print(count("inventory", "product.category == 'Food'"))"#])
+        // Products 3 and 2 are Food: inventory rows 1 and 3 (by rowid, products 3 and 1).
+        #expect(pasted.status == 0 && pasted.lines == ["2"], "\(pasted)")
+        let food = try await sandbox.quarry(["shop.db", "-e", #"print(inventory:first("product.category == 'Toys'").product_id)"#])
+        #expect(food.lines == ["1"], "\(food)")
+    }
+
+    /// `category.cat_name` on a word list whose `cat_key` is the key of `categories`, as
+    /// school projects name their keys: the refusal names the relate() that makes it.
+    @Test func aKeyPathNamingAnEntityOffersTheRelateThroughTheKeyBothTablesName() async throws {
+        let sandbox = try Sandbox()
+        try await sqlite3(
+            sandbox, "words.db",
+            """
+            CREATE TABLE categories (cat_key INTEGER PRIMARY KEY AUTOINCREMENT, cat_name TEXT);
+            CREATE TABLE dictionary (key INTEGER PRIMARY KEY AUTOINCREMENT, word TEXT, cat_key INTEGER);
+            INSERT INTO categories (cat_name) VALUES ('Actions'), ('Animals');
+            INSERT INTO dictionary (word, cat_key) VALUES ('hamama', 1), ('kurī', 2), ('ngeru', 2);
+            """)
+        let refused = try await sandbox.quarry(["words.db", "-e", #"count("dictionary", "category.cat_name == 'Animals'")"#])
+        let offered = #"relate("dictionary", "cat_key", "categories", "cat_key")"#
+        #expect(refused.status == 1 && refused.stderr.contains("no relationship 'category' is declared: \(offered) makes it"), "\(refused)")
+        let pasted = try await sandbox.quarry(["words.db", "-e", offered + #"; print(count("dictionary", "category.cat_name == 'Animals'"))"#])
+        #expect(pasted.status == 0 && pasted.lines == ["2"], "\(pasted)")
+    }
+}
