@@ -60,4 +60,20 @@ import Testing
         let pasted = try await sandbox.quarry(["words.db", "-e", offered + #"; print(count("dictionary", "category.cat_name == 'Animals'"))"#])
         #expect(pasted.status == 0 && pasted.lines == ["2"], "\(pasted)")
     }
+
+    /// Typed at the prompt: a method name mistyped on an entity, an object or a predicate
+    /// is answered with the one meant, and an entity's list names every method Tab offers.
+    @Test func aMistypedMethodIsAnsweredWithTheOneMeant() async throws {
+        let sandbox = try Sandbox()
+        try await shop(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["shop.db"], columns: 200)
+        try await repl.waitForPrompt()
+        let entity = try await repl.enter("products:frist()").joined()
+        #expect(entity.contains("(did you mean 'first'?)"), "\(entity)")
+        #expect(entity.contains("updateall") && entity.contains("deleteall"), "every method: \(entity)")
+        let object = try await repl.enter("p = products:first(); p:delte()").joined()
+        #expect(object.contains("unknown key 'delte' on entity products (did you mean the method 'delete'? o:delete())"), "\(object)")
+        let predicate = try await repl.enter(#"predicate("unit_price > 1"):matchs(p)"#).joined()
+        #expect(predicate.contains("(did you mean 'matches'?)"), "\(predicate)")
+    }
 }
