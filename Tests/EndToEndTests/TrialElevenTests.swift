@@ -76,4 +76,25 @@ import Testing
         let predicate = try await repl.enter(#"predicate("unit_price > 1"):matchs(p)"#).joined()
         #expect(predicate.contains("(did you mean 'matches'?)"), "\(predicate)")
     }
+
+    /// Typed at the prompt: grouped rows of two keys chart without naming them (the first
+    /// labels, the second is drawn), and a request written as fetch's is answered with
+    /// the call that runs it.
+    @Test func groupedRowsOfTwoKeysChartWithoutNamingThem() async throws {
+        let sandbox = try Sandbox()
+        try await shop(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["shop.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"m = fetch{ "sales", group = "channel", properties = { "channel", "sum(amount)" } }"#)
+        let bars = try await repl.enter("barchart(m)")
+        #expect(bars.first == "sum(amount) by channel", "\(bars)")
+        #expect(bars.contains { ($0.hasPrefix("Online │") || $0.hasPrefix("Online |")) && $0.hasSuffix(" 27.5") }, "\(bars)")
+        let line = try await repl.enter("linechart(m)")
+        #expect(line.first == "sum(amount) by channel", "\(line)")
+        let three = try await repl.enter(#"barchart(sql("SELECT channel, amount, sale_id FROM sales"))"#).joined()
+        #expect(three.contains("the rows have 3 keys (channel, amount, sale_id): name the two to draw"), "\(three)")
+        let request = try await repl.enter(#"barchart{ "sales", group = "channel" }"#).joined()
+        #expect(request.contains(#"a request is fetch's to run: barchart(fetch{ ... }, "labelKey", "valueKey")"#), "\(request)")
+    }
+
 }
