@@ -61,6 +61,24 @@ import Testing
         #expect(pasted.status == 0 && pasted.lines == ["2"], "\(pasted)")
     }
 
+    /// A column declared `TIME` (SQLAlchemy's Time) holds times of day: text, shown,
+    /// compared and summarized as it is, never a date on 2000-01-01 nor one a string
+    /// argument cannot be compared with.
+    @Test func aTimeColumnIsTextOfTimesOfDay() async throws {
+        let sandbox = try Sandbox()
+        try await sqlite3(
+            sandbox, "shows.db",
+            """
+            CREATE TABLE show (id INTEGER NOT NULL, sname VARCHAR(100), sdate DATE, stime TIME, PRIMARY KEY (id));
+            INSERT INTO show VALUES (1, 'early', '2023-06-06', '09:30:00.000000'), (2, 'late', '2023-06-07', '14:26:00.000000');
+            """)
+        let schema = try await sandbox.quarry(["shows.db", ".schema show"])
+        #expect(schema.lines.contains(#"  stime = "string?","#) && schema.lines.contains(#"  sdate = "date?","#), "\(schema)")
+        let compared = try await sandbox.quarry(
+            ["shows.db", "-e", #"print(count("show", "stime > %@", "12:00"), show:get(2).stime, summarize("show")[4].max)"#])
+        #expect(compared.status == 0 && compared.lines == ["1\t14:26:00.000000\t14:26:00.000000"], "\(compared)")
+    }
+
     /// Typed at the prompt: a method name mistyped on an entity, an object or a predicate
     /// is answered with the one meant, and an entity's list names every method Tab offers.
     @Test func aMistypedMethodIsAnsweredWithTheOneMeant() async throws {
