@@ -79,6 +79,16 @@ import Testing
         #expect(compared.status == 0 && compared.lines == ["1\t14:26:00.000000\t14:26:00.000000"], "\(compared)")
     }
 
+    /// A histogram of a text column of ISO dates names the format() that makes it a date,
+    /// as comparing it with a date does, rather than only a barchart of its text.
+    @Test func aHistogramOfIsoDateTextNamesTheFormatThatMakesItADate() async throws {
+        let sandbox = try Sandbox()
+        try await shop(sandbox)
+        let refused = try await sandbox.quarry(["shop.db", "-e", #"histogram("sales", "sale_date")"#])
+        #expect(refused.status == 1 && refused.errorLines.count == 1, "\(refused)")
+        #expect(refused.stderr.contains(#"format("sales", "sale_date", "#) && refused.stderr.contains("makes it a date"), "\(refused)")
+    }
+
     /// Typed at the prompt: a method name mistyped on an entity, an object or a predicate
     /// is answered with the one meant, and an entity's list names every method Tab offers.
     @Test func aMistypedMethodIsAnsweredWithTheOneMeant() async throws {

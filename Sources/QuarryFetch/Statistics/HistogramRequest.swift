@@ -51,6 +51,11 @@ public struct HistogramRequest {
                 suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
         }
         guard attribute.type.isMeasured else {
+            // Another program's text of ISO times (`'2025-06-12'`) is a date once format()
+            // says so: that way first, as comparing the column with a date names it.
+            if attribute.type == .string, let hint = context.isoTextHint(compiled.entity, key) {
+                throw FetchError.badOption(option: "histogram", reason: "'\(key)' is string; \(hint), which a histogram bins")
+            }
             throw FetchError.badOption(
                 option: "histogram",
                 reason:
