@@ -89,6 +89,23 @@ import Testing
         #expect(refused.stderr.contains(#"format("sales", "sale_date", "#) && refused.stderr.contains("makes it a date"), "\(refused)")
     }
 
+    /// `sum(profit) > 3000` on the table an export of grouped rows made when imported: the
+    /// refusal says the name is a column's and how %K reads it.
+    @Test func aColumnNamedAsAnAggregateCallIsReadThroughK() async throws {
+        let sandbox = try Sandbox()
+        try await sqlite3(
+            sandbox, "states.db",
+            """
+            CREATE TABLE states (id INTEGER PRIMARY KEY, state TEXT, "sum(profit)" INTEGER);
+            INSERT INTO states (state, "sum(profit)") VALUES ('Goa', 350), ('Kerala', 2435);
+            """)
+        let refused = try await sandbox.quarry(["states.db", "-e", #"count("states", "sum(profit) > 1000")"#])
+        #expect(refused.status == 1 && refused.stderr.contains("states has a column named 'sum(profit)'"), "\(refused)")
+        #expect(refused.stderr.contains(#"("%K ...", "sum(profit)")"#), "\(refused)")
+        let read = try await sandbox.quarry(["states.db", "-e", #"print(count("states", "%K > 1000", "sum(profit)"))"#])
+        #expect(read.lines == ["1"], "\(read)")
+    }
+
     /// Typed at the prompt: a method name mistyped on an entity, an object or a predicate
     /// is answered with the one meant, and an entity's list names every method Tab offers.
     @Test func aMistypedMethodIsAnsweredWithTheOneMeant() async throws {
@@ -124,5 +141,4 @@ import Testing
         let request = try await repl.enter(#"barchart{ "sales", group = "channel" }"#).joined()
         #expect(request.contains(#"a request is fetch's to run: barchart(fetch{ ... }, "labelKey", "valueKey")"#), "\(request)")
     }
-
 }
