@@ -89,6 +89,21 @@ import Testing
         #expect(refused.stderr.contains(#"format("sales", "sale_date", "#) && refused.stderr.contains("makes it a date"), "\(refused)")
     }
 
+    /// A histogram of days alone (ISO dates with no time) takes whole days: each bucket
+    /// is labelled by its first and last day, both included, so no day ends one bucket and
+    /// starts the next (`2025-06-12 – 2025-07-01`, then `2025-07-01 – ...`).
+    @Test func aHistogramOfDaysTakesWholeDaysLabelledInclusively() async throws {
+        let sandbox = try Sandbox()
+        try await shop(sandbox)
+        let chart = try await sandbox.quarry(
+            ["shop.db", "-e", #"format("sales", "sale_date", "iso-date"); print(histogram("sales", "sale_date", { bins = 2 }))"#])
+        #expect(chart.status == 0, "\(chart)")
+        // 2025-06-12 to 2025-07-20 is 39 days: buckets of 20, the last ending at the last day.
+        let labels = chart.lines.dropFirst().map { $0.components(separatedBy: " │").first?.components(separatedBy: " |").first ?? "" }
+        #expect(labels == ["2025-06-12 – 2025-07-01", "2025-07-02 – 2025-07-20"], "\(chart)")
+        #expect(chart.lines[1].hasSuffix(" 2") && chart.lines[2].hasSuffix(" 1"), "2025-07-01 is in the first: \(chart)")
+    }
+
     /// `sum(profit) > 3000` on the table an export of grouped rows made when imported: the
     /// refusal says the name is a column's and how %K reads it.
     @Test func aColumnNamedAsAnAggregateCallIsReadThroughK() async throws {

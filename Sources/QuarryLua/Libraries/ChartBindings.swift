@@ -35,7 +35,11 @@ enum ChartBindings {
         let local = runtime.tableFormat.localTime
         let texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
         let labels = buckets.indices.map { i in
-            buckets[i].isIntegral
+            // Whole days: both ends included, one day alone where the bucket is one.
+            if buckets[i].isIntegral, type == .date {
+                return buckets[i].lower == buckets[i].upper ? texts[2 * i] : "\(texts[2 * i]) – \(texts[2 * i + 1])"
+            }
+            return buckets[i].isIntegral
                 ? CellText.integers(buckets[i].lower, buckets[i].upper, grouping: grouping) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
         let total = buckets.reduce(0) { $0 + $1.count }
