@@ -102,6 +102,8 @@ import Testing
         let labels = chart.lines.dropFirst().map { $0.components(separatedBy: " │").first?.components(separatedBy: " |").first ?? "" }
         #expect(labels == ["2025-06-12 – 2025-07-01", "2025-07-02 – 2025-07-20"], "\(chart)")
         #expect(chart.lines[1].hasSuffix(" 2") && chart.lines[2].hasSuffix(" 1"), "2025-07-01 is in the first: \(chart)")
+        let one = try await sandbox.quarry(["shop.db", "-e", #"print(histogram(fetch("sales", "sale_id == 1"), "amount"))"#])
+        #expect(one.lines.first == "amount: 1 value in 1 bin", "\(one)")
     }
 
     /// `sum(profit) > 3000` on the table an export of grouped rows made when imported: the

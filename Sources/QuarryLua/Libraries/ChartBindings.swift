@@ -44,7 +44,7 @@ enum ChartBindings {
         }
         let total = buckets.reduce(0) { $0 + $1.count }
         let chart = Chart.bars(
-            title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
+            title: "\(key): \(grouped(total)) value\(total == 1 ? "" : "s") in \(buckets.count) bin\(buckets.count == 1 ? "" : "s")", labels: labels,
             values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle, wholeLabels: type == .date)
         // Nil values are no values to bin: said under the chart, as inf and nan are.
         let nils = counted.nils == 0 ? "" : counted.nils == 1 ? "\n1 value is nil, left out" : "\n\(grouped(counted.nils)) values are nil, left out"
