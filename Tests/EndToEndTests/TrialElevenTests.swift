@@ -50,10 +50,15 @@ import Testing
             sandbox, "words.db",
             """
             CREATE TABLE categories (cat_key INTEGER PRIMARY KEY AUTOINCREMENT, cat_name TEXT);
-            CREATE TABLE dictionary (key INTEGER PRIMARY KEY AUTOINCREMENT, word TEXT, cat_key INTEGER);
+            CREATE TABLE dictionary (key INTEGER PRIMARY KEY AUTOINCREMENT, word TEXT, cat_key INTEGER, last_user INTEGER);
+            CREATE TABLE users (key INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);
             INSERT INTO categories (cat_name) VALUES ('Actions'), ('Animals');
-            INSERT INTO dictionary (word, cat_key) VALUES ('hamama', 1), ('kurī', 2), ('ngeru', 2);
+            INSERT INTO users (name) VALUES ('Adam'), ('Admin');
+            INSERT INTO dictionary (word, cat_key, last_user) VALUES ('hamama', 1, 2), ('kurī', 2, 2), ('ngeru', 2, 1);
             """)
+        // `user.name`: both tables' own keys are named `key`, which links no row to another.
+        let own = try await sandbox.quarry(["words.db", "-e", #"count("dictionary", "user.name == 'Admin'")"#])
+        #expect(own.status == 1 && !own.stderr.contains("relate("), "\(own)")
         let refused = try await sandbox.quarry(["words.db", "-e", #"count("dictionary", "category.cat_name == 'Animals'")"#])
         let offered = #"relate("dictionary", "cat_key", "categories", "cat_key")"#
         #expect(refused.status == 1 && refused.stderr.contains("no relationship 'category' is declared: \(offered) makes it"), "\(refused)")

@@ -72,12 +72,14 @@ extension Binder {
     /// `category` on `dictionary`, whose `cat_key` is the key of `categories` by name
     /// (`categories.cat_key`): an entity `name` names, in the singular or the plural, whose
     /// key column the entity holds under the same name, as tables that share a key's name
-    /// link by it. Not a key named `id` (on the entity that is its own key, no link).
+    /// link by it. Not a column that is the entity's own key (`key` on `dictionary` and on
+    /// `users`, `id` on most tables): that names no other row.
     private func sharedKeySuggestion(for name: String, on entity: EntityDescription) -> String? {
         guard let context else { return nil }
+        let ownKey = context.mapped(entity).keyColumn.lowercased()
         for target in context.entities where target.name != entity.name && Self.names(target.name, name) {
             let key = context.mapped(target).keyColumn
-            guard key.lowercased() != "id", target.attribute(named: key) != nil, entity.attribute(named: key) != nil,
+            guard key.lowercased() != "id", key.lowercased() != ownKey, target.attribute(named: key) != nil, entity.attribute(named: key) != nil,
                 !entity.toOneRelationships.contains(where: { $0.keepsLink(in: key) })
             else { continue }
             return "relate(\(Self.quoted(entity.name)), \(Self.quoted(key)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
