@@ -56,9 +56,13 @@ import Testing
             INSERT INTO users (name) VALUES ('Adam'), ('Admin');
             INSERT INTO dictionary (word, cat_key, last_user) VALUES ('hamama', 1, 2), ('kurī', 2, 2), ('ngeru', 2, 1);
             """)
-        // `user.name`: both tables' own keys are named `key`, which links no row to another.
+        // `user.name`: both tables' own keys are named `key`, which links no row to another...
         let own = try await sandbox.quarry(["words.db", "-e", #"count("dictionary", "user.name == 'Admin'")"#])
-        #expect(own.status == 1 && !own.stderr.contains("relate("), "\(own)")
+        // ... and the link is the one column named by its role: last_user.
+        let role = #"relate("dictionary", "last_user", "users", "key")"#
+        #expect(own.status == 1 && own.stderr.contains(role + " makes it"), "\(own)")
+        let admin = try await sandbox.quarry(["words.db", "-e", role + #"; print(count("dictionary", "user.name == 'Admin'"))"#])
+        #expect(admin.lines == ["2"], "\(admin)")
         let refused = try await sandbox.quarry(["words.db", "-e", #"count("dictionary", "category.cat_name == 'Animals'")"#])
         let offered = #"relate("dictionary", "cat_key", "categories", "cat_key")"#
         #expect(refused.status == 1 && refused.stderr.contains("no relationship 'category' is declared: \(offered) makes it"), "\(refused)")

@@ -84,6 +84,23 @@ extension Binder {
             else { continue }
             return "relate(\(Self.quoted(entity.name)), \(Self.quoted(key)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
         }
+        return roleSuggestion(for: name, on: entity)
+    }
+
+    /// `user` on `dictionary`, whose one column ending in `_user` (`last_user`) holds
+    /// numbers as the key of `users` does: a link named by its role, the relate() through it.
+    private func roleSuggestion(for name: String, on entity: EntityDescription) -> String? {
+        guard let context else { return nil }
+        let suffix = "_" + name.lowercased()
+        let columns = entity.attributes.filter { $0.name.lowercased().hasSuffix(suffix) && $0.name.count > suffix.count }
+        guard columns.count == 1, let column = columns.first, [.int16, .int32, .int64].contains(column.type),
+            !entity.toOneRelationships.contains(where: { $0.keepsLink(in: column.name) })
+        else { return nil }
+        for target in context.entities where target.name != entity.name && Self.names(target.name, name) {
+            let key = context.mapped(target).keyColumn
+            guard [.int16, .int32, .int64].contains(target.attribute(named: key)?.type ?? .int64) else { continue }
+            return "relate(\(Self.quoted(entity.name)), \(Self.quoted(column.name)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
+        }
         return nil
     }
 
