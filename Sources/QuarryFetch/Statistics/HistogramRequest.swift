@@ -51,6 +51,11 @@ public struct HistogramRequest {
                 suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
         }
         guard attribute.type.isMeasured else {
+            // Another program's text of ISO times (`'2025-06-12'`) is a date once format()
+            // says so: that way first, as comparing the column with a date names it.
+            if attribute.type == .string, let hint = context.isoTextHint(compiled.entity, key) {
+                throw FetchError.badOption(option: "histogram", reason: "'\(key)' is string; \(hint), which a histogram bins")
+            }
             throw FetchError.badOption(
                 option: "histogram",
                 reason:
@@ -84,12 +89,18 @@ public struct HistogramRequest {
         // each integer falls in one labelled bucket: `bins` or fewer, none wider than needed.
         // Only where the span is well within a double's integers, so that (x - low) / width
         // below divides exactly; wider spans (near Int64's ends) keep real edges.
-        let integerWidth = Self.integerWidth(attribute.type, low: low, high: high, bins: bins)
+        // Days alone (ISO dates with no time, a server's `date`) take whole days alike, so
+        // that each day falls in one bucket labelled by its first and last day, inclusive.
+        let unit = Self.keepsDays(compiled.entity, attribute, in: context) ? 86_400.0 : 1
+        let integerWidth =
+            unit > 1
+            ? Self.integerWidth(.int64, low: low / unit, high: high / unit, bins: bins).map { $0 * unit }
+            : Self.integerWidth(attribute.type, low: low, high: high, bins: bins)
         // Halves, so that neither the span (±1.8e308 spans 3.6e308) nor an offset in it
         // overflows: a value's bucket is (x/2 - low/2) / (width/2), at most `bins`. Halving
         // is exact, so buckets and edges are those of (x - low) / width wherever that fits.
         let halfWidth = integerWidth.map { $0 / 2 } ?? (high / 2 - low / 2) / Double(bins)
-        let binCount = integerWidth.map { Int(((high - low + 1) / $0).rounded(.up)) } ?? bins
+        let binCount = integerWidth.map { Int(((high - low + unit) / $0).rounded(.up)) } ?? bins
         let finiteRows = notNull + " AND " + finite
         let counts: [Int: Int]
         if halfWidth > 0 {
@@ -120,7 +131,7 @@ public struct HistogramRequest {
                 type: attribute.type,
                 buckets: (0..<buckets).map { i in
                     HistogramBucket(
-                        lower: low + Double(i) * width, upper: min(high, low + Double(i + 1) * width - 1), count: counts[i] ?? 0,
+                        lower: low + Double(i) * width, upper: min(high, low + Double(i + 1) * width - unit), count: counts[i] ?? 0,
                         isIntegral: true)
                 }, nonFinite: nonFinite, texts: texts, nils: nils)
         }
@@ -128,6 +139,16 @@ public struct HistogramRequest {
         return HistogramCounts(
             type: attribute.type, buckets: (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) },
             nonFinite: nonFinite, texts: texts, nils: nils)
+    }
+
+    /// Whether a date attribute keeps days alone: a server's `date`, or a file's text of
+    /// ISO dates with no time (`format()`'s `iso-date`, declared or read from its values).
+    static func keepsDays(_ entity: EntityDescription, _ attribute: AttributeDescription, in context: ObjectContext) -> Bool {
+        guard attribute.type == .date else { return false }
+        if context.mapped(entity).dayColumns.contains(attribute.name) { return true }
+        guard let name = try? context.columnFormat(entity.name, attribute.name), case .isoText(let layout) = ColumnFormat(name: name)
+        else { return false }
+        return layout.separator == nil && !layout.basic
     }
 
     /// An integer attribute's bucket width: the span's integers (both ends counted) shared

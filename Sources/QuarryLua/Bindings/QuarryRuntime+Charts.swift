@@ -35,7 +35,27 @@ extension QuarryRuntime {
         }
         let named = [2, 3].compactMap { (try? call.string(Int32($0))) }
         guard let rows = readDictionaryRows(call.state, 1, including: named) else {
+            // `barchart{ "Sale", group = ... }`: a request, written as fetch takes one.
+            if call.type(1) == LUA_TTABLE, isRequestTable(call.state) {
+                throw call.argumentError(
+                    1,
+                    function == "linechart"
+                        ? "a request is fetch's to run: linechart(fetch{ ... }, \"xKey\", \"yKey\")"
+                        : "a request is fetch's to run: barchart(fetch{ ... }, \"labelKey\", \"valueKey\"), or barchart(\"Entity\", \"key\") to count each value"
+                )
+            }
             throw call.typeError(1, expected: "results or dictionary rows (fetch{ ..., group = ... } or sql())")
+        }
+        // Rows of two keys (a grouped fetch's `{ "month", "sum(total)" }`, a two-column
+        // sql()): the first labels, the second is drawn, as the rows show them.
+        if call.isNoneOrNil(2), call.isNoneOrNil(3) {
+            guard rows.columns.count == 2 else {
+                throw call.argumentError(
+                    2,
+                    "the rows have \(rows.columns.count) keys (\(rows.columns.joined(separator: ", "))): name the two to draw, "
+                        + "\(function)(rows, \(function == "linechart" ? "\"xKey\", \"yKey\"" : "\"labelKey\", \"valueKey\""))")
+            }
+            return (rows, 0, 1)
         }
         func column(_ index: Int32) throws -> Int {
             let key = try call.string(index)
@@ -45,6 +65,16 @@ extension QuarryRuntime {
             return i
         }
         return (rows, try column(2), try column(3))
+    }
+
+    /// Whether the table at 1 reads as fetch{}'s request: the entity's name first, or as
+    /// `entity =`.
+    private func isRequestTable(_ state: OpaquePointer) -> Bool {
+        let first = LuaTable.element(state, 1, 1)
+        quarry_pop(state, 1)
+        let entity = LuaTable.field(state, 1, "entity")
+        quarry_pop(state, 1)
+        return first == LUA_TSTRING || entity == LUA_TSTRING
     }
 
     /// `barchart(r, "kind")`: each value of `key` among the objects of the source at 1

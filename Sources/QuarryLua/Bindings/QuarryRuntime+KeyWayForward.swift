@@ -24,6 +24,11 @@ extension QuarryRuntime {
         if closestMatch(to: key, in: entity.keyNames) == nil, let objectID = KeyWayForward.objectID(for: key, on: entity) {
             return LuaError("\(subject); \(objectID)")
         }
+        // `o:delte()`: no key is near, a method is (`o:delete()`): that one is named.
+        let methods = (ObjectBindings.objectMethods + ObjectBindings.objectOnlyMethods).map(\.name)
+        if closestMatch(to: key, in: entity.keyNames) == nil, let method = closestMatch(to: key, in: methods) {
+            return LuaError("\(subject) (did you mean the method '\(method)'? o:\(method)())")
+        }
         return entity.unknownKey(key)
     }
 }

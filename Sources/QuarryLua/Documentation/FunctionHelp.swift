@@ -185,12 +185,12 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "barchart", usage: #"barchart(rows | r, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string. Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store, among the objects results hold with their limit and offset).",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string; rows of two keys need none named (the first labels, the second is drawn). Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store, among the objects results hold with their limit and offset).",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows | r, "xKey", "yKey")"#,
             summary:
-                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or of the objects of results (read in the store), against another, drawn with text, as a string. Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
+                "A line of one key of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or of the objects of results (read in the store), against another, drawn with text, as a string; rows of two keys need none named (the first is x, the second y). Numbers and dates on the x axis are placed by value; text (a month as '2024-03') one row a step, in the rows' order.",
             example: #"print(linechart(sql("SELECT n, n * n AS square FROM Item ORDER BY n"), "n", "square"))"#),
         FunctionHelp(
             name: "watch", usage: "watch(results | dictionary results | sql() rows [, { marks = seconds }])",

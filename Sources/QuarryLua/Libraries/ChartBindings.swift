@@ -35,12 +35,16 @@ enum ChartBindings {
         let local = runtime.tableFormat.localTime
         let texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
         let labels = buckets.indices.map { i in
-            buckets[i].isIntegral
+            // Whole days: both ends included, one day alone where the bucket is one.
+            if buckets[i].isIntegral, type == .date {
+                return buckets[i].lower == buckets[i].upper ? texts[2 * i] : "\(texts[2 * i]) – \(texts[2 * i + 1])"
+            }
+            return buckets[i].isIntegral
                 ? CellText.integers(buckets[i].lower, buckets[i].upper, grouping: grouping) : "\(texts[2 * i]) – \(texts[2 * i + 1])"
         }
         let total = buckets.reduce(0) { $0 + $1.count }
         let chart = Chart.bars(
-            title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
+            title: "\(key): \(grouped(total)) value\(total == 1 ? "" : "s") in \(buckets.count) bin\(buckets.count == 1 ? "" : "s")", labels: labels,
             values: buckets.map { Double($0.count) }, leftOut: counted.nonFinite, style: runtime.chartStyle, wholeLabels: type == .date)
         // Nil values are no values to bin: said under the chart, as inf and nan are.
         let nils = counted.nils == 0 ? "" : counted.nils == 1 ? "\n1 value is nil, left out" : "\n\(grouped(counted.nils)) values are nil, left out"

@@ -130,6 +130,6 @@ enum PredicateBindings {
         _ = try runtime.predicateHandle(call, 1)
         let key = try call.string(2)
         if runtime.pushMethod(.predicate, key) { return 1 }
-        throw LuaError("predicates have no method '\(key)' (methods: matches, swift)")
+        throw LuaError("predicates have no method '\(key)' (methods: matches, swift)", suggestion: closestMatch(to: key, in: ["matches", "swift"]))
     }
 }

@@ -388,7 +388,11 @@ enum SchemaBindings {
             LuaTable.pushList(call.state, names) { pushString(call.state, $0) }
             return 1
         }
-        throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get, swift)")
+        // Every method `Entity:` offers (Tab lists the same), and the one a typo was near.
+        let methods = entityMethods.map(\.name)
+        throw LuaError(
+            "entity \(name) has no method or field '\(key)' (methods: \(methods.joined(separator: ", ")); fields: name, attributes)",
+            suggestion: closestMatch(to: key, in: methods + ["name", "attributes"]))
     }
 
     static func luaEntityTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -173,10 +173,28 @@ extension Binder {
                 }
                 return try operand(.keyPath(KeyPath(components, column: path.column)), entity)
             }
+            if let column = columnNamedAsCall(path, entity) {
+                // `sum(profit) > 3000` on the table an export of a grouped fetch made: its
+                // column is named as the call is written, which %K reads as a name.
+                throw PredicateError(
+                    .invalidUse,
+                    "'\(column)' is read as a call of the function \(function.selector); \(entity.name) has a column named '\(column)': "
+                        + "write %K and give its name as the argument (\"%K ...\", \"\(column)\")", column: argument.column)
+            }
             fallthrough
         default:
             throw PredicateError(
                 .invalidUse, "'\(function.selector)' takes a list { } or a key path through a to-many relationship", column: argument.column)
+        }
+    }
+
+    /// The column of `entity` named as an aggregate's call over `path` is written
+    /// (`sum(profit)`, `count(*)`), as an imported export of grouped rows names them.
+    private func columnNamedAsCall(_ path: KeyPath, _ entity: EntityDescription) -> String? {
+        let argument = "(" + path.string.lowercased() + ")"
+        return entity.attributeNames.first { name in
+            let lowered = name.lowercased()
+            return lowered.hasSuffix(argument) && ["sum", "count", "avg", "average", "min", "max"].contains(String(lowered.dropLast(argument.count)))
         }
     }
 

@@ -66,7 +66,50 @@ extension Binder {
             else { continue }
             if let relate = relateCall(column: attribute.name, of: entity) { return relate }
         }
+        return sharedKeySuggestion(for: name, on: entity)
+    }
+
+    /// `category` on `dictionary`, whose `cat_key` is the key of `categories` by name
+    /// (`categories.cat_key`): an entity `name` names, in the singular or the plural, whose
+    /// key column the entity holds under the same name, as tables that share a key's name
+    /// link by it. Not a column that is the entity's own key (`key` on `dictionary` and on
+    /// `users`, `id` on most tables): that names no other row.
+    private func sharedKeySuggestion(for name: String, on entity: EntityDescription) -> String? {
+        guard let context else { return nil }
+        let ownKey = context.mapped(entity).keyColumn.lowercased()
+        for target in context.entities where target.name != entity.name && Self.names(target.name, name) {
+            let key = context.mapped(target).keyColumn
+            guard key.lowercased() != "id", key.lowercased() != ownKey, target.attribute(named: key) != nil, entity.attribute(named: key) != nil,
+                !entity.toOneRelationships.contains(where: { $0.keepsLink(in: key) })
+            else { continue }
+            return "relate(\(Self.quoted(entity.name)), \(Self.quoted(key)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
+        }
+        return roleSuggestion(for: name, on: entity)
+    }
+
+    /// `user` on `dictionary`, whose one column ending in `_user` (`last_user`) holds
+    /// numbers as the key of `users` does: a link named by its role, the relate() through it.
+    private func roleSuggestion(for name: String, on entity: EntityDescription) -> String? {
+        guard let context else { return nil }
+        let suffix = "_" + name.lowercased()
+        let columns = entity.attributes.filter { $0.name.lowercased().hasSuffix(suffix) && $0.name.count > suffix.count }
+        guard columns.count == 1, let column = columns.first, [.int16, .int32, .int64].contains(column.type),
+            !entity.toOneRelationships.contains(where: { $0.keepsLink(in: column.name) })
+        else { return nil }
+        for target in context.entities where target.name != entity.name && Self.names(target.name, name) {
+            let key = context.mapped(target).keyColumn
+            guard [.int16, .int32, .int64].contains(target.attribute(named: key)?.type ?? .int64) else { continue }
+            return "relate(\(Self.quoted(entity.name)), \(Self.quoted(column.name)), \(Self.quoted(target.name)), \(Self.quoted(key)))"
+        }
         return nil
+    }
+
+    /// Whether `word` is `entityName` in the singular or the plural (`category`,
+    /// `categories`), in any case.
+    private static func names(_ entityName: String, _ word: String) -> Bool {
+        let stem = word.lowercased()
+        let forms = [stem, stem + "s", stem + "es", stem.hasSuffix("y") ? String(stem.dropLast()) + "ies" : stem]
+        return forms.contains(entityName.lowercased())
     }
 
     /// `streams` on `playlists`, where a table of links the file keeps with more than a
@@ -120,7 +163,11 @@ extension Binder {
         let wanted = Set([stem, stem + "s", stem + "es", stem.hasSuffix("y") ? String(stem.dropLast()) + "ies" : stem].map { $0.lowercased() })
         let numbers: Set<AttributeType> = [.int16, .int32, .int64]
         for target in context.entities where target.name != entity.name && wanted.contains(target.name.lowercased()) {
-            let key = context.mapped(target).keyColumn
+            var key = context.mapped(target).keyColumn
+            // A table with no declared key is keyed by its rowid, which need not be the
+            // column the rows are named by: `products.product_id` for `product_id`, when
+            // the destination has a column of that name (relate() checks it names one row).
+            if target.attribute(named: key) == nil, target.attribute(named: column) != nil { key = column }
             let keyType = target.attribute(named: key)?.type ?? .int64
             guard numbers.contains(keyType) == numbers.contains(attribute.type) else { continue }
             return "relate(\(Self.quoted(entity.name)), \(Self.quoted(column)), \(Self.quoted(target.name)), \(Self.quoted(key)))"

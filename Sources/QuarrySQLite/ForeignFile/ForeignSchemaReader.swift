@@ -399,6 +399,9 @@ struct ForeignSchemaReader {
         let has = words(of: declared)
         if has("INT") { return .int64 }
         if has("BOOL") { return .bool }
+        // `TIME` alone (SQLAlchemy's Time, SQL's time of day: '14:26:00.000000') holds a
+        // time with no day: text, compared and sorted as it is, as SQLite keeps it.
+        if has("TIME"), !has("DATE"), !has("STAMP") { return .string }
         if has("DATE") || has("TIME") { return .date }
         if has("CHAR") || has("CLOB") || has("TEXT") { return .string }
         if has("BLOB") { return .binary }
