@@ -37,7 +37,8 @@ extension DictionaryRequest {
                 // A text column summed (money kept as '$1,200', dates as '12/31/2021'):
                 // SQLite reads each cell as the number it starts with, 0 for none, so the
                 // figure is 0 or a part; the cells that are not numbers are counted.
-                counted = "typeof(\(cell)) = 'text' AND (trim(\(cell)) = '' OR trim(\(cell)) GLOB '*[^0-9.eE+-]*')"
+                // (A column of TEXT affinity keeps a number written to it as text too.)
+                counted = "trim(\(cell)) = '' OR trim(\(cell)) GLOB '*[^0-9.eE+-]*'"
             } else {
                 continue
             }
