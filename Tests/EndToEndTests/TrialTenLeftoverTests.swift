@@ -147,4 +147,39 @@ import Testing
         let counted = try await repl.enter(#"barchart("customers", "region")"#)
         #expect(labels(counted) == ["East", "West", "North"], "\(counted)")
     }
+
+    /// Swift out: a captured date says its day in a comment, before 1970 and after 2038 as
+    /// well, and `date.year == 1977` is the range of the date that year, which a
+    /// `#Predicate` says and which reads back to the same rows.
+    @Test func swiftOutSaysDatesAndWritesAYearAsARange() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry([
+            "shows.db", "-e",
+            #"""
+            entity "Show" { date = "date" }
+            for _, d in ipairs { "1965-12-01", "1976-12-31T23:59:59Z", "1977-05-08", "1977-12-31T23:59:59Z", "1978-01-01", "2051-03-01" } do
+              Show:new{ date = date(d) }
+            end
+            save()
+            """#
+        ])
+        try #require(made.status == 0, "\(made)")
+        let early = try await sandbox.quarry(["shows.db", "-e", #"print(predicate("date < %@", date("1965-12-01")):swift("Show"))"#])
+        #expect(early.lines.contains("let date: Date = Date(timeIntervalSinceReferenceDate: -1107216000.0) // 1965-12-01T00:00:00Z"), "\(early)")
+        let late = try await sandbox.quarry(["shows.db", "-e", #"print(predicate("date > %@", date("2051-03-01")):swift("Show"))"#])
+        #expect(late.lines.contains { $0.hasSuffix("// 2051-03-01T00:00:00Z") }, "\(late)")
+        let year = try await sandbox.quarry([
+            "shows.db", "-e",
+            #"""
+            local s = predicate("date.year == 1977"):swift("Show")
+            print(s)
+            local swift = s:gsub("^//[^\n]*\n", ""):gsub("let query = ", "")
+            print(count("Show", swift), count("Show", "date.year == 1977"))
+            """#
+        ])
+        #expect(year.lines.contains("let date: Date = Date(timeIntervalSinceReferenceDate: -757382400.0) // 1977-01-01T00:00:00Z"), "\(year)")
+        #expect(year.lines.contains("let date2: Date = Date(timeIntervalSinceReferenceDate: -725846400.0) // 1978-01-01T00:00:00Z"), "\(year)")
+        #expect(year.lines.contains { $0.contains("(show.date >= date) && (show.date < date2)") }, "\(year)")
+        #expect(year.lines.last == "2\t2", "the range reads back to the year's rows: \(year)")
+    }
 }
