@@ -39,6 +39,9 @@ import Testing
         #expect(!table.contains { $0.contains(".0 ") || $0.hasSuffix(".0") }, "no .0 where the cell is an integer: \(table)")
         #expect(try await repl.enter(#"=customers:get(3).creditLimit"#) == ["227600"])
         #expect(try await repl.enter(#"print(customers:get(2).creditLimit)"#) == ["12.5"])
+        // The same number given again is no change, as a float or an integer.
+        _ = try await repl.enter(#"c = customers:get(1); c.creditLimit = 21000.0; d = customers:get(3); d.creditLimit = 227600"#)
+        #expect(try await repl.enter("=haschanges()") == ["false"])
         let objects = try await repl.enter(#"=fetch("customers", "creditLimit > %@", 100000)"#)
         #expect(objects.contains { $0.hasPrefix("customers/3 ") && $0.hasSuffix(" 227600") }, "\(objects)")
     }
