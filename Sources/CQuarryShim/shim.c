@@ -651,7 +651,6 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         return 1;
     case QUARRY_CELL_INTEGER:
         switch (kind) {
-        case QUARRY_FIELD_DOUBLE: lua_pushnumber(L, (lua_Number)c->value); return 1;
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, c->value != 0); return 1;
         case QUARRY_FIELD_DATE: return push_date(L, (double)c->value, 0);
         case QUARRY_FIELD_DAY: return push_date(L, (double)c->value, 1);

@@ -136,9 +136,9 @@ public struct TextTable {
         case .csv:
             // The one CSV and JSON writer, as export uses: what `.once` saves reads back
             // as what `export` writes.
-            return TableWriter.render(format: .csv, columns: headers, rows: rows, header: format.headers)
+            return TableWriter.render(format: .csv, columns: headers, rows: dataRows(format), header: format.headers)
         case .json:
-            return TableWriter.render(format: .json, columns: headers, rows: rows)
+            return TableWriter.render(format: .json, columns: headers, rows: dataRows(format))
         case .line:
             let names = headers.map(CellText.flat)
             let width = names.map(TerminalWidth.of).max() ?? 0
@@ -147,6 +147,21 @@ public struct TextTable {
                     String(repeating: " ", count: width - TerminalWidth.of($0)) + $0 + " = " + CellText.flat($1)
                 }.joined(separator: "\n")
             }.joined(separator: "\n\n")
+        }
+    }
+
+    /// The rows the CSV and JSON modes write. On a terminal a person reads them, so a
+    /// double is the one Lua's `tostring` shows (90.09 for a sum's 90.08999999999992), as
+    /// every other mode there shows it: the writer gives the shortest text of the double
+    /// that `%.14g` reads back as. To a file (`.once`) or a pipe, where a program reads
+    /// them, they are exact, as `export` writes them.
+    private func dataRows(_ format: TableFormat) -> [[Value]] {
+        guard format.width > 0 else { return rows }
+        return rows.map { row in
+            row.map { value in
+                guard case .real(let d) = value, d.isFinite, let shown = Double(String(format: "%.14g", d)) else { return value }
+                return .real(shown)
+            }
         }
     }
 

@@ -88,6 +88,8 @@ public final class QuarryRuntime {
     var subentityKeyNotices: Set<String> = []
     /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
     var wildcardNotices: Set<String> = []
+    /// `Entity.key` text columns already looked at for dates that are not ISO 8601.
+    var textDateNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.
     var nilComparisonNoted = false
     /// Whether `history{}` said that the file keeps no history (`ForeignFileNotes`): once.

@@ -120,8 +120,14 @@ struct BatchRunner {
             case .command(let line, let number):
                 commands.inputLine = number
                 let before = reportedErrors
-                if commands.run(line) == .quit { return true }
-                guard reportedErrors == before else { return false }
+                let outcome = commands.run(line)
+                if outcome == .quit { return true }
+                // `.diff` ends the run as on the command line: 2 on trouble, 1 when it differed.
+                guard reportedErrors == before else {
+                    if DotCommandWords.split(line.drop(while: { $0 != "." }).dropFirst()).first == "diff" { session.pipedDiff = .failed(.usage) }
+                    return false
+                }
+                if outcome == .differed { session.pipedDiff = .differed }
             }
         }
         return true

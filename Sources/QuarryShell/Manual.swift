@@ -92,9 +92,12 @@ enum Manual {
             ("0", "Success."),
             (
                 "1",
-                "A Lua or store error (one line on standard error, SCRIPT:LINE: message), an error in LUA_INIT or in the init file of a batch run, --timeout reached, or an observer that raised an error in a batch run; .diff DB given as a statement, when the stores differ (as diff and cmp)."
+                "A Lua or store error (one line on standard error, SCRIPT:LINE: message), an error in LUA_INIT or in the init file of a batch run, --timeout reached, or an observer that raised an error in a batch run; .diff DB given as a statement or in piped input, when the stores differ (as diff and cmp)."
             ),
-            ("2", "Bad usage: an unknown option, a missing or bad value; .diff DB given as a statement, on trouble (a store not there).")
+            (
+                "2",
+                "Bad usage: an unknown option, a missing or bad value; .diff DB given as a statement or in piped input, on trouble (a store not there)."
+            )
         ])
         out.append(".SH ENVIRONMENT")
         out += items([

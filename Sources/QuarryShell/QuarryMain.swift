@@ -130,9 +130,11 @@ public enum QuarryMain {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }
         if let script {
-            guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
+            guard batch.runScript(script, arguments: invocation.scriptArguments) else {
+                return session.pipedDiff == .failed(.usage) ? Status.usage.rawValue : Status.failure.rawValue
+            }
         }
-        var differed = false
+        var differed = session.pipedDiff == .differed
         for query in invocation.queries {
             switch batch.runQuery(query) {
             case .ran: break

@@ -29,6 +29,10 @@ final class Session {
     /// At the REPL, `updateall` and `deleteall` without a predicate ask first (`--yes` and
     /// `.destructive off` turn it off).
     var asksBeforeDestroying = true
+    /// What the `.diff` commands of piped input found (`quarry a.db - < job`): the run
+    /// ends with the status a `.diff` on the command line gives, 1 when one differed and
+    /// 2 when one failed, as `diff` and `cmp` end.
+    var pipedDiff: BatchRunner.QueryOutcome = .ran
     /// Long output in the REPL goes through this (`.pager on|off`). Made when first
     /// needed: finding the pager reads the whole environment into a dictionary and
     /// searches `PATH`, 0.25 ms that a batch run, which never pages, need not pay.

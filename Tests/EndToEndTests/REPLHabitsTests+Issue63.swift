@@ -4,7 +4,7 @@ import Testing
 /// The REPL's own habits, met in the first half hour by a new user (issue 63, item 6).
 extension REPLHabitsTests {
     /// A sum's float noise is not shown: tables show reals with 15 significant digits, as
-    /// sqlite3 does; CSV keeps the exact value.
+    /// sqlite3 does, in CSV on the terminal too; CSV written to a file keeps the exact value.
     @Test func tablesShowRealsAsSqlite3Does() async throws {
         let sandbox = try Sandbox()
         let made = try await sandbox.quarry([
@@ -23,9 +23,15 @@ extension REPLHabitsTests {
         #expect(!grouped.contains { $0.contains("0.30000000000000004") }, "\(grouped)")
         let summed = try await repl.enter(#"sql("SELECT sum(p) AS total FROM L WHERE g = 'a'")"#)
         #expect(summed.contains { $0.trimmingCharacters(in: .whitespaces) == "0.3" }, "\(summed)")
+        // CSV on the terminal is read by a person, as the table is; to a file, by a program,
+        // which gets the exact value.
         _ = try await repl.enter(".mode csv")
-        let exact = try await repl.enter(#"sql("SELECT sum(p) AS total FROM L WHERE g = 'a'")"#)
-        #expect(exact.contains("0.30000000000000004"), "CSV keeps the exact value: \(exact)")
+        let shown = try await repl.enter(#"sql("SELECT sum(p) AS total FROM L WHERE g = 'a'")"#)
+        #expect(shown == ["total", "0.3"], "\(shown)")
+        _ = try await repl.enter(".once sum.csv")
+        _ = try await repl.enter(#"sql("SELECT sum(p) AS total FROM L WHERE g = 'a'")"#)
+        let exact = try String(contentsOfFile: sandbox.path("sum.csv"), encoding: .utf8)
+        #expect(exact == "total\n0.30000000000000004\n", "CSV to a file keeps the exact value: \(exact)")
     }
 }
 

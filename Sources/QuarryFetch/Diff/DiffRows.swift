@@ -19,19 +19,17 @@ public struct DiffRows: Equatable, Sendable {
         }
     }
 
-    /// A store diff: the models' differences first (key `model`), then each object change,
+    /// A store diff: the models' differences first (key: what changed), then each object change,
     /// its key the object's identity; an inserted object's values under `new` and a deleted
     /// one's under `old`, as one text (`title = "Hello", n = 3, owner = Person/2`), each
     /// value as `shown` writes it (the REPL's rendering), so the row says what was added or
     /// lost and a wide one is cut as any long text cell is.
     public init(_ diff: StoreDiff, shown: (Value) -> String = DiffRows.plainText) {
         columns = ["change", "entity", "key", "property", "old", "new"]
+        // A model row has no object's key: the key says what of the model changed
+        // (`removed`, `type`, `optional`), and old and new its two sides.
         rows = diff.model.changes.map { c in
-            let what = c.what ?? c.kind.rawValue
-            return [
-                .text(c.kind.mark), .text(c.entity), .text("model"), Self.text(c.property),
-                c.old.map { .text("\(what): \($0)") } ?? .null, c.new.map { .text("\(what): \($0)") } ?? .null
-            ]
+            [.text(c.kind.mark), .text(c.entity), .text(c.what ?? c.kind.rawValue), Self.text(c.property), Self.text(c.old), Self.text(c.new)]
         }
         rows += diff.changes.map { c in
             let values: Value = c.values.isEmpty ? .null : .text(Self.described(c.values, shown: shown))

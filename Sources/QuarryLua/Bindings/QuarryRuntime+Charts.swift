@@ -79,8 +79,8 @@ extension QuarryRuntime {
 
     /// `barchart(r, "kind")`: each value of `key` among the objects of the source at 1
     /// (results, or an entity or its name) and how many hold it, counted in the store as
-    /// `fetch{ ..., group = key, properties = { key, "count(*)" } }` counts them, in the
-    /// key's order; of results with a limit or an offset, the objects they hold, as a
+    /// `fetch{ ..., group = key, properties = { key, "count(*)" } }` counts them (drawn
+    /// longest first); of results with a limit or an offset, the objects they hold, as a
     /// histogram counts them.
     func countedValues(_ call: LuaCall) throws -> (DictionaryRows, String) {
         let base = try sourceRequest(call, 1)

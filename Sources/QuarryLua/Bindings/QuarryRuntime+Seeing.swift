@@ -28,7 +28,10 @@ extension QuarryRuntime {
             let rows = try request.execute(
                 in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"), dayKeys: &days,
                 textCells: &textCells)
-            if noting { noteTextCells(textCells, entity: request.base.entityName) }
+            if noting {
+                noteTextCells(textCells, entity: request.base.entityName)
+                noteTextDates(request.base.entityName, sorted: request.base.sortDescriptors.map(\.key), grouped: request.group)
+            }
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             // With no rows, the properties' own names, so an empty result prints its

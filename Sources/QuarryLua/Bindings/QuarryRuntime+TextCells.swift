@@ -1,4 +1,5 @@
 import QuarryFetch
+import QuarryFormat
 import QuarryModel
 
 extension QuarryRuntime {
@@ -9,6 +10,8 @@ extension QuarryRuntime {
     func noteTextCells(_ results: FetchResults) {
         let taken = results.takeTextCellsCounted()
         let entity = results.request.entityName
+        noteTextDates(
+            entity, sorted: results.request.sortDescriptors.map(\.key), grouped: results.request.sectionKey.map { [$0] } ?? [])
         let leftOut = results.takeUnreadableDatesLeftOut()
         if !leftOut.isEmpty {
             let cells = leftOut.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
@@ -37,8 +40,25 @@ extension QuarryRuntime {
     /// Says, in one note, the text cells of a number column that dictionary aggregates
     /// took in (`DictionaryRequest.TextCellsAggregated`): SQLite's sum and avg read each as
     /// the number it starts with, max and min order it after every number, where
-    /// summarize() leaves them out. Nothing when there were none.
+    /// summarize() leaves them out; and the cells of a text column that sum and avg took
+    /// in that are not numbers. Nothing when there were none.
     func noteTextCells(_ aggregated: [DictionaryRequest.TextCellsAggregated], entity: String) {
+        // A text column summed (money as '$1,200', dates): its own note, as the figure is
+        // no sum of the column at all.
+        let description = try? context.entity(named: entity)
+        let texts = aggregated.filter { description?.attribute(named: $0.key)?.type == .string }
+        if !texts.isEmpty {
+            let cells = texts.map { "\(grouped($0.count)) in \(entity).\($0.key)" }.joined(separator: ", ")
+            writeNotice(
+                "note: text summed: cells that are not numbers: \(cells) (SQLite's sum and avg read each as the number it starts with, "
+                    + "0 for none: '$1,200' is 0, '1,300' is 1; sql() reads cleaned text as a number: "
+                    + "CAST(replace(replace(x, '$', ''), ',', '') AS REAL))")
+        }
+        let numbers = aggregated.filter { description?.attribute(named: $0.key)?.type != .string }
+        noteTextCellsOfNumbers(numbers, entity: entity)
+    }
+
+    private func noteTextCellsOfNumbers(_ aggregated: [DictionaryRequest.TextCellsAggregated], entity: String) {
         guard !aggregated.isEmpty else { return }
         let cells = aggregated.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
         let functions = Set(aggregated.flatMap(\.functions))
@@ -54,5 +74,24 @@ extension QuarryRuntime {
         writeNotice(
             "rows aggregated whose cell holds text, not a number: \(cells) (in SQLite, \(reads.joined(separator: ", and ")); "
                 + "summarize() leaves the text cells out)")
+    }
+
+    /// Says once a session, for each text column of another program's file that a sort,
+    /// a `group` or a `section` reads, when its cells are dates in a form that is not ISO
+    /// 8601 (`31/12/2021`): text orders by its first field, the day or the month, so the
+    /// rows are not in time, and which of day and month comes first is not guessed.
+    func noteTextDates(_ entityName: String, sorted: [String], grouped: [String]) {
+        guard let entity = try? context.entity(named: entityName) else { return }
+        for (keys, verb) in [(sorted, "sorts"), (grouped, "groups")] {
+            for key in keys {
+                let name = key.hasPrefix("#") ? String(key.dropFirst()) : key
+                guard entity.attribute(named: name)?.type == .string, textDateNotices.insert("\(entityName).\(name)").inserted,
+                    let form = context.textDateForm(entity, name)
+                else { continue }
+                writeNotice(
+                    "note: \(entityName).\(name) holds \(form.described): as text it \(verb) by its first field, not in time "
+                        + "(sql() can put its parts in ISO order with substr())")
+            }
+        }
     }
 }

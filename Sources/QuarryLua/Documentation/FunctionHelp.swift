@@ -185,7 +185,7 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "barchart", usage: #"barchart(rows | r, "labelKey", "valueKey") | barchart(r, "key")"#,
             summary:
-                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string; rows of two keys need none named (the first labels, the second is drawn). Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store, among the objects results hold with their limit and offset).",
+                "A bar per row of dictionary rows (fetch{ ..., result = \"dictionaries\" } or sql()), or per object of results (read in the store, in their order), labelled by one key and as long as another, drawn with text, as a string; rows of two keys need none named (the first labels, the second is drawn). Given results or an entity's name and one key, a bar per value of the key, as long as how many objects hold it (counted in the store, among the objects results hold with their limit and offset). Bars of counts, and of grouped rows without a sort, go longest first; other rows keep their order.",
             example: #"print(barchart(sql("SELECT title, n FROM Item"), "title", "n"))"#),
         FunctionHelp(
             name: "linechart", usage: #"linechart(rows | r, "xKey", "yKey")"#,

@@ -62,18 +62,41 @@ enum ChartBindings {
         // a bar per value of the key, its count from the store's GROUP BY.
         if call.type(1) != LUA_TTABLE, call.argumentCount <= 2 || call.isNoneOrNil(3) {
             let (rows, key) = try runtime.countedValues(call)
+            let bars = byValue(rows.rows.map { ($0[0], try? runtime.number($0[1], key: "count", function: "barchart")) })
             return call.push(
                 Chart.bars(
-                    title: "count by \(key)", labels: labels(rows.rows.map { $0[0] }, local: runtime.tableFormat.localTime),
-                    values: rows.rows.map { try? runtime.number($0[1], key: "count", function: "barchart") }, style: runtime.chartStyle))
+                    title: "count by \(key)", labels: labels(bars.map(\.0), local: runtime.tableFormat.localTime), values: bars.map(\.1),
+                    style: runtime.chartStyle))
         }
         let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
-        let values = try rows.rows.map { try runtime.number($0[valueColumn], key: rows.columns[valueColumn], function: "barchart") }
+        var bars = try rows.rows.map {
+            ($0[labelColumn], try runtime.number($0[valueColumn], key: rows.columns[valueColumn], function: "barchart"))
+        }
+        // Grouped rows with no sort come in their groups' order, which no one asked for:
+        // the longest bar first, as a count's bars. A sort given, or sql()'s rows (its
+        // ORDER BY), or results' objects, keep the order they were given in.
+        if case .dictionaries(let request)? = rememberedQuery(call.state, 1)?.source, !request.group.isEmpty,
+            request.base.sortDescriptors.isEmpty
+        {
+            bars = byValue(bars)
+        }
         return call.push(
             Chart.bars(
                 title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
-                labels: labels(rows.rows.map { $0[labelColumn] }, local: runtime.tableFormat.localTime), values: values,
-                style: runtime.chartStyle))
+                labels: labels(bars.map(\.0), local: runtime.tableFormat.localTime), values: bars.map(\.1), style: runtime.chartStyle))
+    }
+
+    /// Bars longest first (as pandas' `value_counts` orders counts), equal ones in the
+    /// order given, nil last.
+    private static func byValue(_ bars: [(Value, Double?)]) -> [(Value, Double?)] {
+        bars.enumerated().sorted { a, b in
+            switch (a.element.1, b.element.1) {
+            case (let x?, let y?) where x != y: return x > y
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
     }
 
     /// A bar chart's labels as a table shows the values: dates as `CellText.dates` writes

@@ -90,7 +90,11 @@ enum SeeingBindings {
     /// The prelude's quarry.show prints a list of records with this (nil: not one);
     /// its print, only rows Quarry made (`__rowstable(v, true)`).
     static func luaRowstable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
+        // `entities()` at the prompt: one entity a row, not every definition in one line
+        // (a script's `print` keeps Lua's form of a table).
+        let printing = call.type(2) == LUA_TBOOLEAN && lua_toboolean(call.state, 2) != 0
+        if !printing, let entities = runtime.entityListTable(call.state, 1) { return call.push(entities) }
+        if printing, !isQuarryRows(call.state, 1) { return call.pushNil() }
         guard let rows = readDictionaryRows(call.state, 1, showingDays: true) else { return call.pushNil() }
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
         let digits = rememberedDigits(call.state, 1)

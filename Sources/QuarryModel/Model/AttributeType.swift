@@ -81,7 +81,10 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.date, .text(let s)): return (Value.parseISO8601(s) ?? Value.parseISO8601Basic(s)).map(Value.date) ?? value
         // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
         case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
-        case (.double, .integer(let i)): return .real(Double(i))
+        // A double attribute's cell that SQLite holds as an integer (a `numeric(10,2)`
+        // column of another program's file keeps 227600.00 as 227600) reads as that
+        // integer, as sqlite3 shows it: a table, `print` and `=expr` show 227600, where a
+        // float would gain Lua's `.0`. Quarry's own columns are REAL, which give floats.
         // A decimal always reads as one (the contract): SQLite keeps it as a double, whose
         // shortest text is the decimal (0.1 reads as 0.1), or as an integer when whole.
         // Before, it read as a Lua number after reopening, where the run that saved it

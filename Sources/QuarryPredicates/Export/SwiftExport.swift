@@ -13,7 +13,15 @@ extension BoundPredicate {
         }
         // Apple's parser reads `start.year` as a key of NSDate, which has none, and
         // `from:subtract:` takes numbers: the app would raise.
-        if readsDateParts { return swiftComment(Self.datePartsRefusal) }
+        // A year compared with a number is a range of the date, which a `#Predicate` says
+        // (`SwiftPredicateWriter.yearRange`): that, after the comment.
+        if readsDateParts {
+            guard let macro = try? swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names) else {
+                return swiftComment(Self.datePartsRefusal)
+            }
+            return ([swiftComment("NSPredicate: not expressible (\(Self.datePartsRefusal))")] + macro.captures + ["let query = " + macro.macro])
+                .joined(separator: "\n")
+        }
         var lines = [nsPredicateRefusal.map { swiftComment("NSPredicate: not expressible (\($0))") } ?? "let predicate = " + nsPredicateCode]
         do {
             let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names)

@@ -45,7 +45,11 @@ extension SwiftPredicateWriter {
             // `Decimal(string:)!` is a call, which a `#Predicate` closure cannot make.
             if case .decimal = v { return capture("value", type + (optional ? "?" : ""), text) }
             switch attribute.type {
-            case .date: return capture("date", type + (optional ? "?" : ""), text)
+            case .date:
+                // The seconds since 2001 said as a person reads them, for any year 1-9999
+                // (before 1970 and after 2038 alike): `// 1965-12-01T00:00:00Z`.
+                guard case .date(let seconds) = v else { return capture("date", type + (optional ? "?" : ""), text) }
+                return capture("date", type + (optional ? "?" : ""), text + " // " + Value.iso8601(seconds))
             case .uuid: return capture("uuid", type + (optional ? "?" : ""), text)
             case .binary: return capture("data", type + (optional ? "?" : ""), text)
             default: return text

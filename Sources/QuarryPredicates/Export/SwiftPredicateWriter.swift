@@ -199,6 +199,7 @@ final class SwiftPredicateWriter {
         case .and(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "false", neutral: "true", joiner: " && ")
         case .or(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "true", neutral: "false", joiner: " || ")
         case .comparison(let lhs, let op, let rhs, let options):
+            if let range = try yearRange(lhs, op, rhs, scope) { return range }
             return try comparison(lhs, op, rhs, options, scope)
         case .quantified(let quantifier, let path, let inner):
             guard let last = path.last else { throw SwiftExportRefusal("ANY/ALL/NONE without a relationship") }

@@ -110,6 +110,10 @@ extension Binder {
             var remedy: String?
             if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {
                 remedy = hint
+            } else if case .date = value, attribute.type == .string, let owner, let form = context?.textDateForm(owner, attribute.name) {
+                // Dates in another form (`31/12/2021`): no format() reads them, and which of
+                // day and month comes first is said as the values show it, never guessed.
+                why = "; its text holds \(form.described), which no format() reads; sql() can put its parts in ISO order with substr()"
             }
             // Another program's text column of numbers (GTFS's `stop_sequence`): the SQL that
             // reads them as numbers, as no format() makes text a number. REAL, whatever the

@@ -305,11 +305,14 @@ public final class ManagedObject {
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
         guard let context, let storage else { throw StoreError.objectDeleted(objectID: objectID) }
         if context.isClosed { throw StoreError.closed }
-        let coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
+        var coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
         if isInserted {
             pending[key] = coerced
         } else {
             let committed = committedValue(key) ?? .null
+            // A double attribute's cell held as an integer (`AttributeType.decode`) given the
+            // same number again is no change: 21000 and 21000.0 are one value.
+            if case .integer(let i) = committed, case .real(let d) = coerced, Double(i) == d { coerced = committed }
             // The key column of a table Quarry did not create is the object's identity: a saved
             // object keeping its ID while its row moved to another key would be two objects.
             if coerced != committed, key == storage.keyColumn { throw Self.keyKept(self, key) }
