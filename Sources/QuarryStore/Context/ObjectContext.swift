@@ -151,8 +151,13 @@ public final class ObjectContext {
         self.store = store
         self.environment = environment
         openingNotes = connection.notes
+        link.context = self
         try store.didOpen(in: session)
     }
+
+    /// What the context's objects and row batches reach it by (`ContextLink`), emptied as it goes.
+    package let link = ContextLink()
+    deinit { link.context = nil }
 
     /// What the store is given of this context (`StoreSession`): the store never sees the
     /// context itself.

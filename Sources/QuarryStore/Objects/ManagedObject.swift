@@ -203,7 +203,13 @@ public final class ManagedObject {
     /// delete (the object is then in no context), as for a row gone by `deleteall` or
     /// another program, which Core Data's object never marks.
     public var isPendingDelete: Bool { isDeleted && context != nil }
-    weak var context: ObjectContext?
+    /// Its context, reached through the context's link (`ContextLink`): nil once the
+    /// context is gone.
+    var context: ObjectContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
+    private var link: ContextLink?
     /// Its entry in its context's identity map, emptied as the object goes (a `weak`
     /// reference's work, without its side table: `IdentityMap.WeakObject`).
     var registration: IdentityMap.WeakObject?
@@ -219,7 +225,7 @@ public final class ManagedObject {
         self.primaryKey = primaryKey
         self.temporaryNumber = temporaryNumber
         self.decoded = committed
-        self.context = context
+        self.link = context.link
     }
 
     /// An object of a row read whole, its values in storage form (`Value.storedForm`).
@@ -229,7 +235,7 @@ public final class ManagedObject {
         self.temporaryNumber = 0
         self.decoded = [:]
         self.row = row
-        self.context = context
+        self.link = context.link
     }
 
     /// An object that stands for one of another process's (the Swift reader reads a
@@ -296,7 +302,7 @@ public final class ManagedObject {
     /// pending until the context saves.
     public func setValue(_ value: Value, forKey key: String) throws {
         // Read once: each use of the stored description copied all of it; the context is
-        // a weak reference (each read a call) and its mapping a lookup by entity name.
+        // reached through its link and its mapping a lookup by entity name.
         let entity = self.entity
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         let context = self.context
