@@ -51,6 +51,17 @@ public final class ManagedObject {
         guard var row else { return false }
         let index = entity.rowIndex
         let attributes = entity.attributes
+        // One value (a save of changed objects commits each one's change): its key looked
+        // up once, not once to check it and again to place it (issue 84).
+        if values.count == 1, let (key, value) = values.first {
+            guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
+                Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
+            else { return false }
+            self.row = nil
+            row[column] = value.storedForm
+            self.row = row
+            return true
+        }
         for (key, value) in values {
             guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
                 Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
@@ -105,6 +116,13 @@ public final class ManagedObject {
 
     package func committedValue(_ key: String) -> Value? {
         if let row { return decode(key, from: row) }
+        return decoded[key]
+    }
+
+    /// `committedValue` of `attribute`, named `key` and found in column `column` of the
+    /// entity's rows by the caller: the key is not looked up again in the row.
+    private func committedValue(_ key: String, column: Int, _ attribute: AttributeDescription) -> Value? {
+        if let row { return column < row.count ? attribute.type.decode(row[column]) : nil }
         return decoded[key]
     }
 
@@ -304,7 +322,12 @@ public final class ManagedObject {
         // Read once: each use of the stored description copied all of it; the context is
         // reached through its link and its mapping a lookup by entity name.
         let entity = self.entity
-        guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
+        // The attribute and its column in the row found by one lookup of the key, as
+        // `writableAttribute(named:)` finds it (it and `committedValue` each hashed the key).
+        guard let column = entity.rowIndex[key], column >= 1, column <= entity.attributes.count,
+            entity.subentityKeys.isEmpty || !entity.subentityKeys.contains(key)
+        else { throw entity.unknownKey(key) }
+        let attribute = entity.attributes[column - 1]
         let context = self.context
         let storage = context?.mapped(entity)
         if storage?.isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
@@ -315,7 +338,7 @@ public final class ManagedObject {
         if isInserted {
             pending[key] = coerced
         } else {
-            let committed = committedValue(key) ?? .null
+            let committed = committedValue(key, column: column, attribute) ?? .null
             // The key column of a table Quarry did not create is the object's identity: a saved
             // object keeping its ID while its row moved to another key would be two objects.
             if coerced != committed, key == storage.keyColumn { throw Self.keyKept(self, key) }
