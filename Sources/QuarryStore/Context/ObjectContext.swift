@@ -221,7 +221,10 @@ public final class ObjectContext {
         // A default the engine computes is not the object's until it is saved: no value
         // pending, so the INSERT leaves the column for the engine to fill (`engineDefaults`).
         let computed = storage.engineDefaults
-        for attribute in entity.attributes where !computed.contains(attribute.name) {
+        // The one value given is set below: its default is not put first (two writes of
+        // one key for each of 20,000 new objects of one value, issue 84).
+        let only = values.count == 1 ? values.first?.key : nil
+        for attribute in entity.attributes where attribute.name != only && !computed.contains(attribute.name) {
             initial[attribute.name] = attribute.defaultValue ?? .null
         }
         for (name, clock) in storage.clockDefaults {
