@@ -124,6 +124,8 @@ public final class QuarryRuntime {
     var rendersForFile = false
     /// `--safe` is in force (see `enterSandbox`): files load as text only, and nothing is written.
     public var isSandboxed: Bool { settings.safe }
+    /// What the stores' callbacks reach the runtime by (`RuntimeLink`), emptied as it goes.
+    let link = RuntimeLink()
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
@@ -166,6 +168,7 @@ public final class QuarryRuntime {
 
     /// The standard libraries and Quarry's functions, as globals and in the table `quarry`.
     private func setUp() throws {
+        link.runtime = self
         let state = mainState
         quarry_set_dispatcher(swiftDispatcher)
         if settings.ignoresLuaEnvironment {
@@ -189,7 +192,7 @@ public final class QuarryRuntime {
     private func attach(_ context: ObjectContext) {
         bindEntityGlobals()
         watch(context, for: defaultStore)
-        context.sayConnectionLoss { [weak self] note in self?.sayConnectionLoss(note) }
+        context.sayConnectionLoss { [link] note in link.runtime?.sayConnectionLoss(note) }
         try? context.startNoticingOtherConnections()
     }
 
@@ -212,6 +215,7 @@ public final class QuarryRuntime {
     }
 
     deinit {
+        link.runtime = nil
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the bound functions outlive the close.
         closing = true

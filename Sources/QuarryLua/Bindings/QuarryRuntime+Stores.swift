@@ -16,7 +16,7 @@ extension QuarryRuntime {
         otherStores.append(store)
         setIdentityScope(state, of: context, store.identityScope)
         watch(context, for: store)
-        context.sayConnectionLoss { [weak self] note in self?.sayConnectionLoss(note) }
+        context.sayConnectionLoss { [link] note in link.runtime?.sayConnectionLoss(note) }
         try? context.startNoticingOtherConnections()
         return store
     }

@@ -16,7 +16,12 @@ final class RowsQuery {
     let source: Source
     /// The store it runs on, set when it first runs (`QuarryRuntime.rows(of:)`), so
     /// `watch` of another store's rows runs it there.
-    weak var context: ObjectContext?
+    var context: ObjectContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
+    /// The context's link (`ContextLink`): the query does not keep the context alive.
+    private var link: ContextLink?
     init(_ source: Source) { self.source = source }
 }
 

@@ -238,7 +238,13 @@ struct SQLiteSaveStatements: SaveStatements {
         let storage = saved.storage
         // Its values, the row's key, and the row as read where it is compared.
         values.reserve(columns.count + 1 + (comparing.isEmpty ? 0 : entity.rowIndex.count))
-        for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
+        // An object with one pending value (most of a save of changed objects) gives it
+        // without its key looked up again (issue 84).
+        if attributes.count == 1, object.pending.count == 1, let (name, value) = object.pending.first, name == attributes[0] {
+            try append(object, entity, storage, name, value, to: &values)
+        } else {
+            for name in attributes { try append(object, entity, storage, name, object.pending[name] ?? .null, to: &values) }
+        }
         if !toOne.isEmpty { values.append(contentsOf: toOne.map(\.key)) }
         // A row found by its key alone (rows not numbered) is found by the same condition
         // in every row of the entity: not written again for each (its SQL made for each of

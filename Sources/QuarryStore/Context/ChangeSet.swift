@@ -43,11 +43,12 @@ public struct RelationshipChange {
 
 /// Removes a change listener when cancelled.
 public final class ChangeListenerToken {
-    private weak var context: ObjectContext?
+    /// The context's link (`ContextLink`): the token does not keep the context alive.
+    private let link: ContextLink
     private let id: Int
     init(context: ObjectContext, id: Int) {
-        self.context = context
+        self.link = context.link
         self.id = id
     }
-    public func cancel() { context?.observers.changeListeners.remove(id) }
+    public func cancel() { link.context?.observers.changeListeners.remove(id) }
 }

@@ -250,17 +250,19 @@ extension ObjectContext {
         var problems: [String] = []
         var entities = SavedEntities(self)
         for object in objects {
-            for attribute in object.entity.attributes where !attribute.isOptional {
-                if object.currentValue(attribute.name).isNull, unsavedTarget(of: object, keptIn: attribute.name) == nil {
+            // The attributes walked once for both checks (each pass copied every
+            // description), an object's inexact decimals said after its missing values.
+            var inexact: [String] = []
+            for attribute in object.entity.attributes {
+                if !attribute.isOptional, object.currentValue(attribute.name).isNull, unsavedTarget(of: object, keptIn: attribute.name) == nil {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
                 }
-            }
-            // Only a decimal can be inexact: no other attribute's value is looked up.
-            for attribute in object.entity.attributes where attribute.type == .decimal {
-                if let why = inexactDecimal(object.currentValue(attribute.name), of: attribute) {
-                    problems.append("\(object.entity.name).\(attribute.name) of \(object.objectID) \(why)")
+                // Only a decimal can be inexact: no other attribute's value is looked up.
+                if attribute.type == .decimal, let why = inexactDecimal(object.currentValue(attribute.name), of: attribute) {
+                    inexact.append("\(object.entity.name).\(attribute.name) of \(object.objectID) \(why)")
                 }
             }
+            if !inexact.isEmpty { problems += inexact }
             for relationship in entities.of(object).current.relationships where relationship.isRequired == true && !relationship.isToMany {
                 if !hasTarget(relationship.name, object) {
                     problems.append("\(object.objectID).\(relationship.name) is required but nil")

@@ -51,6 +51,17 @@ public final class ManagedObject {
         guard var row else { return false }
         let index = entity.rowIndex
         let attributes = entity.attributes
+        // One value (a save of changed objects commits each one's change): its key looked
+        // up once, not once to check it and again to place it (issue 84).
+        if values.count == 1, let (key, value) = values.first {
+            guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
+                Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
+            else { return false }
+            self.row = nil
+            row[column] = value.storedForm
+            self.row = row
+            return true
+        }
         for (key, value) in values {
             guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
                 Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
@@ -105,6 +116,13 @@ public final class ManagedObject {
 
     package func committedValue(_ key: String) -> Value? {
         if let row { return decode(key, from: row) }
+        return decoded[key]
+    }
+
+    /// `committedValue` of `attribute`, named `key` and found in column `column` of the
+    /// entity's rows by the caller: the key is not looked up again in the row.
+    private func committedValue(_ key: String, column: Int, _ attribute: AttributeDescription) -> Value? {
+        if let row { return column < row.count ? attribute.type.decode(row[column]) : nil }
         return decoded[key]
     }
 
@@ -203,7 +221,13 @@ public final class ManagedObject {
     /// delete (the object is then in no context), as for a row gone by `deleteall` or
     /// another program, which Core Data's object never marks.
     public var isPendingDelete: Bool { isDeleted && context != nil }
-    weak var context: ObjectContext?
+    /// Its context, reached through the context's link (`ContextLink`): nil once the
+    /// context is gone.
+    var context: ObjectContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
+    private var link: ContextLink?
     /// Its entry in its context's identity map, emptied as the object goes (a `weak`
     /// reference's work, without its side table: `IdentityMap.WeakObject`).
     var registration: IdentityMap.WeakObject?
@@ -219,7 +243,7 @@ public final class ManagedObject {
         self.primaryKey = primaryKey
         self.temporaryNumber = temporaryNumber
         self.decoded = committed
-        self.context = context
+        self.link = context.link
     }
 
     /// An object of a row read whole, its values in storage form (`Value.storedForm`).
@@ -229,7 +253,7 @@ public final class ManagedObject {
         self.temporaryNumber = 0
         self.decoded = [:]
         self.row = row
-        self.context = context
+        self.link = context.link
     }
 
     /// An object that stands for one of another process's (the Swift reader reads a
@@ -296,9 +320,14 @@ public final class ManagedObject {
     /// pending until the context saves.
     public func setValue(_ value: Value, forKey key: String) throws {
         // Read once: each use of the stored description copied all of it; the context is
-        // a weak reference (each read a call) and its mapping a lookup by entity name.
+        // reached through its link and its mapping a lookup by entity name.
         let entity = self.entity
-        guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
+        // The attribute and its column in the row found by one lookup of the key, as
+        // `writableAttribute(named:)` finds it (it and `committedValue` each hashed the key).
+        guard let column = entity.rowIndex[key], column >= 1, column <= entity.attributes.count,
+            entity.subentityKeys.isEmpty || !entity.subentityKeys.contains(key)
+        else { throw entity.unknownKey(key) }
+        let attribute = entity.attributes[column - 1]
         let context = self.context
         let storage = context?.mapped(entity)
         if storage?.isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
@@ -309,10 +338,10 @@ public final class ManagedObject {
         if isInserted {
             pending[key] = coerced
         } else {
-            let committed = committedValue(key) ?? .null
+            let committed = committedValue(key, column: column, attribute) ?? .null
             // A double attribute's cell held as an integer (`AttributeType.decode`) given the
             // same number again is no change: 21000 and 21000.0 are one value.
-            if case .integer(let i) = committed, case .real(let d) = coerced, Double(i) == d { coerced = committed }
+            if case .integer(let i) = committed, case .real(let d) = coerced, Int64(exactly: d) == i { coerced = committed }
             // The key column of a table Quarry did not create is the object's identity: a saved
             // object keeping its ID while its row moved to another key would be two objects.
             if coerced != committed, key == storage.keyColumn { throw Self.keyKept(self, key) }

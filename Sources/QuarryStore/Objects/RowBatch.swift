@@ -35,10 +35,12 @@ public final class RowBatch {
     /// The root of the entity's hierarchy: rows are one Lua value per root and key, as
     /// a row fetched as a `Car` and as a `SportCar` is one object.
     public let identityRoot: String
-    private weak var context: ObjectContext?
+    /// The context's link (`ContextLink`): the batch does not keep the context alive.
+    private let link: ContextLink
+    private var context: ObjectContext? { link.context }
     /// The context the rows were read from (nil once it is gone): a script with several
     /// stores open asks which one a row belongs to before the row is made an object.
-    public var owningContext: ObjectContext? { context }
+    public var owningContext: ObjectContext? { link.context }
     /// The context's generation when read: after a save or refresh the cells may be stale.
     private let generation: Int
     private let group: LoadGroup
@@ -58,7 +60,7 @@ public final class RowBatch {
         self.attributes = attributes
         self.isComplete = isComplete
         self.isTagged = tagged
-        self.context = context
+        self.link = context.link
         self.generation = context.generation
         self.identityRoot = context.rootName(of: source.entity.name)
         var filled = [Bool](repeating: false, count: keys.count)
