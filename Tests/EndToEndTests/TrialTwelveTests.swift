@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A new user's trial on files Quarry did not make (a Django restaurant's `db.sqlite3`, a
+/// café's point of sale keeping Unix milliseconds, a Flask invoicer): the moments where a
+/// figure disagreed with `sqlite3` on the same file, through the real binary.
+@Suite struct TrialTwelveTests {
+    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
+        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+        try #require(result.status == 0, "\(result)")
+        return result.lines
+    }
+
+    /// Django writes `datetime` columns with microseconds (`2024-02-15 16:39:55.397015`);
+    /// SQLite's `julianday()` reads them to the millisecond. An order's own `created_at`
+    /// found no order (`==`) and `>=` left the order out, one fewer than `sqlite3` counts,
+    /// while `p:matches` counted it: the object held the microseconds that SQL never sees.
+    @Test func aDjangoDateWithMicrosecondsFindsItsOwnRow() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "resto.db",
+            """
+            CREATE TABLE "orders_order" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "amount" real NOT NULL,
+              "created_at" datetime NOT NULL);
+            INSERT INTO orders_order (amount, created_at) VALUES (110.0, '2024-02-15 16:39:55.397015'),
+              (50.0, '2024-02-15 16:39:55.3975'), (70.0, '2024-02-15 16:39:55.398'), (80.0, '2024-02-15 16:39:55.396999'),
+              (90.0, '2023-12-10 15:10:39.246111');
+            """)
+        let sqlite = try await sqlite3(
+            sandbox, "resto.db",
+            "SELECT count(*) FROM orders_order WHERE julianday(created_at) >= (SELECT julianday(created_at) FROM orders_order WHERE id = 1)")
+        let script = """
+            local o = orders_order:get(1)
+            local p = predicate("created_at >= %@", o.created_at)
+            local n = 0
+            for _, x in ipairs(orders_order:fetch()) do if p:matches(x) then n = n + 1 end end
+            print(count("orders_order", "created_at == %@", o.created_at), count("orders_order", "created_at >= %@", o.created_at), n)
+            """
+        let result = try await sandbox.quarry(["resto.db", "-e", script])
+        // .397015 and .3975 round to .397 and .398 as SQLite rounds them: rows 1, 2 and 3
+        // are at or after row 1, row 4 (.396999 → .397) too.
+        #expect(sqlite == ["4"])
+        #expect(result.status == 0 && result.lines == ["2\t4\t4"], "\(result)")
+    }
+}
