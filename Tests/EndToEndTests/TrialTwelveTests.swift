@@ -42,4 +42,52 @@ import Testing
         #expect(sqlite == ["4"])
         #expect(result.status == 0 && result.lines == ["2\t4\t4"], "\(result)")
     }
+
+    /// Django's tables are named by app and model (`orders_order`, `orders_orderitem`): the
+    /// model's name typed at the prompt, as a global, to `.schema` or to `count`, was an
+    /// unknown entity with no way forward.
+    @Test func aDjangoModelsNameSuggestsItsTable() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "django.db",
+            """
+            CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL);
+            CREATE TABLE orders_orderitem (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, quantity integer NULL,
+              order_id bigint NULL REFERENCES orders_order (id));
+            CREATE TABLE accounts_customuser (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, username varchar(150) NOT NULL);
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["django.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let schema = try await repl.enter(".schema orders").joined()
+        #expect(schema.contains("unknown entity 'orders' (did you mean 'orders_order'?)"), "\(schema)")
+        let global = try await repl.enter("orderitem:first()").joined()
+        #expect(global.contains("(global 'orderitem') (did you mean 'orders_orderitem'?)"), "\(global)")
+        let counted = try await repl.enter(#"count("customuser")"#).joined()
+        #expect(counted.contains("unknown entity 'customuser' (did you mean 'accounts_customuser'?)"), "\(counted)")
+    }
+
+    /// A Flask invoicer's `status` holds words (`sent`); a request whose predicate was
+    /// changed while its number argument stayed (`r.predicate = "status == %@"`) was
+    /// refused offering `CAST(status AS REAL) > 2000`: another comparison than the one
+    /// written, said as if the column held numbers.
+    @Test func aTextColumnComparedWithANumberOffersTheComparisonWritten() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "invoices.db",
+            """
+            CREATE TABLE invoice (id INTEGER NOT NULL PRIMARY KEY, price FLOAT NOT NULL, status VARCHAR(20));
+            INSERT INTO invoice VALUES (1, 5000.0, 'sent'), (2, 100.0, 'pending');
+            """)
+        let script = """
+            local r = invoice:fetch("price > %@", 2000)
+            print(#r, select(2, pcall(function() r.predicate = "status == %@" end)))
+            print(select(2, pcall(count, "invoice", "%@ <= status", 7)))
+            """
+        let result = try await sandbox.quarry(["invoices.db", "-e", script])
+        #expect(result.lines.count == 2, "\(result)")
+        let equal = result.lines.first ?? ""
+        #expect(equal.hasPrefix("1\t") && equal.contains("CAST(status AS REAL) = 2000')"), "\(equal)")
+        #expect(equal.contains("where it holds numbers") && !equal.contains("> 2000"), "\(equal)")
+        #expect(result.lines.last?.contains("CAST(status AS REAL) >= 7')") == true, "\(result)")
+    }
 }
