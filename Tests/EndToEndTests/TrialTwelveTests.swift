@@ -90,4 +90,24 @@ import Testing
         #expect(equal.contains("where it holds numbers") && !equal.contains("> 2000"), "\(equal)")
         #expect(result.lines.last?.contains("CAST(status AS REAL) >= 7')") == true, "\(result)")
     }
+
+    /// Orders sorted by how many items they have: the refusal's offered request, pasted,
+    /// printed a bare column of counts, no longer saying which order had them.
+    @Test func theRequestOfferedForSortingByAToManysCountNamesEachRow() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "django.db",
+            """
+            CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL);
+            CREATE TABLE orders_orderitem (id integer NOT NULL PRIMARY KEY AUTOINCREMENT,
+              order_id bigint NULL REFERENCES orders_order (id));
+            INSERT INTO orders_order (amount) VALUES (10), (20), (30);
+            INSERT INTO orders_orderitem (order_id) VALUES (2), (2), (3);
+            """)
+        let refused = try await sandbox.quarry(["django.db", "-e", #"fetch{ "orders_order", sort = "-orders_orderitems.@count" }"#])
+        let offered = #"fetch{ "orders_order", properties = { "id", "orders_orderitems.@count AS n" }, sort = "-n" }"#
+        #expect(refused.status == 1 && refused.stderr.contains(offered), "\(refused)")
+        let pasted = try await sandbox.quarry(["django.db", "-e", "for _, row in ipairs(" + offered + ") do print(row.id, row.n) end"])
+        #expect(pasted.lines == ["2\t2", "3\t1", "1\t0"], "\(pasted)")
+    }
 }
