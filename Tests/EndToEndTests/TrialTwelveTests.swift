@@ -110,4 +110,26 @@ import Testing
         let pasted = try await sandbox.quarry(["django.db", "-e", "for _, row in ipairs(" + offered + ") do print(row.id, row.n) end"])
         #expect(pasted.lines == ["2\t2", "3\t1", "1\t0"], "\(pasted)")
     }
+
+    /// Django's `is_paid` tested as SQL tests a boolean (`is_paid`, `is_paid AND ...`):
+    /// the refusal said only that a comparison operator was expected.
+    @Test func aBooleanKeyAloneIsAnsweredWithTheComparisonThatTestsIt() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "django.db",
+            """
+            CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL, is_paid bool NOT NULL);
+            INSERT INTO orders_order (amount, is_paid) VALUES (10, 1), (20, 0);
+            """)
+        let script = """
+            print(select(2, pcall(count, "orders_order", "is_paid")))
+            print(select(2, pcall(count, "orders_order", "is_paid AND amount > 5")))
+            print(count("orders_order", "is_paid == YES"))
+            """
+        let result = try await sandbox.quarry(["django.db", "-e", script])
+        #expect(result.lines.count == 3, "\(result)")
+        let offered = "a key that holds true or false is compared: is_paid == YES (or == NO)"
+        #expect(result.lines.prefix(2).allSatisfy { $0.contains(offered) }, "\(result)")
+        #expect(result.lines.last == "1", "\(result)")
+    }
 }
