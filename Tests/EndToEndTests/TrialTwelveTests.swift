@@ -132,4 +132,26 @@ import Testing
         #expect(result.lines.prefix(2).allSatisfy { $0.contains(offered) }, "\(result)")
         #expect(result.lines.last == "1", "\(result)")
     }
+
+    /// Grouped rows given to `summarize` were refused as "got table", with no word of what
+    /// it takes or what draws such rows.
+    @Test func summarizeGivenGroupedRowsSaysWhatItTakes() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "django.db",
+            """
+            CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL, customer_name varchar(255));
+            INSERT INTO orders_order (amount, customer_name) VALUES (10, 'Wamae'), (20, 'Dev'), (5, 'Wamae');
+            """)
+        let script = """
+            local rows = fetch{ "orders_order", result = "dictionaries", properties = { "customer_name", "sum(amount) AS spent" },
+              group = { "customer_name" } }
+            print(select(2, pcall(summarize, rows)))
+            """
+        let result = try await sandbox.quarry(["django.db", "-e", script])
+        #expect(result.lines.count == 1, "\(result)")
+        let said = result.lines.first ?? ""
+        #expect(said.contains("results or entity name expected, got rows") && said.contains(#"summarize("Entity")"#), "\(said)")
+        #expect(said.contains("barchart() and histogram() draw rows"), "\(said)")
+    }
 }
