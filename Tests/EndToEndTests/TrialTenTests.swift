@@ -127,7 +127,7 @@ import Testing
         let sandbox = try Sandbox()
         try await shop(sandbox)
         let sort = try await sandbox.quarry(["shop.db", "-e", #"fetch{ "customers", sort = "-orders.@count" }"#])
-        #expect(sort.stderr.contains(#"properties = { "orders.@count AS n" }, sort = "-n""#), "\(sort)")
+        #expect(sort.stderr.contains(#"properties = { "customerName", "orders.@count AS n" }, sort = "-n""#), "\(sort)")
         let counted = try await sandbox.quarry([
             "shop.db", "-e", #"print(fetch{ "customers", properties = { "orders.@count AS n" }, sort = "-n", limit = 1 }[1].n)"#
         ])

@@ -28,11 +28,11 @@ import Testing
             // A to-many's count is computed in properties, which the message shows how to write.
             (
                 #"fetch{ "Item", sort = "-tags.@count" }"#,
-                #"t:1: sort: 'tags.@count' is computed over a to-many, not an attribute, so sort does not take it; compute it in properties (fetch{ "Item", properties = { "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
+                #"t:1: sort: 'tags.@count' is computed over a to-many, not an attribute, so sort does not take it; compute it in properties (fetch{ "Item", properties = { "title", "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
             ),
             (
                 #"fetch{ "Item", section = "tags.@count" }"#,
-                #"t:1: section: 'tags.@count' is computed over a to-many, not an attribute, so section does not take it; compute it in properties (fetch{ "Item", properties = { "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
+                #"t:1: section: 'tags.@count' is computed over a to-many, not an attribute, so section does not take it; compute it in properties (fetch{ "Item", properties = { "title", "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
             ),
             (#"fetch{ "Item", result = "dictionaries", properties = { "title", 5 } }"#, "t:1: fetch: properties[2] must be a string"),
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),

@@ -37,6 +37,13 @@ enum SeeingBindings {
     }
 
     static func luaSummarize(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // Grouped rows are figures already ("got table" said nothing of what to do).
+        if call.type(1) == LUA_TTABLE {
+            throw call.argumentError(
+                1,
+                "results or entity name expected, got rows: summarize the objects the rows were computed from "
+                    + #"(summarize(fetch("Entity", "predicate")) or summarize("Entity")); barchart() and histogram() draw rows"#)
+        }
         let request = try runtime.sourceRequest(call, 1)
         let options = try QuarryRuntime.summaryOptions(call, 2)
         let summaries = try runtime.summarizeShowingProgress(request, options: options)

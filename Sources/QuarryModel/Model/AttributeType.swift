@@ -77,8 +77,9 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.bool, .real(let d)): return .bool(d != 0)
         case (.date, .real(let d)): return .date(d)
         case (.date, .integer(let i)): return .date(Double(i))
-        // ISO 8601's basic form too (`20180903`), as SQL reads a file's date column.
-        case (.date, .text(let s)): return (Value.parseISO8601(s) ?? Value.parseISO8601Basic(s)).map(Value.date) ?? value
+        // ISO 8601's basic form too (`20180903`), as SQL reads a file's date column: to
+        // the millisecond, as SQLite compares it (`Value.parseISO8601Milliseconds`).
+        case (.date, .text(let s)): return (Value.parseISO8601Milliseconds(s) ?? Value.parseISO8601Basic(s)).map(Value.date) ?? value
         // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
         case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
         // A double attribute's cell that SQLite holds as an integer (a `numeric(10,2)`

@@ -169,6 +169,26 @@ public enum Value: Hashable, Sendable {
     }
 
     public static func parseISO8601(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        isoParts(b).map { Double($0.minute + $0.second) + $0.fraction }
+    }
+
+    /// The ISO text `text` as SQLite's `julianday()` reads it, to the millisecond: a
+    /// file's text dates are compared and sorted in SQL at that precision (Django writes
+    /// microseconds, `2024-02-15 16:39:55.397015`), so an object read from the row holds
+    /// the same instant, and `created_at >= o.created_at` finds `o`. SQLite rounds the
+    /// seconds of the minute, with their fraction, half up to whole milliseconds.
+    public static func parseISO8601Milliseconds(_ text: String) -> Double? {
+        var text = text
+        guard let parts = text.withUTF8({ isoParts($0) }) else { return nil }
+        let milliseconds = Int64(parts.minute) * 1000 + Int64((Double(parts.second) + parts.fraction) * 1000 + 0.5)
+        let rounded = Double(milliseconds) / 1000
+        // The last instant of 9999 stays one: rounding must not carry into the year 10000.
+        return dateRange.contains(rounded) ? rounded : Double(parts.minute + parts.second) + parts.fraction
+    }
+
+    /// The Unix seconds of the minute an ISO text names (its offset taken off), its
+    /// seconds and their fraction; nil when the text is no such date.
+    private static func isoParts(_ b: UnsafeBufferPointer<UInt8>) -> (minute: Int, second: Int, fraction: Double)? {
         var i = 0
         func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
@@ -242,6 +262,6 @@ public enum Value: Hashable, Sendable {
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146097 + doe - 719468
-        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        return (days * 86400 + hour * 3600 + minute * 60 - offset, second, fraction)
     }
 }

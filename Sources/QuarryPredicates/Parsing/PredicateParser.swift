@@ -207,6 +207,17 @@ public struct PredicateParser {
             if case .keyPath(let key) = lhs, case .identifier(let word) = current.kind {
                 spaced = #"; a key with a space is written %K with its name among the arguments, as "%K == %@", "\#(key.string) \#(word)", value"#
             }
+            // `is_paid` alone, as SQL and #Predicate test a boolean: NSPredicate compares it.
+            let ends: Bool
+            switch current.kind {
+            case .end: ends = true
+            case .identifier(let word): ends = ["AND", "OR", "&&", "||"].contains(word.uppercased())
+            case .symbol(let symbol): ends = [")", "&&", "||"].contains(symbol)
+            default: ends = false
+            }
+            if lhs.isKeyPath, ends {
+                spaced = "; a key that holds true or false is compared: \(lhs.keyPathText) == YES (or == NO)"
+            }
             throw PredicateError(
                 .syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))" + spaced,
                 column: current.column)

@@ -43,10 +43,11 @@ extension Binder {
     /// `takesText`: the attribute's column is a SQLite file's number column that holds text
     /// as well; a text there is what SQLite's numeric affinity makes of it (`'42'` is 42,
     /// `'apple'` stays text, ordered after every number), as SQLite compares it.
-    /// `owner`: the entity whose attribute it is, for a refusal that names it.
+    /// `owner`: the entity whose attribute it is, for a refusal that names it; `op`: the
+    /// comparison, for the SQL a refusal offers.
     func convert(
         _ value: Value, to attribute: AttributeDescription, at expression: Expression, takesText: Bool = false, untyped: Bool = false,
-        owner: EntityDescription? = nil
+        owner: EntityDescription? = nil, op: ComparisonOperator? = nil
     ) throws -> Value {
         if case .null = value { return value }
         if takesText, case .text(let text) = value {
@@ -118,11 +119,19 @@ extension Binder {
             // Another program's text column of numbers (GTFS's `stop_sequence`): the SQL that
             // reads them as numbers, as no format() makes text a number. REAL, whatever the
             // value compared: INTEGER would cut the column's `100.5` to 100 and miscount.
+            // The comparison as written (`status == 2000` offered `> 2000`), and said of a
+            // column that holds numbers: a column of words (`sent`) has none to read.
             if attribute.type == .string, value.isNumber, let owner, let context, context.mapped(owner).isForeign {
                 let name = { (n: String) in n.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? n : quoteIdentifier(n) }
+                let symbol: String
+                switch op {
+                case .equal?, nil: symbol = "="
+                case .notEqual?: symbol = "<>"
+                case let other?: symbol = other.isOrdering && other != .between ? other.rawValue : "="
+                }
                 why =
-                    "; its text compares as text here, and sql() reads it as numbers: sql('SELECT count(*) FROM \(name(owner.name)) "
-                    + "WHERE CAST(\(name(attribute.name)) AS REAL) > \(value.displayString)')"
+                    "; a text column compares as text here; where it holds numbers, sql() reads them as numbers: sql('SELECT count(*) FROM "
+                    + "\(name(owner.name)) WHERE CAST(\(name(attribute.name)) AS REAL) \(symbol) \(value.displayString)')"
             }
             var error = PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",

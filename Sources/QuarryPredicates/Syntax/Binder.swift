@@ -163,13 +163,13 @@ struct Binder {
             rhs = .value(
                 try convert(
                     v, to: a, at: c.rhs, takesText: takesText(lhs, entity, outer: outer), untyped: untyped(lhs, entity, outer: outer),
-                    owner: owner(of: lhs, entity, outer: outer)))
+                    owner: owner(of: lhs, entity, outer: outer), op: c.op))
         }
         if case .value(let v) = lhs, let a = rhs.typeAttribute {
             lhs = .value(
                 try convert(
                     v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer),
-                    untyped: untyped(rhs, outer ?? entity, outer: outer), owner: owner(of: rhs, outer ?? entity, outer: outer)))
+                    untyped: untyped(rhs, outer ?? entity, outer: outer), owner: owner(of: rhs, outer ?? entity, outer: outer), op: c.op.mirrored))
         }
         try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)

@@ -140,11 +140,15 @@ public struct BoundPredicate {
             default:
                 // `orders.@count`: a value of each object, but computed over its to-many,
                 // which a dictionary request computes and sorts by in SQL.
+                // The request offered names each row too (its id, else a text): pasted, a
+                // bare column of counts said which order had them no more.
                 if path.contains("@") {
+                    let named = entity.attributes.first { $0.name.lowercased() == "id" } ?? entity.attributes.first { $0.type == .string }
+                    let shown = named.map { "\"\($0.name)\", " } ?? ""
                     throw PredicateError(
                         .unsupported,
                         "'\(path)' is computed over a to-many, not an attribute, so \(role) does not take it; compute it in properties "
-                            + "(fetch{ \"\(entity.name)\", properties = { \"\(path) AS n\" }, sort = \"-n\" }) or in a grouped fetch",
+                            + "(fetch{ \"\(entity.name)\", properties = { \(shown)\"\(path) AS n\" }, sort = \"-n\" }) or in a grouped fetch",
                         column: nil)
                 }
                 throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
