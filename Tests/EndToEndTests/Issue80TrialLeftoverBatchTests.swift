@@ -5,11 +5,6 @@ import Testing
 /// status as `diff` and `cmp` give theirs, a to-one `relate()` names in the singular, and
 /// a typed `INSERT` answered with the Lua that does it.
 @Suite struct Issue80TrialLeftoverBatchTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// `quarry a.db ".diff b.db"`: 0 when the stores are the same, 1 when they differ (the
     /// differences printed), 2 on trouble (a store that is not there, no store named).
     @Test func diffOnTheCommandLineExitsAsDiffDoes() async throws {

@@ -5,12 +5,6 @@ import Testing
 /// file Quarry did not make, an import that changed such a file, a column made text by
 /// one cell, and a file without a header imported into an existing table.
 @Suite struct NewUserNotesTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// The words `.history` answers with on such a file, which `history{}` notes too.
     private let noHistory = "no history: a file Quarry did not make keeps none (history{} is empty there); other programs' changes are still seen"
 

@@ -4,12 +4,6 @@ import Testing
 /// What a new user read wrong in a trial: a diff row shown alone put `new` before `old`,
 /// and a chart of sectioned results with a limit charted other rows than the results hold.
 @Suite struct NewUserReadingTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// A diff row reads old before new wherever it is shown: its table, `.mode line`, and
     /// one row alone at the prompt (whose keys were sorted by name: `new` first).
     @Test func aDiffRowReadsOldBeforeNewAlsoWhenShownAlone() async throws {

@@ -7,12 +7,6 @@ import Testing
 /// its data, diff's inserted and deleted rows with their values, relate()'s sidecar no
 /// model difference, help for every fetch{} key, and save()'s result readable.
 @Suite struct REPLDisplayMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// GTFS routes keyed by long text: the object ID is shown whole in a table that has to
     /// cut its text columns to fit 160 columns; the text columns give up their width.
     @Test func anObjectIDIsShownWholeWhereTextColumnsAreCut() async throws {

@@ -4,12 +4,6 @@ import Testing
 /// The closing newcomer moments of issue 80, typed as a person types (each test says
 /// which one it is about).
 @Suite struct REPLIssue80ClosingTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// `o:isDeleted()` is true while the delete is pending and false once `save()` wrote
     /// it, as Core Data's `isDeleted`; the object still prints as deleted; a rolled-back
     /// delete is no longer pending either.

@@ -6,12 +6,6 @@ import Testing
 /// a wide terminal, and `created.year` on a text column of ISO times naming the
 /// `format()` that makes it a date.
 @Suite struct REPLIssue80LastMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// `histogram("visit", "seconds")` on an INTEGER column: every edge an integer, bare
     /// where every number of the chart is under 10,000 (`1009`, as a table writes it),
     /// buckets of one integer width that follow each other (`10 – 509`, `510 – 1009`), the

@@ -6,11 +6,6 @@ import Testing
 /// to-one, unquoted names and dates, arithmetic on text of ISO times, and `.schema`'s line
 /// for a relationship read from columns.
 @Suite struct REPLIssue80MomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     private func budget(_ sandbox: Sandbox) async throws {
         try await sqlite3(
             sandbox, "budget.db",

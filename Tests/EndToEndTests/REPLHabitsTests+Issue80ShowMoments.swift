@@ -6,11 +6,6 @@ import Testing
 /// one row it hid would have stood, an export that wrote an unsaved change without a word
 /// where `summarize` said it left it out, and `= NULL` read as NSPredicate reads it.
 @Suite struct REPLIssue80ShowMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// The cells of a table's row that starts with `first`, trimmed.
     private func cells(_ lines: [String], _ first: String) throws -> [String] {
         let row = try #require(lines.first { $0.hasPrefix(first + " ") }, "a row \(first): \(lines)")

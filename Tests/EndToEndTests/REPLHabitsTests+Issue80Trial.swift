@@ -6,11 +6,6 @@ import Testing
 /// entity `import` names, completion inside strings, the Lua an UPDATE is answered with,
 /// unsaved changes a grouped request leaves out, and a date's spread with its unit.
 @Suite struct REPLIssue80TrialTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     private func sales(_ sandbox: Sandbox) async throws {
         let made = try await sandbox.quarry([
             "s.db", "-e",

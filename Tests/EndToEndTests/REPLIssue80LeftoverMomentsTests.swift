@@ -6,11 +6,6 @@ import Testing
 /// its column, a day in a zone west of UTC, help that names only what works, and the
 /// object ID's column named as the method that gives it.
 @Suite struct REPLIssue80LeftoverMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// A media index: files with a kind, a size and a day they were added.
     private func media(_ sandbox: Sandbox) async throws {
         try await sqlite3(

@@ -5,12 +5,6 @@ import Testing
 /// types: `.changes` saying what changed, help for a dot-command from help(), and the
 /// other moments each test names.
 @Suite struct REPLIssue80OpenMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// A budget another program made: categories and their transactions.
     private func budget(_ sandbox: Sandbox) async throws {
         _ = try await sqlite3(

@@ -6,11 +6,6 @@ import Testing
 /// call, Tab offering entity names and keys in `relate(`, `barchart(` and the other calls
 /// that take them, and an export saying it replaced a file.
 @Suite struct REPLIssue80TrialLeftoverTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// A fetch whose query runs for ages (a view over a cross join of 2,000 rows three
     /// times): Ctrl-C stops it while it prints, as it stops `count`, with one line saying
     /// so; the prompt comes back and the store is as it was.

@@ -7,12 +7,6 @@ import Testing
 /// dropped at the prompt; a column's date format read past empty cells; bar values as the
 /// table shows them.
 @Suite struct REPLUnseenDataMomentsTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> String {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
     /// The label before the chart's axis on each bar's line.
     private func labels(_ chart: [String]) -> [String] {
         chart.dropFirst().filter { $0.contains("│") || $0.contains("|") }.map {

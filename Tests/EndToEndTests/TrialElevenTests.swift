@@ -5,11 +5,6 @@ import Testing
 /// no keys declared; a word list whose `cat_key` names a category; a booking app's TIME
 /// columns): the ways forward Quarry named wrongly or not at all, through the real binary.
 @Suite struct TrialElevenTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// Tables as pandas' `to_sql` writes them: no primary key, so the rowid is the key, and
     /// `inventory`'s rows are not in `product_id`'s order (its rowid 1 is product 3).
     private func shop(_ sandbox: Sandbox) async throws {

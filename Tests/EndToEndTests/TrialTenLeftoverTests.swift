@@ -5,11 +5,6 @@ import Testing
 /// make (a `numeric(10,2)` column, money and dates kept as text), typed at the prompt as a
 /// person types, or run as a person runs a batch.
 @Suite struct TrialTenLeftoverTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     /// A table and a row of another program's file: a `numeric(10,2)` column SQLite keeps
     /// whole values of as integers, money and dates as text, a REAL column of noise.
     private func shop(_ sandbox: Sandbox) async throws {

@@ -5,11 +5,6 @@ import Testing
 /// file whose deliveries name missing matches, a text column of dates): what Quarry said
 /// too little of, or said backwards, through the real binary.
 @Suite struct TrialTenTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-    }
-
     private func shop(_ sandbox: Sandbox) async throws {
         try await sqlite3(
             sandbox, "shop.db",
