@@ -169,7 +169,7 @@ struct Binder {
             lhs = .value(
                 try convert(
                     v, to: a, at: c.lhs, takesText: takesText(rhs, outer ?? entity, outer: outer),
-                    untyped: untyped(rhs, outer ?? entity, outer: outer), owner: owner(of: rhs, outer ?? entity, outer: outer), op: c.op.mirrored))
+                    untyped: untyped(rhs, outer ?? entity, outer: outer), owner: owner(of: rhs, outer ?? entity, outer: outer), op: c.op.swapped))
         }
         try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)

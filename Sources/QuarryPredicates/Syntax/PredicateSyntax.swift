@@ -39,17 +39,6 @@ public enum ComparisonOperator: String, Equatable, Sendable, Codable {
     case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", matches = "MATCHES"
     case `in` = "IN", between = "BETWEEN"
 
-    /// The operator with its sides swapped (`5 < n` is `n > 5`).
-    var mirrored: ComparisonOperator {
-        switch self {
-        case .less: return .greater
-        case .lessOrEqual: return .greaterOrEqual
-        case .greater: return .less
-        case .greaterOrEqual: return .lessOrEqual
-        default: return self
-        }
-    }
-
     /// `<`, `<=`, `>`, `>=` and BETWEEN: an order decides them.
     public var isOrdering: Bool {
         switch self {
@@ -66,7 +55,7 @@ public enum ComparisonOperator: String, Equatable, Sendable, Codable {
         }
     }
 
-    /// The operator that gives the same answer with its operands swapped.
+    /// The operator that gives the same answer with its operands swapped (`5 < n` is `n > 5`).
     public var swapped: ComparisonOperator {
         switch self {
         case .less: return .greater
