@@ -90,4 +90,14 @@ import Testing
         #expect(table.render(mode: .table).hasSuffix("n      | 29.8478"), "\(table.render(mode: .table))")
         #expect(table.render(mode: .csv).hasSuffix("n,29.8478260869565"), "\(table.render(mode: .csv))")
     }
+
+    /// An integral double is written as its integer and `.0`, as "%.1f" writes it, up to
+    /// 1e15, negative zero included; past that, Swift's shortest text.
+    @Test func integralDoublesAreWrittenAsPercentOneF() {
+        let values: [Double] = [0, -0.0, 1, -1, 5, -3, 1e14, -1e14, 999_999_999_999_999, 123_456_789, 9_007_199_254_740]
+        for d in values { #expect(Value.format(d) == String(format: "%.1f", d), "\(d)") }
+        #expect(Value.format(-0.0) == "-0.0")
+        #expect(Value.format(1e16) == "1e+16")
+        #expect(Value.format(2.5) == "2.5")
+    }
 }
