@@ -39,8 +39,9 @@ public final class OutputFile {
     private enum Mode {
         /// Written as it comes; nothing to finish but closing.
         case direct
-        /// A temporary named `temporary` (beside `destination`), renamed over it at the end.
-        case replace(temporary: String, destination: String)
+        /// A temporary named `temporary` (beside `destination`), renamed over it at the end;
+        /// `replacing` when a file of that name was there to keep.
+        case replace(temporary: String, destination: String, replacing: Bool)
         /// An unnamed temporary copied into the open destination at the end.
         case inPlace(destination: Int32)
     }
@@ -67,7 +68,7 @@ public final class OutputFile {
             // A new file: the temporary is made with 0666, which the umask narrows as `>` would.
             let (temporary, fd) = try Self.makeTemporary(beside: path, permissions: 0o666, fail)
             descriptor = fd
-            mode = .replace(temporary: temporary, destination: path)
+            mode = .replace(temporary: temporary, destination: path, replacing: false)
             return
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -85,7 +86,7 @@ public final class OutputFile {
             if fchown(fd, info.st_uid, info.st_gid) == 0, fchmod(fd, info.st_mode & 0o7777) == 0 {
                 _ = closeFile(destination)
                 descriptor = fd
-                mode = .replace(temporary: temporary, destination: real)
+                mode = .replace(temporary: temporary, destination: real, replacing: true)
                 return
             }
             // The owner cannot be kept (not root, another owner): write in place instead.
@@ -149,9 +150,12 @@ public final class OutputFile {
         switch mode {
         case .direct:
             break
-        case .replace(let temporary, let destination):
-            // On disk before the rename, so a crash leaves the old file or the new, never an empty one.
-            guard fsync(descriptor) == 0 else { throw failure(errno) }
+        case .replace(let temporary, let destination, let replacing):
+            // On disk before the rename, so a crash leaves the old file or the new, never an
+            // empty one. A new file has no old one to keep: it is written as `>` and
+            // `sqlite3 -csv` write, without waiting for the disk (an fsync of a 114 MB
+            // export waited for all of it to be written out).
+            if replacing { guard fsync(descriptor) == 0 else { throw failure(errno) } }
             guard rename(temporary, destination) == 0 else { throw failure(errno) }
             mode = .direct
         case .inPlace(let destination):
@@ -164,7 +168,7 @@ public final class OutputFile {
     public func discard() {
         switch mode {
         case .direct: break
-        case .replace(let temporary, _): _ = unlink(temporary)
+        case .replace(let temporary, _, _): _ = unlink(temporary)
         case .inPlace(let destination): _ = closeFile(destination)
         }
         mode = .direct
