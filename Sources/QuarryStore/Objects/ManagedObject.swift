@@ -336,7 +336,7 @@ public final class ManagedObject {
         if context.isClosed { throw StoreError.closed }
         var coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
         if isInserted {
-            setPending(key, coerced)
+            pending[key] = coerced
         } else {
             let committed = committedValue(key, column: column, attribute) ?? .null
             // A double attribute's cell held as an integer (`AttributeType.decode`) given the
@@ -350,7 +350,7 @@ public final class ManagedObject {
             if !Value.sameStored(coerced, committed), !storage.keyChanges([key]).isEmpty {
                 throw EntityStorage.keyChangeRefusal(entity.name, key, atSave: false)
             }
-            if coerced == committed { pending[key] = nil } else { setPending(key, coerced) }
+            pending[key] = coerced == committed ? nil : coerced
         }
         // A foreign key column written as an attribute (author_id) is the link: a target
         // set before through the relationship no longer stands.
@@ -368,18 +368,10 @@ public final class ManagedObject {
     func setNewValue(_ value: Value, forKey key: String, of entity: EntityDescription, storage: EntityStorage) throws {
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         try checkStoreOpen()
-        let coerced = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
-        setPending(key, coerced)
+        pending[key] = try Self.coerced(value, to: attribute, key, of: entity, storage: storage)
         // A link kept in the column set before through its relationship no longer stands.
         guard !pendingToOne.isEmpty else { return }
         for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
-    }
-
-    /// Makes `value` pending for `key`: the first value as a dictionary of one (set into
-    /// the empty one, the key was hashed twice and the storage grown, for each of 20,000
-    /// objects a loop changed or made, issue 84).
-    private func setPending(_ key: String, _ value: Value) {
-        if pending.isEmpty { pending = [key: value] } else { pending[key] = value }
     }
 
     /// `value` as attribute `key` of `entity` holds it, or the refusal of it. A string
