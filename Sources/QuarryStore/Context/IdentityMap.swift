@@ -49,7 +49,9 @@ struct IdentityMap {
             keys = Keys()
             byRoot[root] = keys
         }
-        last = (root, keys)
+        // Set only when it changes: assigning the same pair again released and retained
+        // the name and the entries for each object registered.
+        if last?.keys !== keys { last = (root, keys) }
         if keys.entries.updateValue(entry, forKey: key) == nil { count += 1 }
         // Entries of objects no longer in use are swept once the map doubles, so a long
         // read-only session does not keep one per row it ever read.

@@ -253,13 +253,17 @@ extension ObjectContext {
             // The attributes walked once for both checks (each pass copied every
             // description), an object's inexact decimals said after its missing values.
             var inexact: [String] = []
-            for attribute in object.entity.attributes {
-                if !attribute.isOptional, object.currentValue(attribute.name).isNull, unsavedTarget(of: object, keptIn: attribute.name) == nil {
-                    problems.append("\(object.objectID).\(attribute.name) is required but nil")
+            // Each attribute read in place: copied whole, each had its name, default and
+            // labels retained and released, for every object a save checks.
+            let attributes = object.entity.attributes
+            for index in attributes.indices {
+                let name = attributes[index].name
+                if !attributes[index].isOptional, object.currentValue(name).isNull, unsavedTarget(of: object, keptIn: name) == nil {
+                    problems.append("\(object.objectID).\(name) is required but nil")
                 }
                 // Only a decimal can be inexact: no other attribute's value is looked up.
-                if attribute.type == .decimal, let why = inexactDecimal(object.currentValue(attribute.name), of: attribute) {
-                    inexact.append("\(object.entity.name).\(attribute.name) of \(object.objectID) \(why)")
+                if attributes[index].type == .decimal, let why = inexactDecimal(object.currentValue(name), of: attributes[index]) {
+                    inexact.append("\(object.entity.name).\(name) of \(object.objectID) \(why)")
                 }
             }
             if !inexact.isEmpty { problems += inexact }

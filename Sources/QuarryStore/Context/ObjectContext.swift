@@ -223,7 +223,8 @@ public final class ObjectContext {
         let computed = storage.engineDefaults
         // The one value given is set below: its default is not put first (two writes of
         // one key for each of 20,000 new objects of one value, issue 84).
-        let only = values.count == 1 ? values.first?.key : nil
+        let single = values.count == 1 ? values.first : nil
+        let only = single?.key
         for attribute in entity.attributes where attribute.name != only && !computed.contains(attribute.name) {
             initial[attribute.name] = attribute.defaultValue ?? .null
         }
@@ -239,7 +240,7 @@ public final class ObjectContext {
         object.isInserted = true
         // In key order, so that of several refusals the same one is said each time (one
         // value needs no sorting, which was 0.7% of making 20,000 objects of one value).
-        if values.count == 1, let (key, value) = values.first {
+        if let (key, value) = single {
             try object.setNewValue(value, forKey: key, of: entity, storage: storage)
         } else {
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -376,10 +377,11 @@ public final class ObjectContext {
     /// The same for a row whose values are in storage form (`Value.storedForm`: see
     /// `RowBatch`), which the object keeps as its row. `ownTag`: the row's entity column,
     /// when read with it (else, for an entity with sub-entities, a query reads it).
-    /// `unregistered`: the caller found no object registered for the row just before.
-    package func object(for entity: EntityDescription, storedRow values: [Value], ownTag: Value? = nil, unregistered: Bool = false) throws
-        -> ManagedObject
-    {
+    /// `unregistered`: the caller found no object registered for the row just before;
+    /// `root`: the hierarchy's root, where the caller knows it (`RowBatch.identityRoot`).
+    package func object(
+        for entity: EntityDescription, storedRow values: [Value], ownTag: Value? = nil, unregistered: Bool = false, root: String? = nil
+    ) throws -> ManagedObject {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .integer(let primaryKey)? = values.first else {
@@ -390,7 +392,7 @@ public final class ObjectContext {
         }
         // The hierarchy's root looked up once, for the lookup and the registration (each
         // copied the store's model, for each of the 20,000 objects a loop fetched).
-        let root = rootName(of: entity.name)
+        let root = root ?? rootName(of: entity.name)
         if !unregistered, let existing = identityMap.object(root: root, key: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
@@ -413,6 +415,8 @@ public final class ObjectContext {
     public func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
         identityMap.object(root: rootName(of: entity), key: primaryKey)
     }
+    /// The same by the hierarchy's root, known to the caller (no lookup in the model).
+    func registeredObject(root: String, primaryKey: Int64) -> ManagedObject? { identityMap.object(root: root, key: primaryKey) }
 
     /// One entity's registrations (their objects may be gone): its hierarchy's.
     func registrations(of entity: String) -> [Int64: IdentityMap.WeakObject]? { identityMap.registrations(root: rootName(of: entity)) }

@@ -170,11 +170,17 @@ public final class RowBatch {
         guard let context, row >= 0, row < keys.count else { return nil }
         let key = keys[row]
         let object: ManagedObject
-        if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
+        // While the context is as read, the hierarchy's root is the one the batch was read
+        // under (a definition moves the generation): not looked up again in the model for
+        // each object a loop makes (issue 84).
+        let current = generation == context.generation
+        if let existing = current
+            ? context.registeredObject(root: identityRoot, primaryKey: key) : context.registeredObject(entity: entity.name, primaryKey: key)
+        {
             object = existing
-        } else if generation == context.generation, isComplete {
-            object = try context.object(for: entity, storedRow: values(row), ownTag: tag(row), unregistered: true)
-        } else if generation == context.generation, let whole = try wholeRows(),
+        } else if current, isComplete {
+            object = try context.object(for: entity, storedRow: values(row), ownTag: tag(row), unregistered: true, root: identityRoot)
+        } else if current, let whole = try wholeRows(),
             let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key)
         {
             object = try context.object(for: entity, storedRow: whole.values(index), ownTag: whole.tag(index))
