@@ -1,4 +1,5 @@
--- Workload 5 (lua5.4 + LuaSQL): the same loop over every flight, run by lua5.4.
+-- Workload 5b (lua5.4 + LuaSQL): the same loop over every flight reading only the two
+-- columns it adds up, for information (line 5 reads whole rows, loop-all.lua).
 -- arg[1] is the database. Plain Lua has no wall clock finer than a second, so the
 -- in-process time is read from SQLite (julianday('now'), millisecond resolution).
 local env = require("luasql.sqlite3").sqlite3()
