@@ -43,7 +43,7 @@ import Testing
             #expect(h.string(#"count("races", "\#(test)")"#) == expected, "\(test)")
             #expect(
                 console.notes == [
-                    "rows left out whose cell holds text that reads as no date: 1 in races.date (no date comparison takes them; "
+                    "note: rows left out whose cell holds text that reads as no date: 1 in races.date (no date comparison takes them; "
                         + "== nil does not hold for them; summarize() shows them)"
                 ], "\(test): \(console.notes)")
         }
