@@ -289,6 +289,8 @@ private let prelude = #"""
       if type(v) == "string" then return v end
       return repr(v, 0, {})
     end
+    local setTable = quarry.__settable
+    quarry.__settable = nil; rawset(_G, "__settable", nil)
     local function shown(out, ...)
       for i = 1, select("#", ...) do
         local v = select(i, ...)
@@ -296,7 +298,9 @@ private let prelude = #"""
         local text = quarry.__explaining and explained(v)
         if text then io.write(text, "\n") end
         -- A list of records (sql(), summarize(), group/having) prints as a table.
-        out[i] = quarry.typeof(v) == "object" and objectTable(v)
+        -- A to-many shows its members as results do (print keeps their IDs).
+        local kind = quarry.typeof(v)
+        out[i] = kind == "object" and objectTable(v) or kind == "set" and setTable(v)
           or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
       end
     end

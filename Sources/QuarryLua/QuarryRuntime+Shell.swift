@@ -98,14 +98,15 @@ extension QuarryRuntime {
         }
     }
 
-    /// From now on `os.exit()` asks `settings.exitNote` first, and raises what it says
-    /// instead of quitting (the REPL's note on pending changes). The original `os.exit` is
+    /// From now on `os.exit()` asks `settings.exitNote` first, and raises what it says as
+    /// an `ExitNote` instead of quitting (the REPL's note on pending changes, which it
+    /// shows as the note `.quit` gives). The original `os.exit` is
     /// kept in the wrapper only, as the sandbox keeps what it replaces.
     public func guardExit() {
         registerInQuarryTable([
             LuaBinding("__exitnote") { runtime, call in
                 guard let note = runtime.settings.exitNote?() else { return call.pushNil() }
-                return call.push(note)
+                throw ExitNote(note: note)
             }
         ])
         let wrapper = """
@@ -113,8 +114,7 @@ extension QuarryRuntime {
             quarry.__exitnote = nil
             if not exit then return end
             os.exit = function(...)
-              local said = note()
-              if said then error(said, 2) end
+              note()
               return exit(...)
             end
             """

@@ -426,6 +426,7 @@ public final class QuarryRuntime {
         register(ValueBindings.valueLibrary)
         register(DecimalBindings.decimalLibrary)
         register(ObjectBindings.objectLibrary)
+        register(SetBindings.setLibrary)
         register(ObjectBindings.objectGlobals)
         register(ObserverBindings.observerLibrary)
         register(PredicateBindings.predicateLibrary)

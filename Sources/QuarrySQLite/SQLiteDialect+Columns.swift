@@ -65,12 +65,18 @@ extension SQLiteDialect {
     /// ISO 8601's basic form, `20180903` (GTFS) or `20180903T141500` with an optional `Z`,
     /// as the extended form `julianday()` reads (it takes eight digits for a Julian day
     /// number), as `Value.parseISO8601Basic` reads it in memory.
+    ///
+    /// Any other text not starting with a day (`YYYY-MM-DD`) is no date, as in memory:
+    /// `julianday()` reads a number kept as text (a year alone, `2013`, as Spotify writes
+    /// it) as a Julian day number, 4707 BC, and a time alone (`12:30`) as a time on
+    /// 2000-01-01.
     static func colonOffset(_ column: String) -> String {
         let date = "substr(\(column), 1, 4) || '-' || substr(\(column), 5, 2) || '-' || substr(\(column), 7, 2)"
         let time = "'T' || substr(\(column), 10, 2) || ':' || substr(\(column), 12, 2) || ':' || substr(\(column), 14, 2)"
         let (days, clock) = (String(repeating: "[0-9]", count: 8), String(repeating: "[0-9]", count: 6))
         return "(CASE WHEN \(column) GLOB '\(days)' THEN \(date) "
             + "WHEN \(column) GLOB '\(days)T\(clock)' OR \(column) GLOB '\(days)T\(clock)Z' THEN \(date) || \(time) || substr(\(column), 16) "
+            + "WHEN \(column) NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN NULL "
             + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9][0-9][0-9]' "
             + "THEN substr(\(column), 1, length(\(column)) - 2) || ':' || substr(\(column), -2) "
             + "WHEN \(column) GLOB '*:[0-9][0-9]*[+-][0-9][0-9]' THEN \(column) || ':00' ELSE \(column) END)"

@@ -367,8 +367,12 @@ final class REPL {
             if let failure {
                 // The terminal echoed ^C where the cursor was: the message goes on a line of its own.
                 if (failure.error as? StoreError)?.interruption != nil || failure.message.hasSuffix("interrupted!") { endEchoedControlLine() }
-                reportError(failure.message)
-                pointAtPredicateColumn(failure)
+                if let exit = failure.error as? ExitNote {
+                    reportNote(exit.note)
+                } else {
+                    reportError(failure.message)
+                    pointAtPredicateColumn(failure)
+                }
             }
         }
         fflush(nil)

@@ -185,7 +185,8 @@ import Testing
         #expect(try await sqlite3(sandbox, "SELECT count(*) FROM Gauge") == "2")
     }
 
-    /// A to-many of twenty prints its first members and how many there are, not every ID.
+    /// A to-many of twenty prints its first members and how many there are, not every ID;
+    /// at the prompt it shows as results do, a table of its members (`ToManyAtThePromptTests`).
     @Test func aLargeToManyPrintsItsFirstMembersAndItsCount() async throws {
         let sandbox = try Sandbox()
         try await weather(sandbox)
@@ -197,7 +198,8 @@ import Testing
             sandbox, "SELECT group_concat('reading/' || id, ', ') FROM (SELECT id FROM reading WHERE station_id = 1 ORDER BY id LIMIT 5)")
         let more = try #require(Int(total)) - 5
         let expected = "station/1.readings {\(ids), … \(more) more, \(total) in all}"
-        #expect(try await repl.enter("=s.readings") == [expected])
+        let shown = try await repl.enter("=s.readings")
+        #expect(shown.last?.hasPrefix("(\(total) objects)") == true && shown.contains { $0.hasPrefix("reading/") }, "\(shown)")
         #expect(try await repl.enter("print(s.readings)") == [expected])
         #expect(try await repl.enter("=#s.readings") == [total])
     }

@@ -128,6 +128,11 @@ import Testing
         let csv = try String(contentsOf: dir.appendingPathComponent("out.csv"), encoding: .utf8)
         // Attributes defined from Lua come in name order.
         #expect(csv == "n,title,when\n1,\"a, \"\"quoted\"\"\",2024-01-22T16:26:12Z\n,b,\n")
+        // An entity's name where results go (as summarize("Item") takes one) gets the call
+        // that writes its rows, and writes nothing.
+        let named = h.error(#"export("Item", "\#(dir.path)/named.csv")"#)
+        #expect(named.contains(#"export(fetch("Item"), "\#(dir.path)/named.csv") writes its rows"#), "\(named)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("named.csv").path))
     }
 
     /// The shared data set imports with the right types, and fetches agree with SQL

@@ -131,6 +131,28 @@ extension ForeignValueFormatTests {
         #expect(own.error(#"format("Item", "when", "unix")"#).contains("store's own encoding"))
     }
 
+    /// The hints that offer `format()` for a number column of times do not offer it for the
+    /// key, which `format()` refuses: `id.year` on Anki's `revlog.id` (milliseconds) said
+    /// to declare `format("revlog", "id", "unix-ms")`, and that was refused.
+    @Test func hintsForTheKeySayWhatWorksNotFormat() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE revlog (id INTEGER PRIMARY KEY, cid INTEGER, ease INTEGER);
+            INSERT INTO revlog VALUES (1632819446540, 1632817152478, 2), (1633021562642, 1632817492101, 3);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        let part = h.error(#"fetch{ "revlog", properties = { "id.year", "count(*)" }, group = { "id.year" } }"#)
+        let compared = h.error(#"count("revlog", "id > %@", date("2021-10-01"))"#)
+        for hint in [part, compared] {
+            #expect(!hint.contains(#"format("revlog", "id""#), "\(hint)")
+            #expect(hint.contains("id is revlog's key, which its rows are known by: it stays a number"), "\(hint)")
+            #expect(hint.contains(#"2021-11-01 is (date("2021-11-01") - date(0)) * 1000"#), "\(hint)")
+        }
+        // Another column of times is still offered its format().
+        #expect(h.error(#"count("revlog", "cid.year == 2021")"#).contains(#"format("revlog", "cid", "unix-ms")"#))
+    }
+
     /// Text with a fraction only when there is one (as Python writes datetimes) is one
     /// layout: Quarry writes the most digits seen. Dates and times told apart, or a `Z`
     /// on some values only, are two.

@@ -137,7 +137,7 @@ import Testing
                 """)
             #expect(
                 console.notes == [
-                    "summarize t: n holds 4 cells of text, r 3, only 9: not numbers, left out of min, max, mean, stddev and the quartiles (the text column counts them)"
+                    "note: summarize t: n holds 4 cells of text, r 3, only 9: not numbers, left out of min, max, mean, stddev and the quartiles (the text column counts them)"
                 ], "\(console.notes)")
         }
         // A histogram bins the numbers and says how many cells of text it left out.

@@ -43,7 +43,7 @@ import Testing
             #expect(h.string(#"count("races", "\#(test)")"#) == expected, "\(test)")
             #expect(
                 console.notes == [
-                    "rows left out whose cell holds text that reads as no date: 1 in races.date (no date comparison takes them; "
+                    "note: rows left out whose cell holds text that reads as no date: 1 in races.date (no date comparison takes them; "
                         + "== nil does not hold for them; summarize() shows them)"
                 ], "\(test): \(console.notes)")
         }
@@ -80,6 +80,34 @@ import Testing
         #expect(h.string(#"count("t", "made == '2021-01-01'")"#) == "1", "still text")
     }
 
+    /// A year alone (`2013`, as Spotify's `release_date` keeps a year's albums) is no date,
+    /// in SQL as in memory: SQLite's `julianday()` read it as a Julian day number, so
+    /// `release_date < '2000-01-01'` counted it, summarize's min was out of range and its
+    /// mean centuries early, with no note from `format()`.
+    @Test func aYearAloneIsNoDateInSQLEither() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE albums (id INTEGER PRIMARY KEY, release_date TEXT);
+            INSERT INTO albums (release_date) VALUES ('2018-05-11'), ('2013'), ('1998-11-09'), ('2022-03-25'), ('1995');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let console = ConsoleAndFailureTests.RecordingConsole()
+        let h = try Harness(context: try StoreOpener.open(path), console: console)
+        h.run(#"format("albums", "release_date", "iso-date")"#)
+        #expect(
+            console.notes.last
+                == "note: 2 values of albums.release_date are no iso-date (e.g. '2013', id 2): they read as text and no date comparison takes them",
+            "\(console.notes)")
+        #expect(h.string(#"count("albums", "release_date < '2000-01-01'")"#) == "1")
+        #expect(h.string(#"count("albums", "release_date.year < 2000")"#) == "1")
+        h.run(
+            #"""
+            local d = summarize("albums")[2]
+            assert(d.column == "release_date" and d.text == 2 and d.count == 5, tostring(d.text))
+            assert(d.min == date("1998-11-09") and d.max == date("2022-03-25"), tostring(d.min))
+            """#)
+    }
+
     /// SQL and memory agree over every text layout, a malformed text, NULL and bytes.
     @Test(arguments: [
         ("iso-date", "2021-07-01", "2020-07-01"), ("iso-space", "2021-07-01 10:00:00", "2020-07-01 10:00:00"),
@@ -90,7 +118,8 @@ import Testing
         let path = try foreignFile(
             """
             CREATE TABLE ev (id INTEGER PRIMARY KEY, t TEXT);
-            INSERT INTO ev (t) VALUES ('\(late)'), ('2025-05-2025'), (NULL), ('\(early)'), ('abc'), (x'0102'), ('\(late)'), ('\(late)');
+            INSERT INTO ev (t) VALUES ('\(late)'), ('2025-05-2025'), (NULL), ('\(early)'), ('abc'), (x'0102'), ('\(late)'), ('\(late)'),
+              ('2013'), ('12:30'), ('\(late)'), ('\(late)');
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let h = try Harness(context: try StoreOpener.open(path))
@@ -111,7 +140,7 @@ import Testing
             """#)
         #expect(h.string("#failures") == "0", "\(layout): \(h.string("table.concat(failures, '; ')") ?? "")")
         // Not vacuous: the dates are read, the texts that are none are values, not nil.
-        #expect(h.string(#"count("ev", "t > %@", date("2021-01-01T00:00:00Z"))"#) == "3", "\(layout)")
+        #expect(h.string(#"count("ev", "t > %@", date("2021-01-01T00:00:00Z"))"#) == "5", "\(layout)")
         #expect(h.string(#"count("ev", "t < %@", date("2021-01-01T00:00:00Z"))"#) == "1", "\(layout)")
         #expect(h.string(#"count("ev", "t == nil")"#) == "2", "\(layout): NULL and the bytes")
     }

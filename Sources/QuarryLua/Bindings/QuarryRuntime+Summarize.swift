@@ -48,7 +48,7 @@ extension QuarryRuntime {
         guard let (column, count) = holding.first else { return }
         let others = holding.dropFirst().map { ", \($0.0) \(grouped($0.1))" }.joined()
         writeNotice(
-            "summarize \(entityName): \(column) holds \(grouped(count)) \(count == 1 ? "cell" : "cells") of text\(others): not numbers, "
+            "note: summarize \(entityName): \(column) holds \(grouped(count)) \(count == 1 ? "cell" : "cells") of text\(others): not numbers, "
                 + "left out of min, max, mean, stddev and the quartiles (the text column counts them)")
     }
 }

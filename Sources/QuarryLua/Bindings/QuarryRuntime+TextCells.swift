@@ -16,7 +16,7 @@ extension QuarryRuntime {
         if !leftOut.isEmpty {
             let cells = leftOut.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
             writeNotice(
-                "rows left out whose cell holds text that reads as no date: \(cells) (no date comparison takes them; "
+                "note: rows left out whose cell holds text that reads as no date: \(cells) (no date comparison takes them; "
                     + "== nil does not hold for them; summarize() shows them)")
         }
         let counted = taken.filter { !$0.sorted }
@@ -24,7 +24,7 @@ extension QuarryRuntime {
             let cells = counted.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
             let keys = counted.map(\.key).joined(separator: ", ")
             writeNotice(
-                "rows counted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so the comparison of "
+                "note: rows counted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so the comparison of "
                     + "\(keys) with a number holds for them; summarize() shows the text cells)")
         }
         let sorted = taken.filter(\.sorted)
@@ -32,7 +32,7 @@ extension QuarryRuntime {
             let cells = sorted.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
             let keys = sorted.map(\.key).joined(separator: ", ")
             writeNotice(
-                "rows sorted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so a sort by "
+                "note: rows sorted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so a sort by "
                     + "\(keys) puts them last, or first when descending; summarize() shows the text cells)")
         }
     }
@@ -72,7 +72,7 @@ extension QuarryRuntime {
             reads.append("\(extremes.joined(separator: " and ")) \(extremes.count == 1 ? "orders" : "order") text after every number")
         }
         writeNotice(
-            "rows aggregated whose cell holds text, not a number: \(cells) (in SQLite, \(reads.joined(separator: ", and ")); "
+            "note: rows aggregated whose cell holds text, not a number: \(cells) (in SQLite, \(reads.joined(separator: ", and ")); "
                 + "summarize() leaves the text cells out)")
     }
 

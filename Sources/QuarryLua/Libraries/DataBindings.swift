@@ -163,6 +163,14 @@ enum DataBindings {
             do { return call.push(try exportRows(QueryRows(columns: rows.columns, rows: rows.rows), to: path)) } catch { throw luaError(error) }
         }
         if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
+        // export("albums", "albums.csv"), as summarize("albums") takes a name: the call that works.
+        if call.type(1) == LUA_TSTRING, let entity = try? runtime.context.entity(named: luaString(call.state, 1)) {
+            let path = call.type(2) == LUA_TSTRING ? luaString(call.state, 2) : "\(entity.name).csv"
+            throw call.argumentError(
+                1,
+                "results expected, got the entity name \(LuaLiteral.string(entity.name)): "
+                    + "export(fetch(\(LuaLiteral.string(entity.name))), \(LuaLiteral.string(path))) writes its rows")
+        }
         let handle = try runtime.results(call, 1)
         let path = try call.string(2)
         let written: Int

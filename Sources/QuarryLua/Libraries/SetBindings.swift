@@ -1,6 +1,9 @@
 import CLua
 import CQuarryShim
+import QuarryFetch
+import QuarryFormat
 import QuarryModel
+import QuarryPredicates
 import QuarryStore
 
 /// The Lua side of to-many relationship sets' methods and metamethods: tables of name → function
@@ -52,6 +55,29 @@ enum SetBindings {
         let set = try runtime.set(call, 1)
         let target = try runtime.object(call, 2)
         return call.push(try runtime.members(set).contains { $0 === target })
+    }
+
+    /// The REPL shows a to-many as results are shown, a table of its members (the
+    /// prelude's quarry.show); `print` and `tostring` keep their IDs.
+    static let setLibrary: [LuaBinding] = [
+        LuaBinding("__settable", luaSetTable)
+    ]
+
+    /// The members of an unordered to-many as a results table (fetched by `SELF IN`, so
+    /// unsaved members are in it and its rows come as a fetch sorts them); nil for an
+    /// ordered one, whose order a fetch would lose, or one of no member.
+    static func luaSetTable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        guard let context = set.object.managedObjectContext,
+            let destination = set.object.entity.relationship(named: set.name)?.destination,
+            !context.keepsOrder(set.name, of: set.object.entity.name)
+        else { return call.pushNil() }
+        let members = try runtime.members(set)
+        guard !members.isEmpty else { return call.pushNil() }
+        let arguments = PredicateArguments(arguments: [.objects(members.map(ObjectReference.init))], variables: [:])
+        let request = FetchRequest(entityName: destination, predicate: try PredicateParser.parse("SELF IN %@", arguments: arguments))
+        let results = try request.execute(in: context)
+        return call.push(try ResultsTable(results, format: runtime.tableFormat).render())
     }
 
     static let setMetamethods: [LuaBinding] = [

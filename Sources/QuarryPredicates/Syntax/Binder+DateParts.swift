@@ -57,6 +57,10 @@ extension Binder {
         let unit = near?.name ?? "unix"
         let others = ["unix", "unix-ms", "unix-us", "cocoa", "webkit"].filter { $0 != unit }.joined(separator: ", ")
         let reads = near.map { " (in \($0.name) its first value is \($0.reading))" } ?? ""
+        // The key rows are known by stays a number: format() refuses it, so say what works.
+        if let owner, let format = ColumnFormat(name: unit), let advice = context?.keyTimeAdvice(owner, attribute.name, as: format) {
+            return "; \(advice)" + reads
+        }
         return
             "; if another program keeps times there, declare their unit: format(\"\(owner?.name ?? "entity")\", \"\(attribute.name)\", \"\(unit)\")"
             + reads + (near == nil ? ", or \(others), ..." : "")

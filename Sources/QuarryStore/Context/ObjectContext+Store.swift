@@ -93,19 +93,8 @@ extension ObjectContext {
         }
         // The key Quarry knows the rows by stays the number it is (Anki's `revlog.id`, a
         // time in milliseconds): made a date, no row could be found by it.
-        if column.caseInsensitiveCompare(mapped(entity).keyColumn) == .orderedSame,
-            Self.described(original, as: format, scale: nil).type != original.type
-        {
-            // What works instead: the number a date is in the layout's unit, in Lua.
-            let number: String
-            switch (format.numericDateScale ?? .unixSeconds).unit {
-            case .count(let n, let epoch): number = "(date(\"2021-11-01\") - date(\(epoch)))" + (n == 1 ? "" : " * \(n)")
-            case .julianDay: number = "(date(\"2021-11-01\") - date(0)) / 86400 + 2440587.5"
-            }
-            throw StoreError.invalidSchema(
-                entity: entity.name,
-                reason: "\(column) is \(entity.name)'s key, which its rows are known by: it stays a number; "
-                    + "compare it with numbers (in \(format.name), 2021-11-01 is \(number)), or read it as a time in sql()")
+        if Self.described(original, as: format, scale: nil).type != original.type, let advice = keyTimeAdvice(entity, column, as: format) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: advice)
         }
         if never != nil, !format.isNumberTime {
             throw StoreError.invalidSchema(

@@ -68,6 +68,21 @@ extension ObjectContext {
         return best.map { ($0.name, $0.reading) }
     }
 
+    /// Why `entity`'s key `column` stays a number under a time layout, and what works
+    /// instead: the number a date is in `format`'s unit, in Lua, or `sql()`. Nil for any
+    /// other column. `format()` refuses with it, and a hint that would offer `format()`
+    /// for the key (`id.year` on Anki's `revlog.id`, milliseconds) gives it instead.
+    public func keyTimeAdvice(_ entity: EntityDescription, _ column: String, as format: ColumnFormat) -> String? {
+        guard column.caseInsensitiveCompare(mapped(entity).keyColumn) == .orderedSame else { return nil }
+        let number: String
+        switch (format.numericDateScale ?? .unixSeconds).unit {
+        case .count(let n, let epoch): number = "(date(\"2021-11-01\") - date(\(epoch)))" + (n == 1 ? "" : " * \(n)")
+        case .julianDay: number = "(date(\"2021-11-01\") - date(0)) / 86400 + 2440587.5"
+        }
+        return "\(column) is \(entity.name)'s key, which its rows are known by: it stays a number; "
+            + "compare it with numbers (in \(format.name), 2021-11-01 is \(number)), or read it as a time in sql()"
+    }
+
     /// The time layout that reads `column`'s numbers near today (see `layoutNearToday`).
     public func timeLayoutNearToday(_ entity: EntityDescription, _ column: String) -> (name: String, reading: String)? {
         Self.layoutNearToday(sampledNumbers(entity, column), type: numberType(entity, column))
