@@ -23,8 +23,10 @@
    place, small integers' distinct read from a bitmap); text and blobs take the general
    one. */
 
-static summary_cell read_cell(sqlite3_value *v) {
-    summary_cell c = { sqlite3_value_type(v), 0, 0, NULL, 0 };
+/* `type` is sqlite3_value_type(v), which the caller has read: a second call into the
+   library a cell of text cost more than the rest of reading it. */
+static summary_cell read_cell(sqlite3_value *v, int type) {
+    summary_cell c = { type, 0, 0, NULL, 0 };
     switch (c.type) {
     case SQLITE_INTEGER: c.integer = sqlite3_value_int64(v); c.real = (double)c.integer; break;
     case SQLITE_FLOAT: c.real = sqlite3_value_double(v); break;
@@ -187,8 +189,8 @@ void summary_column_start(summary_column *s, int options, sqlite3_int64 sample_s
    column may hold '' or 'n/a'): counted apart, in count and distinct, and left out of
    min, max, the mean, the spread and the quartiles, where avg() would read '' as 0; the
    exact way (SummaryRequest+Exact.swift) leaves them out alike. */
-static int add_cell(summary_column *s, sqlite3_value *v) {
-    summary_cell c = read_cell(v);
+static int add_cell(summary_column *s, sqlite3_value *v, int type) {
+    summary_cell c = read_cell(v, type);
     /* No bytes for a length: the library ran out of memory converting the value. */
     if (__builtin_expect(!c.bytes && c.count > 0, 0)) return 0;
     if (s->options & QUARRY_SUMMARY_MEASURED) {
@@ -224,7 +226,7 @@ int summary_columns_add(summary_column *columns, int n, sqlite3_value **argv, su
             double r = sqlite3_value_double(v);
             if (!keep_real(s, r) || !add_real_distinct(&s->distinct, r)) return 0;
             if ((s->options & QUARRY_SUMMARY_MEASURED) && !add_measure(s, r, 0, 0, draw)) return 0;
-        } else if (!add_cell(s, v)) {
+        } else if (!add_cell(s, v, type)) {
             return 0;
         }
     }

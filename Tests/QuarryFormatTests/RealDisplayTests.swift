@@ -100,4 +100,27 @@ import Testing
         #expect(Value.format(1e16) == "1e+16")
         #expect(Value.format(2.5) == "2.5")
     }
+
+    /// An export writes a double as `Value.format` does: integral ones in place (digits and
+    /// `.0`), every other one from its text, in CSV and JSON alike.
+    @Test func exportsWriteDoublesAsValueFormat() {
+        let integral: [Double] = [0, -0.0, 1, -1, 1_357_034_400, -9_999, 10_000, 999_999_999_999_999, 1e15, -1e15, 1e16]
+        let values = integral + [2.5, -0.5, 1e-7, .infinity, -.infinity, .nan]
+        for format in [TableWriter.Format.csv, .json] {
+            var writer = TableWriter(format: format, columns: ["x"])
+            var out: [UInt8] = []
+            for d in values {
+                writer.beginRow(into: &out)
+                writer.real(d, into: &out)
+                writer.endRow(into: &out)
+            }
+            let expected = values.map { d in
+                let text = format == .json && !d.isFinite ? "null" : Value.format(d)
+                return format == .json ? "{\"x\": \(text)}" : text + "\n"
+            }
+            // JSON rows after the first start with a comma and a new line.
+            let written = String(decoding: out, as: UTF8.self)
+            #expect(written == (format == .json ? expected.joined(separator: ",\n ") : expected.joined()), "\(format)")
+        }
+    }
 }

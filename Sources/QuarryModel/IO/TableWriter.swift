@@ -289,6 +289,9 @@ public struct TableWriter {
     public mutating func real(_ d: Double, into out: inout [UInt8]) {
         // JSON has no NaN or infinity: null, as JSON.stringify writes them.
         if format == .json, !d.isFinite { return field(Self.nullBytes) }
+        // An integral double (a date's seconds) in place, as `Value.format` writes it: its
+        // integer and `.0`, without the string and array made for any other.
+        if let integer = Self.integral(d) { return field(atMost: 22) { p in Self.digitsPointZero(integer, at: p) } }
         field(Array(Value.format(d).utf8))
     }
 
