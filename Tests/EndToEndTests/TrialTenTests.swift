@@ -96,7 +96,7 @@ import Testing
             """)
         let related = try await sandbox.quarry(["ipl.db", "-e", #"print(relate("deliveries", "match_no", "matches", "match_id"))"#])
         #expect(related.status == 0 && related.lines == ["match\tdeliveries"], "\(related)")
-        #expect(related.errorLines.contains("note: 2 of 5 deliveries name no match (match_no not in matches.match_id)"), "\(related)")
+        #expect(related.errorLines.contains("note: 2 of 5 rows of deliveries name no match (match_no not in matches.match_id)"), "\(related)")
         // Entities and functions mistyped get a suggestion, as keys do.
         let entity = try await sandbox.quarry(["ipl.db", "-e", #"count("delivery")"#])
         #expect(entity.stderr.contains("unknown entity 'delivery' (did you mean 'deliveries'?)"), "\(entity)")

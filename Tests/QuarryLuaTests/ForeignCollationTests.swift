@@ -73,8 +73,9 @@ import Testing
     }
     /// A collation the application registers on its own connection (Anki's `unicase`,
     /// Android's `PHONEBOOK`) is unknown to SQLite: the first-try survey met "no such
-    /// collation sequence" from count() with no word at opening. The opening note names
-    /// each table's columns and indexes that use one; the file's bytes stay as they were.
+    /// collation sequence" from count() with no word at opening. One opening note per
+    /// collation names the tables' columns and indexes that use it (Anki's unicase is in
+    /// six tables: one note, not six); the file's bytes stay as they were.
     @Test func anApplicationsOwnCollationIsNamedAtOpening() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-collation-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -93,6 +94,7 @@ import Testing
                 sql: """
                     CREATE TABLE decks (id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE unicase, mtime INTEGER);
                     CREATE UNIQUE INDEX idx_decks_name ON decks (name);
+                    CREATE TABLE tags (id INTEGER PRIMARY KEY, tag TEXT NOT NULL COLLATE UNICASE UNIQUE);
                     CREATE TABLE raw (id INTEGER PRIMARY KEY, display_name TEXT COLLATE PHONEBOOK, sort_key TEXT COLLATE NOCASE, x TEXT);
                     CREATE INDEX raw_sort ON raw (x COLLATE LOCALIZED);
                     CREATE TABLE plain (id INTEGER PRIMARY KEY, v TEXT COLLATE NOCASE UNIQUE, w TEXT COLLATE RTRIM);
@@ -106,8 +108,9 @@ import Testing
         let notes = context.openingNotes.filter { $0.contains("collation") }
         #expect(
             notes == [
-                "decks: column name (unicase), index idx_decks_name (unicase) compare with a collation the application that wrote the file defines, which SQLite does not know: sorting or comparing by it fails, and so may count() (sqlite3 fails the same)",
-                "raw: column display_name (PHONEBOOK), index raw_sort (LOCALIZED) compare with a collation the application that wrote the file defines, which SQLite does not know: sorting or comparing by it fails, and so may count() (sqlite3 fails the same)"
+                "collation LOCALIZED, which the application that wrote the file defines and SQLite does not know, is used in raw (index raw_sort): sorting or comparing by it fails, and so may count() (sqlite3 fails the same)",
+                "collation PHONEBOOK, which the application that wrote the file defines and SQLite does not know, is used in raw (column display_name): sorting or comparing by it fails, and so may count() (sqlite3 fails the same)",
+                "collation unicase, which the application that wrote the file defines and SQLite does not know, is used in 2 tables: decks (column name, index idx_decks_name) and tags (column tag): sorting or comparing by it fails, and so may count() (sqlite3 fails the same)"
             ], "\(context.openingNotes)")
         // The tables are read all the same; plain is no note's.
         let h = try Harness(context: context)

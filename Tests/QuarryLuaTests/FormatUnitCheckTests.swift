@@ -24,7 +24,7 @@ import Testing
         // Before any declaration, the comparison names the unit the numbers fit, first.
         let missing = h.error("return count('t', 'ms >= %@', date('2024-01-01'))")
         #expect(
-            missing.contains(#"declare their unit: format("t", "ms", "unix-ms") (in unix-ms its first value is 2024-01-29T16:53:20.963Z)"#),
+            missing.contains(#"declare their unit: format("t", "ms", "unix-ms") (as unix-ms, one of its values reads 2024-01-29T16:53:20.963Z)"#),
             "\(missing)")
         // Seconds for milliseconds: past the year 9999, refused naming unix-ms and its reading.
         #expect(

@@ -22,6 +22,6 @@ extension QuarryRuntime {
             columns.count == 1 && keys.count == 1
             ? "\(columns[0]) not in \(destination).\(keys[0])"
             : "(\(columns.joined(separator: ", "))) not in \(destination)(\(keys.joined(separator: ", ")))"
-        writeNotice("note: \(grouped(nowhere)) of \(grouped(total)) \(source) name no \(relationship.name) (\(place))")
+        writeNotice("note: \(grouped(nowhere)) of \(grouped(total)) rows of \(source) name no \(relationship.name) (\(place))")
     }
 }

@@ -56,7 +56,7 @@ extension Binder {
         let near = owner.flatMap { context?.timeLayoutNearToday($0, attribute.name) }
         let unit = near?.name ?? "unix"
         let others = ["unix", "unix-ms", "unix-us", "cocoa", "webkit"].filter { $0 != unit }.joined(separator: ", ")
-        let reads = near.map { " (in \($0.name) its first value is \($0.reading))" } ?? ""
+        let reads = near.map { " (as \($0.name), one of its values reads \($0.reading))" } ?? ""
         // The key rows are known by stays a number: format() refuses it, so say what works.
         if let owner, let format = ColumnFormat(name: unit), let advice = context?.keyTimeAdvice(owner, attribute.name, as: format) {
             return "; \(advice)" + reads

@@ -55,14 +55,15 @@ extension ForeignSchemaReader {
     /// (Anki's `unicase`, Android's `PHONEBOOK`) is one SQLite does not know: every
     /// statement that compares or sorts with it fails, as in sqlite3 ("no such collation
     /// sequence"), and so does a count SQLite runs through an index of it. The table is
-    /// read all the same; the note names the columns and indexes, so the failure is
+    /// read all the same; one note per collation names the tables' columns and indexes, so the failure is
     /// expected rather than met (an index made by a column's UNIQUE or PRIMARY KEY takes
     /// the column's collation, named once with the column). Quarry never makes such a collation up: an index kept in
     /// another order than the application's would be corrupted by a write.
     func noteUnknownCollations(of schema: ForeignSchema) {
         // Only tables read here have columns and indexes to note.
         guard schema.relations.values.contains(where: { !$0.isView }) else { return }
-        let found = try? session.connection.read { db -> [String: [String]] in
+        // By collation, then table: `uses["unicase"]["decks"] == ["column name", "index idx_decks_name"]`.
+        let found = try? session.connection.read { db -> [String: [String: [String]]] in
             // A column or an index takes a collation only by a COLLATE its SQL says: a
             // schema that says none anywhere needs no look at each column and index.
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE sql LIKE '%COLLATE%')") != false else {
@@ -77,11 +78,14 @@ extension ForeignSchemaReader {
                 known[name.lowercased()] = answer
                 return answer
             }
-            var uses: [String: [String]] = [:]
-            for relation in schema.relations.values where !relation.isView {
+            var uses: [String: [String: [String]]] = [:]
+            // A name is one collation whatever its case, as SQLite looks it up.
+            func key(_ name: String) -> String { uses.keys.first { $0.lowercased() == name.lowercased() } ?? name }
+            // By table name, so a collation spelt in two cases is named as the first table spells it.
+            for relation in schema.relations.values.sorted(by: { $0.name < $1.name }) where !relation.isView {
                 for column in relation.columns {
                     guard let name = Self.declaredCollation(of: column.name, in: relation.name, db), !isKnown(name) else { continue }
-                    uses[relation.name, default: []].append("column \(column.name) (\(name))")
+                    uses[key(name), default: [:]][relation.name, default: []].append("column \(column.name)")
                 }
             }
             let indexes = try Row.fetchAll(
@@ -97,17 +101,18 @@ extension ForeignSchemaReader {
                 let index: String = row["idx"]
                 let collation: String = row["coll"]
                 guard schema.relations[table] != nil, !isKnown(collation) else { continue }
-                let use = "index \(index) (\(collation))"
-                if uses[table]?.contains(use) != true { uses[table, default: []].append(use) }
+                let use = "index \(index)"
+                if uses[key(collation)]?[table]?.contains(use) != true { uses[key(collation), default: [:]][table, default: []].append(use) }
             }
             return uses
         }
-        for (table, uses) in (found ?? [:]).sorted(by: { $0.key < $1.key }) {
+        // One note per collation, however many tables use it (Anki's unicase is in six).
+        for (collation, tables) in (found ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            let named = tables.sorted(by: { $0.key < $1.key }).map { "\($0.key) (\($0.value.joined(separator: ", ")))" }
             session.openingNotes.append(
-                "\(table): \(uses.joined(separator: ", ")) "
-                    + (uses.count == 1 ? "compares" : "compare")
-                    + " with a collation the application that wrote the file defines, which SQLite does not know: "
-                    + "sorting or comparing by it fails, and so may count() (sqlite3 fails the same)")
+                "collation \(collation), which the application that wrote the file defines and SQLite does not know, is used in "
+                    + (tables.count == 1 ? "" : "\(tables.count) tables: ") + Self.listed(named)
+                    + ": sorting or comparing by it fails, and so may count() (sqlite3 fails the same)")
         }
     }
 }
