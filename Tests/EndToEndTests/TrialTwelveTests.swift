@@ -147,9 +147,14 @@ import Testing
             local rows = fetch{ "orders_order", result = "dictionaries", properties = { "customer_name", "sum(amount) AS spent" },
               group = { "customer_name" } }
             print(select(2, pcall(summarize, rows)))
+            print(select(2, pcall(summarize, { "orders_order", predicate = "amount > 5" })))
             """
         let result = try await sandbox.quarry(["django.db", "-e", script])
-        #expect(result.lines.count == 1, "\(result)")
+        #expect(result.lines.count == 2, "\(result)")
+        // fetch's options, written as for fetch{ ... }, get the call that summarizes them.
+        let options = result.lines.last ?? ""
+        #expect(options.contains(#"got a table of options: summarize(fetch{ "orders_order", ... }) summarizes what it fetches"#), "\(options)")
+        #expect(options.contains(#"summarize("orders_order") every row"#), "\(options)")
         let said = result.lines.first ?? ""
         #expect(said.contains("results or entity name expected, got rows") && said.contains(#"summarize("Entity")"#), "\(said)")
         #expect(said.contains("barchart() and histogram() draw rows"), "\(said)")

@@ -37,8 +37,18 @@ enum SeeingBindings {
     }
 
     static func luaSummarize(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        // Grouped rows are figures already ("got table" said nothing of what to do).
+        // Grouped rows are figures already ("got table" said nothing of what to do). A
+        // table naming an entity first is fetch's options, written as for fetch{ ... }.
         if call.type(1) == LUA_TTABLE {
+            let named = lua_rawgeti(call.state, 1, 1) == LUA_TSTRING ? luaString(call.state, -1) : nil
+            quarry_pop(call.state, 1)
+            if let named {
+                let name = LuaLiteral.string(named)
+                throw call.argumentError(
+                    1,
+                    "results or entity name expected, got a table of options: summarize(fetch{ \(name), ... }) "
+                        + "summarizes what it fetches, summarize(\(name)) every row")
+            }
             throw call.argumentError(
                 1,
                 "results or entity name expected, got rows: summarize the objects the rows were computed from "
