@@ -194,7 +194,8 @@ extension SQLiteCursor {
     /// `_int64` (or `_text` and `_bytes`) each found the column, checked the statement
     /// and took the connection's mutex again.
     func writeQueryCell(_ column: Int32, writer: inout TableWriter, into out: inout [UInt8]) {
-        guard let value = sqlite3_column_value(handle, column) else { return writeQueryCellByColumn(column, writer: &writer, into: &out) }
+        // No value only for a column the statement does not have, which reads as NULL.
+        guard let value = sqlite3_column_value(handle, column) else { return writer.null(into: &out) }
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: writer.integer(sqlite3_value_int64(value), into: &out)
         case SQLITE_FLOAT: writer.real(sqlite3_value_double(value), into: &out)
@@ -206,23 +207,6 @@ extension SQLiteCursor {
             if let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 {
                 // A NUL or bytes that are not UTF-8: as the value keeps them.
                 writer.value(self.value(column), into: &out)
-            } else {
-                writer.text(bytes, into: &out)
-            }
-        case SQLITE_BLOB: writeQueryCellByColumn(column, writer: &writer, into: &out)
-        default: writer.null(into: &out)
-        }
-    }
-
-    /// `writeQueryCell` through the statement's column calls (a blob, or no value).
-    private func writeQueryCellByColumn(_ column: Int32, writer: inout TableWriter, into out: inout [UInt8]) {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: writer.integer(int64(column), into: &out)
-        case SQLITE_FLOAT: writer.real(double(column), into: &out)
-        case SQLITE_TEXT:
-            let bytes = text(column)
-            if let start = bytes.baseAddress, quarry_is_plain_utf8(start, bytes.count) == 0 {
-                writer.value(value(column), into: &out)
             } else {
                 writer.text(bytes, into: &out)
             }

@@ -57,14 +57,6 @@ extension TableWriter {
         return count
     }
 
-    /// `d` as an integer when `Value.format` writes it as one and `.0` (integral, under
-    /// 10^15, not -0.0); nil when it writes it otherwise.
-    @inline(__always)
-    static func integral(_ d: Double) -> Int64? {
-        guard d == d.rounded(), abs(d) < 1e15, d != 0 || d.sign == .plus else { return nil }
-        return Int64(d)
-    }
-
     /// `i` in decimal and `.0` at `p` (at most 18 bytes under 10^15); how many bytes.
     @inline(__always)
     static func digitsPointZero(_ i: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {

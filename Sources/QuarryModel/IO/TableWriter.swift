@@ -291,7 +291,7 @@ public struct TableWriter {
         if format == .json, !d.isFinite { return field(Self.nullBytes) }
         // An integral double (a date's seconds) in place, as `Value.format` writes it: its
         // integer and `.0`, without the string and array made for any other.
-        if let integer = Self.integral(d) { return field(atMost: 22) { p in Self.digitsPointZero(integer, at: p) } }
+        if let integer = Value.integralDigits(d) { return field(atMost: 22) { p in Self.digitsPointZero(integer, at: p) } }
         field(Array(Value.format(d).utf8))
     }
 

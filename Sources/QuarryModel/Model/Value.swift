@@ -70,8 +70,18 @@ public enum Value: Hashable, Sendable {
         // An integral value as its integer and `.0`, as "%.1f" writes it, without
         // Foundation's formatter: it was 4.3G of the 7.5G instructions of exporting the
         // flights through a query (line 10c), whose delays are such doubles.
-        if d == d.rounded(), abs(d) < 1e15 { return d == 0 && d.sign == .minus ? "-0.0" : String(Int64(d)) + ".0" }
+        if let integer = integralDigits(d) { return String(integer) + ".0" }
+        // -0.0, the one integral value under 10^15 written otherwise.
+        if d == 0 { return "-0.0" }
         return "\(d)"
+    }
+
+    /// `d` as the integer `format` writes before `.0` (integral, under 10^15, not -0.0);
+    /// nil when it writes `d` otherwise. Exports write such doubles in place by it.
+    @inline(__always)
+    public static func integralDigits(_ d: Double) -> Int64? {
+        guard d == d.rounded(), abs(d) < 1e15, d != 0 || d.sign == .plus else { return nil }
+        return Int64(d)
     }
 
     /// A date at midnight UTC as its day (`2013-01-01`), as a column of days shows it; nil

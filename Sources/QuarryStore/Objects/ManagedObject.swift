@@ -54,18 +54,14 @@ public final class ManagedObject {
         // One value (a save of changed objects commits each one's change): its key looked
         // up once, not once to check it and again to place it (issue 84).
         if values.count == 1, let (key, value) = values.first {
-            guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
-                Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
-            else { return false }
+            guard let column = Self.column(of: key, value, index: index, attributes: attributes, width: row.count) else { return false }
             self.row = nil
             row[column] = value.storedForm
             self.row = row
             return true
         }
-        for (key, value) in values {
-            guard let column = index[key], column >= 1, column <= attributes.count, column < row.count,
-                Self.keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
-            else { return false }
+        for (key, value) in values where Self.column(of: key, value, index: index, attributes: attributes, width: row.count) == nil {
+            return false
         }
         // Dropped first, so that the row's storage is changed in place, not copied.
         self.row = nil
@@ -74,6 +70,17 @@ public final class ManagedObject {
         }
         self.row = row
         return true
+    }
+
+    /// The column of a row `width` cells wide where attribute `key`'s `value` is kept as
+    /// bound and reads back as itself; nil when there is none (`commitInRow`).
+    private static func column(
+        of key: String, _ value: Value, index: [String: Int], attributes: [AttributeDescription], width: Int
+    ) -> Int? {
+        guard let column = index[key], column >= 1, column <= attributes.count, column < width,
+            keptAsBound(attributes[column - 1].type), attributes[column - 1].type.decode(value.storedForm) == value
+        else { return nil }
+        return column
     }
 
     /// Whether a column of `type` in a row keeps a value in the storage form it was bound in.
