@@ -301,12 +301,13 @@ extension CoreDataStore {
                 )
             }
             let selected = String(decoding: selections, as: UTF8.self)
-            let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selected) FROM main.\(quoteIdentifier(table))\(filter)"
+            let rowsSQL = "main.\(quoteIdentifier(table))\(filter)"
+            let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selected) FROM \(rowsSQL)"
             let rootCode = numbers.codes[root] ?? code
             entities.append(
                 Mapped(
                     entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
-                    viewSQL: sql, writes: writes))
+                    viewSQL: sql, rowsSQL: rowsSQL, writes: writes))
         }
         try mapLinkTables(lookups, numbers: numbers, tables: tables, columns: columns)
         try mapHiddenToManyColumns(lookups, numbers: numbers, columns: columns)

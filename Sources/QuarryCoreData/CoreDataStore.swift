@@ -39,11 +39,16 @@ public final class CoreDataStore {
         /// Where the rest of Quarry reads its rows: the entity's view, keyed by `_pk`.
         /// Not a file of Quarry's: relationships made by relate() are not written into it.
         public var storage: EntityStorage {
-            EntityStorage(layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn, dialect: SQLiteDialect())
+            var storage = EntityStorage(
+                layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn, dialect: SQLiteDialect())
+            storage.rowsWithoutColumns = rowsSQL
+            return storage
         }
         /// The view's SQL (`CREATE TEMP VIEW ...`), and the columns its triggers write
         /// (their SQL is made at the first write, `willWrite`).
         var viewSQL: String
+        /// The Z-table and the view's filter: the view's rows without its columns.
+        var rowsSQL: String
         var writes: [ColumnWrite]
     }
 

@@ -1,3 +1,4 @@
+import CQuarrySQLite
 import GRDB
 import QuarryEngine
 import QuarryModel
@@ -24,6 +25,8 @@ extension StoreConnection {
                 for function in functions { function.install(on: handle) }
                 // The numbers of rows of tables without a rowid (`KeyNumber`).
                 KeyNumber.install(on: handle, known: keyNumbers)
+                // ISO text read as a date (`SQLiteDialect.converted`, `.looseDate`).
+                quarry_sqlite_add_date_functions(handle)
             }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)

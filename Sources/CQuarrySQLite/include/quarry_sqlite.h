@@ -36,4 +36,8 @@ typedef char *(*quarry_text_fold_fn)(const unsigned char *bytes, int count, int 
 /* Adds quarry_string_op and quarry_fold to the connection; SQLite's result code. */
 int quarry_sqlite_add_text_functions(sqlite3 *db, quarry_text_match_fn match, quarry_text_fold_fn fold);
 
+/* Adds quarry_iso_seconds (text_date.c): ISO 8601 text in its common forms as Unix
+   seconds, exactly as SQLite's julianday() reads it; NULL for anything else. */
+int quarry_sqlite_add_date_functions(sqlite3 *db);
+
 #endif

@@ -201,6 +201,10 @@ struct CompiledRequest {
     /// (`CompiledRequest+TextCells`). `ordered`: a limited window is the sorted one, so
     /// `also` counts the rows the fetch shows (a plain count needs no order).
     func countQuery(also: [(expression: String, count: String)] = [], ordered: Bool = false) -> SQLFragment {
+        if also.isEmpty, whereClause == nil, joins.isEmpty, limit == nil, offset == 0, let rows = storage.rowsWithoutColumns {
+            // Every row: counted where the view reads them, without making or preparing it.
+            return SQLFragment("SELECT count(*) FROM \(rows)", [])
+        }
         let selected = ([("1", "")] + also).map(\.0).joined(separator: ", ")
         let counted = (["count(*)"] + also.map(\.count)).joined(separator: ", ")
         var inner = "SELECT \(selected) FROM \(source)"

@@ -40,6 +40,7 @@ public struct EntityStorage: Equatable, Sendable {
         var orderedLinks: [String: OrderedLink] = [:]
         var collations: [String: String] = [:]
         var referencingKeys: [ReferencingKey] = []
+        var rowsWithoutColumns: String?
     }
     private static let none = SharedBox(Fields())
     private var box = Self.none
@@ -324,6 +325,13 @@ public struct EntityStorage: Equatable, Sendable {
     public var referencingKeys: [ReferencingKey] {
         get { box.value.referencingKeys }
         _modify { yield &fields.referencingKeys }
+    }
+    /// Where the relation's rows are without its columns, when it is a view over one
+    /// table (`main."ZASSET" WHERE "Z_ENT" IN (3)`): a count of every row reads it, and
+    /// SQLite then neither makes nor prepares the view (a Core Data entity's 150 columns).
+    public var rowsWithoutColumns: String? {
+        get { box.value.rowsWithoutColumns }
+        _modify { yield &fields.rowsWithoutColumns }
     }
 
     /// One foreign key of another program's file naming this table: `child.column`.
