@@ -24,11 +24,12 @@ extension SQLiteDialect {
         case .looseDate(let scale):
             let number = scale.map { Self.seconds(column, $0) } ?? column
             // A BLOB is no date (nil), as in memory.
-            // The common forms read in C (`quarry_iso_seconds`, the same double), the
-            // rest through julianday().
-            return "(CASE WHEN typeof(\(column)) = 'text' THEN coalesce(quarry_iso_seconds(\(column)), "
-                + "round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0) "
-                + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END)"
+            // Text in the common forms read in C (`quarry_iso_seconds`: the same double,
+            // NULL for any other value), before any test of the cell's type; the rest of
+            // the text through julianday().
+            return "coalesce(quarry_iso_seconds(\(column)), "
+                + "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(Self.colonOffset(column))) - 2440587.5) * 86400000.0) / 1000.0 "
+                + "WHEN typeof(\(column)) = 'blob' THEN NULL ELSE \(number) END))"
         case .looseDatePresence(let scale):
             return "coalesce(\(converted(column, .looseDate(scale))), CASE WHEN typeof(\(column)) = 'text' THEN \(column) END)"
         case .numbersAsDate(let scale):
