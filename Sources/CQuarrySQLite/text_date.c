@@ -53,6 +53,9 @@ static void iso_seconds(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                     at++;
                 }
                 fraction /= scale;
+                /* Past 308 digits both overflow: NaN, which no cast to an integer may
+                   meet (date.c's would be undefined); left to julianday(). */
+                if (fraction != fraction) return;
             }
         }
         if (at < n && (t[at] == 'Z' || t[at] == 'z')) at++;
