@@ -15,9 +15,10 @@ import Testing
         _ = try await sqlite3(
             sandbox, "economy.db",
             """
-            CREATE TABLE econ ("UserID" TEXT, "Balance" INTEGER NOT NULL DEFAULT 0, PRIMARY KEY("UserID"));
+            CREATE TABLE econ ("UserID" TEXT, "Balance" INTEGER NOT NULL DEFAULT 0, "LastTextTime" INTEGER NOT NULL DEFAULT 0,
+              PRIMARY KEY("UserID"));
             CREATE TABLE songdata ("name" TEXT, "release date" TEXT, "game duration" INTEGER);
-            INSERT INTO econ VALUES ('1', 152315), ('2', 90203), ('3', 3500);
+            INSERT INTO econ VALUES ('1', 152315, 1785732102.6898456), ('2', 90203, 0), ('3', 3500, 0);
             INSERT INTO songdata VALUES ('a', '2020-12-31', 117), ('b', '2023-02-15', 125), ('c', '2024-01-04', 128);
             """)
     }
@@ -88,5 +89,23 @@ import Testing
         let text = lines.joined(separator: "\n")
         #expect(text.contains("note: 'Balance' is a string constant here, not the key 'Balance'"), "\(text)")
         #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "3" }, "the count, as written: \(text)")
+    }
+
+    /// The bot keeps Unix times with a fraction in a column declared INTEGER
+    /// (`1785732102.6898456`): `print(o)` showed all 17 digits where `print(o.LastTextTime)`,
+    /// `=expr` and a table show Lua's `1785732102.6898`. One value, one rendering.
+    @Test func anObjectPrintsItsDoublesAsTheirValuesPrint() async throws {
+        let sandbox = try Sandbox()
+        try await economy(sandbox)
+        let result = try await sandbox.quarry([
+            "economy.db", "-e", #"local o = econ:get("1"); print(o.LastTextTime); print(o)"#
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "1785732102.6898", "\(result)")
+        #expect(result.lines.last?.hasSuffix("LastTextTime = 1785732102.6898}") == true, "\(result)")
+        let repl = try await TmuxSession(sandbox, arguments: ["economy.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let shown = try await repl.enter(#"print(econ:get("1"))"#).joined(separator: "\n")
+        #expect(shown.contains("LastTextTime = 1785732102.6898}") && !shown.contains("6898456"), "\(shown)")
     }
 }
