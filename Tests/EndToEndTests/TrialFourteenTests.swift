@@ -69,7 +69,8 @@ import Testing
         let refused = try await sandbox.quarry(["economy.db", "-e", grouped])
         #expect(refused.status == 1 && !refused.stderr.contains("unknown key"), "\(refused)")
         #expect(refused.stderr.contains("properties: 'release date' in 'release date.year' is an attribute of songdata"), "\(refused)")
-        #expect(refused.stderr.contains(#"format("songdata", "release date", "#), "\(refused)")
+        // Days alone are named as the docs name them, iso-date (their example, 2021-01-01, before).
+        #expect(refused.stderr.contains(#"format("songdata", "release date", "iso-date") makes it a date"#), "\(refused)")
         // As the line says, after format(): the years sqlite3 counts.
         let years = try await sqlite3(
             sandbox, "economy.db", #"SELECT substr("release date", 1, 4), count(*) FROM songdata GROUP BY 1 ORDER BY 1"#)
