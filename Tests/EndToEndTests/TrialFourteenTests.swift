@@ -109,4 +109,28 @@ import Testing
         let shown = try await repl.enter(#"print(econ:get("1"))"#).joined(separator: "\n")
         #expect(shown.contains("LastTextTime = 1785732102.6898}") && !shown.contains("6898456"), "\(shown)")
     }
+
+    /// The same habit in a batch request: `econ:deleteall("\"Balance\" > 100000")` is true
+    /// of every row (text sorts after numbers), and deleted them all at once, past
+    /// `rollback()`, with no question. Where it names every row it asks as a request
+    /// without a predicate does; where it names none it asks nothing.
+    @Test func aQuotedKeyInABatchRequestAsksWhereItNamesEveryRow() async throws {
+        let sandbox = try Sandbox()
+        try await economy(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["economy.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let start = try await repl.screen().count
+        try await repl.type(#"=econ:deleteall("\"Balance\" > 100000")"#)
+        try await repl.press("Enter")
+        try await repl.waitUntil("the question") { $0.count > start && $0.last == "delete all 3 rows of econ? [y/N]" }
+        try await repl.type("n")
+        try await repl.press("Enter")
+        let answered = try await repl.waitForPrompt(">", after: start + 1)
+        #expect(answered.contains { $0.hasPrefix("note: 'Balance' is a string constant here") }, "\(answered.suffix(6))")
+        #expect(answered.contains { $0.contains("nothing deleted") } && answered[answered.count - 2] == "0", "\(answered.suffix(4))")
+        // False of every row: nothing to ask, nothing deleted.
+        let none = try await repl.enter(#"=econ:deleteall("\"Balance\" < 0")"#)
+        #expect(none.last == "0" && !none.contains { $0.contains("[y/N]") }, "\(none)")
+        #expect(try await sqlite3(sandbox, "economy.db", "SELECT count(*) FROM econ") == ["3"])
+    }
 }
