@@ -86,7 +86,8 @@ public final class QuarryRuntime {
     var readOnlyFormatNotices: Set<String> = []
     /// `Entity.key` pairs already noted as keys Core Data refuses over that entity.
     var subentityKeyNotices: Set<String> = []
-    /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`).
+    /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`), and quoted
+    /// keys' notes (`Predicate.quotedKeyHints`): each said once.
     var wildcardNotices: Set<String> = []
     /// `Entity.key` text columns already looked at for dates that are not ISO 8601.
     var textDateNotices: Set<String> = []

@@ -161,8 +161,8 @@ import Testing
             """#
         ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == ["2021-01-01", "iso-space", "plain"], "\(result)")
-        let hint = #"its text reads as ISO 8601 times: format("event", "noted", "2021-01-01") makes it a date"#
+        #expect(result.lines == ["iso-date", "iso-space", "plain"], "\(result)")
+        let hint = #"its text reads as ISO 8601 times: format("event", "noted", "iso-date") makes it a date"#
         #expect(result.stderr.contains("note: event.noted is text, written as given; " + hint), "\(result)")
         let stored = try await sqlite3(sandbox, "e.db", "SELECT day || ' ' || at FROM event WHERE id = 3")
         #expect(stored == "2021-05-06 2021-05-06 07:08:09", "written in the column's layout: \(stored)")

@@ -79,7 +79,7 @@ import Testing
         let compared = try await sandbox.quarry(["orig.db", "-e", #"count("shows", "date >= %@", date("1977-01-01"))"#])
         #expect(compared.errorLines.count == 1, "\(compared)")
         #expect(
-            compared.errorLines.first.map { $0.contains(" at column ") && $0.hasSuffix(#"format("shows", "date", "2021-01-01") makes it a date"#) }
+            compared.errorLines.first.map { $0.contains(" at column ") && $0.hasSuffix(#"format("shows", "date", "iso-date") makes it a date"#) }
                 == true, "\(compared)")
     }
 

@@ -25,6 +25,18 @@ extension ResultColumn {
         guard text.contains(where: \.isWhitespace), text.first?.isLetter == true,
             text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == " " })
         else { return }
+        // A key that is there, with a part it has not (`release date.year` on text): the
+        // predicate's own refusal, which says what would read it (a `format()`), where an
+        // unknown key suggested the key itself.
+        let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if components.count > 1, entity.attribute(named: components[0]) != nil {
+            do { _ = try BoundExpression(.keyPath(KeyPath(components, column: 1)), entity: entity, context: context) } catch var error
+                as QuarryPredicates.PredicateError where error.kind != .unknownKey
+            {
+                error.column = nil
+                throw error.given(as: option)
+            }
+        }
         var candidates = entity.attributeNames
         for relationship in entity.relationships where !relationship.isToMany {
             guard let destination = try? context.entity(named: relationship.destination) else { continue }

@@ -202,6 +202,7 @@ extension QuarryRuntime {
             let predicate = try PredicateParser.parse(
                 format, arguments: PredicateArguments(arguments: arguments, variables: variables), exactArguments: exactArguments)
             noteSQLWildcards(predicate)
+            noteQuotedKeys(predicate, entity: entity)
             noteNilComparison(predicate)
             return (predicate, nil)
         } catch let error as PredicateError {

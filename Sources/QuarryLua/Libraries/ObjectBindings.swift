@@ -190,7 +190,12 @@ enum ObjectBindings {
 
     static func luaObjectTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let object = try runtime.object(call, 1)
-        var fields = object.values.map { "\($0.key) = \(literal($0.value))" }
+        // A double as `print(o.x)` and a table show it (`CellText.real`, Lua's `%.14g`): one
+        // value, one rendering wherever a person reads it.
+        var fields = object.values.map { field in
+            if case .real(let d) = field.value { return "\(field.key) = \(CellText.real(d))" }
+            return "\(field.key) = \(literal(field.value))"
+        }
         // Relationships are read through the open store: not for a closed store's object.
         let relationships = !object.isForeign(to: runtime.context) ? runtime.context.currentEntityDescription(of: object).toOneRelationships : []
         for relationship in relationships {

@@ -281,10 +281,17 @@ enum SchemaBindings {
     /// pgcli asks before a destructive statement without a condition. True when it may
     /// go on (a predicate, no one to ask, no rows, or yes); a no says nothing was changed.
     private static func confirmsEveryRow(_ runtime: QuarryRuntime, _ verb: String, _ entity: String, _ predicate: Predicate?) throws -> Bool {
-        // An always-true predicate (`TRUEPREDICATE`, `1 == 1`) names every row too.
-        guard predicate?.isAlwaysTrue ?? true, let confirm = runtime.settings.confirm else { return true }
+        // An always-true predicate (`TRUEPREDICATE`, `1 == 1`) names every row too, and so
+        // does a key's name in quotes compared with a constant (`"Balance" > 100000`, two
+        // strings as SQL's habit writes a column) where that is true of every row.
+        let keys = (try? runtime.context.entity(named: entity).keyNames) ?? []
+        let quotedKey = predicate.map { !$0.quotedKeyHints(keys: keys).isEmpty } ?? false
+        guard predicate?.isAlwaysTrue ?? true || quotedKey, let confirm = runtime.settings.confirm else { return true }
         let rows = try FetchRequest(entityName: entity).count(in: runtime.context)
         guard rows > 0 else { return true }
+        if quotedKey, !(predicate?.isAlwaysTrue ?? true) {
+            guard try FetchRequest(entityName: entity, predicate: predicate).count(in: runtime.context) == rows else { return true }
+        }
         if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)?") { return true }
         runtime.writeNotice("note: nothing \(verb)d (a predicate names the rows to \(verb); .destructive off stops asking)")
         return false

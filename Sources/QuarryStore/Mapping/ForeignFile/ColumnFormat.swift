@@ -41,10 +41,12 @@ public enum ColumnFormat: Equatable, Sendable {
     }
 
     /// The name `format(e, a)` answers: an ISO layout that `iso-space`, `iso-t` or
-    /// `iso-date` names by that name, any other as `name` does.
+    /// `iso-date` names by that name, any other as `name` does. Compared by the text the
+    /// layout writes: days alone read from a file (`2020-12-31`) were named by their
+    /// example, `2021-01-01`, where the docs and every refusal's way forward say `iso-date`.
     public var shortName: String {
         guard case .isoText(let layout) = self else { return name }
-        return ["iso-space", "iso-t", "iso-date"].first { ColumnFormat(name: $0) == self } ?? layout.example
+        return ["iso-space", "iso-t", "iso-date"].first { ColumnFormat(name: $0)?.name == layout.example } ?? layout.example
     }
 
     /// The name `format()` takes and shows. ISO layouts are named by an example of their
