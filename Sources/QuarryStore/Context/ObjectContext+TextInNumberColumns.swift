@@ -1,3 +1,4 @@
+import Foundation
 import QuarryModel
 
 /// A SQLite file's number column may hold text (Anki's `notes.sfld integer`), which a
@@ -53,5 +54,23 @@ extension ObjectContext {
         case (true, false): return .text
         case (false, false): return nil
         }
+    }
+}
+
+extension ObjectContext {
+    /// A sampled text of the text column `column` that holds a number among other
+    /// characters (`(40.68514, -73.95976)`, `$1,200`, `1,300`): SQLite's CAST reads such
+    /// text as the number it starts with, 0 for none, so `CAST(x AS REAL) > 40.7`, offered
+    /// for it, would count nothing without a word. Nil when the sampled texts are plain
+    /// numbers, or hold no digit (words, for which the CAST is offered as for numbers).
+    public func textWithANumberInside(_ entity: EntityDescription, _ column: String) -> String? {
+        for value in sampledValues(entity, column) {
+            guard case .text(let text) = value else { continue }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.contains(where: { $0.isASCII && $0.isNumber }), Double(trimmed) == nil || trimmed.lowercased().hasPrefix("0x") {
+                return text
+            }
+        }
+        return nil
     }
 }
