@@ -46,7 +46,8 @@ import Testing
     }
 
     /// `r:sections()` says what sectioned results are (the sections themselves: `#r`,
-    /// `r[i]`), and how to make them when the results are not sectioned.
+    /// `r[i]`), and how to make them when the results are not sectioned; `count(r)` says
+    /// that `#r` counts results.
     @Test func sectionsAsAMethodSaysWhatSectionsAre() async throws {
         let sandbox = try Sandbox()
         try await crimes(sandbox)
@@ -60,5 +61,9 @@ import Testing
         #expect(try await repl.enter("=r[1].name") == ["CENTRO"])
         let plain = try await repl.enter(#"fetch{ "crimes", limit = 1 }:sections()"#).joined()
         #expect(plain.contains(#"fetch{ "crimes", section = "key" } gives sectioned results"#), "\(plain)")
+        // `count(r)`, as SQL's count() takes what it counts, names Lua's `#`.
+        let counted = try await repl.enter(#"count(fetch{ "crimes", "bairro == 'CENTRO'" })"#).joined()
+        #expect(counted.contains("got results; #r counts the objects results hold"), "\(counted)")
+        #expect(try await repl.enter(#"=#fetch{ "crimes", "bairro == 'CENTRO'" }"#) == ["1500"])
     }
 }
