@@ -137,12 +137,14 @@ import Testing
                 """)
             #expect(
                 console.notes == [
-                    "note: summarize t: n holds 4 cells of text, r 3, only 9: not numbers, left out of min, max, mean, stddev and the quartiles (the text column counts them)"
+                    "note: summarize t: n holds 4 cells of text or bytes, r 3 of text, only 9 of text: not numbers, left out of min, max, mean, stddev and the "
+                        + "quartiles (the text column counts them)"
                 ], "\(console.notes)")
         }
-        // A histogram bins the numbers and says how many cells of text it left out.
+        // A histogram bins the numbers and says how many cells of text it left out (n's
+        // x'00ff' among them: bytes, named as such).
         let chart = h.string(#"histogram(fetch("t"), "n", { bins = 2 })"#) ?? ""
-        #expect(chart.hasPrefix("n: 5 values in 2 bins") && chart.hasSuffix("\n4 cells are text, not numbers, left out"), "\(chart)")
+        #expect(chart.hasPrefix("n: 5 values in 2 bins") && chart.hasSuffix("\n4 cells are text or bytes, not numbers, left out"), "\(chart)")
         let header = try Self.shown(h, #"summarize("t")"#).prefix { $0 != "\n" }
         #expect(header.hasPrefix("column | type   | count | nulls | text | distinct"), "\(header)")
         // Quarry's own store: numbers only, no text column, no note.

@@ -26,7 +26,20 @@ extension SummaryRequest {
         let report = progress.map { progress in { (rows: Int) in progress(SummaryStep(done: rows, total: total, unit: "rows")) } }
         guard let result = try context.connection.summarize(scan, progress: report) else { return nil }
         guard result.columns.count == attributes.count else { return [] }
-        return zip(attributes, result.columns).map { Self.summary(of: $0, rows: result.rows, $1) }
+        // A table's one-column primary key (or the unique key standing for it) holds each
+        // value once: its distinct count is its count, exactly, where the scan estimated
+        // it (`id` of 18,512 rows showed ~18501).
+        let key =
+            compiled.storage.layout == .foreignTable && compiled.storage.primaryKey.count == 1
+            ? compiled.storage.primaryKey.first?.lowercased() : nil
+        return zip(attributes, result.columns).map { attribute, statistics in
+            var summary = Self.summary(of: attribute, rows: result.rows, statistics)
+            if let key, attribute.name.lowercased() == key, statistics != nil {
+                summary.distinct = summary.count
+                summary.distinctIsEstimate = false
+            }
+            return summary
+        }
     }
 
     /// One attribute's statistics in its own terms (nil: no row was read).

@@ -51,6 +51,16 @@ extension QuarryRuntime {
                     "results have no field or method '\(key)'; #r is how many they hold (count(\"\(request.entityName)\", ...) counts without fetching)"
                 )
             }
+            // `r:sections()`, as NSFetchedResultsController has `sections`: sectioned
+            // results are their sections ("did you mean 'section'?" named the key instead).
+            if key.lowercased() == "sections" {
+                throw LuaError(
+                    request.sectionKey == nil
+                        ? "results have no field or method '\(key)'; fetch{ \"\(request.entityName)\", section = \"key\" } gives sectioned results, "
+                            + "whose #r counts the sections and r[i] is one (.id, .name, its objects)"
+                        : "results have no field or method '\(key)'; sectioned results are their sections: #r counts them, r[i] is one "
+                            + "(.id, .name, its objects), r:objects() walks every object")
+            }
             throw LuaError("results have no field or method '\(key)'", suggestion: closestMatch(to: key, in: known))
         }
     }

@@ -46,9 +46,14 @@ extension QuarryRuntime {
     func noteTextInNumbers(_ summaries: [AttributeSummary], of entityName: String) {
         let holding = summaries.compactMap { summary in summary.text.flatMap { $0 > 0 ? (summary.column, $0) : nil } }
         guard let (column, count) = holding.first else { return }
-        let others = holding.dropFirst().map { ", \($0.0) \(grouped($0.1))" }.joined()
+        // Each column's cells named as they are (bytes are no text), where it differs from the first's.
+        let held = nonNumberWord(entityName, [column])
+        let others = holding.dropFirst().map { other in
+            let word = nonNumberWord(entityName, [other.0])
+            return ", \(other.0) \(grouped(other.1))" + (word == held ? "" : " of \(word)")
+        }.joined()
         writeNotice(
-            "note: summarize \(entityName): \(column) holds \(grouped(count)) \(count == 1 ? "cell" : "cells") of text\(others): not numbers, "
+            "note: summarize \(entityName): \(column) holds \(grouped(count)) \(count == 1 ? "cell" : "cells") of \(held)\(others): not numbers, "
                 + "left out of min, max, mean, stddev and the quartiles (the text column counts them)")
     }
 }

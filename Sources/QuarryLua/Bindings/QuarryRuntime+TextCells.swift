@@ -1,6 +1,7 @@
 import QuarryFetch
 import QuarryFormat
 import QuarryModel
+import QuarryStore
 
 extension QuarryRuntime {
     /// Says, in one note, the text cells a count took in through a comparison with a
@@ -21,19 +22,21 @@ extension QuarryRuntime {
         }
         let counted = taken.filter { !$0.sorted }
         if !counted.isEmpty {
-            let cells = counted.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
+            let cells = counted.map { "\(grouped($0.count)) in \(entity).\($0.key)" }.joined(separator: ", ")
             let keys = counted.map(\.key).joined(separator: ", ")
+            let held = nonNumberWord(entity, counted.map(\.key))
             writeNotice(
-                "note: rows counted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so the comparison of "
-                    + "\(keys) with a number holds for them; summarize() shows the text cells)")
+                "note: rows counted whose cell holds \(held), not a number: \(cells) (SQLite orders \(held) after every number, so the comparison of "
+                    + "\(keys) with a number holds for them; summarize() shows \(held == "text" ? "the text cells" : "those cells"))")
         }
         let sorted = taken.filter(\.sorted)
         if !sorted.isEmpty {
-            let cells = sorted.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
+            let cells = sorted.map { "\(grouped($0.count)) in \(entity).\($0.key)" }.joined(separator: ", ")
             let keys = sorted.map(\.key).joined(separator: ", ")
+            let held = nonNumberWord(entity, sorted.map(\.key))
             writeNotice(
-                "note: rows sorted whose cell holds text, not a number: \(cells) (SQLite orders text after every number, so a sort by "
-                    + "\(keys) puts them last, or first when descending; summarize() shows the text cells)")
+                "note: rows sorted whose cell holds \(held), not a number: \(cells) (SQLite orders \(held) after every number, so a sort by "
+                    + "\(keys) puts them last, or first when descending; summarize() shows \(held == "text" ? "the text cells" : "those cells"))")
         }
     }
 
@@ -60,7 +63,8 @@ extension QuarryRuntime {
 
     private func noteTextCellsOfNumbers(_ aggregated: [DictionaryRequest.TextCellsAggregated], entity: String) {
         guard !aggregated.isEmpty else { return }
-        let cells = aggregated.map { "\($0.count) in \(entity).\($0.key)" }.joined(separator: ", ")
+        let cells = aggregated.map { "\(grouped($0.count)) in \(entity).\($0.key)" }.joined(separator: ", ")
+        let held = nonNumberWord(entity, aggregated.map(\.key))
         let functions = Set(aggregated.flatMap(\.functions))
         var reads: [String] = []
         let sums = ["sum", "avg"].filter(functions.contains)
@@ -69,11 +73,21 @@ extension QuarryRuntime {
         }
         let extremes = ["max", "min"].filter(functions.contains)
         if !extremes.isEmpty {
-            reads.append("\(extremes.joined(separator: " and ")) \(extremes.count == 1 ? "orders" : "order") text after every number")
+            reads.append("\(extremes.joined(separator: " and ")) \(extremes.count == 1 ? "orders" : "order") \(held) after every number")
         }
         writeNotice(
-            "note: rows aggregated whose cell holds text, not a number: \(cells) (in SQLite, \(reads.joined(separator: ", and ")); "
-                + "summarize() leaves the text cells out)")
+            "note: rows aggregated whose cell holds \(held), not a number: \(cells) (in SQLite, \(reads.joined(separator: ", and ")); "
+                + "summarize() leaves \(held == "text" ? "the text cells" : "those cells") out)")
+    }
+
+    /// What the cells of `keys` of `entityName` that are no number hold, as a note names
+    /// them: "text" (also when it cannot be told), "bytes" when every one is a blob (8 bytes
+    /// where pandas wrote numpy's int64), "text or bytes" for both.
+    func nonNumberWord(_ entityName: String, _ keys: [String]) -> String {
+        guard let entity = try? context.entity(named: entityName) else { return "text" }
+        let kinds = keys.compactMap { context.nonNumberCells(entity, $0) }
+        if kinds.isEmpty || kinds.allSatisfy({ $0 == .text }) { return "text" }
+        return kinds.allSatisfy { $0 == .bytes } ? "bytes" : "text or bytes"
     }
 
     /// Says once a session, for each text column of another program's file that a sort,

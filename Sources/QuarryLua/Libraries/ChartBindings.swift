@@ -53,7 +53,8 @@ enum ChartBindings {
         guard counted.texts > 0 else { return call.push(chart + nils) }
         // In a date column, text that reads as no date (`2025-05-2025`).
         let (one, many) = type == .date ? ("a date", "dates") : ("a number", "numbers")
-        let cells = counted.texts == 1 ? "1 cell is text, not \(one)" : "\(grouped(counted.texts)) cells are text, not \(many)"
+        let held = runtime.nonNumberWord(request.entityName, [key])
+        let cells = counted.texts == 1 ? "1 cell is \(held), not \(one)" : "\(grouped(counted.texts)) cells are \(held), not \(many)"
         return call.push(chart + nils + "\n\(cells), left out")
     }
 

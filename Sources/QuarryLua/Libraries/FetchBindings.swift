@@ -31,6 +31,11 @@ enum FetchBindings {
     }
 
     static func luaCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // `count(r)`, as SQL's count() takes what it counts: Lua's `#` counts results.
+        if swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) != nil {
+            throw call.argumentError(
+                1, "string expected, got results; #r counts the objects results hold, count(\"Entity\", ...) counts rows without fetching")
+        }
         let request = try runtime.request(call, from: 1, entity: nil)
         runtime.noteKeysCoreDataRefuses(request.request)
         let results = try request.request.execute(in: runtime.context)

@@ -132,6 +132,14 @@ extension Binder {
                 why =
                     "; a text column compares as text here; where it holds numbers, sql() reads them as numbers: sql('SELECT count(*) FROM "
                     + "\(name(owner.name)) WHERE CAST(\(name(attribute.name)) AS REAL) \(symbol) \(value.displayString)')"
+                // Text with a number inside (`(40.68514, -73.95976)`): that CAST reads 0
+                // there and would count nothing, so it is not offered.
+                if let inside = context.textWithANumberInside(owner, attribute.name) {
+                    let shown = inside.count > 40 ? String(inside.prefix(39)) + "…" : inside
+                    why =
+                        "; its text holds more than a number ('\(shown)'), which CAST(\(name(attribute.name)) AS REAL) reads as the number it "
+                        + "starts with, 0 for none: sql() can take the number out with substr() or replace() first"
+                }
             }
             var error = PredicateError(
                 .typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)",
