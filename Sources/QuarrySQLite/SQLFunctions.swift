@@ -40,13 +40,18 @@ public enum SQLFunctions {
         return Set([core, aggregates, windows, dates, json, math, fullText].joined(separator: " ").split(separator: " ").map(String.init))
     }()
 
+    /// ISO text as a date's seconds, as memory reads it (`text_date.c`), which the SQL of a
+    /// comparison with a date column of ISO text calls.
+    static let isoSeconds = "quarry_iso_seconds"
+
     /// What `sql()` may call on SQLite, lower case: the ordinary functions and those the
     /// layouts install on the connection (`storeOwn`: Core Data stores' views' and
     /// triggers', not those that write or remove an external data file, which only a
     /// save's triggers call; the predicate layer allows its own), with the number of a row
-    /// of a table without a rowid, which reading its temporary view calls (`KeyNumber`).
+    /// of a table without a rowid, which reading its temporary view calls (`KeyNumber`),
+    /// and the reading of ISO text a date comparison's SQL calls, so `explain()`'s SQL runs.
     static func allowed(storeOwn: [String]) -> Set<String> {
-        ordinary.union(storeOwn.map { $0.lowercased() }).union([KeyNumber.name, KeyNumber.partName])
+        ordinary.union(storeOwn.map { $0.lowercased() }).union([KeyNumber.name, KeyNumber.partName, isoSeconds])
     }
 
     /// The functions `statement` calls, by name (lower case), each once, in the order its
