@@ -128,6 +128,8 @@ import Testing
         let answered = try await repl.waitForPrompt(">", after: start + 1)
         #expect(answered.contains { $0.hasPrefix("note: 'Balance' is a string constant here") }, "\(answered.suffix(6))")
         #expect(answered.contains { $0.contains("nothing deleted") } && answered[answered.count - 2] == "0", "\(answered.suffix(4))")
+        // Why nothing was deleted, for a predicate the person did write.
+        #expect(answered.contains { $0.hasPrefix("note: nothing deleted (the key in quotes is a string here") }, "\(answered.suffix(4))")
         // False of every row: nothing to ask, nothing deleted.
         let none = try await repl.enter(#"=econ:deleteall("\"Balance\" < 0")"#)
         #expect(none.last == "0" && !none.contains { $0.contains("[y/N]") }, "\(none)")

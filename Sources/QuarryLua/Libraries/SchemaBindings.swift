@@ -293,7 +293,12 @@ enum SchemaBindings {
             guard try FetchRequest(entityName: entity, predicate: predicate).count(in: runtime.context) == rows else { return true }
         }
         if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)?") { return true }
-        runtime.writeNotice("note: nothing \(verb)d (a predicate names the rows to \(verb); .destructive off stops asking)")
+        // What named every row: no predicate, or one written with a key in quotes (the
+        // note before the question said how to write it).
+        let why =
+            predicate == nil || predicate?.isAlwaysTrue == true
+            ? "a predicate names the rows to \(verb)" : "the key in quotes is a string here: written bare or with %K, it compares the key's values"
+        runtime.writeNotice("note: nothing \(verb)d (\(why); .destructive off stops asking)")
         return false
     }
 
