@@ -55,7 +55,7 @@ import Testing
             ("NOT (ANY \(relationship).v > 2)", "NOT EXISTS (SELECT 1 FROM \(child) c WHERE \(match) AND c.v > 2)"),
             ("ANY \(relationship).v == nil", "EXISTS (SELECT 1 FROM \(child) c WHERE \(match) AND c.v IS NULL)"),
             ("ALL \(relationship).v > 2", "NOT EXISTS (SELECT 1 FROM \(child) c WHERE \(match) AND NOT (c.v > 2))"),
-            ("NONE \(relationship).v > 2", "NOT EXISTS (SELECT 1 FROM \(child) c WHERE \(match) AND c.v > 2)"),
+            ("NONE \(relationship).v > 2", "NOT EXISTS (SELECT 1 FROM \(child) c WHERE \(match) AND c.v > 2)")
         ]
     }
 
