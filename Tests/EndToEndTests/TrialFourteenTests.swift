@@ -48,6 +48,14 @@ import Testing
         #expect(plain.stderr.contains("the key is written without quotes, Balance > ..."), "\(plain)")
         let argument = try await sandbox.quarry(["economy.db", "-e", #"print(count("econ", "%@ > %@", "Balance", 100000))"#])
         #expect(argument.stderr.contains("note: 'Balance' is a string constant here"), "\(argument)")
+        // IN and BETWEEN, whose right side is a list of constants.
+        let listed = try await sandbox.quarry([
+            "economy.db", "-e", #"print(count("econ", "\"UserID\" IN {'1', '2'}"), count("econ", "\"Balance\" BETWEEN {1, 100000}"))"#
+        ])
+        #expect(listed.stdout == "0\t0\n", "\(listed)")
+        for said in ["the key is written without quotes, UserID IN ...", "the key is written without quotes, Balance BETWEEN ..."] {
+            #expect(listed.stderr.contains(said), "\(said): \(listed)")
+        }
         // Written as the note says, the counts are sqlite3's; a string that names no key,
         // and a key compared with its own name as text, say nothing.
         let fixed = try await sandbox.quarry([

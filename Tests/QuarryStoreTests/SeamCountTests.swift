@@ -49,7 +49,7 @@ struct SeamCountTests {
             total += requirements.count
             withoutDefault += requirements.filter { !defaults.contains($0) }.count
         }
-        #expect(total == 155)
+        #expect(total == 156)
         #expect(withoutDefault <= 70)
     }
 

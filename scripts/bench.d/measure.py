@@ -67,6 +67,7 @@ WORKLOADS = [
     ("fold_c", "9a CONTAINS[c]", "sqlite3 LIKE", 2.0, None, "both"),
     ("fold_cd", "9b CONTAINS[cd]", "sqlite3 LIKE", 2.0, None, "both"),
     ("text_dates", "9c date before a day, ISO text dates", "sqlite3 julianday()", None, None, "both"),
+    ("members", "9d @count, foreign key not indexed", "sqlite3 GROUP BY", None, None, "both"),
     ("export_csv", "10a export CSV", "sqlite3 -csv", 0.5, None, "both"),
     ("export_json", "10b export JSON", "sqlite3 -json", 0.5, None, "both"),
     ("export_query", "10c export CSV, export({ sql = ... })", "sqlite3 -csv", 1.5, None, "both"),

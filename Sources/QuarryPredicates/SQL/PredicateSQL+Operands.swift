@@ -7,6 +7,9 @@ import QuarryStore
 /// a date's part, a list.
 extension PredicateSQLWriter {
     mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String {
+        if case .collection(.count, let path, nil, let filter) = o, let counted = memberCount(path, filter, of: qualifier, root: entity) {
+            return counted
+        }
         let text: String
         let isString: Bool
         switch o {

@@ -114,6 +114,7 @@ struct PredicateSQLWriter {
         case .and(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " AND ")
         case .or(let ns): return Self.balanced(ns.map { render($0, qualifier, entity, positive: positive) }, " OR ")
         case .quantified(let quantifier, let path, let inner):
+            if let written = memberTest(quantifier, path, inner, of: qualifier, root: entity) { return written }
             let (from, alias) = members(path, of: qualifier, root: entity)
             guard let destination = path.last?.destinationStorage else { return dialect.literal(false) }
             // The object's own operands (`.outer`) read the table the quantifier stands in.
