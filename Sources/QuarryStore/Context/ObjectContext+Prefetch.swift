@@ -146,6 +146,18 @@ extension ObjectContext {
             // Keyed by the owner's primary key only; links through another column are read
             // one object at a time.
             guard ownerKey == nil else { return }
+            // A key column of another program's file that holds text (`'5'`, as sqlite3's
+            // .import writes a column declared without a type) names its owner as SQLite's
+            // join compares them, the text read as the number; a bound key would match none.
+            if mapped(destination).isForeign, destination.attribute(named: column)?.type == .string {
+                let owners = mapping.storage(of: entityName)
+                try loadMembers(
+                    keys, of: entityName, name, destination,
+                    "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(owners.key) FROM \(table) AS \"d\" "
+                        + "JOIN \(owners.table) AS \"o\" ON \"d\".\(quoteIdentifier(column)) = \"o\".\(owners.key) WHERE \"o\".\(owners.key) IN",
+                    order: " ORDER BY \"d\".\(key)")
+                return
+            }
             try loadMembers(
                 keys, of: entityName, name, destination,
                 "SELECT \(mapped(destination).selection(of: destination)), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
