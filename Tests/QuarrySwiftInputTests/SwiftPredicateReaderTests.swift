@@ -28,6 +28,9 @@ import Testing
         (#"#Predicate<Item> { $0.tags.allSatisfy { $0.weight > 1 } }"#, "SUBQUERY(tags, $v1, NOT $v1.weight > 1).@count == 0"),
         (#"#Predicate<Item> { $0.tags.filter { $0.weight >= 2 }.count >= 2 }"#, "SUBQUERY(tags, $v1, $v1.weight >= 2).@count >= 2"),
         (#"#Predicate<Item> { $0.tags.count == 2 }"#, "tags.@count == 2"),
+        // `.count` of the object itself is its attribute named count.
+        (#"#Predicate<Part> { part in part.count > 3 && part.tags.count == 2 }"#, "count > 3 AND tags.@count == 2"),
+        (#"#Predicate<Item> { $0.tags.contains { $0.count > 2 } }"#, "SUBQUERY(tags, $v1, $v1.count > 2).@count > 0"),
         (#"#Predicate<Item> { $0.tags.isEmpty }"#, "tags.@count == 0"),
         (#"#Predicate<Item> { ($0.owner?.items.count ?? 0) == 0 }"#, "owner.items.@count == 0"),
         (#"#Predicate<Item> { [1, 5].contains($0.qty) }"#, "qty IN {1, 5}"),
