@@ -268,6 +268,7 @@ extension CoreDataStore {
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
+            Self.applyUniqueness(model.entity(named: name)?.uniquenessConstraints ?? [], to: &entity)
             // The nearest ancestor the store numbers: a parent missing from Z_PRIMARYKEY is
             // left out (above), and its sub-entities hang from the entity above it, so a row
             // fetched through the root is still made as its own entity.
