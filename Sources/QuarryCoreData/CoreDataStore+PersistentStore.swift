@@ -60,9 +60,13 @@ extension CoreDataStore: SQLiteStore {
         _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
         in db: Database, session: StoreSession
     ) throws {
+        let inserted = keys.inserted(request)
+        let changed = try changedRows(
+            inserted: inserted, updated: request.updates, deleted: request.deletes, links: request.links, orders: request.orders,
+            in: db, session: session)
+        try raiseVersionsOfToManyOwners(changed, in: db)
         try writeHistory(
-            inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-            tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, session: session)
+            inserted: inserted, changed: changed, deleted: request.deletes, tombstones: work.coreData.tombstones, in: db, session: session)
     }
 
     package func didSave(in session: StoreSession) {
