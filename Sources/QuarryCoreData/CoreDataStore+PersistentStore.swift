@@ -78,7 +78,10 @@ extension CoreDataStore: SQLiteStore {
         throw StoreError.invalidSchema(
             entity: entity,
             reason: whole
-                ? "this is a Core Data store: its entities are its own model's (to read it with another model, open it with --model MODEL)"
+                // --model gives way to the model a store carries (`read`): not offered there.
+                ? (modelSource == "the store's model cache"
+                    ? "this is a Core Data store: its entities are those of the model it carries (Z_MODELCACHE), which is read whatever --model names"
+                    : "this is a Core Data store: its entities are its own model's (to read it with another model, open it with --model MODEL)")
                 : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
     }
 

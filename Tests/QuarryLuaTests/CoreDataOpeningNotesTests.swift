@@ -35,6 +35,11 @@ import Testing
         let context = try StoreOpener.open(path, model: model)
         let expected = "\(path): --model \(model) is not used: the store carries its own model (Z_MODELCACHE), which is read instead"
         #expect(context.openingNotes.contains(expected), "\(context.openingNotes)")
+        // Defining the model's entities again is refused without offering --model, which
+        // the store's own model overrides.
+        let h = try Harness(context: context)
+        let refused = h.error("model([[\(model)]])")
+        #expect(refused.contains("the model it carries (Z_MODELCACHE)") && !refused.contains("open it with --model"), "\(refused)")
         let without = try StoreOpener.open(try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite"))
         #expect(!without.openingNotes.contains { $0.contains("--model") }, "\(without.openingNotes)")
     }
