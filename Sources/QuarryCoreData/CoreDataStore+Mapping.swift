@@ -268,6 +268,7 @@ extension CoreDataStore {
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
+            Self.applyUniqueness(model.entity(named: name)?.uniquenessConstraints ?? [], to: &entity)
             // The nearest ancestor the store numbers: a parent missing from Z_PRIMARYKEY is
             // left out (above), and its sub-entities hang from the entity above it, so a row
             // fetched through the root is still made as its own entity.
@@ -277,11 +278,10 @@ extension CoreDataStore {
             // A root whose table holds no other entity needs no filter on Z_ENT.
             let codes = ([code] + descendantCodes.filter { $0 != code }).map(String.init).joined(separator: ", ")
             let onlyFamily = root == name && numberedByRoot[root, default: []] == Set(family)
-            // A row whose key is not an integer cannot be an object (Core Data never writes
-            // one): left out, so counts and fetches agree.
-            // Needless where Z_PK is the rowid (Core Data's own tables): there the filter
-            // only kept SQLite from counting a table by its smallest index.
+            // A row whose key is not an integer cannot be an object: left out, with a note
+            // (`unkeyedRowsNote`). Needless where Z_PK is the rowid (Core Data's own tables).
             let keyed = rowidKeyed.contains(table) ? nil : "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
+            if keyed != nil, root == name, let note = try Self.unkeyedRowsNote(db, table: table, entity: name) { notes.append(note) }
             let conditions = (onlyFamily ? [] : ["\(quoteIdentifier("Z_ENT")) IN (\(codes))"]) + [keyed].compactMap { $0 }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // A root with sub-entities reads rows of any Z_ENT: those naming no entity of

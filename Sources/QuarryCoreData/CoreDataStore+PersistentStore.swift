@@ -60,9 +60,13 @@ extension CoreDataStore: SQLiteStore {
         _ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
         in db: Database, session: StoreSession
     ) throws {
+        let inserted = keys.inserted(request)
+        let changed = try changedRows(
+            inserted: inserted, updated: request.updates, deleted: request.deletes, links: request.links, orders: request.orders,
+            in: db, session: session)
+        try raiseVersionsOfToManyOwners(changed, in: db)
         try writeHistory(
-            inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-            tombstones: work.coreData.tombstones, links: request.links, orders: request.orders, in: db, session: session)
+            inserted: inserted, changed: changed, deleted: request.deletes, tombstones: work.coreData.tombstones, in: db, session: session)
     }
 
     package func didSave(in session: StoreSession) {
@@ -74,7 +78,10 @@ extension CoreDataStore: SQLiteStore {
         throw StoreError.invalidSchema(
             entity: entity,
             reason: whole
-                ? "this is a Core Data store: its entities are its own model's (to read it with another model, open it with --model MODEL)"
+                // --model gives way to the model a store carries (`read`): not offered there.
+                ? (modelSource == "the store's model cache"
+                    ? "this is a Core Data store: its entities are those of the model it carries (Z_MODELCACHE), which is read whatever --model names"
+                    : "this is a Core Data store: its entities are its own model's (to read it with another model, open it with --model MODEL)")
                 : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
     }
 

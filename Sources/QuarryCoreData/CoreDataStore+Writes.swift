@@ -178,35 +178,33 @@ extension CoreDataStore {
         return result
     }
 
-    /// Inside the save's transaction, once its rows are written: the history Core Data
-    /// would write for it, when the store keeps history. `inserted` are the new objects
-    /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
-    /// deleted ones; `links` the join rows added and removed (each end not inserted or
-    /// deleted is updated in its to-many relationship, as the save's observers hear it);
-    /// `orders` the relationships whose members were placed by position (their owner is
-    /// updated in that relationship).
-    func writeHistory(
+    /// The rows a save updated, by entity number and key, with the entity their history's
+    /// bit vector is of and the keys changed: each updated object's written keys, and the
+    /// to-many relationships whose members changed (join rows, positions, or a to-one whose
+    /// inverse is a to-many). `written` are the rows the save wrote columns of.
+    struct ChangedRows {
+        var updates: [RowKey: (entity: String, keys: Set<String>)] = [:]
+        var written: Set<RowKey> = []
+    }
+
+    /// What `request`'s save changed, as `ChangedRows` says. `links` the join rows added and
+    /// removed (each end not inserted or deleted is updated in its to-many relationship, as
+    /// the save's observers hear it); `orders` the relationships whose members were placed
+    /// by position (their owner is updated in that relationship).
+    func changedRows(
         inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-        tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
-        in db: Database, session: StoreSession
-    ) throws {
+        links: [PendingLink], orders: [PendingOrder], in db: Database, session: StoreSession
+    ) throws -> ChangedRows {
         let store = self
-        guard keepsPersistentHistory else { return }
-        let layout = try historyLayout(operation: "save", in: db)
         func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
-        var changes: [PersistentHistoryWriter.Change] = []
-        for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
-            guard let entity = code(object) else { continue }
-            changes.append(.init(type: .insert, entity: entity, key: key))
-        }
-        // What each updated object changed: its written keys, and the to-many
-        // relationships whose join rows changed.
+        var result = ChangedRows()
         var changedKeys: [ObjectIdentifier: (object: ManagedObject, keys: Set<String>)] = [:]
         for object in updated {
             let own = Set(session.currentEntity(of: object).ownKeyColumns.map(\.name))
             let keys = Set(object.pending.keys).union(object.pendingToOne.keys.filter(own.contains))
             guard !keys.isEmpty else { continue }
             changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(keys)
+            if let entity = code(object), let key = object.primaryKey { result.written.insert(RowKey(entity: entity, key: key)) }
         }
         let gone = Set((inserted.map(\.0) + deleted).map(ObjectIdentifier.init))
         for link in links {
@@ -221,16 +219,44 @@ extension CoreDataStore {
         for order in orders where !gone.contains(ObjectIdentifier(order.owner)) && order.owner.primaryKey != nil {
             changedKeys[ObjectIdentifier(order.owner), default: (order.owner, [])].keys.insert(order.name)
         }
-        // The updates by row (entity number and key), with the entity the vector is of.
-        var updates: [RowKey: (entity: String, keys: Set<String>)] = [:]
         for (object, keys) in changedKeys.values {
             guard let entity = code(object), let key = object.primaryKey else { continue }
-            updates[RowKey(entity: entity, key: key), default: (object.entity.name, [])].keys.formUnion(keys)
+            result.updates[RowKey(entity: entity, key: key), default: (object.entity.name, [])].keys.formUnion(keys)
         }
         for (row, owner) in try toManyOwners(of: inserted.map(\.0) + updated, gone: gone, in: db) {
-            updates[row, default: (owner.entity, [])].keys.insert(owner.name)
+            result.updates[row, default: (owner.entity, [])].keys.insert(owner.name)
         }
-        for (row, update) in updates.sorted(by: { ($0.key.key, $0.key.entity) < ($1.key.key, $1.key.entity) }) {
+        return result
+    }
+
+    /// Core Data's optimistic locking counts a change to an object's to-many as a write of
+    /// it: its `Z_OPT` goes up by 1 though none of its columns changed, as the SwiftData
+    /// store of a trial shows (a recipe's `Z_OPT` rose with each component added to it).
+    /// The rows the save wrote columns of went up already, through their views.
+    func raiseVersionsOfToManyOwners(_ changed: ChangedRows, in db: Database) throws {
+        for row in changed.updates.keys.sorted(by: { ($0.key, $0.entity) < ($1.key, $1.entity) }) where !changed.written.contains(row) {
+            guard let table = entities.first(where: { $0.code == row.entity })?.table else { continue }
+            try db.execute(sql: "UPDATE main.\(quoteIdentifier(table)) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = ?", arguments: [row.key])
+        }
+    }
+
+    /// Inside the save's transaction, once its rows are written: the history Core Data
+    /// would write for it, when the store keeps history. `inserted` are the new objects
+    /// with their keys; `changed` the rows updated (`changedRows`); `deleted` the deleted ones.
+    func writeHistory(
+        inserted: [(ManagedObject, Int64)], changed: ChangedRows, deleted: [ManagedObject],
+        tombstones: [ObjectIdentifier: [Value]], in db: Database, session: StoreSession
+    ) throws {
+        let store = self
+        guard keepsPersistentHistory else { return }
+        let layout = try historyLayout(operation: "save", in: db)
+        func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
+        var changes: [PersistentHistoryWriter.Change] = []
+        for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
+            guard let entity = code(object) else { continue }
+            changes.append(.init(type: .insert, entity: entity, key: key))
+        }
+        for (row, update) in changed.updates.sorted(by: { ($0.key.key, $0.key.entity) < ($1.key.key, $1.key.entity) }) {
             guard let model = store.model else { continue }
             let columns = PersistentHistoryColumns.columns(changed: update.keys, of: update.entity, in: model)
             changes.append(.init(type: .update, entity: row.entity, key: row.key, columns: columns))

@@ -138,6 +138,11 @@ public final class CoreDataStore {
         if let cached {
             model = cached
             source = "the store's model cache"
+            // The contract's order: the store's own model first. A model named on the command
+            // line and not used says so, or the user reads the cache's names as the file's.
+            if let modelPath {
+                notes.append("\(path): --model \(modelPath) is not used: the store carries its own model (Z_MODELCACHE), which is read instead")
+            }
         } else if let modelPath {
             model = try CoreDataModel.load(contentsOf: modelPath, readingStore: CoreDataModel.fromStore(atPath:))
             source = modelPath

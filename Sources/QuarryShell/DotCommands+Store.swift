@@ -76,10 +76,18 @@ extension DotCommands {
             let count = args.first.flatMap(Int.init) ?? 10
             do {
                 let all = try shell.runtime.context.history()
-                for t in all.suffix(count) {
-                    print(
-                        "\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)"
-                    )
+                // In columns (a time's fraction has as many digits as it needs: `.69`,
+                // `.857`), the author last, as it may be long (a migration's words).
+                let shown = all.suffix(count).map { t in
+                    [
+                        "\(t.token)", Value.iso8601(t.time), "+\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)",
+                        ErrorRendering.escaped(t.author ?? "-")
+                    ]
+                }
+                let widths = (0..<3).map { i in shown.map { $0[i].count }.max() ?? 0 }
+                for row in shown {
+                    let padded = (0..<3).map { i in row[i] + String(repeating: " ", count: widths[i] - row[i].count) }
+                    print((padded + [row[3]]).joined(separator: "  "))
                 }
                 if all.isEmpty {
                     // A file another program made keeps no history of Quarry's: its writers record none.

@@ -39,13 +39,39 @@ extension SwiftPredicateTranslator {
         for (side, other) in [(lhs, rhs), (rhs, lhs)] {
             var test = side
             if case .operand(let e) = side, let inner = Self.parenthesisedSequence(e) { test = try term(inner) }
-            guard case .chain = test, case .operand(let e) = other, let literal = unparenthesised(e).as(BooleanLiteralExprSyntax.self) else {
-                continue
+            guard case .operand(let e) = other, let literal = unparenthesised(e).as(BooleanLiteralExprSyntax.self) else { continue }
+            guard case .chain = test else {
+                // A test of a value that cannot be nil (`$0.name.isEmpty == false`,
+                // `($0.note ?? "").isEmpty`, `$0.title.contains("a") == true`) likewise;
+                // through `?.` it may be nil, where `== false` is false: not read so.
+                guard case .operand(let t) = test, Self.givesBool(unparenthesised(t)) else { continue }
+                let predicate = try self.predicate(test)
+                return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
             }
             let predicate = try self.predicate(test)
             return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
         }
         return nil
+    }
+
+    /// Whether `e` is a test that gives a Bool, never nil: `x.isEmpty`, a call (`contains`,
+    /// `starts(with:)`) or `!x`, with no `?.` on the way (a nil there is no Bool).
+    static func givesBool(_ e: ExprSyntax) -> Bool {
+        let isTest =
+            e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "isEmpty" || e.is(FunctionCallExprSyntax.self)
+            || e.as(PrefixOperatorExprSyntax.self)?.operator.text == "!"
+        guard isTest else { return false }
+        // A `?` inside parentheses or a closure (`($0.note ?? "").isEmpty`) is settled there.
+        var depth = 0
+        for token in e.tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .leftParen, .leftBrace: depth += 1
+            case .rightParen, .rightBrace: depth -= 1
+            case .postfixQuestionMark where depth == 0: return false
+            default: break
+            }
+        }
+        return true
     }
 
     /// `(x ?? d) == y`: `(x == nil && d == y) || (x != nil && x == y)`, as Swift decides it

@@ -77,7 +77,12 @@ extension SwiftPredicateTranslator {
         if let member = e.as(MemberAccessExprSyntax.self) {
             if let date = try dateConstant(member) { return .constant(date, column: column) }
             if let value = try field(e) { return value }
-            if member.declName.baseName.text == "count", let base = member.base { return try count(of: base, at: member) }
+            // `$0.count` of a closure's object is its attribute named count (a SwiftData
+            // model's `var count: Int`, which `p:swift()` writes so): an object has no
+            // count of its own, so only a relationship's or a string's `.count` counts.
+            if member.declName.baseName.text == "count", let base = member.base, !namesClosureObject(base) {
+                return try count(of: base, at: member)
+            }
             return try keyPath(e)
         }
         if let name = e.as(DeclReferenceExprSyntax.self) {
@@ -248,6 +253,12 @@ extension SwiftPredicateTranslator {
                 node)
         }
         quantifying[last].readsOuter = true
+    }
+
+    /// Whether `e` is a closure's parameter itself (`$0`, `item`), not a key of it.
+    func namesClosureObject(_ e: ExprSyntax) -> Bool {
+        guard let name = unparenthesised(e).as(DeclReferenceExprSyntax.self) else { return false }
+        return scopeIndex(of: name.baseName.text) != nil
     }
 
     func scopeIndex(of name: String) -> Int? {

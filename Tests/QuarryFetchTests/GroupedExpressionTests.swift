@@ -201,5 +201,14 @@ import Testing
         #expect(message(group: ["year(time_hour)"]).hasPrefix("group: a date's year is written time_hour.year, not year(time_hour)"))
         // A misspelt plain key keeps its suggestion.
         #expect(message(properties: ["carier", "count(*)"]).hasPrefix("properties: unknown key 'carier' on entity Flight"))
+        // A to-one named as a property is a relationship, not an unknown key: one of its
+        // keys is shown (a Core Data habit, propertiesToFetch with a relationship).
+        if try context.entity(named: "Flight").relationship(named: "airline") == nil {
+            _ = try context.relate("Flight", "carrier", "Airline", "carrier")
+        }
+        let related = message(properties: ["airline", "count(*)"], group: ["airline"])
+        #expect(
+            related == "properties: 'airline' is a relationship of entity Flight, not a key of values; name one of its keys, as airline.carrier",
+            "\(related)")
     }
 }

@@ -118,4 +118,31 @@ import Testing
         let up = h.error(##"count("Car", "#Predicate<SportCar> { $0.speed > 1 }")"##)
         #expect(up.contains("#Predicate<SportCar> tests SportCar objects, and this fetch is of 'Car'"), "\(up)")
     }
+
+    /// An attribute named `count` (SwiftData's `var count: Int`, a Component's in a real
+    /// app's store) is written `component.count` by `p:swift()`, on the object, through a
+    /// to-one and in a member's closure, and each reads back as the attribute, not as a
+    /// relationship's count, selecting what the format selects.
+    @Test func anAttributeNamedCountReadsBack() throws {
+        let h = try Harness()
+        h.run(
+            """
+            entity "Box" { count = "int64" }
+            entity "Part" { count = "int64", box = { one = "Box", inverse = "parts" } }
+            entity "Box" { count = "int64", parts = { many = "Part", inverse = "box" } }
+            local b = Box:new{ count = 3 }
+            Part:new{ count = 5, box = b } Part:new{ count = 1, box = b } Part:new{ count = 7 }
+            Box:new{ count = 1 }
+            save()
+            """)
+        for (entity, format) in [
+            ("Part", "count > 2"), ("Part", "box.count > 2"), ("Box", "ANY parts.count > 4"),
+            ("Box", "SUBQUERY(parts, $p, $p.count > 4).@count > 0"), ("Box", "count > 2 AND parts.@count > 1")
+        ] {
+            let swift = h.string("predicate([[\(format)]]):swift('predicate', '\(entity)')") ?? ""
+            #expect(swift.contains("#Predicate<\(entity)>") && swift.contains(".count"), "\(format) → \(swift)")
+            let back = h.string("tostring(count('\(entity)', [==[\(swift)]==]))") ?? "<error>"
+            #expect(back == h.string("tostring(count('\(entity)', [[\(format)]]))") && back != "0", "\(format) → \(swift): \(back)")
+        }
+    }
 }

@@ -125,6 +125,9 @@ import Testing
         #expect(code(2, "fetchrequest").contains("// not expressed: batch 50: "))
         #expect(code(2, "fetchrequest").contains("// not expressed: prefetch: "))
         #expect(code(2, "descriptor").contains(#"descriptor.relationshipKeyPathsForPrefetching = [\Quake.owner]"#))
+        // A descriptor nothing is set on after it is a let (a var draws Swift's warning).
+        #expect(code(1, "descriptor").contains("let descriptor = FetchDescriptor<Quake>("), "\(code(1, "descriptor"))")
+        #expect(code(2, "descriptor").contains("var descriptor = FetchDescriptor<Quake>("))
         #expect(
             code(2, "nsfetchrequest").contains(
                 #"NSSortDescriptor(key: "place", ascending: true, selector: #selector(NSString.caseInsensitiveCompare(_:)))"#))

@@ -28,6 +28,14 @@ import Testing
         (#"#Predicate<Item> { $0.tags.allSatisfy { $0.weight > 1 } }"#, "SUBQUERY(tags, $v1, NOT $v1.weight > 1).@count == 0"),
         (#"#Predicate<Item> { $0.tags.filter { $0.weight >= 2 }.count >= 2 }"#, "SUBQUERY(tags, $v1, $v1.weight >= 2).@count >= 2"),
         (#"#Predicate<Item> { $0.tags.count == 2 }"#, "tags.@count == 2"),
+        // A test that gives a Bool, compared with a Bool literal, is the test or its negation.
+        (#"#Predicate<Item> { $0.title.isEmpty == false }"#, "NOT title.@count == 0"),
+        (#"#Predicate<Item> { ($0.owner?.name ?? "").isEmpty == false }"#, "NOT TERNARY(owner.name != nil, owner.name.length, 0) == 0"),
+        (#"#Predicate<Item> { $0.title.contains("a") == true }"#, #"title CONTAINS "a""#),
+        (#"#Predicate<Item> { true != $0.tags.isEmpty }"#, "NOT tags.@count == 0"),
+        // `.count` of the object itself is its attribute named count.
+        (#"#Predicate<Part> { part in part.count > 3 && part.tags.count == 2 }"#, "count > 3 AND tags.@count == 2"),
+        (#"#Predicate<Item> { $0.tags.contains { $0.count > 2 } }"#, "SUBQUERY(tags, $v1, $v1.count > 2).@count > 0"),
         (#"#Predicate<Item> { $0.tags.isEmpty }"#, "tags.@count == 0"),
         (#"#Predicate<Item> { ($0.owner?.items.count ?? 0) == 0 }"#, "owner.items.@count == 0"),
         (#"#Predicate<Item> { [1, 5].contains($0.qty) }"#, "qty IN {1, 5}"),

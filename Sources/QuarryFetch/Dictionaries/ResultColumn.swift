@@ -225,6 +225,8 @@ struct ResultColumn {
         if spaced == nil { try refuseUnknownSpacedKeyPath(text, entity: entity, context: context, option: option) }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
+            // A relationship is a key, though not one of values: said so, with one that is.
+            if let refusal = FetchError.relationshipKey(text, option: option, of: entity, context: context) { throw refusal }
             throw FetchError.unknownKey(
                 option: option, key: text, entity: entity.name,
                 suggestion: closestMatch(to: text, in: entity.attributeNames))

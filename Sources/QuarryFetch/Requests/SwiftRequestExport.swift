@@ -285,6 +285,8 @@ public struct SwiftRequestExport {
                 }
                 descriptorLines.append("descriptor.relationshipKeyPathsForPrefetching = [\(paths.joined(separator: ", "))]")
             }
+            // Nothing set after it: a `let`, or Swift warns that the var is never mutated.
+            if descriptorLines.count == 1 { descriptorLines[0] = "let" + descriptorLines[0].dropFirst(3) }
         }
         if style == .descriptor {
             out.lines += statements + descriptorLines + ["let \(name) = try modelContext.fetch(descriptor)"]

@@ -123,7 +123,14 @@ extension QuarryRuntime {
         default:
             throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
-        let predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName, exactArguments: false)
+        let predicate: Predicate?
+        do {
+            predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName, exactArguments: false)
+        } catch var error as PredicateTextError where error.error.kind == .argument && key == "predicate" && error.error.remedy == nil {
+            // `r.predicate = "name CONTAINS %@"` re-runs before `r.args = {...}` can follow.
+            error.error.remedy = "give its arguments with it: r.predicate = { format, args... }, or r:configure{ predicate = ..., args = { ... } }"
+            throw error
+        }
         try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments
