@@ -48,6 +48,9 @@ extension SQLiteSaveStatements {
     package mutating func insert(_ rows: [NewRow], keys: SaveChangesRequest.Keys) throws -> [Int64] {
         var given: [Int64] = []
         given.reserveCapacity(rows.count)
+        // Each table's largest key once asked, then the last of each statement: nothing
+        // else writes it between the statements of these rows.
+        var largest: [ObjectIdentifier: Int64?] = [:]
         var start = 0
         while start < rows.count {
             let first = rows[start]
@@ -58,9 +61,11 @@ extension SQLiteSaveStatements {
                 while end < limit, try planTogether(rows[end], keys: keys) === plan { end += 1 }
             }
             if let plan, end - start > 1 {
-                given += try insert(rows[start..<end], plan, keys: keys)
+                given += try insert(rows[start..<end], plan, keys: keys, largest: &largest[ObjectIdentifier(plan)])
             } else {
                 given.append(try insert(first.object, first.entity, toOne: first.toOne, keys: keys))
+                // A row alone may take any key (one given it): the largest is asked again.
+                largest = [:]
             }
             start = end
         }
@@ -87,7 +92,9 @@ extension SQLiteSaveStatements {
         let filled = EngineFilledColumns.of(row.object, row.entity, storage, keys: keys, session: session)
         // A column SQLite fills comes back with the row (RETURNING): a row at a time.
         guard filled.isEmpty else { return nil }
-        let plan = try insertPlan(row.entity, filled: filled, toOne: row.toOne, storage: storage)
+        // Another program's rowid key, NULL in every row here, is not written: looking it
+        // up in each object and binding its NULL was a tenth of such a row's save.
+        let plan = try insertPlan(row.entity, filled: filled, toOne: row.toOne, storage: storage, leavesKey: storage.layout == .foreignTable)
         if plan.rowsTogether == nil { plan.rowsTogether = try rowsTogether(plan, width: plan.written.count + row.toOne.count) }
         return (plan.rowsTogether ?? 1) > 1 ? plan : nil
     }
@@ -129,7 +136,11 @@ extension SQLiteSaveStatements {
     }
 
     /// Inserts `rows`, all of `plan`, in one statement; returns their keys in order.
-    private mutating func insert(_ rows: ArraySlice<NewRow>, _ plan: InsertPlan, keys: SaveChangesRequest.Keys) throws -> [Int64] {
+    /// `largest`: the table's largest key where known (nil: not asked yet); the rows'
+    /// last after them, or nil again where they went one at a time.
+    private mutating func insert(
+        _ rows: ArraySlice<NewRow>, _ plan: InsertPlan, keys: SaveChangesRequest.Keys, largest known: inout Int64??
+    ) throws -> [Int64] {
         let count = rows.count
         var values = SQLiteArguments()
         let forms = plan.writtenForms ?? plan.written.map { WrittenForm($0, of: rows[rows.startIndex].entity, plan.storage) }
@@ -146,12 +157,19 @@ extension SQLiteSaveStatements {
             }
             values.append(contentsOf: row.toOne.map(\.key))
         }
-        guard values.byteCount <= Self.bytesPerStatement else { return try alone(rows, keys: keys) }
+        // Rows written one at a time may take keys anywhere: the largest is asked again.
+        func alone() throws -> [Int64] {
+            known = nil
+            return try self.alone(rows, keys: keys)
+        }
+        guard values.byteCount <= Self.bytesPerStatement else { return try alone() }
         // Without AUTOINCREMENT the next rowid is the largest plus one, the run of keys
         // worked out below, only while that leaves room for every row.
         if plan.asksLargestKey {
-            let largest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(\(plan.storage.key)) FROM \(plan.storage.writtenTable)"))
-            guard (largest ?? 0) <= Int64.max - Int64(count) else { return try alone(rows, keys: keys) }
+            let largest =
+                try known
+                ?? Int64.fetchOne(db.cachedStatement(sql: "SELECT max(\(plan.storage.key)) FROM \(plan.storage.writtenTable)"))
+            guard (largest ?? 0) <= Int64.max - Int64(count) else { return try alone() }
         }
         var together =
             try plan.statementsTogether[count] ?? (
@@ -163,12 +181,13 @@ extension SQLiteSaveStatements {
         } catch let error as DatabaseError where error.resultCode != .SQLITE_INTERRUPT && db.isInsideTransaction {
             // Undone whole (ABORT): each row alone says which was refused. (An error that
             // ended the transaction, out of memory or disk, is the save's as it is.)
-            return try alone(rows, keys: keys)
+            return try alone()
         }
         guard db.changesCount == count else {
             throw StoreError.database(message: "save: \(count) new rows were sent to \(plan.storage.relation), but SQLite wrote \(db.changesCount)")
         }
         let last = db.lastInsertedRowID
+        known = .some(last)
         return (0..<count).map { last - Int64(count - 1 - $0) }
     }
 

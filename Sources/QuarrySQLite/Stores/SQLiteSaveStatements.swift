@@ -122,6 +122,7 @@ struct SQLiteSaveStatements: SaveStatements {
         let entity: String
         let filled: [String]
         let toOne: [String]
+        let leavesKey: Bool
     }
 
     /// Where `entity`'s rows are, looked up once a save.
@@ -132,10 +133,13 @@ struct SQLiteSaveStatements: SaveStatements {
         return box
     }
 
+    /// `leavesKey`: the rows leave their key column to SQLite (NULL in each), so it is not
+    /// written at all.
     mutating func insertPlan(
-        _ entity: EntityDescription, filled: [String], toOne: [(name: String, key: Value)], storage: EntityStorage
+        _ entity: EntityDescription, filled: [String], toOne: [(name: String, key: Value)], storage: EntityStorage,
+        leavesKey: Bool = false
     ) throws -> InsertPlan {
-        let key = InsertPlanKey(entity: entity.name, filled: filled, toOne: toOne.map(\.name))
+        let key = InsertPlanKey(entity: entity.name, filled: filled, toOne: toOne.map(\.name), leavesKey: leavesKey)
         if let last = lastPlan, last.key == key { return last.plan }
         if let plan = insertPlans[key] {
             lastPlan = (key, plan)
@@ -143,7 +147,9 @@ struct SQLiteSaveStatements: SaveStatements {
         }
         // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting
         // one); so is a column whose default is an expression the object was not given.
-        let written = entity.attributeNames.filter { !storage.generated.contains($0) && !filled.contains($0) }
+        let written = entity.attributeNames.filter {
+            !storage.generated.contains($0) && !filled.contains($0) && !(leavesKey && $0 == storage.keyColumn)
+        }
         let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
         let marks = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
