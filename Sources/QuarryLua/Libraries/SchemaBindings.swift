@@ -347,7 +347,9 @@ enum SchemaBindings {
                 return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(key))])
             }
         }
-        return runtime.pushObject(try runtime.context.object(entityName: entity, primaryKey: key))
+        let found = try runtime.context.object(entityName: entity, primaryKey: key)
+        if call.type(2) != LUA_TSTRING { try noteRowNumberGet(runtime, entity: entity, number: key, found: found) }
+        return runtime.pushObject(found)
     }
 
     /// `Entity:get(value)` by the table's primary key (`get{ a, b }` for one of several
