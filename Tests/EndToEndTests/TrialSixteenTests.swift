@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// A new user's trial on files Quarry did not make (a course's sales file whose tables
+/// declare no primary key, with `id` columns of their own; a census file of school
+/// districts whose numbers are text): the moments where an answer was not the one the
+/// person asked for, without a word, through the real binary.
+@Suite struct TrialSixteenTests {
+    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
+        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+        try #require(result.status == 0, "\(result)")
+        return result.lines
+    }
+
+    /// As Udacity's `parch_and_posey.db` has it: no primary key, ids from 1001 in steps
+    /// of 10, so an account's id is never its row number.
+    private func sales(_ sandbox: Sandbox) async throws {
+        _ = try await sqlite3(
+            sandbox, "sales.db",
+            """
+            CREATE TABLE accounts (id integer, name bpchar, sales_rep_id integer);
+            INSERT INTO accounts VALUES (1001, 'Walmart', 321500), (1011, 'Exxon Mobil', 321510), (2, 'Apple', 321520);
+            CREATE TABLE sd ("sd_name" TEXT, "sd_pop_2010" TEXT);
+            INSERT INTO sd VALUES ('Edison', '99967'), ('Carrizo', '9996'), ('New York City', '8175133'), ('Newton', '99917'), ('Zuni', 'x1');
+            """)
+    }
+
+    /// `accounts:get(1001)` read the row numbered 1001 (its rowid), which is none, and
+    /// answered nil where the account whose id is 1001 is there; `get(2)` gave Exxon
+    /// (row 2) where Apple's id is 2. The number keeps the object ID's meaning; a note
+    /// says which row was read and the call that finds the one meant.
+    @Test func getOnATableWithoutAKeySaysWhichRowItRead() async throws {
+        let sandbox = try Sandbox()
+        try await sales(sandbox)
+        let result = try await sandbox.quarry([
+            "sales.db", "-e", #"print(accounts:get(1001)); print(accounts:get(2).name); print(accounts:get(3).id); print(accounts:get(7))"#
+        ])
+        #expect(result.status == 0 && result.stdout == "nil\nExxon Mobil\n2\nnil\n", "\(result)")
+        let notes = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            notes == [
+                #"note: accounts declares no primary key, so get(1001) reads the row numbered 1001 (accounts/1001), which is none; the row whose id is 1001 is accounts:first("id == 1001")"#,
+                #"note: accounts declares no primary key, so get(2) reads the row numbered 2 (accounts/2), whose id is 1011; the row whose id is 2 is accounts:first("id == 2")"#,
+                #"note: accounts declares no primary key, so get(3) reads the row numbered 3 (accounts/3), whose id is 2; no row's id is 3"#
+            ], "no row is numbered 7 nor has id 7: nothing to say there: \(result)")
+        // The call the note gives finds the row sqlite3 finds.
+        let pasted = try await sandbox.quarry(["sales.db", "-e", #"print(accounts:first("id == 1001").name)"#])
+        #expect(pasted.stdout == "Walmart\n" && pasted.stderr.isEmpty, "\(pasted)")
+        #expect(try await sqlite3(sandbox, "sales.db", "SELECT name FROM accounts WHERE id = 1001") == ["Walmart"])
+    }
+
+    /// `sort = "-sd_pop_2010"` on text of numbers put 99967 first and New York City's
+    /// 8175133 last, as sqlite3's ORDER BY does, where the person asked for the largest
+    /// districts; a predicate comparing the column with a number is refused saying why.
+    /// The order stays SQLite's; a note says it is text order and gives the query that
+    /// sorts the numbers, once per column.
+    @Test func aSortByTextOfNumbersSaysItSortsAsText() async throws {
+        let sandbox = try Sandbox()
+        try await sales(sandbox)
+        _ = try await sqlite3(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
+        let result = try await sandbox.quarry([
+            "sales.db", "-e",
+            #"local r = fetch{ "sd", sort = "-sd_pop_2010" }; print(r[1].sd_name, r[4].sd_name); r = fetch{ "sd", sort = "-sd_pop_2010" }"#
+        ])
+        #expect(result.status == 0 && result.stdout == "Edison\tNew York City\n", "the order sqlite3 gives: \(result)")
+        let note =
+            #"note: sd_pop_2010 is text, so it sorts as text (9996 before 99917); sql("SELECT * FROM sd ORDER BY CAST(sd_pop_2010 AS REAL) DESC") sorts it as numbers"#
+        #expect(result.stderr == note + "\n", "once: \(result)")
+        #expect(
+            try await sqlite3(sandbox, "sales.db", "SELECT sd_name FROM sd ORDER BY sd_pop_2010 DESC")
+                == ["Edison", "Carrizo", "Newton", "New York City"])
+        // The query the note gives sorts the numbers: New York City first.
+        let pasted = try await sandbox.quarry([
+            "sales.db", "-e", #"print(sql("SELECT * FROM sd ORDER BY CAST(sd_pop_2010 AS REAL) DESC")[1].sd_name)"#
+        ])
+        #expect(pasted.stdout == "New York City\n", "\(pasted)")
+        // Text that is not all numbers, and words, say nothing.
+        _ = try await sqlite3(sandbox, "sales.db", "INSERT INTO sd VALUES ('Zuni', 'x1')")
+        let words = try await sandbox.quarry([
+            "sales.db", "-e", #"local r = fetch{ "sd", sort = "sd_pop_2010" }; r = fetch{ "sd", sort = "sd_name" }"#
+        ])
+        #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
+    }
+
+    /// At the prompt, typed as a person types them: the notes beside the answers.
+    @Test func theREPLSaysBoth() async throws {
+        let sandbox = try Sandbox()
+        try await sales(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["sales.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let got = try await repl.enter("accounts:get(1001)").joined(separator: "\n")
+        let said = "note: accounts declares no primary key, so get(1001) reads the row numbered 1001 (accounts/1001), which is none"
+        #expect(got.contains(said) && got.contains("nil"), "\(got)")
+        let sorted = try await repl.enter(#"fetch{ "sd", predicate = "sd_pop_2010 != 'x1'", sort = "-sd_pop_2010" }"#).joined(separator: "\n")
+        #expect(sorted.contains("note: sd_pop_2010 is text, so it sorts as text (9996 before 99917)"), "\(sorted)")
+    }
+}
