@@ -82,6 +82,24 @@ import Testing
         #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
     }
 
+    /// `accounts:updateall({ name = "x" })`, the values alone as SQL's `UPDATE ... SET`
+    /// without a WHERE reads, said "bad argument #1 to 'updateall' (string expected, got
+    /// table)". It names the form that sets every row, and nothing is written.
+    @Test func updateallWithTheValuesAloneNamesTheForm() async throws {
+        let sandbox = try Sandbox()
+        try await sales(sandbox)
+        let result = try await sandbox.quarry(["sales.db", "-e", #"accounts:updateall({ name = "x" })"#])
+        #expect(result.status == 1 && !result.stderr.contains("bad argument"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                #"updateall: the values to set come after a predicate and its arguments: updateall(nil, {}, { name = ... }) sets every row"#),
+            "\(result)")
+        #expect(try await sqlite3(sandbox, "sales.db", "SELECT count(*) FROM accounts WHERE name = 'x'") == ["0"])
+        // The form it names, in a script (which never asks), sets every row.
+        let done = try await sandbox.quarry(["sales.db", "-e", #"print(accounts:updateall(nil, {}, { name = "x" }))"#])
+        #expect(done.status == 0 && done.stdout == "3\n", "\(done)")
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()
