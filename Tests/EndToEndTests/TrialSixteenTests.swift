@@ -100,6 +100,38 @@ import Testing
         #expect(done.status == 0 && done.stdout == "3\n", "\(done)")
     }
 
+    /// `histogram("orders", "occurred_at", { bins = 3 })` over times kept to the second
+    /// labelled its edges `2015-03-23T18:40:00.333Z`: instants in a unit no value had.
+    /// Such a column's bins are whole seconds wide, each end included, as an integer
+    /// column's are, and their counts are sqlite3's over the same seconds.
+    @Test func aHistogramOfTimesToTheSecondHasWholeSecondEdges() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "orders.db",
+            """
+            CREATE TABLE orders (id integer, occurred_at timestamp);
+            INSERT INTO orders VALUES (1, '2015-01-01 00:00:00'), (2, '2015-03-02 11:20:00'), (3, '2015-05-04 16:00:01'),
+              (4, '2015-06-01 00:00:00'), (5, '2015-07-01 12:00:00'), (6, '2015-09-03 08:00:01');
+            """)
+        let result = try await sandbox.quarry(["orders.db", "-e", #"print(histogram("orders", "occurred_at", { bins = 3 }))"#])
+        #expect(result.status == 0 && !result.stdout.contains(".333") && !result.stdout.contains(".667"), "\(result)")
+        // Off a terminal the bars may be ASCII (`|`, `#`).
+        let labels = result.lines.dropFirst().map {
+            $0.replacingOccurrences(of: "│", with: "|").components(separatedBy: " |")[0].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+            labels == [
+                "2015-01-01T00:00:00Z – 2015-03-23T18:40:00Z", "2015-03-23T18:40:01Z – 2015-06-13T13:20:01Z",
+                "2015-06-13T13:20:02Z – 2015-09-03T08:00:01Z"
+            ], "\(result)")
+        let width = "((strftime('%s', '2015-09-03 08:00:01') - strftime('%s', '2015-01-01 00:00:00') + 1) + 2) / 3"
+        let hand = try await sqlite3(
+            sandbox, "orders.db",
+            "SELECT (strftime('%s', occurred_at) - strftime('%s', '2015-01-01 00:00:00')) / (\(width)) AS k, count(*) FROM orders GROUP BY k")
+        let counts = result.lines.dropFirst().map { $0.components(separatedBy: " ").last ?? "" }
+        #expect(counts == hand.map { $0.components(separatedBy: "|")[1] }, "\(hand)")
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()

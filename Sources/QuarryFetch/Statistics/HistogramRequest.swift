@@ -91,11 +91,15 @@ public struct HistogramRequest {
         // below divides exactly; wider spans (near Int64's ends) keep real edges.
         // Days alone (ISO dates with no time, a server's `date`) take whole days alike, so
         // that each day falls in one bucket labelled by its first and last day, inclusive.
+        // Dates whose extremes are whole seconds (times kept to the second, as most files
+        // keep them) take whole seconds alike where equal widths would not: edges such as
+        // `2014-03-07T22:01:03.667Z` named instants in a unit no value had.
         let unit = Self.keepsDays(compiled.entity, attribute, in: context) ? 86_400.0 : 1
+        let fractionalSeconds = attribute.type == .date && ((high - low) / Double(bins)).rounded() != (high - low) / Double(bins)
         let integerWidth =
             unit > 1
             ? Self.integerWidth(.int64, low: low / unit, high: high / unit, bins: bins).map { $0 * unit }
-            : Self.integerWidth(attribute.type, low: low, high: high, bins: bins)
+            : Self.integerWidth(fractionalSeconds ? .int64 : attribute.type, low: low, high: high, bins: bins)
         // Halves, so that neither the span (±1.8e308 spans 3.6e308) nor an offset in it
         // overflows: a value's bucket is (x/2 - low/2) / (width/2), at most `bins`. Halving
         // is exact, so buckets and edges are those of (x - low) / width wherever that fits.
