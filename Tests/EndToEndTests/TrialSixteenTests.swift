@@ -132,6 +132,34 @@ import Testing
         #expect(counts == hand.map { $0.components(separatedBy: "|")[1] }, "\(hand)")
     }
 
+    /// `fetch{ "orders", sort = "-total_amt_usd", limit = 5 }` on twelve columns at 160
+    /// columns left out the last, the very key sorted by, saying only `… +1 column`. The
+    /// line names the columns left out (the first two) where it fits the terminal.
+    @Test func aTableNamesTheColumnsItLeftOut() async throws {
+        let sandbox = try Sandbox()
+        let columns = (1...7).map { "quantity_of_item_\($0) integer" } + ["total_amt_usd numeric(10,2)"]
+        _ = try await sqlite3(
+            sandbox, "orders.db",
+            "CREATE TABLE orders (\(columns.joined(separator: ", "))); INSERT INTO orders VALUES (\((1...7).map(String.init).joined(separator: ", ")), 973.43);"
+        )
+        let repl = try await TmuxSession(sandbox, arguments: ["orders.db"], columns: 160)
+        try await repl.waitForPrompt()
+        let table = try await repl.enter(#"fetch{ "orders", sort = "-total_amt_usd" }"#)
+        #expect(!(table.first ?? "").contains("total_amt_usd"), "the key sorted by is left out here: \(table)")
+        let footer = try #require(table.last)
+        #expect(footer.contains("(1 object), … +") && footer.contains("total_amt_usd (.mode line, .width 0 or .pager always shows them)"), "\(table)")
+        #expect(footer.hasPrefix("(1 object), … +1 column: total_amt_usd ("), "\(table)")
+        // Where the names would not fit, the count alone, as before.
+        let other = try Sandbox()
+        _ = try await sqlite3(
+            other, "orders.db",
+            "CREATE TABLE orders (\((1...30).map { "quantity_of_a_long_named_item_\($0) integer" }.joined(separator: ", ")))")
+        let narrow = try await TmuxSession(other, arguments: ["orders.db"], columns: 80)
+        try await narrow.waitForPrompt()
+        let cut = try await narrow.enter(#"fetch{ "orders", sort = "-quantity_of_a_long_named_item_30" }"#)
+        #expect(cut.last == "(0 objects), … +28 columns (.mode line, .width 0 or .pager always shows them)", "\(cut)")
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()
