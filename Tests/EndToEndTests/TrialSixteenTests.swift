@@ -160,6 +160,33 @@ import Testing
         #expect(cut.last == "(0 objects), … +28 columns (.mode line, .width 0 or .pager always shows them)", "\(cut)")
     }
 
+    /// `count("orders", "occurred_at > %@", "2016")` was refused as "'occurred_at' is
+    /// date and cannot be compared with string \"2016\"", where `'2016-01-01'` is taken:
+    /// the refusal now names what is, the year's part for a year.
+    @Test func aDateComparedWithTextThatIsNoDateSaysWhatIs() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "orders.db",
+            "CREATE TABLE orders (id integer, occurred_at timestamp); INSERT INTO orders VALUES (1, '2015-10-06 17:31:14'), (2, '2016-11-05 03:34:33');"
+        )
+        let year = try await sandbox.quarry(["orders.db", "-e", #"print(count("orders", "occurred_at > %@", "2016"))"#])
+        #expect(
+            year.status == 1
+                && year.stderr.contains(
+                    #"cannot be compared with string "2016"; a year is compared through the date's part: occurred_at.year > 2016"#),
+            "\(year)")
+        let slashed = try await sandbox.quarry(["orders.db", "-e", #"print(count("orders", "occurred_at >= '2016/01/01'"))"#])
+        #expect(
+            slashed.status == 1 && slashed.stderr.contains("a date is written as ISO 8601 text ('2016-01-01', '2016-01-01T08:00:00Z') or date(...)"),
+            "\(slashed)")
+        // As the refusals say: sqlite3's count.
+        let written = try await sandbox.quarry([
+            "orders.db", "-e", #"print(count("orders", "occurred_at.year > 2015"), count("orders", "occurred_at >= '2016-01-01'"))"#
+        ])
+        #expect(written.stdout == "1\t1\n" && written.stderr.isEmpty, "\(written)")
+        #expect(try await sqlite3(sandbox, "orders.db", "SELECT count(*) FROM orders WHERE occurred_at >= '2016-01-01'") == ["1"])
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()
