@@ -187,6 +187,29 @@ import Testing
         #expect(try await sqlite3(sandbox, "orders.db", "SELECT count(*) FROM orders WHERE occurred_at >= '2016-01-01'") == ["1"])
     }
 
+    /// `summarize("sd")` gave the population column's max as `99967`, text order, with
+    /// New York City's 8175133 in the file, and nothing to say so (no mean for text).
+    /// The statistics stay sqlite3's; a note names such columns and the sql() that reads
+    /// them as numbers. Words, and one value alone, say nothing.
+    @Test func summarizeSaysTextOfNumbersHasTextOrder() async throws {
+        let sandbox = try Sandbox()
+        try await sales(sandbox)
+        _ = try await sqlite3(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
+        let result = try await sandbox.quarry(["sales.db", "-e", #"local s = summarize("sd"); print(s[2].column, s[2].max)"#])
+        #expect(result.status == 0 && result.stdout == "sd_pop_2010\t99967\n", "\(result)")
+        #expect(try await sqlite3(sandbox, "sales.db", "SELECT max(sd_pop_2010) FROM sd") == ["99967"])
+        #expect(
+            result.stderr
+                == #"note: summarize sd: sd_pop_2010 is text holding numbers: min and max are in text order, as sqlite3's are; sql("SELECT min(CAST(sd_pop_2010 AS REAL)), max(CAST(sd_pop_2010 AS REAL)) FROM sd") reads them as numbers"#
+                + "\n", "\(result)")
+        let pasted = try await sandbox.quarry([
+            "sales.db", "-e", #"print(sql("SELECT min(CAST(sd_pop_2010 AS REAL)) AS lo, max(CAST(sd_pop_2010 AS REAL)) AS hi FROM sd")[1].hi)"#
+        ])
+        #expect(pasted.stdout == "8175133.0\n", "\(pasted)")
+        let words = try await sandbox.quarry(["sales.db", "-e", #"local s = summarize("accounts")"#])
+        #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()
