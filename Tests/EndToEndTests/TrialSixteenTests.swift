@@ -210,6 +210,42 @@ import Testing
         #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
     }
 
+    /// Tab after `relate("orders", "acc` completed the column without its closing quote,
+    /// as it closes an entity's name; the next argument typed after it fell inside the
+    /// string. A column relate() or format() takes is closed as a name is; a chart's key,
+    /// which may go on through a relationship, stays open.
+    @Test func tabClosesAColumnThatRelateTakes() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "sales.db",
+            """
+            CREATE TABLE accounts (id integer, name bpchar);
+            CREATE TABLE orders (id integer, account_id integer, total integer);
+            INSERT INTO accounts VALUES (1001, 'Walmart'); INSERT INTO orders VALUES (1, 1001, 169), (2, 1001, 288);
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["sales.db"], columns: 160)
+        try await repl.waitForPrompt()
+        for (typed, completed) in [
+            (#"relate("orders", "acc"#, #"relate("orders", "account_id""#),
+            (#", "accounts", "i"#, #"relate("orders", "account_id", "accounts", "id""#)
+        ] {
+            try await repl.type(typed)
+            try await repl.press("Tab")
+            _ = try await repl.waitUntil("Tab after \(typed)") { $0.last?.hasSuffix(completed) == true }
+        }
+        let before = try await repl.screen().count
+        try await repl.type(")")
+        try await repl.press("Enter")
+        let made = try await repl.waitForPrompt(">", after: before)
+        #expect(made.contains { $0.hasPrefix("account") && $0.hasSuffix("orders") }, "\(made)")
+        #expect(try await repl.enter(#"=#accounts:first().orders"#).suffix(2).first == "2")
+        // A chart's key stays open: it may go on through the relationship just made.
+        try await repl.type(#"barchart("orders", "acc"#)
+        try await repl.press("Tab")
+        let chart = try await repl.waitUntil("Tab in barchart") { $0.last?.hasSuffix(#"barchart("orders", "account"#) == true }
+        #expect(chart.last?.hasSuffix("\"") == false, "\(chart.suffix(2))")
+    }
+
     /// At the prompt, typed as a person types them: the notes beside the answers.
     @Test func theREPLSaysBoth() async throws {
         let sandbox = try Sandbox()
