@@ -130,6 +130,11 @@ import Testing
             "SELECT (strftime('%s', occurred_at) - strftime('%s', '2015-01-01 00:00:00')) / (\(width)) AS k, count(*) FROM orders GROUP BY k")
         let counts = result.lines.dropFirst().map { $0.components(separatedBy: " ").last ?? "" }
         #expect(counts == hand.map { $0.components(separatedBy: "|")[1] }, "\(hand)")
+        // A time with a fraction of a second between whole extremes keeps equal widths: a
+        // bucket labelled to its last whole second would hold the values past it.
+        _ = try await sqlite3(sandbox, "orders.db", "INSERT INTO orders VALUES (7, '2015-03-23 18:40:00.5')")
+        let fractions = try await sandbox.quarry(["orders.db", "-e", #"print(histogram("orders", "occurred_at", { bins = 3 }))"#])
+        #expect(fractions.status == 0 && fractions.stdout.contains(".333"), "\(fractions)")
     }
 
     /// `fetch{ "orders", sort = "-total_amt_usd", limit = 5 }` on twelve columns at 160
