@@ -281,8 +281,16 @@ public struct TextTable {
         var notes: [String] = []
         if let footer { notes.append(footer) }
         if shown < headers.count {
+            // Named, the first two (a long name cut), where the line still fits: a sort's
+            // key left out (`sort = "-total_amt_usd"` on twelve columns) was nowhere to be
+            // seen, nor said to be among those left out.
             let left = headers.count - shown
-            notes.append("… +\(left) \(left == 1 ? "column" : "columns")" + (format.leftOutHint.map { " (\($0))" } ?? ""))
+            let names = headers[shown...].prefix(2).map { CellText.clip(CellText.flat($0), 24) }.joined(separator: ", ") + (left > 2 ? ", …" : "")
+            let counted = "… +\(left) \(left == 1 ? "column" : "columns")"
+            let hint = format.leftOutHint.map { " (\($0))" } ?? ""
+            let named = counted + ": " + names + hint
+            let line = (notes + [named]).joined(separator: ", ")
+            notes.append(format.width > 0 && TerminalWidth.of(line) > format.width ? counted + hint : named)
         }
         if !notes.isEmpty { lines.append(notes.joined(separator: ", ")) }
         if let footnote { lines.append(footnote) }

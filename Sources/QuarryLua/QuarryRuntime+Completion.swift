@@ -56,9 +56,15 @@ extension QuarryRuntime {
 
     /// The quote that closes the string a unique completion of `before`'s word finishes:
     /// an entity's name (`fetch("Lo` → `fetch("Location"`), as shells close a file name
-    /// they complete; nil elsewhere (a predicate or a sort string goes on after its key).
+    /// they complete, and a column `relate()` links or `format()` declares (a column,
+    /// never a key path: `relate("web_events", "acc` → `"account_id"`, where the quote was
+    /// left open and the next argument typed after it fell inside the string); nil
+    /// elsewhere (a predicate or a sort string goes on after its key, a chart's key may
+    /// go on through a relationship).
     public func closingQuote(before: String) -> String? {
-        guard let string = OpenString(before), !string.isSQL, string.takesEntityName else { return nil }
+        guard let string = OpenString(before), !string.isSQL,
+            string.takesEntityName || (string.isKeyArgument && ["relate", "format"].contains(OpenCall(string.code)?.function))
+        else { return nil }
         return String(string.quote)
     }
 

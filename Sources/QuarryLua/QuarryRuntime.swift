@@ -89,6 +89,8 @@ public final class QuarryRuntime {
     /// LIKE patterns already noted as holding SQL's wildcards (`SQLWildcardHint`), and quoted
     /// keys' notes (`Predicate.quotedKeyHints`): each said once.
     var wildcardNotices: Set<String> = []
+    /// `Entity.key` text columns of numbers whose text order was noted (`noteTextSortedNumbers`).
+    var textSortNotices: Set<String> = []
     /// `Entity.key` text columns already looked at for dates that are not ISO 8601.
     var textDateNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.

@@ -131,6 +131,6 @@ import Testing
         let sold = try #require(summary.first { $0.hasPrefix("sold") }, "\(summary)")
         #expect(sold.contains("| 2020-09-13T15:26:40Z | 2020-09-17T06:26:40Z |") && !sold.contains("…"), "\(summary)")
         #expect(summary.allSatisfy { $0.count <= 120 }, "\(summary)")
-        #expect(summary.last?.contains("columns (.mode line, .width 0 or .pager always shows them)") == true, "\(summary)")
+        #expect(summary.last?.contains(" (.mode line, .width 0 or .pager always shows them)") == true, "\(summary)")
     }
 }

@@ -86,7 +86,7 @@ import Testing
         try await repl.waitForPrompt()
         let fitted = try await repl.enter(#"=fetch{ "reading", sort = "id", limit = 3 }"#)
         let footer = try #require(fitted.last)
-        #expect(footer.hasPrefix("(3 objects), … +") && footer.hasSuffix(" columns (.mode line, .width 0 or .pager always shows them)"), "\(fitted)")
+        #expect(footer.hasPrefix("(3 objects), … +") && footer.hasSuffix(" (.mode line, .width 0 or .pager always shows them)"), "\(fitted)")
         #expect(fitted.allSatisfy { $0.count <= 80 }, "\(fitted)")
         _ = try await repl.enter(".pager always")
         let paged = try await repl.enter(#"=fetch{ "reading", sort = "id", limit = 3 }"#)

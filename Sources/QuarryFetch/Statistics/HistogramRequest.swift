@@ -72,12 +72,15 @@ public struct HistogramRequest {
         // Finite: NaN (PostgreSQL's, which sorts above infinity) and ±inf are not between.
         let finite = "\(column) BETWEEN \(dialect.real("?")) AND \(dialect.real("?"))"
         let finiteArguments: [Value] = [.real(-.greatestFiniteMagnitude), .real(.greatestFiniteMagnitude)]
-        // The finite range, the numbers out of it, the cells of text and the nil ones, in one scan.
+        // The finite range, the numbers out of it, the cells of text and the nil ones, and
+        // a date's values with a fraction of a second, in one scan.
+        let fractions =
+            attribute.type == .date ? "count(CASE WHEN \(finite) AND \(column) <> CAST(\(column) AS BIGINT) THEN 1 END)" : "0"
         let range = try context.connection.row(
             "SELECT min(CASE WHEN \(finite) THEN \(column) END), max(CASE WHEN \(finite) THEN \(column) END), "
                 + "count(\(column)) - count(CASE WHEN \(finite) THEN 1 END), count(\(stored)) - count(\(column)), "
-                + "count(*) - count(\(stored)) FROM \(compiled.source)\(filter)",
-            arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
+                + "count(*) - count(\(stored)), \(fractions) FROM \(compiled.source)\(filter)",
+            arguments: finiteArguments + finiteArguments + finiteArguments + (attribute.type == .date ? finiteArguments : []) + arguments)
         // Counts are integers; the extremes numbers, or NULL when there is none.
         let nonFinite = range?[2].storedInteger.map { Int($0) } ?? 0
         let texts = range?[3].storedInteger.map { Int($0) } ?? 0
@@ -91,11 +94,18 @@ public struct HistogramRequest {
         // below divides exactly; wider spans (near Int64's ends) keep real edges.
         // Days alone (ISO dates with no time, a server's `date`) take whole days alike, so
         // that each day falls in one bucket labelled by its first and last day, inclusive.
+        // Dates that are all whole seconds (times kept to the second, as most files keep
+        // them) take whole seconds alike where equal widths would not: edges such as
+        // `2014-03-07T22:01:03.667Z` named instants in a unit no value had. A date with a
+        // fraction keeps equal widths: a bucket labelled to its last whole second would
+        // hold values past that second.
         let unit = Self.keepsDays(compiled.entity, attribute, in: context) ? 86_400.0 : 1
+        let wholeSeconds = attribute.type == .date && range[5].storedInteger == 0
+        let secondWidths = wholeSeconds && ((high - low) / Double(bins)).rounded() != (high - low) / Double(bins)
         let integerWidth =
             unit > 1
             ? Self.integerWidth(.int64, low: low / unit, high: high / unit, bins: bins).map { $0 * unit }
-            : Self.integerWidth(attribute.type, low: low, high: high, bins: bins)
+            : Self.integerWidth(secondWidths ? .int64 : attribute.type, low: low, high: high, bins: bins)
         // Halves, so that neither the span (±1.8e308 spans 3.6e308) nor an offset in it
         // overflows: a value's bucket is (x/2 - low/2) / (width/2), at most `bins`. Halving
         // is exact, so buckets and edges are those of (x - low) / width wherever that fits.

@@ -116,6 +116,7 @@ extension QuarryRuntime {
         {
             writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")
         }
+        if request.request.sectionKey == nil { noteTextSortedNumbers(results, request.request) }
         let handle = ResultsHandle(results: results, format: request.format, arguments: request.arguments, variables: request.variables)
         handle.object = request.object
         pushSwiftObject(state, handle, kind: .results)

@@ -222,6 +222,18 @@ enum SchemaBindings {
 
     static func luaEntityUpdateall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
+        // `updateall({ name = "x" })`: the values alone, as SQL's `UPDATE t SET` reads
+        // without a WHERE; the form that sets every row, rather than "bad argument #1
+        // (string expected, got table)".
+        if call.argumentCount == 2, call.type(2) == LUA_TTABLE, runtime.predicateObject(call.state, 2) == nil,
+            LuaTable.length(call.state, 2) == 0, LuaTable.hasStringKey(call.state, 2)
+        {
+            let keys = LuaTable.stringKeys(call.state, 2).keys.sorted().map { "\($0) = ..." }.joined(separator: ", ")
+            throw LuaError(
+                "the values to set come after a predicate and its arguments: updateall(nil, {}, { \(keys) }) sets every row, "
+                    + "updateall(\"pred\", { args }, { \(keys) }) the rows that match",
+                operation: "updateall")
+        }
         let (predicate, next) = try runtime.batchPredicate(call, entity: entity)
         // `updateall("id == 1", { plays = 5 })`: the values where the predicate's arguments
         // go, as a guess from `fetch`'s shape; the form that takes them, rather than "bad
@@ -347,7 +359,9 @@ enum SchemaBindings {
                 return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(key))])
             }
         }
-        return runtime.pushObject(try runtime.context.object(entityName: entity, primaryKey: key))
+        let found = try runtime.context.object(entityName: entity, primaryKey: key)
+        if call.type(2) != LUA_TSTRING { try noteRowNumberGet(runtime, entity: entity, number: key, found: found) }
+        return runtime.pushObject(found)
     }
 
     /// `Entity:get(value)` by the table's primary key (`get{ a, b }` for one of several

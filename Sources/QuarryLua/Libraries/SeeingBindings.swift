@@ -61,6 +61,7 @@ enum SeeingBindings {
         let withText = columns != AttributeSummary.columns
         pushDictionaryRows(call.state, DictionaryRows(columns: columns, rows: summaries.map { $0.values(withText: withText) }))
         runtime.noteTextInNumbers(summaries, of: request.entityName)
+        runtime.noteTextHoldingNumbers(summaries, of: request.entityName)
         runtime.noteUnsavedChangesLeftOut(of: request)
         // A column of days (a server's date, a file's text of days alone) has days for its
         // min, max and quartiles that fall on a midnight, as its objects' values are shown:

@@ -107,6 +107,15 @@ extension Binder {
                 why =
                     "; a date is written quoted, as '" + day.enumerated().map { $0 == 0 || $1.count > 1 ? $1 : "0" + $1 }.joined(separator: "-") + "'"
             }
+            // `occurred_at > '2016'`: text that reads as no date. The forms that do, and a
+            // year's comparison through its part, rather than a refusal to puzzle over.
+            if attribute.type == .date, case .text(let s) = value {
+                let year = s.count == 4 && s.allSatisfy(\.isNumber)
+                why =
+                    year
+                    ? "; a year is compared through the date's part: \(attribute.name).year > \(s)"
+                    : "; a date is written as ISO 8601 text ('2016-01-01', '2016-01-01T08:00:00Z') or date(...)"
+            }
             // Another program's text of ISO 8601 times: a date once `format()` says so.
             var remedy: String?
             if case .date = value, attribute.type == .string, let owner, let hint = context?.isoTextHint(owner, attribute.name) {

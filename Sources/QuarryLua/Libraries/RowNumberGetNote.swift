@@ -1,0 +1,39 @@
+import QuarryFetch
+import QuarryModel
+import QuarryPredicates
+import QuarryStore
+
+/// `accounts:get(1811)` on a table that declares no primary key (as pandas and many
+/// course files write them) reads the row numbered 1811, its rowid, where the person
+/// meant the row whose `id` column holds 1811: nil, or another row, without a word.
+/// The number keeps its meaning (the object ID's, `accounts/82`); a note says which row
+/// was read and the call that finds the one whose `id` is the number.
+extension SchemaBindings {
+    static func noteRowNumberGet(_ runtime: QuarryRuntime, entity: String, number: Int64, found: ManagedObject?) throws {
+        let description = try runtime.context.entity(named: entity)
+        let storage = runtime.context.mapped(description)
+        guard storage.isForeign, storage.primaryKey.isEmpty, storage.numberedRows == nil,
+            let column = description.attributeNames.first(where: { $0.lowercased() == "id" && $0 != storage.keyColumn })
+        else { return }
+        var held: Value = .null
+        if let found {
+            held = try found.value(forKey: column)
+            if held == .integer(number) { return }
+        }
+        let predicate = try PredicateParser.parse("%K == %@", arguments: PredicateArguments([.text(column), .integer(number)]))
+        let exists = try FetchRequest(entityName: entity, predicate: predicate, limit: 1).execute(in: runtime.context).count() > 0
+        let which: String
+        switch (found, held) {
+        case (nil, _):
+            guard exists else { return }
+            which = "which is none"
+        case (_, .integer(let n)): which = "whose \(column) is \(n)"
+        case (_, .null): which = "whose \(column) is nil"
+        default: which = "whose \(column) is another value"
+        }
+        let wanted =
+            exists ? "the row whose \(column) is \(number) is \(entity):first(\"\(column) == \(number)\")" : "no row's \(column) is \(number)"
+        runtime.writeNotice(
+            "note: \(entity) declares no primary key, so get(\(number)) reads the row numbered \(number) (\(entity)/\(number)), \(which); \(wanted)")
+    }
+}
