@@ -26,12 +26,10 @@ public protocol SQLReads: Sendable {
     var columnsHoldTheirTypes: Bool { get }
     /// `column` read through `conversion` (`EntityStorage` says which a column needs).
     func converted(_ column: String, _ conversion: ColumnConversion) -> String
-    /// The GROUP BY terms under which a to-many's members are counted once for all their
-    /// owners, by their key `column` (`keptApartByType`: values that are equal but stored
-    /// as different types, 5 and 5.0, in groups of their own, for an owner's key that
-    /// compares them differently); nil where the engine answers an owner's members with
-    /// its own plan (a server turns EXISTS into a join): then they are read owner by owner.
-    func memberGroups(_ column: String, keptApartByType: Bool) -> String?
+    /// Whether a to-many's members are better read once for all their owners (a
+    /// sub-select the engine materializes and indexes) than owner by owner: false where
+    /// the engine plans correlated subqueries itself (a server turns EXISTS into a join).
+    var readsMembersOnce: Bool { get }
 }
 
 /// A database whose columns are typed, where Quarry's SQLite functions are not installed.
@@ -55,7 +53,7 @@ extension SQLReads {
     }
     public var runsQuarryFunctions: Bool { false }
     /// Owner by owner: a server plans the correlated subqueries itself.
-    public func memberGroups(_ column: String, keptApartByType: Bool) -> String? { nil }
+    public var readsMembersOnce: Bool { false }
     /// No row numbers: a bound would take a count.
     public func rowCountBound(of table: String) -> String? { nil }
 }

@@ -4,8 +4,8 @@ import QuarryShell
 import Testing
 
 /// `@count` and ANY/ALL/NONE over a to-many kept by its members' foreign key, in a file
-/// another program wrote, are answered for every owner at once (a grouped sub-select, a
-/// list SQLite makes once), where the correlated forms read the members' table again for
+/// another program wrote, are answered for every owner at once (a materialized sub-select
+/// of each owner's count, a list SQLite makes once), where the correlated forms read the members' table again for
 /// each owner: 142 s for nycflights' planes when `flights.tailnum` has no index. The
 /// answer must stay the correlated one to the row, on keys stored in mixed types (5, 5.0,
 /// '5' in an untyped column), text keys, collations, filters, nil and negations, in SQL
@@ -28,12 +28,12 @@ import Testing
 
     /// The file, written with foreign keys unchecked, as an application that never turns
     /// them on writes them (members naming no owner, keys in other types).
-    static func file() throws -> String {
+    static func file(_ sql: String = schema) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-member-count-\(UUID().uuidString).db").path
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.write { db in try db.execute(sql: schema) }
+        try queue.write { db in try db.execute(sql: sql) }
         try queue.close()
         return path
     }
@@ -90,6 +90,61 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let h = try Harness(context: try StoreOpener.open(path))
         let plan = h.string(#"explain(fetch("k", "ms.@count >= 2"))"#) ?? ""
-        #expect(plan.contains("GROUP BY"), "\(plan)")
+        // Materialized: a co-routine would be run again for each owner.
+        #expect(plan.contains("GROUP BY") && plan.contains("MATERIALIZE"), "\(plan)")
+    }
+    /// Each predicate counted in SQL against SQLite's correlated answer. (Memory lists
+    /// these members otherwise, as it did before: left as it is, in the notes.)
+    static func expectSQLAgrees(_ h: Harness, _ path: String, table: String, _ cases: [(String, String)]) throws {
+        for (predicate, sql) in cases {
+            let expected = try sqlAnswer(path, "SELECT count(*) FROM \(table) WHERE \(sql)")
+            #expect(h.string(#"count("\#(table)", "\#(predicate)")"#) == expected, "\(predicate)")
+        }
+    }
+
+    /// Members in a view whose key column is NOCASE: each owner's count is its own, as
+    /// the correlated form compares the owner's key with the member's (BINARY, the owner's
+    /// column on the left); a GROUP BY of the members' column would merge 'a' and 'A'.
+    @Test func aViewsCollationIsTheCorrelatedFormsToo() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE parent (k TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE child (cid INTEGER PRIMARY KEY, pk TEXT COLLATE NOCASE, v INTEGER);
+            CREATE VIEW vchild AS SELECT cid, pk, v FROM child;
+            INSERT INTO parent VALUES ('a', 'n1'), ('A', 'n2');
+            INSERT INTO child (pk, v) VALUES ('a', 1), ('A', 2), ('A', 3);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(#"relate("vchild", "pk", "parent", "k", "owner")"#)
+        let count = "(SELECT count(*) FROM vchild c WHERE parent.k = c.pk)"
+        #expect(try sqlAnswer(path, "SELECT group_concat(name || '=' || \(count)) FROM parent") == "n1=1,n2=2")
+        try Self.expectSQLAgrees(
+            h, path, table: "parent",
+            [
+                ("vchilds.@count == 1", "\(count) = 1"), ("vchilds.@count == 2", "\(count) = 2"),
+                ("ANY vchilds.v > 1", "EXISTS (SELECT 1 FROM vchild c WHERE parent.k = c.pk AND c.v > 1)")
+            ])
+    }
+
+    /// The smallest rowid, named by a member as the REAL -2^63 too: the owner's key is
+    /// listed from the owner's own row, so ANY and NONE stay each other's negation.
+    @Test func theSmallestKeyIsItsOwnersToo() throws {
+        let path = try Self.file(
+            """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE child (cid INTEGER PRIMARY KEY, pid REFERENCES parent (id), v INTEGER);
+            INSERT INTO parent VALUES (-9223372036854775808, 'd'), (1, 'e');
+            INSERT INTO child (pid, v) VALUES (-9223372036854775808, 7), (-9.223372036854775808e18, 9), (1, 1);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        try Self.expectSQLAgrees(
+            h, path, table: "parent",
+            [
+                ("ANY childs.v > 2", "EXISTS (SELECT 1 FROM child c WHERE c.pid = parent.id AND c.v > 2)"),
+                ("NONE childs.v > 2", "NOT EXISTS (SELECT 1 FROM child c WHERE c.pid = parent.id AND c.v > 2)"),
+                ("childs.@count == 3", "(SELECT count(*) FROM child c WHERE c.pid = parent.id) = 3")
+            ])
     }
 }

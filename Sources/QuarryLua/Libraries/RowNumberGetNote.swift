@@ -12,8 +12,11 @@ extension SchemaBindings {
     static func noteRowNumberGet(_ runtime: QuarryRuntime, entity: String, number: Int64, found: ManagedObject?) throws {
         let description = try runtime.context.entity(named: entity)
         let storage = runtime.context.mapped(description)
-        guard storage.isForeign, storage.primaryKey.isEmpty, storage.numberedRows == nil,
-            let column = description.attributeNames.first(where: { $0.lowercased() == "id" && $0 != storage.keyColumn })
+        // Another program's table (not a Core Data store's, whose entities declare no key
+        // of SQLite's), whose `id` holds numbers: a uuid or text id is no row number.
+        guard storage.layout == .foreignTable, storage.primaryKey.isEmpty, storage.numberedRows == nil,
+            let column = description.attributeNames.first(where: { $0.lowercased() == "id" && $0 != storage.keyColumn }),
+            let type = description.attribute(named: column)?.type, [.int16, .int32, .int64].contains(type)
         else { return }
         var held: Value = .null
         if let found {

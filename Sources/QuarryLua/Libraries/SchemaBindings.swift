@@ -360,7 +360,8 @@ enum SchemaBindings {
             }
         }
         let found = try runtime.context.object(entityName: entity, primaryKey: key)
-        if call.type(2) != LUA_TSTRING { try noteRowNumberGet(runtime, entity: entity, number: key, found: found) }
+        // A note only: whatever keeps it from being said leaves the object found as it is.
+        if call.type(2) != LUA_TSTRING { try? noteRowNumberGet(runtime, entity: entity, number: key, found: found) }
         return runtime.pushObject(found)
     }
 
