@@ -10,3 +10,11 @@ func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> 
     try #require(result.status == 0, "\(result)")
     return result.stdout.trimmingCharacters(in: .newlines)
 }
+
+/// The same, its output as lines (a row of `sqlite3`'s list mode each).
+@discardableResult
+func sqlite3Lines(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
+    let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
+    try #require(result.status == 0, "\(result)")
+    return result.lines
+}

@@ -5,14 +5,8 @@ import Testing
 /// columns hold spaces: `release date`, `game duration`; a Home Assistant recorder): the
 /// moments where a figure disagreed with `sqlite3` on the same file, through the real binary.
 @Suite struct TrialFourteenTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.lines
-    }
-
     private func economy(_ sandbox: Sandbox) async throws {
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "economy.db",
             """
             CREATE TABLE econ ("UserID" TEXT, "Balance" INTEGER NOT NULL DEFAULT 0, "LastTextTime" INTEGER NOT NULL DEFAULT 0,
@@ -31,7 +25,7 @@ import Testing
     @Test func aQuotedKeyNameSaysHowTheKeyIsWritten() async throws {
         let sandbox = try Sandbox()
         try await economy(sandbox)
-        #expect(try await sqlite3(sandbox, "economy.db", #"SELECT count(*) FROM songdata WHERE "release date" > '2023-01-01'"#) == ["2"])
+        #expect(try await sqlite3Lines(sandbox, "economy.db", #"SELECT count(*) FROM songdata WHERE "release date" > '2023-01-01'"#) == ["2"])
         let spaced = try await sandbox.quarry(["economy.db", "-e", #"print(count("songdata", "\"release date\" > %@", "2023-01-01"))"#])
         #expect(spaced.status == 0 && spaced.stdout == "3\n", "\(spaced)")
         for said in [
@@ -80,7 +74,7 @@ import Testing
         // Days alone are named as the docs name them, iso-date (their example, 2021-01-01, before).
         #expect(refused.stderr.contains(#"format("songdata", "release date", "iso-date") makes it a date"#), "\(refused)")
         // As the line says, after format(): the years sqlite3 counts.
-        let years = try await sqlite3(
+        let years = try await sqlite3Lines(
             sandbox, "economy.db", #"SELECT substr("release date", 1, 4), count(*) FROM songdata GROUP BY 1 ORDER BY 1"#)
         let formatted = try await sandbox.quarry(["economy.db", "-e", #"format("songdata", "release date", "iso-date")"# + "\n" + grouped])
         #expect(formatted.status == 0, "\(formatted)")
@@ -141,6 +135,6 @@ import Testing
         // False of every row: nothing to ask, nothing deleted.
         let none = try await repl.enter(#"=econ:deleteall("\"Balance\" < 0")"#)
         #expect(none.last == "0" && !none.contains { $0.contains("[y/N]") }, "\(none)")
-        #expect(try await sqlite3(sandbox, "economy.db", "SELECT count(*) FROM econ") == ["3"])
+        #expect(try await sqlite3Lines(sandbox, "economy.db", "SELECT count(*) FROM econ") == ["3"])
     }
 }

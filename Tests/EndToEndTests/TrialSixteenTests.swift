@@ -6,16 +6,10 @@ import Testing
 /// districts whose numbers are text): the moments where an answer was not the one the
 /// person asked for, without a word, through the real binary.
 @Suite struct TrialSixteenTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.lines
-    }
-
     /// As Udacity's `parch_and_posey.db` has it: no primary key, ids from 1001 in steps
     /// of 10, so an account's id is never its row number.
     private func sales(_ sandbox: Sandbox) async throws {
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "sales.db",
             """
             CREATE TABLE accounts (id integer, name bpchar, sales_rep_id integer);
@@ -46,7 +40,7 @@ import Testing
         // The call the note gives finds the row sqlite3 finds.
         let pasted = try await sandbox.quarry(["sales.db", "-e", #"print(accounts:first("id == 1001").name)"#])
         #expect(pasted.stdout == "Walmart\n" && pasted.stderr.isEmpty, "\(pasted)")
-        #expect(try await sqlite3(sandbox, "sales.db", "SELECT name FROM accounts WHERE id = 1001") == ["Walmart"])
+        #expect(try await sqlite3Lines(sandbox, "sales.db", "SELECT name FROM accounts WHERE id = 1001") == ["Walmart"])
     }
 
     /// `sort = "-sd_pop_2010"` on text of numbers put 99967 first and New York City's
@@ -57,7 +51,7 @@ import Testing
     @Test func aSortByTextOfNumbersSaysItSortsAsText() async throws {
         let sandbox = try Sandbox()
         try await sales(sandbox)
-        _ = try await sqlite3(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
+        _ = try await sqlite3Lines(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
         let result = try await sandbox.quarry([
             "sales.db", "-e",
             #"local r = fetch{ "sd", sort = "-sd_pop_2010" }; print(r[1].sd_name, r[4].sd_name); r = fetch{ "sd", sort = "-sd_pop_2010" }"#
@@ -67,7 +61,7 @@ import Testing
             #"note: sd_pop_2010 is text, so it sorts as text (9996 before 99917); sql("SELECT * FROM sd ORDER BY CAST(sd_pop_2010 AS REAL) DESC") sorts it as numbers"#
         #expect(result.stderr == note + "\n", "once: \(result)")
         #expect(
-            try await sqlite3(sandbox, "sales.db", "SELECT sd_name FROM sd ORDER BY sd_pop_2010 DESC")
+            try await sqlite3Lines(sandbox, "sales.db", "SELECT sd_name FROM sd ORDER BY sd_pop_2010 DESC")
                 == ["Edison", "Carrizo", "Newton", "New York City"])
         // The query the note gives sorts the numbers: New York City first.
         let pasted = try await sandbox.quarry([
@@ -75,7 +69,7 @@ import Testing
         ])
         #expect(pasted.stdout == "New York City\n", "\(pasted)")
         // Text that is not all numbers, and words, say nothing.
-        _ = try await sqlite3(sandbox, "sales.db", "INSERT INTO sd VALUES ('Zuni', 'x1')")
+        _ = try await sqlite3Lines(sandbox, "sales.db", "INSERT INTO sd VALUES ('Zuni', 'x1')")
         let words = try await sandbox.quarry([
             "sales.db", "-e", #"local r = fetch{ "sd", sort = "sd_pop_2010" }; r = fetch{ "sd", sort = "sd_name" }"#
         ])
@@ -94,7 +88,7 @@ import Testing
             result.stderr.contains(
                 #"updateall: the values to set come after a predicate and its arguments: updateall(nil, {}, { name = ... }) sets every row"#),
             "\(result)")
-        #expect(try await sqlite3(sandbox, "sales.db", "SELECT count(*) FROM accounts WHERE name = 'x'") == ["0"])
+        #expect(try await sqlite3Lines(sandbox, "sales.db", "SELECT count(*) FROM accounts WHERE name = 'x'") == ["0"])
         // The form it names, in a script (which never asks), sets every row.
         let done = try await sandbox.quarry(["sales.db", "-e", #"print(accounts:updateall(nil, {}, { name = "x" }))"#])
         #expect(done.status == 0 && done.stdout == "3\n", "\(done)")
@@ -106,7 +100,7 @@ import Testing
     /// column's are, and their counts are sqlite3's over the same seconds.
     @Test func aHistogramOfTimesToTheSecondHasWholeSecondEdges() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "orders.db",
             """
             CREATE TABLE orders (id integer, occurred_at timestamp);
@@ -125,14 +119,14 @@ import Testing
                 "2015-06-13T13:20:02Z – 2015-09-03T08:00:01Z"
             ], "\(result)")
         let width = "((strftime('%s', '2015-09-03 08:00:01') - strftime('%s', '2015-01-01 00:00:00') + 1) + 2) / 3"
-        let hand = try await sqlite3(
+        let hand = try await sqlite3Lines(
             sandbox, "orders.db",
             "SELECT (strftime('%s', occurred_at) - strftime('%s', '2015-01-01 00:00:00')) / (\(width)) AS k, count(*) FROM orders GROUP BY k")
         let counts = result.lines.dropFirst().map { $0.components(separatedBy: " ").last ?? "" }
         #expect(counts == hand.map { $0.components(separatedBy: "|")[1] }, "\(hand)")
         // A time with a fraction of a second between whole extremes keeps equal widths: a
         // bucket labelled to its last whole second would hold the values past it.
-        _ = try await sqlite3(sandbox, "orders.db", "INSERT INTO orders VALUES (7, '2015-03-23 18:40:00.5')")
+        _ = try await sqlite3Lines(sandbox, "orders.db", "INSERT INTO orders VALUES (7, '2015-03-23 18:40:00.5')")
         let fractions = try await sandbox.quarry(["orders.db", "-e", #"print(histogram("orders", "occurred_at", { bins = 3 }))"#])
         #expect(fractions.status == 0 && fractions.stdout.contains(".333"), "\(fractions)")
     }
@@ -143,7 +137,7 @@ import Testing
     @Test func aTableNamesTheColumnsItLeftOut() async throws {
         let sandbox = try Sandbox()
         let columns = (1...7).map { "quantity_of_item_\($0) integer" } + ["total_amt_usd numeric(10,2)"]
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "orders.db",
             "CREATE TABLE orders (\(columns.joined(separator: ", "))); INSERT INTO orders VALUES (\((1...7).map(String.init).joined(separator: ", ")), 973.43);"
         )
@@ -156,7 +150,7 @@ import Testing
         #expect(footer.hasPrefix("(1 object), … +1 column: total_amt_usd ("), "\(table)")
         // Where the names would not fit, the count alone, as before.
         let other = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             other, "orders.db",
             "CREATE TABLE orders (\((1...30).map { "quantity_of_a_long_named_item_\($0) integer" }.joined(separator: ", ")))")
         let narrow = try await TmuxSession(other, arguments: ["orders.db"], columns: 80)
@@ -170,7 +164,7 @@ import Testing
     /// the refusal now names what is, the year's part for a year.
     @Test func aDateComparedWithTextThatIsNoDateSaysWhatIs() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "orders.db",
             "CREATE TABLE orders (id integer, occurred_at timestamp); INSERT INTO orders VALUES (1, '2015-10-06 17:31:14'), (2, '2016-11-05 03:34:33');"
         )
@@ -189,7 +183,7 @@ import Testing
             "orders.db", "-e", #"print(count("orders", "occurred_at.year > 2015"), count("orders", "occurred_at >= '2016-01-01'"))"#
         ])
         #expect(written.stdout == "1\t1\n" && written.stderr.isEmpty, "\(written)")
-        #expect(try await sqlite3(sandbox, "orders.db", "SELECT count(*) FROM orders WHERE occurred_at >= '2016-01-01'") == ["1"])
+        #expect(try await sqlite3Lines(sandbox, "orders.db", "SELECT count(*) FROM orders WHERE occurred_at >= '2016-01-01'") == ["1"])
     }
 
     /// `summarize("sd")` gave the population column's max as `99967`, text order, with
@@ -199,10 +193,10 @@ import Testing
     @Test func summarizeSaysTextOfNumbersHasTextOrder() async throws {
         let sandbox = try Sandbox()
         try await sales(sandbox)
-        _ = try await sqlite3(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
+        _ = try await sqlite3Lines(sandbox, "sales.db", "DELETE FROM sd WHERE sd_pop_2010 = 'x1'")
         let result = try await sandbox.quarry(["sales.db", "-e", #"local s = summarize("sd"); print(s[2].column, s[2].max)"#])
         #expect(result.status == 0 && result.stdout == "sd_pop_2010\t99967\n", "\(result)")
-        #expect(try await sqlite3(sandbox, "sales.db", "SELECT max(sd_pop_2010) FROM sd") == ["99967"])
+        #expect(try await sqlite3Lines(sandbox, "sales.db", "SELECT max(sd_pop_2010) FROM sd") == ["99967"])
         #expect(
             result.stderr
                 == #"note: summarize sd: sd_pop_2010 is text holding numbers: min and max are in text order, as sqlite3's are; sql("SELECT min(CAST(sd_pop_2010 AS REAL)), max(CAST(sd_pop_2010 AS REAL)) FROM sd") reads them as numbers"#
@@ -221,7 +215,7 @@ import Testing
     /// which may go on through a relationship, stays open.
     @Test func tabClosesAColumnThatRelateTakes() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "sales.db",
             """
             CREATE TABLE accounts (id integer, name bpchar);

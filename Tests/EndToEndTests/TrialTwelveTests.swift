@@ -5,19 +5,13 @@ import Testing
 /// café's point of sale keeping Unix milliseconds, a Flask invoicer): the moments where a
 /// figure disagreed with `sqlite3` on the same file, through the real binary.
 @Suite struct TrialTwelveTests {
-    private func sqlite3(_ sandbox: Sandbox, _ file: String, _ sql: String) async throws -> [String] {
-        let result = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), sql])
-        try #require(result.status == 0, "\(result)")
-        return result.lines
-    }
-
     /// Django writes `datetime` columns with microseconds (`2024-02-15 16:39:55.397015`);
     /// SQLite's `julianday()` reads them to the millisecond. An order's own `created_at`
     /// found no order (`==`) and `>=` left the order out, one fewer than `sqlite3` counts,
     /// while `p:matches` counted it: the object held the microseconds that SQL never sees.
     @Test func aDjangoDateWithMicrosecondsFindsItsOwnRow() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "resto.db",
             """
             CREATE TABLE "orders_order" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "amount" real NOT NULL,
@@ -26,7 +20,7 @@ import Testing
               (50.0, '2024-02-15 16:39:55.3975'), (70.0, '2024-02-15 16:39:55.398'), (80.0, '2024-02-15 16:39:55.396999'),
               (90.0, '2023-12-10 15:10:39.246111');
             """)
-        let sqlite = try await sqlite3(
+        let sqlite = try await sqlite3Lines(
             sandbox, "resto.db",
             "SELECT count(*) FROM orders_order WHERE julianday(created_at) >= (SELECT julianday(created_at) FROM orders_order WHERE id = 1)")
         let script = """
@@ -48,7 +42,7 @@ import Testing
     /// unknown entity with no way forward.
     @Test func aDjangoModelsNameSuggestsItsTable() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "django.db",
             """
             CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL);
@@ -72,7 +66,7 @@ import Testing
     /// written, said as if the column held numbers.
     @Test func aTextColumnComparedWithANumberOffersTheComparisonWritten() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "invoices.db",
             """
             CREATE TABLE invoice (id INTEGER NOT NULL PRIMARY KEY, price FLOAT NOT NULL, status VARCHAR(20));
@@ -95,7 +89,7 @@ import Testing
     /// printed a bare column of counts, no longer saying which order had them.
     @Test func theRequestOfferedForSortingByAToManysCountNamesEachRow() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "django.db",
             """
             CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL);
@@ -115,7 +109,7 @@ import Testing
     /// the refusal said only that a comparison operator was expected.
     @Test func aBooleanKeyAloneIsAnsweredWithTheComparisonThatTestsIt() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "django.db",
             """
             CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL, is_paid bool NOT NULL);
@@ -137,7 +131,7 @@ import Testing
     /// it takes or what draws such rows.
     @Test func summarizeGivenGroupedRowsSaysWhatItTakes() async throws {
         let sandbox = try Sandbox()
-        _ = try await sqlite3(
+        _ = try await sqlite3Lines(
             sandbox, "django.db",
             """
             CREATE TABLE orders_order (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, amount real NOT NULL, customer_name varchar(255));
