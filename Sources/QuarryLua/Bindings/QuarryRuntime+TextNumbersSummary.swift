@@ -23,8 +23,8 @@ extension QuarryRuntime {
         guard let first = columns.first else { return }
         let named =
             columns.count <= 3 ? columns.joined(separator: ", ") : columns.prefix(2).joined(separator: ", ") + " and \(columns.count - 2) more"
-        let name = { (n: String) in n.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? n : quoteIdentifier(n) }
-        let query = "SELECT min(CAST(\(name(first)) AS REAL)), max(CAST(\(name(first)) AS REAL)) FROM \(name(entityName))"
+        let query =
+            "SELECT min(CAST(\(writtenIdentifier(first)) AS REAL)), max(CAST(\(writtenIdentifier(first)) AS REAL)) FROM \(writtenIdentifier(entityName))"
         writeNotice(
             "note: summarize \(entityName): \(named) \(columns.count == 1 ? "is" : "are") text holding numbers: min and max are in text order, "
                 + "as sqlite3's are; sql(\(LuaLiteral.string(query))) reads them as numbers")

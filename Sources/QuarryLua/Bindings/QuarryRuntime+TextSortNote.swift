@@ -37,9 +37,8 @@ extension QuarryRuntime {
             textSortNotices.remove("\(request.entityName).\(sort.key)")
             return
         }
-        let name = { (n: String) in n.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? n : quoteIdentifier(n) }
         let direction = sort.ascending ? "" : " DESC"
-        let query = "SELECT * FROM \(name(entity.name)) ORDER BY CAST(\(name(sort.key)) AS REAL)\(direction)"
+        let query = "SELECT * FROM \(writtenIdentifier(entity.name)) ORDER BY CAST(\(writtenIdentifier(sort.key)) AS REAL)\(direction)"
         writeNotice(
             "note: \(sort.key) is text, so it sorts as text (\(numbers[i].text) before \(numbers[i + 1].text)); "
                 + "sql(\(LuaLiteral.string(query))) sorts it as numbers")

@@ -19,7 +19,7 @@ extension PredicateSQLWriter {
     /// `root`: each owner's count made once, in a sub-select SQLite materializes once and
     /// finds an owner's count in by its key.
     mutating func memberCount(_ path: [PathStep], _ filter: BoundPredicate.Node?, of qualifier: String, root: EntityStorage) -> String? {
-        guard dialect.readsMembersOnce, let (members, match) = membersByKey(path, root), !(filter.map(Self.readsOutside) ?? false) else {
+        guard dialect.readsMembersOnce, !(filter.map(Self.readsOutside) ?? false), let (members, match) = membersByKey(path, root) else {
             return nil
         }
         let filtered = filter.map { " AND (\(render($0, match.member, members, positive: true)))" } ?? ""
@@ -36,7 +36,7 @@ extension PredicateSQLWriter {
     mutating func memberTest(
         _ quantifier: Quantifier, _ path: [PathStep], _ inner: BoundPredicate.Node, of qualifier: String, root: EntityStorage
     ) -> String? {
-        guard dialect.readsMembersOnce, let (members, match) = membersByKey(path, root), !Self.readsOutside(inner) else { return nil }
+        guard dialect.readsMembersOnce, !Self.readsOutside(inner), let (members, match) = membersByKey(path, root) else { return nil }
         enclosing.append((qualifier, root))
         defer { enclosing.removeLast() }
         let test =

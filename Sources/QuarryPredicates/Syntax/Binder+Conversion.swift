@@ -131,7 +131,6 @@ extension Binder {
             // The comparison as written (`status == 2000` offered `> 2000`), and said of a
             // column that holds numbers: a column of words (`sent`) has none to read.
             if attribute.type == .string, value.isNumber, let owner, let context, context.mapped(owner).isForeign {
-                let name = { (n: String) in n.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? n : quoteIdentifier(n) }
                 let symbol: String
                 switch op {
                 case .equal?, nil: symbol = "="
@@ -140,13 +139,13 @@ extension Binder {
                 }
                 why =
                     "; a text column compares as text here; where it holds numbers, sql() reads them as numbers: sql('SELECT count(*) FROM "
-                    + "\(name(owner.name)) WHERE CAST(\(name(attribute.name)) AS REAL) \(symbol) \(value.displayString)')"
+                    + "\(writtenIdentifier(owner.name)) WHERE CAST(\(writtenIdentifier(attribute.name)) AS REAL) \(symbol) \(value.displayString)')"
                 // Text with a number inside (`(40.68514, -73.95976)`): that CAST reads 0
                 // there and would count nothing, so it is not offered.
                 if let inside = context.textWithANumberInside(owner, attribute.name) {
                     let shown = inside.count > 40 ? String(inside.prefix(39)) + "…" : inside
                     why =
-                        "; its text holds more than a number ('\(shown)'), which CAST(\(name(attribute.name)) AS REAL) reads as the number it "
+                        "; its text holds more than a number ('\(shown)'), which CAST(\(writtenIdentifier(attribute.name)) AS REAL) reads as the number it "
                         + "starts with, 0 for none: sql() can take the number out with substr() or replace() first"
                 }
             }

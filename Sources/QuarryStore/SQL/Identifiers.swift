@@ -25,5 +25,11 @@ public func quoteIdentifier(_ name: String) -> String {
     return quoted
 }
 
+/// `name` as a person writes it in SQL they paste (a note's `sql(...)` advice): bare
+/// where it is ASCII letters, digits and underscores, quoted otherwise.
+public func writtenIdentifier(_ name: String) -> String {
+    name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : quoteIdentifier(name)
+}
+
 /// `text` as a SQL string literal, its quotes doubled: the one quoter of every engine's SQL.
 public func quoteLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
