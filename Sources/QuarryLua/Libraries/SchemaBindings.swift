@@ -350,12 +350,17 @@ enum SchemaBindings {
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
             key = try call.integer(2)
+            let keyType = ownKey.count == 1 ? try runtime.context.entity(named: entity).attribute(named: ownKey[0])?.type : nil
+            // A table's own integer key that is not the object's number (`id INT PRIMARY
+            // KEY`, or `INTEGER PRIMARY KEY DESC`, neither an alias of the rowid): the
+            // number is the key the person sees in the column, not the row's place.
+            if let keyType, [.int16, .int32, .int64].contains(keyType) {
+                return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.integer(key)])
+            }
             // A number is the object's number, as its ID has it. One that numbers no object,
             // for a TEXT key (`languages:get(1)` where the key is "1"), is then looked up as
             // its text, as SQLite compares a number with a TEXT column (`code = 1` is `code = '1'`).
-            if ownKey.count == 1, try runtime.context.entity(named: entity).attribute(named: ownKey[0])?.type == .string,
-                try runtime.context.object(entityName: entity, primaryKey: key) == nil
-            {
+            if keyType == .string, try runtime.context.object(entityName: entity, primaryKey: key) == nil {
                 return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(key))])
             }
         }

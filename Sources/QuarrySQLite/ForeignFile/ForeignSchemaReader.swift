@@ -72,30 +72,34 @@ struct ForeignSchemaReader {
         // Every table's rowid asked in one read (each read is a transaction of its own),
         // and only of a table whose SQL may lack one: an ordinary table has a rowid unless
         // its SQL says WITHOUT (ROWID); a virtual table's module decides.
-        let probes: [String: Bool] =
+        let (probes, keysNoAlias): ([String: Bool], Set<String>) =
             try relations.isEmpty
-            ? [:]
+            ? ([:], [])
             : session.connection.read { db in
                 let schema = try schemaText(db)
+                let keysNoAlias = integerKeysNoAlias(relations, schema: schema, db)
                 func plain(_ table: String) -> Bool {
                     guard let sql = schema.table(named: table) else { return false }
                     let words = CaselessASCII(sql)
                     return words.hasPrefix("CREATE TABLE") && !words.contains("WITHOUT")
                 }
-                return Dictionary(
+                let probes = Dictionary(
                     relations.compactMap { relation in
-                        rowidProbe(relation).map { probe in
+                        rowidProbe(relation, keysNoAlias: keysNoAlias).map { probe in
                             (probe.sql, plain(relation.name) || (try? db.execute(sql: probe.sql)) != nil)
                         }
                     },
                     uniquingKeysWith: { first, _ in first })
+                return (probes, keysNoAlias)
             }
         // Tables another table's foreign key names: their rows are read with that row's
         // column beside them when a link is followed.
         let referenced = Set(schema.relations.values.flatMap { $0.foreignKeys.map { $0.parent.lowercased() } })
         for relation in relations {
             let linked = !relation.foreignKeys.isEmpty || referenced.contains(relation.name.lowercased())
-            if let mapped = try foreignEntity(relation, taken: taken, probes: probes, linked: linked) { found.append(mapped) }
+            if let mapped = try foreignEntity(relation, taken: taken, probes: probes, keysNoAlias: keysNoAlias, linked: linked) {
+                found.append(mapped)
+            }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
         // By table: a table without a rowid is read through a view of another name.
@@ -333,24 +337,27 @@ struct ForeignSchemaReader {
     /// `rowid` for a table keyed by an integer column (without one, the column is no
     /// alias of it); else under the first of SQLite's three names no column takes (a
     /// column named rowid hides it under that name). Nil when the columns take all three.
-    private func rowidProbe(_ relation: ForeignSchema.Relation) -> (name: String, sql: String)? {
+    private func rowidProbe(_ relation: ForeignSchema.Relation, keysNoAlias: Set<String>) -> (name: String, sql: String)? {
         let names = Set(relation.columns.map { $0.name.lowercased() })
         let name =
-            if case .integerKey = ForeignSchema.rowKey(of: relation, engine: self) { "rowid" } else {
+            if case .integerKey = sqliteRowKey(of: relation, keysNoAlias: keysNoAlias) { "rowid" } else {
                 ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) })
             }
         return name.map { ($0, "SELECT \($0) FROM \(quoteIdentifier(relation.name)) LIMIT 0") }
     }
 
     /// `probes`: whether each `rowidProbe` compiled, asked of every table at once;
+    /// `keysNoAlias`: the tables whose INTEGER key is no rowid alias (`+RowidAlias`);
     /// `linked`: whether a relationship's read brings the table's rows.
-    private func foreignEntity(_ relation: ForeignSchema.Relation, taken: Set<String>, probes: [String: Bool], linked: Bool) throws -> (
+    private func foreignEntity(
+        _ relation: ForeignSchema.Relation, taken: Set<String>, probes: [String: Bool], keysNoAlias: Set<String>, linked: Bool
+    ) throws -> (
         entity: EntityDescription, storage: EntityStorage
     )? {
         let table = relation.name
         var columns = relation.columns
-        let rowKey = ForeignSchema.rowKey(of: relation, engine: self)
-        let probe = rowidProbe(relation)
+        let rowKey = sqliteRowKey(of: relation, keysNoAlias: keysNoAlias)
+        let probe = rowidProbe(relation, keysNoAlias: keysNoAlias)
         let compiles = probe.map { probes[$0.sql] ?? false } ?? false
         // Nil: the rows are known by a number made from their key (`+KeyedTables`).
         var rowid: String?

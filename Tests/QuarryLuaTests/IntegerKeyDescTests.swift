@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import QuarryShell
+import Testing
+
+/// SQLite's quirk: `id INTEGER PRIMARY KEY DESC` is no alias of the rowid but an ordinary
+/// column, which holds NULL and text and which SQLite leaves NULL in a new row that does
+/// not name it. Quarry took it for the rowid: a saved new object's row had a NULL `id`
+/// while the object showed a number, without a word. Its rows are objects known by their
+/// rowid, every one of them, and a new object must be given its key. `PRIMARY KEY(id
+/// DESC)`, the table's constraint, is an alias: a new object takes the next key.
+@Suite struct IntegerKeyDescTests {
+    static func rows(_ path: String, _ sql: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                row.databaseValues.map { value in String.fromDatabaseValue(value) ?? (value.isNull ? "NULL" : "\(value)") }.joined(separator: "|")
+            }
+        }
+    }
+
+    @Test func aDescKeyColumnIsNoAliasOfTheRowid() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE a(id INTEGER PRIMARY KEY DESC, v TEXT);
+            INSERT INTO a(id, v) VALUES (3, 'three'), (1, 'one');
+            INSERT INTO a(v) VALUES ('no key');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        // Every row is an object, the one whose key is NULL too.
+        #expect(h.string("count('a')") == "3")
+        #expect(h.string("a:first('id == nil').v") == "no key")
+        // get(n) finds the row whose key is n, as the person reads the column; the row
+        // numbered 3 by SQLite is the one whose key is NULL.
+        #expect(h.string("a:get(3).v") == "three")
+        #expect(h.string("a:get(2)") == "nil")
+        // A new object without its key is refused at once, naming it; nothing is written.
+        #expect(h.error("a:new{ v = 'x' }").contains("needs a value for its key 'id'"))
+        h.run("s = a:new{ id = 7, v = 'seven' }; save()")
+        #expect(h.string("s.id") == "7")
+        #expect(try Self.rows(path, "SELECT id, v FROM a ORDER BY rowid") == ["3|three", "1|one", "NULL|no key", "7|seven"])
+        // The row whose key is NULL is edited by its rowid.
+        h.run("a:first('id == nil').v = 'edited'; save()")
+        #expect(try Self.rows(path, "SELECT v FROM a WHERE id IS NULL") == ["edited"])
+    }
+
+    /// `id INT PRIMARY KEY` (INT, not INTEGER) is no alias either, as many course files
+    /// and MySQL dumps write it: `get(n)` reads the row whose `id` is n, not the row
+    /// numbered n (here the rows were written in another order).
+    @Test func getReadsAnIntKeyThatIsNoAlias() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE t(id INT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (20, 'twenty'), (2, 'two'), (1, 'one');
+            CREATE TABLE w(id INT PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO w VALUES (20, 'twenty'), (2, 'two');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string("t:get(2).v") == "two")
+        #expect(h.string("t:get(20).v") == "twenty")
+        #expect(h.string("t:get(3)") == "nil")
+        #expect(h.string("w:get(20).v") == "twenty")
+        // An object ID keeps its meaning: the object numbered 2.
+        #expect(h.string("t:get(t:get(2):objectID()).v") == "two")
+    }
+
+    @Test func aTableConstraintDescKeyIsAnAlias() throws {
+        let path = try foreignFile("CREATE TABLE c(id INTEGER, v TEXT, PRIMARY KEY(id DESC)); INSERT INTO c(id, v) VALUES (5, 'five');")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("s = c:new{ v = 'six' }; save()")
+        #expect(h.string("s.id") == "6")
+        #expect(try Self.rows(path, "SELECT rowid, id, v FROM c ORDER BY id") == ["5|5|five", "6|6|six"])
+    }
+}
