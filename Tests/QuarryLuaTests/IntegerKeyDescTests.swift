@@ -74,3 +74,28 @@ import Testing
         #expect(try Self.rows(path, "SELECT rowid, id, v FROM c ORDER BY id") == ["5|5|five", "6|6|six"])
     }
 }
+
+/// A WITHOUT ROWID table's INTEGER key holds text, blobs and fractions too; such rows
+/// can be no objects and every request leaves them out, so counts and fetches agree with
+/// each other. They were left out without a word: the open now says how many, and the
+/// sql() that reads them gives them all.
+@Suite struct WithoutRowidOtherKeysNoteTests {
+    @Test func rowsKeyedByOtherValuesAreCountedAtOpen() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE "w k"(id INTEGER PRIMARY KEY, v TEXT) WITHOUT ROWID;
+            INSERT INTO "w k" VALUES (1, 'one'), ('2', 'two'), ('abc', 'text'), (x'01', 'blob'), (2.5, 'real');
+            CREATE TABLE fine(id INTEGER PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO fine VALUES (1, 'one');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let context = try StoreOpener.open(path)
+        let notes = context.openingNotes.filter { $0.contains("holds no integer") }
+        #expect(
+            notes == [
+                #"w k: 3 rows whose id holds no integer are left out of its objects (its key is INTEGER, WITHOUT ROWID); sql([[SELECT * FROM "w k" WHERE typeof(id) <> 'integer']]) reads them"#
+            ])
+        let h = try Harness(context: context)
+        #expect(h.string("count('w k')") == "2")
+        #expect(h.string(#"#sql([[SELECT * FROM "w k" WHERE typeof(id) <> 'integer']])"#) == "3")
+    }
+}

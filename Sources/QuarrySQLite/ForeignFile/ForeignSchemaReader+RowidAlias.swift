@@ -34,4 +34,22 @@ extension ForeignSchemaReader {
                 return opcodes.contains("Column") && !opcodes.contains("Rowid") ? relation.name : nil
             })
     }
+
+    /// A WITHOUT ROWID table's INTEGER key is no alias either: it holds text, a blob or a
+    /// fraction as well, and such a row can be no object (`keyMayHoldOthers`), so every
+    /// count and fetch leaves it out. Said at open with the number of such rows, and the
+    /// sql() that reads them, where they were left out without a word. One scan of the
+    /// key, only for such a table.
+    func noteRowsKeyedByOthers(_ table: String, key: String) {
+        let (t, k) = (quoteIdentifier(table), quoteIdentifier(key))
+        guard
+            let left = try? session.connection.read({ db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(t) WHERE typeof(\(k)) <> 'integer'")
+            }), left > 0
+        else { return }
+        let rows = left == 1 ? "1 row whose \(key) holds no integer is" : "\(left) rows whose \(key) holds no integer are"
+        session.openingNotes.append(
+            "\(table): \(rows) left out of its objects (its key is INTEGER, WITHOUT ROWID); "
+                + "sql([[SELECT * FROM \(writtenIdentifier(table)) WHERE typeof(\(writtenIdentifier(key))) <> 'integer']]) reads them")
+    }
 }

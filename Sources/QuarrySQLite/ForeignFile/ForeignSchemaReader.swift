@@ -366,6 +366,7 @@ struct ForeignSchemaReader {
             rowid = keyColumn
             // Without a rowid the column is no alias of one, and takes text as well.
             keyMayHoldOthers = !compiles
+            if keyMayHoldOthers { noteRowsKeyedByOthers(table, key: keyColumn) }
         } else if compiles {
             rowid = probe?.name
         } else {
