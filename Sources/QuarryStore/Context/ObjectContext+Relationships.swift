@@ -146,11 +146,13 @@ extension ObjectContext {
                 return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, session: session)
             }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
-            return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
+            return try storedMembers(
+                of: destination, where: [column], are: [value], matching: [ownerKey], of: currentEntity(of: object), ownRow: object.primaryKey)
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
-            return try compositeMembers(
-                of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
-                matching: ownerKeys, of: currentEntity(of: object))
+            let values = ownerKeys.map { object.committedValue($0) ?? .null }
+            guard !values.contains(where: \.isNull) else { return [] }
+            return try storedMembers(
+                of: destination, where: columns, are: values, matching: ownerKeys, of: currentEntity(of: object), ownRow: object.primaryKey)
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
         case .foreignKey, .compositeKey:
@@ -165,32 +167,37 @@ extension ObjectContext {
         return members.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
-    /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
-    /// column other than the owner's key), by key.
-    private func storedMembers(
-        of destination: EntityDescription, where column: String, is value: Value,
-        matching ownerKey: String, of owner: EntityDescription
-    ) throws -> [ManagedObject] {
-        // Compared as SQLite's foreign key compares them: with the parent column's collation.
-        let collation = mapped(owner).collations[ownerKey].map { " COLLATE " + $0 } ?? ""
-        let sql =
-            "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
-        return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
+    /// The object's saved row, when its `keys` still hold what was saved (its members are
+    /// then that row's); nil for a new object or changed keys, whose members are those
+    /// naming the values it holds now.
+    private func savedRow(of object: ManagedObject, keeping keys: [String]) -> Int64? {
+        guard !object.isInserted, keys.allSatisfy({ object.committedValue($0) == object.currentValue($0) }) else { return nil }
+        return object.primaryKey
     }
 
-    /// The saved rows of `destination` whose `columns` hold `values` (a foreign key of
-    /// several columns naming the owner's `ownerKeys`), by key; none when a value is NULL,
-    /// as SQL matches such a key, each compared with the owner's column's collation, as
-    /// SQLite's foreign key and the predicates' join compare them.
-    private func compositeMembers(
+    /// The saved rows of `destination` whose `columns` name the owner's `ownerKeys` (a
+    /// foreign key to columns other than the owner's key), by key. Read as the predicates'
+    /// SQL reads them (`members`): the owner's own row joined to its members, the owner's
+    /// columns on the left, so SQLite compares with their affinity and collation, as its
+    /// foreign key does (a member's `'10'` names the owner whose INTEGER key is 10, and
+    /// `'vx'` the one whose NOCASE code is `'VX'`). A value bound alone has neither: the
+    /// members `@count` counted were not all listed. An owner known by its row's place
+    /// (`values`: its saved key) is matched by its values, with the columns' collations.
+    private func storedMembers(
         of destination: EntityDescription, where columns: [String], are values: [Value],
-        matching ownerKeys: [String], of owner: EntityDescription
+        matching ownerKeys: [String], of owner: EntityDescription, ownRow: Int64?
     ) throws -> [ManagedObject] {
-        guard !values.contains(where: \.isNull) else { return [] }
         let storage = mapped(destination)
-        let collations = mapped(owner).collations
-        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (collations[$1].map { " COLLATE " + $0 } ?? "") }.joined(
-            separator: " AND ")
+        let owners = mapped(owner)
+        if let ownRow, !owners.keyIsPlace {
+            let condition = RelationshipStorage.compositeCondition(parent: "\"o\"", targetKeys: ownerKeys, child: "\"d\"", columns: columns)
+            let sql =
+                "SELECT \(storage.selection(of: destination, qualifier: "d")) FROM \(storage.table) AS \"d\" JOIN \(owners.table) AS \"o\" "
+                + "ON \(condition) WHERE \"o\".\(owners.key) = ? ORDER BY \"d\".\(storage.key)"
+            return try connection.rows(sql, arguments: [.integer(ownRow)]).map { try self.object(for: destination, values: $0) }
+        }
+        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (owners.collations[$1].map { " COLLATE " + $0 } ?? "") }
+            .joined(separator: " AND ")
         let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
         return try connection.rows(sql, arguments: values).map { try self.object(for: destination, values: $0) }
     }
@@ -335,18 +342,24 @@ extension ObjectContext {
                     return true
                 }
             } else if let ownerKey, let ownValue, !ownValue.isNull {
-                result = try storedMembers(of: destination, where: column, is: ownValue, matching: ownerKey, of: currentEntity(of: object)).filter {
-                    target in
+                result = try storedMembers(
+                    of: destination, where: [column], are: [ownValue], matching: [ownerKey], of: currentEntity(of: object),
+                    ownRow: savedRow(of: object, keeping: [ownerKey])
+                ).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .inverseCompositeKey(_, let columns, let ownerKeys, let inverse):
-            result = try compositeMembers(
-                of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) },
-                matching: ownerKeys, of: currentEntity(of: object)
-            ).filter { target in
+            let values = ownerKeys.map { object.currentValue($0) }
+            let stored =
+                values.contains(where: \.isNull)
+                ? []
+                : try storedMembers(
+                    of: destination, where: columns, are: values, matching: ownerKeys, of: currentEntity(of: object),
+                    ownRow: savedRow(of: object, keeping: ownerKeys))
+            result = stored.filter { target in
                 if let pending = pendingInverse(inverse, of: target) { return pending === object }
                 return true
             }
