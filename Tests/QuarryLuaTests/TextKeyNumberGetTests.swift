@@ -2,9 +2,9 @@ import QuarryShell
 import Testing
 
 /// `languages:get(1)` on a table whose primary key is TEXT holding "1" answered nil without
-/// a word (the number was read as an object's number). A number that numbers no object,
-/// for a TEXT key, is then its text, as SQLite compares one (`code = 1` is `code = '1'`);
-/// an object's number still finds its object (`WithoutRowidTableTests`).
+/// a word, or another row (the number was read as an object's number). A number is the
+/// key's value, compared as SQLite compares one (`code = 1` is `code = '1'`); an object
+/// ID still finds its object.
 @Suite struct TextKeyNumberGetTests {
     @Test func aNumberForATextKeyIsItsText() throws {
         let path = try foreignFile(
@@ -20,15 +20,35 @@ import Testing
         #expect(try sqlAnswer(path, "SELECT name FROM languages WHERE code = 1") == "one")
     }
 
-    /// With a rowid, a number is the row's object number, as its ID shows it.
-    @Test func aNumberIsFirstTheObjectsNumber() throws {
+    /// With a rowid too, a number is the key's value, not the row's number (which found
+    /// the row whose code is "2" for get(1) without a word); the object ID names the row.
+    @Test func aNumberIsTheKeyWithARowidToo() throws {
         let path = try foreignFile(
             """
             CREATE TABLE languages (code TEXT PRIMARY KEY, name TEXT);
-            INSERT INTO languages VALUES ('en', 'English'), ('1', 'one');
+            INSERT INTO languages VALUES ('en', 'English'), ('2', 'two'), ('1', 'one');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.string("languages:get(1).name") == "English")
-        #expect(h.string("tostring(languages:get(1))") == #"languages/1 {code = "en", name = "English"}"#)
+        #expect(h.string("languages:get(1).name") == "one")
+        #expect(h.string("languages:get(2).name") == "two")
+        #expect(h.string("tostring(languages:get(3))") == "nil")
+        #expect(h.string("languages:get('languages/1').name") == "English")
+    }
+
+    /// Keys of other affinities, as `WHERE id = 1` compares them: REAL and NUMERIC keys
+    /// (their numbers were read as the row's, or as a number made from the key), and an
+    /// untyped key holding both 1 and '1', whose 1 is the integer.
+    @Test func keysOfOtherAffinitiesCompareAsSQLite() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE r(id REAL PRIMARY KEY, v TEXT); INSERT INTO r VALUES (2, 'two'), (1, 'one');
+            CREATE TABLE n(id NUMERIC PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO n VALUES (1, 'one');
+            CREATE TABLE u(id PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO u VALUES ('1', 'text'), (1, 'integer');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (table, expected) in [("r", "one"), ("n", "one"), ("u", "integer")] {
+            #expect(h.string("\(table):get(1).v") == expected, "\(table)")
+            #expect(try sqlAnswer(path, "SELECT v FROM \(table) WHERE id = 1") == expected)
+        }
     }
 }

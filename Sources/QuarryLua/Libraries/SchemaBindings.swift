@@ -350,18 +350,20 @@ enum SchemaBindings {
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
             key = try call.integer(2)
-            let keyType = ownKey.count == 1 ? try runtime.context.entity(named: entity).attribute(named: ownKey[0])?.type : nil
-            // A table's own integer key that is not the object's number (`id INT PRIMARY
-            // KEY`, or `INTEGER PRIMARY KEY DESC`, neither an alias of the rowid): the
-            // number is the key the person sees in the column, not the row's place.
-            if let keyType, [.int16, .int32, .int64].contains(keyType) {
-                return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.integer(key)])
-            }
-            // A number is the object's number, as its ID has it. One that numbers no object,
-            // for a TEXT key (`languages:get(1)` where the key is "1"), is then looked up as
-            // its text, as SQLite compares a number with a TEXT column (`code = 1` is `code = '1'`).
-            if keyType == .string, try runtime.context.object(entityName: entity, primaryKey: key) == nil {
-                return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [.text(String(key))])
+            // A table's own key of one column that is not the object's number (`code TEXT
+            // PRIMARY KEY`, `id INT PRIMARY KEY`, `INTEGER PRIMARY KEY DESC`): the number is
+            // the key the person sees in the column, as `WHERE code = 1` compares it (a
+            // TEXT key's `'1'`), not the row's place, which found another row without a
+            // word. An object ID (`get("languages/1")`) still names the row's number, as
+            // does the number made from a key without a rowid (`KeyNumber`), which no key
+            // typed by hand is near.
+            let numbered = try storage.numberedRows != nil && runtime.context.object(entityName: entity, primaryKey: key) != nil
+            if ownKey.count == 1, !numbered, let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0]) {
+                let asText = attribute.type == .string && !storage.untyped.contains(attribute.name)
+                let numeric: [AttributeType] = [.int16, .int32, .int64, .double, .decimal, .string]
+                if numeric.contains(attribute.type) {
+                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [asText ? .text(String(key)) : .integer(key)])
+                }
             }
         }
         let found = try runtime.context.object(entityName: entity, primaryKey: key)
