@@ -99,3 +99,20 @@ import Testing
         #expect(h.string(#"#sql([[SELECT * FROM "w k" WHERE typeof(id) <> 'integer']])"#) == "3")
     }
 }
+
+/// A table whose columns are named rowid, oid and _rowid_ and which declares no primary
+/// key has nothing its rows are known by: it was left out without a word (no entity, no
+/// note, status 0). The open now says so, with the sql() that still reads it.
+@Suite struct RowidNamesTakenTests {
+    @Test func aTableWithNothingToKnowItsRowsByIsNoted() throws {
+        let path = try foreignFile("CREATE TABLE ro(oid INTEGER, _rowid_ INTEGER, rowid INTEGER, v TEXT); INSERT INTO ro VALUES (1, 2, 3, 'x');")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let context = try StoreOpener.open(path)
+        #expect(
+            context.openingNotes.contains(
+                "ro is left out: its columns take all three of SQLite's names for the rowid (rowid, oid, _rowid_) and it declares no primary key, so its rows have nothing to be known by; sql() reads it"
+            ), "\(context.openingNotes)")
+        let h = try Harness(context: context)
+        #expect(h.string("#sql('SELECT * FROM ro')") == "1")
+    }
+}

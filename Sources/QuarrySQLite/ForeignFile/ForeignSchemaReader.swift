@@ -372,7 +372,15 @@ struct ForeignSchemaReader {
         } else {
             // A WITHOUT ROWID table has none (nor has a table whose columns take all three
             // names): keyed, it is known by its key's number; unkeyed, it is no entity.
-            guard case .numbered = rowKey else { return nil }
+            guard case .numbered = rowKey else {
+                let names = Set(relation.columns.map { $0.name.lowercased() })
+                let why =
+                    ["rowid", "oid", "_rowid_"].allSatisfy(names.contains)
+                    ? "its columns take all three of SQLite's names for the rowid (rowid, oid, _rowid_) and it declares no primary key"
+                    : "it has no rowid and declares no primary key"
+                session.leaveOut(table, because: "\(table) is left out: \(why), so its rows have nothing to be known by; sql() reads it")
+                return nil
+            }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more, and when a link is
