@@ -37,6 +37,35 @@ import Testing
         #expect(quiet.status == 0 && !quiet.stderr.contains("keeps days alone"), "\(quiet)")
     }
 
+    /// A column of whole seconds (`2024-01-22 10:00:00`) rounds a written fraction to the
+    /// second, as PostgreSQL's timestamp(0) rounds it: said once per column, where it was
+    /// rounded without a word. Whole seconds say nothing.
+    @Test func aFractionWrittenToAColumnOfWholeSecondsIsRoundedWithOneNote() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "times.sql",
+            """
+            CREATE TABLE visit (id INTEGER PRIMARY KEY, at DATETIME);
+            INSERT INTO visit VALUES (1, '2024-01-22 10:00:00'), (2, '2024-01-23 11:00:00');
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "times.db", file: "times.sql")
+        let quiet = try await sandbox.quarry(["times.db", "-e", #"visit:get(1).at = date("2024-03-01T05:05:05Z"); save()"#])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("keeps whole seconds"), "\(quiet)")
+        let result = try await sandbox.quarry([
+            "times.db", "-e",
+            #"""
+            visit:get(1).at = date("2024-01-01T00:00:00.5Z"); visit:get(2).at = date("2024-01-01T05:05:05.25Z")
+            print(save().updated)
+            """#
+        ])
+        #expect(result.status == 0 && result.lines == ["2"], "\(result)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("visit.at keeps whole seconds") }
+        #expect(notes.count == 1 && notes.first?.hasPrefix("note: ") == true, "\(result)")
+        let stored = try await sandbox.run(
+            URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["times.db", "SELECT at FROM visit ORDER BY id"])
+        #expect(stored.stdout == "2024-01-01 00:00:01\n2024-01-01 05:05:05\n", "\(stored)")
+    }
+
     /// PostgreSQL's `date` is a date attribute (its day at midnight UTC, as a SQLite
     /// file's column of days reads); a time written to it is dropped by the server, and
     /// said once; a comparison with an instant is exact, in SQL as in memory.

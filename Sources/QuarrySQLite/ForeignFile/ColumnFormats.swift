@@ -59,6 +59,14 @@ struct ColumnFormats {
                 "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
                     + "and of any other date written to it is dropped")
         }
+        // A layout that keeps fewer digits of time rounds to them, as PostgreSQL rounds a
+        // timestamp(0): said once per column, as the day's note is.
+        if case .isoText(let layout) = format, case .date(let seconds) = value, let kept = layout.coarser(than: seconds) {
+            session.writeNotes.add(
+                "\(entity.name).\(key)",
+                "\(entity.name).\(key) keeps \(kept) (\(format.name)): \(value.displayString) "
+                    + "and any other date written to it are rounded to them")
+        }
         return stored
     }
 

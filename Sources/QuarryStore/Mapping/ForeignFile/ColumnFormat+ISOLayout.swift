@@ -82,6 +82,21 @@ extension ColumnFormat.ISOLayout {
         return render(whole: whole, fraction: fraction, digits: digits)
     }
 
+    /// What this layout keeps of a time finer than it writes, when `instant` has more
+    /// (`text` rounds it): "whole seconds", "whole minutes", "2 fraction digits"; nil when
+    /// it keeps the instant as given, or for a date alone, whose note is its own. Only to
+    /// three fraction digits: past them a date's seconds, as a double holds them, have no
+    /// exact digits to compare.
+    package func coarser(than instant: Double) -> String? {
+        guard separator != nil else { return nil }
+        let digits = seconds && !basic ? fractionDigits : 0
+        guard digits <= 3 else { return nil }
+        let units = seconds ? instant * pow(10, Double(digits)) : instant / 60
+        guard abs(units - units.rounded()) > 0.01 else { return nil }
+        if !seconds { return "whole minutes" }
+        return digits == 0 ? "whole seconds" : "\(digits) fraction digit\(digits == 1 ? "" : "s")"
+    }
+
     /// Whole seconds and a fraction of `digits` digits as text in this layout.
     private func render(whole: Double, fraction: Int, digits: Int) -> String {
         var t = time_t(whole)
