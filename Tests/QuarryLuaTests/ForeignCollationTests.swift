@@ -154,3 +154,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
+
+/// Two columns compared with each other: SQLite takes the left column's collation, BINARY
+/// when it declares none, whatever the right one has. In memory the right one's NOCASE or
+/// RTRIM was taken when the left had none: `s == nc` matched in `p:matches` and not in SQL.
+@Suite struct ColumnAgainstColumnCollationTests {
+    @Test func theLeftColumnsCollationDecidesInMemoryAsInSQL() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, nc TEXT COLLATE NOCASE, rt TEXT COLLATE RTRIM);
+            INSERT INTO t VALUES (1, 'abc', 'ABC', 'abc  '), (2, 'abc', 'abc', 'abd'), (3, 'b', 'A', 'b ');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        try expectCountsAgreeWithSQLite(
+            h, path, table: "t",
+            [
+                ("s == nc", "s = nc"), ("nc == s", "nc = s"), ("s < rt", "s < rt"), ("rt == s", "rt = s"), ("s == rt", "s = rt"),
+                ("s > nc", "s > nc"), ("nc > s", "nc > s"),
+            ])
+    }
+}

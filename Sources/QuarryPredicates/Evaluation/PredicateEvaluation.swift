@@ -79,9 +79,11 @@ extension BoundPredicate {
             // An enum is ordered by its labels' places, as its SQL casts to the type.
             let enumeration = op.isOrdering ? lhs.enumeration ?? rhs.enumeration : nil
             if let enumeration { l = enumeration.orderValue(l) }
-            // A column's collation (NOCASE, RTRIM), the left one's first, as SQLite picks it;
-            // an option ([c], [d]) reads the column through a function, which has none.
-            let collation = options.isEmpty ? self.collation(lhs, object, outer) ?? self.collation(rhs, object, outer) : nil
+            // A column's collation (NOCASE, RTRIM), the left one's first, as SQLite picks it:
+            // a left column of none compares in BINARY whatever the right one has (`s ==
+            // nc`); an option ([c], [d]) reads the column through a function, which has none.
+            let collation =
+                options.isEmpty ? (Self.isColumn(lhs) ? self.collation(lhs, object, outer) : self.collation(rhs, object, outer)) : nil
             if let collation { l = Self.collated(l, collation) }
             let placed = { (v: Value) in collation.map { Self.collated(v, $0) } ?? enumeration?.orderValue(v) ?? v }
             switch op {
@@ -105,6 +107,16 @@ extension BoundPredicate {
                 break
             }
             return Self.compare(l, op, placed(value(rhs, object, options, outer)))
+        }
+    }
+
+    /// Whether SQLite reads `operand` as a column, whose collation (BINARY when it
+    /// declares none) then decides a comparison it stands left in.
+    private static func isColumn(_ operand: Operand) -> Bool {
+        switch operand {
+        case .attribute, .path: return true
+        case .outer(let o): return isColumn(o)
+        default: return false
         }
     }
 
