@@ -171,7 +171,7 @@ import Testing
             h, path, table: "t",
             [
                 ("s == nc", "s = nc"), ("nc == s", "nc = s"), ("s < rt", "s < rt"), ("rt == s", "rt = s"), ("s == rt", "s = rt"),
-                ("s > nc", "s > nc"), ("nc > s", "nc > s"),
+                ("s > nc", "s > nc"), ("nc > s", "nc > s")
             ])
     }
 }
