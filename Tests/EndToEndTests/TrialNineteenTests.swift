@@ -56,4 +56,25 @@ import Testing
         let plain = try await repl.enter(#"=Node:deleteall("name == 'n11'")"#)
         #expect(!plain.contains { $0.contains("delete rules also") }, "\(plain.suffix(4))")
     }
+
+    /// Deleting one city staged its 82 nodes and 77 locations too (the cascade rules), and
+    /// `.changes` listed the 160 IDs one a line with no count, scrolling the start away.
+    /// A kind of several entities (or many objects) says first how many of each; a long
+    /// list goes through the pager as a long table does.
+    @Test func changesCountsWhatACascadeStaged() async throws {
+        let sandbox = try Sandbox()
+        try await places(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["places.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"City:first("name == 'south'"):delete()"#)
+        let changes = try await repl.enter(".changes")
+        #expect(Array(changes.prefix(3)) == ["inserted: none", "updated: none", "deleted: 7 objects (1 City, 6 Node)"], "\(changes)")
+        #expect(changes.contains("         City/2"), "\(changes)")
+        #expect(changes.filter { $0.hasPrefix("         Node/") }.count == 6, "\(changes)")
+        _ = try await repl.enter("rollback()")
+        // Objects of one entity, a few: one a line, as before.
+        _ = try await repl.enter(#"for _, n in ipairs(fetch("Node", "name BEGINSWITH 'n1'")) do n:delete() end"#)
+        let few = try await repl.enter(".changes")
+        #expect(few == ["inserted: none", "updated: none", "deleted: Node/1", "         Node/2", "         Node/3"], "\(few)")
+    }
 }
