@@ -1,4 +1,5 @@
 import Foundation
+import QuarryTestSupport
 import Testing
 
 /// An app developer's trial on Core Data stores Quarry did not make (a map app's seeded
@@ -76,5 +77,66 @@ import Testing
         _ = try await repl.enter(#"for _, n in ipairs(fetch("Node", "name BEGINSWITH 'n1'")) do n:delete() end"#)
         let few = try await repl.enter(".changes")
         #expect(few == ["inserted: none", "updated: none", "deleted: Node/1", "         Node/2", "         Node/3"], "\(few)")
+    }
+
+    /// The seeded store's model declares `latitude` as Float (`var latitude: Float` in the
+    /// class Quarry writes), and a #Predicate of more than two tests captured its constants
+    /// as `let value: Double = 22.1`, which swiftc refuses against a Float property
+    /// (`binary operator '>' cannot be applied to operands of type 'Float' and 'Double'`);
+    /// a sectioned request said `SectionedFetchRequest<Double, Location>`. Both say Float
+    /// now, and the predicate compiles against the class Quarry writes.
+    @Test func aFloatAttributesConstantsAreFloats() async throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.path("Places.xcdatamodel"), withIntermediateDirectories: true)
+        _ = try sandbox.write(
+            "Places.xcdatamodel/contents",
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+                <entity name="Location" representedClassName="Location" syncable="YES">
+                    <attribute name="latitude" attributeType="Float" usesScalarValueType="YES"/>
+                    <attribute name="longitude" attributeType="Double" usesScalarValueType="YES"/>
+                </entity>
+            </model>
+            """)
+        _ = try await sqlite3Lines(
+            sandbox, "places.sqlite",
+            """
+            CREATE TABLE ZLOCATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLATITUDE FLOAT, ZLONGITUDE FLOAT);
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Location', 0, 2);
+            INSERT INTO ZLOCATION VALUES (1, 1, 1, 25.013275146484375, 121.3), (2, 1, 1, 22.467643737792969, 120.1);
+            """)
+        let result = try await sandbox.quarry([
+            "--model", "Places.xcdatamodel", "places.sqlite", "-e",
+            """
+            print(predicate("latitude > 22.5 AND latitude < 25.1 AND longitude > 120"):swift("predicate", "Location"))
+            print(fetch{ "Location", section = "latitude" }:swift("sectioned"))
+            print(Location:swift())
+            """
+        ])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("let value: Float = 22.5") && lines.contains("let value3: Double = 120.0"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("@SectionedFetchRequest<Float, Location>(") }, "\(lines)")
+        #expect(lines.contains("    var latitude: Float"), "\(lines)")
+        // The predicate compiles against the class (a stand-in with the same properties) and
+        // selects the row Quarry selects.
+        let predicate = lines.prefix { !$0.hasPrefix("@SectionedFetchRequest") }.joined(separator: "\n")
+        let program = """
+            import Foundation
+            final class Location { var latitude: Float; var longitude: Double
+                init(latitude: Float, longitude: Double) { self.latitude = latitude; self.longitude = longitude } }
+            \(predicate)
+            let rows = [Location(latitude: 25.013275, longitude: 121.3), Location(latitude: 22.467644, longitude: 120.1)]
+            print(try rows.filter { try query.evaluate($0) }.count)
+            """
+        #expect(try SwiftCompiler.compileAndRun(program) == ["1"], "\(program)")
+        let counted = try await sandbox.quarry([
+            "--model", "Places.xcdatamodel", "places.sqlite", "-e",
+            #"print(count("Location", "latitude > 22.5 AND latitude < 25.1 AND longitude > 120"))"#
+        ])
+        #expect(counted.stdout == "1\n", "\(counted)")
     }
 }

@@ -59,6 +59,7 @@ import Testing
         // A number given its type, as an app's let for a Float attribute writes it: the
         // Float the app holds (trial 19: `let south = Float(22.5)` was refused).
         ("let south = Float(0.1)\n#Predicate<Item> { $0.weight < south }", "weight < 0.10000000149011612"),
+        ("let south: Float = 0.1\n#Predicate<Item> { $0.weight < south }", "weight < 0.10000000149011612"),
         ("let n = Int64(3)\n#Predicate<Item> { $0.qty > n }", "qty > 3"),
         ("let d = Double(2)\n#Predicate<Item> { $0.weight >= d }", "weight >= 2.0"),
         (#"#Predicate<Item> { ($0.title ?? "").isEmpty }"#, "TERNARY(title != nil, title.length, 0) == 0"),
