@@ -94,7 +94,11 @@ extension DotCommands {
                 }
                 if all.isEmpty {
                     // A file another program made keeps no history of Quarry's: its writers record none.
-                    print(ForeignFileNotes.isForeignFile(shell.runtime.context) ? ForeignFileNotes.noHistory : "no transactions recorded yet")
+                    let context = shell.runtime.context
+                    print(
+                        ForeignFileNotes.isForeignFile(context)
+                            ? ForeignFileNotes.noHistory
+                            : CoreDataHistoryKeeping.keepsNone(context) ? CoreDataHistoryKeeping.none : "no transactions recorded yet")
                 }
             } catch {
                 reportError(error)

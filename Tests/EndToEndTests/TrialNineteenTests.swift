@@ -79,14 +79,9 @@ import Testing
         #expect(few == ["inserted: none", "updated: none", "deleted: Node/1", "         Node/2", "         Node/3"], "\(few)")
     }
 
-    /// The seeded store's model declares `latitude` as Float (`var latitude: Float` in the
-    /// class Quarry writes), and a #Predicate of more than two tests captured its constants
-    /// as `let value: Double = 22.1`, which swiftc refuses against a Float property
-    /// (`binary operator '>' cannot be applied to operands of type 'Float' and 'Double'`);
-    /// a sectioned request said `SectionedFetchRequest<Double, Location>`. Both say Float
-    /// now, and the predicate compiles against the class Quarry writes.
-    @Test func aFloatAttributesConstantsAreFloats() async throws {
-        let sandbox = try Sandbox()
+    /// A Core Data store of locations whose model declares `latitude` as Float, as the
+    /// map app's has it, with the model file beside it (no persistent history).
+    private func floatStore(_ sandbox: Sandbox) async throws {
         try FileManager.default.createDirectory(atPath: sandbox.path("Places.xcdatamodel"), withIntermediateDirectories: true)
         _ = try sandbox.write(
             "Places.xcdatamodel/contents",
@@ -108,6 +103,17 @@ import Testing
             INSERT INTO Z_PRIMARYKEY VALUES (1, 'Location', 0, 2);
             INSERT INTO ZLOCATION VALUES (1, 1, 1, 25.013275146484375, 121.3), (2, 1, 1, 22.467643737792969, 120.1);
             """)
+    }
+
+    /// The seeded store's model declares `latitude` as Float (`var latitude: Float` in the
+    /// class Quarry writes), and a #Predicate of more than two tests captured its constants
+    /// as `let value: Double = 22.1`, which swiftc refuses against a Float property
+    /// (`binary operator '>' cannot be applied to operands of type 'Float' and 'Double'`);
+    /// a sectioned request said `SectionedFetchRequest<Double, Location>`. Both say Float
+    /// now, and the predicate compiles against the class Quarry writes.
+    @Test func aFloatAttributesConstantsAreFloats() async throws {
+        let sandbox = try Sandbox()
+        try await floatStore(sandbox)
         let result = try await sandbox.quarry([
             "--model", "Places.xcdatamodel", "places.sqlite", "-e",
             """
@@ -138,5 +144,19 @@ import Testing
             #"print(count("Location", "latitude > 22.5 AND latitude < 25.1 AND longitude > 120"))"#
         ])
         #expect(counted.stdout == "1\n", "\(counted)")
+    }
+
+    /// `.history` on the seeded store, before and after a save, said "no transactions
+    /// recorded yet", as if a save would record one; the store keeps no persistent history,
+    /// so neither the app's saves nor Quarry's record any.
+    @Test func historyOnAStoreWithoutPersistentHistorySaysItKeepsNone() async throws {
+        let sandbox = try Sandbox()
+        try await floatStore(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["--model", "Places.xcdatamodel", "places.sqlite"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter("Location:get(1).longitude = 121.5; save()")
+        let said = try await repl.enter(".history")
+        #expect(said.last?.hasPrefix("no history: this Core Data store keeps no persistent history") == true, "\(said)")
+        #expect(try await sqlite3Lines(sandbox, "places.sqlite", "SELECT ZLONGITUDE FROM ZLOCATION WHERE Z_PK = 1") == ["121.5"])
     }
 }
