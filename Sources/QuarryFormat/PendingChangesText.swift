@@ -13,6 +13,11 @@ public enum PendingChangesText {
     static let textLimit = 40
     /// A to-many's members named before "…": a line, not a list of thousands.
     static let memberLimit = 5
+    /// A kind with more objects than this, or objects of several entities, says first how
+    /// many, by entity (a cascade's deletes: `deleted: 160 objects (1 City, 77 Location,
+    /// 82 Node)`), and lists them on the lines below, where they would otherwise scroll
+    /// away uncounted.
+    static let countedAbove = 10
 
     public static func lines(_ context: ObjectContext) -> [String] {
         let pending = context.pendingChanges
@@ -23,10 +28,17 @@ public enum PendingChangesText {
                 continue
             }
             let indent = String(repeating: " ", count: label.count + 2)
+            var byEntity: [String: Int] = [:]
+            for object in objects { byEntity[object.entity.name, default: 0] += 1 }
+            let counted = objects.count > countedAbove || byEntity.count > 1
+            if counted {
+                let parts = byEntity.sorted { $0.key < $1.key }.map { "\($0.value) \(ErrorRendering.escaped($0.key))" }
+                lines.append("\(label): \(objects.count) objects (\(parts.joined(separator: ", ")))")
+            }
             for (i, object) in objects.enumerated() {
                 let changed = label == "deleted" ? [] : changes(of: object, in: context)
                 let text = ErrorRendering.escaped(object.objectID) + (changed.isEmpty ? "" : "  " + changed.joined(separator: ", "))
-                lines.append((i == 0 ? label + ": " : indent) + text)
+                lines.append((i == 0 && !counted ? label + ": " : indent) + text)
             }
         }
         return lines

@@ -18,6 +18,9 @@ public struct SwiftNames: Sendable {
     private let roots: [String: String]
     /// Each entity's class name.
     private let types: [String: String]
+    /// Per hierarchy: the attributes the model declares as Float, which Quarry keeps as
+    /// doubles; the classes declare them `Float`, and so must what is compared with them.
+    private let floats: [String: Set<String>]
 
     public init(model: CoreDataModel) {
         var members: [String: [CoreDataEntity]] = [:]
@@ -27,6 +30,11 @@ public struct SwiftNames: Sendable {
             roots[entity.name] = root
             members[root, default: []].append(entity)
         }
+        var floats: [String: Set<String>] = [:]
+        for (root, entities) in members {
+            floats[root] = Set(entities.flatMap { $0.attributes.filter { $0.type == .float }.map(\.name) })
+        }
+        self.floats = floats
         var byRoot: [String: [String: String]] = [:]
         for (root, entities) in members {
             var names: [String] = []
@@ -94,6 +102,11 @@ public struct SwiftNames: Sendable {
     /// made an identifier on its own.
     public func property(_ name: String, of entity: String) -> String {
         roots[entity].flatMap { byRoot[$0]?[name] } ?? SwiftModelSource.identifier(name)
+    }
+
+    /// Whether the model declares `entity`'s attribute `name` as Float (`Float` in Swift).
+    public func isFloat(_ name: String, of entity: String) -> Bool {
+        roots[entity].flatMap { floats[$0]?.contains(name) } ?? false
     }
 
     /// The name the store keeps for `name`'s property, when the property is not spelled

@@ -60,9 +60,12 @@ extension DotCommands {
         },
         Command(
             name: "changes", usage: ".changes",
-            summary: "list unsaved inserts (with their values), updates (each changed key as key: old → new) and deletes"
+            summary:
+                "list unsaved inserts (with their values), updates (each changed key as key: old → new) and deletes (counted by entity when several)"
         ) { shell, _ in
-            for line in PendingChangesText.lines(shell.runtime.context) { print(line) }
+            // Many changes (a cascade's deletes) go through the pager, as a long table does.
+            let text = PendingChangesText.lines(shell.runtime.context).map { $0 + "\n" }.joined()
+            if !shell.session.console.page(text) { print(text, terminator: "") }
             return .ok
         },
         Command(name: "notes", usage: ".notes", summary: "every note opening the store made (an open prints the first 20)") { shell, _ in
@@ -91,7 +94,11 @@ extension DotCommands {
                 }
                 if all.isEmpty {
                     // A file another program made keeps no history of Quarry's: its writers record none.
-                    print(ForeignFileNotes.isForeignFile(shell.runtime.context) ? ForeignFileNotes.noHistory : "no transactions recorded yet")
+                    let context = shell.runtime.context
+                    print(
+                        ForeignFileNotes.isForeignFile(context)
+                            ? ForeignFileNotes.noHistory
+                            : CoreDataHistoryKeeping.keepsNone(context) ? CoreDataHistoryKeeping.none : "no transactions recorded yet")
                 }
             } catch {
                 reportError(error)

@@ -90,7 +90,16 @@ extension SwiftPredicateReader {
                 } else if let fields = try translator.structFields(value) {
                     translator.structs[captured] = fields
                 } else {
-                    translator.capture(captured, try translator.constant(value))
+                    var constant = try translator.constant(value)
+                    // `let south: Float = 22.1`: the Float the app holds, as `Float(22.1)` reads.
+                    if binding.typeAnnotation?.type.trimmedDescription == "Float", case .value(let v) = constant {
+                        switch v {
+                        case .real(let d): constant = .value(.real(Double(Float(d))))
+                        case .integer(let n): constant = .value(.real(Double(Float(n))))
+                        default: break
+                        }
+                    }
+                    translator.capture(captured, constant)
                 }
             } else if let expansion = item.item.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion

@@ -68,9 +68,11 @@ extension SwiftPredicateTranslator {
                     throw refuse("Data is read from an array of bytes", call)
                 }
                 return .value(.blob(try array.elements.map { try byte($0.expression) }))
+            case ("Double", [nil]), ("Float", [nil]), ("CGFloat", [nil]), ("Int", [nil]), ("Int16", [nil]), ("Int32", [nil]), ("Int64", [nil]):
+                return .value(try typedNumber(callee, call))
             default:
                 throw refuse(
-                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))",
+                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))",
                     call)
             }
         }
@@ -89,6 +91,31 @@ extension SwiftPredicateTranslator {
 
     /// `Date()` and `Date.now`: the time the `#Predicate` is read, as the app's is the time it runs.
     static var currentTime: Value { .date(Date().timeIntervalSince1970) }
+
+    /// `Float(22.5)`, `Int64(3)`: a number literal given its type, as an app's `let` for a
+    /// Float or integer attribute writes it. A Float is the value the app holds, rounded to
+    /// single precision (`Float(22.1)` is 22.100000381469727), as a Float attribute's
+    /// stored values are.
+    private mutating func typedNumber(_ type: String, _ call: FunctionCallExprSyntax) throws -> Value {
+        let integral = type.hasPrefix("Int")
+        let bounds: ClosedRange<Int64> =
+            switch type {
+            case "Int16": Int64(Int16.min)...Int64(Int16.max)
+            case "Int32": Int64(Int32.min)...Int64(Int32.max)
+            default: Int64.min...Int64.max
+            }
+        guard call.arguments.count == 1, let argument = call.arguments.first else {
+            throw refuse("\(type)(...) is read with one number literal", call)
+        }
+        switch try value(argument.expression) {
+        case .constant(.integer(let n), _) where !integral || bounds.contains(n):
+            return integral ? .integer(n) : .real(type == "Float" ? Double(Float(n)) : Double(n))
+        case .constant(.real(let d), _) where !integral:
+            return .real(type == "Float" ? Double(Float(d)) : d)
+        default:
+            throw refuse("\(type)(...) is read with a number literal\(integral ? " in \(type)'s range" : "")", call)
+        }
+    }
 
     private mutating func byte(_ node: ExprSyntax) throws -> UInt8 {
         guard case .constant(.integer(let n), _) = try value(node), let byte = UInt8(exactly: n) else {

@@ -56,6 +56,12 @@ import Testing
         // Issue #79: constructs swift-foundation's own tests use.
         (#"#Predicate<Item> { ($0.flag ? $0.qty : 1) + 1 > 2 }"#, "TERNARY(flag == YES, qty, 1) + 1 > 2"),
         ("let url = URL(string: \"http://apple.com\")!\n#Predicate<Item> { $0.link == url }", #"link == "http://apple.com""#),
+        // A number given its type, as an app's let for a Float attribute writes it: the
+        // Float the app holds (trial 19: `let south = Float(22.5)` was refused).
+        ("let south = Float(0.1)\n#Predicate<Item> { $0.weight < south }", "weight < 0.10000000149011612"),
+        ("let south: Float = 0.1\n#Predicate<Item> { $0.weight < south }", "weight < 0.10000000149011612"),
+        ("let n = Int64(3)\n#Predicate<Item> { $0.qty > n }", "qty > 3"),
+        ("let d = Double(2)\n#Predicate<Item> { $0.weight >= d }", "weight >= 2.0"),
         (#"#Predicate<Item> { ($0.title ?? "").isEmpty }"#, "TERNARY(title != nil, title.length, 0) == 0"),
         (#"#Predicate<Item> { ($0.qty ?? 7) % 2 == 1 }"#, "modulus:by:(TERNARY(qty != nil, qty, 7), 2) == 1"),
         (#"#Predicate<Item> { ($0.flag && true) == false }"#, "NOT (flag == YES AND TRUEPREDICATE)"),
@@ -131,6 +137,7 @@ import Testing
         ),
         ("let s = Limits(low: 2)\n#Predicate<Item> { $0.qty > s.high }", "'s' has no field 'high' in its initializer (low)", 54),
         ("let s = obj.k\n#Predicate<Item> { $0.key == s }", "'obj.k' is a value of the app's", 9),
+        ("let x = Int16(70000)\n#Predicate<Item> { $0.qty > x }", "Int16(...) is read with a number literal in Int16's range", 9),
         (#"#Predicate<Item> { $0.tags.max() == 2 }"#, "max(...) has no #Predicate form Quarry reads", 28),
         (#"#Predicate<Item> { $0.title.hasSuffix("a") }"#, "hasSuffix(...) has no #Predicate form", 29),
         (#"#Predicate<Item> { $0.when > Date() }"#, "capture its value", 30),

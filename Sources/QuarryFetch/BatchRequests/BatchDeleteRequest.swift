@@ -17,4 +17,9 @@ public struct BatchDeleteRequest {
     public func execute(in context: ObjectContext) throws -> Int {
         try context.batchDelete(entityName, where: try BatchUpdateRequest.filter(entityName, predicate, in: context))
     }
+
+    /// Runs the delete; the objects it deleted, and the rows the delete rules cascaded to.
+    public func executeReporting(in context: ObjectContext) throws -> ObjectContext.BatchDeleted {
+        try context.batchDeleteRows(entityName, where: try BatchUpdateRequest.filter(entityName, predicate, in: context))
+    }
 }

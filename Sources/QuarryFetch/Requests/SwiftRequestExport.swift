@@ -145,6 +145,12 @@ public struct SwiftRequestExport {
         return (text, attribute, !steps.isEmpty || attribute.isOptional)
     }
 
+    /// Whether the model declares the attribute `key` reaches as Float.
+    private func reachesFloat(_ key: String) throws -> Bool {
+        let (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
+        return names.isFloat(attribute.name, of: steps.last?.destination.name ?? entity.name)
+    }
+
     /// `SortDescriptor(\Quake.time, order: .reverse)`; nil (named in `out`) for what
     /// `SortDescriptor` cannot sort.
     private func sortDescriptor(_ sort: SortDescriptor, _ out: inout Output) throws -> String? {
@@ -222,7 +228,9 @@ public struct SwiftRequestExport {
                 return
             }
             let (path, attribute, optional) = try keyPath(section)
-            guard let swiftType = SwiftModelSource.swiftType(of: attribute), attribute.type != .binary else {
+            // A Float attribute (kept as a double) is a `Float` property in the classes.
+            let declared = try reachesFloat(section) && attribute.type == .double ? "Float" : SwiftModelSource.swiftType(of: attribute)
+            guard let swiftType = declared, attribute.type != .binary else {
                 out.refuse("section = '\(section)'", "a \(attribute.type.rawValue) is no section identifier")
                 return
             }

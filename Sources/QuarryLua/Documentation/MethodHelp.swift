@@ -35,7 +35,7 @@ extension FunctionHelp {
         FunctionHelp(
             name: "deleteall", usage: #"Item:deleteall("predicate", { args })"#,
             summary:
-                "Deletes every row that matches in one SQL statement, written at once (rollback() does not undo it), delete rules applied; observers and history hear it. Returns the rows deleted. With no predicate every row goes, and an interactive prompt asks first.",
+                "Deletes every row that matches in one SQL statement, written at once (rollback() does not undo it), delete rules applied; observers and history hear it. Returns the rows of the entity deleted; rows a cascade rule took from other entities are counted in a note. With no predicate every row goes, and an interactive prompt asks first, naming the entities a cascade reaches.",
             example: #"Item:deleteall("n > %@", { 2 })"#, kind: "entity"),
         FunctionHelp(
             name: "swift", usage: #"Item:swift() | Item:swift("coredata")"#,

@@ -272,9 +272,14 @@ enum SchemaBindings {
             throw call.argumentError(next, "no value expected: deleteall takes a predicate and a table of its arguments")
         }
         guard try confirmsEveryRow(runtime, "delete", entity, predicate) else { return call.push(0) }
-        let n: Int
-        n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)
+        let deleted = try BatchDeleteRequest(entity, where: predicate).executeReporting(in: runtime.context)
+        let n = deleted.count
         noteWrittenAtOnce(runtime, n)
+        // The count is the entity's rows; what its cascade rules took is no less gone.
+        if !deleted.cascaded.isEmpty {
+            let taken = deleted.cascaded.sorted { $0.key < $1.key }.map { "\(grouped($0.value)) \($0.value == 1 ? "row" : "rows") of \($0.key)" }
+            runtime.writeNotice("note: the delete rules also deleted " + taken.joined(separator: ", ") + " (cascade)")
+        }
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(n)
@@ -304,7 +309,8 @@ enum SchemaBindings {
         if quotedKey, !(predicate?.isAlwaysTrue ?? true) {
             guard try FetchRequest(entityName: entity, predicate: predicate).count(in: runtime.context) == rows else { return true }
         }
-        if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)?") { return true }
+        let reach = verb == "delete" ? cascadeWarning(runtime, entity) : ""
+        if confirm("\(verb) all \(grouped(rows)) \(rows == 1 ? "row" : "rows") of \(entity)\(reach)?") { return true }
         // What named every row: no predicate, or one written with a key in quotes (the
         // note before the question said how to write it).
         let why =
@@ -312,6 +318,14 @@ enum SchemaBindings {
             ? "a predicate names the rows to \(verb)" : "the key in quotes is a string here: written bare or with %K, it compares the key's values"
         runtime.writeNotice("note: nothing \(verb)d (\(why); .destructive off stops asking)")
         return false
+    }
+
+    /// The question before deleting every row names the entities its cascade rules reach
+    /// too, as they go in the same statement: ` (its delete rules cascade to Node)`.
+    private static func cascadeWarning(_ runtime: QuarryRuntime, _ entity: String) -> String {
+        guard let e = try? runtime.context.entity(named: entity) else { return "" }
+        let reached = Set(e.relationships.filter { $0.deleteRule == .cascade }.map(\.destination)).sorted()
+        return reached.isEmpty ? "" : " (its delete rules cascade to \(reached.joined(separator: ", ")))"
     }
 
     static func luaEntitySwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

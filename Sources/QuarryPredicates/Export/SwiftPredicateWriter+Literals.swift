@@ -8,7 +8,7 @@ import QuarryStore
 extension SwiftPredicateWriter {
     /// A list for IN, captured with its element type: `let values: [String] = [...]`.
     func listCapture(_ values: [Value], _ attribute: AttributeDescription?) throws -> String {
-        guard let attribute, let type = SwiftModelSource.swiftType(of: attribute) else { throw SwiftExportRefusal("IN on a value of no Swift type") }
+        guard let attribute, let type = swiftType(of: attribute) else { throw SwiftExportRefusal("IN on a value of no Swift type") }
         let elements = try values.map { try constant($0, attribute.type) }
         return capture("values", "[\(type)]", "[" + elements.joined(separator: ", ") + "]")
     }
@@ -21,7 +21,7 @@ extension SwiftPredicateWriter {
         switch operand {
         case .value(let v):
             let text = try constant(v, attribute?.type)
-            guard let attribute, let type = SwiftModelSource.swiftType(of: attribute), !v.isNull else { return text }
+            guard let attribute, let type = swiftType(of: attribute), !v.isNull else { return text }
             if case .real(let d) = v, !d.isFinite { return capture("value", type + (optional ? "?" : ""), text) }
             var isLiteral: Bool {
                 switch v {

@@ -137,6 +137,21 @@ final class SwiftPredicateWriter {
 
     /// The model's property names (nil: each name made an identifier on its own).
     let names: SwiftNames?
+    /// Attributes read in this closure that the model declares as Float, by name: the
+    /// constants compared with them are `Float`s, as `let value: Double` would not compile
+    /// against a `Float` property. (Two attributes of one name, one Float and one Double,
+    /// in one closure would take Float for both.)
+    var floatNames: Set<String> = []
+
+    /// Notes `a` of `entity` as a Float where the model says so.
+    func noteFloat(_ a: AttributeDescription, of entity: EntityDescription) {
+        if names?.isFloat(a.name, of: entity.name) == true { floatNames.insert(a.name) }
+    }
+
+    /// The Swift type of `a` as the classes declare it: `Float` where the model says so.
+    func swiftType(of a: AttributeDescription) -> String? {
+        a.type == .double && floatNames.contains(a.name) ? "Float" : SwiftModelSource.swiftType(of: a)
+    }
 
     init(reserved: Set<String>, typed: Bool = false, names: SwiftNames? = nil) {
         used = reserved
@@ -260,7 +275,9 @@ final class SwiftPredicateWriter {
         switch operand {
         case .attribute(let a):
             try checkKey(a.name, of: scope.entity)
-            return SwiftValue(text: "\(scope.variable).\(property(a.name, of: scope.entity))", optional: a.isOptional, attribute: a)
+            noteFloat(a, of: scope.entity)
+            return SwiftValue(
+                text: "\(scope.variable).\(property(a.name, of: scope.entity))", optional: a.isOptional, attribute: a, type: swiftType(of: a))
         case .path(let path, let a):
             let (chain, _) = try steps(path, scope)
             // A path to the destination's key stands for the related object (`owner == nil`).
@@ -269,12 +286,14 @@ final class SwiftPredicateWriter {
             }
             try checkKey(a.name, of: path.last?.destination ?? scope.entity)
             let name = property(a.name, of: path.last?.destination ?? scope.entity)
+            noteFloat(a, of: path.last?.destination ?? scope.entity)
             // The macro takes `?.` only onto a property that is itself optional; a required
             // one past a to-one is read inside a flatMap (`car.owner.flatMap { $0.year }`).
             if !a.isOptional {
-                return SwiftValue(text: (chain.contains("?") ? "(\(chain))" : chain) + ".flatMap { $0.\(name) }", optional: true, attribute: a)
+                let text = (chain.contains("?") ? "(\(chain))" : chain) + ".flatMap { $0.\(name) }"
+                return SwiftValue(text: text, optional: true, attribute: a, type: swiftType(of: a))
             }
-            return SwiftValue(text: chain + "?." + name, optional: true, attribute: a)
+            return SwiftValue(text: chain + "?." + name, optional: true, attribute: a, type: swiftType(of: a))
         case .collection(let function, let path, _, let filter):
             guard function == .count else {
                 throw SwiftExportRefusal("@sum, @avg, @min and @max over relationships have no #Predicate form")

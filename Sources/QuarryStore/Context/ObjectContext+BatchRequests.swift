@@ -94,6 +94,19 @@ extension ObjectContext {
     /// applied in SQL: `deny` refuses (naming what blocks), `cascade` deletes the related
     /// rows too, `nullify` clears their keys. All in one transaction.
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
+        try batchDeleteRows(entityName, where: filter).count
+    }
+
+    /// What `deleteall` removed: `count` rows of the entity asked for (its sub-entities'
+    /// included), and by entity the rows its cascade rules took from others, which the
+    /// count leaves out and the REPL names in a note.
+    public struct BatchDeleted {
+        public var count: Int
+        public var cascaded: [String: Int]
+    }
+
+    /// `batchDelete`, saying also what the delete rules took from other entities.
+    public func batchDeleteRows(_ entityName: String, where filter: BatchFilter?) throws -> BatchDeleted {
         try checkWrite("deleteall")
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
@@ -114,7 +127,9 @@ extension ObjectContext {
         addReloadedViews(to: &changes)
         bumpGeneration()
         notify(changes)
-        return deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }
+        let own = deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }
+        let cascaded = deleted.filter { !isKind($0.key, of: entity.name) && !$0.value.isEmpty }.mapValues(\.count)
+        return BatchDeleted(count: own, cascaded: cascaded)
     }
 
     /// After a batch delete: the objects in use that its nullify and set-default rules
