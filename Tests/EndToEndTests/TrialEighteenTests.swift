@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// A new user's trial on OpenFlights as a pandas-written file (`airports`, `airlines`,
+/// `routes`; no primary keys, ids named after their tables, airport ids kept as text in
+/// `routes`): the moments where an answer was not the one asked for, or a message did not
+/// help, through the real binary.
+@Suite struct TrialEighteenTests {
+    /// As the file has it: rows deleted from the source, so `airline_id` runs ahead of
+    /// the rowid (`American Airlines` is id 24 in row 25).
+    private func flights(_ sandbox: Sandbox) async throws {
+        _ = try await sqlite3Lines(
+            sandbox, "openflights.db",
+            """
+            CREATE TABLE "airlines" ("airline_id" INTEGER, "name" TEXT, "active" TEXT);
+            INSERT INTO airlines VALUES (-1, 'Unknown', 'Y'), (23, 'Alaska Island Air', 'N'), (24, 'American Airlines', 'Y');
+            CREATE TABLE "airports" ("airport_id" INTEGER, "name" TEXT, "iata" TEXT, "timezone" TEXT);
+            INSERT INTO airports VALUES (1, 'Goroka Airport', 'GKA', '10'), (16, 'Keflavik International Airport', 'KEF', '0'), (3, 'Mount Hagen', 'HGU', '\\N');
+            CREATE TABLE "routes" ("airline" TEXT, "airline_id" TEXT, "source_airport" TEXT, "source_airport_id" TEXT);
+            INSERT INTO routes VALUES ('AA', '24', 'KEF', '16'), ('AA', '24', 'GKA', '1'), ('FI', '\\N', 'KEF', '16');
+            """)
+    }
+
+    /// `airlines:get(24)` read row 24 (Alaska Island Air) where the person meant the
+    /// airline whose `airline_id` is 24, without a word: the table's id named after the
+    /// table is its `id`, so the note says which row was read and the call that finds it.
+    @Test func getOnATableWithoutAKeyNamesItsOwnIdColumn() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        let result = try await sandbox.quarry([
+            "openflights.db", "-e", #"print(airlines:get(3).name); print(airlines:get(23)); print(airports:get(2).name); print(airports:get(1).name)"#
+        ])
+        #expect(result.status == 0 && result.stdout == "American Airlines\nnil\nKeflavik International Airport\nGoroka Airport\n", "\(result)")
+        let notes = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            notes == [
+                #"note: airlines declares no primary key, so get(3) reads the row numbered 3 (airlines/3), whose airline_id is 24; no row's airline_id is 3"#,
+                #"note: airlines declares no primary key, so get(23) reads the row numbered 23 (airlines/23), which is none; the row whose airline_id is 23 is airlines:first("airline_id == 23")"#,
+                #"note: airports declares no primary key, so get(2) reads the row numbered 2 (airports/2), whose airport_id is 16; no row's airport_id is 2"#
+            ], "\(result.stderr)")
+    }
+}
