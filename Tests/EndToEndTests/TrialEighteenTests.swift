@@ -18,6 +18,7 @@ import Testing
             INSERT INTO airports VALUES (1, 'Goroka Airport', 'GKA', '10'), (16, 'Keflavik International Airport', 'KEF', '0'), (3, 'Mount Hagen', 'HGU', '\\N');
             CREATE TABLE "routes" ("airline" TEXT, "airline_id" TEXT, "source_airport" TEXT, "source_airport_id" TEXT);
             INSERT INTO routes VALUES ('AA', '24', 'KEF', '16'), ('AA', '24', 'GKA', '1'), ('FI', '\\N', 'KEF', '16');
+            INSERT INTO routes VALUES ('FI', '\\N', 'KEF', '16'), ('FI', '\\N', 'KEF', '16'), ('DY', '\\N', 'KEF', '16');
             """)
     }
 
@@ -38,5 +39,28 @@ import Testing
                 #"note: airlines declares no primary key, so get(23) reads the row numbered 23 (airlines/23), which is none; the row whose airline_id is 23 is airlines:first("airline_id == 23")"#,
                 #"note: airports declares no primary key, so get(2) reads the row numbered 2 (airports/2), whose airport_id is 16; no row's airport_id is 2"#
             ], "\(result.stderr)")
+    }
+
+    /// Deleting an airport that routes name through a `relate()` link was refused in a
+    /// line cut in its middle (`by its airpor ... (77 characters left out) ... reign key`),
+    /// losing what lets the delete through: the line names three rows, counts the others,
+    /// and keeps the remedy whole.
+    @Test func aDeniedDeleteKeepsItsRemedyWhole() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        let result = try await sandbox.quarry([
+            "openflights.db", "-e",
+            #"""
+            relate("routes", "source_airport_id", "airports", "airport_id", "source")
+            print(pcall(function() airports:first("iata == 'KEF'"):delete() end))
+            """#
+        ])
+        let line = result.stdout
+        #expect(!line.contains("left out"), "\(result)")
+        #expect(
+            line.contains(
+                "'routes' denies it while it holds routes/1, routes/3, routes/4 and 2 more (routes.source_airport_id names it by its "
+                    + "airport_id, a link relate() made, which keeps a row others name as a foreign key ON DELETE NO ACTION does; delete those "
+                    + "routes objects or change their source_airport_id first)"), "\(result)")
     }
 }
