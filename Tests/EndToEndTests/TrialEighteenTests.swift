@@ -63,4 +63,20 @@ import Testing
                     + "airport_id, a link relate() made, which keeps a row others name as a foreign key ON DELETE NO ACTION does; delete those "
                     + "routes objects or change their source_airport_id first)"), "\(result)")
     }
+
+    /// `UPDATE airports SET timezone = timezone + 1` was answered with a loop that fails at
+    /// its first row (`airports.timezone expects string, got integer (11)`): the time zone
+    /// is text. The loop given now runs, and stores what sqlite3's UPDATE would.
+    @Test func theLoopAnUpdateIsAnsweredWithRunsOnText() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        let answer = try await sandbox.quarry(["openflights.db", "UPDATE airports SET timezone = timezone + 1 WHERE iata != 'HGU'"])
+        let said = answer.stderr.components(separatedBy: "this loop does it: ")
+        let loop = try #require(said.count == 2 ? said[1].trimmingCharacters(in: .whitespacesAndNewlines) : nil, "\(answer)")
+        #expect(loop.hasPrefix("for _, o in ipairs(airports:fetch(") && loop.contains("tostring(o.timezone + 1)"), "\(answer)")
+        let run = try await sandbox.quarry(["openflights.db", "-e", loop])
+        #expect(run.status == 0, "\(run)")
+        let stored = try await sqlite3Lines(sandbox, "openflights.db", "SELECT quote(timezone) FROM airports ORDER BY rowid")
+        #expect(stored == ["'11'", "'1'", "'\\N'"], "\(stored)")
+    }
 }
