@@ -79,4 +79,21 @@ import Testing
         let stored = try await sqlite3Lines(sandbox, "openflights.db", "SELECT quote(timezone) FROM airports ORDER BY rowid")
         #expect(stored == ["'11'", "'1'", "'\\N'"], "\(stored)")
     }
+
+    /// `routes.airline_id` keeps the airline's id as text: `airline_id == 24`, as a person
+    /// types it in sqlite3 (where TEXT affinity makes it '24'), is refused offering only an
+    /// sql() CAST; the refusal also gives the comparison of text that finds them.
+    @Test func anIdKeptAsTextComparedWithANumberOffersItsText() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        let result = try await sandbox.quarry([
+            "openflights.db", "-e", #"print(select(2, pcall(count, "routes", "airline_id == 24"))); print(count("routes", "airline_id == '24'"))"#
+        ])
+        #expect(
+            result.lines.first?.contains(
+                "a text column compares as text here (airline_id == '24' compares its text); where it holds numbers, sql() reads them as numbers")
+                == true,
+            "\(result)")
+        #expect(result.lines.last == "2", "\(result)")
+    }
 }
