@@ -96,4 +96,26 @@ import Testing
             "\(result)")
         #expect(result.lines.last == "2", "\(result)")
     }
+
+    /// A census table's `Density_P/Km²`: typed bare, the key ended at the `/` and the
+    /// refusal suggested the whole name, which cannot be typed bare either; it says the
+    /// form that takes it (%K), and that form answers as sqlite3 does.
+    @Test func aKeyWithASlashIsOfferedAsPercentK() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3Lines(
+            sandbox, "covid.db",
+            #"""
+            CREATE TABLE "population_by_country_2020" ("Country" TEXT, "Density_P/Km²" INTEGER);
+            INSERT INTO population_by_country_2020 VALUES ('Monaco', 26337), ('Singapore', 8358), ('China', 153);
+            """#)
+        let result = try await sandbox.quarry([
+            "covid.db", "-e",
+            #"print(select(2, pcall(count, "population_by_country_2020", "Density_P/Km² > 5000"))); print(count("population_by_country_2020", "%K > 5000", "Density_P/Km²"))"#
+        ])
+        #expect(
+            result.lines.first?.hasSuffix(
+                #"(did you mean 'Density_P/Km²'?) at column 1; a key with '/' in its name is written %K with the name among the arguments, as "%K == %@", "Density_P/Km²", value"#
+            ) == true, "\(result)")
+        #expect(result.lines.last == "2", "\(result)")
+    }
 }
