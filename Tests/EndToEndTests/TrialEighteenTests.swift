@@ -118,4 +118,21 @@ import Testing
             ) == true, "\(result)")
         #expect(result.lines.last == "2", "\(result)")
     }
+
+    /// `fetch{ "vacinacao", predicate = "UF == %@", "SP" }`, the value listed as
+    /// `fetch("vacinacao", "UF == %@", "SP")` takes it, was refused as "the predicate is
+    /// given twice": the refusal names the value and where it goes.
+    @Test func aValueListedBesidePredicateIsSentToArgs() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        let result = try await sandbox.quarry([
+            "openflights.db", "-e",
+            #"print(select(2, pcall(fetch, { "routes", predicate = "airline == %@", "AA" }))); print(#fetch{ "routes", predicate = "airline == %@", args = { "AA" } })"#
+        ])
+        #expect(
+            result.lines.first
+                == #"(command line):1: fetch: 'AA' after the entity is read as a predicate, beside predicate =; the predicate's values go in args: predicate = "airline == %@", args = { "AA" }"#,
+            "\(result)")
+        #expect(result.lines.last == "2", "\(result)")
+    }
 }
