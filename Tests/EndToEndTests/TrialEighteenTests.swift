@@ -135,4 +135,27 @@ import Testing
             "\(result)")
         #expect(result.lines.last == "2", "\(result)")
     }
+
+    /// `routes` typed at a 100-column prompt printed its definition as one line, which the
+    /// terminal broke inside names (`destination_airport_id` / `: string?`): it is broken
+    /// after a key's comma, continued two spaces in; a script's print keeps one line.
+    @Test func anEntityShownAtThePromptBreaksBetweenKeys() async throws {
+        let sandbox = try Sandbox()
+        try await flights(sandbox)
+        _ = try await sqlite3Lines(
+            sandbox, "openflights.db",
+            """
+            CREATE TABLE "wide" ("airline" TEXT, "airline_id" TEXT, "source_airport" TEXT, "source_airport_id" TEXT, "destination_airport" TEXT,
+              "destination_airport_id" TEXT, "codeshare" TEXT, "stops" INTEGER, "equipment" TEXT);
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: ["openflights.db"], columns: 100)
+        try await repl.waitForPrompt()
+        let shown = try await repl.enter("wide")
+        #expect(shown.count == 3 && shown.allSatisfy { $0.count <= 100 }, "\(shown)")
+        #expect(shown.first?.hasPrefix("entity wide { airline: string?, airline_id: string?,") == true, "\(shown)")
+        #expect(shown.dropLast().allSatisfy { $0.hasSuffix(",") } && shown.last?.hasSuffix("equipment: string? }") == true, "\(shown)")
+        #expect(shown.dropFirst().allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }, "\(shown)")
+        let script = try await sandbox.quarry(["openflights.db", "-e", "print(wide)"])
+        #expect(script.lines.count == 1 && script.lines.first?.hasSuffix("equipment: string? }") == true, "\(script)")
+    }
 }
