@@ -300,7 +300,7 @@ private let prelude = #"""
         -- A list of records (sql(), summarize(), group/having) prints as a table.
         -- A to-many shows its members as results do (print keeps their IDs).
         local kind = quarry.typeof(v)
-        out[i] = kind == "object" and objectTable(v) or kind == "set" and setTable(v)
+        out[i] = (kind == "object" or kind == "entity") and objectTable(v) or kind == "set" and setTable(v)
           or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
       end
     end

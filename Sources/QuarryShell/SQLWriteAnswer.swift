@@ -13,6 +13,10 @@ struct SQLWriteAnswer {
         let name: String
         let table: String
         let attributes: [String]
+        /// The attributes that hold text: a sum assigned to one is written as its text
+        /// (`tostring(o.timezone + 1)`), as SQLite's TEXT affinity stores it, where the
+        /// number itself would be refused (`expects string, got integer`).
+        var textAttributes: Set<String> = []
     }
 
     let entities: [Entity]
@@ -86,7 +90,12 @@ struct SQLWriteAnswer {
             return "SQL here only reads; this does it, written at once: \(handle):updateall(\(pred), {}, { \(values) })"
         }
         // A value computed from a column: the loop over the objects sets each, and save() writes them.
-        let sets = assignments.map { "o.\($0.key) = " + (expression($0.value, of: entity) ?? "…") }.joined(separator: "; ")
+        let sets = assignments.map { assignment in
+            let value = expression(assignment.value, of: entity) ?? "…"
+            let arithmetic = assignment.value.contains { ["+", "-", "*", "/", "%"].map(SQLTokens.Token.symbol).contains($0) }
+            let text = arithmetic && entity.textAttributes.contains(assignment.key)
+            return "o.\(assignment.key) = " + (text ? "tostring(\(value))" : value)
+        }.joined(separator: "; ")
         let fetch = "\(handle):fetch(" + (condition.map(luaQuote) ?? "") + ")"
         return "SQL here only reads, and updateall sets values, not values computed from a column; this loop does it: "
             + "for _, o in ipairs(\(fetch)) do \(sets) end; save()"

@@ -101,7 +101,11 @@ final class Session {
     var sqlWriteAnswer: SQLWriteAnswer {
         let context = runtime.context
         return SQLWriteAnswer(
-            entities: context.entities.map { .init(name: $0.name, table: context.mapped($0).nameInSQL, attributes: $0.attributes.map(\.name)) })
+            entities: context.entities.map { entity in
+                .init(
+                    name: entity.name, table: context.mapped(entity).nameInSQL, attributes: entity.attributes.map(\.name),
+                    textAttributes: Set(entity.attributes.filter { $0.type == .string }.map(\.name)))
+            })
     }
 
     /// `--safe`: the runtime's sandbox, from here on.

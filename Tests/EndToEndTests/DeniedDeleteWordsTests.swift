@@ -35,14 +35,14 @@ import Testing
         #expect(
             result.lines.contains {
                 $0.hasSuffix(
-                    "(Survey.taken names this Visited row by its id, linked by relate(), which keeps a row while other rows name it, "
-                        + "as a foreign key ON DELETE NO ACTION would; delete those Survey objects or change their taken first)")
+                    "(Survey.taken names it by its id, a link relate() made, which keeps a row others name "
+                        + "as a foreign key ON DELETE NO ACTION does; delete those Survey objects or change their taken first)")
             }, "\(result)")
         #expect(
             result.lines.contains {
                 $0.hasSuffix(
-                    "(child.parent_id names this parent row, and the file's foreign key on it is ON DELETE RESTRICT, which keeps a row "
-                        + "while other rows name it; delete those child objects or change their parent_id first)")
+                    "(child.parent_id names it, and the file's foreign key on it is ON DELETE RESTRICT, which keeps a row others name; "
+                        + "delete those child objects or change their parent_id first)")
             }, "\(result)")
         #expect(result.lines.last == "false", "\(result)")
     }

@@ -68,7 +68,7 @@ import Testing
         // The refusal names the rule and the rows.
         #expect(error?.contains("denies") == true)
         #expect(error?.contains("track/1") == true && error?.contains("track/2") == true)
-        let rule = "track.genre_id names this genre row, and the file's foreign key on it is ON DELETE \(action)"
+        let rule = "track.genre_id names it, and the file's foreign key on it is ON DELETE \(action)"
         #expect(error?.contains(rule) == true, "\(String(describing: error))")
         // A parent nothing points at goes, as SQLite lets it.
         let lone = try foreignFile(

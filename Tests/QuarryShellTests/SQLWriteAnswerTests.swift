@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    /// OpenFlights keeps time zones as text (`'5.5'`): SQLite stores a sum assigned to a
+    /// TEXT column as its text, and Lua refuses a number there, so the loop writes its text.
+    @Test func aSumAssignedToTextIsWrittenAsItsText() throws {
+        let answer = SQLWriteAnswer(entities: [
+            .init(name: "airports", table: "airports", attributes: ["timezone", "name", "altitude"], textAttributes: ["timezone", "name"])
+        ])
+        let text = try #require(
+            answer.answer("UPDATE airports SET timezone = timezone + 1, name = name || ' (closed)', altitude = altitude * 2 WHERE altitude > 0"))
+        #expect(
+            text.hasSuffix(
+                #"do o.timezone = tostring(o.timezone + 1); o.name = o.name .. " (closed)"; o.altitude = o.altitude * 2 end; save()"#),
+            "\(text)")
+    }
+
     @Test func anUpdateComputedFromAColumnIsTheLoop() throws {
         let text = try #require(answer.answer("UPDATE Track SET UnitPrice = UnitPrice * 1.1, Name = Name || ' (live)' WHERE Bytes <> 0"))
         #expect(text.contains("updateall sets values, not values computed from a column"), "\(text)")

@@ -301,9 +301,7 @@ extension QuarryRuntime {
         }
         quarry_pop(s, 1)
         if let listed {
-            guard format == nil, object == nil else {
-                throw LuaError("the predicate is given twice: in the list after the entity and as predicate =", operation: "fetch")
-            }
+            guard format == nil, object == nil else { throw Self.predicateGivenTwice(explicit: format, listed: listed) }
             format = listed.format
         }
         if let template {

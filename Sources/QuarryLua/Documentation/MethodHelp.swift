@@ -25,7 +25,7 @@ extension FunctionHelp {
         FunctionHelp(
             name: "get", usage: #"Item:get(id) | Item:get("Item/42") | Item:get{ k1, k2 }"#,
             summary:
-                "The object of an object ID or of the row's primary key value (airlines:get(\"VX\"); a table for a key of two columns; on a table keyed by one column of its own a number is that key, compared as SQLite compares them: languages:get(1) finds \"1\"), or nil when there is none. On a table that declares no primary key a number is the row's number (its rowid, as its object ID has it), not its id column: a note says so where the two differ, with the first() that finds the id.",
+                "The object of an object ID or of the row's primary key value (airlines:get(\"VX\"); a table for a key of two columns; on a table keyed by one column of its own a number is that key, compared as SQLite compares them: languages:get(1) finds \"1\"), or nil when there is none. On a table that declares no primary key a number is the row's number (its rowid, as its object ID has it), not its id column (id, or the one named after the table: airports.airport_id): a note says so where the two differ, with the first() that finds the id.",
             example: #"local o = Item:get(1)"#, kind: "entity"),
         FunctionHelp(
             name: "updateall", usage: #"Item:updateall("predicate", { args }, { key = value, ... })"#,

@@ -99,6 +99,10 @@ enum ObjectBindings {
     }
 
     static func luaObjecttable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // An entity shown at the prompt: its definition, broken between keys to the terminal.
+        if let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) {
+            return call.push(runtime.entityDefinition(handle.name, width: runtime.tableFormat.width))
+        }
         let object = try runtime.object(call, 1)
         let entity = runtime.context.currentEntityDescription(of: object)
         // The object ID headed as a results table heads it (`ResultsTable.idHeader`).

@@ -444,10 +444,6 @@ enum SchemaBindings {
     }
 
     static func luaEntityTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let name = try runtime.entityName(call)
-        guard let entity = try? runtime.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
-        let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
-        let relationships = entity.relationships.map { "\($0.name): \($0.isToMany ? "many" : "one") \($0.destination)" }
-        return call.push(ErrorRendering.escaped("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }"))
+        call.push(runtime.entityDefinition(try runtime.entityName(call)))
     }
 }

@@ -137,8 +137,14 @@ extension Binder {
                 case .notEqual?: symbol = "<>"
                 case let other?: symbol = other.isOrdering && other != .between ? other.rawValue : "="
                 }
+                // An id kept as text (OpenFlights' `routes.airline_id`) is found as its text,
+                // as SQLite's TEXT affinity compares `airline_id = 24`.
+                var asText = ""
+                if case .integer(let n) = value, op == .equal || op == .notEqual || op == nil {
+                    asText = " (\(attribute.name) \(op == .notEqual ? "!=" : "==") '\(n)' compares its text)"
+                }
                 why =
-                    "; a text column compares as text here; where it holds numbers, sql() reads them as numbers: sql('SELECT count(*) FROM "
+                    "; a text column compares as text here\(asText); where it holds numbers, sql() reads them as numbers: sql('SELECT count(*) FROM "
                     + "\(writtenIdentifier(owner.name)) WHERE CAST(\(writtenIdentifier(attribute.name)) AS REAL) \(symbol) \(value.displayString)')"
                 // Text with a number inside (`(40.68514, -73.95976)`): that CAST reads 0
                 // there and would count nothing, so it is not offered.

@@ -44,7 +44,16 @@ extension Binder {
         if suggestion == nil, path.components.count == 1, let objectID = KeyWayForward.objectID(for: name, on: entity) {
             return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name); \(objectID)", column: path.column)
         }
-        return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column, suggestion: suggestion)
+        var error = PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column, suggestion: suggestion)
+        // `Density_P/Km² > 5000`: the grammar ends a key at the `/`, so the key suggested
+        // cannot be typed bare either; %K takes it, as it takes a name with a space.
+        if let suggestion, path.components.count == 1, suggestion.hasPrefix(name),
+            let odd = suggestion.dropFirst(name.count).first(where: { !($0.isLetter || $0.isNumber || $0 == "_") })
+        {
+            error.remedy =
+                "a key with '\(odd)' in its name is written %K with the name among the arguments, as \"%K == %@\", \"\(suggestion)\", value"
+        }
+        return error
     }
 
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {

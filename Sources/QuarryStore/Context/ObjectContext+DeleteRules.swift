@@ -178,7 +178,9 @@ extension ObjectContext {
         let held = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) }
         let blocking = held.filter { !isUnlinkedJoinRow($0, deleting: seen) }
         guard blocking.isEmpty else {
-            let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
+            // Three IDs and the count of the others: the line keeps room for what lets the
+            // delete through (a route's airport held by 45 routes).
+            let names = blocking.prefix(3).map(\.objectID).joined(separator: ", ") + (blocking.count > 3 ? " and \(blocking.count - 3) more" : "")
             throw StoreError.validation(
                 message: "\(operation): \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
                     + foreignKeyNote(relationship, of: object.entity.name))
@@ -227,12 +229,11 @@ extension ObjectContext {
         let remedy = "delete those \(child) objects or change their \(column) first"
         if relationshipsDeclaredApart.contains(entity + "." + relationship.name) {
             let key = ownerKey ?? mapped(e).keyColumn
-            return " (\(child).\(column) names this \(entity) row by its \(key), linked by relate(), which keeps a row "
-                + "while other rows name it, as a foreign key ON DELETE NO ACTION would; \(remedy))"
+            return " (\(child).\(column) names it by its \(key), a link relate() made, which keeps a row others name "
+                + "as a foreign key ON DELETE NO ACTION does; \(remedy))"
         }
         let check = mapped(e).referencingKeys.first { $0.child == child && $0.column == column }?.check
         let rule = check == .restrict ? "ON DELETE RESTRICT" : "ON DELETE NO ACTION"
-        return " (\(child).\(column) names this \(entity) row, and the file's foreign key on it is \(rule), which keeps a row "
-            + "while other rows name it; \(remedy))"
+        return " (\(child).\(column) names it, and the file's foreign key on it is \(rule), which keeps a row others name; \(remedy))"
     }
 }
