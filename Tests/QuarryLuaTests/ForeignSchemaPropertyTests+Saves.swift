@@ -63,7 +63,8 @@ extension ForeignSchemaPropertyTests {
             sql: moves.map(\.sql) + deletes.map { "DELETE FROM \(q(schema.tables[$0.table].name)) WHERE rowid = \($0.rowid)" },
             lua: moves.map(\.lua).joined() + """
                 for _, d in ipairs({\(list)}) do
-                  local o = __E[d[1]]:get(d[2])
+                  local E = __E[d[1]]
+                  local o = E:get(E.name .. "/" .. d[2])
                   if o and not o:isDeleted() then o:delete() end
                 end
                 """)
@@ -85,7 +86,8 @@ extension ForeignSchemaPropertyTests {
                 "DELETE FROM \(q(table.name)) WHERE rowid = \(row)"
             ],
             lua: """
-                local o, r = __E[\(lua(table.name))]:get(\(row)), \(lua(toMany.name))
+                local E = __E[\(lua(table.name))]
+                local o, r = E:get(E.name .. "/\(row)"), \(lua(toMany.name))
                 for _, m in ipairs(o[r]) do o[r]:remove(m) end
                 o:delete()
                 """)
@@ -152,7 +154,7 @@ extension ForeignSchemaPropertyTests {
                 Move(
                     sql: "UPDATE \(q(table.name)) SET \(q(key.column)) = \(value) WHERE rowid = \(child)",
                     lua:
-                        "__E[\(lua(table.name))]:get(\(child))[\(lua(relationship))] = \(to.map { "__E[\(lua(parent.name))]:get(\($0))" } ?? "nil")\n",
+                        "__row(\(lua(table.name)), \(child))[\(lua(relationship))] = \(to.map { "__row(\(lua(parent.name)), \($0))" } ?? "nil")\n",
                     description: "\(table.name)/\(child).\(relationship) = \(to.map { "\(parent.name)/\($0)" } ?? "nil"); "))
         }
         return moves

@@ -40,7 +40,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let label = "seed \(seed): \(schema.description)"
         let h = try Harness(context: try StoreOpener.open(path))
-        h.run("__E = {}; for _, e in ipairs(entities()) do __E[e.name] = e end")
+        // Rows are named by their object IDs (the table's rowid): a bare number is a table's
+        // own key where it has one.
+        h.run(
+            "__E = {}; for _, e in ipairs(entities()) do __E[e.name] = e end; function __row(name, n) return __E[name]:get(name .. '/' .. n) end")
         let toManys = try relationships(h, schema, path, label)
         for toMany in toManys { try compareMembers(h, schema, toMany, path, label) }
         for toMany in toManys where schema.tables[toMany.destination].join == nil {
