@@ -46,6 +46,9 @@ import Testing
             CREATE TABLE u(id PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO u VALUES ('1', 'text'), (1, 'integer');
             """)
         let h = try Harness(context: try StoreOpener.open(path))
+        // A fraction for a REAL key is that key (it was refused: no integer representation).
+        h.run("r:new{ id = 2.5, v = 'two and a half' }; save()")
+        #expect(h.string("r:get(2.5).v") == "two and a half")
         for (table, expected) in [("r", "one"), ("n", "one"), ("u", "integer")] {
             #expect(h.string("\(table):get(1).v") == expected, "\(table)")
             #expect(try sqlAnswer(path, "SELECT v FROM \(table) WHERE id = 1") == expected)

@@ -363,6 +363,14 @@ enum SchemaBindings {
             }
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
+            // A fraction for a key of REAL or NUMERIC affinity (`get(2.5)`) is that key; it
+            // numbers no object.
+            if ownKey.count == 1, lua_type(call.state, 2) == LUA_TNUMBER, lua_isinteger(call.state, 2) == 0,
+                let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0]),
+                attribute.type == .double || attribute.type == .decimal || storage.untyped.contains(attribute.name)
+            {
+                return try getByKey(runtime, call, entity: entity, keys: ownKey)
+            }
             key = try call.integer(2)
             // A table's own key of one column that is not the object's number (`code TEXT
             // PRIMARY KEY`, `id INT PRIMARY KEY`, `INTEGER PRIMARY KEY DESC`): the number is
