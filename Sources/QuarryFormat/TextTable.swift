@@ -8,6 +8,10 @@ public enum OutputMode: String, CaseIterable {
 
     /// Modes that hold data for another program: every row, full precision, no notes.
     public var isData: Bool { self == .csv || self == .json || self == .line }
+
+    /// Modes whose cells are written as a person reads them (`line` too: one value a
+    /// line, as a table shows it); CSV and JSON keep values for a program.
+    public var showsReadCells: Bool { self != .csv && self != .json }
 }
 
 /// How the REPL prints tables: the mode, whether headers show, colour (a terminal only,

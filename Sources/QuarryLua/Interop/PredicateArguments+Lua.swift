@@ -88,7 +88,10 @@ extension LuaCall {
             // `fetch("Item", nil, { sort = "-name" })` guesses that options follow the
             // arguments: they are the table form's, and a table of names is no list.
             if type(i) == LUA_TTABLE, !isNullMarker(state, i), LuaTable.hasStringKey(state, i) {
-                let form = #"fetch{ "Item", predicate = "...", sort = "-key" }"#
+                // The table form of the method called: `Item:first{ ... }` for first.
+                let form =
+                    functionName == "first"
+                    ? #"Item:first{ predicate = "...", sort = "-key" }"# : #"fetch{ "Item", predicate = "...", sort = "-key" }"#
                 throw argumentError(i, "a table of named options is no predicate argument; options go in the table form: " + form)
             }
             guard let argument = predicateArgument(state, i) else {

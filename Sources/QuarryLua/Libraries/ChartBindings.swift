@@ -33,7 +33,17 @@ enum ChartBindings {
         // Every label of the chart grouped alike: years and IDs bare (`1990 – 1993`).
         let grouping = CellText.groupsDigits(bounds)
         let local = runtime.tableFormat.localTime
-        let texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
+        var texts = type == .date ? CellText.dates(bounds, local: local) : CellText.edges(bounds, grouping: grouping)
+        // Ends of different lengths (dates each as a table writes them: `…29.49Z`,
+        // `…09.652Z`; `9,042.9` beside `16,955.4`) line up on the ranges' dash, each end
+        // padded with spaces: numbers to the right, as a column of them is, dates to the left.
+        for side in 0..<2 {
+            let width = stride(from: side, to: texts.count, by: 2).map { texts[$0].count }.max() ?? 0
+            for i in stride(from: side, to: texts.count, by: 2) {
+                let pad = String(repeating: " ", count: width - texts[i].count)
+                texts[i] = side == 1 && type == .date ? texts[i] + pad : pad + texts[i]
+            }
+        }
         let labels = buckets.indices.map { i in
             // Whole days: both ends included, one day alone where the bucket is one.
             if buckets[i].isIntegral, type == .date {

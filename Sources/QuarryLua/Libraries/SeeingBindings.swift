@@ -117,20 +117,22 @@ enum SeeingBindings {
         let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
         let digits = rememberedDigits(call.state, 1)
         // A summary's date rows show their stddev (seconds in the rows) as a duration with
-        // its unit in the modes people read; the data modes keep the number.
+        // its unit in the modes people read (`.mode line` too, whose other statistics show
+        // 6 digits); CSV and JSON keep the number.
         // Its dates read as a results table writes them, at the column's precision.
+        let read = runtime.tableFormat.mode.showsReadCells
         var values =
-            digits != nil && !runtime.tableFormat.mode.isData
+            digits != nil && read
             ? AttributeSummary.datesShown(AttributeSummary.durationsShown(rows.rows, columns: rows.columns), columns: rows.columns)
             : rows.rows
         // Columns of days as their days (`DayAttributes`), in every zone.
         let days = Set(rememberedDayColumns(call.state, 1).compactMap { rows.columns.firstIndex(of: $0) })
-        if !days.isEmpty, !runtime.tableFormat.mode.isData {
+        if !days.isEmpty, read {
             values = values.map { row in row.enumerated().map { days.contains($0.offset) ? $0.element.shownAsDay() : $0.element } }
         }
         // Any other column of dates all at midnight UTC (a CSV's days, grouped) as its
         // days, as a results table shows the same attribute.
-        if !runtime.tableFormat.mode.isData { values = MidnightColumns.shownAsDays(values, columns: Array(rows.columns.indices)) }
+        if read { values = MidnightColumns.shownAsDays(values, columns: Array(rows.columns.indices)) }
         // Estimates (a summary's) marked on their cells, and said under the table.
         let estimates = runtime.tableFormat.mode.isData ? [:] : rememberedEstimates(call.state, 1)
         let estimated = Set(
