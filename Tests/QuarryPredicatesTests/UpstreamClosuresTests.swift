@@ -314,7 +314,7 @@ import Testing
                 $0.b.contains(builtRegex)
             }
             """##,
-            "Regex(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDat"
+            "Regex(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDat"
         ),
         (
             "PredicateTests.debugDescription",
@@ -1036,7 +1036,7 @@ import Testing
                 a == a
             }
             """##,
-            "A(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:),"
+            "A(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDate:),"
         ),
         (
             "PredicateCodableTests.nestedPredicates",
@@ -1079,7 +1079,7 @@ import Testing
                 box.predicate.evaluate($0) && $0.a > 2
             }
             """##,
-            "RestrictedBox(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceRefe"
+            "RestrictedBox(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceRefe"
         ),
         (
             "PredicateInternationalizationTests.testLocalizedCompare",
