@@ -69,19 +69,20 @@ import Testing
         try Self.expectOneParentPerChild(h, path)
     }
 
-    /// A parent column declared with no type keeps 10 and '10' apart; a TEXT child column's
-    /// join converts it, so '10' finds both.
+    /// A parent column declared with no type keeps '10' and 10 apart; an INTEGER child
+    /// column's join converts it, so 10 finds both.
     @Test func anUntypedParentColumn() throws {
         let path = try foreignFile(
             """
             CREATE TABLE p(id INTEGER PRIMARY KEY, code UNIQUE, v TEXT);
-            INSERT INTO p VALUES (1, 10, 'ten'), (2, '10', 'text ten'), (3, 'x', 'ex');
-            CREATE TABLE c(k INTEGER PRIMARY KEY, pcode TEXT REFERENCES p(code));
-            INSERT INTO c VALUES (1, '10'), (2, 'x'), (3, NULL);
+            INSERT INTO p VALUES (1, '10', 'text ten'), (2, 10, 'ten'), (3, 'x', 'ex');
+            CREATE TABLE c(k INTEGER PRIMARY KEY, pcode INTEGER REFERENCES p(code));
+            INSERT INTO c VALUES (1, 10), (2, 'x'), (3, NULL);
             """)
         let h = try Harness(context: try StoreOpener.open(path))
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM c JOIN p ON p.code = c.pcode") == "3", "SQLite's join finds two parents of c/1")
         #expect(h.string(#"#c:fetch{ sort = { "p.v" } }"#) == "3")
-        #expect(h.string(#"c:get(1).p.v"#) == (try sqlAnswer(path, "SELECT \(Self.parentValue) FROM c WHERE k = 1")))
+        #expect(h.string(#"c:get(1).p.v"#) == "text ten")
         try expectCountsAgreeWithSQLite(
             h, path, table: "c",
             [
@@ -106,5 +107,24 @@ import Testing
         #expect(plan.contains("LEFT JOIN") && !plan.contains("NOT EXISTS"), "\(plan)")
         #expect(h.string(#"count("c", "p.v == 'oten'")"#) == "1")
         #expect(h.string(#"c:get(2).p.v"#) == "oten")
+    }
+
+    /// A TEXT child column to an untyped unique parent column: SQLite converts neither
+    /// (`'10'` does not equal 10), so the link matches one row and keeps its plain join.
+    @Test func aTextColumnToAnUntypedOneKeepsItsPlainJoin() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE p(id INTEGER PRIMARY KEY, code UNIQUE, v TEXT);
+            INSERT INTO p VALUES (1, 10, 'ten'), (2, '10', 'text ten');
+            CREATE TABLE c(k INTEGER PRIMARY KEY, pcode TEXT REFERENCES p(code));
+            INSERT INTO c VALUES (1, '10'), (2, NULL);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let plan = h.string(#"explain(c:fetch{ sort = { "p.v" } })"#) ?? ""
+        #expect(plan.contains("LEFT JOIN") && !plan.contains("NOT EXISTS"), "\(plan)")
+        #expect(h.string(#"c:get(1).p.v"#) == "text ten")
+        try expectCountsAgreeWithSQLite(
+            h, path, table: "c",
+            [("p.v == 'text ten'", "\(Self.parentValue) = 'text ten'"), ("p.v == 'ten'", "\(Self.parentValue) = 'ten'")])
     }
 }

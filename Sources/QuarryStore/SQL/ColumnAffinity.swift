@@ -56,22 +56,26 @@ package enum ColumnAffinity: Equatable, Sendable {
     /// placeholder is given the owner column's affinity by a CAST, which leaves the value
     /// itself as it is (it is already what the column stores: `stored`).
     package func placeholder(against target: ColumnAffinity?, for value: Value) -> String {
-        guard convertsInJoin(target) else { return "?" }
+        guard let target else { return "?" }
         switch value {
-        case .integer, .real: return isNumeric ? "CAST(? AS NUMERIC)" : "?"
-        case .text: return self == .text ? "CAST(? AS TEXT)" : "?"
-        default: return "?"
+        case .integer, .real:
+            if isNumeric, !target.isNumeric { return "CAST(? AS NUMERIC)" }
+        case .text:
+            if self == .text, target == .none { return "CAST(? AS TEXT)" }
+        default: break
         }
+        return "?"
     }
 
     /// True where SQLite's join `target = owner`, with an owner column of this affinity,
-    /// converts the destination column's values before it compares (numeric against TEXT
-    /// or none, TEXT against none). Then several of its values may equal one owner value
+    /// converts the destination column's values before it compares: a numeric column
+    /// against a TEXT or untyped one. Then several of its values may equal one owner value
     /// (`'10'` and `'010'` both equal 10) however unique the column is as stored, so the
-    /// link is not known to match one row.
+    /// link is not known to match one row. Two columns of which neither is numeric (TEXT
+    /// and untyped) are compared as stored: '10' does not equal 10.
     package func convertsInJoin(_ target: ColumnAffinity?) -> Bool {
         guard let target else { return false }
-        return (isNumeric && !target.isNumeric) || (self == .text && target == .none)
+        return isNumeric && !target.isNumeric
     }
 
     /// The row number a link column's value names when the destination is known by its
