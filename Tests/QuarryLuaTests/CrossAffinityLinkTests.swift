@@ -41,6 +41,13 @@ import Testing
                 ("p == nil", "\(parentValue) IS NULL")
             ], sourceLocation: sourceLocation)
         #expect(h.string(#"count("c", "p.v == 'oten'")"#) == "0", sourceLocation: sourceLocation)
+        // Through a to-many first (a subquery, not the request's joins): the same parent.
+        try expectCountsAgreeWithSQLite(
+            h, path, table: "p",
+            [
+                ("ANY cs.p.v == 'oten'", "EXISTS (SELECT 1 FROM c WHERE c.pcode = p.code AND \(parentValue) = 'oten')"),
+                ("ANY cs.p.v == 'ten'", "EXISTS (SELECT 1 FROM c WHERE c.pcode = p.code AND \(parentValue) = 'ten')")
+            ], sourceLocation: sourceLocation)
         // Counted in groups, the children add up to the table.
         let grouped =
             #"(function() local n = 0 for _, r in ipairs(fetch{ "c", properties = { "p.v", "count(*) AS n" }, group = { "p.v" } }) do n = n + r.n end return n end)()"#
