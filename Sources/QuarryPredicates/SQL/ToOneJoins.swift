@@ -98,10 +98,15 @@ public struct ToOneJoins {
                 if !matchesOneRow(targetKey, step) {
                     let key = destination.key
                     let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
+                    // Where the join converts the destination's column, its rows that match are
+                    // those equal to the owner's value as the join compares (its sides, so its
+                    // affinity and collation), not to the row found: '010' is not '10' as text.
+                    let matched = step.convertsDestination ? "\(owner).\(quoteIdentifier(column))" : "\(alias).\(match)"
                     guardClause =
-                        " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
-                    // Only a link matched by value can be found unique in the data; a view's key cannot.
-                    unless = targetKey.map { ValueMatchedColumn(entity: step.destination, column: $0) }
+                        " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(matched) AND \(other).\(key) < \(alias).\(key))"
+                    // Only a link matched by value can be found unique in the data, and only
+                    // as the join compares it; a view's key cannot.
+                    if !step.convertsDestination { unless = targetKey.map { ValueMatchedColumn(entity: step.destination, column: $0) } }
                 }
                 aliases[path] = alias
                 joins.append(Join(clause: clause, guardClause: guardClause, unless: unless))
@@ -114,9 +119,11 @@ public struct ToOneJoins {
 }
 
 /// True when at most one row of the step's destination can match a link to `targetKey`
-/// (nil: its key): a table's key, or a column declared unique.
+/// (nil: its key): a table's key, or a column declared unique, compared as stored (a join
+/// that converts the column, `PathStep.convertsDestination`, may match several rows).
 func matchesOneRow(_ targetKey: String?, _ step: PathStep) -> Bool {
     let (destination, storage) = (step.destination, step.destinationStorage)
+    guard !step.convertsDestination else { return false }
     guard let targetKey, targetKey != storage.keyColumn else { return !storage.isView }
     // Another program's table's own primary key (a text or UUID key, whose rows Quarry
     // numbers by a hash of it) holds each value once, as a declared unique column does.

@@ -16,7 +16,26 @@ extension Binder {
                 .invalidUse, "'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column
             )
         }
-        return PathStep(relationship: relationship, storage: storage, destination: destination, destinationStorage: context.mapped(destination))
+        let destinationStorage = context.mapped(destination)
+        return PathStep(
+            relationship: relationship, storage: storage, destination: destination, destinationStorage: destinationStorage,
+            convertsDestination: convertsDestination(storage, from: entity, in: context, to: destination, destinationStorage))
+    }
+
+    /// Whether SQLite's join on a link matched by value converts the destination's column
+    /// (`PathStep.convertsDestination`), from the two columns' affinities as another
+    /// program's file declares them.
+    private func convertsDestination(
+        _ storage: RelationshipStorage, from entity: EntityDescription, in context: ObjectContext, to destination: EntityDescription,
+        _ destinationStorage: EntityStorage
+    ) -> Bool {
+        guard case .foreignKey(let column, let targetKey) = storage,
+            let own = entity.attribute(named: column).flatMap({ ColumnAffinity(of: $0, in: context.mapped(entity)) })
+        else { return false }
+        let target = destination.attribute(named: targetKey ?? destinationStorage.keyColumn).flatMap {
+            ColumnAffinity(of: $0, in: destinationStorage)
+        }
+        return own.convertsInJoin(target)
     }
 
     /// A constant as the store compares it: a decimal as the double a SQLite store keeps

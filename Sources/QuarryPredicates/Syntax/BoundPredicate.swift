@@ -210,6 +210,10 @@ public struct PathStep {
     public let destination: EntityDescription
     /// Where the destination's rows are (the store's mapping).
     public let destinationStorage: EntityStorage
+    /// True where SQLite's join on the link converts the destination's column before it
+    /// compares (`ColumnAffinity.convertsInJoin`: an INTEGER link column to a TEXT one):
+    /// then no declared uniqueness, nor the data's, makes the link match one row.
+    public let convertsDestination: Bool
 }
 
 extension EntityStorage {

@@ -67,6 +67,17 @@ package enum ColumnAffinity: Equatable, Sendable {
         return "?"
     }
 
+    /// True where SQLite's join `target = owner`, with an owner column of this affinity,
+    /// converts the destination column's values before it compares: a numeric column
+    /// against a TEXT or untyped one. Then several of its values may equal one owner value
+    /// (`'10'` and `'010'` both equal 10) however unique the column is as stored, so the
+    /// link is not known to match one row. Two columns of which neither is numeric (TEXT
+    /// and untyped) are compared as stored: '10' does not equal 10.
+    package func convertsInJoin(_ target: ColumnAffinity?) -> Bool {
+        guard let target else { return false }
+        return isNumeric && !target.isNumeric
+    }
+
     /// The row number a link column's value names when the destination is known by its
     /// rowid (an INTEGER affinity): SQLite's join converts the link's text to a number
     /// (`'900'` names row 900) and compares a real with the integer (`900.0` names it too).
