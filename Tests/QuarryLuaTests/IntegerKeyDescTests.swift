@@ -116,3 +116,34 @@ import Testing
         #expect(h.string("#sql('SELECT * FROM ro')") == "1")
     }
 }
+
+/// The rows a WITHOUT ROWID table leaves out of its objects (its INTEGER key holding text or
+/// a fraction) were still reached through key paths: `count("c", "w != nil")` counted links
+/// to them while each such object's `w` is nil, and a parent's `@count` counted such
+/// members while its list left them out. SQL and memory now agree.
+@Suite struct LeftOutRowsThroughKeyPathsTests {
+    @Test func keyPathsReachObjectsOnly() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE w(id INTEGER PRIMARY KEY, v TEXT, p_id INTEGER REFERENCES p(id)) WITHOUT ROWID;
+            CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO p VALUES (1, 'one');
+            INSERT INTO w VALUES (1, 'a', 1), ('x', 'c', 1), (2.5, 'e', 1), (3, 'f', NULL);
+            CREATE TABLE c(k INTEGER PRIMARY KEY, w_id REFERENCES w(id));
+            INSERT INTO c VALUES (1, 1), (2, 'x'), (3, 2.5), (4, NULL), (5, 3);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (predicate, expected) in [("w != nil", "2"), ("w == nil", "3"), ("w.v == 'c'", "0"), ("w.v == 'a'", "1")] {
+            #expect(h.string(#"count("c", "\#(predicate)")"#) == expected, "\(predicate)")
+            let inMemory = h.string(
+                #"(function() local p, k = predicate("\#(predicate)"), 0; for _, o in ipairs(fetch("c")) do if p:matches(o) then k = k + 1 end end; return k end)()"#
+            )
+            #expect(inMemory == expected, "\(predicate): in memory")
+        }
+        #expect(h.string("#fetch{ 'c', sort = 'w.v' }") == "5")
+        #expect(h.string("#p:get(1).ws") == "1")
+        #expect(h.string("count('p', 'ws.@count == 1')") == "1")
+        #expect(h.string("count('p', 'ANY ws.v == \"c\"')") == "0")
+    }
+}

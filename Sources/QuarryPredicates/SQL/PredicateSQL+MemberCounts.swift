@@ -66,7 +66,8 @@ extension PredicateSQLWriter {
         let condition =
             matched.map { "\(owner).\(quoteIdentifier($0)) = \(member).\(quoteIdentifier(column))" }
             ?? "\(member).\(quoteIdentifier(column)) = \(owner).\(root.key)"
-        let from = "FROM \(members.table) AS \(member) JOIN \(root.table) AS \(owner) ON \(condition) WHERE \(dialect.literal(true))"
+        let from =
+            "FROM \(members.table) AS \(member) JOIN \(root.table) AS \(owner) ON \(condition)\(members.objectRowsOnly(member)) WHERE \(dialect.literal(true))"
         return (members, (from, member, owner))
     }
 

@@ -61,7 +61,8 @@ public func pathSQL(
     let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: destination, aliases: &aliases)
     let match = targetKey.map(destination.column) ?? destination.key
     let order = matchesOneRow(targetKey, step) ? "" : " ORDER BY \(alias).\(destination.key)"
-    return "(SELECT \(inner) FROM \(destination.table) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(storage.column(column))\(order) LIMIT 1)"
+    return
+        "(SELECT \(inner) FROM \(destination.table) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(storage.column(column))\(destination.objectRowsOnly(alias))\(order) LIMIT 1)"
 }
 
 /// An attribute's column as SQL compares it (see `EntityStorage.comparable`).
@@ -264,7 +265,9 @@ struct PredicateSQLWriter {
             let alias = quoteIdentifier("t\(aliases)")
             let destination = step.destinationStorage
             tables.append("\(destination.table) AS \(alias)")
-            conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(storage.column(column))")
+            conditions.append(
+                "\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(storage.column(column))\(destination.objectRowsOnly(alias))"
+            )
             (owner, storage) = (alias, destination)
         }
         let test = render(.comparison(lhs: .attribute(attribute), op: op, rhs: rhs, options: options), owner, storage, positive: true)
@@ -338,7 +341,9 @@ struct PredicateSQLWriter {
             let destination = step.destinationStorage
             switch step.storage {
             case .foreignKey(let column, let targetKey):
-                conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
+                conditions.append(
+                    "\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))\(destination.objectRowsOnly(alias))"
+                )
             case .compositeKey(let columns, let targetKeys):
                 conditions.append(RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns))
             default:
@@ -377,6 +382,8 @@ struct PredicateSQLWriter {
         case .compositeKey(let columns, let targetKeys):
             conditions.append(RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns))
         }
+        // The members are objects only: a WITHOUT ROWID table's rows keyed by text are none.
+        if destination.keyMayHoldOthers { conditions.append(String(destination.objectRowsOnly(alias).dropFirst(" AND ".count))) }
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }
 

@@ -92,7 +92,8 @@ public struct ToOneJoins {
                 let destination = step.destinationStorage
                 let table = destination.table
                 let match = targetKey.map(destination.column) ?? destination.key
-                let clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
+                let clause =
+                    "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))\(destination.objectRowsOnly(alias))"
                 var guardClause: String?
                 var unless: ValueMatchedColumn?
                 if !matchesOneRow(targetKey, step) {

@@ -268,7 +268,11 @@ extension ObjectContext {
         guard !owners.isEmpty else { return }
         var members: [Int64: [Int64]] = [:]
         var loaded: [RelatedRows.RowKey] = []
+        // A WITHOUT ROWID table's INTEGER key may hold text: such a row is no object, and
+        // no member (as the predicates' SQL counts members).
+        let objectsOnly = mapped(destination).keyMayHoldOthers
         try readInChunks(owners, select, order: order) { row, width in
+            if objectsOnly { guard case .integer = row[0] else { return } }
             let memberKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
             guard let owner = try row.storedIntegerIfPresent(at: width - 1, table: entityName, column: name) else { return }
             members[owner, default: []].append(memberKey)

@@ -194,12 +194,21 @@ extension ObjectContext {
             let sql =
                 "SELECT \(storage.selection(of: destination, qualifier: "d")) FROM \(storage.table) AS \"d\" JOIN \(owners.table) AS \"o\" "
                 + "ON \(condition) WHERE \"o\".\(owners.key) = ? ORDER BY \"d\".\(storage.key)"
-            return try connection.rows(sql, arguments: [.integer(ownRow)]).map { try self.object(for: destination, values: $0) }
+            return try Self.objectRows(connection.rows(sql, arguments: [.integer(ownRow)]), storage).map {
+                try self.object(for: destination, values: $0)
+            }
         }
         let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (owners.collations[$1].map { " COLLATE " + $0 } ?? "") }
             .joined(separator: " AND ")
         let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
-        return try connection.rows(sql, arguments: values).map { try self.object(for: destination, values: $0) }
+        return try Self.objectRows(connection.rows(sql, arguments: values), storage).map { try self.object(for: destination, values: $0) }
+    }
+
+    /// `rows` whose key makes an object: a WITHOUT ROWID table's INTEGER key may hold text,
+    /// and such a row is no member (as the predicates' SQL counts members).
+    private static func objectRows(_ rows: [[Value]], _ storage: EntityStorage) -> [[Value]] {
+        guard storage.keyMayHoldOthers else { return rows }
+        return rows.filter { if case .integer = $0.first { true } else { false } }
     }
 
     /// The saved row of `destination` whose `targetKeys` hold `values` (those of a foreign
