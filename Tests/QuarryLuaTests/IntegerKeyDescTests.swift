@@ -147,3 +147,20 @@ import Testing
         #expect(h.string("count('p', 'ANY ws.v == \"c\"')") == "0")
     }
 }
+
+/// A column declared with no type (`qty`, as hand-written SQLite tables have) keeps what
+/// it is given: its integers read back as integers, yet writing one was refused ("expects
+/// string"), and the text accepted instead made `qty == 6` false in SQL as in sqlite3.
+@Suite struct UntypedColumnNumberWriteTests {
+    @Test func aNumberWrittenToAColumnOfNoTypeIsKeptAsANumber() throws {
+        let path = try foreignFile("CREATE TABLE s(id INTEGER PRIMARY KEY, qty); INSERT INTO s VALUES (1, 5), (2, 7), (3, 'x');")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("s:get(1).qty = 6; s:get(2).qty = 2.5; s:new{ qty = 8 }; save()")
+        #expect(try sqlAnswer(path, "SELECT typeof(qty) || ':' || qty FROM s ORDER BY id") == "integer:6,real:2.5,text:x,integer:8")
+        #expect(h.string("count('s', 'qty == 6')") == "1")
+        #expect(h.string("s:get(1).qty + 1") == "7")
+        h.run("s:get(3).qty = 'y'; save()")
+        #expect(try sqlAnswer(path, "SELECT qty FROM s WHERE id = 3") == "y")
+    }
+}

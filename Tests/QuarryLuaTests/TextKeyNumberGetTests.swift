@@ -50,8 +50,25 @@ import Testing
         h.run("r:new{ id = 2.5, v = 'two and a half' }; save()")
         #expect(h.string("r:get(2.5).v") == "two and a half")
         for (table, expected) in [("r", "one"), ("n", "one"), ("u", "integer")] {
+            #expect(h.string("\(table):get(1.0).v") == expected, "\(table) 1.0")
             #expect(h.string("\(table):get(1).v") == expected, "\(table)")
             #expect(try sqlAnswer(path, "SELECT v FROM \(table) WHERE id = 1") == expected)
         }
+    }
+
+    /// A float for a TEXT key is its text as SQLite writes it (`k = 5.0` is `k = '5.0'`),
+    /// and for an INT key the number: `get(5.0)` found the row whose key is '5'.
+    @Test func aFloatIsTheKeyAsSQLiteComparesIt() throws {
+        let path = try foreignFile(
+            """
+            CREATE TABLE tt(k TEXT PRIMARY KEY, v TEXT); INSERT INTO tt VALUES ('5', 'text5'), ('5.0', 't50'), ('2.5', 't25');
+            CREATE TABLE ti(k INT PRIMARY KEY, v TEXT); INSERT INTO ti VALUES (2.5, 'i25'), (3, 'i3');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string("tt:get(5.0).v") == (try sqlAnswer(path, "SELECT v FROM tt WHERE k = 5.0")))
+        #expect(h.string("tt:get(2.5).v") == "t25")
+        #expect(h.string("tt:get(5).v") == "text5")
+        #expect(h.string("ti:get(2.5).v") == (try sqlAnswer(path, "SELECT v FROM ti WHERE k = 2.5")))
+        #expect(h.string("ti:get(3.0).v") == "i3")
     }
 }

@@ -363,13 +363,18 @@ enum SchemaBindings {
             }
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
-            // A fraction for a key of REAL or NUMERIC affinity (`get(2.5)`) is that key; it
-            // numbers no object.
+            // A float (`get(2.5)`, `get(5.0)`) numbers no object: it is the key, compared as
+            // `WHERE key = 5.0` compares it (a TEXT key's '5.0', a number key's 5.0).
             if ownKey.count == 1, lua_type(call.state, 2) == LUA_TNUMBER, lua_isinteger(call.state, 2) == 0,
-                let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0]),
-                attribute.type == .double || attribute.type == .decimal || storage.untyped.contains(attribute.name)
+                let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0])
             {
-                return try getByKey(runtime, call, entity: entity, keys: ownKey)
+                let number = Value.real(lua_tonumberx(call.state, 2, nil))
+                if attribute.type == .string, !storage.untyped.contains(attribute.name) {
+                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [ColumnAffinity.text.stored(number)])
+                }
+                if [.int16, .int32, .int64, .double, .decimal, .string].contains(attribute.type) {
+                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [number])
+                }
             }
             key = try call.integer(2)
             // A table's own key of one column that is not the object's number (`code TEXT

@@ -390,11 +390,20 @@ public final class ManagedObject {
         storage: @autoclosure () -> EntityStorage?
     ) throws -> Value {
         // The storage is looked up for a string attribute only: every value of a save passes here.
-        if attribute.type == .string, let storage = storage(), storage.untyped.contains(key), storage.takesText.contains(key) {
-            switch value {
-            case .integer, .real: return value
-            case .text(let text): return NumericAffinity.numeric(text)
-            default: break
+        if attribute.type == .string, let storage = storage(), storage.untyped.contains(key) {
+            if storage.takesText.contains(key) {
+                switch value {
+                case .integer, .real: return value
+                case .text(let text): return NumericAffinity.numeric(text)
+                default: break
+                }
+            } else if case .integer = value {
+                // A column declared with no type keeps what it is given, as SQLite keeps it
+                // (`qty` holding 5): its integers and reals read back as numbers, so they
+                // are written as numbers, where a number was refused and only its text taken.
+                return value
+            } else if case .real = value {
+                return value
             }
         }
         let coerced: Value
