@@ -38,6 +38,10 @@ import Testing
         #expect(h.string("#airline:get('VX').flights") == "2")
         #expect(h.string("airline:get('VX').flights:contains(flight:get(2))") == "true")
         #expect(h.string("count('airline', 'flights.@count == 2')") == "1")
+        // An owner's code changed and not yet saved lists the saved members that name the
+        // new code, compared with the code's NOCASE as the saved row is ('VX' and 'vx').
+        h.run("a = airline:get('AA'); a.code = 'Vx'")
+        #expect(h.string("#a.flights") == "2")
     }
 
     /// A key of two columns, one holding `'1'` where the owner's INTEGER column holds 1.

@@ -198,8 +198,12 @@ extension ObjectContext {
                 try self.object(for: destination, values: $0)
             }
         }
-        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (owners.collations[$1].map { " COLLATE " + $0 } ?? "") }
-            .joined(separator: " AND ")
+        // The owner column's collation, as the join compares: a key other tables' foreign
+        // keys name (`collations`) or a code `relate()` matches (`columnCollations`).
+        let condition = zip(columns, ownerKeys).map { column, key in
+            "\(quoteIdentifier(column)) = ?" + ((owners.collations[key] ?? owners.columnCollations[key]).map { " COLLATE " + $0 } ?? "")
+        }
+        .joined(separator: " AND ")
         let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
         return try Self.objectRows(connection.rows(sql, arguments: values), storage).map { try self.object(for: destination, values: $0) }
     }
