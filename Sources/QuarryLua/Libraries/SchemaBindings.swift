@@ -363,35 +363,29 @@ enum SchemaBindings {
             }
             return try getByKey(runtime, call, entity: entity, keys: ownKey)
         } else {
-            // A float (`get(2.5)`, `get(5.0)`) numbers no object: it is the key, compared as
-            // `WHERE key = 5.0` compares it (a TEXT key's '5.0', a number key's 5.0).
-            if ownKey.count == 1, lua_type(call.state, 2) == LUA_TNUMBER, lua_isinteger(call.state, 2) == 0,
-                let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0])
+            // A table's own key of one column that is not the object's number (`code TEXT
+            // PRIMARY KEY`, `id INT PRIMARY KEY`, `INTEGER PRIMARY KEY DESC`): a number is
+            // the key the person sees in the column, as `WHERE code = 1` compares it (a
+            // TEXT key's `'1'`, `get(5.0)`'s `'5.0'`), not the row's place, which found
+            // another row without a word. An object ID (`get("languages/1")`) still names
+            // the row's number, as does the number made from a key without a rowid
+            // (`KeyNumber`), which no key typed by hand is near.
+            if ownKey.count == 1, lua_type(call.state, 2) == LUA_TNUMBER,
+                let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0]),
+                [.int16, .int32, .int64, .double, .decimal, .string].contains(attribute.type)
             {
-                let number = Value.real(lua_tonumberx(call.state, 2, nil))
-                if attribute.type == .string, !storage.untyped.contains(attribute.name) {
-                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [ColumnAffinity.text.stored(number)])
+                let number: Value =
+                    lua_isinteger(call.state, 2) != 0 ? .integer(lua_tointegerx(call.state, 2, nil)) : .real(lua_tonumberx(call.state, 2, nil))
+                var numbersAnObject = false
+                if storage.numberedRows != nil, case .integer(let n) = number {
+                    numbersAnObject = try runtime.context.object(entityName: entity, primaryKey: n) != nil
                 }
-                if [.int16, .int32, .int64, .double, .decimal, .string].contains(attribute.type) {
-                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [number])
+                if !numbersAnObject {
+                    let asText = attribute.type == .string && !storage.untyped.contains(attribute.name)
+                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [asText ? ColumnAffinity.text.stored(number) : number])
                 }
             }
             key = try call.integer(2)
-            // A table's own key of one column that is not the object's number (`code TEXT
-            // PRIMARY KEY`, `id INT PRIMARY KEY`, `INTEGER PRIMARY KEY DESC`): the number is
-            // the key the person sees in the column, as `WHERE code = 1` compares it (a
-            // TEXT key's `'1'`), not the row's place, which found another row without a
-            // word. An object ID (`get("languages/1")`) still names the row's number, as
-            // does the number made from a key without a rowid (`KeyNumber`), which no key
-            // typed by hand is near.
-            let numbered = try storage.numberedRows != nil && runtime.context.object(entityName: entity, primaryKey: key) != nil
-            if ownKey.count == 1, !numbered, let attribute = try runtime.context.entity(named: entity).attribute(named: ownKey[0]) {
-                let asText = attribute.type == .string && !storage.untyped.contains(attribute.name)
-                let numeric: [AttributeType] = [.int16, .int32, .int64, .double, .decimal, .string]
-                if numeric.contains(attribute.type) {
-                    return try getByKey(runtime, call, entity: entity, keys: ownKey, values: [asText ? .text(String(key)) : .integer(key)])
-                }
-            }
         }
         let found = try runtime.context.object(entityName: entity, primaryKey: key)
         // A note only: whatever keeps it from being said leaves the object found as it is.

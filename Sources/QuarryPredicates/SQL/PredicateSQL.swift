@@ -383,7 +383,7 @@ struct PredicateSQLWriter {
             conditions.append(RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns))
         }
         // The members are objects only: a WITHOUT ROWID table's rows keyed by text are none.
-        if destination.keyMayHoldOthers { conditions.append(String(destination.objectRowsOnly(alias).dropFirst(" AND ".count))) }
+        if let test = destination.objectRowTest(alias) { conditions.append(test) }
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }
 
