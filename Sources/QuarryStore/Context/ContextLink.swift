@@ -9,6 +9,13 @@
 /// objects and what holds its link are made, used and released on one thread (the
 /// import's second thread holds none of them), as for `IdentityMap.WeakObject`.
 package final class ContextLink {
-    package unowned(unsafe) var context: ObjectContext?
+    package internal(set) var context: ObjectContext? {
+        get { target }
+        set { target = newValue }
+    }
+    /// `context`'s storage, out of other modules' sight: every object's every use reaches
+    /// its context through it, and whole-module optimization drops the run-time exclusivity
+    /// check only of storage no other module can reach (issue 84).
+    private unowned(unsafe) var target: ObjectContext?
     init() {}
 }

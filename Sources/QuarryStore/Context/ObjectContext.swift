@@ -148,7 +148,7 @@ public final class ObjectContext {
     /// reads its model when the context adopts it.
     package init(connection: StoreConnection, store: any PersistentStore, environment: StoreEnvironment = StoreEnvironment()) throws {
         self.connection = connection
-        self.store = store
+        self.chosenStore = store
         self.environment = environment
         openingNotes = connection.notes
         link.context = self
@@ -167,7 +167,15 @@ public final class ObjectContext {
     package let environment: StoreEnvironment
 
     /// The store behind the context, chosen by its opener.
-    package var store: any PersistentStore
+    package var store: any PersistentStore {
+        get { chosenStore }
+        // A class: what is changed through it needs no access to this property.
+        set { chosenStore = newValue }
+    }
+    /// `store`'s storage, out of other modules' sight: every assignment to an object
+    /// reaches the store through it, and whole-module optimization drops the run-time
+    /// exclusivity check only of storage no other module can reach (issue 84).
+    private var chosenStore: any PersistentStore
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public package(set) var openingNotes: [String] = []
 
