@@ -10,30 +10,8 @@ import QuarryStore
 /// processes see its changes through `data_version` and row hashes, as they see any
 /// writer's that keeps no history.
 package final class ForeignFileStore: SQLiteStore {
-    package var managedObjectModel: ManagedObjectModel {
-        get { model }
-        _modify {
-            var taken = model
-            model = .init()
-            defer { model = taken }
-            yield &taken
-        }
-    }
-    package var mapping: StoreMapping {
-        get { storeMapping }
-        _modify {
-            var taken = storeMapping
-            storeMapping = .init()
-            defer { storeMapping = taken }
-            yield &taken
-        }
-    }
-    // Private storage behind the protocol's accessors, which a save reads for each object:
-    // storage no other module reaches, and no access to which spans other code (a change
-    // is made to the value taken out), has its exclusive access proved at compile time
-    // (`ManagedObject.described`'s note, issue 84).
-    private var model = ManagedObjectModel()
-    private var storeMapping = StoreMapping()
+    package var managedObjectModel = ManagedObjectModel()
+    package var mapping = StoreMapping()
     package var dialect: any SQLDialect { SQLiteDialect() }
     package var runsCascadesAtOnce: Bool { true }
     /// The file the sidecar is kept beside.

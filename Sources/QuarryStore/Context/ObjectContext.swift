@@ -166,15 +166,13 @@ public final class ObjectContext {
     /// What the layers above gave the context when its store was opened.
     package let environment: StoreEnvironment
 
-    /// The store behind the context, chosen by its opener.
+    /// The store behind the context, chosen by its opener (a class: what is changed in it
+    /// needs no access to this property).
     package var store: any PersistentStore {
         get { chosenStore }
-        // A class: what is changed through it needs no access to this property.
         set { chosenStore = newValue }
     }
-    /// `store`'s storage, out of other modules' sight: every assignment to an object
-    /// reaches the store through it, and whole-module optimization drops the run-time
-    /// exclusivity check only of storage no other module can reach (issue 84).
+    /// Out of other modules' sight, as `ContextLink.target` is, for the same reason.
     private var chosenStore: any PersistentStore
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public package(set) var openingNotes: [String] = []
