@@ -47,14 +47,23 @@ import Testing
         // (A line longer than the pane wraps: read joined.)
         let note = counted.dropLast().joined()
         #expect(note.hasPrefix("note: LIKE '%gust%' takes '%' as itself here"), "\(counted)")
-        #expect(note.hasSuffix(": LIKE '*gust*' or CONTAINS 'gust'"), "\(counted)")
+        #expect(note.hasSuffix(": LIKE[c] '*gust*' or CONTAINS[c] 'gust' ([c]: SQL's LIKE ignores case)"), "\(counted)")
         #expect(counted.last == "0", "the predicate runs as written: \(counted)")
         // Said once: the same again is only its answer.
         #expect(try await repl.enter(#"=count("reading", "note LIKE '%gust%'")"#) == ["0"])
         // What the note names counts what SQL's LIKE counts, without a note.
         let gusts = try await sqlite3(sandbox, "SELECT count(*) FROM reading WHERE note LIKE '%gust%'")
-        #expect(try await repl.enter(#"=reading:count("note LIKE '*gust*'")"#) == [gusts])
-        #expect(try await repl.enter(#"=reading:count("note CONTAINS 'gust'")"#) == [gusts])
+        #expect(try await repl.enter(#"=reading:count("note LIKE[c] '*gust*'")"#) == [gusts])
+        #expect(try await repl.enter(#"=reading:count("note CONTAINS[c] 'gust'")"#) == [gusts])
+        // SQL's LIKE ignores case, and so do the forms named: 'davis%' counts the 'Davis'
+        // sensors (trial 21: `city LIKE 'new%'` and the LIKE 'new*' named counted 0 of
+        // 'NEW YORK').
+        let davis = try await sqlite3(sandbox, "SELECT count(*) FROM reading WHERE sensor LIKE 'davis%'")
+        #expect(davis == "60")
+        let lower = try await repl.enter(#"=reading:count("sensor LIKE 'davis%'")"#)
+        #expect(lower.dropLast().joined().hasSuffix(": LIKE[c] 'davis*' or BEGINSWITH[c] 'davis' ([c]: SQL's LIKE ignores case)"), "\(lower)")
+        #expect(try await repl.enter(#"=reading:count("sensor LIKE[c] 'davis*'")"#) == [davis])
+        #expect(try await repl.enter(#"=reading:count("sensor BEGINSWITH[c] 'davis'")"#) == [davis])
         // A bound argument is a pattern too, with its options kept.
         let bound = try await repl.enter(#"=reading:count("note LIKE[c] %@", "%CLOUD")"#)
         #expect(bound.dropLast().joined().hasSuffix("LIKE[c] '*CLOUD' or ENDSWITH[c] 'CLOUD'"), "\(bound)")
@@ -64,15 +73,17 @@ import Testing
         #expect(try await repl.enter(#"=reading:count("note LIKE '*100%*'")"#) == [percent])
         // fetch and updateall read their predicates in the same place.
         let fetched = try await repl.enter(#"=#fetch("reading", "sensor LIKE 'Davis%'")"#)
-        #expect(fetched.dropLast().joined().hasSuffix("LIKE 'Davis*' or BEGINSWITH 'Davis'") && fetched.last == "0", "\(fetched)")
+        #expect(
+            fetched.dropLast().joined().hasSuffix("LIKE[c] 'Davis*' or BEGINSWITH[c] 'Davis' ([c]: SQL's LIKE ignores case)") && fetched.last == "0",
+            "\(fetched)")
         let updated = try await repl.enter(#"=reading:updateall("note LIKE %@", { "cal_" }, { wind = 0 })"#)
         #expect(updated.dropLast().joined().hasPrefix("note: LIKE 'cal_' takes '_' as itself here"), "\(updated)")
-        #expect(updated.dropLast().joined().hasSuffix(": LIKE 'cal?'") && updated.last == "0", "\(updated)")
+        #expect(updated.dropLast().joined().hasSuffix(": LIKE[c] 'cal?' ([c]: SQL's LIKE ignores case)") && updated.last == "0", "\(updated)")
 
         // A script: the answer on stdout, the note on stderr, status 0.
         let script = try await sandbox.quarry(["w.db", "-e", #"print(count("reading", "note LIKE %@", "%gust%"))"#])
         #expect(script.status == 0 && script.stdout == "0\n", "\(script)")
-        #expect(script.stderr.contains("LIKE '%gust%' takes '%' as itself here") && script.stderr.contains("CONTAINS 'gust'"), "\(script)")
+        #expect(script.stderr.contains("LIKE '%gust%' takes '%' as itself here") && script.stderr.contains("CONTAINS[c] 'gust'"), "\(script)")
         #expect(script.stderr.split(separator: "\n").count == 1, "\(script)")
     }
 

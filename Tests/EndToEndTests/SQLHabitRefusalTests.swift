@@ -86,4 +86,33 @@ import Testing
         #expect(lines[7].contains("2 arguments given for the predicate, which has only 1 placeholder"), "\(lines[7])")
         #expect(lines[8] == "21" && lines[9] == "Gold", "\(lines)")
     }
+
+    /// The rest of a SQL statement written after the condition (`LIMIT`, `ORDER BY`,
+    /// `GROUP BY`) and SQL's `WHERE` as an option name each the request option that does
+    /// it (trial 21: `state == 'NY' LIMIT 5` was only "unexpected 'LIMIT'", and `where =`
+    /// an unknown option with no word of `predicate`).
+    @Test func sqlClausesAfterAPredicateAndWhereNameTheOptions() async throws {
+        let sandbox = try Sandbox()
+        let setup = #"""
+            entity "events" { medal = "string", mag = "double" }
+            events:new{ medal = "Gold", mag = 7.5 }; events:new{ medal = "Silver", mag = 6 }
+            save()
+            """#
+        let lines = try await said(
+            sandbox, setup,
+            [
+                #"fetch("events", "medal == 'Gold' LIMIT 1")"#,
+                #"fetch("events", "mag > 1 order by mag")"#,
+                #"count("events", "mag > 1 GROUP BY medal")"#,
+                #"fetch{ "events", where = "mag > 7" }"#,
+                // What the lines name works.
+                #"#fetch{ "events", predicate = "mag > 1", sort = "-mag", limit = 1 } .. fetch{ "events", predicate = "mag > 7" }[1].medal"#
+            ])
+        #expect(lines[0].contains("unexpected 'LIMIT' after a complete predicate; SQL's LIMIT is no part of a predicate"), "\(lines[0])")
+        #expect(lines[0].contains(#"fetch{ "Entity", predicate = "...", limit = 5 }"#), "\(lines[0])")
+        #expect(lines[1].contains("SQL's ORDER is no part of a predicate") && lines[1].contains(#"sort = "key" ("-key" descending)"#), "\(lines[1])")
+        #expect(lines[2].contains("SQL's GROUP is no part of a predicate") && lines[2].contains(#"group = { "key" }"#), "\(lines[2])")
+        #expect(lines[3].contains("unknown option 'where'") && lines[3].contains("did you mean 'predicate'"), "\(lines[3])")
+        #expect(lines[4] == "1Gold", "\(lines)")
+    }
 }

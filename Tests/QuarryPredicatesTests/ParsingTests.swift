@@ -277,6 +277,13 @@ import Testing
         #expect(string?.message == "unterminated string")
         #expect(string?.column == 6)
         #expect(parseError(#"a == "ab\"#)?.message == "unterminated string")
+        // A quote inside the text closed it early; the last quote is then the unterminated
+        // one, and the message says why (trial 21).
+        let inside = parseError("city == 'MCCURDY'S'")
+        #expect(inside?.message == #"unterminated string; a quote inside a string ends it: write it \', or pass the text as an argument (== %@)"#)
+        #expect(inside?.column == 19)
+        #expect(parseError(#"name == "O"Neil" AND n == 1"#)?.message.contains(#"write it \""#) == true)
+        #expect(parseError("city == 'NY' AND x == 'a")?.message == "unterminated string")
         #expect(parseError(#"a == "\u12""#)?.message == "bad \\u escape in string")
         #expect(parseError("a == $")?.message == "'$' must be followed by a variable name")
         let percent = parseError("a == %z")

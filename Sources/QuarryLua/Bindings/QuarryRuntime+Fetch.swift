@@ -258,8 +258,11 @@ extension QuarryRuntime {
         ]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            // SQL's ORDER BY is `sort` here, whatever the distance between the words.
-            let meant = ["order", "orderby", "order_by"].contains(key.lowercased()) ? "sort" : closestMatch(to: key, in: allowed)
+            // SQL's ORDER BY is `sort` here, and its WHERE the `predicate`, whatever the
+            // distance between the words.
+            let meant =
+                ["order", "orderby", "order_by"].contains(key.lowercased())
+                ? "sort" : key.lowercased() == "where" ? "predicate" : closestMatch(to: key, in: allowed)
             var error = LuaError("unknown option '\(key)'", operation: call.functionName, suggestion: meant)
             if meant == nil { error.remedy = filterWrittenAsOption(s, index, key: key, entity: entity) }
             throw error

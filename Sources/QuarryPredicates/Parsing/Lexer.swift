@@ -133,6 +133,15 @@ struct Lexer {
             }
             text.append(c)
         }
+        // A quote glued to the word before it is most often one inside the text, which
+        // closed the string early (`city == 'MCCURDY'S'`, `name == 'O'Neil'`): the quote
+        // said to be unterminated is the last one written, and the message alone did not
+        // say why (trial 21).
+        if start >= 2, chars[start - 2].isLetter || chars[start - 2].isNumber {
+            throw PredicateError(
+                .syntax, "unterminated string; a quote inside a string ends it: write it \\\(quote), or pass the text as an argument (== %@)",
+                column: start)
+        }
         throw PredicateError(.syntax, "unterminated string", column: start)
     }
 

@@ -66,7 +66,9 @@ public struct PredicateParser {
         if parser.tokens.first?.kind == .end { throw PredicateError(.syntax, "the predicate is empty", column: 1) }
         let predicate = try parser.parseOr()
         guard parser.current.kind == .end else {
-            throw PredicateError(.syntax, "unexpected \(parser.describe(parser.current)) after a complete predicate", column: parser.current.column)
+            let remedy = parser.sqlClauseRemedy(parser.current).map { "; " + $0 } ?? ""
+            throw PredicateError(
+                .syntax, "unexpected \(parser.describe(parser.current)) after a complete predicate\(remedy)", column: parser.current.column)
         }
         let given = arguments.positional.count
         if exactArguments, parser.nextArgument < given {

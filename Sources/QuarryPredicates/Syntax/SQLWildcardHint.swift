@@ -66,19 +66,26 @@ extension SQLWildcardHint {
         if !options.isEmpty {
             written = "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
         }
+        // SQL's LIKE also ignores the case of ASCII letters, which LIKE here heeds unless
+        // told [c]: `city LIKE 'new%'` counted 0 of 'NEW YORK', and so did the LIKE 'new*'
+        // named (trial 21). Written with no options, the forms named ignore case as SQL's.
+        let ignoresCase = options.isEmpty && pattern.unicodeScalars.contains { $0.isASCII && $0.properties.isAlphabetic }
+        let suggested = ignoresCase ? "[c]" : written
         let translated = String(pattern.map { $0 == "%" ? "*" : $0 == "_" ? "?" : $0 })
-        var forms = ["LIKE\(written) \(Self.literal(translated))"]
+        var forms = ["LIKE\(suggested) \(Self.literal(translated))"]
         // `%gust%`, `gust%`, `%gust`: the string operator that says it without wildcards.
         let core = String(pattern.drop { $0 == "%" }.reversed().drop { $0 == "%" }.reversed())
         let leading = pattern.first == "%"
         let trailing = pattern.last == "%"
         if !core.isEmpty, !core.contains("%"), !core.contains("_"), leading || trailing {
             let op = leading && trailing ? "CONTAINS" : leading ? "ENDSWITH" : "BEGINSWITH"
-            forms.append("\(op)\(written) \(Self.literal(core))")
+            forms.append("\(op)\(suggested) \(Self.literal(core))")
         }
         let which = Set(sqlWildcards).count == 2 ? "'%' and '_' as themselves" : "'\(sqlWildcards.first ?? "%")' as itself"
         self.pattern = pattern
-        message = "LIKE\(written) \(Self.literal(pattern)) takes \(which) here (its wildcards are * and ?): " + forms.joined(separator: " or ")
+        message =
+            "LIKE\(written) \(Self.literal(pattern)) takes \(which) here (its wildcards are * and ?): " + forms.joined(separator: " or ")
+            + (ignoresCase ? " ([c]: SQL's LIKE ignores case)" : "")
     }
 
     /// A string literal as a person writes one: in single quotes where nothing in it

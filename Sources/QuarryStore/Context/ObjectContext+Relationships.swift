@@ -100,7 +100,10 @@ extension ObjectContext {
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).
             guard let value = stored, !value.isNull else { return nil }
-            target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey)
+            let destinationEntity = try entity(named: destination)
+            target =
+                try valueMatchedTarget(name, value: value, of: object, destinationEntity, targetKey)
+                ?? (committed ? nil : unsavedValueMatchedTarget(name, value: value, of: object, destinationEntity, targetKey))
         } else {
             // Matched as SQLite's join matches a link column of text to a rowid (`'900'`).
             guard let key = stored.flatMap(ColumnAffinity.rowNumber) else { return nil }
