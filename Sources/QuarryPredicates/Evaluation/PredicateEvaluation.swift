@@ -84,8 +84,8 @@ extension BoundPredicate {
             // nc`); an option ([c], [d]) reads the column through a function, which has none.
             let collation =
                 options.isEmpty ? (Self.isColumn(lhs) ? self.collation(lhs, object, outer) : self.collation(rhs, object, outer)) : nil
-            if let collation { l = Self.collated(l, collation) }
-            let placed = { (v: Value) in collation.map { Self.collated(v, $0) } ?? enumeration?.orderValue(v) ?? v }
+            if let collation { l = SQLiteCollation.collated(l, collation) }
+            let placed = { (v: Value) in collation.map { SQLiteCollation.collated(v, $0) } ?? enumeration?.orderValue(v) ?? v }
             switch op {
             case .in:
                 guard case .list(let values) = rhs else { return false }
@@ -93,7 +93,7 @@ extension BoundPredicate {
                 if l.isNull { return nil }
                 var sawNull = false
                 for element in values {
-                    let e = collation.map { Self.collated(fold(element, options), $0) } ?? fold(element, options)
+                    let e = collation.map { SQLiteCollation.collated(fold(element, options), $0) } ?? fold(element, options)
                     if e.isNull { sawNull = true } else if SQLOrdering.compare(l, e) == 0 { return true }
                 }
                 return sawNull ? nil : false
@@ -129,19 +129,6 @@ extension BoundPredicate {
         case .outer(let o): return outer.flatMap { collation(o, $0, nil) }
         default: return nil
         }
-    }
-
-    /// Text as SQLite's collation compares it: NOCASE folds ASCII letters only, RTRIM
-    /// leaves out trailing spaces.
-    static func collated(_ value: Value, _ collation: String) -> Value {
-        guard case .text(let text) = value else { return value }
-        var bytes = Array(text.utf8)
-        switch collation {
-        case "NOCASE": bytes = bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
-        case "RTRIM": while bytes.last == 0x20 { bytes.removeLast() }
-        default: return value
-        }
-        return .text(String(decoding: bytes, as: UTF8.self))
     }
 
     /// `l op r` for an equality or an order, as SQLite compares (nil equals nil; an

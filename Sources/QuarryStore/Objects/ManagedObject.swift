@@ -261,6 +261,7 @@ public final class ManagedObject {
         let madeAgainst = isDeleted ? Set(fresh.keys) : Set(pending.keys).union(pendingToOne.keys)
         // Changed apart from its storage, and put back (`pending`'s note).
         var against = readValues
+        readValues = [:]
         for key in madeAgainst where against[key] == nil {
             let was = committedValue(key) ?? .null
             if !Value.sameStored(was, fresh[key] ?? .null) { against[key] = was }

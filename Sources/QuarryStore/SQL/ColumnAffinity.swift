@@ -78,6 +78,43 @@ package enum ColumnAffinity: Equatable, Sendable {
         return isNumeric && !target.isNumeric
     }
 
+    /// Whether SQLite's `target = owner` holds for an owner column of affinity `ownAffinity`
+    /// holding `owner` and a destination column of affinity `targetAffinity` holding
+    /// `target` (each as its column stores it): numeric affinity is given to the side
+    /// that has none of its own against a numeric column, TEXT affinity to an untyped
+    /// side against a TEXT column; then numbers compare as numbers, text by `collation`
+    /// (NOCASE folds ASCII letters, RTRIM leaves out trailing spaces), and values of
+    /// different kinds, or NULL, are not equal.
+    package static func joinEquals(
+        _ owner: Value, _ ownAffinity: ColumnAffinity?, _ target: Value, _ targetAffinity: ColumnAffinity?, collation: String?
+    ) -> Bool {
+        var (l, r) = (target, owner)
+        if let ownAffinity, let targetAffinity {
+            if ownAffinity.isNumeric, !targetAffinity.isNumeric {
+                l = ColumnAffinity.numeric.stored(l)
+            } else if targetAffinity.isNumeric, !ownAffinity.isNumeric {
+                r = ColumnAffinity.numeric.stored(r)
+            } else if ownAffinity == .text, targetAffinity == .none {
+                l = ColumnAffinity.text.stored(l)
+            } else if targetAffinity == .text, ownAffinity == .none {
+                r = ColumnAffinity.text.stored(r)
+            }
+        }
+        switch (l, r) {
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.integer(let a), .real(let b)): return Double(a) == b
+        case (.real(let a), .integer(let b)): return a == Double(b)
+        case (.real(let a), .real(let b)): return a == b
+        case (.text, .text):
+            let (a, b) = collation.map { (SQLiteCollation.collated(l, $0), SQLiteCollation.collated(r, $0)) } ?? (l, r)
+            // Byte for byte, as SQLite compares: not by Unicode equivalence, as String's ==.
+            guard case .text(let x) = a, case .text(let y) = b else { return false }
+            return x.utf8.elementsEqual(y.utf8)
+        case (.blob(let a), .blob(let b)): return a == b
+        default: return false
+        }
+    }
+
     /// The row number a link column's value names when the destination is known by its
     /// rowid (an INTEGER affinity): SQLite's join converts the link's text to a number
     /// (`'900'` names row 900) and compares a real with the integer (`900.0` names it too).
