@@ -79,8 +79,9 @@ extension Binder {
         if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
             return try convert(.integer(b ? 1 : 0), to: attribute, at: expression)
         }
-        // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
-        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 {
+        // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do;
+        // so does `n < %@` with `math.huge`, which every integer is below (`< 1e999` in sqlite3).
+        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, !d.isFinite || d != d.rounded() || abs(d) >= 9.2e18 {
             return value
         }
         switch attribute.type.coerce(value) {
