@@ -91,6 +91,9 @@ public final class QuarryRuntime {
     var wildcardNotices: Set<String> = []
     /// `Entity.key` text columns of numbers whose text order was noted (`noteTextSortedNumbers`).
     var textSortNotices: Set<String> = []
+    /// `Entity.key` columns of no type already looked at for numbers written as text
+    /// (`noteNumbersWrittenAsText`).
+    var numberTextNotices: Set<String> = []
     /// `Entity.key` text columns already looked at for dates that are not ISO 8601.
     var textDateNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.

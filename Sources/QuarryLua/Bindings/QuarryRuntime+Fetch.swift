@@ -204,6 +204,7 @@ extension QuarryRuntime {
                 format, arguments: PredicateArguments(arguments: arguments, variables: variables), exactArguments: exactArguments)
             noteSQLWildcards(predicate)
             noteQuotedKeys(predicate, entity: entity)
+            noteNumbersWrittenAsText(predicate, entity: entity)
             noteNilComparison(predicate)
             return (predicate, nil)
         } catch let error as PredicateError {
