@@ -33,7 +33,8 @@ import Testing
         let ordered = try await sandbox.quarry(["gtfs.db", "-e", #"print(count("calendar", "0 < sunday"))"#])
         #expect(ordered.stdout == "4\n", "\(ordered)")
         let query = "SELECT count(*) FROM calendar WHERE CAST(sunday AS REAL) > 0"
-        #expect(ordered.stderr.contains(#"so sunday > 0 compares every text cell as larger: sql("\#(query)") compares them as numbers"#), "\(ordered)")
+        let offeredSQL = #"so sunday > 0 compares every text cell as larger: sql("\#(query)") compares them as numbers"#
+        #expect(ordered.stderr.contains(offeredSQL), "\(ordered)")
         #expect(try await sqlite3Lines(sandbox, "gtfs.db", query) == ["3"])
         let offered = try await sandbox.quarry(["gtfs.db", "-e", #"print(sql("\#(query)")[1]["count(*)"])"#])
         #expect(offered.stdout == "3\n", "\(offered)")

@@ -37,7 +37,8 @@ extension QuarryRuntime {
                 comparison.op == .between && numbers.count == 2
                 ? "\(cast) BETWEEN \(numbers[0]) AND \(numbers[1])" : "\(cast) \(comparison.op.rawValue) \(numbers[0])"
             let query = "SELECT count(*) FROM \(writtenIdentifier(entity)) WHERE \(condition)"
-            return head + "SQLite orders text after every number, so \(written) compares every text cell as larger: sql(\(LuaLiteral.string(query))) compares them as numbers"
+            return head + "SQLite orders text after every number, so \(written) compares every text cell as larger: "
+                + "sql(\(LuaLiteral.string(query))) compares them as numbers"
         }
     }
 
