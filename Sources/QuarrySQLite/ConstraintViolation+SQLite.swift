@@ -53,8 +53,9 @@ extension ConstraintViolation {
     /// The first foreign key the open transaction leaves broken, when it leaves one:
     /// SQLite counts them (deferred foreign keys are checked only at the commit, which
     /// would then fail saying "FOREIGN KEY constraint failed" and no more), and
-    /// `foreign_key_check` names the referencing table and the key's columns. Asked only
-    /// when the count says one is broken, so a save that breaks none scans nothing.
+    /// `foreign_key_check` names the referencing table, the key's columns and the broken
+    /// row. Asked only when SQLite says one is broken, so a save that breaks none scans
+    /// nothing.
     static func brokenForeignKey(in db: Database) throws -> ConstraintViolation? {
         guard let connection = db.sqliteConnection else { return nil }
         var broken: Int32 = 0
@@ -67,6 +68,30 @@ extension ConstraintViolation {
         let key: Int64? = row[3]
         let columns = try Row.fetchAll(db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq", arguments: [table, key])
             .compactMap { $0[0] as String? }
-        return ConstraintViolation(.foreignKey, table: table, columns: columns, code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: nil, said: said)
+        var violation = ConstraintViolation(
+            .foreignKey, table: table, columns: columns, code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: nil, said: said)
+        // The row's values in the key's columns, by its rowid (none in a WITHOUT ROWID
+        // table): what a person looks for, where the rowid means nothing to them.
+        if let rowid: Int64 = row[1], let parent: String = row[2], !columns.isEmpty {
+            let selected = columns.map(quoteIdentifier).joined(separator: ", ")
+            let sql = "SELECT \(selected) FROM main.\(quoteIdentifier(table)) WHERE rowid = ?"
+            if let held = try Row.fetchOne(db, sql: sql, arguments: [rowid]) {
+                violation.values = (0..<held.count).map { index -> Value in
+                    switch (held[index] as DatabaseValue).storage {
+                    case .null: return .null
+                    case .int64(let i): return .integer(i)
+                    case .double(let d): return .real(d)
+                    case .string(let text): return .text(text)
+                    case .blob(let data): return .blob([UInt8](data))
+                    }
+                }
+                violation.referenced = parent
+                // SQLite's status says only whether some key is broken, not how many: the
+                // table's broken rows are counted (a scan of the one table, on a failed save).
+                let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check(?)", arguments: [table]) ?? 1
+                violation.otherRows = max(all - 1, 0)
+            }
+        }
+        return violation
     }
 }

@@ -67,7 +67,8 @@ import Testing
     }
 
     /// A save that leaves a foreign key broken fails at the commit, where SQLite names
-    /// nothing: the save names the referencing table and the key's column.
+    /// nothing: the save names the referencing table, the key's column, the value the row
+    /// holds there, the table it names no row of, and how many rows more are broken.
     @Test func aForeignKeyASaveBreaksNamesItsTableAndColumnOnSQLite() throws {
         let path = try Self.foreignFile(
             """
@@ -83,11 +84,48 @@ import Testing
         } catch let error as StoreError {
             let violation = try #require(error.constraintViolation, "\(error)")
             #expect(violation.kind == .foreignKey && violation.table == "book" && violation.columns == ["author_id"])
-            #expect(error.description == "FOREIGN KEY constraint failed")
+            #expect(violation.referenced == "author" && violation.values == [.integer(99)] && violation.otherRows == 0)
+            #expect(error.description == "FOREIGN KEY constraint failed: book.author_id 99 names no row of author")
+        }
+        // Two rows of no author: the first named, the other counted.
+        _ = try context.insert(into: "book", values: ["title": .text("y"), "author_id": .integer(98)])
+        do {
+            try context.save()
+            Issue.record("two books of no author were saved")
+        } catch let error as StoreError {
+            #expect(error.description == "FOREIGN KEY constraint failed: book.author_id 99 names no row of author (and 1 more row of book)")
         }
         // Nothing of the save was written.
         let rows = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM book") }
         #expect(rows == 0)
+    }
+
+    /// A text key's value is quoted as SQL writes it, and a parent whose key changed
+    /// under its children names a child that still holds the old key (a GTFS feed's
+    /// `stops.stop_id` renamed while `stop_times` name it).
+    @Test func aBrokenTextKeyIsQuotedAsSQLWritesIt() throws {
+        let path = try Self.foreignFile(
+            """
+            CREATE TABLE stops (stop_id TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE stop_times (id INTEGER PRIMARY KEY, stop_id TEXT REFERENCES stops (stop_id));
+            INSERT INTO stops VALUES ('A', 'Alpha');
+            INSERT INTO stop_times VALUES (1, 'A'), (2, 'A');
+            """)
+        let context = try OpenFileRequest.open(path: path)
+        _ = try context.insert(into: "stop_times", values: ["id": .integer(3), "stop_id": .text("it's")])
+        #expect(throws: StoreError.self) { try context.save() }
+        do { try context.save() } catch let error as StoreError {
+            #expect(error.description == "FOREIGN KEY constraint failed: stop_times.stop_id 'it''s' names no row of stops")
+        }
+        _ = context.rollback()
+        let stop = try #require(try context.object(entityName: "stops", primaryKey: 1))
+        try stop.setValue(.text("Z"), forKey: "stop_id")
+        do {
+            try context.save()
+            Issue.record("a stop was renamed under its stop_times")
+        } catch let error as StoreError {
+            #expect(error.description == "FOREIGN KEY constraint failed: stop_times.stop_id 'A' names no row of stops (and 1 more row of stop_times)")
+        }
     }
 
     /// SQLite's interrupt is `.interrupted`, not a SQLite error to tell by its code.

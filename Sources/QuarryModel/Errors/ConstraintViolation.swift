@@ -49,6 +49,12 @@ public struct ConstraintViolation: Equatable, Sendable {
     /// What the engine said, unchanged: rendered where the parts cannot say it in
     /// SQLite's words (a foreign key, a check, an expression index).
     public var said: String
+    /// For a foreign key whose broken row is known: the table its columns name, the values
+    /// the row holds in them, and how many other rows of its table the save leaves broken. SQLite's own
+    /// words at the commit ("FOREIGN KEY constraint failed") name none of them.
+    public var referenced: String?
+    public var values: [Value] = []
+    public var otherRows = 0
 
     public init(
         _ kind: Kind, table: String?, columns: [String], constraint: String? = nil,
@@ -68,6 +74,24 @@ public struct ConstraintViolation: Equatable, Sendable {
 }
 
 extension ConstraintViolation {
+    /// A foreign key's broken row, said from its parts: SQLite's words, then the columns,
+    /// the values the row holds there and the table they name no row of
+    /// (`FOREIGN KEY constraint failed: stop_times.stop_id 'Q' names no row of stops`).
+    /// Nil unless the row is known.
+    package var brokenRowWords: String? {
+        guard kind == .foreignKey, let table, let referenced, !columns.isEmpty, columns.count == values.count else { return nil }
+        let written = { (items: [String]) in items.count == 1 ? items[0] : "(" + items.joined(separator: ", ") + ")" }
+        let held = written(
+            values.map { value -> String in
+                switch value {
+                case .text(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+                default: return value.displayString
+                }
+            })
+        let more = otherRows > 0 ? " (and \(otherRows) more \(otherRows == 1 ? "row" : "rows") of \(table))" : ""
+        return "FOREIGN KEY constraint failed: \(table).\(written(columns)) \(held) names no row of \(referenced)\(more)"
+    }
+
     /// The violation said in SQLite's words from its parts, where they are enough: a
     /// uniqueness or NOT NULL with its table and columns. Nil otherwise.
     package var sqliteWords: String? {
