@@ -14,7 +14,9 @@ extension ObjectContext {
         let storage = mapped(entity)
         guard storage.untyped.contains(name), !storage.takesText.contains(name) else { return nil }
         let column = storage.column(name)
-        let sql = "SELECT \(column) FROM \(storage.table) WHERE typeof(\(column)) = 'text' LIMIT 20"
+        // Only a SQLite file's columns are untyped: there every number orders before every
+        // text, so the cells at or after '' are text (or bytes, skipped below).
+        let sql = "SELECT \(column) FROM \(storage.table) WHERE \(column) >= '' LIMIT 20"
         for row in (try? connection.rows(sql)) ?? [] {
             guard case .text(let text)? = row.first else { continue }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
