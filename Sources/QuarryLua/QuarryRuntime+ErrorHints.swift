@@ -69,4 +69,26 @@ extension QuarryRuntime {
         }
         return nil
     }
+
+    /// For Lua's "attempt to index a nil value (global 'watchlist')": a table or view
+    /// another program made in the file after the open has no handle until the file is
+    /// opened again (`relationMadeSinceOpen`), which `count("watchlist")` says too.
+    func madeLaterHint(for message: String) -> String? {
+        guard message.hasSuffix("')"), message.contains("attempt to index a nil value (global '"),
+            let start = message.range(of: "(global '", options: .backwards), let context = openedContext
+        else { return nil }
+        let name = String(message[start.upperBound...].dropLast(2))
+        guard let made = try? context.store.relationMadeSinceOpen(name, session: context.session) else { return nil }
+        return "; the file's \(made.kind) \(made.name) was made after this session opened the file: opened again (.open), it is an entity, "
+            + "\(made.name) its handle; sql() reads it now"
+    }
+
+    /// For Lua's "attempt to call a nil value (global 'undo')", a habit of editors and
+    /// DBeaver: what takes a change back here (a trial's user looked for one in vain).
+    func undoHint(for message: String) -> String? {
+        guard message.hasSuffix("(global 'undo')") || message.hasSuffix("(global 'redo')"), message.contains("attempt to call a nil value")
+        else { return nil }
+        return "; there is no undo: rollback() drops the changes not yet saved (.changes lists them), "
+            + "and a saved value is put back by setting it again and saving"
+    }
 }

@@ -37,6 +37,10 @@ import Testing
         #expect(h.error(#"count("watchlists")"#).hasSuffix("unknown entity 'watchlists'"))
         let shadow = h.error(#"count("notes_data")"#)
         #expect(!shadow.contains("made after"), "\(shadow)")
+        // Its name as a global, the handle it would have, says the same.
+        let global = h.error("watchlist:first()")
+        #expect(global.contains("(global 'watchlist'); the file's table Watchlist was made after this session opened the file"), "\(global)")
+        #expect(!h.error("watchlists:first()").contains("made after"))
         // Opened again, the table is an entity.
         let again = try Harness(context: try StoreOpener.open(path))
         #expect(again.string(#"count("Watchlist")"#) == "1")
