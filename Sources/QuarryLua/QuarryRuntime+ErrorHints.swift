@@ -70,17 +70,16 @@ extension QuarryRuntime {
         return nil
     }
 
-    /// For Lua's "attempt to index a nil value (global 'watchlist')": a table or view
-    /// another program made in the file after the open has no handle until the file is
-    /// opened again (`relationMadeSinceOpen`), which `count("watchlist")` says too.
-    func madeLaterHint(for message: String) -> String? {
+    /// For Lua's "attempt to index a nil value (global 'watchlist')": a relation of the
+    /// store that is no entity, and so has no handle, says why, as `count("watchlist")`
+    /// does (`ObjectContext.leftOut`): a table another program made in the file after the
+    /// open, a view the open could not read.
+    func leftOutHint(for message: String) -> String? {
         guard message.hasSuffix("')"), message.contains("attempt to index a nil value (global '"),
             let start = message.range(of: "(global '", options: .backwards), let context = openedContext
         else { return nil }
         let name = String(message[start.upperBound...].dropLast(2))
-        guard let made = try? context.store.relationMadeSinceOpen(name, session: context.session) else { return nil }
-        return "; the file's \(made.kind) \(made.name) was made after this session opened the file: opened again (.open), it is an entity, "
-            + "\(made.name) its handle; sql() reads it now"
+        return context.leftOut[name].map { "; \($0)" }
     }
 
     /// For Lua's "attempt to call a nil value (global 'undo')", a habit of editors and

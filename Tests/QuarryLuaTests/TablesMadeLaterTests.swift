@@ -27,6 +27,8 @@ import Testing
                     """)
         }
         try queue.close()
+        // Seen where the session looks for others' commits: the prompt, refresh(), a save.
+        h.run("refresh()")
         let later = "was made after this session opened the file, and is read as an entity once the file is opened again (.open); sql() reads it now"
         // Named as SQLite compares names, and given as the file spells it.
         #expect(h.error(#"count("watchlist")"#).contains("unknown entity 'watchlist': the file's table Watchlist " + later))
@@ -41,8 +43,15 @@ import Testing
         let global = h.error("watchlist:first()")
         #expect(global.contains("(global 'watchlist'); the file's table Watchlist was made after this session opened the file"), "\(global)")
         #expect(!h.error("watchlists:first()").contains("made after"))
-        // Opened again, the table is an entity.
+        // Dropped again, it is a name the file does not have.
+        let dropping = try DatabaseQueue(path: path)
+        try dropping.write { db in try db.execute(sql: "DROP TABLE Watchlist") }
+        try dropping.close()
+        h.run("refresh()")
+        #expect(h.error(#"count("watchlist")"#).hasSuffix("unknown entity 'watchlist'"))
+        #expect(h.error(#"count("titles")"#).contains("the file's view titles " + later))
+        // Opened again, a table made since is an entity.
         let again = try Harness(context: try StoreOpener.open(path))
-        #expect(again.string(#"count("Watchlist")"#) == "1")
+        #expect(again.string(#"count("titles")"#) == "1")
     }
 }

@@ -24,6 +24,8 @@ package final class ForeignFileStore: SQLiteStore {
     /// The file's tables and views at the open, folded, to tell one made since
     /// (`ForeignFileStore+TablesMadeLater`).
     var relationsAtOpen: Set<String> = []
+    /// The names noted as made since the open, as left out.
+    var relationsMadeSinceOpen: Set<String> = []
     /// Declarations the sidecar keeps of the file's own tables (`loadEntities`), which the
     /// open leaves out and says so.
     var ignoredDeclarations: [String] = []

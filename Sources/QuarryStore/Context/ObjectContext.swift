@@ -194,12 +194,6 @@ public final class ObjectContext {
     public func entity(named name: String) throws -> EntityDescription {
         if let entity = managedObjectModel.entitiesByName[name] { return entity }
         if let why = leftOut[name] { throw StoreError.database(message: "unknown entity '\(name)': \(why)") }
-        // A table another program made since the open is no typo: said, with what reads it.
-        if let made = try? store.relationMadeSinceOpen(name, session: session) {
-            throw StoreError.database(
-                message: "unknown entity '\(name)': the file's \(made.kind) \(made.name) was made after this session opened the file, "
-                    + "and is read as an entity once the file is opened again (.open); sql() reads it now")
-        }
         throw StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: managedObjectModel.entityOrder))
     }
 

@@ -46,11 +46,6 @@ package protocol StoreDefining: AnyObject {
     /// have read it: whether it now is an entity. False where nothing else makes tables
     /// while a store is open, or no such relation exists.
     func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool
-    /// The table or view `name` names (as the engine compares names) that another
-    /// program made after the open and the store reads only at its next open: its kind
-    /// (`table`, `view`) and name, for `unknown entity` to say so rather than read as a
-    /// typo. Nil where there is none, or the store reads such relations when asked.
-    func relationMadeSinceOpen(_ name: String, session: StoreSession) throws -> (kind: String, name: String)?
 }
 
 /// What most stores answer alike.
@@ -64,5 +59,4 @@ extension StoreDefining {
     package func didRelate(_ table: String, in session: StoreSession) {}
     /// A file's tables made by another program are read at its next open.
     package func adoptNewRelation(_ name: String, session: StoreSession) throws -> Bool { false }
-    package func relationMadeSinceOpen(_ name: String, session: StoreSession) throws -> (kind: String, name: String)? { nil }
 }
