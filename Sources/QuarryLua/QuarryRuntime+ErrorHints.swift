@@ -69,4 +69,25 @@ extension QuarryRuntime {
         }
         return nil
     }
+
+    /// For Lua's "attempt to index a nil value (global 'watchlist')": a relation of the
+    /// store that is no entity, and so has no handle, says why, as `count("watchlist")`
+    /// does (`ObjectContext.leftOut`): a table another program made in the file after the
+    /// open, a view the open could not read.
+    func leftOutHint(for message: String) -> String? {
+        guard message.hasSuffix("')"), message.contains("attempt to index a nil value (global '"),
+            let start = message.range(of: "(global '", options: .backwards), let context = openedContext
+        else { return nil }
+        let name = String(message[start.upperBound...].dropLast(2))
+        return context.leftOut[name].map { "; \($0)" }
+    }
+
+    /// For Lua's "attempt to call a nil value (global 'undo')", a habit of editors and
+    /// DBeaver: what takes a change back here (a trial's user looked for one in vain).
+    func undoHint(for message: String) -> String? {
+        guard message.hasSuffix("(global 'undo')") || message.hasSuffix("(global 'redo')"), message.contains("attempt to call a nil value")
+        else { return nil }
+        return "; there is no undo: rollback() drops the changes not yet saved (.changes lists them), "
+            + "and a saved value is put back by setting it again and saving"
+    }
 }

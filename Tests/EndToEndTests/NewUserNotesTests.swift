@@ -95,4 +95,28 @@ import Testing
         #expect(own.status == 0 && own.lines == ["2", "1\tpen", "7\tink", "8\tnib"], "\(own)")
         #expect(own.stderr.contains("imported as a row, the columns taken as Part's attributes in order"), "\(own)")
     }
+
+    /// A CSV whose header leaves fields empty (a sheet's trailing commas, pandas' index
+    /// column) was refused whole ("column '' appears twice in the header"; one empty field:
+    /// "'' cannot be a column name") where sqlite3's `.import` reads it: each such column
+    /// is named by its place and a note says so.
+    @Test func aHeaderWithEmptyFieldsImportsWithTheirColumnsNamedByPlace() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("ratings.csv", "userId,movieId,rating,,\n1,31,2.5,,\n1,1029,3,,3.4\n")
+        let run = try await sandbox.quarry([
+            "m.db", "-e",
+            #"print(import("ratings.csv", "Rating")); for _, r in ipairs(fetch{ "Rating", sort = "movieId" }) do print(r.movieId, r.rating, r.column4, r.column5) end"#
+        ])
+        #expect(run.status == 0 && run.lines == ["2", "31\t2.5\tnil\tnil", "1029\t3.0\tnil\t3.4"], "\(run)")
+        #expect(
+            run.errorLines.contains("import ratings.csv: 2 columns have no name in the header; named column4, column5 by their places"),
+            "\(run)")
+        try sandbox.write("frame.csv", ",name\n0,ann\n")
+        let frame = try await sandbox.quarry(["m.db", "-e", #"import("frame.csv", "Frame"); print(Frame:first().column1)"#])
+        #expect(frame.status == 0 && frame.lines == ["0"], "\(frame)")
+        #expect(frame.errorLines.contains("import frame.csv: a column has no name in the header; named column1 by its place"), "\(frame)")
+        // Into an entity without such an attribute: refused, saying where the name came from.
+        let into = try await sandbox.quarry(["m.db", "-e", #"import("frame.csv", "Rating")"#])
+        #expect(into.status == 1 && into.stderr.contains("column 1 has no name in the header (read as 'column1')"), "\(into)")
+    }
 }

@@ -414,8 +414,11 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
             files: ["d.csv": csv("a,a\n1,2\n")]),
         HostileCase(name: "csv: an empty file", code: #"import("$DIR/e.csv")"#, expected: ["e.csv: the file is empty"], files: ["e.csv": []]),
         HostileCase(
-            name: "csv: an empty column name", code: #"import("$DIR/e.csv")"#, expected: ["e.csv:1: '' cannot be a column name"],
-            files: ["e.csv": csv("a,,c\n1,2,3\n")]),
+            // A new entity names such a column by its place (`CSVFirstRecord.names`); an
+            // existing one is refused, saying where the name came from.
+            name: "csv: an empty column name into an entity", code: #"import("$DIR/e.csv", { entity = "Item" })"#,
+            expected: ["e.csv:1: column 2 has no name in the header (read as 'column2'), and entity Item has no attribute 'column2'"],
+            files: ["e.csv": csv("title,,n\nx,2,3\n")]),
         HostileCase(
             name: "csv: a wrong type for an entity", code: #"import("$DIR/w.csv", { entity = "Item" })"#,
             expected: [#"w.csv:3: 'n' expects int64, got "abc""#],

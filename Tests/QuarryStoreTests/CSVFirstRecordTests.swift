@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 import Testing
 
 @testable import QuarryStore
@@ -35,6 +36,21 @@ import Testing
             let read = try table(text)
             #expect(read.firstRowIsData == nil && !read.columns.contains("column1"), "\(text)")
         }
+    }
+
+    @Test func anEmptyFieldOfAHeaderNamesItsColumnByItsPlace() throws {
+        // pandas' index column (`df.to_csv()`), and a sheet's trailing commas: every field
+        // of the header empty but the others' names (this was "column '' appears twice").
+        let pandas = try table(",name,score\n0,ann,3\n1,bob,4\n")
+        #expect(pandas.columns == ["column1", "name", "score"] && pandas.unnamedColumns == ["column1"] && pandas.count == 2)
+        #expect(pandas.firstRowIsData == nil)
+        let sheet = try table("userId,rating,,\n1,2.5,,\n1,3,,3.5\n")
+        #expect(sheet.columns == ["userId", "rating", "column3", "column4"] && sheet.unnamedColumns == ["column3", "column4"])
+        // A place's name the file already gives goes to that column: the empty one differs.
+        let taken = try table("column2,,b\n1,2,3\n", header: true)
+        #expect(taken.columns == ["column2", "column2_", "b"] && taken.unnamedColumns == ["column2_"])
+        // A name given twice is still refused.
+        #expect(throws: StoreError.self) { try table("a,a\nx,y\n") }
     }
 
     @Test func headerDecidesWhenGiven() throws {

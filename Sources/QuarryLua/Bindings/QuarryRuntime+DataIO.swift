@@ -100,6 +100,16 @@ extension QuarryRuntime {
             + "\(columns); { header = true } reads it as the names"
     }
 
+    /// What import says of the columns a CSV header left unnamed (an empty field): the
+    /// names they got from their places.
+    static func unnamedColumnsNote(_ names: [String], path: String) -> String {
+        let file = (path as NSString).lastPathComponent
+        let listed = names.joined(separator: ", ")
+        return names.count == 1
+            ? "import \(file): a column has no name in the header; named \(listed) by its place"
+            : "import \(file): \(names.count) columns have no name in the header; named \(listed) by their places"
+    }
+
     /// What import says of a column made text by a few cells (`ImportSummary.TextColumn`):
     /// the column, the type its other cells have, how many cells are not of it, the first
     /// by line and text, and the option that reads such a text as nil.

@@ -115,6 +115,11 @@ enum DataBindings {
         if let data = summary.firstRowIsData {
             runtime.writeNotice(QuarryRuntime.firstRowNote(data, path: path, into: summary.createdEntity ? nil : name))
         }
+        // Columns a header left unnamed (`,name,score`, `userId,rating,,`) are said with
+        // the names they got, as the first row read as data is.
+        if !summary.unnamedColumns.isEmpty {
+            runtime.writeNotice(QuarryRuntime.unnamedColumnsNote(summary.unnamedColumns, path: path))
+        }
         // Cells that became nil are said, per column, so a text such as `NA` (Namibia's
         // code) is not lost without a word.
         if !summary.nilCells.isEmpty {

@@ -28,7 +28,10 @@ extension ForeignFileStore {
         let (counter, cookie) = try session.connection.read { db in
             (try outsideChangeCounter(in: db), try Int.fetchOne(db, sql: "PRAGMA main.schema_version") ?? 0)
         }
-        if let known = viewsAsRead.cookie, known != cookie { try rekeyRedefinedViews(in: session) }
+        if let known = viewsAsRead.cookie, known != cookie {
+            try rekeyRedefinedViews(in: session)
+            try noteRelationsMadeSinceOpen(in: session)
+        }
         viewsAsRead.cookie = cookie
         return counter
     }

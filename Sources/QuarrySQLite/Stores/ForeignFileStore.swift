@@ -21,6 +21,11 @@ package final class ForeignFileStore: SQLiteStore {
     /// The file's views as last read, to notice one another program redefines
     /// (`ForeignFileStore+RedefinedViews`).
     var viewsAsRead = ViewsAsRead()
+    /// The file's tables and views at the open, folded, to tell one made since
+    /// (`ForeignFileStore+TablesMadeLater`).
+    var relationsAtOpen: Set<String> = []
+    /// The names noted as made since the open, as left out.
+    var relationsMadeSinceOpen: Set<String> = []
     /// Declarations the sidecar keeps of the file's own tables (`loadEntities`), which the
     /// open leaves out and says so.
     var ignoredDeclarations: [String] = []
@@ -235,6 +240,7 @@ extension ForeignFileStore: OpenableStore {
         try remakeHierarchyViews(in: session)
         try ForeignSchemaReader(session: session).readTables()
         try noteViews(in: session)
+        try noteRelations(in: session)
         restoreRelations(in: session)
     }
 }

@@ -41,19 +41,30 @@ struct CSVFirstRecord {
         return shown
     }
 
-    /// The column names the record gives, each checked as a name.
-    func names(path: String) throws -> [String] {
+    /// The column names the record gives, each checked as a name. A field left empty (the
+    /// index column `pandas.to_csv` writes as `,name,score`, the trailing commas of a sheet
+    /// saved as CSV: `userId,rating,,`) names no column: it is named by its place, as a file
+    /// without a header is (`column3`), and listed in `unnamed` for the import to say so;
+    /// sqlite3's `.import` names such a column `?`, pandas `Unnamed: 2`, DuckDB `column2`.
+    func names(path: String) throws -> (columns: [String], unnamed: [String]) {
         var columns: [String] = []
+        var unnamed: [String] = []
         // A set beside the list: a header of 100,000 names is checked in linear time.
         var seen = Set<String>()
         columns.reserveCapacity(fields.count)
+        // The names the file gives, so a place's name (`column3`) never takes one of them.
+        let given = Set(fields.compactMap { String(validating: $0.bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespaces) })
         for (i, field) in fields.enumerated() {
             guard let decoded = String(validating: field.bytes, as: UTF8.self) else {
                 throw StoreError.importFailed(
                     path: path, line: 1, field: .column(i + 1, nil), reason: "the name of column \(i + 1) is not valid UTF-8")
             }
-            let name = decoded.trimmingCharacters(in: .whitespaces)
-            if !name.isEmpty, let problem = SchemaName.problem(name) {
+            var name = decoded.trimmingCharacters(in: .whitespaces)
+            if name.isEmpty {
+                name = "column\(i + 1)"
+                while given.contains(name) || seen.contains(name) { name += "_" }
+                unnamed.append(name)
+            } else if let problem = SchemaName.problem(name) {
                 throw StoreError.importFailed(
                     path: path, line: 1, field: .column(i + 1, name), reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
             }
@@ -63,7 +74,7 @@ struct CSVFirstRecord {
             }
             columns.append(name)
         }
-        return columns
+        return (columns, unnamed)
     }
 
     /// The names of a file without a header: `column1`, `column2`, …

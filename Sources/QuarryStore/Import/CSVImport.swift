@@ -57,7 +57,8 @@ struct CSVImport {
         // (`CSVFirstRecord`). A record of data is a row, observed as the others were.
         let data = header == nil ? first.readsAsData(under: types) : nil
         let named = header ?? (data == nil)
-        let columns = named ? try first.names(path: path) : CSVFirstRecord.generatedNames(width)
+        let names = named ? try first.names(path: path) : (columns: CSVFirstRecord.generatedNames(width), unnamed: [])
+        let columns = names.columns
         if !named {
             for (i, field) in first.fields.enumerated() {
                 field.bytes.withUnsafeBufferPointer { b in types[i].observe(b, quoted: field.quoted, line: firstLine) }
@@ -105,6 +106,7 @@ struct CSVImport {
         }
         table.firstRowIsData = data
         table.namedByFile = named
+        table.unnamedColumns = names.unnamed
         return table
     }
 

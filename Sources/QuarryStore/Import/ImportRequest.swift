@@ -24,6 +24,9 @@ public struct ImportSummary: Equatable, Sendable {
     /// A CSV file's first record read as a row, not as names (`CSVFirstRecord`), and the
     /// field that showed it; nil when it named the columns or `header` was given.
     public var firstRowIsData: FirstRowAsData?
+    /// The columns a CSV header left unnamed (an empty field), named by their place
+    /// (`column5`), in the file's order: the import says so.
+    public var unnamedColumns: [String] = []
 
     public struct NilCells: Equatable, Sendable {
         public var column: String
@@ -153,6 +156,7 @@ public struct ImportRequest {
                 summary.foundEntity = found
                 summary.separatorDoubt = sniffed?.doubt
                 summary.firstRowIsData = table.firstRowIsData
+                summary.unnamedColumns = table.unnamedColumns
                 return summary
             } catch let restart as ImportRestart {
                 table.types = restart.types
@@ -250,9 +254,12 @@ public struct ImportRequest {
         var attributes: [AttributeDescription] = []
         for (i, name) in table.columns.enumerated() {
             guard let attribute = entity.attribute(named: name) else {
+                // A column the header left unnamed is named by its place, which the
+                // entity's attributes seldom are: the reason says where the name came from.
+                let unnamed = table.unnamedColumns.contains(name) ? "column \(i + 1) has no name in the header (read as '\(name)'), and " : ""
                 throw StoreError.importFailed(
                     path: path, line: 1, field: .column(i + 1, name),
-                    reason: "entity \(entityName) has no attribute '\(name)'"
+                    reason: unnamed + "entity \(entityName) has no attribute '\(name)'"
                         + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
             }
             attributes.append(attribute)

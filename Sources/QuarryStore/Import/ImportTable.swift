@@ -14,6 +14,9 @@ package struct ImportTable {
     /// Whether the file names its columns (a header, a JSON object's keys); false when
     /// they are `column1`, `column2`, …, which an existing entity takes by position.
     var namedByFile = true
+    /// The columns a header names by leaving their field empty, named by their place
+    /// (`column5`: `CSVFirstRecord.names`).
+    var unnamedColumns: [String] = []
     /// Calls `body` with each row's line and a reader that converts cell i to an
     /// attribute's type. With `check`, each row's cells are first observed into those
     /// types, and a cell that changes one throws `ImportRestart`.

@@ -79,6 +79,9 @@ package final class StoreSession {
         context.openingNotes.append(note)
         for name in names { context.leftOut[name] = note }
     }
+    /// Notes (or, given nil, forgets) why `name` is no entity, for `unknown entity` to
+    /// say, without a note of the open: a relation another program made since it.
+    package func noteLeftOut(_ name: String, because why: String?) { context.leftOut[name] = why }
     /// The same for a view, which an open names among the views left out.
     package func leaveOutView(_ name: String, because note: String) {
         leaveOut([name], because: note)
