@@ -38,10 +38,16 @@ extension ForeignFileStore {
         relationsMadeSinceOpen = noted
     }
 
-    /// The file's tables and views, as `sqlite_master` names them.
+    /// The file's tables and views, as `sqlite_master` names them. Read as stored values: a
+    /// schema written by hand may hold a name that is no text (GRDB's String conversion
+    /// would trap on it), and such a relation is no entity a person names.
     private func relations(in session: StoreSession) throws -> [(kind: String, name: String)] {
         try session.connection.read { db in
-            try Row.fetchAll(db, sql: "SELECT type, name FROM main.sqlite_master WHERE type IN ('table', 'view')").map { ($0[0], $0[1]) }
+            try Row.fetchAll(db, sql: "SELECT type, name FROM main.sqlite_master WHERE type IN ('table', 'view')").compactMap { row in
+                guard case .string(let kind) = (row[0] as DatabaseValue).storage, case .string(let name) = (row[1] as DatabaseValue).storage
+                else { return nil }
+                return (kind, name)
+            }
         }
     }
 }
