@@ -34,6 +34,11 @@ import Testing
                 #"fetch{ "Item", section = "tags.@count" }"#,
                 #"t:1: section: 'tags.@count' is computed over a to-many, not an attribute, so section does not take it; compute it in properties (fetch{ "Item", properties = { "title", "tags.@count AS n" }, sort = "-n" }) or in a grouped fetch"#
             ),
+            // A text's length likewise, which a predicate takes: it was "does not name an attribute" (trial 22).
+            (
+                #"fetch{ "Item", sort = "-title.length" }"#,
+                #"t:1: sort: 'title.length' is computed from an attribute, not an attribute, so sort does not take it; compute it in properties (fetch{ "Item", properties = { "title", "title.length AS n" }, sort = "-n" })"#
+            ),
             (#"fetch{ "Item", result = "dictionaries", properties = { "title", 5 } }"#, "t:1: fetch: properties[2] must be a string"),
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),
             (

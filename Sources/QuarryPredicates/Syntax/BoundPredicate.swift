@@ -142,16 +142,18 @@ public struct BoundPredicate {
                 // which a dictionary request computes and sorts by in SQL.
                 // The request offered names each row too (its id, else a text): pasted, a
                 // bare column of counts said which order had them no more.
-                if path.contains("@") {
-                    let named = entity.attributes.first { $0.name.lowercased() == "id" } ?? entity.attributes.first { $0.type == .string }
-                    let shown = named.map { "\"\($0.name)\", " } ?? ""
-                    throw PredicateError(
-                        .unsupported,
-                        "'\(path)' is computed over a to-many, not an attribute, so \(role) does not take it; compute it in properties "
-                            + "(fetch{ \"\(entity.name)\", properties = { \(shown)\"\(path) AS n\" }, sort = \"-n\" }) or in a grouped fetch",
-                        column: nil)
-                }
-                throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
+                // `title.length` likewise: a value computed from an attribute, which a
+                // predicate takes and properties compute; "does not name an attribute" sent
+                // a person looking for a key they had spelled right (trial 22).
+                let named = entity.attributes.first { $0.name.lowercased() == "id" } ?? entity.attributes.first { $0.type == .string }
+                let shown = named.map { "\"\($0.name)\", " } ?? ""
+                let from = path.contains("@") ? "over a to-many" : "from an attribute"
+                let grouped = path.contains("@") ? " or in a grouped fetch" : ""
+                throw PredicateError(
+                    .unsupported,
+                    "'\(path)' is computed \(from), not an attribute, so \(role) does not take it; compute it in properties "
+                        + "(fetch{ \"\(entity.name)\", properties = { \(shown)\"\(path) AS n\" }, sort = \"-n\" })\(grouped)",
+                    column: nil)
             }
         } catch let error as PredicateError {
             throw error.given(as: role)
