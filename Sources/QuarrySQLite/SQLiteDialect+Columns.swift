@@ -23,15 +23,17 @@ extension SQLiteDialect {
                 + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
         case .looseDate(let scale):
             let number = scale.map { Self.seconds(column, $0) } ?? column
-            // Text read in C exactly as memory reads it (`quarry_iso_seconds`: NULL for text
-            // that is no date, and for any other value); a number by its scale; a BLOB is no
-            // date (nil), as in memory.
-            return "coalesce(\(SQLFunctions.isoSeconds)(\(column)), (CASE WHEN typeof(\(column)) IN ('text', 'blob') THEN NULL ELSE \(number) END))"
+            // A number by its scale; text read in C exactly as memory reads it
+            // (`quarry_iso_seconds`: NULL for text that is no date); a BLOB is no date (nil),
+            // as in memory. Told apart by SQLite's order (every number before every text,
+            // every text before every blob), not by `typeof`, whose text result cost more
+            // than the rest of a histogram of a Unix-time column (trial 22).
+            return "(CASE WHEN \(column) < '' THEN \(number) WHEN \(column) < x'' THEN \(SQLFunctions.isoSeconds)(\(column)) END)"
         case .looseDatePresence(let scale):
-            return "coalesce(\(converted(column, .looseDate(scale))), CASE WHEN typeof(\(column)) = 'text' THEN \(column) END)"
+            return "coalesce(\(converted(column, .looseDate(scale))), CASE WHEN \(column) >= '' AND \(column) < x'' THEN \(column) END)"
         case .numbersAsDate(let scale):
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(Self.seconds(column, scale)) ELSE \(column) END)"
-        case .numbersOnly: return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(column) END)"
+        case .numbersOnly: return "(CASE WHEN \(column) < '' THEN \(column) END)"
         }
     }
 
