@@ -28,4 +28,37 @@ import Testing
         let reopened = try await sandbox.quarry(["own.db", "-"], stdin: ".schema State\n.schema Member\n")
         #expect(reopened.lines == run.lines, "\(reopened)")
     }
+
+    /// SQL written as for the CSV in sqlite3, on a date column Quarry imported: the column
+    /// holds Unix seconds, so `d >= '2001-01-01'` holds for no row and strftime() gives
+    /// nil. One note says so, with the SQL that reads them; said once per column.
+    @Test func sqlOnAnImportedDateColumnSaysItHoldsUnixSeconds() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("terms.csv", "name,start_date,age\nAnn,1987-01-03,46.7\nBob,2003-01-07,51.2\nCy,2021-01-03,38.0\n")
+        let made = try await sandbox.quarry(["own.db", "-e", #"import("terms.csv", "Term")"#])
+        #expect(made.status == 0, "\(made)")
+        let note =
+            "note: Term.start_date holds its dates as Unix seconds, not text: in SQL, compare with unixepoch('2001-01-01') "
+            + "and read with date(start_date, 'unixepoch') (predicates take dates as written: \"start_date >= '2001-01-01'\")"
+        let query = try await sandbox.quarry(["own.db", "SELECT count(*) FROM Term WHERE start_date >= '2001-01-01'"])
+        #expect(query.status == 0, "\(query)")
+        #expect(query.errorLines == [note], "\(query)")
+        // Said once a session; SQL that converts, or names no date, says nothing.
+        let script = """
+            print(sql("SELECT count(*) AS n FROM Term WHERE start_date >= '2001-01-01'")[1].n)
+            print(sql("SELECT min(start_date) AS m FROM Term")[1].m ~= nil)
+            print(sql("SELECT count(*) AS n FROM Term WHERE start_date >= unixepoch('2001-01-01')")[1].n)
+            print(sql("SELECT count(*) AS n FROM Term WHERE age > 40")[1].n)
+
+            """
+        let once = try await sandbox.quarry(["own.db", "-"], stdin: script)
+        #expect(once.lines == ["0", "true", "2", "2"], "\(once)")
+        #expect(once.errorLines == [note], "\(once)")
+        let converted = try await sandbox.quarry([
+            "own.db", "SELECT date(start_date, 'unixepoch') FROM Term WHERE start_date >= unixepoch('2001-01-01')"
+        ])
+        #expect(converted.status == 0 && converted.errorLines.isEmpty, "\(converted)")
+        let noDate = try await sandbox.quarry(["own.db", "SELECT count(*) FROM Term WHERE age > 40"])
+        #expect(noDate.status == 0 && noDate.errorLines.isEmpty, "\(noDate)")
+    }
 }
