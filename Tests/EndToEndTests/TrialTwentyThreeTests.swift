@@ -61,4 +61,33 @@ import Testing
         let noDate = try await sandbox.quarry(["own.db", "SELECT count(*) FROM Term WHERE age > 40"])
         #expect(noDate.status == 0 && noDate.errorLines.isEmpty, "\(noDate)")
     }
+
+    /// A CSV's dates written month/day/year (`10/13/1998`) are kept as text, which sorts
+    /// and compares by the month: the import says so per column, with the form the values
+    /// show, and a sort by the column says it again for Quarry's own table.
+    @Test func anImportOfDatesWrittenMonthFirstSaysTheyAreText() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "polls.csv",
+            "pollster,polldate,electiondate,n\nGallup,10/13/1998,11/3/1998,364\nIpsos,9/30/2003,11/4/2003,540\nYouGov,1/7/2020,11/3/2020,900\n")
+        let run = try await sandbox.quarry(["own.db", "-e", #"print(import("polls.csv", "Poll"))"#])
+        #expect(run.status == 0 && run.lines == ["3"], "\(run)")
+        let said = { (column: String, written: String) in
+            "import polls.csv: column \(column) is text: its cells are dates written \(written), not ISO 8601, which import does not read "
+                + "as dates; as text they sort and compare by their first field, not in time (sql() can put their parts in ISO order with substr())"
+        }
+        // Which of day and month comes first is said as the values show it, never guessed.
+        let expected = [
+            said("polldate", "10/13/1998 (mm/dd/yyyy)"), said("electiondate", "11/3/1998 (dd/mm/yyyy or mm/dd/yyyy; no value says which)")
+        ]
+        #expect(run.errorLines == expected, "\(run)")
+        // A column of ISO days is a date, and says nothing.
+        try sandbox.write("iso.csv", "day,n\n1998-10-13,1\n2003-09-30,2\n")
+        let iso = try await sandbox.quarry(["own.db", "-e", #"import("iso.csv", "Iso")"#])
+        #expect(iso.status == 0 && iso.errorLines.isEmpty, "\(iso)")
+        // A sort of the text column in a later session says it too.
+        let sorted = try await sandbox.quarry(["own.db", "-e", #"print(#fetch{ "Poll", sort = "polldate" })"#])
+        #expect(sorted.lines == ["3"], "\(sorted)")
+        #expect(sorted.errorLines.contains { $0.hasPrefix("note: Poll.polldate holds dates written 10/13/1998 (mm/dd/yyyy)") }, "\(sorted)")
+    }
 }
