@@ -90,4 +90,23 @@ import Testing
         #expect(sorted.lines == ["3"], "\(sorted)")
         #expect(sorted.errorLines.contains { $0.hasPrefix("note: Poll.polldate holds dates written 10/13/1998 (mm/dd/yyyy)") }, "\(sorted)")
     }
+
+    /// `polldate >= '10/1/2020'` on such text counts as SQLite counts (text order: 9/7/2011
+    /// and 10/13/1998 are after 10/1/2020), as sqlite3 does on the CSV, and says once why.
+    @Test func aTextDateComparedInOrderSaysItComparesAsText() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("polls.csv", "pollster,polldate\nGallup,10/13/1998\nIpsos,9/7/2011\nYouGov,10/29/2020\n")
+        _ = try await sandbox.quarry(["own.db", "-e", #"import("polls.csv", "Poll")"#])
+        let script = #"print(count("Poll", "polldate >= %@", "10/1/2020")); print(count("Poll", "polldate < '2/1/2000'"))"#
+        let run = try await sandbox.quarry(["own.db", "-e", script])
+        // In time, 3 and 1; as text (SQLite's answer, sqlite3's on the CSV), 3 and 2.
+        #expect(run.lines == ["3", "2"], "\(run)")
+        let note =
+            "note: Poll.polldate holds dates written 10/13/1998 (mm/dd/yyyy), not ISO 8601: as text, polldate >= '10/1/2020' "
+            + "compares by its first field, not in time (sql() can put its parts in ISO order with substr())"
+        #expect(run.errorLines == [note], "\(run)")
+        // Equality is no order: nothing to say.
+        let equal = try await sandbox.quarry(["own.db", "-e", #"print(count("Poll", "polldate == '9/7/2011'"))"#])
+        #expect(equal.lines == ["1"] && equal.errorLines.isEmpty, "\(equal)")
+    }
 }
