@@ -96,6 +96,9 @@ public final class QuarryRuntime {
     var numberTextNotices: Set<String> = []
     /// `Entity.key` text columns already looked at for dates that are not ISO 8601.
     var textDateNotices: Set<String> = []
+    /// `Entity.key` date columns of Quarry's own tables whose Unix seconds an SQL
+    /// statement was told about (`noteDatesInSQL`).
+    var sqlDateNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.
     var nilComparisonNoted = false
     /// Whether `history{}` said that the file keeps no history (`ForeignFileNotes`): once.

@@ -58,7 +58,7 @@ extension ReadOnlyQuery {
     /// The names a statement is written with, outside its string literals, as written
     /// (`c.Nmae` one name; a quoted name without its quotes), each with whether a `(`
     /// follows it (a function's name).
-    static func sqlWords(_ text: String) -> [(text: String, callsFunction: Bool)] {
+    package static func sqlWords(_ text: String) -> [(text: String, callsFunction: Bool)] {
         var words: [(text: String, callsFunction: Bool)] = []
         let characters = Array(text)
         var i = 0

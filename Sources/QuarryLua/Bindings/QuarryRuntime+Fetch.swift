@@ -205,6 +205,7 @@ extension QuarryRuntime {
             noteSQLWildcards(predicate)
             noteQuotedKeys(predicate, entity: entity)
             noteNumbersWrittenAsText(predicate, entity: entity)
+            noteTextDateComparisons(predicate, entity: entity)
             noteNilComparison(predicate)
             return (predicate, nil)
         } catch let error as PredicateError {

@@ -142,6 +142,8 @@ enum DataBindings {
         for text in summary.textColumns {
             runtime.writeNotice(QuarryRuntime.textColumnNote(text, path: path, nulls: nulls))
         }
+        // A new column of dates import does not read (`10/13/1998`) is text: said.
+        if summary.createdEntity { runtime.noteImportedTextDates(name, path: path) }
         // A file another program made has changed: said, with the table and the rows.
         if ForeignFileNotes.isForeignFile(runtime.context) {
             runtime.writeNotice(ForeignFileNotes.imported(summary, into: name, path: path, file: runtime.context.path ?? ""))

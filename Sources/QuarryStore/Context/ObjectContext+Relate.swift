@@ -184,8 +184,25 @@ extension ObjectContext {
         }
         remember(from)
         if !same { remember(to) }
+        if persist, columns.count == 1 {
+            declare(relationshipName, of: from)
+            declare(inverseName, of: same ? from : to)
+        }
         bumpGeneration()
         return relationship
+    }
+
+    /// Puts the relationship `name` of `entity` (as objects see it) in its declaration
+    /// too, where the store keeps one: `.schema` prints declarations, and reopening the
+    /// file reads the link into them, so without this a `relate()` made in the session was
+    /// missing from `.schema` (and `Item:swift()`) until the file was opened again.
+    private func declare(_ name: String, of entity: EntityDescription) {
+        guard var declared = managedObjectModel.declaredByName[entity.name], declared.relationship(named: name) == nil,
+            let relationship = entity.relationship(named: name)
+        else { return }
+        declared.appendRelationship(relationship)
+        for (other, target) in entity.relationshipAliases where target == name { declared.relationshipAliases[other] = target }
+        managedObjectModel.setDeclared(declared, named: entity.name)
     }
 }
 

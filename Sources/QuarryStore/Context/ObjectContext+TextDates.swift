@@ -82,10 +82,12 @@ public struct TextDateForm: Sendable, Equatable {
 }
 
 extension ObjectContext {
-    /// The form of dates a text column of another program's file holds when it is not
+    /// The form of dates a text column (another program's, or Quarry's own) holds when it is not
     /// ISO 8601 (every sampled value in one such form); nil otherwise.
     public func textDateForm(_ entity: EntityDescription, _ column: String) -> TextDateForm? {
-        guard mapped(entity).keepsAnyType, entity.attribute(named: column)?.type == .string else { return nil }
+        // Quarry's own tables too: a CSV's `10/13/1998` imported there stays text as well.
+        let storage = mapped(entity)
+        guard storage.keepsAnyType || storage.layout == .quarry, entity.attribute(named: column)?.type == .string else { return nil }
         let texts = sampledValues(entity, column).compactMap { value -> String? in
             if case .text(let s) = value { return s }
             return nil
