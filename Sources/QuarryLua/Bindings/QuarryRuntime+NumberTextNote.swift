@@ -9,7 +9,7 @@ import QuarryStore
 /// SQLite does with the text, and the form that compares what the person meant.
 extension QuarryRuntime {
     func noteNumbersWrittenAsText(_ predicate: Predicate, entity: String?) {
-        let comparisons = predicate.numberComparisons
+        let comparisons = predicate.keyComparisons.filter { $0.numbers != nil }
         guard !comparisons.isEmpty, let entity, let description = try? context.entity(named: entity) else { return }
         for comparison in comparisons {
             guard description.attribute(named: comparison.key)?.type == .string,
@@ -20,10 +20,10 @@ extension QuarryRuntime {
         }
     }
 
-    static func numberTextNote(_ comparison: NumberComparison, entity: String, sample: String) -> String {
+    static func numberTextNote(_ comparison: KeyComparison, entity: String, sample: String) -> String {
         let key = PredicateParser.reserved.contains(comparison.key.uppercased()) ? "#" + comparison.key : comparison.key
         let head = "\(entity).\(comparison.key) declares no type and holds numbers written as text ('\(sample)'); "
-        let numbers = comparison.numbers.map(text(of:))
+        let numbers = comparison.values.map(text(of:))
         let list = comparison.op == .in || comparison.op == .between
         let written = "\(key) \(comparison.op.rawValue) " + (list ? "{\(numbers.joined(separator: ", "))}" : numbers[0])
         switch comparison.op {

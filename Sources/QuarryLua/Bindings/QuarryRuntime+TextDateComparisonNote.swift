@@ -21,31 +21,13 @@ extension QuarryRuntime {
     }
 
     /// Each one-component key put in order (`<`, `<=`, `>`, `>=`, BETWEEN) against a
-    /// string, with the comparison as written (`polldate >= '10/1/2020'`); inside a
-    /// SUBQUERY keys are a member's, so none is taken.
+    /// string, with the comparison as written, the key on its left (`polldate >=
+    /// '10/1/2020'`).
     static func keysOrderedAgainstText(_ predicate: Predicate) -> [(key: String, written: String)] {
-        switch predicate {
-        case .constant: return []
-        case .not(let inner): return keysOrderedAgainstText(inner)
-        case .and(let terms), .or(let terms): return terms.flatMap(keysOrderedAgainstText)
-        case .comparison(let c):
-            guard c.modifier == .direct, c.op.isOrdering else { return [] }
-            func text(_ e: Expression) -> String? {
-                switch e {
-                case .constant(.text(let s), _): return "'\(s)'"
-                case .aggregate(let items, _):
-                    let texts = items.compactMap(text)
-                    return texts.count == items.count && !texts.isEmpty ? "{" + texts.joined(separator: ", ") + "}" : nil
-                default: return nil
-                }
-            }
-            if case .keyPath(let path) = c.lhs, path.components.count == 1, let value = text(c.rhs) {
-                return [(path.components[0], "\(path.components[0]) \(c.op.rawValue) \(value)")]
-            }
-            if case .keyPath(let path) = c.rhs, path.components.count == 1, c.op != .between, let value = text(c.lhs) {
-                return [(path.components[0], "\(path.components[0]) \(c.op.swapped.rawValue) \(value)")]
-            }
-            return []
+        predicate.keyComparisons.compactMap { comparison in
+            guard comparison.op.isOrdering, let texts = comparison.texts?.map({ "'\($0)'" }) else { return nil }
+            let value = comparison.op == .between ? "{" + texts.joined(separator: ", ") + "}" : texts[0]
+            return (comparison.key, "\(comparison.key) \(comparison.op.rawValue) \(value)")
         }
     }
 }
