@@ -49,7 +49,7 @@ extension Predicate {
         case .and(let terms), .or(let terms): for term in terms { term.collectKeyComparisons(into: &found) }
         case .comparison(let c):
             guard c.modifier == .direct, !c.op.isStringOperator else { return }
-            if case .keyPath(let path) = c.lhs, path.components.count == 1, let values = Self.constants(c.rhs) {
+            if case .keyPath(let path) = c.lhs, path.components.count == 1, let values = c.rhs.constantValues, !values.isEmpty {
                 found.append(KeyComparison(key: path.components[0], op: c.op, values: values))
             } else if case .keyPath(let path) = c.rhs, path.components.count == 1, c.op != .in, c.op != .between,
                 case .constant(let value, _) = c.lhs
@@ -58,16 +58,18 @@ extension Predicate {
             }
         }
     }
+}
 
-    /// The value of a constant, or the values of a non-empty list of constants; nil for
-    /// anything else.
-    private static func constants(_ expression: Expression) -> [Value]? {
-        switch expression {
+extension Expression {
+    /// The value of a constant, or the values of a list of constants; nil for anything
+    /// else. The notes that read what a predicate compares with take both (`QuotedKeyHint`).
+    var constantValues: [Value]? {
+        switch self {
         case .constant(let value, _): return [value]
         case .aggregate(let items, _):
             var values: [Value] = []
             for case .constant(let value, _) in items { values.append(value) }
-            return values.count == items.count && !values.isEmpty ? values : nil
+            return values.count == items.count ? values : nil
         default: return nil
         }
     }

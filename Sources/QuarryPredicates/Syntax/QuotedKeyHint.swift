@@ -23,7 +23,7 @@ extension Predicate {
         case .and(let terms), .or(let terms): for term in terms { term.collectQuotedKeys(keys, into: &hints) }
         case .comparison(let c):
             // IN and BETWEEN take a list of constants on the right (`"Country" IN {'UK'}`).
-            guard c.modifier == .direct, case .constant(let lhs, _) = c.lhs, let rhs = Self.constants(c.rhs) else { return }
+            guard c.modifier == .direct, case .constant(let lhs, _) = c.lhs, let rhs = c.rhs.constantValues else { return }
             for case .text(let text) in [lhs] + (c.op == .in || c.op == .between ? [] : rhs) {
                 guard let key = Self.key(named: text, in: keys) else { continue }
                 let hint =
@@ -31,18 +31,6 @@ extension Predicate {
                     + Self.writtenKey(key, op: c.op)
                 if !hints.contains(hint) { hints.append(hint) }
             }
-        }
-    }
-
-    /// The values of a constant, or of a list of constants; nil for anything else.
-    private static func constants(_ expression: Expression) -> [Value]? {
-        switch expression {
-        case .constant(let value, _): return [value]
-        case .aggregate(let items, _):
-            var values: [Value] = []
-            for case .constant(let value, _) in items { values.append(value) }
-            return values.count == items.count ? values : nil
-        default: return nil
         }
     }
 
