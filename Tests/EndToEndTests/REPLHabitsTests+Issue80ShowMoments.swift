@@ -144,6 +144,14 @@ import Testing
         let note = "note: == nil matches missing values here (NSPredicate), unlike SQL's = NULL, which is never true"
         #expect(try await repl.enter(#"=count("item", "n = NULL")"#) == [note, "1"])
         #expect(try await repl.enter(#"=count("item", "n == nil")"#) == ["1"])
+        // The operator written is the one said: `!= nil` was told what `== nil` does (trial 23).
+        let elsewhere = try Sandbox()
+        try await sqlite3(
+            elsewhere, "n.db", "CREATE TABLE item (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO item (n) VALUES (1), (NULL), (3);")
+        let other = try await TmuxSession(elsewhere, arguments: ["n.db"])
+        try await other.waitForPrompt()
+        let present = "note: != nil matches values that are present here (NSPredicate), unlike SQL's <> NULL, which is never true"
+        #expect(try await other.enter(#"=count("item", "n <> NULL")"#) == [present, "2"])
 
         let script = try await sandbox.quarry([
             "n.db", "-e", #"item:new{ title = "e" }; print(export(fetch("item"), "s.csv")); print(count("item", "n = NULL"))"#
