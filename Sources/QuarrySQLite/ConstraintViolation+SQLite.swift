@@ -76,15 +76,7 @@ extension ConstraintViolation {
             let selected = columns.map(quoteIdentifier).joined(separator: ", ")
             let sql = "SELECT \(selected) FROM main.\(quoteIdentifier(table)) WHERE rowid = ?"
             if let held = try Row.fetchOne(db, sql: sql, arguments: [rowid]) {
-                violation.values = (0..<held.count).map { index -> Value in
-                    switch (held[index] as DatabaseValue).storage {
-                    case .null: return .null
-                    case .int64(let i): return .integer(i)
-                    case .double(let d): return .real(d)
-                    case .string(let text): return .text(text)
-                    case .blob(let data): return .blob([UInt8](data))
-                    }
-                }
+                violation.values = (0..<held.count).map { Value(held[$0] as DatabaseValue) }
                 violation.referenced = parent
                 // SQLite's status says only whether some key is broken, not how many: the
                 // table's broken rows are counted (a scan of the one table, on a failed save).

@@ -24,12 +24,10 @@ extension QuarryRuntime {
         let key = PredicateParser.reserved.contains(comparison.key.uppercased()) ? "#" + comparison.key : comparison.key
         let head = "\(entity).\(comparison.key) declares no type and holds numbers written as text ('\(sample)'); "
         let numbers = comparison.values.map(text(of:))
-        let list = comparison.op == .in || comparison.op == .between
-        let written = "\(key) \(comparison.op.rawValue) " + (list ? "{\(numbers.joined(separator: ", "))}" : numbers[0])
+        let written = comparison.written(numbers, key: key)
         switch comparison.op {
         case .equal, .notEqual, .in:
-            let texts = numbers.map { "'" + $0 + "'" }
-            let asText = "\(key) \(comparison.op.rawValue) " + (list ? "{\(texts.joined(separator: ", "))}" : texts[0])
+            let asText = comparison.written(numbers.map { "'" + $0 + "'" }, key: key)
             return head + "SQLite never finds text equal to a number, so \(written) compares no text cell as equal: \(asText) compares the text"
         default:
             let cast = "CAST(\(writtenIdentifier(comparison.key)) AS REAL)"

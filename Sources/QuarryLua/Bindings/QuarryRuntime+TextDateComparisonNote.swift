@@ -25,9 +25,8 @@ extension QuarryRuntime {
     /// '10/1/2020'`).
     static func keysOrderedAgainstText(_ predicate: Predicate) -> [(key: String, written: String)] {
         predicate.keyComparisons.compactMap { comparison in
-            guard comparison.op.isOrdering, let texts = comparison.texts?.map({ "'\($0)'" }) else { return nil }
-            let value = comparison.op == .between ? "{" + texts.joined(separator: ", ") + "}" : texts[0]
-            return (comparison.key, "\(comparison.key) \(comparison.op.rawValue) \(value)")
+            guard comparison.op.isOrdering, let texts = comparison.texts else { return nil }
+            return (comparison.key, comparison.written(texts.map { "'\($0)'" }))
         }
     }
 }

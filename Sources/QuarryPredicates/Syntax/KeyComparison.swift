@@ -22,6 +22,13 @@ public struct KeyComparison: Equatable, Sendable {
         } ? values : nil
     }
 
+    /// The comparison as a note writes it, with `values` written for its constants and
+    /// `key` for its key (`saturday == '1'`, `sunday IN {1, 10}`, `d BETWEEN {'a', 'b'}`).
+    public func written(_ values: [String], key: String? = nil) -> String {
+        let list = op == .in || op == .between
+        return "\(key ?? self.key) \(op.rawValue) " + (list ? "{" + values.joined(separator: ", ") + "}" : values.first ?? "")
+    }
+
     /// The values' texts when every one is a text; nil otherwise.
     public var texts: [String]? {
         let texts = values.compactMap { value -> String? in
