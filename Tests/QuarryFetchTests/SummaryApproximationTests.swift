@@ -118,6 +118,30 @@ struct SummaryApproximationTests {
         }
     }
 
+    /// An estimated quartile of an integer column is an integer (`~-5`, not `~-5.0`), and a
+    /// double column's stays a double: the estimate has no fraction to give.
+    @Test func estimatedQuartilesOfIntegerColumnsAreIntegers() throws {
+        let context = try flightsContext()
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: small).execute(in: context)
+        for column in ["dep_delay", "arr_delay", "distance", "air_time"] {
+            let summary = try #require(summaries.first { $0.column == column })
+            #expect(summary.quartilesAreEstimates, "\(column)")
+            for quartile in [summary.q25, summary.q50, summary.q75] {
+                guard case .integer = quartile else {
+                    Issue.record("\(column): \(String(describing: quartile)) is not an integer")
+                    continue
+                }
+            }
+        }
+        let exact = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)).execute(in: context)
+        let delay = try #require(exact.first { $0.column == "dep_delay" })
+        #expect(!delay.quartilesAreEstimates)
+        guard case .real = delay.q50 else {
+            Issue.record("an exact quartile interpolates, as a double: \(String(describing: delay.q50))")
+            return
+        }
+    }
+
     /// Counts, nulls, min, max, mean and stddev do not depend on the sizes: the one scan
     /// with estimates agrees with the exact way on every attribute.
     @Test func everyOtherStatisticIsExact() throws {

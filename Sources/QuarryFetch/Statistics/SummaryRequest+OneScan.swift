@@ -59,9 +59,10 @@ extension SummaryRequest {
             mean: type.isMeasured ? Self.measured(statistics.mean, type) : nil)
         if type.isMeasured {
             summary.stddev = statistics.stddev.map { .real($0) }
-            summary.q25 = Self.measured(statistics.q25, type)
-            summary.q50 = Self.measured(statistics.q50, type)
-            summary.q75 = Self.measured(statistics.q75, type)
+            let estimated = statistics.quartilesAreEstimates
+            summary.q25 = Self.quartile(statistics.q25, type, estimated: estimated)
+            summary.q50 = Self.quartile(statistics.q50, type, estimated: estimated)
+            summary.q75 = Self.quartile(statistics.q75, type, estimated: estimated)
         }
         summary.distinctIsEstimate = statistics.distinctIsEstimate
         summary.quartilesAreEstimates = statistics.quartilesAreEstimates

@@ -62,4 +62,14 @@ public struct SummaryRequest {
         guard let value else { return .null }
         return type == .date ? .date(value) : .real(value)
     }
+
+    /// A quartile in the attribute's terms. One estimated from a sample of an integer
+    /// attribute is the nearest integer, as DuckDB's `approx_quantile` gives one: the
+    /// fraction interpolated between two sampled values is precision the estimate does
+    /// not have, and `~185.0` read as a value the column cannot hold.
+    static func quartile(_ value: Double?, _ type: AttributeType, estimated: Bool) -> Value {
+        let integral = type == .int16 || type == .int32 || type == .int64
+        if estimated, integral, let value, let whole = Int64(exactly: value.rounded()) { return .integer(whole) }
+        return measured(value, type)
+    }
 }
