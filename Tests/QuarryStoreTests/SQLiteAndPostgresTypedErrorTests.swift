@@ -24,7 +24,7 @@ import Testing
             #expect(violation.kind == .unique)
             #expect(violation.table == "Item" && violation.columns == ["code"] && violation.column == "code")
             #expect(violation.code == .sqlite(.SQLITE_CONSTRAINT_UNIQUE))
-            #expect(error.description == "UNIQUE constraint failed: Item.code")
+            #expect(error.description.hasPrefix("UNIQUE constraint failed: Item.code 'A' of Item/t"), "\(error)")
         }
     }
 
@@ -126,6 +126,51 @@ import Testing
         } catch let error as StoreError {
             #expect(error.description == "FOREIGN KEY constraint failed: stop_times.stop_id 'A' names no row of stops (and 1 more row of stop_times)")
         }
+    }
+
+    /// A save SQLite refuses for a UNIQUE constraint names the value the refused object
+    /// gave and the object holding it already: a saved row by its key, a new object of
+    /// the same save as it is named before the save. SQLite's words name the column only.
+    @Test func aUniquenessASaveBreaksNamesTheValueAndItsHolder() throws {
+        let path = try Self.foreignFile(
+            """
+            CREATE TABLE person (id INTEGER PRIMARY KEY, email TEXT UNIQUE, name TEXT);
+            INSERT INTO person VALUES (1, 'ann@x', 'Ann'), (2, 'bo@x', 'Bo');
+            """)
+        let context = try OpenFileRequest.open(path: path)
+        let new = try context.insert(into: "person", values: ["email": .text("ann@x"), "name": .text("Another Ann")])
+        do {
+            try context.save()
+            Issue.record("a second ann@x was saved")
+        } catch let error as StoreError {
+            let violation = try #require(error.constraintViolation, "\(error)")
+            #expect(violation.kind == .unique && violation.values == [.text("ann@x")] && violation.heldBy == "person/1")
+            #expect(error.description == "UNIQUE constraint failed: person.email 'ann@x' of \(new.objectID) is held by person/1")
+        }
+        _ = context.rollback()
+        // Two new objects giving one value: the first is in the transaction, under no key of its own yet.
+        let first = try context.insert(into: "person", values: ["email": .text("cy@x")])
+        let second = try context.insert(into: "person", values: ["email": .text("cy@x")])
+        do {
+            try context.save()
+            Issue.record("two cy@x were saved")
+        } catch let error as StoreError {
+            #expect(
+                error.description
+                    == "UNIQUE constraint failed: person.email 'cy@x' of \(second.objectID) is held by \(first.objectID), also new in this save")
+        }
+        _ = context.rollback()
+        // A saved object changed to another's value.
+        let bo = try #require(try context.object(entityName: "person", primaryKey: 2))
+        try bo.setValue(.text("ann@x"), forKey: "email")
+        do {
+            try context.save()
+            Issue.record("bo@x was changed to ann@x")
+        } catch let error as StoreError {
+            #expect(error.description == "UNIQUE constraint failed: person.email 'ann@x' of person/2 is held by person/1")
+        }
+        let rows = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM person") }
+        #expect(rows == 2)
     }
 
     /// SQLite's interrupt is `.interrupted`, not a SQLite error to tell by its code.

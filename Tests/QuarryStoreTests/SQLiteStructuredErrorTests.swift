@@ -19,8 +19,8 @@ import Testing
             #expect(error.sqliteCode?.primaryResultCode == .SQLITE_CONSTRAINT)
             #expect(error.sql?.contains("Item") == true, "\(String(describing: error.sql))")
             #expect(error.isDatabaseFailure)
-            // The line is SQLite's message alone, as it was.
-            #expect(error.description == "UNIQUE constraint failed: Item.code")
+            // The line is SQLite's message, then the value and the object holding it.
+            #expect(error.description.hasPrefix("UNIQUE constraint failed: Item.code 'A' of Item/t"), "\(error)")
         }
     }
 

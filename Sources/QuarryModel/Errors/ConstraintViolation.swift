@@ -55,6 +55,12 @@ public struct ConstraintViolation: Equatable, Sendable {
     public var referenced: String?
     public var values: [Value] = []
     public var otherRows = 0
+    /// For a uniqueness whose refused row is known: the object ID of the object it was
+    /// written for, and of the one holding its values already (with whether that one is new
+    /// in the same save, so has no row outside it). `values` holds the values it gave.
+    public var object: String?
+    public var heldBy: String?
+    public var heldByNewObject = false
 
     public init(
         _ kind: Kind, table: String?, columns: [String], constraint: String? = nil,
@@ -74,12 +80,13 @@ public struct ConstraintViolation: Equatable, Sendable {
 }
 
 extension ConstraintViolation {
-    /// A foreign key's broken row, said from its parts: SQLite's words, then the columns,
-    /// the values the row holds there and the table they name no row of
+    /// A foreign key's broken row, or a row a uniqueness refused, said from its parts:
+    /// SQLite's words, then the columns, the values the row holds there and the table they
+    /// name no row of, or the object holding them already
     /// (`FOREIGN KEY constraint failed: stop_times.stop_id 'Q' names no row of stops`).
     /// Nil unless the row is known.
     package var brokenRowWords: String? {
-        guard kind == .foreignKey, let table, let referenced, !columns.isEmpty, columns.count == values.count else { return nil }
+        guard let table, !columns.isEmpty, columns.count == values.count else { return nil }
         let written = { (items: [String]) in items.count == 1 ? items[0] : "(" + items.joined(separator: ", ") + ")" }
         let held = written(
             values.map { value -> String in
@@ -88,8 +95,20 @@ extension ConstraintViolation {
                 default: return value.displayString
                 }
             })
-        let more = otherRows > 0 ? " (and \(otherRows) more \(otherRows == 1 ? "row" : "rows") of \(table))" : ""
-        return "FOREIGN KEY constraint failed: \(table).\(written(columns)) \(held) names no row of \(referenced)\(more)"
+        switch kind {
+        case .foreignKey:
+            guard let referenced else { return nil }
+            let more = otherRows > 0 ? " (and \(otherRows) more \(otherRows == 1 ? "row" : "rows") of \(table))" : ""
+            return "FOREIGN KEY constraint failed: \(table).\(written(columns)) \(held) names no row of \(referenced)\(more)"
+        case .unique:
+            // `Item.code 'a' of Item/t2 is held by Item/1`: the value, whose it is, and where it is already.
+            let of = object.map { " of \($0)" } ?? ""
+            let holder = heldBy.map { heldByNewObject ? "\($0), also new in this save" : $0 } ?? "another row"
+            let columns = columns.map { "\(table).\($0)" }.joined(separator: ", ")
+            return "UNIQUE constraint failed: \(columns) \(held)\(of) is held by \(holder)"
+        case .notNull, .check:
+            return nil
+        }
     }
 
     /// The violation said in SQLite's words from its parts, where they are enough: a

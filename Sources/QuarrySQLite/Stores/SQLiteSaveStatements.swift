@@ -177,11 +177,15 @@ struct SQLiteSaveStatements: SaveStatements {
         for name in plan.written { try append(object, entity, storage, name, session.insertedValue(object, name, keys: keys), to: &values) }
         values.append(contentsOf: toOne.map(\.key))
         var returned: [Value]?
-        if filled.isEmpty && storage.numberedRows == nil {
-            try plan.statement.executeBound(values, told: &plan.told)
-        } else {
-            // The whole insert happens at the first step, which also yields the row.
-            returned = try plan.statement.rows(values).first
+        do {
+            if filled.isEmpty && storage.numberedRows == nil {
+                try plan.statement.executeBound(values, told: &plan.told)
+            } else {
+                // The whole insert happens at the first step, which also yields the row.
+                returned = try plan.statement.rows(values).first
+            }
+        } catch let error as DatabaseError {
+            throw refusal(error, of: object, storage, names: plan.written + toOne.map(\.name), arguments: values)
         }
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let key: Int64
@@ -276,7 +280,11 @@ struct SQLiteSaveStatements: SaveStatements {
         lastUpdate = nil
         // A compared row's UPDATE is stepped directly (`stepBound`): GRDB's run around it
         // was 1,750 instructions of each of 20,000 changed objects.
-        if compares { try update.statement.stepBound(values) } else { try update.statement.executeBound(values, told: &update.told) }
+        do {
+            if compares { try update.statement.stepBound(values) } else { try update.statement.executeBound(values, told: &update.told) }
+        } catch let error as DatabaseError {
+            throw refusal(error, of: object, storage, names: columns, arguments: values)
+        }
         lastUpdate = update
         // No row changed: it holds something else than was read (or is gone). Asked of
         // SQLite itself: GRDB's `changesCount` checks its queue first, 460 instructions

@@ -35,6 +35,8 @@ package final class StoreSession {
     }
     /// Where `entity`'s rows are.
     package func mapped(_ entity: EntityDescription) -> EntityStorage { context.mapped(entity) }
+    /// The objects inserted and not yet saved (a refused save names the one it was refused for).
+    package var unsavedInserts: [ManagedObject] { context.pendingChanges.inserted }
     package func entity(named name: String) throws -> EntityDescription { try context.entity(named: name) }
     /// The root of `name`'s hierarchy (itself when it has no parent).
     package func rootName(of name: String) -> String { context.rootName(of: name) }

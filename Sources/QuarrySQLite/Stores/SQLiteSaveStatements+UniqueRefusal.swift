@@ -1,0 +1,60 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryStore
+
+/// A row SQLite refused for a UNIQUE constraint, named: SQLite's words
+/// (`UNIQUE constraint failed: Item.code`) say which columns, not the value given nor the
+/// row that has it already, which a person then looks for by hand.
+extension SQLiteSaveStatements {
+    /// `error` with the values `object`'s row gave the constraint's columns (`names` and
+    /// `arguments` as the statement bound them) and the object whose row holds them, read
+    /// in the save's open transaction. `error` unchanged for any other refusal, or where
+    /// the constraint's columns are not all among those written.
+    func refusal(
+        _ error: DatabaseError, of object: ManagedObject, _ storage: EntityStorage, names: [String], arguments: SQLiteArguments
+    ) -> any Error {
+        guard case .constraint(var violation) = StoreError(error), violation.kind == .unique, violation.table == storage.relation,
+            !violation.columns.isEmpty
+        else { return error }
+        let given = violation.columns.compactMap { column in
+            names.firstIndex(of: column).flatMap { $0 < arguments.databaseValues.count ? arguments.databaseValues[$0] : nil }
+        }
+        guard given.count == violation.columns.count else { return error }
+        violation.values = given.map { Value($0) }
+        violation.object = object.objectID
+        // Another object new in this save that gives the same values has its row in the
+        // transaction already, under a key it does not have outside it: named as it is now.
+        let columns = violation.columns
+        let twin = session.unsavedInserts.first { other in
+            other !== object && other.entity.name == object.entity.name
+                && columns.allSatisfy { other.currentValue($0) == object.currentValue($0) }
+        }
+        if let twin {
+            violation.heldBy = twin.objectID
+            violation.heldByNewObject = true
+        } else {
+            violation.heldBy = try? holder(of: columns, given, object, storage)
+        }
+        return StoreError.constraint(violation)
+    }
+
+    /// The object ID of the row holding `values` in `columns`: its entity's, where no
+    /// other entity shares its table, so the row can only be one of its own.
+    private func holder(of columns: [String], _ values: [DatabaseValue], _ object: ManagedObject, _ storage: EntityStorage) throws -> String? {
+        let entity = object.entity
+        guard !session.managedObjectModel.isInHierarchy(entity.name) else { return nil }
+        let naming = storage.namingKey(of: entity)
+        guard naming != nil || storage.numberedRows == nil else { return nil }
+        // Compared with `=`, as the constraint compares: in the column's collation.
+        let condition = columns.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
+        let selected = naming.map(quoteIdentifier) ?? storage.key
+        let sql = "SELECT \(selected) FROM \(storage.table) WHERE \(condition) LIMIT 1"
+        guard let key = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(values))?[0] as DatabaseValue? else { return nil }
+        switch Value(key) {
+        case .integer(let number) where naming == nil: return "\(entity.name)/\(number)"
+        case .text(let text) where naming != nil: return "\(entity.name)/\(ObjectIDKey.escaped(text))"
+        default: return nil
+        }
+    }
+}
