@@ -173,6 +173,24 @@ import Testing
         #expect(rows == 2)
     }
 
+    /// A table without a rowid (read through a view that numbers its rows) names its
+    /// holder by its text key, as its object IDs are.
+    @Test func aUniquenessOfATableWithoutRowidNamesItsHolderByItsKey() throws {
+        let path = try Self.foreignFile(
+            """
+            CREATE TABLE code (code TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID;
+            INSERT INTO code VALUES ('A', 1);
+            """)
+        let context = try OpenFileRequest.open(path: path)
+        let new = try context.insert(into: "code", values: ["code": .text("A"), "v": .integer(2)])
+        do {
+            try context.save()
+            Issue.record("a second code A was saved")
+        } catch let error as StoreError {
+            #expect(error.description == "UNIQUE constraint failed: code.code 'A' of \(new.objectID) is held by code/A")
+        }
+    }
+
     /// SQLite's interrupt is `.interrupted`, not a SQLite error to tell by its code.
     @Test func anInterruptedSQLiteStatementIsTyped() throws {
         let queue = try DatabaseQueue()

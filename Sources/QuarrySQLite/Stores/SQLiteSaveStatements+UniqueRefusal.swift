@@ -14,8 +14,10 @@ extension SQLiteSaveStatements {
     func refusal(
         _ error: DatabaseError, of object: ManagedObject, _ storage: EntityStorage, names: [String], arguments: SQLiteArguments
     ) -> any Error {
-        guard case .constraint(var violation) = StoreError(error), violation.kind == .unique, violation.table == storage.relation,
-            !violation.columns.isEmpty
+        // The table SQLite names is the entity's own: the one it is read from, or for a
+        // table without a rowid (read through a view that numbers its rows) the one written.
+        guard case .constraint(var violation) = StoreError(error), violation.kind == .unique, let table = violation.table,
+            table == storage.relation || storage.numberedRows?.table == "main." + quoteIdentifier(table), !violation.columns.isEmpty
         else { return error }
         let given = violation.columns.compactMap { column in
             names.firstIndex(of: column).flatMap { $0 < arguments.databaseValues.count ? arguments.databaseValues[$0] : nil }
