@@ -226,7 +226,7 @@ import Testing
             let said = try #require(given, "\(refused.name): object #\(refused.k) was saved")
             let aloneSaid = try #require(saidAlone, "\(refused.name): saved alone, the object was not refused")
             #expect(Self.withoutRow(said) == Self.withoutRow(aloneSaid), "\(refused.name)")
-            #expect(said.constraintViolation == aloneSaid.constraintViolation, "\(refused.name)")
+            #expect(Self.withoutObject(said.constraintViolation) == Self.withoutObject(aloneSaid.constraintViolation), "\(refused.name)")
             #expect(try store.rows("SELECT count(*) FROM item") == before, "\(refused.name): rows were written")
             #expect(context.hasChanges && objects.allSatisfy { $0.primaryKey == nil })
             try object.setValue(kept, forKey: refused.key)
@@ -246,7 +246,17 @@ import Testing
     /// A refusal's words, less what names the row's values by position (PostgreSQL's
     /// "Failing row contains (...)" holds the key the sequence gave, another each time).
     static func withoutRow(_ error: StoreError) -> String {
-        String(describing: error).components(separatedBy: "Failing row contains")[0]
+        let said = String(describing: error).components(separatedBy: "Failing row contains")[0]
+        // The refused object's own ID (temporary: another in each save) left out too.
+        guard let object = error.constraintViolation?.object else { return said }
+        return said.replacingOccurrences(of: " of \(object) ", with: " of the object ")
+    }
+
+    /// The violation without the refused object's ID, as `withoutRow`.
+    static func withoutObject(_ violation: ConstraintViolation?) -> ConstraintViolation? {
+        var violation = violation
+        violation?.object = nil
+        return violation
     }
 
     /// A trigger that drops some new rows (a BEFORE trigger returning NULL) leaves the

@@ -113,12 +113,14 @@ import Testing
         var said: StoreError?
         do { try context.save() } catch let error as StoreError { said = error }
         let alone = try OpenFileRequest.open(path: path)
-        _ = try alone.insert(into: "Item", values: ["v": .text("alone"), "code": .text("taken")])
+        let lone = try alone.insert(into: "Item", values: ["v": .text("alone"), "code": .text("taken")])
         var saidAlone: StoreError?
         do { try alone.save() } catch let error as StoreError { saidAlone = error }
         let refusal = try #require(said, "the save of a taken code went through")
         let aloneRefusal = try #require(saidAlone, "saved alone, the taken code went through")
-        #expect(String(describing: refusal) == String(describing: aloneRefusal))
+        // The same words, each naming its own object.
+        let named = String(describing: aloneRefusal).replacingOccurrences(of: lone.objectID, with: objects[44].objectID)
+        #expect(String(describing: refusal) == named && named.contains(objects[44].objectID))
         #expect(try Self.stored(path).count == 1)
         #expect(context.hasChanges && objects.allSatisfy { $0.primaryKey == nil })
         try objects[44].setValue(.text("c45"), forKey: "code")
