@@ -16,4 +16,19 @@ import Testing
         // Another missing function keeps Lua's words alone.
         #expect(h.error("undone()").hasSuffix("(global 'undone')"))
     }
+
+    /// Other tools' functions a user reaches for (`sections()`, `commit()`, `query()`)
+    /// say what does that here; a global of that name the user set is theirs.
+    @Test func anotherToolsFunctionSaysWhatDoesItHere() throws {
+        let h = try Harness(context: try StoreOpener.open(try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, x TEXT);")))
+        let sections = h.error("sections(fetch('t'), 'x')")
+        let said =
+            "; results are sectioned by fetch{ \"Entity\", section = \"key\" }: #r is then the number of sections, "
+            + "r[i] a section (.name, #sec, sec[j])"
+        #expect(sections.hasSuffix("(global 'sections')" + said), "\(sections)")
+        #expect(h.error("commit()").hasSuffix("(global 'commit'); save() writes the changes (Core Data's save, SQL's COMMIT); rollback() drops them"))
+        #expect(h.error("query('select 1')").contains("(global 'query'); sql(\"SELECT ...\") runs a statement that reads"))
+        // Indexed rather than called: Lua's words, as the hint is about a call.
+        #expect(h.error("local n = commit.x").hasSuffix("(global 'commit')"))
+    }
 }
