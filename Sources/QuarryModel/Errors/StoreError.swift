@@ -72,7 +72,7 @@ public enum StoreError: QuarryError {
             // SQLite's words on every engine where the parts say them (Quarry's words for
             // a constraint); else the engine's own, named when they are not SQLite's.
             guard violation.code.namedInMessages else { return violation.brokenRowWords ?? violation.said }
-            return violation.sqliteWords ?? "\(violation.code.engine): " + violation.said
+            return violation.brokenRowWords ?? violation.sqliteWords ?? "\(violation.code.engine): " + violation.said
         case .interrupted(let interruption):
             return interruption.said
         case .invalidSchema(_, let reason):

@@ -153,9 +153,19 @@ struct PostgresSaveStatements: SaveStatements {
         do { return try run(sql, values) } catch {
             let storage = session.mapped(entity)
             throw PostgresNumericOverflow.keeping(
-                error, entity: entity.name, table: storage.table, columns: columns, values: values,
-                object: Self.named(new: newObject, key: storage.primaryKey, columns: columns, values: values))
+                named(error, of: newObject, columns: columns, values: values), entity: entity.name, table: storage.table, columns: columns,
+                values: values, object: Self.named(new: newObject, key: storage.primaryKey, columns: columns, values: values))
         }
+    }
+
+    /// A uniqueness refused for `object`'s row, with its values and the object named
+    /// (`StoreSession.namingRefusal`); any other error as it is. The row holding the values
+    /// is not read: the refusal ended the transaction it would be read in.
+    private func named(_ error: any Error, of object: ManagedObject, columns: [String], values: [Value]) -> any Error {
+        guard case StoreError.constraint(let violation) = error,
+            let named = session.namingRefusal(violation, of: object, names: columns, values: values)
+        else { return error }
+        return StoreError.constraint(named)
     }
 
     /// A new object as a refusal names it: its temporary ID, and the key it was given
@@ -181,7 +191,8 @@ struct PostgresSaveStatements: SaveStatements {
             guard waiting.indices.contains(failure.index) else { throw failure.error }
             let update = waiting[failure.index]
             throw PostgresNumericOverflow.keeping(
-                failure.error, entity: update.object.entity.name, table: session.mapped(update.object.entity).table,
+                named(failure.error, of: update.object, columns: update.names, values: update.values), entity: update.object.entity.name,
+                table: session.mapped(update.object.entity).table,
                 columns: update.names, values: update.values, object: update.object.objectID)
         }
         for (update, result) in zip(waiting, results) {

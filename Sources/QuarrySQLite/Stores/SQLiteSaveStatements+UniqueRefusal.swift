@@ -8,37 +8,25 @@ import QuarryStore
 /// row that has it already, which a person then looks for by hand.
 extension SQLiteSaveStatements {
     /// `error` with the values `object`'s row gave the constraint's columns (`names` and
-    /// `arguments` as the statement bound them) and the object whose row holds them, read
-    /// in the save's open transaction. `error` unchanged for any other refusal, or where
-    /// the constraint's columns are not all among those written.
+    /// `arguments` as the statement bound them) and the object whose row holds them
+    /// (`StoreSession.namingRefusal`; a saved one read in the save's open transaction).
+    /// `error` unchanged for any other refusal, or where the constraint's columns are not
+    /// all among those written.
     func refusal(
         _ error: DatabaseError, of object: ManagedObject, _ storage: EntityStorage, names: [String], arguments: SQLiteArguments
     ) -> any Error {
         // The table SQLite names is the entity's own: the one it is read from, or for a
         // table without a rowid (read through a view that numbers its rows) the one written.
-        guard case .constraint(var violation) = StoreError(error), violation.kind == .unique, let table = violation.table,
+        guard case .constraint(let violation) = StoreError(error), violation.kind == .unique, let table = violation.table,
             table == storage.relation || storage.numberedRows?.table == "main." + quoteIdentifier(table), !violation.columns.isEmpty
         else { return error }
-        let given = violation.columns.compactMap { column in
-            names.firstIndex(of: column).flatMap { $0 < arguments.databaseValues.count ? arguments.databaseValues[$0] : nil }
+        let bound = arguments.databaseValues
+        guard var named = session.namingRefusal(violation, of: object, names: names, values: bound.map { Value($0) }) else { return error }
+        if named.heldBy == nil {
+            let held = named.columns.compactMap { column in names.firstIndex(of: column).flatMap { $0 < bound.count ? bound[$0] : nil } }
+            named.heldBy = try? holder(of: named.columns, held, object, storage)
         }
-        guard given.count == violation.columns.count else { return error }
-        violation.values = given.map { Value($0) }
-        violation.object = object.objectID
-        // Another object new in this save that gives the same values has its row in the
-        // transaction already, under a key it does not have outside it: named as it is now.
-        let columns = violation.columns
-        let twin = session.unsavedInserts.first { other in
-            other !== object && other.entity.name == object.entity.name
-                && columns.allSatisfy { other.currentValue($0) == object.currentValue($0) }
-        }
-        if let twin {
-            violation.heldBy = twin.objectID
-            violation.heldByNewObject = true
-        } else {
-            violation.heldBy = try? holder(of: columns, given, object, storage)
-        }
-        return StoreError.constraint(violation)
+        return StoreError.constraint(named)
     }
 
     /// The object ID of the row holding `values` in `columns`: its entity's, where no

@@ -34,9 +34,9 @@ extension EngineSuite {
             } catch let error as StoreError {
                 let violation = try #require(error.constraintViolation, "\(engine): \(error)")
                 #expect(violation.kind == .unique && violation.table == "Coded" && violation.columns == ["code"], "\(engine)")
-                // SQLite's save names the value and the object holding it besides (a server's
-                // save does not yet: its words are those SQLite's refusal has).
-                let named = engine == .sqlite ? " 'A' of Coded/t3 is held by Coded/1" : ""
+                // The value and the refused object named besides, and the object holding the
+                // value where the engine can read it (a server's refusal ended the transaction).
+                let named = " 'A' of Coded/t3 is held by " + (engine == .sqlite ? "Coded/1" : "another row")
                 #expect("\(error)" == "UNIQUE constraint failed: Coded.code" + named, "\(engine)")
             }
             #expect(writer.hasChanges, "\(engine)")
