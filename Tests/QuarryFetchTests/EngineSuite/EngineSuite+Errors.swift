@@ -42,6 +42,17 @@ extension EngineSuite {
             #expect(writer.hasChanges, "\(engine)")
             // Nothing of the save was written: not even the other object.
             #expect(try Self.request("Coded").count(in: try store.session()) == 1, "\(engine)")
+            // Two new objects giving one value: the second is refused, naming the first.
+            _ = writer.rollback()
+            let first = try writer.insert(into: "Coded", values: ["code": .text("Z")])
+            let second = try writer.insert(into: "Coded", values: ["code": .text("Z")])
+            do {
+                try writer.save()
+                Issue.record("\(engine): two codes Z were saved")
+            } catch let error as StoreError {
+                let said = "UNIQUE constraint failed: Coded.code 'Z' of \(second.objectID) is held by \(first.objectID), also new in this save"
+                #expect("\(error)" == said, "\(engine)")
+            }
         }
     }
 
