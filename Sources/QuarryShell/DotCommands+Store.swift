@@ -25,7 +25,12 @@ extension DotCommands {
                 return .ok
             }
             shell.runLua(
-                "local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
+                // `_` is the last value printed, which may be a chart or a number printed
+                // after the results: said, rather than "print some results first" to one
+                // who just did.
+                "local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then "
+                    + "error(t == 'nil' and '.export: print some results first; _ holds the last ones' "
+                    + "or ('.export: _ holds the last value printed (' .. t .. '), not results or rows: print them again (r), then .export FILE'), 0) end "
                     + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))"
             )
             return .ok

@@ -79,11 +79,7 @@ extension QuarryRuntime {
             return 1
         default:
             // The rows remember their query, so watch() can run it again.
-            let query = RowsQuery(
-                .dictionaries(
-                    DictionaryRequest(
-                        base: request.request, properties: request.properties, group: request.group,
-                        having: request.having, distinct: request.distinct)))
+            let query = RowsQuery(.dictionaries(request.dictionaryRequest))
             pushDictionaryRows(s, try rows(of: query))
             rememberQuery(s, -1, query)
             // A property that is a column of days prints as its days, as objects show them.

@@ -47,7 +47,9 @@ public struct FunctionHelp: Sendable {
                 #"Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries). In the table form the predicate and its arguments may follow the entity, as in the call form, or be named (predicate =, args =). result = "dictionaries" with properties = { "carrier", "count(*)", "sum(price * qty) AS revenue" } returns plain rows; group = { keys } groups them, having = "count > 10" keeps the groups that match (a key of the row or an aggregate as written), distinct = true gives each row once (SELECT DISTINCT). A key named as a predicate word (first, last, size) needs # in a predicate (#size > 10) but not in sort, properties, group or an aggregate (sort = "-first", sum(size / 1048576)), where #size is taken too. A date's parts are keys there and in predicates, in UTC: t.year, t.month, t.day, t.hour, t.weekday (1 is Sunday), t.date (the day, a date); t2 - t1 is seconds."#,
             example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" }, limit = 10 }"#),
         FunctionHelp(
-            name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
+            name: "count", usage: #"count("Entity", "predicate", args...) | count{ "Entity", ... }"#,
+            summary:
+                "How many objects match, counted by SQLite. The table form takes fetch{}'s keys; with properties, group or distinct it counts the rows fetch{} would give, one per group or distinct row (SELECT count(*) of them).",
             example: #"count("Item", "title BEGINSWITH %@", "t")"#),
         FunctionHelp(
             name: "save", usage: #"save() | save{ author =, merge = "store" | "mine" }"#,

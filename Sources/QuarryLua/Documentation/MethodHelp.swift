@@ -13,10 +13,13 @@ extension FunctionHelp {
             example: #"local o = Item:new{ title = "t9", n = 9 }"#, kind: "entity"),
         FunctionHelp(
             name: "fetch", usage: #"Item:fetch("predicate", args...) | Item:fetch{ predicate =, sort =, limit =, ... }"#,
-            summary: "fetch with the entity filled in: live results of the objects that match.",
+            summary:
+                "fetch with the entity filled in: live results of the objects that match, or the ids, count or dictionary rows that result =, properties =, group = and distinct = ask for, as fetch{} gives them.",
             example: #"local r = Item:fetch{ predicate = "n > %@", args = { 1 }, sort = "-n" }"#, kind: "entity"),
         FunctionHelp(
-            name: "count", usage: #"Item:count("predicate", args...)"#, summary: "How many of the entity's objects match, counted by SQLite.",
+            name: "count", usage: #"Item:count("predicate", args...) | Item:count{ ... }"#,
+            summary:
+                "How many of the entity's objects match, counted by SQLite; with properties, group or distinct in the table form, the rows Item:fetch{} would give.",
             example: #"Item:count("title BEGINSWITH %@", "t")"#, kind: "entity"),
         FunctionHelp(
             name: "first", usage: #"Item:first("predicate", args...) | Item:first{ predicate =, sort = }"#,

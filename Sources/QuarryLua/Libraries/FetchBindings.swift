@@ -37,6 +37,7 @@ enum FetchBindings {
                 1, "string expected, got results; #r counts the objects results hold, count(\"Entity\", ...) counts rows without fetching")
         }
         let request = try runtime.request(call, from: 1, entity: nil)
+        if request.result == "dictionaries" { return call.push(try runtime.countRows(request)) }
         runtime.noteKeysCoreDataRefuses(request.request)
         let results = try request.request.execute(in: runtime.context)
         // `.explain on`: the COUNT's SQL and plan, as a printed fetch's are shown (a

@@ -199,12 +199,15 @@ enum SchemaBindings {
 
     static func luaEntityFetch(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
-        return try runtime.pushResults(try runtime.request(call, from: 2, entity: entity))
+        // As fetch{} with the entity filled in: `result`, `properties`, `group` and
+        // `distinct` shape the answer here too, where objects came back without a word.
+        return try runtime.pushAnswer(try runtime.request(call, from: 2, entity: entity))
     }
 
     static func luaEntityCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
         let request = try runtime.request(call, from: 2, entity: entity)
+        if request.result == "dictionaries" { return call.push(try runtime.countRows(request)) }
         runtime.noteKeysCoreDataRefuses(request.request)
         let results = try request.request.execute(in: runtime.context)
         let n = try results.count()
@@ -215,6 +218,12 @@ enum SchemaBindings {
     static func luaEntityFirst(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
         var request = try runtime.request(call, from: 2, entity: entity)
+        // An object is what first() gives: a shape of rows asked of it is refused, not dropped.
+        if request.result != "objects" {
+            throw LuaError(
+                "it gives the first object; result, properties, group and distinct shape what fetch{} gives: \(entity):fetch{ ..., limit = 1 }[1] is the first of those",
+                operation: "first")
+        }
         request.request.limit = 1
         runtime.noteKeysCoreDataRefuses(request.request)
         return runtime.pushObject(try request.request.execute(in: runtime.context).object(at: 0))

@@ -79,6 +79,7 @@ enum ValueBindings {
                 let separator = name.lastIndex { $0 == ":" || $0 == "." }
                 let written = separator.map { String(name[...$0]) } ?? ""
                 let bare = separator.map { String(name[name.index(after: $0)...]) } ?? name
+                if separator == nil, let way = FunctionHelp.otherWord(name) { throw call.argumentError(1, "no help for '\(name)' here: \(way)") }
                 let names =
                     (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
                     + (separator == nil ? FunctionHelp.options.map(\.name) : [])
