@@ -103,6 +103,10 @@ extension SwiftPredicateReader {
                 }
             } else if let expansion = item.item.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion
+            } else if let expression = item.item.as(ExprSyntax.self), let call = nsPredicateCall(expression) {
+                // `NSPredicate(format: "...", ...)` as an app writes it in place, with no let.
+                nsPredicate = Result { try nsPredicateRead(call, columns: columns, translator: &translator, given: given) }
+                    .mapError { $0 as? PredicateError ?? PredicateError(.syntax, "\($0)", column: columns.column(of: call)) }
             } else if let expression = item.item.as(ExprSyntax.self), let expansion = expression.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion
             } else {

@@ -42,11 +42,14 @@ extension SwiftPredicateTranslator {
             guard case .operand(let e) = other, let literal = unparenthesised(e).as(BooleanLiteralExprSyntax.self) else { continue }
             guard case .chain = test else {
                 // A test of a value that cannot be nil (`$0.name.isEmpty == false`,
-                // `($0.note ?? "").isEmpty`, `$0.title.contains("a") == true`) likewise;
-                // through `?.` it may be nil, where `== false` is false: not read so.
-                guard case .operand(let t) = test, Self.givesBool(unparenthesised(t)) else { continue }
-                let predicate = try self.predicate(test)
-                return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
+                // `($0.note ?? "").isEmpty`, `$0.title.contains("a") == true`) likewise.
+                guard case .operand(let t) = test else { continue }
+                if Self.givesBool(unparenthesised(t)) {
+                    let predicate = try self.predicate(test)
+                    return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
+                }
+                if let read = try optionalTestComparedWithBool(unparenthesised(t), literal, op) { return read }
+                continue
             }
             let predicate = try self.predicate(test)
             return (literal.literal.tokenKind == .keyword(.true)) == (op == .equal) ? predicate : .not(predicate)
@@ -54,13 +57,33 @@ extension SwiftPredicateTranslator {
         return nil
     }
 
+    /// `$0.folder?.name.contains("a") == true`: a test through `?.` gives an optional Bool,
+    /// which Swift compares with the literal as a value: nil is neither `true` nor `false`,
+    /// so `== true`/`== false` hold only where the value is there (as `?? false` reads) and
+    /// `!=` holds where it is nil too. nil for no test with a `?.` on its receivers.
+    private mutating func optionalTestComparedWithBool(
+        _ e: ExprSyntax, _ literal: BooleanLiteralExprSyntax, _ op: ComparisonOperator
+    ) throws -> Predicate? {
+        guard Self.isBoolTest(e), let optional = firstOptionalChain(in: e) else { return nil }
+        let base = try value(ExprSyntax(optional.expression))
+        let test = try operandPredicate(e)
+        let isNil = Predicate.comparison(Comparison(lhs: base, op: .equal, rhs: .constant(.null, column: columns.column(of: e))))
+        let positive = literal.literal.tokenKind == .keyword(.true)
+        return op == .equal
+            ? .and([.not(isNil), positive ? test : .not(test)])
+            : .or([isNil, positive ? .not(test) : test])
+    }
+
+    /// Whether `e` is a test: `x.isEmpty`, a call (`contains`, `starts(with:)`) or `!x`.
+    static func isBoolTest(_ e: ExprSyntax) -> Bool {
+        e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "isEmpty" || e.is(FunctionCallExprSyntax.self)
+            || e.as(PrefixOperatorExprSyntax.self)?.operator.text == "!"
+    }
+
     /// Whether `e` is a test that gives a Bool, never nil: `x.isEmpty`, a call (`contains`,
     /// `starts(with:)`) or `!x`, with no `?.` on the way (a nil there is no Bool).
     static func givesBool(_ e: ExprSyntax) -> Bool {
-        let isTest =
-            e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "isEmpty" || e.is(FunctionCallExprSyntax.self)
-            || e.as(PrefixOperatorExprSyntax.self)?.operator.text == "!"
-        guard isTest else { return false }
+        guard isBoolTest(e) else { return false }
         // A `?` inside parentheses or a closure (`($0.note ?? "").isEmpty`) is settled there.
         var depth = 0
         for token in e.tokens(viewMode: .sourceAccurate) {

@@ -6,7 +6,8 @@ import SwiftSyntax
 
 /// The values a `#Predicate` captures, as `p:swift()` writes them in `let`s before it:
 /// literals and arrays of them, `Date(timeIntervalSinceReferenceDate:)` and
-/// `Date(timeIntervalSince1970:)`, `UUID(uuid: (...))`, `Data([...])`, `Double.nan` and
+/// `Date(timeIntervalSince1970:)`, `UUID(uuid: (...))`, `UUID(uuidString: "...")!`,
+/// `Data([...])`, `Double.nan` and
 /// `Double.infinity`. Nothing is run: each form is read as the value it spells.
 extension SwiftPredicateTranslator {
     mutating func constant(_ node: ExprSyntax) throws -> PredicateArgument {
@@ -29,9 +30,10 @@ extension SwiftPredicateTranslator {
         {
             return .value(.real(-.infinity))
         }
-        // `URL(string: "...")!`: the URL's text, which a string attribute holds.
+        // `URL(string: "...")!`: the URL's text, which a string attribute holds;
+        // `UUID(uuidString: "...")!`, as an app spells a UUID it knows.
         if let unwrapped = node.as(ForceUnwrapExprSyntax.self), let call = unwrapped.expression.as(FunctionCallExprSyntax.self),
-            call.calledExpression.trimmedDescription == "URL"
+            ["URL", "UUID"].contains(call.calledExpression.trimmedDescription)
         {
             return try constant(ExprSyntax(call))
         }
@@ -44,6 +46,12 @@ extension SwiftPredicateTranslator {
                     URL(string: text) != nil
                 else { throw refuse("URL(string:) is read with a string literal that is a URL", call) }
                 return .value(.text(text))
+            case ("UUID", ["uuidString"]):
+                // As `UUID(uuid:)` reads, in `uuidString`'s own spelling (upper-case hex).
+                guard let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self),
+                    let text = literal.representedLiteralValue, let uuid = UUID(uuidString: text)
+                else { throw refuse("UUID(uuidString:) is read with a string literal that is a UUID", call) }
+                return .value(.text(uuid.uuidString))
             case ("Date", []): return .value(Self.currentTime)
             // A new random UUID, as the app's `UUID()` is one no stored object has yet.
             case ("UUID", []): return .value(.text(UUID().uuidString))
@@ -72,7 +80,7 @@ extension SwiftPredicateTranslator {
                 return .value(try typedNumber(callee, call))
             default:
                 throw refuse(
-                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))",
+                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDate:), UUID(uuid:), UUID(uuidString:)!, Data([...]))",
                     call)
             }
         }

@@ -17,8 +17,22 @@ extension SwiftPredicateTranslator {
         let order: Int
     }
 
-    /// `let name = #Predicate<T> { ... }` before the `#Predicate` read.
+    /// `let name = #Predicate<T> { ... }` before the `#Predicate` read, or an
+    /// `#Expression<T, Bool> { ... }`, which `name.evaluate($0)` reads the same way.
     mutating func define(predicate name: String, _ macro: some FreestandingMacroExpansionSyntax) throws {
+        if macro.macroName.text == "Expression" {
+            // Only a test has a place in a predicate; a value (`#Expression<T, Int>`) would
+            // need a store's expression of its own.
+            guard let generic = macro.genericArgumentClause, generic.arguments.count == 2,
+                generic.arguments.last?.argument.trimmedDescription == "Bool",
+                macro.arguments.isEmpty, macro.additionalTrailingClosures.isEmpty, let closure = macro.trailingClosure
+            else {
+                throw refuse("#Expression is read as a test of the entity's object, #Expression<Entity, Bool> { object in ... }", macro)
+            }
+            let typeName = generic.arguments.first.map { String($0.argument.trimmedDescription.filter { !$0.isWhitespace }) }
+            definitions[name] = Definition(typeName: typeName, closure: closure, order: definitions.count)
+            return
+        }
         guard macro.macroName.text == "Predicate" else { throw refuse("expected #Predicate<Entity> { object in ... }", macro) }
         if let generic = macro.genericArgumentClause, generic.arguments.count != 1 {
             throw refuse(

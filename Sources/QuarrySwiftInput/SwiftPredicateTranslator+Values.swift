@@ -226,6 +226,13 @@ extension SwiftPredicateTranslator {
         }
         let column = columns.column(of: node)
         guard let root = current.as(DeclReferenceExprSyntax.self), let index = scopeIndex(of: root.baseName.text) else {
+            // `CodingLanguage.swift`, `Priority.high.rawValue`: a case or static of the
+            // app's own type, whose stored value only the app's source says.
+            if let type = current.as(DeclReferenceExprSyntax.self)?.baseName.text, type.first?.isUppercase == true, let first = members.last {
+                throw refuse(
+                    "\(Self.oneLine(first.trimmedDescription)) is a value of the app's type \(type), which Quarry has not: give the value the store keeps (an enum's raw value) by name, as a captured value, or write it",
+                    current)
+            }
             throw refuse("a key path starts from the closure's object ($0 or its name), not \(describe(current))", current)
         }
         try checkReachable(index, current)

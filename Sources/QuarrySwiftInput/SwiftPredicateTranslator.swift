@@ -185,6 +185,13 @@ struct SwiftPredicateTranslator {
                 let length = try value(t).keyed(KeyPath(["length"], column: column))
                 return .comparison(Comparison(lhs: length, op: .equal, rhs: .constant(.integer(0), column: column)))
             }
+            // `searchText.isEmpty`, of a captured String: known as the text is read, as the
+            // app's search field makes `searchText.isEmpty || $0.name.localizedStandardContains(searchText)`.
+            if let name = unparenthesised(base).as(DeclReferenceExprSyntax.self), scopeIndex(of: name.baseName.text) == nil,
+                case .constant(.text(let text), _) = try value(base)
+            {
+                return .constant(text.isEmpty)
+            }
             return .comparison(
                 Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
         }

@@ -36,7 +36,9 @@ extension SwiftSortReader {
             else {
                 throw refuse("expected \\.key or SortDescriptor(\\.key, order: .reverse)", node)
             }
-            var result = Key(key: try keyPath(first.expression), ascending: true, comparator: nil)
+            // Foundation's SortDescriptor of a String key path compares `.localizedStandard`
+            // unless told otherwise; a bare key path (`\.name`) sorts as Comparable does.
+            var result = Key(key: try keyPath(first.expression), ascending: true, comparator: Key.stringDefault)
             for argument in call.arguments.dropFirst() {
                 let choice = argument.expression.as(MemberAccessExprSyntax.self).flatMap { $0.base == nil ? $0.declName.baseName.text : nil }
                 switch (argument.label?.text, choice) {

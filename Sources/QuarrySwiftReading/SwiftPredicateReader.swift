@@ -23,11 +23,16 @@ public enum SwiftPredicateReader {
 
     /// Whether `text` is a Swift `#Predicate` rather than a format string: it starts
     /// with `#Predicate` followed by `<` and a type and `>`, or by `{`; or with `let name`
-    /// followed by `:` or `=` (the captured values `p:swift()` writes before its macro).
+    /// followed by `:` or `=` (the captured values `p:swift()` writes before its macro);
+    /// or with `NSPredicate(format:`, as an app writes one in place.
     /// No format string starts so: `#Predicate` there is a key, which no `{` or `< T > {`
-    /// may follow, and no key follows the key `let`.
+    /// may follow, no key follows the key `let`, and no `(` follows a key.
     public static func isSwift(_ text: String) -> Bool {
         var rest = Substring(text).drop(while: \.isWhitespace)
+        if rest.hasPrefix("NSPredicate") {
+            let call = rest.dropFirst("NSPredicate".count).drop(while: \.isWhitespace)
+            return call.hasPrefix("(") && call.dropFirst().drop(while: \.isWhitespace).hasPrefix("format")
+        }
         if rest.hasPrefix("let"), rest.dropFirst(3).first?.isWhitespace == true {
             let afterName = rest.dropFirst(3).drop(while: \.isWhitespace).drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
             return afterName.drop(while: \.isWhitespace).first.map { $0 == ":" || $0 == "=" } ?? false
@@ -42,6 +47,21 @@ public enum SwiftPredicateReader {
             type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "," })
         else { return false }
         return rest[rest.index(after: close)...].drop(while: \.isWhitespace).hasPrefix("{")
+    }
+
+    /// The request an app's Swift `text` starts with (`@Query(`, `FetchDescriptor<T>(`,
+    /// `@FetchRequest(`, `NSFetchRequest`), pasted whole where a predicate goes; nil for
+    /// any other text. No format string starts so: no `@`, and no `(` or `<` after a key.
+    public static func wholeRequest(_ text: String) -> String? {
+        let rest = Substring(text).drop(while: \.isWhitespace)
+        for name in [
+            "@SectionedFetchRequest", "@FetchRequest", "@Query", "FetchDescriptor", "NSFetchRequest", "SectionedFetchRequest", "FetchRequest", "Query"
+        ]
+        where rest.hasPrefix(name) {
+            let after = rest.dropFirst(name.count).drop(while: \.isWhitespace)
+            if after.hasPrefix("(") || after.hasPrefix("<") { return name }
+        }
+        return nil
     }
 
     /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one

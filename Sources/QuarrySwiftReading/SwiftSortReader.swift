@@ -6,8 +6,14 @@ public enum SwiftSortReader {
     public struct Key: Equatable, Codable {
         public var key: String
         public var ascending: Bool
-        /// `localized` for `.localizedStandard` / `.localized`, nil for the default.
+        /// `localized` for `.localizedStandard` / `.localized`; `stringDefault` for a
+        /// `SortDescriptor` that names none, which Foundation compares `.localizedStandard`
+        /// where the key is a String and by its `Comparable` order otherwise; nil for
+        /// `.lexical` and a bare key path (`\.name`).
         public var comparator: String?
+
+        /// The comparator of a `SortDescriptor(\.key)` written without one.
+        public static let stringDefault = "stringDefault"
 
         public init(key: String, ascending: Bool, comparator: String?) {
             self.key = key

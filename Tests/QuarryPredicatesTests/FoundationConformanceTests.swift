@@ -117,6 +117,17 @@ import Testing
         ("PredicateConversionTests.conditional (Bool)", "let query = #Predicate<Object> { $0.f ? true : false }"),
         ("PredicateConversionTests.expressionEnforcement", "let query = #Predicate<Object> { ($0.f && true) == false }"),
         ("PredicateTests.startsWith", #"let query = #Predicate<Object> { $0.b.starts(with: "ca") }"#),
+        // Trial 25, as SnippetBox's `$0.folder?.name.contains("new folder") == true`: an
+        // optional test compared with a Bool literal, nil being neither.
+        ("optional test == true", #"let query = #Predicate<Object> { $0.j?.contains("l") == true }"#),
+        ("optional test == false", #"let query = #Predicate<Object> { $0.j?.starts(with: "a") == false }"#),
+        ("optional test != true", #"let query = #Predicate<Object> { $0.j?.contains("l") != true }"#),
+        ("optional test != false", "let query = #Predicate<Object> { $0.j?.isEmpty != false }"),
+        // The search field's predicate: a captured String's isEmpty.
+        (
+            "captured String isEmpty",
+            #"let searchText = "l"\#nlet query = #Predicate<Object> { searchText.isEmpty || $0.b.contains(searchText) }"#
+        ),
         // Captured values: a random UUID, dates by name in a captured range.
         ("PredicateCodableTests.disallowedType", "let uuid = UUID()\nlet query = #Predicate<Object> { obj in uuid == uuid && obj.a > 0 }"),
         (

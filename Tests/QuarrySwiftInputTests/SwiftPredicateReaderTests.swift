@@ -196,7 +196,11 @@ import Testing
     }
 
     @Test func sortKeysAsSwift() throws {
-        #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, order: .reverse)"#) == [.init(key: "time", ascending: false, comparator: nil)])
+        // Written with no comparator: Foundation's default, `.localizedStandard` for a String.
+        #expect(
+            try SwiftSortReader.read(#"SortDescriptor(\.time, order: .reverse)"#)
+                == [.init(key: "time", ascending: false, comparator: SwiftSortReader.Key.stringDefault)])
+        #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, comparator: .lexical)"#) == [.init(key: "time", ascending: true, comparator: nil)])
         #expect(
             try SwiftSortReader.read(#"[SortDescriptor(\Quake.place, comparator: .localizedStandard), \.owner?.name]"#)
                 == [.init(key: "place", ascending: true, comparator: "localized"), .init(key: "owner.name", ascending: true, comparator: nil)])

@@ -99,10 +99,10 @@ extension QuarryRuntime {
             request.sortDescriptors = []
         case LUA_TSTRING:
             defer { quarry_pop(s, 1) }
-            request.sortDescriptors = try sortKeys(luaString(s, -1))
+            request.sortDescriptors = try sortKeys(luaString(s, -1), entity: request.entityName)
         case LUA_TTABLE:
             defer { quarry_pop(s, 1) }
-            request.sortDescriptors = try sortList(s, lua_gettop(s))
+            request.sortDescriptors = try sortList(s, lua_gettop(s), entity: request.entityName)
         default:
             quarry_pop(s, 1)
             throw OptionError("sort", mustBe: "a key, a table of keys or false", operation: "r:configure")

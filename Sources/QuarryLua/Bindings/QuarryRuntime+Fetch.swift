@@ -196,6 +196,12 @@ extension QuarryRuntime {
                 if let entity { try checkSwiftType(read, entity: entity) }
                 return (read.predicate, read)
             }
+            if let request = SwiftPredicateReader.wholeRequest(format) {
+                throw PredicateError(
+                    .unsupported,
+                    "\(request) is a whole request: give its #Predicate { ... } as the predicate and its sort as sort = [[SortDescriptor(...)]], as fetch{ entity, [[#Predicate ...]], sort = [[...]] } takes them",
+                    column: 1)
+            }
             let predicate = try PredicateParser.parse(
                 format, arguments: PredicateArguments(arguments: arguments, variables: variables), exactArguments: exactArguments)
             noteSQLWildcards(predicate)
@@ -332,7 +338,7 @@ extension QuarryRuntime {
         var request =
             try object.map { makeRequest(entityName, object: $0) }
             ?? makeRequest(entityName, format: format, arguments: arguments, variables: variables)
-        request.request.sortDescriptors = try sortDescriptors(s, index)
+        request.request.sortDescriptors = try sortDescriptors(s, index, entity: entityName)
         request.request.limit = try optionalCount(s, index, "limit")
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch") {
@@ -398,35 +404,39 @@ extension QuarryRuntime {
     }
 
     /// `sort = "key"`, `sort = { "a", "-b", { "c", ascending = false, compare = "caseInsensitive" } }`.
-    func sortDescriptors(_ s: OpaquePointer, _ index: Int32) throws -> [SortDescriptor] {
+    func sortDescriptors(_ s: OpaquePointer, _ index: Int32, entity: String) throws -> [SortDescriptor] {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, "sort") {
         case LUA_TNIL: return []
-        case LUA_TSTRING: return try sortKeys(luaString(s, -1))
-        case LUA_TTABLE: return try sortList(s, lua_gettop(s))
+        case LUA_TSTRING: return try sortKeys(luaString(s, -1), entity: entity)
+        case LUA_TTABLE: return try sortList(s, lua_gettop(s), entity: entity)
         default: throw OptionError("sort", mustBe: "a key, or a table of keys", operation: "fetch")
         }
     }
 
     /// `"key"`, `"-key"`, or keys written as Swift (`SortDescriptor(\\.time, order: .reverse)`,
-    /// `\\.time`, an array of them: `SwiftSortReader`).
-    func sortKeys(_ text: String) throws -> [SortDescriptor] {
+    /// `\\.time`, an array of them: `SwiftSortReader`). `entity` is what is sorted, whose
+    /// key's type says how a `SortDescriptor` naming no comparator compares.
+    func sortKeys(_ text: String, entity: String) throws -> [SortDescriptor] {
         guard SwiftSortReader.isSwift(text) else { return [SortDescriptor(parsing: text)] }
         try LuaMemoryBudget.reserveSwiftSource(state, text, what: "a sort key in Swift")
         do {
-            return try swiftReader.readSortKeys(text).map {
-                SortDescriptor(key: $0.key, ascending: $0.ascending, comparison: $0.comparator == "localized" ? .localized : .binary)
+            return try swiftReader.readSortKeys(text).map { key in
+                if key.comparator == SwiftSortReader.Key.stringDefault, let described = try? context.entity(named: entity) {
+                    return SortDescriptor.swiftDefault(key: key.key, ascending: key.ascending, entity: described, context: context)
+                }
+                return SortDescriptor(key: key.key, ascending: key.ascending, comparison: key.comparator == "localized" ? .localized : .binary)
             }
         } catch let error as PredicateError {
             throw PredicateTextError(format: text, error: error)
         }
     }
 
-    func sortList(_ s: OpaquePointer, _ table: Int32) throws -> [SortDescriptor] {
+    func sortList(_ s: OpaquePointer, _ table: Int32, entity: String) throws -> [SortDescriptor] {
         try LuaTable.array(s, table) { i -> [SortDescriptor] in
             let item = lua_gettop(s)
             switch lua_type(s, item) {
-            case LUA_TSTRING: return try sortKeys(luaString(s, item))
+            case LUA_TSTRING: return try sortKeys(luaString(s, item), entity: entity)
             case LUA_TTABLE:
                 guard LuaTable.element(s, item, 1) == LUA_TSTRING else {
                     quarry_pop(s, 1)

@@ -104,8 +104,8 @@ extension QuarryRuntime {
             let sort: [SortDescriptor]
             switch call.type(3) {
             case LUA_TNIL: sort = []
-            case LUA_TSTRING: sort = try sortKeys(try call.string(3))
-            case LUA_TTABLE: sort = try sortList(s, 3)
+            case LUA_TSTRING: sort = try sortKeys(try call.string(3), entity: handle.results.request.entityName)
+            case LUA_TTABLE: sort = try sortList(s, 3, entity: handle.results.request.entityName)
             default: throw call.typeError(3, expected: "sort key or table")
             }
             try handle.results.reconfigure { $0.sortDescriptors = sort }

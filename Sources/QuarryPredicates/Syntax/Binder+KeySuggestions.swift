@@ -20,7 +20,10 @@ extension Binder {
         }
         var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
         var remedy: String?
-        if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
+        if path.components.drop(while: { $0 != name }).dropFirst().elementsEqual(["rawValue"]) {
+            // A Swift enum's `.rawValue`: the attribute already holds it.
+            message += "; an enum kept by its raw value is the attribute itself here: compare '\(name)' without .rawValue"
+        } else if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
             let rest = path.components.drop(while: { $0 != name }).dropFirst()
             message += "; the relationship kept in it is '\(through.name)': \(([through.name] + rest).joined(separator: "."))"
         } else if let relate = relateCall(column: name, of: entity) {
