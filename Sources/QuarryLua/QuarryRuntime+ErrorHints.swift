@@ -84,24 +84,11 @@ extension QuarryRuntime {
 
     /// For Lua's "attempt to call a nil value (global 'undo')": a function another tool
     /// has (an editor's undo, SQL's COMMIT, a dataframe's query) that Quarry does another
-    /// way, and that way. Trials' users looked for these in vain.
+    /// way, and that way, as `help` says it (`FunctionHelp.otherWords`).
     func habitHint(for message: String) -> String? {
         guard message.hasSuffix("')"), message.contains("attempt to call a nil value (global '"),
             let start = message.range(of: "(global '", options: .backwards)
         else { return nil }
-        return Self.habits[String(message[start.upperBound...].dropLast(2))].map { "; " + $0 }
+        return FunctionHelp.otherWord(String(message[start.upperBound...].dropLast(2))).map { "; " + $0 }
     }
-
-    private static let undo =
-        "there is no undo: rollback() drops the changes not yet saved (.changes lists them), and a saved value is put back by setting it again and saving"
-    private static let sections =
-        "results are sectioned by fetch{ \"Entity\", section = \"key\" }: #r is then the number of sections, r[i] a section (.name, #sec, sec[j])"
-    private static let query = "sql(\"SELECT ...\") runs a statement that reads; fetch{ \"Entity\", \"predicate\" } returns objects"
-    private static let habits: [String: String] = [
-        "undo": undo, "redo": undo,
-        "sections": sections, "section": sections,
-        "commit": "save() writes the changes (Core Data's save, SQL's COMMIT); rollback() drops them",
-        "query": query, "execute": query, "exec": query,
-        "insert": "Entity:new{ key = value } makes an object, and save() writes it"
-    ]
 }

@@ -11,7 +11,7 @@ import Testing
         let undo = h.error("undo()")
         #expect(
             undo.hasSuffix(
-                "(global 'undo'); there is no undo: rollback() drops the changes not yet saved (.changes lists them), and a saved value is put back by setting it again and saving"
+                "(global 'undo'); there is no undo: rollback() drops the changes not yet saved (.changes lists them), o:refresh() one object's, and a saved value is put back by setting it again and saving (help(\"rollback\"))"
             ), "\(undo)")
         // Another missing function keeps Lua's words alone.
         #expect(h.error("undone()").hasSuffix("(global 'undone')"))
@@ -26,8 +26,13 @@ import Testing
             "; results are sectioned by fetch{ \"Entity\", section = \"key\" }: #r is then the number of sections, "
             + "r[i] a section (.name, #sec, sec[j])"
         #expect(sections.hasSuffix("(global 'sections')" + said), "\(sections)")
-        #expect(h.error("commit()").hasSuffix("(global 'commit'); save() writes the changes (Core Data's save, SQL's COMMIT); rollback() drops them"))
-        #expect(h.error("query('select 1')").contains("(global 'query'); sql(\"SELECT ...\") runs a statement that reads"))
+        let commit = h.error("commit()")
+        #expect(commit.hasSuffix("(global 'commit'); save() writes every pending change in one transaction, rollback() drops them (help(\"save\"))"))
+        let query = h.error("query('select 1')")
+        #expect(query.contains("(global 'query'); fetch() reads objects or grouped rows, and SQL typed at the prompt runs as sql() does"))
+        // help() says the same of the word.
+        let help = h.error("help('sections')")
+        #expect(help.hasSuffix("(no help for 'sections' here: " + said.dropFirst(2) + ")"), "\(help)")
         // Indexed rather than called: Lua's words, as the hint is about a call.
         #expect(h.error("local n = commit.x").hasSuffix("(global 'commit')"))
     }
