@@ -208,7 +208,7 @@ extension QuarryRuntime {
             noteQuotedKeys(predicate, entity: entity)
             noteNumbersWrittenAsText(predicate, entity: entity)
             noteTextDateComparisons(predicate, entity: entity)
-            noteNilComparison(predicate)
+            noteNilComparison(predicate, written: format)
             return (predicate, nil)
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.
