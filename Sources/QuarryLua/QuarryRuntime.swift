@@ -101,6 +101,10 @@ public final class QuarryRuntime {
     var sqlDateNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.
     var nilComparisonNoted = false
+    /// `Entity.key` optional attributes already counted for nils under `!=`
+    /// (`noteNotEqualMatchesNil`), and whether that note was said: once a session.
+    var notEqualNilChecked: Set<String> = []
+    var notEqualNilNoted = false
     /// Whether `history{}` said that the file keeps no history (`ForeignFileNotes`): once.
     var historyNoteSaid = false
     /// The text of the last chunk loaded under each name (`=stdin`, `=(command line)`), so

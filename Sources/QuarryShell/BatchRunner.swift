@@ -33,12 +33,16 @@ struct BatchRunner {
         switch SQLAtPrompt.reading(text) {
         case .query(let query):
             // Laid out as the prompt lays a table out: fitted to the terminal when standard
-            // output is one; else each value whole, as sqlite3 writes rows to a pipe.
+            // output is one; else each value whole and every row, as sqlite3 writes rows to
+            // a pipe (`quarry db "SELECT …" > names.txt` wrote 20 of 36,684 rows, trial 26).
             let format = session.settings.format
             defer { session.settings.format = format }
             session.settings.format.width = terminalWidth()
             session.settings.format.colors = useColor(STDOUT_FILENO)
-            if session.settings.format.width == 0 { session.settings.format.textWidth = 0 }
+            if session.settings.format.width == 0 {
+                session.settings.format.textWidth = 0
+                session.settings.format.maxRows = 0
+            }
             return runChunk(SQLAtPrompt.showingChunk(query)) ? .ran : .failed(.failure)
         case .answer(let answer):
             reportError(session.sqlWriteAnswer.answer(text) ?? answer)

@@ -35,6 +35,34 @@ enum OtherShellHabits {
         }
     }
 
+    /// psql's transaction statements (`BEGIN;`, `rollback;`, `START TRANSACTION`), which
+    /// Lua read as a nil global (printing `nil`, as if the statement ran), as Quarry's
+    /// `rollback` function (printing its address) or not at all: here every change is
+    /// staged until `save()`, which writes it in one transaction, and `rollback()` drops
+    /// it. Nil for any other line.
+    static func transaction(_ line: String) -> String? {
+        var text = line.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
+        let words = text.uppercased().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let first = words.first else { return nil }
+        let rest = Array(words.dropFirst())
+        let plain = rest.isEmpty || rest == ["WORK"] || rest == ["TRANSACTION"]
+        if first == "BEGIN" && plain || first == "START" && rest == ["TRANSACTION"] {
+            return "psql's \(first == "BEGIN" ? "BEGIN" : "START TRANSACTION"): here every change is staged until save(), "
+                + "which writes them all in one transaction (.changes lists them; rollback() drops them)"
+        }
+        if (first == "COMMIT" || first == "END") && plain {
+            return "psql's \(first): here save() commits the staged changes (.changes lists them)"
+        }
+        if (first == "ROLLBACK" || first == "ABORT") && plain {
+            return "psql's \(first): here rollback() drops the staged changes (.changes lists them)"
+        }
+        if (first == "SAVEPOINT" || first == "RELEASE") && rest.count <= 2 {
+            return "psql's \(first): changes stay staged until save(), one transaction; rollback() drops them all"
+        }
+        return nil
+    }
+
     /// The way here for a sqlite3 dot-command Quarry has not, by its name.
     static let sqlite3Answers: [String: String] = [
         "indexes":

@@ -317,6 +317,14 @@ final class REPL {
             if word == "help", runtime.globalHolding("help") == .quarrys { line = "help()" }
             if word == "quit" || word == "exit", runtime.globalHolding(word) == .nothing { line = ".quit" }
         }
+        // psql's `BEGIN;`, `rollback;`: while the word holds nothing or Quarry's own function.
+        if pendingLines.isEmpty, let answer = OtherShellHabits.transaction(line),
+            let word = line.split(separator: " ").first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: ";")) }),
+            runtime.globalHolding(word) != .other
+        {
+            reportError(answer)
+            return
+        }
         if pendingLines.isEmpty, let reading = OtherShellHabits.psql(line) {
             switch reading {
             case .command(let command): line = command
@@ -354,7 +362,10 @@ final class REPL {
             if chunk.count == 1, !line.hasPrefix("="), let reading = SQLAtPrompt.reading(line) {
                 switch reading {
                 case .query(let query): runSQL([query])
-                case .answer(let answer): reportError(session.sqlWriteAnswer.answer(line) ?? answer)
+                case .answer(let answer):
+                    // psql's `SHOW timezone` reads the setting where the store's SQL has it.
+                    if let show = SQLAtPrompt.showSetting(line), case .ran(nil) = runtime.evaluateLine(SQLAtPrompt.chunk(show)) { break }
+                    reportError(session.sqlWriteAnswer.answer(line) ?? answer)
                 }
             } else if chunk.count == 1, let answer = SQLAtPrompt.restOfStatement(line) {
                 // `from transactions t` after a first line that ran alone.

@@ -28,8 +28,28 @@ enum SQLAtPrompt {
         "ALTER": #"SQL here only reads: entity "Name" { ... } again migrates a table in place (renamedFrom = "old" renames)"#,
         // Not statements SQLite knows: DuckDB's and MySQL's ways to list and describe.
         "DESCRIBE": describe, "DESC": describe,
-        "SHOW": #"here .tables lists the tables, .schema NAME describes one, .show lists the settings"#
+        "SHOW": #"here .tables lists the tables, .schema NAME describes one, .show lists the settings"#,
+        // psql's `SET TIME ZONE 'x'`, `SET search_path = ...`: Lua refused it.
+        "SET":
+            #"SQL here only reads, each statement in a read-only transaction of its own: a server setting is given for the role (ALTER ROLE ... SET name = value) or in the URL (options=-c name=value), and sql("SHOW name") reads it"#
     ]
+
+    /// MySQL's and DuckDB's `SHOW` statements, which list or describe (`SHOW TABLES`):
+    /// answered with the way here. Any other `SHOW name` is psql's, reading a setting.
+    private static let listingShows: Set<String> = ["TABLES", "DATABASES", "COLUMNS", "FULL", "CREATE", "INDEX", "INDEXES", "SCHEMAS", "ALL"]
+
+    /// psql's `SHOW timezone` (`SHOW search_path;`): the statement to run as `sql()` runs
+    /// it, which reads a PostgreSQL schema's setting; nil for MySQL's listing `SHOW`s and
+    /// any other line. Where it fails (a SQLite file), the answer for `SHOW` is said.
+    static func showSetting(_ line: String) -> String? {
+        var text = line.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, words[0].uppercased() == "SHOW", !listingShows.contains(words[1].uppercased()),
+            words[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+        else { return nil }
+        return text
+    }
 
     /// How `line` reads as SQL (nil: it does not start with a statement's first word).
     static func reading(_ line: String) -> Reading? {
@@ -70,6 +90,11 @@ enum SQLAtPrompt {
 
     private static func call(_ query: String) -> String {
         var text = query
+        // psql's closing `\g` (`\gx`, MySQL's `\G`) sends the statement, as ';' does.
+        for ending in ["\\gx", "\\g", "\\G"] where text.trimmingCharacters(in: .whitespaces).hasSuffix(ending) {
+            text = String(text.trimmingCharacters(in: .whitespaces).dropLast(ending.count))
+            break
+        }
         // SQLite takes one statement: a closing semicolon, as psql wants one, is no second.
         while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
         // quarry.sql: a script that took the global name for its own still gets SQL here.

@@ -38,3 +38,35 @@ import Testing
         #expect(OtherShellHabits.like("", "%") && OtherShellHabits.like("Album", "ALBUM"))
     }
 }
+
+/// psql's transaction statements get the way here, and nothing else does (trial 26).
+@Suite struct TransactionHabitsTests {
+    @Test func psqlsTransactionStatementsAreAnswered() {
+        for line in ["BEGIN;", "begin", "BEGIN WORK;", "start transaction", "COMMIT;", "end", "ROLLBACK;", "abort", "SAVEPOINT a;"] {
+            #expect(OtherShellHabits.transaction(line)?.hasPrefix("psql's ") == true, "\(line)")
+        }
+        for line in ["rollback()", "begin = 5", "BEGIN ISOLATION LEVEL x y", "commit(1)", "start", "x = 1", ""] {
+            #expect(OtherShellHabits.transaction(line) == nil, "\(line)")
+        }
+    }
+
+    @Test func psqlsShowReadsASettingAndMySQLsListingIsAnswered() {
+        #expect(SQLAtPrompt.showSetting("SHOW timezone;") == "SHOW timezone")
+        #expect(SQLAtPrompt.showSetting("show search_path") == "show search_path")
+        #expect(SQLAtPrompt.showSetting("SHOW TABLES") == nil && SQLAtPrompt.showSetting("SHOW COLUMNS FROM t") == nil)
+        #expect(SQLAtPrompt.showSetting("SHOW") == nil && SQLAtPrompt.showSetting("SHOW x; DROP TABLE t") == nil)
+        guard case .answer(let set) = SQLAtPrompt.reading("SET TIME ZONE 'UTC';") else {
+            Issue.record("SET is answered")
+            return
+        }
+        #expect(set.contains("ALTER ROLE") && set.contains("options=-c"), "\(set)")
+    }
+
+    /// psql's `\gx` at a statement's end sends it, as ';' does; PostgreSQL was given the
+    /// backslash and refused it (trial 26).
+    @Test func psqlsClosingGoIsLeftOut() {
+        #expect(SQLAtPrompt.chunk(#"select 1 \gx"#) == SQLAtPrompt.chunk("select 1"))
+        #expect(SQLAtPrompt.chunk(#"select 1;\g "#) == SQLAtPrompt.chunk("select 1"))
+        #expect(SQLAtPrompt.chunk(#"select 'a\g'"#) != SQLAtPrompt.chunk("select 'a"))
+    }
+}

@@ -209,6 +209,7 @@ extension QuarryRuntime {
             noteNumbersWrittenAsText(predicate, entity: entity)
             noteTextDateComparisons(predicate, entity: entity)
             noteNilComparison(predicate, written: format)
+            noteNotEqualMatchesNil(predicate, entity: entity)
             return (predicate, nil)
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.

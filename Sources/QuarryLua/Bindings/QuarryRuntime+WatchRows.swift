@@ -21,6 +21,8 @@ extension QuarryRuntime {
         }
         view.startPaging()
         console.write(Self.watchHint + "\n")
+        // Said as a results watch says it: psql's commits reach these rows only at refresh().
+        noteUnheardCommits()
         let screen = console.makeScreen()
         screen.show(view.text())
         try console.readingKeys {
