@@ -307,31 +307,11 @@ final class REPL {
             if text.hasSuffix(";") || text.isEmpty { runSQL(pendingLines + [line]) } else { pendingLines.append(line) }
             return
         }
-        // psql's meta-commands run the dot-command that does the same (`\dt` is `.tables`).
+        // A first line as another shell's habit reads it (`help`, `\dt`, `BEGIN;`).
         var line = line
-        // A bare word as psql and Python take it: `help` lists what has help (it printed
-        // the function's address), `quit` and `exit` quit as psql's do, while the names
-        // hold what Quarry put there or nothing.
         if pendingLines.isEmpty {
-            let word = line.trimmingCharacters(in: .whitespaces)
-            if word == "help", runtime.globalHolding("help") == .quarrys { line = "help()" }
-            if word == "quit" || word == "exit", runtime.globalHolding(word) == .nothing { line = ".quit" }
-        }
-        // psql's `BEGIN;`, `rollback;`: while the word holds nothing or Quarry's own function.
-        if pendingLines.isEmpty, let answer = OtherShellHabits.transaction(line),
-            let word = line.split(separator: " ").first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: ";")) }),
-            runtime.globalHolding(word) != .other
-        {
-            reportError(answer)
-            return
-        }
-        if pendingLines.isEmpty, let reading = OtherShellHabits.psql(line) {
-            switch reading {
-            case .command(let command): line = command
-            case .answer(let answer):
-                reportError(answer)
-                return
-            }
+            guard let read = readingOtherShells(line) else { return }
+            line = read
         }
         if pendingLines.isEmpty, line.hasPrefix(".") {
             if DotCommands(session: session).run(line) == .quit {
