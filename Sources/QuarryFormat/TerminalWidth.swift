@@ -44,7 +44,17 @@ package enum TerminalWidth {
 
     /// Columns `text` takes.
     static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII, most cells, counts by its bytes: each character is one column, "\r\n"
+        // being one character of two bytes. Walking it by characters costs a table of
+        // numbers and dates more than everything else of printing it.
+        var count = 0
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if !(previous == 13 && byte == 10) { count += 1 }
+            previous = byte
+        }
+        return count
     }
 
     /// The longest start of `text` that fits `columns`.

@@ -133,25 +133,52 @@ public enum Value: Hashable, Sendable {
         var t = time_t(whole)
         var parts = tm()
         if local { localtime_r(&t, &parts) } else { gmtime_r(&t, &parts) }
-        let zone: String
+        // Written byte by byte, not with String(format:): exports and PostgreSQL's rows
+        // write every date through here, up to seven times for the exact form.
+        var text: [UInt8] = []
+        text.reserveCapacity(40)
+        func append(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<max(width, 1) { divisor *= 10 }
+            while divisor <= value / 10 { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(48 + rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        append(Int(parts.tm_year) + 1900, width: 4)
+        text.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mon) + 1, width: 2)
+        text.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mday), width: 2)
+        text.append(UInt8(ascii: "T"))
+        append(Int(parts.tm_hour), width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_min), width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_sec), width: 2)
+        if fraction != 0 {
+            text.append(UInt8(ascii: "."))
+            append(fraction, width: digits)
+            while text.last == UInt8(ascii: "0") { text.removeLast() }
+        }
         if local {
             // Old dates fall in local mean time, whose offset has seconds (-04:56:02).
             let offset = abs(Int(parts.tm_gmtoff))
-            zone =
-                (parts.tm_gmtoff < 0 ? "-" : "+") + String(format: "%02d:%02d", offset / 3600, offset / 60 % 60)
-                + (offset % 60 == 0 ? "" : String(format: ":%02d", offset % 60))
+            text.append(UInt8(ascii: parts.tm_gmtoff < 0 ? "-" : "+"))
+            append(offset / 3600, width: 2)
+            text.append(UInt8(ascii: ":"))
+            append(offset / 60 % 60, width: 2)
+            if offset % 60 != 0 {
+                text.append(UInt8(ascii: ":"))
+                append(offset % 60, width: 2)
+            }
         } else {
-            zone = "Z"
+            text.append(UInt8(ascii: "Z"))
         }
-        let base = String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d",
-            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        if fraction == 0 { return base + zone }
-        var text = String(fraction)
-        text = String(repeating: "0", count: max(0, digits - text.count)) + text
-        while text.hasSuffix("0") { text.removeLast() }
-        return base + "." + text + zone
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional

@@ -51,6 +51,7 @@ final class PostgresRows: RowCursor {
         case .streamed(let stream):
             current = try stream.next()
         }
+        if datesAsText, let row = current { current = textDates(row) }
         return current != nil
     }
 
@@ -69,23 +70,26 @@ final class PostgresRows: RowCursor {
 
     private func raw(_ column: Int32) -> Value {
         guard let current, column >= 0, Int(column) < current.count else { return .null }
-        let value = current[Int(column)]
-        if datesAsText, case .date(let seconds) = value {
-            if isDay(column) { return .text(PostgresValue.day(seconds)) }
-            return .text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
-        }
-        return value
+        return current[Int(column)]
     }
 
-    /// Whether the column is of type `date`: a day, which reads as its midnight in UTC.
-    private func isDay(_ column: Int32) -> Bool {
+    /// `row` with its dates as text, converted once when the row is stepped to: a cell is
+    /// read several times (its type, its value, its bytes), and writing a date's exact text
+    /// is most of what printing a table of timestamps costs.
+    private func textDates(_ row: [Value]) -> [Value] {
+        guard row.contains(where: { if case .date = $0 { return true } else { return false } }) else { return row }
         let types: [UInt32]
         switch try? rows() {
         case .whole(let result): types = result.types
         case .streamed(let stream): types = stream.types
-        case nil: return false
+        case nil: types = []
         }
-        return Int(column) < types.count && types[Int(column)] == PostgresValue.TypeOID.date
+        return row.enumerated().map { column, value in
+            guard case .date(let seconds) = value else { return value }
+            // A `date` column's cell is a day, which reads as its midnight in UTC.
+            if column < types.count && types[column] == PostgresValue.TypeOID.date { return .text(PostgresValue.day(seconds)) }
+            return .text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
+        }
     }
 
     package func type(_ column: Int32) -> CellType {

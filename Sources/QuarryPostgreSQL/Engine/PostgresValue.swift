@@ -271,6 +271,8 @@ package enum PostgresValue {
     /// A timestamp as the server writes it with DateStyle ISO (`2021-01-01 00:00:00.25+00`,
     /// or without an offset for `timestamp`, read as UTC) in seconds since 1970.
     package static func seconds(_ text: String) -> Double? {
+        var text = text
+        if let common = text.withUTF8({ commonSeconds($0) }) { return common }
         var body = Substring(text)
         var bc = false
         if body.hasSuffix(" BC") {
@@ -301,5 +303,49 @@ package enum PostgresValue {
         let year = bc ? 1 - day[0] : day[0]
         let dayCount = Double(days(year: year, month: day[1], day: day[2]))
         return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - offset
+    }
+
+    /// `seconds` of the shape the server writes for years 1000 to 9999 AD,
+    /// `2021-01-01 00:00:00[.25][+00[:00[:00]]]`, read on its bytes (a table of timestamps
+    /// reads one per cell); nil for any other shape, which `seconds` reads field by field
+    /// to the same value.
+    private static func commonSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= b.count else { return nil }
+            var value = 0
+            for c in b[start..<start + count] {
+                guard c >= 48 && c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        func isByte(_ at: Int, _ c: Unicode.Scalar) -> Bool { at < b.count && b[at] == UInt8(ascii: c) }
+        guard let year = digits(0, 4), year >= 1000, isByte(4, "-"), let month = digits(5, 2), (1...12).contains(month), isByte(7, "-"),
+            let day = digits(8, 2), (1...31).contains(day), isByte(10, " "), let hour = digits(11, 2), hour <= 24, isByte(13, ":"),
+            let minute = digits(14, 2), minute <= 59, isByte(16, ":"), digits(17, 2) != nil
+        else { return nil }
+        var end = 19
+        if isByte(end, ".") {
+            end += 1
+            let first = end
+            while end < b.count, b[end] >= 48 && b[end] <= 57 { end += 1 }
+            guard end > first else { return nil }
+        }
+        guard let second = Double(String(decoding: b[17..<end], as: UTF8.self)), second < 61 else { return nil }
+        var offset = 0
+        if end < b.count {
+            guard isByte(end, "+") || isByte(end, "-"), let hours = digits(end + 1, 2) else { return nil }
+            offset = hours * 3600
+            var at = end + 3
+            for scale in [60, 1] where at < b.count {
+                guard isByte(at, ":"), let part = digits(at + 1, 2) else { return nil }
+                offset += part * scale
+                at += 3
+            }
+            guard at == b.count, offset <= 86_400 else { return nil }
+            if isByte(end, "-") { offset = -offset }
+        }
+        let dayCount = Double(days(year: year, month: month, day: day))
+        return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - Double(offset)
     }
 }
