@@ -255,15 +255,34 @@ public struct TextTable {
         let bold = format.colors ? "\u{1B}[1m" : ""
         let dim = format.colors ? "\u{1B}[2m" : ""
         let reset = format.colors ? "\u{1B}[0m" : ""
+        // One string a line, its cells appended in place: joining a list of padded cells
+        // was a quarter of laying out a long table.
+        let lineBytes = widths.reduce(0, +) + style.separator.utf8.count * widths.count + 8
         func line(_ cells: [String], values: [Value]?) -> String {
-            let body = widths.indices.map { i -> String in
+            var out = ""
+            out.reserveCapacity(lineBytes)
+            if style.edges { out += "│ " }
+            for i in widths.indices {
+                if i > 0 { out += style.separator }
                 let text = CellText.clip(cells[i], widths[i])
-                let padding = String(repeating: " ", count: max(0, widths[i] - TerminalWidth.of(text)))
-                guard let values else { return bold + text + padding + reset }
-                if values[i].isNull { return dim + (numeric[i] ? padding + text : text + padding) + reset }
-                return values[i].isNumber ? padding + text : text + padding
-            }.joined(separator: style.separator)
-            return style.edges ? "│ " + body + " │" : body.trimmingTrailingSpaces()
+                let padding = max(0, widths[i] - TerminalWidth.of(text))
+                guard let values else {
+                    out += bold + text
+                    out.appendSpaces(padding)
+                    out += reset
+                    continue
+                }
+                if values[i].isNull { out += dim }
+                if values[i].isNumber || values[i].isNull && numeric[i] {
+                    out.appendSpaces(padding)
+                    out += text
+                } else {
+                    out += text
+                    out.appendSpaces(padding)
+                }
+                if values[i].isNull { out += reset }
+            }
+            return style.edges ? out + " │" : out.trimmingTrailingSpaces()
         }
         func border(_ left: String, _ join: String, _ right: String) -> String {
             left + widths.map { String(repeating: "─", count: $0) }.joined(separator: join) + right
@@ -302,66 +321,6 @@ public struct TextTable {
     }
 }
 
-/// How one value reads in each mode.
-public enum CellText {
-    /// For reading: nil as nil, floating values as Lua's `tostring` writes them, dates in
-    /// UTC or (`local`) in the machine's time zone; `digits`: floating values to that many
-    /// significant digits (summarize's statistics).
-    public static func display(_ value: Value, local: Bool = false, digits: Int? = nil) -> String {
-        switch value {
-        case .date(let seconds) where local: return Value.localISO8601(seconds)
-        case .real(let d): return digits.map { significant(d, digits: $0) } ?? real(d)
-        default: return value.displayString
-        }
-    }
-
-    /// A double as Lua's `tostring` writes it (`%.14g`, and `.0` after an integral value),
-    /// so a table, `print`, `=expr`, the line mode, `watch` and a chart's labels show one
-    /// number one way: a sum's float noise goes (90.08999999999992 is 90.09, 0.1 + 0.2 is
-    /// 0.3) and money keeps its cents (12615.05). Exports, JSON and CSV, keep the shortest
-    /// text that reads back as the same double.
-    public static func real(_ d: Double) -> String {
-        guard d.isFinite else { return Value.format(d) }
-        var text = String(format: "%.14g", d)
-        // lua_Number2str: a text of digits alone gets ".0", so it reads as a float.
-        if text.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber }) { text += ".0" }
-        return text
-    }
-
-    /// `d` to `digits` significant digits, without an exponent for everyday magnitudes
-    /// (an integral part longer than `digits` stays whole below 1e10, past which a hash's
-    /// mean took 16 columns: 7.0238e+13), trailing zeros dropped, and `.0` after an
-    /// integral value as Lua writes floats, but only where the value is that integer: a
-    /// rounded 120166.58 is 120167, not 120167.0, which would read as exact.
-    /// 29.8478260869565 is 29.8478. Summaries' statistics in printed tables.
-    public static func significant(_ d: Double, digits: Int) -> String {
-        guard d.isFinite else { return Value.format(d) }
-        let magnitude = abs(d)
-        if magnitude >= 1e10 || (magnitude < 1e-4 && magnitude > 0) { return String(format: "%.\(max(1, digits))g", d) }
-        let before = magnitude == 0 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
-        var text = String(format: "%.\(min(15, max(0, digits - before)))f", d)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        if text == "-0" { text = "0" }
-        return text.contains(".") || d != d.rounded() ? text : text + ".0"
-    }
-
-    /// Text drawn for a terminal, on one line: control characters (a newline, a return
-    /// that would send the cursor back over the row, ESC sequences that clear the screen,
-    /// set the window's title or the clipboard) written as Lua escapes, as `.schema` and
-    /// error lines write them. CSV and JSON keep the bytes.
-    static func flat(_ s: String) -> String {
-        ErrorRendering.escaped(s)
-    }
-
-    /// `text` cut to `limit` terminal columns, its end marked with "…".
-    static func clip(_ text: String, _ limit: Int) -> String {
-        TerminalWidth.of(text) > limit ? TerminalWidth.prefix(text, columns: max(1, limit - 1)) + "…" : text
-    }
-}
-
 extension Value {
     /// Dates: never cut in tables, as numbers are not.
     var isDate: Bool {
@@ -383,6 +342,11 @@ extension String {
         var s = self
         while s.last == " " { s.removeLast() }
         return s
+    }
+
+    /// `count` spaces appended, without making a string of them first.
+    fileprivate mutating func appendSpaces(_ count: Int) {
+        for _ in 0..<max(0, count) { append(" ") }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryFormat
 import QuarryModel
+import QuarryTestSupport
 import Testing
 
 /// Floating values where a person reads them (tables, the line mode, charts) as Lua's
@@ -30,6 +31,27 @@ import Testing
         #expect(CellText.real(1e20) == "1e+20")
         #expect(CellText.real(.infinity) == "inf" && CellText.real(-.infinity) == "-inf" && CellText.real(.nan) == "nan")
         #expect(CellText.real(.greatestFiniteMagnitude) == "1.7976931348623e+308")
+    }
+
+    /// The C library's `%.14g`, written without Foundation's formatting, gives the text
+    /// Foundation's does, for whole numbers (their digits) and all others.
+    @Test func everyDoubleReadsAsFoundationsFormatWritesIt() {
+        var rng = SplitMix64(seed: 14)
+        var values: [Double] = [0, -0.0, 1, -1, 1e14 - 1, 1e14, -1e14, 99_999_999_999_999.5, 2.5e-320, 5e-324]
+        for _ in 0..<20_000 {
+            let bits = rng.next()
+            let d = Double(bitPattern: bits)
+            if d.isFinite { values.append(d) }
+            let whole = Double(Int64(bitPattern: bits) >> Int64(rng.next() % 64))
+            values.append(whole)
+            values.append(whole / 100)
+        }
+        for d in values {
+            var expected = String(format: "%.14g", d)
+            if expected.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber }) { expected += ".0" }
+            #expect(CellText.real(d) == expected, "\(d)")
+        }
+        #expect(CellText.real(-0.0) == "-0.0")
     }
 
     @Test func summariesAndHistogramEdgesShowSixSignificantDigits() {

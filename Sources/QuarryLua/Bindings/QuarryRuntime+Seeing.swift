@@ -48,7 +48,10 @@ extension QuarryRuntime {
             let admit = LuaMemoryBudget.rowAdmission(state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
             do {
                 let rows = try ReadOnlyQuery(text, arguments: arguments).execute(in: context, admit: admit)
-                if noting { noteDatesInSQL(text) }
+                if noting {
+                    noteDatesInSQL(text)
+                    noteDateArguments(text, arguments)
+                }
                 return DictionaryRows(columns: rows.columns, rows: rows.rows)
             } catch let error as StoreError where error.operation == nil {
                 // SQLite's own words ("near "SELEC": syntax error") say which call failed.

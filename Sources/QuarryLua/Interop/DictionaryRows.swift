@@ -113,6 +113,7 @@ func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra:
     quarry_pop(state, 2)
     let count = LuaTable.length(state, table)
     guard count > 0 || known != nil else { return nil }
+    if let known { return readKnownRows(state, table, count: count, columns: known, including: extra, showingDays: showingDays) }
     var records: [[String: Value]] = []
     for i in 0..<count {
         guard LuaTable.element(state, table, i + 1) == LUA_TTABLE, lua_getmetatable(state, -1) == 0 else {
@@ -143,6 +144,68 @@ func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra:
     var columns = known ?? inferredColumns(records)
     for key in extra where !columns.contains(key) && records.contains(where: { $0[key] != nil }) { columns.append(key) }
     return DictionaryRows(columns: columns, rows: records.map { record in columns.map { record[$0] ?? .null } })
+}
+
+/// Rows Quarry made, whose columns are known: each record read by one walk of its fields
+/// into a row of those columns (and of `extra` where a record has them), as
+/// `readDictionaryRows` reads any other list, with the same refusals. A field's column is
+/// found by its key's address: Lua keeps one copy of a short string, and every key stays
+/// alive while its record does, so each distinct key is decoded once, not once a row
+/// (a dictionary per record, its keys decoded and sorted, was a third of printing `sql()`).
+private func readKnownRows(
+    _ state: OpaquePointer, _ table: Int32, count: Int, columns known: [String], including extra: [String], showingDays: Bool
+) -> DictionaryRows? {
+    var columns = known
+    for key in extra where !columns.contains(key) { columns.append(key) }
+    var slotOfName: [String: Int] = [:]
+    for (i, name) in columns.enumerated() where slotOfName[name] == nil { slotOfName[name] = i }
+    // A column named twice (`select a, a`) shows the one value in both places.
+    let first = columns.map { slotOfName[$0] ?? 0 }
+    var slotOfKey: [UnsafeRawPointer: Int] = [:]
+    var seen = [Bool](repeating: false, count: columns.count)
+    var rows: [[Value]] = []
+    rows.reserveCapacity(count)
+    for i in 0..<count {
+        guard LuaTable.element(state, table, i + 1) == LUA_TTABLE, lua_getmetatable(state, -1) == 0 else {
+            quarry_pop(state, lua_type(state, -1) == LUA_TTABLE ? 2 : 1)
+            return nil
+        }
+        let record = lua_absindex(state, -1)
+        var row = [Value](repeating: .null, count: columns.count)
+        lua_pushnil(state)
+        while lua_next(state, record) != 0 {
+            var length = 0
+            guard lua_type(state, -2) == LUA_TSTRING, let key = lua_tolstring(state, -2, &length) else {
+                quarry_pop(state, 3)
+                return nil
+            }
+            let slot: Int
+            if let known = slotOfKey[UnsafeRawPointer(key)] {
+                slot = known
+            } else {
+                slot = slotOfName[luaString(state, -2)] ?? -1
+                slotOfKey[UnsafeRawPointer(key)] = slot
+            }
+            // A day (`dateText`) prints as its day, as `ManagedObject.shownValues` shows it.
+            let day = showingDays ? dateText(state, -1).flatMap { $0.count == 10 ? Value.text($0) : nil } : nil
+            guard let value = day ?? luaValue(state, -1) else {
+                quarry_pop(state, 3)
+                return nil
+            }
+            quarry_pop(state, 1)
+            if slot >= 0 {
+                row[slot] = value
+                seen[slot] = true
+            }
+        }
+        quarry_pop(state, 1)
+        for (j, f) in first.enumerated() where f != j { row[j] = row[f] }
+        rows.append(row)
+    }
+    // The extra columns no record has are left out.
+    let kept = columns.indices.filter { $0 < known.count || seen[$0] }
+    guard kept.count < columns.count else { return DictionaryRows(columns: columns, rows: rows) }
+    return DictionaryRows(columns: kept.map { columns[$0] }, rows: rows.map { row in kept.map { row[$0] } })
 }
 
 /// Every key of the records, sorted, without a call-shaped key that repeats another's values.
