@@ -8,6 +8,16 @@ struct BatchRunner {
     let showTraceback: Bool
     var runtime: QuarryRuntime { session.runtime }
 
+    /// What shows every row of a long result a batch run printed at a terminal.
+    static let hiddenRowsHint = "output to a file or pipe shows every row"
+
+    /// How a batch run prints a long result: every row where standard output is not a
+    /// terminal; at one, its first and last rows (`.maxrows`), the footer saying how many
+    /// were hidden. Set before anything runs, so a piped script's own `.maxrows` still holds.
+    static func formatOutput(_ settings: SessionSettings, toTerminal: Bool) {
+        if toTerminal { settings.format.hiddenRowsHint = hiddenRowsHint } else { settings.format.maxRows = 0 }
+    }
+
     func runChunk(_ code: String) -> Bool {
         switch runtime.load(code, chunkName: "=(command line)") {
         case .loaded: return report(runtime.runGuarded())

@@ -63,6 +63,19 @@ enum OtherShellHabits {
         return nil
     }
 
+    /// DuckDB's `SUMMARIZE Taxi` (any case, a closing `;`): the name as typed, of the
+    /// entity whose `summarize()` it is; nil for any other line. Two names are no Lua line,
+    /// so nothing Lua would run is taken.
+    static func summarize(_ line: String) -> String? {
+        var text = line.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix(";") || text.hasSuffix(" ") || text.hasSuffix("\t") { text.removeLast() }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 2, words[0].uppercased() == "SUMMARIZE", let first = words[1].first, first.isLetter || first == "_",
+            words[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        return String(words[1])
+    }
+
     /// The way here for a sqlite3 dot-command Quarry has not, by its name.
     static let sqlite3Answers: [String: String] = [
         "indexes":

@@ -96,6 +96,11 @@ public enum QuarryMain {
         // As `lua`: with no script and standard input not a terminal, run it as one.
         if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
         let interactive = options.interactive || (!ranSomething && script == nil)
+        // A batch run prints every row of a long result where its output is a file or a
+        // pipe, as sqlite3 and DuckDB write rows there (`quarry t.db job.lua > rows.txt`
+        // wrote 20 of 336,776 rows around a line of "…", trial 27); at a terminal it shows
+        // the first and last, saying how many it hid and what shows them.
+        if !interactive { BatchRunner.formatOutput(session.settings, toTerminal: isatty(STDOUT_FILENO) != 0) }
         // os.exit() in a script or chunk says what the end of the run says of unsaved
         // changes, then exits: scripts never ask (the REPL's own guard asks, see REPL).
         if ranSomething || script != nil {

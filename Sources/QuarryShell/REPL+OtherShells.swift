@@ -20,6 +20,18 @@ extension REPL {
             reportError(answer)
             return nil
         }
+        // DuckDB's `SUMMARIZE Taxi` is summarize() of the entity, named in any case, as
+        // DuckDB matches a table's name (no Lua line is two names).
+        if let typed = OtherShellHabits.summarize(line) {
+            let names = runtime.context.entities.map(\.name)
+            let same = names.filter { $0.lowercased() == typed.lowercased() }
+            return "=quarry.summarize(\"" + (names.contains(typed) || same.count != 1 ? typed : same[0]) + "\")"
+        }
+        // DuckDB's `FROM 'taxis.csv'`, while `FROM` holds nothing (Lua would call it).
+        if let answer = SQLAtPrompt.fileFirst(line), runtime.globalHolding(String(word.prefix(4))) == .nothing {
+            reportError(answer)
+            return nil
+        }
         // psql's meta-commands run the dot-command that does the same (`\dt` is `.tables`).
         guard let reading = OtherShellHabits.psql(line) else { return line }
         switch reading {

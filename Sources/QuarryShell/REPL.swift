@@ -263,7 +263,8 @@ final class REPL {
             return
         }
         let from = lines.count == 1 ? SQLAtPrompt.mistypedFrom(lines[0]) : nil
-        reportError(failure.message + (from.map { " ('\($0.lowercased())': did you mean FROM?)" } ?? ""))
+        let file = SQLAtPrompt.fileAnswer(lines.joined(separator: "\n"), failure: failure.message)
+        reportError(file ?? failure.message + (from.map { " ('\($0.lowercased())': did you mean FROM?)" } ?? ""))
     }
 
     /// Whether `.quit` or Ctrl-D may end the session: not at once while changes are

@@ -4,11 +4,12 @@ import QuarryModel
 /// A JSON array of objects read one element at a time from a stream of bytes (a chunk at
 /// a time from its `ByteSource`), so a document of any size is read in the memory of one
 /// element. Scalars become `Value`s as `JSONImport.value` makes them; a nested array or
-/// object is kept as JSON text with sorted keys, as before.
+/// object is kept as JSON text with sorted keys, as before. An element's members keep the
+/// order the file wrote them in, which is the order of the columns an import makes.
 struct JSONArrayReader: JSONScanning {
     /// One element of the array.
     enum Element {
-        /// An object's members, keys sorted; `beyond` names a key whose number Quarry cannot
+        /// An object's members in the file's order; `beyond` names a key whose number Quarry cannot
         /// hold (an integer beyond Int64, or beyond a double's range, 1e400).
         case object([(key: String, value: Value)], beyond: (key: String, text: String)?)
         case notObject
@@ -111,7 +112,8 @@ struct JSONArrayReader: JSONScanning {
                 }
             }
         }
-        // Sorted, as the keys of a parsed dictionary were; a key given twice keeps its last value.
+        // In the file's order (sorted, they made a file's columns alphabetical, trial 27); a
+        // key given twice keeps its first place and its last value.
         var byKey: [String: Int] = [:]
         var unique: [(key: String, value: Value)] = []
         for member in members {
@@ -122,7 +124,7 @@ struct JSONArrayReader: JSONScanning {
                 unique.append(member)
             }
         }
-        return .object(unique.sorted { $0.key < $1.key }, beyond: beyond)
+        return .object(unique, beyond: beyond)
     }
 
     /// Reads past one whole document (any JSON value, white space around it), checking

@@ -37,15 +37,22 @@ struct JSONImport {
                 if got == 0 { break }
                 bytes.append(contentsOf: chunk[0..<got])
             }
-            // An array after a byte-order mark, or in UTF-16 or UTF-32: read as UTF-8 by
-            // the same reader, so its numbers keep every digit (a decimal column's
+            // An array after a byte-order mark, in UTF-16 or UTF-32, or after more white
+            // space than the probe holds (a pretty-printed file's indent): read as UTF-8
+            // by the same reader, so its numbers keep every digit (a decimal column's
             // values are checked as the file wrote them; JSONSerialization made them
-            // doubles).
-            if let utf8 = Self.utf8(bytes), utf8.first(where: { ![32, 10, 13, 9].contains($0) }) == 91 {
-                return try JSONImport(path: path, open: { BytesSource(utf8) }).table()
+            // doubles) and its keys their order (JSONSerialization's dictionaries have none).
+            if let utf8 = Self.utf8(bytes) ?? (bytes.contains(0) ? nil : bytes), utf8.first(where: { ![32, 10, 13, 9].contains($0) }) == 91 {
+                return try JSONImport(path: path, open: { BytesSource(utf8) }).streamed()
             }
             return try wholeTable(Data(bytes))
         }
+        return try streamed()
+    }
+
+    /// The table of a document in UTF-8 that is an array (after white space), read by
+    /// `JSONArrayReader` twice, as `table()` says.
+    private func streamed() throws -> ImportTable {
         let path = self.path
         func invalid() -> StoreError { .importFailed(path: path, line: nil, reason: "not valid JSON") }
         var columns: [String] = []
@@ -211,7 +218,8 @@ struct JSONImport {
     }
 
     /// The whole document parsed at once: a document that is not an array (refused with
-    /// the message it always had) or not UTF-8.
+    /// the message it always had) or not UTF-8. Its columns come element by element, each
+    /// one's new keys sorted: a parsed dictionary keeps no order of the file's.
     func wholeTable(_ data: Data) throws -> ImportTable {
         let parsed: Any
         do { parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
