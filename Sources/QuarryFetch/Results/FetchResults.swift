@@ -151,8 +151,19 @@ public final class FetchResults {
             return n
         }
         let query = compiled.countQuery()
-        // count(*) is never NULL: one integer, read as a key is.
-        let n = try context.connection.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
+        let n: Int
+        do {
+            // count(*) is never NULL: one integer, read as a key is.
+            n = try context.connection.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
+        } catch {
+            // SQLite counts through the smallest index, which fails where that index sorts
+            // by a collation only the writing application knows (Anki's `unicase`), while
+            // the rows read in key order do not: their keys are counted then. A failure of
+            // another kind fails that read too, and the count's own error is said.
+            guard let listed = try? listedKeys() else { throw error }
+            keys = listed
+            n = listed.count
+        }
         cachedCount = n
         return n
     }
@@ -350,10 +361,15 @@ public final class FetchResults {
             keys = dense
             return dense
         }
-        let query = compiled.select(compiled.keySQL, start: 0, count: nil)
-        let loaded = OrderedKeys.listed(try context.connection.readKeys(query.sql, arguments: query.arguments))
+        let loaded = try listedKeys()
         keys = loaded
         return loaded
+    }
+
+    /// The keys of the rows in order, read.
+    private func listedKeys() throws -> OrderedKeys {
+        let query = compiled.select(compiled.keySQL, start: 0, count: nil)
+        return OrderedKeys.listed(try context.connection.readKeys(query.sql, arguments: query.arguments))
     }
 
     /// The keys without reading them, when the request takes a table's rows in key order
@@ -362,11 +378,13 @@ public final class FetchResults {
     func denseKeys(windowed: Bool = true) throws -> OrderedKeys? {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let (key, table) = (compiled.storage.key, compiled.storage.table)
-        // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
-        let bounds = try context.connection.readKeys(
+        // Three queries, as SQLite answers min() and max() alone from the b-tree's ends. A
+        // count that fails (through an index of an unknown collation, as in `count()`)
+        // leaves the keys to be read; what else fails, fails that read too.
+        let bounds = try? context.connection.readKeys(
             "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
             arguments: [], columns: 3)
-        guard bounds.count == 3 else { return nil }
+        guard let bounds, bounds.count == 3 else { return nil }
         let (low, high, count) = (bounds[0], bounds[1], bounds[2])
         if count == 0 { return .empty }
         let (span, overflow) = high.subtractingReportingOverflow(low)

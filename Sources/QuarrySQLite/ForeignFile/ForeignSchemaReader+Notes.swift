@@ -112,7 +112,7 @@ extension ForeignSchemaReader {
             session.openingNotes.append(
                 "collation \(collation), which the application that wrote the file defines and SQLite does not know, is used in "
                     + (tables.count == 1 ? "" : "\(tables.count) tables: ") + Self.listed(named)
-                    + ": sorting or comparing by it fails, and so may count() (sqlite3 fails the same)")
+                    + ": sorting or comparing by it fails (in sqlite3 too)")
         }
     }
 }
