@@ -53,7 +53,9 @@ struct BatchRunner {
                 session.settings.format.textWidth = 0
                 session.settings.format.maxRows = 0
             }
-            return runChunk(SQLAtPrompt.showingChunk(query)) ? .ran : .failed(.failure)
+            // Several statements run in turn, as sqlite3 runs them, until one fails.
+            for statement in SQLStatements.split(query) where !runChunk(SQLAtPrompt.showingChunk(statement)) { return .failed(.failure) }
+            return .ran
         case .answer(let answer):
             reportError(session.sqlWriteAnswer.answer(text) ?? answer)
             return .failed(.failure)

@@ -74,12 +74,19 @@ struct DotCommands {
         }
 
     static let readCommand =
-        Command(name: "read", usage: ".read FILE", summary: "run a Lua script") { shell, args in
+        Command(name: "read", usage: ".read FILE", summary: "run a Lua script, or a file of SQL statements") { shell, args in
             guard let path = args.first else {
                 reportError("usage: .read FILE")
                 return .ok
             }
-            _ = BatchRunner(session: shell.session, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
+            let runner = BatchRunner(session: shell.session, showTraceback: false)
+            // sqlite3's `.read` runs SQL: a file of statements runs them in turn until one
+            // fails, as a line of them does; any other file is a Lua script.
+            if let statements = SQLStatements.ofFile(path) {
+                for statement in statements where runner.runQuery(statement) != .ran { break }
+                return .ok
+            }
+            _ = runner.runScript(path, arguments: Array(args.dropFirst()))
             return .ok
         }
 

@@ -247,6 +247,15 @@ final class REPL {
     /// fails on the column (`SQLAtPrompt.awaitsTheRest`), and one that selects an
     /// aggregate with no FROM (`select count(*)`, `SQLAtPrompt.awaitsFrom`).
     private func runSQL(_ lines: [String]) {
+        // Several statements (`select 1; select 2;`) run in turn, as sqlite3 runs them,
+        // until one fails; the last may be unfinished and wait for the rest.
+        let statements = SQLStatements.split(lines.joined(separator: "\n"))
+        for statement in statements.dropLast() {
+            guard case .ran(let failure?) = runtime.evaluateLine(SQLAtPrompt.chunk(statement)) else { continue }
+            (pendingLines, pendingSQL) = ([], false)
+            return reportError(SQLAtPrompt.fileAnswer(statement, failure: failure.message) ?? failure.message)
+        }
+        if statements.count > 1 { return runSQL([statements[statements.count - 1]]) }
         if lines.count == 1, SQLAtPrompt.awaitsFrom(lines[0]) {
             pendingLines = lines
             pendingSQL = true

@@ -11,7 +11,8 @@ enum SQLInScript {
         let line = lines[number - 1].trimmingCharacters(in: .whitespaces)
         guard case .query(let query) = SQLAtPrompt.reading(line) else { return message }
         let statement = query.hasSuffix(";") ? String(query.dropLast()) : query
-        return message + "; a script is Lua: SQL runs there as sql(\(luaQuoted(statement))), or alone as quarry FILE \"\(statement)\""
+        // print(): a script prints nothing it is not told to, so sql() alone shows no rows.
+        return message + "; a script is Lua: SQL runs there as print(sql(\(luaQuoted(statement)))), or alone as quarry FILE \"\(statement)\""
     }
 
     /// The line a Lua load error names (`(command line):1: …`, `stdin:2: …`).

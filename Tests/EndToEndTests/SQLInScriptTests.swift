@@ -14,13 +14,13 @@ import Testing
         #expect(
             chunk.errorLines == [
                 #"(command line):1: syntax error near 'count'; a script is Lua: "#
-                    + #"SQL runs there as sql("select count(*) from T"), or alone as quarry FILE "select count(*) from T""#
+                    + #"SQL runs there as print(sql("select count(*) from T")), or alone as quarry FILE "select count(*) from T""#
             ], "\(chunk)")
         let piped = try await sandbox.quarry(["t.db", "-"], stdin: "print(count(\"T\"))\n.tables\nSELECT n FROM T WHERE n = \"x\";\n")
         #expect(piped.status == 1)
         #expect(
             piped.errorLines.first?.hasPrefix(
-                #"stdin:3: syntax error near 'n'; a script is Lua: SQL runs there as sql([[SELECT n FROM T WHERE n = "x"]])"#)
+                #"stdin:3: syntax error near 'n'; a script is Lua: SQL runs there as print(sql([[SELECT n FROM T WHERE n = "x"]]))"#)
                 == true, "\(piped)")
         // A Lua error that is not SQL is Lua's alone.
         let lua = try await sandbox.quarry(["t.db", "-e", "x = = 1"])
