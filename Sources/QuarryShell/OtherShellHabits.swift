@@ -35,6 +35,28 @@ enum OtherShellHabits {
         }
     }
 
+    /// SQLite's statements that keep a file or join another (`VACUUM`, `ANALYZE`,
+    /// `REINDEX`, `ATTACH 'w.db' AS w`, `DETACH w`), which Lua read as a nil global (printing
+    /// `nil`, as if the statement ran) or not at all: SQL here only reads, and another file
+    /// is opened beside the store with `open()`. Nil for any other line.
+    static func fileStatement(_ line: String) -> String? {
+        var text = line.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix(";") || text.hasSuffix(" ") { text.removeLast() }
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = words.first?.uppercased() else { return nil }
+        let sqlite3 = "SQL here only reads: sqlite3 FILE \"\(first)\" runs it, with no other program writing the file"
+        switch first {
+        case "VACUUM" where words.count <= 2: return "SQLite's VACUUM rewrites the file to its smallest; " + sqlite3
+        case "ANALYZE" where words.count <= 2: return "SQLite's ANALYZE writes the statistics its planner reads; " + sqlite3
+        case "REINDEX" where words.count <= 2: return "SQLite's REINDEX rebuilds indexes; " + sqlite3
+        case "ATTACH" where words.count >= 2:
+            return #"SQLite's ATTACH: here open("other.db") opens another file beside the store (its entities read, changed and saved there), "#
+                + ".open DB opens one in the store's place, and .diff DB compares two"
+        case "DETACH" where words.count >= 2: return "SQLite's DETACH: a file open() opened closes with the session"
+        default: return nil
+        }
+    }
+
     /// psql's transaction statements (`BEGIN;`, `rollback;`, `START TRANSACTION`), which
     /// Lua read as a nil global (printing `nil`, as if the statement ran), as Quarry's
     /// `rollback` function (printing its address) or not at all: here every change is

@@ -20,6 +20,13 @@ extension REPL {
             reportError(answer)
             return nil
         }
+        // SQLite's `VACUUM`, `ATTACH 'w.db' AS w`: while the word holds nothing.
+        if let answer = OtherShellHabits.fileStatement(line), let first = word.split(separator: " ").first,
+            runtime.globalHolding(String(first).trimmingCharacters(in: CharacterSet(charactersIn: ";"))) == .nothing
+        {
+            reportError(answer)
+            return nil
+        }
         // DuckDB's `SUMMARIZE Taxi` is summarize() of the entity, named in any case, as
         // DuckDB matches a table's name (no Lua line is two names).
         if let typed = OtherShellHabits.summarize(line) {

@@ -23,7 +23,14 @@ enum ChartBindings {
         if !call.isNoneOrNil(3) {
             try call.table(3)
             try QuarryRuntime.checkOptions(call, 3, allowed: ["bins"], operation: "histogram")
-            if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
+            if LuaTable.field(call.state, 3, "bins") != LUA_TNIL {
+                // The option is argument 3's field: named so, not by its place on the stack.
+                guard let n = try? call.integer(-1) else {
+                    let got = call.type(-1) == LUA_TNUMBER ? "a number with a fraction" : call.typeName(-1)
+                    throw call.argumentError(3, "bins: integer expected, got \(got)")
+                }
+                bins = Int(n)
+            }
             quarry_pop(call.state, 1)
         }
         let counted = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)

@@ -253,6 +253,13 @@ enum SchemaBindings {
                 "the values to set come after the predicate's arguments: updateall(\"pred\", {}, { \(keys) })",
                 operation: "updateall")
         }
+        // `updateall("id = 1", 5)`: no values at all, where "bad argument #3 (table
+        // expected, got no value)" names an argument the person did not write.
+        if call.isNoneOrNil(next), next > 2 {
+            throw LuaError(
+                "the values to set are a table after the predicate and its arguments: updateall(\"pred\", { args }, { key = value, ... })",
+                operation: "updateall")
+        }
         try call.table(next)
         guard try confirmsEveryRow(runtime, "update", entity, predicate) else { return call.push(0) }
         var values: [String: Value] = [:]

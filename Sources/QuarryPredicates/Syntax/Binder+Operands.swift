@@ -123,7 +123,15 @@ extension Binder {
                 }
                 return try outerOperand(expression, side.outer)
             }
-            if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
+            if path.components == ["SELF"] {
+                // A column named `self` (any case): SELF is the object in NSPredicate's
+                // grammar, which compared its key with the value and named that column.
+                if let named = entity.attributes.first(where: { $0.name.lowercased() == "self" }) {
+                    throw PredicateError(
+                        .syntax, "'self' is SELF, the object itself, in a predicate (write #\(named.name) for the key of that name)", column: path.column)
+                }
+                return .attribute(storage(of: entity).keyAttribute)
+            }
             if let part = try datePart(path, entity) { return part }
             if let count = try stringCount(path, entity) { return count }
             if path.components.count == 1 {

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Trial 28's smaller moments, as a sqlite3 user met them: an option's argument named by
+/// its place on the stack (`#-1`), an `updateall` without values blamed on an argument not
+/// written, a column named `self` read as SELF and compared by the key, and SQLite's
+/// `VACUUM` or `ATTACH` at the prompt printing `nil` or a Lua syntax error.
+@Suite struct Trial28MomentsTests {
+    private func film(_ sandbox: Sandbox) async throws {
+        _ = try await sqlite3(
+            sandbox, "f.db",
+            "CREATE TABLE film (id INTEGER PRIMARY KEY, length INTEGER, self TEXT); INSERT INTO film (length, self) VALUES (90, 's'), (120, 't'), (100, 's');"
+        )
+    }
+
+    @Test func argumentsAndKeysAreNamedAsWritten() async throws {
+        let sandbox = try Sandbox()
+        try await film(sandbox)
+        func error(_ chunk: String) async throws -> String {
+            let run = try await sandbox.quarry(["f.db", "-e", chunk])
+            #expect(run.status != 0, "\(run)")
+            return run.stderr
+        }
+        #expect(try await error(#"histogram("film", "length", { bins = "x" })"#).contains("bad argument #3 to 'histogram' (bins: integer expected, got string)"))
+        #expect(try await error(#"histogram("film", "length", { bins = 2.5 })"#).contains("(bins: integer expected, got a number with a fraction)"))
+        let values = try await error(#"film:updateall("id = 1", 5)"#)
+        #expect(values.contains(#"the values to set are a table after the predicate and its arguments: updateall("pred", { args }, { key = value, ... })"#), "\(values)")
+        #expect(!values.contains("#3"), "\(values)")
+        let selfKey = try await error(#"print(count("film", "self == %@", "s"))"#)
+        #expect(selfKey.contains("'self' is SELF, the object itself, in a predicate (write #self for the key of that name)"), "\(selfKey)")
+        let counted = try await sandbox.quarry(["f.db", "-e", ##"print(count("film", "#self == %@", "s")); print(histogram("film", "length", { bins = 2 }) ~= nil)"##])
+        #expect(counted.lines == ["2", "true"], "\(counted)")
+    }
+
+    @Test func sqliteFileStatementsAreAnsweredAtThePrompt() async throws {
+        let sandbox = try Sandbox()
+        try await film(sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: ["f.db"], columns: 240)
+        try await repl.waitForPrompt()
+        let vacuum = try await repl.enter("VACUUM")
+        #expect(vacuum == [#"SQLite's VACUUM rewrites the file to its smallest; SQL here only reads: sqlite3 FILE "VACUUM" runs it, with no other program writing the file"#], "\(vacuum)")
+        let analyze = try await repl.enter("analyze")
+        #expect(analyze.count == 1 && analyze[0].hasPrefix("SQLite's ANALYZE writes the statistics"), "\(analyze)")
+        let attach = try await repl.enter("attach 'w.sqlite' as w")
+        #expect(attach.count == 1 && attach[0].hasPrefix(#"SQLite's ATTACH: here open("other.db") opens another file"#), "\(attach)")
+        // Lua stays Lua: a global of that name is read.
+        _ = try await repl.enter("vacuum = 7")
+        #expect(try await repl.enter("vacuum") == ["7"])
+    }
+}
