@@ -31,12 +31,29 @@ extension QuarryRuntime {
             } else {
                 candidates = []
             }
+        } else if let named = Self.sqlLineWords(before) {
+            // A line typed as SQL at the prompt (`select * from film where rat`): the tables
+            // entities are read from, and the columns of those the line names.
+            candidates = context.entities.map { context.mapped($0).nameInSQL }
+            for entity in context.entities where named.contains(context.mapped(entity).nameInSQL.lowercased()) {
+                if context.mapped(entity).storeNumber == nil { candidates += entity.attributes.map(\.name) }
+            }
         } else if let separator = before.last, separator == "." || separator == ":", let chain = trailingChain(String(before.dropLast())) {
             candidates = pushChain(chain) ? keys(at: lua_gettop(state), methods: separator == ":") : []
         } else {
             candidates = Self.keywords + globalNames() + context.entities.map(\.name)
         }
         return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
+    }
+
+    /// The words of `line`, lowercased, when it starts as a query typed at the prompt does
+    /// (`SELECT`, `WITH`, `VALUES`, `EXPLAIN` or `PRAGMA`, then a space); nil otherwise.
+    static func sqlLineWords(_ line: String) -> Set<String>? {
+        let text = line.drop { $0 == " " }
+        let first = text.prefix { $0.isLetter }.uppercased()
+        guard ["SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"].contains(first), text.dropFirst(first.count).first == " " else { return nil }
+        let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map { $0.lowercased() }
+        return Set(words)
     }
 
     /// Where the name of the key Tab completes `word` to goes among the call's arguments,

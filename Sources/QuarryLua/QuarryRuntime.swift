@@ -255,6 +255,7 @@ public final class QuarryRuntime {
         store = .open(context)
         watch(context, for: defaultStore)
         resetRowIdentities(state, scope: "")
+        unbindEntityGlobals()
         bindEntityGlobals()
         try? context.startNoticingOtherConnections()
     }

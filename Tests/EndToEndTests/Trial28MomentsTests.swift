@@ -47,4 +47,31 @@ import Testing
         _ = try await repl.enter("vacuum = 7")
         #expect(try await repl.enter("vacuum") == ["7"])
     }
+
+    /// Tab in a line typed as SQL offers the tables and the columns of those it names, not
+    /// Lua's globals (`rat` offered `rawequal`); after `.open` of another file, the old
+    /// file's names are gone from Tab and from the globals (`notes` printed `entity notes
+    /// (gone)`).
+    @Test func tabCompletesSQLColumnsAndForgetsTheOldFile() async throws {
+        let sandbox = try Sandbox()
+        try await film(sandbox)
+        _ = try await sqlite3(sandbox, "n.db", "CREATE TABLE diary (id INTEGER PRIMARY KEY, body TEXT);")
+        let repl = try await TmuxSession(sandbox, arguments: ["n.db"], columns: 160)
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".open f.db")
+        var before = try await repl.screen().count
+        try await repl.type("select count(*) AS n from film where leng")
+        try await repl.press("Tab")
+        try await repl.type(" > 95")
+        try await repl.press("Enter")
+        let counted = try await repl.waitForPrompt(after: before)
+        #expect(counted.contains("> select count(*) AS n from film where length > 95") && counted.contains("2"), "\(counted.suffix(6))")
+        #expect(try await repl.enter("=diary") == ["nil"])
+        before = try await repl.screen().count
+        try await repl.type("=dia")
+        try await repl.press("Tab")
+        try await repl.press("Enter")
+        let completed = try await repl.waitForPrompt(after: before)
+        #expect(Array(completed.suffix(3).prefix(2)) == ["> =dia", "nil"], "\(completed.suffix(6))")
+    }
 }

@@ -37,6 +37,23 @@ extension QuarryRuntime {
         for entity in context.entities { bindGlobalIfFree(entity.name) }
     }
 
+    /// Clears every global holding an entity (`.open` of another store), so Tab, a typo's
+    /// suggestion and the names themselves are the new store's: the old file's `notes`
+    /// went on completing and printed `entity notes (gone)`. A global a script set to
+    /// anything else stays; the new store's entities are bound after.
+    func unbindEntityGlobals() {
+        guard focus == nil else { return }
+        quarry_pushglobaltable(state)
+        for name in LuaTable.stringKeys(state, -1).keys {
+            let isEntity = LuaTable.field(state, -1, name) == LUA_TUSERDATA && userdataKind(state, -1) == UserdataKind.entity.rawValue
+            quarry_pop(state, 1)
+            guard isEntity else { continue }
+            lua_pushnil(state)
+            LuaTable.setField(state, -2, name)
+        }
+        quarry_pop(state, 1)
+    }
+
     func bindGlobalIfFree(_ name: String) {
         // Another store's entities are its fields (`b.Item`), never globals.
         guard focus == nil else { return }
