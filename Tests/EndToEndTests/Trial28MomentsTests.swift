@@ -32,6 +32,32 @@ import Testing
         #expect(counted.lines == ["2", "true"], "\(counted)")
     }
 
+    /// A text column of years (world's `IndepYear`, blanks for none) sorted: the note that
+    /// it sorts as text comes for rows of properties as for objects, the blanks first.
+    @Test func textSortedNumbersAreNotedForPropertiesToo() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "w.db",
+            "CREATE TABLE country (id INTEGER PRIMARY KEY, Name TEXT, IndepYear TEXT);"
+                + "INSERT INTO country (Name, IndepYear) VALUES ('A', ''), ('B', '-1000'), ('C', '-1523'), ('D', '1901'), ('E', '');"
+        )
+        let note = #"note: IndepYear is text, so it sorts as text (-1000 before -1523); sql("SELECT * FROM country ORDER BY CAST(IndepYear AS REAL)") sorts it as numbers"#
+        for request in [#"fetch{ "country", sort = "IndepYear" }"#, #"fetch{ "country", sort = "IndepYear", properties = { "Name", "IndepYear" } }"#] {
+            let run = try await sandbox.quarry(["w.db", "-e", "local r = " + request])
+            #expect(run.status == 0 && run.stderr.split(separator: "\n").contains { $0 == note }, "\(request): \(run)")
+        }
+    }
+
+    /// `help("film")` says what `help(film)` says: an entity's name, as a function's is.
+    @Test func helpTakesAnEntitysName() async throws {
+        let sandbox = try Sandbox()
+        try await film(sandbox)
+        let byValue = try await sandbox.quarry(["f.db", "-e", "help(film)"])
+        let byName = try await sandbox.quarry(["f.db", "-e", #"help("film")"#])
+        #expect(byValue.status == 0 && byValue.lines.first == "film is an entity; its methods:", "\(byValue)")
+        #expect(byName.status == 0 && byName.stdout == byValue.stdout, "\(byName)")
+    }
+
     @Test func sqliteFileStatementsAreAnsweredAtThePrompt() async throws {
         let sandbox = try Sandbox()
         try await film(sandbox)

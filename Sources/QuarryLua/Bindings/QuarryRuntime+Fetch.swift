@@ -80,7 +80,9 @@ extension QuarryRuntime {
         default:
             // The rows remember their query, so watch() can run it again.
             let query = RowsQuery(.dictionaries(request.dictionaryRequest))
-            pushDictionaryRows(s, try rows(of: query))
+            let read = try rows(of: query)
+            pushDictionaryRows(s, read)
+            if request.group.isEmpty { noteTextSortedNumbers(read, request.request) }
             rememberQuery(s, -1, query)
             // A property that is a column of days prints as its days, as objects show them.
             if let entity = try? context.entity(named: request.request.entityName) {

@@ -12,17 +12,39 @@ import QuarryStore
 /// that sorts them as numbers.
 extension QuarryRuntime {
     func noteTextSortedNumbers(_ results: FetchResults, _ request: FetchRequest) {
+        noteTextSortedNumbers(request) { key in
+            var values: [Value] = []
+            for i in 0..<min((try? results.count()) ?? 0, 50) {
+                guard let object = try? results.object(at: i), let value = try? object.value(forKey: key) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+    }
+
+    /// The same for rows of properties (`properties = { "Name", "IndepYear" }`), sorted
+    /// by one of them: the order is the same, and was said for objects only.
+    func noteTextSortedNumbers(_ rows: DictionaryRows, _ request: FetchRequest) {
+        noteTextSortedNumbers(request) { key in
+            guard let column = rows.columns.firstIndex(of: key) else { return nil }
+            return rows.rows.prefix(50).map { $0[column] }
+        }
+    }
+
+    /// `firstValues(key)`: the sort key's values in the first rows shown, nil when unknown.
+    private func noteTextSortedNumbers(_ request: FetchRequest, firstValues: (String) -> [Value]?) {
         guard let sort = request.sortDescriptors.first, !sort.key.contains("."),
             let entity = try? context.entity(named: request.entityName),
             entity.attribute(named: sort.key)?.type == .string, context.mapped(entity).isForeign,
             textSortNotices.insert("\(request.entityName).\(sort.key)").inserted
         else { return }
         var numbers: [(text: String, value: Double)] = []
-        let shown = min((try? results.count()) ?? 0, 50)
-        for i in 0..<shown {
-            guard let object = try? results.object(at: i), let value = try? object.value(forKey: sort.key) else { return }
+        for value in firstValues(sort.key) ?? [] {
             guard case .text(let text) = value else { continue }
-            guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+            // An empty text (a file's blank for none) sorts first as text does; the numbers decide.
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard let number = Double(trimmed), number.isFinite else {
                 textSortNotices.remove("\(request.entityName).\(sort.key)")
                 return
             }

@@ -80,6 +80,12 @@ enum ValueBindings {
                 let written = separator.map { String(name[...$0]) } ?? ""
                 let bare = separator.map { String(name[name.index(after: $0)...]) } ?? name
                 if separator == nil, let way = FunctionHelp.otherWord(name) { throw call.argumentError(1, "no help for '\(name)' here: \(way)") }
+                // help("film"), as help(film): an entity's name says what it answers.
+                if separator == nil, runtime.context.entities.contains(where: { $0.name == name }),
+                    let list = FunctionHelp.methodList(of: UserdataKind.entity.rawValue, named: name, width: width)
+                {
+                    return list
+                }
                 let names =
                     (separator == nil ? FunctionHelp.all.map(\.name) : []) + FunctionHelp.methods.map(\.name)
                     + (separator == nil ? FunctionHelp.options.map(\.name) : [])
