@@ -21,14 +21,21 @@ import Testing
             #expect(run.status != 0, "\(run)")
             return run.stderr
         }
-        #expect(try await error(#"histogram("film", "length", { bins = "x" })"#).contains("bad argument #3 to 'histogram' (bins: integer expected, got string)"))
+        #expect(
+            try await error(#"histogram("film", "length", { bins = "x" })"#).contains(
+                "bad argument #3 to 'histogram' (bins: integer expected, got string)"))
         #expect(try await error(#"histogram("film", "length", { bins = 2.5 })"#).contains("(bins: integer expected, got a number with a fraction)"))
         let values = try await error(#"film:updateall("id = 1", 5)"#)
-        #expect(values.contains(#"the values to set are a table after the predicate and its arguments: updateall("pred", { args }, { key = value, ... })"#), "\(values)")
+        #expect(
+            values.contains(
+                #"the values to set are a table after the predicate and its arguments: updateall("pred", { args }, { key = value, ... })"#),
+            "\(values)")
         #expect(!values.contains("#3"), "\(values)")
         let selfKey = try await error(#"print(count("film", "self == %@", "s"))"#)
         #expect(selfKey.contains("'self' is SELF, the object itself, in a predicate (write #self for the key of that name)"), "\(selfKey)")
-        let counted = try await sandbox.quarry(["f.db", "-e", ##"print(count("film", "#self == %@", "s")); print(histogram("film", "length", { bins = 2 }) ~= nil)"##])
+        let counted = try await sandbox.quarry([
+            "f.db", "-e", ##"print(count("film", "#self == %@", "s")); print(histogram("film", "length", { bins = 2 }) ~= nil)"##
+        ])
         #expect(counted.lines == ["2", "true"], "\(counted)")
     }
 
@@ -41,8 +48,10 @@ import Testing
             "CREATE TABLE country (id INTEGER PRIMARY KEY, Name TEXT, IndepYear TEXT);"
                 + "INSERT INTO country (Name, IndepYear) VALUES ('A', ''), ('B', '-1000'), ('C', '-1523'), ('D', '1901'), ('E', '');"
         )
-        let note = #"note: IndepYear is text, so it sorts as text (-1000 before -1523); sql("SELECT * FROM country ORDER BY CAST(IndepYear AS REAL)") sorts it as numbers"#
-        for request in [#"fetch{ "country", sort = "IndepYear" }"#, #"fetch{ "country", sort = "IndepYear", properties = { "Name", "IndepYear" } }"#] {
+        let note =
+            #"note: IndepYear is text, so it sorts as text (-1000 before -1523); sql("SELECT * FROM country ORDER BY CAST(IndepYear AS REAL)") sorts it as numbers"#
+        for request in [#"fetch{ "country", sort = "IndepYear" }"#, #"fetch{ "country", sort = "IndepYear", properties = { "Name", "IndepYear" } }"#]
+        {
             let run = try await sandbox.quarry(["w.db", "-e", "local r = " + request])
             #expect(run.status == 0 && run.stderr.split(separator: "\n").contains { $0 == note }, "\(request): \(run)")
         }
@@ -64,7 +73,10 @@ import Testing
         let repl = try await TmuxSession(sandbox, arguments: ["f.db"], columns: 240)
         try await repl.waitForPrompt()
         let vacuum = try await repl.enter("VACUUM")
-        #expect(vacuum == [#"SQLite's VACUUM rewrites the file to its smallest; SQL here only reads: sqlite3 FILE "VACUUM" runs it, with no other program writing the file"#], "\(vacuum)")
+        #expect(
+            vacuum == [
+                #"SQLite's VACUUM rewrites the file to its smallest; SQL here only reads: sqlite3 FILE "VACUUM" runs it, with no other program writing the file"#
+            ], "\(vacuum)")
         let analyze = try await repl.enter("analyze")
         #expect(analyze.count == 1 && analyze[0].hasPrefix("SQLite's ANALYZE writes the statistics"), "\(analyze)")
         let attach = try await repl.enter("attach 'w.sqlite' as w")

@@ -128,7 +128,8 @@ extension Binder {
                 // grammar, which compared its key with the value and named that column.
                 if let named = entity.attributes.first(where: { $0.name.lowercased() == "self" }) {
                     throw PredicateError(
-                        .syntax, "'self' is SELF, the object itself, in a predicate (write #\(named.name) for the key of that name)", column: path.column)
+                        .syntax, "'self' is SELF, the object itself, in a predicate (write #\(named.name) for the key of that name)",
+                        column: path.column)
                 }
                 return .attribute(storage(of: entity).keyAttribute)
             }
