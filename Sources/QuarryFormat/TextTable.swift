@@ -255,34 +255,41 @@ public struct TextTable {
         let bold = format.colors ? "\u{1B}[1m" : ""
         let dim = format.colors ? "\u{1B}[2m" : ""
         let reset = format.colors ? "\u{1B}[0m" : ""
-        // One string a line, its cells appended in place: joining a list of padded cells
-        // was a quarter of laying out a long table.
+        // One line's bytes, its cells appended in place: joining a list of padded cells,
+        // then appending each to a string, was most of laying out a long table.
         let lineBytes = widths.reduce(0, +) + style.separator.utf8.count * widths.count + 8
         func line(_ cells: [String], values: [Value]?) -> String {
-            var out = ""
+            var out: [UInt8] = []
             out.reserveCapacity(lineBytes)
-            if style.edges { out += "│ " }
+            func put(_ text: String) { out.append(contentsOf: text.utf8) }
+            func pad(_ count: Int) { if count > 0 { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) } }
+            if style.edges { put("│ ") }
             for i in widths.indices {
-                if i > 0 { out += style.separator }
+                if i > 0 { put(style.separator) }
                 let text = CellText.clip(cells[i], widths[i])
-                let padding = max(0, widths[i] - TerminalWidth.of(text))
+                let padding = widths[i] - TerminalWidth.of(text)
                 guard let values else {
-                    out += bold + text
-                    out.appendSpaces(padding)
-                    out += reset
+                    put(bold + text)
+                    pad(padding)
+                    put(reset)
                     continue
                 }
-                if values[i].isNull { out += dim }
+                if values[i].isNull { put(dim) }
                 if values[i].isNumber || values[i].isNull && numeric[i] {
-                    out.appendSpaces(padding)
-                    out += text
+                    pad(padding)
+                    put(text)
                 } else {
-                    out += text
-                    out.appendSpaces(padding)
+                    put(text)
+                    pad(padding)
                 }
-                if values[i].isNull { out += reset }
+                if values[i].isNull { put(reset) }
             }
-            return style.edges ? out + " │" : out.trimmingTrailingSpaces()
+            if style.edges {
+                put(" │")
+            } else {
+                while out.last == UInt8(ascii: " ") { out.removeLast() }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
         func border(_ left: String, _ join: String, _ right: String) -> String {
             left + widths.map { String(repeating: "─", count: $0) }.joined(separator: join) + right
@@ -334,19 +341,6 @@ extension Value {
         case .integer, .real, .decimal: return true
         default: return false
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
-    }
-
-    /// `count` spaces appended, without making a string of them first.
-    fileprivate mutating func appendSpaces(_ count: Int) {
-        for _ in 0..<max(0, count) { append(" ") }
     }
 }
 
