@@ -158,9 +158,8 @@ public final class FetchResults {
         } catch {
             // SQLite counts through the smallest index, which fails where that index sorts
             // by a collation only the writing application knows (Anki's `unicase`), while
-            // the rows read in key order do not: their keys are counted then. A failure of
-            // another kind fails that read too, and the count's own error is said.
-            guard let listed = try? listedKeys() else { throw error }
+            // the rows read in key order do not: their keys are counted then.
+            guard countsKeysAfter(error), let listed = try? listedKeys() else { throw error }
             keys = listed
             n = listed.count
         }
@@ -366,6 +365,15 @@ public final class FetchResults {
         return loaded
     }
 
+    /// Whether a count that failed so is worth counting by the keys read in order: the
+    /// engine refused the statement in a file another program made (whose indexes may use
+    /// collations only that program knows). Never after a lost connection, a busy file or
+    /// an interrupt, which the read would meet again or, reconnected, hide.
+    private func countsKeysAfter(_ error: Error) -> Bool {
+        guard compiled.storage.keepsAnyType, let failure = (error as? StoreError)?.engineFailure else { return false }
+        return !failure.isBusy && !failure.isConnectionLost
+    }
+
     /// The keys of the rows in order, read.
     private func listedKeys() throws -> OrderedKeys {
         let query = compiled.select(compiled.keySQL, start: 0, count: nil)
@@ -379,12 +387,17 @@ public final class FetchResults {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let (key, table) = (compiled.storage.key, compiled.storage.table)
         // Three queries, as SQLite answers min() and max() alone from the b-tree's ends. A
-        // count that fails (through an index of an unknown collation, as in `count()`)
-        // leaves the keys to be read; what else fails, fails that read too.
-        let bounds = try? context.connection.readKeys(
-            "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
-            arguments: [], columns: 3)
-        guard let bounds, bounds.count == 3 else { return nil }
+        // count that fails through an index of an unknown collation (as in `count()`)
+        // leaves the keys to be read.
+        let bounds: [Int64]
+        do {
+            bounds = try context.connection.readKeys(
+                "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
+                arguments: [], columns: 3)
+        } catch where countsKeysAfter(error) {
+            return nil
+        }
+        guard bounds.count == 3 else { return nil }
         let (low, high, count) = (bounds[0], bounds[1], bounds[2])
         if count == 0 { return .empty }
         let (span, overflow) = high.subtractingReportingOverflow(low)
