@@ -394,7 +394,8 @@ public final class FetchResults {
             bounds = try context.connection.readKeys(
                 "SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
                 arguments: [], columns: 3)
-        } catch  where countsKeysAfter(error) {
+        } catch {
+            guard countsKeysAfter(error) else { throw error }
             return nil
         }
         guard bounds.count == 3 else { return nil }
