@@ -18,9 +18,11 @@ struct BatchRunner {
         if toTerminal { settings.format.hiddenRowsHint = hiddenRowsHint } else { settings.format.maxRows = 0 }
     }
 
-    func runChunk(_ code: String) -> Bool {
+    /// `statement`: the SQL the chunk runs, whose failure on a file read as a table
+    /// (`SELECT * FROM 'taxis.csv'`) is answered as the prompt answers it.
+    func runChunk(_ code: String, sql statement: String? = nil) -> Bool {
         switch runtime.load(code, chunkName: "=(command line)") {
-        case .loaded: return report(runtime.runGuarded())
+        case .loaded: return report(runtime.runGuarded(), sql: statement)
         case .incomplete(let message), .failed(let message):
             reportError(SQLInScript.explained(message, in: code))
             return false
@@ -54,7 +56,9 @@ struct BatchRunner {
                 session.settings.format.maxRows = 0
             }
             // Several statements run in turn, as sqlite3 runs them, until one fails.
-            for statement in SQLStatements.split(query) where !runChunk(SQLAtPrompt.showingChunk(statement)) { return .failed(.failure) }
+            for statement in SQLStatements.split(query) where !runChunk(SQLAtPrompt.showingChunk(statement), sql: statement) {
+                return .failed(.failure)
+            }
             return .ran
         case .answer(let answer):
             reportError(session.sqlWriteAnswer.answer(text) ?? answer)
@@ -149,9 +153,9 @@ struct BatchRunner {
         return true
     }
 
-    func report(_ failure: LuaFailure?) -> Bool {
+    func report(_ failure: LuaFailure?, sql statement: String? = nil) -> Bool {
         guard let failure else { return true }
-        reportError(failure.message)
+        reportError(statement.flatMap { SQLAtPrompt.fileAnswer($0, failure: failure.message) } ?? failure.message)
         if showTraceback, let traceback = failure.traceback { writeError(traceback) }
         return false
     }

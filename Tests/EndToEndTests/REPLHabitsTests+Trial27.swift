@@ -61,4 +61,18 @@ import Testing
         let rows = try await repl.enter("SELECT sum(fare) AS total FROM Taxis")
         #expect(rows.contains { $0.trimmingCharacters(in: .whitespaces) == "42.5" } && rows.last == "(1 row)", "\(rows)")
     }
+
+    /// The same query given in a script's place (`quarry t.db "SELECT * FROM 'taxis.csv'"`)
+    /// gets the prompt's answer, not SQLite's `no such table`.
+    @Test func aFileReadAsATableInAScriptsPlaceIsAnsweredWithImport() async throws {
+        let sandbox = try Sandbox()
+        try await taxis(sandbox)
+        _ = try sandbox.write("taxis.csv", "fare,zone\n12.5,Midtown\n30,JFK\n")
+        let run = try await sandbox.quarry(["t.db", "SELECT * FROM 'taxis.csv'"])
+        #expect(run.status != 0, "\(run)")
+        #expect(run.stderr.contains(#"DuckDB's FROM 'taxis.csv' reads the file; here import("taxis.csv") reads a CSV or JSON file"#), "\(run)")
+        #expect(!run.stderr.contains("no such table"), "\(run)")
+        let table = try await sandbox.quarry(["t.db", "SELECT count(*) AS n FROM 'Taxi'"])
+        #expect(table.status == 0 && table.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "3" }, "\(table)")
+    }
 }
