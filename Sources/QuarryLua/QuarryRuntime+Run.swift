@@ -37,7 +37,14 @@ extension QuarryRuntime {
         let status = code.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(state, $0.baseAddress, $0.count, chunkName, "t") }
         }
-        return loadOutcome(status)
+        let outcome = loadOutcome(status)
+        // A quoted string cut off at the end of the input cannot go on at the next line
+        // (only after a backslash): said at once, as Lua says it for a string cut off
+        // mid-chunk, rather than waiting for a line that would only make it a worse error.
+        if case .incomplete(let message) = outcome, message.hasSuffix("unfinished string near <eof>"), !code.hasSuffix("\\") {
+            return load(code + "\n", chunkName: chunkName)
+        }
+        return outcome
     }
 
     /// Compiles a script file (a leading `#!` line is skipped) and pushes the chunk;

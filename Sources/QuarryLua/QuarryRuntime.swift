@@ -99,6 +99,8 @@ public final class QuarryRuntime {
     /// `Entity.key` date columns of Quarry's own tables whose Unix seconds an SQL
     /// statement was told about (`noteDatesInSQL`).
     var sqlDateNotices: Set<String> = []
+    /// Properties already told that `/` divides as reals (`noteRealDivision`).
+    var realDivisionNotices: Set<String> = []
     /// The note on `== nil` was said (`noteNilComparison`): once a session.
     var nilComparisonNoted = false
     /// `Entity.key` optional attributes already counted for nils under `!=`

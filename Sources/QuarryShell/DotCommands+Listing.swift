@@ -47,30 +47,22 @@ extension DotCommands {
             return .ok
         },
         Command(
-            name: "schema", usage: ".schema [--swift|--sql] [NAME]",
-            summary: "show entity definitions (--swift: as SwiftData classes; --sql: the tables' SQL, as sqlite3 shows it)"
+            name: "schema", usage: ".schema [--swift|--sql] [NAME|PATTERN ...]",
+            summary: "show entity definitions (--swift: as SwiftData classes; --sql: the tables' SQL, as sqlite3 shows it; PATTERN: as LIKE, film%)"
         ) { shell, arguments in
             if arguments.contains("--sql") { return shell.showSQL(of: arguments.filter { $0 != "--sql" }) }
             let args = arguments.filter { $0 != "--swift" }
+            guard let named = shell.schemaEntityNames(args) else { return .ok }
             if args.count < arguments.count {
                 let context = shell.runtime.context
-                let unknown = args.filter { name in !context.entities.contains { $0.name == name } }
-                if let name = unknown.first {
-                    reportError(StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: context.entities.map(\.name))))
-                    return .ok
-                }
                 print(
-                    SwiftModelSource(model: CoreDataModel(of: context, entities: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: ""
-                )
+                    SwiftModelSource(model: CoreDataModel(of: context, entities: args.isEmpty ? nil : named)).source(style: .swiftData),
+                    terminator: "")
                 return .ok
             }
             // As declared (a sub-entity's own keys, with its parent), so the output runs
             // again: parents before their sub-entities, whatever order they were defined in.
-            let entities = parentsFirst(shell.runtime.context.declaredEntities).filter { args.isEmpty || args.contains($0.name) }
-            if entities.isEmpty, let name = args.first {
-                let names = shell.runtime.context.entities.map(\.name)
-                reportError(StoreError.unknownEntity(name: name, suggestion: closestEntityName(to: name, in: names)))
-            }
+            let entities = parentsFirst(shell.runtime.context.declaredEntities).filter { args.isEmpty || named.contains($0.name) }
             // What keeps a relationship through columns, said on its line.
             let keeping = RelationKeeping(shell.runtime.context)
             func keeper(of entity: String, columns: [String]) -> RelationKeeping.Keeper { keeping.keeper(of: entity, columns: columns) }
@@ -176,11 +168,8 @@ extension DotCommands {
     /// triggers, as sqlite3's `.schema` shows a file (a foreign table's as its program wrote it).
     func showSQL(of names: [String]) -> Outcome {
         let context = runtime.context
-        if let unknown = names.first(where: { name in !context.entities.contains { $0.name == name } }) {
-            reportError(StoreError.unknownEntity(name: unknown, suggestion: closestEntityName(to: unknown, in: context.entities.map(\.name))))
-            return .ok
-        }
-        let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }
+        guard let named = schemaEntityNames(names) else { return .ok }
+        let entities = context.entities.filter { names.isEmpty || named.contains($0.name) }.sorted { $0.name < $1.name }
         // As the engine holds each table: SQLite's own text, a server's catalogue. A view
         // (or a table without a key) read through a TEMP view Quarry made
         // (`quarry_rows NAME`), or a table read through its numbered rows, is shown as the
@@ -199,6 +188,33 @@ extension DotCommands {
             for statement in statements { print(Self.terminalSafe(statement) + ";") }
         }
         return .ok
+    }
+
+    /// The entities `.schema` is asked for, in the order of the store: each argument an
+    /// entity's name or, as the sqlite3 shell's `.schema` takes one, a LIKE pattern (`film%`,
+    /// `%_log`) on the entity's name or its table's, any case. nil when an argument names
+    /// none, said in one line (a name with the closest one, a pattern as `.tables` says it).
+    func schemaEntityNames(_ arguments: [String]) -> [String]? {
+        let context = runtime.context
+        var named: [String] = []
+        for argument in arguments {
+            let exact = context.entities.filter { $0.name == argument }
+            let matching =
+                exact.isEmpty
+                ? context.entities.filter { OtherShellHabits.like($0.name, argument) || OtherShellHabits.like(context.mapped($0).nameInSQL, argument) }
+                : exact
+            guard !matching.isEmpty else {
+                if argument.contains("%") || argument.contains("_") {
+                    reportError("no entity or table matches '\(ErrorRendering.escaped(argument))'")
+                } else {
+                    let suggestion = closestEntityName(to: argument, in: context.entities.map(\.name))
+                    reportError(StoreError.unknownEntity(name: argument, suggestion: suggestion))
+                }
+                return nil
+            }
+            named += matching.map(\.name).filter { !named.contains($0) }
+        }
+        return named
     }
 
     /// A definition's text with its control characters (an ESC, a C1 control) written as

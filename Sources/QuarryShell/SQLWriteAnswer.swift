@@ -87,7 +87,7 @@ struct SQLWriteAnswer {
         if literals.allSatisfy({ $0.1 != nil }) {
             let values = literals.map { "\(luaKey($0.0)) = \($0.1 ?? "")" }.joined(separator: ", ")
             let pred = condition.map(luaQuote) ?? "nil"
-            return "SQL here only reads; this does it, written at once: \(handle):updateall(\(pred), {}, { \(values) })"
+            return "SQL here only reads; this does it, written at once (rollback() does not undo it): \(handle):updateall(\(pred), {}, { \(values) })"
         }
         // A value computed from a column: the loop over the objects sets each, and save() writes them.
         let sets = assignments.map { assignment in
@@ -161,9 +161,9 @@ struct SQLWriteAnswer {
     /// `DELETE FROM t [WHERE …]`.
     private func delete(_ tokens: [SQLTokens.Token]) -> String? {
         guard tokens.first?.word == "FROM", let (entity, rest) = entityNamed(tokens.dropFirst()), let handle = handle(entity) else { return nil }
-        if rest.isEmpty { return "SQL here only reads; this does it, written at once: \(handle):deleteall()" }
+        if rest.isEmpty { return "SQL here only reads; this does it, written at once (rollback() does not undo it): \(handle):deleteall()" }
         guard rest.first?.word == "WHERE", let condition = try? predicate(Array(rest.dropFirst())) else { return nil }
-        return "SQL here only reads; this does it, written at once: \(handle):deleteall(\(luaQuote(condition)), {})"
+        return "SQL here only reads; this does it, written at once (rollback() does not undo it): \(handle):deleteall(\(luaQuote(condition)), {})"
     }
 
     /// The entity a table name (`t`, `main.t`, `"t"`) names, and the tokens after it.

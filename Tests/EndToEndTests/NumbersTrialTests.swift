@@ -112,12 +112,12 @@ import Testing
         #expect(sqlCount.contains { $0.trimmingCharacters(in: .whitespaces) == "4" }, "\(sqlCount)")
         let answer = try await repl.enter("UPDATE Salary SET title = 'X' WHERE title LIKE '%lifeguard%' OR title LIKE 'a*b'")
         let line = #"Salary:updateall("title LIKE[c] '*lifeguard*' OR title LIKE[c] 'a\\\\*b'", {}, { title = "X" })"#
-        #expect(answer == ["SQL here only reads; this does it, written at once: " + line], "\(answer)")
+        #expect(answer == ["SQL here only reads; this does it, written at once (rollback() does not undo it): " + line], "\(answer)")
         let updated = try await repl.enter("=" + line)
         #expect(updated.last == "4", "\(updated)")
         #expect(try await repl.enter(#"=count("Salary", "title == 'X'")"#) == ["4"])
         let deleted = try await repl.enter("DELETE FROM Salary WHERE title LIKE 'G%'")
-        #expect(deleted == [#"SQL here only reads; this does it, written at once: Salary:deleteall("title LIKE[c] 'G*'", {})"#], "\(deleted)")
+        #expect(deleted == [#"SQL here only reads; this does it, written at once (rollback() does not undo it): Salary:deleteall("title LIKE[c] 'G*'", {})"#], "\(deleted)")
     }
 
     /// A CSV file without a header: its first record reads as data (a date and numbers

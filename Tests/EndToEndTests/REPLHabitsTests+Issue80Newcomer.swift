@@ -130,7 +130,7 @@ import Testing
         let write = try await sandbox.quarry(["w.db", "DELETE FROM reading"])
         #expect(write.status == 1 && write.stdout == "", "\(write)")
         #expect(
-            write.stderr.hasPrefix("SQL here only reads; this does it, written at once: reading:deleteall()")
+            write.stderr.hasPrefix("SQL here only reads; this does it, written at once (rollback() does not undo it): reading:deleteall()")
                 && write.stderr.split(separator: "\n").count == 1, "\(write)")
         #expect(try await sqlite3(sandbox, "SELECT count(*) FROM reading") == "60")
         let refused = try await sandbox.quarry(["w.db", "SELECT * FROM nosuch"])

@@ -240,7 +240,7 @@ import Testing
         try await repl.waitForPrompt()
         let update = try await repl.enter("UPDATE Sale SET qty = 3, artist = 'Queen' WHERE price > 25 AND artist <> 'Queen'")
         let line = #"Sale:updateall("price > 25 AND artist != 'Queen'", {}, { qty = 3, artist = "Queen" })"#
-        #expect(update == ["SQL here only reads; this does it, written at once: " + line], "\(update)")
+        #expect(update == ["SQL here only reads; this does it, written at once (rollback() does not undo it): " + line], "\(update)")
         // 26, 28 and 29, with the note that says they are written already.
         #expect(try await repl.enter("=" + line) == ["note: written to the file at once (rollback() does not undo it)", "3"])
         #expect(try await repl.enter(#"=count("Sale", "qty == 3")"#) == ["3"])
@@ -253,7 +253,7 @@ import Testing
         #expect(saved.count == 1 && saved[0].hasPrefix("saved: 0 inserted, "), "\(saved)")
         #expect(try await repl.enter(#"=Sale:first("price > 1.09 AND price < 1.11").price"#) == ["1.1"])
         let delete = try await repl.enter("DELETE FROM Sale WHERE qty IN (3)")
-        #expect(delete == [#"SQL here only reads; this does it, written at once: Sale:deleteall("qty IN {3}", {})"#], "\(delete)")
+        #expect(delete == [#"SQL here only reads; this does it, written at once (rollback() does not undo it): Sale:deleteall("qty IN {3}", {})"#], "\(delete)")
     }
 
     /// A grouped request at the prompt says, once, that unsaved changes to its entity are

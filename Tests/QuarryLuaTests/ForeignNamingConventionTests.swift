@@ -188,4 +188,13 @@ import Testing
                 #"fetch("emp", "name == 'z'")[1].boss.name .. "," .. #fetch("emp", "name == 'ceo'")[1].emps .. "," .. count("emp", "boss.boss.name == 'ceo'")"#
             ) == "y,2,1")
     }
+
+    /// A table's name in the singular (trial 29: `species` made a relationship `specy`).
+    @Test func singularKeepsWordsThatAreTheirOwnSingular() {
+        let cases = [
+            ("species", "species"), ("series", "series"), ("movies", "movie"), ("Cookies", "Cookie"), ("pies", "pie"),
+            ("copies", "copy"), ("Categories", "Category"), ("parties", "party"), ("boxes", "box"), ("employees", "employee"),
+        ]
+        for (plural, singular) in cases { #expect(ForeignNaming.singular(plural) == singular, "\(plural)") }
+    }
 }

@@ -10,7 +10,7 @@ import Testing
         .init(name: "Track", table: "tracks", attributes: ["Name", "UnitPrice", "Composer", "Bytes"]),
         .init(name: "my table", table: "my table", attributes: ["a"])
     ])
-    private let written = "SQL here only reads; this does it, written at once: "
+    private let written = "SQL here only reads; this does it, written at once (rollback() does not undo it): "
 
     @Test func anUpdateOfValuesIsOneUpdateall() {
         #expect(answer.answer("UPDATE Track SET UnitPrice = 1.29") == written + "Track:updateall(nil, {}, { UnitPrice = 1.29 })")

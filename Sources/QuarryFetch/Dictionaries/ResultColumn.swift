@@ -199,7 +199,9 @@ struct ResultColumn {
         let rest = String(characters[(call.upperBound + 1)...]).trimmingCharacters(in: .whitespaces)
         guard let op = rest.first, "*/+-".contains(op) else { return nil }
         let number = rest.dropFirst().trimmingCharacters(in: .whitespaces)
-        guard let value = Double(number), value.isFinite, !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+        guard let value = Double(number), value.isFinite, !number.isEmpty, number.first?.isNumber == true || number.first == ".",
+            number.allSatisfy({ $0.isNumber || ".eE+-".contains($0) })  // 1e6 as 1000000
+        else { return nil }
         switch op {
         case "*", "/": guard value > 0, ["avg", "sum", "min", "max"].contains(name) else { return nil }
         default: guard ["avg", "min", "max"].contains(name) else { return nil }

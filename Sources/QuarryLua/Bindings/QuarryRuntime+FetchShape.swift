@@ -49,6 +49,7 @@ extension QuarryRuntime {
         }
         request.properties = try stringList(s, index, "properties")
         request.group = try stringList(s, index, "group")
+        noteRealDivision(request.properties + request.group)
         if LuaTable.field(s, index, "distinct") != LUA_TNIL { request.distinct = lua_toboolean(s, -1) != 0 }
         quarry_pop(s, 1)
         switch LuaTable.field(s, index, "having") {

@@ -154,26 +154,37 @@ extension ObjectContext {
         }
     }
 
-    /// The ISO 8601 layout a text column's values are in, by the name `format()` takes
-    /// (`iso-space`; an example where no short name says it), when every sampled value
-    /// reads as an ISO date: a column of another program's file that Quarry reads as text
-    /// until `format()` declares it. Nil otherwise.
-    public func isoLayoutOfText(_ entity: EntityDescription, _ column: String) -> String? {
-        let storage = mapped(entity)
-        guard storage.keepsAnyType else { return nil }
+    /// The ISO 8601 layout (by the name `format()` takes, `iso-space`) most of a text
+    /// column's sampled values are in, when the column is another program's that Quarry
+    /// reads as text until `format()` declares it, and how many
+    /// sampled values are in none: a typo among a season's dates (`2025-05-2025`) leaves
+    /// the column ISO times still, which `format()` declares, saying which cells read as
+    /// no date. Nil when fewer than nine in ten of the sample share one layout.
+    func isoTextReading(_ entity: EntityDescription, _ column: String) -> (layout: String, others: Int, sampled: Int)? {
+        guard mapped(entity).keepsAnyType else { return nil }
         let sample = sampledValues(entity, column)
-        guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }),
-            case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format
-        else { return nil }
-        return format.shortName
+        guard !sample.isEmpty, sample.allSatisfy({ if case .text = $0 { return true } else { return false } }) else { return nil }
+        if case .format(let format) = ColumnFormat.detect(.date, sample: sample), case .isoText = format {
+            return (format.shortName, 0, sample.count)
+        }
+        var counts: [String: Int] = [:]
+        for value in sample {
+            guard case .format(let format) = ColumnFormat.detect(.date, sample: [value]), case .isoText = format else { continue }
+            counts[format.shortName, default: 0] += 1
+        }
+        guard let (layout, count) = counts.max(by: { $0.value < $1.value }), count * 10 >= sample.count * 9 else { return nil }
+        return (layout, sample.count - count, sample.count)
     }
 
     /// The way forward where a date was meant of such a column (compared with a date, a
     /// date written to it, `made.year`): the `format()` that makes it one, ready to paste.
     /// One wording for every refusal that names it. Nil when its text is no ISO time.
     public func isoTextHint(_ entity: EntityDescription, _ column: String) -> String? {
-        isoLayoutOfText(entity, column).map {
-            "its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(column)\", \"\($0)\") makes it a date"
+        isoTextReading(entity, column).map { reading in
+            let others =
+                reading.others == 0
+                ? "" : " (\(reading.others) of the \(reading.sampled) values sampled \(reading.others == 1 ? "reads" : "read") as none; it names them)"
+            return "its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(column)\", \"\(reading.layout)\") makes it a date" + others
         }
     }
 }

@@ -264,7 +264,13 @@ package enum ForeignNaming {
     /// `Employees` -> `Employee`, `Categories` -> `Category`, `Boxes` -> `Box`.
     package static func singular(_ word: String) -> String {
         let lower = word.lowercased()
-        guard lower.count > 3, lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) else { return word }
+        guard lower.count > 3, lower.hasSuffix("s"), !["ss", "us", "is", "species", "series"].contains(where: lower.hasSuffix) else {
+            return word
+        }
+        // Words whose singular ends in "ie" (a table of movies holds a movie, not a "movy").
+        // ("pies" only whole: "copies" is a copy.)
+        let ieWords = ["movies", "cookies", "calories", "zombies", "rookies", "selfies", "hoodies", "newbies"]
+        if ieWords.contains(where: lower.hasSuffix) || ["pies", "ties"].contains(lower) { return String(word.dropLast()) }
         if lower.hasSuffix("ies") { return word.dropLast(3) + (word.last?.isUppercase == true ? "Y" : "y") }
         if ["ses", "xes", "zes", "ches", "shes"].contains(where: lower.hasSuffix), !lower.hasSuffix("ases") { return String(word.dropLast(2)) }
         return String(word.dropLast())
