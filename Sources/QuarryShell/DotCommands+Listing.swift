@@ -201,7 +201,9 @@ extension DotCommands {
             let exact = context.entities.filter { $0.name == argument }
             let matching =
                 exact.isEmpty
-                ? context.entities.filter { OtherShellHabits.like($0.name, argument) || OtherShellHabits.like(context.mapped($0).nameInSQL, argument) }
+                ? context.entities.filter {
+                    OtherShellHabits.like($0.name, argument) || OtherShellHabits.like(context.mapped($0).nameInSQL, argument)
+                }
                 : exact
             guard !matching.isEmpty else {
                 if argument.contains("%") || argument.contains("_") {

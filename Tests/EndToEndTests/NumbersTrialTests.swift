@@ -117,7 +117,10 @@ import Testing
         #expect(updated.last == "4", "\(updated)")
         #expect(try await repl.enter(#"=count("Salary", "title == 'X'")"#) == ["4"])
         let deleted = try await repl.enter("DELETE FROM Salary WHERE title LIKE 'G%'")
-        #expect(deleted == [#"SQL here only reads; this does it, written at once (rollback() does not undo it): Salary:deleteall("title LIKE[c] 'G*'", {})"#], "\(deleted)")
+        #expect(
+            deleted == [
+                #"SQL here only reads; this does it, written at once (rollback() does not undo it): Salary:deleteall("title LIKE[c] 'G*'", {})"#
+            ], "\(deleted)")
     }
 
     /// A CSV file without a header: its first record reads as data (a date and numbers

@@ -253,7 +253,9 @@ import Testing
         #expect(saved.count == 1 && saved[0].hasPrefix("saved: 0 inserted, "), "\(saved)")
         #expect(try await repl.enter(#"=Sale:first("price > 1.09 AND price < 1.11").price"#) == ["1.1"])
         let delete = try await repl.enter("DELETE FROM Sale WHERE qty IN (3)")
-        #expect(delete == [#"SQL here only reads; this does it, written at once (rollback() does not undo it): Sale:deleteall("qty IN {3}", {})"#], "\(delete)")
+        #expect(
+            delete == [#"SQL here only reads; this does it, written at once (rollback() does not undo it): Sale:deleteall("qty IN {3}", {})"#],
+            "\(delete)")
     }
 
     /// A grouped request at the prompt says, once, that unsaved changes to its entity are

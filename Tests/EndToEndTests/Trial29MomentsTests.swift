@@ -26,12 +26,17 @@ import Testing
         let days = (1...9).map { "('2025-03-\(String(format: "%02d", $0 + 10))')" }.joined(separator: ", ")
         _ = try await sqlite3(
             sandbox, "f1.db", "CREATE TABLE races (id INTEGER PRIMARY KEY, date TEXT); INSERT INTO races (date) VALUES \(days), ('2025-05-2025');")
-        let hint = #"its text reads as ISO 8601 times: format("races", "date", "iso-date") makes it a date (1 of the 10 values sampled reads as none; it names them)"#
+        let hint =
+            #"its text reads as ISO 8601 times: format("races", "date", "iso-date") makes it a date (1 of the 10 values sampled reads as none; it names them)"#
         let compared = try await sandbox.quarry(["f1.db", "-e", #"print(count("races", "date >= %@", date("2025-03-15")))"#])
         #expect(compared.status == 1 && compared.stderr.contains(hint), "\(compared)")
-        let month = try await sandbox.quarry(["f1.db", "-e", #"print(fetch{ "races", properties = { "date.month AS m", "count(*)" }, group = { "m" } })"#])
+        let month = try await sandbox.quarry([
+            "f1.db", "-e", #"print(fetch{ "races", properties = { "date.month AS m", "count(*)" }, group = { "m" } })"#
+        ])
         #expect(month.status == 1 && month.stderr.contains(hint), "\(month)")
-        let declared = try await sandbox.quarry(["f1.db", "-e", #"format("races", "date", "iso-date") print(count("races", "date >= %@", date("2025-03-15")))"#])
+        let declared = try await sandbox.quarry([
+            "f1.db", "-e", #"format("races", "date", "iso-date") print(count("races", "date >= %@", date("2025-03-15")))"#
+        ])
         #expect(declared.status == 0 && declared.lines.last == "5" && declared.stderr.contains("'2025-05-2025', id 10"), "\(declared)")
     }
 

@@ -193,7 +193,7 @@ import Testing
     @Test func singularKeepsWordsThatAreTheirOwnSingular() {
         let cases = [
             ("species", "species"), ("series", "series"), ("movies", "movie"), ("Cookies", "Cookie"), ("pies", "pie"),
-            ("copies", "copy"), ("Categories", "Category"), ("parties", "party"), ("boxes", "box"), ("employees", "employee"),
+            ("copies", "copy"), ("Categories", "Category"), ("parties", "party"), ("boxes", "box"), ("employees", "employee")
         ]
         for (plural, singular) in cases { #expect(ForeignNaming.singular(plural) == singular, "\(plural)") }
     }

@@ -200,7 +200,7 @@ struct ResultColumn {
         guard let op = rest.first, "*/+-".contains(op) else { return nil }
         let number = rest.dropFirst().trimmingCharacters(in: .whitespaces)
         guard let value = Double(number), value.isFinite, !number.isEmpty, number.first?.isNumber == true || number.first == ".",
-            number.allSatisfy({ $0.isNumber || ".eE+-".contains($0) })  // 1e6 as 1000000
+            number.allSatisfy({ $0.isNumber || ".eE+-".contains($0) }) // 1e6 as 1000000
         else { return nil }
         switch op {
         case "*", "/": guard value > 0, ["avg", "sum", "min", "max"].contains(name) else { return nil }

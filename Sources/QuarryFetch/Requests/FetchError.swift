@@ -64,7 +64,8 @@ extension FetchError {
         // A to-many has no one value per object: none of its keys would do either.
         if relationship.isToMany {
             return .badOption(
-                option: option, reason: "'\(key)' is a to-many relationship of entity \(entity.name): \(option) takes one value per object"
+                option: option,
+                reason: "'\(key)' is a to-many relationship of entity \(entity.name): \(option) takes one value per object"
                     + (option == "sort" ? "" : "; '\(key).@count' is how many each holds"))
         }
         let destination = (try? context?.entity(named: relationship.destination)) ?? nil

@@ -183,7 +183,8 @@ extension ObjectContext {
         isoTextReading(entity, column).map { reading in
             let others =
                 reading.others == 0
-                ? "" : " (\(reading.others) of the \(reading.sampled) values sampled \(reading.others == 1 ? "reads" : "read") as none; it names them)"
+                ? ""
+                : " (\(reading.others) of the \(reading.sampled) values sampled \(reading.others == 1 ? "reads" : "read") as none; it names them)"
             return "its text reads as ISO 8601 times: format(\"\(entity.name)\", \"\(column)\", \"\(reading.layout)\") makes it a date" + others
         }
     }
