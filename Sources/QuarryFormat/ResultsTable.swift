@@ -19,7 +19,10 @@ public struct ResultsTable {
     }
 
     public func render() throws -> String {
-        guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: format.rowLimit) }
+        guard results.isSectioned else {
+            let total = try results.count()
+            return try table(start: 0, count: total, shown: format.rowLimit(total: total))
+        }
         // Sectioned: a header line per section, then its rows, `.maxrows` in all as a flat
         // result shows (`sectionShares`): each section its first and last rows and how many
         // it hid, and under the last one shown how many sections were left out.

@@ -45,6 +45,19 @@ public struct TableFormat {
     /// shells' 0 is).
     public var rowLimit: Int { maxRows > 0 ? maxRows : .max }
 
+    /// The terminal's rows at the prompt (0: none known, as in a script or a watch).
+    public var screenRows = 0
+    /// `.maxrows N` was typed: its N holds even where the screen would hold a result whole.
+    public var maxRowsChosen = false
+
+    /// The most rows a flat result of `total` rows shows: every one when the screen holds
+    /// them with the command above and the prompt below (a result of 27 rows hid 7 of them
+    /// on a terminal of 50 lines, trial 29), unless `.maxrows` was chosen; else `rowLimit`.
+    public func rowLimit(total: Int) -> Int {
+        if maxRows > 0, !maxRowsChosen, screenRows > 0, total <= screenRows - 6 { return .max }
+        return rowLimit
+    }
+
     /// Whether a listing of `total` rows that shows at most `shown` leaves rows out: only
     /// when two or more would go, as the line of "…" standing for one row takes the row's
     /// place (psql and DuckDB never hide a single row either).
@@ -405,7 +418,7 @@ extension TextTable {
     public static func rows(headers: [String], values: [[Value]], format: TableFormat, estimated: Set<TableCell> = []) -> TextTable {
         let total = values.count
         let noun = total == 1 ? "row" : "rows"
-        guard !format.mode.isData, TableFormat.hides(total: total, shown: format.rowLimit) else {
+        guard !format.mode.isData, TableFormat.hides(total: total, shown: format.rowLimit(total: total)) else {
             var table = TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
             table.estimated = estimated
             return table

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import CQuarrySignals
+import QuarryFormat
 
 /// What the shell asks of the runtime, in Swift terms only, so the shell imports no C
 /// and holds no Lua stack: one guarded way to run what the user typed or wrote, the
@@ -137,6 +138,13 @@ extension QuarryRuntime {
 
     /// The next value the REPL prints goes to `path` instead (`.once FILE`).
     public func sendNextPrintedValue(toFile path: String) {
+        // In the aligned table that is the default, a file named for a data format gets
+        // that format, as `.export` chooses by the name (trial 29: `.once top.csv` wrote an
+        // aligned table); a mode the person set is theirs.
+        let named: [String: OutputMode] = ["csv": .csv, "json": .json, "md": .markdown]
+        let file = path.split(separator: "/").last ?? ""
+        let suffix = file.contains(".") ? file.split(separator: ".").last.map { $0.lowercased() } : nil
+        onceMode = settings.format.mode == .table ? suffix.flatMap { named[$0] } : nil
         pushQuarryTable()
         pushString(state, path)
         LuaTable.setField(state, -2, "__once")

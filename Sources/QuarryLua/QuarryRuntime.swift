@@ -126,6 +126,7 @@ public final class QuarryRuntime {
     var tableFormat: TableFormat {
         guard rendersForFile else { return settings.format }
         var format = settings.format
+        if let onceMode { format.mode = onceMode }
         format.width = 0
         format.maxRows = 0
         format.textWidth = 0
@@ -137,6 +138,8 @@ public final class QuarryRuntime {
     }
     /// A result is being rendered for `.once FILE` (see `tableFormat`).
     var rendersForFile = false
+    /// The mode `.once FILE` writes in where its file's name chose one (`top.csv`).
+    var onceMode: OutputMode?
     /// `--safe` is in force (see `enterSandbox`): files load as text only, and nothing is written.
     public var isSandboxed: Bool { settings.safe }
     /// What the stores' callbacks reach the runtime by (`RuntimeLink`), emptied as it goes.

@@ -44,6 +44,7 @@ extension DotCommands {
                 return .ok
             }
             shell.settings.format.maxRows = n
+            shell.settings.format.maxRowsChosen = true
             return .ok
         },
         Command(name: "columns", usage: ".columns [NAME ...]", summary: "show only these columns of tables that have them (none: all)") {

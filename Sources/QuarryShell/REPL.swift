@@ -304,6 +304,7 @@ final class REPL {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
+        session.settings.format.screenRows = terminalRows()
         // A table that left columns out says how to see them, in the commands typed here.
         session.settings.format.leftOutHint = Self.leftOutHint
         // A long result that hid its middle rows says how to see them.

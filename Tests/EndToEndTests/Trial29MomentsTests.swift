@@ -82,3 +82,23 @@ import Testing
         #expect(none.stderr.contains("no entity or table matches 'x%'"), "\(none)")
     }
 }
+
+/// A result the screen holds whole shows every row (trial 29: 27 rows on a terminal of 50
+/// lines hid 7), unless `.maxrows` was chosen; a longer one still shows its ends.
+@Suite struct Trial29ScreenfulTests {
+    @Test func aResultTheScreenHoldsIsShownWhole() async throws {
+        let sandbox = try Sandbox()
+        let values = (1...60).map { "(\($0))" }.joined(separator: ", ")
+        _ = try await sqlite3(sandbox, "n.db", "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t (n) VALUES \(values);")
+        let repl = try await TmuxSession(sandbox, arguments: ["n.db"], columns: 120)
+        try await repl.waitForPrompt()
+        // The pane is 40 lines: 27 rows, their header and footer fit under the command.
+        let whole = try await repl.enter(#"fetch("t", "n <= 27")"#)
+        #expect(whole.last == "(27 objects)" && whole.count == 30, "\(whole)")
+        let long = try await repl.enter(#"fetch("t")"#)
+        #expect(long.last?.hasPrefix("(60 objects), 40 rows hidden") == true, "\(long)")
+        _ = try await repl.enter(".maxrows 10")
+        let chosen = try await repl.enter(#"fetch("t", "n <= 27")"#)
+        #expect(chosen.last?.hasPrefix("(27 objects), 17 rows hidden") == true, "\(chosen)")
+    }
+}

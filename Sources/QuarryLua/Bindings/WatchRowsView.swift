@@ -25,6 +25,7 @@ final class WatchRowsView {
         // A live view is drawn in place, never paged: it fits the terminal as it is.
         var format = format
         format.pagerRows = 0
+        format.screenRows = 0
         // Nor can a dot-command be typed in it: its columns are what its keys and the terminal give.
         format.leftOutHint = nil
         format.hiddenRowsHint = nil

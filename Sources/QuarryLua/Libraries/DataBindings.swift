@@ -35,6 +35,10 @@ enum DataBindings {
             try file.write(runtime.console.plain(text))
             try file.commit()
         } catch { throw luaError(error) }
+        // Said, as `.export` says what it wrote: the result went to the file, not lost.
+        let chosen = runtime.onceMode.map { " as \($0.rawValue), for its name (.mode sets another)" } ?? ""
+        runtime.onceMode = nil
+        runtime.writeNotice("written to \(path)" + chosen)
         return 0
     }
 
