@@ -64,6 +64,25 @@ import Testing
         #expect(many.stderr.contains("properties takes one value per object; 'actors.@count' is how many each holds"), "\(many)")
     }
 
+    /// world's `IndepYear` is TEXT with blanks for none: summarize's max read `885`, text
+    /// order, and said nothing, as its min was '' rather than a number.
+    @Test func textOfNumbersWithBlanksIsNoted() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "w.db",
+            "CREATE TABLE country (id INTEGER PRIMARY KEY, IndepYear TEXT); INSERT INTO country (IndepYear) VALUES (''), ('1991'), ('885'), ('1901');")
+        let run = try await sandbox.quarry(["w.db", "-e", #"local s = summarize("country"); print(s[2].max)"#])
+        #expect(run.stdout == "885\n", "\(run)")
+        #expect(
+            run.stderr.contains(
+                #"IndepYear is text holding numbers: min and max are in text order, as sqlite3's are; sql("SELECT min(CAST(IndepYear AS REAL)), max(CAST(IndepYear AS REAL)) FROM country WHERE trim(IndepYear) <> ''") reads them as numbers"#
+            ), "\(run)")
+        let read = try await sandbox.quarry([
+            "w.db", "-e", #"local r = sql("SELECT min(CAST(IndepYear AS REAL)) AS lo, max(CAST(IndepYear AS REAL)) AS hi FROM country WHERE trim(IndepYear) <> ''")[1] print(r.lo, r.hi)"#
+        ])
+        #expect(read.stdout == "885.0\t1991.0\n", "\(read)")
+    }
+
     @Test func speciesIsItsOwnSingularAndSchemaTakesAPattern() async throws {
         let sandbox = try Sandbox()
         _ = try await sqlite3(

@@ -18,13 +18,22 @@ extension QuarryRuntime {
         // Those whose min and max differ in length first: there text order shows (`0` to
         // `99967`), where codes of one length (`100001` to `999998`) read as they sort.
         func length(_ value: Value) -> Int { if case .text(let text) = value { text.count } else { 0 } }
-        let held = summaries.filter { $0.type == .string && $0.min != $0.max && number($0.min) && number($0.max) }
+        // A blank cell (a CSV's missing value) is the least text there is: a min of '' under
+        // a max that reads as a number is such a column too (world's IndepYear, '' to 885).
+        func blank(_ value: Value) -> Bool {
+            guard case .text(let text) = value else { return false }
+            return text.allSatisfy { $0 == " " || $0 == "\t" }
+        }
+        let held = summaries.filter { $0.type == .string && $0.min != $0.max && (number($0.min) || blank($0.min)) && number($0.max) }
         let columns = (held.filter { length($0.min) != length($0.max) } + held.filter { length($0.min) == length($0.max) }).map(\.column)
         guard let first = columns.first else { return }
         let named =
             columns.count <= 3 ? columns.joined(separator: ", ") : columns.prefix(2).joined(separator: ", ") + " and \(columns.count - 2) more"
+        // Blanks left out: CAST('' AS REAL) is 0.
+        let blanks = held.first { $0.column == first }.map { blank($0.min) } ?? false
         let query =
             "SELECT min(CAST(\(writtenIdentifier(first)) AS REAL)), max(CAST(\(writtenIdentifier(first)) AS REAL)) FROM \(writtenIdentifier(entityName))"
+            + (blanks ? " WHERE trim(\(writtenIdentifier(first))) <> ''" : "")
         writeNotice(
             "note: summarize \(entityName): \(named) \(columns.count == 1 ? "is" : "are") text holding numbers: min and max are in text order, "
                 + "as sqlite3's are; sql(\(LuaLiteral.string(query))) reads them as numbers")
