@@ -70,7 +70,8 @@ import Testing
         let sandbox = try Sandbox()
         _ = try await sqlite3(
             sandbox, "w.db",
-            "CREATE TABLE country (id INTEGER PRIMARY KEY, IndepYear TEXT); INSERT INTO country (IndepYear) VALUES (''), ('1991'), ('885'), ('1901');")
+            "CREATE TABLE country (id INTEGER PRIMARY KEY, IndepYear TEXT); INSERT INTO country (IndepYear) VALUES (''), ('1991'), ('885'), ('1901');"
+        )
         let run = try await sandbox.quarry(["w.db", "-e", #"local s = summarize("country"); print(s[2].max)"#])
         #expect(run.stdout == "885\n", "\(run)")
         #expect(
@@ -78,7 +79,8 @@ import Testing
                 #"IndepYear is text holding numbers: min and max are in text order, as sqlite3's are; sql("SELECT min(CAST(IndepYear AS REAL)), max(CAST(IndepYear AS REAL)) FROM country WHERE trim(IndepYear) <> ''") reads them as numbers"#
             ), "\(run)")
         let read = try await sandbox.quarry([
-            "w.db", "-e", #"local r = sql("SELECT min(CAST(IndepYear AS REAL)) AS lo, max(CAST(IndepYear AS REAL)) AS hi FROM country WHERE trim(IndepYear) <> ''")[1] print(r.lo, r.hi)"#
+            "w.db", "-e",
+            #"local r = sql("SELECT min(CAST(IndepYear AS REAL)) AS lo, max(CAST(IndepYear AS REAL)) AS hi FROM country WHERE trim(IndepYear) <> ''")[1] print(r.lo, r.hi)"#
         ])
         #expect(read.stdout == "885.0\t1991.0\n", "\(read)")
     }
