@@ -109,11 +109,25 @@ struct BatchRunner {
         switch loaded {
         case .loaded: break
         case .incomplete(let message), .failed(let message):
-            reportError(message)
+            reportError(message + (Self.dotCommandInScript(path: path, message: message) ?? ""))
             return false
         }
         runtime.setScriptArguments(script: path, arguments: arguments)
         return report(runtime.runGuarded(arguments: arguments))
+    }
+
+    /// A script file is Lua, so a dot-command in it (`.mode csv`, trial 29) is a syntax
+    /// error: said so, with the way that reads it, where the line Lua names is one.
+    static func dotCommandInScript(path: String, message: String) -> String? {
+        guard message.hasPrefix(path + ":"),
+            let number = Int(message.dropFirst(path.count + 1).prefix { $0.isNumber }), number > 0,
+            let text = try? String(contentsOfFile: path, encoding: .utf8)
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard number <= lines.count else { return nil }
+        let line = lines[number - 1].trimmingCharacters(in: .whitespaces)
+        guard DotCommands.isCommand(line), let name = DotCommandWords.split(line.dropFirst()).first else { return nil }
+        return " (.\(name) is a dot-command: a script is Lua; they run at the prompt and in input piped in, as quarry FILE - < \(path))"
     }
 
     /// Whether a script argument that names no file reads as Lua rather than a path: it

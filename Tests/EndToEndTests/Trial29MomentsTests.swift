@@ -85,6 +85,20 @@ import Testing
         #expect(read.stdout == "885.0\t1991.0\n", "\(read)")
     }
 
+    /// A dot-command in a script file was Lua's bare `syntax error near 'csv'`.
+    @Test func aDotCommandInAScriptIsNamed() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("p.lua", "print(1)\n  .mode csv\nprint(2)\n")
+        let run = try await sandbox.quarry(["p.lua"])
+        #expect(run.status == 1 && run.stdout.isEmpty, "\(run)")
+        #expect(
+            run.stderr.contains(
+                "p.lua:2: syntax error near 'csv' (.mode is a dot-command: a script is Lua; they run at the prompt and in input piped in, as quarry FILE - < p.lua)"
+            ), "\(run)")
+        let piped = try await sandbox.quarry([":memory:", "-"], stdin: "print(1)\n.mode csv\nprint(2)\n")
+        #expect(piped.status == 0 && piped.stdout == "1\n2\n", "\(piped)")
+    }
+
     @Test func speciesIsItsOwnSingularAndSchemaTakesAPattern() async throws {
         let sandbox = try Sandbox()
         _ = try await sqlite3(
