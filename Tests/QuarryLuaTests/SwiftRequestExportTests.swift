@@ -98,7 +98,7 @@ import Testing
         #expect(code(0, "fetchrequest").contains("// not expressed: offset 1: "))
         #expect(
             code(0, "fetchrequest").contains(
-                ##"@FetchRequest(sortDescriptors: [SortDescriptor(\Quake.time, order: .reverse), SortDescriptor(\Quake.place, comparator: .lexical)], predicate: NSPredicate(format: #"magnitude > 5 AND time > CAST(671692800.0, "NSDate")"#), animation: .default)"##
+                ##"@FetchRequest(sortDescriptors: [SortDescriptor(\Quake.time, order: .reverse), SortDescriptor(\Quake.place, comparator: .lexical)], predicate: NSPredicate(format: #"magnitude > 5 AND time > %@"#, Date(timeIntervalSinceReferenceDate: 671692800) /* 2022-04-15T05:20:00Z */ as NSDate), animation: .default)"##
             ))
         #expect(code(0, "fetchrequest").hasSuffix("private var quakes: FetchedResults<Quake>"))
         #expect(

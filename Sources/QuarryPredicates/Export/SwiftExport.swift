@@ -1,3 +1,4 @@
+import QuarryModel
 import QuarryModelFiles
 import QuarryStore
 
@@ -92,6 +93,14 @@ extension BoundPredicate {
         var arguments: [String] = []
         let format = sourceWithDates.appleFormat(
             placeholder: { value in
+                // A date goes as an app passes one, a `%@` argument, its instant said in a
+                // comment, rather than as CAST(378691200.0, "NSDate") in the format (trial 30).
+                if case .date(let seconds) = value, seconds.isFinite {
+                    let since = seconds - referenceDateOffset
+                    let written = since == since.rounded() && abs(since) < 1e15 ? String(Int64(since)) : "\(since)"
+                    arguments.append("Date(timeIntervalSinceReferenceDate: \(written)) /* \(Value.iso8601(seconds)) */ as NSDate")
+                    return "%@"
+                }
                 guard case .text(let s) = value, uuids.contains(s.uppercased()), let uuid = SwiftPredicateWriter.uuidLiteral(s) else { return nil }
                 arguments.append(uuid + " as NSUUID")
                 return "%@"

@@ -53,6 +53,7 @@ extension Binder {
     /// the entity's name and, first, the unit that reads the column's numbers near today
     /// (`ObjectContext.timeLayoutNearToday`), else Unix seconds.
     func timeUnitHint(_ attribute: AttributeDescription, _ owner: EntityDescription?) -> String {
+        if let owner, context?.holdsDigitDays(owner, attribute.name) == true { return "; " + ObjectContext.digitDaysAdvice(attribute.name) }
         let near = owner.flatMap { context?.timeLayoutNearToday($0, attribute.name) }
         let unit = near?.name ?? "unix"
         let others = ["unix", "unix-ms", "unix-us", "cocoa", "webkit"].filter { $0 != unit }.joined(separator: ", ")

@@ -36,7 +36,7 @@ extension Binder {
             remedy = hint
         } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
             let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
-            context?.likelyTimeLayout(entity, name) != nil
+            context?.likelyTimeLayout(entity, name) != nil || context?.holdsDigitDays(entity, name) == true
         {
             // `ts.month` on a number column whose values read as times near today in some
             // unit: the `format()` that makes it a date with parts.

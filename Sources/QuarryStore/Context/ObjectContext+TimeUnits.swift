@@ -49,7 +49,7 @@ extension ObjectContext {
     /// The time layout (of those a number column takes) that reads every one of `values`
     /// near today, the nearest first, with its reading of the first; nil when none does.
     static func layoutNearToday(_ values: [Value], type: AttributeType) -> (name: String, reading: String)? {
-        guard let first = values.first else { return nil }
+        guard let first = values.first, !digitDays(values) else { return nil }
         let now = Date().timeIntervalSince1970
         var best: (name: String, reading: String, distance: Double)?
         // `unix-real` reads as `unix` does: one name for the unit, the one its type shows.
@@ -84,6 +84,32 @@ extension ObjectContext {
     }
 
     /// The time layout that reads `column`'s numbers near today (see `layoutNearToday`).
+    /// Whether every sampled number reads as a day written YYYYMMDD (`20180115`), as
+    /// files made from CSV keep dates: seconds since 2001 read them as days of 2001 (trial
+    /// 31's crime reports all went to 2001-08-22), so no unit of time is offered for them.
+    public func holdsDigitDays(_ entity: EntityDescription, _ column: String) -> Bool {
+        Self.digitDays(sampledNumbers(entity, column))
+    }
+
+    static func digitDays(_ values: [Value]) -> Bool {
+        guard !values.isEmpty else { return false }
+        return values.allSatisfy { value in
+            let n: Int64
+            switch value {
+            case .integer(let i): n = i
+            case .real(let d) where d == d.rounded() && abs(d) < 1e9: n = Int64(d)
+            default: return false
+            }
+            return (1800...2200).contains(n / 10_000) && (1...12).contains(n / 100 % 100) && (1...31).contains(n % 100)
+        }
+    }
+
+    /// What works on such a column, ready to paste.
+    public static func digitDaysAdvice(_ column: String) -> String {
+        "its numbers read as days written YYYYMMDD (20180115), which no unit of time reads: compare them as numbers "
+            + "(\(column) >= 20180101); floor(\(column) / 10000) is the year, floor(\(column) / 100) % 100 the month"
+    }
+
     public func timeLayoutNearToday(_ entity: EntityDescription, _ column: String) -> (name: String, reading: String)? {
         Self.layoutNearToday(sampledNumbers(entity, column), type: numberType(entity, column))
     }
@@ -124,6 +150,10 @@ extension ObjectContext {
             }
         }
         guard !values.isEmpty else { return }
+        if Self.digitDays(values) {
+            throw StoreError.invalidSchema(
+                entity: entity.name, reason: "as \(format.name), \(column)'s values are no times: " + Self.digitDaysAdvice(column))
+        }
         let near = Self.layoutNearToday(values, type: type)
         let now = Date().timeIntervalSince1970
         let nearSame = near.flatMap { ColumnFormat(name: $0.name) }.map {

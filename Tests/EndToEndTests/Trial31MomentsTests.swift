@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Trial 31's wrong answer: the SQL Murder Mystery keeps its reports' dates as integers
+/// written YYYYMMDD (`20180115`); `date.year` offered `format(..., "cocoa")`, which read
+/// every one as a day of August 2001, and format() took it. Neither happens now: the
+/// refusal and the hint say what works on such a column.
+@Suite struct Trial31MomentsTests {
+    @Test func daysWrittenAsDigitsAreNoTimes() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "m.db",
+            "CREATE TABLE report (id INTEGER PRIMARY KEY, date INTEGER); INSERT INTO report (date) VALUES (20180115), (20171203), (20180230), (20160704);"
+        )
+        let advice =
+            "its numbers read as days written YYYYMMDD (20180115), which no unit of time reads: compare them as numbers (date >= 20180101); "
+            + "floor(date / 10000) is the year, floor(date / 100) % 100 the month"
+        let part = try await sandbox.quarry(["m.db", "-e", #"print(fetch{ "report", properties = { "date.year AS y", "count(*)" }, group = "y" })"#])
+        #expect(part.status == 1 && part.stderr.contains(advice) && !part.stderr.contains("cocoa"), "\(part)")
+        let compared = try await sandbox.quarry(["m.db", "-e", #"print(count("report", "date >= %@", date("2018-01-01")))"#])
+        #expect(compared.status == 1 && compared.stderr.contains(advice) && !compared.stderr.contains("cocoa"), "\(compared)")
+        let declared = try await sandbox.quarry(["m.db", "-e", #"format("report", "date", "cocoa")"#])
+        #expect(declared.status == 1 && declared.stderr.contains("as cocoa, date's values are no times: " + advice), "\(declared)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("m.db.quarry")), "nothing kept for the refused format()")
+        let years = try await sandbox.quarry([
+            "m.db", "-e",
+            #"for _, r in ipairs(fetch{ "report", properties = { "floor(date / 10000) AS y", "count(*) AS n" }, group = "y", sort = "y" }) do print(r.y, r.n) end"#
+        ])
+        #expect(years.lines == ["2016.0\t1", "2017.0\t1", "2018.0\t2"], "\(years)")
+    }
+}
