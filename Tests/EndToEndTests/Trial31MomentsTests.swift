@@ -29,3 +29,30 @@ import Testing
         #expect(years.lines == ["2016.0\t1", "2017.0\t1", "2018.0\t2"], "\(years)")
     }
 }
+
+/// A save that breaks a foreign key named a row the file had broken long before (trial
+/// 31: `person.ssn '223877684' names no row of income`, when the save had changed a gym
+/// member's id that check-ins name): the tables that name what the save wrote are
+/// looked at first.
+@Suite struct Trial31BrokenKeyTests {
+    @Test func theKeyTheSaveBrokeIsNamed() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "g.db",
+            """
+            PRAGMA foreign_keys = OFF;
+            CREATE TABLE income (ssn INTEGER PRIMARY KEY, amount INTEGER);
+            CREATE TABLE person (id INTEGER PRIMARY KEY, ssn INTEGER REFERENCES income(ssn));
+            CREATE TABLE member (id TEXT PRIMARY KEY, person_id INTEGER REFERENCES person(id));
+            CREATE TABLE check_in (id INTEGER PRIMARY KEY, membership_id TEXT REFERENCES member(id));
+            INSERT INTO person VALUES (1, 223877684), (2, 111);
+            INSERT INTO member VALUES ('48Z55', 1);
+            INSERT INTO check_in VALUES (2702, '48Z55');
+            """)
+        let run = try await sandbox.quarry(["g.db", "-e", #"local m = member:first("id == %@", "48Z55"); m.id = "48Z99"; save()"#])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("check_in.membership_id '48Z55' names no row of member"), "\(run)")
+        #expect(!run.stderr.contains("income"), "\(run)")
+        #expect(try await sqlite3Lines(sandbox, "g.db", "SELECT id FROM member") == ["48Z55"])
+    }
+}

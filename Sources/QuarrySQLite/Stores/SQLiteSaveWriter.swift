@@ -20,7 +20,9 @@ struct SQLiteSaveWriter {
             try session.connection.database.write { db in
                 try write(&result, &work, in: db)
                 // A foreign key left broken fails the commit naming nothing: named here.
-                if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }
+                if let violation = try ConstraintViolation.brokenForeignKey(in: db, written: writtenTables(request)) {
+                    throw StoreError.constraint(violation)
+                }
             }
         } catch let error as DatabaseError {
             throw store.inModelNames(TriggerFunctions.named(StoreError(error), session: session))
@@ -28,6 +30,17 @@ struct SQLiteSaveWriter {
             throw store.inModelNames(.constraint(violation))
         }
         return result
+    }
+
+    /// The tables the save writes rows of, unquoted (a broken key is looked for in them
+    /// and in those that name them first).
+    private func writtenTables(_ request: SaveChangesRequest) -> [String] {
+        var tables: [String] = []
+        for object in request.inserts + request.updates + request.deletes {
+            let table = session.mapped(object.entity).nameInSQL
+            if !tables.contains(table) { tables.append(table) }
+        }
+        return tables
     }
 
     private func write(_ result: inout SaveChangesResult, _ work: inout StoreSaveWork, in db: Database) throws {
