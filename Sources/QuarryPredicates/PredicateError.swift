@@ -82,10 +82,17 @@ public struct PredicateError: QuarryError, Equatable, Codable {
 extension PredicateError {
     /// The format string with a caret under `column`, for a person at a terminal (the
     /// error itself stays one line): two lines, a long string cut to the part around
-    /// the column.
+    /// the column. Of text of several lines (a `let` before a `#Predicate`), the line
+    /// the column falls in: columns count over the whole text, and lines joined into one
+    /// read as one statement.
     public static func pointer(to column: Int, in format: String) -> String? {
-        let characters = Array(format.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " "))
-        guard column >= 1, column <= characters.count + 1 else { return nil }
+        let all = Array(format)
+        guard column >= 1, column <= all.count + 1 else { return nil }
+        // A column on a line's end (its newline) is that line's.
+        let lineStart = all[..<(column - 1)].lastIndex(where: \.isNewline).map { $0 + 1 } ?? 0
+        let lineEnd = all[lineStart...].firstIndex(where: \.isNewline) ?? all.count
+        let characters = all[lineStart..<lineEnd].map { $0 == "\t" ? " " : $0 }
+        let column = column - lineStart
         let width = 70
         let start = max(0, min(column - 1 - width / 2, characters.count - width))
         let end = min(characters.count, start + width)

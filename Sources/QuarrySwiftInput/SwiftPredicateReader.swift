@@ -39,7 +39,7 @@ extension SwiftPredicateReader {
         }
         // `let predicate = NSPredicate(format: "...", ...)`, as `p:swift()` prints it before the
         // macro; or why it could not be read, which matters only where no macro follows.
-        var nsPredicate: Result<Predicate, PredicateError>?
+        var nsPredicate: Result<Read, PredicateError>?
         // The last statement that holds a macro is the #Predicate read; a `let` of one
         // before it defines a #Predicate it may evaluate (`a.evaluate($0)`).
         let statements = Array(file.statements)
@@ -114,7 +114,7 @@ extension SwiftPredicateReader {
             }
         }
         // The NSPredicate line alone reads as its format; before a #Predicate, which says the same, the macro is read.
-        if macro == nil, let nsPredicate { return Read(typeName: nil, predicate: try nsPredicate.get(), typeColumn: nil) }
+        if macro == nil, let nsPredicate { return try nsPredicate.get() }
         guard let macro, macro.macroName.text == "Predicate" else {
             throw PredicateError(
                 .syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
@@ -167,14 +167,17 @@ extension SwiftPredicateReader {
     /// as `p:swift()` prints it: values Quarry reads as captured ones (literals,
     /// `UUID(uuid: ...) as NSUUID`, `Date(...) as NSDate`) or names given as captures; an
     /// object the app passes (`item`) is refused by name, as only the app has it.
+    /// `#keyPath(Person.name)` is the key's text ("name"), and its type is the reading's,
+    /// checked against the entity fetched as a `#Predicate<T>`'s is.
     private static func nsPredicateRead(
         _ call: FunctionCallExprSyntax, columns: SourceColumns, translator: inout SwiftPredicateTranslator, given: [String: PredicateArgument]
-    ) throws -> Predicate {
+    ) throws -> Read {
         guard let literal = call.arguments.first?.expression.as(StringLiteralExprSyntax.self), let format = literal.representedLiteralValue else {
             throw PredicateError(
                 .unsupported, "NSPredicate(format:) is read with its format as one string literal", column: columns.column(of: call))
         }
         var arguments: [PredicateArgument] = []
+        var root: (type: String, column: Int, written: String)?
         for argument in call.arguments.dropFirst() {
             var value = argument.expression
             // `x as NSUUID`: the value, which the cast only bridges.
@@ -193,9 +196,41 @@ extension SwiftPredicateReader {
                 arguments.append(captured)
                 continue
             }
-            arguments.append(try translator.constant(value))
+            if let keyPath = value.as(MacroExpansionExprSyntax.self), keyPath.macroName.text == "keyPath" {
+                let (key, type) = try keyPathText(keyPath, columns: columns)
+                if root == nil, let type { root = (type, columns.column(of: keyPath), SwiftPredicateTranslator.oneLine(keyPath.trimmedDescription)) }
+                arguments.append(.value(.text(key)))
+                continue
+            }
+            do {
+                arguments.append(try translator.constant(value))
+            } catch var error as PredicateError where error.message.contains("#Predicate") {
+                // The translator's refusals speak of the closure; this is an argument of a format.
+                error.message =
+                    "\(translator.describe(value)) is no NSPredicate(format:) argument Quarry reads (#keyPath(Entity.key), \(SwiftPredicateTranslator.capturedForms))"
+                throw error
+            }
         }
-        return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: given))
+        let predicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: given))
+        return Read(typeName: root?.type, predicate: predicate, typeColumn: root?.column, keyPath: root?.written)
+    }
+
+    /// `#keyPath(Person.address.city)` as the key path it spells ("address.city") and the
+    /// type it starts from ("Person"); a first name that is not capitalized is a key
+    /// (`#keyPath(firstName)`, written inside the type), with no type.
+    private static func keyPathText(_ keyPath: MacroExpansionExprSyntax, columns: SourceColumns) throws -> (key: String, type: String?) {
+        let names = keyPath.arguments.first.map { $0.expression.trimmedDescription.filter { !$0.isWhitespace } }?.split(
+            separator: ".", omittingEmptySubsequences: false)
+        guard keyPath.arguments.count == 1, keyPath.trailingClosure == nil, let names, !names.isEmpty,
+            names.allSatisfy({ name in
+                name.first.map { $0.isLetter || $0 == "_" } == true && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            })
+        else {
+            throw PredicateError(
+                .unsupported, "#keyPath is read as #keyPath(Entity.key) or #keyPath(Entity.relationship.key)", column: columns.column(of: keyPath))
+        }
+        if names.count > 1, names[0].first?.isUppercase == true { return (names.dropFirst().joined(separator: "."), String(names[0])) }
+        return (names.joined(separator: "."), nil)
     }
 
     /// Swift's parse of `source`, after the nesting check that keeps swift-syntax's

@@ -8,7 +8,8 @@ import SwiftSyntax
 /// literals and arrays of them, `Date(timeIntervalSinceReferenceDate:)` and
 /// `Date(timeIntervalSince1970:)`, `UUID(uuid: (...))`, `UUID(uuidString: "...")!`,
 /// `Data([...])`, `Double.nan` and
-/// `Double.infinity`. Nothing is run: each form is read as the value it spells.
+/// `Double.infinity`; `Date.now`, `Date()` and dates computed from them
+/// (`computedDate`). Nothing is run: each form is read as the value it spells.
 extension SwiftPredicateTranslator {
     mutating func constant(_ node: ExprSyntax) throws -> PredicateArgument {
         if let array = node.as(ArrayExprSyntax.self) {
@@ -38,6 +39,7 @@ extension SwiftPredicateTranslator {
             return try constant(ExprSyntax(call))
         }
         if let call = node.as(FunctionCallExprSyntax.self) {
+            if let date = try computedDate(call) { return .value(date) }
             let callee = call.calledExpression.trimmedDescription
             let labels = call.arguments.map { $0.label?.text }
             switch (callee, labels) {
@@ -80,7 +82,7 @@ extension SwiftPredicateTranslator {
                 return .value(try typedNumber(callee, call))
             default:
                 throw refuse(
-                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Float(22.5), Date(timeIntervalSinceReferenceDate:), UUID(uuid:), UUID(uuidString:)!, Data([...]))",
+                    "\(Self.oneLine(callee))(...) is no captured value Quarry reads (\(Self.capturedForms))",
                     call)
             }
         }
@@ -96,6 +98,12 @@ extension SwiftPredicateTranslator {
         guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }
         return .value(v)
     }
+
+    /// What a captured `let` may hold, as refusals list it: every form `constant` reads.
+    static let capturedForms =
+        "literals, Float(22.5), Date(timeIntervalSinceReferenceDate:), Date(timeIntervalSince1970:), Date.now, Date(), "
+        + "Date(timeIntervalSinceNow:), a date's .addingTimeInterval(_:), Int64(3), Double.nan, arrays of them, UUID(uuid:), "
+        + "UUID(uuidString:)!, UUID(), URL(string:)!, Data([...])"
 
     /// `Date()` and `Date.now`: the time the `#Predicate` is read, as the app's is the time it runs.
     static var currentTime: Value { .date(Date().timeIntervalSince1970) }

@@ -44,7 +44,8 @@ extension SwiftSortReader {
                 switch (argument.label?.text, choice) {
                 case ("order", "forward"?): result.ascending = true
                 case ("order", "reverse"?): result.ascending = false
-                case ("comparator", "localizedStandard"?), ("comparator", "localized"?): result.comparator = "localized"
+                case ("comparator", "localizedStandard"?): result.comparator = "localizedStandard"
+                case ("comparator", "localized"?): result.comparator = "localized"
                 case ("comparator", "lexical"?): result.comparator = nil
                 default:
                     throw refuse(

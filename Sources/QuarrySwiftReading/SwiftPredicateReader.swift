@@ -13,11 +13,15 @@ public enum SwiftPredicateReader {
         public var predicate: Predicate
         /// Where the type in `<...>` stands.
         public var typeColumn: Int?
+        /// For an `NSPredicate(format:)`, the first `#keyPath(T.key)` among its arguments,
+        /// as written: its `T` is `typeName`, at `typeColumn`. Nil for a `#Predicate<T>`.
+        public var keyPath: String?
 
-        public init(typeName: String?, predicate: Predicate, typeColumn: Int?) {
+        public init(typeName: String?, predicate: Predicate, typeColumn: Int?, keyPath: String? = nil) {
             self.typeName = typeName
             self.predicate = predicate
             self.typeColumn = typeColumn
+            self.keyPath = keyPath
         }
     }
 
@@ -64,12 +68,17 @@ public enum SwiftPredicateReader {
         return nil
     }
 
-    /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one
-    /// of its ancestors (`ancestors`, nearest first), whose keys it would not have.
+    /// Refuses a `#Predicate<T>` (or an `NSPredicate(format:)` with a `#keyPath(T.key)`)
+    /// read for `entity` when `T` is neither the entity nor one of its ancestors
+    /// (`ancestors`, nearest first), whose keys it would not have.
     public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
         guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
         let which =
             ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
+        if let keyPath = read.keyPath {
+            throw PredicateError(
+                .typeMismatch, "\(keyPath) names a key of \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
+        }
         throw PredicateError(
             .typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
     }

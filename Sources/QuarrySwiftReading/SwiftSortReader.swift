@@ -6,7 +6,8 @@ public enum SwiftSortReader {
     public struct Key: Equatable, Codable {
         public var key: String
         public var ascending: Bool
-        /// `localized` for `.localizedStandard` / `.localized`; `stringDefault` for a
+        /// `localizedStandard` for `.localizedStandard`, `localized` for `.localized`
+        /// (`SortDescriptor.Comparison`'s names); `stringDefault` for a
         /// `SortDescriptor` that names none, which Foundation compares `.localizedStandard`
         /// where the key is a String and by its `Comparable` order otherwise; nil for
         /// `.lexical` and a bare key path (`\.name`).

@@ -28,7 +28,7 @@ import Testing
         }
         // Marks after a letter outside Latin, Greek and Cyrillic, which Foundation keeps
         // or drops by rules no PostgreSQL SQL repeats.
-        out += "INSERT INTO notes VALUES (1, 'plain'), (2, 'other');\n"
+        out += "INSERT INTO notes VALUES (1, 'plain'), (2, 'other'), (3, 'Item 10'), (4, 'item 2'), (5, 'Item 1'), (6, 'x007'), (7, 'x7b');\n"
         out += "INSERT INTO marks VALUES (1, \(literal("가\u{301}\u{323}")));\n"
         return out + "COMMIT;\n"
     }
@@ -47,6 +47,8 @@ import Testing
             for _, c in ipairs(fetch("cities", "ANY people_set.name CONTAINS[cd] 'e'")) do print("any", c.id) end
             show(fetch{"people", sort = {{"name", compare = "caseInsensitive"}, "id"}}, {"id", "name"})
             show(fetch{"people", sort = {{"name", compare = "localized", ascending = false}, "id"}, limit = 9}, {"id"})
+            show(fetch{"people", sort = {{"name", compare = "localizedStandard"}, "id"}}, {"id"})
+            show(fetch{"notes", sort = {{"body", compare = "localizedStandard"}, "id"}}, {"id", "body"})
             show(fetch{"people", predicate = "name BEGINSWITH[cd] 'r'", sort = {{"nick", compare = "caseInsensitive"}, "id"}}, {"id", "nick"})
             local r = fetch{"people", section = "city_id", predicate = "name CONTAINS[cd] 'a'", sort = {"city_id", {"name", compare = "localized"}, "id"}}
             for _, s in ipairs(r) do print(s.name, #s, s[1].id) end

@@ -43,7 +43,7 @@ import Testing
             (#"fetch{ "Item", predicate = "title == %@", args = { function() end } }"#, "t:1: fetch: args[1] must be a value or a list of values"),
             (
                 #"fetch{ "Item", sort = { { "title", compare = "weird" } } }"#,
-                #"t:1: sort: compare must be "binary", "caseInsensitive" or "localized", got 'weird'"#
+                #"t:1: sort: compare must be "binary", "caseInsensitive", "localized" or "localizedStandard", got 'weird'"#
             ),
             (#"local r = fetch("Item"); r:configure{ limit = 1.5 }"#, "t:1: r:configure: limit must be an integer or false"),
             (#"local r = fetch("Item"); r.args = { function() end }"#, "t:1: r.args[1] must be a value or a list of values"),

@@ -203,7 +203,12 @@ import Testing
         #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, comparator: .lexical)"#) == [.init(key: "time", ascending: true, comparator: nil)])
         #expect(
             try SwiftSortReader.read(#"[SortDescriptor(\Quake.place, comparator: .localizedStandard), \.owner?.name]"#)
-                == [.init(key: "place", ascending: true, comparator: "localized"), .init(key: "owner.name", ascending: true, comparator: nil)])
+                == [.init(key: "place", ascending: true, comparator: "localizedStandard"), .init(key: "owner.name", ascending: true, comparator: nil)]
+        )
+        #expect(
+            try SwiftSortReader.read(#"SortDescriptor(\.place, comparator: .localized)"#) == [
+                .init(key: "place", ascending: true, comparator: "localized")
+            ])
         #expect(SwiftSortReader.isSwift(#"\.time"#) && !SwiftSortReader.isSwift("-time"))
         #expect(throws: PredicateError.self) { try SwiftSortReader.read(#"SortDescriptor(\.time, order: .sideways)"#) }
     }

@@ -5,7 +5,10 @@ import QuarryStore
 
 /// One sort key: a key path, a direction, and how strings compare.
 public struct SortDescriptor: Equatable, Sendable {
-    public enum Comparison: String, Equatable, Sendable { case binary, caseInsensitive, localized }
+    /// `localized` folds case and accents (`localizedCompare:`, Swift's `.localized`);
+    /// `localizedStandard` also orders digit runs by value (`localizedStandardCompare:`,
+    /// Swift's `.localizedStandard`), as `StandardOrder` says.
+    public enum Comparison: String, Equatable, Sendable { case binary, caseInsensitive, localized, localizedStandard }
     public var key: String
     public var ascending: Bool
     public var comparison: Comparison
@@ -61,12 +64,30 @@ public struct SortDescriptor: Equatable, Sendable {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
         // An enum's labels keep their order, folded or not.
         if comparison != .binary, attribute.type == .string, attribute.enumeration == nil {
-            term = PredicateFunctions.sqlFold(
-                term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
-                dialect: dialect)
+            term = foldedSQL(term, dialect: dialect)
         }
         term = dialect.ordered(term, attribute)
         return dialect.orderTerm(term, ascending: ascending)
+    }
+
+    /// `term`, text, as this comparison orders it in SQL; `folded(_:)` in memory.
+    func foldedSQL(_ term: String, dialect: any SQLDialect) -> String {
+        switch comparison {
+        case .binary: return term
+        case .caseInsensitive: return PredicateFunctions.sqlFold(term, [.caseInsensitive], dialect: dialect)
+        case .localized: return PredicateFunctions.sqlFold(term, [.caseInsensitive, .diacriticInsensitive], dialect: dialect)
+        case .localizedStandard: return StandardOrder.sql(term, dialect: dialect)
+        }
+    }
+
+    /// `text` as this comparison orders it, as `foldedSQL` does in SQL.
+    func folded(_ text: String) -> String {
+        switch comparison {
+        case .binary: return text
+        case .caseInsensitive: return PredicateFunctions.fold(text, [.caseInsensitive])
+        case .localized: return PredicateFunctions.fold(text, [.caseInsensitive, .diacriticInsensitive])
+        case .localizedStandard: return StandardOrder.key(text)
+        }
     }
 
     /// The key's value as SQL (unfolded, no direction) and the attribute it reaches, so a

@@ -174,6 +174,7 @@ public struct SwiftRequestExport {
             // SortDescriptor's default for strings is .localizedStandard; Quarry's binary order is .lexical.
             case .binary: arguments.append("comparator: .lexical")
             case .localized: arguments.append("comparator: .localized")
+            case .localizedStandard: arguments.append("comparator: .localizedStandard")
             case .caseInsensitive:
                 out.refuse(
                     "sort by '\(sort.key)' case-insensitively",
@@ -355,6 +356,7 @@ public struct SwiftRequestExport {
         case .binary: break
         case .caseInsensitive: arguments.append("selector: #selector(NSString.caseInsensitiveCompare(_:))")
         case .localized: arguments.append("selector: #selector(NSString.localizedCompare(_:))")
+        case .localizedStandard: arguments.append("selector: #selector(NSString.localizedStandardCompare(_:))")
         }
         return "NSSortDescriptor(" + arguments.joined(separator: ", ") + ")"
     }

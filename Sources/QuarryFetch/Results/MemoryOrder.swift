@@ -25,8 +25,7 @@ struct MemoryOrder {
     /// What the sort compares for `raw`, a value of `descriptor`'s key.
     func sortValue(_ raw: Value, _ descriptor: SortDescriptor) -> Value {
         if descriptor.comparison != .binary, enumerations[descriptor.key] == nil, case .text(let s) = raw {
-            return .text(
-                PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
+            return .text(descriptor.folded(s))
         }
         return raw
     }

@@ -428,7 +428,8 @@ extension QuarryRuntime {
                 if key.comparator == SwiftSortReader.Key.stringDefault, let described = try? context.entity(named: entity) {
                     return SortDescriptor.swiftDefault(key: key.key, ascending: key.ascending, entity: described, context: context)
                 }
-                return SortDescriptor(key: key.key, ascending: key.ascending, comparison: key.comparator == "localized" ? .localized : .binary)
+                return SortDescriptor(
+                    key: key.key, ascending: key.ascending, comparison: key.comparator.flatMap(SortDescriptor.Comparison.init(rawValue:)) ?? .binary)
             }
         } catch let error as PredicateError {
             throw PredicateTextError(format: text, error: error)
@@ -453,7 +454,9 @@ extension QuarryRuntime {
                     let name = lua_type(s, -1) == LUA_TSTRING ? luaString(s, -1) : ""
                     quarry_pop(s, 1)
                     guard let comparison = SortDescriptor.Comparison(rawValue: name) else {
-                        throw OptionError("compare", mustBe: "\"binary\", \"caseInsensitive\" or \"localized\"", got: "'\(name)'", operation: "sort")
+                        throw OptionError(
+                            "compare", mustBe: "\"binary\", \"caseInsensitive\", \"localized\" or \"localizedStandard\"", got: "'\(name)'",
+                            operation: "sort")
                     }
                     descriptor.comparison = comparison
                 } else {

@@ -22,7 +22,7 @@ extension FunctionHelp {
             #"local r = fetch{ "Item", predicate = "n > $LEAST", vars = { LEAST = 1 } }"#),
         option(
             "sort", #"fetch{ "Item", sort = "-n" } | sort = { "title", "-n", { "title", compare = "caseInsensitive" } }"#,
-            "The order: a key ascending, \"-key\" descending, or a table with ascending = and compare = (binary, caseInsensitive, localized); key paths may cross to-ones (owner.name), and a name with spaces is written as it is (\"-trainer.Home Town\"). Sorted in SQL.",
+            "The order: a key ascending, \"-key\" descending, or a table with ascending = and compare = (binary, caseInsensitive, localized, localizedStandard: numbers in text by value, as Finder); key paths may cross to-ones (owner.name), and a name with spaces is written as it is (\"-trainer.Home Town\"). Sorted in SQL.",
             #"local r = fetch{ "Item", sort = { "-n", "title" } }"#),
         option(
             "limit", #"fetch{ "Item", limit = 10 [, offset = 20] }"#,

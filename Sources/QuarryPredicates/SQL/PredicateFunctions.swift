@@ -87,7 +87,7 @@ public enum PredicateFunctions {
 
     /// The names of the functions this layer installs (`all` and the text ones): `sql()`
     /// allows them, so SQL a predicate compiles to (`explain` shows it) runs there too.
-    public static var names: [String] { [arithmetic, function, fold, stringOperation] }
+    public static var names: [String] { [arithmetic, function, fold, stringOperation, StandardOrder.function] }
 
     /// Every function of this layer, for the store to install on each connection it opens.
     public static var all: [SQLFunction] {
@@ -102,6 +102,11 @@ public enum PredicateFunctions {
                 let functions = BuiltinFunction.allCases
                 guard let code = arguments[0].storedInteger.flatMap(Int.init(exactly:)), functions.indices.contains(code) else { return .null }
                 return ExpressionValues.apply(functions[code], arguments[1])
+            },
+            // quarry_standard_key(folded text): StandardOrder's digit runs; any other value as it is.
+            SQLFunction(StandardOrder.function, argumentCount: 1, deterministic: true) { arguments in
+                guard case .text(let text) = arguments[0] else { return arguments[0] }
+                return .text(StandardOrder.numericRuns(text))
             },
             // quarry_string_op and quarry_fold: StringMatching's and fold's answers.
             .text(

@@ -101,12 +101,15 @@ extension Binder {
             if case .date = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
                 why = timeUnitHint(attribute, owner)
             }
-            // `loaned_on > 2024-06-01` is arithmetic (2017): a date is written quoted.
-            if attribute.type == .date, case .integer = value {
+            // `loaned_on > 2024-06-01` is arithmetic (2017): a date is written quoted. A number
+            // given for a date (`os.time()`) is made one by date(...), as text is.
+            if attribute.type == .date, case .integer(let n) = value {
                 let parts = Self.text(expression).split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
-                let day = parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) } ? parts : ["2024", "06", "01"]
+                let written = parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+                let day = written ? parts : ["2024", "06", "01"]
                 why =
                     "; a date is written quoted, as '" + day.enumerated().map { $0 == 0 || $1.count > 1 ? $1 : "0" + $1 }.joined(separator: "-") + "'"
+                    + (written ? "" : ", or given as date(...) (date(\(n)) for \(n) seconds since 1970)")
             }
             // `occurred_at > '2016'`: text that reads as no date. The forms that do, and a
             // year's comparison through its part, rather than a refusal to puzzle over.
