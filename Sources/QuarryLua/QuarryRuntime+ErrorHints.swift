@@ -91,4 +91,27 @@ extension QuarryRuntime {
         else { return nil }
         return FunctionHelp.otherWord(String(message[start.upperBound...].dropLast(2))).map { "; " + $0 }
     }
+
+    /// For Lua's "attempt to compare number with nil": a predicate written without its
+    /// quotes (`fetch("Observation", price > 1000)`, trial 31) is Lua comparing a global
+    /// that does not exist; the call with the predicate quoted, read from the line.
+    func unquotedPredicateHint(for message: String) -> String? {
+        guard message.contains("attempt to compare "), message.contains(" nil"),
+            let colon = message.firstIndex(of: ":"),
+            let number = Int(message[message.index(after: colon)...].prefix { $0.isNumber }), number > 0,
+            let chunk = loadedChunks["=" + message[..<colon]] ?? loadedChunks["@" + message[..<colon]]
+        else { return nil }
+        let lines = chunk.split(separator: "\n", omittingEmptySubsequences: false)
+        guard number <= lines.count else { return nil }
+        let line = String(lines[number - 1])
+        let pattern = #"(\w+)\s*\(\s*("[^"]*"|'[^']*')\s*,\s*([A-Za-z_][\w.]*\s*(?:==|~=|!=|>=|<=|>|<)\s*[^,()"']+?)\s*\)"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+            let function = Range(match.range(at: 1), in: line), let entity = Range(match.range(at: 2), in: line),
+            let written = Range(match.range(at: 3), in: line),
+            ["fetch", "count", "first", "exists", "deleteall", "updateall", "watch", "summarize"].contains(String(line[function]))
+        else { return nil }
+        let predicate = line[written].replacingOccurrences(of: "~=", with: "!=")
+        return "; a predicate is a string: \(line[function])(\(line[entity]), \"\(predicate)\")"
+    }
 }

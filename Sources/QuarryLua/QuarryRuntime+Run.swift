@@ -116,7 +116,7 @@ extension QuarryRuntime {
         if thrown == nil, let hint = relationshipHint(for: message) { message += hint }
         if thrown == nil, let hint = hiddenMethodHint(for: message) { message += hint }
         if thrown == nil, let hint = shadowedEntityHint(for: message) { message += hint }
-        if thrown == nil, let hint = leftOutHint(for: message) ?? habitHint(for: message) { message += hint }
+        if thrown == nil, let hint = leftOutHint(for: message) ?? habitHint(for: message) ?? unquotedPredicateHint(for: message) { message += hint }
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback, error: thrown)
     }

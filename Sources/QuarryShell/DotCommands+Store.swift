@@ -31,7 +31,8 @@ extension DotCommands {
                 "local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then "
                     + "error(t == 'nil' and '.export: print some results first; _ holds the last ones' "
                     + "or ('.export: _ holds the last value printed (' .. t .. '), not results or rows: print them again (r), then .export FILE'), 0) end "
-                    + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))"
+                    + "local n = export(_, \(luaQuote(args[0]))) "
+                    + "print(n .. (t == 'results' and ' object' or ' row') .. (n == 1 and '' or 's') .. ' written to ' .. \(luaQuote(args[0])))"
             )
             return .ok
         },

@@ -56,3 +56,27 @@ import Testing
         #expect(try await sqlite3Lines(sandbox, "g.db", "SELECT id FROM member") == ["48Z55"])
     }
 }
+
+/// Smaller moments of trial 31: a predicate typed without its quotes, `.export` of one
+/// object said "1 objects", and `.once top.md` ended in a table row "(3 objects)".
+@Suite struct Trial31SmallerMomentsTests {
+    @Test func anUnquotedPredicateIsQuotedInTheHint() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(
+            sandbox, "d.db", "CREATE TABLE Observation (id INTEGER PRIMARY KEY, price INTEGER); INSERT INTO Observation (price) VALUES (500), (1500);"
+        )
+        let run = try await sandbox.quarry(["d.db", "-e", #"print(#fetch("Observation", price > 1000))"#])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains(#"attempt to compare number with nil; a predicate is a string: fetch("Observation", "price > 1000")"#), "\(run)")
+        let piped = try await sandbox.quarry(["d.db", "-"], stdin: "x = 1\nprint(count('Observation', price >= 500))\n")
+        #expect(piped.stderr.contains(#"a predicate is a string: count('Observation', "price >= 500")"#), "\(piped)")
+    }
+
+    /// (`.export` of one object is in REPLTests' `outputModesImportExportAndChanges`.)
+    @Test func markdownFooterIsNoRow() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sqlite3(sandbox, "d.db", "CREATE TABLE Cut (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO Cut (name) VALUES ('Fair');")
+        let md = try await sandbox.quarry(["d.db", "-"], stdin: ".mode markdown\nprint(fetch('Cut'))\n")
+        #expect(md.stdout.hasSuffix("| Cut/1 | 1 | Fair |\n\n(1 object)\n"), "\(md)")
+    }
+}
