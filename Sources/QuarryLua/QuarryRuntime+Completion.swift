@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryModel
 import QuarryStore
 
 extension QuarryRuntime {
@@ -26,8 +27,16 @@ extension QuarryRuntime {
                 candidates = context.entities.map(\.name)
             } else if let entity = lastEntityNamed(in: string.code) {
                 // In the form the string reads as the key: `#size` in a predicate.
-                candidates = keys(of: entity, through: string.keyPathBeforeWord).filter { $0.hasPrefix(word) }.map(string.written)
-                return Array(Set(candidates)).sorted()
+                let path = string.keyPathBeforeWord
+                let keys = Array(Set(keys(of: entity, through: path).filter { $0.hasPrefix(word) })).sorted()
+                // One to-one relationship goes on to its keys, as a shell ends a folder's name
+                // with its `/` (trial 31 typed `licenseca` after `li` became `license`).
+                if keys.count == 1, let owner = self.entity(entity, through: path),
+                    owner.relationship(named: keys[0]).map({ !$0.isToMany }) == true
+                {
+                    return [string.written(keys[0]) + "."]
+                }
+                return Array(Set(keys.map(string.written))).sorted()
             } else {
                 candidates = []
             }
@@ -102,14 +111,19 @@ extension QuarryRuntime {
 
     /// The keys of `entity`, or of the entity `path` leads to through its relationships.
     private func keys(of entity: String, through path: [String]) -> [String] {
-        guard var description = try? context.entity(named: entity) else { return [] }
+        self.entity(entity, through: path)?.keyNames ?? []
+    }
+
+    /// `entity`, or the entity `path` leads to through its relationships; nil for none.
+    private func entity(_ entity: String, through path: [String]) -> EntityDescription? {
+        guard var description = try? context.entity(named: entity) else { return nil }
         for name in path {
             guard let relationship = description.relationship(named: name),
                 let next = try? context.entity(named: relationship.destination)
-            else { return [] }
+            else { return nil }
             description = next
         }
-        return description.keyNames
+        return description
     }
 
     /// `a.b.c` at the end of `text`, as names.

@@ -30,14 +30,16 @@ struct CompletionTests {
         #expect(h.runtime.completions(before: "Flight:fetch(\"dep_delay > 3 AND airline.", word: "na") == ["name"])
         #expect(h.runtime.completions(before: "fetch(\"Flight\", \"airline.flights.", word: "dep") == ["dep_delay"])
         #expect(h.runtime.completions(before: "count(\"Flight\", \"nothing.", word: "").isEmpty)
-        // Quotes inside the predicate do not end it.
-        #expect(h.runtime.completions(before: "count(\"Flight\", \"carrier == 'UA' AND ", word: "air") == ["airline"])
+        // Quotes inside the predicate do not end it; one to-one relationship goes on to
+        // its keys with its dot (a to-many, ended by ANY or @count, does not).
+        #expect(h.runtime.completions(before: "count(\"Flight\", \"carrier == 'UA' AND ", word: "air") == ["airline."])
+        #expect(h.runtime.completions(before: "count(\"Airline\", \"", word: "fli") == ["flights"])
     }
 
     @Test func sortStringsOfferTheEntitysKeys() throws {
         let h = try harness()
         #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = { \"", word: "dep") == ["dep_delay"])
-        #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = { \"carrier\", \"-", word: "airline") == ["airline"])
+        #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = { \"carrier\", \"-", word: "airline") == ["airline."])
         #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = \"airline.", word: "") == ["carrier", "flights", "name"])
     }
 
