@@ -45,12 +45,11 @@ public protocol SQLComparisons: Sendable {
     /// database's collation.
     func binaryText(_ sql: String) -> String
     /// `sql` folded as `[c]` and `[d]` fold text in Swift, in the dialect's own SQL; nil
-    /// where the store's function (`quarry_fold`) folds it.
-    func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String?
-    /// `sql`, folded text, with each run of ASCII digits coded as `StandardOrder` codes it
-    /// (Foundation's `localizedStandard` order), in the dialect's own SQL; nil where the
-    /// store's function (`quarry_standard_key`) codes it.
-    func standardOrderKey(_ sql: String) -> String?
+    /// where the store's function (`quarry_fold`) folds it. `digitRuns`: each run of ASCII
+    /// digits of the folded text also coded as `StandardOrder` codes it (Foundation's
+    /// `localizedStandard` order), nil where the store's function (`quarry_standard_key`)
+    /// codes it.
+    func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool, digitRuns: Bool) -> String?
 }
 
 /// Standard SQL's booleans, nil-safe equality and explicit place of nil in an order, and
@@ -66,8 +65,7 @@ extension SQLComparisons {
         "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"
     }
     public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
-    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
-    public func standardOrderKey(_ sql: String) -> String? { nil }
+    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool, digitRuns: Bool) -> String? { nil }
     public func call(_ function: String, _ arguments: [String]) -> String { "\(function)(\(arguments.joined(separator: ", ")))" }
     public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
     public func binaryText(_ sql: String) -> String { sql }

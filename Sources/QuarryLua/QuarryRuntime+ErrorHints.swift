@@ -99,9 +99,10 @@ extension QuarryRuntime {
         guard message.contains("attempt to compare "), message.contains(" nil"),
             let colon = message.firstIndex(of: ":"),
             let number = Int(message[message.index(after: colon)...].prefix { $0.isNumber }), number > 0,
-            let chunk = loadedChunks["=" + message[..<colon]] ?? loadedChunks["@" + message[..<colon]]
+            let chunk = loadedChunks["=" + message[..<colon]] ?? (try? String(contentsOfFile: String(message[..<colon]), encoding: .utf8))
         else { return nil }
-        let lines = chunk.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines as Lua counts them: CR LF (one Character in Swift) and a lone CR end one too.
+        let lines = chunk.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard number <= lines.count else { return nil }
         let line = String(lines[number - 1])
         let pattern = #"(\w+)\s*\(\s*("[^"]*"|'[^']*')\s*,\s*([A-Za-z_][\w.]*\s*(?:==|~=|!=|>=|<=|>|<)\s*[^,()"']+?)\s*\)"#

@@ -32,6 +32,12 @@ public enum LoadResult: Equatable {
 extension QuarryRuntime {
     /// Compiles `code` (text only) and pushes the chunk.
     public func load(_ code: String, chunkName: String) -> LoadResult {
+        load(code, chunkName: chunkName, endedLine: false)
+    }
+
+    /// `endedLine`: `code` is a line already given its end, so a string still unfinished
+    /// (a `\z` swallows the end) is not given another.
+    private func load(_ code: String, chunkName: String, endedLine: Bool) -> LoadResult {
         loadedChunks[chunkName] = code
         var code = code
         let status = code.withUTF8 { bytes in
@@ -41,8 +47,8 @@ extension QuarryRuntime {
         // A quoted string cut off at the end of the input cannot go on at the next line
         // (only after a backslash): said at once, as Lua says it for a string cut off
         // mid-chunk, rather than waiting for a line that would only make it a worse error.
-        if case .incomplete(let message) = outcome, message.hasSuffix("unfinished string near <eof>"), !code.hasSuffix("\\") {
-            return load(code + "\n", chunkName: chunkName)
+        if !endedLine, case .incomplete(let message) = outcome, message.hasSuffix("unfinished string near <eof>"), !code.hasSuffix("\\") {
+            return load(code + "\n", chunkName: chunkName, endedLine: true)
         }
         return outcome
     }

@@ -59,9 +59,9 @@ extension ConstraintViolation {
     ///
     /// `written`: the tables the save wrote rows of. A file may hold broken keys the save
     /// did not make (trial 31: 2,502 people naming no income row), which a check of the
-    /// whole file named first, blaming them; so the tables that name a written one are
-    /// checked first (a changed key leaves their rows naming nothing), then the written
-    /// tables, then the rest.
+    /// whole file named first, blaming them; so the written tables are checked first, then
+    /// those that name one (a changed key leaves their rows naming nothing), then the rest.
+    /// (A table that held broken rows before the save may still have one named first.)
     static func brokenForeignKey(in db: Database, written: [String] = []) throws -> ConstraintViolation? {
         guard let connection = db.sqliteConnection else { return nil }
         var broken: Int32 = 0
@@ -76,7 +76,9 @@ extension ConstraintViolation {
                 sql: "SELECT DISTINCT m.name FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "
                     + "WHERE m.type = 'table' AND f.\"table\" IN (\(placeholders)) COLLATE NOCASE",
                 arguments: StatementArguments(written))
-            for table in naming + written where row == nil {
+            // The written tables first (a new row naming nothing is the likeliest break),
+            // then those that name them (a changed or deleted key).
+            for table in written + naming.filter({ !written.contains($0) }) where row == nil {
                 // (A view or a table gone from the schema has no check: passed over.)
                 row = (try? Row.fetchOne(db, sql: "SELECT * FROM pragma_foreign_key_check(?)", arguments: [table])) ?? nil
             }

@@ -123,7 +123,8 @@ struct BatchRunner {
             let number = Int(message.dropFirst(path.count + 1).prefix { $0.isNumber }), number > 0,
             let text = try? String(contentsOfFile: path, encoding: .utf8)
         else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines as Lua counts them: CR LF (one Character in Swift) and a lone CR end one too.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard number <= lines.count else { return nil }
         let line = lines[number - 1].trimmingCharacters(in: .whitespaces)
         guard DotCommands.isCommand(line), let name = DotCommandWords.split(line.dropFirst()).first else { return nil }

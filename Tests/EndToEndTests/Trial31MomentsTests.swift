@@ -72,6 +72,25 @@ import Testing
         #expect(piped.stderr.contains(#"a predicate is a string: count('Observation', "price >= 500")"#), "\(piped)")
     }
 
+    /// A string ended by `\z` (which swallows the line's end) recursed until the stack ran
+    /// out; a script's lines may end in CR LF; a script file's line is read for the hint.
+    @Test func oddLineEndsAreSaidOnce() async throws {
+        let sandbox = try Sandbox()
+        let skipped = try await sandbox.quarry(["-e", #"print("abc\z"#])
+        #expect(skipped.status == 1 && skipped.stderr.contains("unfinished string"), "\(skipped)")
+        let piped = try await sandbox.quarry([":memory:", "-"], stdin: "x = 1\nprint(\"a\\z\n")
+        #expect(piped.status == 1 && piped.stderr.contains("unfinished string"), "\(piped)")
+        try sandbox.write("crlf.lua", "print(1)\r\n.mode csv\r\n")
+        let crlf = try await sandbox.quarry(["crlf.lua"])
+        #expect(crlf.stderr.contains("(.mode is a dot-command: a script is Lua;"), "\(crlf)")
+        _ = try await sqlite3(sandbox, "d.db", "CREATE TABLE notes (id INTEGER PRIMARY KEY, price INTEGER);")
+        try sandbox.write("h.lua", "x = 1\r\nprint(#fetch(\"notes\", price > 1000))\r\n")
+        let script = try await sandbox.quarry(["d.db", "h.lua"])
+        #expect(
+            script.stderr.contains(#"h.lua:2: attempt to compare number with nil; a predicate is a string: fetch("notes", "price > 1000")"#),
+            "\(script)")
+    }
+
     /// (`.export` of one object is in REPLTests' `outputModesImportExportAndChanges`.)
     @Test func markdownFooterIsNoRow() async throws {
         let sandbox = try Sandbox()

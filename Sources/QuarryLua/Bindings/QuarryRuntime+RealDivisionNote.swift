@@ -11,8 +11,8 @@ extension QuarryRuntime {
         }
     }
 
-    /// `text` with each `X / N * N` (N a whole number, X a key path or call just before
-    /// the `/`) written `floor(X / N) * N`; nil when there is none.
+    /// `text` with its last `X / N * N` (N a whole number, X a key path first in its
+    /// product) written `floor(X / N) * N`; nil when there is none.
     static func flooredBuckets(_ text: String) -> String? {
         let characters = Array(text)
         var out = characters
@@ -31,27 +31,21 @@ extension QuarryRuntime {
             guard let (divisor, afterDivisor) = number(from: i + 1) else { continue }
             var k = afterDivisor
             while k < characters.count, characters[k] == " " { k += 1 }
-            guard k < characters.count, characters[k] == "*", let (factor, _) = number(from: k + 1), factor == divisor else { continue }
-            // The operand before the `/`: a key path, or a call's closing parenthesis back to its name.
+            guard k < characters.count, characters[k] == "*", let (factor, afterFactor) = number(from: k + 1), factor == divisor,
+                afterFactor == characters.count || !(characters[afterFactor] == "." || characters[afterFactor].isLetter)
+            else { continue }
+            // The operand before the `/`: a key path (`release_date.year`), standing first
+            // in a product (`a * 2 / 10 * 10` divides the product, not 2).
             var start = i - 1
             while start >= 0, characters[start] == " " { start -= 1 }
             guard start >= 0 else { continue }
-            var depth = 0
             var begin = start
-            while begin >= 0 {
-                let c = characters[begin]
-                if c == ")" {
-                    depth += 1
-                } else if c == "(" {
-                    guard depth > 0 else { break }
-                    depth -= 1
-                } else if depth == 0, !(c.isLetter || c.isNumber || c == "_" || c == "." || c == "#" || c == "@") {
-                    break
-                }
-                begin -= 1
-            }
+            while begin >= 0, characters[begin].isLetter || characters[begin].isNumber || "_.#@".contains(characters[begin]) { begin -= 1 }
+            var before = begin
+            while before >= 0, characters[before] == " " { before -= 1 }
+            guard before < 0 || "(,+-".contains(characters[before]) else { continue }
             begin += 1
-            guard begin <= start else { continue }
+            guard begin <= start, characters[begin].isLetter || characters[begin] == "#" || characters[begin] == "_" else { continue }
             let operand = String(characters[begin...start])
             out.replaceSubrange(begin..<afterDivisor, with: Array("floor(\(operand) / \(divisor))"))
             found = true

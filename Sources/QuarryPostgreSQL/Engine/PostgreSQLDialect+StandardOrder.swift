@@ -5,7 +5,7 @@ extension PostgreSQLDialect {
     /// text cut into runs of digits and of anything else, each digit run written as its
     /// length's code and its digits without leading zeros, and joined again in order.
     /// Nil stays nil; text with no run is "".
-    public func standardOrderKey(_ sql: String) -> String? {
+    func standardOrderKey(_ sql: String) -> String {
         let run = "\"sr\".\"m\"[1]"
         let digits = "ltrim(\(run), '0')"
         let length = "length(\(digits))"

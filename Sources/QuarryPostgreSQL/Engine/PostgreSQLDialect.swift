@@ -72,9 +72,10 @@ public struct PostgreSQLDialect: SQLDialect {
     // `runsQuarryFunctions` false: what they do is said in SQL where it can be
     // (`PostgresFold`).
 
-    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
+    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool, digitRuns: Bool) -> String? {
         guard foldsText else { return nil }
-        return PostgresFold.sql(sql, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        let folded = PostgresFold.sql(sql, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        return digitRuns ? standardOrderKey(folded) : folded
     }
 
     /// `timestamptz` as its epoch seconds, `boolean` as an integer (PostgreSQL has no

@@ -5,7 +5,9 @@ import QuarryStore
 extension SQLDialect {
     /// `expression` folded by `options` in the dialect's own SQL, nil where it has none.
     func foldInSQL(_ expression: String, _ options: ComparisonOptions) -> String? {
-        fold(expression, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+        fold(
+            expression, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive),
+            digitRuns: false)
     }
 }
 

@@ -58,7 +58,7 @@ extension StandardOrder {
     /// `expression`'s key in SQL: folded as `[cd]` folds, then its digit runs coded by
     /// Quarry's function, which `key(_:)` repeats in memory.
     public static func sql(_ expression: String, dialect: any SQLDialect) -> String {
-        let folded = PredicateFunctions.sqlFold(expression, [.caseInsensitive, .diacriticInsensitive], dialect: dialect)
-        return dialect.standardOrderKey(folded) ?? dialect.call(function, [folded])
+        if let key = dialect.fold(expression, caseInsensitive: true, diacriticInsensitive: true, digitRuns: true) { return key }
+        return dialect.call(function, [PredicateFunctions.sqlFold(expression, [.caseInsensitive, .diacriticInsensitive], dialect: dialect)])
     }
 }
