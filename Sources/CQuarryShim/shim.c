@@ -55,6 +55,7 @@ typedef struct {
     int swift_depth;   /* trampoline calls whose Swift function is running */
     uint64_t epoch;    /* see quarry_bump_epoch */
     uint64_t results_epoch;  /* see quarry_bump_results_epoch */
+    uint64_t row_twins;      /* see quarry_row_twins */
     int over_limit;    /* Lua code passed the limit since the guard hook last looked */
     size_t outside;    /* bytes Swift holds for userdata made in the current call */
     void *small[SMALL_CLASSES];  /* freed small blocks by size class, see quarry_alloc */
@@ -576,6 +577,10 @@ void quarry_bump_results_epoch(lua_State *L) { heap_of(L)->results_epoch++; }
 
 uint64_t quarry_results_epoch(lua_State *L) { return heap_of(L)->results_epoch; }
 
+uint64_t quarry_row_twins(lua_State *L) { return heap_of(L)->row_twins; }
+
+void quarry_note_row_twin(lua_State *L) { heap_of(L)->row_twins++; }
+
 /* The epoch the cache of `results` was made in, as it moves now. */
 static inline uint64_t results_cache_epoch(lua_State *L, const quarry_results_block *results) {
     const quarry_heap *heap = heap_of(L);
@@ -917,6 +922,8 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
             if (lua_rawlen(L, -1) != sizeof *object || object->cookie != cookie || object->payload != 0) object = NULL;
         }
         if (object == NULL) {
+            /* A second userdata for a row Lua already holds one for (see quarry_row_twins). */
+            if (type == LUA_TUSERDATA) quarry_note_row_twin(L);
             if (type != LUA_TNONE) lua_pop(L, 1);
             /* The batch, and the keeper of its object once it is made (Swift's `adopt`). */
             object = lua_newuserdatauv(L, sizeof *object, 2);

@@ -93,10 +93,14 @@ public struct ResultsTable {
         let name = key ?? results.request.sectionKey ?? ""
         let id = days == false ? section.id : section.id.shownAsDay()
         let title = CellText.flat("[\(name) = \(id.isNull ? "nil" : CellText.display(id, local: format.localTime))]")
-        return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.rowLimit))
+        // The section's own attribute is in its title: a table wider than the terminal
+        // gives its width to the other columns rather than repeat it on each row (trial
+        // 32: `rating` listed among the hidden columns, titles cut to 12 characters).
+        let inTitle = mode.isData ? nil : results.request.sectionKey.flatMap { results.entity.attribute(named: $0)?.name }
+        return title + "\n" + (try table(start: section.start, count: section.count, shown: shown ?? format.rowLimit, leaving: inTitle))
     }
 
-    private func table(start: Int, count total: Int, shown: Int) throws -> String {
+    private func table(start: Int, count total: Int, shown: Int, leaving inTitle: String? = nil) throws -> String {
         var indexes: [Int]
         var footer: String
         var gap: Int?
@@ -122,7 +126,7 @@ public struct ResultsTable {
         }
         var rows: [[Value]] = []
         var marks: [String] = []
-        let names = results.entity.attributeNames
+        let names = results.entity.attributeNames.filter { $0 != inTitle }
         let days = indexes.isEmpty ? [] : DayAttributes(of: results.entity).names(in: results.context)
         for index in indexes {
             guard let object = try results.object(at: index) else { break }

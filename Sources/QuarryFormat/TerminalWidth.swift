@@ -69,4 +69,31 @@ package enum TerminalWidth {
         }
         return String(text[..<end])
     }
+
+    /// `text` in lines of at most `columns`, each broken after the last blank that leaves
+    /// it at least half full (else where the columns end), the blanks kept: the lines
+    /// joined are `text`.
+    static func wrapped(_ text: String, columns: Int) -> [String] {
+        guard columns > 0, of(text) > columns else { return [text] }
+        var lines: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            var used = 0
+            var end = rest.startIndex
+            var lastBlank: String.Index?
+            for index in rest.indices {
+                let width = of(rest[index])
+                if used + width > columns { break }
+                used += width
+                end = rest.index(after: index)
+                if rest[index] == " ", used * 2 >= columns { lastBlank = end }
+            }
+            // A character wider than the whole line still goes on one.
+            if end == rest.startIndex { end = rest.index(after: end) }
+            if end < rest.endIndex, let lastBlank { end = lastBlank }
+            lines.append(String(rest[..<end]))
+            rest = rest[end...]
+        }
+        return lines
+    }
 }

@@ -403,15 +403,27 @@ extension TextTable {
         var vertical = format
         // Markdown needs its header row to be a table at all.
         vertical.headers = format.mode == .markdown
-        // Both columns always show; a value too long for the line is cut instead.
+        // Both columns always show.
         vertical.width = 0
         let keyWidth = table.headers.map(TerminalWidth.of).max() ?? 0
-        // Values read left-aligned under one another; nil stays nil.
-        let pairs: [[Value]] = zip(table.headers, table.rows.first ?? []).map { key, value in
-            [.text(key), value.isNull ? .null : .text(CellText.display(value, local: format.localTime))]
+        let valueWidth = max(20, format.width - keyWidth - 7)
+        // Values read left-aligned under one another; nil stays nil. A value longer than
+        // the line goes on over the lines below it, as psql's expanded view wraps it: the
+        // one-object view is where a person reads a long text whole. With `.width N`
+        // chosen it is cut instead, as every table cuts it.
+        let wraps = format.textWidth == nil && format.mode != .markdown
+        var pairs: [[Value]] = []
+        for (key, value) in zip(table.headers, table.rows.first ?? []) {
+            guard !value.isNull else {
+                pairs.append([.text(key), .null])
+                continue
+            }
+            let text = CellText.display(value, local: format.localTime)
+            let lines = wraps ? TerminalWidth.wrapped(CellText.flat(text), columns: valueWidth) : [text]
+            for (index, line) in lines.enumerated() { pairs.append([.text(index == 0 ? key : ""), .text(line)]) }
         }
-        return TextTable(headers: ["key", "value"], values: pairs)
-            .render(vertical, maxWidth: max(20, format.width - keyWidth - 7))
+        // `.width 0`: no cap, the value whole on its line.
+        return TextTable(headers: ["key", "value"], values: pairs).render(vertical, maxWidth: format.textWidth == 0 ? nil : valueWidth)
     }
 
     /// Dictionary rows as the REPL prints them: every row in the data modes; in the

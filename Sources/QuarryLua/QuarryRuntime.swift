@@ -112,6 +112,9 @@ public final class QuarryRuntime {
     /// The text of the last chunk loaded under each name (`=stdin`, `=(command line)`), so
     /// that an error can read the line a call was written on (`fetch(citty)`).
     var loadedChunks: [String: String] = [:]
+    /// The object an assignment in progress changes through the row userdata holding it,
+    /// while no row has two userdata (`quarry_row_twins`): no other can need adopting it.
+    var changedThroughItsRow: ObjectIdentifier?
     /// The observers of the store in focus (each store keeps its own).
     var observerRegistryStorage: ObserverRegistry? {
         get { focusedStore.observerRegistry }

@@ -57,9 +57,11 @@ public struct PredicateError: QuarryError, Equatable, Codable {
 
     /// A key path that crosses the to-many `relationship` where one value goes.
     static func crossing(_ relationship: String, in path: String, column: Int?) -> PredicateError {
+        // A key with a space (`Type I`) cannot be typed in the format: it goes as `%K`.
+        let typed = path.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "@" }
+        let remedy = typed ? "write ANY \(path), ALL or NONE" : "write ANY %K, ALL %K or NONE %K with '\(path)' as its argument"
         var error = PredicateError(
-            .invalidUse, "'\(path)' crosses the to-many relationship '\(relationship)'; write ANY \(path), ALL or NONE, or use @count",
-            column: column)
+            .invalidUse, "'\(path)' crosses the to-many relationship '\(relationship)'; \(remedy), or use @count", column: column)
         error.crossedToMany = (relationship, path)
         return error
     }

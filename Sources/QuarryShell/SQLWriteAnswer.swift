@@ -80,7 +80,7 @@ struct SQLWriteAnswer {
         guard finish(), let handle = handle(entity) else { return nil }
         var condition: String?
         if let whereTokens {
-            guard let readable = try? predicate(whereTokens) else { return nil }
+            guard let readable = try? predicate(whereTokens, of: entity) else { return nil }
             condition = readable
         }
         let literals = assignments.map { ($0.key, Self.literal($0.value)) }
@@ -162,7 +162,7 @@ struct SQLWriteAnswer {
     private func delete(_ tokens: [SQLTokens.Token]) -> String? {
         guard tokens.first?.word == "FROM", let (entity, rest) = entityNamed(tokens.dropFirst()), let handle = handle(entity) else { return nil }
         if rest.isEmpty { return "SQL here only reads; this does it, written at once (rollback() does not undo it): \(handle):deleteall()" }
-        guard rest.first?.word == "WHERE", let condition = try? predicate(Array(rest.dropFirst())) else { return nil }
+        guard rest.first?.word == "WHERE", let condition = try? predicate(Array(rest.dropFirst()), of: entity) else { return nil }
         return "SQL here only reads; this does it, written at once (rollback() does not undo it): \(handle):deleteall(\(luaQuote(condition)), {})"
     }
 
@@ -197,8 +197,9 @@ struct SQLWriteAnswer {
     /// `BETWEEN {1, 5}`. SQLite's LIKE ignores the case of ASCII letters: it is `LIKE[c]`,
     /// its `%` and `_` as `*` and `?` (a `*`, `?` or `\` of the pattern matches itself,
     /// escaped); GLOB keeps case: `LIKE`. A parameter (`?`), `x NOT LIKE` (the grammar's
-    /// NOT goes before the comparison), ESCAPE, or a word the grammar lacks makes it unreadable.
-    private func predicate(_ tokens: [SQLTokens.Token]) throws -> String {
+    /// NOT goes before the comparison), ESCAPE, a word the grammar lacks, or a name that is
+    /// no attribute of `entity` (`rowid`: the line given would be refused) makes it unreadable.
+    private func predicate(_ tokens: [SQLTokens.Token], of entity: Entity) throws -> String {
         var out: [String] = []
         var index = 0
         // `IN (1, 2)` is `IN {1, 2}` in the grammar: the depth of the list's parenthesis.
@@ -235,10 +236,15 @@ struct SQLWriteAnswer {
                 } else if ["AND", "OR", "NOT", "IN", "TRUE", "FALSE"].contains(upper) {
                     // Keywords as the grammar writes them; names and numbers as typed.
                     out.append(upper)
+                } else if upper == "NULL" {
+                    out.append("nil")
                 } else {
-                    out.append(upper == "NULL" ? "nil" : text)
+                    if text.first.map({ $0.isLetter || $0 == "_" }) == true, attribute(text, of: entity) == nil { throw Unreadable() }
+                    out.append(text)
                 }
-            case .quoted(let name): out.append(name)
+            case .quoted(let name):
+                guard attribute(name, of: entity) != nil else { throw Unreadable() }
+                out.append(name)
             case .string(let text):
                 var pattern = text
                 // A `\` of SQL's patterns matches itself; the grammar's escapes the next character.

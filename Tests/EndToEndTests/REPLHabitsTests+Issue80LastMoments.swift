@@ -126,7 +126,7 @@ import Testing
         #expect(grouped.contains(hint), "\(grouped)")
         // Text that is no time gets no such hint.
         let body = try await repl.enter(#"=fetch{ "note", properties = { "body.year" } }"#).joined()
-        #expect(body.contains("'body'") && !body.contains("format("), "\(body)")
+        #expect(body.contains("'body.year': body is text, not a date") && !body.contains("format("), "\(body)")
         // Following the hint: the years, counted as sqlite3 counts them.
         _ = try await repl.enter(#"format("note", "created", "iso-space")"#)
         let years = try await repl.enter(

@@ -28,13 +28,27 @@ import Testing
         #expect(lines[12] == "column_12 | 12000", "\(text)")
         #expect(!text.contains("+") && !text.contains("…"), "nothing cut or left out: \(text)")
         // A long value is not cut at 40 characters when the line has room for it: a
-        // one-row table, the value whole (issue 80); one past the line, one key per line (cut).
+        // one-row table, the value whole (issue 80); one past the line, one key per line,
+        // the value going on over the lines below it, whole.
         let long = String(repeating: "x", count: 50)
         let one = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(long)], format: format(width: 80))
         #expect(one.contains(long) && one.split(separator: "\n").count == 3, "\(one)")
         let longer = String(repeating: "x", count: 78)
         let two = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(longer)], format: format(width: 80))
-        #expect(two.hasSuffix("…") && two.split(separator: "\n").count == 2, "\(two)")
+        let twoLines = two.split(separator: "\n").map(String.init)
+        #expect(!two.contains("…") && twoLines.count == 3, "\(two)")
+        #expect(twoLines[1] == "text | " + String(repeating: "x", count: 69) && twoLines[2] == "     | xxxxxxxxx", "\(two)")
+        // Words are not broken where a blank ends a line at least half full.
+        let words = (1...30).map { "word\($0)" }.joined(separator: " ")
+        let three = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(words)], format: format(width: 60))
+        let threeLines = three.split(separator: "\n").dropFirst().map { String($0.dropFirst(7)) }
+        #expect(threeLines.joined(separator: " ") == words, "\(three)")
+        #expect(threeLines.allSatisfy { $0.count <= 49 }, "\(three)")
+        // `.width N` chosen: cut at N, as every table cuts.
+        var chosenWidth = format(width: 80)
+        chosenWidth.textWidth = 30
+        let cutAt = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(longer)], format: chosenWidth)
+        #expect(cutAt.hasSuffix("…") && cutAt.split(separator: "\n").count == 2, "\(cutAt)")
         // Nil stays visible.
         let empty = TextTable.record(headers: ["id", "text"], values: [.text("L/2"), .null], format: format(width: 9))
         #expect(empty.split(separator: "\n").last == "text | nil", "\(empty)")

@@ -167,6 +167,9 @@ import Testing
     @Test func entityDefinitionsAreCheckedAndBoundAsGlobals() throws {
         let h = try Harness()
         #expect(h.error(#"entity "Item" { title = "strin" }"#).contains("unknown type 'strin' for 'title' (did you mean 'string'?)"))
+        // Types as SQL and Core Data name them get the name that is read here.
+        #expect(h.error(#"entity "Item" { n = "integer" }"#).contains("unknown type 'integer' for 'n' (did you mean 'int64'?)"))
+        #expect(h.error(#"entity "Item" { on = "Boolean" }"#).contains("(did you mean 'bool'?)"))
         h.run(#"local E = entity("Thing", { n = { "int16", default = 7, indexed = true } }); assert(E == Thing)"#)
         h.run(#"local t = Thing:new{}; assert(t.n == 7); save()"#)
         #expect(h.error("Thing:new{ n = 40000 }") == "t:1: Thing.n expects int16, got integer (40000)")

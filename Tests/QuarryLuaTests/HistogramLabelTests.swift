@@ -33,4 +33,19 @@ import Testing
         // Each bucket's upper edge is the next one's lower edge, as written.
         for i in 1..<labels.count { #expect(edges[2 * i - 1] == edges[2 * i], "\(chart)") }
     }
+
+    /// A value on an edge as its label writes it is counted in the bucket the edge starts
+    /// (trial 32: 8.7 among ratings from 8.1 to 9.3 went under `8.58 – 8.70`, so a
+    /// reader of the chart counted 13 from 8.70 up where `count("rating >= 8.7")` is 18).
+    @Test func aValueOnAnEdgeIsInTheBucketItStarts() throws {
+        let h = try Harness()
+        h.run(#"entity "M" { rating = "double" }; for i = 81, 93 do M:new{ rating = i / 10 } end; M:new{ rating = 8.7 }; save()"#)
+        let chart = try #require(h.string(#"histogram(fetch("M"), "rating", { bins = 10 })"#))
+        let rows = chart.split(separator: "\n").dropFirst().map(String.init)
+        let fromEdge = try #require(rows.first { $0.hasPrefix("8.70 – ") }, "\(chart)")
+        #expect(fromEdge.hasSuffix(" 3"), "the two 8.7s and 8.8: \(chart)")
+        // Every value is counted once, whatever its bucket.
+        let total = rows.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
+        #expect(total == 14, "\(chart)")
+    }
 }

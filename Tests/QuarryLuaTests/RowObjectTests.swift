@@ -240,6 +240,47 @@ import Testing
             """#)
     }
 
+    /// A change through the row that holds its object looks for no other row of it while
+    /// there is none (issue 84): once a row whose object was made is fetched again (a
+    /// second userdata, still reading cells), a change through either reaches the other,
+    /// and so does one made through the object another way (`N:get`).
+    @Test func aRowFetchedAgainSeesAChangeMadeThroughTheFirst() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "N" { n = "int64", tag = "string" }
+            for i = 1, 30 do N:new{ n = i, tag = "a" } end
+            save()
+            local r = fetch{ "N", batch = 10 }
+            local a = r[5]
+            a.tag = "b"
+            assert(a.tag == "b" and r[5].tag == "b")
+            a.tag = "a"
+            local again = fetch{ "N", batch = 10 }
+            local b = again[5]
+            assert(b.tag == "a")
+            a.tag = "c"
+            assert(b.tag == "c" and again[5].tag == "c" and r[5].tag == "c", "the second row reads the change")
+            b.tag = "d"
+            assert(a.tag == "d")
+            N:get(a:objectID()).tag = "e"
+            assert(a.tag == "e" and b.tag == "e")
+            rollback()
+            assert(a.tag == "a" and b.tag == "a")
+            -- A deleted row's number given to a new row: every userdata of it reads its changes.
+            local last = r[30]
+            last:delete(); save()
+            local fresh = N:new{ n = 31, tag = "f" }; save()
+            local r3 = fetch{ "N", batch = 10 }
+            local f = r3[#r3]
+            assert(f.n == 31 and f.tag == "f")
+            f.tag = "g"
+            assert(fresh.tag == "g" and r3[#r3].tag == "g")
+            fresh.tag = "h"
+            assert(f.tag == "h" and fetch{ "N", batch = 10 }[#r3].tag == "h")
+            """#)
+    }
+
     /// A commit by another connection is seen once noticed.
     @Test func anotherConnectionsCommitIsSeen() throws {
         let folder = try TemporaryFolder()

@@ -40,7 +40,9 @@ import Testing
         for statement in [
             "DELETE FROM Track WHERE Name NOT LIKE 'a%'", "DELETE FROM Track WHERE Name LIKE 'a!%' ESCAPE '!'",
             "DELETE FROM Track WHERE Name GLOB '[ab]*'", "DELETE FROM Track WHERE Bytes NOT IN (1, 2)",
-            "DELETE FROM Track WHERE Bytes BETWEEN Bytes AND 5"
+            "DELETE FROM Track WHERE Bytes BETWEEN Bytes AND 5",
+            // A name that is no attribute: the line given would be refused (trial 32).
+            "DELETE FROM Track WHERE rowid > 500", #"UPDATE Track SET Bytes = 1 WHERE "oid" = 5"#, "DELETE FROM Track WHERE length(Name) > 3"
         ] {
             #expect(answer.answer(statement) == nil, "\(statement)")
         }

@@ -176,6 +176,12 @@ const uint64_t *quarry_epoch_address(lua_State *L);
 /// results hold may change with the values), the other rows' cells stay current.
 void quarry_bump_results_epoch(lua_State *L);
 uint64_t quarry_results_epoch(lua_State *L);
+/* How many times a userdata was made for a row while another was recorded for it (a row
+   whose object was made, fetched again), or a recorded one was replaced: while none was,
+   each row has at most one userdata, and a change made through the one holding its
+   object leaves no other to adopt it (`objectValuesChanged`). */
+uint64_t quarry_row_twins(lua_State *L);
+void quarry_note_row_twin(lua_State *L);
 
 /// The cookies (see Userdata.swift) the C functions below check blocks by, or write.
 /// Sections have results' blocks (their `first` counts within the section).

@@ -59,9 +59,40 @@ public struct ReadOnlyQuery {
         do {
             return try prepareReadOnly(in: context, for: operation, refuse, body)
         } catch let error as StoreError {
+            guard error.engineFailure != nil else { throw error }
             // `select * from directors`: the engine's words, with the name meant.
-            guard error.engineFailure != nil, let meant = suggestion(forFailure: error.message, in: context) else { throw error }
-            throw FetchError.unknownName(option: operation, message: error.message, suggestion: meant)
+            if let meant = suggestion(forFailure: error.message, in: context) {
+                throw FetchError.unknownName(option: operation, message: error.message, suggestion: meant)
+            }
+            // `replace(Dollars, "$", "")`: text in double quotes, which the sqlite3 shell
+            // reads as a string where no column has the name, and SQL as a column's name.
+            guard let quoted = Self.doubleQuotedText(named: error.message, in: sql) else { throw error }
+            throw FetchError.badOption(
+                option: operation, reason: "\(error.message); text in SQL is in single quotes ('\(quoted.replacingOccurrences(of: "'", with: "''"))'): double quotes name a column")
+        }
+    }
+
+    /// The text of `"…"` in `sql` that the engine's failure names as a missing column
+    /// (SQLite's `no such column: $`, PostgreSQL's `column "$" does not exist`); nil when
+    /// none is.
+    static func doubleQuotedText(named message: String, in sql: String) -> String? {
+        var quoted: [String] = []
+        var characters = sql[...]
+        // Outside strings (`'` … `'`, doubled inside), each `"` … `"` (doubled inside).
+        while let c = characters.popFirst() {
+            guard c == "'" || c == "\"" else { continue }
+            var text = ""
+            while let next = characters.popFirst() {
+                if next == c {
+                    guard characters.first == c else { break }
+                    characters.removeFirst()
+                }
+                text.append(next)
+            }
+            if c == "\"" { quoted.append(text) }
+        }
+        return quoted.first { text in
+            message.hasSuffix("no such column: " + text) || message.contains("column \"\(text)\" does not exist")
         }
     }
 

@@ -114,7 +114,10 @@ public struct HistogramRequest {
         let finiteRows = notNull + " AND " + finite
         let counts: [Int: Int]
         if halfWidth > 0 {
-            let offset = "(\(dialect.real(column)) / 2.0 - \(dialect.real("?"))) / \(dialect.real("?"))"
+            // A value a decimal writes on an edge lands a hair below it in binary (8.7 is
+            // 4.999999999999997 widths of 0.12 above 8.1): a billionth of a width more puts
+            // it in the bucket whose label starts with it, as a person counts (trial 32).
+            let offset = "((\(dialect.real(column)) / 2.0 - \(dialect.real("?"))) / \(dialect.real("?")) + 1e-9)"
             let sql = "SELECT \(dialect.bucket(offset, last: "?")), count(*) FROM \(compiled.source)\(finiteRows) GROUP BY 1"
             // Bucket numbers and counts: integers, from CAST and count(*). Grouped by the
             // first column's place: an alias would lose to a column of the same name.

@@ -287,6 +287,15 @@ struct EntityDefinitionReader {
         }
     }
 
+    /// Types as SQL, Core Data's model editor and Swift name them, for the "did you mean"
+    /// of an unknown type (`integer` is no near miss of `int64` by spelling).
+    private static let typeNamedElsewhere: [String: String] = [
+        "integer": "int64", "bigint": "int64", "long": "int64", "int8": "int64", "integer 64": "int64", "smallint": "int16",
+        "integer 16": "int16", "integer 32": "int32", "text": "string", "varchar": "string", "char": "string", "str": "string",
+        "float": "double", "real": "double", "number": "double", "numeric": "decimal", "boolean": "bool", "datetime": "date",
+        "timestamp": "date", "blob": "binary", "data": "binary", "binary data": "binary", "bytes": "binary",
+    ]
+
     func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {
         var typeName = spec
         var optional = false
@@ -298,7 +307,7 @@ struct EntityDefinitionReader {
             let names = AttributeType.allCases.map(\.rawValue) + ["int"]
             throw LuaError(
                 "unknown type '\(typeName)' for '\(name)'", operation: "entity \(entity)",
-                suggestion: closestMatch(to: typeName, in: names),
+                suggestion: Self.typeNamedElsewhere[typeName.lowercased()] ?? closestMatch(to: typeName, in: names),
                 remedy: "types are " + AttributeType.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var attribute = AttributeDescription(name: name, type: type, isOptional: optional)

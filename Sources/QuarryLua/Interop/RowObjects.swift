@@ -193,6 +193,8 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
             return
         }
     }
+    // One found that holds another object is replaced where it was recorded by key.
+    if lua_type(state, -1) == LUA_TUSERDATA { quarry_note_row_twin(state) }
     quarry_pop(state, 1)
     // Not found by key: perhaps pushed before it had one (an insert since saved).
     pushSwiftObject(state, object, kind: .object)

@@ -196,6 +196,11 @@ func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject) {
     Block.write(block, kind: .object, payload: Block.kept)
 }
 
+/// Whether the userdata at `index` is a row's that holds its object (`adopt`).
+func isRowHoldingItsObject(_ state: OpaquePointer, _ index: Int32) -> Bool {
+    Block.payload(state, index, kind: .object, throughKeeper: false) == Block.kept
+}
+
 /// The payload of the userdata at `index` when it is of `kind`: 0 when it holds nothing.
 func userdataPayload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
     Block.payload(state, index, kind: kind)

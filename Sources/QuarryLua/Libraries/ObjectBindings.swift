@@ -184,6 +184,12 @@ enum ObjectBindings {
         guard let value = try attributeValue(call.state, 3, for: attribute) else {
             throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
         }
+        // The row userdata holding its object (`adopt`), the only one of its row while no
+        // row has two (`objectValuesChanged`).
+        if isRowHoldingItsObject(call.state, 1), quarry_row_twins(call.state) == 0 {
+            runtime.changedThroughItsRow = ObjectIdentifier(object)
+        }
+        defer { runtime.changedThroughItsRow = nil }
         do {
             try object.setValue(value, forKey: key)
         } catch {

@@ -35,6 +35,15 @@ extension Binder {
             // `format()` makes the column a date (as comparing it with a date says).
             remedy = hint
         } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
+            entity.attribute(named: name)?.type == .string
+        {
+            // A date part of text no format reads (an import kept `"2005-05-25 11:30:37.000"`
+            // as text): what the column is, not the relationship it is not (trial 32).
+            message = "'\(path.string)': \(name) is text, not a date, so it has no \(part)"
+            if context?.mapped(entity).layout != .foreignTable {
+                remedy = "an import reads a column of dates as dates with types = { \(name) = \"date\" }"
+            }
+        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
             let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
             context?.likelyTimeLayout(entity, name) != nil || context?.holdsDigitDays(entity, name) == true
         {

@@ -13,15 +13,33 @@ struct SQLiteSaveWriter {
     let session: StoreSession
     let store: any SQLiteStore
 
-    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
+    package func write(_ request: SaveChangesRequest, _ workGiven: StoreSaveWork) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)
-        var work = work
+        var work = workGiven
         do {
-            try session.connection.database.write { db in
-                try write(&result, &work, in: db)
-                // A foreign key left broken fails the commit naming nothing: named here.
-                if let violation = try ConstraintViolation.brokenForeignKey(in: db, written: writtenTables(request)) {
-                    throw StoreError.constraint(violation)
+            do {
+                try session.connection.database.write { db in
+                    try write(&result, &work, in: db)
+                    // A foreign key left broken fails the commit naming nothing: named here.
+                    if let violation = try ConstraintViolation.brokenForeignKey(in: db, written: writtenTables(request)) {
+                        throw StoreError.constraint(violation)
+                    }
+                }
+            } catch let error as DatabaseError where Self.isKeyMismatch(error) {
+                // The file declares a foreign key SQLite cannot check (naming a column its
+                // parent does not hold unique, which the opening notes said): with keys
+                // checked, SQLite refuses every write to either table. The save is made
+                // again as `sqlite3` makes writes, keys unchecked (the delete rules of
+                // the relationships Quarry read are the context's, kept either way).
+                result = SaveChangesResult(request: request)
+                work = workGiven
+                try session.connection.database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    try db.inTransaction {
+                        try write(&result, &work, in: db)
+                        return .commit
+                    }
                 }
             }
         } catch let error as DatabaseError {
@@ -30,6 +48,12 @@ struct SQLiteSaveWriter {
             throw store.inModelNames(.constraint(violation))
         }
         return result
+    }
+
+    /// SQLite's refusal of a write to a table whose foreign key (or one naming it) names
+    /// parent columns that are not unique, or not there.
+    private static func isKeyMismatch(_ error: DatabaseError) -> Bool {
+        error.message?.hasPrefix("foreign key mismatch") == true
     }
 
     /// The tables the save writes rows of, unquoted (a broken key is looked for in them

@@ -383,7 +383,7 @@ extension ObjectContext {
         case .linkTable(let table, let sourceColumn, _):
             result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
-            for link in unsaved.links where link.table == table {
+            for link in pendingJoinRowLinks(table) + unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
                 guard me === object else { continue }
                 if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } } else { result.removeAll { $0 === other } }

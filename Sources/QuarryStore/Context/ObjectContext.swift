@@ -339,7 +339,7 @@ public final class ObjectContext {
     /// Each key is read once, not at every comparison, and names only for equal keys.
     /// The comparison is a function of its own, with its types written out: as one
     /// closure over tuples it took the type checker 5-12 seconds, on every build.
-    private static func inKeyOrder(_ objects: some Sequence<ManagedObject>) -> [ManagedObject] {
+    static func inKeyOrder(_ objects: some Sequence<ManagedObject>) -> [ManagedObject] {
         let keyed: [KeyedObject] = objects.map { KeyedObject(key: $0.primaryKey ?? 0, object: $0) }
         return keyed.sorted(by: KeyedObject.precedes).map(\.object)
     }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Moments of trial 32 (Sakila, an IMDb sample, a Pokédex with keys holding spaces, CSV
+/// imports), each fixed where it met the person: the way forward said in what they can
+/// type.
+@Suite struct Trial32MomentsTests {
+    /// `replace(Dollars, "$", "")` as the sqlite3 shell takes it: SQL's own words, with
+    /// what double quotes mean and the form that works.
+    @Test func textInDoubleQuotesInSQLIsNamedAsText() throws {
+        let h = try Harness()
+        h.run(#"entity "Player" { Dollars = "string" }; Player:new{ Dollars = "$6.9" }; save()"#)
+        let error = h.error(#"return sql([[SELECT CAST(replace(Dollars, "$", "") AS REAL) AS d FROM Player]])"#)
+        #expect(error.contains("no such column: $; text in SQL is in single quotes ('$'): double quotes name a column"), "\(error)")
+        #expect(h.string(#"sql([[SELECT CAST(replace(Dollars, '$', '') AS REAL) AS d FROM Player]])[1].d"#) == "6.9")
+        // A mistyped column in double quotes still gets the column meant.
+        let typo = h.error(#"return sql([[SELECT "Dolars" FROM Player]])"#)
+        #expect(typo.contains("Dollars") && !typo.contains("single quotes"), "\(typo)")
+    }
+
+    /// A to-many crossed by a key path holding a space: the way forward is `%K`, since the
+    /// path itself cannot be typed in the format.
+    @Test func crossingAToManyByAKeyWithASpaceNamesK() throws {
+        let h = try Harness()
+        h.run(
+            #"""
+            entity "Poke" { name = "string", types = { many = "Kind", inverse = "poke" } }
+            entity "Kind" { ["Type I"] = "string", poke = { one = "Poke", inverse = "types" } }
+            local p = Poke:new{ name = "Dratini" }; Kind:new{ ["Type I"] = "Dragon", poke = p }; save()
+            """#)
+        let error = h.error(#"return count("Poke", "%K == %@", "types.Type I", "Dragon")"#)
+        #expect(error.contains("write ANY %K, ALL %K or NONE %K with 'types.Type I' as its argument"), "\(error)")
+        #expect(h.string(#"count("Poke", "ANY %K == %@", "types.Type I", "Dragon")"#) == "1")
+    }
+}
