@@ -37,8 +37,8 @@ public final class SessionSettings {
     /// nil (`x == nil`, `x = NULL`) says in one note that it matches missing values, as
     /// NSPredicate's does, where SQL's `= NULL` is never true.
     public var notesNilComparisons = false
-    /// At an interactive prompt, an export that replaced a file says so (`wrote 3 rows to
-    /// out.csv (replaced the file that was there)`); it replaces it all the same, as
+    /// At an interactive prompt, an export says what it wrote where (`wrote 3 rows to
+    /// out.csv`), and that it replaced a file when it did; it replaces it all the same, as
     /// sqlite3's `.output`, DuckDB's COPY and pandas do, and a script's says nothing.
     public var notesReplacedExports = false
     /// What `open(location)` opens another store with, and the name it is shown by (the

@@ -60,6 +60,11 @@ extension DotCommands {
                 reportError(error)
                 return .ok
             }
+            // At the prompt, what is open now, as psql's \c says where it connected: a silent
+            // `.open` left a person unsure it had worked (issue 80).
+            // (A new or empty store has its own note, or nothing to name.)
+            let names = shell.runtime.context.entities.map(\.name)
+            if shell.session.notesViewsLeftOut, !names.isEmpty { print(DotCommands.openedLine(location, names)) }
             // The interactive init file, as after the first store was opened.
             shell.session.rerunInitFile()
             return .ok
@@ -112,6 +117,18 @@ extension DotCommands {
             return .ok
         }
     ]
+}
+
+extension DotCommands {
+    /// `opened chinook.db: 11 entities (Album, Artist, Customer, …)`: the names sorted, the
+    /// first few, escaped (they come from the file).
+    static func openedLine(_ location: String, _ names: [String]) -> String {
+        let sorted = names.sorted { $0.lowercased() < $1.lowercased() }
+        let count = sorted.count == 1 ? "1 entity" : "\(sorted.count) entities"
+        // A server's address without its password, as every note says it.
+        let shown = sorted.prefix(6).joined(separator: ", ") + (sorted.count > 6 ? ", …" : "")
+        return ErrorRendering.said("opened \(location): \(count) (\(shown))")
+    }
 }
 
 /// The location `.open`'s words name: its one word, or the words of a libpq connection

@@ -36,7 +36,7 @@ import Testing
         #expect(line.contains { $0.hasSuffix("total = 0.3") } && line.contains { $0.hasSuffix("total = 90.09") }, "\(line)")
         _ = try await repl.enter(".mode table")
         // An export reads back as the same double: every digit.
-        #expect(try await repl.enter(#"=export(r, "out.csv")"#) == ["2"])
+        #expect(try await repl.enter(#"=export(r, "out.csv")"#) == ["wrote 2 rows to out.csv", "2"])
         let csv = try String(contentsOfFile: sandbox.path("out.csv"), encoding: .utf8)
         #expect(csv.contains("Metallica,0.30000000000000004") && csv.contains("Queen,90.08999999999992"), "\(csv)")
         // summarize: six significant digits in the printed table.

@@ -138,7 +138,9 @@ import Testing
         #expect(summary.contains("note: 1 unsaved change to item is not in these rows (save() first)"), "\(summary)")
         let exported = try await repl.enter(#"=export(fetch("item"), "out.csv")"#)
         #expect(
-            exported == ["note: 1 unsaved change to item is in the rows written (the store does not hold it until save())", "4"],
+            exported == [
+                "note: 1 unsaved change to item is in the rows written (the store does not hold it until save())", "wrote 4 rows to out.csv", "4"
+            ],
             "\(exported)")
         #expect(try sandbox.read("out.csv").split(separator: "\n").count == 5, "a header and 4 rows")
         let note = "note: == nil matches missing values here (NSPredicate), unlike SQL's = NULL, which is never true"

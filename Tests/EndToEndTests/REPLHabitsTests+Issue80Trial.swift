@@ -36,7 +36,7 @@ import Testing
                 == ".open: chinok.sqlite does not exist (did you mean 'chinook.sqlite'?); nothing was made (.open --new chinok.sqlite makes a new, empty store)",
             "\(refused)")
         #expect(!sandbox.exists("chinok.sqlite"), "a refused name was made")
-        #expect(try await repl.enter(".open chinook.sqlite") == [])
+        #expect(try await repl.enter(".open chinook.sqlite") == ["opened chinook.sqlite: 1 entity (Customer)"])
         #expect(try await repl.enter(#"=count("Customer")"#) == ["2"])
         let existing = try await repl.enter(".open --new chinook.sqlite")
         #expect(existing.count == 1 && existing[0].hasPrefix(".open --new: chinook.sqlite exists"), "\(existing)")

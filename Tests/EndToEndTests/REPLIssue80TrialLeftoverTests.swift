@@ -175,14 +175,14 @@ import Testing
         _ = try await repl.waitUntil("the entity") { $0.last == #"> format("language""# }
     }
 
-    /// At the prompt an export that replaced a file says so; one that made the file says
-    /// nothing more than its count, and a script's says nothing.
+    /// At the prompt an export says what it wrote where, and that it replaced a file when
+    /// it did; a script's says nothing.
     @Test func anExportThatReplacedAFileSaysSo() async throws {
         let sandbox = try Sandbox()
         try await sqlite3(sandbox, "e.db", "CREATE TABLE emp (emp_no INTEGER PRIMARY KEY, name TEXT); INSERT INTO emp VALUES (1, 'a'), (2, 'b');")
         let repl = try await TmuxSession(sandbox, arguments: ["e.db"])
         try await repl.waitForPrompt()
-        #expect(try await repl.enter(#"export(fetch("emp"), "out.csv")"#) == ["2"])
+        #expect(try await repl.enter(#"export(fetch("emp"), "out.csv")"#) == ["wrote 2 rows to out.csv", "2"])
         let replaced = try await repl.enter(#"export(fetch("emp", "emp_no == 1"), "out.csv")"#)
         #expect(replaced == ["wrote 1 row to out.csv (replaced the file that was there)", "1"], "\(replaced)")
         #expect(try sandbox.read("out.csv") == "emp_no,name\n1,a\n")

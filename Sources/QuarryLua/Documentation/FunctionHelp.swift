@@ -130,7 +130,7 @@ public struct FunctionHelp: Sendable {
         FunctionHelp(
             name: "export", usage: #"export(results | { sql = "SELECT ...", args = { ... } }, "out.csv" | "out.tsv" | "out.json" | "-")"#,
             summary:
-                "Writes results, or a read-only query's rows as they come, to a file; returns the count. The path's suffix chooses the format (.csv, .tsv or .tab, .json); a path without one, or \"-\" (standard output), gets CSV, and any other suffix is refused. Results are written as they hold, unsaved changes included (includesPending = false leaves them out): at the prompt a note says when the rows written hold changes the store does not. A file already there is replaced; at an interactive prompt the export says so (wrote 3 rows to out.csv (replaced the file that was there)).",
+                "Writes results, or a read-only query's rows as they come, to a file; returns the count. The path's suffix chooses the format (.csv, .tsv or .tab, .json); a path without one, or \"-\" (standard output), gets CSV, and any other suffix is refused. Results are written as they hold, unsaved changes included (includesPending = false leaves them out): at the prompt a note says when the rows written hold changes the store does not. At an interactive prompt the export says what it wrote (wrote 3 rows to out.csv); a file already there is replaced, and it says so (wrote 3 rows to out.csv (replaced the file that was there)).",
             example: #"export(fetch("Item", "n > 1"), "items.csv")"#),
         FunctionHelp(
             name: "relate", usage: #"relate("Entity", "column" | { "a", "b" }, "Destination", "column" | { "a", "b" } [, "name" [, "inverse"]])"#,

@@ -2,8 +2,8 @@ import CLua
 import Foundation
 import QuarryFormat
 
-/// An export at an interactive prompt that replaced a file says so in one line, with what
-/// it wrote: a file overwritten without a word was a newcomer's surprise. It overwrites as
+/// An export at an interactive prompt says what it wrote where, and when it replaced a
+/// file says so: a file overwritten without a word was a newcomer's surprise. It overwrites as
 /// before (as sqlite3's `.output`, DuckDB's COPY and pandas do); a script's export says
 /// nothing, and standard output (`"-"`) is no file replaced.
 extension DataBindings {
@@ -15,9 +15,14 @@ extension DataBindings {
             && path.map { $0 != "-" && FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && !isFolder.boolValue } ?? false
         let pushed = try luaExport(runtime, call)
         // A data export returns how many rows it wrote (a model export writes a folder).
-        guard replacing, let path, pushed == 1, lua_isinteger(call.state, -1) != 0 else { return pushed }
+        // Every file written says so, as `.once` and `.export` do: a bare count under the
+        // call said neither where nor that it was written (issue 80).
+        guard runtime.settings.notesReplacedExports, let path, path != "-", pushed == 1, lua_isinteger(call.state, -1) != 0 else {
+            return pushed
+        }
         let rows = Int(lua_tointegerx(call.state, -1, nil))
-        runtime.writeNotice("wrote \(rows == 1 ? "1 row" : grouped(rows) + " rows") to \(path) (replaced the file that was there)")
+        let replaced = replacing ? " (replaced the file that was there)" : ""
+        runtime.writeNotice("wrote \(rows == 1 ? "1 row" : grouped(rows) + " rows") to \(path)\(replaced)")
         return pushed
     }
 }
