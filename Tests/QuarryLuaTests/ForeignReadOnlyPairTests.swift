@@ -80,7 +80,10 @@ import Testing
         #expect(counts() == "1,1,0,1,1,1")
         h.run(#"film_actor:new{ actor = actor:get(1), film = film:get(2), last_update = date("2024-01-02T03:04:05Z") }"#)
         #expect(counts() == "2,2,1,2,2,2")
-        #expect(h.string(#"(function() local t = {} for _, f in ipairs(actor:get(1).films) do t[#t + 1] = f.title end return table.concat(t, ";") end)()"#) == "ACADEMY DINOSAUR;ACE GOLDFINGER")
+        #expect(
+            h.string(
+                #"(function() local t = {} for _, f in ipairs(actor:get(1).films) do t[#t + 1] = f.title end return table.concat(t, ";") end)()"#)
+                == "ACADEMY DINOSAUR;ACE GOLDFINGER")
         // Moved to another film before the save: the pair follows the row.
         h.run(#"film_actor:first("film_id == 2 AND actor_id == 1").film = film:get(3)"#)
         #expect(h.string("#film:get(2).actors .. ',' .. #film:get(3).actors .. ',' .. #actor:get(1).films") == "0,3,2")

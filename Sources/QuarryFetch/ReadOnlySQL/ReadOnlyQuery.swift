@@ -67,8 +67,9 @@ public struct ReadOnlyQuery {
             // `replace(Dollars, "$", "")`: text in double quotes, which the sqlite3 shell
             // reads as a string where no column has the name, and SQL as a column's name.
             guard let quoted = Self.doubleQuotedText(named: error.message, in: sql) else { throw error }
+            let literal = "'" + quoted.replacingOccurrences(of: "'", with: "''") + "'"
             throw FetchError.badOption(
-                option: operation, reason: "\(error.message); text in SQL is in single quotes ('\(quoted.replacingOccurrences(of: "'", with: "''"))'): double quotes name a column")
+                option: operation, reason: "\(error.message); text in SQL is in single quotes (\(literal)): double quotes name a column")
         }
     }
 

@@ -293,7 +293,7 @@ struct EntityDefinitionReader {
         "integer": "int64", "bigint": "int64", "long": "int64", "int8": "int64", "integer 64": "int64", "smallint": "int16",
         "integer 16": "int16", "integer 32": "int32", "text": "string", "varchar": "string", "char": "string", "str": "string",
         "float": "double", "real": "double", "number": "double", "numeric": "decimal", "boolean": "bool", "datetime": "date",
-        "timestamp": "date", "blob": "binary", "data": "binary", "binary data": "binary", "bytes": "binary",
+        "timestamp": "date", "blob": "binary", "data": "binary", "binary data": "binary", "bytes": "binary"
     ]
 
     func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {

@@ -16,11 +16,13 @@ extension ObjectContext {
             // The ends as the link view reads them (`isUnlinkedJoinRow`).
             let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
             guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }) else { continue }
-            let saved = row.isInserted ? nil : committedTarget(keys[s], of: row).flatMap { source in
-                committedTarget(keys[1 - s], of: row).map { (source, $0) }
+            var saved: (ManagedObject, ManagedObject)?
+            if !row.isInserted, let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) {
+                saved = (source, target)
             }
-            let now = row.isDeleted ? nil : (try? relatedObject(keys[s].name, of: row)).flatMap { source in
-                (try? relatedObject(keys[1 - s].name, of: row)).map { (source, $0) }
+            var now: (ManagedObject, ManagedObject)?
+            if !row.isDeleted, let source = try? relatedObject(keys[s].name, of: row), let target = try? relatedObject(keys[1 - s].name, of: row) {
+                now = (source, target)
             }
             if let saved, let now, saved.0 === now.0, saved.1 === now.1 { continue }
             if let saved { links.append(PendingLink(table: link, source: saved.0, target: saved.1, isAdd: false)) }
