@@ -50,6 +50,31 @@ extension ConstraintViolation {
         }
     }
 
+    /// `written`, then the tables whose foreign keys name one of them.
+    private static func writtenAndNaming(_ written: [String], in db: Database) throws -> [String] {
+        let placeholders = Array(repeating: "?", count: written.count).joined(separator: ", ")
+        let naming = try String.fetchAll(
+            db,
+            sql: "SELECT DISTINCT m.name FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "
+                + "WHERE m.type = 'table' AND f.\"table\" IN (\(placeholders)) COLLATE NOCASE",
+            arguments: StatementArguments(written))
+        return written + naming.filter { !written.contains($0) }
+    }
+
+    /// How many rows break a foreign key in each of `written` and the tables naming
+    /// them, before a write with keys unchecked (`brokenForeignKey(before:)`); a table
+    /// whose keys SQLite cannot check ("foreign key mismatch") is left out.
+    static func foreignKeyBreaks(in db: Database, written: [String]) throws -> [String: Int] {
+        guard !written.isEmpty else { return [:] }
+        var counts: [String: Int] = [:]
+        for table in try writtenAndNaming(written, in: db) {
+            if let count = try? Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check(?)", arguments: [table]) {
+                counts[table] = count
+            }
+        }
+        return counts
+    }
+
     /// The first foreign key the open transaction leaves broken, when it leaves one:
     /// SQLite counts them (deferred foreign keys are checked only at the commit, which
     /// would then fail saying "FOREIGN KEY constraint failed" and no more), and
@@ -62,28 +87,33 @@ extension ConstraintViolation {
     /// whole file named first, blaming them; so the written tables are checked first, then
     /// those that name one (a changed key leaves their rows naming nothing), then the rest.
     /// (A table that held broken rows before the save may still have one named first.)
-    static func brokenForeignKey(in db: Database, written: [String] = []) throws -> ConstraintViolation? {
+    /// `before`: where keys were unchecked, the counts `foreignKeyBreaks` took before the
+    /// write; only tables whose broken rows grew are looked in.
+    static func brokenForeignKey(in db: Database, written: [String] = [], before: [String: Int]? = nil) throws -> ConstraintViolation? {
         guard let connection = db.sqliteConnection else { return nil }
         var broken: Int32 = 0
         var highest: Int32 = 0
-        guard sqlite3_db_status(connection, SQLITE_DBSTATUS_DEFERRED_FKS, &broken, &highest, 0) == SQLITE_OK, broken > 0 else { return nil }
+        var written = written
+        if let before {
+            // Keys unchecked (`writeUncheckingKeysSQLiteCannotCheck`): SQLite counted
+            // nothing, so the tables whose broken rows grew are the ones the save broke.
+            let after = try foreignKeyBreaks(in: db, written: Array(before.keys))
+            written = before.keys.sorted().filter { (after[$0] ?? 0) > (before[$0] ?? 0) }
+            guard !written.isEmpty else { return nil }
+        } else {
+            guard sqlite3_db_status(connection, SQLITE_DBSTATUS_DEFERRED_FKS, &broken, &highest, 0) == SQLITE_OK, broken > 0 else { return nil }
+        }
         let said = "FOREIGN KEY constraint failed"
         var row: Row?
         if !written.isEmpty {
-            let placeholders = Array(repeating: "?", count: written.count).joined(separator: ", ")
-            let naming = try String.fetchAll(
-                db,
-                sql: "SELECT DISTINCT m.name FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "
-                    + "WHERE m.type = 'table' AND f.\"table\" IN (\(placeholders)) COLLATE NOCASE",
-                arguments: StatementArguments(written))
             // The written tables first (a new row naming nothing is the likeliest break),
             // then those that name them (a changed or deleted key).
-            for table in written + naming.filter({ !written.contains($0) }) where row == nil {
+            for table in try writtenAndNaming(written, in: db) where row == nil {
                 // (A view or a table gone from the schema has no check: passed over.)
                 row = (try? Row.fetchOne(db, sql: "SELECT * FROM pragma_foreign_key_check(?)", arguments: [table])) ?? nil
             }
         }
-        if row == nil { row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") }
+        if row == nil, before == nil { row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") }
         guard let row, let table: String = row[0] else {
             return ConstraintViolation(.foreignKey, table: nil, columns: [], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: nil, said: said)
         }

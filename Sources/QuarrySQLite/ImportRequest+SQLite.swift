@@ -39,7 +39,8 @@ extension ImportRequest {
             : "INSERT INTO \(session.mapping.storage(of: entityName).writtenTable) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
-            try session.connection.database.write { db in
+            // Made again from the start where the file declares a key SQLite cannot check.
+            try session.connection.database.writeUncheckingKeysSQLiteCannotCheck { db, _ in
                 if creating {
                     // SQLite's own refusal ("too many columns on X") names no line and comes
                     // after the table's SQL is built; this says what the header holds.

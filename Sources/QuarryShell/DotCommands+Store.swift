@@ -32,7 +32,10 @@ extension DotCommands {
                     + "error(t == 'nil' and '.export: print some results first; _ holds the last ones' "
                     + "or ('.export: _ holds the last value printed (' .. t .. '), not results or rows: print them again (r), then .export FILE'), 0) end "
                     + "local n = export(_, \(luaQuote(args[0]))) "
-                    + "print(n .. (t == 'results' and ' object' or ' row') .. (n == 1 and '' or 's') .. ' written to ' .. \(luaQuote(args[0])))"
+                    // At the prompt export() itself says what it wrote where.
+                    + (shell.runtime.settings.notesReplacedExports
+                        ? ""
+                        : "print(n .. (t == 'results' and ' object' or ' row') .. (n == 1 and '' or 's') .. ' written to ' .. \(luaQuote(args[0])))")
             )
             return .ok
         },

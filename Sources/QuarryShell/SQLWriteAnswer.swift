@@ -238,13 +238,16 @@ struct SQLWriteAnswer {
                     out.append(upper)
                 } else if upper == "NULL" {
                     out.append("nil")
+                } else if text.first.map({ $0.isLetter || $0 == "_" }) == true {
+                    // A name as the entity spells it: SQL's are any case, the predicate's not.
+                    guard let name = attribute(text, of: entity) else { throw Unreadable() }
+                    out.append(name)
                 } else {
-                    if text.first.map({ $0.isLetter || $0 == "_" }) == true, attribute(text, of: entity) == nil { throw Unreadable() }
                     out.append(text)
                 }
             case .quoted(let name):
-                guard attribute(name, of: entity) != nil else { throw Unreadable() }
-                out.append(name)
+                guard let attribute = attribute(name, of: entity) else { throw Unreadable() }
+                out.append(attribute)
             case .string(let text):
                 var pattern = text
                 // A `\` of SQL's patterns matches itself; the grammar's escapes the next character.

@@ -22,7 +22,7 @@ import Testing
         #expect(!refused.joined().contains("print some results first"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: out))
         _ = try await repl.enter("r")
-        #expect(try await repl.enter(".export \(out)") == ["2 rows written to \(out)"])
+        #expect(try await repl.enter(".export \(out)") == ["wrote 2 rows to \(out)"])
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "host,count(*)\na,2\nb,1\n")
     }
 }

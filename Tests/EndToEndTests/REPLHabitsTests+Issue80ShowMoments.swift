@@ -139,7 +139,7 @@ import Testing
         let exported = try await repl.enter(#"=export(fetch("item"), "out.csv")"#)
         #expect(
             exported == [
-                "note: 1 unsaved change to item is in the rows written (the store does not hold it until save())", "wrote 4 rows to out.csv", "4"
+                "note: 1 unsaved change to item is in the rows written (the store does not hold it until save())", "wrote 4 objects to out.csv", "4"
             ],
             "\(exported)")
         #expect(try sandbox.read("out.csv").split(separator: "\n").count == 5, "a header and 4 rows")

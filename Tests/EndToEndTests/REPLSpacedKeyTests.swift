@@ -46,7 +46,7 @@ import Testing
         // Typed bare, the error names the form that reads it (compared without spaces: the
         // pane wraps the line, and a row's trailing space is not captured).
         let error = try await repl.enter(#"=count("emp", "Original Hire > 2000")"#).joined().filter { !$0.isWhitespace }
-        for said in ["found 'Hire'", "a key with a space is written %K", #""%K == %@", "Original Hire", value"#] {
+        for said in ["found 'Hire'", "a key with a space is written %K", #""%K > %@", "Original Hire", value"#] {
             #expect(error.contains(said.filter { !$0.isWhitespace }), "\(said): \(error)")
         }
     }

@@ -254,7 +254,7 @@ import Testing
         _ = try await repl.enter(".mode markdown")
         #expect(try await repl.enter("fetch('Person', 'age > 30')").prefix(3) == ["| id | name | age |", "|---|---|---|", "| Person/1 | Ann | 31 |"])
         let out = sandbox.directory.appendingPathComponent("out.csv")
-        #expect(try await repl.enter(".export \(out.path)") == ["1 object written to \(out.path)"])
+        #expect(try await repl.enter(".export \(out.path)") == ["wrote 1 object to \(out.path)"])
         #expect(try String(contentsOf: out, encoding: .utf8) == "name,age\nAnn,31\n")
         _ = try await repl.enter("Person:first().age = 32")
         #expect(try await repl.enter(".changes") == ["inserted: none", "updated: Person/1  age: 31 → 32", "deleted: none"])

@@ -32,4 +32,14 @@ import Testing
         #expect(error.contains("write ANY %K, ALL %K or NONE %K with 'types.Type I' as its argument"), "\(error)")
         #expect(h.string(#"count("Poke", "ANY %K == %@", "types.Type I", "Dragon")"#) == "1")
     }
+
+    /// A key of three words typed bare (trial 33: `Rank by Total <= 3` was told to write
+    /// `"Rank by"`): the whole name, and the operator typed.
+    @Test func aBareKeyOfSeveralWordsIsNamedWhole() throws {
+        let h = try Harness()
+        h.run(#"entity "Medal" { ["Rank by Total"] = "int64" }; Medal:new{ ["Rank by Total"] = 2 }; save()"#)
+        let error = h.error(#"return count("Medal", "Rank by Total <= 3")"#)
+        #expect(error.contains(#"as "%K <= %@", "Rank by Total", value"#), "\(error)")
+        #expect(h.string(#"count("Medal", "%K <= %@", "Rank by Total", 3)"#) == "1")
+    }
 }

@@ -27,6 +27,12 @@ import Testing
     /// `?` or `\` of the pattern matches itself there, escaped; GLOB keeps case and its
     /// wildcards (LIKE); `BETWEEN 1 AND 5` is `BETWEEN {1, 5}`; `x NOT LIKE`, ESCAPE and
     /// GLOB's classes have no form in the grammar: the general answer.
+    /// A name in another case is written as the entity spells it: the predicate's names
+    /// keep their case (found by review).
+    @Test func namesAreWrittenAsTheEntitySpellsThem() {
+        #expect(answer.answer("DELETE FROM Track WHERE bytes = 1") == written + #"Track:deleteall("Bytes = 1", {})"#)
+    }
+
     @Test func likeIsAnsweredAsSQLiteMatchesIt() {
         #expect(
             answer.answer("UPDATE Track SET Name = 'X' WHERE Name LIKE '%lifeguard%'")

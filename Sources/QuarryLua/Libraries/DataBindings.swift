@@ -87,9 +87,10 @@ enum DataBindings {
         let showProgress = console.showsProgress
         // Rows already there stay, as sqlite3's .import appends: said at a terminal when
         // there were some (trial 32 imported a file twice and counted 1,000 of 500).
-        let rowsBefore =
-            showProgress && runtime.context.entities.contains { $0.name == name }
-            ? ((try? FetchRequest(entityName: name).count(in: runtime.context)) ?? 0) : 0
+        // The rows the table holds (an unsaved insert is not one of them).
+        var held = FetchRequest(entityName: name)
+        held.includesPendingChanges = false
+        let rowsBefore = showProgress && runtime.context.entities.contains { $0.name == name } ? ((try? held.count(in: runtime.context)) ?? 0) : 0
         let summary: ImportSummary
         var progressShown = false
         do {

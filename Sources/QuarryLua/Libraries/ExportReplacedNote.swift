@@ -22,7 +22,10 @@ extension DataBindings {
         }
         let rows = Int(lua_tointegerx(call.state, -1, nil))
         let replaced = replacing ? " (replaced the file that was there)" : ""
-        runtime.writeNotice("wrote \(rows == 1 ? "1 row" : grouped(rows) + " rows") to \(path)\(replaced)")
+        // Results are objects, as their footer counts them; anything else rows.
+        let objects = userdataPayload(call.state, 1, kind: .results) != nil || userdataPayload(call.state, 1, kind: .section) != nil
+        let noun = objects ? (rows == 1 ? "object" : "objects") : (rows == 1 ? "row" : "rows")
+        runtime.writeNotice("wrote \(grouped(rows)) \(noun) to \(path)\(replaced)")
         return pushed
     }
 }

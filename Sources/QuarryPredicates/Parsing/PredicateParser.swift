@@ -206,8 +206,21 @@ public struct PredicateParser {
             // `Original Hire > 3`: two names in a row are likely one key with a space,
             // which the grammar reads only as %K with the name among the arguments.
             var spaced = ""
-            if case .keyPath(let key) = lhs, case .identifier(let word) = current.kind {
-                spaced = #"; a key with a space is written %K with its name among the arguments, as "%K == %@", "\#(key.string) \#(word)", value"#
+            if case .keyPath(let key) = lhs, case .identifier = current.kind {
+                // Every word up to the operator (`Rank by Total <= 3`), and that operator.
+                var words = [key.string]
+                var next = position
+                let operators = ["AND", "OR", "NOT", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES", "BETWEEN"]
+                while next < tokens.count, case .identifier(let word) = tokens[next].kind, !operators.contains(word.uppercased()) {
+                    words.append(word)
+                    next += 1
+                }
+                var op = "=="
+                if next < tokens.count, case .symbol(let symbol) = tokens[next].kind, ["==", "=", "!=", "<>", "<", "<=", ">", ">="].contains(symbol) {
+                    op = symbol
+                }
+                let name = words.joined(separator: " ")
+                spaced = #"; a key with a space is written %K with its name among the arguments, as "%K \#(op) %@", "\#(name)", value"#
             }
             // `is_paid` alone, as SQL and #Predicate test a boolean: NSPredicate compares it.
             let ends: Bool

@@ -16,7 +16,8 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     /// save's are and PostgreSQL's batch changes' (a trigger's RAISE said no operation).
     package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
-            return try session.connection.database.write { db in try body(SQLiteWriteStatements(db: db)) }
+            // Made again from the start where the file declares a key SQLite cannot check.
+            return try session.connection.database.writeUncheckingKeysSQLiteCannotCheck { db, _ in try body(SQLiteWriteStatements(db: db)) }
         } catch let error as DatabaseError {
             throw StoreError.during(operation: operation, TriggerFunctions.named(StoreError(error), session: session))
         }

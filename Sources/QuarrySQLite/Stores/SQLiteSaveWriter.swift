@@ -17,29 +17,18 @@ struct SQLiteSaveWriter {
         var result = SaveChangesResult(request: request)
         var work = workGiven
         do {
-            do {
-                try session.connection.database.write { db in
-                    try write(&result, &work, in: db)
-                    // A foreign key left broken fails the commit naming nothing: named here.
-                    if let violation = try ConstraintViolation.brokenForeignKey(in: db, written: writtenTables(request)) {
-                        throw StoreError.constraint(violation)
-                    }
-                }
-            } catch let error as DatabaseError where Self.isKeyMismatch(error) {
-                // The file declares a foreign key SQLite cannot check (naming a column its
-                // parent does not hold unique, which the opening notes said): with keys
-                // checked, SQLite refuses every write to either table. The save is made
-                // again as `sqlite3` makes writes, keys unchecked (the delete rules of
-                // the relationships Quarry read are the context's, kept either way).
+            // Where the file declares a key SQLite cannot check, written as sqlite3 writes
+            // (`writeUncheckingKeysSQLiteCannotCheck`): each run starts from the request.
+            try session.connection.database.writeUncheckingKeysSQLiteCannotCheck { db, keysChecked in
                 result = SaveChangesResult(request: request)
                 work = workGiven
-                try session.connection.database.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                    defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                    try db.inTransaction {
-                        try write(&result, &work, in: db)
-                        return .commit
-                    }
+                // Keys unchecked: the rows that break the keys SQLite can check, counted
+                // before and after, so that no key this save breaks is committed.
+                let before = keysChecked ? nil : try ConstraintViolation.foreignKeyBreaks(in: db, written: writtenTables(request))
+                try write(&result, &work, in: db)
+                // A foreign key left broken fails the commit naming nothing: named here.
+                if let violation = try ConstraintViolation.brokenForeignKey(in: db, written: writtenTables(request), before: before) {
+                    throw StoreError.constraint(violation)
                 }
             }
         } catch let error as DatabaseError {
@@ -48,12 +37,6 @@ struct SQLiteSaveWriter {
             throw store.inModelNames(.constraint(violation))
         }
         return result
-    }
-
-    /// SQLite's refusal of a write to a table whose foreign key (or one naming it) names
-    /// parent columns that are not unique, or not there.
-    private static func isKeyMismatch(_ error: DatabaseError) -> Bool {
-        error.message?.hasPrefix("foreign key mismatch") == true
     }
 
     /// The tables the save writes rows of, unquoted (a broken key is looked for in them

@@ -4,30 +4,51 @@
 /// `film.actors`), as its own to-manys (`actor.film_actors`) already show them. Without
 /// this, `#a.films` and `ANY actors.actor_id == 1` missed a new `film_actor` until the save.
 extension ObjectContext {
-    /// The links that unsaved changes to the rows behind the pair's `link` view add and
-    /// remove, in the order of the rows (inserted first, then by key): a row's links as
-    /// saved go, and its links as it is now come, where they differ.
-    func pendingJoinRowLinks(_ link: String) -> [PendingLink] {
+    /// A pair of objects the pending rows behind `link` link, and by how many rows more
+    /// (or fewer) than as saved: each row counts +1 for the pair it links now and -1 for
+    /// the one it linked as saved, so rows that swap their ends, or a row deleted and
+    /// another inserted for the same pair, change nothing.
+    struct JoinRowChange {
+        let source: ManagedObject
+        let target: ManagedObject
+        var rows: Int
+    }
+
+    /// The pairs whose number of rows behind `link` unsaved changes moved, in the order
+    /// their rows come (inserted first, then by key).
+    func pendingJoinRowChanges(_ link: String) -> [JoinRowChange] {
         guard !unsaved.inserted.isEmpty || !unsaved.updated.isEmpty || !unsaved.deleted.isEmpty else { return [] }
-        var links: [PendingLink] = []
-        for row in unsaved.inserted + Self.inKeyOrder(unsaved.updated.values) + Self.inKeyOrder(unsaved.deleted.values) {
-            let storage = mapped(row.entity)
-            guard storage.pairLink == link else { continue }
+        // The join tables behind the link; only their rows are looked at, and sorted
+        // (a loop reading members while thousands of other objects are pending).
+        let tables = Set(entities.filter { mapped($0).pairLink == link }.map(\.name))
+        guard !tables.isEmpty else { return [] }
+        func behind(_ row: ManagedObject) -> Bool { tables.contains(row.entity.name) }
+        let rows =
+            unsaved.inserted.filter(behind) + Self.inKeyOrder(unsaved.updated.values.filter(behind))
+            + Self.inKeyOrder(unsaved.deleted.values.filter(behind))
+        var changes: [JoinRowChange] = []
+        var places: [[ObjectIdentifier]: Int] = [:]
+        func count(_ source: ManagedObject, _ target: ManagedObject, _ rows: Int) {
+            let pair = [ObjectIdentifier(source), ObjectIdentifier(target)]
+            if let place = places[pair] {
+                changes[place].rows += rows
+            } else {
+                places[pair] = changes.count
+                changes.append(JoinRowChange(source: source, target: target, rows: rows))
+            }
+        }
+        for row in rows {
             // The ends as the link view reads them (`isUnlinkedJoinRow`).
+            let storage = mapped(row.entity)
             let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
             guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }) else { continue }
-            var saved: (ManagedObject, ManagedObject)?
             if !row.isInserted, let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) {
-                saved = (source, target)
+                count(source, target, -1)
             }
-            var now: (ManagedObject, ManagedObject)?
             if !row.isDeleted, let source = try? relatedObject(keys[s].name, of: row), let target = try? relatedObject(keys[1 - s].name, of: row) {
-                now = (source, target)
+                count(source, target, 1)
             }
-            if let saved, let now, saved.0 === now.0, saved.1 === now.1 { continue }
-            if let saved { links.append(PendingLink(table: link, source: saved.0, target: saved.1, isAdd: false)) }
-            if let now { links.append(PendingLink(table: link, source: now.0, target: now.1, isAdd: true)) }
         }
-        return links
+        return changes.filter { $0.rows != 0 }
     }
 }

@@ -381,9 +381,21 @@ extension ObjectContext {
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .linkTable(let table, let sourceColumn, _):
-            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, session: session)
+            let saved = try savedMembers(name, of: object, destination)
+            result = try store.inStoredOrder(Self.once(saved), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
-            for link in pendingJoinRowLinks(table) + unsaved.links where link.table == table {
+            // A join table's own unsaved rows: a member stays while any row links it
+            // (another program's join table may hold a link twice).
+            for change in pendingJoinRowChanges(table) {
+                let (me, other) = mineIsSource ? (change.source, change.target) : (change.target, change.source)
+                guard me === object else { continue }
+                if saved.count(where: { $0 === other }) + change.rows > 0 {
+                    if !result.contains(where: { $0 === other }) { result.append(other) }
+                } else {
+                    result.removeAll { $0 === other }
+                }
+            }
+            for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
                 guard me === object else { continue }
                 if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } } else { result.removeAll { $0 === other } }
