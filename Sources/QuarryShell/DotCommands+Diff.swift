@@ -39,7 +39,13 @@ extension DotCommands {
                 print(shell.runtime.renderDiff(diff, with: other))
                 return .differed
             } else if diff.unkeyedCounts.isEmpty {
-                // Never "no differences" over tables that were not compared.
+                // Never "no differences" over tables that were not compared; none compared
+                // at all is no answer (trial 33: 2,042 changed rows, "no differences", 0).
+                let compared = shell.runtime.context.entities.filter { !diff.unkeyed.contains($0.name) }
+                if !diff.unkeyed.isEmpty, compared.isEmpty {
+                    reportError(".diff: nothing was compared: no table has a key to match its objects by (the note above names the fix)")
+                    return .ok
+                }
                 print(diff.unkeyed.isEmpty ? "no differences" : "no differences in the tables compared")
             } else {
                 return .differed

@@ -68,8 +68,17 @@ import Testing
         #expect(more.errorLines.contains { $0.contains("not compared, having no key") }, "\(more)")
         let fewer = try await sandbox.quarry(["b.db", "-"], stdin: ".diff a.db\n")
         #expect(fewer.lines == ["events: 1 more row in this store (3 against 2, not compared row by row)"], "\(fewer)")
-        // As many rows, other values: not "no differences", which nothing compared.
+        // As many rows, other values: not "no differences", which nothing compared; with
+        // no table compared at all, no answer, and a status that says so (trial 33).
         let same = try await sandbox.quarry(["a.db", "-"], stdin: ".diff c.db\n")
-        #expect(same.lines == ["no differences in the tables compared"], "\(same)")
+        #expect(same.lines.isEmpty && same.status != 0, "\(same)")
+        #expect(same.errorLines.contains { $0.contains(".diff: nothing was compared: no table has a key to match its objects by") }, "\(same)")
+        // Beside a table that is compared, the others' absence is said with the answer.
+        for file in ["a.db", "c.db"] {
+            let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(file), "CREATE TABLE k (id INTEGER PRIMARY KEY, v TEXT);"])
+            try #require(made.status == 0, "\(made)")
+        }
+        let some = try await sandbox.quarry(["a.db", "-"], stdin: ".diff c.db\n")
+        #expect(some.lines == ["no differences in the tables compared"] && some.status == 0, "\(some)")
     }
 }
