@@ -42,4 +42,15 @@ import Testing
         #expect(error.contains(#"as "%K <= %@", "Rank by Total", value"#), "\(error)")
         #expect(h.string(#"count("Medal", "%K <= %@", "Rank by Total", 3)"#) == "1")
     }
+
+    /// DuckDB's QUALIFY typed into sql(): SQLite's syntax error, with the form SQLite reads
+    /// (trial 33).
+    @Test func qualifyIsAnsweredWithTheOuterQuery() throws {
+        let h = try Harness()
+        h.run(#"entity "S" { g = "string", n = "int64" }; S:new{ g = "a", n = 1 }; S:new{ g = "a", n = 2 }; save()"#)
+        let error = h.error(#"return sql("SELECT g, n, rank() OVER (PARTITION BY g ORDER BY n DESC) AS r FROM S QUALIFY r = 1")"#)
+        #expect(error.contains("syntax error") && error.contains("QUALIFY is DuckDB's") && error.contains("WHERE r = 1"), "\(error)")
+        #expect(
+            h.string(#"sql("SELECT * FROM (SELECT g, n, rank() OVER (PARTITION BY g ORDER BY n DESC) AS r FROM S) WHERE r = 1")[1].n"#) == "2")
+    }
 }

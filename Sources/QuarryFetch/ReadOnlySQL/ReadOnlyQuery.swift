@@ -64,6 +64,13 @@ public struct ReadOnlyQuery {
             if let meant = suggestion(forFailure: error.message, in: context) {
                 throw FetchError.unknownName(option: operation, message: error.message, suggestion: meant)
             }
+            // DuckDB's QUALIFY, which SQLite's grammar lacks: the form SQLite reads (trial 33).
+            if error.message.contains("syntax error"), Self.sqlWords(sql).contains(where: { $0.text.uppercased() == "QUALIFY" }) {
+                throw FetchError.badOption(
+                    option: operation,
+                    reason: "\(error.message); QUALIFY is DuckDB's: SQLite filters a window function's value in an outer query, "
+                        + "SELECT * FROM (SELECT ..., rank() OVER (...) AS r FROM t) WHERE r = 1")
+            }
             // `replace(Dollars, "$", "")`: text in double quotes, which the sqlite3 shell
             // reads as a string where no column has the name, and SQL as a column's name.
             guard let quoted = Self.doubleQuotedText(named: error.message, in: sql) else { throw error }
