@@ -51,4 +51,22 @@ extension ObjectContext {
         }
         return changes.filter { $0.rows != 0 }
     }
+
+    /// `members` of `object` through the pair's `link` (`saved`: as saved, a link held
+    /// twice listed twice) with the join table's own unsaved rows: a member stays while
+    /// any row links it. `mineIsSource`: whether `object` is the link view's source. (A
+    /// positioned pair's new member comes last until the save places it.)
+    func applyPendingJoinRows(
+        to members: inout [ManagedObject], saved: [ManagedObject], link: String, mineIsSource: Bool, of object: ManagedObject
+    ) {
+        for change in pendingJoinRowChanges(link) {
+            let (me, other) = mineIsSource ? (change.source, change.target) : (change.target, change.source)
+            guard me === object else { continue }
+            if saved.count(where: { $0 === other }) + change.rows > 0 {
+                if !members.contains(where: { $0 === other }) { members.append(other) }
+            } else {
+                members.removeAll { $0 === other }
+            }
+        }
+    }
 }

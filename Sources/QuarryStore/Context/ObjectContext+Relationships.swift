@@ -1,13 +1,5 @@
 import QuarryModel
 
-/// A link-table change not yet saved, in the table's own orientation.
-package struct PendingLink {
-    package let table: String
-    package let source: ManagedObject
-    package let target: ManagedObject
-    package let isAdd: Bool
-}
-
 /// Relationships between objects: reading and changing them with their inverses kept in
 /// step, and the delete rules.
 extension ObjectContext {
@@ -384,17 +376,7 @@ extension ObjectContext {
             let saved = try savedMembers(name, of: object, destination)
             result = try store.inStoredOrder(Self.once(saved), name, of: object, session: session)
             let mineIsSource = sourceColumn == "source"
-            // A join table's own unsaved rows: a member stays while any row links it
-            // (another program's join table may hold a link twice).
-            for change in pendingJoinRowChanges(table) {
-                let (me, other) = mineIsSource ? (change.source, change.target) : (change.target, change.source)
-                guard me === object else { continue }
-                if saved.count(where: { $0 === other }) + change.rows > 0 {
-                    if !result.contains(where: { $0 === other }) { result.append(other) }
-                } else {
-                    result.removeAll { $0 === other }
-                }
-            }
+            applyPendingJoinRows(to: &result, saved: saved, link: table, mineIsSource: mineIsSource, of: object)
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
                 guard me === object else { continue }
