@@ -66,8 +66,12 @@ extension ConstraintViolation {
     /// whose keys SQLite cannot check ("foreign key mismatch") is left out.
     static func foreignKeyBreaks(in db: Database, written: [String]) throws -> [String: Int] {
         guard !written.isEmpty else { return [:] }
+        return foreignKeyBreaks(in: db, tables: try writtenAndNaming(written, in: db))
+    }
+
+    private static func foreignKeyBreaks(in db: Database, tables: [String]) -> [String: Int] {
         var counts: [String: Int] = [:]
-        for table in try writtenAndNaming(written, in: db) {
+        for table in tables {
             if let count = try? Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check(?)", arguments: [table]) {
                 counts[table] = count
             }
@@ -97,7 +101,7 @@ extension ConstraintViolation {
         if let before {
             // Keys unchecked (`writeUncheckingKeysSQLiteCannotCheck`): SQLite counted
             // nothing, so the tables whose broken rows grew are the ones the save broke.
-            let after = try foreignKeyBreaks(in: db, written: Array(before.keys))
+            let after = foreignKeyBreaks(in: db, tables: Array(before.keys))
             written = before.keys.sorted().filter { (after[$0] ?? 0) > (before[$0] ?? 0) }
             guard !written.isEmpty else { return nil }
         } else {
@@ -108,7 +112,8 @@ extension ConstraintViolation {
         if !written.isEmpty {
             // The written tables first (a new row naming nothing is the likeliest break),
             // then those that name them (a changed or deleted key).
-            for table in try writtenAndNaming(written, in: db) where row == nil {
+            // (With `before`, the tables whose broken rows grew are all there is to look in.)
+            for table in try before == nil ? writtenAndNaming(written, in: db) : written where row == nil {
                 // (A view or a table gone from the schema has no check: passed over.)
                 row = (try? Row.fetchOne(db, sql: "SELECT * FROM pragma_foreign_key_check(?)", arguments: [table])) ?? nil
             }

@@ -86,11 +86,14 @@ enum DataBindings {
         let console = runtime.console
         let showProgress = console.showsProgress
         // Rows already there stay, as sqlite3's .import appends: said at a terminal when
-        // there were some (trial 32 imported a file twice and counted 1,000 of 500).
-        // The rows the table holds (an unsaved insert is not one of them).
-        var held = FetchRequest(entityName: name)
-        held.includesPendingChanges = false
-        let rowsBefore = showProgress && runtime.context.entities.contains { $0.name == name } ? ((try? held.count(in: runtime.context)) ?? 0) : 0
+        // there were some (trial 32 imported a file twice and counted 1,000 of 500). The
+        // rows the table holds: an unsaved insert is not one of them.
+        var rowsBefore = 0
+        if showProgress, runtime.context.entities.contains(where: { $0.name == name }) {
+            var held = FetchRequest(entityName: name)
+            held.includesPendingChanges = false
+            rowsBefore = (try? held.count(in: runtime.context)) ?? 0
+        }
         let summary: ImportSummary
         var progressShown = false
         do {

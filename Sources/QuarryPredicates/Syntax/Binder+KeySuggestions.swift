@@ -13,38 +13,33 @@ extension Binder {
     /// make one, or the `format()` that makes a text column of ISO times a date whose
     /// part (`created.year`) was asked for.
     func attributeNotRelationship(_ name: String, _ entity: EntityDescription, path: KeyPath) -> PredicateError {
-        if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
-            let example = context?.timeOfDayExample(entity, name)
-        {
+        // What follows the attribute in the path, and it as a date part (`created.year`).
+        let rest = path.components.drop(while: { $0 != name }).dropFirst()
+        let datePart = rest.first.flatMap { DatePart(rawValue: $0) != nil ? $0 : nil }
+        if let part = datePart, let example = context?.timeOfDayExample(entity, name) {
             return timeOfDayText(name, part: part, example: example, entity, path: path)
         }
         var message = "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship"
         var remedy: String?
-        if path.components.drop(while: { $0 != name }).dropFirst().elementsEqual(["rawValue"]) {
+        if rest.elementsEqual(["rawValue"]) {
             // A Swift enum's `.rawValue`: the attribute already holds it.
             message += "; an enum kept by its raw value is the attribute itself here: compare '\(name)' without .rawValue"
         } else if let through = entity.toOneRelationships.first(where: { $0.linkColumns == [name] }) {
-            let rest = path.components.drop(while: { $0 != name }).dropFirst()
             message += "; the relationship kept in it is '\(through.name)': \(([through.name] + rest).joined(separator: "."))"
         } else if let relate = relateCall(column: name, of: entity) {
             message += "; the file declares no relationship through it: \(relate) makes one"
-        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
-            entity.attribute(named: name)?.type == .string, let hint = context?.isoTextHint(entity, name)
-        {
+        } else if datePart != nil, entity.attribute(named: name)?.type == .string, let hint = context?.isoTextHint(entity, name) {
             // `created.year` on another program's text of ISO times: a date part, once
             // `format()` makes the column a date (as comparing it with a date says).
             remedy = hint
-        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
-            entity.attribute(named: name)?.type == .string
-        {
+        } else if let part = datePart, entity.attribute(named: name)?.type == .string {
             // A date part of text no format reads (an import kept `"2005-05-25 11:30:37.000"`
             // as text): what the column is, not the relationship it is not (trial 32).
             message = "'\(path.string)': \(name) is text, not a date, so it has no \(part)"
             if context?.mapped(entity).layout != .foreignTable {
                 remedy = "an import reads a column of dates as dates with types = { \(name) = \"date\" }"
             }
-        } else if let part = path.components.drop(while: { $0 != name }).dropFirst().first, DatePart(rawValue: part) != nil,
-            let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
+        } else if datePart != nil, let attribute = entity.attribute(named: name), [.int16, .int32, .int64, .double].contains(attribute.type),
             context?.likelyTimeLayout(entity, name) != nil || context?.holdsDigitDays(entity, name) == true
         {
             // `ts.month` on a number column whose values read as times near today in some
